@@ -1,0 +1,18 @@
+/** A problem found by the syntax check, a linter or a test run, with a location when one was parsed. */
+export interface CheckLocation {
+  path: string;
+  line: number;
+  column?: number;
+  message?: string;
+}
+
+export interface CheckReport {
+  kind: "syntax" | "lint" | "test";
+  ok: boolean;
+  /** The command that ran ("" for the built-in syntax check). */
+  command: string;
+  /** Output stripped of ANSI codes and truncated (head + tail kept) to the budget. */
+  output: string;
+  locations: CheckLocation[];
+  timedOut?: boolean;
+}

@@ -1,0 +1,66 @@
+import { execa } from "execa";
+import type { Exec, ExecRequest, ExecResult } from "./types.js";
+import { baseEnv } from "./base-env.js";
+import { capOutput } from "./cap-output.js";
+
+export interface ExecOptions {
+  /** The environment the allow-list is taken from (the caller passes `process.env` once, from config/env). */
+  sourceEnv: Readonly<Record<string, string | undefined>>;
+  defaultTimeoutMs?: number;
+  defaultMaxOutputBytes?: number;
+}
+
+/**
+ * The single place that spawns processes: allow-listed env (never the parent's secrets), timeout that kills the
+ * process group, output capped (head + tail), never throws for a non-zero exit.
+ */
+export function createExec(options: ExecOptions): Exec {
+  const base = baseEnv(options.sourceEnv);
+  return {
+    async run(req: ExecRequest): Promise<ExecResult> {
+      const started = Date.now();
+      const maxBytes = req.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1_000_000;
+      const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs ?? 600_000;
+      const child = execa(req.command, [...(req.args ?? [])], {
+        cwd: req.cwd,
+        shell: req.shell ?? false,
+        env: { ...base, ...req.env },
+        extendEnv: false,
+        reject: false,
+        all: true,
+        stripFinalNewline: false,
+        cleanup: true,
+        // Own process group, so a timeout kills the whole tree (a shell and what it started), not just the shell.
+        detached: true,
+        input: req.input,
+        stdin: req.input === undefined ? "ignore" : "pipe",
+        maxBuffer: Math.max(maxBytes * 4, 10_000_000),
+      });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(child.pid);
+      }, timeoutMs);
+      const result = await child.finally(() => clearTimeout(timer));
+      const spawnError = result.failed && result.exitCode === undefined && !timedOut ? result.shortMessage : undefined;
+      return {
+        exitCode: result.exitCode ?? null,
+        output: capOutput(String(result.all ?? ""), maxBytes),
+        stdout: capOutput(String(result.stdout ?? ""), maxBytes),
+        stderr: capOutput(String(result.stderr ?? ""), maxBytes),
+        timedOut,
+        durationMs: Date.now() - started,
+        ...(spawnError ? { spawnError } : {}),
+      };
+    },
+  };
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}

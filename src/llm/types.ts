@@ -1,0 +1,47 @@
+/** What the coder needs from a model endpoint. `src/llm/` implements it over the openai SDK. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface TokenUsage {
+  prompt: number;
+  completion: number;
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: readonly ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Called with each streamed text delta. */
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface CompletionResult {
+  /** The answer with reasoning sections (`<think>…</think>`) removed. */
+  text: string;
+  finishReason: "stop" | "length" | "other";
+  usage: TokenUsage;
+  /** True when usage was estimated with a tokenizer because the endpoint sent none. */
+  usageEstimated: boolean;
+  /** USD, or null when the model has no known price. */
+  costUsd: number | null;
+}
+
+export type LlmErrorKind =
+  | "auth" // 401/403
+  | "model-not-found" // 404
+  | "context-too-long"
+  | "rate-limited" // 429 after retries
+  | "server" // 5xx after retries
+  | "network" // connection reset / refused after retries
+  | "timeout"
+  | "truncated" // finish_reason length and no way to continue
+  | "bad-request"
+  | "aborted";
+
+export interface LlmClient {
+  complete(req: CompletionRequest): Promise<CompletionResult>;
+}

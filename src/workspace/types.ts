@@ -1,0 +1,29 @@
+import type { FileChanges, FileSnapshot } from "../edits/types.js";
+
+/** A checkout the coder works in. `src/workspace/` implements it over the real filesystem and git. */
+export interface Workspace {
+  /** Absolute path of the checkout root. */
+  readonly root: string;
+  /** Read these repo-relative paths (missing files are simply absent). Unsafe/binary/non-UTF-8 paths land in `problems`. */
+  read(paths: readonly string[]): Promise<FileSnapshot>;
+  /** Write changes atomically (temp file + rename); `null` deletes. Re-checks path safety; throws `UnsafePathError`. */
+  write(changes: FileChanges): Promise<void>;
+  /** Tracked + untracked-not-ignored files, repo-relative, sorted. */
+  listFiles(): Promise<string[]>;
+}
+
+export interface CommitRequest {
+  /** Only these paths are staged and committed (added, modified or deleted). */
+  paths: readonly string[];
+  subject: string;
+  body?: string;
+  /** Trailers appended after a blank line, e.g. ["Co-authored-by: Ann <ann@example.com>"]. */
+  trailers?: readonly string[];
+  author?: { name: string; email: string };
+}
+
+export interface CommitResult {
+  sha: string;
+  subject: string;
+  stats: { path: string; added: number; removed: number }[];
+}
