@@ -43,6 +43,8 @@ export interface CoderProgress {
   stage: CoderStage;
   round: number;
   detail?: string;
+  /** A streamed text delta of the model's answer (stage "thinking"). */
+  delta?: string;
 }
 
 interface CoderResultBase {

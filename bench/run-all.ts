@@ -1,0 +1,10 @@
+/**
+ * `npm run bench`: every benchmark, each printing its timings as ratios to a baseline measured side by side in
+ * the same run (never absolute thresholds: these machines are shared and noisy).
+ */
+import { runEditsBench } from "./edits-bench.js";
+import { runRepomapBench } from "./repomap-bench.js";
+
+const only = process.argv[2];
+if (!only || only === "edits") await runEditsBench();
+if (!only || only === "repomap") await runRepomapBench();

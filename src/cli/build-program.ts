@@ -1,0 +1,88 @@
+import { Command, Option } from "commander";
+import { EDIT_FORMAT_NAMES } from "../edits/types.js";
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const int = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return n;
+};
+
+/** The `aider-bot` command line: apply | run | map | serve | demo (DESIGN.md §4). Actions load lazily. */
+export function buildProgram(): Command {
+  const program = new Command("aider-bot")
+    .description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout")
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command("apply")
+    .description("parse an LLM answer and apply its edits to files under --root")
+    .requiredOption("--root <dir>", "the checkout the edits apply to")
+    .addOption(new Option("--edit-format <format>", "edit format of the answer").choices([...EDIT_FORMAT_NAMES]).default("diff"))
+    .option("--file <path>", "a file 'in the chat' (repeatable)", collect, [])
+    .option("--dry-run", "parse and match, write nothing", false)
+    .option("--json", "print one JSON object", false)
+    .argument("[response]", "file with the answer, or - for stdin", "-")
+    .exitOverride()
+    .action(async (response: string, opts) => {
+      const { applyCommand } = await import("./apply-command.js");
+      process.exitCode = await applyCommand({ response, ...opts });
+    });
+
+  program
+    .command("run")
+    .description("one headless edit cycle (prompt → edits → lint/test → reflect → commit) on a local checkout")
+    .requiredOption("--repo <dir>", "the git checkout")
+    .requiredOption("-m, --message <text>", "the request")
+    .option("--file <path>", "file to edit (repeatable)", collect, [])
+    .option("--read <path>", "read-only reference file (repeatable)", collect, [])
+    .addOption(new Option("--edit-format <format>").choices([...EDIT_FORMAT_NAMES]))
+    .option("--model <name>", "model name at OPENAI_BASE_URL")
+    .option("--weak-model <name>", "model for commit messages")
+    .option("--lint-cmd <cmd>", "lint command (repeatable); edited files are appended", collect, [])
+    .option("--test-cmd <cmd>", "test command")
+    .option("--auto-test", "run the test command after each edit round", false)
+    .option("--max-reflections <n>", "reflection rounds after the first answer", int("--max-reflections"), 3)
+    .option("--map-tokens <n>", "repo map token budget (0 disables)", int("--map-tokens"), 1024)
+    .option("--no-commit", "leave the changes uncommitted")
+    .option("--json", "print one JSON object", false)
+    .exitOverride()
+    .action(async (opts) => {
+      const { runCommand } = await import("./run-command.js");
+      process.exitCode = await runCommand(opts);
+    });
+
+  program
+    .command("map")
+    .description("print the repo map")
+    .requiredOption("--repo <dir>", "the checkout")
+    .option("--map-tokens <n>", "token budget", int("--map-tokens"), 1024)
+    .option("--file <path>", "file in the chat (excluded from the map, boosts its neighbours)", collect, [])
+    .option("--mention <word>", "identifier or file the request mentions (repeatable)", collect, [])
+    .exitOverride()
+    .action(async (opts) => {
+      const { mapCommand } = await import("./map-command.js");
+      process.exitCode = await mapCommand(opts);
+    });
+
+  program
+    .command("serve")
+    .description("run the GitHub App (same as npm start)")
+    .exitOverride()
+    .action(async () => {
+      const { serveCommand } = await import("./serve-command.js");
+      await serveCommand();
+    });
+
+  program
+    .command("demo")
+    .description("offline end-to-end demonstration: app + fake GitHub + scripted model")
+    .exitOverride()
+    .action(async () => {
+      const { demoCommand } = await import("./demo-command.js");
+      process.exitCode = await demoCommand();
+    });
+
+  return program;
+}

@@ -1,0 +1,71 @@
+import type { Fence } from "../edits/types.js";
+import type { ChatMessage } from "../llm/types.js";
+import { getPrompts, type PromptMode } from "./prompts/get-prompts.js";
+import {
+  CHAT_FILES_ACK,
+  CHAT_FILES_PREFIX,
+  EXAMPLES_DONE_ASSISTANT,
+  EXAMPLES_DONE_USER,
+  NAME_FILES_ACK,
+  NAME_FILES_USER,
+  READ_ONLY_ACK,
+  READ_ONLY_PREFIX,
+  REPO_MAP_ACK,
+  REPO_MAP_PREFIX,
+} from "./prompts/shared-text.js";
+import { renderFiles, type FileContent } from "./render-files.js";
+import { renderUntrusted, UNTRUSTED_ACK } from "./render-untrusted.js";
+
+export interface BuildMessagesInput {
+  mode: PromptMode;
+  fence: Fence;
+  chatFiles: readonly FileContent[];
+  readFiles: readonly FileContent[];
+  /** Repo map text, or null/empty when there is none. */
+  repoMap?: string | null;
+  untrustedContext?: readonly { label: string; text: string }[];
+  /** Earlier turns of this run (user/assistant pairs). */
+  done: readonly ChatMessage[];
+  /** The message to send now. */
+  message: string;
+}
+
+function pair(user: string, assistant: string): ChatMessage[] {
+  return [
+    { role: "user", content: user },
+    { role: "assistant", content: assistant },
+  ];
+}
+
+/**
+ * Assemble one request, in the order Aider uses (AIDER.md §0): system (+ format reminder), worked examples,
+ * read-only files, repo map, untrusted data, earlier turns, chat files, then the current message. Pure.
+ * When no file is in the chat and a map is present, the chat-files slot asks the model to name the files it needs.
+ */
+export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
+  const prompts = getPrompts(input.mode);
+  const reminder = prompts.reminder(input.fence);
+  const system = reminder ? `${prompts.system(input.fence)}\n\n${reminder}` : prompts.system(input.fence);
+  const messages: ChatMessage[] = [{ role: "system", content: system }];
+
+  const examples = prompts.examples(input.fence);
+  if (examples.length > 0) messages.push(...examples, ...pair(EXAMPLES_DONE_USER, EXAMPLES_DONE_ASSISTANT));
+
+  if (input.readFiles.length > 0) {
+    messages.push(...pair(READ_ONLY_PREFIX + renderFiles(input.readFiles, input.fence), READ_ONLY_ACK));
+  }
+  const map = input.repoMap?.trim() ? input.repoMap : null;
+  if (map) messages.push(...pair(`${REPO_MAP_PREFIX}\n${map}`, REPO_MAP_ACK));
+  if (input.untrustedContext?.length) messages.push(...pair(renderUntrusted(input.untrustedContext), UNTRUSTED_ACK));
+
+  messages.push(...input.done);
+
+  if (input.chatFiles.length > 0) {
+    messages.push(...pair(CHAT_FILES_PREFIX + renderFiles(input.chatFiles, input.fence), CHAT_FILES_ACK));
+  } else if (map && input.mode !== "ask") {
+    messages.push(...pair(NAME_FILES_USER, NAME_FILES_ACK));
+  }
+
+  messages.push({ role: "user", content: input.message });
+  return messages;
+}

@@ -1,0 +1,68 @@
+import type { CheckReport } from "../checks/types.js";
+import type {
+  ApplyOptions,
+  ApplyOutcome,
+  EditFormatName,
+  FileSnapshot,
+  ParseContext,
+  ParseResult,
+} from "../edits/types.js";
+import type { LlmClient } from "../llm/types.js";
+import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";
+import type { CoderProgress, FileStat } from "./types.js";
+
+/** What the edit registry's `parseAndApply` returns (see `src/edits/registry.ts`). */
+export interface EditRoundResult {
+  parse: ParseResult;
+  outcome: ApplyOutcome;
+  /** One LLM-facing text for every parse/apply failure of the answer, or null when all went well. */
+  reflection: string | null;
+}
+
+/** A lint/test/setup command to run in the checkout. */
+export interface CheckCommandRequest {
+  /** `setup` reports come back with kind "test" or "lint" as the runner likes; the coder only reads `ok`/`output`. */
+  kind: "setup" | "lint" | "test";
+  command: string;
+  /** Files edited in this run (lint commands get them appended; test and setup ignore them). */
+  files: readonly string[];
+  timeoutMs: number;
+}
+
+export interface RepoMapRequest {
+  chatFiles: readonly string[];
+  mentionedFiles: readonly string[];
+  mentionedIdents: readonly string[];
+  mapTokens: number;
+}
+
+/**
+ * Everything the coder loop touches, injected so the loop is testable with fakes and so it does not import the
+ * engine, checks, git or LLM modules directly. The lead wires these to the real implementations.
+ */
+export interface CoderDeps {
+  llm: LlmClient;
+  workspace: Workspace;
+  /** Parse only (cheap): the coder needs the edits' paths to read a snapshot before applying. */
+  parse(format: EditFormatName, text: string, ctx: ParseContext): ParseResult;
+  /** Parse + apply over the snapshot (pure). */
+  parseAndApply(format: EditFormatName, text: string, snapshot: FileSnapshot, options: ApplyOptions): EditRoundResult;
+  /** Built-in syntax check; null when the language is not supported. */
+  syntaxCheck(path: string, content: string): Promise<CheckReport | null>;
+  runCheck(req: CheckCommandRequest): Promise<CheckReport>;
+  /** LLM-facing text for a failed report. */
+  renderCheckReflection(report: CheckReport, files: readonly string[]): string;
+  repoMap?(req: RepoMapRequest): Promise<{ text: string; rankedFiles: string[] }>;
+  commit(req: CommitRequest): Promise<CommitResult>;
+  /** `git diff` of these paths against HEAD (new files included). */
+  diffText(paths: readonly string[]): Promise<string>;
+  diffStats(paths: readonly string[]): Promise<FileStat[]>;
+  /** Weak-model commit subject; null when no model answered. */
+  generateCommitMessage?(diff: string, context: string): Promise<string | null>;
+  onProgress?(p: CoderProgress): void;
+  /** Milliseconds; injected so tests control the wall clock. */
+  now(): number;
+  signal?: AbortSignal;
+  /** Token counter for the added-files cap; defaults to `src/llm/count-tokens.ts`. */
+  countTokens?(text: string): number;
+}

@@ -1,0 +1,33 @@
+import type { TokenUsage } from "../llm/types.js";
+import type { CoderOptions } from "./types.js";
+
+/** Running totals of one run's LLM usage. */
+export interface UsageTotals {
+  tokens: TokenUsage;
+  /** Null while every call so far had an unknown price. */
+  costUsd: number | null;
+}
+
+export function emptyUsage(): UsageTotals {
+  return { tokens: { prompt: 0, completion: 0 }, costUsd: null };
+}
+
+/** Add one call's usage; an unknown price leaves the known part as it is. */
+export function addUsage(totals: UsageTotals, usage: TokenUsage, costUsd: number | null): UsageTotals {
+  return {
+    tokens: { prompt: totals.tokens.prompt + usage.prompt, completion: totals.tokens.completion + usage.completion },
+    costUsd: costUsd === null ? totals.costUsd : (totals.costUsd ?? 0) + costUsd,
+  };
+}
+
+/** A message when the token or cost budget is spent, else null. Checked after every call. */
+export function budgetProblem(budget: CoderOptions["budget"], totals: UsageTotals): string | null {
+  const used = totals.tokens.prompt + totals.tokens.completion;
+  if (budget.maxTokens !== undefined && used > budget.maxTokens) {
+    return `Token budget exceeded: used ${used} tokens, the limit is ${budget.maxTokens}.`;
+  }
+  if (budget.maxUsd !== undefined && totals.costUsd !== null && totals.costUsd > budget.maxUsd) {
+    return `Cost budget exceeded: spent $${totals.costUsd.toFixed(4)}, the limit is $${budget.maxUsd}.`;
+  }
+  return null;
+}

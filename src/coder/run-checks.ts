@@ -1,0 +1,63 @@
+import type { CheckReport } from "../checks/types.js";
+import type { CoderDeps } from "./coder-deps.js";
+import type { CoderOptions, CoderStage } from "./types.js";
+
+export type ChecksResult =
+  | { kind: "ok" }
+  | { kind: "failed"; report: CheckReport }
+  /** A setup command failed: the environment is broken, not something the model can fix by editing. */
+  | { kind: "setup-failed"; report: CheckReport };
+
+export interface RunChecksInput {
+  deps: CoderDeps;
+  options: CoderOptions;
+  /** Files edited by this run that still exist. */
+  files: readonly string[];
+  round: number;
+  /** Whether setup commands already ran in this run (they run once, before the first command check). */
+  setupDone: boolean;
+}
+
+/**
+ * The signals after a clean edit round, in order, stopping at the first failure: the built-in syntax check of each
+ * edited file, setup (once), each lint command, then the test command when `autoTest` is on (AIDER.md §0 steps 9–11).
+ * Lint and test look at every file this run edited, not only this round's, so a file broken earlier stays visible.
+ */
+export async function runChecks(input: RunChecksInput): Promise<{ result: ChecksResult; setupDone: boolean }> {
+  const { deps, options, files, round } = input;
+  const progress = (stage: CoderStage, detail?: string): void => deps.onProgress?.({ stage, round, detail });
+
+  progress("syntax");
+  const snapshot = await deps.workspace.read(files);
+  for (const path of files) {
+    const content = snapshot.files.get(path);
+    if (content === undefined) continue;
+    const report = await deps.syntaxCheck(path, content);
+    if (report && !report.ok) return { result: { kind: "failed", report }, setupDone: input.setupDone };
+  }
+
+  const wantsCommands = options.lintCommands.length > 0 || (options.autoTest && !!options.testCommand);
+  let setupDone = input.setupDone;
+  if (wantsCommands && !setupDone) {
+    setupDone = true;
+    for (const command of options.setupCommands ?? []) {
+      progress("test", `setup: ${command}`);
+      const report = await deps.runCheck({ kind: "setup", command, files, timeoutMs: options.commandTimeoutMs });
+      if (!report.ok) return { result: { kind: "setup-failed", report }, setupDone };
+    }
+  }
+
+  for (const command of options.lintCommands) {
+    progress("lint", command);
+    const report = await deps.runCheck({ kind: "lint", command, files, timeoutMs: options.commandTimeoutMs });
+    if (!report.ok) return { result: { kind: "failed", report }, setupDone };
+  }
+
+  if (options.autoTest && options.testCommand) {
+    progress("test", options.testCommand);
+    const command = options.testCommand;
+    const report = await deps.runCheck({ kind: "test", command, files, timeoutMs: options.commandTimeoutMs });
+    if (!report.ok) return { result: { kind: "failed", report }, setupDone };
+  }
+  return { result: { kind: "ok" }, setupDone };
+}

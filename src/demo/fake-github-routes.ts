@@ -1,0 +1,191 @@
+import type { Exec } from "../exec/types.js";
+import type { FakeGitHubState, FakeIssue, FakeRepo } from "./fake-github-state.js";
+
+export interface RouteRequest {
+  method: string;
+  segments: string[];
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+}
+
+export type RouteResponse = { status: number; json?: unknown; text?: string };
+
+interface RouteContext {
+  state: FakeGitHubState;
+  exec: Exec;
+  /** Absolute path of the bare repository for owner/name. */
+  bareDir(repo: FakeRepo): string;
+  apiUrl: string;
+  webUrl: string;
+}
+
+const notFound: RouteResponse = { status: 404, json: { message: "Not Found" } };
+
+function user(login: string) {
+  return { login, id: login.length, type: login.endsWith("[bot]") ? "Bot" : "User" };
+}
+
+async function branchSha(ctx: RouteContext, repo: FakeRepo, ref: string): Promise<string | null> {
+  const r = await ctx.exec.run({ command: "git", args: ["rev-parse", "--verify", `refs/heads/${ref}`], cwd: ctx.bareDir(repo) });
+  return r.exitCode === 0 ? r.stdout.trim() : null;
+}
+
+function issueJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
+  const base = `${ctx.apiUrl}/repos/${repo.owner}/${repo.name}`;
+  return {
+    number: issue.number, title: issue.title, body: issue.body, user: user(issue.user), state: "open",
+    labels: issue.labels.map((name) => ({ name })),
+    html_url: `${ctx.webUrl}/${repo.owner}/${repo.name}/${issue.pull ? "pull" : "issues"}/${issue.number}`,
+    url: `${base}/issues/${issue.number}`,
+    ...(issue.pull ? { pull_request: { url: `${base}/pulls/${issue.number}` } } : {}),
+  };
+}
+
+async function pullJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
+  const pull = issue.pull!;
+  const cloneUrl = `${ctx.webUrl}/${repo.owner}/${repo.name}.git`;
+  const repoJson = { full_name: `${repo.owner}/${repo.name}`, name: repo.name, owner: user(repo.owner), clone_url: cloneUrl, fork: false };
+  const headRepo = pull.headRepoFullName && pull.headRepoFullName !== repoJson.full_name
+    ? { ...repoJson, full_name: pull.headRepoFullName, fork: true, clone_url: `${ctx.webUrl}/${pull.headRepoFullName}.git` }
+    : repoJson;
+  return {
+    ...issueJson(ctx, repo, issue), draft: pull.draft,
+    head: { ref: pull.head, sha: (await branchSha(ctx, repo, pull.head)) ?? "0".repeat(40), repo: headRepo, label: `${repo.owner}:${pull.head}` },
+    base: { ref: pull.base, sha: (await branchSha(ctx, repo, pull.base)) ?? "0".repeat(40), repo: repoJson },
+    requested_reviewers: pull.requestedReviewers.map(user),
+  };
+}
+
+/** Answer one REST call of the subset aider-bot uses; anything else is a 404 the tests can see in `calls`. */
+export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promise<RouteResponse> {
+  const { method, segments: s, body } = req;
+  const { state } = ctx;
+  const key = `${method} /${s.join("/")}`;
+
+  if (method === "GET" && s[0] === "app" && s.length === 1) return { status: 200, json: { id: 1, slug: state.botLogin.replace("[bot]", ""), name: "aider-bot" } };
+  if (method === "POST" && s[0] === "app" && s[1] === "installations" && s[3] === "access_tokens") {
+    const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
+    state.issuedTokens.push(token);
+    return { status: 201, json: { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} } };
+  }
+  if (s[0] !== "repos" || s.length < 3) return notFound;
+  const repo = state.repo(s[1]!, s[2]!);
+  if (!repo) return notFound;
+  const rest = s.slice(3);
+  const r = rest.join("/");
+
+  if (method === "GET" && rest.length === 0) {
+    return { status: 200, json: { name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: user(repo.owner), default_branch: repo.defaultBranch, clone_url: `${ctx.webUrl}/${repo.owner}/${repo.name}.git`, private: false } };
+  }
+  if (method === "GET" && r === "installation") return { status: 200, json: { id: 1, account: user(repo.owner) } };
+  if (method === "GET" && rest[0] === "contents") {
+    const path = decodeURIComponent(rest.slice(1).join("/"));
+    const ref = req.query.get("ref") ?? repo.defaultBranch;
+    const out = await ctx.exec.run({ command: "git", args: ["show", `${ref}:${path}`], cwd: ctx.bareDir(repo) });
+    return out.exitCode === 0 ? { status: 200, text: out.stdout } : notFound;
+  }
+  if (method === "GET" && rest[0] === "collaborators" && rest[2] === "permission") {
+    const login = decodeURIComponent(rest[1]!);
+    const permission = repo.permissions[login] ?? "none";
+    if (permission === "none") return { status: 404, json: { message: `${login} is not a user` } };
+    return { status: 200, json: { permission: permission === "maintain" ? "write" : permission === "triage" ? "read" : permission, role_name: permission, user: user(login) } };
+  }
+  if (method === "POST" && rest.at(-1) === "reactions") {
+    repo.reactions.push({ subject: rest.slice(0, -1).join("/"), content: String(body.content), user: state.botLogin });
+    return { status: 201, json: { id: state.id(), content: body.content, user: user(state.botLogin) } };
+  }
+  if (rest[0] === "issues" && rest[1] === "comments" && rest[2]) {
+    const comment = repo.comments.find((c) => c.id === Number(rest[2]));
+    if (!comment) return notFound;
+    if (method === "PATCH") {
+      comment.body = String(body.body);
+      comment.updatedAt = new Date().toISOString();
+    }
+    return { status: 200, json: commentJson(ctx, repo, comment) };
+  }
+  if (rest[0] === "issues" && rest[1] && rest[2] === "comments") {
+    const number = Number(rest[1]);
+    if (!repo.issues.has(number)) return notFound;
+    if (method === "POST") {
+      const now = new Date().toISOString();
+      const comment = { id: state.id(), issueNumber: number, body: String(body.body), user: state.botLogin, createdAt: now, updatedAt: now };
+      repo.comments.push(comment);
+      return { status: 201, json: commentJson(ctx, repo, comment) };
+    }
+    const perPage = Number(req.query.get("per_page") ?? 30);
+    const page = Number(req.query.get("page") ?? 1);
+    const all = repo.comments.filter((c) => c.issueNumber === number);
+    return { status: 200, json: all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c)) };
+  }
+  if (method === "GET" && rest[0] === "issues" && rest.length === 2) {
+    const issue = repo.issues.get(Number(rest[1]));
+    return issue ? { status: 200, json: issueJson(ctx, repo, issue) } : notFound;
+  }
+  if (rest[0] === "pulls") return routePulls(ctx, repo, req, rest);
+  if (rest[0] === "check-runs") {
+    if (method === "POST") {
+      const run = { id: state.id(), name: String(body.name), headSha: String(body.head_sha), status: String(body.status ?? "queued"), conclusion: body.conclusion as string | undefined, output: body.output as never };
+      repo.checkRuns.push(run);
+      return { status: 201, json: { id: run.id, ...body } };
+    }
+    const run = repo.checkRuns.find((c) => c.id === Number(rest[1]));
+    if (!run) return notFound;
+    if (method === "PATCH") Object.assign(run, { status: body.status ?? run.status, conclusion: body.conclusion ?? run.conclusion, output: body.output ?? run.output });
+    return { status: 200, json: { id: run.id, name: run.name, head_sha: run.headSha, status: run.status, conclusion: run.conclusion } };
+  }
+  if (method === "GET" && rest[0] === "commits" && rest[1]) {
+    const sha = await branchSha(ctx, repo, decodeURIComponent(rest[1]));
+    return sha ? { status: 200, json: { sha } } : notFound;
+  }
+  void key;
+  return notFound;
+}
+
+function commentJson(ctx: RouteContext, repo: FakeRepo, c: { id: number; issueNumber: number; body: string; user: string; createdAt: string; updatedAt: string }) {
+  return {
+    id: c.id, body: c.body, user: user(c.user), created_at: c.createdAt, updated_at: c.updatedAt,
+    html_url: `${ctx.webUrl}/${repo.owner}/${repo.name}/issues/${c.issueNumber}#issuecomment-${c.id}`,
+  };
+}
+
+async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, rest: string[]): Promise<RouteResponse> {
+  const { method, body } = req;
+  const { state } = ctx;
+  if (rest.length === 1 && method === "GET") {
+    const head = req.query.get("head");
+    const pulls = [...repo.issues.values()].filter((i) => i.pull && (!head || `${repo.owner}:${i.pull.head}` === head));
+    return { status: 200, json: await Promise.all(pulls.map((p) => pullJson(ctx, repo, p))) };
+  }
+  if (rest.length === 1 && method === "POST") {
+    const number = state.nextIssueNumber(repo);
+    const issue: FakeIssue = {
+      number, title: String(body.title), body: String(body.body ?? ""), user: state.botLogin, labels: [],
+      pull: { head: String(body.head).replace(/^[^:]+:/, ""), base: String(body.base), draft: Boolean(body.draft), requestedReviewers: [] },
+    };
+    repo.issues.set(number, issue);
+    return { status: 201, json: await pullJson(ctx, repo, issue) };
+  }
+  if (rest[1] === "comments" && rest[2] && rest[3] === "reactions") return notFound; // handled by the generic route
+  const issue = repo.issues.get(Number(rest[1]));
+  if (!issue?.pull) return notFound;
+  if (rest.length === 2 && method === "GET") return { status: 200, json: await pullJson(ctx, repo, issue) };
+  if (rest[2] === "requested_reviewers" && method === "POST") {
+    const reviewers = (body.reviewers as string[] | undefined) ?? [];
+    for (const r of reviewers) {
+      if (r === issue.pull.head) continue;
+      issue.pull.requestedReviewers.push(r);
+    }
+    return { status: 201, json: await pullJson(ctx, repo, issue) };
+  }
+  if (rest[2] === "comments" && rest[4] === "replies" && method === "POST") {
+    const parent = repo.reviewComments.find((c) => c.id === Number(rest[3]));
+    if (!parent) return notFound;
+    const reply = { id: state.id(), pullNumber: issue.number, body: String(body.body), user: state.botLogin, path: parent.path, line: parent.line, inReplyTo: parent.id };
+    repo.reviewComments.push(reply);
+    return { status: 201, json: { id: reply.id, body: reply.body, in_reply_to_id: parent.id, user: user(reply.user) } };
+  }
+  if (rest[2] === "comments" && method === "GET") {
+    return { status: 200, json: repo.reviewComments.filter((c) => c.pullNumber === issue.number).map((c) => ({ id: c.id, body: c.body, path: c.path, line: c.line, in_reply_to_id: c.inReplyTo, user: user(c.user) })) };
+  }
+  return notFound;
+}

@@ -1,0 +1,90 @@
+/** In-memory state of the fake GitHub used by the demo and the end-to-end tests. */
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  user: string;
+  labels: string[];
+  /** Set for pull requests (GitHub numbers issues and PRs together). */
+  pull?: { head: string; base: string; draft: boolean; requestedReviewers: string[]; headRepoFullName?: string };
+}
+
+export interface FakeComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FakeReviewComment {
+  id: number;
+  pullNumber: number;
+  body: string;
+  user: string;
+  path: string;
+  line: number;
+  inReplyTo?: number;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  headSha: string;
+  status: string;
+  conclusion?: string;
+  output?: { title?: string; summary?: string; text?: string };
+}
+
+export interface FakeRepo {
+  owner: string;
+  name: string;
+  defaultBranch: string;
+  /** login → admin | maintain | write | triage | read | none */
+  permissions: Record<string, string>;
+  issues: Map<number, FakeIssue>;
+  comments: FakeComment[];
+  reviewComments: FakeReviewComment[];
+  reactions: { subject: string; content: string; user: string }[];
+  checkRuns: FakeCheckRun[];
+}
+
+export interface RecordedApiCall {
+  method: string;
+  path: string;
+  status: number;
+  authorization?: string;
+  body?: unknown;
+}
+
+export class FakeGitHubState {
+  readonly repos = new Map<string, FakeRepo>();
+  readonly calls: RecordedApiCall[] = [];
+  /** Installation tokens handed out; git pushes must present one. */
+  readonly issuedTokens: string[] = [];
+  private nextId = 1000;
+
+  constructor(readonly botLogin: string) {}
+
+  id(): number {
+    return this.nextId++;
+  }
+
+  repo(owner: string, name: string): FakeRepo | undefined {
+    return this.repos.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  addRepo(owner: string, name: string, defaultBranch: string, permissions: Record<string, string>): FakeRepo {
+    const repo: FakeRepo = {
+      owner, name, defaultBranch, permissions,
+      issues: new Map(), comments: [], reviewComments: [], reactions: [], checkRuns: [],
+    };
+    this.repos.set(`${owner}/${name}`.toLowerCase(), repo);
+    return repo;
+  }
+
+  nextIssueNumber(repo: FakeRepo): number {
+    return Math.max(0, ...repo.issues.keys()) + 1;
+  }
+}

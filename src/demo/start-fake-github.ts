@@ -1,0 +1,105 @@
+import http from "node:http";
+import path from "node:path";
+import os from "node:os";
+import { mkdtemp, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { createExec } from "../exec/create-exec.js";
+import { FakeGitHubState, type FakeRepo } from "./fake-github-state.js";
+import { routeRequest } from "./fake-github-routes.js";
+import { serveGitCgi } from "./git-cgi.js";
+
+export interface FakeGitHub {
+  /** REST base URL, GitHub Enterprise style: `http://127.0.0.1:PORT/api/v3`. */
+  apiUrl: string;
+  /** Web/git base URL: clone URLs are `${webUrl}/owner/repo.git`. */
+  webUrl: string;
+  state: FakeGitHubState;
+  /** Every Authorization header and URL the git endpoint saw (for token-leak assertions). */
+  gitRequests: { url: string; authorization?: string }[];
+  bareDir(repo: FakeRepo): string;
+  close(): Promise<void>;
+}
+
+/**
+ * A local stand-in for GitHub on 127.0.0.1: the REST subset aider-bot calls (see fake-github-routes.ts) and the git
+ * smart-HTTP protocol through `git http-backend` over bare repositories. Used by `aider-bot demo` and the e2e tests.
+ * Git requires an installation token this fake issued, sent as HTTP Basic auth (never in the URL).
+ */
+export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: Readonly<Record<string, string | undefined>> }): Promise<FakeGitHub> {
+  const projectRoot = await mkdtemp(path.join(os.tmpdir(), "fake-github-"));
+  const state = new FakeGitHubState(options.botLogin ?? "aider-bot[bot]");
+  const exec = createExec({ sourceEnv: options.sourceEnv });
+  const gitRequests: FakeGitHub["gitRequests"] = [];
+  const bareDir = (repo: FakeRepo) => path.join(projectRoot, repo.owner, `${repo.name}.git`);
+  let apiUrl = "";
+  let webUrl = "";
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (url.pathname.startsWith("/api/v3/")) {
+      void handleApi(req, res, url);
+      return;
+    }
+    const gitMatch = /^\/([^/]+)\/([^/]+\.git)(\/.*)$/.exec(url.pathname);
+    if (gitMatch) {
+      gitRequests.push({ url: req.url ?? "", authorization: req.headers.authorization });
+      const token = basicPassword(req.headers.authorization);
+      if (!token || !state.issuedTokens.includes(token)) {
+        res.writeHead(401, { "WWW-Authenticate": 'Basic realm="fake-github"' });
+        res.end("authentication required");
+        return;
+      }
+      serveGitCgi(req, res, {
+        projectRoot, pathInfo: `/${gitMatch[1]}/${gitMatch[2]}${gitMatch[3]}`, query: url.search.slice(1),
+        remoteUser: "x-access-token", sourceEnv: options.sourceEnv,
+      });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+
+  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    let body: Record<string, unknown> = {};
+    try {
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    } catch {
+      body = {};
+    }
+    const segments = url.pathname.slice("/api/v3/".length).split("/").filter(Boolean);
+    const method = req.method ?? "GET";
+    let out;
+    try {
+      out = await routeRequest({ state, exec, bareDir, apiUrl, webUrl }, { method, segments, query: url.searchParams, body });
+    } catch (error) {
+      out = { status: 500, json: { message: String(error) } };
+    }
+    state.calls.push({ method, path: url.pathname.slice("/api/v3".length) + url.search, status: out.status, authorization: req.headers.authorization, body: raw ? body : undefined });
+    if (out.text !== undefined) {
+      res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8" }).end(out.text);
+    } else {
+      res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  webUrl = `http://127.0.0.1:${port}`;
+  apiUrl = `${webUrl}/api/v3`;
+  return {
+    apiUrl, webUrl, state, gitRequests, bareDir,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(projectRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+function basicPassword(header: string | undefined): string | null {
+  if (!header?.startsWith("Basic ")) return null;
+  const decoded = Buffer.from(header.slice(6), "base64").toString("utf8");
+  const i = decoded.indexOf(":");
+  return i < 0 ? null : decoded.slice(i + 1);
+}

@@ -1,0 +1,266 @@
+import { describe, expect, it } from "@jest/globals";
+import { runCoder } from "../../src/coder/run-coder.js";
+import { NO_EDITS_TEXT } from "../../src/coder/prompts/shared-text.js";
+import { block } from "./helpers/fake-engine.js";
+import { coderOptions, fakeDeps, lastUser } from "./helpers/fake-deps.js";
+
+const FETCH = "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
+const UTIL = "export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\n";
+const files = { "src/fetch.ts": FETCH, "src/util.ts": UTIL, "README.md": "# demo\n" };
+
+const goodEdit = `I will retry the request.\n\n${block("src/fetch.ts", "  const res = await fetch(url);\n", "  const res = await retry(() => fetch(url));\n")}`;
+const badEdit = `Trying.\n\n${block("src/fetch.ts", "  const nope = 1;\n", "  const nope = 2;\n")}`;
+
+describe("runCoder", () => {
+  it("applies a clean edit and commits once, only the edited file, with trailers", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit] });
+    deps.workspace.files.set("notes.txt", "dirty but not ours\n"); // a dirty file the run did not edit
+    const result = await runCoder(
+      coderOptions({ coAuthor: { name: "Ann", email: "ann@example.com" }, trailers: ["Aider-Bot-Run: 42"] }),
+      deps,
+    );
+    expect(result.outcome).toBe("changed");
+    expect(deps.commits).toHaveLength(1);
+    expect(deps.commits[0].paths).toEqual(["src/fetch.ts"]);
+    expect(deps.commits[0].subject).toBe("feat: add retry logic to fetch client");
+    expect(deps.commits[0].body).toContain("add retry logic to fetch client");
+    expect(deps.commits[0].trailers).toEqual(["Co-authored-by: Ann <ann@example.com>", "Aider-Bot-Run: 42"]);
+    expect(deps.workspace.files.get("src/fetch.ts")).toContain("retry(() => fetch(url))");
+    expect(result.explanation).toBe("I will retry the request.");
+    expect(result.reflections).toBe(0);
+    expect(result.tokens).toEqual({ prompt: 100, completion: 20 });
+    if (result.outcome === "changed") expect(result.commit).toEqual({ sha: "abc1234", subject: "feat: add retry logic to fetch client" });
+  });
+
+  it("uses the generated commit message when there is one, and skips the commit with commit: false", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit], commitMessage: '"fix: retry flaky fetches"' });
+    await runCoder(coderOptions(), deps);
+    expect(deps.commits[0].subject).toBe("fix: retry flaky fetches");
+
+    const noCommit = fakeDeps({ files, answers: [goodEdit] });
+    const result = await runCoder(coderOptions({ commit: false }), noCommit);
+    expect(noCommit.commits).toHaveLength(0);
+    expect(result.outcome === "changed" && result.commit).toBeNull();
+    expect(result.outcome === "changed" && result.editedFiles.map((f) => f.path)).toEqual(["src/fetch.ts"]);
+  });
+
+  it("sends the engine's reflection as the next user message after a failed edit, then succeeds", async () => {
+    const deps = fakeDeps({ files, answers: [badEdit, goodEdit] });
+    const result = await runCoder(coderOptions(), deps);
+    expect(result.outcome).toBe("changed");
+    expect(result.reflections).toBe(1);
+    expect(lastUser(deps.requests[1])).toBe("ENGINE REFLECTION:\nSEARCH not found in src/fetch.ts");
+    // The failed exchange stays in the history so the model sees what it sent.
+    expect(deps.requests[1].messages.some((m) => m.role === "assistant" && m.content === badEdit)).toBe(true);
+    expect(deps.commits).toHaveLength(1);
+  });
+
+  it("reflects a syntax error found by the built-in check", async () => {
+    const broken = block("src/fetch.ts", "  return res.json();\n", "  return res.json() SYNTAX_ERROR\n");
+    const deps = fakeDeps({ files, answers: [broken, block("src/fetch.ts", "  return res.json() SYNTAX_ERROR\n", "  return res.json();\n")] });
+    const result = await runCoder(coderOptions(), deps);
+    expect(lastUser(deps.requests[1])).toBe("CHECK FAILED (syntax) \nsrc/fetch.ts:1: unexpected token");
+    expect(result.outcome).toBe("no-changes"); // the fix restored the original content: nothing to commit
+    expect(deps.commits).toHaveLength(0);
+  });
+
+  it("runs lint on the edited files and reflects a lint failure", async () => {
+    const deps = fakeDeps({
+      files,
+      answers: [goodEdit, block("src/util.ts", UTIL, UTIL.replace("(r)", "(resolve)").replace("r, ms", "resolve, ms"))],
+      check: (req, nth) => (req.kind === "lint" && nth === 1 ? { ok: false, output: "src/fetch.ts:2 no-undef retry" } : {}),
+    });
+    const result = await runCoder(coderOptions({ lintCommands: ["eslint"], files: ["src/fetch.ts", "src/util.ts"] }), deps);
+    expect(deps.checkRuns[0]).toMatchObject({ kind: "lint", command: "eslint", files: ["src/fetch.ts"] });
+    expect(lastUser(deps.requests[1])).toContain("no-undef retry");
+    expect(result.outcome).toBe("changed");
+    // Lint covers every file this run edited, not only the last round's.
+    expect(deps.checkRuns[1].files).toEqual(["src/fetch.ts", "src/util.ts"]);
+    expect(deps.commits[0].paths).toEqual(["src/fetch.ts", "src/util.ts"]);
+  });
+
+  it("runs setup once, reflects a failing test run, and commits when the tests go green", async () => {
+    const fix = block("src/util.ts", UTIL, `${UTIL}export const retry = <T>(f: () => T) => f();\n`);
+    const deps = fakeDeps({
+      files,
+      answers: [goodEdit, fix],
+      check: (req, nth) => (req.kind === "test" && nth === 1 ? { ok: false, output: "FAIL retry is not defined" } : {}),
+    });
+    const options = coderOptions({ autoTest: true, testCommand: "npm test", setupCommands: ["npm ci"], files: ["src/fetch.ts", "src/util.ts"] });
+    const result = await runCoder(options, deps);
+    expect(lastUser(deps.requests[1])).toBe("CHECK FAILED (test) npm test\nFAIL retry is not defined");
+    expect(result.outcome).toBe("changed");
+    expect(deps.checkRuns.map((r) => `${r.kind}:${r.command}`)).toEqual(["setup:npm ci", "test:npm test", "test:npm test"]);
+    expect(deps.commits).toHaveLength(1);
+  });
+
+  it("stops with checks-failed, the last report and no commit when reflections run out", async () => {
+    const answers = [0, 1, 2].map((i) => block("src/fetch.ts", i === 0 ? "  return res.json();\n" : `  return ${i - 1};\n`, `  return ${i};\n`));
+    const deps = fakeDeps({ files, answers, check: (_req, nth) => ({ ok: false, output: `test failure #${nth}` }) });
+    const result = await runCoder(coderOptions({ autoTest: true, testCommand: "npm test", maxReflections: 2 }), deps);
+    expect(deps.requests).toHaveLength(3);
+    expect(result.outcome).toBe("checks-failed");
+    if (result.outcome !== "checks-failed") return;
+    expect(result.report.output).toBe("test failure #3");
+    expect(result.editedFiles.map((f) => f.path)).toEqual(["src/fetch.ts"]);
+    expect(result.reflections).toBe(2);
+    expect(deps.commits).toHaveLength(0);
+  });
+
+  it("reports edit-failed with the failures when edits never apply", async () => {
+    const deps = fakeDeps({ files, answers: [badEdit, badEdit] });
+    const result = await runCoder(coderOptions({ maxReflections: 1 }), deps);
+    expect(result.outcome).toBe("edit-failed");
+    expect(result.outcome === "edit-failed" && result.failures.map((f) => f.reason)).toEqual(["no-match"]);
+    expect(deps.commits).toHaveLength(0);
+  });
+
+  it("adds files the reply names, asks again, and still applies the same reply's edits to chat files", async () => {
+    const first = `${goodEdit}\n\nI also need to see src/util.ts to add the helper.\n\n${block("src/util.ts", "guess\n", "x\n")}`;
+    const second = block("src/util.ts", UTIL, `${UTIL}export const retry = <T>(f: () => T) => f();\n`);
+    const deps = fakeDeps({ files, answers: [first, second] });
+    const result = await runCoder(coderOptions(), deps);
+    // The chat-file edit of the first reply was applied before asking again (AIDER.md 8.2 #22).
+    expect(deps.workspace.writes[0].has("src/fetch.ts")).toBe(true);
+    expect(deps.workspace.writes[0].has("src/util.ts")).toBe(false);
+    const again = lastUser(deps.requests[1]);
+    expect(again).toContain("src/util.ts");
+    expect(again).toContain("were NOT applied");
+    expect(again).not.toContain("ENGINE REFLECTION"); // the blind edit to util.ts is not reported as a failure
+    expect(deps.requests[1].messages.some((m) => m.content.includes(`src/util.ts\n\`\`\`\n${UTIL}\`\`\``))).toBe(true);
+    expect(result.outcome).toBe("changed");
+    expect(deps.commits[0].paths).toEqual(["src/fetch.ts", "src/util.ts"]);
+  });
+
+  it("without chat files and with a map, asks which files are needed, adds them and asks for the edits", async () => {
+    const deps = fakeDeps({ files, answers: ["You will need to change:\nsrc/fetch.ts\n", goodEdit], repoMap: "src/fetch.ts:\n  fetchJson" });
+    const result = await runCoder(coderOptions({ files: [] }), deps);
+    const first = deps.requests[0].messages;
+    expect(first.some((m) => m.content.includes("one per line"))).toBe(true);
+    expect(first.some((m) => m.content.includes("fetchJson"))).toBe(true);
+    expect(deps.requests[1].messages.some((m) => m.content.includes(FETCH))).toBe(true);
+    expect(result.outcome).toBe("changed");
+  });
+
+  it("adds files the request names before the first call", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit] });
+    await runCoder(coderOptions({ files: [], message: "add retry to src/fetch.ts" }), deps);
+    expect(deps.requests[0].messages.some((m) => m.content.includes(FETCH))).toBe(true);
+  });
+
+  it("reflects an answer without edits once, then reports no-changes", async () => {
+    const deps = fakeDeps({ files, answers: ["It already retries.", "Really, it already retries."] });
+    const result = await runCoder(coderOptions(), deps);
+    expect(lastUser(deps.requests[1])).toBe(NO_EDITS_TEXT);
+    expect(deps.requests).toHaveLength(2);
+    expect(result).toMatchObject({ outcome: "no-changes", answer: "Really, it already retries.", reflections: 1 });
+  });
+
+  it("askOnly makes one call with the ask prompt and returns the answer", async () => {
+    const deps = fakeDeps({ files, answers: [`It calls fetch once.\n\n${block("src/fetch.ts", "  return res.json();\n", "x\n")}`] });
+    const result = await runCoder(coderOptions({ askOnly: true }), deps);
+    expect(deps.requests).toHaveLength(1);
+    expect(deps.requests[0].messages[0].content).not.toContain("SEARCH");
+    expect(result.outcome).toBe("no-changes");
+    expect(result.outcome === "no-changes" && result.answer).toContain("It calls fetch once.");
+    expect(deps.workspace.writes).toHaveLength(0);
+  });
+
+  it("stops with budget-exceeded after the call that crosses the token budget", async () => {
+    const deps = fakeDeps({ files, answers: [badEdit, goodEdit] });
+    const result = await runCoder(coderOptions({ budget: { maxTokens: 100 } }), deps);
+    expect(result.outcome).toBe("budget-exceeded");
+    expect(deps.requests).toHaveLength(1);
+    expect(deps.workspace.writes).toHaveLength(0);
+
+    const costly = fakeDeps({ files, answers: [badEdit, badEdit] });
+    const byCost = await runCoder(coderOptions({ budget: { maxUsd: 0.015 } }), costly);
+    expect(byCost.outcome).toBe("budget-exceeded");
+    expect(costly.requests).toHaveLength(2);
+    expect(byCost.costUsd).toBeCloseTo(0.02);
+  });
+
+  it("stops with timed-out once the wall-clock budget has passed, and on an aborted signal", async () => {
+    const deps = fakeDeps({ files, answers: [badEdit, goodEdit], msPerCall: 5000 });
+    const result = await runCoder(coderOptions({ budget: { maxWallMs: 4000 } }), deps);
+    expect(result.outcome).toBe("timed-out");
+    expect(deps.requests).toHaveLength(1);
+
+    const aborted = fakeDeps({ files, answers: [goodEdit] });
+    const controller = new AbortController();
+    controller.abort();
+    const cancelled = await runCoder(coderOptions(), { ...aborted, signal: controller.signal });
+    expect(cancelled.outcome).toBe("timed-out");
+    expect(aborted.requests).toHaveLength(0);
+  });
+
+  it("maps an LLM error to llm-error, and a truncated answer to kind truncated without applying it", async () => {
+    const err = Object.assign(new Error("401 bad key"), { kind: "auth" });
+    const deps = fakeDeps({ files, answers: [err] });
+    const result = await runCoder(coderOptions(), deps);
+    expect(result).toMatchObject({ outcome: "llm-error", errorKind: "auth", message: "401 bad key" });
+
+    const cut = fakeDeps({ files, answers: [{ text: goodEdit, finishReason: "length" }] });
+    const truncated = await runCoder(coderOptions(), cut);
+    expect(truncated).toMatchObject({ outcome: "llm-error", errorKind: "truncated" });
+    expect(truncated.outcome === "llm-error" && truncated.message).toMatch(/output token limit/);
+    expect(cut.workspace.writes).toHaveLength(0);
+  });
+
+  it("rethrows errors that are not LLM errors (programming errors)", async () => {
+    const deps = fakeDeps({ files, answers: [new TypeError("boom")] });
+    await expect(runCoder(coderOptions(), deps)).rejects.toThrow("boom");
+  });
+
+  it("reports a refused commit as checks-failed without losing the edited files", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit] });
+    const result = await runCoder(coderOptions(), { ...deps, commit: async () => Promise.reject(new Error("pre-commit hook failed")) });
+    expect(result.outcome).toBe("checks-failed");
+    expect(result.outcome === "checks-failed" && result.report.output).toBe("pre-commit hook failed");
+  });
+
+  it("streams deltas to onProgress and collects suggested shell commands", async () => {
+    const deps = fakeDeps({ files, answers: [`${goodEdit}\n\n\`\`\`bash\nnpm test\n\`\`\``] });
+    const result = await runCoder(coderOptions(), deps);
+    expect(deps.progress.some((p) => p.stage === "thinking" && p.delta?.includes("retry"))).toBe(true);
+    expect(deps.progress.some((p) => p.stage === "committing")).toBe(true);
+    expect(result.shell).toEqual(["npm test"]);
+  });
+});
+
+describe("runCoder details", () => {
+  it("passes chat files and read-only files (as protected) to the engine, and renders read-only files", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit] });
+    const seen: unknown[] = [];
+    const spy = { ...deps, parseAndApply: (...args: Parameters<typeof deps.parseAndApply>) => (seen.push(args[3]), deps.parseAndApply(...args)) };
+    await runCoder(coderOptions({ readFiles: ["README.md"], protectedPaths: [".github/workflows/**"] }), spy);
+    expect(seen[0]).toMatchObject({ chatFiles: ["src/fetch.ts"], protectedPaths: [".github/workflows/**", "README.md"] });
+    expect(deps.requests[0].messages.some((m) => /reference only/i.test(m.content) && m.content.includes("# demo"))).toBe(true);
+  });
+
+  it("caps the files added from one reply at 8 and never proposes the skipped ones again", async () => {
+    const many: Record<string, string> = { ...files };
+    for (let i = 0; i < 10; i++) many[`src/m${i}.ts`] = `export const m${i} = ${i};\n`;
+    const names = Array.from({ length: 10 }, (_, i) => `src/m${i}.ts`).join("\n");
+    const deps = fakeDeps({ files: many, answers: [names, names, "No edits needed."] });
+    await runCoder(coderOptions({ maxReflections: 2 }), deps);
+    const shown = (n: number) => Array.from({ length: 10 }, (_, i) => i).filter((i) =>
+      deps.requests[n].messages.some((m) => m.content.includes(`src/m${i}.ts\n\`\`\`\n`)));
+    expect(shown(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // the second reply names the same files: none is new, so no files-added turn is sent
+    expect(lastUser(deps.requests[2])).toBe(NO_EDITS_TEXT);
+  });
+
+  it("keeps going without a map when building the map fails", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit], repoMap: "x" });
+    const result = await runCoder(coderOptions(), { ...deps, repoMap: async () => Promise.reject(new Error("no wasm")) });
+    expect(result.outcome).toBe("changed");
+  });
+
+  it("adds a file the model creates to the chat for later rounds", async () => {
+    const create = block("src/retry.ts", "", "export const retry = 1;\n");
+    const deps = fakeDeps({ files, answers: [`${goodEdit}\n\n${create}`], check: () => ({ ok: false, output: "lint" }) });
+    await runCoder(coderOptions({ lintCommands: ["eslint"], maxReflections: 0 }), deps);
+    expect(deps.checkRuns[0].files).toEqual(["src/fetch.ts", "src/retry.ts"]);
+  });
+});
