@@ -1,0 +1,111 @@
+import { appendFile, cp, mkdtemp, rm, utimes, writeFile, mkdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { countTokens, loadTokenizer } from "../../src/llm/count-tokens.js";
+import { buildRepoMap } from "../../src/repomap/build-repo-map.js";
+import { listRepoFiles } from "../../src/repomap/list-repo-files.js";
+
+const SAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/repomap/sample");
+let root: string;
+let files: string[];
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), "repomap-build-"));
+  await cp(SAMPLE, root, { recursive: true });
+  // Ignored by the sample's .gitignore (build/) and .aiderignore (vendor/); created here so git never sees them.
+  await mkdir(path.join(root, "build"));
+  await mkdir(path.join(root, "vendor"));
+  await writeFile(path.join(root, "build/generated.ts"), "export function generatedHelper() { return 1; }\n");
+  await writeFile(path.join(root, "vendor/thirdparty.ts"), "export function vendoredHelper() { return 2; }\n");
+  files = await listRepoFiles(root);
+  await loadTokenizer();
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe("buildRepoMap on the multi-language sample", () => {
+  test("the map shows top definitions with their scopes, best-referenced files first", async () => {
+    const map = await buildRepoMap({ root, files });
+    // formatTitle is used by two other files, more than any other name: its file leads.
+    expect(map.rankedFiles[0]).toBe("src/format.js");
+    expect(map.text.startsWith("src/format.js:\n│export function formatTitle(title) {\n")).toBe(true);
+    // A method is shown under its class header, with ⋮ for the skipped rows.
+    expect(map.text).toMatch(/src\/store\.ts:\n(?:.*\n)*│export class TodoStore \{\n(?:.*\n)*│ {2}filterTodos\(filter: TodoFilter\): Todo\[\] \{/);
+    expect(map.text).toContain("py/inventory.py:\n⋮\n│class Car:\n");
+    for (const lang of ["go/server.go:", "rust/lib.rs:", "java/Main.java:", "ruby/greeter.rb:", "php/cart.php:"]) {
+      expect(map.text).toContain(lang);
+    }
+    for (const line of map.text.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
+    expect(map.stats.tokens).toBe(countTokens(map.text));
+    expect(map.stats.tokens).toBeLessThanOrEqual(1024);
+  });
+
+  test(".gitignore (when walking) and .aiderignore are respected", async () => {
+    expect(files).toContain("src/store.ts");
+    expect(files).not.toContain("build/generated.ts");
+    expect(files).toContain("vendor/thirdparty.ts");
+    const map = await buildRepoMap({ root, files, mapTokens: 8192 });
+    expect(map.rankedFiles).not.toContain("vendor/thirdparty.ts");
+    expect(map.text).not.toContain("vendoredHelper");
+    expect(map.rankedFiles).toContain("docs/README.md");
+  });
+
+  test("mentions move files up; chat files steer the ranking but are not shown", async () => {
+    const base = await buildRepoMap({ root, files });
+    const mentioned = await buildRepoMap({ root, files, mentionedIdents: ["park_car", "Garage"] });
+    expect(base.rankedFiles.indexOf("py/inventory.py")).toBeGreaterThan(0);
+    expect(mentioned.rankedFiles.indexOf("py/inventory.py")).toBeLessThan(base.rankedFiles.indexOf("py/inventory.py"));
+    // A word naming a file (its stem) personalises the ranking towards that file.
+    const stem = await buildRepoMap({ root, files, mentionedIdents: ["inventory"] });
+    expect(stem.rankedFiles.indexOf("py/inventory.py")).toBeLessThan(base.rankedFiles.indexOf("py/inventory.py"));
+    const byFile = await buildRepoMap({ root, files, mentionedFiles: ["rust/lib.rs"] });
+    expect(byFile.rankedFiles.indexOf("rust/lib.rs")).toBeLessThan(base.rankedFiles.indexOf("rust/lib.rs"));
+
+    const chat = await buildRepoMap({ root, files, chatFiles: ["src/app.tsx"] });
+    expect(chat.rankedFiles).not.toContain("src/app.tsx");
+    expect(chat.text).not.toContain("src/app.tsx");
+    expect(chat.rankedFiles.indexOf("src/store.ts")).toBeLessThan(base.rankedFiles.indexOf("src/store.ts"));
+  });
+
+  test("the budget holds: never over, and at least 85 % of it when there is enough to show", async () => {
+    for (const mapTokens of [128, 300, 700]) {
+      const map = await buildRepoMap({ root, files, mapTokens });
+      const tokens = countTokens(map.text);
+      expect(tokens).toBeLessThanOrEqual(mapTokens);
+      expect(tokens).toBeGreaterThanOrEqual(0.85 * mapTokens);
+    }
+    expect((await buildRepoMap({ root, files, mapTokens: 0 })).text).toBe("");
+  });
+
+  test("a second build re-parses nothing; a changed file alone is re-parsed; a touch only re-hashes", async () => {
+    const cacheDir = path.join(root, ".aider-bot-cache/tags");
+    const first = await buildRepoMap({ root, files });
+    expect(first.stats.parsed).toBeGreaterThan(10);
+    expect(first.stats.cacheHits).toBe(0);
+
+    const second = await buildRepoMap({ root, files, mentionedIdents: ["completely", "different"] });
+    expect(second.stats.parsed).toBe(0);
+    expect(second.stats.cacheHits).toBe(first.stats.parsed);
+
+    await appendFile(path.join(root, "go/server.go"), "\nfunc BrandNewFunction() {}\n");
+    const future = new Date(Date.now() + 5000);
+    await utimes(path.join(root, "rust/lib.rs"), future, future);
+    const third = await buildRepoMap({ root, files, cacheDir, mapTokens: 8192 });
+    expect(third.stats.parsed).toBe(1);
+    expect(third.stats.cacheHits).toBe(first.stats.parsed - 1);
+    expect(third.text).toContain("│func BrandNewFunction() {}");
+  });
+
+  test("content can come from a reader instead of the disk", async () => {
+    const map = await buildRepoMap({
+      root,
+      files: ["mem/a.py", "mem/b.py"],
+      cacheDir: null,
+      readFile: async (rel) => (rel === "mem/a.py" ? "def shared_helper():\n    return 1\n" : "shared_helper()\n"),
+    });
+    expect(map.text).toBe("mem/a.py:\n│def shared_helper():\n⋮\n\nmem/b.py\n");
+    expect(map.stats.parsed).toBe(2);
+  });
+});
