@@ -1,0 +1,37 @@
+import path from "node:path";
+import { stat } from "node:fs/promises";
+import { createExec } from "../exec/create-exec.js";
+import { buildRepoMap } from "../repomap/build-repo-map.js";
+import { listRepoFiles } from "../repomap/list-repo-files.js";
+import { findMentions } from "../repomap/mentioned-idents.js";
+import { defaultCacheDir } from "./default-cache-dir.js";
+import { UsageError } from "./exit-code.js";
+
+export interface MapCommandOptions {
+  repo: string;
+  mapTokens: number;
+  file: string[];
+  mention: string[];
+}
+
+/** `aider-bot map`: print the repo map of a checkout to stdout; stats to stderr. */
+export async function mapCommand(opts: MapCommandOptions, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  const root = path.resolve(opts.repo);
+  const info = await stat(root).catch(() => null);
+  if (!info?.isDirectory()) throw new UsageError(`--repo ${opts.repo} is not a directory`);
+  const files = await listRepoFiles(root, { exec: createExec({ sourceEnv: env }) });
+  const mentions = findMentions(opts.mention.join(" "), files, opts.file);
+  const map = await buildRepoMap({
+    root,
+    files,
+    chatFiles: opts.file,
+    mentionedFiles: mentions.mentionedFiles,
+    mentionedIdents: [...new Set([...mentions.mentionedIdents, ...opts.mention])],
+    mapTokens: opts.mapTokens,
+    cacheDir: defaultCacheDir(root, env),
+  });
+  process.stdout.write(map.text.endsWith("\n") || map.text === "" ? map.text : `${map.text}\n`);
+  const s = map.stats;
+  process.stderr.write(`repo map: ${s.files} files, ${s.parsed} parsed, ${s.cacheHits} from cache, ${s.tokens} tokens, ${Math.round(s.ms)} ms\n`);
+  return 0;
+}
