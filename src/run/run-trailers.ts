@@ -1,0 +1,24 @@
+/** Trailer naming the run on every bot commit; `/aider undo` finds the bot's commits by it. */
+export const RUN_TRAILER = "Aider-Bot-Run";
+
+/** Trailers for a run's commit: the run id, and Co-authored-by the requesting user when known. */
+export function runTrailers(jobId: string, requester?: { login: string; id?: number }): string[] {
+  const trailers = [`${RUN_TRAILER}: ${jobId}`];
+  if (requester) trailers.unshift(`Co-authored-by: ${coAuthorName(requester)} <${noreplyEmail(requester)}>`);
+  return trailers;
+}
+
+/** GitHub's noreply address, which attributes a commit to the user without knowing their email. */
+export function noreplyEmail(user: { login: string; id?: number }): string {
+  return user.id ? `${user.id}+${user.login}@users.noreply.github.com` : `${user.login}@users.noreply.github.com`;
+}
+
+function coAuthorName(user: { login: string }): string {
+  return user.login;
+}
+
+/** The run id in a commit message, or null when the commit is not the bot's. */
+export function runIdFromMessage(message: string): string | null {
+  const m = new RegExp(`^${RUN_TRAILER}: (\\S+)\\s*$`, "m").exec(message);
+  return m ? m[1]! : null;
+}
