@@ -1,0 +1,17 @@
+import type { CoderResult } from "../coder/types.js";
+
+/** The stages a run reports in its status comment, in order. */
+export type RunStage = "queued" | "cloning" | "mapping" | "thinking" | "applying" | "lint" | "tests" | "pushing";
+
+/** How one job ended: rendered into the final status comment, the reaction and the Check Run. */
+export type RunOutcome = { elapsedMs: number } & (
+  | { kind: "pushed"; result: CoderResult; sha: string; url: string }
+  | { kind: "pull-request"; result: CoderResult; sha: string; pr: { number: number; url: string }; branch: string }
+  | { kind: "patch"; result: CoderResult; sha: string; patch: string }
+  | { kind: "not-pushed"; result: CoderResult }
+  | { kind: "answered"; result: CoderResult }
+  | { kind: "reverted"; sha: string; revertedSha: string; url: string }
+  | { kind: "nothing-to-do"; message: string }
+  | { kind: "refused"; message: string }
+  | { kind: "error"; message: string }
+);

@@ -1,0 +1,43 @@
+import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
+
+/** The GitHub writes one run makes, bound to its repository, issue/PR and status comment. */
+export interface RunGitHub {
+  /** Replace the status comment's body (created "queued" by the webhook handler). */
+  updateStatus(markdown: string): Promise<void>;
+  react(content: "rocket" | "confused"): Promise<void>;
+  /** Create an in-progress Check Run on a commit; null when the App lacks the permission. */
+  startCheckRun(headSha: string): Promise<number | null>;
+  finishCheckRun(id: number, result: { conclusion: "success" | "failure" | "neutral"; title: string; summary: string }): Promise<void>;
+  findOpenPullRequest(branch: string): Promise<{ number: number; url: string } | null>;
+  createPullRequest(pr: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<{ number: number; url: string }>;
+  requestReview(pullNumber: number, login: string): Promise<void>;
+  replyToReviewComment(pullNumber: number, commentId: number, body: string): Promise<void>;
+  /** A fresh installation token for git over HTTP (never logged, never in a URL). */
+  installationToken(): Promise<string>;
+  /** Web URL of a commit, for links in comments. */
+  commitUrl(sha: string): string;
+}
+
+/** Git operations of one run, on a fresh temporary checkout. */
+export interface RunGit {
+  clone(req: { url: string; branch: string; dir: string; token: string }): Promise<void>;
+  headSha(dir: string): Promise<string>;
+  createBranch(dir: string, branch: string): Promise<void>;
+  /** Push without force; throws PushRejected-like errors with an actionable message. */
+  push(req: { dir: string; branch: string; token: string }): Promise<void>;
+  /** Stage and commit exactly these paths (used when checks failed but green checks are not required). */
+  commitPaths(req: { dir: string; paths: string[]; subject: string; body: string; trailers: string[] }): Promise<string>;
+  /** The newest commits of HEAD (at most n), newest first, with full messages. */
+  recentCommits(dir: string, n: number): Promise<{ sha: string; message: string }[]>;
+  /** `git revert --no-edit` of a commit; returns the new sha. */
+  revert(req: { dir: string; sha: string; trailers: string[] }): Promise<string>;
+  /** `git format-patch`-style text of the commits after `base`. */
+  formatPatch(dir: string, base: string): Promise<string>;
+}
+
+/** Runs the coder on a checkout (wired to the real LLM, checks, repo map and workspace by the caller). */
+export type RunCoderPort = (
+  root: string,
+  options: CoderOptions,
+  hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal },
+) => Promise<CoderResult>;

@@ -1,0 +1,65 @@
+import type { EditFormatName } from "../edits/types.js";
+
+/** Settings of one run, resolved from the repo config, the command's flags and the app's defaults. */
+export interface RunSettings {
+  model: string;
+  weakModel?: string;
+  editFormat: EditFormatName;
+  mapTokens: number;
+  maxReflections: number;
+  setup: string[];
+  lint: string[];
+  test?: string;
+  autoTest: boolean;
+  /** Whole-job limit. */
+  timeoutMs: number;
+  /** Per lint/test command. */
+  commandTimeoutMs: number;
+  protectedPaths: string[];
+  budget: { maxTokens?: number; maxUsd?: number };
+  /** When true nothing is pushed unless lint and tests pass. */
+  requireGreenChecks: boolean;
+  draft: boolean;
+  branchPrefix: string;
+}
+
+export type RunTarget =
+  /** Push one commit to the PR's head branch. */
+  | { kind: "pull-request"; number: number; headRef: string; headSha: string; headCloneUrl: string; isFork: boolean }
+  /** Branch off the default branch, push, open a PR that fixes the issue. */
+  | { kind: "issue"; number: number; title: string }
+  /** A review comment: like a PR, and the reply goes into the review thread. */
+  | {
+      kind: "review-comment";
+      number: number;
+      headRef: string;
+      headSha: string;
+      headCloneUrl: string;
+      isFork: boolean;
+      commentId: number;
+      path: string;
+      line?: number;
+      diffHunk: string;
+    };
+
+/** Everything run-job needs to carry out one request; built from a queued job. */
+export interface RunRequest {
+  jobId: string;
+  deliveryId: string;
+  owner: string;
+  repo: string;
+  installationId: number;
+  cloneUrl: string;
+  defaultBranch: string;
+  target: RunTarget;
+  verb: "run" | "ask" | "undo";
+  /** The maintainer's instruction (a command's text, or the issue title for label runs). */
+  message: string;
+  /** Issue/PR text shown to the model as data, never as instructions. */
+  untrustedContext: { label: string; text: string }[];
+  files: string[];
+  requester: { login: string; id?: number };
+  settings: RunSettings;
+  /** The status comment created when the job was queued. */
+  statusCommentId?: number;
+}
