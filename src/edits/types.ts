@@ -15,7 +15,14 @@ export type Fence = readonly [open: string, close: string];
 /** One edit the model asked for. Paths are repo-relative with forward slashes, as the model wrote them (normalised). */
 export type Edit =
   /** SEARCH/REPLACE (`diff`, `diff-fenced`). An empty `search` creates or appends. */
-  | { kind: "replace"; path: string; search: string; replace: string }
+  | {
+      kind: "replace";
+      path: string;
+      search: string;
+      replace: string;
+      /** Other ways to split the block when it held several divider-like lines (AIDER.md A.2); tried when the main split does not match. */
+      alternatives?: { search: string; replace: string }[];
+    }
   /** A whole-file listing (`whole`). */
   | { kind: "whole"; path: string; content: string }
   /** One unified-diff hunk (`udiff`): `hunk` holds the body lines (' ', '-', '+' prefixed), no `@@` header. */

@@ -1,0 +1,61 @@
+import { detectShape, restoreShape, toLf, type TextShape } from "./line-endings.js";
+import { checkPathPolicy, DEFAULT_PROTECTED_PATHS, normalizeEditPath } from "./path-policy.js";
+import type { ApplyOptions, ApplyOutcome, Edit, EditFailure, EditFormat, FileChanges, FileSnapshot } from "./types.js";
+
+/** The paths an edit touches (Move touches two). */
+export function editPaths(edit: Edit): string[] {
+  return edit.kind === "patch-update" && edit.moveTo ? [edit.path, edit.moveTo] : [edit.path];
+}
+
+/**
+ * Apply a format's edits safely: paths normalised and checked against the path policy and the workspace's
+ * problems (never passed on when refused), files handed to the format as LF text, and every existing file's line
+ * endings and final-newline state restored on the way out (AIDER.md A.5, A.18).
+ */
+export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: readonly Edit[], options: ApplyOptions): ApplyOutcome {
+  const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
+  const failed: EditFailure[] = [];
+  const safe: Edit[] = [];
+  for (const raw of edits) {
+    const edit = normalizeEdit(raw);
+    const problem = editPaths(edit)
+      .map((p) => checkPathPolicy(p, protectedPaths) ?? snapshot.problems?.get(p) ?? null)
+      .find((p) => p !== null);
+    if (problem) failed.push({ path: edit.path, reason: problem.reason, message: problem.message, edit });
+    else safe.push(edit);
+  }
+  const shapes = new Map<string, TextShape>();
+  const lfFiles = new Map<string, string>();
+  for (const [path, content] of snapshot.files) {
+    if (snapshot.problems?.has(path)) continue;
+    shapes.set(path, detectShape(content));
+    lfFiles.set(path, toLf(content));
+  }
+  const chatFiles = options.chatFiles.filter((p) => !snapshot.problems?.has(p) && checkPathPolicy(p, protectedPaths) === null);
+  const outcome = format.apply({ files: lfFiles }, safe, { ...options, chatFiles });
+  const changes: FileChanges = new Map();
+  for (const [path, content] of outcome.changes) {
+    // Defence in depth: a format must never produce a change for a refused path (e.g. via cross-file retry).
+    if (checkPathPolicy(path, protectedPaths) || snapshot.problems?.has(path)) continue;
+    if (content === null) changes.set(path, null);
+    else {
+      const shape = shapes.get(path) ?? newFileShape(shapes);
+      const restored = restoreShape(content, shape);
+      if (restored !== snapshot.files.get(path)) changes.set(path, restored);
+    }
+  }
+  return { changes, applied: outcome.applied, failed: [...failed, ...outcome.failed] };
+}
+
+function normalizeEdit(edit: Edit): Edit {
+  const path = normalizeEditPath(edit.path);
+  if (edit.kind === "patch-update" && edit.moveTo) return { ...edit, path, moveTo: normalizeEditPath(edit.moveTo) };
+  return { ...edit, path };
+}
+
+/** New files follow the repository's majority line ending, with a final newline. */
+function newFileShape(shapes: Map<string, TextShape>): TextShape {
+  let crlf = 0;
+  for (const s of shapes.values()) if (s.eol === "\r\n") crlf++;
+  return { eol: crlf * 2 > shapes.size && shapes.size > 0 ? "\r\n" : "\n", finalNewline: true };
+}

@@ -1,0 +1,9 @@
+import type { EditFormat } from "../types.js";
+import { applyEditBlocks } from "./apply-editblock.js";
+import { parseEditBlocks } from "./parse-editblock.js";
+
+/** `diff`: SEARCH/REPLACE blocks, the filename before the fence. */
+export const editBlockFormat: EditFormat = { name: "diff", parse: parseEditBlocks, apply: applyEditBlocks };
+
+/** `diff-fenced`: the same blocks with the filename inside the fence; same parser and applier (AIDER.md §2.2). */
+export const diffFencedFormat: EditFormat = { name: "diff-fenced", parse: parseEditBlocks, apply: applyEditBlocks };

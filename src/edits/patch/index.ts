@@ -1,0 +1,6 @@
+import type { EditFormat } from "../types.js";
+import { applyPatch } from "./apply-patch.js";
+import { parsePatch } from "./parse-patch.js";
+
+/** `patch`: OpenAI's V4A apply_patch format. */
+export const patchFormat: EditFormat = { name: "patch", parse: parsePatch, apply: (snapshot, edits) => applyPatch(snapshot, edits) };

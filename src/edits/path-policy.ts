@@ -1,0 +1,34 @@
+import ignore from "ignore";
+import type { FailureReason } from "./types.js";
+
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = [".github/workflows/**"];
+
+/** Repo-relative form of a path the model wrote: backslashes → `/`, `./` and duplicate slashes removed. */
+export function normalizeEditPath(p: string): string {
+  let s = p.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+  while (s.startsWith("./")) s = s.slice(2);
+  return s;
+}
+
+/**
+ * Whether an edit may touch this path (AIDER.md A.18): no absolute paths, no `..` escape, nothing under `.git/`,
+ * nothing matching a protected glob. Symlinks are checked by the workspace, which can see the disk.
+ * `checkPathPolicy("../x", []) → { reason: "unsafe-path", … }`
+ */
+export function checkPathPolicy(
+  path: string,
+  protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS,
+): { reason: FailureReason; message: string } | null {
+  const p = normalizeEditPath(path);
+  const unsafe = (why: string) => ({ reason: "unsafe-path" as const, message: `Refused to edit \`${path}\`: ${why}.` });
+  if (p === "") return unsafe("the path is empty");
+  if (p.startsWith("/") || /^[a-zA-Z]:/.test(p) || p.startsWith("~")) return unsafe("absolute paths are not allowed; use a path relative to the repository root");
+  const parts = p.split("/");
+  if (parts.includes("..")) return unsafe("`..` would leave the repository");
+  if (parts.some((part) => part === ".git")) return unsafe("files under `.git/` are never edited");
+  if (parts.some((part) => part.includes("\0"))) return unsafe("the path contains a NUL character");
+  if (protectedGlobs.length > 0 && ignore().add([...protectedGlobs]).ignores(p)) {
+    return unsafe(`it matches a protected path (${protectedGlobs.join(", ")}) in the repository's aider-bot config`);
+  }
+  return null;
+}
