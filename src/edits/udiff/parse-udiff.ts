@@ -17,11 +17,13 @@ export function parseUdiff(text: string, _ctx: ParseContext): ParseResult {
   const edits: Edit[] = [];
   const failures: EditFailure[] = [];
   let path: string | null = null;
+  // The hunks under a `+++ /dev/null` header only list the deleted lines: the delete edit already covers them.
+  let deleting = false;
   let inDiff = false;
   let hunk: string[] = [];
   const flush = () => {
     while (hunk.length && hunk[hunk.length - 1] === "") hunk.pop();
-    if (hunk.some((l) => l.startsWith("+") || l.startsWith("-"))) {
+    if (!deleting && hunk.some((l) => l.startsWith("+") || l.startsWith("-"))) {
       if (path) edits.push({ kind: "udiff", path, hunk: hunk.map((l) => (l === "" ? " " : l)).join("\n") + "\n" });
       else failures.push({ path: "", reason: "missing-filename", message: "A diff hunk has no `--- a/path` / `+++ b/path` header, so I can't tell which file it changes." });
     }
@@ -35,10 +37,10 @@ export function parseUdiff(text: string, _ctx: ParseContext): ParseResult {
       const to = lines[i + 1]!.slice(4).trim();
       i++;
       inDiff = true;
-      if (to === "/dev/null") {
+      deleting = to === "/dev/null";
+      if (deleting) {
         edits.push({ kind: "patch-delete", path: headerPath(from) });
         path = null;
-        inDiff = false;
         continue;
       }
       path = headerPath(to);
