@@ -36,14 +36,14 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
   const r = await exec.run({ command: line, shell: true, cwd: cmd.cwd, timeoutMs: cmd.timeoutMs, maxOutputBytes: 400_000 });
   const kind = cmd.kind === "setup" ? "test" : cmd.kind;
   if (r.spawnError) {
-    return { kind, ok: false, command: line, output: `The ${cmd.kind} command could not be started: ${r.spawnError}. Check the command in .github/aider.yml.`, locations: [] };
+    return { kind, ok: false, command: line, output: `The ${cmd.kind} command could not be started: ${r.spawnError}. Check the command in .github/aider.yml.`, locations: [], environmentError: true };
   }
   const output = truncateOutput(stripAnsi(r.output), cmd.maxTokens ?? 4000);
   if (r.timedOut) {
     return { kind, ok: false, command: line, output: `The ${cmd.kind} command \`${line}\` did not finish within ${Math.round(cmd.timeoutMs / 1000)} s and was stopped. Raise \`timeout\` in .github/aider.yml or make the command faster.\n\n${output}`, locations: [], timedOut: true };
   }
   if (r.exitCode === 127) {
-    return { kind, ok: false, command: line, output: `The ${cmd.kind} command \`${line}\` was not found (exit 127). Install the tool in a setup step or fix the command in .github/aider.yml.\n\n${output}`, locations: [] };
+    return { kind, ok: false, command: line, output: `The ${cmd.kind} command \`${line}\` was not found (exit 127). Install the tool in a setup step or fix the command in .github/aider.yml.\n\n${output}`, locations: [], environmentError: true };
   }
   return { kind, ok: r.exitCode === 0, command: line, output, locations: r.exitCode === 0 ? [] : parseLocations(output, cmd.cwd) };
 }

@@ -15,4 +15,6 @@ export interface CheckReport {
   output: string;
   locations: CheckLocation[];
   timedOut?: boolean;
+  /** The command could not run at all (not installed, cannot start): a broken environment, not the code's fault. */
+  environmentError?: boolean;
 }

@@ -50,14 +50,15 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   for (const command of options.lintCommands) {
     progress("lint", command);
     const report = await deps.runCheck({ kind: "lint", command, files, timeoutMs: options.commandTimeoutMs });
-    if (!report.ok) return { result: { kind: "failed", report }, setupDone };
+    if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
 
   if (options.autoTest && options.testCommand) {
     progress("test", options.testCommand);
     const command = options.testCommand;
     const report = await deps.runCheck({ kind: "test", command, files, timeoutMs: options.commandTimeoutMs });
-    if (!report.ok) return { result: { kind: "failed", report }, setupDone };
+    // A tool that cannot run is not something an edit fixes: stop instead of looping (AIDER.md 8.2 #16).
+    if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
   return { result: { kind: "ok" }, setupDone };
 }

@@ -24,13 +24,16 @@ export function authEnv(token: string | undefined): Record<string, string> {
  * Git over the project's single exec door, with an explicit environment (no ambient GIT_* variables, no prompts).
  * `committer` is the bot; commit authors default to it too.
  */
-export function createGit(exec: Exec, committer: GitIdentity) {
+export function createGit(exec: Exec, committer?: GitIdentity) {
+  // Without a committer (the CLI on a user's checkout) git uses the repository's own user.name/user.email.
+  const identity = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
+  const identityEnv: Record<string, string> = committer ? { GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email } : {};
   async function git(cwd: string, args: string[], opts: { token?: string; allowFail?: boolean; env?: Record<string, string>; input?: string } = {}) {
     const r = await exec.run({
       command: "git",
-      args: ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`, "-c", "core.quotePath=false", ...args],
+      args: [...identity, "-c", "core.quotePath=false", ...args],
       cwd,
-      env: { ...authEnv(opts.token), GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email, ...opts.env },
+      env: { ...authEnv(opts.token), ...identityEnv, ...opts.env },
       timeoutMs: 300_000,
       ...(opts.input !== undefined ? { input: opts.input } : {}),
     });

@@ -1,0 +1,112 @@
+import path from "node:path";
+import { runCoder } from "../coder/run-coder.js";
+import type { CoderResult } from "../coder/types.js";
+import { readEnv } from "../config/env.js";
+import type { EditFormatName } from "../edits/types.js";
+import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
+import { createExec } from "../exec/create-exec.js";
+import { createLlmClient } from "../llm/create-llm-client.js";
+import { loadTokenizer } from "../llm/count-tokens.js";
+import { createCoderDeps } from "../run/create-coder-deps.js";
+import { createGit } from "../workspace/create-git.js";
+import { defaultCacheDir } from "./default-cache-dir.js";
+import { UsageError } from "./exit-code.js";
+import { renderCliSummary } from "./render-cli-summary.js";
+
+export interface RunCommandOptions {
+  repo: string;
+  message: string;
+  file: string[];
+  read: string[];
+  editFormat?: EditFormatName;
+  model?: string;
+  weakModel?: string;
+  lintCmd: string[];
+  testCmd?: string;
+  autoTest: boolean;
+  maxReflections: number;
+  mapTokens: number;
+  commit: boolean;
+  json: boolean;
+}
+
+/**
+ * `aider-bot run`: one headless request on a local checkout, like `aider --message`. Progress goes to stderr; the
+ * summary (or one JSON object with --json) to stdout. Exit 0 when the run changed files or needed no change.
+ */
+export async function runCommand(opts: RunCommandOptions, source: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  const env = readEnv(source);
+  const root = path.resolve(opts.repo);
+  const exec = createExec({ sourceEnv: env.source });
+  const probe = await exec.run({ command: "git", args: ["rev-parse", "--show-toplevel"], cwd: root }).catch(() => null);
+  if (!probe || probe.exitCode !== 0) throw new UsageError(`--repo ${opts.repo} is not a git checkout`);
+  const isOpenAi = env.openaiBaseUrl.includes("api.openai.com");
+  if (!env.openaiApiKey && isOpenAi) {
+    throw new UsageError("OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint).");
+  }
+  await loadTokenizer();
+  const model = opts.model ?? env.model;
+  const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill });
+  const git = createGit(exec);
+  const say = (line: string) => {
+    if (!opts.json || source.AIDER_BOT_PROGRESS !== "0") process.stderr.write(`${line}\n`);
+  };
+  say(`aider-bot: ${model}, ${opts.editFormat ?? "diff"} edits, repo ${root}`);
+  let streamed = 0;
+  const deps = createCoderDeps({
+    root,
+    exec,
+    git,
+    llm,
+    commitModel: opts.weakModel ?? env.weakModel ?? model,
+    protectedPaths: DEFAULT_PROTECTED_PATHS,
+    cacheDir: env.cacheDir ?? defaultCacheDir(root, source),
+    onProgress: (p) => {
+      if (p.stage === "thinking" && p.delta) {
+        streamed += p.delta.length;
+        return;
+      }
+      say(`  [round ${p.round}] ${p.stage}${p.detail ? `: ${p.detail}` : ""}`);
+    },
+  });
+  const result: CoderResult = await runCoder(
+    {
+      message: opts.message,
+      files: opts.file,
+      readFiles: opts.read,
+      editFormat: opts.editFormat ?? "diff",
+      model,
+      weakModel: opts.weakModel ?? env.weakModel,
+      lintCommands: opts.lintCmd,
+      testCommand: opts.testCmd,
+      autoTest: opts.autoTest,
+      maxReflections: opts.maxReflections,
+      mapTokens: opts.mapTokens,
+      commit: opts.commit,
+      trailers: [`Co-authored-by: aider-bot (${model}) <aider-bot@users.noreply.github.com>`],
+      protectedPaths: [...DEFAULT_PROTECTED_PATHS],
+      budget: {},
+      commandTimeoutMs: 10 * 60_000,
+    },
+    deps,
+  );
+  void streamed;
+  if (opts.json) {
+    process.stdout.write(
+      `${JSON.stringify({
+        outcome: result.outcome,
+        editedFiles: "editedFiles" in result ? result.editedFiles : [],
+        commit: result.outcome === "changed" ? result.commit : null,
+        reflections: result.reflections,
+        tokens: result.tokens,
+        costUsd: result.costUsd,
+        ...(result.outcome === "llm-error" || result.outcome === "budget-exceeded" || result.outcome === "timed-out" ? { message: result.message } : {}),
+        ...(result.outcome === "edit-failed" ? { failures: result.failures.map((f) => ({ path: f.path, reason: f.reason, message: f.message })) } : {}),
+        ...(result.outcome === "checks-failed" ? { check: { kind: result.report.kind, command: result.report.command, output: result.report.output } } : {}),
+      })}\n`,
+    );
+  } else {
+    process.stdout.write(renderCliSummary(result));
+  }
+  return result.outcome === "changed" || result.outcome === "no-changes" ? 0 : 1;
+}

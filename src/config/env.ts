@@ -1,0 +1,61 @@
+/**
+ * The only reader of process.env. Everything else receives these values (or an explicit `sourceEnv` for the
+ * exec allow-list). Unset values stay undefined; callers say what is missing and how to set it.
+ */
+export interface AppEnv {
+  openaiBaseUrl: string;
+  openaiApiKey?: string;
+  /** Default model when neither the repo config nor a flag names one. */
+  model: string;
+  weakModel?: string;
+  /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
+  allowPrefill: boolean;
+  /** Where repo-map caches live (CLI: outside the checkout). */
+  cacheDir?: string;
+  /** Where job checkouts are made (default: the OS temp dir). */
+  workDir?: string;
+  appId?: string;
+  privateKey?: string;
+  privateKeyPath?: string;
+  webhookSecret?: string;
+  webhookPath: string;
+  port: number;
+  host?: string;
+  /** GitHub REST base URL for GitHub Enterprise Server (or a local fake): from GHE_HOST/GHE_PROTOCOL or GITHUB_API_URL. */
+  githubBaseUrl?: string;
+  concurrency: number;
+  logLevel: string;
+  redisUrl?: string;
+  /** The raw environment, for the exec allow-list only. */
+  source: Readonly<Record<string, string | undefined>>;
+}
+
+/** Read and validate the app's environment. `readEnv({ OPENAI_API_KEY: "sk-…" })` */
+export function readEnv(source: Readonly<Record<string, string | undefined>> = process.env): AppEnv {
+  const ghe = source.GHE_HOST ? `${source.GHE_PROTOCOL ?? "https"}://${source.GHE_HOST}/api/v3` : undefined;
+  const concurrency = Number(source.AIDER_BOT_CONCURRENCY ?? 2);
+  const port = Number(source.PORT ?? 3000);
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`AIDER_BOT_CONCURRENCY must be a whole number ≥ 1, got "${source.AIDER_BOT_CONCURRENCY}".`);
+  if (!Number.isInteger(port) || port < 0) throw new Error(`PORT must be a port number, got "${source.PORT}".`);
+  return {
+    openaiBaseUrl: source.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
+    openaiApiKey: source.OPENAI_API_KEY,
+    model: source.AIDER_BOT_MODEL ?? "gpt-4o",
+    weakModel: source.AIDER_BOT_WEAK_MODEL,
+    allowPrefill: source.AIDER_BOT_ALLOW_PREFILL === "1" || source.AIDER_BOT_ALLOW_PREFILL === "true",
+    cacheDir: source.AIDER_BOT_CACHE_DIR,
+    workDir: source.AIDER_BOT_WORK_DIR,
+    appId: source.APP_ID,
+    privateKey: source.PRIVATE_KEY,
+    privateKeyPath: source.PRIVATE_KEY_PATH,
+    webhookSecret: source.WEBHOOK_SECRET,
+    webhookPath: source.WEBHOOK_PATH ?? "/api/github/webhooks",
+    port,
+    host: source.HOST,
+    githubBaseUrl: ghe ?? source.GITHUB_API_URL,
+    concurrency,
+    logLevel: source.LOG_LEVEL ?? "info",
+    redisUrl: source.REDIS_URL,
+    source,
+  };
+}

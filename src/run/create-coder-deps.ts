@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { renderCheckReflection } from "../checks/render-check-reflection.js";
+import { runCheckCommand } from "../checks/run-check-command.js";
+import { syntaxCheck } from "../checks/syntax-check.js";
+import type { CoderDeps } from "../coder/coder-deps.js";
+import type { CoderProgress } from "../coder/types.js";
+import { getEditFormat, parseAndApply } from "../edits/registry.js";
+import type { Exec } from "../exec/types.js";
+import { generateCommitMessage } from "../llm/commit-message.js";
+import type { LlmClient } from "../llm/types.js";
+import { buildRepoMap } from "../repomap/build-repo-map.js";
+import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
+import type { Git } from "../workspace/create-git.js";
+
+export interface CoderDepsInput {
+  root: string;
+  exec: Exec;
+  git: Git;
+  llm: LlmClient;
+  /** Model for commit messages (the weak model, else the main one); none → deterministic subjects. */
+  commitModel?: string;
+  protectedPaths: readonly string[];
+  cacheDir?: string;
+  onProgress?: (p: CoderProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** Wire the coder loop to the real edit engine, checks, repo map, workspace, git and model client. */
+export function createCoderDeps(input: CoderDepsInput): CoderDeps {
+  const { root, exec, git, llm } = input;
+  const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths });
+  const readIfSafe = (rel: string): string | null => {
+    if (path.isAbsolute(rel) || rel.split("/").includes("..")) return null;
+    try {
+      return readFileSync(path.join(root, rel), "utf8");
+    } catch {
+      return null;
+    }
+  };
+  return {
+    llm,
+    workspace,
+    parse: (format, text, ctx) => getEditFormat(format).parse(text, ctx),
+    parseAndApply: (format, text, snapshot, options) =>
+      parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
+    syntaxCheck,
+    runCheck: (req) => runCheckCommand(exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files }),
+    renderCheckReflection: (report, files) => {
+      const contents = new Map<string, string>();
+      for (const f of new Set([...files, ...report.locations.map((l) => l.path)])) {
+        const c = readIfSafe(f);
+        if (c !== null) contents.set(f, c);
+      }
+      return renderCheckReflection(report, contents);
+    },
+    repoMap: async (req) => {
+      const map = await buildRepoMap({
+        root,
+        files: await workspace.listFiles(),
+        chatFiles: req.chatFiles,
+        mentionedFiles: req.mentionedFiles,
+        mentionedIdents: req.mentionedIdents,
+        mapTokens: req.mapTokens,
+        cacheDir: input.cacheDir ?? null,
+      });
+      return { text: map.text, rankedFiles: map.rankedFiles };
+    },
+    commit: (req) => git.commit(root, req),
+    diffText: (paths) => git.diffText(root, paths),
+    diffStats: async (paths) => {
+      await git.run(root, ["add", "--intent-to-add", "--", ...paths], { allowFail: true });
+      return git.diffStats(root, "HEAD", undefined, paths);
+    },
+    ...(input.commitModel
+      ? { generateCommitMessage: (diff: string, context: string) => generateCommitMessage(llm, { model: input.commitModel!, diff, context }) }
+      : {}),
+    onProgress: input.onProgress,
+    now: () => Date.now(),
+    signal: input.signal,
+  };
+}
