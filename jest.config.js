@@ -5,6 +5,6 @@ export default {
   testMatch: ["**/*.test.ts"],
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
-  transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, isolatedModules: true, diagnostics: false }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, diagnostics: false }] },
   testTimeout: 30000,
 };

@@ -1,0 +1,16 @@
+/** The reply to `/aider help` (and to a bare `/aider`). */
+export function helpText(word = "aider"): string {
+  const c = `/${word}`;
+  return [
+    `**aider-bot commands** (at the start of a line)`,
+    "",
+    `- \`${c} <instruction>\` — edit the code: on a pull request I push one commit to its branch; on an issue I open a pull request.`,
+    `- \`${c} ask <question>\` — answer a question about the code, no edits.`,
+    `- \`${c} undo\` — revert my last commit on this pull request with a new commit.`,
+    `- \`${c} retry [options]\` — run the last request again.`,
+    `- \`${c} cancel\` — stop the running or queued request here.`,
+    `- \`${c} help\` — this message.`,
+    "",
+    "Options (before the instruction): `--file PATH` (repeatable: files to edit), `--edit-format diff|diff-fenced|whole|udiff|patch`, `--model NAME` (one of the models the repository's `.github/aider.yml` allows).",
+  ].join("\n");
+}

@@ -1,0 +1,101 @@
+import { EDIT_FORMAT_NAMES, type EditFormatName } from "../edits/types.js";
+
+export interface CommandFlags {
+  files: string[];
+  editFormat?: EditFormatName;
+  model?: string;
+}
+
+export type Command =
+  | { verb: "run"; text: string; flags: CommandFlags }
+  | { verb: "ask"; text: string; flags: CommandFlags }
+  | { verb: "retry"; flags: CommandFlags }
+  | { verb: "undo" }
+  | { verb: "cancel" }
+  | { verb: "help" }
+  | { verb: "invalid"; message: string };
+
+const FLAGS = ["--file", "--edit-format", "--model"] as const;
+
+/**
+ * Find the first `/aider …` command in a comment (pure). Commands count only at the start of a line, outside
+ * quoted replies (`> `), fenced code blocks and indented code, so quoting someone's command never re-runs it.
+ * Flags come first (`/aider --file src/a.ts --model m fix the bug`); everything after the first plain word —
+ * including the following lines — is the instruction. Null when the comment holds no command.
+ */
+export function parseCommand(body: string, word = "aider"): Command | null {
+  const lines = body.replace(/\r\n?/g, "\n").split("\n");
+  let fence: string | null = null;
+  let prevBlank = true;
+  const head = new RegExp(`^/${escapeRegExp(word)}(?=\\s|$)`, "i");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const t = line.trim();
+    const f = /^(`{3,}|~{3,})/.exec(t);
+    if (fence) {
+      if (f && t.startsWith(fence) && t.slice(fence.length).trim() === "") fence = null;
+      prevBlank = false;
+      continue;
+    }
+    if (f) {
+      fence = f[1]!;
+      continue;
+    }
+    const indentedCode = /^( {4}|\t)/.test(line) && prevBlank;
+    prevBlank = t === "";
+    if (indentedCode || t.startsWith(">")) continue;
+    const m = head.exec(line.replace(/^ {0,3}/, ""));
+    if (!m) continue;
+    const rest = line.replace(/^ {0,3}/, "").slice(m[0].length);
+    return interpret(rest, lines.slice(i + 1).join("\n"), word);
+  }
+  return null;
+}
+
+function interpret(firstLine: string, following: string, word: string): Command {
+  const tokens = tokenize(firstLine);
+  const flags: CommandFlags = { files: [] };
+  let k = 0;
+  const sub = tokens[0]?.value.toLowerCase();
+  const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" ? sub : "run";
+  if (verb !== "run") k = 1;
+  for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {
+    const name = tokens[k]!.value;
+    if (!(FLAGS as readonly string[]).includes(name)) {
+      return { verb: "invalid", message: `Unknown option \`${name}\`. Valid options: ${FLAGS.join(", ")}. Try \`/${word} help\`.` };
+    }
+    const value = tokens[k + 1]?.value;
+    if (value === undefined || value.startsWith("--")) return { verb: "invalid", message: `Option \`${name}\` needs a value.` };
+    k++;
+    if (name === "--file") flags.files.push(value);
+    else if (name === "--model") flags.model = value;
+    else if ((EDIT_FORMAT_NAMES as readonly string[]).includes(value)) flags.editFormat = value as EditFormatName;
+    else return { verb: "invalid", message: `Unknown edit format \`${value}\`. Valid formats: ${EDIT_FORMAT_NAMES.join(", ")}.` };
+  }
+  const start = tokens[k]?.start ?? firstLine.length;
+  const text = `${firstLine.slice(start)}\n${following}`.trim();
+  switch (verb) {
+    case "undo":
+    case "cancel":
+    case "help":
+      return { verb };
+    case "retry":
+      return { verb, flags };
+    case "ask":
+      return text ? { verb, text, flags } : { verb: "invalid", message: `\`/${word} ask\` needs a question.` };
+    default:
+      return text ? { verb: "run", text, flags } : { verb: "help" };
+  }
+}
+
+function tokenize(s: string): { value: string; start: number }[] {
+  const out: { value: string; start: number }[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(s))) out.push({ value: m[1] ?? m[2] ?? m[3]!, start: m.index });
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,55 @@
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { readEnv } from "../../src/config/env.js";
+
+const fixture = (name: string) => parse(readFileSync(new URL(`../fixtures/config/${name}`, import.meta.url), "utf8"));
+
+describe("parseRepoConfig", () => {
+  it("gives the documented defaults for a missing file", () => {
+    const r = parseRepoConfig(null);
+    expect(r.ok && r.config).toMatchObject({
+      edit_format: "diff", map_tokens: 1024, max_reflections: 3, setup: [], lint: [], timeout: 20, require_green_checks: false,
+      protected_paths: [".github/workflows/**"],
+      trigger: { command: "aider", label: "aider", min_permission: "write", ask_permission: "triage", allowed_bots: [] },
+      pull_request: { draft: true, branch_prefix: "aider/" },
+    });
+  });
+
+  it("reads a full config, normalising single commands to lists", () => {
+    const r = parseRepoConfig(fixture("valid-full.yml"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.setup).toEqual(["npm ci"]);
+    expect(r.config.trigger).toMatchObject({ command: "bot", min_permission: "maintain", ask_permission: "triage" });
+    expect(r.config.schedules[0]).toMatchObject({ cron: "0 6 * * 1", files: [] });
+  });
+
+  it("lists every problem with its key path", () => {
+    const r = parseRepoConfig(fixture("invalid.yml"));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const byPath = Object.fromEntries(r.problems.map((p) => [p.path, p.message]));
+    expect(byPath.test).toBe("must be a string");
+    expect(byPath.map_tokens).toBe("must be a number");
+    expect(byPath.edit_format).toMatch(/must be one of `diff`/);
+    expect(byPath["trigger.min_permission"]).toMatch(/must be one of/);
+    expect(byPath.trigger).toMatch(/unknown key `colour`/);
+    expect(byPath["schedules.0.cron"]).toMatch(/valid cron/);
+    expect(byPath[""] ?? byPath["(file)"]).toMatch(/unknown key `unknown_key`/);
+  });
+
+  it("ignores Probot's _extends key and rejects a non-mapping", () => {
+    expect(parseRepoConfig({ _extends: "org/.github", map_tokens: 10 }).ok).toBe(true);
+    expect(parseRepoConfig("hello")).toEqual({ ok: false, problems: [{ path: "(file)", message: "must be a mapping of keys to values" }] });
+  });
+});
+
+describe("readEnv", () => {
+  it("derives the GitHub Enterprise API URL and validates numbers", () => {
+    expect(readEnv({ GHE_HOST: "ghe.example.com" }).githubBaseUrl).toBe("https://ghe.example.com/api/v3");
+    expect(readEnv({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe("http://127.0.0.1:8080/api/v3");
+    expect(() => readEnv({ AIDER_BOT_CONCURRENCY: "zero" })).toThrow(/AIDER_BOT_CONCURRENCY/);
+    expect(readEnv({}).openaiBaseUrl).toBe("https://api.openai.com/v1");
+  });
+});
