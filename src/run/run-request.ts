@@ -60,6 +60,8 @@ export interface RunRequest {
   files: string[];
   requester: { login: string; id?: number };
   settings: RunSettings;
+  /** The issue comment that carried the command (reactions go there), when there was one. */
+  triggerCommentId?: number;
   /** The status comment created when the job was queued. */
   statusCommentId?: number;
 }

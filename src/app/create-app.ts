@@ -1,0 +1,81 @@
+import type { ApplicationFunction, Probot } from "probot";
+import type { AppEnv } from "../config/env.js";
+import { createExec } from "../exec/create-exec.js";
+import { handleEvent } from "../github/handle-event.js";
+import type { GitHubApi } from "../github/github-api.js";
+import { createInProcessQueue } from "../jobs/in-process-queue.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { createLlmClient } from "../llm/create-llm-client.js";
+import { loadTokenizer } from "../llm/count-tokens.js";
+import type { RunRequest } from "../run/run-request.js";
+import { createJobRunner } from "./create-job-runner.js";
+
+export interface AppHandle {
+  appFn: ApplicationFunction;
+  queue(): JobQueue<RunRequest>;
+}
+
+/**
+ * The Probot app: webhook handlers that only acknowledge and enqueue, and the queue that runs jobs with the
+ * coder. Wiring only; the logic lives in github/, run/, coder/.
+ */
+export function createApp(env: AppEnv): AppHandle {
+  let queue: JobQueue<RunRequest> | null = null;
+  const appFn: ApplicationFunction = (app: Probot) => {
+    const exec = createExec({ sourceEnv: env.source });
+    void loadTokenizer();
+    const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill });
+    let botPromise: Promise<{ login: string; email: string }> | null = null;
+    const bot = () =>
+      (botPromise ??= app.auth().then(async (octokit) => {
+        const { data } = await octokit.request("GET /app");
+        const slug = (data as { slug?: string } | null)?.slug ?? "aider-bot";
+        const id = (data as { id?: number } | null)?.id ?? 0;
+        return { login: `${slug}[bot]`, email: `${id}+${slug}[bot]@users.noreply.github.com` };
+      })).catch((error: unknown) => {
+        botPromise = null;
+        throw error;
+      });
+    const runner = createJobRunner({
+      env,
+      exec,
+      llm,
+      bot,
+      logger: app.log,
+      installation: async (id) => {
+        const octokit = await app.auth(id);
+        return {
+          api: octokit as unknown as GitHubApi,
+          token: async () => ((await octokit.auth({ type: "installation" })) as { token: string }).token,
+        };
+      },
+    });
+    queue = createInProcessQueue<RunRequest>({
+      concurrency: env.concurrency,
+      handler: runner,
+      onError: (job, error) => app.log.error({ err: error, job: job.id }, "job crashed"),
+    });
+    const q = queue;
+    app.on(["issue_comment.created", "pull_request_review_comment.created", "issues.labeled", "issues.opened"], async (context) => {
+      const result = await handleEvent(
+        {
+          name: context.name,
+          id: context.id,
+          payload: context.payload,
+          api: context.octokit as unknown as GitHubApi,
+          loadConfig: () => context.config("aider.yml"),
+          log: context.log,
+        },
+        { queue: q, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel } },
+      );
+      context.log.debug({ result }, "webhook handled");
+    });
+  };
+  return {
+    appFn,
+    queue: () => {
+      if (!queue) throw new Error("the app is not loaded yet");
+      return queue;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Logger } from "pino";
+import { runCoder } from "../coder/run-coder.js";
+import type { AppEnv } from "../config/env.js";
+import type { Exec } from "../exec/types.js";
+import { createRunGitHub } from "../github/create-run-github.js";
+import type { GitHubApi } from "../github/github-api.js";
+import { renderFinal, renderStage } from "../github/render-status.js";
+import type { JobHandler } from "../jobs/job-queue.js";
+import type { LlmClient } from "../llm/types.js";
+import { createCoderDeps } from "../run/create-coder-deps.js";
+import { runJob } from "../run/run-job.js";
+import type { RunRequest } from "../run/run-request.js";
+import type { RunGit } from "../run/run-ports.js";
+import { createGit } from "../workspace/create-git.js";
+
+export interface JobRunnerDeps {
+  env: AppEnv;
+  exec: Exec;
+  llm: LlmClient;
+  /** An installation Octokit and a way to mint its token. */
+  installation(id: number): Promise<{ api: GitHubApi; token: () => Promise<string> }>;
+  bot(): Promise<{ login: string; email: string }>;
+  logger: Logger;
+}
+
+/** The queue's handler: runs one {@link RunRequest} with real git, the coder and GitHub writes. */
+export function createJobRunner(deps: JobRunnerDeps): JobHandler<RunRequest> {
+  return async (job, signal) => {
+    const req = job.data;
+    const { api, token } = await deps.installation(req.installationId);
+    const bot = await deps.bot();
+    const git = createGit(deps.exec, { name: bot.login, email: bot.email });
+    const webUrl = req.cloneUrl.replace(new RegExp(`/${req.owner}/${req.repo}(\\.git)?$`), "");
+    const github = createRunGitHub(api, {
+      owner: req.owner,
+      repo: req.repo,
+      issueNumber: req.target.number,
+      statusCommentId: req.statusCommentId!,
+      reactTo:
+        req.target.kind === "review-comment"
+          ? { kind: "review-comment", id: req.target.commentId }
+          : req.triggerCommentId
+            ? { kind: "issue-comment", id: req.triggerCommentId }
+            : { kind: "issue" },
+      webUrl,
+      token,
+    });
+    const runGit: RunGit = {
+      clone: (r) => git.clone({ ...r, depth: 50 }),
+      headSha: (dir) => git.headSha(dir),
+      createBranch: (dir, branch) => git.createBranch(dir, branch),
+      push: (r) => git.push(r),
+      commitPaths: async (r) => (await git.commit(r.dir, { paths: r.paths, subject: r.subject, body: r.body, trailers: r.trailers })).sha,
+      recentCommits: (dir, n) => git.recentCommits(dir, n),
+      revert: (r) => git.revert(r.dir, r.sha, r.trailers),
+      formatPatch: (dir, base) => git.formatPatch(dir, base),
+    };
+    const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
+    await runJob(req, {
+      github,
+      git: runGit,
+      coder: (root, options, hooks) =>
+        runCoder(
+          options,
+          createCoderDeps({
+            root,
+            exec: deps.exec,
+            git,
+            llm: deps.llm,
+            commitModel: options.weakModel ?? options.model,
+            protectedPaths: options.protectedPaths,
+            cacheDir: path.join(cacheRoot, "repomap", req.owner, req.repo),
+            onProgress: hooks.onProgress,
+            signal: hooks.signal,
+          }),
+        ),
+      tempDir: {
+        create: (prefix) => mkdtemp(path.join(deps.env.workDir ?? os.tmpdir(), prefix)),
+        remove: (dir) => rm(dir, { recursive: true, force: true }),
+      },
+      render: { stage: renderStage, final: renderFinal },
+      logger: deps.logger,
+      now: () => Date.now(),
+      signal,
+    });
+  };
+}

@@ -1,0 +1,31 @@
+import { readFile } from "node:fs/promises";
+import { run } from "probot";
+import { createApp } from "../app/create-app.js";
+import { startAppServer } from "../app/start-app-server.js";
+import { readEnv } from "../config/env.js";
+
+/**
+ * `aider-bot serve` / `npm start`: the GitHub App's webhook server. Without App credentials it starts Probot's
+ * setup flow (register the App from app.yml). Stops gracefully on SIGTERM/SIGINT: running jobs get time to finish,
+ * and jobs cut off end with a status comment that says so.
+ */
+export async function serveCommand(source: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
+  const env = readEnv(source);
+  const privateKey = env.privateKey ?? (env.privateKeyPath ? await readFile(env.privateKeyPath, "utf8") : undefined);
+  if (!env.appId || !privateKey) {
+    process.stderr.write("aider-bot: APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) are not set: starting Probot's setup to register the GitHub App.\n");
+    await run(createApp(env).appFn);
+    return;
+  }
+  const server = await startAppServer(env, privateKey, { throttle: source.AIDER_BOT_THROTTLE !== "0" });
+  process.stdout.write(`aider-bot listening on ${server.webhookUrl}\n`);
+  const stop = async (signal: string) => {
+    server.probot.log.info({ signal }, "shutting down: finishing running jobs");
+    await server.close();
+    const cut = await server.queue.shutdown(Number(source.AIDER_BOT_SHUTDOWN_MS ?? 60_000));
+    for (const job of cut) server.probot.log.warn({ job: job.id, key: job.key }, "job stopped by shutdown");
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+}

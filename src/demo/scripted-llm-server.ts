@@ -1,0 +1,117 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted reply: a text answer (streamed or not, as the client asks), or a raw HTTP error. */
+export type ScriptedReply =
+  | string
+  | { text: string; finishReason?: "stop" | "length"; usage?: { prompt_tokens: number; completion_tokens: number } | null }
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | { hangMs: number };
+
+export interface RecordedRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: {
+    model: string;
+    messages: { role: string; content: string }[];
+    stream?: boolean;
+    [key: string]: unknown;
+  };
+}
+
+export interface ScriptedLlmServer {
+  /** e.g. http://127.0.0.1:1234/v1 — use as OPENAI_BASE_URL. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Replies not consumed yet. */
+  remaining(): number;
+  push(...replies: ScriptedReply[]): void;
+  close(): Promise<void>;
+}
+
+/**
+ * An OpenAI-compatible `/v1/chat/completions` endpoint that answers from a list, in order, and records every request.
+ * When the list runs out it answers 500 with a clear message, so a test never hangs on a missing reply.
+ */
+export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Promise<ScriptedLlmServer> {
+  const queue = [...replies];
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<import("node:net").Socket>();
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (raw += chunk));
+    req.on("end", () => {
+      const body = raw ? (JSON.parse(raw) as RecordedRequest["body"]) : ({ model: "", messages: [] } as RecordedRequest["body"]);
+      requests.push({ path: req.url ?? "", headers: req.headers, body });
+      if (!req.url?.endsWith("/chat/completions")) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
+        return;
+      }
+      const reply = queue.shift();
+      if (reply === undefined) {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: { message: "scripted LLM server: no reply left in the script" } }));
+        return;
+      }
+      if (typeof reply === "object" && "hangMs" in reply) {
+        setTimeout(() => res.destroy(), reply.hangMs);
+        return;
+      }
+      if (typeof reply === "object" && "status" in reply) {
+        res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+        res.end(JSON.stringify(reply.body ?? { error: { message: `scripted error ${reply.status}` } }));
+        return;
+      }
+      const text = typeof reply === "string" ? reply : reply.text;
+      const finish = typeof reply === "string" ? "stop" : (reply.finishReason ?? "stop");
+      const usage =
+        typeof reply === "object" && reply.usage !== undefined
+          ? reply.usage
+          : { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: Math.ceil(text.length / 4) };
+      const id = `chatcmpl-${requests.length}`;
+      const created = Math.floor(Date.now() / 1000);
+      if (body.stream) {
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+        const pieces = text.match(/[\s\S]{1,40}/g) ?? [""];
+        for (const piece of pieces) {
+          send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+        }
+        send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
+        if (usage) send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+        res.end("data: [DONE]\n\n");
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id,
+          object: "chat.completion",
+          created,
+          model: body.model,
+          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: finish }],
+          ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
+        }),
+      );
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    remaining: () => queue.length,
+    push: (...more) => queue.push(...more),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

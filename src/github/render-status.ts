@@ -1,0 +1,105 @@
+import type { CoderResult } from "../coder/types.js";
+import { summarizeFailures } from "../edits/reflection.js";
+import type { RunOutcome, RunStage } from "../run/run-outcome.js";
+import type { RunRequest } from "../run/run-request.js";
+import { requestMarker, runMarker } from "./markers.js";
+
+const STAGES: RunStage[] = ["queued", "cloning", "mapping", "thinking", "applying", "lint", "tests", "pushing"];
+const LIMIT = 60_000; // GitHub refuses comments over 65,536 characters
+
+function header(req: RunRequest): string {
+  const stored = req.verb === "undo" ? "" : requestMarker({ verb: req.verb === "ask" ? "ask" : "run", text: req.message, files: req.files, editFormat: req.settings.editFormat, model: req.settings.model });
+  return `${runMarker(req.jobId)}\n${stored}`;
+}
+
+function quote(text: string): string {
+  const first = text.trim().split("\n")[0]!.slice(0, 200);
+  return `> ${first.replace(/[<>]/g, (c) => (c === "<" ? "&lt;" : "&gt;"))}`;
+}
+
+/** The status comment while the run is in progress: the request and a stage line. */
+export function renderStage(stage: RunStage, req: RunRequest): string {
+  const at = STAGES.indexOf(stage);
+  const line = STAGES.map((s, i) => (i < at ? `✅ ${s}` : i === at ? `⏳ **${s}**` : `▫️ ${s}`)).join(" · ");
+  return `${header(req)}\n**aider-bot** is working on @${req.requester.login}'s request (model \`${req.settings.model}\`):\n\n${quote(req.message)}\n\n${line}\n`;
+}
+
+/** The final status comment: outcome, files, links, usage, and collapsible details. */
+export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
+  const parts: string[] = [header(req)];
+  const result = "result" in outcome ? outcome.result : null;
+  switch (outcome.kind) {
+    case "pushed":
+      parts.push(`🚀 Pushed [\`${outcome.sha.slice(0, 7)}\`](${outcome.url}) to this pull request.`);
+      break;
+    case "pull-request":
+      parts.push(`🚀 Opened #${outcome.pr.number} from \`${outcome.branch}\`: ${outcome.pr.url}`);
+      break;
+    case "patch":
+      parts.push(
+        "📎 This pull request comes from a fork, which I cannot (and must not) push to. Here is the change as a patch; apply it with `git am`:",
+        `<details><summary>Patch</summary>\n\n\`\`\`diff\n${outcome.patch.slice(0, 30_000)}\n\`\`\`\n</details>`,
+      );
+      break;
+    case "answered":
+      parts.push(result?.outcome === "no-changes" ? result.answer.trim() : failureText(result!));
+      break;
+    case "reverted":
+      parts.push(`↩️ Reverted [\`${outcome.revertedSha.slice(0, 7)}\`](${outcome.url}) with a new commit \`${outcome.sha.slice(0, 7)}\`.`);
+      break;
+    case "nothing-to-do":
+    case "refused":
+      parts.push(`😕 ${outcome.message}`);
+      break;
+    case "error":
+      parts.push(`😕 The run failed: ${outcome.message}\n\nRun \`/aider retry\` to try again. If it keeps failing, check the app's logs.`);
+      break;
+    case "not-pushed":
+      parts.push(failureText(outcome.result));
+      if (outcome.result.outcome === "checks-failed" && req.settings.requireGreenChecks) {
+        parts.push("Nothing was pushed: this repository requires green checks (`require_green_checks: true`).");
+      }
+      break;
+  }
+  if (result) parts.push(...resultDetails(result, outcome.elapsedMs));
+  else parts.push(`<sub>${(outcome.elapsedMs / 1000).toFixed(1)} s</sub>`);
+  let body = parts.join("\n\n");
+  if (body.length > LIMIT) body = `${body.slice(0, LIMIT)}\n\n… (truncated)\n`;
+  return body;
+}
+
+function failureText(r: CoderResult): string {
+  switch (r.outcome) {
+    case "no-changes":
+      return `🤷 No changes were made.${r.answer.trim() ? `\n\n${r.answer.trim().slice(0, 3000)}` : ""}`;
+    case "edit-failed": {
+      const files = [...new Set(r.failures.map((f) => `\`${f.path || "(no file)"}\``))].join(", ");
+      return `😕 The model's edits to ${files} could not be applied after ${r.reflections} ${r.reflections === 1 ? "retry" : "retries"}; nothing was pushed.\n\n${summarizeFailures(r.failures)}\n\nTry \`/aider retry --file PATH\` naming the files, or rephrase the request.`;
+    }
+    case "checks-failed":
+      return `😕 The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails after ${r.reflections} ${r.reflections === 1 ? "reflection" : "reflections"}.`;
+    case "llm-error":
+      return `😕 The model call failed: ${r.message}`;
+    case "budget-exceeded":
+      return `😕 Stopped: ${r.message} Raise \`budget\` in \`.github/aider.yml\` if this request needs more.`;
+    case "timed-out":
+      return `😕 ${r.message} Raise \`timeout\` in \`.github/aider.yml\` or split the request.`;
+    case "changed":
+      return "✅ Changes made.";
+  }
+}
+
+function resultDetails(r: CoderResult, elapsedMs: number): string[] {
+  const out: string[] = [];
+  if ("editedFiles" in r && r.editedFiles.length) {
+    out.push(`**Files changed**\n${r.editedFiles.map((f) => `- \`${f.path}\` +${f.added} −${f.removed}`).join("\n")}`);
+  }
+  const cost = r.costUsd === null ? "" : ` · $${r.costUsd.toFixed(4)}`;
+  out.push(`<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${r.tokens.prompt.toLocaleString("en-US")} prompt + ${r.tokens.completion.toLocaleString("en-US")} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`);
+  if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", r.explanation.trim().slice(0, 20_000)));
+  if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, `\`\`\`\n${r.report.output.slice(0, 20_000)}\n\`\`\``));
+  if (r.shell.length) out.push(details("Shell commands the model suggested (not run)", `\`\`\`sh\n${r.shell.join("\n\n").slice(0, 5000)}\n\`\`\``));
+  return out;
+}
+
+const details = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { createServer } from "node:net";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { sendWebhook } from "../../src/demo/send-webhook.js";
+import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
+import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
+import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
+
+const MAIN = path.resolve("src/cli/main.ts");
+const examples: unknown = createRequire(import.meta.url)("@octokit/webhooks-examples");
+const SECRET = "e2e-webhook-secret";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A real example payload of this event/action from @octokit/webhooks-examples (deep-copied). */
+export function examplePayload(event: string, action: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const group = (examples as unknown as { name: string; examples: { action?: string }[] }[]).find((e) => e.name === event);
+  const found = group?.examples.find((x) => x.action === action);
+  if (!found) throw new Error(`no example payload for ${event}.${action}`);
+  return structuredClone(found) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface E2E {
+  fake: FakeGitHub;
+  llm: ScriptedLlmServer;
+  repo: FakeRepo;
+  logs(): string;
+  webhookUrl: string;
+  secret: string;
+  sourceEnv: NodeJS.ProcessEnv;
+  /** The app's installation token(s) as issued by the fake. */
+  tokens(): string[];
+  pr(spec: { title: string; head: string; user: string; files: Record<string, string> }): Promise<FakeIssue>;
+  issue(spec: { title: string; body: string; user: string; labels?: string[] }): FakeIssue;
+  send(event: string, payload: unknown, opts?: { deliveryId?: string; signature?: string }): Promise<{ status: number; deliveryId: string }>;
+  commentPayload(issue: FakeIssue, body: string, user: string, opts?: { userType?: string; commentId?: number }): Record<string, unknown>;
+  /** Wait until the app's queue is empty (after a webhook was accepted). */
+  idle(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * End-to-end rig: a fake GitHub (REST + git smart-HTTP) and a scripted model on 127.0.0.1, and the real app started as
+ * its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app.
+ */
+export async function startE2E(spec: { files: Record<string, string>; permissions: Record<string, string>; replies?: ScriptedReply[]; env?: Record<string, string> }): Promise<E2E> {
+  const sourceEnv = process.env;
+  const fake = await startFakeGitHub({ sourceEnv });
+  const llm = await startScriptedLlmServer(spec.replies ?? []);
+  const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files: spec.files, permissions: spec.permissions });
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const port = await freePort();
+  const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
+  const host = new URL(fake.apiUrl).host;
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN, "serve"], {
+    env: {
+      PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
+      APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
+      PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
+      OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
+      AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, NO_SMEE_SETUP: "true",
+      ...spec.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (out.includes("aider-bot listening on")) break;
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const repoJson = () => ({
+    ...examplePayload("issue_comment", "created").repository,
+    name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { ...examplePayload("issue_comment", "created").repository.owner, login: repo.owner },
+    clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`, html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`, default_branch: repo.defaultBranch,
+  });
+  let commentIds = 500;
+  const e2e: E2E = {
+    fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, sourceEnv,
+    logs: () => out,
+    tokens: () => fake.state.issuedTokens,
+    pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
+    issue: (s) => seedIssue(fake, repo, s),
+    send: (event, payload, opts = {}) => sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
+    commentPayload(issue, body, user, opts = {}) {
+      const p = examplePayload("issue_comment", "created");
+      p.repository = repoJson();
+      p.installation = { id: 1, node_id: "x" };
+      p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, user: { ...p.issue.user, login: issue.user }, labels: [], ...(issue.pull ? { pull_request: { url: `${fake.apiUrl}/repos/acme/widgets/pulls/${issue.number}` } } : { pull_request: undefined }) };
+      if (!issue.pull) delete p.issue.pull_request;
+      const id = opts.commentId ?? ++commentIds;
+      p.comment = { ...p.comment, id, body, user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" }, performed_via_github_app: null };
+      p.sender = { ...p.sender, login: user, id: 100 + user.length, type: opts.userType ?? "User" };
+      return p;
+    },
+    async idle(timeoutMs = 60_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const stats = (await (await fetch(`${base}/healthz`)).json()) as { running: number; queued: number };
+        if (stats.running === 0 && stats.queued === 0) return;
+        if (Date.now() > end) throw new Error(`jobs still running after ${timeoutMs} ms\n${out.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async close() {
+      child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
+      await llm.close();
+      await fake.close();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+  return e2e;
+}
