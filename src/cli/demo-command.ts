@@ -1,0 +1,63 @@
+import { generateKeyPairSync } from "node:crypto";
+import { startAppServer } from "../app/start-app-server.js";
+import { readEnv } from "../config/env.js";
+import { DEMO_FILES, DEMO_PR_REPLIES } from "../demo/demo-script.js";
+import { startScriptedLlmServer } from "../demo/scripted-llm-server.js";
+import { sendWebhook } from "../demo/send-webhook.js";
+import { branchLog, seedPullRequest, seedRepo } from "../demo/seed-repo.js";
+import { startFakeGitHub } from "../demo/start-fake-github.js";
+import { createExec } from "../exec/create-exec.js";
+
+/**
+ * `aider-bot demo` / `npm run demo`: the whole loop offline. Starts a fake GitHub (REST + git over HTTP), a scripted
+ * model and the real app; posts `/aider …` on a pull request as a signed webhook; prints the commit and the comment.
+ */
+export async function demoCommand(source: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+  const say = (s: string) => process.stdout.write(`${s}\n`);
+  const fake = await startFakeGitHub({ sourceEnv: source });
+  const llm = await startScriptedLlmServer(DEMO_PR_REPLIES);
+  const secret = "demo-webhook-secret";
+  let app: Awaited<ReturnType<typeof startAppServer>> | null = null;
+  try {
+    const repo = await seedRepo(fake, source, { owner: "acme", name: "widgets", files: DEMO_FILES, permissions: { maintainer: "write" } });
+    const pr = await seedPullRequest(fake, source, repo, { title: "Make the client sturdier", head: "sturdy-client", user: "maintainer", files: { "CHANGELOG.md": "- sturdier client\n" } });
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const env = readEnv({
+      ...pick(source, ["PATH", "HOME", "LANG", "TMPDIR", "GIT_SSL_CAINFO"]),
+      APP_ID: "1", WEBHOOK_SECRET: secret, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: source.LOG_LEVEL ?? "warn",
+      GITHUB_API_URL: fake.apiUrl, OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "demo-key", AIDER_BOT_MODEL: "gpt-4o",
+    });
+    app = await startAppServer(env, privateKey, { throttle: false });
+    say(`Fake GitHub at ${fake.webUrl}, scripted model at ${llm.baseUrl}, app at ${app.url}`);
+    say(`\n@maintainer comments on ${repo.owner}/${repo.name}#${pr.number}:  /aider add retry logic to the fetch client\n`);
+    const payload = {
+      action: "created",
+      installation: { id: 1 },
+      repository: { name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { login: repo.owner, type: "Organization" }, clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`, html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`, default_branch: repo.defaultBranch },
+      issue: { number: pr.number, title: pr.title, body: pr.body, user: { login: pr.user }, labels: [], pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${pr.number}` } },
+      comment: { id: 9001, body: "/aider add retry logic to the fetch client", user: { login: "maintainer", id: 7, type: "User" } },
+      sender: { login: "maintainer", id: 7, type: "User" },
+    };
+    const res = await sendWebhook({ url: app.webhookUrl, secret, event: "issue_comment", payload });
+    say(`Webhook delivered (HTTP ${res.status}); the bot acknowledged with 👀 and a "queued" status comment.`);
+    await app.queue.idle();
+    const [commit] = await branchLog(fake, source, repo, pr.pull!.head, 1);
+    const diff = await createExec({ sourceEnv: source }).run({ command: "git", args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`], cwd: fake.bareDir(repo) });
+    say("── Commit pushed to the pull request branch ──────────────────────────");
+    say(diff.stdout.trim());
+    say("\n── Status comment on the pull request ─────────────────────────────────");
+    for (const c of repo.comments) say(c.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim());
+    say(`\nReactions: ${repo.reactions.map((r) => r.content).join(", ")} · Check Run: ${repo.checkRuns.map((c) => `${c.name} ${c.conclusion}`).join(", ")}`);
+    return commit?.subject.startsWith("feat:") ? 0 : 1;
+  } finally {
+    await app?.close();
+    await llm.close();
+    await fake.close();
+  }
+}
+
+function pick(source: Readonly<Record<string, string | undefined>>, keys: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of keys) if (source[k] !== undefined) out[k] = source[k]!;
+  return out;
+}
