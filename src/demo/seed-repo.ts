@@ -94,3 +94,17 @@ export async function fileOnBranch(fake: FakeGitHub, sourceEnv: SourceEnv, repo:
   const r = await createExec({ sourceEnv }).run({ command: "git", args: ["show", `refs/heads/${branch}:${file}`], cwd: fake.bareDir(repo) });
   return r.exitCode === 0 ? r.stdout : null;
 }
+
+/** Commit `files` on top of a branch of a fake repo, as a human pushing directly would. */
+export async function pushCommit(fake: FakeGitHub, sourceEnv: SourceEnv, repo: FakeRepo, branch: string, files: Record<string, string>, subject = "human commit"): Promise<void> {
+  const work = await mkdtemp(path.join(os.tmpdir(), "seed-push-"));
+  try {
+    await git(sourceEnv, work, "clone", "-q", "-b", branch, fake.bareDir(repo), ".");
+    await writeTree(work, files);
+    await git(sourceEnv, work, "add", "-A");
+    await git(sourceEnv, work, "commit", "-q", "-m", subject);
+    await git(sourceEnv, work, "push", "-q", "origin", `HEAD:refs/heads/${branch}`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -7,7 +7,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { sendWebhook } from "../../src/demo/send-webhook.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
-import { seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
+import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
 
@@ -47,6 +47,8 @@ export interface E2E {
   issue(spec: { title: string; body: string; user: string; labels?: string[] }): FakeIssue;
   send(event: string, payload: unknown, opts?: { deliveryId?: string; signature?: string }): Promise<{ status: number; deliveryId: string }>;
   commentPayload(issue: FakeIssue, body: string, user: string, opts?: { userType?: string; commentId?: number }): Record<string, unknown>;
+  /** Push a commit with these files to a branch as a human would (bypassing the bot). */
+  pushAs(branch: string, files: Record<string, string>): Promise<void>;
   /** Wait until the app's queue is empty (after a webhook was accepted). */
   idle(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -97,6 +99,7 @@ export async function startE2E(spec: { files: Record<string, string>; permission
     logs: () => out,
     tokens: () => fake.state.issuedTokens,
     pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
+    pushAs: (branch, files) => pushCommit(fake, sourceEnv, repo, branch, files),
     issue: (s) => seedIssue(fake, repo, s),
     send: (event, payload, opts = {}) => sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
     commentPayload(issue, body, user, opts = {}) {
