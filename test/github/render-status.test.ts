@@ -1,0 +1,57 @@
+import type { CoderResult } from "../../src/coder/types.js";
+import { readRequestMarker, runMarker } from "../../src/github/markers.js";
+import { renderFinal, renderStage } from "../../src/github/render-status.js";
+import type { RunOutcome } from "../../src/run/run-outcome.js";
+import type { RunRequest } from "../../src/run/run-request.js";
+
+const req: RunRequest = {
+  jobId: "job-1", deliveryId: "job-1", owner: "acme", repo: "w", installationId: 1, cloneUrl: "https://github.com/acme/w.git", defaultBranch: "main",
+  target: { kind: "pull-request", number: 3, headRef: "f", headSha: "a".repeat(40), headCloneUrl: "https://github.com/acme/w.git", isFork: false },
+  verb: "run", message: "add retry logic <script>", untrustedContext: [], files: ["src/a.ts"], requester: { login: "ann" },
+  settings: { model: "gpt-4o", editFormat: "diff", mapTokens: 1024, maxReflections: 3, setup: [], lint: [], autoTest: false, timeoutMs: 1, commandTimeoutMs: 1, protectedPaths: [], budget: {}, requireGreenChecks: true, draft: true, branchPrefix: "aider/" },
+};
+const base = { reflections: 2, tokens: { prompt: 12345, completion: 678 }, costUsd: 0.0123, explanation: "I added a loop.", shell: ["npm test"], elapsedMs: 4200 };
+const files = [{ path: "src/a.ts", added: 5, removed: 1 }];
+
+describe("status comment rendering", () => {
+  it("shows the stages, keeps the request for retry and escapes HTML in the quote", () => {
+    const body = renderStage("thinking", req);
+    expect(body).toContain(runMarker("job-1"));
+    expect(body).toContain("✅ cloning · ✅ mapping · ⏳ **thinking** · ▫️ applying");
+    expect(body).toContain("> add retry logic &lt;script&gt;");
+    expect(readRequestMarker(body)).toEqual({ verb: "run", text: "add retry logic <script>", files: ["src/a.ts"], editFormat: "diff", model: "gpt-4o" });
+  });
+
+  const cases: [string, RunOutcome, RegExp[]][] = [
+    ["pushed", { kind: "pushed", sha: "b".repeat(40), url: "https://x/commit/b", result: { ...base, outcome: "changed", editedFiles: files, commit: { sha: "b".repeat(40), subject: "feat: x" } } as CoderResult, elapsedMs: 4200 },
+      [/🚀 Pushed \[`bbbbbbb`\]\(https:\/\/x\/commit\/b\)/, /`src\/a.ts` \+5 −1/, /2 reflections · 12,345 prompt \+ 678 completion tokens · \$0\.0123 · 4\.2 s/, /<summary>The model's explanation<\/summary>/, /not run/]],
+    ["pull request", { kind: "pull-request", sha: "c".repeat(40), pr: { number: 9, url: "https://x/pull/9" }, branch: "aider/issue-3-x", result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult, elapsedMs: 1 },
+      [/Opened #9 from `aider\/issue-3-x`/]],
+    ["edit failed", { kind: "not-pushed", result: { ...base, outcome: "edit-failed", editedFiles: [], failures: [{ path: "src/x.ts", reason: "no-match", message: "The SEARCH text does not match any lines in `src/x.ts`." }] } as CoderResult, elapsedMs: 1 },
+      [/edits to `src\/x.ts` could not be applied after 2 retries; nothing was pushed/, /\/aider retry --file PATH/]],
+    ["checks failed with green checks required", { kind: "not-pushed", result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "test", ok: false, command: "npm test", output: "1 failing", locations: [] } } as CoderResult, elapsedMs: 1 },
+      [/The test check `npm test` still fails after 2 reflections/, /require_green_checks/, /<summary>Output of npm test<\/summary>/]],
+    ["llm error", { kind: "not-pushed", result: { ...base, outcome: "llm-error", errorKind: "auth", message: "The model endpoint rejected the API key." } as CoderResult, elapsedMs: 1 },
+      [/The model call failed: The model endpoint rejected the API key\./]],
+    ["budget", { kind: "not-pushed", result: { ...base, outcome: "budget-exceeded", editedFiles: [], message: "The run used $1.20 of its $1.00 budget." } as CoderResult, elapsedMs: 1 },
+      [/Raise `budget`/]],
+    ["timed out", { kind: "not-pushed", result: { ...base, outcome: "timed-out", editedFiles: [], message: "The run exceeded its time limit." } as CoderResult, elapsedMs: 1 },
+      [/Raise `timeout`/]],
+    ["no changes", { kind: "answered", result: { ...base, outcome: "no-changes", answer: "The function is already correct." } as CoderResult, elapsedMs: 1 },
+      [/The function is already correct\./]],
+    ["fork patch", { kind: "patch", sha: "d".repeat(40), patch: "From abc\n+x", result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult, elapsedMs: 1 },
+      [/comes from a fork/, /git am/, /```diff\nFrom abc/]],
+    ["refused undo", { kind: "refused", message: "Someone pushed on top of my last commit.", elapsedMs: 1 }, [/😕 Someone pushed on top/]],
+    ["error", { kind: "error", message: "The branch `f` moved while I worked.", elapsedMs: 1 }, [/moved while I worked/, /\/aider retry/]],
+  ];
+  it.each(cases)("final: %s", (_name, outcome, patterns) => {
+    const body = renderFinal(outcome, req);
+    for (const p of patterns) expect(body).toMatch(p);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+  });
+
+  it("stays under GitHub's comment size limit", () => {
+    const huge = { kind: "not-pushed", result: { ...base, explanation: "x".repeat(100_000), outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] } }, elapsedMs: 1 } as RunOutcome;
+    expect(renderFinal(huge, req).length).toBeLessThan(65_536);
+  });
+});
