@@ -8,6 +8,8 @@ export interface AppEnv {
   /** Default model when neither the repo config nor a flag names one. */
   model: string;
   weakModel?: string;
+  /** Extra or overriding model prices, USD per million tokens: AIDER_BOT_PRICES='{"my-model":{"input":1,"output":2}}'. */
+  prices: Record<string, { input: number; output: number }>;
   /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
   allowPrefill: boolean;
   /** Where repo-map caches live (CLI: outside the checkout). */
@@ -38,6 +40,7 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`AIDER_BOT_CONCURRENCY must be a whole number ≥ 1, got "${source.AIDER_BOT_CONCURRENCY}".`);
   if (!Number.isInteger(port) || port < 0) throw new Error(`PORT must be a port number, got "${source.PORT}".`);
   return {
+    prices: parsePrices(source.AIDER_BOT_PRICES),
     openaiBaseUrl: source.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
     openaiApiKey: source.OPENAI_API_KEY,
     model: source.AIDER_BOT_MODEL ?? "gpt-4o",
@@ -58,4 +61,22 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
     redisUrl: source.REDIS_URL,
     source,
   };
+}
+
+function parsePrices(raw: string | undefined): Record<string, { input: number; output: number }> {
+  if (!raw) return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    throw new Error(`AIDER_BOT_PRICES must be JSON like {"my-model":{"input":1.5,"output":6}} (USD per million tokens).`);
+  }
+  const out: Record<string, { input: number; output: number }> = {};
+  for (const [model, price] of Object.entries(data as Record<string, { input?: unknown; output?: unknown }>)) {
+    if (typeof price?.input !== "number" || typeof price?.output !== "number") {
+      throw new Error(`AIDER_BOT_PRICES: "${model}" needs numeric "input" and "output" prices (USD per million tokens).`);
+    }
+    out[model] = { input: price.input, output: price.output };
+  }
+  return out;
 }

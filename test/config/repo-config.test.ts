@@ -51,5 +51,7 @@ describe("readEnv", () => {
     expect(readEnv({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe("http://127.0.0.1:8080/api/v3");
     expect(() => readEnv({ AIDER_BOT_CONCURRENCY: "zero" })).toThrow(/AIDER_BOT_CONCURRENCY/);
     expect(readEnv({}).openaiBaseUrl).toBe("https://api.openai.com/v1");
+    expect(readEnv({ AIDER_BOT_PRICES: '{"local/llama":{"input":0.1,"output":0.2}}' }).prices).toEqual({ "local/llama": { input: 0.1, output: 0.2 } });
+    expect(() => readEnv({ AIDER_BOT_PRICES: '{"m":{"input":"cheap"}}' })).toThrow(/numeric/);
   });
 });
