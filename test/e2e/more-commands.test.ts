@@ -1,0 +1,70 @@
+import { branchLog, seedRepo } from "../../src/demo/seed-repo.js";
+import { startE2E, type E2E } from "../helpers/e2e-harness.js";
+
+const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
+const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const bot = "aider-bot[bot]";
+
+describe("e2e: ask, retry, cancel, forks", () => {
+  let e2e: E2E;
+  afterEach(async () => {
+    await e2e?.close();
+  });
+
+  it("ask answers in the status comment without touching the branch (triage is enough)", async () => {
+    e2e = await startE2E({ files, permissions: { tri: "triage" }, replies: ["`add` subtracts because line 2 uses `-`."] });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "tri", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider ask --file src/calc.py why is add wrong?", "tri"));
+    await e2e.idle();
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    expect(status).toContain("`add` subtracts because line 2 uses `-`.");
+    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    expect(head!.subject).toBe("x");
+    expect(e2e.llm.requests[0]!.body.messages[0]!.content).not.toContain("<<<<<<< SEARCH");
+  });
+
+  it("retry re-runs the last request with new options", async () => {
+    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: ["I don't see the problem.", "Still nothing.", fix, "fix: add"] });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py make add add", "ann"));
+    await e2e.idle();
+    expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toContain("No changes were made");
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider retry --edit-format diff-fenced", "ann"));
+    await e2e.idle();
+    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    expect(head!.subject).toBe("fix: add");
+    const retried = e2e.llm.requests[2]!.body.messages;
+    expect(retried.at(-1)!.content).toContain("make add add");
+    // diff-fenced: the examples put the path on the first line inside the fence.
+    const all = retried.map((m) => m.content).join("\n");
+    expect(all).toMatch(/```\w*\n[\w/.-]+\.\w+\n<<<<<<< SEARCH/);
+    expect(e2e.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).not.toMatch(/```\w*\n[\w/.-]+\.\w+\n<<<<<<< SEARCH/);
+  });
+
+  it("cancel with nothing running says so", async () => {
+    e2e = await startE2E({ files, permissions: { ann: "write" } });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
+    expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toBe("There is nothing to cancel here.");
+  });
+
+  it("never pushes to a fork: the change is posted as a patch", async () => {
+    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    const fork = await seedRepo(e2e.fake, e2e.sourceEnv, { owner: "outsider", name: "widgets", files, permissions: {} });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "outsider", files: { "x.md": "x\n" } });
+    pr.pull!.headRepoFullName = "outsider/widgets";
+    // The fork holds the same branch.
+    const { pushCommit } = await import("../../src/demo/seed-repo.js");
+    await pushCommit(e2e.fake, e2e.sourceEnv, fork, "main", { "x.md": "x\n" }, "x");
+    const { createExec } = await import("../../src/exec/create-exec.js");
+    await createExec({ sourceEnv: e2e.sourceEnv }).run({ command: "git", args: ["branch", "feature", "main"], cwd: e2e.fake.bareDir(fork) });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    await e2e.idle();
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    expect(status).toContain("comes from a fork");
+    expect(status).toContain("+    return a + b");
+    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, fork, "feature", 1);
+    expect(head!.subject).toBe("x");
+    expect(e2e.fake.gitRequests.some((r) => r.url.includes("git-receive-pack"))).toBe(false);
+  });
+});
