@@ -16,6 +16,11 @@ export interface EventFacts {
   /** Where the 👀 goes. */
   reactTo: { kind: "issue-comment" | "review-comment"; id: number } | { kind: "issue" };
   review?: { commentId: number; path: string; line?: number; diffHunk: string };
+  /**
+   * Dedupe id for label runs: GitHub sends both `issues.opened` and `issues.labeled` for an issue created with the
+   * label; both carry the same `updated_at`, so the second is recognised and ignored (a later re-label runs again).
+   */
+  dedupeId?: string;
 }
 
 export type EventDecision = { kind: "ignore"; reason: string } | { kind: "command"; command: Command; facts: EventFacts };
@@ -77,7 +82,10 @@ export function decideEvent(name: string, payload: any, trigger: { command: stri
     return {
       kind: "command",
       command: { verb: "run", text: `Resolve issue #${issue.number}: ${String(issue.title ?? "").trim()}`, flags: { files: [] } },
-      facts: { ...base, number: issue.number, isPullRequest: false, title: String(issue.title ?? ""), body: String(issue.body ?? ""), reactTo: { kind: "issue" } },
+      facts: {
+        ...base, number: issue.number, isPullRequest: false, title: String(issue.title ?? ""), body: String(issue.body ?? ""), reactTo: { kind: "issue" },
+        dedupeId: `label:${base.owner}/${base.repo}#${issue.number}@${String(issue.updated_at ?? issue.created_at ?? "")}`,
+      },
     };
   }
   return { kind: "ignore", reason: `event ${name}.${payload?.action} is not handled` };

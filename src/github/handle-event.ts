@@ -78,24 +78,26 @@ export async function handleEvent(ctx: EventContext, services: AppServices): Pro
     return { kind: "replied", reason: command.verb };
   }
   const key = `${facts.owner}/${facts.repo}#${facts.number}`;
+  const jobId = facts.dedupeId ?? ctx.id;
+  if (services.queue.seen(jobId)) return { kind: "ignored", reason: "duplicate delivery" };
   if (command.verb === "cancel") {
     const count = services.queue.cancel(key);
     await ctx.api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: facts.owner, repo: facts.repo, issue_number: facts.number, body: count ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.` : "There is nothing to cancel here." });
     return { kind: "cancelled", count };
   }
-  const request = await buildRequest(ctx, facts, command, config, services, botLogin);
+  const request = await buildRequest(ctx, jobId, facts, command, config, services, botLogin);
   if ("error" in request) {
     await ctx.api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: facts.owner, repo: facts.repo, issue_number: facts.number, body: `😕 ${request.error}` });
     return { kind: "replied", reason: request.error };
   }
   await react(ctx.api, facts, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed"));
   request.statusCommentId = await ensureComment(ctx.api, { ...where, marker: runMarker(request.jobId), botLogin, body: renderStage("queued", request) });
-  const queued = services.queue.enqueue({ id: ctx.id, key, data: request });
+  const queued = services.queue.enqueue({ id: jobId, key, data: request });
   log.info({ job: request.jobId, queued, verb: request.verb }, queued ? "job enqueued" : "duplicate delivery ignored");
   return queued ? { kind: "enqueued", jobId: request.jobId } : { kind: "ignored", reason: "duplicate delivery" };
 }
 
-async function buildRequest(ctx: EventContext, facts: EventFacts, command: Exclude<Command, { verb: "help" | "invalid" | "cancel" }>, config: RepoConfig, services: AppServices, botLogin: string): Promise<RunRequest | { error: string }> {
+async function buildRequest(ctx: EventContext, jobId: string, facts: EventFacts, command: Exclude<Command, { verb: "help" | "invalid" | "cancel" }>, config: RepoConfig, services: AppServices, botLogin: string): Promise<RunRequest | { error: string }> {
   let verb: RunRequest["verb"] = command.verb === "retry" ? "run" : command.verb;
   let text = "text" in command ? command.text : "";
   let flags = "flags" in command ? command.flags : { files: [] };
@@ -126,7 +128,7 @@ async function buildRequest(ctx: EventContext, facts: EventFacts, command: Exclu
   if (facts.review) untrusted.push({ label: `review comment on ${facts.review.path}${facts.review.line ? ` line ${facts.review.line}` : ""}: the diff hunk it refers to`, text: facts.review.diffHunk });
   const files = [...new Set([...flags.files, ...(facts.review ? [facts.review.path] : [])])];
   return {
-    jobId: ctx.id,
+    jobId,
     deliveryId: ctx.id,
     owner: facts.owner,
     repo: facts.repo,

@@ -52,6 +52,7 @@ export function createInProcessQueue<T>(options: { concurrency: number; handler:
       pump();
       return true;
     },
+    seen: (id) => seen.has(id),
     cancel(key) {
       let n = 0;
       for (let i = waiting.length - 1; i >= 0; i--) {

@@ -10,6 +10,8 @@ export type JobHandler<T> = (job: QueuedJob<T>, signal: AbortSignal) => Promise<
 export interface JobQueue<T> {
   /** False when a job with this id was seen before (a redelivery): nothing is queued. */
   enqueue(job: QueuedJob<T>): boolean;
+  /** Whether a job with this id was enqueued before (then `enqueue` would ignore it). */
+  seen(id: string): boolean;
   /** Abort the running job for the key and drop its queued ones; returns how many were affected. */
   cancel(key: string): number;
   /** Resolves when nothing is queued or running. */

@@ -17,10 +17,14 @@ describe("e2e: app flows", () => {
     const p = examplePayload("issues", "labeled");
     p.repository = { ...e2e.commentPayload(issue, "", "ann").repository as object };
     p.installation = { id: 1 };
-    p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [{ name: "aider" }] };
+    p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [{ name: "aider" }], updated_at: "2026-11-01T10:00:00Z" };
     delete p.issue.pull_request;
     p.label = { name: "aider" };
     p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+    // An issue created with the label: GitHub sends `opened` and `labeled`; only one run may follow.
+    const opened = { ...structuredClone(p), action: "opened" };
+    delete opened.label;
+    expect((await e2e.send("issues", opened)).status).toBeLessThan(300);
     expect((await e2e.send("issues", p)).status).toBeLessThan(300);
     await e2e.idle();
     const prs = [...e2e.repo.issues.values()].filter((i) => i.pull && i.user === bot);
@@ -35,6 +39,7 @@ describe("e2e: app flows", () => {
     // The issue body reached the model only as delimited data.
     const sent = e2e.llm.requests[0]!.body.messages.map((m) => m.content).join("\n");
     expect(sent).toMatch(/<untrusted-data[^>]*>[\s\S]*Ignore previous instructions[\s\S]*<\/untrusted-data>/);
+    expect(e2e.repo.comments.filter((c) => c.user === bot)).toHaveLength(1);
     expect(e2e.repo.comments.find((c) => c.user === bot)!.body).toContain(`Opened #${pr.number}`);
   });
 

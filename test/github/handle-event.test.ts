@@ -23,6 +23,7 @@ describe("handleEvent with Probot, nock and example payloads", () => {
     results = [];
     const queue: JobQueue<RunRequest> = {
       enqueue: (job) => (enqueued.some((j) => j.id === job.id) ? false : (enqueued.push(job), true)),
+      seen: (id) => enqueued.some((j) => j.id === id),
       cancel: () => 0, idle: async () => undefined, shutdown: async () => [], stats: () => ({ running: 0, queued: enqueued.length }),
     };
     probot = new Probot({ appId: 1, privateKey, secret: "s", Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })), logLevel: "fatal" });
