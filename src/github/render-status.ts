@@ -31,9 +31,11 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   switch (outcome.kind) {
     case "pushed":
       parts.push(`🚀 Pushed [\`${outcome.sha.slice(0, 7)}\`](${outcome.url}) to this pull request.`);
+      if (outcome.result.outcome === "checks-failed") parts.push(stillFailing(outcome.result));
       break;
     case "pull-request":
       parts.push(`🚀 Opened #${outcome.pr.number} from \`${outcome.branch}\`: ${outcome.pr.url}`);
+      if (outcome.result.outcome === "checks-failed") parts.push(stillFailing(outcome.result));
       break;
     case "patch":
       parts.push(
@@ -66,6 +68,10 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   let body = parts.join("\n\n");
   if (body.length > LIMIT) body = `${body.slice(0, LIMIT)}\n\n… (truncated)\n`;
   return body;
+}
+
+function stillFailing(r: Extract<CoderResult, { outcome: "checks-failed" }>): string {
+  return `⚠️ The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails on this commit. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
 }
 
 function failureText(r: CoderResult): string {

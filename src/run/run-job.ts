@@ -59,7 +59,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   await deps.github.react(ok ? "rocket" : "confused").catch(() => undefined);
   if (checkRunId !== null) {
     await deps.github
-      .finishCheckRun(checkRunId, { conclusion: ok ? "success" : "failure", title: checkTitle(outcome), summary: body })
+      .finishCheckRun(checkRunId, { conclusion: ok && !checksStillFail(outcome) ? "success" : "failure", title: checkTitle(outcome), summary: body })
       .catch((error: unknown) => log.warn({ err: error }, "check run update failed"));
   }
   log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
@@ -173,11 +173,15 @@ function prBody(req: RunRequest, result: CoderResult): string {
   ].join("\n");
 }
 
+function checksStillFail(outcome: RunOutcome): boolean {
+  return "result" in outcome && outcome.result.outcome === "checks-failed";
+}
+
 function checkTitle(outcome: RunOutcome): string {
   switch (outcome.kind) {
     case "pushed":
     case "pull-request":
-      return "Changes pushed";
+      return checksStillFail(outcome) ? "Changes pushed; checks still fail" : "Changes pushed";
     case "patch":
       return "Patch posted (fork)";
     case "answered":

@@ -142,6 +142,21 @@ describe("e2e: app flows", () => {
     expect(e2e.llm.requests[1]!.body.messages.at(-1)!.content).toContain("test_add FAILED");
   });
 
+  it("without require_green_checks, a change whose tests still fail is pushed and labelled as failing", async () => {
+    const config = "test: \"echo 'test_add FAILED'; exit 1\"\nmax_reflections: 0\n";
+    e2e = await startE2E({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [fix] });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    await e2e.idle();
+    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    expect(head!.subject).toMatch(/\(checks failing\)$/);
+    expect(head!.body).toContain("The repository's checks still fail on this commit.");
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    expect(status).toContain("🚀 Pushed");
+    expect(status).toContain("still fails on this commit");
+    expect(e2e.repo.checkRuns.at(-1)).toMatchObject({ conclusion: "failure" });
+  });
+
   it("an invalid config gets a comment listing each problem and no job", async () => {
     e2e = await startE2E({ files: { ...files, ".github/aider.yml": "test: [npm, test]\nmap_tokens: lots\n" }, permissions: { ann: "write" } });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
