@@ -22,7 +22,7 @@ describe("e2e: app flows", () => {
     p.label = { name: "aider" };
     p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
     // An issue created with the label: GitHub sends `opened` and `labeled`; only one run may follow.
-    const opened = { ...structuredClone(p), action: "opened" };
+    const opened: Record<string, unknown> = { ...structuredClone(p), action: "opened" };
     delete opened.label;
     expect((await e2e.send("issues", opened)).status).toBeLessThan(300);
     expect((await e2e.send("issues", p)).status).toBeLessThan(300);
