@@ -8,6 +8,7 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
 import type { RunRequest } from "../run/run-request.js";
+import { createCheckExec } from "./create-check-exec.js";
 import { createJobRunner } from "./create-job-runner.js";
 
 export interface AppHandle {
@@ -36,9 +37,11 @@ export function createApp(env: AppEnv): AppHandle {
         botPromise = null;
         throw error;
       });
+    const checkExec = createCheckExec(env, exec, app.log);
     const runner = createJobRunner({
       env,
       exec,
+      checkExec,
       llm,
       bot,
       logger: app.log,

@@ -19,6 +19,8 @@ import { createGit } from "../workspace/create-git.js";
 export interface JobRunnerDeps {
   env: AppEnv;
   exec: Exec;
+  /** Exec for the repository's own commands (sandboxed when available). */
+  checkExec: Exec;
   llm: LlmClient;
   /** An installation Octokit and a way to mint its token. */
   installation(id: number): Promise<{ api: GitHubApi; token: () => Promise<string> }>;
@@ -68,6 +70,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobHandler<RunRequest> {
           createCoderDeps({
             root,
             exec: deps.exec,
+            checkExec: deps.checkExec,
             git,
             llm: deps.llm,
             commitModel: options.weakModel ?? options.model,

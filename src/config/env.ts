@@ -12,6 +12,10 @@ export interface AppEnv {
   prices: Record<string, { input: number; output: number }>;
   /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
   allowPrefill: boolean;
+  /** Run lint/test/setup commands in a bubblewrap sandbox: `auto` (when it works here), `on` (required), `off`. */
+  sandbox: "auto" | "on" | "off";
+  /** Keep the network inside the sandbox (default true: installs and many test suites need it). */
+  sandboxNetwork: boolean;
   /** Where repo-map caches live (CLI: outside the checkout). */
   cacheDir?: string;
   /** Where job checkouts are made (default: the OS temp dir). */
@@ -39,7 +43,11 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
   const port = Number(source.PORT ?? 3000);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`AIDER_BOT_CONCURRENCY must be a whole number ≥ 1, got "${source.AIDER_BOT_CONCURRENCY}".`);
   if (!Number.isInteger(port) || port < 0) throw new Error(`PORT must be a port number, got "${source.PORT}".`);
+  const sandbox = source.AIDER_BOT_SANDBOX ?? "auto";
+  if (sandbox !== "auto" && sandbox !== "on" && sandbox !== "off") throw new Error(`AIDER_BOT_SANDBOX must be auto, on or off, got "${sandbox}".`);
   return {
+    sandbox,
+    sandboxNetwork: source.AIDER_BOT_SANDBOX_NETWORK !== "0",
     prices: parsePrices(source.AIDER_BOT_PRICES),
     openaiBaseUrl: source.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
     openaiApiKey: source.OPENAI_API_KEY,

@@ -16,6 +16,8 @@ import type { Git } from "../workspace/create-git.js";
 export interface CoderDepsInput {
   root: string;
   exec: Exec;
+  /** Runs the repository's lint/test/setup commands (a sandboxed exec in the app); defaults to `exec`. */
+  checkExec?: Exec;
   git: Git;
   llm: LlmClient;
   /** Model for commit messages (the weak model, else the main one); none → deterministic subjects. */
@@ -45,7 +47,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     parseAndApply: (format, text, snapshot, options) =>
       parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
     syntaxCheck,
-    runCheck: (req) => runCheckCommand(exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files }),
+    runCheck: (req) => runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files }),
     renderCheckReflection: (report, files) => {
       const contents = new Map<string, string>();
       for (const f of new Set([...files, ...report.locations.map((l) => l.path)])) {

@@ -1,4 +1,6 @@
 import { branchLog, fileOnBranch } from "../../src/demo/seed-repo.js";
+import { createExec } from "../../src/exec/create-exec.js";
+import { probeSandbox } from "../../src/exec/sandbox.js";
 import { examplePayload, startE2E, type E2E } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
@@ -140,6 +142,9 @@ describe("e2e: app flows", () => {
     expect(status).toContain("require_green_checks");
     expect(e2e.repo.reactions.at(-1)!.content).toBe("confused");
     expect(e2e.llm.requests[1]!.body.messages.at(-1)!.content).toContain("test_add FAILED");
+    // The repository's test command ran in the bubblewrap sandbox wherever this machine supports it.
+    const sandboxed = await probeSandbox(createExec({ sourceEnv: e2e.sourceEnv }));
+    expect(e2e.logs()).toContain(sandboxed ? "repository commands run in a bubblewrap sandbox" : "bubblewrap unavailable");
   });
 
   it("without require_green_checks, a change whose tests still fail is pushed and labelled as failing", async () => {

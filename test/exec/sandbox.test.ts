@@ -1,0 +1,49 @@
+import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createExec } from "../../src/exec/create-exec.js";
+import { createSandboxedExec, probeSandbox, sandboxRequest } from "../../src/exec/sandbox.js";
+
+const exec = createExec({ sourceEnv: process.env });
+
+describe("sandboxRequest", () => {
+  it("builds a bwrap invocation with the checkout writable and secrets hidden", () => {
+    const r = sandboxRequest({ command: "npm test", shell: true, cwd: "/tmp/job/checkout" }, { hide: ["/root", "/etc/aider-bot"], network: false });
+    expect(r.command).toBe("bwrap");
+    expect(r.shell).toBe(false);
+    expect(r.args).toEqual(expect.arrayContaining(["--tmpfs", "/root", "--bind", "/tmp/job/checkout", "--unshare-all", "--die-with-parent"]));
+    expect(r.args).not.toContain("--share-net");
+    expect(r.args!.slice(-3)).toEqual(["/bin/sh", "-c", "npm test"]);
+  });
+});
+
+describe("the sandbox on this machine", () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await mkdtemp(path.join(os.tmpdir(), "sbx-"));
+    await mkdir(path.join(base, "checkout"));
+    await mkdir(path.join(base, "secrets"));
+    await writeFile(path.join(base, "secrets", "app.pem"), "PRIVATE KEY");
+    await writeFile(path.join(base, "other-job.txt"), "another job's file");
+  });
+  afterAll(() => rm(base, { recursive: true, force: true }));
+
+  it("lets a repo script write its checkout but not read secrets, other jobs' files or write elsewhere", async () => {
+    const available = await probeSandbox(exec);
+    if (!available) {
+      console.warn("bubblewrap unavailable here (not installed or no user namespaces): sandbox run skipped");
+      return;
+    }
+    const sbx = createSandboxedExec(exec, { hide: [path.join(base, "secrets")], network: false });
+    const cwd = path.join(base, "checkout");
+    const r = await sbx.run({
+      command: `echo built > out.txt; cat ${base}/secrets/app.pem; cat ${base}/other-job.txt; echo x > /usr/pwned; echo done`,
+      shell: true, cwd, timeoutMs: 10_000,
+    });
+    expect(r.output).toContain("done");
+    expect(await readFile(path.join(cwd, "out.txt"), "utf8")).toBe("built\n");
+    expect(r.output).not.toContain("PRIVATE KEY");
+    expect(r.output).not.toContain("another job's file");
+    expect(r.output).toMatch(/Read-only file system|Permission denied/);
+  });
+});
