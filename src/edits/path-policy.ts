@@ -5,9 +5,12 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [".github/workflows/**
 
 /** Repo-relative form of a path the model wrote: backslashes → `/`, `./` and duplicate slashes removed. */
 export function normalizeEditPath(p: string): string {
-  let s = p.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/");
-  while (s.startsWith("./")) s = s.slice(2);
-  return s;
+  const s = p.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+  // `a/./b` → `a/b`; a leading `/` (absolute) and a trailing `/` (a folder) are kept for the policy to refuse.
+  const lead = s.startsWith("/") ? "/" : "";
+  const trail = s.endsWith("/") && s.length > 1 ? "/" : "";
+  const parts = s.split("/").filter((part) => part !== "" && part !== ".");
+  return parts.length ? lead + parts.join("/") + trail : lead;
 }
 
 /**
@@ -22,6 +25,7 @@ export function checkPathPolicy(
   const p = normalizeEditPath(path);
   const unsafe = (why: string) => ({ reason: "unsafe-path" as const, message: `Refused to edit \`${path}\`: ${why}.` });
   if (p === "") return unsafe("the path is empty");
+  if (p.endsWith("/")) return unsafe("the path names a folder, not a file");
   if (p.startsWith("/") || /^[a-zA-Z]:/.test(p) || p.startsWith("~")) return unsafe("absolute paths are not allowed; use a path relative to the repository root");
   const parts = p.split("/");
   if (parts.includes("..")) return unsafe("`..` would leave the repository");

@@ -148,3 +148,16 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.reflection).toMatch(/no edits/);
   });
 });
+
+describe("path normalisation edge cases found by the property test", () => {
+  it.each([[".github/workflows/"], ["src/"], ["a/./../../x"], ["a/.git/./config"]])("refuses %s", (path) => {
+    const r = applyAnswer("diff", block(path, "", "x\n"), { "a.py": "a\n" });
+    expect(r.reasons).toEqual(["unsafe-path"]);
+    expect(r.result.outcome.changes.size).toBe(0);
+  });
+
+  it("normalises ./ and duplicate slashes", () => {
+    const r = applyAnswer("diff", block(".//src/./new.py", "", "x\n"), {});
+    expect(r.after["src/new.py"]).toBe("x\n");
+  });
+});

@@ -39,7 +39,7 @@ describe("edit engine properties", () => {
           expect(resolved.startsWith(".github/workflows/")).toBe(false);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 2000 },
     );
   });
 });

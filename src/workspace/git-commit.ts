@@ -1,0 +1,71 @@
+import { access, constants } from "node:fs/promises";
+import path from "node:path";
+import { composeCommitMessage } from "./commit-message.js";
+import { baseOrEmptyTree } from "./git-diff.js";
+import { GitError, HookRejectedError, NothingToCommitError } from "./git-errors.js";
+import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
+import type { GitRun } from "./git-runner.js";
+import { parseNumstat } from "./parse-numstat.js";
+import type { CommitRequest, CommitResult } from "./types.js";
+
+const COMMIT_HOOKS = ["pre-commit", "prepare-commit-msg", "commit-msg"];
+
+/**
+ * Stage exactly `req.paths` (new, modified and deleted files; ignored files are never forced in) and commit only
+ * them: `git commit --only` leaves the user's other changes, staged or not, as they were (AIDER.md §6.1).
+ * Hooks run (no `--no-verify`, AIDER.md A.17); a refusal throws `HookRejectedError` with the hook's output.
+ */
+export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, committer: GitIdentity): Promise<CommitResult> {
+  const stage = await stageablePaths(run, dir, req.paths);
+  if (stage.length === 0) throw new NothingToCommitError(`Nothing to commit: none of ${listOf(req.paths)} is a changed file git may track.`, "");
+  await run(dir, ["add", "--all", "--", ...stage]);
+  const base = await baseOrEmptyTree(run, dir, "HEAD");
+  const changed = await run(dir, ["diff", "--cached", "--quiet", base, "--", ...stage], { allowFail: true });
+  if (changed.exitCode === 0) throw new NothingToCommitError(`Nothing to commit: ${listOf(req.paths)} did not change.`, "");
+
+  const { subject, message } = composeCommitMessage(req);
+  const env = { ...authorEnv(req.author ?? committer), ...committerEnv(committer) };
+  // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
+  const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: message, env });
+  if (!r.ok) {
+    const text = r.output.trim();
+    if (await hasCommitHook(run, dir)) {
+      throw new HookRejectedError(`A git hook refused the commit (hooks are not bypassed):\n${lastLines(text, 30)}`, r.output);
+    }
+    throw new GitError(`git commit failed: ${lastLines(text, 8)}`, r.output);
+  }
+  const sha = (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
+  return { sha, subject, stats: await commitStats(run, dir, sha) };
+}
+
+/** Lines added/removed per file by one commit (the first commit of a repository included). */
+export async function commitStats(run: GitRun, dir: string, sha: string): Promise<CommitResult["stats"]> {
+  const r = await run(dir, ["diff-tree", "--root", "-r", "--no-commit-id", "--no-renames", "--numstat", "-z", sha]);
+  return parseNumstat(r.stdout);
+}
+
+/** Tracked files (present or deleted) and untracked, not ignored files among `paths`; directories expand. */
+async function stageablePaths(run: GitRun, dir: string, paths: readonly string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const r = await run(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...paths]);
+  return [...new Set(r.stdout.split("\0").filter(Boolean))];
+}
+
+async function hasCommitHook(run: GitRun, dir: string): Promise<boolean> {
+  for (const hook of COMMIT_HOOKS) {
+    const p = (await run(dir, ["rev-parse", "--git-path", `hooks/${hook}`], { allowFail: true })).stdout.trim();
+    if (!p) continue;
+    const ok = await access(path.resolve(dir, p), constants.X_OK).then(() => true, () => false);
+    if (ok) return true;
+  }
+  return false;
+}
+
+function listOf(paths: readonly string[]): string {
+  const shown = paths.slice(0, 5).map((p) => `\`${p}\``).join(", ");
+  return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown || "(no paths)";
+}
+
+function lastLines(text: string, n: number): string {
+  return text.split("\n").slice(-n).join("\n");
+}

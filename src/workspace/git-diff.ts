@@ -1,0 +1,60 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { GitRun } from "./git-runner.js";
+import { parseNumstat, type DiffStat } from "./parse-numstat.js";
+
+/**
+ * `rev` when it names a commit, else the empty tree: on a branch with no commits yet, "changes since HEAD" are
+ * all the files.
+ */
+export async function baseOrEmptyTree(run: GitRun, dir: string, rev: string): Promise<string> {
+  const r = await run(dir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], { allowFail: true });
+  if (r.ok) return r.stdout.trim();
+  return (await run(dir, ["hash-object", "-t", "tree", "/dev/null"])).stdout.trim();
+}
+
+/** Untracked, not ignored files among `paths` (all of them when `paths` is empty). */
+export async function untrackedAmong(run: GitRun, dir: string, paths: readonly string[]): Promise<string[]> {
+  const r = await run(dir, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...paths]);
+  return r.stdout.split("\0").filter(Boolean);
+}
+
+/**
+ * Added/removed lines per path between two revisions, or between `from` and the work tree when `to` is omitted.
+ * The work-tree form counts untracked files as wholly added without touching the index (no `--intent-to-add`
+ * left behind on a user's checkout).
+ */
+export async function diffStats(run: GitRun, dir: string, from: string, to?: string, paths: readonly string[] = []): Promise<DiffStat[]> {
+  const base = await baseOrEmptyTree(run, dir, from);
+  const tracked = parseNumstat((await run(dir, ["diff", "--numstat", "-z", "--no-renames", base, ...(to ? [to] : []), "--", ...paths])).stdout);
+  if (to) return tracked;
+  const extra: DiffStat[] = [];
+  for (const rel of await untrackedAmong(run, dir, paths)) {
+    const bytes = await readFile(path.join(dir, rel)).catch(() => null);
+    if (!bytes) continue;
+    extra.push({ path: rel, added: bytes.includes(0) ? 0 : countLines(bytes.toString("utf8")), removed: 0 });
+  }
+  return [...tracked, ...extra];
+}
+
+/**
+ * The diff a commit message is written from (AIDER.md §6.2): "Added <file>" for each new file, then the diff of
+ * the tracked paths against HEAD, then the new files' content as diffs from nothing.
+ */
+export async function diffText(run: GitRun, dir: string, paths: readonly string[]): Promise<string> {
+  const base = await baseOrEmptyTree(run, dir, "HEAD");
+  const untracked = await untrackedAmong(run, dir, paths);
+  const tracked = (await run(dir, ["diff", base, "--", ...paths])).stdout;
+  const added: string[] = [];
+  for (const rel of untracked) {
+    // --no-index exits 1 when the files differ, which they always do here.
+    added.push((await run(dir, ["diff", "--no-index", "--", "/dev/null", rel], { allowFail: true })).stdout);
+  }
+  return [untracked.map((f) => `Added ${f}\n`).join(""), tracked, ...added].filter(Boolean).join("");
+}
+
+function countLines(text: string): number {
+  if (text === "") return 0;
+  const newlines = text.split("\n").length - 1;
+  return text.endsWith("\n") ? newlines : newlines + 1;
+}

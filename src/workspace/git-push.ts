@@ -1,0 +1,50 @@
+import { GitError, PushRejectedError } from "./git-errors.js";
+import { committerEnv, type GitIdentity } from "./git-identity.js";
+import type { GitRun } from "./git-runner.js";
+
+export interface PushRequest {
+  dir: string;
+  /** Remote branch to update (HEAD is pushed to `refs/heads/<branch>`). */
+  branch: string;
+  token?: string;
+  /** Record `origin/<branch>` as the upstream of the current branch. */
+  setUpstream?: boolean;
+  remote?: string;
+}
+
+/** What git says when the remote has commits we lack (not for hooks, protection rules or auth failures). */
+const MOVED = /\[rejected\].*\((fetch first|non-fast-forward)\)|updates were rejected because the (remote contains work|tip of your current branch is behind)/i;
+
+/**
+ * Push HEAD without force. When the remote branch moved meanwhile: fetch it, rebase our own commits (those after
+ * the remote tip we started from) onto it once, and push again; a conflicting move gives `PushRejectedError`
+ * and leaves the checkout as it was before the rebase.
+ */
+export async function pushBranch(run: GitRun, req: PushRequest, committer: GitIdentity): Promise<void> {
+  const remote = req.remote ?? "origin";
+  const tracking = `refs/remotes/${remote}/${req.branch}`;
+  const args = ["push", "--quiet", ...(req.setUpstream ? ["--set-upstream"] : []), remote, `HEAD:refs/heads/${req.branch}`];
+  const first = await run(req.dir, args, { token: req.token, allowFail: true });
+  if (first.ok) return;
+  if (!MOVED.test(first.output)) throw new GitError(`git push to \`${req.branch}\` failed: ${first.output.trim()}`, first.output);
+
+  const startedFrom = await run(req.dir, ["rev-parse", "--verify", "--quiet", tracking], { allowFail: true });
+  await run(req.dir, ["fetch", "--quiet", "--no-tags", remote, `+refs/heads/${req.branch}:${tracking}`], { token: req.token });
+  // Replaying only startedFrom..HEAD keeps commits the remote dropped (a force-push) from coming back.
+  const onto = startedFrom.ok ? ["--onto", tracking, startedFrom.stdout.trim()] : [tracking];
+  const rebase = await run(req.dir, ["rebase", "--quiet", "--autostash", ...onto], { allowFail: true, env: committerEnv(committer) });
+  if (!rebase.ok) {
+    await run(req.dir, ["rebase", "--abort"], { allowFail: true });
+    throw new PushRejectedError(
+      `The branch \`${req.branch}\` moved while I was working and my commit conflicts with the new commits, so nothing was pushed. Ask again to start from the new state of the branch.`,
+      rebase.output,
+    );
+  }
+  const second = await run(req.dir, args, { token: req.token, allowFail: true });
+  if (!second.ok) {
+    if (MOVED.test(second.output)) {
+      throw new PushRejectedError(`The branch \`${req.branch}\` moved again while I was pushing, so nothing was pushed.`, second.output);
+    }
+    throw new GitError(`git push to \`${req.branch}\` failed: ${second.output.trim()}`, second.output);
+  }
+}
