@@ -27,7 +27,7 @@ export function renderStage(stage: RunStage, req: RunRequest): string {
 /** The final status comment: outcome, files, links, usage, and collapsible details. */
 export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   const parts: string[] = [header(req)];
-  const result = "result" in outcome ? outcome.result : null;
+  const result = "result" in outcome ? (outcome.result ?? null) : null;
   switch (outcome.kind) {
     case "pushed":
       parts.push(`🚀 Pushed [\`${outcome.sha.slice(0, 7)}\`](${outcome.url}) to this pull request.`);
@@ -52,6 +52,13 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
     case "nothing-to-do":
     case "refused":
       parts.push(`😕 ${outcome.message}`);
+      break;
+    case "cancelled":
+      parts.push(
+        outcome.reason === "shutdown"
+          ? "🛑 The app shut down while this ran; nothing was pushed. Run `/aider retry` to start it again."
+          : "🛑 Cancelled on request; nothing was pushed.",
+      );
       break;
     case "error":
       parts.push(`😕 The run failed: ${outcome.message}\n\nRun \`/aider retry\` to try again. If it keeps failing, check the app's logs.`);

@@ -93,6 +93,10 @@ async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s
       void stage(map[p.stage]);
     },
   });
+  if (deps.signal.aborted) {
+    const reason = deps.signal.reason instanceof Error && /shut/i.test(deps.signal.reason.message) ? "shutdown" : "cancel";
+    return { kind: "cancelled", reason, result, elapsedMs: 0 };
+  }
   if (req.verb === "ask") return { kind: "answered", result, elapsedMs: 0 };
   if (result.outcome !== "changed" && !(result.outcome === "checks-failed" && !req.settings.requireGreenChecks && result.editedFiles.length > 0)) {
     return { kind: "not-pushed", result, elapsedMs: 0 };
@@ -174,7 +178,7 @@ function prBody(req: RunRequest, result: CoderResult): string {
 }
 
 function checksStillFail(outcome: RunOutcome): boolean {
-  return "result" in outcome && outcome.result.outcome === "checks-failed";
+  return "result" in outcome && outcome.result?.outcome === "checks-failed";
 }
 
 function checkTitle(outcome: RunOutcome): string {
@@ -190,6 +194,8 @@ function checkTitle(outcome: RunOutcome): string {
       return "Reverted";
     case "nothing-to-do":
       return "Nothing to do";
+    case "cancelled":
+      return "Cancelled";
     case "not-pushed":
       return `No changes pushed (${outcome.result.outcome})`;
     default:

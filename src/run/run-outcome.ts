@@ -14,4 +14,6 @@ export type RunOutcome = { elapsedMs: number } & (
   | { kind: "nothing-to-do"; message: string }
   | { kind: "refused"; message: string }
   | { kind: "error"; message: string }
+  /** Stopped by `/aider cancel` or by the app shutting down; nothing was pushed. */
+  | { kind: "cancelled"; reason: "cancel" | "shutdown"; result?: CoderResult }
 );

@@ -1,152 +1,111 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import type { Exec } from "../exec/types.js";
-import { GitError, HookRejectedError, PushRejectedError } from "./git-errors.js";
-import { redactSecrets } from "./redact.js";
+import { commitPaths } from "./git-commit.js";
+import { diffStats, diffText } from "./git-diff.js";
+import { resolveIdentity, type GitIdentity } from "./git-identity.js";
+import { pushBranch, type PushRequest } from "./git-push.js";
+import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain } from "./git-queries.js";
+import { revertCommit } from "./git-revert.js";
+import { createGitRunner } from "./git-runner.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 
-export interface GitIdentity {
-  name: string;
-  email: string;
-}
+export { gitAuthEnv as authEnv } from "./auth-env.js";
+export type { GitIdentity } from "./git-identity.js";
 
-/** Env that makes git send the token as an HTTP header: never in a URL, argv or `.git/config` (STACK.md "Git"). */
-export function authEnv(token: string | undefined): Record<string, string> {
-  const env: Record<string, string> = { GIT_TERMINAL_PROMPT: "0", GIT_ASKPASS: "/bin/echo" };
-  if (!token) return env;
-  return {
-    ...env,
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: "http.extraHeader",
-    GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`,
-  };
-}
+/** Transports git may use: no `ext::` (runs commands) or `fd::`, whatever URL a config or event carries. */
+const ALLOWED_PROTOCOLS = "https:http:ssh:git:file";
 
 /**
- * Git over the project's single exec door, with an explicit environment (no ambient GIT_* variables, no prompts).
- * `committer` is the bot; commit authors default to it too.
+ * Every git operation the coder and the App need, over the project's single exec door with an explicit
+ * environment (no ambient GIT_*, no prompts, tokens only as per-command headers, output redacted).
+ * `committer` is the bot; without it commits use the repository's own identity, else a bot default.
+ * `const git = createGit(exec, { name: "aider-bot[bot]", email: "…" }); await git.commit(dir, req)`
  */
 export function createGit(exec: Exec, committer?: GitIdentity) {
-  // Without a committer (the CLI on a user's checkout) git uses the repository's own user.name/user.email.
-  const identity = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
-  const identityEnv: Record<string, string> = committer ? { GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email } : {};
-  async function git(cwd: string, args: string[], opts: { token?: string; allowFail?: boolean; env?: Record<string, string>; input?: string } = {}) {
-    const r = await exec.run({
-      command: "git",
-      args: [...identity, "-c", "core.quotePath=false", ...args],
-      cwd,
-      env: { ...authEnv(opts.token), ...identityEnv, ...opts.env },
-      timeoutMs: 300_000,
-      ...(opts.input !== undefined ? { input: opts.input } : {}),
-    });
-    const output = redactSecrets(r.output || r.spawnError || "", [opts.token]);
-    if (r.exitCode !== 0 && !opts.allowFail) {
-      throw new GitError(`git ${args[0]} failed: ${output.trim().split("\n").slice(-5).join("\n")}`, output);
-    }
-    return { ok: r.exitCode === 0, stdout: r.stdout, output };
-  }
+  // With a configured committer, any command (also through `run`) commits as the bot by default.
+  const identityArgs = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
+  const run = createGitRunner(exec, { GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS }, identityArgs);
+  const who = (dir: string) => resolveIdentity(run, dir, committer);
 
   return {
-    run: git,
+    /** Any git command (same env, redaction and error rules); for callers with needs not covered below. */
+    run,
 
-    /** Shallow clone of one branch into `dir` (which must not exist or be empty). */
+    /** Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. */
     async clone(req: { url: string; branch: string; dir: string; token?: string; depth?: number }): Promise<void> {
-      await git(process.cwd(), ["clone", "--quiet", "--depth", String(req.depth ?? 50), "--branch", req.branch, "--single-branch", "--no-tags", req.url, req.dir], { token: req.token });
+      const dir = path.resolve(req.dir);
+      await mkdir(path.dirname(dir), { recursive: true });
+      const depth = req.depth ?? 50;
+      const shallow = depth > 0 ? ["--depth", String(depth)] : [];
+      await run(path.dirname(dir), ["clone", "--quiet", ...shallow, "--branch", req.branch, "--single-branch", "--no-tags", "--", req.url, dir], { token: req.token });
+    },
+
+    /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
+    async fetch(req: { dir: string; branch: string; token?: string; depth?: number; remote?: string }): Promise<string> {
+      const remote = req.remote ?? "origin";
+      const tracking = `refs/remotes/${remote}/${req.branch}`;
+      const depth = req.depth ? ["--depth", String(req.depth)] : [];
+      await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], { token: req.token });
+      return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
     },
 
     async headSha(dir: string): Promise<string> {
-      return (await git(dir, ["rev-parse", "HEAD"])).stdout.trim();
+      return (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
     },
 
+    currentBranch: (dir: string) => currentBranch(run, dir),
+    defaultRemoteBranch: (dir: string, opts?: { token?: string; remote?: string }) => defaultRemoteBranch(run, dir, opts),
+    statusPorcelain: (dir: string) => statusPorcelain(run, dir),
+    log: (dir: string, n: number, rev?: string) => log(run, dir, n, rev),
+    isAncestor: (dir: string, ancestor: string, descendant: string) => isAncestor(run, dir, ancestor, descendant),
+
+    /** Create `branch` at `startPoint` (default HEAD) and check it out. */
+    async checkoutNewBranch(dir: string, branch: string, startPoint?: string): Promise<void> {
+      await run(dir, ["checkout", "--quiet", "-b", branch, ...(startPoint ? [startPoint] : [])]);
+    },
+
+    /** Same as `checkoutNewBranch(dir, branch)`; kept for existing callers. */
     async createBranch(dir: string, branch: string): Promise<void> {
-      await git(dir, ["checkout", "--quiet", "-b", branch]);
+      await run(dir, ["checkout", "--quiet", "-b", branch]);
     },
 
     /** Stage exactly these paths (added, modified or deleted) and commit them; other dirty files stay dirty. */
     async commit(dir: string, req: CommitRequest): Promise<CommitResult> {
-      if (req.paths.length === 0) throw new GitError("nothing to commit: no paths given", "");
-      await git(dir, ["add", "--all", "--", ...req.paths]);
-      const message = [req.subject, req.body?.trim() ? `\n${req.body.trim()}` : "", req.trailers?.length ? `\n${req.trailers.join("\n")}` : ""].join("\n").trim() + "\n";
-      const author = req.author ? ["--author", `${req.author.name} <${req.author.email}>`] : [];
-      const r = await git(dir, ["commit", "--quiet", "--file", "-", ...author, "--", ...req.paths], { allowFail: true, input: message });
-      if (!r.ok) {
-        // Hooks are honoured (no --no-verify): a refusal is reported with the hook's output.
-        throw new HookRejectedError(`git commit was refused: ${r.output.trim().split("\n").slice(-10).join("\n")}`, r.output);
-      }
-      const sha = (await git(dir, ["rev-parse", "HEAD"])).stdout.trim();
-      return { sha, subject: req.subject, stats: await this.diffStats(dir, `${sha}^`, sha) };
+      return commitPaths(run, dir, req, await who(dir));
     },
 
-    /** Added/removed line counts per path between two revisions (or rev and the work tree when `to` is omitted). */
-    async diffStats(dir: string, from: string, to?: string, paths: readonly string[] = []): Promise<{ path: string; added: number; removed: number }[]> {
-      const r = await git(dir, ["diff", "--numstat", "-z", from, ...(to ? [to] : []), "--", ...paths], { allowFail: true });
-      return parseNumstat(r.stdout);
-    },
+    /** Added/removed lines per path between two revisions, or `from` and the work tree (untracked counted) when `to` is omitted. */
+    diffStats: (dir: string, from: string, to?: string, paths: readonly string[] = []) => diffStats(run, dir, from, to, paths),
 
-    /** `git diff HEAD` of these paths, new untracked files included as additions (for commit messages). */
-    async diffText(dir: string, paths: readonly string[]): Promise<string> {
-      await git(dir, ["add", "--intent-to-add", "--", ...paths], { allowFail: true });
-      return (await git(dir, ["diff", "HEAD", "--", ...paths], { allowFail: true })).stdout;
-    },
+    /** "Added <file>" lines plus the diff against HEAD of these paths, new files included (for commit messages). */
+    diffText: (dir: string, paths: readonly string[]) => diffText(run, dir, paths),
 
     /** Push HEAD to `branch` without force; if the remote moved, fetch + rebase once and push again. */
-    async push(req: { dir: string; branch: string; token?: string }): Promise<void> {
-      const first = await git(req.dir, ["push", "--quiet", "origin", `HEAD:refs/heads/${req.branch}`], { token: req.token, allowFail: true });
-      if (first.ok) return;
-      if (!/rejected|non-fast-forward|fetch first/i.test(first.output)) throw new GitError(`git push failed: ${first.output.trim()}`, first.output);
-      await git(req.dir, ["fetch", "--quiet", "--depth", "50", "origin", req.branch], { token: req.token });
-      const rebase = await git(req.dir, ["rebase", "--quiet", "FETCH_HEAD"], { allowFail: true });
-      if (!rebase.ok) {
-        await git(req.dir, ["rebase", "--abort"], { allowFail: true });
-        throw new PushRejectedError(`The branch \`${req.branch}\` moved while I worked and my change conflicts with the new commits.`, rebase.output);
-      }
-      const second = await git(req.dir, ["push", "--quiet", "origin", `HEAD:refs/heads/${req.branch}`], { token: req.token, allowFail: true });
-      if (!second.ok) throw new PushRejectedError(`The branch \`${req.branch}\` moved again while I pushed.`, second.output);
+    async push(req: PushRequest): Promise<void> {
+      await pushBranch(run, req, await who(req.dir));
     },
 
+    /** The newest commits, `{ sha, message }` (see `log` for author and subject). */
     async recentCommits(dir: string, n: number): Promise<{ sha: string; message: string }[]> {
-      const out = (await git(dir, ["log", `-${n}`, "--format=%H%x1f%B%x1e"])).stdout;
-      return out.split("\x1e").map((s) => s.trim()).filter(Boolean).map((e) => {
-        const [sha, message] = e.split("\x1f");
-        return { sha: sha!, message: message ?? "" };
-      });
+      return (await log(run, dir, n)).map(({ sha, message }) => ({ sha, message }));
     },
 
-    /** `git revert` a commit as a new commit with extra trailers; returns the new sha. */
+    /** `git revert` one commit as a new commit with these trailers; refuses on a dirty checkout. Returns the new sha. */
+    async revertCommit(dir: string, sha: string, trailers: readonly string[] = []): Promise<string> {
+      return revertCommit(run, dir, sha, await who(dir), trailers);
+    },
+
+    /** Same as `revertCommit`; kept for existing callers. */
     async revert(dir: string, sha: string, trailers: readonly string[]): Promise<string> {
-      const r = await git(dir, ["revert", "--no-edit", sha], { allowFail: true });
-      if (!r.ok) {
-        await git(dir, ["revert", "--abort"], { allowFail: true });
-        throw new GitError(`Reverting ${sha.slice(0, 7)} failed: ${r.output.trim()}`, r.output);
-      }
-      if (trailers.length) {
-        const msg = (await git(dir, ["log", "-1", "--format=%B"])).stdout.trim();
-        await git(dir, ["commit", "--quiet", "--amend", "--no-verify", "-m", `${msg}\n\n${trailers.join("\n")}`]);
-      }
-      return (await git(dir, ["rev-parse", "HEAD"])).stdout.trim();
+      return revertCommit(run, dir, sha, await who(dir), trailers);
     },
 
+    /** The commits after `base` as an mbox patch series (offered when a push is impossible). */
     async formatPatch(dir: string, base: string): Promise<string> {
-      return (await git(dir, ["format-patch", "--stdout", `${base}..HEAD`])).stdout;
+      return (await run(dir, ["format-patch", "--stdout", `${base}..HEAD`])).stdout;
     },
   };
 }
 
 export type Git = ReturnType<typeof createGit>;
-
-function parseNumstat(out: string): { path: string; added: number; removed: number }[] {
-  const stats: { path: string; added: number; removed: number }[] = [];
-  const parts = out.split("\0");
-  for (let i = 0; i < parts.length; i++) {
-    const rec = parts[i]!;
-    if (!rec) continue;
-    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/.exec(rec);
-    if (!m) continue;
-    let p = m[3]!;
-    if (p === "") {
-      // rename: the next two fields are old and new path
-      p = parts[i + 2] ?? parts[i + 1] ?? "";
-      i += 2;
-    }
-    stats.push({ path: p, added: m[1] === "-" ? 0 : Number(m[1]), removed: m[2] === "-" ? 0 : Number(m[2]) });
-  }
-  return stats;
-}

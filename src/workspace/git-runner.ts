@@ -26,13 +26,13 @@ export type GitRun = (cwd: string, args: readonly string[], options?: GitRunOpti
 /**
  * The one way workspace code runs git: through `Exec` (which passes only allow-listed variables, so no ambient
  * GIT_* reaches git), prompts off, pathspecs literal (a file named `*.ts` is that file, not a glob), paths
- * unquoted, and every surfaced text redacted of the token.
+ * unquoted, and every surfaced text redacted of the token. `configArgs` (`-c key=value` pairs) go before every command.
  */
-export function createGitRunner(exec: Exec, baseEnv: Readonly<Record<string, string>> = {}): GitRun {
+export function createGitRunner(exec: Exec, baseEnv: Readonly<Record<string, string>> = {}, configArgs: readonly string[] = []): GitRun {
   return async (cwd, args, options = {}) => {
     const r = await exec.run({
       command: "git",
-      args: ["-c", "core.quotePath=false", ...args],
+      args: ["-c", "core.quotePath=false", ...configArgs, ...args],
       cwd,
       env: { ...gitAuthEnv(options.token), GIT_LITERAL_PATHSPECS: "1", ...baseEnv, ...options.env },
       timeoutMs: options.timeoutMs ?? 300_000,

@@ -1,14 +1,13 @@
-import { mkdtemp, mkdir, readFile, readdir, rm, stat, symlink, writeFile, chmod } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile, lstat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createExec } from "../../src/exec/create-exec.js";
 import { createFsWorkspace } from "../../src/workspace/create-fs-workspace.js";
 import { UnsafePathError } from "../../src/workspace/unsafe-path-error.js";
+import { exec, sh } from "./git-fixtures.js";
 
 describe("fs workspace", () => {
   let root: string;
   let outside: string;
-  const exec = createExec({ sourceEnv: process.env });
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), "ws-"));
@@ -20,8 +19,11 @@ describe("fs workspace", () => {
     await writeFile(path.join(root, "src", "a.ts"), "a\r\nb\r\n");
     await writeFile(path.join(root, "bin.dat"), Buffer.from([1, 2, 0, 3]));
     await writeFile(path.join(root, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    await writeFile(path.join(root, "big.txt"), "x".repeat(200));
     await symlink(outside, path.join(root, "out-dir"));
     await symlink(path.join(outside, "secret.txt"), path.join(root, "out-file.txt"));
+    await symlink(path.join(root, ".git"), path.join(root, "git-link"));
+    await symlink("a.ts", path.join(root, "src", "inner-link.ts"));
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
@@ -31,42 +33,101 @@ describe("fs workspace", () => {
   it.each([
     ["/etc/passwd", "unsafe-path"],
     ["../x.txt", "unsafe-path"],
+    ["src/../../x.txt", "unsafe-path"],
     [".git/config", "unsafe-path"],
+    ["git-link/config", "unsafe-path"],
     ["out-dir/secret.txt", "unsafe-path"],
+    ["out-dir/not-there/deeper.txt", "unsafe-path"],
     ["out-file.txt", "unsafe-path"],
     ["bin.dat", "unreadable"],
     ["latin1.txt", "unreadable"],
+    ["big.txt", "unreadable"],
+    ["src", "unreadable"],
   ])("read refuses %s as %s", async (p, reason) => {
-    const ws = createFsWorkspace(root, exec);
+    const ws = createFsWorkspace(root, exec, { maxFileBytes: 100 });
     const snap = await ws.read([p]);
     expect(snap.files.has(p)).toBe(false);
     expect(snap.problems?.get(p)?.reason).toBe(reason);
+    expect(snap.problems?.get(p)?.message).toContain(p);
   });
 
-  it("reads content raw (CRLF kept) and treats missing files as absent", async () => {
-    const snap = await createFsWorkspace(root, exec).read(["src/a.ts", "missing.ts"]);
+  it("reads content raw (CRLF kept), follows symlinks that stay inside, treats missing files as absent", async () => {
+    const snap = await createFsWorkspace(root, exec).read(["src/a.ts", "src/inner-link.ts", "missing.ts", "big.txt"]);
     expect(snap.files.get("src/a.ts")).toBe("a\r\nb\r\n");
+    expect(snap.files.get("src/inner-link.ts")).toBe("a\r\nb\r\n");
+    expect(snap.files.get("big.txt")).toHaveLength(200);
     expect(snap.files.has("missing.ts")).toBe(false);
     expect(snap.problems?.size).toBe(0);
   });
 
-  it.each([["../escape.txt"], ["out-dir/new.txt"], [".git/hooks/pre-commit"], [".github/workflows/ci.yml"]])(
-    "write refuses %s and writes nothing",
-    async (p) => {
-      const ws = createFsWorkspace(root, exec);
-      await expect(ws.write(new Map([[p, "x"]]))).rejects.toBeInstanceOf(UnsafePathError);
-      expect(await readdir(outside)).toEqual(["secret.txt"]);
-    },
-  );
+  it.each([
+    ["/tmp/abs.txt", /absolute/],
+    ["../escape.txt", /`\.\.`/],
+    ["out-dir/new.txt", /symbolic link leads outside/],
+    ["out-file.txt", /symbolic link leads outside/],
+    ["git-link/hooks/pre-commit", /into `\.git\/`/],
+    [".git/hooks/pre-commit", /\.git/],
+    [".github/workflows/ci.yml", /protected/],
+  ])("write refuses %s with a clear message and writes nothing", async (p, why) => {
+    const ws = createFsWorkspace(root, exec);
+    const err = await ws.write(new Map([["src/ok.txt", "fine"], [p, "x"]])).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnsafePathError);
+    expect((err as UnsafePathError).path).toBe(p);
+    expect((err as Error).message).toMatch(/^Refused to edit/);
+    expect((err as Error).message).toMatch(why);
+    // Checked before anything is written: the safe change in the same batch did not land either.
+    await expect(stat(path.join(root, "src", "ok.txt"))).rejects.toThrow();
+    expect(await readdir(outside)).toEqual(["secret.txt"]);
+    expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
+  });
 
-  it("writes atomically into new folders, keeps modes, deletes, leaves no temp files", async () => {
+  it("honours custom protected paths", async () => {
+    const ws = createFsWorkspace(root, exec, { protectedPaths: ["secrets/**"] });
+    await expect(ws.write(new Map([["secrets/key.pem", "x"]]))).rejects.toBeInstanceOf(UnsafePathError);
+    await ws.write(new Map([[".github/workflows/ci.yml", "on: push\n"]]));
+    expect(await readFile(path.join(root, ".github/workflows/ci.yml"), "utf8")).toBe("on: push\n");
+  });
+
+  it("writes atomically into new folders, keeps modes, writes CRLF as given, deletes, leaves no temp files", async () => {
     await chmod(path.join(root, "src", "a.ts"), 0o755);
     const ws = createFsWorkspace(root, exec);
-    await ws.write(new Map<string, string | null>([["src/a.ts", "new\n"], ["deep/new/file.txt", "hi\n"], ["latin1.txt", null]]));
-    expect(await readFile(path.join(root, "src", "a.ts"), "utf8")).toBe("new\n");
+    await ws.write(
+      new Map<string, string | null>([
+        ["src/a.ts", "new\r\nline\r\n"],
+        ["deep/new/file.txt", "hi\n"],
+        ["latin1.txt", null],
+        ["never-existed.txt", null],
+      ]),
+    );
+    expect(await readFile(path.join(root, "src", "a.ts"), "utf8")).toBe("new\r\nline\r\n");
     expect((await stat(path.join(root, "src", "a.ts"))).mode & 0o777).toBe(0o755);
     expect(await readFile(path.join(root, "deep/new/file.txt"), "utf8")).toBe("hi\n");
     await expect(stat(path.join(root, "latin1.txt"))).rejects.toThrow();
-    expect((await readdir(path.join(root, "src"))).filter((f) => f.includes("aider-bot"))).toEqual([]);
+    const leftovers = [...(await readdir(root)), ...(await readdir(path.join(root, "src"))), ...(await readdir(path.join(root, "deep/new")))];
+    expect(leftovers.filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("writes through a symlink that stays inside, keeping the link", async () => {
+    await createFsWorkspace(root, exec).write(new Map([["src/inner-link.ts", "via link\n"]]));
+    expect((await lstat(path.join(root, "src", "inner-link.ts"))).isSymbolicLink()).toBe(true);
+    expect(await readFile(path.join(root, "src", "a.ts"), "utf8")).toBe("via link\n");
+  });
+
+  it("lists tracked and untracked-not-ignored files in a git checkout, and walks a plain folder", async () => {
+    const repo = await mkdtemp(path.join(os.tmpdir(), "ws-list-"));
+    try {
+      await sh(repo, ["init", "-q", "-b", "main"]);
+      await writeFile(path.join(repo, ".gitignore"), "dist/\n");
+      await mkdir(path.join(repo, "dist"));
+      await writeFile(path.join(repo, "dist", "out.js"), "x");
+      await writeFile(path.join(repo, "tracked.ts"), "x");
+      await sh(repo, ["add", "tracked.ts", ".gitignore"]);
+      await writeFile(path.join(repo, "new file.ts"), "x");
+      expect(await createFsWorkspace(repo, exec).listFiles()).toEqual([".gitignore", "new file.ts", "tracked.ts"]);
+      await rm(path.join(repo, ".git"), { recursive: true });
+      expect(await createFsWorkspace(repo, exec).listFiles()).toEqual([".gitignore", "new file.ts", "tracked.ts"]);
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,100 @@
+import pino from "pino";
+import type { CoderResult } from "../../src/coder/types.js";
+import { renderFinal, renderStage } from "../../src/github/render-status.js";
+import { runJob, type RunJobDeps } from "../../src/run/run-job.js";
+import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
+import type { RunRequest } from "../../src/run/run-request.js";
+
+const settings: RunRequest["settings"] = { model: "m", editFormat: "diff", mapTokens: 0, maxReflections: 1, setup: [], lint: [], autoTest: false, timeoutMs: 60_000, commandTimeoutMs: 1000, protectedPaths: [], budget: {}, requireGreenChecks: false, draft: true, branchPrefix: "aider/" };
+const prTarget = { kind: "pull-request" as const, number: 4, headRef: "feat", headSha: "a".repeat(40), headCloneUrl: "https://git/acme/w.git", isFork: false };
+const request = (over: Partial<RunRequest> = {}): RunRequest => ({
+  jobId: "j1", deliveryId: "j1", owner: "acme", repo: "w", installationId: 1, cloneUrl: "https://git/acme/w.git", defaultBranch: "main",
+  target: prTarget, verb: "run", message: "do it", untrustedContext: [], files: [], requester: { login: "ann", id: 3 }, settings, statusCommentId: 9, ...over,
+});
+const changed: CoderResult = { outcome: "changed", editedFiles: [{ path: "a.ts", added: 1, removed: 1 }], commit: { sha: "c".repeat(40), subject: "feat: x" }, reflections: 0, tokens: { prompt: 1, completion: 1 }, costUsd: null, explanation: "", shell: [], elapsedMs: 1 };
+
+function harness(coder: RunJobDeps["coder"], controller = new AbortController()) {
+  const calls: string[] = [];
+  const statuses: string[] = [];
+  const github: RunGitHub = {
+    updateStatus: async (b) => void statuses.push(b),
+    react: async (c) => void calls.push(`react ${c}`),
+    startCheckRun: async () => 7,
+    finishCheckRun: async (_id, r) => void calls.push(`check ${r.conclusion}`),
+    findOpenPullRequest: async () => null,
+    createPullRequest: async (pr) => (calls.push(`pr ${pr.head} -> ${pr.base} draft=${pr.draft} ${pr.body.split("\n")[0]}`), { number: 12, url: "https://x/pull/12" }),
+    requestReview: async (n, login) => void calls.push(`review ${n} ${login}`),
+    replyToReviewComment: async () => void calls.push("reply"),
+    installationToken: async () => "ghs_secret",
+    commitUrl: (sha) => `https://x/commit/${sha}`,
+  };
+  const git: RunGit = {
+    clone: async (r) => void calls.push(`clone ${r.branch}`),
+    headSha: async () => "b".repeat(40),
+    createBranch: async (_d, b) => void calls.push(`branch ${b}`),
+    push: async (r) => void calls.push(`push ${r.branch}`),
+    commitPaths: async () => "d".repeat(40),
+    recentCommits: async () => [],
+    revert: async () => "e".repeat(40),
+    formatPatch: async () => "From x\n+patch",
+  };
+  const removed: string[] = [];
+  const deps: RunJobDeps = {
+    github, git, coder,
+    tempDir: { create: async () => "/tmp/fake-job", remove: async (d) => void removed.push(d) },
+    render: { stage: renderStage, final: renderFinal },
+    logger: pino({ level: "silent" }),
+    now: () => 0,
+    signal: controller.signal,
+  };
+  return { deps, calls, statuses, removed };
+}
+
+describe("runJob", () => {
+  it("pushes the coder's commit to the PR branch and reports success", async () => {
+    const h = harness(async () => changed);
+    const out = await runJob(request(), h.deps);
+    expect(out.kind).toBe("pushed");
+    expect(h.calls).toEqual(["clone feat", "push feat", "react rocket", "check success"]);
+    expect(h.statuses.at(-1)).toContain("🚀 Pushed");
+    expect(h.removed).toEqual(["/tmp/fake-job"]);
+  });
+
+  it("opens a draft PR for an issue on a new branch and asks the requester to review", async () => {
+    const h = harness(async () => changed);
+    const out = await runJob(request({ target: { kind: "issue", number: 5, title: "Fix the thing" } }), h.deps);
+    expect(out.kind).toBe("pull-request");
+    expect(h.calls).toEqual(["clone main", "branch aider/issue-5-fix-the-thing", "push aider/issue-5-fix-the-thing", "pr aider/issue-5-fix-the-thing -> main draft=true Fixes #5", "review 12 ann", "react rocket"]);
+  });
+
+  it("posts a patch instead of pushing to a fork", async () => {
+    const h = harness(async () => changed);
+    const out = await runJob(request({ target: { ...prTarget, isFork: true } }), h.deps);
+    expect(out.kind).toBe("patch");
+    expect(h.calls.some((c) => c.startsWith("push"))).toBe(false);
+  });
+
+  it("reports a cancellation as such and pushes nothing", async () => {
+    const controller = new AbortController();
+    const h = harness(async () => {
+      controller.abort(new Error("cancelled"));
+      return { ...changed, outcome: "timed-out", message: "The run was cancelled.", editedFiles: [] } as CoderResult;
+    }, controller);
+    const out = await runJob(request(), h.deps);
+    expect(out).toMatchObject({ kind: "cancelled", reason: "cancel" });
+    expect(h.calls).toEqual(["clone feat", "react confused", "check failure"]);
+    expect(h.statuses.at(-1)).toContain("Cancelled on request");
+  });
+
+  it("turns an unexpected error into a final comment and still cleans up", async () => {
+    const h = harness(async () => {
+      throw new Error("disk full");
+    });
+    const out = await runJob(request(), h.deps);
+    expect(out).toMatchObject({ kind: "error", message: "disk full" });
+    expect(h.statuses.at(-1)).toContain("The run failed: disk full");
+    expect(h.statuses.at(-1)).toContain("/aider retry");
+    expect(h.removed).toEqual(["/tmp/fake-job"]);
+    expect(h.calls).toContain("react confused");
+  });
+});
