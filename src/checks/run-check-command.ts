@@ -12,6 +12,7 @@ export interface CheckCommand {
   /** Edited files: appended to lint commands (like Aider's --lint-cmd), or substituted for `{files}`. */
   files?: readonly string[];
   maxTokens?: number;
+  signal?: AbortSignal;
 }
 
 /** POSIX shell quoting. */
@@ -33,7 +34,7 @@ export function commandLine(cmd: CheckCommand): string {
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const line = commandLine(cmd);
-  const r = await exec.run({ command: line, shell: true, cwd: cmd.cwd, timeoutMs: cmd.timeoutMs, maxOutputBytes: 400_000 });
+  const r = await exec.run({ command: line, shell: true, cwd: cmd.cwd, timeoutMs: cmd.timeoutMs, maxOutputBytes: 400_000, ...(cmd.signal ? { signal: cmd.signal } : {}) });
   const kind = cmd.kind === "setup" ? "test" : cmd.kind;
   if (r.spawnError) {
     return { kind, ok: false, command: line, output: `The ${cmd.kind} command could not be started: ${r.spawnError}. Check the command in .github/aider.yml.`, locations: [], environmentError: true };

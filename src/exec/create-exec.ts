@@ -41,7 +41,13 @@ export function createExec(options: ExecOptions): Exec {
         timedOut = true;
         killGroup(child.pid);
       }, timeoutMs);
-      const result = await child.finally(() => clearTimeout(timer));
+      const onAbort = () => killGroup(child.pid);
+      req.signal?.addEventListener("abort", onAbort, { once: true });
+      if (req.signal?.aborted) onAbort();
+      const result = await child.finally(() => {
+        clearTimeout(timer);
+        req.signal?.removeEventListener("abort", onAbort);
+      });
       const spawnError = result.failed && result.exitCode === undefined && !timedOut ? result.shortMessage : undefined;
       return {
         exitCode: result.exitCode ?? null,

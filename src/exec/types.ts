@@ -12,6 +12,8 @@ export interface ExecRequest {
   /** Bytes of stdout+stderr kept (head and tail). */
   maxOutputBytes?: number;
   input?: string;
+  /** Aborting kills the whole process group (a cancelled job stops its test run at once). */
+  signal?: AbortSignal;
 }
 
 export interface ExecResult {

@@ -47,7 +47,8 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     parseAndApply: (format, text, snapshot, options) =>
       parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
     syntaxCheck,
-    runCheck: (req) => runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files }),
+    runCheck: (req) =>
+      runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files, ...(input.signal ? { signal: input.signal } : {}) }),
     renderCheckReflection: (report, files) => {
       const contents = new Map<string, string>();
       for (const f of new Set([...files, ...report.locations.map((l) => l.path)])) {

@@ -48,6 +48,25 @@ describe("e2e: ask, retry, cancel, forks", () => {
     expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toBe("There is nothing to cancel here.");
   });
 
+  it("cancel stops a running job at once, even in the middle of its test command", async () => {
+    e2e = await startE2E({ files: { ...files, ".github/aider.yml": "test: sleep 60\n" }, permissions: { ann: "write" }, replies: [fix] });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    const status = () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes("aider-bot:run:"))?.body ?? "";
+    const started = Date.now();
+    while (!status().includes("⏳ **tests**")) {
+      if (Date.now() - started > 20_000) throw new Error(`never reached the tests stage:\n${status()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
+    await e2e.idle(15_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(status()).toContain("Cancelled on request");
+    expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
+    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    expect(head!.subject).toBe("x");
+  });
+
   it("never pushes to a fork: the change is posted as a patch", async () => {
     e2e = await startE2E({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
     const fork = await seedRepo(e2e.fake, e2e.sourceEnv, { owner: "outsider", name: "widgets", files, permissions: {} });

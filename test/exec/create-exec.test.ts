@@ -36,3 +36,14 @@ describe("createExec", () => {
     expect(r.output).toContain("characters cut");
   });
 });
+
+describe("createExec cancellation", () => {
+  it("kills the process group when the signal aborts", async () => {
+    const exec = createExec({ sourceEnv: { PATH: process.env.PATH } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const r = await exec.run({ command: "sleep 5; echo never", shell: true, cwd: "/tmp", signal: controller.signal, timeoutMs: 10_000 });
+    expect(r.output).not.toContain("never");
+    expect(r.durationMs).toBeLessThan(4000);
+  });
+});
