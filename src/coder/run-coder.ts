@@ -142,6 +142,8 @@ export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<
     }
     const reply = call.reply;
     usage = addUsage(usage, reply.usage, reply.costUsd);
+    const spent = usage.costUsd === null ? "" : `, $${usage.costUsd.toFixed(4)}`;
+    progress("thinking", `${options.model}: ${usage.tokens.prompt} prompt + ${usage.tokens.completion} completion tokens so far${spent}`);
     lastText = reply.text;
     if (reply.finishReason === "length") {
       return { ...base(), outcome: "llm-error", errorKind: "truncated", message: TRUNCATED_ADVICE };

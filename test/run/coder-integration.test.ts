@@ -146,6 +146,7 @@ describe("the coder loop over a real repo and a scripted model", () => {
       env: { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-x", AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"), AIDER_BOT_MODEL: "gpt-4o" },
     });
     expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/thinking: gpt-4o: \d+ prompt \+ \d+ completion tokens so far/);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ outcome: "changed", reflections: 0, editedFiles: [{ path: "src/math.py", added: 1, removed: 1 }] });
     expect(out.commit).toMatchObject({ sha: expect.stringMatching(/^[0-9a-f]{40}$/), subject: "fix: make add add" });

@@ -9,7 +9,7 @@ describe("redactSecrets", () => {
   const b64 = Buffer.from(`x-access-token:${token}`).toString("base64");
 
   it.each([
-    [`fatal: could not read from https://x-access-token:${token}@github.com/a/b`, "https://x-access-token:***@github.com/a/b"],
+    [`fatal: could not read from https://x-access-token:${token}@github.com/a/b`, "fatal: could not read from https://x-access-token:***@github.com/a/b"],
     [`> Authorization: Basic ${b64}`, "> Authorization: Basic ***"],
     [`header ${b64} again ${b64}`, "header *** again ***"],
     ["authorization: bearer other-secret-value", "authorization: bearer ***"],
