@@ -25,7 +25,7 @@ export async function pushBranch(run: GitRun, req: PushRequest, committer: GitId
   const tracking = `refs/remotes/${remote}/${req.branch}`;
   const args = ["push", "--quiet", ...(req.setUpstream ? ["--set-upstream"] : []), remote, `HEAD:refs/heads/${req.branch}`];
   const first = await run(req.dir, args, { token: req.token, allowFail: true });
-  if (first.ok) return;
+  if (first.ok) return afterPush(run, req, remote);
   if (!MOVED.test(first.output)) throw new GitError(`git push to \`${req.branch}\` failed: ${first.output.trim()}`, first.output);
 
   const startedFrom = await run(req.dir, ["rev-parse", "--verify", "--quiet", tracking], { allowFail: true });
@@ -47,4 +47,18 @@ export async function pushBranch(run: GitRun, req: PushRequest, committer: GitId
     }
     throw new GitError(`git push to \`${req.branch}\` failed: ${second.output.trim()}`, second.output);
   }
+  await afterPush(run, req, remote);
+}
+
+/**
+ * A single-branch clone has no fetch refspec for a branch we created, so `-u` alone leaves `@{upstream}`
+ * unresolvable and `origin/<branch>` missing: add the refspec and record the pushed tip.
+ */
+async function afterPush(run: GitRun, req: PushRequest, remote: string): Promise<void> {
+  if (!req.setUpstream) return;
+  const refspec = `+refs/heads/${req.branch}:refs/remotes/${remote}/${req.branch}`;
+  const existing = (await run(req.dir, ["config", "--get-all", `remote.${remote}.fetch`], { allowFail: true })).stdout.split("\n");
+  const covered = existing.some((line) => line.trim() === refspec || line.trim() === `+refs/heads/*:refs/remotes/${remote}/*`);
+  if (!covered) await run(req.dir, ["config", "--add", `remote.${remote}.fetch`, refspec]);
+  await run(req.dir, ["update-ref", `refs/remotes/${remote}/${req.branch}`, "HEAD"]);
 }

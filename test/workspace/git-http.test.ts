@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
@@ -34,7 +34,14 @@ describe("git over smart HTTP with a token header", () => {
   };
 
   it("clones shallow, commits and pushes; the token is in no URL, config or remote, and was sent as a header", async () => {
-    const dir = await clone("mine");
+    const seed = path.join(tmp, "seed");
+    await sh(tmp, ["clone", "-q", bare, seed]);
+    await writeFiles(seed, { "c.txt": "c\n" });
+    await sh(seed, ["add", "c.txt"]);
+    await sh(seed, ["commit", "-q", "-m", "second"]);
+    await sh(seed, ["push", "-q", "origin", "main"]);
+    const dir = path.join(tmp, "mine");
+    await git.clone({ url, branch: "main", dir, token: TOKEN, depth: 1 });
     expect((await sh(dir, ["rev-parse", "--is-shallow-repository"])).trim()).toBe("true");
     expect(await git.currentBranch(dir)).toBe("main");
     await writeFiles(dir, { "a.txt": "A\n" });
@@ -116,13 +123,10 @@ describe("git over smart HTTP with a token header", () => {
 
   it("reports a push refused for another reason as a plain GitError, not as a moved branch", async () => {
     const dir = await clone("mine");
-    await sh(bare, ["config", "receive.denyDeletes", "true"]);
     await writeFiles(dir, { "a.txt": "x\n" });
     await git.commit(dir, { paths: ["a.txt"], subject: "fix: x" });
-    const hook = path.join(bare, "hooks", "pre-receive");
     await writeFiles(bare, { "hooks/pre-receive": "#!/bin/sh\necho 'protected branch' >&2\nexit 1\n" });
-    await sh(bare, ["update-index", "--chmod=+x", "x"]).catch(() => undefined);
-    await import("node:fs/promises").then((fs) => fs.chmod(hook, 0o755));
+    await chmod(path.join(bare, "hooks", "pre-receive"), 0o755);
     const err = await git.push({ dir, branch: "main", token: TOKEN }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GitError);
     expect(err).not.toBeInstanceOf(PushRejectedError);
