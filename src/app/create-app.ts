@@ -25,7 +25,7 @@ export function createApp(env: AppEnv): AppHandle {
   const appFn: ApplicationFunction = (app: Probot) => {
     const exec = createExec({ sourceEnv: env.source });
     void loadTokenizer();
-    const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, prices: env.prices });
+    const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices });
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
       (botPromise ??= app.auth().then(async (octokit) => {

@@ -46,7 +46,7 @@ export async function runCommand(opts: RunCommandOptions, source: Readonly<Recor
   }
   await loadTokenizer();
   const model = opts.model ?? env.model;
-  const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, prices: env.prices });
+  const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices });
   const git = createGit(exec);
   const say = (line: string) => {
     if (!opts.json || source.AIDER_BOT_PROGRESS !== "0") process.stderr.write(`${line}\n`);

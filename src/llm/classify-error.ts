@@ -1,61 +1,93 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "./llm-error.js";
+import { redactSecret } from "./redact-secret.js";
 
-/** Turn anything the SDK threw into an {@link LlmError}; `retryable` marks 429, 5xx, resets and timeouts. */
-export function classifyError(error: unknown, ctx: { model: string; baseUrl: string }): LlmError {
-  if (error instanceof LlmError) return error;
-  const host = safeHost(ctx.baseUrl);
-  if (error instanceof APIUserAbortError) return new LlmError("aborted", "The model request was cancelled.");
-  if (error instanceof APIConnectionTimeoutError) {
-    return new LlmError("timeout", `The model endpoint at ${host} did not answer in time. Try again later, or raise the request timeout.`, undefined, true);
-  }
-  if (error instanceof APIConnectionError) {
-    return new LlmError("network", `Could not reach the model endpoint at ${host}. Check OPENAI_BASE_URL and the network.`, undefined, true);
-  }
-  if (error instanceof APIError && typeof error.status === "number") {
-    const status = error.status;
-    const detail = (error.message || "").replace(/sk-[A-Za-z0-9_-]{6,}/g, "sk-***");
-    if (status === 401 || status === 403) {
-      return new LlmError("auth", `The model endpoint at ${host} rejected the API key (HTTP ${status}). Check OPENAI_API_KEY (and that the key may use model "${ctx.model}").`, status);
-    }
-    if (status === 404) {
-      return new LlmError("model-not-found", `Model "${ctx.model}" was not found at ${host} (HTTP 404). Check the model name in .github/aider.yml or --model.`, status);
-    }
-    if (status === 429) return new LlmError("rate-limited", `The model endpoint at ${host} is rate-limiting requests (HTTP 429). Try again later.`, status, true);
-    if (status >= 500) return new LlmError("server", `The model endpoint at ${host} failed (HTTP ${status}). Try again later.`, status, true);
-    if (status === 400 || status === 413) {
-      if (/context.length|maximum context|context window|too many tokens|prompt is too long/i.test(detail) || error.code === "context_length_exceeded") {
-        return new LlmError("context-too-long", `The request is too large for the model's context window. Name fewer files, or lower map_tokens.`, status);
-      }
-      return new LlmError("bad-request", `The model endpoint rejected the request (HTTP ${status}): ${detail.slice(0, 300)}`, status);
-    }
-    return new LlmError("bad-request", `The model endpoint answered HTTP ${status}: ${detail.slice(0, 300)}`, status);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  if (/ECONNRESET|ECONNREFUSED|socket hang up|terminated|fetch failed/i.test(message)) {
-    return new LlmError("network", `The connection to the model endpoint at ${host} failed (${message}). Try again later.`, undefined, true);
-  }
-  return new LlmError("bad-request", `The model request failed: ${message}`);
+export interface ErrorContext {
+  model: string;
+  baseUrl: string;
+  /** Only used to scrub it from messages. */
+  apiKey?: string;
 }
 
-function safeHost(url: string): string {
+/** Overload and gateway statuses that usually clear up; other 5xx (501, 505) will not. 529 is Anthropic's "overloaded". */
+const RETRYABLE_5XX = new Set([500, 502, 503, 504, 529]);
+
+// Wordings of "prompt too large" across OpenAI, Anthropic, Gemini, vLLM, llama.cpp, Ollama and LiteLLM.
+const CONTEXT_TOO_LONG =
+  /context[_ ]length|maximum context|context window|too many tokens|prompt is too long|input is too long|exceeds the maximum number of tokens|reduce the length of the messages|context size/i;
+
+/**
+ * Turn anything the SDK (or our own streaming code) threw into an {@link LlmError} with an actionable message.
+ * `retryable` marks 408, 429, 500/502/503/504/529, connection failures and timeouts.
+ */
+export function classifyError(error: unknown, ctx: ErrorContext): LlmError {
+  if (error instanceof LlmError) return error;
+  const host = hostOf(ctx.baseUrl);
+  if (error instanceof APIUserAbortError) return new LlmError("aborted", "The model request was cancelled.");
+  if (error instanceof APIConnectionTimeoutError) return timeoutError(host);
+  if (error instanceof APIConnectionError) {
+    return new LlmError("network", `Could not reach the model endpoint at ${host}. Check OPENAI_BASE_URL and the network.`, { retryable: true });
+  }
+  if (error instanceof APIError) return fromStatus(error, ctx, host);
+  const message = redactSecret(error instanceof Error ? error.message : String(error), ctx.apiKey);
+  if (/ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|terminated|fetch failed|other side closed/i.test(message)) {
+    return new LlmError("network", `The connection to the model endpoint at ${host} broke (${message.slice(0, 200)}). Try again later.`, { retryable: true });
+  }
+  return new LlmError("bad-request", `The model request failed: ${message.slice(0, 300)}`);
+}
+
+/** The error for a request that got no (further) answer within the per-request timeout. */
+export function timeoutError(host: string): LlmError {
+  return new LlmError("timeout", `The model endpoint at ${host} did not answer in time. Try again later, or raise the request timeout.`, { retryable: true });
+}
+
+function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError {
+  const status = error.status;
+  const detail = redactSecret(error.message || "", ctx.apiKey).slice(0, 300);
+  const looksTooLong = error.code === "context_length_exceeded" || CONTEXT_TOO_LONG.test(detail);
+  if (status === undefined) {
+    // An error event inside an otherwise healthy stream: providers send these for overload and internal failures.
+    if (looksTooLong) return contextTooLong();
+    return new LlmError("server", `The model endpoint at ${host} failed while answering: ${detail}`, { retryable: true });
+  }
+  if (status === 401 || status === 403) {
+    return new LlmError(
+      "auth",
+      `The model endpoint at ${host} rejected the API key (HTTP ${status}) — check OPENAI_API_KEY, and that the key may use model "${ctx.model}".`,
+      { status },
+    );
+  }
+  if (status === 404) {
+    return new LlmError(
+      "model-not-found",
+      `Model "${ctx.model}" was not found at ${host} (HTTP 404) — check the model name (\`model\` in .github/aider.yml or --model), and that OPENAI_BASE_URL is the API root (often ending in /v1).`,
+      { status },
+    );
+  }
+  if (status === 429) {
+    return new LlmError("rate-limited", `The model endpoint at ${host} is rate-limiting requests (HTTP 429) — try again later, or check the account's quota.`, { status, retryable: true });
+  }
+  if (status === 408) return new LlmError("timeout", timeoutError(host).message, { status, retryable: true });
+  if (looksTooLong && status < 500) return contextTooLong(status);
+  if (status >= 500) {
+    return new LlmError("server", `The model endpoint at ${host} failed (HTTP ${status}) — try again later.`, { status, retryable: RETRYABLE_5XX.has(status) });
+  }
+  return new LlmError("bad-request", `The model endpoint at ${host} rejected the request (HTTP ${status}): ${detail}`, { status });
+}
+
+function contextTooLong(status?: number): LlmError {
+  return new LlmError(
+    "context-too-long",
+    "The request is too large for the model's context window — name fewer files, or lower map_tokens.",
+    status === undefined ? {} : { status },
+  );
+}
+
+/** The host (and port) of a base URL, for messages; never the path or credentials in it. */
+export function hostOf(url: string): string {
   try {
-    return new URL(url).host;
+    return new URL(url).host || "the configured endpoint";
   } catch {
     return "the configured endpoint";
   }
-}
-
-/** Milliseconds a 429/503 asks us to wait (`retry-after-ms` or `retry-after` seconds/date), capped. */
-export function retryAfterMs(error: unknown, capMs = 60_000): number | null {
-  if (!(error instanceof APIError) || !error.headers) return null;
-  const h = error.headers;
-  const ms = Number(h.get("retry-after-ms"));
-  if (Number.isFinite(ms) && ms > 0) return Math.min(ms, capMs);
-  const raw = h.get("retry-after");
-  if (!raw) return null;
-  const secs = Number(raw);
-  if (Number.isFinite(secs)) return Math.min(Math.max(0, secs * 1000), capMs);
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? null : Math.min(Math.max(0, date - Date.now()), capMs);
 }

@@ -1,111 +1,120 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { classifyError, retryAfterMs } from "./classify-error.js";
-import { countTokens, loadTokenizer } from "./count-tokens.js";
-import { LlmError } from "./llm-error.js";
-import { costUsd, DEFAULT_PRICES, type ModelPrice } from "./price-table.js";
+import { hostOf } from "./classify-error.js";
+import { estimateUsage } from "./estimate-usage.js";
+import { costUsd, mergePrices, type PriceTable } from "./price-table.js";
+import { requestCompletion } from "./request-completion.js";
 import { stripReasoning } from "./strip-reasoning.js";
 import type { CompletionRequest, CompletionResult, LlmClient, TokenUsage } from "./types.js";
+import { defaultSleep, withRetries, type LlmLogger, type Sleep } from "./with-retries.js";
 
 export interface LlmClientOptions {
+  /** OpenAI-compatible API root, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
   apiKey: string;
-  /** Per request (default 10 minutes). */
+  /** No answer, or a stream silent for this long, fails the attempt (default 10 minutes). */
   timeoutMs?: number;
-  /** Our retries for 429/5xx/network/timeouts (default 4). */
+  /** Our retries for 429, 5xx overload, connection failures and timeouts (default 4). */
   maxRetries?: number;
-  /** Extra or overriding prices (USD per million tokens). */
-  prices?: Readonly<Record<string, ModelPrice>>;
-  /** When the answer hits the output limit, re-send it as an assistant prefix and continue (only for endpoints that support it; default false). */
+  /** Extra or overriding prices (USD per million tokens), on top of the defaults. */
+  priceTable?: PriceTable;
+  /** @deprecated Same as `priceTable`, kept for existing callers. */
+  prices?: PriceTable;
+  /** Continue answers cut off at the output limit by re-sending them as an assistant prefill (default false). */
   allowPrefill?: boolean;
+  /** Bound on those continuations per call (default 3). */
   maxContinuations?: number;
-  /** Injected for tests. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Ask for a streamed answer (default true); false for endpoints that cannot stream. */
+  stream?: boolean;
+  logger?: LlmLogger;
+  /** Injected for tests so retries do not wait. */
+  sleep?: Sleep;
+  /** First backoff delay (default 500 ms), doubled per retry up to `maxDelayMs` (default 30 s). */
   baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Longest `retry-after` honoured (default 60 s). */
+  maxRetryAfterMs?: number;
   random?: () => number;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A request this client understands: the shared contract plus per-call options. */
+export interface LlmRequest extends CompletionRequest {
+  /** Overrides the client's `allowPrefill` for this call (only some models accept an assistant prefill). */
+  allowPrefill?: boolean;
+}
+
+export interface OpenAiLlmClient extends LlmClient {
+  complete(req: LlmRequest): Promise<CompletionResult>;
+}
 
 /**
- * An {@link LlmClient} over the openai SDK against any OpenAI-compatible endpoint: streamed answers, our own
- * retries with exponential backoff and jitter (respecting `retry-after`), typed errors, continuation of answers
- * cut off at the output limit, usage (estimated when the endpoint sends none) and cost.
+ * An {@link LlmClient} over the openai SDK for any OpenAI-compatible endpoint: streamed answers (deltas to
+ * `onDelta`), our own retries with exponential backoff and jitter honouring `retry-after`, typed actionable
+ * {@link LlmError}s, continuation of answers cut off at the output limit, reasoning sections stripped, usage
+ * (estimated when the endpoint sends none) and cost.
+ *
+ * When an attempt fails mid-stream and is retried, `onDelta` receives the new attempt's text from its start.
+ *
+ * @example createLlmClient({ baseUrl: "https://api.openai.com/v1", apiKey }).complete({ model: "gpt-4o", messages })
  */
-export function createLlmClient(options: LlmClientOptions): LlmClient {
-  const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 600_000 });
-  const sleep = options.sleep ?? defaultSleep;
-  const maxRetries = options.maxRetries ?? 4;
-  const baseDelay = options.baseDelayMs ?? 500;
-  const random = options.random ?? Math.random;
-  const prices = { ...DEFAULT_PRICES, ...options.prices };
-
-  async function once(req: CompletionRequest, messages: ChatCompletionMessageParam[]) {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await streamOnce(client, req, messages);
-      } catch (error) {
-        const err = classifyError(error, { model: req.model, baseUrl: options.baseUrl });
-        if (!err.retryable || attempt >= maxRetries || req.signal?.aborted) throw err;
-        const backoff = baseDelay * 2 ** attempt * (0.5 + random());
-        await sleep(retryAfterMs(error) ?? backoff);
-      }
-    }
-  }
+export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  // The SDK's retries are off: ours classify errors, honour retry-after with a cap, and can be put to sleep in tests.
+  // Its own timeout is only a backstop for ours, which also covers stalled streams.
+  const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: timeoutMs + 1000 });
+  const host = hostOf(options.baseUrl);
+  const prices = mergePrices({ ...options.prices, ...options.priceTable });
+  const policy = {
+    maxRetries: options.maxRetries ?? 4,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    baseDelayMs: options.baseDelayMs ?? 500,
+    maxDelayMs: options.maxDelayMs ?? 30_000,
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? defaultSleep,
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
 
   return {
     async complete(req) {
-      const messages: ChatCompletionMessageParam[] = req.messages.map((m) => ({ role: m.role, content: m.content }));
+      const ctx = { model: req.model, baseUrl: options.baseUrl, apiKey: options.apiKey };
+      const base: ChatCompletionMessageParam[] = req.messages.map((m) => ({ role: m.role, content: m.content }));
+      const allowPrefill = req.allowPrefill ?? options.allowPrefill ?? false;
+      const maxContinuations = allowPrefill ? (options.maxContinuations ?? 3) : 0;
       let text = "";
+      let finishReason: CompletionResult["finishReason"] = "other";
       const usage: TokenUsage = { prompt: 0, completion: 0 };
-      let estimated = false;
-      let finish: CompletionResult["finishReason"] = "other";
-      const allowPrefill = options.allowPrefill ?? false;
-      for (let k = 0; k <= (options.maxContinuations ?? 2); k++) {
-        const part = await once(req, text ? [...messages, { role: "assistant", content: text }] : messages);
+      let usageEstimated = false;
+      for (let round = 0; round <= maxContinuations; round++) {
+        // A continuation re-sends the answer so far as the assistant's own words, and the model carries on from there.
+        const messages: ChatCompletionMessageParam[] = text ? [...base, { role: "assistant", content: text }] : base;
+        const part = await withRetries(
+          () =>
+            requestCompletion({
+              client,
+              model: req.model,
+              messages,
+              temperature: req.temperature,
+              maxTokens: req.maxTokens,
+              onDelta: req.onDelta,
+              signal: req.signal,
+              stream: options.stream ?? true,
+              timeoutMs,
+              host,
+            }),
+          policy,
+          ctx,
+          req.signal,
+        );
         text += part.text;
-        finish = part.finishReason;
-        if (part.usage) {
-          usage.prompt += part.usage.prompt;
-          usage.completion += part.usage.completion;
-        } else {
-          await loadTokenizer();
-          estimated = true;
-          usage.prompt += messages.reduce((n, m) => n + countTokens(String(m.content)), 0);
-          usage.completion += countTokens(part.text);
-        }
-        if (finish !== "length" || !allowPrefill) break;
+        finishReason = part.finishReason;
+        const used = part.usage ?? (await estimateUsage(messages, part.text));
+        usageEstimated ||= part.usage === null;
+        usage.prompt += used.prompt;
+        usage.completion += used.completion;
+        // An empty continuation would repeat forever; the caller then sees "length" and reports a truncated answer.
+        if (finishReason !== "length" || part.text === "") break;
       }
-      return { text: stripReasoning(text), finishReason: finish, usage, usageEstimated: estimated, costUsd: costUsd(req.model, usage, prices) };
+      return { text: stripReasoning(text), finishReason, usage, usageEstimated, costUsd: costUsd(req.model, usage, prices) };
     },
   };
-}
-
-async function streamOnce(client: OpenAI, req: CompletionRequest, messages: ChatCompletionMessageParam[]) {
-  const stream = await client.chat.completions.create(
-    {
-      model: req.model,
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-      ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-    },
-    { signal: req.signal },
-  );
-  let text = "";
-  let finishReason: CompletionResult["finishReason"] = "other";
-  let usage: TokenUsage | null = null;
-  for await (const chunk of stream) {
-    const choice = chunk.choices[0];
-    const delta = choice?.delta?.content ?? "";
-    if (delta) {
-      text += delta;
-      req.onDelta?.(delta);
-    }
-    if (choice?.finish_reason) finishReason = choice.finish_reason === "stop" ? "stop" : choice.finish_reason === "length" ? "length" : "other";
-    if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
-  }
-  if (finishReason === "other" && text === "") throw new LlmError("server", "The model endpoint returned an empty answer.", undefined, true);
-  return { text, finishReason, usage };
 }

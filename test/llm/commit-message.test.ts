@@ -1,27 +1,60 @@
-import { generateCommitMessage, validSubject } from "../../src/llm/commit-message.js";
+import { generateCommitMessage, parseCommitSubject } from "../../src/llm/commit-message.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
-import { startScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
 
-describe("commit messages", () => {
+describe("parseCommitSubject", () => {
   it.each([
     ["feat: add retry logic to the fetch client", "feat: add retry logic to the fetch client"],
     ['"fix: handle empty input."', "fix: handle empty input"],
+    ["`refactor(pager): split render`", "refactor(pager): split render"],
+    ["Fix: handle empty input", "fix: handle empty input"],
+    ["Here is the commit message:\n\n```\ndocs: explain the cache key\n```", "docs: explain the cache key"],
+    ["Commit message: perf: cache parsed trees", "perf: cache parsed trees"],
     ["Added some stuff", null],
+    ["Sure! Here's a message:", null],
     ["feat: " + "x".repeat(80), null],
-    ["wat: nope", null],
-  ])("validSubject(%j) → %j", (text, expected) => {
-    expect(validSubject(text)).toBe(expected);
+    ["wat: rename things", null],
+    ["feat: <description>", null],
+    ["fix:", null],
+    ["", null],
+  ])("%j → %j", (text, expected) => {
+    expect(parseCommitSubject(text)).toBe(expected);
+  });
+});
+
+describe("generateCommitMessage over a scripted server", () => {
+  let server: ScriptedLlmServer;
+  const llm = () => createLlmClient({ baseUrl: server.baseUrl, apiKey: "k", maxRetries: 0 });
+  beforeEach(async () => {
+    server = await startScriptedLlmServer();
+  });
+  afterEach(() => server.close());
+
+  it("asks the model with a Conventional-Commits prompt, the request and the diff", async () => {
+    server.push('"fix: correct the off-by-one in pager"');
+    expect(await generateCommitMessage(llm(), { model: "gpt-4o-mini", diff: "diff --git a/x b/x", context: "fix pager" })).toBe("fix: correct the off-by-one in pager");
+    const [system, user] = server.requests[0]!.body.messages;
+    expect(server.requests[0]!.body.model).toBe("gpt-4o-mini");
+    expect(system!.role).toBe("system");
+    expect(system!.content).toMatch(/fix, feat, build, chore, ci, docs, style, refactor, perf, test/);
+    expect(system!.content).toMatch(/72 characters/);
+    expect(user!.content).toBe("# Request\nfix pager\n\n# Diff\ndiff --git a/x b/x");
   });
 
-  it("asks the weak model with the diff and falls back to null on garbage", async () => {
-    const server = await startScriptedLlmServer(["fix: correct the off-by-one in pager", "Sure! Here's a message:"]);
-    try {
-      const llm = createLlmClient({ baseUrl: server.baseUrl, apiKey: "k" });
-      expect(await generateCommitMessage(llm, { model: "m", diff: "diff --git a/x b/x", context: "fix pager" })).toBe("fix: correct the off-by-one in pager");
-      expect(server.requests[0]!.body.messages[1]!.content).toContain("diff --git a/x b/x");
-      expect(await generateCommitMessage(llm, { model: "m", diff: "d", context: "" })).toBeNull();
-    } finally {
-      await server.close();
-    }
+  it("truncates a huge diff", async () => {
+    server.push("chore: bump everything");
+    await generateCommitMessage(llm(), { model: "m", diff: "+x\n".repeat(50_000), context: "" });
+    const user = server.requests[0]!.body.messages[1]!.content;
+    expect(user.length).toBeLessThan(41_000);
+    expect(user).toMatch(/\[diff truncated\]$/);
+  });
+
+  it("returns null on garbage, on a cut-off answer, and on an endpoint error", async () => {
+    server.push("Sure! I changed a few things in the code.", { text: "feat: add", finishReason: "length" }, { status: 401 });
+    const input = { model: "m", diff: "d", context: "" };
+    expect(await generateCommitMessage(llm(), input)).toBeNull();
+    expect(await generateCommitMessage(llm(), input)).toBeNull();
+    expect(await generateCommitMessage(llm(), input)).toBeNull();
+    expect(server.requests).toHaveLength(3);
   });
 });

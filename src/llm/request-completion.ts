@@ -1,0 +1,108 @@
+import type OpenAI from "openai";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import { timeoutError } from "./classify-error.js";
+import { LlmError } from "./llm-error.js";
+import type { CompletionResult, TokenUsage } from "./types.js";
+
+/** One HTTP answer: possibly a partial text when the output limit cut it off. */
+export interface CompletionPart {
+  text: string;
+  finishReason: CompletionResult["finishReason"];
+  /** Null when the endpoint reported no usage. */
+  usage: TokenUsage | null;
+}
+
+export interface RequestCompletionInput {
+  client: OpenAI;
+  model: string;
+  messages: ChatCompletionMessageParam[];
+  temperature?: number;
+  maxTokens?: number;
+  onDelta?: (text: string) => void;
+  signal?: AbortSignal;
+  stream: boolean;
+  /** No answer yet, or no streamed chunk for this long, ends the attempt with a retryable timeout. */
+  timeoutMs: number;
+  /** For messages. */
+  host: string;
+}
+
+/**
+ * One request, without retries. The SDK's own timeout stops at the response headers, so a stream that stalls
+ * half-way would hang forever: our timer covers the whole exchange and restarts at every chunk, so a long answer
+ * that keeps flowing is never cut off.
+ */
+export async function requestCompletion(input: RequestCompletionInput): Promise<CompletionPart> {
+  const timer = new AbortController();
+  let timedOut = false;
+  let handle: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(handle);
+    handle = setTimeout(() => {
+      timedOut = true;
+      timer.abort();
+    }, input.timeoutMs);
+  };
+  const signal = input.signal ? AbortSignal.any([input.signal, timer.signal]) : timer.signal;
+  const interrupted = () => (timedOut ? timeoutError(input.host) : input.signal?.aborted ? new LlmError("aborted", "The model request was cancelled.") : null);
+  arm();
+  try {
+    const part = input.stream ? await streamed(input, signal, arm) : await whole(input, signal);
+    // The SDK ends a stream quietly when its signal aborts, so a cut-off answer must not pass as a complete one.
+    const stop = interrupted();
+    if (stop) throw stop;
+    return part;
+  } catch (error) {
+    throw interrupted() ?? error;
+  } finally {
+    clearTimeout(handle);
+  }
+}
+
+function params(input: RequestCompletionInput) {
+  return {
+    model: input.model,
+    messages: input.messages,
+    ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+    ...(input.maxTokens !== undefined ? { max_tokens: input.maxTokens } : {}),
+  };
+}
+
+async function streamed(input: RequestCompletionInput, signal: AbortSignal, onChunk: () => void): Promise<CompletionPart> {
+  const stream = await input.client.chat.completions.create(
+    { ...params(input), stream: true, stream_options: { include_usage: true } },
+    { signal },
+  );
+  let text = "";
+  let finish: string | null = null;
+  let usage: TokenUsage | null = null;
+  for await (const chunk of stream) {
+    onChunk();
+    const choice = chunk.choices[0];
+    const delta = choice?.delta?.content ?? "";
+    if (delta) {
+      text += delta;
+      input.onDelta?.(delta);
+    }
+    if (choice?.finish_reason) finish = choice.finish_reason;
+    // Some servers repeat a running total in every chunk: the last one wins.
+    if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
+  }
+  if (finish === null && text === "") {
+    throw new LlmError("server", `The model endpoint at ${input.host} sent an empty stream — it may not support streaming.`, { retryable: true });
+  }
+  return { text, finishReason: mapFinish(finish), usage };
+}
+
+async function whole(input: RequestCompletionInput, signal: AbortSignal): Promise<CompletionPart> {
+  const completion = await input.client.chat.completions.create({ ...params(input), stream: false }, { signal });
+  const choice = completion.choices[0];
+  const text = choice?.message?.content ?? "";
+  if (text) input.onDelta?.(text);
+  const usage = completion.usage ? { prompt: completion.usage.prompt_tokens, completion: completion.usage.completion_tokens } : null;
+  return { text, finishReason: mapFinish(choice?.finish_reason ?? null), usage };
+}
+
+function mapFinish(reason: string | null): CompletionResult["finishReason"] {
+  return reason === "stop" ? "stop" : reason === "length" ? "length" : "other";
+}

@@ -1,0 +1,59 @@
+import { classifyError, type ErrorContext } from "./classify-error.js";
+import { LlmError } from "./llm-error.js";
+import { backoffMs, retryAfterMs, type BackoffOptions } from "./retry-delay.js";
+
+/** The part of a pino/Probot logger we use. */
+export interface LlmLogger {
+  warn(obj: object, msg?: string): void;
+}
+
+/** Sleep that may be cut short by the signal; injected in tests so they never wait. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+export interface RetryPolicy extends BackoffOptions {
+  maxRetries: number;
+  /** Largest `retry-after` we honour; longer asks are cut to this. */
+  maxRetryAfterMs: number;
+  sleep: Sleep;
+  logger?: LlmLogger;
+}
+
+/**
+ * Run `attempt` until it succeeds, a non-retryable error occurs, the signal aborts, or `maxRetries` retries are
+ * spent. Every failure leaves as an {@link LlmError}; after spent retries its message says how many attempts ran.
+ */
+export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy, ctx: ErrorContext, signal?: AbortSignal): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (raw) {
+      const error = classifyError(raw, ctx);
+      if (signal?.aborted) throw new LlmError("aborted", "The model request was cancelled.");
+      if (!error.retryable) throw error;
+      if (n >= policy.maxRetries) {
+        const tries = n + 1;
+        throw new LlmError(error.kind, `${error.message} (gave up after ${tries} attempt${tries === 1 ? "" : "s"})`, {
+          ...(error.status !== undefined ? { status: error.status } : {}),
+          retryable: true,
+        });
+      }
+      const delayMs = retryAfterMs(raw, policy.maxRetryAfterMs) ?? backoffMs(n, policy);
+      policy.logger?.warn({ kind: error.kind, status: error.status, attempt: n + 1, delayMs }, "model request failed; retrying");
+      await policy.sleep(delayMs, signal);
+      if (signal?.aborted) throw new LlmError("aborted", "The model request was cancelled.");
+    }
+  }
+}
+
+/** A timer-based sleep that resolves early when the signal aborts. */
+export const defaultSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(handle);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const handle = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
