@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from "node:crypto";
 import { startAppServer } from "../app/start-app-server.js";
 import { readEnv } from "../config/env.js";
-import { DEMO_FILES, DEMO_PR_REPLIES } from "../demo/demo-script.js";
+import { DEMO_FILES, DEMO_ISSUE, DEMO_ISSUE_REPLIES, DEMO_PR_REPLIES } from "../demo/demo-script.js";
 import { startScriptedLlmServer } from "../demo/scripted-llm-server.js";
 import { sendWebhook } from "../demo/send-webhook.js";
-import { branchLog, seedPullRequest, seedRepo } from "../demo/seed-repo.js";
+import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../demo/seed-repo.js";
 import { startFakeGitHub } from "../demo/start-fake-github.js";
 import { createExec } from "../exec/create-exec.js";
 
@@ -15,7 +15,7 @@ import { createExec } from "../exec/create-exec.js";
 export async function demoCommand(source: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   const say = (s: string) => process.stdout.write(`${s}\n`);
   const fake = await startFakeGitHub({ sourceEnv: source });
-  const llm = await startScriptedLlmServer(DEMO_PR_REPLIES);
+  const llm = await startScriptedLlmServer([...DEMO_PR_REPLIES, ...DEMO_ISSUE_REPLIES]);
   const secret = "demo-webhook-secret";
   let app: Awaited<ReturnType<typeof startAppServer>> | null = null;
   try {
@@ -46,9 +46,32 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     say("── Commit pushed to the pull request branch ──────────────────────────");
     say(diff.stdout.trim());
     say("\n── Status comment on the pull request ─────────────────────────────────");
-    for (const c of repo.comments) say(c.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim());
+    for (const c of repo.comments.filter((x) => x.issueNumber === pr.number)) say(c.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim());
     say(`\nReactions: ${repo.reactions.map((r) => r.content).join(", ")} · Check Run: ${repo.checkRuns.map((c) => `${c.name} ${c.conclusion}`).join(", ")}`);
-    return commit?.subject.startsWith("feat:") ? 0 : 1;
+
+    // Second flow: an issue labelled `aider` becomes a pull request.
+    const issue = seedIssue(fake, repo, { title: DEMO_ISSUE.title, body: DEMO_ISSUE.body, user: "maintainer" });
+    say(`\n@maintainer labels issue #${issue.number} "${issue.title}" with \`aider\`\n`);
+    await sendWebhook({
+      url: app.webhookUrl, secret, event: "issues",
+      payload: {
+        action: "labeled", installation: { id: 1 }, repository: payload.repository, label: { name: "aider" },
+        issue: { number: issue.number, title: issue.title, body: issue.body, user: { login: "maintainer" }, labels: [{ name: "aider" }], updated_at: new Date().toISOString() },
+        sender: payload.sender,
+      },
+    });
+    await app.queue.idle();
+    const opened = [...repo.issues.values()].find((i) => i.pull && i.body.includes(`Fixes #${issue.number}`));
+    say("── Pull request opened for the issue ──────────────────────────────────");
+    if (opened) {
+      say(`#${opened.number} ${opened.title}  (${opened.pull!.draft ? "draft, " : ""}${opened.pull!.head} → ${opened.pull!.base}, review requested from ${opened.pull!.requestedReviewers.join(", ")})`);
+      say(opened.body);
+    } else {
+      say("(no pull request was opened — see the status comment below)");
+    }
+    const issueStatus = repo.comments.filter((c) => c.issueNumber === issue.number).at(-1);
+    if (issueStatus) say(`\nStatus comment on #${issue.number}: ${issueStatus.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim().split("\n")[0]}`);
+    return commit?.subject.startsWith("feat:") && opened ? 0 : 1;
   } finally {
     await app?.close();
     await llm.close();

@@ -62,3 +62,27 @@ export const DEMO_PR_REPLIES: string[] = [
   ].join("\n"),
   "feat: retry failed fetches with backoff",
 ];
+
+/** The issue the demo labels with `aider`, and the model's answers for it. */
+export const DEMO_ISSUE = {
+  title: "getText should reject empty URLs",
+  body: "Calling `getText(\"\")` makes a request to the current origin. It should throw a clear error instead.",
+};
+
+export const DEMO_ISSUE_REPLIES: string[] = [
+  "The check belongs in the fetch client:\n\nsrc/fetch-client.ts\n",
+  [
+    "I'll validate the URL before any request is made.",
+    "",
+    "src/fetch-client.ts",
+    "```ts",
+    "<<<<<<< SEARCH",
+    "export async function getText(url: string, options: FetchOptions = {}): Promise<string> {",
+    "=======",
+    "export async function getText(url: string, options: FetchOptions = {}): Promise<string> {",
+    "  if (url.trim() === \"\") throw new Error(\"getText: the URL is empty\");",
+    ">>>>>>> REPLACE",
+    "```",
+  ].join("\n"),
+  "fix: reject empty URLs in getText",
+];

@@ -34,11 +34,13 @@ export function serveGitCgi(
       return;
     }
     head = Buffer.concat([head, chunk]);
-    const end = head.indexOf("\r\n\r\n");
-    const endLf = head.indexOf("\n\n");
-    const cut = end >= 0 ? end : endLf;
+    // The header block ends at the first blank line, whichever line ending the CGI program used.
+    const crlf = head.indexOf("\r\n\r\n");
+    const lf = head.indexOf("\n\n");
+    const useCrlf = crlf >= 0 && (lf < 0 || crlf < lf);
+    const cut = useCrlf ? crlf : lf;
     if (cut < 0) return;
-    const sepLen = end >= 0 ? 4 : 2;
+    const sepLen = useCrlf ? 4 : 2;
     const headerText = head.subarray(0, cut).toString("utf8");
     let status = 200;
     for (const line of headerText.split(/\r?\n/)) {

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import type { Exec, ExecRequest } from "./types.js";
 
 export interface SandboxOptions {
@@ -18,10 +20,13 @@ export async function probeSandbox(exec: Exec): Promise<boolean> {
  * `hide`n folders replaced by empty ones, separate PID/IPC/UTS namespaces, killed with its parent. The environment
  * stays the exec door's allow-list.
  */
-export function sandboxRequest(req: ExecRequest, options: SandboxOptions): ExecRequest {
+export function sandboxRequest(req: ExecRequest, options: SandboxOptions & { gitDir?: string }): ExecRequest {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   for (const dir of options.hide) if (!req.cwd.startsWith(`${dir}/`) && req.cwd !== dir) args.push("--tmpfs", dir);
-  args.push("--bind", req.cwd, req.cwd, "--chdir", req.cwd, "--unshare-all");
+  args.push("--bind", req.cwd, req.cwd);
+  // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
+  if (options.gitDir) args.push("--ro-bind", options.gitDir, options.gitDir);
+  args.push("--chdir", req.cwd, "--unshare-all");
   if (options.network) args.push("--share-net");
   args.push("--die-with-parent", "--new-session");
   const inner = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
@@ -30,5 +35,10 @@ export function sandboxRequest(req: ExecRequest, options: SandboxOptions): ExecR
 
 /** An {@link Exec} that runs every request inside the sandbox. */
 export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
-  return { run: (req) => exec.run(sandboxRequest(req, options)) };
+  return {
+    run: (req) => {
+      const gitDir = path.join(req.cwd, ".git");
+      return exec.run(sandboxRequest(req, { ...options, ...(existsSync(gitDir) ? { gitDir } : {}) }));
+    },
+  };
 }

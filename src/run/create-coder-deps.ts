@@ -71,10 +71,8 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     },
     commit: (req) => git.commit(root, req),
     diffText: (paths) => git.diffText(root, paths),
-    diffStats: async (paths) => {
-      await git.run(root, ["add", "--intent-to-add", "--", ...paths], { allowFail: true });
-      return git.diffStats(root, "HEAD", undefined, paths);
-    },
+    // Untracked new files are counted without touching the user's index.
+    diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),
     ...(input.commitModel
       ? { generateCommitMessage: (diff: string, context: string) => generateCommitMessage(llm, { model: input.commitModel!, diff, context }) }
       : {}),

@@ -8,6 +8,7 @@ import { pushBranch, type PushRequest } from "./git-push.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain } from "./git-queries.js";
 import { revertCommit } from "./git-revert.js";
 import { createGitRunner } from "./git-runner.js";
+import { guardRemote } from "./guard-remote.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 
 export { gitAuthEnv as authEnv } from "./auth-env.js";
@@ -27,6 +28,11 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
   const identityArgs = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
   const run = createGitRunner(exec, { GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS }, identityArgs);
   const who = (dir: string) => resolveIdentity(run, dir, committer);
+  // Clone URLs by checkout, so later token-bearing commands can check the remote was not redirected.
+  const cloneUrls = new Map<string, string>();
+  const guard = async (dir: string, token: string | undefined, remote = "origin") => {
+    if (token) await guardRemote(run, dir, remote, cloneUrls.get(path.resolve(dir)));
+  };
 
   return {
     /** Any git command (same env, redaction and error rules); for callers with needs not covered below. */
@@ -39,6 +45,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       const depth = req.depth ?? 50;
       const shallow = depth > 0 ? ["--depth", String(depth)] : [];
       await run(path.dirname(dir), ["clone", "--quiet", ...shallow, "--branch", req.branch, "--single-branch", "--no-tags", "--", req.url, dir], { token: req.token });
+      cloneUrls.set(dir, req.url);
     },
 
     /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
@@ -46,6 +53,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       const remote = req.remote ?? "origin";
       const tracking = `refs/remotes/${remote}/${req.branch}`;
       const depth = req.depth ? ["--depth", String(req.depth)] : [];
+      await guard(req.dir, req.token, remote);
       await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], { token: req.token });
       return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
     },
@@ -55,7 +63,10 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
     },
 
     currentBranch: (dir: string) => currentBranch(run, dir),
-    defaultRemoteBranch: (dir: string, opts?: { token?: string; remote?: string }) => defaultRemoteBranch(run, dir, opts),
+    async defaultRemoteBranch(dir: string, opts?: { token?: string; remote?: string }): Promise<string | null> {
+      await guard(dir, opts?.token, opts?.remote);
+      return defaultRemoteBranch(run, dir, opts);
+    },
     statusPorcelain: (dir: string) => statusPorcelain(run, dir),
     log: (dir: string, n: number, rev?: string) => log(run, dir, n, rev),
     isAncestor: (dir: string, ancestor: string, descendant: string) => isAncestor(run, dir, ancestor, descendant),
@@ -83,7 +94,8 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 
     /** Push HEAD to `branch` without force; if the remote moved, fetch + rebase once and push again. */
     async push(req: PushRequest): Promise<void> {
-      await pushBranch(run, req, await who(req.dir));
+      const cloneUrl = cloneUrls.get(path.resolve(req.dir));
+      await pushBranch(run, req, { committer: await who(req.dir), ...(cloneUrl ? { cloneUrl } : {}) });
     },
 
     /** The newest commits, `{ sha, message }` (see `log` for author and subject). */

@@ -1,6 +1,7 @@
 import { GitError, PushRejectedError } from "./git-errors.js";
 import { committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
+import { guardRemote } from "./guard-remote.js";
 
 export interface PushRequest {
   dir: string;
@@ -12,6 +13,12 @@ export interface PushRequest {
   remote?: string;
 }
 
+export interface PushContext {
+  committer: GitIdentity;
+  /** The URL this checkout was cloned from, when known: the token is only sent there. */
+  cloneUrl?: string;
+}
+
 /** What git says when the remote has commits we lack (not for hooks, protection rules or auth failures). */
 const MOVED = /\[rejected\].*\((fetch first|non-fast-forward)\)|updates were rejected because the (remote contains work|tip of your current branch is behind)/i;
 
@@ -20,8 +27,9 @@ const MOVED = /\[rejected\].*\((fetch first|non-fast-forward)\)|updates were rej
  * the remote tip we started from) onto it once, and push again; a conflicting move gives `PushRejectedError`
  * and leaves the checkout as it was before the rebase.
  */
-export async function pushBranch(run: GitRun, req: PushRequest, committer: GitIdentity): Promise<void> {
+export async function pushBranch(run: GitRun, req: PushRequest, ctx: PushContext): Promise<void> {
   const remote = req.remote ?? "origin";
+  if (req.token) await guardRemote(run, req.dir, remote, ctx.cloneUrl);
   const tracking = `refs/remotes/${remote}/${req.branch}`;
   const args = ["push", "--quiet", ...(req.setUpstream ? ["--set-upstream"] : []), remote, `HEAD:refs/heads/${req.branch}`];
   const first = await run(req.dir, args, { token: req.token, allowFail: true });
@@ -31,8 +39,10 @@ export async function pushBranch(run: GitRun, req: PushRequest, committer: GitId
   const startedFrom = await run(req.dir, ["rev-parse", "--verify", "--quiet", tracking], { allowFail: true });
   await run(req.dir, ["fetch", "--quiet", "--no-tags", remote, `+refs/heads/${req.branch}:${tracking}`], { token: req.token });
   // Replaying only startedFrom..HEAD keeps commits the remote dropped (a force-push) from coming back.
-  const onto = startedFrom.ok ? ["--onto", tracking, startedFrom.stdout.trim()] : [tracking];
-  const rebase = await run(req.dir, ["rebase", "--quiet", "--autostash", ...onto], { allowFail: true, env: committerEnv(committer) });
+  const base = startedFrom.ok ? startedFrom.stdout.trim() : "";
+  const ours = base !== "" && (await run(req.dir, ["merge-base", "--is-ancestor", base, "HEAD"], { allowFail: true })).ok;
+  const onto = ours ? ["--onto", tracking, base] : [tracking];
+  const rebase = await run(req.dir, ["rebase", "--quiet", "--autostash", ...onto], { allowFail: true, env: committerEnv(ctx.committer) });
   if (!rebase.ok) {
     await run(req.dir, ["rebase", "--abort"], { allowFail: true });
     throw new PushRejectedError(

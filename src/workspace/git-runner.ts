@@ -32,7 +32,8 @@ export function createGitRunner(exec: Exec, baseEnv: Readonly<Record<string, str
   return async (cwd, args, options = {}) => {
     const r = await exec.run({
       command: "git",
-      args: ["-c", "core.quotePath=false", ...configArgs, ...args],
+      // With a token in the env, no hook may run: a script of the repository could have planted one to read it.
+      args: ["-c", "core.quotePath=false", ...(options.token ? ["-c", "core.hooksPath=/dev/null"] : []), ...configArgs, ...args],
       cwd,
       env: { ...gitAuthEnv(options.token), GIT_LITERAL_PATHSPECS: "1", ...baseEnv, ...options.env },
       timeoutMs: options.timeoutMs ?? 300_000,

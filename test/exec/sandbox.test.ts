@@ -22,6 +22,7 @@ describe("the sandbox on this machine", () => {
   beforeAll(async () => {
     base = await mkdtemp(path.join(os.tmpdir(), "sbx-"));
     await mkdir(path.join(base, "checkout"));
+    await mkdir(path.join(base, "checkout", ".git", "hooks"), { recursive: true });
     await mkdir(path.join(base, "secrets"));
     await writeFile(path.join(base, "secrets", "app.pem"), "PRIVATE KEY");
     await writeFile(path.join(base, "other-job.txt"), "another job's file");
@@ -37,7 +38,7 @@ describe("the sandbox on this machine", () => {
     const sbx = createSandboxedExec(exec, { hide: [path.join(base, "secrets")], network: false });
     const cwd = path.join(base, "checkout");
     const r = await sbx.run({
-      command: `echo built > out.txt; cat ${base}/secrets/app.pem; cat ${base}/other-job.txt; echo x > /usr/pwned; echo done`,
+      command: `echo built > out.txt; cat ${base}/secrets/app.pem; cat ${base}/other-job.txt; echo x > /usr/pwned; echo evil > .git/hooks/pre-commit; echo done`,
       shell: true, cwd, timeoutMs: 10_000,
     });
     expect(r.output).toContain("done");
@@ -45,5 +46,6 @@ describe("the sandbox on this machine", () => {
     expect(r.output).not.toContain("PRIVATE KEY");
     expect(r.output).not.toContain("another job's file");
     expect(r.output).toMatch(/Read-only file system|Permission denied/);
+    await expect(readFile(path.join(cwd, ".git", "hooks", "pre-commit"), "utf8")).rejects.toThrow();
   });
 });

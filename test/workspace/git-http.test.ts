@@ -132,4 +132,34 @@ describe("git over smart HTTP with a token header", () => {
     expect(err).not.toBeInstanceOf(PushRejectedError);
     expect((err as Error).message).toContain("protected branch");
   });
+
+  it.each([
+    ["the remote URL was changed", ["remote", "set-url", "origin", "http://127.0.0.1:1/evil.git"]],
+    ["a URL rewrite was added", ["config", "url.http://127.0.0.1:1/.insteadOf", "http://127.0.0.1"]],
+    ["a proxy was configured", ["config", "http.proxy", "http://127.0.0.1:1"]],
+  ])("refuses to send the token when %s after cloning", async (_why, args) => {
+    const dir = await clone("mine");
+    await writeFiles(dir, { "a.txt": "x\n" });
+    await git.commit(dir, { paths: ["a.txt"], subject: "fix: x" });
+    await sh(dir, args);
+    const before = server.requests.length;
+    await expect(git.push({ dir, branch: "main", token: TOKEN })).rejects.toThrow(/Refusing to send credentials/);
+    await expect(git.fetch({ dir, branch: "main", token: TOKEN })).rejects.toThrow(/Refusing to send credentials/);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("runs no hook while the token is in git's environment (a planted pre-push hook cannot read it)", async () => {
+    const dir = await clone("mine");
+    const leak = path.join(tmp, "leaked.txt");
+    await writeFiles(dir, { ".git/hooks/pre-push": `#!/bin/sh\nenv > '${leak}'\n`, "a.txt": "x\n" });
+    await chmod(path.join(dir, ".git/hooks/pre-push"), 0o755);
+    await git.commit(dir, { paths: ["a.txt"], subject: "fix: x" });
+    await git.push({ dir, branch: "main", token: TOKEN });
+    await expect(readFile(leak)).rejects.toThrow();
+    // The same hook does run for a push without a token, so the check above is meaningful.
+    await writeFiles(dir, { "a.txt": "y\n" });
+    await git.commit(dir, { paths: ["a.txt"], subject: "fix: y" });
+    await sh(dir, ["push", "-q", bare, "HEAD:refs/heads/other"]);
+    expect(await readFile(leak, "utf8")).toContain("PATH=");
+  });
 });
