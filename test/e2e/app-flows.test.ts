@@ -45,6 +45,18 @@ describe("e2e: app flows", () => {
     expect(e2e.repo.comments.find((c) => c.user === bot)!.body).toContain(`Opened #${pr.number}`);
   });
 
+  it("/aider on an issue comment → a PR from the default branch that fixes the issue", async () => {
+    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: [fix, "fix: make add add"] });
+    const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
+    await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file src/calc.py please fix add", "ann"));
+    await e2e.idle();
+    const pr = [...e2e.repo.issues.values()].find((i) => i.pull && i.user === bot)!;
+    expect(pr.pull!.head).toBe("aider/issue-1-add-is-broken");
+    expect(pr.body).toContain("Fixes #1");
+    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
+    expect(e2e.repo.reactions.map((r) => r.content)).toEqual(["eyes", "rocket"]);
+  });
+
   it("review comment → the file and hunk are context and the reply goes into the thread", async () => {
     e2e = await startE2E({ files, permissions: { ann: "write" }, replies: [fix, "fix: correct add"] });
     const pr = await e2e.pr({ title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
