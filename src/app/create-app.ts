@@ -10,6 +10,9 @@ import { loadTokenizer } from "../llm/count-tokens.js";
 import type { RunRequest } from "../run/run-request.js";
 import { createCheckExec } from "./create-check-exec.js";
 import { createJobRunner } from "./create-job-runner.js";
+import { fireSchedule } from "./fire-schedule.js";
+import { listScheduleTargets } from "./list-schedule-targets.js";
+import { createScheduler } from "./scheduler.js";
 
 export interface AppHandle {
   appFn: ApplicationFunction;
@@ -59,6 +62,24 @@ export function createApp(env: AppEnv): AppHandle {
       onError: (job, error) => app.log.error({ err: error, job: job.id }, "job crashed"),
     });
     const q = queue;
+    if (env.schedules) {
+      const scheduler = createScheduler({
+        log: app.log,
+        listTargets: async () =>
+          listScheduleTargets({
+            appApi: (await app.auth()) as unknown as GitHubApi,
+            installationApi: async (id) => (await app.auth(id)) as unknown as GitHubApi,
+            log: app.log,
+          }),
+        fire: async (target, schedule, key) => {
+          const api = (await app.auth(target.installationId)) as unknown as GitHubApi;
+          await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, queue: q, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
+        },
+      });
+      const sync = () => scheduler.sync().catch((error: unknown) => app.log.warn({ err: error }, "schedule sync failed"));
+      void sync();
+      setInterval(sync, env.scheduleSyncMs).unref();
+    }
     app.on(["issue_comment.created", "pull_request_review_comment.created", "issues.labeled", "issues.opened"], async (context) => {
       const result = await handleEvent(
         {

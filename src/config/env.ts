@@ -16,6 +16,10 @@ export interface AppEnv {
   sandbox: "auto" | "on" | "off";
   /** Keep the network inside the sandbox (default true: installs and many test suites need it). */
   sandboxNetwork: boolean;
+  /** Arm the `schedules` of every installed repository's config (default on). */
+  schedules: boolean;
+  /** How often installed repositories' configs are re-read for schedule changes. */
+  scheduleSyncMs: number;
   /** Where repo-map caches live (CLI: outside the checkout). */
   cacheDir?: string;
   /** Where job checkouts are made (default: the OS temp dir). */
@@ -45,7 +49,11 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
   if (!Number.isInteger(port) || port < 0) throw new Error(`PORT must be a port number, got "${source.PORT}".`);
   const sandbox = source.AIDER_BOT_SANDBOX ?? "auto";
   if (sandbox !== "auto" && sandbox !== "on" && sandbox !== "off") throw new Error(`AIDER_BOT_SANDBOX must be auto, on or off, got "${sandbox}".`);
+  const scheduleSyncMs = Number(source.AIDER_BOT_SCHEDULE_SYNC_MS ?? 15 * 60_000);
+  if (!Number.isFinite(scheduleSyncMs) || scheduleSyncMs < 100) throw new Error(`AIDER_BOT_SCHEDULE_SYNC_MS must be a number of milliseconds ≥ 100, got "${source.AIDER_BOT_SCHEDULE_SYNC_MS}".`);
   return {
+    schedules: source.AIDER_BOT_SCHEDULES !== "off",
+    scheduleSyncMs,
     sandbox,
     sandboxNetwork: source.AIDER_BOT_SANDBOX_NETWORK !== "0",
     prices: parsePrices(source.AIDER_BOT_PRICES),

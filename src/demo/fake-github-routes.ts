@@ -62,6 +62,17 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   const { state } = ctx;
   const key = `${method} /${s.join("/")}`;
 
+  if (method === "GET" && s[0] === "app" && s[1] === "installations" && s.length === 2) {
+    const owners = [...new Set([...state.repos.values()].map((r) => r.owner))];
+    return { status: 200, json: [{ id: 1, account: user(owners[0] ?? "acme") }] };
+  }
+  if (method === "GET" && s[0] === "installation" && s[1] === "repositories") {
+    const repos = [...state.repos.values()].map((r) => ({
+      name: r.name, full_name: `${r.owner}/${r.name}`, owner: user(r.owner), default_branch: r.defaultBranch,
+      clone_url: `${ctx.webUrl}/${r.owner}/${r.name}.git`, html_url: `${ctx.webUrl}/${r.owner}/${r.name}`, archived: false,
+    }));
+    return { status: 200, json: { total_count: repos.length, repositories: repos } };
+  }
   if (method === "GET" && s[0] === "app" && s.length === 1) return { status: 200, json: { id: 1, slug: state.botLogin.replace("[bot]", ""), name: "aider-bot" } };
   if (method === "POST" && s[0] === "app" && s[1] === "installations" && s[3] === "access_tokens") {
     const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
@@ -102,6 +113,17 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
       comment.updatedAt = new Date().toISOString();
     }
     return { status: 200, json: commentJson(ctx, repo, comment) };
+  }
+  if (rest[0] === "issues" && rest.length === 1) {
+    if (method === "POST") {
+      const number = state.nextIssueNumber(repo);
+      const issue: FakeIssue = { number, title: String(body.title), body: String(body.body ?? ""), user: state.botLogin, labels: ((body.labels as string[] | undefined) ?? []) };
+      repo.issues.set(number, issue);
+      return { status: 201, json: issueJson(ctx, repo, issue) };
+    }
+    const creator = req.query.get("creator");
+    const list = [...repo.issues.values()].filter((i) => !i.pull && (!creator || i.user === creator));
+    return { status: 200, json: list.map((i) => issueJson(ctx, repo, i)) };
   }
   if (rest[0] === "issues" && rest[1] && rest[2] === "comments") {
     const number = Number(rest[1]);

@@ -132,7 +132,7 @@ async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s
       base: req.defaultBranch,
       draft: req.settings.draft,
     }));
-  if (!existing) await deps.github.requestReview(pr.number, req.requester.login).catch(() => undefined);
+  if (!existing && !req.requester.login.endsWith("[bot]")) await deps.github.requestReview(pr.number, req.requester.login).catch(() => undefined);
   return { kind: "pull-request", result, sha, pr, branch: workBranch, elapsedMs: 0 };
 }
 

@@ -4,7 +4,8 @@ export const RUN_TRAILER = "Aider-Bot-Run";
 /** Trailers for a run's commit: the run id, and Co-authored-by the requesting user when known. */
 export function runTrailers(jobId: string, requester?: { login: string; id?: number }): string[] {
   const trailers = [`${RUN_TRAILER}: ${jobId}`];
-  if (requester) trailers.unshift(`Co-authored-by: ${coAuthorName(requester)} <${noreplyEmail(requester)}>`);
+  // A scheduled run has the bot itself as requester: no co-author then.
+  if (requester && !requester.login.endsWith("[bot]")) trailers.unshift(`Co-authored-by: ${coAuthorName(requester)} <${noreplyEmail(requester)}>`);
   return trailers;
 }
 

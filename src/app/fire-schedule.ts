@@ -1,0 +1,56 @@
+import { ensureComment, findComment } from "../github/ensure-comment.js";
+import type { GitHubApi } from "../github/github-api.js";
+import { runMarker } from "../github/markers.js";
+import { renderStage } from "../github/render-status.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { resolveSettings } from "../run/resolve-settings.js";
+import type { RunRequest } from "../run/run-request.js";
+import type { Schedule, ScheduleTarget } from "./scheduler.js";
+
+/**
+ * Start one scheduled run. It works like an issue run, on a tracking issue the bot keeps per schedule entry (found
+ * again by a hidden marker): status comments go there, and the pull request says `Fixes #n`. A later tick while that
+ * PR is open adds its commit to the same branch and PR.
+ */
+export async function fireSchedule(args: {
+  api: GitHubApi;
+  target: ScheduleTarget;
+  schedule: Schedule;
+  key: string;
+  botLogin: string;
+  queue: JobQueue<RunRequest>;
+  defaults: { model: string; weakModel?: string };
+  now: Date;
+}): Promise<boolean> {
+  const { api, target, schedule, key } = args;
+  const where = { owner: target.owner, repo: target.repo };
+  const marker = `<!-- aider-bot:schedule:${key} -->`;
+  const listed = await api.request("GET /repos/{owner}/{repo}/issues", { ...where, state: "open", creator: args.botLogin, per_page: 100 });
+  let issue = (listed.data as { number: number; title: string; body?: string }[]).find((i) => (i.body ?? "").includes(marker));
+  if (!issue) {
+    const title = `aider-bot schedule: ${schedule.message.split("\n")[0]!.slice(0, 80)}`;
+    const body = `${marker}\nThis issue tracks the scheduled request \`${schedule.cron}\` from \`.github/aider.yml\`:\n\n> ${schedule.message}\n\nEach run reports here; its pull request closes this issue when merged.`;
+    issue = (await api.request("POST /repos/{owner}/{repo}/issues", { ...where, title, body })).data as { number: number; title: string; body?: string };
+  }
+  const resolved = resolveSettings(target.config, { files: schedule.files }, args.defaults);
+  if (!resolved.ok) throw new Error(resolved.message);
+  const jobId = `${key}@${args.now.toISOString()}`;
+  const request: RunRequest = {
+    jobId,
+    deliveryId: jobId,
+    ...where,
+    installationId: target.installationId,
+    cloneUrl: target.cloneUrl,
+    defaultBranch: schedule.branch ?? target.defaultBranch,
+    target: { kind: "issue", number: issue.number, title: issue.title },
+    verb: "run",
+    message: schedule.message,
+    untrustedContext: [],
+    files: schedule.files,
+    requester: { login: args.botLogin },
+    settings: resolved.settings,
+  };
+  if (await findComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId) })) return false;
+  request.statusCommentId = await ensureComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId), botLogin: args.botLogin, body: renderStage("queued", request) });
+  return args.queue.enqueue({ id: jobId, key: `${target.owner}/${target.repo}#${issue.number}`, data: request });
+}

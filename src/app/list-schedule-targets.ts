@@ -1,0 +1,40 @@
+import { parse } from "yaml";
+import type { Logger } from "pino";
+import { parseRepoConfig } from "../config/repo-config.js";
+import type { GitHubApi } from "../github/github-api.js";
+import type { ScheduleTarget } from "./scheduler.js";
+
+/**
+ * Every installed repository with a valid `.github/aider.yml` that has schedules. Invalid configs are skipped with a
+ * log line (the next command on that repository reports the problems in a comment).
+ */
+export async function listScheduleTargets(deps: {
+  appApi: GitHubApi;
+  installationApi(id: number): Promise<GitHubApi>;
+  log: Logger;
+}): Promise<ScheduleTarget[]> {
+  const out: ScheduleTarget[] = [];
+  const installations = (await deps.appApi.request("GET /app/installations", { per_page: 100 })).data as { id: number }[];
+  for (const inst of installations) {
+    const api = await deps.installationApi(inst.id);
+    const repos = ((await api.request("GET /installation/repositories", { per_page: 100 })).data as { repositories: { name: string; owner: { login: string }; default_branch: string; clone_url: string; archived?: boolean }[] }).repositories;
+    for (const r of repos) {
+      if (r.archived) continue;
+      let raw: unknown;
+      try {
+        const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", { owner: r.owner.login, repo: r.name, path: ".github/aider.yml", mediaType: { format: "raw" } });
+        raw = parse(String(res.data));
+      } catch {
+        continue; // no config file: no schedules
+      }
+      const parsed = parseRepoConfig(raw);
+      if (!parsed.ok) {
+        deps.log.warn({ repo: `${r.owner.login}/${r.name}`, problems: parsed.problems }, "invalid .github/aider.yml: schedules skipped");
+        continue;
+      }
+      if (parsed.config.schedules.length === 0) continue;
+      out.push({ installationId: inst.id, owner: r.owner.login, repo: r.name, defaultBranch: r.default_branch, cloneUrl: r.clone_url, config: parsed.config });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { Cron } from "croner";
+import type { Logger } from "pino";
+import type { RepoConfig } from "../config/repo-config.js";
+
+export interface ScheduleTarget {
+  installationId: number;
+  owner: string;
+  repo: string;
+  defaultBranch: string;
+  cloneUrl: string;
+  config: RepoConfig;
+}
+
+export type Schedule = RepoConfig["schedules"][number];
+
+export interface Scheduler {
+  /** Re-read every repository's config and (re)arm its cron entries; removed entries stop. */
+  sync(): Promise<void>;
+  /** The keys of the armed entries (for tests and logs). */
+  armed(): string[];
+  stop(): void;
+}
+
+/** A schedule entry's identity: changing its cron or message makes it a new entry. */
+export function scheduleKey(t: Pick<ScheduleTarget, "owner" | "repo">, index: number, s: Schedule): string {
+  const digest = createHash("sha1").update(`${s.cron}\n${s.message}\n${s.files.join(",")}\n${s.branch ?? ""}`).digest("hex").slice(0, 10);
+  return `${t.owner}/${t.repo}#schedule-${index}-${digest}`;
+}
+
+/**
+ * Cron entries from `.github/aider.yml` (`schedules:`), armed with croner. A tick while the same entry's previous run
+ * is still going is skipped, so a slow run never piles up copies of itself.
+ */
+export function createScheduler(deps: {
+  listTargets(): Promise<ScheduleTarget[]>;
+  fire(target: ScheduleTarget, schedule: Schedule, key: string): Promise<void>;
+  log: Logger;
+}): Scheduler {
+  const jobs = new Map<string, Cron>();
+  const running = new Set<string>();
+  return {
+    async sync() {
+      const wanted = new Map<string, { target: ScheduleTarget; schedule: Schedule }>();
+      for (const target of await deps.listTargets()) {
+        target.config.schedules.forEach((schedule, i) => wanted.set(scheduleKey(target, i, schedule), { target, schedule }));
+      }
+      for (const [key, job] of jobs) {
+        if (!wanted.has(key)) {
+          job.stop();
+          jobs.delete(key);
+        }
+      }
+      for (const [key, { target, schedule }] of wanted) {
+        if (jobs.has(key)) continue;
+        const job = new Cron(schedule.cron, { unref: true, protect: true }, async () => {
+          if (running.has(key)) return;
+          running.add(key);
+          try {
+            await deps.fire(target, schedule, key);
+          } catch (error) {
+            deps.log.warn({ err: error, schedule: key }, "scheduled run could not start");
+          } finally {
+            running.delete(key);
+          }
+        });
+        jobs.set(key, job);
+        deps.log.info({ schedule: key, cron: schedule.cron, next: job.nextRun()?.toISOString() }, "schedule armed");
+      }
+    },
+    armed: () => [...jobs.keys()],
+    stop() {
+      for (const job of jobs.values()) job.stop();
+      jobs.clear();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import pino from "pino";
+import { parseRepoConfig, type RepoConfig } from "../../src/config/repo-config.js";
+import { createScheduler, type ScheduleTarget } from "../../src/app/scheduler.js";
+
+const config = (schedules: unknown[]): RepoConfig => {
+  const r = parseRepoConfig({ schedules });
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.config;
+};
+const target = (schedules: unknown[]): ScheduleTarget => ({ installationId: 1, owner: "acme", repo: "w", defaultBranch: "main", cloneUrl: "x", config: config(schedules) });
+
+describe("createScheduler", () => {
+  it("arms new entries, keeps unchanged ones and stops removed or edited ones", async () => {
+    let targets = [target([{ cron: "0 6 * * 1", message: "weekly" }, { cron: "0 0 1 * *", message: "monthly" }])];
+    const s = createScheduler({ listTargets: async () => targets, fire: async () => undefined, log: pino({ level: "silent" }) });
+    await s.sync();
+    const first = s.armed();
+    expect(first).toHaveLength(2);
+    targets = [target([{ cron: "0 6 * * 1", message: "weekly" }, { cron: "0 0 1 * *", message: "monthly, edited" }])];
+    await s.sync();
+    expect(s.armed()).toHaveLength(2);
+    expect(s.armed()).toContain(first[0]);
+    expect(s.armed()).not.toContain(first[1]);
+    targets = [];
+    await s.sync();
+    expect(s.armed()).toEqual([]);
+    s.stop();
+  });
+
+  it("fires on the cron and skips a tick while the previous run is still going", async () => {
+    let fired = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const s = createScheduler({
+      listTargets: async () => [target([{ cron: "* * * * * *", message: "every second" }])],
+      fire: async () => {
+        fired++;
+        await gate;
+      },
+      log: pino({ level: "silent" }),
+    });
+    await s.sync();
+    const start = Date.now();
+    while (fired === 0 && Date.now() - start < 5000) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 2200));
+    expect(fired).toBe(1);
+    release();
+    s.stop();
+  });
+});

@@ -1,0 +1,38 @@
+import { fileOnBranch } from "../../src/demo/seed-repo.js";
+import { startE2E, type E2E } from "../helpers/e2e-harness.js";
+
+const bot = "aider-bot[bot]";
+
+describe("e2e: scheduled runs from .github/aider.yml", () => {
+  let e2e: E2E;
+  afterEach(async () => {
+    await e2e?.close();
+  });
+
+  it("arms the cron entry, opens a tracking issue and a PR that fixes it", async () => {
+    const config = 'schedules:\n  - cron: "* * * * * *"\n    message: add a CHANGELOG entry for this week\n    files: [CHANGELOG.md]\n';
+    const edit = "CHANGELOG.md\n```markdown\n<<<<<<< SEARCH\n# Changelog\n=======\n# Changelog\n\n- Weekly maintenance.\n>>>>>>> REPLACE\n```\n";
+    e2e = await startE2E({
+      files: { "CHANGELOG.md": "# Changelog\n", ".github/aider.yml": config },
+      permissions: {},
+      replies: [edit, "docs: add a weekly changelog entry"],
+      env: { AIDER_BOT_SCHEDULE_SYNC_MS: "60000" },
+    });
+    const deadline = Date.now() + 30_000;
+    let pr = [...e2e.repo.issues.values()].find((i) => i.pull);
+    while (!pr) {
+      if (Date.now() > deadline) throw new Error(`no PR from the schedule:\n${e2e.logs().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+      pr = [...e2e.repo.issues.values()].find((i) => i.pull);
+    }
+    const tracking = [...e2e.repo.issues.values()].find((i) => !i.pull && i.user === bot)!;
+    expect(tracking.title).toBe("aider-bot schedule: add a CHANGELOG entry for this week");
+    expect(pr.body).toContain(`Fixes #${tracking.number}`);
+    expect(pr.pull!.requestedReviewers).toEqual([]);
+    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, pr.pull!.head, "CHANGELOG.md")).toContain("- Weekly maintenance.");
+    const reported = () => e2e.repo.comments.some((c) => c.issueNumber === tracking.number && c.body.includes(`Opened #${pr!.number}`));
+    while (!reported() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(reported()).toBe(true);
+    expect(e2e.logs()).toContain("schedule armed");
+  });
+});
