@@ -34,17 +34,27 @@ export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: re
   const chatFiles = options.chatFiles.filter((p) => !snapshot.problems?.has(p) && checkPathPolicy(p, protectedPaths) === null);
   const outcome = format.apply({ files: lfFiles }, safe, { ...options, chatFiles });
   const changes: FileChanges = new Map();
+  const refused = new Set<string>();
   for (const [path, content] of outcome.changes) {
     // Defence in depth: a format must never produce a change for a refused path (e.g. via cross-file retry).
-    if (checkPathPolicy(path, protectedPaths) || snapshot.problems?.has(path)) continue;
-    if (content === null) changes.set(path, null);
-    else {
-      const shape = shapes.get(path) ?? newFileShape(shapes);
-      const restored = restoreShape(content, shape);
-      if (restored !== snapshot.files.get(path)) changes.set(path, restored);
+    if (checkPathPolicy(path, protectedPaths) || snapshot.problems?.has(path)) {
+      refused.add(path);
+      continue;
     }
+    if (content === null) {
+      if (snapshot.files.has(path)) changes.set(path, null);
+      continue;
+    }
+    const restored = restoreShape(content, shapes.get(path) ?? newFileShape(shapes));
+    if (restored !== snapshot.files.get(path)) changes.set(path, restored);
   }
-  return { changes, applied: outcome.applied, failed: [...failed, ...outcome.failed] };
+  const applied = outcome.applied.filter((a) => !refused.has(a.path));
+  for (const a of outcome.applied) {
+    if (!refused.has(a.path)) continue;
+    const problem = checkPathPolicy(a.path, protectedPaths) ?? snapshot.problems?.get(a.path);
+    failed.push({ path: a.path, reason: problem?.reason ?? "unsafe-path", message: problem?.message ?? `Refused to edit \`${a.path}\`.`, edit: a.edit });
+  }
+  return { changes, applied, failed: [...failed, ...outcome.failed] };
 }
 
 function normalizeEdit(edit: Edit): Edit {

@@ -3,7 +3,10 @@ import type { FailureReason } from "./types.js";
 
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [".github/workflows/**"];
 
-/** Repo-relative form of a path the model wrote: backslashes → `/`, `./` and duplicate slashes removed. */
+/**
+ * Repo-relative form of a path the model wrote: backslashes → `/`, `./` and duplicate slashes removed.
+ * `normalizeEditPath(".\\src//a.ts") === "src/a.ts"`
+ */
 export function normalizeEditPath(p: string): string {
   const s = p.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/");
   // `a/./b` → `a/b`; a leading `/` (absolute) and a trailing `/` (a folder) are kept for the policy to refuse.
@@ -29,7 +32,8 @@ export function checkPathPolicy(
   if (p.startsWith("/") || /^[a-zA-Z]:/.test(p) || p.startsWith("~")) return unsafe("absolute paths are not allowed; use a path relative to the repository root");
   const parts = p.split("/");
   if (parts.includes("..")) return unsafe("`..` would leave the repository");
-  if (parts.some((part) => part === ".git")) return unsafe("files under `.git/` are never edited");
+  // Case-insensitive: on macOS and Windows checkouts `.GIT/config` is the same file as `.git/config`.
+  if (parts.some((part) => part.toLowerCase() === ".git")) return unsafe("files under `.git/` are never edited");
   if (parts.some((part) => part.includes("\0"))) return unsafe("the path contains a NUL character");
   if (protectedGlobs.length > 0 && ignore().add([...protectedGlobs]).ignores(p)) {
     return unsafe(`it matches a protected path (${protectedGlobs.join(", ")}) in the repository's aider-bot config`);

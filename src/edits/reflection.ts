@@ -1,56 +1,79 @@
-import type { Edit, EditFailure, Fence } from "./types.js";
+import type { Edit, EditFailure, FailureReason, Fence } from "./types.js";
 
-const TITLES: Record<EditFailure["reason"], string> = {
-  "no-match": "did not match",
+/** Why an edit failed, as the heading of its section. */
+const TITLES: Record<FailureReason, string> = {
+  "no-match": "did not match the file",
   ambiguous: "matched more than one place",
-  "missing-filename": "named no file",
-  malformed: "was malformed",
-  "unsafe-path": "targets a path I may not edit",
+  "missing-filename": "names no file",
+  malformed: "is malformed",
+  "unsafe-path": "targets a path that may not be edited",
   "file-missing": "targets a file that does not exist",
   "file-exists": "creates a file that already exists",
-  "already-applied": "is already applied",
-  unreadable: "targets a file I cannot edit as text",
-  elided: "elides code",
+  "already-applied": "seems to be applied already",
+  unreadable: "targets a file that cannot be edited as text",
+  elided: "leaves out code",
   "no-edits": "is missing",
 };
 
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
 /**
- * The one LLM-facing reflection for an answer: every failed edit with why it failed, the closest real lines, and
- * — when some edits did apply — that those must not be sent again (Aider #4098). Null when nothing failed.
+ * The one LLM-facing reflection for an answer (shaped like Aider's, AIDER.md §2.1.3, in our words): each failed
+ * edit with why, the closest real lines, that REPLACE is already there, the places of an ambiguous match; then how
+ * many edits did apply and that they must not be sent again (Aider #4098). Format-agnostic: formats put their
+ * specifics in `message` and `detail`. Null when nothing failed.
+ * `renderReflection([], 3, ["```", "```"]) === null`
  */
 export function renderReflection(failures: readonly EditFailure[], appliedCount: number, fence: Fence = ["```", "```"]): string | null {
   if (failures.length === 0) return null;
-  if (failures.every((f) => f.reason === "no-edits")) return failures[0]!.message;
-  const n = failures.length;
-  const parts: string[] = [`# ${n} edit${n === 1 ? "" : "s"} in your answer could not be applied`];
-  for (const f of failures) {
-    parts.push(`## The edit to \`${f.path || "(no file)"}\` ${TITLES[f.reason]}`);
-    const block = f.edit ? renderEdit(f.edit) : "";
-    if (block) parts.push(block);
-    parts.push(f.message);
-    if (f.detail && f.reason === "no-match") {
-      parts.push(`Did you mean to match these actual lines from \`${f.path}\`?\n\n${fence[0]}\n${f.detail}\n${fence[1]}`);
-    } else if (f.detail && f.reason !== "ambiguous") {
-      parts.push(f.detail);
-    }
-  }
-  if (failures.some((f) => f.reason === "no-match")) {
-    parts.push("A SEARCH section must match the file's existing lines exactly — every character, whitespace, comment and docstring — and match only one place.");
+  const real = failures.filter((f) => f.reason !== "no-edits");
+  if (real.length === 0) return failures[0]!.message;
+  const n = real.length;
+  const parts: string[] = [`# ${n} ${plural(n, "edit", "edits")} in your answer failed`];
+  for (const f of real) parts.push(renderFailure(f, fence));
+  if (real.some((f) => f.reason === "no-match" || f.reason === "ambiguous")) {
+    parts.push(
+      "A SEARCH section must match existing lines of the file exactly — every character, including whitespace, indentation, comments and docstrings — and it must match only one place.",
+    );
   }
   if (appliedCount > 0) {
     parts.push(
-      `# The other ${appliedCount} edit${appliedCount === 1 ? " was" : "s were"} applied successfully\nDon't send ${appliedCount === 1 ? "it" : "them"} again. Reply only with fixed versions of the edit${n === 1 ? "" : "s"} that failed.`,
+      [
+        `# The other ${appliedCount} ${plural(appliedCount, "edit was", "edits were")} applied successfully`,
+        `Don't send ${plural(appliedCount, "it", "them")} again: ${plural(appliedCount, "it is", "they are")} already in the files.`,
+        `Reply only with fixed versions of the ${plural(n, "edit", "edits")} that failed.`,
+      ].join("\n"),
     );
   }
   return parts.join("\n\n");
 }
 
-function renderEdit(edit: Edit): string {
-  if (edit.kind === "replace") return `${edit.path}\n<<<<<<< SEARCH\n${edit.search}=======\n${edit.replace}>>>>>>> REPLACE`;
-  return "";
+function renderFailure(f: EditFailure, fence: Fence): string {
+  const where = f.path ? ` to \`${f.path}\`` : "";
+  const out = [`## An edit${where} ${TITLES[f.reason]}`];
+  const block = f.edit ? renderEdit(f.edit) : "";
+  if (block) out.push(block);
+  out.push(f.message);
+  if (f.reason === "no-match" && f.detail) {
+    out.push(`Did you mean to match these actual lines from \`${f.path}\`?\n\n${fence[0]}\n${f.detail}\n${fence[1]}`);
+  } else if (f.reason === "already-applied") {
+    out.push(`Are you sure this edit is needed? Its REPLACE text is already in \`${f.path}\`.`);
+  } else if (f.detail && f.reason !== "ambiguous") {
+    out.push(f.detail);
+  }
+  return out.join("\n\n");
 }
 
-/** A short Markdown summary of failures for people (status comments, CLI output). */
+/** The failed block as the model wrote it, so it can tell which one is meant; other formats explain in `message`. */
+function renderEdit(edit: Edit): string {
+  if (edit.kind !== "replace") return "";
+  return `${edit.path}\n<<<<<<< SEARCH\n${edit.search}=======\n${edit.replace}>>>>>>> REPLACE`;
+}
+
+/**
+ * A short Markdown list of failures for people (status comments, CLI output).
+ * `summarizeFailures([{ path: "a.py", reason: "no-match", message: "…" }]) → "- `a.py` (no match): …"`
+ */
 export function summarizeFailures(failures: readonly EditFailure[]): string {
-  return failures.map((f) => `- \`${f.path || "(no file)"}\`: ${f.message}`).join("\n");
+  return failures.map((f) => `- \`${f.path || "(no file)"}\` (${f.reason.replace(/-/g, " ")}): ${f.message}`).join("\n");
 }

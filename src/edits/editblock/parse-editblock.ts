@@ -1,10 +1,12 @@
 import type { Edit, EditFailure, ParseContext, ParseResult } from "../types.js";
+import { dividerSplits } from "./divider-splits.js";
 import { findFilename } from "./find-filename.js";
-import { DIVIDER, HEAD, UPDATED, shellFenceTag } from "./markers.js";
+import { isDivider, isFenceLine, isHead, isUpdated, shellFenceTag } from "./markers.js";
 
 /**
  * Parse SEARCH/REPLACE blocks (`diff` and `diff-fenced`) out of a model's answer (AIDER.md §2.1.1 with fixes
  * A.1–A.3). Never throws: a block that cannot be read becomes a failure and parsing goes on with the next one.
+ * Markers, prose, fences and shell blocks may appear anywhere; CRLF answers are read as LF.
  */
 export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -16,7 +18,7 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
-    if (shellFenceTag(line) && !HEAD.test((lines[i + 1] ?? "").trim()) && !HEAD.test((lines[i + 2] ?? "").trim())) {
+    if (shellFenceTag(line) && !isHead(lines[i + 1] ?? "") && !isHead(lines[i + 2] ?? "")) {
       const body: string[] = [];
       i++;
       while (i < lines.length && !lines[i]!.trim().startsWith("```")) body.push(lines[i++]!);
@@ -25,53 +27,64 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
       if (cmd) shell.push(cmd);
       continue;
     }
-    if (!HEAD.test(line.trim())) {
+    if (!isHead(line)) {
       i++;
       continue;
     }
-    const named = findFilename(lines.slice(Math.max(0, i - 3), i), ctx.fence[0], known);
-    const path: string | null = named ?? current;
-    // The block body runs to the REPLACE marker; every line in between is kept (nothing is silently dropped).
-    let end = i + 1;
-    while (end < lines.length && !UPDATED.test(lines[end]!.trim()) && !HEAD.test(lines[end]!.trim())) end++;
-    if (end >= lines.length || HEAD.test(lines[end]!.trim())) {
+    const block = readBlock(lines, i);
+    const splits = dividerSplits(block.body);
+    const isNewFile = splits.length > 0 && splits[0]!.search.trim() === "";
+    const path: string | null = findFilename(lines.slice(Math.max(0, i - 3), i), ctx.fence[0], known, isNewFile) ?? current;
+    const where = `at line ${i + 1} of your answer`;
+    if (!block.terminated) {
       failures.push({
         path: path ?? "",
         reason: "malformed",
-        message: `A SEARCH block${path ? ` for \`${path}\`` : ""} starting at line ${i + 1} of the answer has no \`>>>>>>> REPLACE\` line.`,
+        message: `The SEARCH/REPLACE block${path ? ` for \`${path}\`` : ""} ${where} has no \`>>>>>>> REPLACE\` line, so it was not applied. End every block with \`>>>>>>> REPLACE\`.`,
       });
-      i = end;
-      continue;
-    }
-    const body = lines.slice(i + 1, end);
-    const splits = dividerSplits(body);
-    if (!path) {
+    } else if (!path) {
       failures.push({
         path: "",
         reason: "missing-filename",
-        message: `The SEARCH/REPLACE block at line ${i + 1} of the answer does not say which file it edits. Put the file's path alone on the line before the opening fence.`,
+        message: `The SEARCH/REPLACE block ${where} does not say which file it edits. Put the file's path alone on the line before the opening fence ${ctx.fence[0]}.`,
       });
     } else if (splits.length === 0) {
-      failures.push({ path, reason: "malformed", message: `The SEARCH/REPLACE block for \`${path}\` at line ${i + 1} has no \`=======\` line between SEARCH and REPLACE.` });
+      failures.push({
+        path,
+        reason: "malformed",
+        message: `The SEARCH/REPLACE block for \`${path}\` ${where} has no \`=======\` line between SEARCH and REPLACE.`,
+      });
     } else {
       current = path;
       const [main, ...rest] = splits;
       edits.push({ kind: "replace", path, search: main!.search, replace: main!.replace, ...(rest.length ? { alternatives: rest } : {}) });
     }
-    i = end + 1;
+    i = block.next;
   }
   return { edits, shell, failures };
 }
 
 /**
- * The ways to split a block body into SEARCH and REPLACE. With one divider-like line there is one split; with
- * several (a Markdown setext heading, a conflict marker in the content), the exact `=======` line comes first,
- * and the applier picks the split whose SEARCH matches the file (AIDER.md A.2).
+ * The body of the block whose HEAD is at `head`: the lines up to `>>>>>>> REPLACE`. Without that marker (before
+ * the next HEAD or the end), a block whose last divider-like line is not its first is read the way Aider reads it —
+ * that last divider ends REPLACE (models sometimes close with `=======`) — and what follows it is outside the
+ * block. Nothing inside a block is ever dropped (AIDER.md A.2).
  */
-function dividerSplits(body: readonly string[]): { search: string; replace: string }[] {
-  const at = body.flatMap((l, k) => (DIVIDER.test(l.trim()) ? [k] : []));
-  const ordered = [...at.filter((k) => body[k]!.trim() === "======="), ...at.filter((k) => body[k]!.trim() !== "=======")];
-  return ordered.map((k) => ({ search: asText(body.slice(0, k)), replace: asText(body.slice(k + 1)) }));
+function readBlock(lines: readonly string[], head: number): { body: string[]; terminated: boolean; next: number } {
+  let end = head + 1;
+  while (end < lines.length && !isUpdated(lines[end]!) && !isHead(lines[end]!)) end++;
+  if (end < lines.length && isUpdated(lines[end]!)) return { body: lines.slice(head + 1, end), terminated: true, next: end + 1 };
+  const dividers: number[] = [];
+  for (let k = head + 1; k < end; k++) if (isDivider(lines[k]!)) dividers.push(k);
+  const last = dividers[dividers.length - 1];
+  if (dividers.length >= 2 && last !== undefined && onlyOutsideText(lines.slice(last + 1, end))) {
+    return { body: lines.slice(head + 1, last), terminated: true, next: last + 1 };
+  }
+  return { body: lines.slice(head + 1, end), terminated: false, next: end };
 }
 
-const asText = (lines: readonly string[]): string => (lines.length ? `${lines.join("\n")}\n` : "");
+/** After a closing `=======` only a fence, blank lines, and at most a next block's filename line may follow. */
+function onlyOutsideText(after: readonly string[]): boolean {
+  const rest = after.filter((l) => l.trim() !== "" && !isFenceLine(l, "```"));
+  return rest.length <= 1;
+}

@@ -1,7 +1,6 @@
 import type { MatchRung } from "../types.js";
-import { locate } from "../match/locate.js";
+import { locate, type LocateOptions } from "../match/locate.js";
 import { joinLines, splitLines } from "../match/split-lines.js";
-import { applyElision } from "./apply-elision.js";
 
 export type ReplaceResult =
   | { kind: "ok"; content: string; rung: MatchRung }
@@ -9,18 +8,14 @@ export type ReplaceResult =
   | { kind: "none" };
 
 /**
- * Replace the one place `search` stands in `content` (LF text) with `replace`, walking the matching ladder,
- * then `...` elision. `search` must be non-empty.
+ * Replace the one place `search` stands in `content` (LF text) with `replace`, walking the matching ladder
+ * (see `locate`). `search` must contain a non-blank line. The result always ends with a newline unless empty;
+ * `applyEdits` restores the file's own final-newline state.
+ * `replaceInText("a\nb\n", "b\n", "c\n") → { kind: "ok", content: "a\nc\n", rung: "exact" }`
  */
-export function replaceInText(content: string, search: string, replace: string): ReplaceResult {
-  const file = splitLines(content);
-  const found = locate(file, splitLines(search), splitLines(replace));
-  if (found.kind === "unique") {
-    const out = [...file.slice(0, found.start), ...found.replacement, ...file.slice(found.end)];
-    return { kind: "ok", content: joinLines(out), rung: found.rung };
-  }
+export function replaceInText(content: string, search: string, replace: string, options: LocateOptions = {}): ReplaceResult {
+  const found = locate(splitLines(content), splitLines(search), splitLines(replace), options);
+  if (found.kind === "unique") return { kind: "ok", content: joinLines(found.lines), rung: found.rung };
   if (found.kind === "ambiguous") return { kind: "ambiguous", lines: found.lines };
-  const elided = applyElision(content, search, replace);
-  if (elided !== null) return { kind: "ok", content: elided, rung: "elision" };
   return { kind: "none" };
 }

@@ -2,5 +2,9 @@ import type { EditFormat } from "../types.js";
 import { applyPatch } from "./apply-patch.js";
 import { parsePatch } from "./parse-patch.js";
 
-/** `patch`: OpenAI's V4A apply_patch format. */
-export const patchFormat: EditFormat = { name: "patch", parse: parsePatch, apply: (snapshot, edits) => applyPatch(snapshot, edits) };
+/** `patch`: OpenAI's V4A apply_patch format (`*** Begin Patch` … `*** End Patch`). */
+export const patchFormat: EditFormat = {
+  name: "patch",
+  parse: parsePatch,
+  apply: (snapshot, edits) => applyPatch(snapshot, edits),
+};

@@ -1,105 +1,94 @@
-import { replaceInText } from "../editblock/replace-in-text.js";
-import { splitLines } from "../match/split-lines.js";
-import { similarLines } from "../similar-lines.js";
-import type { AppliedEdit, ApplyOutcome, Edit, EditFailure, FileSnapshot } from "../types.js";
+import { joinLines, splitLines } from "../match/split-lines.js";
+import { findSimilarLines } from "../find-similar-lines.js";
+import type { AppliedEdit, ApplyOptions, ApplyOutcome, Edit, EditFailure, FileSnapshot, Fence } from "../types.js";
+import { applyHunk } from "./apply-hunk.js";
+import { hasChange, hunkSides, normalizeHunk } from "./hunk-lines.js";
+import { placeHunk } from "./place-hunk.js";
 
-/** Split a hunk body into the text before and after it. */
-export function hunkSides(hunk: string): { before: string[]; after: string[] } {
-  const before: string[] = [];
-  const after: string[] = [];
-  for (const line of splitLines(hunk)) {
-    const tag = line[0];
-    const body = line.slice(1);
-    if (tag === "-" || tag === " " || tag === undefined) before.push(body);
-    if (tag === "+" || tag === " " || tag === undefined) after.push(body);
-  }
-  return { before, after };
-}
-
-const text = (lines: readonly string[]) => (lines.length ? `${lines.join("\n")}\n` : "");
+const fenced = (lines: readonly string[], fence: Fence) => `${fence[0]}\n${joinLines(lines)}${fence[1]}`;
 
 /**
- * Apply udiff hunks: each hunk's before-text is replaced ONCE and only where it matches one place (fixes
- * replace-all, Aider #3883); when it does not match, retry with progressively less context at the edges (rung
- * `less-context`). A failed hunk fails alone; the others still apply and the failure says so.
+ * Apply udiff edits in order over a working copy of the files: hunks (`udiff`), new files (`patch-add`, from
+ * `--- /dev/null`) and deletions (`patch-delete`, from `+++ /dev/null`). A hunk with no `-` and only blank context
+ * creates the file or appends to it (Aider's rule). Each hunk succeeds or fails on its own, so partial success is
+ * reported exactly: the failures name the hunks that did not apply, `applied` lists the ones that did (Aider never
+ * said so, #5573).
  */
-export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[]): ApplyOutcome {
+export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], options: Pick<ApplyOptions, "fence"> = {}): ApplyOutcome {
+  const fence = options.fence ?? ["```", "```"];
   const files = new Map(snapshot.files);
   const changes = new Map<string, string | null>();
   const applied: AppliedEdit[] = [];
   const failed: EditFailure[] = [];
+  const write = (path: string, content: string | null) => {
+    if (content === null) files.delete(path);
+    else files.set(path, content);
+    changes.set(path, content);
+  };
+  const fail = (edit: Edit, reason: EditFailure["reason"], message: string, detail?: string) =>
+    failed.push({ path: edit.path, reason, message, edit, ...(detail ? { detail } : {}) });
+
   for (const edit of edits) {
+    const content = files.get(edit.path);
     if (edit.kind === "patch-delete") {
-      if (!files.has(edit.path)) failed.push({ path: edit.path, reason: "file-missing", message: `\`${edit.path}\` cannot be deleted: it does not exist.`, edit });
+      if (content === undefined) fail(edit, "file-missing", `\`${edit.path}\` cannot be deleted (\`+++ /dev/null\`): it does not exist.`);
       else {
-        files.delete(edit.path);
-        changes.set(edit.path, null);
+        write(edit.path, null);
         applied.push({ path: edit.path, rung: "delete", edit });
       }
       continue;
     }
-    if (edit.kind !== "udiff") {
-      failed.push({ path: edit.path, reason: "malformed", message: `A ${edit.kind} edit cannot be applied as a unified diff.`, edit });
+    if (edit.kind === "patch-add") {
+      if (content !== undefined && content !== edit.content) {
+        fail(edit, "file-exists", `\`${edit.path}\` already exists, so a diff from \`--- /dev/null\` cannot create it. Diff against its current content instead.`);
+      } else {
+        write(edit.path, edit.content);
+        applied.push({ path: edit.path, rung: "create", edit });
+      }
       continue;
     }
-    const { before, after } = hunkSides(edit.hunk);
-    const content = files.get(edit.path);
+    if (edit.kind !== "udiff") {
+      fail(edit, "malformed", `A ${edit.kind} edit cannot be applied in the udiff format.`);
+      continue;
+    }
+    const hunk = normalizeHunk(edit.hunk);
+    if (!hasChange(hunk)) continue; // a hunk that changes nothing is skipped, as Aider does
+    const { before, after } = hunkSides(hunk);
     if (before.every((l) => l.trim() === "")) {
-      const next = content === undefined ? text(after) : (content === "" || content.endsWith("\n") ? content : `${content}\n`) + text(after);
-      files.set(edit.path, next);
-      changes.set(edit.path, next);
+      const base = content === undefined || content === "" || content.endsWith("\n") ? (content ?? "") : `${content}\n`;
+      write(edit.path, base + joinLines(after));
       applied.push({ path: edit.path, rung: content === undefined ? "create" : "append", edit });
       continue;
     }
     if (content === undefined) {
-      failed.push({ path: edit.path, reason: "file-missing", message: `\`${edit.path}\` does not exist. A diff that creates a file must use \`--- /dev/null\` and only \`+\` lines.`, edit });
+      fail(edit, "file-missing", `\`${edit.path}\` does not exist. To create a file, diff it from \`--- /dev/null\` with only \`+\` lines.`);
       continue;
     }
-    const result = applyHunk(content, edit.hunk);
+    const file = splitLines(content);
+    const result = applyHunk(file, hunk);
     if (result.kind === "ok") {
-      files.set(edit.path, result.content);
-      changes.set(edit.path, result.content);
+      write(edit.path, joinLines(result.lines));
       applied.push({ path: edit.path, rung: result.rung, edit });
     } else if (result.kind === "ambiguous") {
-      failed.push({ path: edit.path, reason: "ambiguous", message: `A hunk for \`${edit.path}\` matches ${result.lines.length} places (lines ${result.lines.join(", ")}); it was not applied. Include more context lines so it matches one place.`, edit });
-    } else {
-      const similar = similarLines(before, splitLines(content));
-      failed.push({
-        path: edit.path,
-        reason: "no-match",
-        message: `\`${edit.path}\` does not contain lines that match this hunk:\n\n${edit.hunk}\nDon't skip blank lines, comments or docstrings: the context and \`-\` lines must match the file.`,
-        ...(similar ? { detail: similar } : {}),
+      fail(
         edit,
-      });
+        "ambiguous",
+        `\`${edit.path}\` contains ${result.at.length} places that match this hunk (starting at lines ${result.at.join(", ")}), so it was not applied. ` +
+          `A hunk must match exactly one place: add unchanged lines around the change, prefixed with a space, until it does.\n\n` +
+          `The ${before.length} line${before.length === 1 ? "" : "s"} that matched more than once:\n${fenced(before, fence)}`,
+      );
+    } else if (hunk.some((l) => l.op === "+" && l.text.trim() !== "") && placeHunk(file, after.map((text) => ({ op: " ", text }))).kind === "ok") {
+      fail(edit, "already-applied", `The lines this hunk would produce are already in \`${edit.path}\` and its \`-\` lines are not: it looks applied already. Don't send it again.`);
+    } else {
+      fail(
+        edit,
+        "no-match",
+        `\`${edit.path}\` does not contain lines that match this hunk, so it was not applied. ` +
+          `The context (space) and removed (\`-\`) lines must be exact copies of consecutive lines of the file: don't skip blank lines, comments or docstrings.\n\n` +
+          `\`${edit.path}\` has no run of these ${before.length} line${before.length === 1 ? "" : "s"}:\n${fenced(before, fence)}`,
+        findSimilarLines(before, file),
+      );
     }
   }
   return { changes, applied, failed };
-}
-
-function applyHunk(content: string, hunk: string) {
-  const lines = splitLines(hunk);
-  const direct = tryLines(content, lines);
-  if (direct.kind !== "none") return direct;
-  // Less context: drop context lines from the edges, preferring to keep the lines before the change.
-  const firstChange = lines.findIndex((l) => l[0] === "+" || l[0] === "-");
-  let lastChange = lines.length - 1;
-  while (lastChange >= 0 && lines[lastChange]![0] !== "+" && lines[lastChange]![0] !== "-") lastChange--;
-  const lead = firstChange;
-  const trail = lines.length - 1 - lastChange;
-  for (let drop = 1; drop <= lead + trail; drop++) {
-    for (let fromEnd = Math.min(drop, trail); fromEnd >= 0; fromEnd--) {
-      const fromStart = drop - fromEnd;
-      if (fromStart > lead) continue;
-      const r = tryLines(content, lines.slice(fromStart, lines.length - fromEnd));
-      if (r.kind === "ok") return { ...r, rung: "less-context" as const };
-      if (r.kind === "ambiguous") break;
-    }
-  }
-  return direct;
-}
-
-function tryLines(content: string, lines: readonly string[]) {
-  const { before, after } = hunkSides(`${lines.join("\n")}\n`);
-  if (before.every((l) => l.trim() === "")) return { kind: "none" as const };
-  return replaceInText(content, text(before), text(after));
 }

@@ -1,70 +1,106 @@
-import { normalizeEditPath } from "../path-policy.js";
 import type { Edit, EditFailure, ParseContext, ParseResult } from "../types.js";
+import { DEV_NULL, headerPaths, rawHeaderPath } from "./header-path.js";
 
-/** `a/x` and `b/x` → `x`, for every file header (fixes Aider's second-file `b/` bug, AIDER.md 8.2 #10). */
-function headerPath(raw: string): string {
-  const p = raw.replace(/\t.*$/, "").trim();
-  return normalizeEditPath(p.replace(/^[ab]\//, ""));
+/** git's extended header lines: skipped, they carry nothing we apply. */
+const GIT_META = /^(diff --git |index [0-9a-f]|new file mode |deleted file mode |old mode |new mode |similarity index |rename (from|to) |Binary files )/;
+
+/** A `---`/`+++` pair that names files rather than changing lines: git prefixes, /dev/null, one path, a known file. */
+function looksLikeHeader(from: string, to: string, known: (p: string) => boolean): boolean {
+  return from === DEV_NULL || to === DEV_NULL || from.startsWith("a/") || to.startsWith("b/") || from === to || known(from) || known(to);
 }
 
+type Target = { kind: "edit"; path: string } | { kind: "create"; index: number } | { kind: "delete" } | null;
+
 /**
- * Parse unified diffs from an answer: in ```diff fences, plain fences or no fence at all (AIDER.md A.11).
- * `---`/`+++` headers name the file (`/dev/null` = create or delete); `@@` lines split hunks; context-only hunks are
- * dropped; a hunk without a header inherits the previous file; no file at all is a `missing-filename` failure.
+ * Parse unified diffs out of an answer (AIDER.md §2.4 with the fixes of A.11). Diffs are read in any fence
+ * (```diff, plain ```, ````) or none, and an unterminated fence keeps its last line. `---`/`+++` headers name the
+ * file with `a/`/`b/` stripped for every file; `--- /dev/null` creates a file (a `patch-add` edit) and
+ * `+++ /dev/null` deletes one (a `patch-delete` edit). `@@` lines split hunks and their line numbers are ignored;
+ * hunks made only of context are dropped; a hunk without a header belongs to the previous file, and with no file at
+ * all it is a `missing-filename` failure instead of Aider's crash. Identical hunks are kept once.
  */
-export function parseUdiff(text: string, _ctx: ParseContext): ParseResult {
+export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const known = (p: string) => ctx.chatFiles.includes(p) || (ctx.repoFiles?.includes(p) ?? false);
   const edits: Edit[] = [];
+  const created = new Map<number, string[]>();
   const failures: EditFailure[] = [];
-  let path: string | null = null;
-  // The hunks under a `+++ /dev/null` header only list the deleted lines: the delete edit already covers them.
-  let deleting = false;
+  const seen = new Set<string>();
+  let target: Target = null;
   let inDiff = false;
   let hunk: string[] = [];
+
   const flush = () => {
-    while (hunk.length && hunk[hunk.length - 1] === "") hunk.pop();
-    if (!deleting && hunk.some((l) => l.startsWith("+") || l.startsWith("-"))) {
-      if (path) edits.push({ kind: "udiff", path, hunk: hunk.map((l) => (l === "" ? " " : l)).join("\n") + "\n" });
-      else failures.push({ path: "", reason: "missing-filename", message: "A diff hunk has no `--- a/path` / `+++ b/path` header, so I can't tell which file it changes." });
-    }
+    while (hunk.length > 0 && hunk[hunk.length - 1]!.trim() === "") hunk.pop();
+    const body = hunk;
     hunk = [];
+    if (!body.some((l) => l.startsWith("+") || l.startsWith("-"))) return;
+    if (target === null) {
+      failures.push({
+        path: "",
+        reason: "missing-filename",
+        message: "A diff hunk has no `--- path` / `+++ path` header before it, so I can't tell which file it changes. Start every file's diff with both header lines.",
+      });
+    } else if (target.kind === "create") {
+      // A new file's hunks only add lines; a context line there is content too.
+      created.get(target.index)!.push(...body.filter((l) => !l.startsWith("-")).map((l) => l.slice(1)));
+    } else if (target.kind === "edit") {
+      const joined = `${body.map((l) => (l === "" ? " " : l)).join("\n")}\n`;
+      const key = `${target.path}\0${joined}`;
+      if (!seen.has(key)) edits.push({ kind: "udiff", path: target.path, hunk: joined });
+      seen.add(key);
+    }
+    // Under `+++ /dev/null` the hunks just list the deleted lines: the delete edit covers them.
   };
+
+  const header = (fromLine: string | null, toLine: string) => {
+    flush();
+    inDiff = true;
+    const { from, to } = headerPaths(fromLine === null ? "" : rawHeaderPath(fromLine), rawHeaderPath(toLine), known);
+    if (to === DEV_NULL) {
+      target = { kind: "delete" };
+      if (from && from !== DEV_NULL && !edits.some((e) => e.kind === "patch-delete" && e.path === from)) edits.push({ kind: "patch-delete", path: from });
+      return;
+    }
+    if (!to) target = null;
+    else if (from === DEV_NULL) {
+      target = { kind: "create", index: edits.length };
+      created.set(edits.length, []);
+      edits.push({ kind: "patch-add", path: to, content: "" });
+    } else target = { kind: "edit", path: to };
+  };
+
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.startsWith("--- ") && (lines[i + 1] ?? "").startsWith("+++ ")) {
-      flush();
-      const from = line.slice(4).trim();
-      const to = lines[i + 1]!.slice(4).trim();
-      i++;
-      inDiff = true;
-      deleting = to === "/dev/null";
-      if (deleting) {
-        edits.push({ kind: "patch-delete", path: headerPath(from) });
-        path = null;
-        continue;
-      }
-      path = headerPath(to);
-      continue;
-    }
-    if (line.startsWith("@@")) {
-      flush();
-      inDiff = true;
-      continue;
-    }
-    if (line.trim().startsWith("```")) {
+    const next = lines[i + 1] ?? "";
+    // Inside a diff, `--- x` + `+++ y` could be a removed `-- x` and an added `++ y` (SQL, Lua, Haskell comments):
+    // there it is a header only when it looks like one or an `@@` follows.
+    const headerHere = (from: string, to: string) =>
+      !inDiff || (lines[i + 2] ?? "").startsWith("@@") || looksLikeHeader(rawHeaderPath(from), rawHeaderPath(to), known);
+    if (/^(`{3,}|~{3,})/.test(line.trim()) || (!ctx.fence[0].startsWith("`") && (line.startsWith(ctx.fence[0]) || line.startsWith(ctx.fence[1])))) {
       flush();
       inDiff = false;
+    } else if (line.startsWith("--- ") && next.startsWith("+++ ") && headerHere(line, next)) {
+      header(line, next);
+      i++;
+    } else if (line.startsWith("+++ ") && hunk.length === 0 && next.startsWith("@@")) {
+      header(null, line); // `+++` without `---` (Aider's IndexError, PR #5369)
+    } else if (line.startsWith("@@")) {
+      flush();
+      inDiff = true;
+    } else if (GIT_META.test(line) || line.startsWith("\\ No newline")) {
       continue;
-    }
-    if (inDiff && (line === "" || /^[ +-]/.test(line))) {
-      if (line.startsWith("diff --git") || line.startsWith("index ")) continue;
+    } else if (inDiff && (line === "" || /^[ +-]/.test(line))) {
       hunk.push(line);
-      continue;
+    } else {
+      flush();
+      inDiff = false;
     }
-    if (inDiff && (line.startsWith("\\ No newline") || line.startsWith("diff --git") || /^(index|new file mode|deleted file mode) /.test(line))) continue;
-    flush();
-    inDiff = false;
   }
   flush();
+  for (const [index, body] of created) {
+    const edit = edits[index]!;
+    edits[index] = { kind: "patch-add", path: edit.path, content: body.length ? `${body.join("\n")}\n` : "" };
+  }
   return { edits, shell: [], failures };
 }

@@ -1,74 +1,79 @@
+import { shellFenceTag } from "../editblock/markers.js";
 import { normalizeEditPath } from "../path-policy.js";
 import type { Edit, EditFailure, ParseContext, ParseResult } from "../types.js";
+import { listingName, mentionedChatFile } from "./listing-name.js";
+import { otherFormat } from "./other-format.js";
+import { openingFence, readListing, type OpenFence } from "./read-listing.js";
 
+/** How a listing's filename was found; earlier sources win when a file is listed twice (Aider's dedupe, §2.3). */
 type Source = "block" | "saw" | "chat";
+const PRIORITY: readonly Source[] = ["block", "saw", "chat"];
 
-/** Clean a "filename line" before a listing: `**a.txt**:` → `a.txt`, `### a.txt` → `a.txt` (fixes AIDER.md 8.2 #11). */
-export function cleanListingName(line: string): string {
-  let s = line.trim();
-  for (let k = 0; k < 3; k++) s = s.replace(/:+$/, "").replace(/^#+\s*/, "").replace(/^[*`]+|[*`]+$/g, "").trim();
-  return s.length > 250 ? "" : s;
+/** `python:src/a.py` or `src/a.py` as a fence's info string: some models name the file there. */
+function infoName(open: OpenFence): string | null {
+  if (open.kind !== "backticks") return null;
+  const m = /^[\w+#.-]*:(\S+)$/.exec(open.info) ?? /^(\S*\/\S*)$/.exec(open.info);
+  return m ? normalizeEditPath(m[1]!) : null;
 }
 
 /**
- * Parse whole-file listings (AIDER.md §2.3): a fence opens a listing named by the line before it; fences nested
- * inside the listing (a Markdown file's ```bash) are tracked so they don't end it (A.12).
+ * Parse whole-file listings (AIDER.md §2.3, with the fixes of A.12): a fence opens a listing named by the line
+ * before it; with no name there, the last backticked chat file mentioned since the previous listing names it, else
+ * the only chat file. Inner fences are tracked so Markdown files are not cut short; an unterminated listing at the
+ * end of the answer keeps what was read. A shell-tagged fence with no filename is a suggested command, never a
+ * listing (otherwise `npm test` would overwrite the only chat file). When a file is listed twice the first listing
+ * from the best source wins.
+ * `parseWhole("a.txt\n```\nhi\n```\n", ctx).edits → [{ kind: "whole", path: "a.txt", content: "hi\n" }]`
  */
 export function parseWhole(text: string, ctx: ParseContext): ParseResult {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const found: { path: string; content: string; source: Source }[] = [];
   const failures: EditFailure[] = [];
+  const shell: string[] = [];
   let saw: string | null = null;
   let i = 0;
   while (i < lines.length) {
-    const open = /^(`{3,})/.exec(lines[i]!.trim()) ?? (lines[i]!.trim().startsWith(ctx.fence[0]) ? [ctx.fence[0], ctx.fence[0]] : null);
+    const open = openingFence(lines[i]!, ctx.fence);
     if (!open) {
-      for (const word of lines[i]!.split(/\s+/)) {
-        const w = word.replace(/[.:,;!]+$/, "");
-        const m = /^`(.+)`$/.exec(w);
-        if (m && ctx.chatFiles.includes(normalizeEditPath(m[1]!))) saw = normalizeEditPath(m[1]!);
-      }
+      saw = mentionedChatFile(lines[i]!, ctx.chatFiles) ?? saw;
       i++;
       continue;
     }
-    const fenceLen = open[1]!.length;
-    let name = i > 0 ? normalizeEditPath(cleanListingName(lines[i - 1]!)) : "";
-    if (name && !ctx.chatFiles.includes(name)) {
-      const base = ctx.chatFiles.filter((f) => f.split("/").pop() === name.split("/").pop());
-      if (base.length === 1 && !name.includes("/")) name = base[0]!;
-    }
-    if (name && (/\s/.test(name) && !ctx.chatFiles.includes(name))) name = "";
-    let source: Source = "block";
-    if (!name && saw) [name, source] = [saw, "saw"];
-    else if (!name && ctx.chatFiles.length === 1) [name, source] = [ctx.chatFiles[0]!, "chat"];
-    const body: string[] = [];
-    let depth = 0;
-    let j = i + 1;
-    for (; j < lines.length; j++) {
-      const t = lines[j]!.trim();
-      const fence = /^(`{3,})(.*)$/.exec(t);
-      if (fence && fence[2]!.trim() === "" && depth === 0 && fence[1]!.length >= fenceLen) break;
-      if (fence && fence[2]!.trim() !== "") depth++;
-      else if (fence && depth > 0) depth--;
-      body.push(lines[j]!);
-    }
-    if (!name) {
-      failures.push({ path: "", reason: "missing-filename", message: `The file listing at line ${i + 1} of the answer does not say which file it is. Put the file's path alone on the line before the opening fence.` });
+    const listing = readListing(lines, i + 1, open);
+    const named = (i > 0 ? listingName(lines[i - 1]!, ctx) : null) ?? infoName(open);
+    if (!named && shellFenceTag(lines[i]!) !== null) {
+      shell.push(listing.body.join("\n"));
     } else {
-      found.push({ path: name, content: body.length ? `${body.join("\n")}\n` : "", source });
+      let path: string | null = named;
+      let source: Source = "block";
+      if (!path && saw) [path, source] = [saw, "saw"];
+      else if (!path && ctx.chatFiles.length === 1) [path, source] = [ctx.chatFiles[0]!, "chat"];
+      const wrongFormat = path ? otherFormat(path, listing.body) : null;
+      if (path && wrongFormat) {
+        failures.push({
+          path,
+          reason: "malformed",
+          message: `The listing for \`${path}\` holds ${wrongFormat}, not the file's content, so it was not written. In this format, send the complete new content of the file.`,
+        });
+      } else if (path) found.push({ path, content: listing.body.length ? `${listing.body.join("\n")}\n` : "", source });
+      else {
+        failures.push({
+          path: "",
+          reason: "missing-filename",
+          message: `The file listing that starts at line ${i + 1} of your answer does not say which file it is. Put the file's path, alone, on the line right before the opening fence.`,
+        });
+      }
     }
     saw = null;
-    i = j + 1;
+    i = listing.next;
   }
-  const order: Source[] = ["block", "saw", "chat"];
   const edits: Edit[] = [];
-  const seen = new Set<string>();
-  for (const src of order) {
-    for (const f of found.filter((x) => x.source === src)) {
-      if (seen.has(f.path)) continue;
-      seen.add(f.path);
-      edits.push({ kind: "whole", path: f.path, content: f.content });
-    }
+  const taken = new Set<string>();
+  for (const f of found) {
+    if (taken.has(f.path)) continue;
+    const best = PRIORITY.map((s) => found.find((g) => g.path === f.path && g.source === s)).find((g) => g !== undefined)!;
+    taken.add(f.path);
+    edits.push({ kind: "whole", path: best.path, content: best.content });
   }
-  return { edits, shell: [], failures };
+  return { edits, shell, failures };
 }

@@ -1,0 +1,3 @@
+import { describeFixtureCases } from "../whole/run-fixture-cases.js";
+
+describeFixtureCases("patch");

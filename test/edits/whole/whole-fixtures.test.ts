@@ -1,0 +1,3 @@
+import { describeFixtureCases } from "./run-fixture-cases.js";
+
+describeFixtureCases("whole");
