@@ -31,7 +31,8 @@ export function renderReflection(failures: readonly EditFailure[], appliedCount:
   const n = real.length;
   const parts: string[] = [`# ${n} ${plural(n, "edit", "edits")} in your answer failed`];
   for (const f of real) parts.push(renderFailure(f, fence));
-  if (real.some((f) => f.reason === "no-match" || f.reason === "ambiguous")) {
+  // The SEARCH rule only makes sense for SEARCH/REPLACE blocks; udiff and patch failures carry their own advice.
+  if (real.some((f) => (f.reason === "no-match" || f.reason === "ambiguous") && f.edit?.kind === "replace")) {
     parts.push(
       "A SEARCH section must match existing lines of the file exactly — every character, including whitespace, indentation, comments and docstrings — and it must match only one place.",
     );
@@ -57,7 +58,8 @@ function renderFailure(f: EditFailure, fence: Fence): string {
   if (f.reason === "no-match" && f.detail) {
     out.push(`Did you mean to match these actual lines from \`${f.path}\`?\n\n${fence[0]}\n${f.detail}\n${fence[1]}`);
   } else if (f.reason === "already-applied") {
-    out.push(`Are you sure this edit is needed? Its REPLACE text is already in \`${f.path}\`.`);
+    const what = f.edit?.kind === "replace" ? "Its REPLACE text" : "Its result";
+    out.push(`Are you sure this edit is needed? ${what} is already in \`${f.path}\`.`);
   } else if (f.detail && f.reason !== "ambiguous") {
     out.push(f.detail);
   }
