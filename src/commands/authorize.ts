@@ -1,4 +1,5 @@
 import type { Permission } from "../config/repo-config.js";
+import { httpStatus, type GitHubApi } from "../github/github-api.js";
 
 const RANK: Record<Permission | "none", number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
 
@@ -9,7 +10,10 @@ export interface Sender {
   appId?: number;
 }
 
-export type AuthDecision = { allow: true } | { allow: false; reason: "self" | "bot" | "permission"; message: string };
+export type AuthDecision =
+  | { allow: true }
+  | { allow: false; reason: "self" | "bot"; message: string }
+  | { allow: false; reason: "permission"; message: string; needed: Permission; have: Permission | "none" };
 
 /**
  * May this sender run this verb (pure)? Bots are ignored unless their App id is allow-listed; the app never
@@ -26,7 +30,7 @@ export function authorize(args: {
   trigger: { min_permission: Permission; ask_permission: Permission; allowed_bots: number[] };
 }): AuthDecision {
   const { sender, trigger } = args;
-  if (sender.login === args.selfLogin || (args.selfAppId !== undefined && sender.appId === args.selfAppId)) {
+  if (sender.login.toLowerCase() === args.selfLogin.toLowerCase() || (args.selfAppId !== undefined && sender.appId === args.selfAppId)) {
     return { allow: false, reason: "self", message: "the app ignores its own comments" };
   }
   if (sender.type === "Bot" && !(sender.appId !== undefined && trigger.allowed_bots.includes(sender.appId))) {
@@ -39,6 +43,8 @@ export function authorize(args: {
   return {
     allow: false,
     reason: "permission",
+    needed,
+    have,
     message: `@${sender.login} needs \`${needed}\` permission on this repository to use this command (has \`${have}\`).`,
   };
 }
@@ -50,4 +56,19 @@ export function permissionFromApi(data: { permission?: string; role_name?: strin
   // Custom roles report their base permission in `permission`.
   const base = data.permission ?? "none";
   return base in RANK ? (base as Permission | "none") : "none";
+}
+
+/**
+ * The sender's permission from `GET /repos/{owner}/{repo}/collaborators/{username}/permission` (the io half of
+ * authorization). 404 (no such user / not visible) means no access; other errors propagate, so an outage is
+ * logged as one instead of being told to the user as "you lack permission".
+ */
+export async function lookupPermission(api: GitHubApi, args: { owner: string; repo: string; username: string }): Promise<Permission | "none"> {
+  try {
+    const res = await api.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { owner: args.owner, repo: args.repo, username: args.username });
+    return permissionFromApi(res.data as { permission?: string; role_name?: string });
+  } catch (error) {
+    if (httpStatus(error) === 404) return "none";
+    throw error;
+  }
 }

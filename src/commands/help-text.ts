@@ -11,6 +11,8 @@ export function helpText(word = "aider"): string {
     `- \`${c} cancel\` — stop the running or queued request here.`,
     `- \`${c} help\` — this message.`,
     "",
-    "Options (before the instruction): `--file PATH` (repeatable: files to edit), `--edit-format diff|diff-fenced|whole|udiff|patch`, `--model NAME` (one of the models the repository's `.github/aider.yml` allows).",
+    "Options (before the instruction): `--file PATH` (repeatable: files to edit), `--edit-format diff|diff-fenced|whole|udiff|patch`, `--model NAME` (one of the models the repository's `.github/aider.yml` allows). `--file=PATH` works too; quote paths with spaces.",
+    "",
+    `Commands count only at the start of a line, not inside quotes (\`> \`) or code blocks. One comment is one request: the first command line wins and everything after it is its instruction.`,
   ].join("\n");
 }

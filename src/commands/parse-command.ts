@@ -22,6 +22,9 @@ const FLAGS = ["--file", "--edit-format", "--model"] as const;
  * quoted replies (`> `), fenced code blocks and indented code, so quoting someone's command never re-runs it.
  * Flags come first (`/aider --file src/a.ts --model m fix the bug`); everything after the first plain word —
  * including the following lines — is the instruction. Null when the comment holds no command.
+ * When a comment holds several command lines, the FIRST wins and the later ones are part of its instruction text:
+ * one comment is one request, so a pasted list of commands never fans out into several runs.
+ * `parseCommand("/aider --file src/a.ts fix the retry loop")` → `{ verb: "run", text: "fix the retry loop", flags: { files: ["src/a.ts"] } }`
  */
 export function parseCommand(body: string, word = "aider"): Command | null {
   const lines = body.replace(/\r\n?/g, "\n").split("\n");
@@ -60,13 +63,15 @@ function interpret(firstLine: string, following: string, word: string): Command 
   const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" ? sub : "run";
   if (verb !== "run") k = 1;
   for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {
-    const name = tokens[k]!.value;
+    // Both `--file PATH` and `--file=PATH` are accepted.
+    const eq = tokens[k]!.value.indexOf("=");
+    const name = eq > 0 ? tokens[k]!.value.slice(0, eq) : tokens[k]!.value;
     if (!(FLAGS as readonly string[]).includes(name)) {
       return { verb: "invalid", message: `Unknown option \`${name}\`. Valid options: ${FLAGS.join(", ")}. Try \`/${word} help\`.` };
     }
-    const value = tokens[k + 1]?.value;
-    if (value === undefined || value.startsWith("--")) return { verb: "invalid", message: `Option \`${name}\` needs a value.` };
-    k++;
+    const value = eq > 0 ? tokens[k]!.value.slice(eq + 1) : tokens[k + 1]?.value;
+    if (value === undefined || value === "" || value.startsWith("--")) return { verb: "invalid", message: `Option \`${name}\` needs a value.` };
+    if (eq < 0) k++;
     if (name === "--file") flags.files.push(value);
     else if (name === "--model") flags.model = value;
     else if ((EDIT_FORMAT_NAMES as readonly string[]).includes(value)) flags.editFormat = value as EditFormatName;

@@ -42,7 +42,14 @@ export interface AppEnv {
 
 /** Read and validate the app's environment. `readEnv({ OPENAI_API_KEY: "sk-…" })` */
 export function readEnv(source: Readonly<Record<string, string | undefined>> = process.env): AppEnv {
-  const ghe = source.GHE_HOST ? `${source.GHE_PROTOCOL ?? "https"}://${source.GHE_HOST}/api/v3` : undefined;
+  const protocol = source.GHE_PROTOCOL ?? "https";
+  if (protocol !== "https" && protocol !== "http") throw new Error(`GHE_PROTOCOL must be https or http, got "${protocol}".`);
+  const ghe = source.GHE_HOST ? `${protocol}://${source.GHE_HOST}/api/v3` : undefined;
+  if (ghe) requireHttpUrl("GHE_HOST", ghe, "a host name like ghe.example.com (no scheme, no path)");
+  if (source.GITHUB_API_URL) requireHttpUrl("GITHUB_API_URL", source.GITHUB_API_URL, "a URL like https://ghe.example.com/api/v3");
+  if (source.OPENAI_BASE_URL) requireHttpUrl("OPENAI_BASE_URL", source.OPENAI_BASE_URL, "a URL like https://api.openai.com/v1");
+  const logLevel = source.LOG_LEVEL ?? "info";
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}".`);
   const concurrency = Number(source.AIDER_BOT_CONCURRENCY ?? 2);
   const port = Number(source.PORT ?? 3000);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`AIDER_BOT_CONCURRENCY must be a whole number ≥ 1, got "${source.AIDER_BOT_CONCURRENCY}".`);
@@ -73,10 +80,26 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
     host: source.HOST,
     githubBaseUrl: ghe ?? source.GITHUB_API_URL,
     concurrency,
-    logLevel: source.LOG_LEVEL ?? "info",
+    logLevel,
     redisUrl: source.REDIS_URL,
     source,
   };
+}
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+
+/**
+ * Throw an actionable error unless `value` is an http(s) URL. The value is not echoed: a URL may carry credentials
+ * (`https://user:key@host`), and start-up errors end up in logs.
+ */
+function requireHttpUrl(name: string, value: string, example: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be ${example}; the value set is not a valid URL.`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`${name} must be ${example}; only http and https are supported.`);
 }
 
 function parsePrices(raw: string | undefined): Record<string, { input: number; output: number }> {

@@ -1,5 +1,9 @@
 import type { RunGitHub } from "../run/run-ports.js";
+import { completeCheckRun, startCheckRun } from "./check-run.js";
 import type { GitHubApi } from "./github-api.js";
+import { ensurePullRequest, findPullRequestForBranch, requestReview } from "./pull-request.js";
+import { addReaction, type ReactionTarget } from "./reactions.js";
+import { ensureReviewReply } from "./review-reply.js";
 
 /** {@link RunGitHub} over an installation Octokit, bound to one repository, issue/PR and status comment. */
 export function createRunGitHub(api: GitHubApi, ctx: {
@@ -13,39 +17,28 @@ export function createRunGitHub(api: GitHubApi, ctx: {
   token: () => Promise<string>;
 }): RunGitHub {
   const { owner, repo } = ctx;
+  const where = { owner, repo };
+  const reactionTarget: ReactionTarget = ctx.reactTo.kind === "issue" ? { kind: "issue", number: ctx.issueNumber } : ctx.reactTo;
   return {
     async updateStatus(body) {
       await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: ctx.statusCommentId, body });
     },
-    async react(content) {
-      const t = ctx.reactTo;
-      if (t.kind === "issue") await api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/reactions", { owner, repo, issue_number: ctx.issueNumber, content });
-      else if (t.kind === "issue-comment") await api.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { owner, repo, comment_id: t.id, content });
-      else await api.request("POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", { owner, repo, comment_id: t.id, content });
-    },
-    async startCheckRun(headSha) {
-      const res = await api.request("POST /repos/{owner}/{repo}/check-runs", { owner, repo, name: "aider-bot", head_sha: headSha, status: "in_progress", started_at: new Date().toISOString() });
-      return res.data.id as number;
-    },
-    async finishCheckRun(id, r) {
-      await api.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
-        owner, repo, check_run_id: id, status: "completed", conclusion: r.conclusion, completed_at: new Date().toISOString(),
-        output: { title: r.title, summary: r.summary.slice(0, 65_000) },
-      });
-    },
-    async findOpenPullRequest(branch) {
-      const res = await api.request("GET /repos/{owner}/{repo}/pulls", { owner, repo, head: `${owner}:${branch}`, state: "open" });
-      const pr = (res.data as { number: number; html_url: string }[])[0];
-      return pr ? { number: pr.number, url: pr.html_url } : null;
-    },
+    react: (content) => addReaction(api, where, reactionTarget, content),
+    startCheckRun: (headSha) => startCheckRun(api, { ...where, headSha }),
+    finishCheckRun: (id, r) => completeCheckRun(api, { ...where, id, conclusion: r.conclusion, title: r.title, summary: r.summary }),
+    findOpenPullRequest: (branch) => findPullRequestForBranch(api, { ...where, branch }),
     async createPullRequest(pr) {
-      const res = await api.request("POST /repos/{owner}/{repo}/pulls", { owner, repo, ...pr });
-      return { number: res.data.number as number, url: res.data.html_url as string };
+      const made = await ensurePullRequest(api, { ...where, ...pr });
+      return { number: made.number, url: made.url };
     },
-    async requestReview(pullNumber, login) {
-      await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", { owner, repo, pull_number: pullNumber, reviewers: [login] });
-    },
+    requestReview: (pullNumber, login) => requestReview(api, { ...where, pullNumber, login }),
     async replyToReviewComment(pullNumber, commentId, body) {
+      // The final status carries the run marker: a retried job edits its reply instead of adding a second one.
+      const marker = /<!-- aider-bot:run:[^>]*? -->/.exec(body)?.[0];
+      if (marker) {
+        await ensureReviewReply(api, { ...where, pullNumber, commentId, marker, body });
+        return;
+      }
       await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", { owner, repo, pull_number: pullNumber, comment_id: commentId, body });
     },
     installationToken: ctx.token,

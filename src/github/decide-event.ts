@@ -42,7 +42,8 @@ export function decideEvent(name: string, payload: any, trigger: { command: stri
       login: String(payload.sender?.login ?? ""),
       id: payload.sender?.id as number | undefined,
       type: String(payload.sender?.type ?? "User"),
-      appId: (payload.comment?.performed_via_github_app?.id as number | undefined) ?? undefined,
+      // Bots are told apart by the App that acted: a comment or issue made by an App names it here.
+      appId: ((payload.comment ?? payload.issue)?.performed_via_github_app?.id as number | undefined) ?? undefined,
     },
   };
   if (name === "issue_comment" && payload.action === "created") {
@@ -81,7 +82,8 @@ export function decideEvent(name: string, payload: any, trigger: { command: stri
     if (issue.pull_request) return { kind: "ignore", reason: "label on a pull request" };
     return {
       kind: "command",
-      command: { verb: "run", text: `Resolve issue #${issue.number}: ${String(issue.title ?? "").trim()}`, flags: { files: [] } },
+      // The title and body are untrusted (anyone may open an issue): they reach the model only as delimited data.
+      command: { verb: "run", text: `Resolve issue #${issue.number}, described below.`, flags: { files: [] } },
       facts: {
         ...base, number: issue.number, isPullRequest: false, title: String(issue.title ?? ""), body: String(issue.body ?? ""), reactTo: { kind: "issue" },
         dedupeId: `label:${base.owner}/${base.repo}#${issue.number}@${String(issue.updated_at ?? issue.created_at ?? "")}`,

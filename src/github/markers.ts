@@ -2,6 +2,8 @@
 export const runMarker = (jobId: string) => `<!-- aider-bot:run:${jobId} -->`;
 export const unauthorizedMarker = (login: string) => `<!-- aider-bot:unauthorized:${login.toLowerCase()} -->`;
 export const configMarker = "<!-- aider-bot:config-problems -->";
+/** A one-off reply (help, usage error, refusal) to one delivery: a redelivered webhook edits it instead of repeating it. */
+export const replyMarker = (deliveryId: string) => `<!-- aider-bot:reply:${deliveryId} -->`;
 
 export interface StoredRequest {
   verb: "run" | "ask";

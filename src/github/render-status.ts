@@ -2,10 +2,12 @@ import type { CoderResult } from "../coder/types.js";
 import { summarizeFailures } from "../edits/reflection.js";
 import type { RunOutcome, RunStage } from "../run/run-outcome.js";
 import type { RunRequest } from "../run/run-request.js";
+import { capMarkdown } from "./cap-markdown.js";
 import { requestMarker, runMarker } from "./markers.js";
 
 const STAGES: RunStage[] = ["queued", "cloning", "mapping", "thinking", "applying", "lint", "tests", "pushing"];
-const LIMIT = 60_000; // GitHub refuses comments over 65,536 characters
+// Per-section caps keep every section visible in the common worst case; capMarkdown guards the total.
+const CAP = { answer: 20_000, explanation: 12_000, output: 15_000, shell: 4_000, patch: 25_000 } as const;
 
 function header(req: RunRequest): string {
   const stored = req.verb === "undo" ? "" : requestMarker({ verb: req.verb === "ask" ? "ask" : "run", text: req.message, files: req.files, editFormat: req.settings.editFormat, model: req.settings.model });
@@ -40,11 +42,11 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
     case "patch":
       parts.push(
         "📎 This pull request comes from a fork, which I cannot (and must not) push to. Here is the change as a patch; apply it with `git am`:",
-        `<details><summary>Patch</summary>\n\n\`\`\`diff\n${outcome.patch.slice(0, 30_000)}\n\`\`\`\n</details>`,
+        details("Patch", fenced(clip(outcome.patch, CAP.patch), "diff")),
       );
       break;
     case "answered":
-      parts.push(result?.outcome === "no-changes" ? result.answer.trim() : failureText(result!));
+      parts.push(result?.outcome === "no-changes" ? clip(result.answer.trim(), CAP.answer) : failureText(result!));
       break;
     case "reverted":
       parts.push(`↩️ Reverted [\`${outcome.revertedSha.slice(0, 7)}\`](${outcome.url}) with a new commit \`${outcome.sha.slice(0, 7)}\`.`);
@@ -72,9 +74,7 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   }
   if (result) parts.push(...resultDetails(result, outcome.elapsedMs));
   else parts.push(`<sub>${(outcome.elapsedMs / 1000).toFixed(1)} s</sub>`);
-  let body = parts.join("\n\n");
-  if (body.length > LIMIT) body = `${body.slice(0, LIMIT)}\n\n… (truncated)\n`;
-  return body;
+  return capMarkdown(parts.join("\n\n"));
 }
 
 function stillFailing(r: Extract<CoderResult, { outcome: "checks-failed" }>): string {
@@ -84,10 +84,14 @@ function stillFailing(r: Extract<CoderResult, { outcome: "checks-failed" }>): st
 function failureText(r: CoderResult): string {
   switch (r.outcome) {
     case "no-changes":
-      return `🤷 No changes were made.${r.answer.trim() ? `\n\n${r.answer.trim().slice(0, 3000)}` : ""}`;
+      return `🤷 No changes were made.${r.answer.trim() ? `\n\n${clip(r.answer.trim(), CAP.answer)}` : ""}`;
     case "edit-failed": {
       const files = [...new Set(r.failures.map((f) => `\`${f.path || "(no file)"}\``))].join(", ");
-      return `😕 The model's edits to ${files} could not be applied after ${r.reflections} ${r.reflections === 1 ? "retry" : "retries"}; nothing was pushed.\n\n${summarizeFailures(r.failures)}\n\nTry \`/aider retry --file PATH\` naming the files, or rephrase the request.`;
+      const attempts = `${r.reflections + 1} ${r.reflections === 0 ? "attempt" : "attempts"}`;
+      const headline = r.failures.length > 0 && r.failures.every((f) => f.reason === "no-match")
+        ? `😕 The SEARCH block did not match ${files} after ${attempts}; nothing was pushed.`
+        : `😕 The model's edits to ${files} could not be applied after ${attempts}; nothing was pushed.`;
+      return `${headline}\n\n${clip(summarizeFailures(r.failures), CAP.output)}\n\nTry \`/aider retry --file PATH\` naming the files, or rephrase the request.`;
     }
     case "checks-failed":
       return `😕 The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails after ${r.reflections} ${r.reflections === 1 ? "reflection" : "reflections"}.`;
@@ -109,10 +113,20 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
   }
   const cost = r.costUsd === null ? "" : ` · $${r.costUsd.toFixed(4)}`;
   out.push(`<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${r.tokens.prompt.toLocaleString("en-US")} prompt + ${r.tokens.completion.toLocaleString("en-US")} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`);
-  if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", r.explanation.trim().slice(0, 20_000)));
-  if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, `\`\`\`\n${r.report.output.slice(0, 20_000)}\n\`\`\``));
-  if (r.shell.length) out.push(details("Shell commands the model suggested (not run)", `\`\`\`sh\n${r.shell.join("\n\n").slice(0, 5000)}\n\`\`\``));
+  if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
+  if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
+  if (r.shell.length) out.push(details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")));
   return out;
+}
+
+/** Keep the head of long text and say how much was left out. */
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`);
+
+/** A code block whose fence is longer than any backtick run inside, so tool output cannot end it early. */
+function fenced(text: string, lang = ""): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${lang}\n${text}\n${fence}`;
 }
 
 const details = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;

@@ -1,4 +1,5 @@
-import { authorize, permissionFromApi } from "../../src/commands/authorize.js";
+import { jest } from "@jest/globals";
+import { authorize, lookupPermission, permissionFromApi } from "../../src/commands/authorize.js";
 
 const trigger = { min_permission: "write" as const, ask_permission: "triage" as const, allowed_bots: [42] };
 const user = (login = "ann") => ({ login, type: "User" });
@@ -16,6 +17,11 @@ describe("authorize", () => {
     ["other bot", { login: "dependabot[bot]", type: "Bot", appId: 7 }, "run", "write", false],
     ["allow-listed bot", { login: "helper[bot]", type: "Bot", appId: 42 }, "run", null, true],
     ["a user named like a bot", { login: "evil[bot]", type: "User" }, "run", "read", false],
+    ["itself, other case", { login: "Aider-Bot[bot]", type: "Bot" }, "run", "admin", false],
+    ["admin who is a bot without allow-list", { login: "ci[bot]", type: "Bot" }, "run", "admin", false],
+    ["triager asks for help", user(), "help", "triage", true],
+    ["triager cancels", user(), "cancel", "triage", false],
+    ["writer retries", user(), "retry", "write", true],
   ] as const)("%s", (_n, sender, verb, permission, allow) => {
     const d = authorize({ sender, verb, permission, selfLogin: "aider-bot[bot]", trigger });
     expect(d.allow).toBe(allow);
@@ -30,5 +36,21 @@ describe("authorize", () => {
   it("reads role_name when present", () => {
     expect(permissionFromApi({ permission: "write", role_name: "maintain" })).toBe("maintain");
     expect(permissionFromApi({ permission: "read", role_name: "custom-role" })).toBe("read");
+  });
+});
+
+describe("lookupPermission", () => {
+  const api = (answer: () => Promise<{ status: number; data: unknown }>) => ({ request: jest.fn(answer) });
+  const where = { owner: "acme", repo: "web", username: "ann" };
+
+  it("asks the collaborator-permission endpoint", async () => {
+    const a = api(async () => ({ status: 200, data: { permission: "write", role_name: "maintain" } }));
+    expect(await lookupPermission(a, where)).toBe("maintain");
+    expect(a.request).toHaveBeenCalledWith("GET /repos/{owner}/{repo}/collaborators/{username}/permission", where);
+  });
+
+  it("treats 404 as no access and lets other errors through", async () => {
+    expect(await lookupPermission(api(async () => Promise.reject(Object.assign(new Error("Not Found"), { status: 404 }))), where)).toBe("none");
+    await expect(lookupPermission(api(async () => Promise.reject(Object.assign(new Error("Bad gateway"), { status: 502 }))), where)).rejects.toThrow("Bad gateway");
   });
 });

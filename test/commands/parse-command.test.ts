@@ -14,6 +14,17 @@ describe("parseCommand", () => {
     ["/aider help", { verb: "help" }],
     ["/aider", { verb: "help" }],
     ["/aider first\n/aider second", { verb: "run", text: "first\n/aider second", flags: { files: [] } }],
+    ["/AIDER ASK Why?", { verb: "ask", text: "Why?", flags: { files: [] } }],
+    ["/aider --file 'src/my file.ts' fix", { verb: "run", text: "fix", flags: { files: ["src/my file.ts"] } }],
+    ["/aider --file=src/a.ts --edit-format=diff-fenced fix", { verb: "run", text: "fix", flags: { files: ["src/a.ts"], editFormat: "diff-fenced" } }],
+    ["/aider ask --file src/a.ts what does it do?", { verb: "ask", text: "what does it do?", flags: { files: ["src/a.ts"] } }],
+    ["/aider retry --model gpt-4o-mini --file a.ts", { verb: "retry", flags: { files: ["a.ts"], model: "gpt-4o-mini" } }],
+    ["  /aider fix with up to three spaces", { verb: "run", text: "fix with up to three spaces", flags: { files: [] } }],
+    ["/aider\nmulti-line\ninstruction", { verb: "run", text: "multi-line\ninstruction", flags: { files: [] } }],
+    ["> /aider quoted\n\n/aider real one", { verb: "run", text: "real one", flags: { files: [] } }],
+    ["```\n/aider in code\n```\n/aider after the fence", { verb: "run", text: "after the fence", flags: { files: [] } }],
+    ["/aider\tfix tabs", { verb: "run", text: "fix tabs", flags: { files: [] } }],
+    ["/aider undo please", { verb: "undo" }],
   ])("%j", (body, expected) => {
     expect(parseCommand(body)).toEqual(expected);
   });
@@ -26,6 +37,13 @@ describe("parseCommand", () => {
     ["indented code", "Example:\n\n    /aider do it\n"],
     ["mid-line", "you could write /aider fix this"],
     ["other word", "/aiderx fix"],
+    ["nested quote", ">> /aider deep"],
+    ["quote with spaces", "  > /aider also quoted"],
+    ["four-space indent after a blank line", "text\n\n    /aider code"],
+    ["tab-indented code", "\t/aider code"],
+    ["longer fence with a shorter inner fence", "````\n```\n/aider no\n```\n````"],
+    ["unterminated fence", "```\n/aider no"],
+    ["path-like", "/aider/docs is a folder"],
   ])("ignores a %s", (_name, body) => {
     expect(parseCommand(body)).toBeNull();
   });
@@ -35,6 +53,9 @@ describe("parseCommand", () => {
     ["/aider --edit-format nope fix", /Unknown edit format `nope`/],
     ["/aider --file", /needs a value/],
     ["/aider ask", /needs a question/],
+    ["/aider --file= fix", /`--file` needs a value/],
+    ["/aider --model --file a.ts fix", /`--model` needs a value/],
+    ["/aider --endpoint http://evil fix", /Unknown option `--endpoint`/],
   ])("usage error for %j", (body, message) => {
     const c = parseCommand(body);
     expect(c?.verb).toBe("invalid");
@@ -44,5 +65,14 @@ describe("parseCommand", () => {
   it("uses the configured command word", () => {
     expect(parseCommand("/bot fix", "bot")).toMatchObject({ verb: "run", text: "fix" });
     expect(parseCommand("/aider fix", "bot")).toBeNull();
+  });
+});
+
+describe("helpText", () => {
+  it("lists every sub-command and flag with the configured word", async () => {
+    const { helpText } = await import("../../src/commands/help-text.js");
+    const text = helpText("bot");
+    for (const s of ["/bot ask", "/bot undo", "/bot retry", "/bot cancel", "/bot help", "--file PATH", "--edit-format", "--model NAME"]) expect(text).toContain(s);
+    expect(text).not.toMatch(/\/aider[ `]/);
   });
 });

@@ -55,3 +55,34 @@ describe("readEnv", () => {
     expect(() => readEnv({ AIDER_BOT_PRICES: '{"m":{"input":"cheap"}}' })).toThrow(/numeric/);
   });
 });
+
+describe("config fixtures", () => {
+  it("an empty file is all defaults; auto_test stays unset so it follows `test`", () => {
+    const r = parseRepoConfig(fixture("empty.yml"));
+    expect(r.ok && r.config.auto_test).toBeUndefined();
+    expect(r.ok && r.config.budget).toEqual({});
+  });
+
+  it("a single lint command becomes a list and schedules keep files and branch", () => {
+    const r = parseRepoConfig(fixture("lint-list.yml"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.lint).toEqual(["npx eslint ."]);
+    expect(r.config.schedules).toEqual([{ cron: "*/30 * * * *", message: "keep the changelog tidy", files: ["CHANGELOG.md"], branch: "develop" }]);
+  });
+
+  it("nested problems are reported with full key paths", () => {
+    const r = parseRepoConfig(fixture("invalid-nested.yml"));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const paths = r.problems.map((p) => p.path).sort();
+    expect(paths).toEqual(
+      expect.arrayContaining(["auto_test", "budget.max_usd", "pull_request.draft", "trigger.command", "trigger.allowed_bots.0", "protected_paths", "schedules.0.cron"]),
+    );
+    expect(paths.some((p) => p.startsWith("lint"))).toBe(true);
+    const byPath = Object.fromEntries(r.problems.map((p) => [p.path, p.message]));
+    expect(byPath.auto_test).toBe("must be a boolean");
+    expect(byPath.protected_paths).toBe("must be a list");
+    expect(byPath["trigger.command"]).toMatch(/single word/);
+  });
+});

@@ -28,7 +28,14 @@ describe("status comment rendering", () => {
     ["pull request", { kind: "pull-request", sha: "c".repeat(40), pr: { number: 9, url: "https://x/pull/9" }, branch: "aider/issue-3-x", result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult, elapsedMs: 1 },
       [/Opened #9 from `aider\/issue-3-x`/]],
     ["edit failed", { kind: "not-pushed", result: { ...base, outcome: "edit-failed", editedFiles: [], failures: [{ path: "src/x.ts", reason: "no-match", message: "The SEARCH text does not match any lines in `src/x.ts`." }] } as CoderResult, elapsedMs: 1 },
-      [/edits to `src\/x.ts` could not be applied after 2 retries; nothing was pushed/, /\/aider retry --file PATH/]],
+      [/The SEARCH block did not match `src\/x.ts` after 3 attempts; nothing was pushed/, /\/aider retry --file PATH/, /`src\/x.ts` \(no match\)/]],
+    ["edit failed, other reasons", { kind: "not-pushed", result: { ...base, reflections: 0, outcome: "edit-failed", editedFiles: [], failures: [{ path: ".github/workflows/ci.yml", reason: "unsafe-path", message: "Protected path." }] } as CoderResult, elapsedMs: 1 },
+      [/edits to `.github\/workflows\/ci.yml` could not be applied after 1 attempt;/]],
+    ["changed but not pushed (checks failed, pushed anyway elsewhere)", { kind: "pushed", sha: "e".repeat(40), url: "https://x/commit/e", result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint .", output: "1 error", locations: [] } } as CoderResult, elapsedMs: 1 },
+      [/The lint check `eslint .` still fails on this commit/, /does not set `require_green_checks`/]],
+    ["cancelled", { kind: "cancelled", reason: "cancel", elapsedMs: 1 }, [/Cancelled on request; nothing was pushed/]],
+    ["shut down", { kind: "cancelled", reason: "shutdown", elapsedMs: 1 }, [/app shut down.*\/aider retry/]],
+    ["reverted", { kind: "reverted", sha: "f".repeat(40), revertedSha: "1".repeat(40), url: "https://x/commit/1", elapsedMs: 1 }, [/Reverted \[`1111111`\]/]],
     ["checks failed with green checks required", { kind: "not-pushed", result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "test", ok: false, command: "npm test", output: "1 failing", locations: [] } } as CoderResult, elapsedMs: 1 },
       [/The test check `npm test` still fails after 2 reflections/, /require_green_checks/, /<summary>Output of npm test<\/summary>/]],
     ["llm error", { kind: "not-pushed", result: { ...base, outcome: "llm-error", errorKind: "auth", message: "The model endpoint rejected the API key." } as CoderResult, elapsedMs: 1 },
@@ -52,6 +59,21 @@ describe("status comment rendering", () => {
 
   it("stays under GitHub's comment size limit", () => {
     const huge = { kind: "not-pushed", result: { ...base, explanation: "x".repeat(100_000), outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] } }, elapsedMs: 1 } as RunOutcome;
-    expect(renderFinal(huge, req).length).toBeLessThan(65_536);
+    const body = renderFinal(huge, req);
+    expect(body.length).toBeLessThan(65_536);
+    expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
+  });
+
+  it("keeps tool output that contains backticks inside its code block", () => {
+    const r = { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "test", ok: false, command: "npm test", output: "expected ```x``` got", locations: [] } } as CoderResult;
+    const body = renderFinal({ kind: "not-pushed", result: r, elapsedMs: 1 }, req);
+    expect(body).toContain("````\nexpected ```x``` got\n````");
+  });
+
+  it("shows usage: tokens, cost, reflections and elapsed time; no cost when unknown", () => {
+    const r = { ...base, costUsd: null, reflections: 1, outcome: "changed", editedFiles: files, commit: null } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: r, elapsedMs: 61_000 }, req);
+    expect(body).toContain("1 reflection · 12,345 prompt + 678 completion tokens · 61.0 s");
+    expect(body).not.toContain("$");
   });
 });

@@ -80,4 +80,109 @@ describe("in-process queue", () => {
     expect(cut.map((j) => j.id)).toEqual(["slow"]);
     expect(q.enqueue({ id: "late", key: "c", data: "" })).toBe(false);
   });
+
+  it("never runs more than the global limit at once, with many keys", async () => {
+    let now = 0;
+    let peak = 0;
+    const q = createInProcessQueue<number>({
+      concurrency: 3,
+      handler: async () => {
+        now++;
+        peak = Math.max(peak, now);
+        await new Promise((r) => setImmediate(r));
+        now--;
+      },
+    });
+    for (let i = 0; i < 20; i++) q.enqueue({ id: `d${i}`, key: `r#${i % 7}`, data: i });
+    await q.idle();
+    expect(peak).toBe(3);
+  });
+
+  it("keeps FIFO order within a key even when other keys interleave", async () => {
+    const order: string[] = [];
+    const q = createInProcessQueue<string>({ concurrency: 4, handler: async (j) => void order.push(j.data) });
+    ["a1", "b1", "a2", "b2", "a3"].forEach((d, i) => q.enqueue({ id: String(i), key: d[0]!, data: d }));
+    await q.idle();
+    expect(order.filter((d) => d.startsWith("a"))).toEqual(["a1", "a2", "a3"]);
+    expect(order.filter((d) => d.startsWith("b"))).toEqual(["b1", "b2"]);
+  });
+
+  it("cancel leaves other keys alone and reports 0 when there is nothing to cancel", async () => {
+    const gate = deferred();
+    const ran: string[] = [];
+    const q = createInProcessQueue<string>({ concurrency: 1, handler: async (j) => (ran.push(j.id), j.key === "a" ? gate.promise : undefined) });
+    q.enqueue({ id: "a1", key: "a", data: "" });
+    q.enqueue({ id: "b1", key: "b", data: "" });
+    expect(q.cancel("zzz")).toBe(0);
+    expect(q.cancel("b")).toBe(1);
+    gate.resolve();
+    await q.idle();
+    expect(ran).toEqual(["a1"]);
+  });
+
+  it("passes an abort reason that says cancelled", async () => {
+    let reason: unknown;
+    const q = createInProcessQueue<string>({
+      concurrency: 1,
+      handler: (_j, signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => ((reason = signal.reason), resolve()))),
+    });
+    q.enqueue({ id: "1", key: "k", data: "" });
+    q.cancel("k");
+    await q.idle();
+    expect(String(reason)).toMatch(/cancelled/);
+  });
+
+  it("reports a handler that throws and goes on with the next job", async () => {
+    const errors: string[] = [];
+    const ran: string[] = [];
+    const q = createInProcessQueue<string>({
+      concurrency: 1,
+      handler: async (j) => {
+        ran.push(j.id);
+        if (j.id === "1") throw new Error("boom");
+      },
+      onError: (j, e) => errors.push(`${j.id}: ${(e as Error).message}`),
+    });
+    q.enqueue({ id: "1", key: "k", data: "" });
+    q.enqueue({ id: "2", key: "k", data: "" });
+    await q.idle();
+    expect(errors).toEqual(["1: boom"]);
+    expect(ran).toEqual(["1", "2"]);
+  });
+
+  it("drain finishes queued work and then refuses new jobs", async () => {
+    const ran: string[] = [];
+    const q = createInProcessQueue<string>({ concurrency: 1, handler: async (j) => void ran.push(j.id) });
+    q.enqueue({ id: "1", key: "k", data: "" });
+    q.enqueue({ id: "2", key: "k", data: "" });
+    await q.drain();
+    expect(ran).toEqual(["1", "2"]);
+    expect(q.enqueue({ id: "3", key: "k", data: "" })).toBe(false);
+  });
+
+  it("shutdown drops queued jobs and aborts running ones after the grace period, telling the callback which", async () => {
+    const cutOff: string[] = [];
+    let abortReason: unknown;
+    const q = createInProcessQueue<string>({
+      concurrency: 1,
+      handler: (_j, signal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => ((abortReason = signal.reason), resolve()))),
+      onCutOff: (j, why) => cutOff.push(`${j.id}:${why}`),
+    });
+    q.enqueue({ id: "running", key: "a", data: "" });
+    q.enqueue({ id: "waiting", key: "b", data: "" });
+    const cut = await q.shutdown(10);
+    expect(cut.map((j) => j.id)).toEqual(["waiting", "running"]);
+    expect(cutOff).toEqual(["waiting:dropped", "running:aborted"]);
+    expect(String(abortReason)).toMatch(/shutting down/);
+    expect(q.stats()).toEqual({ running: 0, queued: 0 });
+  });
+
+  it("shutdown returns nothing when running jobs finish in time", async () => {
+    const gate = deferred();
+    const q = createInProcessQueue<string>({ concurrency: 1, handler: () => gate.promise });
+    q.enqueue({ id: "1", key: "a", data: "" });
+    const stopping = q.shutdown(60_000);
+    gate.resolve();
+    expect(await stopping).toEqual([]);
+  });
 });

@@ -1,0 +1,22 @@
+import { ensureComment } from "./ensure-comment.js";
+import type { GitHubApi, RepoRef } from "./github-api.js";
+import { runMarker } from "./markers.js";
+
+/**
+ * Create or update the ONE status comment of a run, found by `<!-- aider-bot:run:<jobId> -->`. A redelivered
+ * webhook or a restarted job edits the same comment instead of adding another. With `commentId` (known since the
+ * job was queued) it edits directly and skips listing the thread. Returns the comment id.
+ * `await ensureStatusComment(api, { owner, repo, issueNumber: 3, jobId: delivery, body: renderStage("queued", req) })`
+ */
+export async function ensureStatusComment(
+  api: GitHubApi,
+  args: RepoRef & { issueNumber: number; jobId: string; body: string; botLogin?: string; commentId?: number },
+): Promise<number> {
+  const marker = runMarker(args.jobId);
+  const body = args.body.includes(marker) ? args.body : `${marker}\n${args.body}`;
+  if (args.commentId !== undefined) {
+    await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: args.owner, repo: args.repo, comment_id: args.commentId, body });
+    return args.commentId;
+  }
+  return ensureComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, marker, body, botLogin: args.botLogin });
+}

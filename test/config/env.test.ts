@@ -1,0 +1,50 @@
+import { readEnv } from "../../src/config/env.js";
+
+describe("readEnv", () => {
+  it("has working defaults for an empty environment", () => {
+    const env = readEnv({});
+    expect(env).toMatchObject({ openaiBaseUrl: "https://api.openai.com/v1", model: "gpt-4o", concurrency: 2, port: 3000, logLevel: "info", webhookPath: "/api/github/webhooks" });
+    expect(env.githubBaseUrl).toBeUndefined();
+    expect(env.redisUrl).toBeUndefined();
+  });
+
+  it("reads App credentials, the LLM endpoint, Redis, concurrency and the work dir", () => {
+    const env = readEnv({
+      APP_ID: "123", PRIVATE_KEY_PATH: "/k.pem", WEBHOOK_SECRET: "s", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_API_KEY: "sk-x",
+      AIDER_BOT_MODEL: "local/llama", REDIS_URL: "redis://127.0.0.1:6379", AIDER_BOT_CONCURRENCY: "4", AIDER_BOT_WORK_DIR: "/srv/jobs", LOG_LEVEL: "debug",
+    });
+    expect(env).toMatchObject({
+      appId: "123", privateKeyPath: "/k.pem", webhookSecret: "s", openaiBaseUrl: "http://127.0.0.1:8080/v1", openaiApiKey: "sk-x",
+      model: "local/llama", redisUrl: "redis://127.0.0.1:6379", concurrency: 4, workDir: "/srv/jobs", logLevel: "debug",
+    });
+  });
+
+  it("derives the GitHub API base URL from GHE_HOST, or takes GITHUB_API_URL", () => {
+    expect(readEnv({ GHE_HOST: "ghe.example.com" }).githubBaseUrl).toBe("https://ghe.example.com/api/v3");
+    expect(readEnv({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe("http://127.0.0.1:8080/api/v3");
+    expect(readEnv({ GITHUB_API_URL: "https://api.example.com" }).githubBaseUrl).toBe("https://api.example.com");
+  });
+
+  it.each([
+    [{ AIDER_BOT_CONCURRENCY: "0" }, /AIDER_BOT_CONCURRENCY must be a whole number ≥ 1/],
+    [{ PORT: "http" }, /PORT must be a port number/],
+    [{ GHE_PROTOCOL: "ftp", GHE_HOST: "x" }, /GHE_PROTOCOL must be https or http/],
+    [{ GITHUB_API_URL: "not a url" }, /GITHUB_API_URL must be a URL like/],
+    [{ OPENAI_BASE_URL: "file:///etc/passwd" }, /OPENAI_BASE_URL .* only http and https/],
+    [{ LOG_LEVEL: "loud" }, /LOG_LEVEL must be one of trace, debug/],
+    [{ AIDER_BOT_SANDBOX: "maybe" }, /AIDER_BOT_SANDBOX must be auto, on or off/],
+  ])("rejects %j with an actionable message", (source, message) => {
+    expect(() => readEnv(source)).toThrow(message);
+  });
+
+  it("never echoes a URL that may hold credentials", () => {
+    let message = "";
+    try {
+      readEnv({ OPENAI_BASE_URL: "ftp://user:sk-secret@host/v1" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/OPENAI_BASE_URL/);
+    expect(message).not.toContain("sk-secret");
+  });
+});
