@@ -2,12 +2,13 @@ import path from "node:path";
 import { countTokens, loadTokenizer } from "../llm/count-tokens.js";
 import { createTagExtractor, type TagExtractor } from "./extract-tags.js";
 import { filterIgnored } from "./filter-ignored.js";
-import { fitToBudget } from "./fit-to-budget.js";
-import { loadFileTags } from "./load-file-tags.js";
-import { rankTags } from "./rank-tags.js";
-import { renderMap } from "./render-map.js";
-import { openTagCache } from "./tag-cache.js";
-import type { FileTags, RankedEntry } from "./types.js";
+import { fitMeasured } from "./fit-to-budget.js";
+import { loadFileTags, type LoadedTags } from "./load-file-tags.js";
+import { createMapMeasure } from "./map-measure.js";
+import { rankGraph } from "./rank-tags.js";
+import { contentStateKey, openTagCache, type CachedFile, type TagCache } from "./tag-cache.js";
+import { buildTagGraph, type TagGraph } from "./tag-graph.js";
+import type { RankedEntry } from "./types.js";
 
 export interface BuildRepoMapOptions {
   root: string;
@@ -67,17 +68,17 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   } finally {
     if (!options.extractor) extractor.dispose();
   }
+  const graph = tagGraph(loaded, cache);
   await cache?.save();
 
-  const tags = [...loaded.byFile.values()].flatMap((ft) => ft.tags);
   const rankWith = (chat: readonly string[]): RankedEntry[] =>
-    rankTags({ tags, files, chatFiles: chat, mentionedFiles: options.mentionedFiles, mentionedIdents: options.mentionedIdents });
+    rankGraph(graph, { files, chatFiles: chat, mentionedFiles: options.mentionedFiles, mentionedIdents: options.mentionedIdents });
   let ranked = rankWith(chatFiles);
-  let fitted = fit(ranked, loaded.byFile, new Set(chatFiles), mapTokens);
+  let fitted = fit(ranked, loaded, new Set(chatFiles), mapTokens);
   if (!fitted.text && chatFiles.length > 0) {
     // As Aider: when the chat files leave nothing to show, map the whole repo instead.
     ranked = rankWith([]);
-    fitted = fit(ranked, loaded.byFile, new Set(), mapTokens);
+    fitted = fit(ranked, loaded, new Set(), mapTokens);
   }
   const chat = new Set(chatFiles);
   const rankedFiles = [...new Set(ranked.map((e) => e.relPath))].filter((f) => !chat.has(f));
@@ -94,6 +95,21 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   };
 }
 
-function fit(ranked: RankedEntry[], byFile: Map<string, FileTags>, chat: Set<string>, mapTokens: number) {
-  return fitToBudget(ranked, (chosen) => renderMap(chosen, byFile, chat), mapTokens, countTokens);
+/**
+ * The ranking graph for the loaded tags: the cached one when the content state (files and hashes, in order) is the
+ * one it was built for, else built from every file's tags and stored. A warm build thus never decodes the tags.
+ */
+function tagGraph(loaded: LoadedTags, cache: TagCache | null): TagGraph {
+  const key = contentStateKey([...loaded.byFile].map(([relPath, f]) => ({ relPath, hash: f.hash })));
+  const cached = cache?.graph(key);
+  if (cached) return cached;
+  const graph = buildTagGraph([...loaded.byFile.values()].flatMap((f) => f.tags()));
+  cache?.storeGraph(key, graph);
+  return graph;
+}
+
+/** Fit the ranked entries to the budget; only the files whose blocks are measured get their detail decoded. */
+function fit(ranked: RankedEntry[], loaded: LoadedTags, chat: Set<string>, mapTokens: number) {
+  const tags = { has: (f: string) => loaded.byFile.has(f), get: (f: string) => (loaded.byFile.get(f) as CachedFile).fileTags() };
+  return fitMeasured(ranked, mapTokens, createMapMeasure(ranked, tags, chat, mapTokens, countTokens));
 }

@@ -1,7 +1,7 @@
 import type { Node } from "web-tree-sitter";
 
 /** Aider's TreeContext shows at most this many rows of a scope's header. */
-const HEADER_MAX = 10;
+export const HEADER_MAX = 10;
 
 /**
  * The rows to show for a definition whose name node is `nameNode`, following Aider's TreeContext rule: the
@@ -10,7 +10,9 @@ const HEADER_MAX = 10;
  * {@link HEADER_MAX} rows and without its last row (so a short function shows its body but not its closing brace).
  *
  * Only the name's ancestors, and their children that start on the same row, are examined: that finds the nodes
- * that matter without walking the whole tree, which would cost more than the parse itself.
+ * that matter without walking the whole tree, which would cost more than the parse itself. Extraction uses
+ * `createContextFinder` (def-contexts.ts), which gives the same rows for a whole file far more cheaply; this
+ * per-node version is the rule's reference and its fallback.
  */
 export function defContextRows(nameNode: Node): number[] {
   const line = nameNode.startPosition.row;

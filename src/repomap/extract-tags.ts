@@ -1,6 +1,6 @@
 import { Query, type Parser } from "web-tree-sitter";
 import { createParser, languageForPath, loadLanguage, type LanguageId } from "../treesitter/languages.js";
-import { defContextRows } from "./def-context.js";
+import { createContextFinder, type ContextFinder } from "./def-contexts.js";
 import { TAG_QUERIES } from "./tag-queries.js";
 import type { FileTags, Tag } from "./types.js";
 
@@ -41,9 +41,11 @@ export function createTagExtractor(): TagExtractor {
       const { parser, query } = await toolsFor(id);
       const tree = parser.parse(content);
       if (!tree) return null;
+      const contexts = createContextFinder(tree);
       try {
-        return collect(relPath, content, query.captures(tree.rootNode));
+        return collect(relPath, content, query.captures(tree.rootNode), contexts);
       } finally {
+        contexts.dispose();
         tree.delete();
       }
     },
@@ -61,7 +63,7 @@ export function createTagExtractor(): TagExtractor {
 
 type Capture = ReturnType<Query["captures"]>[number];
 
-function collect(relPath: string, content: string, captures: Capture[]): FileTags {
+function collect(relPath: string, content: string, captures: Capture[], finder: ContextFinder): FileTags {
   const lines = content.split("\n");
   const tags: Tag[] = [];
   const contexts: Record<number, number[]> = {};
@@ -82,7 +84,7 @@ function collect(relPath: string, content: string, captures: Capture[]): FileTag
     const line = c.node.startPosition.row;
     tags.push({ relPath, name: c.node.text, kind, line });
     if (kind === "def" && !contexts[line]) {
-      contexts[line] = defContextRows(c.node);
+      contexts[line] = finder.rowsFor(c.node);
       for (const r of contexts[line]) {
         for (const n of [r - 1, r, r + 1]) {
           if (n >= 0 && n < lines.length) rows[n] ??= lines[n].replace(/\r$/, "").slice(0, MAX_ROW_CHARS);

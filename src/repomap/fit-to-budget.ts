@@ -6,6 +6,9 @@ export interface FittedMap<T> {
   chosen: T[];
 }
 
+/** A rendering and its token count, or null when the rendering is known to be over the budget (not counted). */
+export type Measure<T> = (chosen: T[]) => { text: string; tokens: number } | null;
+
 /** After the prefix search, how many more items may be tried one by one to fill the budget. */
 const FILL_ATTEMPTS = 64;
 
@@ -23,14 +26,27 @@ export function fitToBudget<T>(
   maxTokens: number,
   countTokens: (text: string) => number,
 ): FittedMap<T> {
+  return fitMeasured(items, maxTokens, (chosen) => {
+    const text = render(chosen);
+    return { text, tokens: countTokens(text) };
+  });
+}
+
+/**
+ * {@link fitToBudget} with a measure that may stop early: the search only needs exact counts for renderings within
+ * the budget, so `measure` can return null as soon as it knows a rendering is over (e.g. a prefix of 40,000 items
+ * when the budget holds 60), which makes the first, large probes of the binary search cheap. Same choices as
+ * fitToBudget when `measure` is exact.
+ */
+export function fitMeasured<T>(items: readonly T[], maxTokens: number, measure: Measure<T>): FittedMap<T> {
   let best: FittedMap<T> = { text: "", tokens: 0, chosen: [] };
   if (maxTokens <= 0 || items.length === 0) return best;
   const goodEnough = (tokens: number): boolean => tokens <= maxTokens && tokens >= 0.85 * maxTokens;
   const attempt = (chosen: T[]): number => {
-    const text = render(chosen);
-    const tokens = countTokens(text);
-    if (tokens <= maxTokens && tokens > best.tokens) best = { text, tokens, chosen };
-    return tokens;
+    const measured = measure(chosen);
+    if (!measured) return Infinity;
+    if (measured.tokens <= maxTokens && measured.tokens > best.tokens) best = { ...measured, chosen };
+    return measured.tokens;
   };
   let lo = 0;
   let hi = items.length;

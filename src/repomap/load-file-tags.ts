@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { languageForPath } from "../treesitter/languages.js";
 import type { TagExtractor } from "./extract-tags.js";
-import { contentHash, type FileStat, type TagCache } from "./tag-cache.js";
+import { contentHash, type CachedFile, type FileStat, type TagCache } from "./tag-cache.js";
 import type { FileTags } from "./types.js";
 
 export interface LoadFileTagsOptions {
@@ -16,7 +16,8 @@ export interface LoadFileTagsOptions {
 }
 
 export interface LoadedTags {
-  byFile: Map<string, FileTags>;
+  /** Files with tags, in the order of `files`, each with its content hash and its tags (decoded on demand). */
+  byFile: Map<string, CachedFile>;
   parsed: number;
   cacheHits: number;
 }
@@ -26,22 +27,26 @@ const CONCURRENCY = 32;
 
 /**
  * Tags of every file we have a parser for: from the cache when size+mtime (or else the content hash) match,
- * otherwise parsed and stored. Binary (NUL bytes) and oversized files are skipped.
+ * otherwise parsed and stored. Binary (NUL bytes) and oversized files are skipped. The result keeps the order of
+ * `files` whatever order the work finished in, so the ranking built on it does not depend on timing.
  */
 export async function loadFileTags(options: LoadFileTagsOptions): Promise<LoadedTags> {
   const { root, extractor, cache, maxFileBytes } = options;
-  const result: LoadedTags = { byFile: new Map(), parsed: 0, cacheHits: 0 };
   const queue = options.files.filter((f) => languageForPath(f) !== null);
+  const found: (CachedFile | null)[] = new Array<CachedFile | null>(queue.length).fill(null);
+  let parsed = 0;
+  let cacheHits = 0;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < queue.length) {
-      const rel = queue[next++];
+      const i = next++;
+      const rel = queue[i];
       const stat = options.readFile ? null : statOf(path.join(root, rel));
       if (!options.readFile && (!stat || stat.size > maxFileBytes)) continue;
       const fromStat = stat && cache ? cache.byStat(rel, stat) : null;
       if (fromStat) {
-        result.cacheHits++;
-        result.byFile.set(rel, fromStat);
+        cacheHits++;
+        found[i] = fromStat;
         continue;
       }
       const content = options.readFile ? await options.readFile(rel) : readText(path.join(root, rel));
@@ -49,27 +54,34 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
       const hash = contentHash(content);
       const fromHash = cache ? cache.byHash(rel, hash, stat) : null;
       if (fromHash) {
-        result.cacheHits++;
-        result.byFile.set(rel, fromHash);
+        cacheHits++;
+        found[i] = fromHash;
         continue;
       }
       const tags = await extractor.extract(rel, content);
       if (!tags) continue;
-      result.parsed++;
+      parsed++;
       cache?.store(rel, hash, stat, tags);
-      result.byFile.set(rel, tags);
+      found[i] = parsedFile(hash, tags);
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
-  return result;
+  const byFile = new Map<string, CachedFile>();
+  found.forEach((f, i) => f && byFile.set(queue[i], f));
+  return { byFile, parsed, cacheHits };
+}
+
+function parsedFile(hash: string, tags: FileTags): CachedFile {
+  return { hash, tags: () => tags.tags, fileTags: () => tags };
 }
 
 // Synchronous on purpose: thousands of tiny stats and reads through the libuv pool cost several times more than
 // doing them in line (measured in bench/repomap-bench.ts); each blocks for microseconds only.
 function statOf(abs: string): FileStat | null {
   try {
-    const s = statSync(abs);
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
+    // No exception object for a missing file: cheaper when many listed files are gone.
+    const s = statSync(abs, { throwIfNoEntry: false });
+    return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
   } catch {
     return null;
   }

@@ -1,5 +1,8 @@
 import { pageRank } from "./pagerank.js";
+import { buildTagGraph, findIdent, type TagGraph } from "./tag-graph.js";
 import type { RankedEntry, Tag } from "./types.js";
+
+export { identMultiplier } from "./tag-graph.js";
 
 export interface RankInput {
   /** Tags of every parsed file, chat files included (their references steer the ranking). */
@@ -18,134 +21,71 @@ export interface RankInput {
  * then the remaining files: those in the graph by rank, then the rest in the given order.
  */
 export function rankTags(input: RankInput): RankedEntry[] {
+  return rankGraph(buildTagGraph(input.tags), input);
+}
+
+/** What a request brings to the ranking of a {@link TagGraph}. */
+export type RankRequest = Omit<RankInput, "tags">;
+
+/**
+ * {@link rankTags} on a prebuilt graph: applies the request's chat files and mentions (edge multipliers and
+ * personalisation), runs PageRank and orders the definitions. Cheap next to building the graph.
+ */
+export function rankGraph(graph: TagGraph, input: RankRequest): RankedEntry[] {
   const chat = new Set(input.chatFiles ?? []);
   const mentionedFiles = new Set(input.mentionedFiles ?? []);
   const idents = new Set(input.mentionedIdents ?? []);
   const allFiles = [...new Set([...input.files, ...chat])].sort();
+  const { nodes, from, to, ident, sqrtCount } = graph;
 
-  // Each (definer, name) pair is numbered once; its rows and its share of rank live at that index.
-  const pairs: Pair[] = [];
-  const defines = new Map<string, Map<string, number>>();
-  let references = new Map<string, Map<string, number>>();
-  for (const t of input.tags) {
-    if (t.kind === "def") {
-      let byFile = defines.get(t.name);
-      if (!byFile) defines.set(t.name, (byFile = new Map()));
-      const p = byFile.get(t.relPath);
-      if (p === undefined) byFile.set(t.relPath, pairs.push({ relPath: t.relPath, name: t.name, lines: [t.line] }) - 1);
-      else pairs[p].lines.push(t.line);
-    } else {
-      let m = references.get(t.name);
-      if (!m) references.set(t.name, (m = new Map()));
-      m.set(t.relPath, (m.get(t.relPath) ?? 0) + 1);
-    }
+  const mentioned = new Uint8Array(graph.identNames.length);
+  const definesMentioned = new Set<string>();
+  for (const name of idents) {
+    const k = findIdent(graph, name);
+    if (k < 0) continue;
+    mentioned[k] = 1;
+    const [a, b] = [graph.definerStart[k], graph.definerStart[k + 1]];
+    // Not in Aider, where a mention only re-weights edges, so "fix park_car" could not lift a file whose
+    // `park_car` is only used inside it: files defining a mentioned identifier (one defined in ≤ 5 files).
+    if (b - a <= 5) for (let i = a; i < b; i++) definesMentioned.add(nodes[graph.definers[i]]);
   }
-  // A repo of definitions only (no query found references) still ranks: each definition refers to itself.
-  if (references.size === 0) {
-    references = new Map([...defines].map(([name, fs]) => [name, new Map([...fs.keys()].map((f) => [f, 1]))]));
+  const inChat = nodes.map((f) => chat.has(f));
+  const n = from.length;
+  const weight = new Float64Array(n);
+  for (let e = 0; e < n; e++) {
+    const k = ident[e];
+    if (k < 0) weight[e] = 0.1;
+    else weight[e] = (mentioned[k] ? graph.mulMentioned[k] : graph.mulPlain[k]) * (inChat[from[e]] ? 50 : 1) * sqrtCount[e];
   }
+  const personalization = personalize(nodes, allFiles, chat, mentionedFiles, idents, definesMentioned);
+  const rank = pageRank({ nodeCount: nodes.length, from, to, weight }, { personalization });
 
-  const edges = buildEdges(defines, references, chat, idents);
-  const nodes = new Map<string, number>();
-  const nodeNames: string[] = [];
-  const id = (f: string): number => {
-    let i = nodes.get(f);
-    if (i === undefined) {
-      i = nodeNames.push(f) - 1;
-      nodes.set(f, i);
-    }
-    return i;
-  };
-  const from = edges.from.map(id);
-  const to = edges.to.map(id);
-  const personalization = personalize(nodeNames, allFiles, chat, mentionedFiles, idents, definersOfMentioned(defines, idents));
-  const rank = pageRank({ nodeCount: nodeNames.length, from, to, weight: edges.weight }, { personalization });
-
-  const outWeight = new Float64Array(nodeNames.length);
-  const n = edges.weight.length;
-  for (let i = 0; i < n; i++) outWeight[from[i]] += edges.weight[i];
-  const pairRank = new Float64Array(pairs.length);
-  for (let i = 0; i < n; i++) pairRank[edges.pair[i]] += (rank[from[i]] * edges.weight[i]) / outWeight[from[i]];
+  const outWeight = new Float64Array(nodes.length);
+  for (let i = 0; i < n; i++) outWeight[from[i]] += weight[i];
+  const pairCount = graph.pairNode.length;
+  const pairRank = new Float64Array(pairCount);
+  for (let i = 0; i < n; i++) pairRank[graph.pair[i]] += (rank[from[i]] * weight[i]) / outWeight[from[i]];
   // Best first; ties in reverse (path, name) order, as Aider's reverse sort of tuples does.
-  const order = pairs.map((_, i) => i);
-  order.sort((a, b) => pairRank[b] - pairRank[a] || cmp(pairs[b].relPath, pairs[a].relPath) || cmp(pairs[b].name, pairs[a].name));
+  const order = Array.from({ length: pairCount }, (_, i) => i);
+  const tie = graph.pairTie;
+  order.sort((a, b) => pairRank[b] - pairRank[a] || tie[b] - tie[a]);
 
   const out: RankedEntry[] = [];
   const listed = new Set<string>(chat);
   for (const i of order) {
-    const { relPath, name, lines } = pairs[i];
+    const relPath = nodes[graph.pairNode[i]];
     if (chat.has(relPath)) continue;
-    for (const line of lines.sort((a, b) => a - b)) out.push({ relPath, name, line });
+    const name = graph.identNames[graph.pairIdent[i]];
+    for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++) out.push({ relPath, name, line: graph.pairLines[j] });
     listed.add(relPath);
   }
-  const byRank = nodeNames.map((f, i) => [f, rank[i]] as const).sort((a, b) => b[1] - a[1]);
+  const byRank = nodes.map((f, i) => [f, rank[i]] as const).sort((a, b) => b[1] - a[1]);
   for (const f of [...byRank.map(([name]) => name), ...input.files]) {
     if (listed.has(f)) continue;
     listed.add(f);
     out.push({ relPath: f });
   }
   return out;
-}
-
-/** Above this many edges one identifier is treated as unreferenced (see buildEdges). */
-const MAX_EDGES_PER_IDENT = 20_000;
-
-interface Pair {
-  relPath: string;
-  name: string;
-  lines: number[];
-}
-
-/** Edges as parallel arrays (tens of thousands in a big repo); `pair` says which definition an edge feeds. */
-interface Edges {
-  from: string[];
-  to: string[];
-  weight: number[];
-  pair: number[];
-}
-
-function buildEdges(
-  defines: Map<string, Map<string, number>>,
-  references: Map<string, Map<string, number>>,
-  chat: Set<string>,
-  mentioned: Set<string>,
-): Edges {
-  const edges: Edges = { from: [], to: [], weight: [], pair: [] };
-  const add = (from: string, to: string, weight: number, pair: number): void => {
-    edges.from.push(from);
-    edges.to.push(to);
-    edges.weight.push(weight);
-    edges.pair.push(pair);
-  };
-  for (const [ident, definers] of defines) {
-    const refs = references.get(ident);
-    // A name defined and used everywhere (`render`, `toString` across thousands of files) would need
-    // definers × referencers edges — millions — while saying almost nothing (Aider weights it ×0.1 anyway).
-    if (!refs || definers.size * refs.size > MAX_EDGES_PER_IDENT) {
-      // Keeps never-referenced definitions in the graph, with a token weight.
-      for (const [d, pair] of definers) add(d, d, 0.1, pair);
-      continue;
-    }
-    const mul = identMultiplier(ident, mentioned, definers.size);
-    for (const [referencer, count] of refs) {
-      const w = mul * (chat.has(referencer) ? 50 : 1) * Math.sqrt(count);
-      for (const [d, pair] of definers) add(referencer, d, w, pair);
-    }
-  }
-  return edges;
-}
-
-/** How much an identifier says: mentioned ×10, long compound names ×10, `_private` ×0.1, defined in >5 files ×0.1. */
-export function identMultiplier(ident: string, mentioned: ReadonlySet<string>, definerCount: number): number {
-  let mul = 1;
-  if (mentioned.has(ident)) mul *= 10;
-  const letter = /[A-Za-z]/.test(ident);
-  const compound =
-    (ident.includes("_") && letter) || (ident.includes("-") && letter) || (/[A-Z]/.test(ident) && /[a-z]/.test(ident));
-  if (compound && ident.length >= 8) mul *= 10;
-  if (ident.startsWith("_")) mul *= 0.1;
-  if (definerCount > 5) mul *= 0.1;
-  return mul;
 }
 
 function personalize(
@@ -171,21 +111,4 @@ function personalize(
   // Aider passes no personalization when no file earns any, and falls back to none when the files that do are all
   // outside the graph: both come down to plain PageRank.
   return any ? values : undefined;
-}
-
-/**
- * Files defining a mentioned identifier (one defined in at most 5 files). Not in Aider, where a mention only
- * re-weights edges, so "fix park_car" cannot lift a file whose `park_car` is only used inside it.
- */
-function definersOfMentioned(defines: Map<string, Map<string, number>>, idents: Set<string>): Set<string> {
-  const out = new Set<string>();
-  for (const ident of idents) {
-    const definers = defines.get(ident);
-    if (definers && definers.size <= 5) for (const f of definers.keys()) out.add(f);
-  }
-  return out;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

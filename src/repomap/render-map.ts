@@ -34,8 +34,12 @@ export function renderMap(
   const names = nameOnly.filter((f) => !defLines.has(f));
   if (names.length > 0) blocks.push(names.map((f) => `${f}\n`).join(""));
   if (blocks.length === 0) return "";
-  return blocks
-    .join("\n")
+  return cutLines(blocks.join("\n"));
+}
+
+/** Cut every line of `text` to {@link MAX_LINE} characters. */
+export function cutLines(text: string): string {
+  return text
     .split("\n")
     .map((l) => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l))
     .join("\n");
