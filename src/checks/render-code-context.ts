@@ -1,31 +1,73 @@
+import type { ScopeRange } from "./scope-ranges.js";
+
+export interface CodeContextOptions {
+  /** Blocks that can enclose a line (from the tree, else indentation); their headers are shown. */
+  scopes?: readonly ScopeRange[];
+  /** Rows shown either side of a marked line (Aider uses 3 in lint reports). */
+  pad?: number;
+  /** At most this many rows are shown; marked lines first, then headers, then the nearest padding. */
+  maxLines?: number;
+  /** Prefix rows with their 1-based number (Aider does in lint reports: the model reads "line 12" in errors). */
+  lineNumbers?: boolean;
+  /** Longer lines are cut (minified code would blow the budget). */
+  maxLineLength?: number;
+}
+
 /**
- * Show the lines of interest with the headers of their enclosing scopes (like Aider's TreeContext, AIDER.md §4.4):
- * `█` marks a line of interest, `│` prefixes every shown line, `⋮` stands for skipped lines. `scopes` are the
- * [startRow, endRow] ranges (0-based) of blocks that enclose code; a scope's first line is shown as its header
- * when it encloses a line of interest. Lines are cut at 200 characters; at most `maxLines` lines are shown.
+ * Render the lines of interest with their enclosing scopes' header lines, in the layout of grep-ast's TreeContext
+ * as Aider prints it in lint reports (AIDER.md §4.4): `█` marks a line of interest, `│` any other shown line, and
+ * one `⋮` stands for each run of hidden lines. Gaps of one line are filled, and a blank line after a shown line
+ * is shown. `lines` are 1-based.
+ *
+ * @example renderCodeContext("a\nb\nc\n", [2], { pad: 0, lineNumbers: false }) // "⋮\n█b\n⋮"
  */
-export function renderCodeContext(
-  content: string,
-  linesOfInterest: readonly number[],
-  scopes: readonly (readonly [number, number])[] = [],
-  options: { around?: number; maxLines?: number } = {},
-): string {
-  const lines = content.replace(/\n$/, "").split("\n");
-  const around = options.around ?? 2;
-  const show = new Set<number>();
-  const marks = new Set(linesOfInterest.map((l) => l - 1).filter((r) => r >= 0 && r < lines.length));
-  for (const r of marks) {
-    for (let k = Math.max(0, r - around); k <= Math.min(lines.length - 1, r + around); k++) show.add(k);
-    for (const [start, end] of scopes) if (start <= r && r <= end) show.add(start);
+export function renderCodeContext(content: string, lines: Iterable<number>, options: CodeContextOptions = {}): string {
+  const rows = content.replace(/\r?\n$/, "").split(/\r?\n/);
+  const pad = options.pad ?? 3;
+  const marks = new Set([...lines].map((l) => l - 1).filter((r) => r >= 0 && r < rows.length));
+  if (marks.size === 0) return "";
+  const priority = new Map<number, number>(); // lower = kept first when capping
+  const want = (row: number, rank: number) => {
+    if (row < 0 || row >= rows.length) return;
+    priority.set(row, Math.min(priority.get(row) ?? Infinity, rank));
+  };
+  for (const m of marks) {
+    want(m, 0);
+    for (let d = 1; d <= pad; d++) {
+      want(m - d, 1 + d);
+      want(m + d, 1 + d);
+    }
+    for (const s of options.scopes ?? []) {
+      if (s.start > m || m > s.end) continue;
+      for (let r = s.start; r <= Math.min(s.headerEnd, s.end); r++) want(r, 1);
+    }
   }
-  const rows = [...show].sort((a, b) => a - b).slice(0, options.maxLines ?? 60);
+  for (const [row, rank] of [...priority]) {
+    if (!priority.has(row + 1) && priority.has(row + 2)) want(row + 1, rank + 1); // a one-line gap costs as much as "⋮"
+    if (rows[row]!.trim() !== "" && rows[row + 1]?.trim() === "") want(row + 1, rank + 1);
+  }
+  const maxLines = options.maxLines ?? 80;
+  const shown = [...priority]
+    .sort((a, b) => a[1] - b[1] || a[0] - b[0])
+    .slice(0, maxLines)
+    .map(([row]) => row)
+    .sort((a, b) => a - b);
+  return formatRows(rows, shown, marks, options);
+}
+
+function formatRows(rows: readonly string[], shown: readonly number[], marks: ReadonlySet<number>, options: CodeContextOptions): string {
+  const numbers = options.lineNumbers ?? true;
+  const width = Math.max(3, String(shown[shown.length - 1]! + 1).length);
+  const maxLen = options.maxLineLength ?? 200;
   const out: string[] = [];
   let prev = -1;
-  for (const r of rows) {
-    if (r > prev + 1) out.push("⋮");
-    out.push(`${marks.has(r) ? "█" : "│"}${lines[r]!.slice(0, 200)}`);
-    prev = r;
+  for (const row of shown) {
+    if (row > prev + 1) out.push("⋮");
+    const text = rows[row]!;
+    const cut = text.length > maxLen ? `${text.slice(0, maxLen)} …` : text;
+    out.push(`${numbers ? String(row + 1).padStart(width) : ""}${marks.has(row) ? "█" : "│"}${cut}`);
+    prev = row;
   }
-  if (prev < lines.length - 1 && rows.length) out.push("⋮");
+  if (prev < rows.length - 1) out.push("⋮");
   return out.join("\n");
 }

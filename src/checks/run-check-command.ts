@@ -1,50 +1,80 @@
 import type { Exec } from "../exec/types.js";
 import { parseLocations } from "./parse-locations.js";
+import { shellQuote } from "./shell-quote.js";
 import { stripAnsi } from "./strip-ansi.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { CheckReport } from "./types.js";
 
+export { shellQuote } from "./shell-quote.js";
+
 export interface CheckCommand {
+  /** `setup` commands prepare the checkout (install deps); their failures come back with kind "test". */
   kind: "lint" | "test" | "setup";
+  /** A user-configured command line, run by the shell. */
   command: string;
   cwd: string;
   timeoutMs: number;
-  /** Edited files: appended to lint commands (like Aider's --lint-cmd), or substituted for `{files}`. */
+  /** Edited files (repository-relative): substituted for `{files}`, else appended to lint commands. */
   files?: readonly string[];
+  /** Token budget for the output kept in the report (head and tail). */
   maxTokens?: number;
   signal?: AbortSignal;
 }
 
-/** POSIX shell quoting. */
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./=:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The command line actually run: `{files}` substituted, or the files appended for lint commands. */
-export function commandLine(cmd: CheckCommand): string {
-  const files = (cmd.files ?? []).map(shellQuote).join(" ");
+/**
+ * The command line actually run: `{files}` replaced by the quoted file list, else the files appended to a lint
+ * command, as Aider's `--lint-cmd` does (AIDER.md §4.3) but in one run for all files. A name starting with `-`
+ * gets `./` so the tool cannot read it as an option.
+ *
+ * @example commandLine({ kind: "lint", command: "ruff check", files: ["a b.py"], … }) // "ruff check 'a b.py'"
+ */
+export function commandLine(cmd: Pick<CheckCommand, "kind" | "command" | "files">): string {
+  const files = (cmd.files ?? []).map((f) => shellQuote(f.startsWith("-") ? `./${f}` : f)).join(" ");
   if (cmd.command.includes("{files}")) return cmd.command.split("{files}").join(files);
   return cmd.kind === "lint" && files ? `${cmd.command} ${files}` : cmd.command;
 }
 
 /**
- * Run a configured lint/test/setup command through the exec door (allow-listed env, timeout, output cap). A command
- * that cannot start or times out is reported as such — what happened and what to do — so the model is not asked
- * to "fix" a missing tool (AIDER.md 8.2 #16).
+ * Run a configured lint/test/setup command through the exec door (allow-listed env, timeout, output cap) and
+ * report it: exit 0 is a pass whatever was printed; the output is ANSI-stripped, cut to a token budget (head and
+ * tail) and searched for error locations. A command that cannot start, is not installed (126/127), is cancelled,
+ * or — for lint and setup — times out, is an `environmentError` with what happened and what to do, so the model is
+ * not asked to "fix" a missing tool (AIDER.md 8.2 #16). A timed-out test stays a failure the model may have caused
+ * (an edit can introduce an endless loop), but says so plainly.
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const line = commandLine(cmd);
-  const r = await exec.run({ command: line, shell: true, cwd: cmd.cwd, timeoutMs: cmd.timeoutMs, maxOutputBytes: 400_000, ...(cmd.signal ? { signal: cmd.signal } : {}) });
   const kind = cmd.kind === "setup" ? "test" : cmd.kind;
+  const r = await exec.run({
+    command: line, shell: true, cwd: cmd.cwd, timeoutMs: cmd.timeoutMs, maxOutputBytes: 400_000,
+    ...(cmd.signal ? { signal: cmd.signal } : {}),
+  });
+  const base = { kind, ok: false, command: line, exitCode: r.exitCode } as const;
+  const fail = (what: string, extra: Partial<CheckReport> = {}): CheckReport => ({ ...base, output: what, locations: [], ...extra });
+  const plain = stripAnsi(r.output);
+  const output = truncateOutput(plain, cmd.maxTokens ?? 4_000);
+  const label = `The ${cmd.kind} command \`${line}\``;
+
   if (r.spawnError) {
-    return { kind, ok: false, command: line, output: `The ${cmd.kind} command could not be started: ${r.spawnError}. Check the command in .github/aider.yml.`, locations: [], environmentError: true };
+    return fail(`${label} could not be started: ${r.spawnError}. Check the command and that its tool is installed (a setup command can install it).`, { environmentError: true });
   }
-  const output = truncateOutput(stripAnsi(r.output), cmd.maxTokens ?? 4000);
+  if (cmd.signal?.aborted) return fail(`${label} was stopped because the run was cancelled.`, { environmentError: true });
   if (r.timedOut) {
-    return { kind, ok: false, command: line, output: `The ${cmd.kind} command \`${line}\` did not finish within ${Math.round(cmd.timeoutMs / 1000)} s and was stopped. Raise \`timeout\` in .github/aider.yml or make the command faster.\n\n${output}`, locations: [], timedOut: true };
+    const seconds = Math.round(cmd.timeoutMs / 1000);
+    const advice = cmd.kind === "test"
+      ? "If the change can make the code hang (an endless loop, a wait that never ends), fix that; otherwise raise `timeout` in .github/aider.yml."
+      : "Raise `timeout` in .github/aider.yml or make the command faster.";
+    return fail(`${label} did not finish within ${seconds} s and was stopped. ${advice}${tailOf(output)}`, { timedOut: true, ...(cmd.kind === "test" ? {} : { environmentError: true }) });
   }
-  if (r.exitCode === 127) {
-    return { kind, ok: false, command: line, output: `The ${cmd.kind} command \`${line}\` was not found (exit 127). Install the tool in a setup step or fix the command in .github/aider.yml.\n\n${output}`, locations: [], environmentError: true };
+  if (r.exitCode === 127 || r.exitCode === 126) {
+    const what = r.exitCode === 127 ? "was not found (exit 127)" : "could not be executed (exit 126: not executable or permission denied)";
+    return fail(`${label} ${what}. Install the tool in a setup command or fix the command in .github/aider.yml.${tailOf(output)}`, { environmentError: true });
   }
-  return { kind, ok: r.exitCode === 0, command: line, output, locations: r.exitCode === 0 ? [] : parseLocations(output, cmd.cwd) };
+  if (r.exitCode === null) return fail(`${label} was killed by a signal (out of memory?).${tailOf(output)}`);
+  if (r.exitCode === 0) return { ...base, ok: true, output, locations: [] };
+  return { ...base, output, locations: parseLocations(plain, cmd.cwd) };
+}
+
+function tailOf(output: string): string {
+  return output.trim() ? `\n\nIts output:\n${output}` : "";
 }

@@ -1,30 +1,43 @@
 import { countTokens } from "../llm/count-tokens.js";
 
+/** A single line longer than this is cut in its middle first (minified bundles, base64 blobs, progress bars). */
+const MAX_LINE_CHARS = 1_000;
+
 /**
- * Keep lint/test output within a token budget, keeping the head (where the first error usually is) and the tail
- * (where summaries are), with a note of how many lines were cut.
+ * Keep lint/test output within a token budget: the head (where the first error usually is) and the tail (where
+ * summaries and the last failure are), with a marker saying how many lines were cut. Output that fits is returned
+ * unchanged. Uses the real tokenizer once loaded (`loadTokenizer`), else a chars/4 estimate.
+ *
+ * @example truncateOutput(manyLines, 2000) // "first lines…\n… [812 lines cut] …\n…last lines"
  */
-export function truncateOutput(text: string, maxTokens = 4000): string {
+export function truncateOutput(text: string, maxTokens = 4_000): string {
   if (countTokens(text) <= maxTokens) return text;
-  const lines = text.split("\n");
-  const headBudget = Math.floor(maxTokens * 0.5);
-  const tailBudget = maxTokens - headBudget;
+  const lines = text.split("\n").map(cutLongLine);
+  const headBudget = Math.floor(maxTokens / 2);
   const head: string[] = [];
   let used = 0;
-  for (const l of lines) {
-    const t = countTokens(l) + 1;
-    if (used + t > headBudget) break;
-    head.push(l);
-    used += t;
+  for (const line of lines) {
+    const cost = countTokens(line) + 1;
+    if (used + cost > headBudget) break;
+    head.push(line);
+    used += cost;
   }
   const tail: string[] = [];
+  const tailBudget = maxTokens - used;
   used = 0;
   for (let i = lines.length - 1; i >= head.length; i--) {
-    const t = countTokens(lines[i]!) + 1;
-    if (used + t > tailBudget) break;
+    const cost = countTokens(lines[i]!) + 1;
+    if (used + cost > tailBudget) break;
     tail.unshift(lines[i]!);
-    used += t;
+    used += cost;
   }
   const cut = lines.length - head.length - tail.length;
-  return [...head, `… [${cut} lines cut] …`, ...tail].join("\n");
+  if (cut === 0) return [...head, ...tail].join("\n");
+  return [...head, `… [${cut} line${cut === 1 ? "" : "s"} cut] …`, ...tail].join("\n");
+}
+
+function cutLongLine(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const keep = MAX_LINE_CHARS / 2;
+  return `${line.slice(0, keep)} … [${line.length - MAX_LINE_CHARS} characters cut] … ${line.slice(-keep)}`;
 }

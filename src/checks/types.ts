@@ -17,4 +17,6 @@ export interface CheckReport {
   timedOut?: boolean;
   /** The command could not run at all (not installed, cannot start): a broken environment, not the code's fault. */
   environmentError?: boolean;
+  /** The command's exit code (null when it was killed or never started); absent for the syntax check. */
+  exitCode?: number | null;
 }

@@ -1,45 +1,117 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createExec } from "../../src/exec/create-exec.js";
 import { commandLine, runCheckCommand } from "../../src/checks/run-check-command.js";
-import { renderCheckReflection } from "../../src/checks/render-check-reflection.js";
+import { createExec } from "../../src/exec/create-exec.js";
+import type { Exec } from "../../src/exec/types.js";
 
-describe("runCheckCommand", () => {
+describe("commandLine", () => {
+  it.each([
+    ["lint: files appended", { kind: "lint", command: "ruff check", files: ["a.py", "b.py"] }, "ruff check a.py b.py"],
+    ["lint: a path with spaces is quoted", { kind: "lint", command: "ruff check", files: ["my dir/a b.py"] }, "ruff check 'my dir/a b.py'"],
+    ["{files} substituted, quoted", { kind: "lint", command: "eslint {files} --quiet", files: ["b c.ts", "d.ts"] }, "eslint 'b c.ts' d.ts --quiet"],
+    ["a quote in a name cannot break out", { kind: "lint", command: "x", files: ["it's;rm -rf ~.ts"] }, "x 'it'\\''s;rm -rf ~.ts'"],
+    ["a leading dash is not an option", { kind: "lint", command: "x", files: ["-rf.ts"] }, "x ./-rf.ts"],
+    ["test: files not appended", { kind: "test", command: "npm test", files: ["a.py"] }, "npm test"],
+    ["test: {files} honoured", { kind: "test", command: "pytest {files}", files: ["t x.py"] }, "pytest 't x.py'"],
+    ["lint without files", { kind: "lint", command: "npm run lint", files: [] }, "npm run lint"],
+  ] as const)("%s", (_name, cmd, expected) => {
+    expect(commandLine(cmd)).toBe(expected);
+  });
+});
+
+describe("runCheckCommand (real processes)", () => {
   let dir: string;
   const exec = createExec({ sourceEnv: { PATH: process.env.PATH, OPENAI_API_KEY: "sk-should-not-leak" } });
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "check-"));
-    await writeFile(path.join(dir, "a.py"), "x = 1\ny = 2\nz = 3\n");
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it("appends edited files to lint commands, quoted, or substitutes {files}", () => {
-    expect(commandLine({ kind: "lint", command: "ruff check", cwd: dir, timeoutMs: 1, files: ["a.py", "my file.py"] })).toBe("ruff check a.py 'my file.py'");
-    expect(commandLine({ kind: "lint", command: "eslint {files} --quiet", cwd: dir, timeoutMs: 1, files: ["b c.ts"] })).toBe("eslint 'b c.ts' --quiet");
-    expect(commandLine({ kind: "test", command: "npm test", cwd: dir, timeoutMs: 1, files: ["a.py"] })).toBe("npm test");
-  });
-
-  it("reports a failing lint with parsed locations, ANSI stripped, and the code context in the reflection", async () => {
-    const r = await runCheckCommand(exec, { kind: "lint", command: "printf '\\033[31ma.py:2:1: E999 bad thing\\033[0m\\n'; exit 1", cwd: dir, timeoutMs: 10_000 });
-    expect(r.ok).toBe(false);
-    expect(r.output).toBe("a.py:2:1: E999 bad thing\n");
+  it("reports a failing lint: exit code, ANSI stripped, locations parsed (absolute paths made relative)", async () => {
+    const r = await runCheckCommand(exec, { kind: "lint", command: `printf '\\033[31m${dir}/a.py:2:1: E999 bad thing\\033[0m\\n'; exit 3`, cwd: dir, timeoutMs: 10_000 });
+    expect(r).toMatchObject({ kind: "lint", ok: false, exitCode: 3, output: `${dir}/a.py:2:1: E999 bad thing\n` });
     expect(r.locations).toEqual([{ path: "a.py", line: 2, column: 1, message: "E999 bad thing" }]);
-    const text = renderCheckReflection(r, new Map([["a.py", "x = 1\ny = 2\nz = 3\n"]]));
-    expect(text).toContain("█y = 2");
   });
 
-  it("passes a green command and never shows the model key to it", async () => {
-    const r = await runCheckCommand(exec, { kind: "test", command: "env", cwd: dir, timeoutMs: 10_000 });
-    expect(r.ok).toBe(true);
+  it("passes the quoted file with spaces to the command as one argument", async () => {
+    await writeFile(path.join(dir, "my file.py"), "x = 1\n");
+    const r = await runCheckCommand(exec, { kind: "lint", command: "ls -1 {files} && cat {files}", cwd: dir, timeoutMs: 10_000, files: ["my file.py"] });
+    expect(r.command).toBe("ls -1 'my file.py' && cat 'my file.py'");
+    expect(r).toMatchObject({ ok: true, output: "my file.py\nx = 1\n" });
+  });
+
+  it("passes a green command with exit 0 whatever it prints, and never shows the model key to it", async () => {
+    const r = await runCheckCommand(exec, { kind: "test", command: "env; echo 'src/a.ts:1:1 warning'", cwd: dir, timeoutMs: 10_000 });
+    expect(r).toMatchObject({ ok: true, exitCode: 0, locations: [] });
     expect(r.output).not.toContain("sk-should-not-leak");
   });
 
-  it("explains a timeout and a missing command instead of blaming the code", async () => {
-    const slow = await runCheckCommand(exec, { kind: "test", command: "sleep 5", cwd: dir, timeoutMs: 200 });
-    expect(slow).toMatchObject({ ok: false, timedOut: true });
-    expect(slow.output).toMatch(/did not finish within/);
-    const missing = await runCheckCommand(exec, { kind: "lint", command: "no-such-linter-xyz", cwd: dir, timeoutMs: 5000 });
-    expect(missing.output).toMatch(/was not found/);
+  it("explains a timed-out test (maybe an endless loop) without calling it an environment error", async () => {
+    const r = await runCheckCommand(exec, { kind: "test", command: "echo started; sleep 5", cwd: dir, timeoutMs: 300 });
+    expect(r).toMatchObject({ ok: false, timedOut: true });
+    expect(r.environmentError).toBeUndefined();
+    expect(r.output).toMatch(/did not finish within 0 s and was stopped/);
+    expect(r.output).toMatch(/endless loop/);
+    expect(r.output).toContain("started");
+  });
+
+  it("treats a timed-out lint as an environment problem", async () => {
+    const r = await runCheckCommand(exec, { kind: "lint", command: "sleep 5", cwd: dir, timeoutMs: 300 });
+    expect(r).toMatchObject({ ok: false, timedOut: true, environmentError: true });
+  });
+
+  it.each([
+    ["missing", "no-such-linter-xyz --fix", /was not found \(exit 127\)/],
+    ["not executable", "./script.sh", /could not be executed \(exit 126/],
+  ])("reports a %s command as an environment error", async (_name, command, message) => {
+    await writeFile(path.join(dir, "script.sh"), "#!/bin/sh\necho hi\n", { mode: 0o644 });
+    const r = await runCheckCommand(exec, { kind: "lint", command, cwd: dir, timeoutMs: 5000, files: ["a.py"] });
+    expect(r).toMatchObject({ ok: false, environmentError: true, locations: [] });
+    expect(r.output).toMatch(message);
+    expect(r.output).toMatch(/setup command|\.github\/aider\.yml/);
+  });
+
+  it("keeps the head and the tail of a long output and still finds locations in the cut part", async () => {
+    const r = await runCheckCommand(exec, {
+      kind: "test", command: "for i in $(seq 1 3000); do echo \"noise line $i\"; done; echo 'src/deep.py:1500: AssertionError'; echo 'FAILED 1 test'; exit 1",
+      cwd: dir, timeoutMs: 10_000, maxTokens: 300,
+    });
+    expect(r.output).toMatch(/^noise line 1\n/);
+    expect(r.output).toMatch(/FAILED 1 test\n?$/);
+    expect(r.output).toMatch(/lines cut/);
+    expect(r.output).not.toContain("noise line 1500\n");
+    expect(r.locations).toEqual([{ path: "src/deep.py", line: 1500, message: "AssertionError" }]);
+  });
+});
+
+describe("runCheckCommand (fake exec)", () => {
+  const fakeExec = (result: Partial<Awaited<ReturnType<Exec["run"]>>>): Exec & { calls: unknown[] } => {
+    const calls: unknown[] = [];
+    return {
+      calls,
+      run: async (req) => {
+        calls.push(req);
+        return { exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 1, ...result };
+      },
+    };
+  };
+
+  it("runs the line through the shell with the timeout and cwd", async () => {
+    const exec = fakeExec({ exitCode: 0 });
+    await runCheckCommand(exec, { kind: "lint", command: "eslint", cwd: "/repo", timeoutMs: 1234, files: ["a.ts"] });
+    expect(exec.calls).toEqual([expect.objectContaining({ command: "eslint a.ts", shell: true, cwd: "/repo", timeoutMs: 1234 })]);
+  });
+
+  it("reports a spawn failure as what happened plus what to do", async () => {
+    const r = await runCheckCommand(fakeExec({ spawnError: "spawn /bin/sh ENOENT" }), { kind: "setup", command: "npm ci", cwd: "/repo", timeoutMs: 1 });
+    expect(r).toMatchObject({ kind: "test", ok: false, environmentError: true });
+    expect(r.output).toMatch(/could not be started: spawn \/bin\/sh ENOENT\. Check the command/);
+  });
+
+  it("reports a process killed by a signal", async () => {
+    const r = await runCheckCommand(fakeExec({ exitCode: null, output: "partial" }), { kind: "test", command: "npm test", cwd: "/repo", timeoutMs: 1 });
+    expect(r).toMatchObject({ ok: false });
+    expect(r.output).toMatch(/killed by a signal/);
   });
 });
