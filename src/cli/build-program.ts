@@ -60,6 +60,7 @@ export function buildProgram(): Command {
     .option("--map-tokens <n>", "token budget", int("--map-tokens"), 1024)
     .option("--file <path>", "file in the chat (excluded from the map, boosts its neighbours)", collect, [])
     .option("--mention <word>", "identifier or file the request mentions (repeatable)", collect, [])
+    .option("--threads <n>", "worker threads for parsing many files (default: cores − 1, at most 7; 0 for none)", int("--threads"))
     .exitOverride()
     .action(async (opts) => {
       const { mapCommand } = await import("./map-command.js");

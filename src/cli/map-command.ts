@@ -12,6 +12,8 @@ export interface MapCommandOptions {
   mapTokens: number;
   file: string[];
   mention: string[];
+  /** Worker threads for parsing (default: cores − 1, at most 7). */
+  threads?: number;
 }
 
 /** `aider-bot map`: print the repo map of a checkout to stdout; stats to stderr. */
@@ -29,9 +31,13 @@ export async function mapCommand(opts: MapCommandOptions, env: Readonly<Record<s
     mentionedIdents: [...new Set([...mentions.mentionedIdents, ...opts.mention])],
     mapTokens: opts.mapTokens,
     cacheDir: defaultCacheDir(root, env),
+    ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
   });
   process.stdout.write(map.text.endsWith("\n") || map.text === "" ? map.text : `${map.text}\n`);
   const s = map.stats;
-  process.stderr.write(`repo map: ${s.files} files, ${s.parsed} parsed, ${s.cacheHits} from cache, ${s.tokens} tokens, ${Math.round(s.ms)} ms\n`);
+  process.stderr.write(
+    `repo map: ${s.files} files, ${s.parsed} parsed, ${s.cacheHits} from cache, ${s.tokens} tokens, ${Math.round(s.ms)} ms` +
+      `${s.threads > 0 ? ` (${s.threads} worker thread${s.threads > 1 ? "s" : ""})` : ""}\n`,
+  );
   return 0;
 }

@@ -22,6 +22,8 @@ export interface AppEnv {
   scheduleSyncMs: number;
   /** Where repo-map caches live (CLI: outside the checkout). */
   cacheDir?: string;
+  /** Worker threads a repo map may use to parse (undefined: cores − 1, at most 7). */
+  mapThreads?: number;
   /** Where job checkouts are made (default: the OS temp dir). */
   workDir?: string;
   appId?: string;
@@ -56,6 +58,10 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
   if (!Number.isInteger(port) || port < 0) throw new Error(`PORT must be a port number, got "${source.PORT}".`);
   const sandbox = source.AIDER_BOT_SANDBOX ?? "auto";
   if (sandbox !== "auto" && sandbox !== "on" && sandbox !== "off") throw new Error(`AIDER_BOT_SANDBOX must be auto, on or off, got "${sandbox}".`);
+  const mapThreads = source.AIDER_BOT_MAP_THREADS === undefined ? undefined : Number(source.AIDER_BOT_MAP_THREADS);
+  if (mapThreads !== undefined && (!Number.isInteger(mapThreads) || mapThreads < 0)) {
+    throw new Error(`AIDER_BOT_MAP_THREADS must be a whole number ≥ 0, got "${source.AIDER_BOT_MAP_THREADS}".`);
+  }
   const scheduleSyncMs = Number(source.AIDER_BOT_SCHEDULE_SYNC_MS ?? 15 * 60_000);
   if (!Number.isFinite(scheduleSyncMs) || scheduleSyncMs < 100) throw new Error(`AIDER_BOT_SCHEDULE_SYNC_MS must be a number of milliseconds ≥ 100, got "${source.AIDER_BOT_SCHEDULE_SYNC_MS}".`);
   return {
@@ -70,6 +76,7 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
     weakModel: source.AIDER_BOT_WEAK_MODEL,
     allowPrefill: source.AIDER_BOT_ALLOW_PREFILL === "1" || source.AIDER_BOT_ALLOW_PREFILL === "true",
     cacheDir: source.AIDER_BOT_CACHE_DIR,
+    ...(mapThreads !== undefined ? { mapThreads } : {}),
     workDir: source.AIDER_BOT_WORK_DIR,
     appId: source.APP_ID,
     privateKey: source.PRIVATE_KEY,

@@ -5,10 +5,9 @@ import { filterIgnored } from "./filter-ignored.js";
 import { fitMeasured } from "./fit-to-budget.js";
 import { loadFileTags, type LoadedTags } from "./load-file-tags.js";
 import { createMapMeasure } from "./map-measure.js";
-import { rankGraph } from "./rank-tags.js";
+import { rankLazily, type Ranking } from "./rank-tags.js";
 import { contentStateKey, openTagCache, type CachedFile, type TagCache } from "./tag-cache.js";
 import { buildTagGraph, type TagGraph } from "./tag-graph.js";
-import type { RankedEntry } from "./types.js";
 
 export interface BuildRepoMapOptions {
   root: string;
@@ -27,13 +26,25 @@ export interface BuildRepoMapOptions {
   /** Reuse parsers across builds (the caller disposes it); a fresh one is made and freed otherwise. */
   extractor?: TagExtractor;
   maxFileBytes?: number;
+  /** Worker threads for parsing many files (default: cores − 1, at most 7; 0 for none). */
+  threads?: number;
 }
 
 export interface RepoMap {
   text: string;
   /** Every ranked file best first (chat files excluded), also those that did not fit the budget. */
   rankedFiles: string[];
-  stats: { parsed: number; cacheHits: number; files: number; tokens: number; ms: number };
+  stats: {
+    parsed: number;
+    cacheHits: number;
+    files: number;
+    tokens: number;
+    ms: number;
+    /** Worker threads that parsed alongside this one (0: none were needed or allowed). */
+    threads: number;
+    /** Milliseconds per phase: open (ignore rules, cache index), tags, graph, save, rank+fit. */
+    phases: Record<"open" | "tags" | "graph" | "save" | "rank", number>;
+  };
 }
 
 /** Cache directory used when none is given. */
@@ -48,12 +59,24 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   const started = performance.now();
   const mapTokens = options.mapTokens ?? 1024;
   if (mapTokens <= 0) {
-    return { text: "", rankedFiles: [], stats: { parsed: 0, cacheHits: 0, files: 0, tokens: 0, ms: 0 } };
+    const phases = { open: 0, tags: 0, graph: 0, save: 0, rank: 0 };
+    return { text: "", rankedFiles: [], stats: { parsed: 0, cacheHits: 0, files: 0, tokens: 0, ms: 0, threads: 0, phases } };
   }
   const files = (await filterIgnored(options.root, options.files)).filter((f) => !f.startsWith(".aider-bot-cache/"));
-  const chatFiles = options.chatFiles ?? [];
   const cacheDir = options.cacheDir === undefined ? path.join(options.root, DEFAULT_CACHE_SUBDIR) : options.cacheDir;
   const [cache] = await Promise.all([cacheDir ? openTagCache(cacheDir) : null, loadTokenizer()]);
+  try {
+    return await mapWith(options, files, cache, mapTokens, started);
+  } finally {
+    cache?.close();
+  }
+}
+
+async function mapWith(options: BuildRepoMapOptions, files: string[], cache: TagCache | null, mapTokens: number, started: number): Promise<RepoMap> {
+  const chatFiles = options.chatFiles ?? [];
+  let lap = started;
+  const phase = (): number => -lap + (lap = performance.now());
+  const opened = phase();
   const extractor = options.extractor ?? createTagExtractor();
   let loaded;
   try {
@@ -64,15 +87,19 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
       cache,
       readFile: options.readFile,
       maxFileBytes: options.maxFileBytes ?? 1_000_000,
+      ...(options.threads !== undefined ? { threads: options.threads } : {}),
     });
   } finally {
     if (!options.extractor) extractor.dispose();
   }
+  const tagsMs = phase();
   const graph = tagGraph(loaded, cache);
+  const graphMs = phase();
   await cache?.save();
+  const saveMs = phase();
 
-  const rankWith = (chat: readonly string[]): RankedEntry[] =>
-    rankGraph(graph, { files, chatFiles: chat, mentionedFiles: options.mentionedFiles, mentionedIdents: options.mentionedIdents });
+  const rankWith = (chat: readonly string[]): Ranking =>
+    rankLazily(graph, { files, chatFiles: chat, mentionedFiles: options.mentionedFiles, mentionedIdents: options.mentionedIdents });
   let ranked = rankWith(chatFiles);
   let fitted = fit(ranked, loaded, new Set(chatFiles), mapTokens);
   if (!fitted.text && chatFiles.length > 0) {
@@ -80,17 +107,18 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
     ranked = rankWith([]);
     fitted = fit(ranked, loaded, new Set(), mapTokens);
   }
-  const chat = new Set(chatFiles);
-  const rankedFiles = [...new Set(ranked.map((e) => e.relPath))].filter((f) => !chat.has(f));
   return {
     text: fitted.text,
-    rankedFiles,
+    // After the fallback the ranking includes the chat files; they are never suggested.
+    rankedFiles: ranked.files.filter((f) => !chatFiles.includes(f)),
     stats: {
       parsed: loaded.parsed,
       cacheHits: loaded.cacheHits,
       files: files.length,
+      threads: loaded.threads,
       tokens: fitted.tokens,
       ms: performance.now() - started,
+      phases: { open: opened, tags: tagsMs, graph: graphMs, save: saveMs, rank: phase() },
     },
   };
 }
@@ -109,7 +137,7 @@ function tagGraph(loaded: LoadedTags, cache: TagCache | null): TagGraph {
 }
 
 /** Fit the ranked entries to the budget; only the files whose blocks are measured get their detail decoded. */
-function fit(ranked: RankedEntry[], loaded: LoadedTags, chat: Set<string>, mapTokens: number) {
+function fit(ranked: Ranking, loaded: LoadedTags, chat: Set<string>, mapTokens: number) {
   const tags = { has: (f: string) => loaded.byFile.has(f), get: (f: string) => (loaded.byFile.get(f) as CachedFile).fileTags() };
   return fitMeasured(ranked, mapTokens, createMapMeasure(ranked, tags, chat, mapTokens, countTokens));
 }

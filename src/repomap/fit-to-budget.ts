@@ -6,8 +6,26 @@ export interface FittedMap<T> {
   chosen: T[];
 }
 
-/** A rendering and its token count, or null when the rendering is known to be over the budget (not counted). */
-export type Measure<T> = (chosen: T[]) => { text: string; tokens: number } | null;
+/** A rendering and its token count. */
+export interface Measured {
+  text: string;
+  tokens: number;
+}
+
+/**
+ * Renders and counts for {@link fitMeasured}: a prefix of the ranked items by its length, and any other list whole.
+ * Either may return null when the rendering is known to be over the budget (then it need not be counted).
+ */
+export interface Measurer<T> {
+  prefix(count: number): Measured | null;
+  list(chosen: T[]): Measured | null;
+}
+
+/** What the fitting reads of the ranked items: an array, or a list that is built only as far as it is read. */
+export interface ItemList<T> {
+  readonly length: number;
+  slice(start: number, end: number): T[];
+}
 
 /** After the prefix search, how many more items may be tried one by one to fill the budget. */
 const FILL_ATTEMPTS = 64;
@@ -26,26 +44,27 @@ export function fitToBudget<T>(
   maxTokens: number,
   countTokens: (text: string) => number,
 ): FittedMap<T> {
-  return fitMeasured(items, maxTokens, (chosen) => {
+  const list = (chosen: T[]): Measured => {
     const text = render(chosen);
     return { text, tokens: countTokens(text) };
-  });
+  };
+  return fitMeasured(items, maxTokens, { prefix: (count) => list(items.slice(0, count)), list });
 }
 
 /**
- * {@link fitToBudget} with a measure that may stop early: the search only needs exact counts for renderings within
- * the budget, so `measure` can return null as soon as it knows a rendering is over (e.g. a prefix of 40,000 items
- * when the budget holds 60), which makes the first, large probes of the binary search cheap. Same choices as
- * fitToBudget when `measure` is exact.
+ * {@link fitToBudget} with a measurer that may stop early: the search only needs exact counts for renderings within
+ * the budget, so a prefix probe can return null as soon as it is known to be over (e.g. a prefix of 40,000 items
+ * when the budget holds 60), which makes the first, large probes of the binary search cheap — and lets `items` be
+ * a list that is never built that far. Only prefixes within the budget are sliced. Same choices as fitToBudget when
+ * the measurer is exact.
  */
-export function fitMeasured<T>(items: readonly T[], maxTokens: number, measure: Measure<T>): FittedMap<T> {
+export function fitMeasured<T>(items: ItemList<T>, maxTokens: number, measurer: Measurer<T>): FittedMap<T> {
   let best: FittedMap<T> = { text: "", tokens: 0, chosen: [] };
   if (maxTokens <= 0 || items.length === 0) return best;
   const goodEnough = (tokens: number): boolean => tokens <= maxTokens && tokens >= 0.85 * maxTokens;
-  const attempt = (chosen: T[]): number => {
-    const measured = measure(chosen);
+  const record = (measured: Measured | null, chosen: () => T[]): number => {
     if (!measured) return Infinity;
-    if (measured.tokens <= maxTokens && measured.tokens > best.tokens) best = { ...measured, chosen };
+    if (measured.tokens <= maxTokens && measured.tokens > best.tokens) best = { ...measured, chosen: chosen() };
     return measured.tokens;
   };
   let lo = 0;
@@ -53,7 +72,8 @@ export function fitMeasured<T>(items: readonly T[], maxTokens: number, measure: 
   let mid = Math.min(Math.floor(maxTokens / 25), items.length);
   let prefix = 0;
   while (lo <= hi) {
-    const tokens = attempt(items.slice(0, mid));
+    const count = mid;
+    const tokens = record(measurer.prefix(count), () => items.slice(0, count));
     if (goodEnough(tokens)) return best;
     if (tokens <= maxTokens) prefix = Math.max(prefix, mid);
     if (tokens < maxTokens) lo = mid + 1;
@@ -61,9 +81,10 @@ export function fitMeasured<T>(items: readonly T[], maxTokens: number, measure: 
     mid = Math.floor((lo + hi) / 2);
   }
   let chosen = items.slice(0, prefix);
-  for (let i = prefix + 1; i < items.length && i <= prefix + FILL_ATTEMPTS; i++) {
-    const candidate = [...chosen, items[i]];
-    const tokens = attempt(candidate);
+  const extra = items.slice(prefix + 1, prefix + 1 + FILL_ATTEMPTS);
+  for (const item of extra) {
+    const candidate = [...chosen, item];
+    const tokens = record(measurer.list(candidate), () => candidate);
     if (tokens <= maxTokens) chosen = candidate;
     if (goodEnough(best.tokens)) break;
   }

@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { languageForPath } from "../treesitter/languages.js";
 import type { TagExtractor } from "./extract-tags.js";
+import { createExtractorPool, defaultThreads, type ExtractorPool } from "./extractor-pool.js";
+import { encodeFileTags, lazyFileTags } from "./tag-blob.js";
 import { contentHash, type CachedFile, type FileStat, type TagCache } from "./tag-cache.js";
 import type { FileTags } from "./types.js";
 
@@ -13,6 +14,8 @@ export interface LoadFileTagsOptions {
   /** Content from elsewhere (e.g. unsaved edits); then stat is not trusted and every file is hashed. */
   readFile?: (relPath: string) => Promise<string | null>;
   maxFileBytes: number;
+  /** Worker threads for parsing when many files need it (default: cores − 1, at most 7); 0 parses in this thread. */
+  threads?: number;
 }
 
 export interface LoadedTags {
@@ -20,28 +23,51 @@ export interface LoadedTags {
   byFile: Map<string, CachedFile>;
   parsed: number;
   cacheHits: number;
+  /** Worker threads that parsed (0 when this thread parsed everything). */
+  threads: number;
 }
 
-/** Files read at once: enough to hide I/O latency, few enough not to hold many file contents in memory. */
-const CONCURRENCY = 32;
+/** Fewer files than this to parse are not worth starting workers for (each loads its own parsers). */
+const MIN_PARALLEL = 64;
+/** Jobs queued per worker, so none waits for the next one. */
+const WINDOW = 32;
+/** This thread lets worker answers in every this many of its own parses. */
+const YIELD_EVERY = 2;
+
+interface ParseJob {
+  index: number;
+  relPath: string;
+  content: string;
+  hash: string;
+  stat: FileStat | null;
+}
 
 /**
  * Tags of every file we have a parser for: from the cache when size+mtime (or else the content hash) match,
- * otherwise parsed and stored. Binary (NUL bytes) and oversized files are skipped. The result keeps the order of
- * `files` whatever order the work finished in, so the ranking built on it does not depend on timing.
+ * otherwise parsed and stored. Binary (NUL bytes) and oversized files are skipped. When many files need parsing,
+ * worker threads start as soon as that is known and take files while this thread is still reading the rest; then
+ * this thread parses alongside them. The result keeps the order of `files` whatever order the work finished in,
+ * so the ranking built on it does not depend on timing.
  */
 export async function loadFileTags(options: LoadFileTagsOptions): Promise<LoadedTags> {
-  const { root, extractor, cache, maxFileBytes } = options;
+  const { root, cache, maxFileBytes } = options;
   const queue = options.files.filter((f) => languageForPath(f) !== null);
   const found: (CachedFile | null)[] = new Array<CachedFile | null>(queue.length).fill(null);
-  let parsed = 0;
   let cacheHits = 0;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < queue.length) {
-      const i = next++;
+  let parsed = 0;
+  const done = (job: ParseJob, blob: Uint8Array | null, tags: FileTags | undefined, copy: boolean): void => {
+    if (!blob) return;
+    // A copy of a file parsed in this run was not parsed itself: as with the cache, its content was known.
+    if (copy) cacheHits++;
+    else parsed++;
+    cache?.store(job.relPath, job.hash, job.stat, blob);
+    found[job.index] = tags ? parsedFile(job.hash, tags) : lazyFileTags(job.relPath, job.hash, () => blob);
+  };
+  const parser = createParseQueue(options, done);
+  try {
+    for (let i = 0; i < queue.length; i++) {
       const rel = queue[i];
-      const stat = options.readFile ? null : statOf(path.join(root, rel));
+      const stat = options.readFile ? null : statOf(`${root}/${rel}`);
       if (!options.readFile && (!stat || stat.size > maxFileBytes)) continue;
       const fromStat = stat && cache ? cache.byStat(rel, stat) : null;
       if (fromStat) {
@@ -49,7 +75,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         found[i] = fromStat;
         continue;
       }
-      const content = options.readFile ? await options.readFile(rel) : readText(path.join(root, rel));
+      const content = options.readFile ? await options.readFile(rel) : readText(`${root}/${rel}`);
       if (content === null || content.length > maxFileBytes || content.includes("\0")) continue;
       const hash = contentHash(content);
       const fromHash = cache ? cache.byHash(rel, hash, stat) : null;
@@ -58,17 +84,77 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         found[i] = fromHash;
         continue;
       }
-      const tags = await extractor.extract(rel, content);
-      if (!tags) continue;
-      parsed++;
-      cache?.store(rel, hash, stat, tags);
-      found[i] = parsedFile(hash, tags);
+      parser.add({ index: i, relPath: rel, content, hash, stat });
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+    await parser.finish();
+  } finally {
+    await parser.dispose();
+  }
   const byFile = new Map<string, CachedFile>();
   found.forEach((f, i) => f && byFile.set(queue[i], f));
-  return { byFile, parsed, cacheHits };
+  return { byFile, parsed, cacheHits, threads: parser.threads() };
+}
+
+/**
+ * Files waiting to be parsed. Once {@link MIN_PARALLEL} have come, worker threads start and are sent files as they
+ * come; `finish` parses the rest in this thread while the workers keep going, then waits for them. Files with the
+ * same content are parsed once.
+ */
+function createParseQueue(
+  options: LoadFileTagsOptions,
+  done: (job: ParseJob, blob: Uint8Array | null, tags: FileTags | undefined, copy: boolean) => void,
+) {
+  const jobs: ParseJob[] = [];
+  const copies = new Map<string, ParseJob[]>();
+  let next = 0;
+  let pool: ExtractorPool | null = null;
+  const sent: Promise<void>[] = [];
+  const finished = (job: ParseJob, blob: Uint8Array | null, tags?: FileTags): void => {
+    done(job, blob, tags, false);
+    for (const copy of copies.get(job.hash) ?? []) {
+      done(copy, blob, tags && { ...tags, relPath: copy.relPath, tags: tags.tags.map((t) => ({ ...t, relPath: copy.relPath })) }, true);
+    }
+  };
+  const here = async (job: ParseJob): Promise<void> => {
+    const tags = await options.extractor.extract(job.relPath, job.content);
+    finished(job, tags ? encodeFileTags(tags) : null, tags ?? undefined);
+  };
+  const send = (): void => {
+    while (pool && pool.pending < pool.threads * WINDOW && next < jobs.length) {
+      const job = jobs[next++];
+      // A worker that could not start or died hands its job back to this thread.
+      sent.push(pool.extract(job.relPath, job.content).then((blob) => (blob === undefined ? here(job) : finished(job, blob))).then(send));
+    }
+  };
+  return {
+    add(job: ParseJob): void {
+      const same = copies.get(job.hash);
+      if (same) {
+        same.push(job);
+        return;
+      }
+      copies.set(job.hash, []);
+      jobs.push(job);
+      if (!pool && jobs.length >= MIN_PARALLEL) {
+        const threads = options.threads ?? defaultThreads();
+        if (threads > 0) pool = createExtractorPool(threads);
+      }
+      send();
+    },
+    async finish(): Promise<void> {
+      for (let n = 1; next < jobs.length; n++) {
+        await here(jobs[next++]);
+        // Let the workers' answers in (they arrive as events) and keep them fed.
+        if (pool && n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+        send();
+      }
+      for (let k = 0; k < sent.length; k++) await sent[k];
+    },
+    threads: (): number => pool?.threads ?? 0,
+    dispose: async (): Promise<void> => {
+      await pool?.dispose();
+    },
+  };
 }
 
 function parsedFile(hash: string, tags: FileTags): CachedFile {

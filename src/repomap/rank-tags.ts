@@ -1,6 +1,7 @@
 import { pageRank } from "./pagerank.js";
+import { lazyOrder } from "./lazy-order.js";
 import { buildTagGraph, findIdent, type TagGraph } from "./tag-graph.js";
-import type { RankedEntry, Tag } from "./types.js";
+import type { RankedEntry, RankedSource, Tag } from "./types.js";
 
 export { identMultiplier } from "./tag-graph.js";
 
@@ -27,17 +28,112 @@ export function rankTags(input: RankInput): RankedEntry[] {
 /** What a request brings to the ranking of a {@link TagGraph}. */
 export type RankRequest = Omit<RankInput, "tags">;
 
+/** The ranked entries, read lazily, and every ranked file in order of first appearance (chat files left out). */
+export interface Ranking extends RankedSource {
+  files: string[];
+}
+
+/** {@link rankTags} on a prebuilt graph, as a plain array. */
+export function rankGraph(graph: TagGraph, input: RankRequest): RankedEntry[] {
+  const ranking = rankLazily(graph, input);
+  return ranking.slice(0, ranking.length);
+}
+
+/** Entries built at least this many at a time. */
+const CHUNK = 256;
+
 /**
  * {@link rankTags} on a prebuilt graph: applies the request's chat files and mentions (edge multipliers and
- * personalisation), runs PageRank and orders the definitions. Cheap next to building the graph.
+ * personalisation) and runs PageRank; definitions are ordered only as far as the list is read (see lazyOrder).
+ * The order is exactly that of a full sort. Cheap next to building the graph.
  */
-export function rankGraph(graph: TagGraph, input: RankRequest): RankedEntry[] {
+export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   const chat = new Set(input.chatFiles ?? []);
-  const mentionedFiles = new Set(input.mentionedFiles ?? []);
-  const idents = new Set(input.mentionedIdents ?? []);
-  const allFiles = [...new Set([...input.files, ...chat])].sort();
-  const { nodes, from, to, ident, sqrtCount } = graph;
+  const { nodes, from } = graph;
+  const weight = edgeWeights(graph, chat, input.mentionedIdents ?? []);
+  const personalization = personalize(
+    nodes,
+    new Set([...input.files, ...chat]).size,
+    chat,
+    new Set(input.mentionedFiles ?? []),
+    new Set(input.mentionedIdents ?? []),
+    weight.definesMentioned,
+  );
+  // PageRank over the merged parallel edges: the same ranks (weights of parallel edges add up), far fewer edges.
+  const slotWeight = new Float64Array(graph.slotFrom.length);
+  for (let e = 0; e < from.length; e++) slotWeight[graph.edgeSlot[e]] += weight.values[e];
+  const rank = pageRank({ nodeCount: nodes.length, from: graph.slotFrom, to: graph.slotTo, weight: slotWeight }, { personalization });
 
+  const n = from.length;
+  const outWeight = new Float64Array(nodes.length);
+  for (let s = 0; s < slotWeight.length; s++) outWeight[graph.slotFrom[s]] += slotWeight[s];
+  const pairCount = graph.pairNode.length;
+  const pairRank = new Float64Array(pairCount);
+  for (let i = 0; i < n; i++) pairRank[graph.pair[i]] += (rank[from[i]] * weight.values[i]) / outWeight[from[i]];
+
+  // Best first; ties in reverse (path, name) order, as Aider's reverse sort of tuples does.
+  const tie = graph.pairTie;
+  const chatNode = nodes.map((f) => chat.has(f));
+  const candidates = new Int32Array(pairCount);
+  let candidateCount = 0;
+  const best = new Int32Array(nodes.length).fill(-1);
+  let pairEntries = 0;
+  for (let i = 0; i < pairCount; i++) {
+    const node = graph.pairNode[i];
+    if (chatNode[node]) continue;
+    candidates[candidateCount++] = i;
+    pairEntries += graph.pairLineStart[i + 1] - graph.pairLineStart[i];
+    const b = best[node];
+    if (b < 0 || pairRank[i] > pairRank[b] || (pairRank[i] === pairRank[b] && tie[i] > tie[b])) best[node] = i;
+  }
+  const order = lazyOrder(pairRank, tie, candidates.subarray(0, candidateCount));
+  const withDefs: number[] = [];
+  best.forEach((p, node) => p >= 0 && withDefs.push(node));
+  withDefs.sort((a, b) => pairRank[best[b]] - pairRank[best[a]] || tie[best[b]] - tie[best[a]]);
+
+  // Then the files without a shown definition: those in the graph by rank, then the rest as given.
+  const listed = new Set<string>(chat);
+  for (const node of withDefs) listed.add(nodes[node]);
+  const byRank = nodes.map((f, i) => [f, rank[i]] as const).sort((a, b) => b[1] - a[1]);
+  const tail: string[] = [];
+  for (const f of [...byRank.map(([name]) => name), ...input.files]) {
+    if (listed.has(f)) continue;
+    listed.add(f);
+    tail.push(f);
+  }
+
+  const entries: RankedEntry[] = [];
+  let pairsTaken = 0;
+  const length = pairEntries + tail.length;
+  const ensure = (end: number): void => {
+    while (entries.length < end && pairsTaken < order.size) {
+      const head = order.head(pairsTaken + Math.max(CHUNK, end - entries.length));
+      for (; pairsTaken < head.length; pairsTaken++) {
+        const i = head[pairsTaken];
+        const relPath = nodes[graph.pairNode[i]];
+        const name = graph.identNames[graph.pairIdent[i]];
+        for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++) entries.push({ relPath, name, line: graph.pairLines[j] });
+      }
+    }
+    if (entries.length < end && pairsTaken === order.size && entries.length === pairEntries) {
+      for (const relPath of tail) entries.push({ relPath });
+    }
+  };
+  return {
+    length,
+    files: [...withDefs.map((node) => nodes[node]), ...tail],
+    slice(start, end) {
+      const stop = Math.min(end, length);
+      ensure(stop);
+      return entries.slice(start, stop);
+    },
+  };
+}
+
+/** Each edge's weight for this request, and the files that define a mentioned identifier. */
+function edgeWeights(graph: TagGraph, chat: Set<string>, mentionedIdents: readonly string[]) {
+  const { nodes, from, ident, sqrtCount } = graph;
+  const idents = new Set(mentionedIdents);
   const mentioned = new Uint8Array(graph.identNames.length);
   const definesMentioned = new Set<string>();
   for (const name of idents) {
@@ -50,60 +146,29 @@ export function rankGraph(graph: TagGraph, input: RankRequest): RankedEntry[] {
     if (b - a <= 5) for (let i = a; i < b; i++) definesMentioned.add(nodes[graph.definers[i]]);
   }
   const inChat = nodes.map((f) => chat.has(f));
-  const n = from.length;
-  const weight = new Float64Array(n);
-  for (let e = 0; e < n; e++) {
+  const values = new Float64Array(from.length);
+  for (let e = 0; e < from.length; e++) {
     const k = ident[e];
-    if (k < 0) weight[e] = 0.1;
-    else weight[e] = (mentioned[k] ? graph.mulMentioned[k] : graph.mulPlain[k]) * (inChat[from[e]] ? 50 : 1) * sqrtCount[e];
+    if (k < 0) values[e] = 0.1;
+    else values[e] = (mentioned[k] ? graph.mulMentioned[k] : graph.mulPlain[k]) * (inChat[from[e]] ? 50 : 1) * sqrtCount[e];
   }
-  const personalization = personalize(nodes, allFiles, chat, mentionedFiles, idents, definesMentioned);
-  const rank = pageRank({ nodeCount: nodes.length, from, to, weight }, { personalization });
-
-  const outWeight = new Float64Array(nodes.length);
-  for (let i = 0; i < n; i++) outWeight[from[i]] += weight[i];
-  const pairCount = graph.pairNode.length;
-  const pairRank = new Float64Array(pairCount);
-  for (let i = 0; i < n; i++) pairRank[graph.pair[i]] += (rank[from[i]] * weight[i]) / outWeight[from[i]];
-  // Best first; ties in reverse (path, name) order, as Aider's reverse sort of tuples does.
-  const order = Array.from({ length: pairCount }, (_, i) => i);
-  const tie = graph.pairTie;
-  order.sort((a, b) => pairRank[b] - pairRank[a] || tie[b] - tie[a]);
-
-  const out: RankedEntry[] = [];
-  const listed = new Set<string>(chat);
-  for (const i of order) {
-    const relPath = nodes[graph.pairNode[i]];
-    if (chat.has(relPath)) continue;
-    const name = graph.identNames[graph.pairIdent[i]];
-    for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++) out.push({ relPath, name, line: graph.pairLines[j] });
-    listed.add(relPath);
-  }
-  const byRank = nodes.map((f, i) => [f, rank[i]] as const).sort((a, b) => b[1] - a[1]);
-  for (const f of [...byRank.map(([name]) => name), ...input.files]) {
-    if (listed.has(f)) continue;
-    listed.add(f);
-    out.push({ relPath: f });
-  }
-  return out;
+  return { values, definesMentioned };
 }
 
 function personalize(
   nodeNames: string[],
-  allFiles: string[],
+  fileCount: number,
   chat: Set<string>,
   mentionedFiles: Set<string>,
   idents: Set<string>,
   definesMentioned: Set<string>,
 ): number[] | undefined {
-  const unit = 100 / Math.max(1, allFiles.length);
+  const unit = 100 / Math.max(1, fileCount);
   let any = false;
   const values = nodeNames.map((f) => {
     let pers = chat.has(f) ? unit : 0;
     if (mentionedFiles.has(f)) pers = Math.max(pers, unit);
-    const base = f.split("/").pop() ?? f;
-    const parts = [...f.split("/"), base, base.replace(/\.[^.]*$/, "")];
-    if (parts.some((p) => idents.has(p))) pers += unit;
+    if (idents.size > 0 && namesPart(f, idents)) pers += unit;
     if (definesMentioned.has(f)) pers += unit;
     if (pers > 0) any = true;
     return pers;
@@ -111,4 +176,19 @@ function personalize(
   // Aider passes no personalization when no file earns any, and falls back to none when the files that do are all
   // outside the graph: both come down to plain PageRank.
   return any ? values : undefined;
+}
+
+/** Whether a path segment of `f`, or its file name without the extension, is one of `idents`. */
+function namesPart(f: string, idents: Set<string>): boolean {
+  let start = 0;
+  for (;;) {
+    const slash = f.indexOf("/", start);
+    const segment = f.slice(start, slash < 0 ? f.length : slash);
+    if (idents.has(segment)) return true;
+    if (slash < 0) {
+      const dot = segment.lastIndexOf(".");
+      return dot >= 0 && idents.has(segment.slice(0, dot));
+    }
+    start = slash + 1;
+  }
 }

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { TagGraph } from "./tag-graph.js";
+import { lazyFileTags, type CachedFile } from "./tag-blob.js";
 import { TAG_QUERIES } from "./tag-queries.js";
-import type { FileTags, Tag } from "./types.js";
 
 /** Size and modification time: when both still match, a cached entry is used without reading the file. */
 export interface FileStat {
@@ -12,71 +13,61 @@ export interface FileStat {
   mtimeMs: number;
 }
 
-/** One file's cached tags; decoding is deferred until asked for, since a warm build renders only a few files. */
-export interface CachedFile {
-  hash: string;
-  tags(): Tag[];
-  fileTags(): FileTags;
-}
+export type { CachedFile } from "./tag-blob.js";
 
 /**
  * Tags on disk, per file, keyed by the file's content (sha1) — never by the request, so a new prompt re-parses
- * nothing (Aider re-scans, #5529) — plus the ranking graph of the last content state. One file, read at once and
- * replaced atomically.
+ * nothing (Aider re-scans, #5529) — plus the ranking graph of the last content state. One file, replaced
+ * atomically; its index is read when opened, each file's tags only when asked for.
  */
 export interface TagCache {
   /** The cached tags when the file's size and mtime are those recorded with them. */
   byStat(relPath: string, stat: FileStat): CachedFile | null;
   /** The cached tags of any file with this content (renames and copies hit too); records the new stat. */
   byHash(relPath: string, hash: string, stat: FileStat | null): CachedFile | null;
-  store(relPath: string, hash: string, stat: FileStat | null, tags: FileTags): void;
+  /** Record a parsed file's tags, encoded (see tag-blob.ts). */
+  store(relPath: string, hash: string, stat: FileStat | null, blob: Uint8Array): void;
   /** The ranking graph stored for this content state (see {@link contentStateKey}), if it is the last one stored. */
   graph(stateKey: string): TagGraph | null;
   storeGraph(stateKey: string, graph: TagGraph): void;
   /** Write the file if anything changed; entries for files not seen since opening are dropped. */
   save(): Promise<void>;
-}
-
-/** One file's entry: tags as parallel arrays over a name table, the render detail as JSON bytes (parsed lazily). */
-interface Entry {
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  lineCount: number;
-  names: readonly string[];
-  nameIds: Int32Array;
-  lines: Int32Array;
-  /** 1 = def, 0 = ref. */
-  kinds: Uint8Array;
-  /** JSON of `{ c: contexts, r: rows }`. */
-  detail: Uint8Array;
+  /** Release the opened file; cached files handed out can no longer be decoded after this. */
+  close(): void;
 }
 
 /**
- * The file: every entry's arrays concatenated (so thousands of files cost a handful of objects to read), with a
- * single name table; written with `v8.serialize`, which copies typed arrays as bytes.
+ * The file: an 8-byte header (magic, then the index's length), the index written with `v8.serialize` (paths,
+ * hashes, stats, where each file's blob sits, the graph), then every file's blob (see tag-blob.ts) back to back.
+ * A warm build reads only the header and index; blobs are read one by one, through the descriptor opened with the
+ * index, for the few files the map renders. Holding that descriptor keeps reading the file that was opened even
+ * when another job replaces it meanwhile (replacement is by rename).
  */
-interface Stored {
+interface Index {
   version: string;
   paths: string[];
   hashes: string[];
   sizes: Float64Array;
   mtimes: Float64Array;
-  lineCounts: Int32Array;
-  names: string[];
-  /** Per file, where its tags start in `nameIds`/`lines`/`kinds` (one more element than files). */
-  tagStart: Int32Array;
-  nameIds: Int32Array;
-  lines: Int32Array;
-  kinds: Uint8Array;
-  detailStart: Int32Array;
-  details: Uint8Array;
+  /** Per file, where its blob starts in the data part (one more element than files). */
+  blobStart: Float64Array;
   graph: { key: string; graph: TagGraph } | null;
 }
 
+/** A kept entry: its blob is new (bytes) or the opened file's i-th. */
+interface Kept {
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  blob: Buffer | number;
+}
+
+const MAGIC = 0x31544241; // "ABT1" little-endian
 // Changing a query changes what a file's tags are: the cache must not survive that.
-const VERSION = `2:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
-const FILE_NAME = "tags.v8";
+const VERSION = `3:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
+const FILE_NAME = "tags.bin";
+/** Blobs read one by one before the whole data part is read instead. */
+const SINGLE_READS = 64;
 
 /** sha1 of file content, the cache key. */
 export function contentHash(content: string): string {
@@ -85,42 +76,60 @@ export function contentHash(content: string): string {
 
 /** Identifies a content state: the files with tags, in order, and their content hashes. */
 export function contentStateKey(files: readonly { relPath: string; hash: string }[]): string {
-  const h = createHash("sha1").update(VERSION);
-  for (const f of files) h.update(`${f.relPath}\0${f.hash}\n`);
-  return h.digest("hex");
+  // One update of one string: thousands of small updates cost several times more.
+  return createHash("sha1").update(VERSION + files.map((f) => `${f.relPath}\0${f.hash}\n`).join("")).digest("hex");
 }
 
 /** Open (or start) the cache in `dir`. A missing, corrupt or outdated file simply means an empty cache. */
 export async function openTagCache(dir: string): Promise<TagCache> {
   const file = path.join(dir, FILE_NAME);
-  const stored = await load(file);
-  const entries = stored ? unpack(stored) : new Map<string, Entry>();
-  const byHash = new Map<string, Entry>();
-  for (const e of entries.values()) byHash.set(e.hash, e);
-  const kept = new Map<string, Entry>();
-  let graph = stored?.graph ?? null;
+  const opened = openStored(file);
+  const index = opened?.index ?? null;
+  const pathIndex = new Map<string, number>();
+  index?.paths.forEach((p, i) => pathIndex.set(p, i));
+  let byHash: Map<string, Buffer | number> | null = null;
+  const hashIndex = (): Map<string, Buffer | number> => {
+    if (!byHash) {
+      byHash = new Map();
+      index?.hashes.forEach((h, i) => byHash?.set(h, i));
+    }
+    return byHash;
+  };
+  let oldData: Buffer | null = null;
+  let singleReads = 0;
+  const blobOf = (ref: Buffer | number): Buffer => {
+    if (typeof ref !== "number") return ref;
+    const [a, b] = [(index as Index).blobStart[ref], (index as Index).blobStart[ref + 1]];
+    // Rendering reads a few blobs; rebuilding the graph after an edit reads them all: then read the data at once.
+    if (!oldData && ++singleReads > SINGLE_READS) oldData = (opened as Opened).read(0, (opened as Opened).dataBytes);
+    if (oldData) return oldData.subarray(a, b);
+    return (opened as Opened).read(a, b - a);
+  };
+  const kept = new Map<string, Kept>();
+  let graph = index?.graph ?? null;
   let dirty = false;
-  const keep = (relPath: string, e: Entry): CachedFile => {
-    kept.set(relPath, e);
-    return cachedFile(relPath, e);
+  const keep = (relPath: string, k: Kept): CachedFile => {
+    kept.set(relPath, k);
+    return lazyFileTags(relPath, k.hash, () => blobOf(k.blob));
   };
   return {
     byStat(relPath, stat) {
-      const e = entries.get(relPath);
-      if (!e || e.size !== stat.size || e.mtimeMs !== stat.mtimeMs) return null;
-      return keep(relPath, e);
+      const i = pathIndex.get(relPath);
+      if (i === undefined || !index || index.sizes[i] !== stat.size || index.mtimes[i] !== stat.mtimeMs) return null;
+      return keep(relPath, { hash: index.hashes[i], size: stat.size, mtimeMs: stat.mtimeMs, blob: i });
     },
     byHash(relPath, hash, stat) {
-      const e = entries.get(relPath)?.hash === hash ? entries.get(relPath) : byHash.get(hash);
-      if (!e) return null;
+      const i = pathIndex.get(relPath);
+      const blob = i !== undefined && index?.hashes[i] === hash ? i : hashIndex().get(hash);
+      if (blob === undefined) return null;
       dirty = true;
-      return keep(relPath, { ...e, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1 });
+      return keep(relPath, { hash, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, blob });
     },
-    store(relPath, hash, stat, tags) {
+    store(relPath, hash, stat, bytes) {
       dirty = true;
-      const e = toEntry(hash, stat, tags);
-      byHash.set(hash, e);
-      kept.set(relPath, e);
+      const blob = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      hashIndex().set(hash, blob);
+      kept.set(relPath, { hash, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, blob });
     },
     graph(stateKey) {
       return graph?.key === stateKey ? graph.graph : null;
@@ -130,130 +139,89 @@ export async function openTagCache(dir: string): Promise<TagCache> {
       graph = { key: stateKey, graph: g };
     },
     async save() {
-      if (!dirty && kept.size === entries.size) return;
+      if (!dirty && kept.size === pathIndex.size) return;
+      // Blobs kept from the opened file are copied: read its data part once rather than blob by blob.
+      if (opened && [...kept.values()].some((k) => typeof k.blob === "number")) oldData ??= opened.read(0, opened.dataBytes);
+      const list = [...kept.values()];
+      const blobs = list.map((k) => blobOf(k.blob));
+      const blobStart = new Float64Array(list.length + 1);
+      blobs.forEach((b, i) => (blobStart[i + 1] = blobStart[i] + b.length));
+      const stored: Index = {
+        version: VERSION,
+        paths: [...kept.keys()],
+        hashes: list.map((k) => k.hash),
+        sizes: Float64Array.from(list, (k) => k.size),
+        mtimes: Float64Array.from(list, (k) => k.mtimeMs),
+        blobStart,
+        graph,
+      };
+      const indexBytes = serialize(stored);
+      const header = Buffer.alloc(8);
+      header.writeUInt32LE(MAGIC, 0);
+      header.writeUInt32LE(indexBytes.length, 4);
       await mkdir(dir, { recursive: true });
       const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-      await writeFile(tmp, serialize(pack(kept, graph)));
+      await writeFile(tmp, Buffer.concat([header, indexBytes, ...blobs]));
       await rename(tmp, file);
       dirty = false;
+    },
+    close() {
+      opened?.close();
     },
   };
 }
 
-async function load(file: string): Promise<Stored | null> {
+interface Opened {
+  index: Index;
+  dataBytes: number;
+  /** Bytes [start, start+length) of the data part. */
+  read(start: number, length: number): Buffer;
+  close(): void;
+}
+
+/** Read the header and index of the cache file, keeping it open for blob reads; null when absent or unusable. */
+function openStored(file: string): Opened | null {
+  let fd: number;
   try {
-    const data = deserialize(await readFile(file)) as Partial<Stored> | null;
-    return data?.version === VERSION && Array.isArray(data.paths) ? (data as Stored) : null;
+    fd = openSync(file, "r");
   } catch {
+    return null;
+  }
+  let open = true;
+  const close = (): void => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  try {
+    const size = fstatSync(fd).size;
+    const header = Buffer.alloc(8);
+    if (size < 8 || readSync(fd, header, 0, 8, 0) !== 8 || header.readUInt32LE(0) !== MAGIC) throw new Error("not a tag cache");
+    const indexBytes = header.readUInt32LE(4);
+    if (8 + indexBytes > size) throw new Error("truncated");
+    const raw = Buffer.allocUnsafe(indexBytes);
+    readSync(fd, raw, 0, indexBytes, 8);
+    const index = deserialize(raw) as Partial<Index> | null;
+    if (index?.version !== VERSION || !Array.isArray(index.paths) || !isFloat64Array(index.blobStart)) throw new Error("outdated");
+    const dataStart = 8 + indexBytes;
+    const dataBytes = size - dataStart;
+    if (index.blobStart[index.paths.length] !== dataBytes) throw new Error("truncated");
+    return {
+      index: index as Index,
+      dataBytes,
+      read(start, length) {
+        const out = Buffer.allocUnsafe(length);
+        if (readSync(fd, out, 0, length, dataStart + start) !== length) throw new Error(`tag cache ${file} was cut short`);
+        return out;
+      },
+      close,
+    };
+  } catch {
+    close();
     return null;
   }
 }
 
-/** Entries that view the stored arrays (no copying). */
-function unpack(s: Stored): Map<string, Entry> {
-  const out = new Map<string, Entry>();
-  s.paths.forEach((p, i) => {
-    const [a, b] = [s.tagStart[i], s.tagStart[i + 1]];
-    out.set(p, {
-      hash: s.hashes[i],
-      size: s.sizes[i],
-      mtimeMs: s.mtimes[i],
-      lineCount: s.lineCounts[i],
-      names: s.names,
-      nameIds: s.nameIds.subarray(a, b),
-      lines: s.lines.subarray(a, b),
-      kinds: s.kinds.subarray(a, b),
-      detail: s.details.subarray(s.detailStart[i], s.detailStart[i + 1]),
-    });
-  });
-  return out;
-}
-
-function pack(entries: Map<string, Entry>, graph: Stored["graph"]): Stored {
-  const names: string[] = [];
-  const nameId = new Map<string, number>();
-  const total = [...entries.values()].reduce((n, e) => n + e.lines.length, 0);
-  const nameIds = new Int32Array(total);
-  const lines = new Int32Array(total);
-  const kinds = new Uint8Array(total);
-  const tagStart = new Int32Array(entries.size + 1);
-  const detailStart = new Int32Array(entries.size + 1);
-  const details = new Uint8Array([...entries.values()].reduce((n, e) => n + e.detail.length, 0));
-  let t = 0;
-  let d = 0;
-  [...entries.values()].forEach((e, i) => {
-    tagStart[i] = t;
-    detailStart[i] = d;
-    for (let j = 0; j < e.lines.length; j++, t++) {
-      const name = e.names[e.nameIds[j]];
-      let id = nameId.get(name);
-      if (id === undefined) nameId.set(name, (id = names.push(name) - 1));
-      nameIds[t] = id;
-      lines[t] = e.lines[j];
-      kinds[t] = e.kinds[j];
-    }
-    details.set(e.detail, d);
-    d += e.detail.length;
-  });
-  tagStart[entries.size] = t;
-  detailStart[entries.size] = d;
-  const list = [...entries.values()];
-  return {
-    version: VERSION,
-    paths: [...entries.keys()],
-    hashes: list.map((e) => e.hash),
-    sizes: Float64Array.from(list, (e) => e.size),
-    mtimes: Float64Array.from(list, (e) => e.mtimeMs),
-    lineCounts: Int32Array.from(list, (e) => e.lineCount),
-    names,
-    tagStart,
-    nameIds,
-    lines,
-    kinds,
-    detailStart,
-    details,
-    graph,
-  };
-}
-
-function toEntry(hash: string, stat: FileStat | null, ft: FileTags): Entry {
-  const names: string[] = [];
-  const ids = new Map<string, number>();
-  const nameIds = Int32Array.from(ft.tags, (t) => {
-    let id = ids.get(t.name);
-    if (id === undefined) ids.set(t.name, (id = names.push(t.name) - 1));
-    return id;
-  });
-  return {
-    hash,
-    size: stat?.size ?? -1,
-    mtimeMs: stat?.mtimeMs ?? -1,
-    lineCount: ft.lineCount,
-    names,
-    nameIds,
-    lines: Int32Array.from(ft.tags, (t) => t.line),
-    kinds: Uint8Array.from(ft.tags, (t) => (t.kind === "def" ? 1 : 0)),
-    detail: Buffer.from(JSON.stringify({ c: ft.contexts, r: ft.rows })),
-  };
-}
-
-function cachedFile(relPath: string, e: Entry): CachedFile {
-  let tags: Tag[] | null = null;
-  let fileTags: FileTags | null = null;
-  const decodeTags = (): Tag[] =>
-    Array.from(e.lines, (line, j): Tag => ({ relPath, name: e.names[e.nameIds[j]], kind: e.kinds[j] === 1 ? "def" : "ref", line }));
-  return {
-    hash: e.hash,
-    tags: () => (tags ??= decodeTags()),
-    fileTags() {
-      if (!fileTags) {
-        const { c, r } = JSON.parse(Buffer.from(e.detail.buffer, e.detail.byteOffset, e.detail.byteLength).toString("utf8")) as {
-          c: FileTags["contexts"];
-          r: FileTags["rows"];
-        };
-        fileTags = { relPath, tags: (tags ??= decodeTags()), contexts: c, rows: r, lineCount: e.lineCount };
-      }
-      return fileTags;
-    },
-  };
+// Not `instanceof`: deserialised arrays come from the main realm, which differs from a vm context's (tests).
+function isFloat64Array(value: unknown): value is Float64Array {
+  return Object.prototype.toString.call(value) === "[object Float64Array]";
 }

@@ -18,6 +18,10 @@ export interface TagGraph {
   ident: Int32Array;
   /** √(number of references from `from` to the identifier). */
   sqrtCount: Float64Array;
+  /** Parallel edges share a slot (its source and target below): PageRank runs over slots with summed weights. */
+  edgeSlot: Int32Array;
+  slotFrom: Int32Array;
+  slotTo: Int32Array;
   /** Every defined name, in first-definition order. */
   identNames: string[];
   /** Identifier indices in name order, to find a mentioned name without hashing every name. */
@@ -42,128 +46,238 @@ const MAX_EDGES_PER_IDENT = 20_000;
 
 /**
  * Build the graph from every file's tags (chat files included), in a fixed file order. Numbering and edge order
- * follow the order of the tags, so equal inputs give bit-identical ranks.
+ * follow the order of the tags, so equal inputs give bit-identical ranks. Everything is numbered first (files and
+ * names by first appearance), so the rest works on integer keys and typed arrays rather than maps of strings.
  */
 export function buildTagGraph(tags: readonly Tag[]): TagGraph {
-  // Each (definer, name) pair is numbered once, in order of its first definition.
-  const pairs: { relPath: string; name: string; lines: number[] }[] = [];
-  const defines = new Map<string, Map<string, number>>();
-  let references = new Map<string, Map<string, number>>();
-  for (const t of tags) {
-    if (t.kind === "def") {
-      let byFile = defines.get(t.name);
-      if (!byFile) defines.set(t.name, (byFile = new Map()));
-      const p = byFile.get(t.relPath);
-      if (p === undefined) byFile.set(t.relPath, pairs.push({ relPath: t.relPath, name: t.name, lines: [t.line] }) - 1);
-      else pairs[p].lines.push(t.line);
-    } else {
-      let m = references.get(t.name);
-      if (!m) references.set(t.name, (m = new Map()));
-      m.set(t.relPath, (m.get(t.relPath) ?? 0) + 1);
-    }
-  }
-  // A repo of definitions only (no query found references) still ranks: each definition refers to itself.
-  if (references.size === 0) {
-    references = new Map([...defines].map(([name, fs]) => [name, new Map([...fs.keys()].map((f) => [f, 1]))]));
-  }
+  const t = numberTags(tags);
+  const F = t.files.length;
+  const pairs = numberPairs(t);
+  const refs = countRefs(t, pairs.identOfName);
+  const K = pairs.identNames.length;
+  // Per identifier: its pairs (so its definers) in first-definition order, and its referencers likewise.
+  const byIdent = groupBy(pairs.pairIdent, K);
+  const refsByIdent = groupBy(refs.ident, K);
+  const noRefs = refs.ident.length === 0;
 
-  const from: string[] = [];
-  const to: string[] = [];
-  const pair: number[] = [];
-  const ident: number[] = [];
-  const sqrtCount: number[] = [];
-  const identNames: string[] = [];
-  const mulPlain: number[] = [];
-  const mulMentioned: number[] = [];
-  const identOf = new Map<string, number>();
-  for (const [name, definers] of defines) {
-    const k = identNames.push(name) - 1;
-    identOf.set(name, k);
-    mulPlain.push(identMultiplier(name, new Set(), definers.size));
-    mulMentioned.push(identMultiplier(name, new Set([name]), definers.size));
-    const refs = references.get(name);
+  // How many edges each identifier gives: referencers × definers, or one self-edge per definer.
+  const edgesOf = new Int32Array(K);
+  let edgeCount = 0;
+  for (let k = 0; k < K; k++) {
+    const d = byIdent.start[k + 1] - byIdent.start[k];
+    const r = noRefs ? d : refsByIdent.start[k + 1] - refsByIdent.start[k];
     // A name defined and used everywhere (`render`, `toString` across thousands of files) would need
     // definers × referencers edges — millions — while saying almost nothing (Aider weights it ×0.1 anyway).
-    if (!refs || definers.size * refs.size > MAX_EDGES_PER_IDENT) {
+    edgesOf[k] = r === 0 || d * r > MAX_EDGES_PER_IDENT ? -d : r * d;
+    edgeCount += Math.abs(edgesOf[k]);
+  }
+  const fromFile = new Int32Array(edgeCount);
+  const toFile = new Int32Array(edgeCount);
+  const pair = new Int32Array(edgeCount);
+  const ident = new Int32Array(edgeCount);
+  const sqrtCount = new Float64Array(edgeCount);
+  let e = 0;
+  for (let k = 0; k < K; k++) {
+    const [da, db] = [byIdent.start[k], byIdent.start[k + 1]];
+    if (edgesOf[k] < 0) {
       // Keeps never-referenced definitions in the graph, with a token weight.
-      for (const [d, p] of definers) {
-        from.push(d);
-        to.push(d);
-        pair.push(p);
-        ident.push(-1);
-        sqrtCount.push(0);
+      for (let i = da; i < db; i++, e++) {
+        const p = byIdent.items[i];
+        fromFile[e] = toFile[e] = pairs.pairFile[p];
+        pair[e] = p;
+        ident[e] = -1;
       }
       continue;
     }
-    for (const [referencer, count] of refs) {
-      const root = Math.sqrt(count);
-      for (const [d, p] of definers) {
-        from.push(referencer);
-        to.push(d);
-        pair.push(p);
-        ident.push(k);
-        sqrtCount.push(root);
+    // A repo of definitions only (no query found references) still ranks: each definition refers to itself.
+    const [ra, rb] = noRefs ? [da, db] : [refsByIdent.start[k], refsByIdent.start[k + 1]];
+    for (let j = ra; j < rb; j++) {
+      const referencer = noRefs ? pairs.pairFile[byIdent.items[j]] : refs.file[refsByIdent.items[j]];
+      const root = noRefs ? 1 : Math.sqrt(refs.count[refsByIdent.items[j]]);
+      for (let i = da; i < db; i++, e++) {
+        const p = byIdent.items[i];
+        fromFile[e] = referencer;
+        toFile[e] = pairs.pairFile[p];
+        pair[e] = p;
+        ident[e] = k;
+        sqrtCount[e] = root;
       }
     }
   }
 
-  const nodeOf = new Map<string, number>();
+  // Graph nodes: files in order of first appearance as an edge source, then as a target.
+  const nodeOf = new Int32Array(F).fill(-1);
   const nodes: string[] = [];
-  const id = (f: string): number => {
-    let i = nodeOf.get(f);
-    if (i === undefined) nodeOf.set(f, (i = nodes.push(f) - 1));
-    return i;
-  };
-  const fromIds = Int32Array.from(from, id);
-  const toIds = Int32Array.from(to, id);
+  const number = (list: Int32Array): Int32Array =>
+    list.map((f) => (nodeOf[f] >= 0 ? nodeOf[f] : (nodeOf[f] = nodes.push(t.files[f]) - 1)));
+  const from = number(fromFile);
+  const to = number(toFile);
+  const slots = mergeParallel(from, to, nodes.length);
 
-  const definerStart = new Int32Array(identNames.length + 1);
-  const definerList: number[] = [];
-  identNames.forEach((name, k) => {
-    definerStart[k] = definerList.length;
-    for (const f of (defines.get(name) as Map<string, number>).keys()) definerList.push(id(f));
-  });
-  definerStart[identNames.length] = definerList.length;
-
-  const pairLineStart = new Int32Array(pairs.length + 1);
-  const pairLines: number[] = [];
-  pairs.forEach((p, i) => {
-    pairLineStart[i] = pairLines.length;
-    pairLines.push(...p.lines.sort((a, b) => a - b));
-  });
-  pairLineStart[pairs.length] = pairLines.length;
-  // (path, name) order; paths are compared once, as ranks, since thousands of pairs share each path.
-  const pathRank = new Map([...new Set(pairs.map((p) => p.relPath))].sort(cmp).map((f, i) => [f, i]));
-  const pairPath = Int32Array.from(pairs, (p) => pathRank.get(p.relPath) as number);
-  const byName = pairs.map((_, i) => i).sort((a, b) => pairPath[a] - pairPath[b] || cmp(pairs[a].name, pairs[b].name));
-  const pairTie = new Int32Array(pairs.length);
-  byName.forEach((p, position) => (pairTie[p] = position));
-
+  const identNames = pairs.identNames;
+  const mulPlain = new Float64Array(K);
+  const mulMentioned = new Float64Array(K);
+  for (let k = 0; k < K; k++) {
+    const definers = byIdent.start[k + 1] - byIdent.start[k];
+    mulPlain[k] = multiplier(identNames[k], false, definers);
+    mulMentioned[k] = multiplier(identNames[k], true, definers);
+  }
+  const pairNode = Int32Array.from(pairs.pairFile, (f) => nodeOf[f]);
   return {
     nodes,
-    from: fromIds,
-    to: toIds,
-    pair: Int32Array.from(pair),
-    ident: Int32Array.from(ident),
-    sqrtCount: Float64Array.from(sqrtCount),
+    from,
+    to,
+    pair,
+    ident,
+    sqrtCount,
+    ...slots,
     identNames,
     identsByName: Int32Array.from(identNames.map((_, k) => k).sort((a, b) => cmp(identNames[a], identNames[b]))),
-    mulPlain: Float64Array.from(mulPlain),
-    mulMentioned: Float64Array.from(mulMentioned),
-    definerStart,
-    definers: Int32Array.from(definerList),
-    pairNode: Int32Array.from(pairs, (p) => id(p.relPath)),
-    pairIdent: Int32Array.from(pairs, (p) => identOf.get(p.name) as number),
-    pairLineStart,
-    pairLines: Int32Array.from(pairLines),
-    pairTie,
+    mulPlain,
+    mulMentioned,
+    definerStart: byIdent.start,
+    definers: Int32Array.from(byIdent.items, (p) => pairNode[p]),
+    pairNode,
+    pairIdent: pairs.pairIdent,
+    pairLineStart: pairs.lineStart,
+    pairLines: pairs.lines,
+    pairTie: pairTies(t.files, pairs.pairFile, pairs.pairIdent, identNames),
   };
+}
+
+/** Files and names numbered by first appearance; each tag as (file, name, row, is-definition). */
+function numberTags(tags: readonly Tag[]) {
+  const files: string[] = [];
+  const fileOf = new Map<string, number>();
+  const names: string[] = [];
+  const nameOf = new Map<string, number>();
+  const file = new Int32Array(tags.length);
+  const name = new Int32Array(tags.length);
+  let lastPath: string | null = null;
+  let lastFile = -1;
+  tags.forEach((tag, i) => {
+    if (tag.relPath !== lastPath) {
+      lastPath = tag.relPath;
+      const f = fileOf.get(tag.relPath);
+      lastFile = f ?? (fileOf.set(tag.relPath, files.length), files.push(tag.relPath) - 1);
+    }
+    file[i] = lastFile;
+    let n = nameOf.get(tag.name);
+    if (n === undefined) nameOf.set(tag.name, (n = names.push(tag.name) - 1));
+    name[i] = n;
+  });
+  return { tags, files, names, file, name };
+}
+
+/**
+ * (definer, name) pairs numbered in order of first definition, identifiers (defined names) likewise, and each
+ * pair's rows, sorted.
+ */
+function numberPairs(t: ReturnType<typeof numberTags>) {
+  const F = t.files.length;
+  const pairOf = new Map<number, number>();
+  const identOfName = new Int32Array(t.names.length).fill(-1);
+  const identNames: string[] = [];
+  const pairFile: number[] = [];
+  const pairIdent: number[] = [];
+  const defPair: number[] = [];
+  const defLine: number[] = [];
+  t.tags.forEach((tag, i) => {
+    if (tag.kind !== "def") return;
+    const n = t.name[i];
+    if (identOfName[n] < 0) identOfName[n] = identNames.push(tag.name) - 1;
+    const key = n * F + t.file[i];
+    let p = pairOf.get(key);
+    if (p === undefined) {
+      pairOf.set(key, (p = pairFile.push(t.file[i]) - 1));
+      pairIdent.push(identOfName[n]);
+    }
+    defPair.push(p);
+    defLine.push(tag.line);
+  });
+  const byPair = groupBy(Int32Array.from(defPair), pairFile.length);
+  const lines = Int32Array.from(byPair.items, (d) => defLine[d]);
+  for (let p = 0; p < pairFile.length; p++) {
+    const [a, b] = [byPair.start[p], byPair.start[p + 1]];
+    if (b - a > 1) lines.subarray(a, b).sort();
+  }
+  return { identOfName, identNames, pairFile: Int32Array.from(pairFile), pairIdent: Int32Array.from(pairIdent), lineStart: byPair.start, lines };
+}
+
+/** References to defined identifiers counted per (identifier, referencing file), in order of first reference. */
+function countRefs(t: ReturnType<typeof numberTags>, identOfName: Int32Array) {
+  const F = t.files.length;
+  const slotOf = new Map<number, number>();
+  const ident: number[] = [];
+  const file: number[] = [];
+  const count: number[] = [];
+  t.tags.forEach((tag, i) => {
+    if (tag.kind === "def") return;
+    const k = identOfName[t.name[i]];
+    if (k < 0) return;
+    const key = k * F + t.file[i];
+    const s = slotOf.get(key);
+    if (s !== undefined) count[s]++;
+    else {
+      slotOf.set(key, ident.length);
+      ident.push(k);
+      file.push(t.file[i]);
+      count.push(1);
+    }
+  });
+  return { ident: Int32Array.from(ident), file: Int32Array.from(file), count: Int32Array.from(count) };
+}
+
+/** Item indices grouped by their key (0..keys-1), keeping their order within a key: a stable counting sort. */
+function groupBy(keyOf: Int32Array, keys: number): { start: Int32Array; items: Int32Array } {
+  const start = new Int32Array(keys + 1);
+  for (const k of keyOf) start[k + 1]++;
+  for (let k = 0; k < keys; k++) start[k + 1] += start[k];
+  const next = start.slice(0, keys);
+  const items = new Int32Array(keyOf.length);
+  keyOf.forEach((k, i) => (items[next[k]++] = i));
+  return { start, items };
+}
+
+/** Parallel edges (same source and target) share a slot; PageRank needs only the slots, with summed weights. */
+function mergeParallel(from: Int32Array, to: Int32Array, nodeCount: number) {
+  const slotOf = new Map<number, number>();
+  const edgeSlot = new Int32Array(from.length);
+  const slotFrom: number[] = [];
+  const slotTo: number[] = [];
+  for (let e = 0; e < from.length; e++) {
+    const key = from[e] * nodeCount + to[e];
+    let s = slotOf.get(key);
+    if (s === undefined) {
+      slotOf.set(key, (s = slotFrom.push(from[e]) - 1));
+      slotTo.push(to[e]);
+    }
+    edgeSlot[e] = s;
+  }
+  return { edgeSlot, slotFrom: Int32Array.from(slotFrom), slotTo: Int32Array.from(slotTo) };
+}
+
+/** Each pair's position in (path, name) order; paths compared once per file, names only within a file. */
+function pairTies(files: string[], pairFile: Int32Array, pairIdent: Int32Array, identNames: string[]): Int32Array {
+  const byFile = groupBy(pairFile, files.length);
+  const tie = new Int32Array(pairFile.length);
+  let position = 0;
+  for (const f of files.map((_, i) => i).sort((a, b) => cmp(files[a], files[b]))) {
+    const own = Array.from(byFile.items.subarray(byFile.start[f], byFile.start[f + 1]));
+    own.sort((a, b) => cmp(identNames[pairIdent[a]], identNames[pairIdent[b]]));
+    for (const p of own) tie[p] = position++;
+  }
+  return tie;
 }
 
 /** How much an identifier says: mentioned ×10, long compound names ×10, `_private` ×0.1, defined in >5 files ×0.1. */
 export function identMultiplier(ident: string, mentioned: ReadonlySet<string>, definerCount: number): number {
+  return multiplier(ident, mentioned.has(ident), definerCount);
+}
+
+function multiplier(ident: string, mentioned: boolean, definerCount: number): number {
   let mul = 1;
-  if (mentioned.has(ident)) mul *= 10;
+  if (mentioned) mul *= 10;
   const letter = /[A-Za-z]/.test(ident);
   const compound =
     (ident.includes("_") && letter) || (ident.includes("-") && letter) || (/[A-Z]/.test(ident) && /[a-z]/.test(ident));

@@ -28,3 +28,13 @@ export interface RankedEntry {
   /** 0-based row of that definition (a name defined on several rows gives several entries). */
   line?: number;
 }
+
+/**
+ * A ranked list read by prefix. An array is one; the ranking's own list orders and builds entries only as far as
+ * it is read, since a map shows a few hundred of tens of thousands of ranked definitions.
+ */
+export interface RankedSource {
+  readonly length: number;
+  /** Entries [start, end) — end clamped to the length, as `Array.prototype.slice` does. */
+  slice(start: number, end: number): RankedEntry[];
+}

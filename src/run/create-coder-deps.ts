@@ -24,6 +24,8 @@ export interface CoderDepsInput {
   commitModel?: string;
   protectedPaths: readonly string[];
   cacheDir?: string;
+  /** Worker threads for parsing in the repo map (default: cores − 1, at most 7). */
+  mapThreads?: number;
   onProgress?: (p: CoderProgress) => void;
   signal?: AbortSignal;
 }
@@ -66,6 +68,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
         mentionedIdents: req.mentionedIdents,
         mapTokens: req.mapTokens,
         cacheDir: input.cacheDir ?? null,
+        ...(input.mapThreads !== undefined ? { threads: input.mapThreads } : {}),
       });
       return { text: map.text, rankedFiles: map.rankedFiles };
     },

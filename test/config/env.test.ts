@@ -47,4 +47,10 @@ describe("readEnv", () => {
     expect(message).toMatch(/OPENAI_BASE_URL/);
     expect(message).not.toContain("sk-secret");
   });
+  test("AIDER_BOT_MAP_THREADS limits the repo map's worker threads; anything but a whole number is refused", () => {
+    expect(readEnv({}).mapThreads).toBeUndefined();
+    expect(readEnv({ AIDER_BOT_MAP_THREADS: "0" }).mapThreads).toBe(0);
+    expect(readEnv({ AIDER_BOT_MAP_THREADS: "3" }).mapThreads).toBe(3);
+    expect(() => readEnv({ AIDER_BOT_MAP_THREADS: "two" })).toThrow(/AIDER_BOT_MAP_THREADS must be a whole number/);
+  });
 });

@@ -33,14 +33,14 @@ describe("createMapMeasure", () => {
       const measure = createMapMeasure(ranked, lookup, chat, budget, countTokens);
       for (let m = 0; m <= ranked.length; m++) {
         const text = renderMap(ranked.slice(0, m), byFile, chat);
-        const measured = measure(ranked.slice(0, m));
+        const measured = measure.prefix(m);
         if (measured) expect(measured).toEqual({ text, tokens: countTokens(text) });
         else expect(countTokens(text)).toBeGreaterThan(budget);
       }
       // Not a prefix (the fill step's lists): rendered whole.
       const gappy = [...ranked.slice(0, 3), ...ranked.slice(5, 9)];
       const text = renderMap(gappy, byFile, chat);
-      expect(measure(gappy)).toEqual({ text, tokens: countTokens(text) });
+      expect(measure.list(gappy)).toEqual({ text, tokens: countTokens(text) });
     }
   });
 

@@ -1,10 +1,11 @@
-import { appendFile, cp, mkdtemp, rm } from "node:fs/promises";
+import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadTokenizer } from "../../src/llm/count-tokens.js";
 import { buildRepoMap } from "../../src/repomap/build-repo-map.js";
 import { listRepoFiles } from "../../src/repomap/list-repo-files.js";
+import { encodeFileTags } from "../../src/repomap/tag-blob.js";
 import { contentStateKey, openTagCache } from "../../src/repomap/tag-cache.js";
 import { buildTagGraph } from "../../src/repomap/tag-graph.js";
 import type { FileTags } from "../../src/repomap/types.js";
@@ -30,7 +31,7 @@ const fileTags = (relPath: string, name: string): FileTags => ({
 describe("tag cache", () => {
   test("tags and render detail survive a reopen, decoded on demand; lookups by stat and by content hash", async () => {
     const cache = await openTagCache(dir);
-    cache.store("a.py", "h1", { size: 10, mtimeMs: 5 }, fileTags("a.py", "alpha"));
+    cache.store("a.py", "h1", { size: 10, mtimeMs: 5 }, encodeFileTags(fileTags("a.py", "alpha")));
     await cache.save();
     const again = await openTagCache(dir);
     expect(again.byStat("a.py", { size: 10, mtimeMs: 6 })).toBeNull();
@@ -40,6 +41,28 @@ describe("tag cache", () => {
     expect(hit?.fileTags()).toEqual(fileTags("a.py", "alpha"));
     // A copy under another name is found by its content.
     expect(again.byHash("b.py", "h1", null)?.fileTags().tags[0]).toEqual({ relPath: "b.py", name: "alpha", kind: "def", line: 0 });
+  });
+
+  test("an opened cache keeps reading its own file when another job replaces it; a damaged file is an empty cache", async () => {
+    const first = await openTagCache(dir);
+    first.store("a.py", "h1", { size: 10, mtimeMs: 5 }, encodeFileTags(fileTags("a.py", "alpha")));
+    await first.save();
+    first.close();
+    const reader = await openTagCache(dir);
+    const hit = reader.byStat("a.py", { size: 10, mtimeMs: 5 });
+    // Another job writes a different cache in the meantime (rename over the file).
+    const writer = await openTagCache(dir);
+    writer.store("z.py", "h9", { size: 1, mtimeMs: 1 }, encodeFileTags(fileTags("z.py", "zeta")));
+    await writer.save();
+    writer.close();
+    expect(hit?.fileTags()).toEqual(fileTags("a.py", "alpha"));
+    reader.close();
+
+    const file = path.join(dir, "tags.bin");
+    await writeFile(file, (await readFile(file)).subarray(0, 40));
+    const damaged = await openTagCache(dir);
+    expect(damaged.byStat("z.py", { size: 1, mtimeMs: 1 })).toBeNull();
+    damaged.close();
   });
 
   test("the graph is kept for its content state only: one changed file gives another key and no graph", async () => {

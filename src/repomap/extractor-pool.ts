@@ -1,0 +1,118 @@
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+
+/** A file to extract, sent to a worker. */
+export interface ExtractRequest {
+  id: number;
+  relPath: string;
+  content: string;
+}
+
+/** A worker's answer: the encoded tags (tag-blob.ts), null when the language is not parsed or extraction failed. */
+export interface ExtractReply {
+  id: number;
+  blob: Uint8Array | null;
+  error?: string;
+}
+
+/** Tag extraction on worker threads; see {@link createExtractorPool}. */
+export interface ExtractorPool {
+  /** Worker threads it runs (some may still be starting). */
+  readonly threads: number;
+  /** Extract one file on a worker: its blob, null when not parsed, or `undefined` when the pool cannot (use the caller's thread). */
+  extract(relPath: string, content: string): Promise<Uint8Array | null | undefined>;
+  /** Jobs sent and not answered yet. */
+  readonly pending: number;
+  /** Stop the workers. */
+  dispose(): Promise<void>;
+}
+
+/** Worker threads used by default: one fewer than the cores (the caller's thread parses too), at most 7. */
+export function defaultThreads(): number {
+  return Math.max(0, Math.min(7, availableParallelism() - 1));
+}
+
+/**
+ * Worker threads that extract tags (a parse is pure CPU in WASM, so a cold map of thousands of files scales with
+ * cores). Each worker loads its own parsers. A worker that fails to start or dies answers its jobs with
+ * `undefined`, and the caller extracts those itself: the map never depends on the pool working. `entry` (the code
+ * a worker starts with) is for tests.
+ * Example: `const pool = createExtractorPool(2); const blob = await pool.extract("a.ts", code); await pool.dispose();`
+ */
+export function createExtractorPool(threads: number, entry: { code: string } | null = workerEntry()): ExtractorPool {
+  const waiting = new Map<number, { resolve: (b: Uint8Array | null | undefined) => void; worker: number }>();
+  const alive: boolean[] = [];
+  const load: number[] = [];
+  let nextId = 0;
+  const workers = entry
+    ? Array.from({ length: threads }, (_, w) => {
+        alive[w] = true;
+        load[w] = 0;
+        const worker = new Worker(entry.code, { eval: true });
+        worker.unref();
+        worker.on("message", (reply: ExtractReply) => {
+          const job = waiting.get(reply.id);
+          if (!job) return;
+          waiting.delete(reply.id);
+          load[w]--;
+          job.resolve(reply.error ? undefined : reply.blob);
+        });
+        const fail = (): void => {
+          alive[w] = false;
+          for (const [id, job] of waiting) {
+            if (job.worker !== w) continue;
+            waiting.delete(id);
+            job.resolve(undefined);
+          }
+        };
+        worker.on("error", fail);
+        worker.on("exit", fail);
+        return worker;
+      })
+    : [];
+  return {
+    threads: workers.length,
+    get pending() {
+      return waiting.size;
+    },
+    extract(relPath, content) {
+      let w = -1;
+      for (let i = 0; i < workers.length; i++) if (alive[i] && (w < 0 || load[i] < load[w])) w = i;
+      if (w < 0) return Promise.resolve(undefined);
+      const id = nextId++;
+      load[w]++;
+      return new Promise((resolve) => {
+        waiting.set(id, { resolve, worker: w });
+        const request: ExtractRequest = { id, relPath, content };
+        workers[w].postMessage(request);
+      });
+    },
+    async dispose() {
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/**
+ * The code a worker starts with: import the compiled tag-worker.js; when running from TypeScript sources (tsx,
+ * tests), first register tsx's loader in the worker, which does not inherit the caller's. Null when neither works.
+ */
+function workerEntry(): { code: string } | null {
+  const self = import.meta.url;
+  if (!self.endsWith(".ts")) {
+    return { code: `import(${JSON.stringify(new URL("./tag-worker.js", self).href)});` };
+  }
+  try {
+    // The package's `import` build of tsx/esm/api sits next to the `require` one that createRequire finds; the
+    // latter cannot register the loader from a worker.
+    const api = pathToFileURL(createRequire(self).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+    const target = new URL("./tag-worker.ts", self).href;
+    return {
+      code: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(target)}); });`,
+    };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,76 @@
+/** Candidates ordered best first, sorted only as far as someone reads. */
+export interface LazyOrder {
+  readonly size: number;
+  /** The first `count` candidates in order (all of them when there are fewer). */
+  head(count: number): readonly number[];
+}
+
+/** The smallest batch sorted at once: below this, selecting costs more than sorting. */
+const MIN_BATCH = 512;
+
+/**
+ * Order `candidates` by `score` descending, then `tie` descending — what a full sort with that comparator gives —
+ * but sort in batches: each call that reads past the sorted part selects the next best batch (a threshold found
+ * by quickselect, every candidate at or above it taken so equal scores stay together) and sorts only that. A map
+ * of a thousand tokens reads a few hundred of 50,000 ranked definitions, so most are never sorted.
+ * Example: `lazyOrder(Float64Array.of(1, 3, 2), Int32Array.of(0, 1, 2), Int32Array.of(0, 1, 2)).head(2)` → [1, 2].
+ */
+export function lazyOrder(score: ArrayLike<number>, tie: ArrayLike<number>, candidates: Int32Array): LazyOrder {
+  const sorted: number[] = [];
+  let rest = candidates;
+  const better = (a: number, b: number): number => score[b] - score[a] || tie[b] - tie[a];
+  return {
+    size: candidates.length,
+    head(count) {
+      while (sorted.length < count && rest.length > 0) {
+        const want = 2 * Math.max(count - sorted.length, MIN_BATCH);
+        if (want >= rest.length) {
+          for (const i of Array.from(rest).sort(better)) sorted.push(i);
+          rest = new Int32Array(0);
+          break;
+        }
+        const threshold = kthLargest(rest, score, want);
+        const batch: number[] = [];
+        const left: number[] = [];
+        for (const i of rest) (score[i] >= threshold ? batch : left).push(i);
+        for (const i of batch.sort(better)) sorted.push(i);
+        rest = Int32Array.from(left);
+      }
+      return count >= sorted.length ? sorted : sorted.slice(0, count);
+    },
+  };
+}
+
+/** The k-th largest score (1-based) among `indices`, by quickselect on a copy. */
+export function kthLargest(indices: Int32Array, score: ArrayLike<number>, k: number): number {
+  const values = new Float64Array(indices.length);
+  for (let j = 0; j < indices.length; j++) values[j] = score[indices[j]];
+  // Looking for position k-1 in descending order is position n-k in ascending order.
+  const target = values.length - k;
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = median3(values[lo], values[(lo + hi) >> 1], values[hi]);
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const t = values[i];
+        values[i] = values[j];
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else return values[target];
+  }
+  return values[target];
+}
+
+function median3(a: number, b: number, c: number): number {
+  return a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+}

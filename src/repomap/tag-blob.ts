@@ -1,0 +1,85 @@
+import type { FileTags, Tag } from "./types.js";
+
+/**
+ * One file's tags and render detail as bytes, as the tag cache stores them: a 12-byte header (tag count, bytes of
+ * names, bytes of detail), the distinct names joined by NUL (identifiers never hold one: files with NUL bytes
+ * are not parsed), then per tag its name index (u32), row (u32) and kind (u8: 1 def, 0 ref), then the render
+ * detail as JSON. Flat bytes, so thousands of files are written as one buffer and read back one by one.
+ */
+export function encodeFileTags(ft: FileTags): Buffer {
+  const names: string[] = [];
+  const ids = new Map<string, number>();
+  const nameIds = ft.tags.map((t) => {
+    let id = ids.get(t.name);
+    if (id === undefined) ids.set(t.name, (id = names.push(t.name) - 1));
+    return id;
+  });
+  const namesText = names.join("\0");
+  const detail = JSON.stringify({ c: ft.contexts, r: ft.rows, n: ft.lineCount });
+  const count = ft.tags.length;
+  const namesBytes = Buffer.byteLength(namesText);
+  const detailBytes = Buffer.byteLength(detail);
+  const out = Buffer.allocUnsafe(12 + namesBytes + 9 * count + detailBytes);
+  out.writeUInt32LE(count, 0);
+  out.writeUInt32LE(namesBytes, 4);
+  out.writeUInt32LE(detailBytes, 8);
+  let at = 12 + out.write(namesText, 12, "utf8");
+  for (let i = 0; i < count; i++) {
+    out.writeUInt32LE(nameIds[i], at);
+    out.writeUInt32LE(ft.tags[i].line, at + 4);
+    out[at + 8] = ft.tags[i].kind === "def" ? 1 : 0;
+    at += 9;
+  }
+  out.write(detail, at, "utf8");
+  return out;
+}
+
+/** The tags in a blob from {@link encodeFileTags}, named for `relPath` (a blob may be shared by copies). */
+export function decodeTags(blob: Uint8Array, relPath: string): Tag[] {
+  const b = asBuffer(blob);
+  const count = b.readUInt32LE(0);
+  const namesBytes = b.readUInt32LE(4);
+  const names = namesBytes > 0 ? b.toString("utf8", 12, 12 + namesBytes).split("\0") : [];
+  const tags: Tag[] = new Array<Tag>(count);
+  let at = 12 + namesBytes;
+  for (let i = 0; i < count; i++, at += 9) {
+    tags[i] = { relPath, name: names[b.readUInt32LE(at)], kind: b[at + 8] === 1 ? "def" : "ref", line: b.readUInt32LE(at + 4) };
+  }
+  return tags;
+}
+
+/** Tags and render detail of a blob. */
+export function decodeFileTags(blob: Uint8Array, relPath: string, tags: Tag[] = decodeTags(blob, relPath)): FileTags {
+  const b = asBuffer(blob);
+  const start = 12 + b.readUInt32LE(4) + 9 * b.readUInt32LE(0);
+  const { c, r, n } = JSON.parse(b.toString("utf8", start, start + b.readUInt32LE(8))) as {
+    c: FileTags["contexts"];
+    r: FileTags["rows"];
+    n: number;
+  };
+  return { relPath, tags, contexts: c, rows: r, lineCount: n };
+}
+
+function asBuffer(blob: Uint8Array): Buffer {
+  return Buffer.isBuffer(blob) ? blob : Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+}
+
+/** One file's tags, decoded only when asked for: a warm build renders a few files of thousands. */
+export interface CachedFile {
+  hash: string;
+  tags(): Tag[];
+  fileTags(): FileTags;
+}
+
+/** A {@link CachedFile} over a blob read (once) on first use. */
+export function lazyFileTags(relPath: string, hash: string, blob: () => Uint8Array): CachedFile {
+  let tags: Tag[] | null = null;
+  let fileTags: FileTags | null = null;
+  let bytes: Uint8Array | null = null;
+  const data = (): Uint8Array => (bytes ??= blob());
+  return {
+    hash,
+    tags: () => (tags ??= decodeTags(data(), relPath)),
+    fileTags: () => (fileTags ??= decodeFileTags(data(), relPath, (tags ??= decodeTags(data(), relPath)))),
+  };
+}
