@@ -1,7 +1,7 @@
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
-import { handleEvent } from "../github/handle-event.js";
+import { registerHandlers } from "../github/register-handlers.js";
 import type { GitHubApi } from "../github/github-api.js";
 import { createInProcessQueue } from "../jobs/in-process-queue.js";
 import type { JobQueue } from "../jobs/job-queue.js";
@@ -80,20 +80,7 @@ export function createApp(env: AppEnv): AppHandle {
       void sync();
       setInterval(sync, env.scheduleSyncMs).unref();
     }
-    app.on(["issue_comment.created", "pull_request_review_comment.created", "issues.labeled", "issues.opened"], async (context) => {
-      const result = await handleEvent(
-        {
-          name: context.name,
-          id: context.id,
-          payload: context.payload,
-          api: context.octokit as unknown as GitHubApi,
-          loadConfig: () => context.config("aider.yml"),
-          log: context.log,
-        },
-        { queue: q, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel } },
-      );
-      context.log.debug({ result }, "webhook handled");
-    });
+    registerHandlers(app, { queue: q, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel } });
   };
   return {
     appFn,
