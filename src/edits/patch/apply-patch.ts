@@ -1,4 +1,5 @@
-import type { AppliedEdit, ApplyOutcome, Edit, EditFailure, FileSnapshot } from "../types.js";
+import type { ApplyOutcome, Edit, FileSnapshot } from "../types.js";
+import { workingCopy } from "../working-copy.js";
 import { applyUpdate } from "./apply-update.js";
 
 /**
@@ -8,17 +9,7 @@ import { applyUpdate } from "./apply-update.js";
  * fails alone; Aider stopped at the first error.
  */
 export function applyPatch(snapshot: FileSnapshot, edits: readonly Edit[]): ApplyOutcome {
-  const files = new Map(snapshot.files);
-  const changes = new Map<string, string | null>();
-  const applied: AppliedEdit[] = [];
-  const failed: EditFailure[] = [];
-  const write = (path: string, content: string | null) => {
-    if (content === null) files.delete(path);
-    else files.set(path, content);
-    changes.set(path, content);
-  };
-  const fail = (edit: Edit, reason: EditFailure["reason"], message: string, detail?: string) =>
-    failed.push({ path: edit.path, reason, message, edit, ...(detail ? { detail } : {}) });
+  const { files, applied, write, fail, outcome } = workingCopy(snapshot);
 
   for (const edit of edits) {
     const current = files.get(edit.path);
@@ -57,5 +48,5 @@ export function applyPatch(snapshot: FileSnapshot, edits: readonly Edit[]): Appl
       fail(edit, "malformed", `A ${edit.kind} edit cannot be applied in the patch format.`);
     }
   }
-  return { changes, applied, failed };
+  return outcome();
 }

@@ -1,6 +1,7 @@
 import { joinLines, splitLines } from "../match/split-lines.js";
 import { findSimilarLines } from "../find-similar-lines.js";
-import type { AppliedEdit, ApplyOptions, ApplyOutcome, Edit, EditFailure, FileSnapshot, Fence } from "../types.js";
+import type { ApplyOptions, ApplyOutcome, Edit, FileSnapshot, Fence } from "../types.js";
+import { workingCopy } from "../working-copy.js";
 import { applyHunk } from "./apply-hunk.js";
 import { hasChange, hunkSides, normalizeHunk } from "./hunk-lines.js";
 import { placeHunk } from "./place-hunk.js";
@@ -16,17 +17,7 @@ const fenced = (lines: readonly string[], fence: Fence) => `${fence[0]}\n${joinL
  */
 export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], options: Pick<ApplyOptions, "fence"> = {}): ApplyOutcome {
   const fence = options.fence ?? ["```", "```"];
-  const files = new Map(snapshot.files);
-  const changes = new Map<string, string | null>();
-  const applied: AppliedEdit[] = [];
-  const failed: EditFailure[] = [];
-  const write = (path: string, content: string | null) => {
-    if (content === null) files.delete(path);
-    else files.set(path, content);
-    changes.set(path, content);
-  };
-  const fail = (edit: Edit, reason: EditFailure["reason"], message: string, detail?: string) =>
-    failed.push({ path: edit.path, reason, message, edit, ...(detail ? { detail } : {}) });
+  const { files, applied, write, fail, outcome } = workingCopy(snapshot);
 
   for (const edit of edits) {
     const content = files.get(edit.path);
@@ -90,5 +81,5 @@ export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], optio
       );
     }
   }
-  return { changes, applied, failed };
+  return outcome();
 }
