@@ -71,14 +71,14 @@ function collect(relPath: string, content: string, captures: Capture[], finder: 
   // A node can match a def pattern and a catch-all ref pattern (`(type_identifier) @ref`), or two def patterns:
   // keep one tag per node and kind, and never count a definition's own name as a reference.
   const defNodes = new Set<number>();
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   for (const c of captures) if (c.name.startsWith("def")) defNodes.add(c.node.startIndex);
   for (const c of captures) {
     const kind = c.name.startsWith("def") ? "def" : c.name.startsWith("ref") ? "ref" : null;
     if (!kind) continue;
     const start = c.node.startIndex;
     if (kind === "ref" && defNodes.has(start)) continue;
-    const key = `${kind}:${start}`;
+    const key = 2 * start + (kind === "def" ? 1 : 0);
     if (seen.has(key)) continue;
     seen.add(key);
     const line = c.node.startPosition.row;

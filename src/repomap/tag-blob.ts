@@ -1,10 +1,12 @@
 import type { FileTags, Tag } from "./types.js";
 
 /**
- * One file's tags and render detail as bytes, as the tag cache stores them: a 12-byte header (tag count, bytes of
- * names, bytes of detail), the distinct names joined by NUL (identifiers never hold one: files with NUL bytes
- * are not parsed), then per tag its name index (u32), row (u32) and kind (u8: 1 def, 0 ref), then the render
- * detail as JSON. Flat bytes, so thousands of files are written as one buffer and read back one by one.
+ * One file's tags and render detail as bytes, as the tag cache stores them and workers send them: a 12-byte header
+ * (tag count, bytes of names, bytes of detail), the distinct names joined by NUL (identifiers never hold one:
+ * files with NUL bytes are not parsed), then per tag its name index (u32), row (u32) and kind (u8: 1 def, 0 ref),
+ * then the render detail: line count, row count R, context count C (u32 each), R row numbers, per context its
+ * line, its size n and n rows (u32 each), then the R rows' text joined by newlines (a row never holds one). Flat
+ * bytes, so thousands of files are written as one buffer and read back one by one.
  */
 export function encodeFileTags(ft: FileTags): Buffer {
   const names: string[] = [];
@@ -15,10 +17,13 @@ export function encodeFileTags(ft: FileTags): Buffer {
     return id;
   });
   const namesText = names.join("\0");
-  const detail = JSON.stringify({ c: ft.contexts, r: ft.rows, n: ft.lineCount });
+  const rowNumbers = Object.keys(ft.rows).map(Number);
+  const rowsText = rowNumbers.map((r) => ft.rows[r]).join("\n");
+  const contexts = Object.entries(ft.contexts);
   const count = ft.tags.length;
   const namesBytes = Buffer.byteLength(namesText);
-  const detailBytes = Buffer.byteLength(detail);
+  const numbers = 3 + rowNumbers.length + contexts.reduce((n, [, rows]) => n + 2 + rows.length, 0);
+  const detailBytes = 4 * numbers + Buffer.byteLength(rowsText);
   const out = Buffer.allocUnsafe(12 + namesBytes + 9 * count + detailBytes);
   out.writeUInt32LE(count, 0);
   out.writeUInt32LE(namesBytes, 4);
@@ -30,7 +35,20 @@ export function encodeFileTags(ft: FileTags): Buffer {
     out[at + 8] = ft.tags[i].kind === "def" ? 1 : 0;
     at += 9;
   }
-  out.write(detail, at, "utf8");
+  const u32 = (n: number): void => {
+    out.writeUInt32LE(n, at);
+    at += 4;
+  };
+  u32(ft.lineCount);
+  u32(rowNumbers.length);
+  u32(contexts.length);
+  for (const r of rowNumbers) u32(r);
+  for (const [line, rows] of contexts) {
+    u32(Number(line));
+    u32(rows.length);
+    for (const r of rows) u32(r);
+  }
+  out.write(rowsText, at, "utf8");
   return out;
 }
 
@@ -51,13 +69,26 @@ export function decodeTags(blob: Uint8Array, relPath: string): Tag[] {
 /** Tags and render detail of a blob. */
 export function decodeFileTags(blob: Uint8Array, relPath: string, tags: Tag[] = decodeTags(blob, relPath)): FileTags {
   const b = asBuffer(blob);
-  const start = 12 + b.readUInt32LE(4) + 9 * b.readUInt32LE(0);
-  const { c, r, n } = JSON.parse(b.toString("utf8", start, start + b.readUInt32LE(8))) as {
-    c: FileTags["contexts"];
-    r: FileTags["rows"];
-    n: number;
+  let at = 12 + b.readUInt32LE(4) + 9 * b.readUInt32LE(0);
+  const end = at + b.readUInt32LE(8);
+  const u32 = (): number => {
+    const n = b.readUInt32LE(at);
+    at += 4;
+    return n;
   };
-  return { relPath, tags, contexts: c, rows: r, lineCount: n };
+  const lineCount = u32();
+  const rowCount = u32();
+  const contextCount = u32();
+  const rowNumbers = Array.from({ length: rowCount }, u32);
+  const contexts: FileTags["contexts"] = {};
+  for (let c = 0; c < contextCount; c++) {
+    const line = u32();
+    contexts[line] = Array.from({ length: u32() }, u32);
+  }
+  const texts = b.toString("utf8", at, end).split("\n");
+  const rows: FileTags["rows"] = {};
+  rowNumbers.forEach((r, i) => (rows[r] = texts[i]));
+  return { relPath, tags, contexts, rows, lineCount };
 }
 
 function asBuffer(blob: Uint8Array): Buffer {

@@ -64,7 +64,7 @@ interface Kept {
 
 const MAGIC = 0x31544241; // "ABT1" little-endian
 // Changing a query changes what a file's tags are: the cache must not survive that.
-const VERSION = `3:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
+const VERSION = `4:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
 const FILE_NAME = "tags.bin";
 /** Blobs read one by one before the whole data part is read instead. */
 const SINGLE_READS = 64;

@@ -24,8 +24,8 @@ export interface TagGraph {
   slotTo: Int32Array;
   /** Every defined name, in first-definition order. */
   identNames: string[];
-  /** Identifier indices in name order, to find a mentioned name without hashing every name. */
-  identsByName: Int32Array;
+  /** A hash table of the identifiers, see {@link findIdent}. */
+  identTable: Int32Array;
   /** {@link identMultiplier} of each identifier when the request does not, and does, mention it. */
   mulPlain: Float64Array;
   mulMentioned: Float64Array;
@@ -132,7 +132,7 @@ export function buildTagGraph(tags: readonly Tag[]): TagGraph {
     sqrtCount,
     ...slots,
     identNames,
-    identsByName: Int32Array.from(identNames.map((_, k) => k).sort((a, b) => cmp(identNames[a], identNames[b]))),
+    identTable: identTable(identNames),
     mulPlain,
     mulMentioned,
     definerStart: byIdent.start,
@@ -278,9 +278,17 @@ export function identMultiplier(ident: string, mentioned: ReadonlySet<string>, d
 function multiplier(ident: string, mentioned: boolean, definerCount: number): number {
   let mul = 1;
   if (mentioned) mul *= 10;
-  const letter = /[A-Za-z]/.test(ident);
-  const compound =
-    (ident.includes("_") && letter) || (ident.includes("-") && letter) || (/[A-Z]/.test(ident) && /[a-z]/.test(ident));
+  let letter = false;
+  let upper = false;
+  let lower = false;
+  let joiner = false;
+  for (let i = 0; i < ident.length; i++) {
+    const c = ident.charCodeAt(i);
+    if (c >= 65 && c <= 90) upper = letter = true;
+    else if (c >= 97 && c <= 122) lower = letter = true;
+    else if (c === 95 || c === 45) joiner = true; // _ or -
+  }
+  const compound = (joiner && letter) || (upper && lower);
   if (compound && ident.length >= 8) mul *= 10;
   if (ident.startsWith("_")) mul *= 0.1;
   if (definerCount > 5) mul *= 0.1;
@@ -289,17 +297,38 @@ function multiplier(ident: string, mentioned: boolean, definerCount: number): nu
 
 /** The index of identifier `name` in `graph`, or -1. */
 export function findIdent(graph: TagGraph, name: string): number {
-  let lo = 0;
-  let hi = graph.identsByName.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const k = graph.identsByName[mid];
-    const c = cmp(graph.identNames[k], name);
-    if (c === 0) return k;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
+  const table = graph.identTable;
+  const mask = table.length - 1;
+  for (let slot = hashName(name) & mask; ; slot = (slot + 1) & mask) {
+    const k = table[slot];
+    if (k < 0) return -1;
+    if (graph.identNames[k] === name) return k;
   }
-  return -1;
+}
+
+/**
+ * An open-addressing hash table of the identifiers (slot → index, -1 empty), at most half full: finding a
+ * mentioned name costs a hash and a probe or two, and building it costs far less than sorting the names. It is
+ * stored with the graph, so a warm run does not rebuild it.
+ */
+function identTable(names: readonly string[]): Int32Array {
+  let size = 16;
+  while (size < 2 * names.length) size *= 2;
+  const table = new Int32Array(size).fill(-1);
+  const mask = size - 1;
+  names.forEach((name, k) => {
+    let slot = hashName(name) & mask;
+    while (table[slot] >= 0) slot = (slot + 1) & mask;
+    table[slot] = k;
+  });
+  return table;
+}
+
+/** FNV-1a over UTF-16 code units. */
+function hashName(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 function cmp(a: string, b: string): number {
