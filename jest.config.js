@@ -3,6 +3,8 @@ export default {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // Fixture trees hold test files of their own (an edit may create one): they are data, not our tests.
+  testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/fixtures/"],
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, diagnostics: false }] },
