@@ -76,6 +76,7 @@ export function createJobRunner(deps: JobRunnerDeps): JobHandler<RunRequest> {
             commitModel: options.weakModel ?? options.model,
             protectedPaths: options.protectedPaths,
             cacheDir: path.join(cacheRoot, "repomap", req.owner, req.repo),
+            gitContentIds: true,
             ...(deps.env.mapThreads !== undefined ? { mapThreads: deps.env.mapThreads } : {}),
             onProgress: hooks.onProgress,
             signal: hooks.signal,

@@ -21,6 +21,11 @@ export interface BuildRepoMapOptions {
   mapTokens?: number;
   /** Where tags are cached (default `<root>/.aider-bot-cache/tags`); `null` for no disk cache. */
   cacheDir?: string | null;
+  /**
+   * Content ids of files git vouches for (`gitContentIds`): those found in the cache are neither read nor
+   * stat'ed, so a fresh clone of a repository seen before costs no file reads.
+   */
+  contentIds?: ReadonlyMap<string, string>;
   /** Read a file's content (default: from disk under root). When given, mtimes are not trusted. */
   readFile?: (relPath: string) => Promise<string | null>;
   /** Reuse parsers across builds (the caller disposes it); a fresh one is made and freed otherwise. */
@@ -86,6 +91,7 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
       extractor,
       cache,
       readFile: options.readFile,
+      contentIds: options.contentIds,
       maxFileBytes: options.maxFileBytes ?? 1_000_000,
       ...(options.threads !== undefined ? { threads: options.threads } : {}),
     });

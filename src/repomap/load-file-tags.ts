@@ -13,6 +13,11 @@ export interface LoadFileTagsOptions {
   cache: TagCache | null;
   /** Content from elsewhere (e.g. unsaved edits); then stat is not trusted and every file is hashed. */
   readFile?: (relPath: string) => Promise<string | null>;
+  /**
+   * Content ids (git blob ids, see `contentHash`) of files whose content is known without reading them — a clean
+   * checkout's, from `gitContentIds`. A listed file found in the cache is neither read nor stat'ed.
+   */
+  contentIds?: ReadonlyMap<string, string>;
   maxFileBytes: number;
   /** Worker threads for parsing when many files need it (default: cores − 1, at most 7); 0 parses in this thread. */
   threads?: number;
@@ -65,19 +70,31 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
   };
   const parser = createParseQueue(options, done);
   try {
+    const known = options.readFile ? undefined : options.contentIds;
     for (let i = 0; i < queue.length; i++) {
       const rel = queue[i];
+      const id = known?.get(rel);
+      const fromId = id && cache ? cache.byHash(rel, id, null) : null;
+      if (fromId) {
+        cacheHits++;
+        found[i] = fromId;
+        continue;
+      }
       const stat = options.readFile ? null : statOf(`${root}/${rel}`);
       if (!options.readFile && (!stat || stat.size > maxFileBytes)) continue;
-      const fromStat = stat && cache ? cache.byStat(rel, stat) : null;
+      // Git named other content than the cache holds for this path: its size and mtime prove nothing.
+      const fromStat = stat && cache && !id ? cache.byStat(rel, stat) : null;
       if (fromStat) {
         cacheHits++;
         found[i] = fromStat;
         continue;
       }
-      const content = options.readFile ? await options.readFile(rel) : readText(`${root}/${rel}`);
-      if (content === null || content.length > maxFileBytes || content.includes("\0")) continue;
-      const hash = contentHash(content);
+      const bytes = options.readFile ? await options.readFile(rel) : readBytes(`${root}/${rel}`);
+      if (bytes === null || bytes.length > maxFileBytes) continue;
+      const content = typeof bytes === "string" ? bytes : bytes.toString("utf8");
+      if (content.includes("\0")) continue;
+      // Git's id where it vouches for the content (a checkout with `eol` conversion has other bytes on disk).
+      const hash = id ?? contentHash(bytes);
       const fromHash = cache ? cache.byHash(rel, hash, stat) : null;
       if (fromHash) {
         cacheHits++;
@@ -173,9 +190,9 @@ function statOf(abs: string): FileStat | null {
   }
 }
 
-function readText(abs: string): string | null {
+function readBytes(abs: string): Buffer | null {
   try {
-    return readFileSync(abs, "utf8");
+    return readFileSync(abs);
   } catch {
     return null;
   }

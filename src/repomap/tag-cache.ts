@@ -23,7 +23,10 @@ export type { CachedFile } from "./tag-blob.js";
 export interface TagCache {
   /** The cached tags when the file's size and mtime are those recorded with them. */
   byStat(relPath: string, stat: FileStat): CachedFile | null;
-  /** The cached tags of any file with this content (renames and copies hit too); records the new stat. */
+  /**
+   * The cached tags of any file with this content (renames and copies hit too); records the new stat. A known file
+   * with the content it had and no new stat (`null`) leaves the cache as it was: a fresh clone saves nothing.
+   */
   byHash(relPath: string, hash: string, stat: FileStat | null): CachedFile | null;
   /** Record a parsed file's tags, encoded (see tag-blob.ts). */
   store(relPath: string, hash: string, stat: FileStat | null, blob: Uint8Array): void;
@@ -64,14 +67,18 @@ interface Kept {
 
 const MAGIC = 0x31544241; // "ABT1" little-endian
 // Changing a query changes what a file's tags are: the cache must not survive that.
-const VERSION = `4:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
+const VERSION = `5:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
 const FILE_NAME = "tags.bin";
 /** Blobs read one by one before the whole data part is read instead. */
 const SINGLE_READS = 64;
 
-/** sha1 of file content, the cache key. */
-export function contentHash(content: string): string {
-  return createHash("sha1").update(content).digest("hex");
+/**
+ * The cache key of a file's content: its git blob id (sha1 of `blob <bytes>\0<content>`), so the ids `git ls-files -s`
+ * lists for a clean checkout are keys without reading a file. `contentHash("")` is git's empty blob, `e69de29…`.
+ */
+export function contentHash(content: string | Buffer): string {
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : content;
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }
 
 /** Identifies a content state: the files with tags, in order, and their content hashes. */
@@ -120,8 +127,14 @@ export async function openTagCache(dir: string): Promise<TagCache> {
     },
     byHash(relPath, hash, stat) {
       const i = pathIndex.get(relPath);
-      const blob = i !== undefined && index?.hashes[i] === hash ? i : hashIndex().get(hash);
+      const same = i !== undefined && index?.hashes[i] === hash;
+      const blob = same ? i : hashIndex().get(hash);
       if (blob === undefined) return null;
+      if (same && !stat) {
+        // The stat recorded with this content, if any, still describes it.
+        const { sizes, mtimes } = index as Index;
+        return keep(relPath, { hash, size: sizes[i], mtimeMs: mtimes[i], blob });
+      }
       dirty = true;
       return keep(relPath, { hash, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, blob });
     },

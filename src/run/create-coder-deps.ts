@@ -24,6 +24,12 @@ export interface CoderDepsInput {
   commitModel?: string;
   protectedPaths: readonly string[];
   cacheDir?: string;
+  /**
+   * Key the map's tag cache by git's blob ids of clean files instead of size+mtime: right for a fresh clone per job
+   * (the app), where no mtime is ever seen twice and the files need not be read at all. A long-lived checkout (the
+   * CLI) is cheaper to stat.
+   */
+  gitContentIds?: boolean;
   /** Worker threads for parsing in the repo map (default: cores − 1, at most 7). */
   mapThreads?: number;
   onProgress?: (p: CoderProgress) => void;
@@ -60,9 +66,14 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       return renderCheckReflection(report, contents);
     },
     repoMap: async (req) => {
+      const [files, contentIds] = await Promise.all([
+        workspace.listFiles(),
+        input.gitContentIds ? workspace.contentIds?.() : undefined,
+      ]);
       const map = await buildRepoMap({
         root,
-        files: await workspace.listFiles(),
+        files,
+        contentIds,
         chatFiles: req.chatFiles,
         mentionedFiles: req.mentionedFiles,
         mentionedIdents: req.mentionedIdents,

@@ -10,6 +10,8 @@ export interface Workspace {
   write(changes: FileChanges): Promise<void>;
   /** Tracked + untracked-not-ignored files, repo-relative, sorted. */
   listFiles(): Promise<string[]>;
+  /** Git blob ids of the tracked files whose content git vouches for (see `gitContentIds`); empty outside git. */
+  contentIds?(): Promise<ReadonlyMap<string, string>>;
 }
 
 export interface CommitRequest {

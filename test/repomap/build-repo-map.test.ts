@@ -1,10 +1,12 @@
-import { appendFile, cp, mkdtemp, rm, utimes, writeFile, mkdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { appendFile, cp, mkdtemp, rm, stat, utimes, writeFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { countTokens, loadTokenizer } from "../../src/llm/count-tokens.js";
 import { buildRepoMap } from "../../src/repomap/build-repo-map.js";
 import { listRepoFiles } from "../../src/repomap/list-repo-files.js";
+import { contentHash } from "../../src/repomap/tag-cache.js";
 
 const SAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/repomap/sample");
 let root: string;
@@ -96,6 +98,34 @@ describe("buildRepoMap on the multi-language sample", () => {
     expect(third.stats.parsed).toBe(1);
     expect(third.stats.cacheHits).toBe(first.stats.parsed - 1);
     expect(third.text).toContain("│func BrandNewFunction() {}");
+  });
+
+  test("a fresh clone with git's content ids is served from the cache: no file read, nothing parsed, nothing saved", async () => {
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), "repomap-ids-"));
+    try {
+      const first = await buildRepoMap({ root, files, cacheDir });
+      const ids = new Map(files.map((f) => [f, contentHash(readFileSync(path.join(root, f)))]));
+      const saved = (await stat(path.join(cacheDir, "tags.bin"))).mtimeMs;
+      // Another checkout of the same commit, its files not even on disk: only the ids and the cache can answer.
+      const clone = await mkdtemp(path.join(os.tmpdir(), "repomap-clone-"));
+      const fromIds = await buildRepoMap({ root: clone, files, cacheDir, contentIds: ids });
+      await rm(clone, { recursive: true, force: true });
+      expect(fromIds.stats.parsed).toBe(0);
+      expect(fromIds.stats.cacheHits).toBe(first.stats.parsed);
+      expect(fromIds.text).toBe(first.text);
+      expect((await stat(path.join(cacheDir, "tags.bin"))).mtimeMs).toBe(saved);
+
+      // A file git does not vouch for (edited) is read and parsed; one whose id the cache lacks is parsed too.
+      await appendFile(path.join(root, "go/server.go"), "\nfunc BrandNewFunction() {}\n");
+      ids.delete("go/server.go");
+      ids.set("rust/lib.rs", "0".repeat(40));
+      const edited = await buildRepoMap({ root, files, cacheDir, contentIds: ids, mapTokens: 8192 });
+      expect(edited.stats.parsed).toBe(2);
+      expect(edited.text).toContain("│func BrandNewFunction() {}");
+      expect(edited.text).toContain("rust/lib.rs:");
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   });
 
   test("content can come from a reader instead of the disk", async () => {

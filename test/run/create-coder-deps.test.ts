@@ -1,0 +1,52 @@
+import { mkdtemp, rm, stat, writeFile, mkdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createExec } from "../../src/exec/create-exec.js";
+import { createLlmClient } from "../../src/llm/create-llm-client.js";
+import { createCoderDeps } from "../../src/run/create-coder-deps.js";
+import { createGit } from "../../src/workspace/create-git.js";
+
+const exec = createExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
+const git = createGit(exec, { name: "Test", email: "test@example.com" });
+const llm = createLlmClient({ baseUrl: "http://127.0.0.1:9", apiKey: "unused" });
+
+describe("createCoderDeps: the repo map in the App's fresh clone per job", () => {
+  const dirs: string[] = [];
+  afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+  const temp = async (prefix: string) => {
+    const d = await mkdtemp(path.join(os.tmpdir(), prefix));
+    dirs.push(d);
+    return d;
+  };
+
+  test("with gitContentIds a second clone is served by git's ids: the cache file is not rewritten; without them it is", async () => {
+    const origin = await temp("deps-origin-");
+    await git.run(origin, ["init", "-q", "-b", "main"]);
+    await mkdir(path.join(origin, "src"));
+    for (let i = 0; i < 5; i++) {
+      await writeFile(path.join(origin, `src/m${i}.ts`), `import { f${(i + 1) % 5} } from "./m${(i + 1) % 5}.js";\nexport function f${i}(): number {\n  return f${(i + 1) % 5}();\n}\n`);
+    }
+    await git.run(origin, ["add", "-A"]);
+    await git.run(origin, ["commit", "-q", "-m", "init"]);
+    const cacheDir = path.join(await temp("deps-cache-"), "repomap");
+    const mapIn = async (gitContentIds: boolean) => {
+      const clone = await temp("deps-clone-");
+      await git.run(clone, ["clone", "-q", origin, "."]);
+      const deps = createCoderDeps({ root: clone, exec, git, llm, protectedPaths: [], cacheDir, gitContentIds, mapThreads: 0 });
+      return deps.repoMap!({ chatFiles: [], mentionedFiles: [], mentionedIdents: [], mapTokens: 1024 });
+    };
+    const mtime = async () => (await stat(path.join(cacheDir, "tags.bin"))).mtimeMs;
+
+    const first = await mapIn(true);
+    expect(first.text).toContain("│export function f0(): number {");
+    const saved = await mtime();
+    const second = await mapIn(true);
+    expect(second.text).toBe(first.text);
+    expect(await mtime()).toBe(saved);
+    // Without the ids every file of the new clone is read and hashed, and the cache records their new mtimes.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const third = await mapIn(false);
+    expect(third.text).toBe(first.text);
+    expect(await mtime()).toBeGreaterThan(saved);
+  });
+});
