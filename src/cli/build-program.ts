@@ -1,10 +1,11 @@
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { EDIT_FORMAT_NAMES } from "../edits/types.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 const int = (name: string) => (value: string): number => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  // Commander reports this as a usage error (exit 2) naming the option.
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
   return n;
 };
 

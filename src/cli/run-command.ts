@@ -60,7 +60,8 @@ export async function runCommand(opts: RunCommandOptions, source: Readonly<Recor
     llm,
     commitModel: opts.weakModel ?? env.weakModel ?? model,
     protectedPaths: DEFAULT_PROTECTED_PATHS,
-    cacheDir: env.cacheDir ?? defaultCacheDir(root, source),
+    // One folder per checkout under AIDER_BOT_CACHE_DIR too: repositories sharing one cache file would evict each other.
+    cacheDir: defaultCacheDir(root, source),
     onProgress: (p) => {
       if (p.stage === "thinking" && p.delta) {
         streamed += p.delta.length;

@@ -2,6 +2,7 @@ import type { CheckReport } from "../checks/types.js";
 import type { EditFailure } from "../edits/types.js";
 import { countTokens as defaultCountTokens } from "../llm/count-tokens.js";
 import type { ChatMessage } from "../llm/types.js";
+import { findMentions } from "../repomap/mentioned-idents.js";
 import { applyReply } from "./apply-reply.js";
 import { buildMessages } from "./build-messages.js";
 import { callModel } from "./call-model.js";
@@ -10,7 +11,6 @@ import type { CoderDeps } from "./coder-deps.js";
 import { commitRun } from "./commit-run.js";
 import { extractExplanation } from "./extract-explanation.js";
 import { findFileMentions } from "./find-file-mentions.js";
-import { findIdentifiers } from "./find-identifiers.js";
 import { filesAddedText, NO_EDITS_TEXT } from "./prompts/shared-text.js";
 import { addUsage, budgetProblem, emptyUsage } from "./run-budget.js";
 import { runChecks } from "./run-checks.js";
@@ -91,10 +91,12 @@ export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<
     if (map?.key === key) return map.text;
     progress("mapping");
     try {
+      // Aider's rule (AIDER.md §5.6): every word of 4+ letters may be an identifier; file names and stems name files.
+      const mentions = findMentions(options.message, repoFiles, chatFiles);
       const result = await deps.repoMap({
         chatFiles,
-        mentionedFiles: fromRequest.added,
-        mentionedIdents: findIdentifiers(options.message),
+        mentionedFiles: [...new Set([...fromRequest.added, ...mentions.mentionedFiles])],
+        mentionedIdents: mentions.mentionedIdents,
         mapTokens: options.mapTokens,
       });
       map = { key, text: result.text };

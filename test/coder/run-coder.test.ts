@@ -3,6 +3,7 @@ import { runCoder } from "../../src/coder/run-coder.js";
 import { NO_EDITS_TEXT } from "../../src/coder/prompts/shared-text.js";
 import { block } from "./helpers/fake-engine.js";
 import { coderOptions, fakeDeps, lastUser } from "./helpers/fake-deps.js";
+import type { RepoMapRequest } from "../../src/coder/coder-deps.js";
 
 const FETCH = "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
 const UTIL = "export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\n";
@@ -140,6 +141,21 @@ describe("runCoder", () => {
     expect(first.some((m) => m.content.includes("fetchJson"))).toBe(true);
     expect(deps.requests[1].messages.some((m) => m.content.includes(FETCH))).toBe(true);
     expect(result.outcome).toBe("changed");
+  });
+
+  it("the map is steered by every word of the request and the files it names, as in Aider", async () => {
+    const deps = fakeDeps({ files, answers: ["Nothing to change.", "Still nothing."] });
+    const asked: RepoMapRequest[] = [];
+    const repoMap = async (req: RepoMapRequest) => {
+      asked.push(req);
+      return { text: "src/fetch.ts:\n  fetchJson", rankedFiles: [] };
+    };
+    await runCoder(coderOptions({ files: [], message: "make Fetcher retry like fetchJson, see the util helpers and README.md" }), { ...deps, repoMap });
+    expect(asked[0].mentionedIdents).toEqual(expect.arrayContaining(["make", "Fetcher", "retry", "fetchJson", "util", "helpers", "README"]));
+    expect(asked[0].mentionedIdents).not.toContain("see");
+    // README.md is named (and added); "util" is shorter than a stem may be, so src/util.ts is not.
+    expect(asked[0].mentionedFiles).toEqual(["README.md"]);
+    expect(asked[0].chatFiles).toEqual(["README.md"]);
   });
 
   it("adds files the request names before the first call", async () => {

@@ -63,6 +63,11 @@ describe("extract-tags", () => {
     expect(names(tags, "ref")).not.toContain("div");
   });
 
+  test("TypeScript: `new` of a class (plain and qualified) is a reference on its own, with no type annotation", async () => {
+    const ft = await extractor.extract("n.ts", "const a = new Parser();\nconst b = new lib.Lexer(a);\nexport default b;\n");
+    expect(ft?.tags.filter((t) => t.kind === "ref").map((t) => [t.name, t.line])).toEqual([["Parser", 0], ["Lexer", 1]]);
+  });
+
   test("a definition is not also counted as a reference to itself", async () => {
     const tags = await tagsOf("src/store.ts");
     const defLines = new Set(tags.filter((t) => t.kind === "def" && t.name === "Todo").map((t) => t.line));

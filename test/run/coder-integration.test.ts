@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runCoder } from "../../src/coder/run-coder.js";
@@ -151,5 +151,22 @@ describe("the coder loop over a real repo and a scripted model", () => {
     expect(out).toMatchObject({ outcome: "changed", reflections: 0, editedFiles: [{ path: "src/math.py", added: 1, removed: 1 }] });
     expect(out.commit).toMatchObject({ sha: expect.stringMatching(/^[0-9a-f]{40}$/), subject: "fix: make add add" });
     expect(out.tokens.prompt).toBeGreaterThan(0);
+  });
+  it("aider-bot run keeps the map's cache in a folder of its own per checkout under AIDER_BOT_CACHE_DIR", async () => {
+    llm.push(`Fixed.\n\n${fix}`);
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), "run-cache-"));
+    try {
+      const r = await runCli(["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json"], {
+        env: { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-x", AIDER_BOT_CACHE_DIR: cacheDir, AIDER_BOT_MODEL: "gpt-4o" },
+      });
+      expect(r.code).toBe(0);
+      // The map was built (and shown to the model): its tags sit in <cache>/repomap/<checkout key>/tags.bin.
+      expect(JSON.stringify(llm.requests[0])).toContain("src/util.py");
+      const [key] = await readdir(path.join(cacheDir, "repomap"));
+      expect(key).toMatch(/^[0-9a-f]{16}$/);
+      expect(await readdir(path.join(cacheDir, "repomap", key!))).toEqual(["tags.bin"]);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   });
 });

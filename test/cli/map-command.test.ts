@@ -1,0 +1,57 @@
+import { mkdtemp, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createExec } from "../../src/exec/create-exec.js";
+import { createGit } from "../../src/workspace/create-git.js";
+import { runCli } from "../helpers/run-cli.js";
+
+const git = createGit(createExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } }), { name: "Test", email: "test@example.com" });
+
+describe("aider-bot map", () => {
+  let repo: string;
+  let cache: string;
+  beforeAll(async () => {
+    repo = await mkdtemp(path.join(os.tmpdir(), "map-cli-"));
+    cache = await mkdtemp(path.join(os.tmpdir(), "map-cli-cache-"));
+    await git.run(repo, ["init", "-q", "-b", "main"]);
+    await mkdir(path.join(repo, "src"));
+    await writeFile(path.join(repo, "src/store.ts"), "export class Store {\n  save(item: string): void {\n    console.log(item);\n  }\n}\n");
+    await writeFile(path.join(repo, "src/format.ts"), "export function formatItem(item: string): string {\n  return `[${item}]`;\n}\n");
+    await writeFile(path.join(repo, "src/app.ts"), 'import { Store } from "./store.js";\nimport { formatItem } from "./format.js";\nexport function main(): void {\n  new Store().save(formatItem("x"));\n}\n');
+    await writeFile(path.join(repo, "src/cli.py"), "def run_cli():\n    return main()\n");
+    await writeFile(path.join(repo, ".gitignore"), "build/\n");
+    await mkdir(path.join(repo, "build"));
+    await writeFile(path.join(repo, "build/out.ts"), "export function generatedThing(): void {}\n");
+    await git.run(repo, ["add", "-A"]);
+    await git.run(repo, ["commit", "-q", "-m", "init"]);
+  });
+  afterAll(async () => {
+    await rm(repo, { recursive: true, force: true });
+    await rm(cache, { recursive: true, force: true });
+  });
+  const map = (...args: string[]) => runCli(["map", "--repo", repo, ...args], { env: { AIDER_BOT_CACHE_DIR: cache } });
+
+  test("prints the map, caches tags per checkout under AIDER_BOT_CACHE_DIR, and a second run parses nothing", async () => {
+    const first = await map();
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("src/store.ts:\n│export class Store {\n");
+    expect(first.stdout).not.toContain("build/out.ts");
+    expect(first.stderr).toMatch(/repo map: 5 files, 4 parsed, 0 from cache, \d+ tokens/);
+    expect(await readdir(path.join(cache, "repomap"))).toEqual([expect.stringMatching(/^[0-9a-f]{16}$/)]);
+    const second = await map();
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr).toMatch(/5 files, 0 parsed, 4 from cache/);
+  }, 60_000);
+
+  test("--mention moves a file up; --file puts it in the chat, out of the map; a bad budget is a usage error", async () => {
+    const order = (text: string) => Math.sign(text.indexOf("src/format.ts:") - text.indexOf("src/store.ts:"));
+    const towardsStore = await map("--mention", "Store");
+    const towardsFormat = await map("--mention", "formatItem");
+    expect(order(towardsStore.stdout)).toBe(1);
+    expect(order(towardsFormat.stdout)).toBe(-1);
+    const chat = await map("--file", "src/store.ts");
+    expect(chat.stdout).not.toContain("src/store.ts:");
+    const bad = await map("--map-tokens", "lots");
+    expect(bad.code).toBe(2);
+  }, 60_000);
+});
