@@ -95,7 +95,8 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
       if (content.includes("\0")) continue;
       // Git's id where it vouches for the content (a checkout with `eol` conversion has other bytes on disk).
       const hash = id ?? contentHash(bytes);
-      const fromHash = cache ? cache.byHash(rel, hash, stat) : null;
+      // A git id was looked up above already; only a hash of our own can still find a cached copy.
+      const fromHash = cache && !id ? cache.byHash(rel, hash, stat) : null;
       if (fromHash) {
         cacheHits++;
         found[i] = fromHash;
