@@ -159,7 +159,7 @@ function sampleRss(): { stop: () => number } {
 const rate = (n: number, ms: number) => Math.round((n * 1000) / ms).toString();
 
 /** A synthetic TypeScript repo: modules that define classes, interfaces and functions and use each other's. */
-async function generateTsRepo(root: string, count: number): Promise<void> {
+export async function generateTsRepo(root: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     const dir = path.join(root, `pkg${i % 50}`);
     if (i < 50) await mkdir(dir, { recursive: true });

@@ -25,6 +25,8 @@ export interface ExtractorPool {
   extract(relPath: string, content: string): Promise<Uint8Array | null | undefined>;
   /** Jobs sent and not answered yet. */
   readonly pending: number;
+  /** False once a worker has failed (its jobs came back as `undefined`). */
+  readonly healthy: boolean;
   /** Stop the workers. */
   dispose(): Promise<void>;
 }
@@ -51,12 +53,11 @@ export function createExtractorPool(threads: number, entry: { code: string } | n
         alive[w] = true;
         load[w] = 0;
         const worker = new Worker(entry.code, { eval: true });
-        worker.unref();
         worker.on("message", (reply: ExtractReply) => {
           const job = waiting.get(reply.id);
           if (!job) return;
           waiting.delete(reply.id);
-          load[w]--;
+          if (--load[w] === 0) worker.unref();
           job.resolve(reply.error ? undefined : reply.blob);
         });
         const fail = (): void => {
@@ -69,6 +70,9 @@ export function createExtractorPool(threads: number, entry: { code: string } | n
         };
         worker.on("error", fail);
         worker.on("exit", fail);
+        // A worker keeps the process alive only while it owes answers (an idle shared one must not). After the
+        // listeners: adding a "message" listener refs the worker's port again.
+        worker.unref();
         return worker;
       })
     : [];
@@ -77,12 +81,15 @@ export function createExtractorPool(threads: number, entry: { code: string } | n
     get pending() {
       return waiting.size;
     },
+    get healthy() {
+      return alive.every(Boolean);
+    },
     extract(relPath, content) {
       let w = -1;
       for (let i = 0; i < workers.length; i++) if (alive[i] && (w < 0 || load[i] < load[w])) w = i;
       if (w < 0) return Promise.resolve(undefined);
       const id = nextId++;
-      load[w]++;
+      if (load[w]++ === 0) workers[w].ref();
       return new Promise((resolve) => {
         waiting.set(id, { resolve, worker: w });
         const request: ExtractRequest = { id, relPath, content };

@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from "node:fs";
 import { languageForPath } from "../treesitter/languages.js";
 import type { TagExtractor } from "./extract-tags.js";
-import { createExtractorPool, defaultThreads, type ExtractorPool } from "./extractor-pool.js";
+import { defaultThreads, type ExtractorPool } from "./extractor-pool.js";
+import { leaseExtractorPool, type PoolLease } from "./shared-extractor-pool.js";
 import { encodeFileTags, lazyFileTags } from "./tag-blob.js";
 import { contentHash, type CachedFile, type FileStat, type TagCache } from "./tag-cache.js";
 import type { FileTags } from "./types.js";
@@ -106,7 +107,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
     }
     await parser.finish();
   } finally {
-    await parser.dispose();
+    parser.dispose();
   }
   const byFile = new Map<string, CachedFile>();
   found.forEach((f, i) => f && byFile.set(queue[i], f));
@@ -114,8 +115,8 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
 }
 
 /**
- * Files waiting to be parsed. Once {@link MIN_PARALLEL} have come, worker threads start and are sent files as they
- * come; `finish` parses the rest in this thread while the workers keep going, then waits for them. Files with the
+ * Files waiting to be parsed. Once {@link MIN_PARALLEL} have come, the process's shared worker threads (started on first
+ * use, see `leaseExtractorPool`) are sent files as they come; `finish` parses the rest in this thread while the workers keep going, then waits for them. Files with the
  * same content are parsed once.
  */
 function createParseQueue(
@@ -126,8 +127,12 @@ function createParseQueue(
   const copies = new Map<string, ParseJob[]>();
   let next = 0;
   let pool: ExtractorPool | null = null;
+  let lease: PoolLease | null = null;
+  // Set when the load ends (also by an error): late answers from the shared workers are then dropped, not stored.
+  let stopped = false;
   const sent: Promise<void>[] = [];
   const finished = (job: ParseJob, blob: Uint8Array | null, tags?: FileTags): void => {
+    if (stopped) return;
     done(job, blob, tags, false);
     for (const copy of copies.get(job.hash) ?? []) {
       done(copy, blob, tags && { ...tags, relPath: copy.relPath, tags: tags.tags.map((t) => ({ ...t, relPath: copy.relPath })) }, true);
@@ -138,10 +143,10 @@ function createParseQueue(
     finished(job, tags ? encodeFileTags(tags) : null, tags ?? undefined);
   };
   const send = (): void => {
-    while (pool && pool.pending < pool.threads * WINDOW && next < jobs.length) {
+    while (pool && !stopped && pool.pending < pool.threads * WINDOW && next < jobs.length) {
       const job = jobs[next++];
       // A worker that could not start or died hands its job back to this thread.
-      sent.push(pool.extract(job.relPath, job.content).then((blob) => (blob === undefined ? here(job) : finished(job, blob))).then(send));
+      sent.push(pool.extract(job.relPath, job.content).then((blob) => (stopped ? undefined : blob === undefined ? here(job) : finished(job, blob))).then(send));
     }
   };
   return {
@@ -155,7 +160,10 @@ function createParseQueue(
       jobs.push(job);
       if (!pool && jobs.length >= MIN_PARALLEL) {
         const threads = options.threads ?? defaultThreads();
-        if (threads > 0) pool = createExtractorPool(threads);
+        if (threads > 0) {
+          lease = leaseExtractorPool(threads);
+          pool = lease.pool;
+        }
       }
       send();
     },
@@ -169,8 +177,9 @@ function createParseQueue(
       for (let k = 0; k < sent.length; k++) await sent[k];
     },
     threads: (): number => pool?.threads ?? 0,
-    dispose: async (): Promise<void> => {
-      await pool?.dispose();
+    dispose: (): void => {
+      stopped = true;
+      lease?.release();
     },
   };
 }

@@ -54,4 +54,26 @@ describe("aider-bot map", () => {
     const bad = await map("--map-tokens", "lots");
     expect(bad.code).toBe(2);
   }, 60_000);
+
+  test("with worker threads the map is the same, and the process ends as soon as it is printed (idle workers hold nothing)", async () => {
+    const big = await mkdtemp(path.join(os.tmpdir(), "map-cli-big-"));
+    try {
+      await git.run(big, ["init", "-q", "-b", "main"]);
+      for (let i = 0; i < 80; i++) {
+        await writeFile(path.join(big, `m${i}.ts`), `export function helper${i}(): number {\n  return helper${(i + 1) % 80}() + 1;\n}\n`);
+      }
+      const run = (threads: string) => runCli(["map", "--repo", big, "--threads", threads], { env: { AIDER_BOT_CACHE_DIR: path.join(cache, threads) } });
+      const started = Date.now();
+      const withWorkers = await run("1");
+      // The shared workers are kept a minute for the next build; a CLI run must not wait for that.
+      expect(Date.now() - started).toBeLessThan(45_000);
+      expect(withWorkers.code).toBe(0);
+      expect(withWorkers.stderr).toMatch(/80 files, 80 parsed/);
+      const alone = await run("0");
+      expect(withWorkers.stdout).toBe(alone.stdout);
+      expect(withWorkers.stdout).toContain("│export function helper");
+    } finally {
+      await rm(big, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { contentHash } from "../../src/repomap/tag-cache.js";
@@ -24,6 +24,19 @@ describe("gitContentIds", () => {
     expect(ids.get("src/a.ts")).toBe((await sh(dir, ["hash-object", "src/a.ts"])).trim());
     // Our own content hash is git's blob id, so ids from git and hashes of read files are the same keys.
     expect(ids.get("src/a.ts")).toBe(contentHash("export const a = 1;\n"));
+  });
+
+  test("a touched file keeps its id; a same-size edit whose mtime was put back loses it (git compares the content)", async () => {
+    const dir = await makeRepo({ "touched.ts": "export const t = 1;\n", "edited.ts": "export const e = 1;\n" });
+    dirs.push(dir);
+    const later = new Date(Date.now() + 5_000);
+    await utimes(path.join(dir, "touched.ts"), later, later);
+    const before = await stat(path.join(dir, "edited.ts"));
+    await writeFile(path.join(dir, "edited.ts"), "export const e = 2;\n");
+    await utimes(path.join(dir, "edited.ts"), before.atime, before.mtime);
+    const ids = await gitContentIds(exec, dir);
+    expect(ids.get("touched.ts")).toBe(contentHash("export const t = 1;\n"));
+    expect(ids.has("edited.ts")).toBe(false);
   });
 
   test("outside a git checkout: an empty map, no error", async () => {
