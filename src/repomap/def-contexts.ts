@@ -1,9 +1,9 @@
-import type { Node, Tree, TreeCursor } from "web-tree-sitter";
+import type { Node, Tree } from "web-tree-sitter";
 import { defContextRows, HEADER_MAX } from "./def-context.js";
 
 /** What {@link defContextRows} needs from one node on a definition's ancestor chain. */
 interface ChainNode {
-  id: number;
+  node: Node;
   /** Position among its parent's children (-1 for the root). */
   childIndex: number;
   startIndex: number;
@@ -18,96 +18,112 @@ interface ChainNode {
 export interface ContextFinder {
   /** The rows {@link defContextRows} gives for this name node. */
   rowsFor(nameNode: Node): number[];
-  /** Free the cursor (WASM memory). */
-  dispose(): void;
 }
 
 /**
- * The same rows as {@link defContextRows}, for the definitions of one tree, at a fraction of the cost.
- * `Node.parent` and `Node.nextSibling` each walk down from the root inside tree-sitter and allocate a JS node, and
- * walking up from every definition redoes that work for every sibling definition. Here one cursor keeps the
- * current ancestor chain as a stack; definitions come in source order, so the next one is reached by popping to
- * the common ancestor and stepping along its later children. Each chain node's same-row children are scanned once,
- * when it is entered. Where the cursor cannot reach a node (zero-width nodes of error recovery), the per-node
- * walk is used instead.
+ * Where each line of `text` starts, for {@link createContextFinder}: tree-sitter counts rows by "\n" alone, and
+ * web-tree-sitter's indices are offsets in the JavaScript string.
  */
-export function createContextFinder(tree: Tree): ContextFinder {
-  const cursor = tree.walk();
-  const stack: ChainNode[] = [readNode(cursor, -1)];
+export function lineStarts(text: string): Int32Array {
+  let count = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;
+  const starts = new Int32Array(count);
+  for (let i = text.indexOf("\n"), k = 1; i >= 0; i = text.indexOf("\n", i + 1)) starts[k++] = i + 1;
+  return starts;
+}
+
+/**
+ * The same rows as {@link defContextRows}, for the definitions of one tree, at a fraction of the cost. Every call
+ * into tree-sitter costs far more than the work it does, and `Node.parent` walks down from the root each time, so
+ * walking up from every definition is the expensive way. Here the current ancestor chain is kept as a stack;
+ * definitions come in source order, so the next one is reached by popping to the common ancestor and going down
+ * again. Going down costs one call per node entered (its children, with their start offsets and rows, come in one
+ * batch) and one for the end offset of the child taken; a node is entered once per file. Rows come from the line
+ * table `starts` (see {@link lineStarts}) rather than from position objects. Where a node cannot be reached this
+ * way (zero-width nodes of error recovery), the per-node walk is used instead.
+ */
+export function createContextFinder(tree: Tree, starts: Int32Array): ContextFinder {
+  const stack: ChainNode[] = [chainNode(tree.rootNode, -1, tree.rootNode.endIndex, starts)];
   const contains = (n: ChainNode, start: number, end: number): boolean => n.startIndex <= start && end <= n.endIndex;
-  // From the cursor's node, the `index`-th child of its parent, along the next siblings to the first that ends after
-  // `start`; pushed, and true if it holds [start, end). (`gotoFirstChildForIndex` would do this in one call, but in
-  // web-tree-sitter 0.27 it reports failure and stops on the first child.)
-  const toChildAt = (start: number, end: number, index: number): boolean => {
-    while (cursor.endIndex <= start) {
-      if (!cursor.gotoNextSibling()) return false;
-      index++;
-    }
-    const next = readNode(cursor, index);
-    stack.push(next);
-    return contains(next, start, end);
-  };
-  const reach = (target: Node, end: number): boolean => {
-    const start = target.startIndex;
-    for (;;) {
-      const top = stack[stack.length - 1];
-      if (contains(top, start, end)) break;
+  const reach = (target: Node, start: number, end: number): boolean => {
+    while (!contains(stack[stack.length - 1], start, end)) {
       if (stack.length === 1) return false;
       stack.pop();
-      if (start >= top.endIndex && contains(stack[stack.length - 1], start, end)) {
-        // A later sibling holds the target: step there rather than rescanning the parent's children.
-        if (!cursor.gotoNextSibling() || !toChildAt(start, end, top.childIndex + 1)) return false;
-        break;
-      }
-      cursor.gotoParent();
     }
-    while (stack[stack.length - 1].id !== target.id) {
-      if (!cursor.gotoFirstChild() || !toChildAt(start, end, 0)) return false;
+    for (let top = stack[stack.length - 1]; top.node.id !== target.id; top = stack[stack.length - 1]) {
+      const children = top.node.children;
+      // The last child starting at or before `start`; earlier ones too when it does not hold the target (a
+      // zero-width node sharing the offset).
+      let i = lastStartingBy(children, start);
+      let endIndex = -1;
+      for (; i >= 0; i--) {
+        endIndex = children[i].endIndex;
+        if (end <= endIndex) break;
+      }
+      if (i < 0 || endIndex <= children[i].startIndex) return false;
+      stack.push(chainNode(children[i], i, endIndex, starts));
     }
     return true;
   };
   return {
     rowsFor(nameNode) {
-      if (nameNode.endIndex <= nameNode.startIndex || !reach(nameNode, nameNode.endIndex)) {
-        cursor.reset(tree.rootNode);
+      const start = nameNode.startIndex;
+      const end = nameNode.endIndex;
+      if (end <= start || !reach(nameNode, start, end)) {
         stack.length = 1;
         return defContextRows(nameNode);
       }
       return rowsFromChain(stack, nameNode.startPosition.row);
     },
-    dispose() {
-      cursor.delete();
-    },
   };
 }
 
-/**
- * The node under the cursor, with its multi-line children on its own row (the cursor goes down to them and back).
- * A single-line node has no multi-line children, and row 0 is never a scope header: neither needs the scan.
- */
-function readNode(cursor: TreeCursor, childIndex: number): ChainNode {
-  const row = cursor.startPosition.row;
-  const endRow = cursor.endPosition.row;
-  const node: ChainNode = {
-    id: cursor.nodeId,
-    childIndex,
-    startIndex: cursor.startIndex,
-    endIndex: cursor.endIndex,
-    row,
-    endRow,
-    sameRow: [],
-  };
-  if (row !== 0 && endRow > row && cursor.gotoFirstChild()) {
-    let index = 0;
-    do {
-      if (cursor.startPosition.row !== row) break;
-      const end = cursor.endPosition.row;
-      if (end > row) node.sameRow.push({ index, endRow: end });
-      index++;
-    } while (cursor.gotoNextSibling());
-    cursor.gotoParent();
+/** Index of the last of `children` (in source order) that starts at or before `index`, or -1. */
+function lastStartingBy(children: (Node | null)[], index: number): number {
+  let lo = 0;
+  let hi = children.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((children[mid] as Node).startIndex <= index) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
-  return node;
+  return found;
+}
+
+/** The row holding string offset `index`: the last line start at or before it. */
+function rowAt(starts: Int32Array, index: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * A chain node with its multi-line children on its own row. A single-line node has none, and row 0 is never a
+ * scope header: neither needs its children. Rows are those of tree-sitter's positions (an end offset right after
+ * a newline is on the next row).
+ */
+function chainNode(node: Node, childIndex: number, endIndex: number, starts: Int32Array): ChainNode {
+  const row = node.startPosition.row;
+  const endRow = rowAt(starts, endIndex);
+  const chain: ChainNode = { node, childIndex, startIndex: node.startIndex, endIndex, row, endRow, sameRow: [] };
+  if (row !== 0 && endRow > row) {
+    const children = node.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i] as Node;
+      if (child.startPosition.row !== row) break;
+      const end = rowAt(starts, child.endIndex);
+      if (end > row) chain.sameRow.push({ index: i, endRow: end });
+    }
+  }
+  return chain;
 }
 
 /**
@@ -122,19 +138,26 @@ function rowsFromChain(chain: ChainNode[], line: number): number[] {
     const row = chain[i].row;
     let count = 0;
     let minEnd = Infinity;
-    const add = (endRow: number): void => {
-      count++;
-      if (endRow < minEnd) minEnd = endRow;
-    };
     for (; i >= 0 && chain[i].row === row; i--) {
       const n = chain[i];
-      if (n.endRow > row) add(n.endRow);
+      if (n.endRow > row) {
+        count++;
+        if (n.endRow < minEnd) minEnd = n.endRow;
+      }
       const onChain = i + 1 < chain.length ? chain[i + 1].childIndex : -1;
-      for (const c of n.sameRow) if (c.index !== onChain) add(c.endRow);
+      for (const c of n.sameRow) {
+        if (c.index === onChain) continue;
+        count++;
+        if (c.endRow < minEnd) minEnd = c.endRow;
+      }
     }
     // All the nodes start on `row`, so the smallest is the one ending first.
     const end = count < 2 ? row + 1 : Math.min(minEnd, row + HEADER_MAX);
     for (let r = row; r < end; r++) rows.push(r);
   }
-  return [...new Set(rows)].sort((a, b) => a - b);
+  rows.sort((a, b) => a - b);
+  let kept = 0;
+  for (let k = 0; k < rows.length; k++) if (k === 0 || rows[k] !== rows[k - 1]) rows[kept++] = rows[k];
+  rows.length = kept;
+  return rows;
 }

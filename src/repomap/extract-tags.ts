@@ -1,6 +1,6 @@
 import { Query, type Parser } from "web-tree-sitter";
 import { createParser, languageForPath, loadLanguage, type LanguageId } from "../treesitter/languages.js";
-import { createContextFinder, type ContextFinder } from "./def-contexts.js";
+import { createContextFinder, lineStarts, type ContextFinder } from "./def-contexts.js";
 import { TAG_QUERIES } from "./tag-queries.js";
 import type { FileTags, Tag } from "./types.js";
 
@@ -41,11 +41,10 @@ export function createTagExtractor(): TagExtractor {
       const { parser, query } = await toolsFor(id);
       const tree = parser.parse(content);
       if (!tree) return null;
-      const contexts = createContextFinder(tree);
       try {
-        return collect(relPath, content, query.captures(tree.rootNode), contexts);
+        const starts = lineStarts(content);
+        return collect(relPath, content, starts, query.captures(tree.rootNode), createContextFinder(tree, starts));
       } finally {
-        contexts.dispose();
         tree.delete();
       }
     },
@@ -63,11 +62,17 @@ export function createTagExtractor(): TagExtractor {
 
 type Capture = ReturnType<Query["captures"]>[number];
 
-function collect(relPath: string, content: string, captures: Capture[], finder: ContextFinder): FileTags {
-  const lines = content.split("\n");
+function collect(relPath: string, content: string, starts: Int32Array, captures: Capture[], finder: ContextFinder): FileTags {
   const tags: Tag[] = [];
   const contexts: Record<number, number[]> = {};
   const rows: Record<number, string> = {};
+  // A final newline ends the last line rather than starting an empty one.
+  const lineCount = content.endsWith("\n") ? starts.length - 1 : starts.length;
+  const rowText = (n: number): string => {
+    const end = n + 1 < starts.length ? starts[n + 1] - 1 : content.length;
+    const text = content.slice(starts[n], Math.min(end, starts[n] + MAX_ROW_CHARS + 1));
+    return (text.endsWith("\r") ? text.slice(0, -1) : text).slice(0, MAX_ROW_CHARS);
+  };
   // A node can match a def pattern and a catch-all ref pattern (`(type_identifier) @ref`), or two def patterns:
   // keep one tag per node and kind, and never count a definition's own name as a reference.
   const defNodes = new Set<number>();
@@ -82,17 +87,13 @@ function collect(relPath: string, content: string, captures: Capture[], finder: 
     if (seen.has(key)) continue;
     seen.add(key);
     const line = c.node.startPosition.row;
-    tags.push({ relPath, name: c.node.text, kind, line });
+    tags.push({ relPath, name: content.slice(start, c.node.endIndex), kind, line });
     if (kind === "def" && !contexts[line]) {
       contexts[line] = finder.rowsFor(c.node);
       for (const r of contexts[line]) {
-        for (const n of [r - 1, r, r + 1]) {
-          if (n >= 0 && n < lines.length) rows[n] ??= lines[n].replace(/\r$/, "").slice(0, MAX_ROW_CHARS);
-        }
+        for (let n = Math.max(0, r - 1); n <= r + 1 && n < starts.length; n++) rows[n] ??= rowText(n);
       }
     }
   }
-  // A final newline ends the last line rather than starting an empty one.
-  const lineCount = lines.length > 0 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
   return { relPath, tags, contexts, rows, lineCount };
 }

@@ -67,7 +67,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
     if (copy) cacheHits++;
     else parsed++;
     cache?.store(job.relPath, job.hash, job.stat, blob);
-    found[job.index] = tags ? parsedFile(job.hash, tags) : lazyFileTags(job.relPath, job.hash, () => blob);
+    found[job.index] = tags ? parsedFile(job.hash, tags) : lazyFileTags(job.relPath, job.hash, itself, blob);
   };
   const parser = createParseQueue(options, done);
   try {
@@ -183,6 +183,8 @@ function createParseQueue(
     },
   };
 }
+
+const itself = (bytes: Uint8Array): Uint8Array => bytes;
 
 function parsedFile(hash: string, tags: FileTags): CachedFile {
   return { hash, tags: () => tags.tags, fileTags: () => tags };

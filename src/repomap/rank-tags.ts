@@ -1,6 +1,6 @@
 import { pageRank } from "./pagerank.js";
 import { lazyOrder } from "./lazy-order.js";
-import { buildTagGraph, findIdent, type TagGraph } from "./tag-graph.js";
+import { buildTagGraph, findIdent, identCount, identName, type TagGraph } from "./tag-graph.js";
 import type { RankedEntry, RankedSource, Tag } from "./types.js";
 
 export { identMultiplier } from "./tag-graph.js";
@@ -111,7 +111,7 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
       for (; pairsTaken < head.length; pairsTaken++) {
         const i = head[pairsTaken];
         const relPath = nodes[graph.pairNode[i]];
-        const name = graph.identNames[graph.pairIdent[i]];
+        const name = identName(graph, graph.pairIdent[i]);
         for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++) entries.push({ relPath, name, line: graph.pairLines[j] });
       }
     }
@@ -134,7 +134,7 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
 function edgeWeights(graph: TagGraph, chat: Set<string>, mentionedIdents: readonly string[]) {
   const { nodes, from, ident, sqrtCount } = graph;
   const idents = new Set(mentionedIdents);
-  const mentioned = new Uint8Array(graph.identNames.length);
+  const mentioned = new Uint8Array(identCount(graph));
   const definesMentioned = new Set<string>();
   for (const name of idents) {
     const k = findIdent(graph, name);

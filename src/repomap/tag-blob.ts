@@ -102,15 +102,35 @@ export interface CachedFile {
   fileTags(): FileTags;
 }
 
-/** A {@link CachedFile} over a blob read (once) on first use. */
-export function lazyFileTags(relPath: string, hash: string, blob: () => Uint8Array): CachedFile {
-  let tags: Tag[] | null = null;
-  let fileTags: FileTags | null = null;
-  let bytes: Uint8Array | null = null;
-  const data = (): Uint8Array => (bytes ??= blob());
-  return {
-    hash,
-    tags: () => (tags ??= decodeTags(data(), relPath)),
-    fileTags: () => (fileTags ??= decodeFileTags(data(), relPath, (tags ??= decodeTags(data(), relPath)))),
-  };
+/**
+ * A {@link CachedFile} over a blob read (once) on first use: `blob(ref)` gives the bytes. A class rather than
+ * closures: a warm build makes one per file, and each closure is one more object for the garbage collector.
+ */
+export function lazyFileTags<R>(relPath: string, hash: string, blob: (ref: R) => Uint8Array, ref: R): CachedFile {
+  return new LazyFileTags(relPath, hash, blob, ref);
+}
+
+class LazyFileTags<R> implements CachedFile {
+  private decodedTags: Tag[] | null = null;
+  private decoded: FileTags | null = null;
+  private bytes: Uint8Array | null = null;
+
+  constructor(
+    private readonly relPath: string,
+    readonly hash: string,
+    private readonly blob: (ref: R) => Uint8Array,
+    private readonly ref: R,
+  ) {}
+
+  tags(): Tag[] {
+    return (this.decodedTags ??= decodeTags(this.data(), this.relPath));
+  }
+
+  fileTags(): FileTags {
+    return (this.decoded ??= decodeFileTags(this.data(), this.relPath, this.tags()));
+  }
+
+  private data(): Uint8Array {
+    return (this.bytes ??= this.blob(this.ref));
+  }
 }

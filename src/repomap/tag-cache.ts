@@ -67,7 +67,7 @@ interface Kept {
 
 const MAGIC = 0x31544241; // "ABT1" little-endian
 // Changing a query changes what a file's tags are: the cache must not survive that.
-const VERSION = `5:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
+const VERSION = `6:${createHash("sha1").update(Object.values(TAG_QUERIES).join("\n")).digest("hex").slice(0, 12)}`;
 const FILE_NAME = "tags.bin";
 /** Blobs read one by one before the whole data part is read instead. */
 const SINGLE_READS = 64;
@@ -117,7 +117,7 @@ export async function openTagCache(dir: string): Promise<TagCache> {
   let dirty = false;
   const keep = (relPath: string, k: Kept): CachedFile => {
     kept.set(relPath, k);
-    return lazyFileTags(relPath, k.hash, () => blobOf(k.blob));
+    return lazyFileTags(relPath, k.hash, blobOf, k.blob);
   };
   return {
     byStat(relPath, stat) {

@@ -32,7 +32,7 @@ describe("tag blobs", () => {
 
   test("lazyFileTags reads the blob once, and only when asked", () => {
     let reads = 0;
-    const file = lazyFileTags(sample.relPath, "h", () => (reads++, encodeFileTags(sample)));
+    const file = lazyFileTags(sample.relPath, "h", (s: typeof sample) => (reads++, encodeFileTags(s)), sample);
     expect(reads).toBe(0);
     expect(file.tags()).toEqual(sample.tags);
     expect(file.fileTags().rows).toEqual(sample.rows);
