@@ -17,24 +17,30 @@ const MIN_BATCH = 512;
  */
 export function lazyOrder(score: ArrayLike<number>, tie: ArrayLike<number>, candidates: Int32Array): LazyOrder {
   const sorted: number[] = [];
-  let rest = candidates;
+  // The unsorted candidates are rest[0, restLength): a copy, partitioned in place batch after batch.
+  const rest = Int32Array.from(candidates);
+  let restLength = rest.length;
   const better = (a: number, b: number): number => score[b] - score[a] || tie[b] - tie[a];
   return {
     size: candidates.length,
     head(count) {
-      while (sorted.length < count && rest.length > 0) {
+      while (sorted.length < count && restLength > 0) {
         const want = 2 * Math.max(count - sorted.length, MIN_BATCH);
-        if (want >= rest.length) {
-          for (const i of Array.from(rest).sort(better)) sorted.push(i);
-          rest = new Int32Array(0);
+        if (want >= restLength) {
+          for (const i of Array.from(rest.subarray(0, restLength)).sort(better)) sorted.push(i);
+          restLength = 0;
           break;
         }
-        const threshold = kthLargest(rest, score, want);
+        const threshold = kthLargest(rest.subarray(0, restLength), score, want);
         const batch: number[] = [];
-        const left: number[] = [];
-        for (const i of rest) (score[i] >= threshold ? batch : left).push(i);
+        let kept = 0;
+        for (let j = 0; j < restLength; j++) {
+          const i = rest[j];
+          if (score[i] >= threshold) batch.push(i);
+          else rest[kept++] = i;
+        }
+        restLength = kept;
         for (const i of batch.sort(better)) sorted.push(i);
-        rest = Int32Array.from(left);
       }
       return count >= sorted.length ? sorted : sorted.slice(0, count);
     },

@@ -34,8 +34,10 @@ export function pageRank(graph: WeightedGraph, options: PageRankOptions = {}): F
   const share = new Float64Array(graph.from.length);
   for (let e = 0; e < share.length; e++) share[e] = graph.weight[e] / outWeight[graph.from[e]];
   let x = new Float64Array(n).fill(1 / n);
+  // Two vectors, swapped each iteration: a new one per iteration is garbage a warm map build does not need.
+  let next = new Float64Array(n);
   for (let iter = 0; iter < maxIterations; iter++) {
-    const next = new Float64Array(n);
+    next.fill(0);
     let dangling = 0;
     for (let i = 0; i < n; i++) if (outWeight[i] === 0) dangling += x[i];
     for (let e = 0; e < share.length; e++) next[graph.to[e]] += x[graph.from[e]] * share[e];
@@ -44,7 +46,7 @@ export function pageRank(graph: WeightedGraph, options: PageRankOptions = {}): F
       next[i] = alpha * (next[i] + dangling * p[i]) + (1 - alpha) * p[i];
       err += Math.abs(next[i] - x[i]);
     }
-    x = next;
+    [x, next] = [next, x];
     if (err < n * tol) break;
   }
   return x;

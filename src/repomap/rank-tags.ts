@@ -94,13 +94,16 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   // Then the files without a shown definition: those in the graph by rank, then the rest as given.
   const listed = new Set<string>(chat);
   for (const node of withDefs) listed.add(nodes[node]);
-  const byRank = nodes.map((f, i) => [f, rank[i]] as const).sort((a, b) => b[1] - a[1]);
+  // By rank, equal ranks in node order (what a stable sort gives).
+  const byRank = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
   const tail: string[] = [];
-  for (const f of [...byRank.map(([name]) => name), ...input.files]) {
-    if (listed.has(f)) continue;
+  const addTail = (f: string): void => {
+    if (listed.has(f)) return;
     listed.add(f);
     tail.push(f);
-  }
+  };
+  for (const node of byRank) addTail(nodes[node]);
+  for (const f of input.files) addTail(f);
 
   const entries: RankedEntry[] = [];
   let pairsTaken = 0;
