@@ -39,6 +39,8 @@ const MIN_PARALLEL = 64;
 const WINDOW = 32;
 /** This thread lets worker answers in every this many of its own parses. */
 const YIELD_EVERY = 2;
+/** While reading, this thread lets worker answers in (and sends more files) every this many files read. */
+const READ_YIELD_EVERY = 32;
 
 interface ParseJob {
   index: number;
@@ -72,6 +74,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
   const parser = createParseQueue(options, done);
   try {
     const known = options.readFile ? undefined : options.contentIds;
+    let sinceYield = 0;
     for (let i = 0; i < queue.length; i++) {
       const rel = queue[i];
       const id = known?.get(rel);
@@ -104,6 +107,11 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         continue;
       }
       parser.add({ index: i, relPath: rel, content, hash, stat });
+      // Reading is synchronous: without a pause the workers would finish their first files and wait for the rest.
+      if (parser.threads() > 0 && ++sinceYield >= READ_YIELD_EVERY) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
     await parser.finish();
   } finally {
