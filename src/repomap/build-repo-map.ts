@@ -26,6 +26,12 @@ export interface BuildRepoMapOptions {
    * stat'ed, so a fresh clone of a repository seen before costs no file reads.
    */
   contentIds?: ReadonlyMap<string, string>;
+  /**
+   * With `contentIds` taken from git's index before git has looked at the work tree (`gitIndexContentIds`): the
+   * files git then finds modified. Meanwhile the map is built from the cache alone; it is rebuilt without the ids of
+   * modified files when it used any. When an id is not in the cache, the build waits for git instead.
+   */
+  modifiedSinceIds?: Promise<ReadonlySet<string> | null>;
   /** Read a file's content (default: from disk under root). When given, mtimes are not trusted. */
   readFile?: (relPath: string) => Promise<string | null>;
   /** Reuse parsers across builds (the caller disposes it); a fresh one is made and freed otherwise. */
@@ -71,19 +77,38 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   const cacheDir = options.cacheDir === undefined ? path.join(options.root, DEFAULT_CACHE_SUBDIR) : options.cacheDir;
   const [cache] = await Promise.all([cacheDir ? openTagCache(cacheDir) : null, loadTokenizer()]);
   try {
-    return await mapWith(options, files, cache, mapTokens, started);
+    const pending = options.modifiedSinceIds;
+    if (!pending || !options.contentIds || options.readFile) return (await mapWith(options, files, cache, mapTokens, started, false)) as RepoMap;
+    // Git is still checking the work tree: build from the cache meanwhile, and keep that map if git vouches for
+    // every id it used.
+    const early = await mapWith(options, files, cache, mapTokens, started, true);
+    const modified = await pending;
+    if (early && modified && ![...modified].some((f) => options.contentIds?.has(f))) {
+      await cache?.save();
+      return early;
+    }
+    const contentIds = modified ? new Map([...options.contentIds].filter(([f]) => !modified.has(f))) : undefined;
+    return (await mapWith({ ...options, contentIds }, files, cache, mapTokens, started, false)) as RepoMap;
   } finally {
     cache?.close();
   }
 }
 
-async function mapWith(options: BuildRepoMapOptions, files: string[], cache: TagCache | null, mapTokens: number, started: number): Promise<RepoMap> {
+/** The map; with `early`, from the cache only and not saved, or null when an id was not in the cache. */
+async function mapWith(
+  options: BuildRepoMapOptions,
+  files: string[],
+  cache: TagCache | null,
+  mapTokens: number,
+  started: number,
+  early: boolean,
+): Promise<RepoMap | null> {
   const chatFiles = options.chatFiles ?? [];
   let lap = started;
   const phase = (): number => -lap + (lap = performance.now());
   const opened = phase();
   const extractor = options.extractor ?? createTagExtractor();
-  let loaded;
+  let loaded: LoadedTags | null;
   try {
     loaded = await loadFileTags({
       root: options.root,
@@ -92,16 +117,18 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
       cache,
       readFile: options.readFile,
       contentIds: options.contentIds,
+      cachedIdsOnly: early,
       maxFileBytes: options.maxFileBytes ?? 1_000_000,
       ...(options.threads !== undefined ? { threads: options.threads } : {}),
     });
   } finally {
     if (!options.extractor) extractor.dispose();
   }
+  if (!loaded) return null;
   const tagsMs = phase();
   const graph = tagGraph(loaded, cache);
   const graphMs = phase();
-  await cache?.save();
+  if (!early) await cache?.save();
   const saveMs = phase();
 
   const rankWith = (chat: readonly string[]): Ranking =>

@@ -19,6 +19,8 @@ export interface LoadFileTagsOptions {
    * checkout's, from `gitContentIds`. A listed file found in the cache is neither read nor stat'ed.
    */
   contentIds?: ReadonlyMap<string, string>;
+  /** Git has not confirmed `contentIds` yet: give up (null) rather than read a file whose id the cache lacks. */
+  cachedIdsOnly?: boolean;
   maxFileBytes: number;
   /** Worker threads for parsing when many files need it (default: cores − 1, at most 7); 0 parses in this thread. */
   threads?: number;
@@ -57,7 +59,9 @@ interface ParseJob {
  * this thread parses alongside them. The result keeps the order of `files` whatever order the work finished in,
  * so the ranking built on it does not depend on timing.
  */
-export async function loadFileTags(options: LoadFileTagsOptions): Promise<LoadedTags> {
+export async function loadFileTags(options: LoadFileTagsOptions & { cachedIdsOnly: true }): Promise<LoadedTags | null>;
+export async function loadFileTags(options: LoadFileTagsOptions): Promise<LoadedTags>;
+export async function loadFileTags(options: LoadFileTagsOptions): Promise<LoadedTags | null> {
   const { root, cache, maxFileBytes } = options;
   const queue = options.files.filter((f) => languageForPath(f) !== null);
   const found: (CachedFile | null)[] = new Array<CachedFile | null>(queue.length).fill(null);
@@ -84,6 +88,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         found[i] = fromId;
         continue;
       }
+      if (id && options.cachedIdsOnly) return null;
       const stat = options.readFile ? null : statOf(`${root}/${rel}`);
       if (!options.readFile && (!stat || stat.size > maxFileBytes)) continue;
       // Git named other content than the cache holds for this path: its size and mtime prove nothing.

@@ -66,14 +66,11 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       return renderCheckReflection(report, contents);
     },
     repoMap: async (req) => {
-      const [files, contentIds] = await Promise.all([
-        workspace.listFiles(),
-        input.gitContentIds ? workspace.contentIds?.() : undefined,
-      ]);
+      const [files, ids] = await Promise.all([workspace.listFiles(), input.gitContentIds ? workspace.indexContentIds?.() : undefined]);
       const map = await buildRepoMap({
         root,
         files,
-        contentIds,
+        ...(ids ? { contentIds: ids.indexIds, modifiedSinceIds: ids.modified } : {}),
         chatFiles: req.chatFiles,
         mentionedFiles: req.mentionedFiles,
         mentionedIdents: req.mentionedIdents,

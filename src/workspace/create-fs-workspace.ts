@@ -5,7 +5,7 @@ import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
 import type { FailureReason, FileChanges, FileSnapshot } from "../edits/types.js";
 import type { Exec } from "../exec/types.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
-import { gitContentIds } from "./git-content-ids.js";
+import { gitIndexContentIds } from "./git-content-ids.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
 import { UnsafePathError } from "./unsafe-path-error.js";
@@ -67,7 +67,7 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
       // Not a git checkout: a walk that skips `.git` and applies .gitignore files.
       return listRepoFiles(root);
     },
-    contentIds: () => gitContentIds(exec, root),
+    indexContentIds: () => gitIndexContentIds(exec, root),
   };
 }
 

@@ -1,5 +1,13 @@
 import type { Exec } from "../exec/types.js";
 
+/** Git's blob ids in two steps: the index's at once, and later which files the work tree changed. */
+export interface IndexContentIds {
+  /** The index's blob id of every tracked regular file (stage 0), whether or not its work-tree copy changed. */
+  indexIds: ReadonlyMap<string, string>;
+  /** The files whose work-tree content differs from `indexIds` (`git ls-files -m`); null when git could not say. */
+  modified: Promise<ReadonlySet<string> | null>;
+}
+
 /**
  * The git blob id of every tracked regular file whose work-tree content git vouches for: `git ls-files -s` gives
  * the index's ids, and `git ls-files -m` names the files that differ from the index (edited or deleted). For a file
@@ -11,11 +19,28 @@ import type { Exec } from "../exec/types.js";
  * reads and hashes the files itself).
  */
 export async function gitContentIds(exec: Exec, root: string): Promise<Map<string, string>> {
+  const staged = await gitIndexContentIds(exec, root);
+  const modified = await staged?.modified;
+  if (!staged || !modified) return new Map();
+  return new Map([...staged.indexIds].filter(([rel]) => !modified.has(rel)));
+}
+
+/**
+ * {@link gitContentIds} in two steps, for a caller that can start on the index's ids. In a fresh clone the second
+ * step is the slow one: git re-reads every file written in the same second as its index ("racily clean").
+ * Null when `git ls-files -s` fails (not a checkout).
+ */
+export async function gitIndexContentIds(exec: Exec, root: string): Promise<IndexContentIds | null> {
   const git = (args: string[]) =>
     exec.run({ command: "git", args, cwd: root, env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, maxOutputBytes: 400_000_000 });
-  const [staged, changed] = await Promise.all([git(["ls-files", "-s", "-z"]), git(["ls-files", "-m", "-z"])]);
-  if (staged.exitCode !== 0 || changed.exitCode !== 0) return new Map();
-  return cleanBlobIds(staged.stdout, changed.stdout);
+  const changed = git(["ls-files", "-m", "-z"]);
+  const staged = await git(["ls-files", "-s", "-z"]);
+  if (staged.exitCode !== 0) {
+    await changed;
+    return null;
+  }
+  const modified = changed.then((r) => (r.exitCode === 0 ? new Set(r.stdout.split("\0").filter(Boolean)) : null));
+  return { indexIds: cleanBlobIds(staged.stdout, ""), modified };
 }
 
 /** Pure part of {@link gitContentIds}: `ls-files -s -z` entries at stage 0 with a regular-file mode, minus `changed` (`ls-files -m -z`). */

@@ -1,4 +1,5 @@
 import type { FileChanges, FileSnapshot } from "../edits/types.js";
+import type { IndexContentIds } from "./git-content-ids.js";
 
 /** A checkout the coder works in. `src/workspace/` implements it over the real filesystem and git. */
 export interface Workspace {
@@ -10,8 +11,8 @@ export interface Workspace {
   write(changes: FileChanges): Promise<void>;
   /** Tracked + untracked-not-ignored files, repo-relative, sorted. */
   listFiles(): Promise<string[]>;
-  /** Git blob ids of the tracked files whose content git vouches for (see `gitContentIds`); empty outside git. */
-  contentIds?(): Promise<ReadonlyMap<string, string>>;
+  /** Git's blob ids of the tracked files, and later which of them the work tree changed (see `gitIndexContentIds`); null outside git. */
+  indexContentIds?(): Promise<IndexContentIds | null>;
 }
 
 export interface CommitRequest {

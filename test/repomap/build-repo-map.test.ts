@@ -128,6 +128,66 @@ describe("buildRepoMap on the multi-language sample", () => {
     }
   });
 
+  test("ids from git's index are used while git still checks the work tree, and the map is rebuilt if it used a modified file's", async () => {
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), "repomap-early-"));
+    // Git's second answer, released by the test: the early map is ready before it.
+    const later = () => {
+      let answer: (modified: ReadonlySet<string> | null) => void = () => {};
+      const promise = new Promise<ReadonlySet<string> | null>((resolve) => (answer = resolve));
+      return { promise, answer };
+    };
+    try {
+      const first = await buildRepoMap({ root, files, cacheDir, mapTokens: 8192 });
+      const ids = new Map(files.map((f) => [f, contentHash(readFileSync(path.join(root, f)))]));
+      const saved = (await stat(path.join(cacheDir, "tags.bin"))).mtimeMs;
+
+      // Nothing modified: the early map stands; nothing parsed, the cache untouched.
+      const clean = later();
+      const building = buildRepoMap({ root, files, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: clean.promise });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      clean.answer(new Set(["README.md"].filter((f) => !ids.has(f))));
+      const early = await building;
+      expect(early.stats.parsed).toBe(0);
+      expect(early.text).toBe(first.text);
+      expect((await stat(path.join(cacheDir, "tags.bin"))).mtimeMs).toBe(saved);
+
+      // The index still names the old content of go/server.go, but the work tree changed it: rebuilt, re-parsed.
+      await appendFile(path.join(root, "go/server.go"), "\nfunc BrandNewFunction() {}\n");
+      const edited = later();
+      edited.answer(new Set(["go/server.go"]));
+      const rebuilt = await buildRepoMap({ root, files, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: edited.promise });
+      expect(rebuilt.stats.parsed).toBe(1);
+      expect(rebuilt.text).toContain("│func BrandNewFunction() {}");
+
+      // Git could not say (null): no id is trusted, every file is hashed from disk, and the map is still right.
+      const failed = later();
+      failed.answer(null);
+      const unsure = await buildRepoMap({ root, files, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: failed.promise });
+      expect(unsure.stats.parsed).toBe(0);
+      expect(unsure.text).toBe(rebuilt.text);
+
+      // An id the cache lacks: no early map, since the file would be read and its tags taken for that id on git's
+      // word alone. Here the work tree changed rust/lib.rs (git reports it modified) while rust/copy.rs holds the
+      // committed content under the same id: the copy must get the committed content's tags, not the edit's.
+      const base = readFileSync(path.join(root, "rust/lib.rs"), "utf8");
+      const committed = `${base}\npub fn from_commit() {}\n`;
+      await writeFile(path.join(root, "rust/lib.rs"), `${base}\npub fn from_work_tree() {}\n`);
+      await writeFile(path.join(root, "rust/copy.rs"), committed);
+      ids.set("go/server.go", contentHash(readFileSync(path.join(root, "go/server.go"))));
+      ids.set("rust/lib.rs", contentHash(committed));
+      ids.set("rust/copy.rs", contentHash(committed));
+      const dirty = later();
+      dirty.answer(new Set(["rust/lib.rs"]));
+      const withCopy = [...files, "rust/copy.rs"];
+      const waited = await buildRepoMap({ root, files: withCopy, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: dirty.promise });
+      expect(waited.stats.parsed).toBe(2);
+      expect(waited.text).toMatch(/rust\/lib\.rs:\n(?:│.*\n|⋮\n)*│pub fn from_work_tree/);
+      expect(waited.text).toMatch(/rust\/copy\.rs:\n(?:│.*\n|⋮\n)*│pub fn from_commit/);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+
   test("content can come from a reader instead of the disk", async () => {
     const map = await buildRepoMap({
       root,

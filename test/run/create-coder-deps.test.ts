@@ -29,9 +29,10 @@ describe("createCoderDeps: the repo map in the App's fresh clone per job", () =>
     await git.run(origin, ["add", "-A"]);
     await git.run(origin, ["commit", "-q", "-m", "init"]);
     const cacheDir = path.join(await temp("deps-cache-"), "repomap");
-    const mapIn = async (gitContentIds: boolean) => {
+    const mapIn = async (gitContentIds: boolean, edit?: (clone: string) => Promise<void>) => {
       const clone = await temp("deps-clone-");
       await git.run(clone, ["clone", "-q", origin, "."]);
+      await edit?.(clone);
       const deps = createCoderDeps({ root: clone, exec, git, llm, protectedPaths: [], cacheDir, gitContentIds, mapThreads: 0 });
       return deps.repoMap!({ chatFiles: [], mentionedFiles: [], mentionedIdents: [], mapTokens: 1024 });
     };
@@ -43,6 +44,11 @@ describe("createCoderDeps: the repo map in the App's fresh clone per job", () =>
     const second = await mapIn(true);
     expect(second.text).toBe(first.text);
     expect(await mtime()).toBe(saved);
+    // Edited after the clone: git reports it modified, and the map has the edit, not the cached tags of the
+    // index's id (which the map started from while git was checking).
+    const edited = await mapIn(true, (clone) => writeFile(path.join(clone, "src/m0.ts"), "export function renamedAfterClone(): number {\n  return 0;\n}\n"));
+    expect(edited.text).toContain("renamedAfterClone");
+    expect(edited.text).not.toContain("│export function f0(): number {");
     // Without the ids every file of the new clone is read and hashed, and the cache records their new mtimes.
     await new Promise((resolve) => setTimeout(resolve, 20));
     const third = await mapIn(false);
