@@ -7,7 +7,7 @@ import { loadFileTags, type LoadedTags } from "./load-file-tags.js";
 import { createMapMeasure } from "./map-measure.js";
 import { rankLazily, type Ranking } from "./rank-tags.js";
 import { contentStateKey, openTagCache, type CachedFile, type TagCache } from "./tag-cache.js";
-import { buildTagGraph, type TagGraph } from "./tag-graph.js";
+import { buildTagGraphFromColumns, type TagGraph } from "./tag-graph.js";
 
 export interface BuildRepoMapOptions {
   root: string;
@@ -77,8 +77,10 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   const cacheDir = options.cacheDir === undefined ? path.join(options.root, DEFAULT_CACHE_SUBDIR) : options.cacheDir;
   const [cache] = await Promise.all([cacheDir ? openTagCache(cacheDir) : null, loadTokenizer()]);
   try {
+    // Not early, the map is always built (null only comes from an early build).
+    const full = async (o: BuildRepoMapOptions) => (await mapWith(o, files, cache, mapTokens, started, false)) as RepoMap;
     const pending = options.modifiedSinceIds;
-    if (!pending || !options.contentIds || options.readFile) return (await mapWith(options, files, cache, mapTokens, started, false)) as RepoMap;
+    if (!pending || !options.contentIds || options.readFile) return await full(options);
     // Git is still checking the work tree: build from the cache meanwhile, and keep that map if git vouches for
     // every id it used.
     const early = await mapWith(options, files, cache, mapTokens, started, true);
@@ -88,7 +90,7 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
       return early;
     }
     const contentIds = modified ? new Map([...options.contentIds].filter(([f]) => !modified.has(f))) : undefined;
-    return (await mapWith({ ...options, contentIds }, files, cache, mapTokens, started, false)) as RepoMap;
+    return await full({ ...options, contentIds });
   } finally {
     cache?.close();
   }
@@ -164,7 +166,7 @@ function tagGraph(loaded: LoadedTags, cache: TagCache | null): TagGraph {
   const key = contentStateKey([...loaded.byFile].map(([relPath, f]) => ({ relPath, hash: f.hash })));
   const cached = cache?.graph(key);
   if (cached) return cached;
-  const graph = buildTagGraph([...loaded.byFile.values()].flatMap((f) => f.tags()));
+  const graph = buildTagGraphFromColumns([...loaded.byFile].map(([relPath, f]) => ({ relPath, columns: f.columns() })));
   cache?.storeGraph(key, graph);
   return graph;
 }

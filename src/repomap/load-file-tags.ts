@@ -3,7 +3,7 @@ import { languageForPath } from "../treesitter/languages.js";
 import type { TagExtractor } from "./extract-tags.js";
 import { defaultThreads, type ExtractorPool } from "./extractor-pool.js";
 import { leaseExtractorPool, type PoolLease } from "./shared-extractor-pool.js";
-import { encodeFileTags, lazyFileTags } from "./tag-blob.js";
+import { encodeFileTags, lazyFileTags, tagColumns } from "./tag-blob.js";
 import { contentHash, type CachedFile, type FileStat, type TagCache } from "./tag-cache.js";
 import type { FileTags } from "./types.js";
 
@@ -128,9 +128,9 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
 }
 
 /**
- * Files waiting to be parsed. Once {@link MIN_PARALLEL} have come, the process's shared worker threads (started on first
- * use, see `leaseExtractorPool`) are sent files as they come; `finish` parses the rest in this thread while the workers keep going, then waits for them. Files with the
- * same content are parsed once.
+ * Files waiting to be parsed. Once {@link MIN_PARALLEL} have come, the process's shared worker threads (started on
+ * first use, see `leaseExtractorPool`) are sent files as they come; `finish` parses the rest in this thread while the
+ * workers keep going, then waits for them. Files with the same content are parsed once.
  */
 function createParseQueue(
   options: LoadFileTagsOptions,
@@ -200,7 +200,7 @@ function createParseQueue(
 const itself = (bytes: Uint8Array): Uint8Array => bytes;
 
 function parsedFile(hash: string, tags: FileTags): CachedFile {
-  return { hash, tags: () => tags.tags, fileTags: () => tags };
+  return { hash, tags: () => tags.tags, columns: () => tagColumns(tags.tags), fileTags: () => tags };
 }
 
 // Synchronous on purpose: thousands of tiny stats and reads through the libuv pool cost several times more than

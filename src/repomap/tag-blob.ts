@@ -1,3 +1,4 @@
+import type { TagColumns } from "./tag-graph.js";
 import type { FileTags, Tag } from "./types.js";
 
 /**
@@ -66,6 +67,41 @@ export function decodeTags(blob: Uint8Array, relPath: string): Tag[] {
   return tags;
 }
 
+/** The tags of a blob as columns (for the ranking graph): no object per tag. */
+export function decodeColumns(blob: Uint8Array): TagColumns {
+  const b = asBuffer(blob);
+  const count = b.readUInt32LE(0);
+  const namesBytes = b.readUInt32LE(4);
+  const names = namesBytes > 0 ? b.toString("utf8", 12, 12 + namesBytes).split("\0") : [];
+  const name = new Int32Array(count);
+  const line = new Int32Array(count);
+  const def = new Uint8Array(count);
+  let at = 12 + namesBytes;
+  for (let i = 0; i < count; i++, at += 9) {
+    name[i] = b.readUInt32LE(at);
+    line[i] = b.readUInt32LE(at + 4);
+    def[i] = b[at + 8];
+  }
+  return { names, name, line, def };
+}
+
+/** Columns of tags in memory, names numbered by first use as {@link encodeFileTags} numbers them. */
+export function tagColumns(tags: readonly Tag[]): TagColumns {
+  const names: string[] = [];
+  const ids = new Map<string, number>();
+  const name = new Int32Array(tags.length);
+  const line = new Int32Array(tags.length);
+  const def = new Uint8Array(tags.length);
+  tags.forEach((t, i) => {
+    let id = ids.get(t.name);
+    if (id === undefined) ids.set(t.name, (id = names.push(t.name) - 1));
+    name[i] = id;
+    line[i] = t.line;
+    def[i] = t.kind === "def" ? 1 : 0;
+  });
+  return { names, name, line, def };
+}
+
 /** Tags and render detail of a blob. */
 export function decodeFileTags(blob: Uint8Array, relPath: string, tags: Tag[] = decodeTags(blob, relPath)): FileTags {
   const b = asBuffer(blob);
@@ -99,6 +135,8 @@ function asBuffer(blob: Uint8Array): Buffer {
 export interface CachedFile {
   hash: string;
   tags(): Tag[];
+  /** The tags as columns, for building the ranking graph. */
+  columns(): TagColumns;
   fileTags(): FileTags;
 }
 
@@ -124,6 +162,10 @@ class LazyFileTags<R> implements CachedFile {
 
   tags(): Tag[] {
     return (this.decodedTags ??= decodeTags(this.data(), this.relPath));
+  }
+
+  columns(): TagColumns {
+    return decodeColumns(this.data());
   }
 
   fileTags(): FileTags {

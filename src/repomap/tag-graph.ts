@@ -55,7 +55,37 @@ const MAX_EDGES_PER_IDENT = 20_000;
  * names by first appearance), so the rest works on integer keys and typed arrays rather than maps of strings.
  */
 export function buildTagGraph(tags: readonly Tag[]): TagGraph {
-  const t = numberTags(tags);
+  return graphOf(numberTags(tags));
+}
+
+/** One file's tags as columns: `name[i]` indexes `names`, which lists the file's names in order of first use. */
+export interface TagColumns {
+  names: readonly string[];
+  name: ArrayLike<number>;
+  line: ArrayLike<number>;
+  /** 1 for a definition, 0 for a reference. */
+  def: ArrayLike<number>;
+}
+
+/**
+ * {@link buildTagGraph} from each file's tag columns (as the cache's blobs hold them), in file order: the same graph
+ * as from the files' tags in that order, without making an object per tag or looking each tag's name up.
+ */
+export function buildTagGraphFromColumns(files: readonly { relPath: string; columns: TagColumns }[]): TagGraph {
+  return graphOf(numberColumns(files));
+}
+
+/** Tags numbered: files and names by first appearance, each tag as (file, name, row, is-definition). */
+interface Numbered {
+  files: string[];
+  names: string[];
+  file: Int32Array;
+  name: Int32Array;
+  line: Int32Array;
+  def: Uint8Array;
+}
+
+function graphOf(t: Numbered): TagGraph {
   const F = t.files.length;
   const pairs = numberPairs(t);
   const refs = countRefs(t, pairs.identOfName);
@@ -150,14 +180,16 @@ export function buildTagGraph(tags: readonly Tag[]): TagGraph {
   };
 }
 
-/** Files and names numbered by first appearance; each tag as (file, name, row, is-definition). */
-function numberTags(tags: readonly Tag[]) {
+/** Files and names numbered by first appearance. */
+function numberTags(tags: readonly Tag[]): Numbered {
   const files: string[] = [];
   const fileOf = new Map<string, number>();
   const names: string[] = [];
   const nameOf = new Map<string, number>();
   const file = new Int32Array(tags.length);
   const name = new Int32Array(tags.length);
+  const line = new Int32Array(tags.length);
+  const def = new Uint8Array(tags.length);
   let lastPath: string | null = null;
   let lastFile = -1;
   tags.forEach((tag, i) => {
@@ -170,15 +202,53 @@ function numberTags(tags: readonly Tag[]) {
     let n = nameOf.get(tag.name);
     if (n === undefined) nameOf.set(tag.name, (n = names.push(tag.name) - 1));
     name[i] = n;
+    line[i] = tag.line;
+    def[i] = tag.kind === "def" ? 1 : 0;
   });
-  return { tags, files, names, file, name };
+  return { files, names, file, name, line, def };
+}
+
+/**
+ * {@link numberTags} for files given as columns: a name is looked up once per file that uses it. Each file lists
+ * its names in order of first use, so numbering them in that order, file by file, numbers them as the tags would.
+ * A file without tags is not numbered (as with tags, where it does not appear).
+ */
+function numberColumns(input: readonly { relPath: string; columns: TagColumns }[]): Numbered {
+  let total = 0;
+  for (const f of input) total += f.columns.name.length;
+  const files: string[] = [];
+  const names: string[] = [];
+  const nameOf = new Map<string, number>();
+  const file = new Int32Array(total);
+  const name = new Int32Array(total);
+  const line = new Int32Array(total);
+  const def = new Uint8Array(total);
+  let at = 0;
+  for (const { relPath, columns: c } of input) {
+    const count = c.name.length;
+    if (count === 0) continue;
+    const f = files.push(relPath) - 1;
+    const global = new Int32Array(c.names.length);
+    c.names.forEach((n, k) => {
+      let id = nameOf.get(n);
+      if (id === undefined) nameOf.set(n, (id = names.push(n) - 1));
+      global[k] = id;
+    });
+    for (let i = 0; i < count; i++, at++) {
+      file[at] = f;
+      name[at] = global[c.name[i]];
+      line[at] = c.line[i];
+      def[at] = c.def[i];
+    }
+  }
+  return { files, names, file, name, line, def };
 }
 
 /**
  * (definer, name) pairs numbered in order of first definition, identifiers (defined names) likewise, and each
  * pair's rows, sorted.
  */
-function numberPairs(t: ReturnType<typeof numberTags>) {
+function numberPairs(t: Numbered) {
   const F = t.files.length;
   const pairOf = new Map<number, number>();
   const identOfName = new Int32Array(t.names.length).fill(-1);
@@ -187,10 +257,10 @@ function numberPairs(t: ReturnType<typeof numberTags>) {
   const pairIdent: number[] = [];
   const defPair: number[] = [];
   const defLine: number[] = [];
-  t.tags.forEach((tag, i) => {
-    if (tag.kind !== "def") return;
+  for (let i = 0; i < t.file.length; i++) {
+    if (t.def[i] !== 1) continue;
     const n = t.name[i];
-    if (identOfName[n] < 0) identOfName[n] = identNames.push(tag.name) - 1;
+    if (identOfName[n] < 0) identOfName[n] = identNames.push(t.names[n]) - 1;
     const key = n * F + t.file[i];
     let p = pairOf.get(key);
     if (p === undefined) {
@@ -198,8 +268,8 @@ function numberPairs(t: ReturnType<typeof numberTags>) {
       pairIdent.push(identOfName[n]);
     }
     defPair.push(p);
-    defLine.push(tag.line);
-  });
+    defLine.push(t.line[i]);
+  }
   const byPair = groupBy(Int32Array.from(defPair), pairFile.length);
   const lines = Int32Array.from(byPair.items, (d) => defLine[d]);
   for (let p = 0; p < pairFile.length; p++) {
@@ -210,16 +280,16 @@ function numberPairs(t: ReturnType<typeof numberTags>) {
 }
 
 /** References to defined identifiers counted per (identifier, referencing file), in order of first reference. */
-function countRefs(t: ReturnType<typeof numberTags>, identOfName: Int32Array) {
+function countRefs(t: Numbered, identOfName: Int32Array) {
   const F = t.files.length;
   const slotOf = new Map<number, number>();
   const ident: number[] = [];
   const file: number[] = [];
   const count: number[] = [];
-  t.tags.forEach((tag, i) => {
-    if (tag.kind === "def") return;
+  for (let i = 0; i < t.file.length; i++) {
+    if (t.def[i] === 1) continue;
     const k = identOfName[t.name[i]];
-    if (k < 0) return;
+    if (k < 0) continue;
     const key = k * F + t.file[i];
     const s = slotOf.get(key);
     if (s !== undefined) count[s]++;
@@ -229,7 +299,7 @@ function countRefs(t: ReturnType<typeof numberTags>, identOfName: Int32Array) {
       file.push(t.file[i]);
       count.push(1);
     }
-  });
+  }
   return { ident: Int32Array.from(ident), file: Int32Array.from(file), count: Int32Array.from(count) };
 }
 
