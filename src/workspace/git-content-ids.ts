@@ -33,11 +33,15 @@ export async function gitContentIds(exec: Exec, root: string): Promise<Map<strin
 export async function gitIndexContentIds(exec: Exec, root: string): Promise<IndexContentIds | null> {
   const git = (args: string[]) =>
     exec.run({ command: "git", args, cwd: root, env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, maxOutputBytes: 400_000_000 });
-  // One after the other: started together, the work-tree check (many threads of lstat, then re-reading racily
-  // clean files) slows the quick index listing that the caller is waiting for.
+  // Both at once, the work-tree check on one thread (by default git stats files on many threads, and would slow
+  // the quick index listing that the caller waits for).
+  const changed = git(["-c", "core.preloadIndex=false", "ls-files", "-m", "-z"]);
   const staged = await git(["ls-files", "-s", "-z"]);
-  if (staged.exitCode !== 0) return null;
-  const modified = git(["ls-files", "-m", "-z"]).then((r) => (r.exitCode === 0 ? new Set(r.stdout.split("\0").filter(Boolean)) : null));
+  if (staged.exitCode !== 0) {
+    await changed;
+    return null;
+  }
+  const modified = changed.then((r) => (r.exitCode === 0 ? new Set(r.stdout.split("\0").filter(Boolean)) : null));
   return { indexIds: cleanBlobIds(staged.stdout, ""), modified };
 }
 
