@@ -1,4 +1,4 @@
-import type { TagColumns } from "./tag-graph.js";
+import type { TagColumns } from "./tag-numbering.js";
 import type { FileTags, Tag } from "./types.js";
 
 /**
