@@ -87,7 +87,8 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
     const modified = await pending;
     if (early && modified && ![...modified].some((f) => options.contentIds?.has(f))) {
       await cache?.save();
-      return early;
+      // Its time includes the wait for git.
+      return { ...early, stats: { ...early.stats, ms: performance.now() - started } };
     }
     const contentIds = modified ? new Map([...options.contentIds].filter(([f]) => !modified.has(f))) : undefined;
     return await full({ ...options, contentIds });

@@ -200,7 +200,7 @@ function createParseQueue(
 const itself = (bytes: Uint8Array): Uint8Array => bytes;
 
 function parsedFile(hash: string, tags: FileTags): CachedFile {
-  return { hash, tags: () => tags.tags, columns: () => tagColumns(tags.tags), fileTags: () => tags };
+  return { hash, columns: () => tagColumns(tags.tags), fileTags: () => tags };
 }
 
 // Synchronous on purpose: thousands of tiny stats and reads through the libuv pool cost several times more than

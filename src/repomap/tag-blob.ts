@@ -10,14 +10,8 @@ import type { FileTags, Tag } from "./types.js";
  * bytes, so thousands of files are written as one buffer and read back one by one.
  */
 export function encodeFileTags(ft: FileTags): Buffer {
-  const names: string[] = [];
-  const ids = new Map<string, number>();
-  const nameIds = ft.tags.map((t) => {
-    let id = ids.get(t.name);
-    if (id === undefined) ids.set(t.name, (id = names.push(t.name) - 1));
-    return id;
-  });
-  const namesText = names.join("\0");
+  const columns = tagColumns(ft.tags);
+  const namesText = columns.names.join("\0");
   const rowNumbers = Object.keys(ft.rows).map(Number);
   const rowsText = rowNumbers.map((r) => ft.rows[r]).join("\n");
   const contexts = Object.entries(ft.contexts);
@@ -31,9 +25,9 @@ export function encodeFileTags(ft: FileTags): Buffer {
   out.writeUInt32LE(detailBytes, 8);
   let at = 12 + out.write(namesText, 12, "utf8");
   for (let i = 0; i < count; i++) {
-    out.writeUInt32LE(nameIds[i], at);
-    out.writeUInt32LE(ft.tags[i].line, at + 4);
-    out[at + 8] = ft.tags[i].kind === "def" ? 1 : 0;
+    out.writeUInt32LE(columns.name[i], at);
+    out.writeUInt32LE(columns.line[i], at + 4);
+    out[at + 8] = columns.def[i];
     at += 9;
   }
   const u32 = (n: number): void => {
@@ -85,7 +79,7 @@ export function decodeColumns(blob: Uint8Array): TagColumns {
   return { names, name, line, def };
 }
 
-/** Columns of tags in memory, names numbered by first use as {@link encodeFileTags} numbers them. */
+/** Columns of tags in memory, names numbered by first use (as blobs store them). */
 export function tagColumns(tags: readonly Tag[]): TagColumns {
   const names: string[] = [];
   const ids = new Map<string, number>();
@@ -134,7 +128,6 @@ function asBuffer(blob: Uint8Array): Buffer {
 /** One file's tags, decoded only when asked for: a warm build renders a few files of thousands. */
 export interface CachedFile {
   hash: string;
-  tags(): Tag[];
   /** The tags as columns, for building the ranking graph. */
   columns(): TagColumns;
   fileTags(): FileTags;
@@ -149,7 +142,6 @@ export function lazyFileTags<R>(relPath: string, hash: string, blob: (ref: R) =>
 }
 
 class LazyFileTags<R> implements CachedFile {
-  private decodedTags: Tag[] | null = null;
   private decoded: FileTags | null = null;
   private bytes: Uint8Array | null = null;
 
@@ -160,16 +152,12 @@ class LazyFileTags<R> implements CachedFile {
     private readonly ref: R,
   ) {}
 
-  tags(): Tag[] {
-    return (this.decodedTags ??= decodeTags(this.data(), this.relPath));
-  }
-
   columns(): TagColumns {
     return decodeColumns(this.data());
   }
 
   fileTags(): FileTags {
-    return (this.decoded ??= decodeFileTags(this.data(), this.relPath, this.tags()));
+    return (this.decoded ??= decodeFileTags(this.data(), this.relPath));
   }
 
   private data(): Uint8Array {

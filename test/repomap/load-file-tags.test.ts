@@ -48,7 +48,7 @@ describe("loadFileTags / buildRepoMap with worker threads", () => {
       const loaded = await loadFileTags({ root, files, extractor, cache: null, maxFileBytes: 1_000_000, threads: 1 });
       expect([...loaded.byFile.keys()]).toEqual(files);
       const copy = loaded.byFile.get("lib/copy7.ts");
-      expect(copy?.tags()).toEqual([{ relPath: "lib/copy7.ts", name: "sharedHelper", kind: "def", line: 0 }]);
+      expect(copy?.fileTags().tags).toEqual([{ relPath: "lib/copy7.ts", name: "sharedHelper", kind: "def", line: 0 }]);
       expect(copy?.fileTags().relPath).toBe("lib/copy7.ts");
       expect(loaded.byFile.get("lib/m3.ts")?.fileTags().rows[2]).toBe("export class Part3 {");
     } finally {

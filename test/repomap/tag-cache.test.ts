@@ -37,7 +37,7 @@ describe("tag cache", () => {
     expect(again.byStat("a.py", { size: 10, mtimeMs: 6 })).toBeNull();
     const hit = again.byStat("a.py", { size: 10, mtimeMs: 5 });
     expect(hit?.hash).toBe("h1");
-    expect(hit?.tags()).toEqual(fileTags("a.py", "alpha").tags);
+    expect(hit?.fileTags().tags).toEqual(fileTags("a.py", "alpha").tags);
     expect(hit?.fileTags()).toEqual(fileTags("a.py", "alpha"));
     // A copy under another name is found by its content.
     expect(again.byHash("b.py", "h1", null)?.fileTags().tags[0]).toEqual({ relPath: "b.py", name: "alpha", kind: "def", line: 0 });
