@@ -8,3 +8,7 @@ import { runRepomapBench } from "./repomap-bench.js";
 const only = process.argv[2];
 if (!only || only === "edits") await runEditsBench();
 if (!only || only === "repomap") await runRepomapBench();
+if (only === "storm") {
+  const { runStormBench } = await import("./storm-bench.js");
+  await runStormBench();
+}

@@ -1,0 +1,174 @@
+/**
+ * The webhook storm (`npm run bench storm`): 200 signed deliveries sent at once to the running app — unique `/aider
+ * ask` commands spread over many issues plus redeliveries of some of them (same delivery id, sent alongside and
+ * again later). Prints the ack latency and the first visible feedback (👀 and the "queued" status comment) as
+ * percentiles, then waits for every run to end and counts lost, duplicated and orphan (stuck in a running state)
+ * status comments. Targets (#13): ack p99 < 50 ms; first feedback p50 < 1 s, p99 < 3 s; zero lost/dup/orphans.
+ *
+ * Modes: embedded (one `aider-bot serve`), and redis (a receiver plus two `aider-bot worker`s on a redis-server
+ * started here) when the app supports it and redis-server is installed.
+ */
+import { randomUUID } from "node:crypto";
+import { execFileSync, spawnSync } from "node:child_process";
+import { sendWebhook } from "../src/demo/send-webhook.js";
+import { seedIssue } from "../src/demo/seed-repo.js";
+import type { FakeIssue } from "../src/demo/fake-github-state.js";
+import { freePort, percentile, startRig, WEBHOOK_SECRET, type Rig } from "./lib/app-rig.js";
+
+const FILES = {
+  "src/fetch-client.ts": "export async function getText(url: string): Promise<string> {\n  return (await fetch(url)).text();\n}\n",
+  ".github/aider.yml": "map_tokens: 256\n",
+};
+const USER = "maintainer";
+const ISSUES = 40;
+const DELIVERIES = 200;
+const REDELIVERED = 30;
+
+interface Delivery {
+  id: string;
+  issue: FakeIssue;
+  commentId: number;
+  payload: unknown;
+  sentAt: number;
+  ackMs?: number;
+  status?: number;
+}
+
+function commentPayload(rig: Rig, issue: FakeIssue, commentId: number, body: string): unknown {
+  const repo = {
+    id: 1, node_id: "R_1", name: rig.repo.name, full_name: `${rig.repo.owner}/${rig.repo.name}`, private: false,
+    owner: { login: rig.repo.owner, id: 2, type: "Organization" },
+    clone_url: `${rig.fake.webUrl}/${rig.repo.owner}/${rig.repo.name}.git`, html_url: `${rig.fake.webUrl}/${rig.repo.owner}/${rig.repo.name}`,
+    default_branch: rig.repo.defaultBranch,
+  };
+  const sender = { login: USER, id: 77, type: "User" };
+  return {
+    action: "created",
+    issue: { id: issue.number, number: issue.number, title: issue.title, body: issue.body, user: sender, labels: [], state: "open" },
+    comment: { id: commentId, body, user: sender, performed_via_github_app: null, created_at: new Date().toISOString() },
+    repository: repo,
+    sender,
+    installation: { id: 1, node_id: "I_1" },
+  };
+}
+
+interface Storm {
+  deliveries: Delivery[];
+  acks: { ms: number; status: number }[];
+  t0: number;
+}
+
+async function storm(rig: Rig, url: string): Promise<Storm> {
+  const issues = Array.from({ length: ISSUES }, (_, i) => seedIssue(rig.fake, rig.repo, { title: `Question ${i + 1}`, body: "What does getText do?", user: USER }));
+  const unique: Delivery[] = Array.from({ length: DELIVERIES - REDELIVERED }, (_, i) => {
+    const issue = issues[i % ISSUES]!;
+    const commentId = 90_000 + i;
+    return { id: randomUUID(), issue, commentId, payload: commentPayload(rig, issue, commentId, `/aider ask what does getText do? (${i})`), sentAt: 0 };
+  });
+  const send = async (d: Delivery) => {
+    const started = performance.now();
+    const r = await sendWebhook({ url, secret: WEBHOOK_SECRET, event: "issue_comment", payload: d.payload, deliveryId: d.id });
+    return { ms: performance.now() - started, status: r.status };
+  };
+  const t0 = performance.now();
+  const acks: { ms: number; status: number }[] = [];
+  // Half the redeliveries race their original; the other half come once the storm's first wave is answered.
+  const racing = unique.slice(0, REDELIVERED / 2);
+  const late = unique.slice(REDELIVERED / 2, REDELIVERED);
+  await Promise.all([
+    ...unique.map(async (d) => {
+      d.sentAt = performance.now() - t0;
+      const r = await send(d);
+      d.ackMs = r.ms;
+      d.status = r.status;
+      acks.push(r);
+    }),
+    ...racing.map(async (d) => acks.push(await send(d))),
+  ]);
+  for (const r of await Promise.all(late.map(send))) acks.push(r);
+  return { deliveries: unique, acks, t0 };
+}
+
+async function measure(label: string, rig: Rig, webhookUrl: string): Promise<void> {
+  const { deliveries, acks: sent, t0 } = await storm(rig, webhookUrl);
+  const firstSeen = new Map<string, number>();
+  const finals = new Map<string, number>();
+  const deadline = Date.now() + 15 * 60_000;
+  const running = (body: string) => body.includes("⏳");
+  for (;;) {
+    const now = performance.now() - t0;
+    const comments = rig.repo.comments;
+    const reacted = new Set(rig.repo.reactions.filter((r) => r.content === "eyes").map((r) => r.subject));
+    for (const d of deliveries) {
+      const mine = comments.filter((c) => c.body.includes(`aider-bot:run:${d.id} `));
+      if (!firstSeen.has(d.id) && mine.length > 0 && reacted.has(`issues/comments/${d.commentId}`)) firstSeen.set(d.id, now - d.sentAt);
+      if (!finals.has(d.id) && mine.length > 0 && mine.every((c) => !running(c.body))) finals.set(d.id, now);
+    }
+    if (finals.size === deliveries.length || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const acks = sent.map((a) => a.ms);
+  const statusComments = (id: string) => rig.repo.comments.filter((c) => c.body.includes(`aider-bot:run:${id} `));
+  const lost = deliveries.filter((d) => statusComments(d.id).length === 0).length;
+  const duplicated = deliveries.filter((d) => statusComments(d.id).length > 1).length;
+  const orphans = rig.repo.comments.filter((c) => running(c.body)).length;
+  const feedback = [...firstSeen.values()];
+  const bad = sent.filter((a) => a.status < 200 || a.status >= 300).length;
+  const fmt = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : "n/a");
+  console.log(`\n## Webhook storm — ${label} (${DELIVERIES} deliveries: ${deliveries.length} unique commands on ${ISSUES} issues, ${REDELIVERED} redeliveries)`);
+  console.log(`ack:            p50 ${fmt(percentile(acks, 50))}  p99 ${fmt(percentile(acks, 99))}  max ${fmt(Math.max(...acks))}  (target p99 < 50 ms)  non-2xx: ${bad}`);
+  console.log(`first feedback: p50 ${fmt(percentile(feedback, 50))}  p99 ${fmt(percentile(feedback, 99))}  seen for ${feedback.length}/${deliveries.length}  (target p50 < 1 s, p99 < 3 s)`);
+  console.log(`all runs ended: ${finals.size}/${deliveries.length} after ${fmt(Math.max(0, ...finals.values()))}`);
+  console.log(`lost: ${lost}  duplicated: ${duplicated}  orphan (still running): ${orphans}  (target 0 / 0 / 0)`);
+}
+
+function redisAvailable(): boolean {
+  try {
+    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function runStormBench(): Promise<void> {
+  const replies = Array.from({ length: DELIVERIES * 3 }, () => "getText fetches the URL and returns the body as text.");
+  {
+    const rig = await startRig({ files: FILES, permissions: { [USER]: "write" }, replies });
+    try {
+      const port = await freePort();
+      const app = await rig.start(["serve"], { PORT: String(port), AIDER_BOT_CONCURRENCY: "4" });
+      await measure("embedded (one process)", rig, `http://127.0.0.1:${port}/api/github/webhooks`);
+      await app.stop();
+    } finally {
+      await rig.close();
+    }
+  }
+  if (!redisAvailable()) {
+    console.log("\n## Webhook storm — redis: skipped (redis-server is not installed; `apt-get install redis-server`)");
+    return;
+  }
+  const rig = await startRig({ files: FILES, permissions: { [USER]: "write" }, replies });
+  const redisPort = await freePort();
+  execFileSync("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "yes"]);
+  try {
+    const redis = { REDIS_URL: `redis://127.0.0.1:${redisPort}` };
+    const port = await freePort();
+    const help = spawnSync(process.execPath, ["dist/cli/main.js", "--help"], { encoding: "utf8" }).stdout;
+    if (!/^\s+worker\b/m.test(help)) {
+      console.log("\n## Webhook storm — redis: skipped (this build has no `aider-bot worker`)");
+      return;
+    }
+    await rig.start(["serve"], { ...redis, PORT: String(port), AIDER_BOT_ROLE: "receiver" });
+    await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready");
+    await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready");
+    await measure("redis, receiver + two workers", rig, `http://127.0.0.1:${port}/api/github/webhooks`);
+  } finally {
+    await rig.close();
+    try {
+      execFileSync("redis-cli", ["-p", String(redisPort), "shutdown", "nosave"], { stdio: "ignore" });
+    } catch {
+      // already stopped
+    }
+  }
+}
