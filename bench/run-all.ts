@@ -12,3 +12,7 @@ if (only === "storm") {
   const { runStormBench } = await import("./storm-bench.js");
   await runStormBench();
 }
+if (only === "overhead") {
+  const { runOverheadBench } = await import("./run-overhead-bench.js");
+  await runOverheadBench();
+}

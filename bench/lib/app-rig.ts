@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -71,6 +71,7 @@ export async function startRig(spec: { files: Record<string, string>; permission
   const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files: spec.files, permissions: spec.permissions });
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
   const work = await mkdtemp(path.join(os.tmpdir(), "bench-app-"));
+  await mkdir(path.join(work, "jobs"));
   const appEnv: Record<string, string> = {
     PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work, LANG: "C.UTF-8",
     APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET, GHE_HOST: new URL(fake.apiUrl).host, GHE_PROTOCOL: "http",

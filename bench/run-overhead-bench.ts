@@ -1,0 +1,187 @@
+/**
+ * A run's own overhead (`npm run bench overhead`, issue #15): with a model that answers at once and a trivial test
+ * command, the time from POSTing `/aider …` on a pull request to the app being idle again, against the floor of the
+ * same change done by hand in this process — a bare `git clone --depth 1`, one commit and a push to the same fake
+ * GitHub. Also prints the stage breakdown from the app's logs, how many git processes the run started (a `git` shim
+ * first on the app's PATH counts them) and how many times the status comment was written.
+ *
+ * Repositories: the 4-file demo, and generated TypeScript repositories of 700 and 3,000 files (a warm-up run first,
+ * so the map cache is warm as in a long-running App; the figures are medians of the measured runs).
+ */
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createExec } from "../src/exec/create-exec.js";
+import { DEMO_FILES } from "../src/demo/demo-script.js";
+import { seedPullRequest } from "../src/demo/seed-repo.js";
+import { sendWebhook } from "../src/demo/send-webhook.js";
+import { freePort, percentile, startRig, WEBHOOK_SECRET, type Rig } from "./lib/app-rig.js";
+
+const USER = "maintainer";
+const RUNS = 3;
+
+function generatedRepo(n: number): Record<string, string> {
+  const files: Record<string, string> = { ...DEMO_FILES };
+  for (let i = 0; i < n - Object.keys(DEMO_FILES).length; i++) {
+    const dir = `src/mod${i % 40}`;
+    files[`${dir}/part${i}.ts`] = [
+      `import { getText } from "../fetch-client.js";`,
+      ``,
+      `export interface Part${i}Options { id: number; name: string }`,
+      ``,
+      `export async function loadPart${i}(options: Part${i}Options): Promise<string> {`,
+      `  return getText(\`https://example.com/parts/\${options.id}\`);`,
+      `}`,
+      ``,
+      `export class Part${i}Store {`,
+      `  private items = new Map<number, string>();`,
+      `  add(id: number, value: string): void { this.items.set(id, value); }`,
+      `  get(id: number): string | undefined { return this.items.get(id); }`,
+      `}`,
+      ``,
+    ].join("\n");
+  }
+  return files;
+}
+
+/** Replies for one PR run: the file to add, the edit, the commit message. */
+function replies(i: number): string[] {
+  return [
+    "I need to edit the fetch client:\n\nsrc/fetch-client.ts\n",
+    [
+      "Add a retries option.",
+      "",
+      "src/fetch-client.ts",
+      "```ts",
+      "<<<<<<< SEARCH",
+      "  timeoutMs?: number;",
+      "=======",
+      "  timeoutMs?: number;",
+      `  /** Extra attempts after a failure (run ${i}). */`,
+      `  retries${i}?: number;`,
+      ">>>>>>> REPLACE",
+      "```",
+    ].join("\n"),
+    `feat: add a retries option (run ${i})`,
+  ];
+}
+
+async function gitShim(dir: string): Promise<{ bin: string; log: string }> {
+  const bin = path.join(dir, "shim-bin");
+  const log = path.join(dir, "git-calls.log");
+  await mkdir(bin, { recursive: true });
+  const real = (await createExec({ sourceEnv: process.env }).run({ command: "sh", args: ["-c", "command -v git"], cwd: dir })).stdout.trim();
+  await writeFile(path.join(bin, "git"), `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${real}' "$@"\n`);
+  await chmod(path.join(bin, "git"), 0o755);
+  await writeFile(log, "");
+  return { bin, log };
+}
+
+interface Measured {
+  postToIdleMs: number;
+  gitProcesses: number;
+  statusWrites: number;
+  stages: Record<string, number>;
+}
+
+async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i: number, shimLog: string, appOutput: () => string): Promise<Measured> {
+  const pr = await seedPullRequest(rig.fake, process.env, rig.repo, { title: `Run ${i}`, head: branch, user: USER, files: { [`notes/run-${i}.md`]: `run ${i}\n` } });
+  rig.llm.push(...replies(i));
+  await writeFile(shimLog, "");
+  const callsBefore = rig.fake.state.calls.length;
+  const logBefore = appOutput().length;
+  const payload = {
+    action: "created",
+    issue: { id: pr.number, number: pr.number, title: pr.title, body: "", user: { login: USER, id: 77, type: "User" }, labels: [], state: "open", pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` } },
+    comment: { id: 70_000 + i, body: "/aider add a retries option to the fetch client", user: { login: USER, id: 77, type: "User" }, performed_via_github_app: null },
+    repository: {
+      id: 1, node_id: "R_1", name: rig.repo.name, full_name: "acme/widgets", private: false, owner: { login: "acme", id: 2, type: "Organization" },
+      clone_url: `${rig.fake.webUrl}/acme/widgets.git`, html_url: `${rig.fake.webUrl}/acme/widgets`, default_branch: rig.repo.defaultBranch,
+    },
+    sender: { login: USER, id: 77, type: "User" },
+    installation: { id: 1, node_id: "I_1" },
+  };
+  const t0 = performance.now();
+  const sent = await sendWebhook({ url, secret: WEBHOOK_SECRET, event: "issue_comment", payload });
+  if (sent.status >= 300) throw new Error(`webhook answered ${sent.status}: ${sent.body}`);
+  // Idle = the final status is posted (no running stage left) and the queue is empty.
+  for (;;) {
+    const status = rig.repo.comments.find((c) => c.body.includes(`aider-bot:run:${sent.deliveryId} `));
+    const stats = (await (await fetch(healthz)).json()) as { running?: number; queued?: number };
+    if (status && !status.body.includes("⏳") && !stats.running && !stats.queued) break;
+    if (performance.now() - t0 > 300_000) throw new Error(`run ${i} did not finish:\n${appOutput().slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const postToIdleMs = performance.now() - t0;
+  const status = rig.repo.comments.find((c) => c.body.includes(`aider-bot:run:${sent.deliveryId} `))!;
+  if (!status.body.includes("🚀")) throw new Error(`run ${i} did not push:\n${status.body}`);
+  const gitProcesses = (await readFile(shimLog, "utf8")).split("\n").filter(Boolean).length;
+  const statusWrites = rig.fake.state.calls.slice(callsBefore).filter((c) => c.method === "PATCH" && c.path.includes("/issues/comments/")).length + 1;
+  // Stage durations from the app's structured log lines ({ stage, time }), each until the next one.
+  const stages: Record<string, number> = {};
+  const lines = appOutput().slice(logBefore).split("\n").filter((l) => l.startsWith("{"));
+  let last: { stage: string; time: number } | null = null;
+  for (const line of lines) {
+    const entry = JSON.parse(line) as { stage?: string; time?: number; msg?: string };
+    if (typeof entry.time !== "number") continue;
+    if (last) stages[last.stage] = (stages[last.stage] ?? 0) + (entry.time - last.time);
+    last = entry.stage ? { stage: entry.stage, time: entry.time } : last && entry.msg === "run finished" ? null : last;
+  }
+  return { postToIdleMs, gitProcesses, statusWrites, stages };
+}
+
+/** The floor: what the same change costs done by hand against the same fake GitHub. */
+async function floorRun(rig: Rig, branch: string, i: number): Promise<number> {
+  const exec = createExec({ sourceEnv: process.env });
+  const token = `bench-floor-token-${i}`;
+  rig.fake.state.issuedTokens.push(token);
+  const dir = await mkdtemp(path.join(os.tmpdir(), "bench-floor-"));
+  const auth = ["-c", `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`];
+  const git = async (...args: string[]) => {
+    const r = await exec.run({ command: "git", args: [...auth, "-c", "user.name=b", "-c", "user.email=b@example.com", ...args], cwd: dir });
+    if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.output}`);
+  };
+  const t0 = performance.now();
+  await git("clone", "-q", "--depth", "1", "-b", branch, `${rig.fake.webUrl}/acme/widgets.git`, ".");
+  const file = path.join(dir, "src/fetch-client.ts");
+  await writeFile(file, (await readFile(file, "utf8")).replace("  timeoutMs?: number;", `  timeoutMs?: number;\n  retriesFloor${i}?: number;`));
+  await git("commit", "-q", "-am", `feat: floor ${i}`);
+  await git("push", "-q", "origin", `HEAD:refs/heads/${branch}`);
+  const ms = performance.now() - t0;
+  await rm(dir, { recursive: true, force: true });
+  return ms;
+}
+
+async function benchRepo(label: string, files: Record<string, string>): Promise<void> {
+  const rig = await startRig({ files: { ...files, ".github/aider.yml": 'test: "true"\nmax_reflections: 1\n' }, permissions: { [USER]: "write" } });
+  try {
+    const shim = await gitShim(rig.work);
+    const port = await freePort();
+    const app = await rig.start(["serve"], { PORT: String(port), LOG_LEVEL: "info", LOG_FORMAT: "json", PATH: `${shim.bin}:${rig.appEnv.PATH}` });
+    const url = `http://127.0.0.1:${port}/api/github/webhooks`;
+    const healthz = `http://127.0.0.1:${port}/healthz`;
+    const runs: Measured[] = [];
+    const floors: number[] = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const m = await oneRun(rig, url, healthz, `feature-${i}`, i, shim.log, app.output);
+      if (i > 0) runs.push(m); // run 0 warms the map cache and the workers, as a long-running App is
+      floors.push(await floorRun(rig, `feature-${i}`, i));
+    }
+    const med = (xs: number[]) => percentile(xs, 50);
+    const post = med(runs.map((r) => r.postToIdleMs));
+    const floor = med(floors.slice(1));
+    console.log(`\n## Run overhead — ${label} (${Object.keys(files).length} files; median of ${RUNS} warm runs)`);
+    console.log(`POST → idle: ${Math.round(post)} ms   floor (clone --depth 1 + commit + push): ${Math.round(floor)} ms   ratio ${(post / floor).toFixed(2)}× (target ≤ 1.3×; ≤ 1.5 s on ~700 files)`);
+    console.log(`git processes per run: ${med(runs.map((r) => r.gitProcesses))} (target ≤ 8)   status comment writes: ${med(runs.map((r) => r.statusWrites))} (target ≤ ~6)`);
+    const stageNames = [...new Set(runs.flatMap((r) => Object.keys(r.stages)))];
+    console.log(`stages (median ms): ${stageNames.map((s) => `${s} ${Math.round(med(runs.map((r) => r.stages[s] ?? 0)))}`).join(" · ")}`);
+  } finally {
+    await rig.close();
+  }
+}
+
+export async function runOverheadBench(): Promise<void> {
+  await benchRepo("4-file demo", DEMO_FILES);
+  await benchRepo("generated, 700 files", generatedRepo(700));
+  await benchRepo("generated, 3,000 files", generatedRepo(3000));
+}
