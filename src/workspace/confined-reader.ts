@@ -62,7 +62,13 @@ export function createConfinedReader(root: string, options: ConfinedReaderOption
         real = realpathSync.native(path.join(realRoot, rel));
       } catch (error) {
         const code = errorCode(error);
-        if (code === "ENOENT" || code === "ENOTDIR") return refuse("missing", "does not exist.");
+        if (code === "ENOENT" || code === "ENOTDIR") {
+          // Missing, but a link on the way may still lead outside: say so rather than tell what exists there.
+          const via = existingAncestor(realRoot, path.join(realRoot, rel));
+          if (via === null) return refuse("outside", "resolves outside the repository through a symbolic link; it is not read.");
+          if (hasGitPart(via)) return refuse("git-dir", "resolves into `.git/` through a symbolic link; it is not read.");
+          return refuse("missing", "does not exist.");
+        }
         if (code === "ELOOP") return refuse("unsafe-path", "is a loop of symbolic links; it is not read.");
         return refuse("unreadable", `could not be read (${code ?? "error"}).`);
       }
@@ -108,6 +114,18 @@ function requestProblem(rel: string): string | null {
   if (parts.includes("..")) return "leaves the repository (`..`); it is not read.";
   if (parts.some((p) => p.toLowerCase() === ".git")) return "is inside `.git/`; it is not read.";
   return null;
+}
+
+/** Repo-relative real path of the nearest existing ancestor of `abs` (null when it is outside `realRoot`). */
+function existingAncestor(realRoot: string, abs: string): string | null {
+  for (let probe = path.dirname(abs); ; probe = path.dirname(probe)) {
+    try {
+      return insideRelative(realRoot, realpathSync.native(probe));
+    } catch {
+      // Missing too (or a dangling link): try its parent; the root itself exists.
+      if (path.dirname(probe) === probe) return null;
+    }
+  }
 }
 
 /** `p` relative to `root` with forward slashes when inside it (`""` for root itself), else null. */

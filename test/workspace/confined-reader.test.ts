@@ -26,7 +26,7 @@ describe("confined reader", () => {
     await symlink(outside, path.join(root, "src", "nested", "out"));
     await symlink("a.py", path.join(root, "src", "inner.py"));
     await symlink("missing-target", path.join(root, "dangling.py"));
-    const fifo = await exec.run({ command: "mkfifo", args: [path.join(root, "pipe.py")] });
+    const fifo = await exec.run({ command: "mkfifo", args: [path.join(root, "pipe.py")], cwd: root });
     expect(fifo.exitCode).toBe(0);
   });
   afterEach(async () => {
@@ -52,6 +52,8 @@ describe("confined reader", () => {
     ["env.py", "outside"],
     ["src/nested/out/deep/key.txt", "outside"],
     ["src/nested/out/secret.pem", "outside"],
+    ["src/nested/out/not-there.pem", "outside"],
+    ["src/g/not-there", "git-dir"],
     ["cfg.py", "git-dir"],
     ["src/g/config", "git-dir"],
     [".git/config", "unsafe-path"],

@@ -81,6 +81,52 @@ describe("fs workspace", () => {
     expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
   });
 
+  describe("a link inside the checkout to a protected folder (`wf -> .github/workflows`)", () => {
+    const ci = () => path.join(root, ".github", "workflows", "ci.yml");
+    beforeEach(async () => {
+      await mkdir(path.join(root, ".github", "workflows"), { recursive: true });
+      await writeFile(ci(), "on: push\n");
+      await symlink(".github/workflows", path.join(root, "wf"));
+    });
+
+    it.each([
+      ["edit", "wf/ci.yml", "on: pull_request_target\n"],
+      ["create", "wf/new.yml", "on: push\n"],
+      ["delete", "wf/ci.yml", null],
+    ])("refuses to %s %s, naming the protected path it leads to, and changes nothing on disk", async (_, p, content) => {
+      const ws = createFsWorkspace(root, exec);
+      const err = await ws.write(new Map<string, string | null>([["src/ok.txt", "fine"], [p, content]])).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnsafePathError);
+      expect((err as Error).message).toMatch(/^Refused to edit `wf\/[a-z]+\.yml`: through a symbolic link it is `\.github\/workflows\/[a-z]+\.yml`/);
+      expect((err as Error).message).toMatch(/protected path/);
+      expect(await readdir(path.join(root, ".github", "workflows"))).toEqual(["ci.yml"]);
+      expect(await readFile(ci(), "utf8")).toBe("on: push\n");
+      await expect(stat(path.join(root, "src", "ok.txt"))).rejects.toThrow();
+    });
+
+    it("refuses a link to a protected file as the last component too", async () => {
+      await symlink(".github/workflows/ci.yml", path.join(root, "ci-link.yml"));
+      const err = await createFsWorkspace(root, exec).write(new Map([["ci-link.yml", "x"]])).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/protected path/);
+      expect(await readFile(ci(), "utf8")).toBe("on: push\n");
+    });
+
+    it("deleting a link itself is allowed: the file it names stays", async () => {
+      await symlink(".github/workflows/ci.yml", path.join(root, "ci-link.yml"));
+      await createFsWorkspace(root, exec).write(new Map([["ci-link.yml", null]]));
+      await expect(lstat(path.join(root, "ci-link.yml"))).rejects.toThrow();
+      expect(await readFile(ci(), "utf8")).toBe("on: push\n");
+    });
+  });
+
+  it("a delete through a link to a folder outside or into .git removes nothing", async () => {
+    const ws = createFsWorkspace(root, exec);
+    await expect(ws.write(new Map([["out-dir/secret.txt", null]]))).rejects.toBeInstanceOf(UnsafePathError);
+    await expect(ws.write(new Map([["git-link/config", null]]))).rejects.toBeInstanceOf(UnsafePathError);
+    expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
+    expect(await readFile(path.join(root, ".git", "config"), "utf8")).toBe("[core]\n");
+  });
+
   it("honours custom protected paths", async () => {
     const ws = createFsWorkspace(root, exec, { protectedPaths: ["secrets/**"] });
     await expect(ws.write(new Map([["secrets/key.pem", "x"]]))).rejects.toBeInstanceOf(UnsafePathError);
