@@ -23,6 +23,7 @@ export async function resolveInside(root: string, rel: string, protectedPaths: r
   const realRoot = await realpath(root);
   const abs = path.join(realRoot, normalizeEditPath(rel));
   const parent = await realParent(realRoot, path.dirname(abs));
+  if (parent === null) return refuse("a folder on its way is a symbolic link that leads nowhere");
   let target = path.join(parent, path.basename(abs));
   const landed = (p: string): string | null => {
     const r = insideRelative(realRoot, p);
@@ -50,11 +51,15 @@ export async function resolveInside(root: string, rel: string, protectedPaths: r
   return { ok: true, target, resolved };
 }
 
-/** Real path of `dir`: of its nearest existing ancestor, with the missing folders (which hold no links) re-attached. */
-async function realParent(realRoot: string, dir: string): Promise<string> {
+/**
+ * Real path of `dir`: of its nearest existing ancestor, with the missing folders (which hold no links) re-attached.
+ * Null when one of them is a link that leads nowhere: creating folders there would follow it.
+ */
+async function realParent(realRoot: string, dir: string): Promise<string | null> {
   for (let probe = dir; ; probe = path.dirname(probe)) {
     const found = await realpath(probe).catch(() => null);
     if (found !== null) return path.join(found, path.relative(probe, dir));
+    if (await lstat(probe).then(() => true, () => false)) return null;
     // The root exists (its real path was taken), so the walk always ends there.
     if (probe === realRoot || path.dirname(probe) === probe) return dir;
   }

@@ -24,6 +24,7 @@ describe("fs workspace", () => {
     await symlink(path.join(outside, "secret.txt"), path.join(root, "out-file.txt"));
     await symlink(path.join(root, ".git"), path.join(root, "git-link"));
     await symlink("a.ts", path.join(root, "src", "inner-link.ts"));
+    await symlink(path.join(outside, "not-yet"), path.join(root, "dangling-dir"));
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
@@ -66,6 +67,7 @@ describe("fs workspace", () => {
     ["out-dir/new.txt", /symbolic link leads outside/],
     ["out-file.txt", /symbolic link leads outside/],
     ["git-link/hooks/pre-commit", /into `\.git\/`/],
+    ["dangling-dir/new.txt", /leads nowhere/],
     [".git/hooks/pre-commit", /\.git/],
     [".github/workflows/ci.yml", /protected/],
   ])("write refuses %s with a clear message and writes nothing", async (p, why) => {
