@@ -40,3 +40,20 @@ export function checkPathPolicy(
   }
   return null;
 }
+
+/**
+ * The policy for the path an edit really lands on, when a symbolic link inside the checkout leads `requested`
+ * elsewhere (`wf/ci.yml` with `wf -> .github/workflows`): `.git/` and the protected globs are judged on `resolved`,
+ * and the message names both so the model and the user see why.
+ * `checkResolvedPathPolicy("wf/ci.yml", ".github/workflows/ci.yml")?.message` mentions both paths.
+ */
+export function checkResolvedPathPolicy(
+  requested: string,
+  resolved: string,
+  protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS,
+): { reason: FailureReason; message: string } | null {
+  const problem = checkPathPolicy(resolved, protectedGlobs);
+  if (!problem || resolved === normalizeEditPath(requested)) return problem;
+  const why = problem.message.slice(`Refused to edit \`${resolved}\`: `.length).replace(/\.$/, "");
+  return { reason: problem.reason, message: `Refused to edit \`${requested}\`: through a symbolic link it is \`${resolved}\`, and ${why}.` };
+}

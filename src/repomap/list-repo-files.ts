@@ -1,7 +1,8 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { Exec } from "../exec/types.js";
+import { createConfinedReader, type ConfinedReader } from "../workspace/confined-reader.js";
 
 export interface ListRepoFilesOptions {
   /** With an exec and a `.git`, git lists the files (tracked + untracked-not-ignored). */
@@ -32,7 +33,7 @@ export async function listRepoFiles(root: string, options: ListRepoFilesOptions 
     }
   }
   const out: string[] = [];
-  await walk(root, "", [], options.maxFileBytes ?? 1_000_000, out);
+  await walk(createConfinedReader(root), "", [], options.maxFileBytes ?? 1_000_000, out);
   return out.sort();
 }
 
@@ -41,16 +42,17 @@ interface Rules {
   ig: Ignore;
 }
 
-async function walk(root: string, rel: string, rules: Rules[], maxBytes: number, out: string[]): Promise<void> {
+async function walk(reader: ConfinedReader, rel: string, rules: Rules[], maxBytes: number, out: string[]): Promise<void> {
+  const root = reader.root;
   const abs = path.join(root, rel);
-  const here = await readGitignore(abs, rel);
+  const here = readGitignore(reader, rel);
   const active = here ? [...rules, here] : rules;
   const entries = await readdir(abs, { withFileTypes: true });
   for (const e of entries) {
     const child = rel ? `${rel}/${e.name}` : e.name;
     if (e.isDirectory()) {
       if (SKIP_DIRS.has(e.name) || ignored(active, `${child}/`)) continue;
-      await walk(root, child, active, maxBytes, out);
+      await walk(reader, child, active, maxBytes, out);
     } else if (e.isFile()) {
       if (BINARY_EXT.test(e.name) || ignored(active, child)) continue;
       if ((await stat(path.join(root, child))).size > maxBytes) continue;
@@ -66,12 +68,10 @@ function ignored(rules: Rules[], rel: string): boolean {
   });
 }
 
-async function readGitignore(abs: string, rel: string): Promise<Rules | null> {
-  try {
-    return { dir: rel, ig: ignore().add(await readFile(path.join(abs, ".gitignore"), "utf8")) };
-  } catch {
-    return null;
-  }
+/** A `.gitignore` is checkout content like any other: a link out of the checkout is not followed. */
+function readGitignore(reader: ConfinedReader, rel: string): Rules | null {
+  const got = reader.read(rel ? `${rel}/.gitignore` : ".gitignore");
+  return got.ok ? { dir: rel, ig: ignore().add(got.content.toString("utf8")) } : null;
 }
 
 async function exists(p: string): Promise<boolean> {

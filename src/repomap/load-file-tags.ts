@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { languageForPath } from "../treesitter/languages.js";
+import { createConfinedReader } from "../workspace/confined-reader.js";
 import type { TagExtractor } from "./extract-tags.js";
 import { defaultThreads, type ExtractorPool } from "./extractor-pool.js";
 import { leaseExtractorPool, type PoolLease } from "./shared-extractor-pool.js";
@@ -76,6 +77,13 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
     found[job.index] = tags ? parsedFile(job.hash, tags) : lazyFileTags(job.relPath, job.hash, itself, blob);
   };
   const parser = createParseQueue(options, done);
+  // Committed links may lead to `/outside/file` or `/proc/self/environ`: file content comes only from the confined
+  // reader, which follows a link only to a regular file inside the checkout (and never into `.git`).
+  const reader = createConfinedReader(root, { maxBytes: maxFileBytes });
+  const readBytes = (rel: string): Buffer | null => {
+    const got = reader.read(rel);
+    return got.ok ? got.content : null;
+  };
   try {
     const known = options.readFile ? undefined : options.contentIds;
     let sinceYield = 0;
@@ -98,7 +106,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         found[i] = fromStat;
         continue;
       }
-      const bytes = options.readFile ? await options.readFile(rel) : readBytes(`${root}/${rel}`);
+      const bytes = options.readFile ? await options.readFile(rel) : readBytes(rel);
       if (bytes === null || bytes.length > maxFileBytes) continue;
       const content = typeof bytes === "string" ? bytes : bytes.toString("utf8");
       if (content.includes("\0")) continue;
@@ -204,20 +212,13 @@ function parsedFile(hash: string, tags: FileTags): CachedFile {
 }
 
 // Synchronous on purpose: thousands of tiny stats and reads through the libuv pool cost several times more than
-// doing them in line (measured in bench/repomap-bench.ts); each blocks for microseconds only.
+// doing them in line (measured in bench/repomap-bench.ts); each blocks for microseconds only. The stat only keys the
+// tag cache (what was stored came through the confined reader); content is read by the confined reader.
 function statOf(abs: string): FileStat | null {
   try {
     // No exception object for a missing file: cheaper when many listed files are gone.
     const s = statSync(abs, { throwIfNoEntry: false });
     return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
-  } catch {
-    return null;
-  }
-}
-
-function readBytes(abs: string): Buffer | null {
-  try {
-    return readFileSync(abs);
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { deserialize, serialize } from "node:v8";
@@ -196,7 +196,8 @@ interface Opened {
 function openStored(file: string): Opened | null {
   let fd: number;
   try {
-    fd = openSync(file, "r");
+    // Not through a link: with a cache folder inside a checkout, a committed `tags.bin` link must not be read.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return null;
   }
@@ -206,7 +207,9 @@ function openStored(file: string): Opened | null {
     open = false;
   };
   try {
-    const size = fstatSync(fd).size;
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error("not a regular file");
+    const size = info.size;
     const header = Buffer.alloc(8);
     if (size < 8 || readSync(fd, header, 0, 8, 0) !== 8 || header.readUInt32LE(0) !== MAGIC) throw new Error("not a tag cache");
     const indexBytes = header.readUInt32LE(4);

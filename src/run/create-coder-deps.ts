@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { renderCheckReflection } from "../checks/render-check-reflection.js";
 import { runCheckCommand } from "../checks/run-check-command.js";
 import { syntaxCheck } from "../checks/syntax-check.js";
@@ -10,6 +8,7 @@ import type { Exec } from "../exec/types.js";
 import { generateCommitMessage } from "../llm/commit-message.js";
 import type { LlmClient } from "../llm/types.js";
 import { buildRepoMap } from "../repomap/build-repo-map.js";
+import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
 import type { Git } from "../workspace/create-git.js";
 
@@ -40,13 +39,12 @@ export interface CoderDepsInput {
 export function createCoderDeps(input: CoderDepsInput): CoderDeps {
   const { root, exec, git, llm } = input;
   const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths });
+  // Check output names files (`k.py:2:1: error`) that the repository's scripts may have made into links to
+  // `/proc/self/environ` or the App's key: code context is read only through the confined reader.
+  const reader = createConfinedReader(root);
   const readIfSafe = (rel: string): string | null => {
-    if (path.isAbsolute(rel) || rel.split("/").includes("..")) return null;
-    try {
-      return readFileSync(path.join(root, rel), "utf8");
-    } catch {
-      return null;
-    }
+    const got = reader.read(rel);
+    return got.ok ? got.content.toString("utf8") : null;
   };
   return {
     llm,

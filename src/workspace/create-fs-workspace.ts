@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
 import type { FailureReason, FileChanges, FileSnapshot } from "../edits/types.js";
 import type { Exec } from "../exec/types.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
+import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 import { gitIndexContentIds } from "./git-content-ids.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
@@ -22,20 +23,23 @@ type Problem = { reason: FailureReason; message: string };
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * The checkout on disk. Reads refuse unsafe paths, binary, non-UTF-8 and oversized files (into `problems`) and
- * return content raw (CRLF kept); writes re-check safety, create folders, keep file modes, write through
- * symlinks that stay inside, and are atomic (temp file in the same folder + rename).
+ * The checkout on disk. Reads go through the confined reader (see `createConfinedReader`) and refuse unsafe paths,
+ * binary, non-UTF-8 and oversized files (into `problems`), returning content raw (CRLF kept). Writes and deletes
+ * judge the path they really land on (see `resolveInside`: a link like `wf -> .github/workflows` does not get
+ * around the protected paths), create folders, keep file modes, write through symlinks to files inside, and are
+ * atomic (temp file in the same folder + rename).
  */
 export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspaceOptions = {}): Workspace {
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const maxBytes = options.maxFileBytes ?? 1_000_000;
+  const reader = createConfinedReader(root, { maxBytes });
   return {
     root,
     async read(paths) {
       const files = new Map<string, string>();
       const problems = new Map<string, Problem>();
       for (const rel of new Set(paths)) {
-        const result = await readOne(root, rel, maxBytes);
+        const result = readOne(reader, rel, maxBytes);
         if (result === null) continue;
         if (typeof result === "string") files.set(rel, result);
         else problems.set(rel, result);
@@ -44,15 +48,15 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
     },
     async write(changes: FileChanges) {
       // Check every path before writing any, so a refused change does not leave half an edit behind.
-      const targets: { rel: string; abs: string; real: string; content: string | null }[] = [];
+      const targets: { rel: string; target: string; content: string | null }[] = [];
       for (const [rel, content] of changes) {
-        const where = await resolveInside(root, rel, protectedPaths);
+        const where = await resolveInside(root, rel, protectedPaths, content === null ? "delete" : "write");
         if (!where.ok) throw new UnsafePathError(rel, where.message);
-        targets.push({ rel, abs: where.abs, real: where.real, content });
+        targets.push({ rel, target: where.target, content });
       }
       for (const t of targets) {
-        if (t.content === null) await rm(t.abs, { force: true });
-        else await writeAtomically(t.real, t.content);
+        if (t.content === null) await rm(t.target, { force: true });
+        else await writeAtomically(t.rel, t.target, t.content);
       }
     },
     async listFiles() {
@@ -72,15 +76,23 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
 }
 
 /** Content, a problem, or null when the file does not exist. */
-async function readOne(root: string, rel: string, maxBytes: number): Promise<string | Problem | null> {
+function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string | Problem | null {
   // Reading a protected file for context is fine; the edit engine and `write` refuse changing it.
-  const where = await resolveInside(root, rel, []);
-  if (!where.ok) return { reason: "unsafe-path", message: where.message };
-  const info = await stat(where.abs).catch(() => null);
-  if (!info) return null;
-  if (!info.isFile()) return { reason: "unreadable", message: `\`${rel}\` is not a regular file.` };
-  if (info.size > maxBytes) return { reason: "unreadable", message: `\`${rel}\` is larger than ${maxBytes} bytes; it is not edited as text.` };
-  const bytes = await readFile(where.abs);
+  const got = reader.read(rel);
+  if (!got.ok) {
+    switch (got.reason) {
+      case "missing":
+        return null;
+      case "too-large":
+        return { reason: "unreadable", message: `\`${rel}\` is larger than ${maxBytes} bytes; it is not edited as text.` };
+      case "not-file":
+      case "unreadable":
+        return { reason: "unreadable", message: got.message };
+      default:
+        return { reason: "unsafe-path", message: got.message };
+    }
+  }
+  const bytes = got.content;
   if (bytes.includes(0)) return { reason: "unreadable", message: `\`${rel}\` is a binary file; it cannot be edited as text.` };
   try {
     return utf8.decode(bytes);
@@ -89,11 +101,16 @@ async function readOne(root: string, rel: string, maxBytes: number): Promise<str
   }
 }
 
-/** Temp file next to the target, then rename: a reader never sees half a file, and a crash leaves the old one. */
-async function writeAtomically(target: string, content: string): Promise<void> {
+/**
+ * Temp file next to the target, then rename: a reader never sees half a file, and a crash leaves the old one. The
+ * target's folder is checked again once created, so a folder swapped for a link since `resolveInside` is noticed.
+ */
+async function writeAtomically(rel: string, target: string, content: string): Promise<void> {
   const existing = await lstat(target).catch(() => null);
-  await mkdir(path.dirname(target), { recursive: true });
-  const tmp = path.join(path.dirname(target), `.${path.basename(target)}.aider-bot-${randomBytes(6).toString("hex")}.tmp`);
+  const dir = path.dirname(target);
+  await mkdir(dir, { recursive: true });
+  if ((await realpath(dir)) !== dir) throw new UnsafePathError(rel, `Refused to edit \`${rel}\`: its folder changed into a symbolic link while it was written.`);
+  const tmp = path.join(dir, `.${path.basename(target)}.aider-bot-${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeFile(tmp, content, { encoding: "utf8", flag: "wx" });
     if (existing?.isFile()) await chmod(tmp, existing.mode & 0o7777);

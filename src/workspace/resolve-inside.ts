@@ -1,44 +1,66 @@
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
-import { checkPathPolicy, normalizeEditPath } from "../edits/path-policy.js";
+import { checkPathPolicy, checkResolvedPathPolicy, normalizeEditPath } from "../edits/path-policy.js";
+import { hasGitPart, insideRelative } from "./confined-reader.js";
 
 export type ResolvedPath =
-  /** `abs`: the path inside the checkout; `real`: where it really lands (differs when a symlink inside the tree is followed). */
-  | { ok: true; abs: string; real: string }
+  /** `target`: the absolute path the change lands on, with no symbolic link in it; `resolved`: the same, repo-relative. */
+  | { ok: true; target: string; resolved: string }
   | { ok: false; message: string };
 
 /**
- * Resolve a repo-relative path inside `root`. Refuses absolute paths, `..`, `.git/`, protected globs, and any
- * path whose realpath (or its nearest existing parent's) leaves the checkout or enters `.git` through a
- * symbolic link (AIDER.md A.18). Symlinks that stay inside are allowed and reported in `real`.
+ * Where a write or delete of the repo-relative `rel` really lands in `root`, judged by the path policy on that
+ * resolved path: the real path of the parent folder (or of its nearest existing ancestor, for new folders) plus the
+ * name. A symbolic link in the middle of the path is followed, so `wf/ci.yml` with `wf -> .github/workflows` is
+ * judged as `.github/workflows/ci.yml`. A link as the last component is written through when it leads to a regular
+ * file inside (the link is kept), and deleted itself on delete. Anything landing outside the checkout or in
+ * `.git/` is refused. Reads go through `createConfinedReader` instead.
  */
-export async function resolveInside(root: string, rel: string, protectedPaths: readonly string[]): Promise<ResolvedPath> {
+export async function resolveInside(root: string, rel: string, protectedPaths: readonly string[], change: "write" | "delete"): Promise<ResolvedPath> {
   const policy = checkPathPolicy(rel, protectedPaths);
   if (policy) return { ok: false, message: policy.message };
+  const refuse = (why: string): ResolvedPath => ({ ok: false, message: `Refused to edit \`${rel}\`: ${why}.` });
   const realRoot = await realpath(root);
-  const abs = path.resolve(realRoot, normalizeEditPath(rel));
-  if (!isWithin(realRoot, abs)) return { ok: false, message: `Refused to edit \`${rel}\`: it resolves outside the repository.` };
-  let probe = abs;
-  let real = abs;
-  for (;;) {
-    const found = await realpath(probe).catch(() => null);
-    if (found !== null) {
-      if (!isWithin(realRoot, found)) return { ok: false, message: `Refused to edit \`${rel}\`: a symbolic link leads outside the repository.` };
-      if (path.relative(realRoot, found).split(path.sep).includes(".git")) {
-        return { ok: false, message: `Refused to edit \`${rel}\`: a symbolic link leads into \`.git/\`.` };
-      }
-      // Re-attach the missing tail (if any) to the real location of the nearest existing ancestor.
-      real = path.join(found, path.relative(probe, abs));
-      break;
-    }
-    const parent = path.dirname(probe);
-    if (parent === probe) break;
-    probe = parent;
+  const abs = path.join(realRoot, normalizeEditPath(rel));
+  const parent = await realParent(realRoot, path.dirname(abs));
+  if (parent === null) return refuse("a folder on its way is a symbolic link that leads nowhere");
+  let target = path.join(parent, path.basename(abs));
+  const landed = (p: string): string | null => {
+    const r = insideRelative(realRoot, p);
+    if (r === null) return "a symbolic link leads outside the repository";
+    if (hasGitPart(r)) return "a symbolic link leads into `.git/`";
+    return null;
+  };
+  const early = landed(target);
+  if (early) return refuse(early);
+  const existing = await lstat(target).catch(() => null);
+  if (existing?.isSymbolicLink() && change === "write") {
+    const real = await realpath(target).catch(() => null);
+    if (real === null) return refuse("it is a symbolic link that leads nowhere; delete it or edit the file it should name");
+    const where = landed(real);
+    if (where) return refuse(where);
+    const info = await lstat(real);
+    if (!info.isFile()) return refuse("it is a symbolic link to something other than a regular file");
+    target = real;
+  } else if (existing && !existing.isFile() && !existing.isSymbolicLink()) {
+    return refuse("it is not a regular file");
   }
-  return { ok: true, abs, real };
+  const resolved = insideRelative(realRoot, target) as string;
+  const judged = checkResolvedPathPolicy(rel, resolved, protectedPaths);
+  if (judged) return { ok: false, message: judged.message };
+  return { ok: true, target, resolved };
 }
 
-function isWithin(root: string, p: string): boolean {
-  const r = path.relative(root, p);
-  return r === "" || (!r.startsWith(`..${path.sep}`) && r !== ".." && !path.isAbsolute(r));
+/**
+ * Real path of `dir`: of its nearest existing ancestor, with the missing folders (which hold no links) re-attached.
+ * Null when one of them is a link that leads nowhere: creating folders there would follow it.
+ */
+async function realParent(realRoot: string, dir: string): Promise<string | null> {
+  for (let probe = dir; ; probe = path.dirname(probe)) {
+    const found = await realpath(probe).catch(() => null);
+    if (found !== null) return path.join(found, path.relative(probe, dir));
+    if (await lstat(probe).then(() => true, () => false)) return null;
+    // The root exists (its real path was taken), so the walk always ends there.
+    if (probe === realRoot || path.dirname(probe) === probe) return dir;
+  }
 }

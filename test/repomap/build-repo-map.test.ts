@@ -201,3 +201,42 @@ describe("buildRepoMap on the multi-language sample", () => {
     expect(map.stats.parsed).toBe(2);
   });
 });
+
+describe("buildRepoMap on a checkout with committed symbolic links", () => {
+  test("a committed `settings.py -> /outside/file` is not read: the outside file's content is not in the map", async () => {
+    const { createExec } = await import("../../src/exec/create-exec.js");
+    const { symlink } = await import("node:fs/promises");
+    const exec = createExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
+    const git = async (...args: string[]) => {
+      const r = await exec.run({ command: "git", args, cwd: repo, env: { GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@x" } });
+      expect(r.exitCode).toBe(0);
+    };
+    const repo = await mkdtemp(path.join(os.tmpdir(), "repomap-link-"));
+    const outside = await mkdtemp(path.join(os.tmpdir(), "repomap-outside-"));
+    try {
+      await writeFile(path.join(outside, "file.py"), "class LeakedSecretSettings:\n    def leaked_secret_key(self):\n        return 'hunter2'\n");
+      await writeFile(path.join(repo, "app.py"), "from settings import LeakedSecretSettings\n\ndef main():\n    return LeakedSecretSettings().leaked_secret_key()\n");
+      await writeFile(path.join(repo, "real.py"), "class InsideSettings:\n    pass\n");
+      await symlink(path.join(outside, "file.py"), path.join(repo, "settings.py"));
+      await symlink("real.py", path.join(repo, "alias.py"));
+      // An ignore file linked out of the checkout is not read either (here it would hide app.py).
+      await writeFile(path.join(outside, "ignore"), "app.py\n");
+      await symlink(path.join(outside, "ignore"), path.join(repo, ".aiderignore"));
+      await git("init", "-q", "-b", "main");
+      await git("add", "-A");
+      await git("commit", "-q", "-m", "links");
+      const listed = await listRepoFiles(repo, { exec });
+      expect(listed).toEqual([".aiderignore", "alias.py", "app.py", "real.py", "settings.py"]);
+      const map = await buildRepoMap({ root: repo, files: listed, cacheDir: null, mapTokens: 4096, threads: 0 });
+      expect(map.text).toContain("app.py:");
+      expect(map.text).not.toContain("settings.py:");
+      expect(map.text).not.toContain("class LeakedSecretSettings");
+      expect(map.text).not.toContain("leaked_secret_key(self)");
+      // A link to a regular file inside the checkout is still mapped, as before.
+      expect(map.text).toContain("alias.py:");
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+});

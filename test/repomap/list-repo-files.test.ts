@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
@@ -55,4 +55,18 @@ describe("filterIgnored", () => {
     await put(".aiderignore", "src/gen/\n*.md\n!docs/keep.md\n");
     expect(await filterIgnored(root, [...files, "docs/keep.md"])).toEqual(["src/a.ts", "docs/keep.md"]);
   });
+});
+
+test("a .gitignore or .aiderignore linked out of the checkout is not read", async () => {
+  const outside = await mkdtemp(path.join(os.tmpdir(), "repomap-list-outside-"));
+  try {
+    await writeFile(path.join(outside, "rules"), "*.ts\n");
+    await symlink(path.join(outside, "rules"), path.join(root, "src", ".gitignore"));
+    await symlink(path.join(outside, "rules"), path.join(root, ".aiderignore"));
+    const files = await listRepoFiles(root);
+    expect(files).toContain("src/a.ts");
+    expect(await filterIgnored(root, files)).toContain("src/a.ts");
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
 });

@@ -1,4 +1,4 @@
-import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,5 +96,18 @@ describe("tag cache", () => {
     expect(edited.stats.parsed).toBe(1);
     expect([edited.text, edited.rankedFiles]).toEqual([editedCold.text, editedCold.rankedFiles]);
     expect(edited.text).toContain("│func park_car() {}");
+  });
+
+  test("a cache file that is a symbolic link is not read (a checkout could commit one where the cache lives)", async () => {
+    const elsewhere = path.join(dir, "elsewhere");
+    const real = await openTagCache(elsewhere);
+    real.store("a.py", "h1", { size: 10, mtimeMs: 5 }, encodeFileTags(fileTags("a.py", "alpha")));
+    await real.save();
+    real.close();
+    const linked = path.join(dir, "linked");
+    await mkdir(linked);
+    await symlink(path.join(elsewhere, "tags.bin"), path.join(linked, "tags.bin"));
+    expect((await openTagCache(elsewhere)).byStat("a.py", { size: 10, mtimeMs: 5 })?.hash).toBe("h1");
+    expect((await openTagCache(linked)).byStat("a.py", { size: 10, mtimeMs: 5 })).toBeNull();
   });
 });

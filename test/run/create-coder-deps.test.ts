@@ -56,3 +56,29 @@ describe("createCoderDeps: the repo map in the App's fresh clone per job", () =>
     expect(await mtime()).toBeGreaterThan(saved);
   });
 });
+
+describe("createCoderDeps: check output cannot make the app read files outside the checkout", () => {
+  const dirs: string[] = [];
+  afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  test("a check that links k.py to a secret and to /proc/self/environ and prints `k.py:2:1: error`: the reflection shows neither", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "deps-leak-"));
+    const outside = await mkdtemp(path.join(os.tmpdir(), "deps-secret-"));
+    dirs.push(root, outside);
+    const secret = path.join(outside, "app-key.pem");
+    await writeFile(secret, "-----BEGIN RSA PRIVATE KEY-----\nAPPKEYSECRET\nAPPKEYSECRET2\n-----END RSA PRIVATE KEY-----\n");
+    await writeFile(path.join(root, "ok.py"), "import os\nprint(undefined_name)\n");
+    const deps = createCoderDeps({ root, exec, git, llm, protectedPaths: [] });
+    // What a fork's lint script can do: plant the links, then name them in its output.
+    const command = `ln -s ${secret} k.py && ln -s /proc/self/environ env.py && printf 'k.py:2:1: error: boom\\nenv.py:1:1: error: boom\\nok.py:2:7: error: undefined\\n'; exit 1`;
+    const report = await deps.runCheck({ kind: "lint", command, files: ["k.py", "env.py", "ok.py"], timeoutMs: 30_000 });
+    expect(report.locations.map((l) => l.path)).toEqual(expect.arrayContaining(["k.py", "env.py", "ok.py"]));
+    const text = deps.renderCheckReflection(report, ["k.py", "env.py", "ok.py"]);
+    // The ordinary file's code is shown, so the reflection does read code context...
+    expect(text).toContain("print(undefined_name)");
+    // ...but never through a link leaving the checkout.
+    expect(text).not.toContain("APPKEYSECRET");
+    expect(text).not.toContain("PRIVATE KEY");
+    expect(text).not.toMatch(/PATH=/);
+  });
+});

@@ -24,6 +24,7 @@ describe("fs workspace", () => {
     await symlink(path.join(outside, "secret.txt"), path.join(root, "out-file.txt"));
     await symlink(path.join(root, ".git"), path.join(root, "git-link"));
     await symlink("a.ts", path.join(root, "src", "inner-link.ts"));
+    await symlink(path.join(outside, "not-yet"), path.join(root, "dangling-dir"));
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
@@ -66,6 +67,7 @@ describe("fs workspace", () => {
     ["out-dir/new.txt", /symbolic link leads outside/],
     ["out-file.txt", /symbolic link leads outside/],
     ["git-link/hooks/pre-commit", /into `\.git\/`/],
+    ["dangling-dir/new.txt", /leads nowhere/],
     [".git/hooks/pre-commit", /\.git/],
     [".github/workflows/ci.yml", /protected/],
   ])("write refuses %s with a clear message and writes nothing", async (p, why) => {
@@ -79,6 +81,37 @@ describe("fs workspace", () => {
     await expect(stat(path.join(root, "src", "ok.txt"))).rejects.toThrow();
     expect(await readdir(outside)).toEqual(["secret.txt"]);
     expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
+  });
+
+  describe("a link inside the checkout to a protected folder (`wf -> .github/workflows`)", () => {
+    const ci = () => path.join(root, ".github", "workflows", "ci.yml");
+    beforeEach(async () => {
+      await mkdir(path.join(root, ".github", "workflows"), { recursive: true });
+      await writeFile(ci(), "on: push\n");
+      await symlink(".github/workflows", path.join(root, "wf"));
+    });
+
+    it.each([
+      ["edit", "wf/ci.yml", "on: pull_request_target\n"],
+      ["create", "wf/new.yml", "on: push\n"],
+      ["delete", "wf/ci.yml", null],
+    ])("refuses to %s %s, naming the protected path it leads to, and changes nothing on disk", async (_, p, content) => {
+      const ws = createFsWorkspace(root, exec);
+      const err = await ws.write(new Map<string, string | null>([["src/ok.txt", "fine"], [p, content]])).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnsafePathError);
+      expect((err as Error).message).toMatch(/^Refused to edit `wf\/[a-z]+\.yml`: through a symbolic link it is `\.github\/workflows\/[a-z]+\.yml`/);
+      expect((err as Error).message).toMatch(/protected path/);
+      expect(await readdir(path.join(root, ".github", "workflows"))).toEqual(["ci.yml"]);
+      expect(await readFile(ci(), "utf8")).toBe("on: push\n");
+      await expect(stat(path.join(root, "src", "ok.txt"))).rejects.toThrow();
+    });
+
+    it("refuses a link to a protected file as the last component too", async () => {
+      await symlink(".github/workflows/ci.yml", path.join(root, "ci-link.yml"));
+      const err = await createFsWorkspace(root, exec).write(new Map([["ci-link.yml", "x"]])).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/protected path/);
+      expect(await readFile(ci(), "utf8")).toBe("on: push\n");
+    });
   });
 
   it("honours custom protected paths", async () => {
