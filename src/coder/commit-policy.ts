@@ -109,9 +109,17 @@ export function requestedChangeBody(request: string): string {
   return `Requested change:\n\n${text.length > MAX_BODY_REQUEST_CHARS ? `${text.slice(0, MAX_BODY_REQUEST_CHARS)}…` : text}`;
 }
 
+/** Trailer naming the run on every bot commit; `/aider undo` finds the bot's commits by it. */
+export const RUN_TRAILER = "Aider-Bot-Run";
+
+/** The trailer crediting the requesting user. */
+export function coAuthorTrailer(name: string, email: string): string {
+  return `Co-authored-by: ${name} <${email}>`;
+}
+
 /** The trailers of a run's commit: the requesting user as co-author first, then the trailers naming the run. */
 export function runCommitTrailers(coAuthor: { name: string; email: string } | undefined, extra: readonly string[] = []): string[] {
-  return [...(coAuthor ? [`Co-authored-by: ${coAuthor.name} <${coAuthor.email}>`] : []), ...extra];
+  return [...(coAuthor ? [coAuthorTrailer(coAuthor.name, coAuthor.email)] : []), ...extra];
 }
 
 /**

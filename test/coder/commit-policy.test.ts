@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import {
   checksFailingCommit,
+  coAuthorTrailer,
+  RUN_TRAILER,
   commitSubjectFromRequest,
   composeCommitMessage,
   normaliseSubject,
@@ -10,6 +12,7 @@ import {
 } from "../../src/coder/commit-policy.js";
 import { composeCommitMessage as workspaceCompose } from "../../src/workspace/commit-message.js";
 import { parseCommitSubject as llmParse } from "../../src/llm/commit-message.js";
+import { RUN_TRAILER as runTrailerName, runTrailers } from "../../src/run/run-trailers.js";
 
 describe("commitSubjectFromRequest", () => {
   it.each([
@@ -76,5 +79,13 @@ describe("one policy behind every caller", () => {
   it("the git layer and the weak-model call use the policy's own functions", () => {
     expect(workspaceCompose).toBe(composeCommitMessage);
     expect(llmParse("Fix: the pager.")).toBe("fix: the pager");
+  });
+  it("the job runner's trailers use the policy's co-author and run trailers", () => {
+    expect(coAuthorTrailer("ann", "1+ann@users.noreply.github.com")).toBe("Co-authored-by: ann <1+ann@users.noreply.github.com>");
+    expect(runTrailerName).toBe(RUN_TRAILER);
+    expect(runTrailers("j1", { login: "ann", id: 1 })).toEqual([
+      coAuthorTrailer("ann", "1+ann@users.noreply.github.com"),
+      `${RUN_TRAILER}: j1`,
+    ]);
   });
 });
