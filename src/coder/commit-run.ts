@@ -1,7 +1,7 @@
 import type { CheckReport } from "../checks/types.js";
 import type { CommitRequest } from "../workspace/types.js";
 import type { CoderDeps } from "./coder-deps.js";
-import { commitSubjectFromRequest, normaliseSubject } from "./commit-subject.js";
+import { commitSubjectFromRequest, normaliseSubject, requestedChangeBody, runCommitTrailers } from "./commit-policy.js";
 import type { CoderOptions, FileStat } from "./types.js";
 
 export type CommitRunResult =
@@ -9,15 +9,14 @@ export type CommitRunResult =
   | { kind: "nothing-changed" }
   | { kind: "commit-failed"; report: CheckReport; editedFiles: FileStat[] };
 
-/** The commit request for a finished run: one commit, only this run's files, request in the body (A.17). */
+/** The commit request for a finished run: one commit, only this run's files, request in the body (docs/behaviour.md#commits). */
 export function buildCommitRequest(options: CoderOptions, paths: readonly string[], subject: string): CommitRequest {
-  const trailers = [
-    ...(options.coAuthor ? [`Co-authored-by: ${options.coAuthor.name} <${options.coAuthor.email}>`] : []),
-    ...(options.trailers ?? []),
-  ];
-  const request = options.message.trim();
-  const body = `Requested change:\n\n${request.length > 2000 ? `${request.slice(0, 2000)}…` : request}`;
-  return { paths, subject, body, trailers };
+  return {
+    paths,
+    subject,
+    body: requestedChangeBody(options.message),
+    trailers: runCommitTrailers(options.coAuthor, options.trailers),
+  };
 }
 
 async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: string, context: string): Promise<string> {
@@ -35,7 +34,7 @@ async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: strin
 
 /**
  * Commit the files this run edited, once, after a clean final state. With `commit: false` only the stats are
- * returned. A refused commit (e.g. a pre-commit hook, which is never bypassed: A.17) is reported as a failed check.
+ * returned. A refused commit (e.g. a pre-commit hook, which is never bypassed: docs/behaviour.md#commits) is reported as a failed check.
  */
 export async function commitRun(
   deps: CoderDeps,

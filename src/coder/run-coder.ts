@@ -1,7 +1,6 @@
-import type { CheckReport } from "../checks/types.js";
-import type { EditFailure } from "../edits/types.js";
+import type { Fence } from "../edits/types.js";
 import { countTokens as defaultCountTokens } from "../llm/count-tokens.js";
-import type { ChatMessage } from "../llm/types.js";
+import type { ChatMessage, CompletionResult } from "../llm/types.js";
 import { findMentions } from "../repomap/mentioned-idents.js";
 import { applyReply } from "./apply-reply.js";
 import { buildMessages } from "./build-messages.js";
@@ -9,245 +8,312 @@ import { callModel } from "./call-model.js";
 import { chooseFence } from "./choose-fence.js";
 import type { CoderDeps } from "./coder-deps.js";
 import { commitRun } from "./commit-run.js";
+import { afterApply, decideNext, finalOutcome, judgeReply, type LoopState, type RoundReport } from "./decide-next.js";
 import { extractExplanation } from "./extract-explanation.js";
 import { findFileMentions } from "./find-file-mentions.js";
-import { filesAddedText, NO_EDITS_TEXT } from "./prompts/shared-text.js";
-import { addUsage, budgetProblem, emptyUsage } from "./run-budget.js";
+import { addUsage, budgetProblem, deadlineProblem, emptyUsage, type UsageTotals } from "./run-budget.js";
 import { runChecks } from "./run-checks.js";
 import { selectFilesToAdd } from "./select-files-to-add.js";
 import type { CoderOptions, CoderResult, CoderStage, FileStat } from "./types.js";
 
-/** Why the last round asked again; null when the last round ended clean. */
-type Problem =
-  | { kind: "edits"; failures: EditFailure[] }
-  | { kind: "check"; report: CheckReport }
-  | { kind: "no-edits" }
-  | { kind: "files-added"; files: string[] };
-
 const TRUNCATED_ADVICE =
   "The model's answer was cut off at its output token limit, so none of its edits were applied. Ask for a smaller change, use an edit format that sends less text (diff rather than whole), or use a model with a larger output limit.";
 
+/** Everything one run remembers between its steps. */
+interface CoderState extends LoopState {
+  edited: Set<string>;
+  round: number;
+  /** Files in the chat: the model sees their contents and may edit them. */
+  chatFiles: string[];
+  /** Files the model named that were too many or too large to add; never offered again. */
+  ignored: Set<string>;
+  /** The conversation so far (requests and replies), resent every round. */
+  done: ChatMessage[];
+  usage: UsageTotals;
+  explanation: string;
+  lastText: string;
+  shell: string[];
+  setupDone: boolean;
+  /** Something was written since the last check. */
+  uncheckedEdits: boolean;
+  map: { key: string; text: string } | null;
+}
+
+/** The state plus what does not change during a run. */
+interface CoderRun {
+  options: CoderOptions;
+  deps: CoderDeps;
+  start: number;
+  repoFiles: string[];
+  /** Files added up front because the request named them. */
+  fromRequest: string[];
+  state: CoderState;
+}
+
+/** The next thing a run does; the deadline is checked once before each. */
+type Step =
+  | { kind: "ask"; message: string }
+  | { kind: "apply"; reply: CompletionResult; fence: Fence; filesAdded: string[] }
+  | { kind: "check"; deleted: string[] }
+  | { kind: "llm-error"; errorKind: string; message: string }
+  | { kind: "commit" };
+
 /**
  * One headless request: prompt → LLM → parse → apply → syntax/lint/test → reflect, at most `maxReflections`
- * times (so at most 1 + maxReflections LLM calls), then one commit when the final state is clean (AIDER.md §0, §3,
- * A.10, A.14, A.17). Expected failures come back as an outcome; only programming errors throw.
+ * times (so at most 1 + maxReflections LLM calls), then one commit when the final state is clean
+ * (docs/behaviour.md#the-edit-loop). Expected failures come back as an outcome; only programming errors throw.
  */
 export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<CoderResult> {
-  const start = deps.now();
-  const count = deps.countTokens ?? defaultCountTokens;
-  const mode = options.askOnly ? "ask" : options.editFormat;
-  const chatFiles = [...new Set(options.files)];
-  const ignored = new Set<string>();
-  const done: ChatMessage[] = [];
-  const edited = new Set<string>();
-  let usage = emptyUsage();
-  let reflections = 0;
-  let explanation = "";
-  let lastText = "";
-  const shell: string[] = [];
-  let setupDone = false;
-  let noEditsReflected = false;
-  let uncheckedEdits = false;
-  let problem: Problem | null = null;
-  let round = 0;
-  let map: { key: string; text: string } | null = null;
-
-  const progress = (stage: CoderStage, detail?: string): void => deps.onProgress?.({ stage, round, detail });
-  const base = () => ({
-    reflections,
-    tokens: usage.tokens,
-    costUsd: usage.costUsd,
-    explanation,
-    shell: [...new Set(shell)],
-    elapsedMs: deps.now() - start,
-  });
-  const editedStats = async (): Promise<FileStat[]> => (edited.size ? deps.diffStats([...edited]) : []);
-  const timeProblem = (): string | null => {
-    if (deps.signal?.aborted) return "The run was cancelled.";
-    const max = options.budget.maxWallMs;
-    if (max !== undefined && deps.now() - start > max) return `The run exceeded its time limit of ${max} ms.`;
-    return null;
-  };
-  const timedOut = async (message: string): Promise<CoderResult> => ({
-    ...base(),
-    outcome: "timed-out",
-    message,
-    editedFiles: await editedStats(),
-  });
-
-  const repoFiles = await deps.workspace.listFiles();
-  const mentionCtx = () => ({ repoFiles, chatFiles, readFiles: options.readFiles, ignored });
-  // Files the request itself names are added up front, as Aider does for user input (AIDER.md §0 preproc).
-  const fromRequest = await selectFilesToAdd({
-    candidates: findFileMentions(options.message, mentionCtx()),
-    workspace: deps.workspace,
-    countTokens: count,
-  });
-  chatFiles.push(...fromRequest.added);
-
-  const repoMap = async (): Promise<string | null> => {
-    if (!deps.repoMap || options.mapTokens <= 0) return null;
-    const key = chatFiles.join("\n");
-    if (map?.key === key) return map.text;
-    progress("mapping");
-    try {
-      // Aider's rule (AIDER.md §5.6): every word of 4+ letters may be an identifier; file names and stems name files.
-      const mentions = findMentions(options.message, repoFiles, chatFiles);
-      const result = await deps.repoMap({
-        chatFiles,
-        mentionedFiles: [...new Set([...fromRequest.added, ...mentions.mentionedFiles])],
-        mentionedIdents: mentions.mentionedIdents,
-        mapTokens: options.mapTokens,
-      });
-      map = { key, text: result.text };
-    } catch {
-      map = { key, text: "" }; // the map is an aid: a failure to build it must not fail the run
-    }
-    return map.text;
-  };
-
-  let message = options.message;
+  const run = await startRun(options, deps);
+  let step: Step = { kind: "ask", message: options.message };
   for (;;) {
-    round += 1;
-    const late = timeProblem();
-    if (late) return timedOut(late);
-
-    const snapshot = await deps.workspace.read([...chatFiles, ...options.readFiles]);
-    const present = (paths: readonly string[]) =>
-      paths.flatMap((path) => {
-        const content = snapshot.files.get(path);
-        return content === undefined ? [] : [{ path, content }];
-      });
-    const chatContents = present(chatFiles);
-    const readContents = present(options.readFiles);
-    const fence = chooseFence([...chatContents, ...readContents].map((f) => f.content));
-    const messages = buildMessages({
-      mode,
-      fence,
-      chatFiles: chatContents,
-      readFiles: readContents,
-      repoMap: await repoMap(),
-      untrustedContext: options.untrustedContext,
-      done,
-      message,
+    // The one deadline check: before every step, and so also between a failed model call and its report (an
+    // abort caused by the run's own deadline or cancellation is a time-out, not a model failure).
+    const late = deadlineProblem({
+      aborted: deps.signal?.aborted ?? false,
+      elapsedMs: deps.now() - run.start,
+      maxWallMs: options.budget.maxWallMs,
     });
+    if (late) return { ...resultBase(run), outcome: "timed-out", message: late, editedFiles: await editedStats(run) };
+    const next = await runStep(run, step);
+    if ("outcome" in next) return next;
+    step = next;
+  }
+}
 
-    progress("thinking");
-    const maxWall = options.budget.maxWallMs;
-    const remainingMs = maxWall === undefined ? null : maxWall - (deps.now() - start);
-    const call = await callModel({ deps, model: options.model, messages, round, remainingMs });
-    if (call.kind === "llm-error") {
-      // An abort caused by the run's own deadline or cancellation is a time-out, not a model failure.
-      const late = timeProblem();
-      if (late) return timedOut(late);
-      return { ...base(), outcome: "llm-error", errorKind: call.errorKind, message: call.message };
-    }
-    const reply = call.reply;
-    usage = addUsage(usage, reply.usage, reply.costUsd);
-    const spent = usage.costUsd === null ? "" : `, $${usage.costUsd.toFixed(4)}`;
-    progress("thinking", `${options.model}: ${usage.tokens.prompt} prompt + ${usage.tokens.completion} completion tokens so far${spent}`);
-    lastText = reply.text;
-    if (reply.finishReason === "length") {
-      return { ...base(), outcome: "llm-error", errorKind: "truncated", message: TRUNCATED_ADVICE };
-    }
-    const overBudget = budgetProblem(options.budget, usage);
-    if (overBudget) {
-      return { ...base(), outcome: "budget-exceeded", message: overBudget, editedFiles: await editedStats() };
-    }
-    done.push({ role: "user", content: message }, { role: "assistant", content: reply.text });
-    explanation = extractExplanation(reply.text, fence);
-    if (options.askOnly) return { ...base(), explanation: reply.text, outcome: "no-changes", answer: reply.text };
+async function runStep(run: CoderRun, step: Step): Promise<Step | CoderResult> {
+  switch (step.kind) {
+    case "ask":
+      return ask(run, step.message);
+    case "apply":
+      return apply(run, step);
+    case "check":
+      return check(run, step.deleted);
+    case "llm-error":
+      return { ...resultBase(run), outcome: "llm-error", errorKind: step.errorKind, message: step.message };
+    case "commit":
+      return commit(run);
+  }
+}
 
-    // Files named in the reply are added only while another call is allowed to use them.
-    const canAskAgain = reflections < options.maxReflections;
-    const mentioned = canAskAgain ? findFileMentions(reply.text, mentionCtx()) : [];
-    const selection = await selectFilesToAdd({ candidates: mentioned, workspace: deps.workspace, countTokens: count });
-    for (const path of selection.skipped) ignored.add(path);
+async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRun> {
+  const start = deps.now();
+  const state: CoderState = {
+    reflections: 0,
+    maxReflections: options.maxReflections,
+    problem: null,
+    noEditsReflected: false,
+    edited: new Set(),
+    round: 0,
+    chatFiles: [...new Set(options.files)],
+    ignored: new Set(),
+    done: [],
+    usage: emptyUsage(),
+    explanation: "",
+    lastText: "",
+    shell: [],
+    setupDone: false,
+    uncheckedEdits: false,
+    map: null,
+  };
+  const repoFiles = await deps.workspace.listFiles();
+  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state };
+  // Files the request itself names are added up front, as Aider does for user input (docs/behaviour.md#file-mentions).
+  const fromRequest = await selectFilesToAdd({
+    candidates: findFileMentions(options.message, mentionContext(run)),
+    workspace: deps.workspace,
+    countTokens: deps.countTokens ?? defaultCountTokens,
+  });
+  state.chatFiles.push(...fromRequest.added);
+  run.fromRequest = fromRequest.added;
+  return run;
+}
 
-    const late2 = timeProblem();
-    if (late2) return timedOut(late2);
-    progress("applying");
-    const applied = await applyReply({
-      deps,
-      options,
-      text: reply.text,
-      fence,
-      chatFiles,
-      repoFiles,
-      withheld: new Set(selection.added),
+/** One round's model call: the messages from the current files, the reply judged before anything is applied. */
+async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> {
+  const { options, deps, state } = run;
+  state.round += 1;
+  const snapshot = await deps.workspace.read([...state.chatFiles, ...options.readFiles]);
+  const present = (paths: readonly string[]) =>
+    paths.flatMap((path) => {
+      const content = snapshot.files.get(path);
+      return content === undefined ? [] : [{ path, content }];
     });
-    shell.push(...applied.shell);
-    for (const path of applied.written) edited.add(path);
-    if (applied.written.length > 0) uncheckedEdits = true;
-    // New files join the chat so the next round shows them; deleted ones leave it.
-    for (const path of applied.written) if (!chatFiles.includes(path)) chatFiles.push(path);
-    for (const path of applied.deleted) if (chatFiles.includes(path)) chatFiles.splice(chatFiles.indexOf(path), 1);
-    chatFiles.push(...selection.added.filter((p) => !chatFiles.includes(p)));
+  const chatContents = present(state.chatFiles);
+  const readContents = present(options.readFiles);
+  const fence = chooseFence([...chatContents, ...readContents].map((f) => f.content));
+  const messages = buildMessages({
+    mode: options.askOnly ? "ask" : options.editFormat,
+    fence,
+    chatFiles: chatContents,
+    readFiles: readContents,
+    repoMap: await repoMap(run),
+    untrustedContext: options.untrustedContext,
+    done: state.done,
+    message,
+  });
 
-    let reflection: string | null = null;
-    let stop = false;
-    if (selection.added.length > 0) {
-      reflection = filesAddedText(selection.added, applied.written.length > 0);
-      if (applied.reflection) reflection += `\n\n${applied.reflection}`;
-      problem = applied.failures.length ? { kind: "edits", failures: applied.failures } : { kind: "files-added", files: selection.added };
-    } else if (applied.failures.length > 0) {
-      reflection = applied.reflection;
-      problem = { kind: "edits", failures: applied.failures };
-    } else if (!uncheckedEdits) {
-      // Nothing new to check (no edits, or edits that changed nothing). A.10: say so once; a second answer without
-      // edits means the model considers the request done.
-      if (noEditsReflected) stop = true;
-      else reflection = NO_EDITS_TEXT;
-      noEditsReflected = true;
-      if (problem === null || problem.kind === "files-added") problem = { kind: "no-edits" };
-    } else {
-      const late3 = timeProblem();
-      if (late3) return timedOut(late3);
-      const existing = [...edited].filter((p) => !applied.deleted.includes(p) && chatFiles.includes(p));
-      const checks = await runChecks({ deps, options, files: existing, round, setupDone });
-      setupDone = checks.setupDone;
-      uncheckedEdits = false;
-      if (checks.result.kind === "setup-failed") {
-        return { ...base(), outcome: "checks-failed", report: checks.result.report, editedFiles: await editedStats() };
-      }
-      if (checks.result.kind === "failed") {
-        reflection = deps.renderCheckReflection(checks.result.report, existing);
-        problem = { kind: "check", report: checks.result.report };
-      } else {
-        problem = null;
-      }
-    }
+  progress(run, "thinking");
+  const maxWall = options.budget.maxWallMs;
+  const remainingMs = maxWall === undefined ? null : maxWall - (deps.now() - run.start);
+  const call = await callModel({ deps, model: options.model, messages, round: state.round, remainingMs });
+  if (call.kind === "llm-error") return call;
+  const reply = call.reply;
+  state.usage = addUsage(state.usage, reply.usage, reply.costUsd);
+  const { tokens, costUsd } = state.usage;
+  const spent = costUsd === null ? "" : `, $${costUsd.toFixed(4)}`;
+  progress(run, "thinking", `${options.model}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${spent}`);
+  state.lastText = reply.text;
 
-    if (stop || reflection === null || reflections >= options.maxReflections) break;
-    reflections += 1;
-    message = reflection;
+  const verdict = judgeReply({
+    truncated: reply.finishReason === "length",
+    budgetProblem: budgetProblem(options.budget, state.usage),
+    askOnly: options.askOnly === true,
+  });
+  if (verdict.kind === "truncated") {
+    return { ...resultBase(run), outcome: "llm-error", errorKind: "truncated", message: TRUNCATED_ADVICE };
   }
+  if (verdict.kind === "over-budget") {
+    return { ...resultBase(run), outcome: "budget-exceeded", message: verdict.message, editedFiles: await editedStats(run) };
+  }
+  state.done.push({ role: "user", content: message }, { role: "assistant", content: reply.text });
+  state.explanation = extractExplanation(reply.text, fence);
+  if (verdict.kind === "answer") return { ...resultBase(run), explanation: reply.text, outcome: "no-changes", answer: reply.text };
 
-  if (problem?.kind === "edits") {
-    return { ...base(), outcome: "edit-failed", failures: problem.failures, editedFiles: await editedStats() };
-  }
-  if (problem?.kind === "check") {
-    return { ...base(), outcome: "checks-failed", report: problem.report, editedFiles: await editedStats() };
-  }
-  if (problem?.kind === "files-added" && edited.size > 0) {
-    const failure: EditFailure = {
-      path: problem.files.join(", "),
-      reason: "file-missing",
-      message: `The model asked to see ${problem.files.join(", ")} but no reflections were left to finish the edits.`,
-    };
-    return { ...base(), outcome: "edit-failed", failures: [failure], editedFiles: await editedStats() };
-  }
-  if (problem !== null || edited.size === 0) {
-    return { ...base(), outcome: "no-changes", answer: explanation || lastText };
-  }
+  // Files named in the reply are added only while another call is allowed to use them.
+  const canAskAgain = state.reflections < options.maxReflections;
+  const mentioned = canAskAgain ? findFileMentions(reply.text, mentionContext(run)) : [];
+  const selection = await selectFilesToAdd({
+    candidates: mentioned,
+    workspace: deps.workspace,
+    countTokens: deps.countTokens ?? defaultCountTokens,
+  });
+  for (const path of selection.skipped) state.ignored.add(path);
+  return { kind: "apply", reply, fence, filesAdded: selection.added };
+}
 
-  const late = timeProblem();
-  if (late) return timedOut(late);
-  progress("committing");
-  const committed = await commitRun(deps, options, [...edited], explanation);
-  if (committed.kind === "nothing-changed") return { ...base(), outcome: "no-changes", answer: explanation || lastText };
+/** Apply the reply's edits and update the chat; then check, or decide straight away. */
+async function apply(run: CoderRun, step: Extract<Step, { kind: "apply" }>): Promise<Step | CoderResult> {
+  const { options, deps, state } = run;
+  progress(run, "applying");
+  const applied = await applyReply({
+    deps,
+    options,
+    text: step.reply.text,
+    fence: step.fence,
+    chatFiles: state.chatFiles,
+    repoFiles: run.repoFiles,
+    withheld: new Set(step.filesAdded),
+  });
+  state.shell.push(...applied.shell);
+  for (const path of applied.written) state.edited.add(path);
+  if (applied.written.length > 0) state.uncheckedEdits = true;
+  // New files join the chat so the next round shows them; deleted ones leave it.
+  const chat = state.chatFiles;
+  for (const path of applied.written) if (!chat.includes(path)) chat.push(path);
+  for (const path of applied.deleted) if (chat.includes(path)) chat.splice(chat.indexOf(path), 1);
+  chat.push(...step.filesAdded.filter((p) => !chat.includes(p)));
+
+  const next = afterApply(
+    { filesAdded: step.filesAdded, wroteFiles: applied.written.length > 0, failures: applied.failures, reflection: applied.reflection },
+    state.uncheckedEdits,
+  );
+  return next.kind === "run-checks" ? { kind: "check", deleted: applied.deleted } : decide(run, next);
+}
+
+/** Syntax, setup, lint and test over the files this run edited that still exist. */
+async function check(run: CoderRun, deleted: readonly string[]): Promise<Step | CoderResult> {
+  const { options, deps, state } = run;
+  const existing = [...state.edited].filter((p) => !deleted.includes(p) && state.chatFiles.includes(p));
+  const checks = await runChecks({ deps, options, files: existing, round: state.round, setupDone: state.setupDone });
+  state.setupDone = checks.setupDone;
+  state.uncheckedEdits = false;
+  const result = checks.result;
+  if (result.kind === "setup-failed") {
+    return { ...resultBase(run), outcome: "checks-failed", report: result.report, editedFiles: await editedStats(run) };
+  }
+  if (result.kind === "ok") return decide(run, { kind: "checks-passed" });
+  const reflection = deps.renderCheckReflection(result.report, existing);
+  return decide(run, { kind: "checks-failed", report: result.report, reflection });
+}
+
+/** Ask again, or end the loop with its final outcome. */
+async function decide(run: CoderRun, round: RoundReport): Promise<Step | CoderResult> {
+  const decision = decideNext(run.state, round);
+  run.state = decision.state;
+  if (decision.next.kind === "ask") return decision.next;
+  const final = finalOutcome(run.state);
+  switch (final.kind) {
+    case "commit":
+      return { kind: "commit" };
+    case "no-changes":
+      return noChanges(run);
+    case "edit-failed":
+      return { ...resultBase(run), outcome: "edit-failed", failures: final.failures, editedFiles: await editedStats(run) };
+    case "checks-failed":
+      return { ...resultBase(run), outcome: "checks-failed", report: final.report, editedFiles: await editedStats(run) };
+  }
+}
+
+async function commit(run: CoderRun): Promise<CoderResult> {
+  const { state } = run;
+  progress(run, "committing");
+  const committed = await commitRun(run.deps, run.options, [...state.edited], state.explanation);
+  if (committed.kind === "nothing-changed") return noChanges(run);
   if (committed.kind === "commit-failed") {
-    return { ...base(), outcome: "checks-failed", report: committed.report, editedFiles: committed.editedFiles };
+    return { ...resultBase(run), outcome: "checks-failed", report: committed.report, editedFiles: committed.editedFiles };
   }
-  return { ...base(), outcome: "changed", editedFiles: committed.editedFiles, commit: committed.commit };
+  return { ...resultBase(run), outcome: "changed", editedFiles: committed.editedFiles, commit: committed.commit };
+}
+
+/** The repo map for the current chat files, rebuilt only when they changed; a failure leaves it empty. */
+async function repoMap(run: CoderRun): Promise<string | null> {
+  const { options, deps, state } = run;
+  if (!deps.repoMap || options.mapTokens <= 0) return null;
+  const key = state.chatFiles.join("\n");
+  if (state.map?.key === key) return state.map.text;
+  progress(run, "mapping");
+  try {
+    // Every word of 4+ letters may be an identifier; file names and stems name files (docs/behaviour.md#repo-map).
+    const mentions = findMentions(options.message, run.repoFiles, state.chatFiles);
+    const result = await deps.repoMap({
+      chatFiles: state.chatFiles,
+      mentionedFiles: [...new Set([...run.fromRequest, ...mentions.mentionedFiles])],
+      mentionedIdents: mentions.mentionedIdents,
+      mapTokens: options.mapTokens,
+    });
+    state.map = { key, text: result.text };
+  } catch {
+    state.map = { key, text: "" }; // the map is an aid: a failure to build it must not fail the run
+  }
+  return state.map.text;
+}
+
+function mentionContext(run: CoderRun) {
+  const { state } = run;
+  return { repoFiles: run.repoFiles, chatFiles: state.chatFiles, readFiles: run.options.readFiles, ignored: state.ignored };
+}
+
+function progress(run: CoderRun, stage: CoderStage, detail?: string): void {
+  run.deps.onProgress?.({ stage, round: run.state.round, detail });
+}
+
+function resultBase(run: CoderRun) {
+  const { state } = run;
+  return {
+    reflections: state.reflections,
+    tokens: state.usage.tokens,
+    costUsd: state.usage.costUsd,
+    explanation: state.explanation,
+    shell: [...new Set(state.shell)],
+    elapsedMs: run.deps.now() - run.start,
+  };
+}
+
+function noChanges(run: CoderRun): CoderResult {
+  return { ...resultBase(run), outcome: "no-changes", answer: run.state.explanation || run.state.lastText };
+}
+
+async function editedStats(run: CoderRun): Promise<FileStat[]> {
+  return run.state.edited.size ? run.deps.diffStats([...run.state.edited]) : [];
 }

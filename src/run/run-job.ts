@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Logger } from "pino";
+import { checksFailingCommit } from "../coder/commit-policy.js";
 import type { CoderOptions, CoderResult } from "../coder/types.js";
 import { issueBranchName } from "./branch-name.js";
 import type { RunRequest } from "./run-request.js";
@@ -108,8 +109,7 @@ async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s
     sha = await deps.git.commitPaths({
       dir: checkout,
       paths: result.editedFiles.map((f) => f.path),
-      subject: `fix: ${req.message.split("\n")[0]!.slice(0, 60)} (checks failing)`,
-      body: `Requested by @${req.requester.login}: ${req.message}\n\nThe repository's checks still fail on this commit.`,
+      ...checksFailingCommit(req.message, req.requester.login),
       trailers: runTrailers(req.jobId, req.requester),
     });
   }

@@ -1,11 +1,13 @@
-/** Trailer naming the run on every bot commit; `/aider undo` finds the bot's commits by it. */
-export const RUN_TRAILER = "Aider-Bot-Run";
+import { coAuthorTrailer, RUN_TRAILER } from "../coder/commit-policy.js";
+
+// The trailers' wording is commit policy (coder/commit-policy.ts); this module knows who the run's requester is.
+export { RUN_TRAILER } from "../coder/commit-policy.js";
 
 /** Trailers for a run's commit: the run id, and Co-authored-by the requesting user when known. */
 export function runTrailers(jobId: string, requester?: { login: string; id?: number }): string[] {
   const trailers = [`${RUN_TRAILER}: ${jobId}`];
   // A scheduled run has the bot itself as requester: no co-author then.
-  if (requester && !requester.login.endsWith("[bot]")) trailers.unshift(`Co-authored-by: ${coAuthorName(requester)} <${noreplyEmail(requester)}>`);
+  if (requester && !requester.login.endsWith("[bot]")) trailers.unshift(coAuthorTrailer(coAuthorName(requester), noreplyEmail(requester)));
   return trailers;
 }
 
