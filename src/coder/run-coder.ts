@@ -51,6 +51,8 @@ export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<
   let problem: Problem | null = null;
   let round = 0;
   let map: { key: string; text: string } | null = null;
+  const sandbox = await deps.sandboxMode?.();
+  let checksSkipped: string | undefined;
 
   const progress = (stage: CoderStage, detail?: string): void => deps.onProgress?.({ stage, round, detail });
   const base = () => ({
@@ -60,6 +62,8 @@ export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<
     explanation,
     shell: [...new Set(shell)],
     elapsedMs: deps.now() - start,
+    ...(sandbox ? { sandbox } : {}),
+    ...(checksSkipped ? { checksSkipped } : {}),
   });
   const editedStats = async (): Promise<FileStat[]> => (edited.size ? deps.diffStats([...edited]) : []);
   const timeProblem = (): string | null => {
@@ -207,6 +211,7 @@ export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<
       const checks = await runChecks({ deps, options, files: existing, round, setupDone });
       setupDone = checks.setupDone;
       uncheckedEdits = false;
+      if (checks.result.kind === "ok" && checks.result.skipped) checksSkipped = checks.result.skipped;
       if (checks.result.kind === "setup-failed") {
         return { ...base(), outcome: "checks-failed", report: checks.result.report, editedFiles: await editedStats() };
       }
