@@ -6,6 +6,8 @@ import { createCheckExec } from "../../src/app/create-check-exec.js";
 import { readEnv } from "../../src/config/env.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import { sandboxProblem } from "../../src/exec/sandbox.js";
+import { createCoderDeps } from "../../src/run/create-coder-deps.js";
+import { createGit } from "../../src/workspace/create-git.js";
 import { survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
 
 const exec = createExec({ sourceEnv: process.env });
@@ -103,6 +105,12 @@ describe("the check exec when bubblewrap cannot run", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("reaches the coder: its deps report the mode, so setup/lint/test are skipped", async () => {
+    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "auto" }), exec, log, { probe: async () => "user namespaces are disabled" });
+    const deps = createCoderDeps({ root: os.tmpdir(), exec, checkExec, git: createGit(exec), llm: { complete: async () => { throw new Error("not called"); } }, protectedPaths: [] });
+    expect(await deps.sandboxMode!()).toBe("unavailable: user namespaces are disabled");
   });
 
   it("finds the reason itself when bwrap is not on the PATH", async () => {
