@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -5,10 +6,10 @@ import pino from "pino";
 import { createCheckExec } from "../../src/app/create-check-exec.js";
 import { readEnv } from "../../src/config/env.js";
 import { createExec } from "../../src/exec/create-exec.js";
-import { sandboxProblem } from "../../src/exec/sandbox.js";
+import { sandboxProblem, sandboxRequest } from "../../src/exec/sandbox.js";
 import { createCoderDeps } from "../../src/run/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
-import { survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
+import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
 
 const exec = createExec({ sourceEnv: process.env });
 const log = pino({ level: "silent" });
@@ -83,6 +84,16 @@ withBwrap("the check exec's bubblewrap sandbox", () => {
     expect(r.output).toContain("done");
     expect(await readFile(path.join(checkout, "out.txt"), "utf8")).toBe("built\n");
     expect(await readFile(path.join(checkout, ".git", "config"), "utf8")).not.toContain("include");
+  });
+
+  it("dies with its parent: killing the process that started it (the app) with SIGKILL ends everything inside", async () => {
+    const n = uniqueSleep();
+    const req = sandboxRequest({ command: `sleep ${n} & setsid sleep ${n} & wait`, shell: true, cwd: checkout }, { hide: [work], network: false });
+    // A stand-in for the app: a shell that starts the sandbox and is then killed without any chance to clean up.
+    const app = spawn("sh", ["-c", '"$@" & wait', "sh", req.command, ...req.args!], { stdio: "ignore" });
+    while (pidsWithArg(n).length < 2) await new Promise((r) => setTimeout(r, 20));
+    process.kill(app.pid!, "SIGKILL");
+    expect(await survivorsOf(n)).toEqual([]);
   });
 
   it("leaves no process behind when a command times out", async () => {
