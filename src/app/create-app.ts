@@ -11,6 +11,7 @@ import type { RunRequest } from "../run/run-request.js";
 import { createCheckExec } from "./create-check-exec.js";
 import { createJobRunner } from "./create-job-runner.js";
 import { fireSchedule } from "./fire-schedule.js";
+import { mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
 import { createScheduler } from "./scheduler.js";
 
@@ -48,13 +49,11 @@ export function createApp(env: AppEnv): AppHandle {
       llm,
       bot,
       logger: app.log,
-      installation: async (id) => {
-        const octokit = await app.auth(id);
-        return {
-          api: octokit as unknown as GitHubApi,
-          token: async () => ((await octokit.auth({ type: "installation" })) as { token: string }).token,
-        };
-      },
+      installation: async (id, repo) => ({
+        api: (await app.auth(id)) as unknown as GitHubApi,
+        // The token git (a child process) gets: this repository only, contents only.
+        token: async () => mintRepoToken((await app.auth()) as unknown as GitHubApi, id, repo),
+      }),
     });
     queue = createInProcessQueue<RunRequest>({
       concurrency: env.concurrency,

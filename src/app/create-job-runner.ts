@@ -22,8 +22,8 @@ export interface JobRunnerDeps {
   /** Exec for the repository's own commands (sandboxed when available). */
   checkExec: Exec;
   llm: LlmClient;
-  /** An installation Octokit and a way to mint its token. */
-  installation(id: number): Promise<{ api: GitHubApi; token: () => Promise<string> }>;
+  /** An installation Octokit and a way to mint a git token scoped to `repo` (see `app/mint-repo-token`). */
+  installation(id: number, repo: string): Promise<{ api: GitHubApi; token: () => Promise<string> }>;
   bot(): Promise<{ login: string; email: string }>;
   logger: Logger;
 }
@@ -32,7 +32,7 @@ export interface JobRunnerDeps {
 export function createJobRunner(deps: JobRunnerDeps): JobHandler<RunRequest> {
   return async (job, signal) => {
     const req = job.data;
-    const { api, token } = await deps.installation(req.installationId);
+    const { api, token } = await deps.installation(req.installationId, req.repo);
     const bot = await deps.bot();
     const git = createGit(deps.exec, { name: bot.login, email: bot.email });
     const webUrl = req.cloneUrl.replace(new RegExp(`/${req.owner}/${req.repo}(\\.git)?$`), "");

@@ -7,6 +7,7 @@ import type {
   ParseContext,
   ParseResult,
 } from "../edits/types.js";
+import type { SandboxMode } from "../exec/types.js";
 import type { LlmClient } from "../llm/types.js";
 import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";
 import type { CoderProgress, FileStat } from "./types.js";
@@ -50,6 +51,8 @@ export interface CoderDeps {
   /** Built-in syntax check; null when the language is not supported. */
   syntaxCheck(path: string, content: string): Promise<CheckReport | null>;
   runCheck(req: CheckCommandRequest): Promise<CheckReport>;
+  /** Where `runCheck` runs commands; an `unavailable: …` mode makes the coder skip them. Absent: run them. */
+  sandboxMode?(): Promise<SandboxMode>;
   /** LLM-facing text for a failed report. */
   renderCheckReflection(report: CheckReport, files: readonly string[]): string;
   repoMap?(req: RepoMapRequest): Promise<{ text: string; rankedFiles: string[] }>;

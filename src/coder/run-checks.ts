@@ -3,7 +3,8 @@ import type { CoderDeps } from "./coder-deps.js";
 import type { CoderOptions, CoderStage } from "./types.js";
 
 export type ChecksResult =
-  | { kind: "ok" }
+  /** `skipped`: setup/lint/test were not run, and why (the sandbox cannot run here). */
+  | { kind: "ok"; skipped?: string }
   | { kind: "failed"; report: CheckReport }
   /** A setup command failed: the environment is broken, not something the model can fix by editing. */
   | { kind: "setup-failed"; report: CheckReport };
@@ -38,6 +39,12 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
 
   const wantsCommands = options.lintCommands.length > 0 || (options.autoTest && !!options.testCommand);
   let setupDone = input.setupDone;
+  // Fail closed: the repository's own commands never run outside the sandbox unless the operator turned it off.
+  const mode = wantsCommands ? await deps.sandboxMode?.() : undefined;
+  if (mode?.startsWith("unavailable: ")) {
+    const why = mode.slice("unavailable: ".length);
+    return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
+  }
   if (wantsCommands && !setupDone) {
     setupDone = true;
     for (const command of options.setupCommands ?? []) {

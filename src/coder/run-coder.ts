@@ -1,3 +1,4 @@
+import type { SandboxMode } from "../exec/types.js";
 import type { Fence } from "../edits/types.js";
 import { countTokens as defaultCountTokens } from "../llm/count-tokens.js";
 import type { ChatMessage, CompletionResult } from "../llm/types.js";
@@ -37,6 +38,8 @@ interface CoderState extends LoopState {
   /** Something was written since the last check. */
   uncheckedEdits: boolean;
   map: { key: string; text: string } | null;
+  /** Why setup/lint/test were not run (no sandbox available), when they were not. */
+  checksSkipped?: string;
 }
 
 /** The state plus what does not change during a run. */
@@ -48,6 +51,8 @@ interface CoderRun {
   /** Files added up front because the request named them. */
   fromRequest: string[];
   state: CoderState;
+  /** Where the repository's commands run (bubblewrap, off, or unavailable and why). */
+  sandbox?: SandboxMode;
 }
 
 /** The next thing a run does; the deadline is checked once before each. */
@@ -117,7 +122,8 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
     map: null,
   };
   const repoFiles = await deps.workspace.listFiles();
-  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state };
+  const sandbox = await deps.sandboxMode?.();
+  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state, ...(sandbox ? { sandbox } : {}) };
   // Files the request itself names are added up front, as Aider does for user input (docs/behaviour.md#file-mentions).
   const fromRequest = await selectFilesToAdd({
     candidates: findFileMentions(options.message, mentionContext(run)),
@@ -229,6 +235,7 @@ async function check(run: CoderRun, deleted: readonly string[]): Promise<Step | 
   state.setupDone = checks.setupDone;
   state.uncheckedEdits = false;
   const result = checks.result;
+  if (result.kind === "ok" && result.skipped) state.checksSkipped = result.skipped;
   if (result.kind === "setup-failed") {
     return { ...resultBase(run), outcome: "checks-failed", report: result.report, editedFiles: await editedStats(run) };
   }
@@ -307,6 +314,8 @@ function resultBase(run: CoderRun) {
     explanation: state.explanation,
     shell: [...new Set(state.shell)],
     elapsedMs: run.deps.now() - run.start,
+    ...(run.sandbox ? { sandbox: run.sandbox } : {}),
+    ...(state.checksSkipped ? { checksSkipped: state.checksSkipped } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { EditFormatName, EditFailure } from "../edits/types.js";
 import type { CheckReport } from "../checks/types.js";
+import type { SandboxMode } from "../exec/types.js";
 import type { TokenUsage } from "../llm/types.js";
 
 /** Everything one headless run needs to know (from CLI flags or from repo config + the GitHub request). */
@@ -56,6 +57,10 @@ interface CoderResultBase {
   /** Shell commands the model suggested (never run). */
   shell: string[];
   elapsedMs: number;
+  /** Where the repository's commands ran (absent when no sandbox applies, e.g. the CLI). */
+  sandbox?: SandboxMode;
+  /** Set when lint/test/setup were configured but not run, with the reason. */
+  checksSkipped?: string;
 }
 
 export interface FileStat {

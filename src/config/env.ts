@@ -12,7 +12,10 @@ export interface AppEnv {
   prices: Record<string, { input: number; output: number }>;
   /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
   allowPrefill: boolean;
-  /** Run lint/test/setup commands in a bubblewrap sandbox: `auto` (when it works here), `on` (required), `off`. */
+  /**
+   * Where lint/test/setup commands run. `auto` (default) and `on`: only inside bubblewrap; when it cannot run here
+   * they are skipped (the run still edits and pushes, and says so). `off`: without a sandbox, by explicit choice.
+   */
   sandbox: "auto" | "on" | "off";
   /** Keep the network inside the sandbox (default true: installs and many test suites need it). */
   sandboxNetwork: boolean;

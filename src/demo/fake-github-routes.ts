@@ -74,10 +74,8 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     return { status: 200, json: { total_count: repos.length, repositories: repos } };
   }
   if (method === "GET" && s[0] === "app" && s.length === 1) return { status: 200, json: { id: 1, slug: state.botLogin.replace("[bot]", ""), name: "aider-bot" } };
-  if (method === "POST" && s[0] === "app" && s[1] === "installations" && s[3] === "access_tokens") {
-    const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
-    state.issuedTokens.push(token);
-    return { status: 201, json: { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} } };
+  if (method === "POST" && s[0] === "app" && s[1] === "installations" && s[3] === "access_tokens" && s.length === 4) {
+    return accessToken(ctx, Number(s[2]), body);
   }
   if (s[0] !== "repos" || s.length < 3) return notFound;
   const repo = state.repo(s[1]!, s[2]!);
@@ -210,4 +208,46 @@ async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, 
     return { status: 200, json: repo.reviewComments.filter((c) => c.pullNumber === issue.number).map((c) => ({ id: c.id, body: c.body, path: c.path, line: c.line, in_reply_to_id: c.inReplyTo, user: user(c.user) })) };
   }
   return notFound;
+}
+
+/**
+ * `POST /app/installations/{installation_id}/access_tokens` as GitHub documents it: optional `repositories`
+ * (names) and `permissions` narrow the token; a name the installation cannot reach is a 422. The scope asked for is
+ * recorded in `state.tokenScopes`.
+ */
+function accessToken(ctx: RouteContext, installationId: number, body: unknown): RouteResponse {
+  const { state } = ctx;
+  const b = (body ?? {}) as { repositories?: unknown; permissions?: unknown };
+  const names = b.repositories;
+  if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== "string"))) {
+    return { status: 422, json: { message: "Invalid request: repositories must be an array of repository names." } };
+  }
+  const perms = b.permissions;
+  if (perms !== undefined && (typeof perms !== "object" || perms === null || Object.values(perms).some((v) => v !== "read" && v !== "write"))) {
+    return { status: 422, json: { message: "Invalid request: permissions must map permission names to \"read\" or \"write\"." } };
+  }
+  const all = [...state.repos.values()];
+  const selected = names === undefined ? all : all.filter((r) => (names as string[]).some((n) => n.toLowerCase() === r.name.toLowerCase()));
+  if (names !== undefined && selected.length !== (names as string[]).length) {
+    return { status: 422, json: { message: "There is at least one repository that does not exist or is not accessible to the parent installation." } };
+  }
+  const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
+  state.issuedTokens.push(token);
+  state.tokenScopes.push({
+    token, installationId,
+    ...(names !== undefined ? { repositories: [...(names as string[])] } : {}),
+    ...(perms !== undefined ? { permissions: { ...(perms as Record<string, string>) } } : {}),
+  });
+  return {
+    status: 201,
+    json: {
+      token,
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      permissions: perms ?? { contents: "write", issues: "write", pull_requests: "write", checks: "write", metadata: "read" },
+      repository_selection: names === undefined ? "all" : "selected",
+      ...(names !== undefined
+        ? { repositories: selected.map((r) => ({ name: r.name, full_name: `${r.owner}/${r.name}`, owner: user(r.owner), private: false })) }
+        : {}),
+    },
+  };
 }

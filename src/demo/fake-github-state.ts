@@ -58,11 +58,22 @@ export interface RecordedApiCall {
   body?: unknown;
 }
 
+export interface TokenScope {
+  token: string;
+  installationId: number;
+  /** Repository names the token was limited to; undefined: every repository of the installation. */
+  repositories?: string[];
+  /** Permissions asked for; undefined: all of the App's. */
+  permissions?: Record<string, string>;
+}
+
 export class FakeGitHubState {
   readonly repos = new Map<string, FakeRepo>();
   readonly calls: RecordedApiCall[] = [];
   /** Installation tokens handed out; git pushes must present one. */
   readonly issuedTokens: string[] = [];
+  /** What each token was asked for (`POST /app/installations/{id}/access_tokens`), so tests can assert the scope. */
+  readonly tokenScopes: TokenScope[] = [];
   private nextId = 1000;
 
   constructor(readonly botLogin: string) {}

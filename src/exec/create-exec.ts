@@ -2,6 +2,7 @@ import { execa } from "execa";
 import type { Exec, ExecRequest, ExecResult } from "./types.js";
 import { baseEnv } from "./base-env.js";
 import { capOutput } from "./cap-output.js";
+import { killTree } from "./kill-tree.js";
 
 export interface ExecOptions {
   /** The environment the allow-list is taken from (the caller passes `process.env` once, from config/env). */
@@ -12,7 +13,7 @@ export interface ExecOptions {
 
 /**
  * The single place that spawns processes: allow-listed env (never the parent's secrets), timeout that kills the
- * process group, output capped (head + tail), never throws for a non-zero exit.
+ * process tree, output capped (head + tail), never throws for a non-zero exit.
  */
 export function createExec(options: ExecOptions): Exec {
   const base = baseEnv(options.sourceEnv);
@@ -39,9 +40,11 @@ export function createExec(options: ExecOptions): Exec {
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        killGroup(child.pid);
+        if (child.pid !== undefined) killTree(child.pid);
       }, timeoutMs);
-      const onAbort = () => killGroup(child.pid);
+      const onAbort = () => {
+        if (child.pid !== undefined) killTree(child.pid);
+      };
       req.signal?.addEventListener("abort", onAbort, { once: true });
       if (req.signal?.aborted) onAbort();
       const result = await child.finally(() => {
@@ -60,13 +63,4 @@ export function createExec(options: ExecOptions): Exec {
       };
     },
   };
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
 }

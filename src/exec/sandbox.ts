@@ -1,44 +1,80 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import type { Exec, ExecRequest } from "./types.js";
+import type { Exec, ExecRequest, SandboxMode } from "./types.js";
 
 export interface SandboxOptions {
-  /** Directories hidden behind an empty tmpfs (home, the App key's folder, other jobs' checkouts under /tmp). */
+  /**
+   * Directories replaced by an empty tmpfs: home, the App key's folder, the work root (other jobs' checkouts), the
+   * OS temp dir, the cache dir, the app's own folder. The job's checkout is mounted back on top, so a work root that
+   * contains it is still hidden around it.
+   */
   hide: readonly string[];
   /** Keep the network (package installs and many test suites need it). */
   network: boolean;
 }
 
+/** The flags every sandboxed run uses; the probe uses the same ones, so "it works" means "it works for real runs". */
+const NAMESPACES = ["--unshare-all", "--unshare-pid", "--die-with-parent", "--new-session"];
+
+/**
+ * Why bubblewrap cannot run here (not installed, user namespaces disabled, …), or null when it works. The reason
+ * is what bwrap or the spawn said, for the status comment and the log.
+ */
+export async function sandboxProblem(exec: Exec): Promise<string | null> {
+  const r = await exec.run({ command: "bwrap", args: ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...NAMESPACES, "true"], cwd: "/", timeoutMs: 10_000 });
+  if (r.exitCode === 0) return null;
+  if (r.spawnError) return /ENOENT/.test(r.spawnError) ? "bubblewrap (bwrap) is not installed" : `bwrap could not be started: ${r.spawnError}`;
+  const said = r.output.trim().split("\n").slice(-2).join(" ").slice(0, 300);
+  return `bwrap does not work on this host${said ? ` (${said})` : ""}; user namespaces may be disabled`;
+}
+
 /** Whether bubblewrap is installed and user namespaces work here (often disabled in containers). */
 export async function probeSandbox(exec: Exec): Promise<boolean> {
-  const r = await exec.run({ command: "bwrap", args: ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-all", "--die-with-parent", "true"], cwd: "/", timeoutMs: 10_000 });
-  return r.exitCode === 0;
+  return (await sandboxProblem(exec)) === null;
 }
 
 /**
- * The bubblewrap form of a request: the whole file system read-only, the checkout (cwd) writable, a private /tmp,
- * `hide`n folders replaced by empty ones, separate PID/IPC/UTS namespaces, killed with its parent. The environment
- * stays the exec door's allow-list.
+ * The bubblewrap form of a request: the whole file system read-only, `hide`n folders replaced by empty ones, the
+ * checkout (cwd) writable on top of them, its `.git` read-only (no hooks, no config includes), a private /tmp, its
+ * own PID namespace with its own /proc (the app's processes and their environ are invisible), separate IPC/UTS,
+ * no network unless asked, killed with its parent. The environment stays the exec door's allow-list.
+ * Paths must be absolute and already resolved (see {@link createSandboxedExec}).
  */
 export function sandboxRequest(req: ExecRequest, options: SandboxOptions & { gitDir?: string }): ExecRequest {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  for (const dir of options.hide) if (!req.cwd.startsWith(`${dir}/`) && req.cwd !== dir) args.push("--tmpfs", dir);
+  // Parents first: a tmpfs over a folder would otherwise cover a tmpfs mounted on a folder inside it.
+  const hide = [...new Set(options.hide)].filter((d) => d !== "/" && d !== "/tmp").sort((a, b) => a.length - b.length);
+  for (const dir of hide) args.push("--tmpfs", dir);
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
   if (options.gitDir) args.push("--ro-bind", options.gitDir, options.gitDir);
-  args.push("--chdir", req.cwd, "--unshare-all");
+  args.push("--chdir", req.cwd, ...NAMESPACES);
   if (options.network) args.push("--share-net");
-  args.push("--die-with-parent", "--new-session");
   const inner = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
   return { ...req, command: "bwrap", args: [...args, ...inner], shell: false };
 }
 
-/** An {@link Exec} that runs every request inside the sandbox. */
+/**
+ * An {@link Exec} that runs every request inside the sandbox. Hidden folders that do not exist are left out (bwrap
+ * cannot create a mount point in the read-only root), and symlinks are resolved so the mounts hit the real folders.
+ */
 export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
   return {
     run: (req) => {
-      const gitDir = path.join(req.cwd, ".git");
-      return exec.run(sandboxRequest(req, { ...options, ...(existsSync(gitDir) ? { gitDir } : {}) }));
+      const cwd = real(req.cwd);
+      const hide = options.hide.map((d) => path.resolve(d)).filter(existsSync).map(real);
+      const gitDir = path.join(cwd, ".git");
+      return exec.run(sandboxRequest({ ...req, cwd }, { hide, network: options.network, ...(existsSync(gitDir) ? { gitDir } : {}) }));
     },
+    sandboxMode: async () => "bubblewrap" satisfies SandboxMode,
   };
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    // Missing: bwrap reports it when it tries to mount it, with the path in its message.
+    return path.resolve(p);
+  }
 }

@@ -28,6 +28,14 @@ export interface ExecResult {
   spawnError?: string;
 }
 
+/**
+ * Where repository commands run: inside bubblewrap, without a sandbox because the operator said so
+ * (`AIDER_BOT_SANDBOX=off`), or not at all because the sandbox cannot run here (the reason follows).
+ */
+export type SandboxMode = "bubblewrap" | "off" | `unavailable: ${string}`;
+
 export interface Exec {
   run(req: ExecRequest): Promise<ExecResult>;
+  /** Set on the exec that runs repository commands (see `app/create-check-exec`); absent on a plain exec. */
+  sandboxMode?(): Promise<SandboxMode>;
 }

@@ -111,10 +111,12 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
   if ("editedFiles" in r && r.editedFiles.length) {
     out.push(`**Files changed**\n${r.editedFiles.map((f) => `- \`${f.path}\` +${f.added} −${f.removed}`).join("\n")}`);
   }
+  if (r.checksSkipped) out.push(`⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`);
   const cost = r.costUsd === null ? "" : ` · $${r.costUsd.toFixed(4)}`;
   out.push(`<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${r.tokens.prompt.toLocaleString("en-US")} prompt + ${r.tokens.completion.toLocaleString("en-US")} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`);
   if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
   if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
+  if (r.sandbox) out.push(details("Sandbox", r.sandbox === "bubblewrap" ? "Repository commands ran in a bubblewrap sandbox." : r.sandbox === "off" ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)." : `Repository commands were not run: the sandbox is ${r.sandbox}.`));
   if (r.shell.length) out.push(details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")));
   return out;
 }

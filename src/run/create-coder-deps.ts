@@ -55,6 +55,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     syntaxCheck,
     runCheck: (req) =>
       runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files, ...(input.signal ? { signal: input.signal } : {}) }),
+    ...(input.checkExec?.sandboxMode ? { sandboxMode: () => input.checkExec!.sandboxMode!() } : {}),
     renderCheckReflection: (report, files) => {
       const contents = new Map<string, string>();
       for (const f of new Set([...files, ...report.locations.map((l) => l.path)])) {

@@ -4,11 +4,12 @@ import type { Exec } from "../exec/types.js";
 import { commitPaths } from "./git-commit.js";
 import { diffStats, diffText } from "./git-diff.js";
 import { resolveIdentity, type GitIdentity } from "./git-identity.js";
-import { pushBranch, type PushRequest } from "./git-push.js";
-import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain } from "./git-queries.js";
+import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
+import { openCleanGitDir } from "./git-clean-dir.js";
+import { GitError } from "./git-errors.js";
+import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { revertCommit } from "./git-revert.js";
 import { createGitRunner } from "./git-runner.js";
-import { guardRemote } from "./guard-remote.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 
 export { gitAuthEnv as authEnv } from "./auth-env.js";
@@ -28,11 +29,10 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
   const identityArgs = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
   const run = createGitRunner(exec, { GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS }, identityArgs);
   const who = (dir: string) => resolveIdentity(run, dir, committer);
-  // Clone URLs by checkout, so later token-bearing commands can check the remote was not redirected.
+  // Clone URLs by checkout: token-bearing commands go to this URL from a clean git dir, never to a remote the
+  // checkout's (repository-writable) config names.
   const cloneUrls = new Map<string, string>();
-  const guard = async (dir: string, token: string | undefined, remote = "origin") => {
-    if (token) await guardRemote(run, dir, remote, cloneUrls.get(path.resolve(dir)));
-  };
+  const cloneUrl = (dir: string) => cloneUrls.get(path.resolve(dir));
 
   return {
     /** Any git command (same env, redaction and error rules); for callers with needs not covered below. */
@@ -53,7 +53,16 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       const remote = req.remote ?? "origin";
       const tracking = `refs/remotes/${remote}/${req.branch}`;
       const depth = req.depth ? ["--depth", String(req.depth)] : [];
-      await guard(req.dir, req.token, remote);
+      if (req.token) {
+        const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
+        try {
+          const tip = await transport.fetch(req.branch, depth);
+          await run(req.dir, ["update-ref", tracking, tip]);
+          return tip;
+        } finally {
+          await transport.close();
+        }
+      }
       await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], { token: req.token });
       return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
     },
@@ -64,8 +73,16 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 
     currentBranch: (dir: string) => currentBranch(run, dir),
     async defaultRemoteBranch(dir: string, opts?: { token?: string; remote?: string }): Promise<string | null> {
-      await guard(dir, opts?.token, opts?.remote);
-      return defaultRemoteBranch(run, dir, opts);
+      const local = await defaultRemoteBranch(run, dir, { ...(opts?.remote ? { remote: opts.remote } : {}), localOnly: !!opts?.token });
+      if (local !== null || !opts?.token) return local;
+      const clean = await openCleanGitDir(run, dir);
+      try {
+        const url = cloneUrl(dir);
+        if (!url) throw new GitError("Refusing to send credentials: this checkout's clone URL is not known.", "");
+        return symrefHead((await clean.run(["ls-remote", "--symref", "--", url, "HEAD"], { token: opts.token, allowFail: true })).stdout);
+      } finally {
+        await clean.close();
+      }
     },
     statusPorcelain: (dir: string) => statusPorcelain(run, dir),
     log: (dir: string, n: number, rev?: string) => log(run, dir, n, rev),
@@ -94,8 +111,8 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 
     /** Push HEAD to `branch` without force; if the remote moved, fetch + rebase once and push again. */
     async push(req: PushRequest): Promise<void> {
-      const cloneUrl = cloneUrls.get(path.resolve(req.dir));
-      await pushBranch(run, req, { committer: await who(req.dir), ...(cloneUrl ? { cloneUrl } : {}) });
+      const url = cloneUrl(req.dir);
+      await pushBranch(run, req, { committer: await who(req.dir), ...(url ? { cloneUrl: url } : {}) });
     },
 
     /** The newest commits, `{ sha, message }` (see `log` for author and subject). */

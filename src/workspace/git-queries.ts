@@ -67,11 +67,16 @@ export async function isAncestor(run: GitRun, dir: string, ancestor: string, des
  * The remote's default branch: from `refs/remotes/<remote>/HEAD` when the clone recorded it, else asked of the
  * server (`ls-remote --symref`). Null when neither knows.
  */
-export async function defaultRemoteBranch(run: GitRun, dir: string, opts: { token?: string; remote?: string } = {}): Promise<string | null> {
+export async function defaultRemoteBranch(run: GitRun, dir: string, opts: { remote?: string; localOnly?: boolean } = {}): Promise<string | null> {
   const remote = opts.remote ?? "origin";
   const local = await run(dir, ["symbolic-ref", "--quiet", `refs/remotes/${remote}/HEAD`], { allowFail: true });
   if (local.ok) return local.stdout.trim().replace(`refs/remotes/${remote}/`, "");
-  const r = await run(dir, ["ls-remote", "--symref", remote, "HEAD"], { token: opts.token, allowFail: true });
-  const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(r.stdout);
+  if (opts.localOnly) return null;
+  return symrefHead((await run(dir, ["ls-remote", "--symref", remote, "HEAD"], { allowFail: true })).stdout);
+}
+
+/** The branch `ls-remote --symref … HEAD` names, or null. */
+export function symrefHead(lsRemote: string): string | null {
+  const m = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(lsRemote);
   return m ? m[1]! : null;
 }

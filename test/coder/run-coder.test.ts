@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { runCoder } from "../../src/coder/run-coder.js";
 import { NO_EDITS_TEXT } from "../../src/coder/prompts/shared-text.js";
 import { block } from "./helpers/fake-engine.js";
-import { coderOptions, fakeDeps, lastUser } from "./helpers/fake-deps.js";
+import { coderOptions, fakeDeps, lastUser, type FakeDeps } from "./helpers/fake-deps.js";
 import type { RepoMapRequest } from "../../src/coder/coder-deps.js";
 
 const FETCH = "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
@@ -93,6 +93,25 @@ describe("runCoder", () => {
     expect(result.outcome).toBe("changed");
     expect(deps.checkRuns.map((r) => `${r.kind}:${r.command}`)).toEqual(["setup:npm ci", "test:npm test", "test:npm test"]);
     expect(deps.commits).toHaveLength(1);
+  });
+
+  it("runs no setup, lint or test command when the sandbox cannot run, still commits, and says checks were skipped and why", async () => {
+    const deps: FakeDeps = { ...fakeDeps({ files, answers: [goodEdit] }), sandboxMode: async () => "unavailable: bubblewrap (bwrap) is not installed" };
+    const options = coderOptions({ autoTest: true, testCommand: "npm test", lintCommands: ["eslint"], setupCommands: ["npm ci"], files: ["src/fetch.ts", "src/util.ts"] });
+    const result = await runCoder(options, deps);
+    expect(deps.checkRuns).toEqual([]);
+    expect(result.outcome).toBe("changed");
+    expect(deps.commits).toHaveLength(1);
+    expect(result.sandbox).toBe("unavailable: bubblewrap (bwrap) is not installed");
+    expect(result.checksSkipped).toBe("the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)");
+  });
+
+  it("runs the commands and records the mode when they run in the sandbox", async () => {
+    const deps: FakeDeps = { ...fakeDeps({ files, answers: [goodEdit] }), sandboxMode: async () => "bubblewrap" };
+    const result = await runCoder(coderOptions({ autoTest: true, testCommand: "npm test", files: ["src/fetch.ts", "src/util.ts"] }), deps);
+    expect(deps.checkRuns.map((r) => r.command)).toEqual(["npm test"]);
+    expect(result).toMatchObject({ outcome: "changed", sandbox: "bubblewrap" });
+    expect(result.checksSkipped).toBeUndefined();
   });
 
   it("stops with checks-failed, the last report and no commit when reflections run out", async () => {

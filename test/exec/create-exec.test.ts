@@ -1,4 +1,5 @@
 import { createExec } from "../../src/exec/create-exec.js";
+import { survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
 
 describe("createExec", () => {
   const exec = createExec({ sourceEnv: { PATH: process.env.PATH, HOME: "/tmp", OPENAI_API_KEY: "sk-secret", GITHUB_TOKEN: "ghs_x" } });
@@ -21,6 +22,13 @@ describe("createExec", () => {
     expect(r.timedOut).toBe(true);
     expect(r.output).not.toContain("never");
     expect(r.durationMs).toBeLessThan(4000);
+  });
+
+  it("on timeout also kills children that left the process group with setsid", async () => {
+    const n = uniqueSleep();
+    const r = await exec.run({ command: `setsid sleep ${n} >/dev/null 2>&1 & sleep ${n} >/dev/null 2>&1 & wait`, shell: true, cwd: "/tmp", timeoutMs: 300 });
+    expect(r.timedOut).toBe(true);
+    expect(await survivorsOf(n)).toEqual([]);
   });
 
   it("reports a command that cannot start", async () => {

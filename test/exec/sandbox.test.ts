@@ -17,6 +17,16 @@ describe("sandboxRequest", () => {
   });
 });
 
+describe("sandboxRequest isolation flags", () => {
+  it("hides a work dir that contains the checkout, then mounts the checkout back; own PID namespace and /proc", () => {
+    const r = sandboxRequest({ command: "make", shell: true, cwd: "/srv/work/job-1/repo" }, { hide: ["/srv/work/job-1", "/srv/work"], network: true, gitDir: "/srv/work/job-1/repo/.git" });
+    const a = r.args!.join(" ");
+    expect(a).toContain("--tmpfs /srv/work --tmpfs /srv/work/job-1 --bind /srv/work/job-1/repo /srv/work/job-1/repo --ro-bind /srv/work/job-1/repo/.git /srv/work/job-1/repo/.git");
+    expect(a).toContain("--proc /proc");
+    expect(r.args).toEqual(expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--share-net"]));
+  });
+});
+
 describe("the sandbox on this machine", () => {
   let base: string;
   beforeAll(async () => {

@@ -76,4 +76,16 @@ describe("status comment rendering", () => {
     expect(body).toContain("1 reflection · 12,345 prompt + 678 completion tokens · 61.0 s");
     expect(body).not.toContain("$");
   });
+
+  it("says plainly when checks were skipped and why, and names the sandbox mode in the details", () => {
+    const skipped = { ...base, outcome: "changed", editedFiles: files, commit: null, sandbox: "unavailable: bubblewrap (bwrap) is not installed", checksSkipped: "the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)" } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: skipped, elapsedMs: 1 }, req);
+    expect(body).toContain("⚠️ Lint, test and setup commands were **not run**: the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)");
+    expect(body).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands were not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed\./);
+    const sandboxed = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: { ...skipped, sandbox: "bubblewrap", checksSkipped: undefined } as CoderResult, elapsedMs: 1 }, req);
+    expect(sandboxed).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox\./);
+    expect(sandboxed).not.toContain("not run**");
+    const off = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: { ...skipped, sandbox: "off", checksSkipped: undefined } as CoderResult, elapsedMs: 1 }, req);
+    expect(off).toContain("without a sandbox (`AIDER_BOT_SANDBOX=off`)");
+  });
 });

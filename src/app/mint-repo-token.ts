@@ -1,0 +1,27 @@
+import type { GitHubApi } from "../github/github-api.js";
+
+/**
+ * What a job's git token may do: read and write the repository's contents (clone, fetch, push). Everything else the
+ * job does (comments, pull requests, Check Runs) goes through the app's API client, never through this token, which
+ * is the one handed to git child processes.
+ */
+export const GIT_TOKEN_PERMISSIONS = { contents: "write", metadata: "read" } as const;
+
+/**
+ * An installation token limited to one repository and {@link GIT_TOKEN_PERMISSIONS}, minted with the App's JWT
+ * (`appApi` is `app.auth()` without an installation id). Even if a repository's script got hold of it, it could
+ * touch no other repository of the installation, and only its contents, for at most an hour.
+ * `await mintRepoToken(await app.auth(), 42, "app")`
+ */
+export async function mintRepoToken(appApi: GitHubApi, installationId: number, repo: string): Promise<string> {
+  const { data } = await appApi.request("POST /app/installations/{installation_id}/access_tokens", {
+    installation_id: installationId,
+    repositories: [repo],
+    permissions: { ...GIT_TOKEN_PERMISSIONS },
+  });
+  const token = (data as { token?: unknown } | null)?.token;
+  if (typeof token !== "string" || token === "") {
+    throw new Error(`GitHub did not return an installation token for ${repo} (installation ${installationId}); check that the App is installed on it.`);
+  }
+  return token;
+}

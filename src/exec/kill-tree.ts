@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/**
+ * SIGKILL a process, its process group, and every descendant still attached to the tree, including those that
+ * left the group with `setsid` (a test runner's daemonised helper). Read from /proc; a process that double-forked
+ * and was re-parented to init before this runs cannot be found this way (the bubblewrap sandbox's own PID
+ * namespace covers that case: its processes die with it).
+ */
+export function killTree(pid: number): void {
+  const victims = [pid, ...descendants(pid)];
+  signal(-pid);
+  for (const p of victims) signal(p);
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Already gone (ESRCH): nothing left to kill.
+  }
+}
+
+/** Every process whose parent chain leads to `root`, from /proc (empty where /proc cannot be read). */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    // No /proc (not Linux): the process-group kill is all we can do.
+    return [];
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // exited while we looked
+    }
+    // The command name is in parentheses and may contain spaces: the fields after the last ")" are fixed.
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(name));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}

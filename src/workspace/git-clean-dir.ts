@@ -1,0 +1,58 @@
+import { lstat, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { GitError } from "./git-errors.js";
+import type { GitRun, GitRunOptions, GitRunResult } from "./git-runner.js";
+
+/** Config the repository cannot have written: no system or global file, no hooks, no replace refs. */
+const CLEAN_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_NO_REPLACE_OBJECTS: "1",
+} as const;
+
+export interface CleanGitDir {
+  /** A git command in the private git dir (objects are the checkout's); `-c core.hooksPath=/dev/null` always. */
+  run(args: readonly string[], options?: GitRunOptions): Promise<GitRunResult>;
+  /** Copy back the shallow boundary a fetch may have moved, then delete the private dir. */
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh private git directory, outside the checkout, for commands that carry the installation token (push,
+ * fetch, ls-remote). The repository's scripts ran in the checkout and may have written its `.git/config`
+ * (`include.path`, `url.*.insteadOf`, `http.proxy`, `credential.helper`, hooks…): none of that exists here. Its
+ * config is the one `git init` wrote a moment ago, system and global config are off, hooks point at /dev/null, and
+ * callers name the remote by URL, never by a remote name. Objects are read from and written to the checkout's
+ * object store (`GIT_OBJECT_DIRECTORY`), so a fetch lands where a later rebase in the checkout finds it; the
+ * checkout's shallow boundary is copied in, so a shallow clone can push.
+ */
+export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise<CleanGitDir> {
+  const gitDir = path.join(path.resolve(checkoutDir), ".git");
+  const info = await lstat(gitDir).catch(() => null);
+  // A `.git` file (worktree, gitlink) or symlink could point anywhere: only a plain directory is trusted for objects.
+  if (!info?.isDirectory()) throw new GitError(`Refusing to send credentials: ${gitDir} is not a plain git directory.`, "");
+  const objects = path.join(gitDir, "objects");
+  const dir = await mkdtemp(path.join(os.tmpdir(), "aider-bot-git-"));
+  try {
+    await run(dir, ["init", "--quiet", "--bare", "--template=", dir], { env: { ...CLEAN_ENV } });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const shallowIn = await readFile(path.join(gitDir, "shallow"), "utf8").catch(() => null);
+  if (shallowIn !== null) await writeFile(path.join(dir, "shallow"), shallowIn);
+  const env = { ...CLEAN_ENV, GIT_DIR: dir, GIT_OBJECT_DIRECTORY: objects };
+  return {
+    run: (args, options = {}) =>
+      run(dir, ["-c", "core.hooksPath=/dev/null", ...args], { ...options, env: { ...options.env, ...env } }),
+    async close() {
+      try {
+        const shallowOut = await readFile(path.join(dir, "shallow"), "utf8").catch(() => null);
+        if (shallowOut !== null && shallowOut !== shallowIn) await writeFile(path.join(gitDir, "shallow"), shallowOut);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

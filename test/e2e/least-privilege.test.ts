@@ -1,0 +1,37 @@
+import { fileOnBranch } from "../../src/demo/seed-repo.js";
+import { GIT_TOKEN_PERMISSIONS } from "../../src/app/mint-repo-token.js";
+import { startE2E, type E2E } from "../helpers/e2e-harness.js";
+
+const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
+const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const bot = "aider-bot[bot]";
+
+describe("e2e: a job holds only what it needs", () => {
+  let e2e: E2E;
+  afterEach(async () => {
+    await e2e?.close();
+  });
+
+  it("clones and pushes with a token scoped to the one repository and its contents, and says where checks ran", async () => {
+    e2e = await startE2E({ files: { ...files, ".github/aider.yml": "test: \"true\"\n" }, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    await e2e.idle().catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
+    });
+    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+    const scoped = e2e.fake.state.tokenScopes.filter((s) => s.repositories !== undefined);
+    expect(scoped).toEqual([{ token: expect.any(String), installationId: 1, repositories: ["widgets"], permissions: { ...GIT_TOKEN_PERMISSIONS } }]);
+    // Every git request that carried credentials carried that scoped token, and nothing else.
+    const gitTokens = new Set(
+      e2e.fake.gitRequests
+        .map((r) => r.authorization)
+        .filter((a): a is string => !!a)
+        .map((a) => Buffer.from(a.replace(/^Basic /, ""), "base64").toString().split(":")[1]),
+    );
+    expect([...gitTokens]).toEqual([scoped[0]!.token]);
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    expect(status).toContain("🚀 Pushed");
+    expect(status).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox|the sandbox is unavailable/);
+  }, 90_000);
+});

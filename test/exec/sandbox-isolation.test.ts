@@ -1,0 +1,137 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { createCheckExec } from "../../src/app/create-check-exec.js";
+import { readEnv } from "../../src/config/env.js";
+import { createExec } from "../../src/exec/create-exec.js";
+import { sandboxProblem, sandboxRequest } from "../../src/exec/sandbox.js";
+import { createCoderDeps } from "../../src/run/create-coder-deps.js";
+import { createGit } from "../../src/workspace/create-git.js";
+import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
+
+const exec = createExec({ sourceEnv: process.env });
+const log = pino({ level: "silent" });
+const problem = await sandboxProblem(exec);
+if (problem) console.warn(`bubblewrap cannot run here (${problem}): the sandbox isolation tests are skipped`);
+const withBwrap = problem ? describe.skip : describe;
+
+/**
+ * A work dir outside /tmp (finding 4) holding two jobs' checkouts, a key folder and a home with secrets; the check
+ * exec is built as the app builds it.
+ */
+withBwrap("the check exec's bubblewrap sandbox", () => {
+  let root: string;
+  let work: string;
+  let checkout: string;
+  let other: string;
+  let keyDir: string;
+  let home: string;
+  beforeAll(async () => {
+    // Under the project folder, not /tmp, so hiding /tmp proves nothing here.
+    root = await mkdtemp(path.join(process.cwd(), ".sbx-test-"));
+    work = path.join(root, "work");
+    checkout = path.join(work, "job-1", "repo");
+    other = path.join(work, "job-2", "repo");
+    keyDir = path.join(root, "keys");
+    home = path.join(root, "home");
+    for (const d of [path.join(checkout, ".git"), other, keyDir, home]) await mkdir(d, { recursive: true });
+    await writeFile(path.join(checkout, ".git", "config"), "[core]\n\tbare = false\n");
+    await writeFile(path.join(other, "secret.txt"), "OTHER-JOB-CONTENT");
+    await writeFile(path.join(keyDir, "app.pem"), "APP-PRIVATE-KEY");
+    await writeFile(path.join(home, ".netrc"), "HOME-SECRET");
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  const checkExec = () =>
+    createCheckExec(
+      readEnv({ AIDER_BOT_WORK_DIR: work, PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"), AIDER_BOT_SANDBOX_NETWORK: "0" }),
+      exec,
+      log,
+      { appDir: home },
+    );
+  const run = (command: string, timeoutMs = 15_000) => checkExec().run({ command, shell: true, cwd: checkout, timeoutMs });
+
+  it("reports bubblewrap as its mode", async () => {
+    expect(await checkExec().sandboxMode!()).toBe("bubblewrap");
+  });
+
+  it("cannot see the app's process or read its environ", async () => {
+    const r = await run(`cat /proc/${process.pid}/environ; echo; ls /proc | grep -c '^[0-9]'; echo done`);
+    expect(r.output).toContain("done");
+    expect(r.output).not.toContain("PATH=");
+    // Only the sandbox's own few processes are visible (sh, ls, grep, bwrap's init), not the host's.
+    const visible = Number(r.output.trim().split("\n").at(-2));
+    expect(visible).toBeLessThan(6);
+  });
+
+  it("cannot read another job's checkout under a work dir outside /tmp", async () => {
+    const r = await run(`cat ${other}/secret.txt; echo "[$(ls ${work} | tr '\\n' ' ')]"`);
+    expect(r.output).not.toContain("OTHER-JOB-CONTENT");
+    expect(r.output).toContain("[job-1 ]");
+  });
+
+  it("cannot read the key folder or HOME", async () => {
+    const r = await run(`cat ${keyDir}/app.pem; cat ${home}/.netrc; echo done`);
+    expect(r.output).toContain("done");
+    expect(r.output).not.toContain("APP-PRIVATE-KEY");
+    expect(r.output).not.toContain("HOME-SECRET");
+  });
+
+  it("can write its checkout but not .git/config", async () => {
+    const r = await run(`echo built > out.txt; printf '[include]\\n\\tpath = /x\\n' >> .git/config; echo done`);
+    expect(r.output).toContain("done");
+    expect(await readFile(path.join(checkout, "out.txt"), "utf8")).toBe("built\n");
+    expect(await readFile(path.join(checkout, ".git", "config"), "utf8")).not.toContain("include");
+  });
+
+  it("dies with its parent: killing the process that started it (the app) with SIGKILL ends everything inside", async () => {
+    const n = uniqueSleep();
+    const req = sandboxRequest({ command: `sleep ${n} & setsid sleep ${n} & wait`, shell: true, cwd: checkout }, { hide: [work], network: false });
+    // A stand-in for the app: a shell that starts the sandbox and is then killed without any chance to clean up.
+    const app = spawn("sh", ["-c", '"$@" & wait', "sh", req.command, ...req.args!], { stdio: "ignore" });
+    while (pidsWithArg(n).length < 2) await new Promise((r) => setTimeout(r, 20));
+    process.kill(app.pid!, "SIGKILL");
+    expect(await survivorsOf(n)).toEqual([]);
+  });
+
+  it("leaves no process behind when a command times out", async () => {
+    const n = uniqueSleep();
+    const r = await run(`setsid sleep ${n} >/dev/null 2>&1 & (sleep ${n} >/dev/null 2>&1 &) ; wait`, 500);
+    expect(r.timedOut).toBe(true);
+    expect(await survivorsOf(n)).toEqual([]);
+  });
+});
+
+describe("the check exec when bubblewrap cannot run", () => {
+  it("does not run repository commands and says why", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "sbx-unavail-"));
+    try {
+      const checkExec = createCheckExec(readEnv({}), exec, log, { probe: async () => "bubblewrap (bwrap) is not installed" });
+      expect(await checkExec.sandboxMode!()).toBe("unavailable: bubblewrap (bwrap) is not installed");
+      const r = await checkExec.run({ command: "echo ran > ran.txt", shell: true, cwd: dir });
+      expect(r.spawnError).toMatch(/not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed/);
+      await expect(readFile(path.join(dir, "ran.txt"), "utf8")).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reaches the coder: its deps report the mode, so setup/lint/test are skipped", async () => {
+    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "auto" }), exec, log, { probe: async () => "user namespaces are disabled" });
+    const deps = createCoderDeps({ root: os.tmpdir(), exec, checkExec, git: createGit(exec), llm: { complete: async () => { throw new Error("not called"); } }, protectedPaths: [] });
+    expect(await deps.sandboxMode!()).toBe("unavailable: user namespaces are disabled");
+  });
+
+  it("finds the reason itself when bwrap is not on the PATH", async () => {
+    const noBwrap = createExec({ sourceEnv: { PATH: "/nonexistent" } });
+    expect(await sandboxProblem(noBwrap)).toBe("bubblewrap (bwrap) is not installed");
+  });
+
+  it("runs commands unsandboxed only when the operator set AIDER_BOT_SANDBOX=off", async () => {
+    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "off" }), exec, log, { probe: async () => "never asked" });
+    expect(await checkExec.sandboxMode!()).toBe("off");
+    expect((await checkExec.run({ command: "echo ran", shell: true, cwd: os.tmpdir() })).output).toBe("ran\n");
+  });
+});
