@@ -10,7 +10,7 @@ export function editPaths(edit: Edit): string[] {
 /**
  * Apply a format's edits safely: paths normalised and checked against the path policy and the workspace's
  * problems (never passed on when refused), files handed to the format as LF text, and every existing file's line
- * endings and final-newline state restored on the way out (AIDER.md A.5, A.18).
+ * endings, final-newline state and BOM restored on the way out (AIDER.md A.5, A.18).
  */
 export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: readonly Edit[], options: ApplyOptions): ApplyOutcome {
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
@@ -67,5 +67,5 @@ function normalizeEdit(edit: Edit): Edit {
 function newFileShape(shapes: Map<string, TextShape>): TextShape {
   let crlf = 0;
   for (const s of shapes.values()) if (s.eol === "\r\n") crlf++;
-  return { eol: crlf * 2 > shapes.size && shapes.size > 0 ? "\r\n" : "\n", finalNewline: true };
+  return { eol: crlf * 2 > shapes.size && shapes.size > 0 ? "\r\n" : "\n", finalNewline: true, bom: false };
 }

@@ -5,6 +5,7 @@ import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
 import type { FailureReason, FileChanges, FileSnapshot } from "../edits/types.js";
 import type { Exec } from "../exec/types.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
+import { decodeUtf8KeepingBom } from "./bom.js";
 import { gitIndexContentIds } from "./git-content-ids.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
@@ -18,8 +19,6 @@ export interface FsWorkspaceOptions {
 }
 
 type Problem = { reason: FailureReason; message: string };
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The checkout on disk. Reads refuse unsafe paths, binary, non-UTF-8 and oversized files (into `problems`) and
@@ -83,7 +82,7 @@ async function readOne(root: string, rel: string, maxBytes: number): Promise<str
   const bytes = await readFile(where.abs);
   if (bytes.includes(0)) return { reason: "unreadable", message: `\`${rel}\` is a binary file; it cannot be edited as text.` };
   try {
-    return utf8.decode(bytes);
+    return decodeUtf8KeepingBom(bytes);
   } catch {
     return { reason: "unreadable", message: `\`${rel}\` is not valid UTF-8; it cannot be edited as text.` };
   }
