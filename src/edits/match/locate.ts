@@ -13,6 +13,8 @@ export { reindent } from "./reindent.js";
 export interface LocateOptions {
   /** Opt-in similarity rung (AIDER.md A.9). */
   fuzzy?: boolean;
+  /** The caller already found no exact match of the whole SEARCH (`replaceInText` searches the text for it first). */
+  exactTried?: boolean;
 }
 
 type Key = "exact" | "trailing" | "trim" | "inner";
@@ -28,10 +30,10 @@ const KEYS: Record<Key, (l: string) => string> = {
 
 /** The file keyed once per key for the whole walk (the leading-blank retry asks again under the same keys). */
 function keyedFile(file: readonly string[]) {
-  const cache = new Map<Key, string[]>();
+  const cache = new Map<Key, readonly string[]>();
   return (needle: readonly string[], key: Key, limit: number): number[] => {
     let hay = cache.get(key);
-    if (!hay) cache.set(key, (hay = key === "exact" ? [...file] : file.map(KEYS[key])));
+    if (!hay) cache.set(key, (hay = key === "exact" ? file : file.map(KEYS[key])));
     return findKeyedWindows(hay, needle.map(KEYS[key]), limit);
   };
 }
@@ -49,7 +51,7 @@ const INDENT_HIT_LIMIT = 1_000;
  */
 export function locate(file: readonly string[], search: readonly string[], replace: readonly string[], options: LocateOptions = {}): Located {
   const find = keyedFile(file);
-  const strict = strictRungs(file, search, replace, find);
+  const strict = strictRungs(file, search, replace, find, options.exactTried === true);
   if (strict.kind !== "none") return strict;
   const trimmed = search.length > 2 && isBlank(search[0]!) ? search.slice(1) : null;
   if (trimmed) {
@@ -65,21 +67,23 @@ export function locate(file: readonly string[], search: readonly string[], repla
     if (inner.length === 1) {
       const start = inner[0]!;
       const shifted = reindent(file.slice(start, start + s.length), s, replace) ?? replace;
-      return splice(file, start, s.length, shifted, "inner-whitespace");
+      return splice(start, s.length, shifted, "inner-whitespace");
     }
   }
   return options.fuzzy ? locateSimilar(file, search, replace) : { kind: "none" };
 }
 
 /** Aider's `perfect_or_whitespace`, plus trailing whitespace: exact, trailing-whitespace, uniform indent offset. */
-function strictRungs(file: readonly string[], search: readonly string[], replace: readonly string[], find: ReturnType<typeof keyedFile>): Located {
-  const simple: [MatchRung, Key][] = [
-    ["exact", "exact"],
-    ["trailing-whitespace", "trailing"],
-  ];
+function strictRungs(file: readonly string[], search: readonly string[], replace: readonly string[], find: ReturnType<typeof keyedFile>, exactTried = false): Located {
+  const simple: [MatchRung, Key][] = exactTried
+    ? [["trailing-whitespace", "trailing"]]
+    : [
+        ["exact", "exact"],
+        ["trailing-whitespace", "trailing"],
+      ];
   for (const [rung, key] of simple) {
     const hits = find(search, key, HIT_LIMIT);
-    if (hits.length === 1) return splice(file, hits[0]!, search.length, replace, rung);
+    if (hits.length === 1) return splice(hits[0]!, search.length, replace, rung);
     if (hits.length > 1) return ambiguous(rung, hits);
   }
   const indentHits: { start: number; replacement: string[] }[] = [];
@@ -88,6 +92,6 @@ function strictRungs(file: readonly string[], search: readonly string[], replace
     if (replacement) indentHits.push({ start, replacement });
   }
   if (indentHits.length > 1) return ambiguous("indent", indentHits.map((h) => h.start));
-  if (indentHits.length === 1) return splice(file, indentHits[0]!.start, search.length, indentHits[0]!.replacement, "indent");
+  if (indentHits.length === 1) return splice(indentHits[0]!.start, search.length, indentHits[0]!.replacement, "indent");
   return { kind: "none" };
 }

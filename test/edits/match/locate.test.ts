@@ -1,8 +1,13 @@
 import { findWindows } from "../../../src/edits/match/find-windows.js";
-import { locate } from "../../../src/edits/match/locate.js";
+import { locate, type Located } from "../../../src/edits/match/locate.js";
 import { reindent } from "../../../src/edits/match/reindent.js";
 
 const L = (s: string) => s.split("|");
+
+/** The file with a unique result's region replaced, or the result itself otherwise. */
+function edited(file: string[], r: Located): string[] | Located {
+  return r.kind === "unique" ? [...file.slice(0, r.start), ...r.replacement, ...file.slice(r.start + r.length)] : r;
+}
 
 describe("locate: one row per rung, in ladder order", () => {
   it.each([
@@ -14,7 +19,8 @@ describe("locate: one row per rung, in ladder order", () => {
     ["inner-whitespace", "f(a,  b)|g", "f(a, b)", "h()", "h()|g"],
   ])("%s", (rung, file, search, replace, expected) => {
     const r = locate(L(file), L(search), L(replace));
-    expect(r).toMatchObject({ kind: "unique", rung, lines: L(expected) });
+    expect(r).toMatchObject({ kind: "unique", rung });
+    expect(edited(L(file), r)).toEqual(L(expected));
   });
 
   it("stops at the first rung that finds several places, with 1-based line numbers", () => {
@@ -25,7 +31,9 @@ describe("locate: one row per rung, in ladder order", () => {
     const file = L("l1|l2|l3|l4|l5|l6|l7|l8|l9|l10|l11|l12");
     const search = L("l2|l3|l4|l5|TYPO|l7|l8|l9|l10|l11");
     expect(locate(file, search, ["x"])).toEqual({ kind: "none" });
-    expect(locate(file, search, ["x"], { fuzzy: true })).toMatchObject({ kind: "unique", rung: "similarity", lines: ["l1", "x", "l12"] });
+    const similar = locate(file, search, ["x"], { fuzzy: true });
+    expect(similar).toMatchObject({ kind: "unique", rung: "similarity" });
+    expect(edited(file, similar)).toEqual(["l1", "x", "l12"]);
   });
 });
 
