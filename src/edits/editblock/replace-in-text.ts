@@ -30,7 +30,7 @@ export function replaceInText(content: string, search: string, replace: string, 
     return { kind: "ok", content: text.slice(0, at) + joinLines(replaceLines) + text.slice(at + needle.length), rung: "exact" };
   }
   if (hits.length > 1) return { kind: "ambiguous", lines: lineNumbers(text, hits) };
-  const found = locate(splitLines(content), searchLines, replaceLines, { ...options, exactTried: true });
+  const found = locate(splitLines(content), searchLines, replaceLines, { ...options, exactTried: true, text });
   if (found.kind === "ambiguous") return { kind: "ambiguous", lines: found.lines };
   if (found.kind === "none") return { kind: "none" };
   const [from, to] = lineOffsets(text, found.start, found.start + found.length);

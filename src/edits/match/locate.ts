@@ -1,6 +1,6 @@
 import type { MatchRung } from "../types.js";
 import { ambiguous, splice, type Located } from "./located.js";
-import { findKeyedWindows } from "./find-windows.js";
+import { findKeyedWindows, findKeyedWindowsInText } from "./find-windows.js";
 import { locateElision } from "./locate-elision.js";
 import { locateSimilar } from "./locate-similar.js";
 import { reindent } from "./reindent.js";
@@ -15,6 +15,8 @@ export interface LocateOptions {
   fuzzy?: boolean;
   /** The caller already found no exact match of the whole SEARCH (`replaceInText` searches the text for it first). */
   exactTried?: boolean;
+  /** `file` as text, every line ending in "\n": lets the strict rungs search it instead of keying every line. */
+  text?: string;
 }
 
 type Key = "exact" | "trailing" | "trim" | "inner";
@@ -29,9 +31,11 @@ const KEYS: Record<Key, (l: string) => string> = {
 };
 
 /** The file keyed once per key for the whole walk (the leading-blank retry asks again under the same keys). */
-function keyedFile(file: readonly string[]) {
+function keyedFile(file: readonly string[], text: string | undefined) {
   const cache = new Map<Key, readonly string[]>();
   return (needle: readonly string[], key: Key, limit: number): number[] => {
+    // Whitespace-collapsed keys are not substrings of their lines, so that rung keys the file.
+    if (text !== undefined && key !== "inner") return findKeyedWindowsInText(text, file, needle.map(KEYS[key]), KEYS[key], limit);
     let hay = cache.get(key);
     if (!hay) cache.set(key, (hay = key === "exact" ? file : file.map(KEYS[key])));
     return findKeyedWindows(hay, needle.map(KEYS[key]), limit);
@@ -50,7 +54,7 @@ const INDENT_HIT_LIMIT = 1_000;
  * find more. `search` must not be empty.
  */
 export function locate(file: readonly string[], search: readonly string[], replace: readonly string[], options: LocateOptions = {}): Located {
-  const find = keyedFile(file);
+  const find = keyedFile(file, options.text);
   const strict = strictRungs(file, search, replace, find, options.exactTried === true);
   if (strict.kind !== "none") return strict;
   const trimmed = search.length > 2 && isBlank(search[0]!) ? search.slice(1) : null;

@@ -1,4 +1,5 @@
-import { findWindows } from "../../../src/edits/match/find-windows.js";
+import fc from "fast-check";
+import { findKeyedWindows, findKeyedWindowsInText, findWindows } from "../../../src/edits/match/find-windows.js";
 import { locate, type Located } from "../../../src/edits/match/locate.js";
 import { reindent } from "../../../src/edits/match/reindent.js";
 
@@ -62,5 +63,20 @@ describe("findWindows", () => {
 
   it("compares under the given key", () => {
     expect(findWindows(["  a  ", "b"], ["a"], (l) => l.trim())).toEqual([0]);
+  });
+});
+
+describe("findKeyedWindowsInText (issue #15)", () => {
+  it("finds the same places, in the same order, as keying every line", () => {
+    const line = fc.constantFrom("a", " a", "a ", "b", "  b  ", "", " ", "ab", "\ta");
+    const keys = { exact: (l: string) => l, trailing: (l: string) => l.trimEnd(), trim: (l: string) => l.trim() };
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.array(line, { minLength: 1, maxLength: 4 }), fc.constantFrom("exact", "trailing", "trim"), fc.integer({ min: 1, max: 4 }), (file, needle, k, limit) => {
+        const key = keys[k as keyof typeof keys];
+        const text = file.map((l) => `${l}\n`).join("");
+        expect(findKeyedWindowsInText(text, file, needle.map(key), key, limit)).toEqual(findKeyedWindows(file.map(key), needle.map(key), limit));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
