@@ -16,13 +16,17 @@ const BOM = "\uFEFF";
  * a newline (so text appended to it ends with one). `detectShape("a\r\nb") → { eol: "\r\n", finalNewline: false, bom: false }`
  */
 export function detectShape(text: string): TextShape {
+  const finalNewline = text.length === 0 || text.endsWith("\n");
+  const bom = text.startsWith(BOM);
+  // Without a CR there is no CRLF to count: one scan instead of a call per line (issue #15).
+  if (!text.includes("\r")) return { eol: "\n", finalNewline, bom };
   let lf = 0;
   let crlf = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) {
     lf++;
     if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
   }
-  return { eol: crlf > 0 && crlf * 2 >= lf ? "\r\n" : "\n", finalNewline: text.length === 0 || text.endsWith("\n"), bom: text.startsWith(BOM) };
+  return { eol: crlf > 0 && crlf * 2 >= lf ? "\r\n" : "\n", finalNewline, bom };
 }
 
 /**
