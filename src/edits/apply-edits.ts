@@ -1,3 +1,4 @@
+import { answerLimitFailure } from "./answer-limits.js";
 import { detectShape, restoreShape, toLf, type TextShape } from "./line-endings.js";
 import { checkPathPolicy, DEFAULT_PROTECTED_PATHS, normalizeEditPath } from "./path-policy.js";
 import type { ApplyOptions, ApplyOutcome, Edit, EditFailure, EditFormat, FileChanges, FileSnapshot } from "./types.js";
@@ -10,7 +11,8 @@ export function editPaths(edit: Edit): string[] {
 /**
  * Apply a format's edits safely: paths normalised and checked against the path policy and the workspace's
  * problems (never passed on when refused), files handed to the format as LF text, and every existing file's line
- * endings and final-newline state restored on the way out (AIDER.md A.5, A.18).
+ * endings, final-newline state and BOM restored on the way out (AIDER.md A.5, A.18). An answer that would create
+ * more files or write more bytes than the caps allow changes nothing (see {@link answerLimitFailure}).
  */
 export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: readonly Edit[], options: ApplyOptions): ApplyOutcome {
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
@@ -35,6 +37,7 @@ export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: re
   const outcome = format.apply({ files: lfFiles }, safe, { ...options, chatFiles });
   const changes: FileChanges = new Map();
   const refused = new Set<string>();
+  let newShape: TextShape | null = null;
   for (const [path, content] of outcome.changes) {
     // Defence in depth: a format must never produce a change for a refused path (e.g. via cross-file retry).
     if (checkPathPolicy(path, protectedPaths) || snapshot.problems?.has(path)) {
@@ -45,7 +48,7 @@ export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: re
       if (snapshot.files.has(path)) changes.set(path, null);
       continue;
     }
-    const restored = restoreShape(content, shapes.get(path) ?? newFileShape(shapes));
+    const restored = restoreShape(content, shapes.get(path) ?? (newShape ??= newFileShape(shapes)));
     if (restored !== snapshot.files.get(path)) changes.set(path, restored);
   }
   const applied = outcome.applied.filter((a) => !refused.has(a.path));
@@ -54,6 +57,8 @@ export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: re
     const problem = checkPathPolicy(a.path, protectedPaths) ?? snapshot.problems?.get(a.path);
     failed.push({ path: a.path, reason: problem?.reason ?? "unsafe-path", message: problem?.message ?? `Refused to edit \`${a.path}\`.`, edit: a.edit });
   }
+  const overLimit = answerLimitFailure(changes, snapshot.files, options);
+  if (overLimit) return { changes: new Map(), applied: [], failed: [...failed, ...outcome.failed, overLimit] };
   return { changes, applied, failed: [...failed, ...outcome.failed] };
 }
 
@@ -67,5 +72,5 @@ function normalizeEdit(edit: Edit): Edit {
 function newFileShape(shapes: Map<string, TextShape>): TextShape {
   let crlf = 0;
   for (const s of shapes.values()) if (s.eol === "\r\n") crlf++;
-  return { eol: crlf * 2 > shapes.size && shapes.size > 0 ? "\r\n" : "\n", finalNewline: true };
+  return { eol: crlf * 2 > shapes.size && shapes.size > 0 ? "\r\n" : "\n", finalNewline: true, bom: false };
 }

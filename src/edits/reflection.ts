@@ -12,6 +12,7 @@ const TITLES: Record<FailureReason, string> = {
   "already-applied": "seems to be applied already",
   unreadable: "targets a file that cannot be edited as text",
   elided: "leaves out code",
+  "over-limit": "goes over what one answer may change",
   "no-edits": "is missing",
 };
 

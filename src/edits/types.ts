@@ -46,6 +46,7 @@ export type FailureReason =
   | "already-applied" // the REPLACE text is already there and SEARCH is not: nothing to do
   | "unreadable" // binary, non-UTF-8 or too large
   | "elided" // a whole-file listing that elides code ("... rest of file unchanged ...")
+  | "over-limit" // the answer as a whole creates too many files or writes too many bytes: nothing was changed
   | "no-edits"; // the answer contained no edit at all when edits were asked for
 
 export interface EditFailure {
@@ -119,7 +120,14 @@ export interface ApplyOptions {
   /** Opt-in similarity rung (off by default). */
   fuzzy?: boolean;
   fence?: Fence;
+  /** Most new files one answer may create (default {@link DEFAULT_ANSWER_LIMITS}); past it nothing is changed. */
+  maxNewFiles?: number;
+  /** Most bytes (UTF-8, all written files together) one answer may write (default {@link DEFAULT_ANSWER_LIMITS}). */
+  maxWriteBytes?: number;
 }
+
+/** Caps on what one answer may do to the checkout (issue #15): a runaway answer fails clearly, before any write. */
+export const DEFAULT_ANSWER_LIMITS = { maxNewFiles: 1_000, maxWriteBytes: 50_000_000 } as const;
 
 /** path → new content; `null` deletes the file. */
 export type FileChanges = Map<string, string | null>;

@@ -5,6 +5,7 @@ import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
 import type { FailureReason, FileChanges, FileSnapshot } from "../edits/types.js";
 import type { Exec } from "../exec/types.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
+import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 import { gitIndexContentIds } from "./git-content-ids.js";
 import { resolveInside } from "./resolve-inside.js";
@@ -19,8 +20,6 @@ export interface FsWorkspaceOptions {
 }
 
 type Problem = { reason: FailureReason; message: string };
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The checkout on disk. Reads go through the confined reader (see `createConfinedReader`) and refuse unsafe paths,
@@ -95,7 +94,7 @@ function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string 
   const bytes = got.content;
   if (bytes.includes(0)) return { reason: "unreadable", message: `\`${rel}\` is a binary file; it cannot be edited as text.` };
   try {
-    return utf8.decode(bytes);
+    return decodeUtf8KeepingBom(bytes);
   } catch {
     return { reason: "unreadable", message: `\`${rel}\` is not valid UTF-8; it cannot be edited as text.` };
   }

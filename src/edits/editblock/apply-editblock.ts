@@ -1,6 +1,7 @@
 import type { AppliedEdit, ApplyOptions, ApplyOutcome, Edit, EditFailure, FileSnapshot } from "../types.js";
 import { crossFileRetry } from "./cross-file-retry.js";
-import { editFailure } from "./edit-failure.js";
+import { splitLines } from "../match/split-lines.js";
+import { editFailure, replaceAlreadyThere } from "./edit-failure.js";
 import { replaceBlock } from "./replace-block.js";
 
 /**
@@ -44,6 +45,12 @@ export function applyEditBlocks(snapshot: FileSnapshot, edits: readonly Edit[], 
     }
     if (here?.kind === "ambiguous") {
       failed.push(editFailure({ kind: "ambiguous", edit, lines: here.lines }));
+      continue;
+    }
+    // A named file that already holds REPLACE is "already applied", never a reason to edit another file: the model
+    // re-sent a block that did apply (Aider #4098), and SEARCH matching elsewhere is a coincidence.
+    if (content !== undefined && replaceAlreadyThere(splitLines(content), edit)) {
+      failed.push(editFailure({ kind: "no-match", edit, content, elsewhere: [] }));
       continue;
     }
     const other = crossFileRetry(files, edit, options.chatFiles, fuzzy);

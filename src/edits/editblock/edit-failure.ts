@@ -59,7 +59,7 @@ export function editFailure(problem: BlockProblem): EditFailure {
  * Whether REPLACE's lines (blank lines around them ignored) stand in the file as consecutive lines. A REPLACE that
  * is itself part of SEARCH (a deletion) proves nothing, since that text was there before the edit too.
  */
-function replaceAlreadyThere(fileLines: readonly string[], edit: ReplaceEdit): boolean {
+export function replaceAlreadyThere(fileLines: readonly string[], edit: ReplaceEdit): boolean {
   const replace = trimBlankEdges(splitLines(edit.replace));
   if (replace.length === 0) return false;
   const key = (l: string) => l.trimEnd();

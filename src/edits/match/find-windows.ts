@@ -44,3 +44,61 @@ export function findKeyedWindows(hayKeys: readonly string[], needleKeys: readonl
   }
   return hits;
 }
+
+/**
+ * `findKeyedWindows(file.map(key), needleKeys, limit)` without keying every line of a large file, for keys that
+ * return a part of the line (`trimEnd`, `trim`, identity): `text` is `file` with every line ending in "\n", the
+ * needle key that occurs least often in it (as a substring) anchors the walk, and only the lines that hold it are
+ * keyed (issue #15). Same places, same order: every window holds its anchor line, whichever line that is.
+ */
+export function findKeyedWindowsInText(
+  text: string,
+  file: readonly string[],
+  needleKeys: readonly string[],
+  key: (line: string) => string,
+  limit = 10,
+): number[] {
+  const n = needleKeys.length;
+  if (n === 0 || n > file.length) return [];
+  let anchor = -1;
+  let fewest = Infinity;
+  const counted = new Map<string, number>();
+  for (let j = 0; j < n; j++) {
+    const k = needleKeys[j]!;
+    if (k === "" || counted.has(k)) continue;
+    const c = countUpTo(text, k, fewest);
+    counted.set(k, c);
+    if (c < fewest) {
+      fewest = c;
+      anchor = j;
+    }
+  }
+  // Only blank needle lines: a blank key is in every line, so there is nothing to search the text for.
+  if (anchor < 0) return findKeyedWindows(file.map(key), needleKeys, limit);
+  if (fewest === 0) return [];
+  const anchorKey = needleKeys[anchor]!;
+  const hits: number[] = [];
+  let line = 0;
+  let lineStart = 0;
+  for (let at = text.indexOf(anchorKey); at >= 0 && line < file.length; at = text.indexOf(anchorKey, lineStart)) {
+    while (lineStart + file[line]!.length < at) lineStart += file[line++]!.length + 1;
+    const start = line - anchor;
+    if (start >= 0 && start + n <= file.length && key(file[line]!) === anchorKey) {
+      let ok = true;
+      for (let j = 0; j < n && ok; j++) ok = j === anchor || key(file[start + j]!) === needleKeys[j];
+      if (ok) {
+        hits.push(start);
+        if (hits.length >= limit) break;
+      }
+    }
+    lineStart += file[line++]!.length + 1;
+  }
+  return hits;
+}
+
+/** Occurrences of `needle` in `text`, counted up to `cap`. */
+function countUpTo(text: string, needle: string, cap: number): number {
+  let c = 0;
+  for (let at = text.indexOf(needle); at >= 0 && c < cap; at = text.indexOf(needle, at + needle.length)) c++;
+  return c;
+}

@@ -1,7 +1,6 @@
-import { findWindows } from "./find-windows.js";
+import { findKeyedWindows, findWindows } from "./find-windows.js";
 import { ambiguous, type Located } from "./located.js";
 
-const exact = (l: string) => l;
 const trailing = (l: string) => l.trimEnd();
 const isElision = (line: string): boolean => line.trim() === "...";
 
@@ -26,7 +25,8 @@ export function locateElision(file: readonly string[], search: readonly string[]
   const sp = pieces(search);
   const rp = pieces(replace);
   if (sp.length !== rp.length) return { kind: "none" };
-  let lines = [...file];
+  // Each piece is looked for in the file as earlier pieces left it; one copy, edited in place.
+  let lines: string[] | null = null;
   let from = 0;
   let firstStart = -1;
   for (let k = 0; k < sp.length; k++) {
@@ -34,15 +34,20 @@ export function locateElision(file: readonly string[], search: readonly string[]
     const r = rp[k]!;
     if (s.length === 0 && r.length === 0) continue;
     if (s.length === 0) return { kind: "none" };
-    let hits = findWindows(lines, s, exact, 2);
-    if (hits.length === 0) hits = findWindows(lines, s, trailing, 2);
+    const now: readonly string[] = lines ?? file;
+    let hits = findKeyedWindows(now, s, 2);
+    if (hits.length === 0) hits = findWindows(now, s, trailing, 2);
     if (hits.length > 1) return ambiguous("elision", hits);
     const start = hits[0];
     if (start === undefined || start < from) return { kind: "none" };
-    lines = [...lines.slice(0, start), ...r, ...lines.slice(start + s.length)];
+    lines ??= [...file];
+    lines.splice(start, s.length, ...r);
     from = start + r.length;
     if (firstStart < 0) firstStart = start;
   }
-  if (firstStart < 0) return { kind: "none" };
-  return { kind: "unique", lines, rung: "elision", start: firstStart };
+  if (firstStart < 0 || lines === null) return { kind: "none" };
+  // Every piece lands after the one before, so the edit is one region: from the first piece to the end of the
+  // last, whose end in the original file is `from` less the lines the replacements added.
+  const end = from - (lines.length - file.length);
+  return { kind: "unique", rung: "elision", start: firstStart, length: end - firstStart, replacement: lines.slice(firstStart, from) };
 }

@@ -20,5 +20,5 @@ export function locateSimilar(file: readonly string[], search: readonly string[]
     return { kind: "ambiguous", rung: "similarity", lines: [best.start + 1, runnerUp.start + 1].sort((a, b) => a - b) };
   }
   const window = file.slice(best.start, best.start + search.length);
-  return splice(file, best.start, search.length, reindent(window, search, replace) ?? replace, "similarity");
+  return splice(best.start, search.length, reindent(window, search, replace) ?? replace, "similarity");
 }

@@ -1,6 +1,6 @@
 import type { MatchRung } from "../types.js";
 import { ambiguous, splice, type Located } from "./located.js";
-import { findKeyedWindows } from "./find-windows.js";
+import { findKeyedWindows, findKeyedWindowsInText } from "./find-windows.js";
 import { locateElision } from "./locate-elision.js";
 import { locateSimilar } from "./locate-similar.js";
 import { reindent } from "./reindent.js";
@@ -13,6 +13,10 @@ export { reindent } from "./reindent.js";
 export interface LocateOptions {
   /** Opt-in similarity rung (AIDER.md A.9). */
   fuzzy?: boolean;
+  /** The caller already found no exact match of the whole SEARCH (`replaceInText` searches the text for it first). */
+  exactTried?: boolean;
+  /** `file` as text, every line ending in "\n": lets the strict rungs search it instead of keying every line. */
+  text?: string;
 }
 
 type Key = "exact" | "trailing" | "trim" | "inner";
@@ -27,11 +31,13 @@ const KEYS: Record<Key, (l: string) => string> = {
 };
 
 /** The file keyed once per key for the whole walk (the leading-blank retry asks again under the same keys). */
-function keyedFile(file: readonly string[]) {
-  const cache = new Map<Key, string[]>();
+function keyedFile(file: readonly string[], text: string | undefined) {
+  const cache = new Map<Key, readonly string[]>();
   return (needle: readonly string[], key: Key, limit: number): number[] => {
+    // Whitespace-collapsed keys are not substrings of their lines, so that rung keys the file.
+    if (text !== undefined && key !== "inner") return findKeyedWindowsInText(text, file, needle.map(KEYS[key]), KEYS[key], limit);
     let hay = cache.get(key);
-    if (!hay) cache.set(key, (hay = key === "exact" ? [...file] : file.map(KEYS[key])));
+    if (!hay) cache.set(key, (hay = key === "exact" ? file : file.map(KEYS[key])));
     return findKeyedWindows(hay, needle.map(KEYS[key]), limit);
   };
 }
@@ -48,8 +54,8 @@ const INDENT_HIT_LIMIT = 1_000;
  * find more. `search` must not be empty.
  */
 export function locate(file: readonly string[], search: readonly string[], replace: readonly string[], options: LocateOptions = {}): Located {
-  const find = keyedFile(file);
-  const strict = strictRungs(file, search, replace, find);
+  const find = keyedFile(file, options.text);
+  const strict = strictRungs(file, search, replace, find, options.exactTried === true);
   if (strict.kind !== "none") return strict;
   const trimmed = search.length > 2 && isBlank(search[0]!) ? search.slice(1) : null;
   if (trimmed) {
@@ -65,21 +71,23 @@ export function locate(file: readonly string[], search: readonly string[], repla
     if (inner.length === 1) {
       const start = inner[0]!;
       const shifted = reindent(file.slice(start, start + s.length), s, replace) ?? replace;
-      return splice(file, start, s.length, shifted, "inner-whitespace");
+      return splice(start, s.length, shifted, "inner-whitespace");
     }
   }
   return options.fuzzy ? locateSimilar(file, search, replace) : { kind: "none" };
 }
 
 /** Aider's `perfect_or_whitespace`, plus trailing whitespace: exact, trailing-whitespace, uniform indent offset. */
-function strictRungs(file: readonly string[], search: readonly string[], replace: readonly string[], find: ReturnType<typeof keyedFile>): Located {
-  const simple: [MatchRung, Key][] = [
-    ["exact", "exact"],
-    ["trailing-whitespace", "trailing"],
-  ];
+function strictRungs(file: readonly string[], search: readonly string[], replace: readonly string[], find: ReturnType<typeof keyedFile>, exactTried = false): Located {
+  const simple: [MatchRung, Key][] = exactTried
+    ? [["trailing-whitespace", "trailing"]]
+    : [
+        ["exact", "exact"],
+        ["trailing-whitespace", "trailing"],
+      ];
   for (const [rung, key] of simple) {
     const hits = find(search, key, HIT_LIMIT);
-    if (hits.length === 1) return splice(file, hits[0]!, search.length, replace, rung);
+    if (hits.length === 1) return splice(hits[0]!, search.length, replace, rung);
     if (hits.length > 1) return ambiguous(rung, hits);
   }
   const indentHits: { start: number; replacement: string[] }[] = [];
@@ -88,6 +96,6 @@ function strictRungs(file: readonly string[], search: readonly string[], replace
     if (replacement) indentHits.push({ start, replacement });
   }
   if (indentHits.length > 1) return ambiguous("indent", indentHits.map((h) => h.start));
-  if (indentHits.length === 1) return splice(file, indentHits[0]!.start, search.length, indentHits[0]!.replacement, "indent");
+  if (indentHits.length === 1) return splice(indentHits[0]!.start, search.length, indentHits[0]!.replacement, "indent");
   return { kind: "none" };
 }

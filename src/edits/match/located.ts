@@ -1,14 +1,18 @@
 import type { MatchRung } from "../types.js";
 
-/** Where (and how) a SEARCH fits a file: the file's new lines, or why it does not fit. */
+/**
+ * Where (and how) a SEARCH fits a file: the one region of lines to replace (`length` lines from `start`, by
+ * `replacement`), or why it does not fit. A region, not the whole edited file, so the caller can splice it into the
+ * original text without rebuilding every line (issue #15).
+ */
 export type Located =
-  | { kind: "unique"; lines: string[]; rung: MatchRung; start: number }
+  | { kind: "unique"; rung: MatchRung; start: number; length: number; replacement: string[] }
   | { kind: "ambiguous"; rung: MatchRung; lines: number[] }
   | { kind: "none" };
 
 /** Replace `length` lines at `start` with `replacement`. */
-export function splice(file: readonly string[], start: number, length: number, replacement: readonly string[], rung: MatchRung): Located {
-  return { kind: "unique", start, rung, lines: [...file.slice(0, start), ...replacement, ...file.slice(start + length)] };
+export function splice(start: number, length: number, replacement: readonly string[], rung: MatchRung): Located {
+  return { kind: "unique", start, length, rung, replacement: [...replacement] };
 }
 
 /** An ambiguous result with the 1-based line numbers of the places found. */

@@ -97,6 +97,14 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.outcome.applied[0]).toMatchObject({ path: "b.py", rung: "cross-file:a.py" });
   });
 
+  it("reports an already-applied block instead of editing another chat file that holds its SEARCH (issue #11)", () => {
+    const files = { "a.py": "value = 2\n", "b.py": "value = 1\n" };
+    const r = applyBlocks(block("a.py", "value = 1\n", "value = 2\n"), files, { chatFiles: ["a.py", "b.py"] });
+    expect(r.reasons).toEqual(["already-applied"]);
+    expect(r.after).toEqual(files);
+    expect(r.result.outcome.changes.size).toBe(0);
+  });
+
   it("refuses a cross-file match found in several files", () => {
     const r = applyBlocks(block("a.py", "dup = 1\n", "dup = 2\n"), { "a.py": "x\n", "b.py": "dup = 1\n", "c.py": "dup = 1\n" });
     expect(r.reasons).toEqual(["no-match"]);

@@ -1,8 +1,14 @@
-import { findWindows } from "../../../src/edits/match/find-windows.js";
-import { locate } from "../../../src/edits/match/locate.js";
+import fc from "fast-check";
+import { findKeyedWindows, findKeyedWindowsInText, findWindows } from "../../../src/edits/match/find-windows.js";
+import { locate, type Located } from "../../../src/edits/match/locate.js";
 import { reindent } from "../../../src/edits/match/reindent.js";
 
 const L = (s: string) => s.split("|");
+
+/** The file with a unique result's region replaced, or the result itself otherwise. */
+function edited(file: string[], r: Located): string[] | Located {
+  return r.kind === "unique" ? [...file.slice(0, r.start), ...r.replacement, ...file.slice(r.start + r.length)] : r;
+}
 
 describe("locate: one row per rung, in ladder order", () => {
   it.each([
@@ -14,7 +20,8 @@ describe("locate: one row per rung, in ladder order", () => {
     ["inner-whitespace", "f(a,  b)|g", "f(a, b)", "h()", "h()|g"],
   ])("%s", (rung, file, search, replace, expected) => {
     const r = locate(L(file), L(search), L(replace));
-    expect(r).toMatchObject({ kind: "unique", rung, lines: L(expected) });
+    expect(r).toMatchObject({ kind: "unique", rung });
+    expect(edited(L(file), r)).toEqual(L(expected));
   });
 
   it("stops at the first rung that finds several places, with 1-based line numbers", () => {
@@ -25,7 +32,9 @@ describe("locate: one row per rung, in ladder order", () => {
     const file = L("l1|l2|l3|l4|l5|l6|l7|l8|l9|l10|l11|l12");
     const search = L("l2|l3|l4|l5|TYPO|l7|l8|l9|l10|l11");
     expect(locate(file, search, ["x"])).toEqual({ kind: "none" });
-    expect(locate(file, search, ["x"], { fuzzy: true })).toMatchObject({ kind: "unique", rung: "similarity", lines: ["l1", "x", "l12"] });
+    const similar = locate(file, search, ["x"], { fuzzy: true });
+    expect(similar).toMatchObject({ kind: "unique", rung: "similarity" });
+    expect(edited(file, similar)).toEqual(["l1", "x", "l12"]);
   });
 });
 
@@ -54,5 +63,20 @@ describe("findWindows", () => {
 
   it("compares under the given key", () => {
     expect(findWindows(["  a  ", "b"], ["a"], (l) => l.trim())).toEqual([0]);
+  });
+});
+
+describe("findKeyedWindowsInText (issue #15)", () => {
+  it("finds the same places, in the same order, as keying every line", () => {
+    const line = fc.constantFrom("a", " a", "a ", "b", "  b  ", "", " ", "ab", "\ta");
+    const keys = { exact: (l: string) => l, trailing: (l: string) => l.trimEnd(), trim: (l: string) => l.trim() };
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.array(line, { minLength: 1, maxLength: 4 }), fc.constantFrom("exact", "trailing", "trim"), fc.integer({ min: 1, max: 4 }), (file, needle, k, limit) => {
+        const key = keys[k as keyof typeof keys];
+        const text = file.map((l) => `${l}\n`).join("");
+        expect(findKeyedWindowsInText(text, file, needle.map(key), key, limit)).toEqual(findKeyedWindows(file.map(key), needle.map(key), limit));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
