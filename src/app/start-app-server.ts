@@ -4,7 +4,7 @@ import { Probot, ProbotOctokit } from "probot";
 import type { AppEnv } from "../config/env.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { RunRequest } from "../run/run-request.js";
-import { createRedactingLogger } from "../security/create-redacting-logger.js";
+import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
 import { githubWriteGuard } from "../security/guard-github-writes.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { createWebhookIntake } from "../security/webhook-intake.js";
@@ -23,12 +23,12 @@ export interface AppServer {
  * Probot app, plus `/healthz`. Every secret the process holds is registered with the one redactor first, so no log
  * line, GitHub write or model request carries it.
  */
-export async function startAppServer(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty" } = {}): Promise<AppServer> {
+export async function startAppServer(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink } = {}): Promise<AppServer> {
   if (!env.appId) throw new Error("APP_ID is not set.");
   if (!env.webhookSecret) throw new Error("WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.");
   for (const secret of [env.openaiApiKey, env.webhookSecret, privateKey]) processRedactor.add(secret);
   const app = createApp(env);
-  const log = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: options.logFormat ?? "pretty" });
+  const log = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: options.logFormat ?? "pretty", ...(options.logSink ? { sink: options.logSink } : {}) });
   const probot = new Probot({
     appId: env.appId,
     privateKey,
