@@ -1,3 +1,6 @@
+import { generateKeyPairSync } from "node:crypto";
+import nock from "nock";
+import { ProbotOctokit } from "probot";
 import { COMMENT_LIMIT } from "../../src/github/cap-markdown.js";
 import type { GitHubApi } from "../../src/github/github-api.js";
 import { githubWriteGuard, guardGitHubApi } from "../../src/security/guard-github-writes.js";
@@ -47,5 +50,33 @@ describe("githubWriteGuard (Octokit plugin)", () => {
     expect(options.body).toBe(`echo ${REDACTED}`);
     // Headers are how the token is meant to travel: untouched.
     expect(options.headers).toEqual({ authorization: "token v1.minted-installation-token" });
+  });
+});
+
+describe("githubWriteGuard on a real ProbotOctokit", () => {
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+
+  it("learns the installation token GitHub mints and redacts it from a comment written with it", async () => {
+    nock.disableNetConnect();
+    const token = "v1.installation0123456789abcdef";
+    const redactor = createSecretRedactor();
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const sent: string[] = [];
+    nock("https://api.github.com")
+      .post("/app/installations/7/access_tokens")
+      .reply(201, { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} })
+      .post("/repos/o/r/issues/1/comments", (b: { body: string }) => (sent.push(b.body), true))
+      .times(2)
+      .matchHeader("authorization", `token ${token}`)
+      .reply(201, { id: 1 });
+    const Octokit = ProbotOctokit.plugin(githubWriteGuard(redactor)).defaults({ throttle: { enabled: false }, retry: { enabled: false } });
+    const octokit = new Octokit({ auth: { appId: 1, privateKey, installationId: 7 } });
+    // The first request mints the token (its own body was made before the token existed, so cannot hold it).
+    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "o", repo: "r", issue_number: 1, body: "queued" });
+    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "o", repo: "r", issue_number: 1, body: `the test printed ${token}` });
+    expect(sent).toEqual(["queued", `the test printed ${REDACTED}`]);
   });
 });
