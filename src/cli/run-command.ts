@@ -12,6 +12,7 @@ import { createGit } from "../workspace/create-git.js";
 import { defaultCacheDir } from "./default-cache-dir.js";
 import { UsageError } from "./exit-code.js";
 import { renderCliSummary } from "./render-cli-summary.js";
+import { processRedactor } from "../security/process-redactor.js";
 
 export interface RunCommandOptions {
   repo: string;
@@ -44,6 +45,8 @@ export async function runCommand(opts: RunCommandOptions, source: Readonly<Recor
   if (!env.openaiApiKey && isOpenAi) {
     throw new UsageError("OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint).");
   }
+  // The one redactor keeps the key out of model requests and commit messages even if a file or output carries it.
+  processRedactor.add(env.openaiApiKey);
   await loadTokenizer();
   const model = opts.model ?? env.model;
   const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices });

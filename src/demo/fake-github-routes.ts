@@ -21,6 +21,25 @@ interface RouteContext {
 
 const notFound: RouteResponse = { status: 404, json: { message: "Not Found" } };
 
+/** GitHub's limits on what we write: 65,536 characters for a comment, issue or PR body, 65,535 for Check Run output. */
+const BODY_LIMIT = 65_536;
+const CHECK_OUTPUT_LIMIT = 65_535;
+
+/** The 422 GitHub answers when a written text is over its limit, or null when everything fits. */
+function overLimit(body: Record<string, unknown>): RouteResponse | null {
+  if (typeof body.body === "string" && body.body.length > BODY_LIMIT) {
+    return { status: 422, json: { message: "Validation Failed", errors: [{ resource: "IssueComment", code: "unprocessable", field: "data", message: "Body is too long (maximum is 65536 characters)" }] } };
+  }
+  const output = body.output as { summary?: unknown; text?: unknown } | undefined;
+  for (const field of ["summary", "text"] as const) {
+    const v = output?.[field];
+    if (typeof v === "string" && v.length > CHECK_OUTPUT_LIMIT) {
+      return { status: 422, json: { message: "Invalid request.", errors: [`Only ${CHECK_OUTPUT_LIMIT} characters are allowed; ${v.length} were supplied (output.${field}).`] } };
+    }
+  }
+  return null;
+}
+
 function user(login: string) {
   return { login, id: login.length, type: login.endsWith("[bot]") ? "Bot" : "User" };
 }
@@ -82,6 +101,10 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   if (!repo) return notFound;
   const rest = s.slice(3);
   const r = rest.join("/");
+  if (method === "POST" || method === "PATCH") {
+    const refused = overLimit(body);
+    if (refused) return refused;
+  }
 
   if (method === "GET" && rest.length === 0) {
     return { status: 200, json: { name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: user(repo.owner), default_branch: repo.defaultBranch, clone_url: `${ctx.webUrl}/${repo.owner}/${repo.name}.git`, private: false } };

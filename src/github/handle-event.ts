@@ -1,14 +1,15 @@
 import type { Logger } from "pino";
 import { lookupPermission } from "../commands/authorize.js";
+import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../run/run-request.js";
 import { ensureComment, findComment, listComments } from "./ensure-comment.js";
 import { ensureStatusComment } from "./ensure-status-comment.js";
-import type { GitHubApi } from "./github-api.js";
+import { httpStatus, type GitHubApi } from "./github-api.js";
 import { decideAction, type EventAction } from "./handlers.js";
-import { readRequestMarker, replyMarker } from "./markers.js";
+import { readRequestMarker, replyMarker, type StoredRequest } from "./markers.js";
 import { addReaction, type ReactionTarget } from "./reactions.js";
 import { renderStage } from "./render-status.js";
 
@@ -115,7 +116,9 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     const last = comments.filter((c) => c.user === botLogin).map((c) => readRequestMarker(c.body)).filter((r) => r !== null).at(-1);
     if (!last) return { error: "There is no earlier request of mine here to retry." };
     verb = last.verb;
-    text = last.text;
+    const earlier = await requestText(ctx.api, facts, last, config.trigger.command);
+    if ("error" in earlier) return earlier;
+    text = earlier.text;
     flags = {
       files: action.flags.files.length ? action.flags.files : last.files,
       editFormat: action.flags.editFormat ?? (last.editFormat as typeof flags.editFormat),
@@ -155,4 +158,24 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     ...(facts.reactTo.kind === "issue-comment" ? { triggerCommentId: facts.reactTo.id } : {}),
     settings: resolved.settings,
   };
+}
+
+/**
+ * The instruction of an earlier request: kept in its marker, or (a long one) read again from the comment that asked
+ * for it. A deleted or edited-away comment is an error the requester can act on.
+ */
+async function requestText(api: GitHubApi, where: { owner: string; repo: string }, stored: StoredRequest, word: string): Promise<{ text: string } | { error: string }> {
+  if (stored.text !== undefined || !stored.textRef) return { text: stored.text ?? "" };
+  const ref = stored.textRef;
+  const route = ref.kind === "review-comment" ? "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}" : "GET /repos/{owner}/{repo}/issues/comments/{comment_id}";
+  const gone = { error: "The comment with my earlier request is gone or no longer holds the command, so there is nothing to retry; post the request again." };
+  let body: string;
+  try {
+    body = String((await api.request(route, { owner: where.owner, repo: where.repo, comment_id: ref.id })).data?.body ?? "");
+  } catch (error) {
+    if (httpStatus(error) === 404) return gone;
+    throw error;
+  }
+  const command = parseCommand(body, word);
+  return command && (command.verb === "run" || command.verb === "ask") ? { text: command.text } : gone;
 }

@@ -5,17 +5,46 @@ export const configMarker = "<!-- aider-bot:config-problems -->";
 /** A one-off reply (help, usage error, refusal) to one delivery: a redelivered webhook edits it instead of repeating it. */
 export const replyMarker = (deliveryId: string) => `<!-- aider-bot:reply:${deliveryId} -->`;
 
+/** Where a request too long to keep in the marker can be read again: the comment that asked for it. */
+export interface RequestRef {
+  kind: "issue-comment" | "review-comment";
+  id: number;
+}
+
 export interface StoredRequest {
   verb: "run" | "ask";
-  text: string;
+  /** The instruction; absent when it is stored by reference (`textRef`). */
+  text?: string;
+  textRef?: RequestRef;
   files: string[];
   editFormat?: string;
   model?: string;
 }
 
-/** The request encoded into the status comment (base64: untrusted text can never close the HTML comment). */
-export function requestMarker(req: StoredRequest): string {
-  return `<!-- aider-bot:request:${Buffer.from(JSON.stringify(req), "utf8").toString("base64")} -->`;
+/**
+ * Longest request marker we write. A comment may hold 65,536 characters and a request may be nearly as long, so a
+ * longer request is kept by reference to the comment that asked for it (fetched again by `/aider retry`), or, with
+ * no such comment, cut to fit.
+ */
+export const REQUEST_MARKER_LIMIT = 4_000;
+
+/**
+ * The request encoded into the status comment (base64: untrusted text can never close the HTML comment), never
+ * longer than {@link REQUEST_MARKER_LIMIT}: a long `text` is replaced by `ref` when there is one, else cut.
+ */
+export function requestMarker(req: StoredRequest, ref?: RequestRef): string {
+  const encode = (r: StoredRequest) => `<!-- aider-bot:request:${Buffer.from(JSON.stringify(r), "utf8").toString("base64")} -->`;
+  const whole = encode(req);
+  if (whole.length <= REQUEST_MARKER_LIMIT) return whole;
+  const { text, ...rest } = req;
+  if (ref) return encode({ ...rest, textRef: ref });
+  // base64 grows 4/3, and JSON may escape characters: halve the budget, then cut until it fits.
+  let keep = Math.floor(REQUEST_MARKER_LIMIT / 2);
+  for (;;) {
+    const m = encode({ ...rest, text: (text ?? "").slice(0, keep) });
+    if (m.length <= REQUEST_MARKER_LIMIT || keep === 0) return m;
+    keep = Math.floor(keep / 2);
+  }
 }
 
 /** The request stored in a status comment's body, or null. */
@@ -24,7 +53,9 @@ export function readRequestMarker(body: string): StoredRequest | null {
   if (!m) return null;
   try {
     const v = JSON.parse(Buffer.from(m[1]!, "base64").toString("utf8")) as StoredRequest;
-    return typeof v.text === "string" && (v.verb === "run" || v.verb === "ask") && Array.isArray(v.files) ? v : null;
+    const ref = v.textRef;
+    const hasRef = !!ref && (ref.kind === "issue-comment" || ref.kind === "review-comment") && Number.isInteger(ref.id);
+    return (typeof v.text === "string" || hasRef) && (v.verb === "run" || v.verb === "ask") && Array.isArray(v.files) ? v : null;
   } catch {
     return null;
   }

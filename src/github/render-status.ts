@@ -2,16 +2,29 @@ import type { CoderResult } from "../coder/types.js";
 import { summarizeFailures } from "../edits/reflection.js";
 import type { RunOutcome, RunStage } from "../run/run-outcome.js";
 import type { RunRequest } from "../run/run-request.js";
-import { capMarkdown } from "./cap-markdown.js";
-import { requestMarker, runMarker } from "./markers.js";
+import { capMarkdown, COMMENT_LIMIT } from "./cap-markdown.js";
+import { requestMarker, runMarker, type RequestRef } from "./markers.js";
 
 const STAGES: RunStage[] = ["queued", "cloning", "mapping", "thinking", "applying", "lint", "tests", "pushing"];
 // Per-section caps keep every section visible in the common worst case; capMarkdown guards the total.
 const CAP = { answer: 20_000, explanation: 12_000, output: 15_000, shell: 4_000, patch: 25_000 } as const;
 
-function header(req: RunRequest): string {
-  const stored = req.verb === "undo" ? "" : requestMarker({ verb: req.verb === "ask" ? "ask" : "run", text: req.message, files: req.files, editFormat: req.settings.editFormat, model: req.settings.model });
-  return `${runMarker(req.jobId)}\n${stored}`;
+/**
+ * The run marker goes first (it is what finds the comment again); the request marker goes LAST, after the visible
+ * text has been fitted into what is left of GitHub's limit, so neither can push the other, or the outcome, out.
+ */
+function withMarkers(req: RunRequest, visible: string): string {
+  const stored = requestMarkerOf(req);
+  const head = `${runMarker(req.jobId)}\n`;
+  const fitted = capMarkdown(visible, COMMENT_LIMIT - 1_000 - head.length - stored.length);
+  return `${head}${fitted}${stored ? `\n${stored}` : ""}`;
+}
+
+function requestMarkerOf(req: RunRequest): string {
+  if (req.verb === "undo") return "";
+  const ref: RequestRef | undefined =
+    req.target.kind === "review-comment" ? { kind: "review-comment", id: req.target.commentId } : req.triggerCommentId ? { kind: "issue-comment", id: req.triggerCommentId } : undefined;
+  return requestMarker({ verb: req.verb === "ask" ? "ask" : "run", text: req.message, files: req.files, editFormat: req.settings.editFormat, model: req.settings.model }, ref);
 }
 
 function quote(text: string): string {
@@ -23,12 +36,12 @@ function quote(text: string): string {
 export function renderStage(stage: RunStage, req: RunRequest): string {
   const at = STAGES.indexOf(stage);
   const line = STAGES.map((s, i) => (i < at ? `✅ ${s}` : i === at ? `⏳ **${s}**` : `▫️ ${s}`)).join(" · ");
-  return `${header(req)}\n**aider-bot** is working on @${req.requester.login}'s request (model \`${req.settings.model}\`):\n\n${quote(req.message)}\n\n${line}\n`;
+  return withMarkers(req, `**aider-bot** is working on @${req.requester.login}'s request (model \`${req.settings.model}\`):\n\n${quote(req.message)}\n\n${line}\n`);
 }
 
 /** The final status comment: outcome, files, links, usage, and collapsible details. */
 export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
-  const parts: string[] = [header(req)];
+  const parts: string[] = [];
   const result = "result" in outcome ? (outcome.result ?? null) : null;
   switch (outcome.kind) {
     case "pushed":
@@ -74,7 +87,7 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   }
   if (result) parts.push(...resultDetails(result, outcome.elapsedMs));
   else parts.push(`<sub>${(outcome.elapsedMs / 1000).toFixed(1)} s</sub>`);
-  return capMarkdown(parts.join("\n\n"));
+  return withMarkers(req, parts.join("\n\n"));
 }
 
 function stillFailing(r: Extract<CoderResult, { outcome: "checks-failed" }>): string {

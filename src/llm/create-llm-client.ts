@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { hostOf } from "./classify-error.js";
 import { estimateUsage } from "./estimate-usage.js";
+import { processRedactor } from "../security/process-redactor.js";
 import { costUsd, mergePrices, type PriceTable } from "./price-table.js";
 import { requestCompletion } from "./request-completion.js";
 import { stripReasoning } from "./strip-reasoning.js";
@@ -35,6 +36,11 @@ export interface LlmClientOptions {
   /** Longest `retry-after` honoured (default 60 s). */
   maxRetryAfterMs?: number;
   random?: () => number;
+  /**
+   * Applied to every message before it is sent (default: the process's secret redactor, where the app registers
+   * its secrets): file content, check output and GitHub text can all carry a secret, and none may reach the model.
+   */
+  redact?: (text: string) => string;
 }
 
 /** A request this client understands: the shared contract plus per-call options. */
@@ -63,6 +69,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
   // Its own timeout is only a backstop for ours, which also covers stalled streams.
   const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: timeoutMs + 1000 });
   const host = hostOf(options.baseUrl);
+  const redact = options.redact ?? processRedactor.redact;
   const prices = mergePrices({ ...options.prices, ...options.priceTable });
   const policy = {
     maxRetries: options.maxRetries ?? 4,
@@ -77,7 +84,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
   return {
     async complete(req) {
       const ctx = { model: req.model, baseUrl: options.baseUrl, apiKey: options.apiKey };
-      const base: ChatCompletionMessageParam[] = req.messages.map((m) => ({ role: m.role, content: m.content }));
+      const base: ChatCompletionMessageParam[] = req.messages.map((m) => ({ role: m.role, content: redact(m.content) }));
       const allowPrefill = req.allowPrefill ?? options.allowPrefill ?? false;
       const maxContinuations = allowPrefill ? (options.maxContinuations ?? 3) : 0;
       let text = "";

@@ -7,6 +7,7 @@ import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
 import { parseNumstat } from "./parse-numstat.js";
 import type { CommitRequest, CommitResult } from "./types.js";
+import { processRedactor } from "../security/process-redactor.js";
 
 const COMMIT_HOOKS = ["pre-commit", "prepare-commit-msg", "commit-msg"];
 
@@ -26,7 +27,7 @@ export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, 
   const { subject, message } = composeCommitMessage(req);
   const env = { ...authorEnv(req.author ?? committer), ...committerEnv(committer) };
   // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
-  const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: message, env });
+  const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
   if (!r.ok) {
     const text = r.output.trim();
     if (await hasCommitHook(run, dir)) {

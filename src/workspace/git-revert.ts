@@ -2,6 +2,7 @@ import { composeCommitMessage } from "./commit-message.js";
 import { GitError, HookRejectedError } from "./git-errors.js";
 import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
+import { processRedactor } from "../security/process-redactor.js";
 
 /**
  * Undo one commit as a new commit (`/aider undo`; history that may be pushed is never rewritten). Refuses when
@@ -21,7 +22,7 @@ export async function revertCommit(run: GitRun, dir: string, sha: string, commit
   }
   const { message } = composeCommitMessage({ subject: `Revert "${subject}"`, body: `This reverts commit ${full}.`, trailers });
   const env = { ...authorEnv(committer), ...committerEnv(committer) };
-  const c = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-"], { allowFail: true, input: message, env });
+  const c = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-"], { allowFail: true, input: processRedactor.redact(message), env });
   if (!c.ok) {
     await restore(run, dir);
     throw new HookRejectedError(`The revert commit was refused:\n${c.output.trim().split("\n").slice(-30).join("\n")}`, c.output);

@@ -55,6 +55,36 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     });
   });
 
+  it("retry reads a long request back from the comment that asked for it", async () => {
+    const stored = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", files: ["src/a.ts"], textRef: { kind: "issue-comment", id: 999 } })).toString("base64")} -->`;
+    token();
+    noConfig();
+    permission("write");
+    nock(API)
+      .get(`${REPO}/issues/1/comments`).query(true).reply(200, [{ id: 7, body: `<!-- aider-bot:run:d0 -->\n🤷 No changes were made.\n${stored}`, user: { login: "aider-bot[bot]" } }])
+      .get(`${REPO}/issues/comments/999`).reply(200, { id: 999, body: "/aider --file src/a.ts a very long request" })
+      .post(`${REPO}/issues/comments/492700400/reactions`).reply(201, {})
+      .get(`${REPO}/issues/1/comments`).query(true).reply(200, [])
+      .post(`${REPO}/issues/1/comments`).reply(201, { id: 56 });
+    await send("issue_comment", issueComment("/aider retry"));
+    expect(h.queue.jobs[0]!.data).toMatchObject({ verb: "run", message: "a very long request", files: ["src/a.ts"] });
+  });
+
+  it("retry of a long request whose comment is gone says so instead of running nothing", async () => {
+    const stored = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", files: [], textRef: { kind: "issue-comment", id: 999 } })).toString("base64")} -->`;
+    token();
+    noConfig();
+    permission("write");
+    nock(API)
+      .get(`${REPO}/issues/1/comments`).query(true).reply(200, [{ id: 7, body: `<!-- aider-bot:run:d0 -->\n${stored}`, user: { login: "aider-bot[bot]" } }])
+      .get(`${REPO}/issues/comments/999`).reply(404, { message: "Not Found" })
+      .get(`${REPO}/issues/1/comments`).query(true).reply(200, [])
+      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body.includes("is gone")).reply(201, { id: 57 });
+    await send("issue_comment", issueComment("/aider retry"));
+    expect(h.queue.jobs).toEqual([]);
+    expect(h.results[0]).toMatchObject({ kind: "replied" });
+  });
+
   it("a redelivered webhook is not enqueued twice", async () => {
     token();
     noConfig();

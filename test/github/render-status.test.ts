@@ -89,3 +89,37 @@ describe("status comment rendering", () => {
     expect(off).toContain("without a sandbox (`AIDER_BOT_SANDBOX=off`)");
   });
 });
+
+describe("status comments for long requests", () => {
+  const long = `make this change:\n${"please refactor the parser carefully. ".repeat(1600)}`.slice(0, 60_000);
+  const longReq: RunRequest = { ...req, message: long, triggerCommentId: 4242 };
+
+  it("a 60,000-character request gets a queued comment under the limit that refers to the asking comment", () => {
+    expect(long.length).toBe(60_000);
+    const body = renderStage("queued", longReq);
+    expect(body.length).toBeLessThan(65_536);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+    expect(readRequestMarker(body)).toEqual({ verb: "run", textRef: { kind: "issue-comment", id: 4242 }, files: ["src/a.ts"], editFormat: "diff", model: "gpt-4o" });
+  });
+
+  it("a review-thread request refers to its review comment", () => {
+    const review: RunRequest = { ...longReq, triggerCommentId: undefined, target: { kind: "review-comment", number: 3, headRef: "f", headSha: "a".repeat(40), headCloneUrl: "u", isFork: false, commentId: 77, path: "a.ts", line: 1, diffHunk: "" } as RunRequest["target"] };
+    expect(readRequestMarker(renderStage("queued", review))?.textRef).toEqual({ kind: "review-comment", id: 77 });
+  });
+
+  it("without a comment to refer to, the stored text is cut so the marker stays small", () => {
+    const body = renderStage("queued", { ...longReq, triggerCommentId: undefined });
+    const stored = readRequestMarker(body)!;
+    expect(body.length).toBeLessThan(10_000);
+    expect(long.startsWith(stored.text!)).toBe(true);
+  });
+
+  it("the final status of a long request shows its outcome and keeps both markers intact, even with huge output", () => {
+    const huge = { kind: "not-pushed", result: { ...base, explanation: "x".repeat(100_000), outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] } }, elapsedMs: 1 } as RunOutcome;
+    const body = renderFinal(huge, longReq);
+    expect(body.length).toBeLessThan(65_536);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+    expect(body).toMatch(/The lint check `eslint` still fails/);
+    expect(readRequestMarker(body)?.textRef).toEqual({ kind: "issue-comment", id: 4242 });
+  });
+});

@@ -40,6 +40,8 @@ export interface E2E {
   logs(): string;
   webhookUrl: string;
   secret: string;
+  /** The App's private key (PEM) the app was started with. */
+  privateKey: string;
   sourceEnv: NodeJS.ProcessEnv;
   /** The app's installation token(s) as issued by the fake. */
   tokens(): string[];
@@ -95,7 +97,7 @@ export async function startE2E(spec: { files: Record<string, string>; permission
   });
   let commentIds = 500;
   const e2e: E2E = {
-    fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, sourceEnv,
+    fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, privateKey, sourceEnv,
     logs: () => out,
     tokens: () => fake.state.issuedTokens,
     pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),

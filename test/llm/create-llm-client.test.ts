@@ -229,3 +229,23 @@ describe("createLlmClient against a stream that stalls", () => {
     expect(sleeps).toHaveLength(1);
   });
 });
+
+describe("createLlmClient redaction", () => {
+  it("sends no registered secret or secret-shaped text to the model", async () => {
+    const server = await startScriptedLlmServer();
+    try {
+      server.push({ text: "ok" });
+      const { processRedactor } = await import("../../src/security/process-redactor.js");
+      processRedactor.add("the-webhook-secret-for-llm-test");
+      const c = createLlmClient({ baseUrl: server.baseUrl, apiKey: KEY, sleep: async () => undefined });
+      const aws = "AKIA" + "ABCDEFGHIJKLMNOP";
+      await c.complete({ model: "gpt-4o", messages: [{ role: "user", content: `env: the-webhook-secret-for-llm-test ${aws}` }] });
+      const sent = JSON.stringify(server.requests);
+      expect(sent).toContain("env: [REDACTED] [REDACTED]");
+      expect(sent).not.toContain("the-webhook-secret-for-llm-test");
+      expect(sent).not.toContain(aws);
+    } finally {
+      await server.close();
+    }
+  });
+});

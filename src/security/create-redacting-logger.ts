@@ -1,0 +1,47 @@
+import { getTransformStream } from "@probot/pino";
+import { pino, stdSerializers, type Logger } from "pino";
+import type { SecretRedactor } from "./redact-secrets.js";
+
+/** Where pino writes a finished line. */
+export interface LineSink {
+  write(line: string): unknown;
+}
+
+/**
+ * `sink` with every line passed through the redactor first. Redacting the finished line (not the message or the
+ * object before serialisation) covers the message, child bindings, error messages and stacks alike, in one place.
+ */
+export function redactingSink(sink: LineSink, redactor: SecretRedactor): LineSink {
+  return { write: (line) => sink.write(redactor.redact(line)) };
+}
+
+/**
+ * An error for the log without the webhook payload or request it may carry: @octokit/webhooks errors hold the
+ * whole event (`event.payload`), Octokit request errors the request (`request.body`). A log line says what failed,
+ * never what was sent.
+ */
+export function errorSerializer(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const out = stdSerializers.err(err) as unknown as Record<string, unknown>;
+  const event = out.event as { id?: unknown; name?: unknown } | undefined;
+  delete out.event;
+  delete out.payload;
+  delete out.request;
+  delete out.response;
+  if (event && typeof event === "object") out.event = { id: event.id, name: event.name };
+  return out;
+}
+
+/**
+ * A pino logger that redacts every line and keeps payloads out of errors, formatted as Probot's own logger is
+ * (pretty, or JSON with `format: "json"`). Give it to Probot as `log`.
+ */
+export async function createRedactingLogger(options: { level: string; redactor: SecretRedactor; format?: "json" | "pretty"; sink?: LineSink }): Promise<Logger> {
+  let sink = options.sink;
+  if (!sink) {
+    const transform = await getTransformStream({ logFormat: options.format ?? "pretty" });
+    transform.pipe(pino.destination(1) as unknown as NodeJS.WritableStream);
+    sink = transform;
+  }
+  return pino({ level: options.level, name: "probot", serializers: { err: errorSerializer } }, redactingSink(sink, options.redactor));
+}

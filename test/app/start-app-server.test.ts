@@ -1,0 +1,56 @@
+import { createHmac, generateKeyPairSync } from "node:crypto";
+import http from "node:http";
+import { startAppServer, type AppServer } from "../../src/app/start-app-server.js";
+import { readEnv } from "../../src/config/env.js";
+
+const SECRET = "server-test-webhook-secret";
+const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+
+describe("startAppServer webhook intake", () => {
+  let server: AppServer;
+  let lines: string[];
+  beforeEach(async () => {
+    lines = [];
+    const env = readEnv({ APP_ID: "1", WEBHOOK_SECRET: SECRET, PORT: "0", AIDER_BOT_SCHEDULES: "off", LOG_LEVEL: "debug", GITHUB_API_URL: "http://127.0.0.1:9/api/v3", OPENAI_API_KEY: "sk-server-test-model-key-0123456789" });
+    server = await startAppServer(env, privateKey, { throttle: false, logSink: { write: (l) => lines.push(l) } });
+  });
+  afterEach(async () => {
+    await server.close();
+    await server.queue.shutdown(1000);
+  });
+
+  it("logs a few hundred bytes, not the body, for a 1 MB delivery with a wrong signature", async () => {
+    const body = JSON.stringify({ action: "created", comment: { body: "B".repeat(1024 * 1024) } });
+    const res = await fetch(server.webhookUrl, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", "x-github-event": "issue_comment", "x-github-delivery": "big-1", "x-hub-signature-256": `sha256=${createHmac("sha256", "wrong").update(body).digest("hex")}` },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    const logged = lines.join("");
+    expect(logged.length).toBeLessThan(4096);
+    expect(logged).not.toContain("BBBB");
+    expect(logged).toContain("big-1");
+  });
+
+  it("answers 413 to a body over GitHub's 25 MB cap from its Content-Length", async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(server.webhookUrl, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "huge-1", "x-hub-signature-256": "sha256=00", "content-length": String(26 * 1024 * 1024) } });
+      req.on("response", (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.write("{");
+    });
+    expect(status).toBe(413);
+  });
+
+  it("keeps the App key, webhook secret and model key out of the log", async () => {
+    server.probot.log.error({ detail: `${privateKey} ${SECRET} sk-server-test-model-key-0123456789` }, `echo ${privateKey.split("\n")[2]}`);
+    const logged = lines.join("");
+    expect(logged).not.toContain(SECRET);
+    expect(logged).not.toContain("sk-server-test-model-key-0123456789");
+    for (const line of privateKey.trim().split("\n").slice(1, -1)) expect(logged).not.toContain(line);
+  });
+});
