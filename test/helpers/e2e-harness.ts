@@ -9,9 +9,10 @@ import { sendWebhook } from "../../src/demo/send-webhook.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
 import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
+import { CLI_MAIN } from "./cli-entry.js";
+import { POLL_MS, WAIT_MS } from "./timeouts.js";
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
 
-const MAIN = path.resolve("src/cli/main.ts");
 const examples: unknown = createRequire(import.meta.url)("@octokit/webhooks-examples");
 const SECRET = "e2e-webhook-secret";
 
@@ -67,7 +68,7 @@ export async function startE2E(spec: { files: Record<string, string>; permission
   const port = await freePort();
   const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
   const host = new URL(fake.apiUrl).host;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN, "serve"], {
+  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, "serve"], {
     env: {
       PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
       APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
@@ -82,11 +83,11 @@ export async function startE2E(spec: { files: Record<string, string>; permission
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     if (out.includes("aider-bot listening on")) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out}`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
   const repoJson = () => ({
     ...examplePayload("issue_comment", "created").repository,
@@ -113,13 +114,13 @@ export async function startE2E(spec: { files: Record<string, string>; permission
       p.sender = { ...p.sender, login: user, id: 100 + user.length, type: opts.userType ?? "User" };
       return p;
     },
-    async idle(timeoutMs = 60_000) {
+    async idle(timeoutMs = WAIT_MS) {
       const end = Date.now() + timeoutMs;
       for (;;) {
         const stats = (await (await fetch(`${base}/healthz`)).json()) as { running: number; queued: number };
         if (stats.running === 0 && stats.queued === 0) return;
         if (Date.now() > end) throw new Error(`jobs still running after ${timeoutMs} ms\n${out.slice(-4000)}`);
-        await new Promise((r) => setTimeout(r, 100));
+        await new Promise((r) => setTimeout(r, POLL_MS));
       }
     },
     async close() {
