@@ -24,6 +24,7 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     privateKey,
     secret: env.webhookSecret,
     logLevel: env.logLevel as "info",
+    logFormat: env.logFormat,
     ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
     Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, throttle: { enabled: options.throttle ?? true } })),
   });
