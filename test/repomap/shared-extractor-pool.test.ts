@@ -99,5 +99,5 @@ describe("leaseExtractorPool", () => {
     } finally {
       here.dispose();
     }
-  }, 30_000);
+  });
 });
