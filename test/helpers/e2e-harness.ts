@@ -73,10 +73,17 @@ export interface E2EApp {
  * started as its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app. Starting
  * the app is the expensive part, so a test file starts it once (beforeAll) and runs each test as a scenario on it.
  */
-export async function startE2EApp(options: { env?: Record<string, string> } = {}): Promise<E2EApp> {
+export async function startE2EApp(options: { env?: Record<string, string>; first?: ScenarioSpec } = {}): Promise<E2EApp> {
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv });
-  const llm = await startScriptedLlmServer([]);
+  const llm = await startScriptedLlmServer(options.first?.replies ?? []);
+  let scenarios = 0;
+  const seed = (spec: ScenarioSpec) => {
+    const name = ++scenarios === 1 ? "widgets" : `widgets-${scenarios}`;
+    return seedRepo(fake, sourceEnv, { owner: "acme", name, files: spec.files, permissions: spec.permissions });
+  };
+  // What the app reads at start (the schedules of installed repositories) must be there before it starts.
+  let preseeded = options.first ? await seed(options.first) : undefined;
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
   const port = await freePort();
   const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
@@ -121,17 +128,19 @@ export async function startE2EApp(options: { env?: Record<string, string> } = {}
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   };
-  let scenarios = 0;
   let commentIds = 500;
   const scenario = async (spec: ScenarioSpec): Promise<E2E> => {
-    // A scenario starts from a quiet app: nothing queued, and no model reply or request left from the one before.
-    await idle();
-    if (llm.remaining() > 0) throw new Error(`the previous scenario left ${llm.remaining()} scripted model replies unused`);
-    llm.requests.length = 0;
-    fake.gitRequests.length = 0;
-    llm.push(...(spec.replies ?? []));
-    const name = ++scenarios === 1 ? "widgets" : `widgets-${scenarios}`;
-    const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name, files: spec.files, permissions: spec.permissions });
+    let repo = preseeded;
+    preseeded = undefined;
+    if (!repo) {
+      // A scenario starts from a quiet app: nothing queued, and no model reply or request left from the one before.
+      await idle();
+      if (llm.remaining() > 0) throw new Error(`the previous scenario left ${llm.remaining()} scripted model replies unused`);
+      llm.requests.length = 0;
+      fake.gitRequests.length = 0;
+      llm.push(...(spec.replies ?? []));
+      repo = await seed(spec);
+    }
     const repoJson = () => ({
       ...examplePayload("issue_comment", "created").repository,
       name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { ...examplePayload("issue_comment", "created").repository.owner, login: repo.owner },
@@ -166,7 +175,7 @@ export async function startE2EApp(options: { env?: Record<string, string> } = {}
 
 /** One app for one scenario (a test that needs its own app environment, e.g. a short schedule sync). */
 export async function startE2E(spec: ScenarioSpec & { env?: Record<string, string> }): Promise<E2E> {
-  const app = await startE2EApp({ env: spec.env });
+  const app = await startE2EApp({ env: spec.env, first: spec });
   try {
     const e2e = await app.scenario(spec);
     return { ...e2e, close: app.close };
