@@ -1,3 +1,5 @@
+import { TEST_TIMEOUT_MS } from "./test/helpers/timeouts.js";
+
 /** ESM jest over ts-jest; type-checking is `npm run typecheck`. */
 export default {
   testEnvironment: "node",
@@ -8,5 +10,8 @@ export default {
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, diagnostics: false }] },
-  testTimeout: 30000,
+  // CLI and e2e tests spawn the built app: build it once (if stale) before any test runs.
+  globalSetup: "<rootDir>/test/helpers/build-once.js",
+  // Longer than any harness wait (test/helpers/timeouts.js), so a harness failure shows its own diagnostics.
+  testTimeout: TEST_TIMEOUT_MS,
 };

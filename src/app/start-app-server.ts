@@ -28,7 +28,7 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
   if (!env.webhookSecret) throw new Error("WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.");
   for (const secret of [env.openaiApiKey, env.webhookSecret, privateKey]) processRedactor.add(secret);
   const app = createApp(env);
-  const log = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: options.logFormat ?? "pretty", ...(options.logSink ? { sink: options.logSink } : {}) });
+  const log = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: options.logFormat ?? env.logFormat ?? "pretty", ...(options.logSink ? { sink: options.logSink } : {}) });
   const probot = new Probot({
     appId: env.appId,
     privateKey,

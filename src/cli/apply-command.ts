@@ -1,5 +1,6 @@
 import path from "node:path";
 import { readFile, stat } from "node:fs/promises";
+import { sourceEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
 import { editPaths } from "../edits/apply-edits.js";
 import { normalizeEditPath } from "../edits/path-policy.js";
@@ -33,7 +34,7 @@ export async function applyCommand(opts: ApplyCommandOptions, stdin: NodeJS.Read
     throw new UsageError(`cannot read the response file ${opts.response}`);
   });
   const format = getEditFormat(opts.editFormat);
-  const exec = createExec({ sourceEnv: process.env });
+  const exec = createExec({ sourceEnv: sourceEnv() });
   const workspace = createFsWorkspace(root, exec);
   const chatFiles = opts.file.map(normalizeEditPath);
   const repoFiles = await workspace.listFiles().catch(() => []);

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { startAppServer } from "../app/start-app-server.js";
-import { readEnv } from "../config/env.js";
+import { readEnv, sourceEnv } from "../config/env.js";
 import { DEMO_FILES, DEMO_ISSUE, DEMO_ISSUE_REPLIES, DEMO_PR_REPLIES } from "../demo/demo-script.js";
 import { startScriptedLlmServer } from "../demo/scripted-llm-server.js";
 import { sendWebhook } from "../demo/send-webhook.js";
@@ -12,7 +12,7 @@ import { createExec } from "../exec/create-exec.js";
  * `aider-bot demo` / `npm run demo`: the whole loop offline. Starts a fake GitHub (REST + git over HTTP), a scripted
  * model and the real app; posts `/aider …` on a pull request as a signed webhook; prints the commit and the comment.
  */
-export async function demoCommand(source: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+export async function demoCommand(source: Readonly<Record<string, string | undefined>> = sourceEnv()): Promise<number> {
   const say = (s: string) => process.stdout.write(`${s}\n`);
   const fake = await startFakeGitHub({ sourceEnv: source });
   const llm = await startScriptedLlmServer([...DEMO_PR_REPLIES, ...DEMO_ISSUE_REPLIES]);
@@ -24,7 +24,7 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
     const env = readEnv({
       ...pick(source, ["PATH", "HOME", "LANG", "TMPDIR", "GIT_SSL_CAINFO"]),
-      APP_ID: "1", WEBHOOK_SECRET: secret, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: source.LOG_LEVEL ?? "warn",
+      APP_ID: "1", WEBHOOK_SECRET: secret, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: source.LOG_LEVEL ?? "warn", LOG_FORMAT: source.LOG_FORMAT,
       GITHUB_API_URL: fake.apiUrl, OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "demo-key", AIDER_BOT_MODEL: "gpt-4o",
     });
     app = await startAppServer(env, privateKey, { throttle: false });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { stat } from "node:fs/promises";
+import { sourceEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
 import { buildRepoMap } from "../repomap/build-repo-map.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
@@ -17,7 +18,7 @@ export interface MapCommandOptions {
 }
 
 /** `aider-bot map`: print the repo map of a checkout to stdout; stats to stderr. */
-export async function mapCommand(opts: MapCommandOptions, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+export async function mapCommand(opts: MapCommandOptions, env: Readonly<Record<string, string | undefined>> = sourceEnv()): Promise<number> {
   const root = path.resolve(opts.repo);
   const info = await stat(root).catch(() => null);
   if (!info?.isDirectory()) throw new UsageError(`--repo ${opts.repo} is not a directory`);

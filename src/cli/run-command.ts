@@ -35,7 +35,7 @@ export interface RunCommandOptions {
  * `aider-bot run`: one headless request on a local checkout, like `aider --message`. Progress goes to stderr; the
  * summary (or one JSON object with --json) to stdout. Exit 0 when the run changed files or needed no change.
  */
-export async function runCommand(opts: RunCommandOptions, source: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
+export async function runCommand(opts: RunCommandOptions, source?: Readonly<Record<string, string | undefined>>): Promise<number> {
   const env = readEnv(source);
   const root = path.resolve(opts.repo);
   const exec = createExec({ sourceEnv: env.source });
@@ -52,7 +52,7 @@ export async function runCommand(opts: RunCommandOptions, source: Readonly<Recor
   const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices });
   const git = createGit(exec);
   const say = (line: string) => {
-    if (!opts.json || source.AIDER_BOT_PROGRESS !== "0") process.stderr.write(`${line}\n`);
+    if (!opts.json || env.progress) process.stderr.write(`${line}\n`);
   };
   say(`aider-bot: ${model}, ${opts.editFormat ?? "diff"} edits, repo ${root}`);
   let streamed = 0;
@@ -64,7 +64,7 @@ export async function runCommand(opts: RunCommandOptions, source: Readonly<Recor
     commitModel: opts.weakModel ?? env.weakModel ?? model,
     protectedPaths: DEFAULT_PROTECTED_PATHS,
     // One folder per checkout under AIDER_BOT_CACHE_DIR too: repositories sharing one cache file would evict each other.
-    cacheDir: defaultCacheDir(root, source),
+    cacheDir: defaultCacheDir(root, env.source),
     onProgress: (p) => {
       if (p.stage === "thinking" && p.delta) {
         streamed += p.delta.length;

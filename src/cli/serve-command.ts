@@ -9,7 +9,7 @@ import { readEnv } from "../config/env.js";
  * setup flow (register the App from app.yml). Stops gracefully on SIGTERM/SIGINT: running jobs get time to finish,
  * and jobs cut off end with a status comment that says so.
  */
-export async function serveCommand(source: Readonly<Record<string, string | undefined>> = process.env): Promise<void> {
+export async function serveCommand(source?: Readonly<Record<string, string | undefined>>): Promise<void> {
   const env = readEnv(source);
   const privateKey = env.privateKey ?? (env.privateKeyPath ? await readFile(env.privateKeyPath, "utf8") : undefined);
   if (!env.appId || !privateKey) {
@@ -17,12 +17,12 @@ export async function serveCommand(source: Readonly<Record<string, string | unde
     await run(createApp(env).appFn);
     return;
   }
-  const server = await startAppServer(env, privateKey, { throttle: source.AIDER_BOT_THROTTLE !== "0" });
+  const server = await startAppServer(env, privateKey, { throttle: env.throttle });
   process.stdout.write(`aider-bot listening on ${server.webhookUrl}\n`);
   const stop = async (signal: string) => {
     server.probot.log.info({ signal }, "shutting down: finishing running jobs");
     await server.close();
-    const cut = await server.queue.shutdown(Number(source.AIDER_BOT_SHUTDOWN_MS ?? 60_000));
+    const cut = await server.queue.shutdown(env.shutdownMs);
     for (const job of cut) server.probot.log.warn({ job: job.id, key: job.key }, "job stopped by shutdown");
     process.exit(0);
   };

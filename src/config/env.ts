@@ -40,6 +40,14 @@ export interface AppEnv {
   githubBaseUrl?: string;
   concurrency: number;
   logLevel: string;
+  /** LOG_FORMAT: `pretty` (Probot's default, for people) or `json` (one object per line, for log collectors). */
+  logFormat: "pretty" | "json";
+  /** Octokit's rate-limit throttling (AIDER_BOT_THROTTLE=0 turns it off: only for a local fake GitHub in tests). */
+  throttle: boolean;
+  /** How long `serve` lets running jobs finish on SIGTERM/SIGINT before cutting them off (AIDER_BOT_SHUTDOWN_MS). */
+  shutdownMs: number;
+  /** `aider-bot run --json` still prints progress to stderr unless AIDER_BOT_PROGRESS=0. */
+  progress: boolean;
   redisUrl?: string;
   /** The raw environment, for the exec allow-list only. */
   source: Readonly<Record<string, string | undefined>>;
@@ -55,6 +63,10 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
   if (source.OPENAI_BASE_URL) requireHttpUrl("OPENAI_BASE_URL", source.OPENAI_BASE_URL, "a URL like https://api.openai.com/v1");
   const logLevel = source.LOG_LEVEL ?? "info";
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}".`);
+  const logFormat = source.LOG_FORMAT ?? "pretty";
+  if (logFormat !== "pretty" && logFormat !== "json") throw new Error(`LOG_FORMAT must be pretty or json, got "${logFormat}".`);
+  const shutdownMs = Number(source.AIDER_BOT_SHUTDOWN_MS ?? 60_000);
+  if (!Number.isFinite(shutdownMs) || shutdownMs < 0) throw new Error(`AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds ≥ 0, got "${source.AIDER_BOT_SHUTDOWN_MS}".`);
   const concurrency = Number(source.AIDER_BOT_CONCURRENCY ?? 2);
   const port = Number(source.PORT ?? 3000);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`AIDER_BOT_CONCURRENCY must be a whole number ≥ 1, got "${source.AIDER_BOT_CONCURRENCY}".`);
@@ -91,9 +103,21 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
     githubBaseUrl: ghe ?? source.GITHUB_API_URL,
     concurrency,
     logLevel,
+    logFormat,
+    throttle: source.AIDER_BOT_THROTTLE !== "0",
+    shutdownMs,
+    progress: source.AIDER_BOT_PROGRESS !== "0",
     redisUrl: source.REDIS_URL,
     source,
   };
+}
+
+/**
+ * The raw environment, for commands that need nothing validated from it: the exec allow-list (PATH, HOME…) and the
+ * CLI's cache folder. Keeps every `process.env` read in this file. `createExec({ sourceEnv: sourceEnv() })`
+ */
+export function sourceEnv(): Readonly<Record<string, string | undefined>> {
+  return process.env;
 }
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];

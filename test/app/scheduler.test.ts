@@ -1,3 +1,4 @@
+import { jest } from "@jest/globals";
 import pino from "pino";
 import { parseRepoConfig, type RepoConfig } from "../../src/config/repo-config.js";
 import { createScheduler, type ScheduleTarget } from "../../src/app/scheduler.js";
@@ -10,6 +11,10 @@ const config = (schedules: unknown[]): RepoConfig => {
 const target = (schedules: unknown[]): ScheduleTarget => ({ installationId: 1, owner: "acme", repo: "w", defaultBranch: "main", cloneUrl: "x", config: config(schedules) });
 
 describe("createScheduler", () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
   it("arms new entries, keeps unchanged ones and stops removed or edited ones", async () => {
     let targets = [target([{ cron: "0 6 * * 1", message: "weekly" }, { cron: "0 0 1 * *", message: "monthly" }])];
     const s = createScheduler({ listTargets: async () => targets, fire: async () => undefined, log: pino({ level: "silent" }) });
@@ -28,6 +33,7 @@ describe("createScheduler", () => {
   });
 
   it("fires on the cron and skips a tick while the previous run is still going", async () => {
+    jest.useFakeTimers();
     let fired = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
@@ -40,11 +46,14 @@ describe("createScheduler", () => {
       log: pino({ level: "silent" }),
     });
     await s.sync();
-    const start = Date.now();
-    while (fired === 0 && Date.now() - start < 5000) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 2200));
+    // Fake clocks: the first tick comes within a second, and two more seconds of ticks pass while it still runs.
+    await jest.advanceTimersByTimeAsync(1100);
+    expect(fired).toBe(1);
+    await jest.advanceTimersByTimeAsync(2200);
     expect(fired).toBe(1);
     release();
+    await jest.advanceTimersByTimeAsync(1100);
+    expect(fired).toBe(2);
     s.stop();
   });
 });

@@ -53,4 +53,13 @@ describe("readEnv", () => {
     expect(readEnv({ AIDER_BOT_MAP_THREADS: "3" }).mapThreads).toBe(3);
     expect(() => readEnv({ AIDER_BOT_MAP_THREADS: "two" })).toThrow(/AIDER_BOT_MAP_THREADS must be a whole number/);
   });
+
+  test("LOG_FORMAT, AIDER_BOT_THROTTLE, AIDER_BOT_SHUTDOWN_MS and AIDER_BOT_PROGRESS are read here, with defaults", () => {
+    expect(readEnv({})).toMatchObject({ logFormat: "pretty", throttle: true, shutdownMs: 60_000, progress: true });
+    expect(readEnv({ LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0", AIDER_BOT_SHUTDOWN_MS: "5000", AIDER_BOT_PROGRESS: "0" })).toMatchObject({
+      logFormat: "json", throttle: false, shutdownMs: 5000, progress: false,
+    });
+    expect(() => readEnv({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT must be pretty or json, got "xml"/);
+    expect(() => readEnv({ AIDER_BOT_SHUTDOWN_MS: "soon" })).toThrow(/AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds/);
+  });
 });

@@ -1,18 +1,24 @@
 import { branchLog, seedRepo } from "../../src/demo/seed-repo.js";
-import { startE2E, type E2E } from "../helpers/e2e-harness.js";
+import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
 describe("e2e: ask, retry, cancel, forks", () => {
+  // One app for the whole file; each test is a scenario on its own repository.
+  let app: E2EApp;
   let e2e: E2E;
-  afterEach(async () => {
-    await e2e?.close();
+  beforeAll(async () => {
+    app = await startE2EApp();
+  });
+  afterAll(async () => {
+    await app?.close();
   });
 
   it("ask answers in the status comment without touching the branch (triage is enough)", async () => {
-    e2e = await startE2E({ files, permissions: { tri: "triage" }, replies: ["`add` subtracts because line 2 uses `-`."] });
+    e2e = await app.scenario({ files, permissions: { tri: "triage" }, replies: ["`add` subtracts because line 2 uses `-`."] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "tri", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider ask --file src/calc.py why is add wrong?", "tri"));
     await e2e.idle();
@@ -24,7 +30,7 @@ describe("e2e: ask, retry, cancel, forks", () => {
   });
 
   it("retry re-runs the last request with new options", async () => {
-    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: ["I don't see the problem.", "Still nothing.", fix, "fix: add"] });
+    e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: ["I don't see the problem.", "Still nothing.", fix, "fix: add"] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py make add add", "ann"));
     await e2e.idle();
@@ -42,25 +48,21 @@ describe("e2e: ask, retry, cancel, forks", () => {
   });
 
   it("cancel with nothing running says so", async () => {
-    e2e = await startE2E({ files, permissions: { ann: "write" } });
+    e2e = await app.scenario({ files, permissions: { ann: "write" } });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
     expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toBe("There is nothing to cancel here.");
   });
 
   it("cancel stops a running job at once, even in the middle of its test command", async () => {
-    e2e = await startE2E({ files: { ...files, ".github/aider.yml": "test: sleep 60\n" }, permissions: { ann: "write" }, replies: [fix] });
+    // The test command outlasts every harness wait: if cancel did not stop it, idle() below times out.
+    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "test: sleep 600\n" }, permissions: { ann: "write" }, replies: [fix] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes("aider-bot:run:"))?.body ?? "";
-    const started = Date.now();
-    while (!status().includes("⏳ **tests**")) {
-      if (Date.now() - started > 20_000) throw new Error(`never reached the tests stage:\n${status()}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitUntil(() => status().includes("⏳ **tests**"), () => `never reached the tests stage:\n${status()}`);
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
-    await e2e.idle(15_000);
-    expect(Date.now() - started).toBeLessThan(30_000);
+    await e2e.idle();
     expect(status()).toContain("Cancelled on request");
     expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
     const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
@@ -68,7 +70,7 @@ describe("e2e: ask, retry, cancel, forks", () => {
   });
 
   it("never pushes to a fork: the change is posted as a patch", async () => {
-    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
     const fork = await seedRepo(e2e.fake, e2e.sourceEnv, { owner: "outsider", name: "widgets", files, permissions: {} });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "outsider", files: { "x.md": "x\n" } });
     pr.pull!.headRepoFullName = "outsider/widgets";

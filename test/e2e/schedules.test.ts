@@ -1,5 +1,6 @@
 import { fileOnBranch } from "../../src/demo/seed-repo.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const bot = "aider-bot[bot]";
 
@@ -18,21 +19,16 @@ describe("e2e: scheduled runs from .github/aider.yml", () => {
       replies: [edit, "docs: add a weekly changelog entry"],
       env: { AIDER_BOT_SCHEDULE_SYNC_MS: "60000" },
     });
-    const deadline = Date.now() + 30_000;
-    let pr = [...e2e.repo.issues.values()].find((i) => i.pull);
-    while (!pr) {
-      if (Date.now() > deadline) throw new Error(`no PR from the schedule:\n${e2e.logs().slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-      pr = [...e2e.repo.issues.values()].find((i) => i.pull);
-    }
+    const findPr = () => [...e2e.repo.issues.values()].find((i) => i.pull);
+    await waitUntil(() => findPr() !== undefined, () => `no PR from the schedule:\n${e2e.logs().slice(-3000)}`);
+    const pr = findPr()!;
     const tracking = [...e2e.repo.issues.values()].find((i) => !i.pull && i.user === bot)!;
     expect(tracking.title).toBe("aider-bot schedule: add a CHANGELOG entry for this week");
     expect(pr.body).toContain(`Fixes #${tracking.number}`);
     expect(pr.pull!.requestedReviewers).toEqual([]);
     expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, pr.pull!.head, "CHANGELOG.md")).toContain("- Weekly maintenance.");
-    const reported = () => e2e.repo.comments.some((c) => c.issueNumber === tracking.number && c.body.includes(`Opened #${pr!.number}`));
-    while (!reported() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(reported()).toBe(true);
+    const reported = () => e2e.repo.comments.some((c) => c.issueNumber === tracking.number && c.body.includes(`Opened #${pr.number}`));
+    await waitUntil(reported, () => `the tracking issue never got "Opened #${pr.number}":\n${JSON.stringify(e2e.repo.comments, null, 1)}`);
     expect(e2e.logs()).toContain("schedule armed");
   });
 });

@@ -9,9 +9,10 @@ import { sendWebhook } from "../../src/demo/send-webhook.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
 import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
+import { CLI_MAIN } from "./cli-entry.js";
+import { POLL_MS, WAIT_MS } from "./timeouts.js";
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
 
-const MAIN = path.resolve("src/cli/main.ts");
 const examples: unknown = createRequire(import.meta.url)("@octokit/webhooks-examples");
 const SECRET = "e2e-webhook-secret";
 
@@ -56,81 +57,132 @@ export interface E2E {
   close(): Promise<void>;
 }
 
+export interface ScenarioSpec {
+  files: Record<string, string>;
+  permissions: Record<string, string>;
+  replies?: ScriptedReply[];
+}
+
+/** One started app (with its fake GitHub and scripted model) that several tests of a file share, one scenario each. */
+export interface E2EApp {
+  /** A fresh repository (its own name, so no state of an earlier scenario applies) and this scenario's model replies. */
+  scenario(spec: ScenarioSpec): Promise<E2E>;
+  close(): Promise<void>;
+}
+
 /**
- * End-to-end rig: a fake GitHub (REST + git smart-HTTP) and a scripted model on 127.0.0.1, and the real app started as
- * its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app.
+ * End-to-end rig: a fake GitHub (REST + git smart-HTTP) and a scripted model on 127.0.0.1, and the real, built app
+ * started as its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app. Starting
+ * the app is the expensive part, so a test file starts it once (beforeAll) and runs each test as a scenario on it.
  */
-export async function startE2E(spec: { files: Record<string, string>; permissions: Record<string, string>; replies?: ScriptedReply[]; env?: Record<string, string> }): Promise<E2E> {
+export async function startE2EApp(options: { env?: Record<string, string>; first?: ScenarioSpec } = {}): Promise<E2EApp> {
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv });
-  const llm = await startScriptedLlmServer(spec.replies ?? []);
-  const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files: spec.files, permissions: spec.permissions });
+  const llm = await startScriptedLlmServer(options.first?.replies ?? []);
+  let scenarios = 0;
+  const seed = (spec: ScenarioSpec) => {
+    const name = ++scenarios === 1 ? "widgets" : `widgets-${scenarios}`;
+    return seedRepo(fake, sourceEnv, { owner: "acme", name, files: spec.files, permissions: spec.permissions });
+  };
+  // What the app reads at start (the schedules of installed repositories) must be there before it starts.
+  let preseeded = options.first ? await seed(options.first) : undefined;
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
   const port = await freePort();
   const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
   const host = new URL(fake.apiUrl).host;
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", MAIN, "serve"], {
+  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, "serve"], {
     env: {
       PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
       APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
       PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
       OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
       AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, NO_SMEE_SETUP: "true",
-      ...spec.env,
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
   child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  const close = async () => {
+    child.kill("SIGKILL");
+    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
+    await llm.close();
+    await fake.close();
+    await rm(work, { recursive: true, force: true });
+  };
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + WAIT_MS;
   for (;;) {
     if (out.includes("aider-bot listening on")) break;
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the app did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await close();
+      throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
-  const repoJson = () => ({
-    ...examplePayload("issue_comment", "created").repository,
-    name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { ...examplePayload("issue_comment", "created").repository.owner, login: repo.owner },
-    clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`, html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`, default_branch: repo.defaultBranch,
-  });
-  let commentIds = 500;
-  const e2e: E2E = {
-    fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, privateKey, sourceEnv,
-    logs: () => out,
-    tokens: () => fake.state.issuedTokens,
-    pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
-    pushAs: (branch, files) => pushCommit(fake, sourceEnv, repo, branch, files),
-    issue: (s) => seedIssue(fake, repo, s),
-    send: (event, payload, opts = {}) => sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
-    commentPayload(issue, body, user, opts = {}) {
-      const p = examplePayload("issue_comment", "created");
-      p.repository = repoJson();
-      p.installation = { id: 1, node_id: "x" };
-      p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, user: { ...p.issue.user, login: issue.user }, labels: [], ...(issue.pull ? { pull_request: { url: `${fake.apiUrl}/repos/acme/widgets/pulls/${issue.number}` } } : { pull_request: undefined }) };
-      if (!issue.pull) delete p.issue.pull_request;
-      const id = opts.commentId ?? ++commentIds;
-      p.comment = { ...p.comment, id, body, user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" }, performed_via_github_app: null };
-      p.sender = { ...p.sender, login: user, id: 100 + user.length, type: opts.userType ?? "User" };
-      return p;
-    },
-    async idle(timeoutMs = 60_000) {
-      const end = Date.now() + timeoutMs;
-      for (;;) {
-        const stats = (await (await fetch(`${base}/healthz`)).json()) as { running: number; queued: number };
-        if (stats.running === 0 && stats.queued === 0) return;
-        if (Date.now() > end) throw new Error(`jobs still running after ${timeoutMs} ms\n${out.slice(-4000)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-    async close() {
-      child.kill("SIGKILL");
-      if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
-      await llm.close();
-      await fake.close();
-      await rm(work, { recursive: true, force: true });
-    },
+  const idle = async (timeoutMs = WAIT_MS) => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const stats = (await (await fetch(`${base}/healthz`)).json()) as { running: number; queued: number };
+      if (stats.running === 0 && stats.queued === 0) return;
+      if (Date.now() > end) throw new Error(`jobs still running after ${timeoutMs} ms\n${out.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
   };
-  return e2e;
+  let commentIds = 500;
+  const scenario = async (spec: ScenarioSpec): Promise<E2E> => {
+    let repo = preseeded;
+    preseeded = undefined;
+    if (!repo) {
+      // A scenario starts from a quiet app: nothing queued, and no model reply or request left from the one before.
+      await idle();
+      if (llm.remaining() > 0) throw new Error(`the previous scenario left ${llm.remaining()} scripted model replies unused`);
+      llm.requests.length = 0;
+      fake.gitRequests.length = 0;
+      llm.push(...(spec.replies ?? []));
+      repo = await seed(spec);
+    }
+    const repoJson = () => ({
+      ...examplePayload("issue_comment", "created").repository,
+      name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { ...examplePayload("issue_comment", "created").repository.owner, login: repo.owner },
+      clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`, html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`, default_branch: repo.defaultBranch,
+    });
+    return {
+      fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, privateKey, sourceEnv,
+      logs: () => out,
+      tokens: () => fake.state.issuedTokens,
+      pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
+      pushAs: (branch, files) => pushCommit(fake, sourceEnv, repo, branch, files),
+      issue: (s) => seedIssue(fake, repo, s),
+      send: (event, payload, opts = {}) => sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
+      commentPayload(issue, body, user, opts = {}) {
+        const p = examplePayload("issue_comment", "created");
+        p.repository = repoJson();
+        p.installation = { id: 1, node_id: "x" };
+        p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, user: { ...p.issue.user, login: issue.user }, labels: [], ...(issue.pull ? { pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` } } : { pull_request: undefined }) };
+        if (!issue.pull) delete p.issue.pull_request;
+        const id = opts.commentId ?? ++commentIds;
+        p.comment = { ...p.comment, id, body, user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" }, performed_via_github_app: null };
+        p.sender = { ...p.sender, login: user, id: 100 + user.length, type: opts.userType ?? "User" };
+        return p;
+      },
+      idle,
+      // The app outlives the scenario; the file's afterAll closes it.
+      close: async () => undefined,
+    };
+  };
+  return { scenario, close };
+}
+
+/** One app for one scenario (a test that needs its own app environment, e.g. a short schedule sync). */
+export async function startE2E(spec: ScenarioSpec & { env?: Record<string, string> }): Promise<E2E> {
+  const app = await startE2EApp({ env: spec.env, first: spec });
+  try {
+    const e2e = await app.scenario(spec);
+    return { ...e2e, close: app.close };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
 }

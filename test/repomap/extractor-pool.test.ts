@@ -24,7 +24,7 @@ describe("createExtractorPool", () => {
       here.dispose();
       await pool.dispose();
     }
-  }, 30_000);
+  });
 
   test("a worker that cannot start hands every job back (undefined), so the caller parses it", async () => {
     const pool = createExtractorPool(2, { code: "throw new Error('no parsers here')" });

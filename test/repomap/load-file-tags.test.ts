@@ -40,7 +40,7 @@ describe("loadFileTags / buildRepoMap with worker threads", () => {
       expect(stats.parsed).toBe(91);
       expect(stats.cacheHits).toBe(9);
     }
-  }, 30_000);
+  });
 
   test("every copy gets its own path in its tags, and the order of the files is kept", async () => {
     const extractor = createTagExtractor();
@@ -54,5 +54,5 @@ describe("loadFileTags / buildRepoMap with worker threads", () => {
     } finally {
       extractor.dispose();
     }
-  }, 30_000);
+  });
 });

@@ -1,3 +1,4 @@
+import { jest } from "@jest/globals";
 import type { ExtractorPool } from "../../src/repomap/extractor-pool.js";
 import { closeSharedExtractorPools, leaseExtractorPool } from "../../src/repomap/shared-extractor-pool.js";
 import { createTagExtractor } from "../../src/repomap/extract-tags.js";
@@ -23,9 +24,10 @@ function fakePool(threads: number): ExtractorPool & { disposed: number; fail(): 
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-afterEach(() => closeSharedExtractorPools());
+afterEach(async () => {
+  jest.useRealTimers();
+  await closeSharedExtractorPools();
+});
 
 describe("leaseExtractorPool", () => {
   test("builds one after another share the workers; concurrent builds too", () => {
@@ -47,6 +49,7 @@ describe("leaseExtractorPool", () => {
   });
 
   test("workers unused for idleMs are stopped, and the next build starts new ones", async () => {
+    jest.useFakeTimers();
     const made: ReturnType<typeof fakePool>[] = [];
     const create = (n: number) => (made.push(fakePool(n)), made[made.length - 1]);
     const first = leaseExtractorPool(1, { create, idleMs: 20 });
@@ -54,10 +57,10 @@ describe("leaseExtractorPool", () => {
     first.release(); // a second release of the same lease changes nothing
     // Taken again before the timer fires: the timer is cancelled.
     const again = leaseExtractorPool(1, { create, idleMs: 20 });
-    await sleep(60);
+    await jest.advanceTimersByTimeAsync(60);
     expect(made[0].disposed).toBe(0);
     again.release();
-    await sleep(60);
+    await jest.advanceTimersByTimeAsync(60);
     expect(made[0].disposed).toBe(1);
     const next = leaseExtractorPool(1, { create, idleMs: 20 });
     expect(next.pool).not.toBe(made[0]);
@@ -96,5 +99,5 @@ describe("leaseExtractorPool", () => {
     } finally {
       here.dispose();
     }
-  }, 30_000);
+  });
 });

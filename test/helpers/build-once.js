@@ -1,0 +1,44 @@
+/**
+ * jest globalSetup: the CLI and e2e tests run the built app (`node dist/cli/main.js`), as users do, instead of
+ * compiling the TypeScript on every spawn. Build once when dist is missing or older than any file under src/ (CI
+ * builds before testing, so there this only checks mtimes). Plain JS: it runs before any transform is set up.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function builtMtime() {
+  try {
+    return statSync(path.join(root, "dist/cli/main.js")).mtimeMs;
+  } catch {
+    return -1; // never built
+  }
+}
+
+export default function buildOnce() {
+  if (builtMtime() >= newestMtime(path.join(root, "src"))) return;
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  try {
+    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe" });
+  } catch (error) {
+    const out = `${error.stdout ?? ""}${error.stderr ?? ""}`;
+    // tsc still emits JavaScript when only types are wrong: the tests can run (as they did from source), and
+    // `npm run typecheck` reports the errors. Without an emitted CLI there is nothing to run.
+    if (builtMtime() < 0) throw new Error(`the CLI and e2e tests need dist/, and \`npm run build\` failed: fix the errors below and re-run.\n${out}`);
+    process.stderr.write(`\nnpm run build reported errors (the tests run the JavaScript it emitted anyway):\n${out}\n`);
+  }
+}
