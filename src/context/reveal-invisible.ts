@@ -7,9 +7,11 @@
 
 // Zero-width and format characters: ZWSP, ZWNJ, ZWJ, word joiner, invisible operators, BOM, soft hyphen, Mongolian
 // vowel separator, combining grapheme joiner, Hangul fillers, and the interlinear annotation controls.
+// eslint-disable-next-line no-misleading-character-class -- these joiners are matched alone, on purpose
 const ZERO_WIDTH = /[\u00AD\u034F\u115F\u1160\u180E\u200B-\u200D\u2060-\u2064\u3164\uFEFF\uFFA0\uFFF9-\uFFFB]/gu;
 // Unicode tag characters encode ASCII invisibly ("ASCII smuggling"); variation selectors VS1–VS14 and VS17–VS256
 // carry bytes the same way. VS15/VS16 (U+FE0E/U+FE0F) stay: they choose text or emoji style of a visible emoji.
+// eslint-disable-next-line no-misleading-character-class -- selectors are matched alone, on purpose
 const SMUGGLING = /[\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\uFE00-\uFE0D]/gu;
 // Bidi embedding/override/isolate controls and the directional marks.
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/gu;
