@@ -23,6 +23,8 @@ export interface ContextItem {
   label: string;
   text: string;
   tokens: number;
+  /** Which end survives shortening: the head (default) or the tail (log output, where the error is at the end). */
+  keep?: "head" | "tail";
   /** May be shortened by the weak model instead of cut (earlier runs' long answers). */
   summarisable?: boolean;
 }
