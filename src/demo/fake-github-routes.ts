@@ -1,4 +1,5 @@
 import type { Exec } from "../exec/types.js";
+import { routeJobLogDownload, routePrContext } from "./fake-github-pr-routes.js";
 import type { FakeGitHubState, FakeIssue, FakeRepo } from "./fake-github-state.js";
 
 export interface RouteRequest {
@@ -8,7 +9,7 @@ export interface RouteRequest {
   body: Record<string, unknown>;
 }
 
-export type RouteResponse = { status: number; json?: unknown; text?: string };
+export type RouteResponse = { status: number; json?: unknown; text?: string; headers?: Record<string, string> };
 
 interface RouteContext {
   state: FakeGitHubState;
@@ -79,11 +80,15 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     state.issuedTokens.push(token);
     return { status: 201, json: { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: {} } };
   }
+  const download = routeJobLogDownload(state, s);
+  if (download) return download;
   if (s[0] !== "repos" || s.length < 3) return notFound;
   const repo = state.repo(s[1]!, s[2]!);
   if (!repo) return notFound;
   const rest = s.slice(3);
   const r = rest.join("/");
+  const prContext = await routePrContext(ctx, repo, method, rest, req.query);
+  if (prContext) return prContext;
 
   if (method === "GET" && rest.length === 0) {
     return { status: 200, json: { name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: user(repo.owner), default_branch: repo.defaultBranch, clone_url: `${ctx.webUrl}/${repo.owner}/${repo.name}.git`, private: false } };
