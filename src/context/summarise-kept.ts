@@ -1,3 +1,5 @@
+import type { ChatMessage } from "../llm/types.js";
+import { renderUntrusted } from "../coder/render-untrusted.js";
 import type { SourceAllocation } from "./allocate-context.js";
 
 /** The weak model, injected: summarise `text` in at most `maxTokens` tokens. */
@@ -28,4 +30,18 @@ export async function summariseKept(allocations: readonly SourceAllocation[], su
       return { ...a, kept, note: a.note ? a.note + extra : a.note };
     }),
   );
+}
+
+/**
+ * The weak model's request for one summary (pure), after Aider's history summary prompt: first person, keep the
+ * request, what was changed (files, commit) and the outcome; drop the rest. The text is untrusted (it quotes users).
+ */
+export function summaryMessages(text: string, maxTokens: number): ChatMessage[] {
+  return [
+    {
+      role: "system",
+      content: `Briefly summarise this earlier run of aider-bot on a pull request, in the first person as the bot ("You asked me to …, I changed …"). Keep what was asked, which files and commit changed, and the outcome (pushed, failed, reverted). Keep function names, file names and error messages exactly. Use at most ${Math.max(20, Math.floor(maxTokens * 0.75))} words. Answer with the summary only.`,
+    },
+    { role: "user", content: renderUntrusted([{ label: "earlier run", text }]) },
+  ];
 }
