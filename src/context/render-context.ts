@@ -49,3 +49,9 @@ export function renderContextSummary(allocations: readonly SourceAllocation[]): 
   const sum = allocations.reduce((n, a) => n + a.kept.reduce((m, k) => m + Math.min(k.tokens, k.item.tokens), 0), 0);
   return ["| Source | Items | Tokens | Note |", "|---|---|---:|---|", ...rows, `| **Total** | | **${sum.toLocaleString("en-US")}** | |`].join("\n");
 }
+
+/** The collapsible section of the status comment that lists the context that went in. */
+export function renderContextDetails(allocations: readonly SourceAllocation[]): string {
+  const total = allocations.reduce((n, a) => n + a.kept.reduce((m, k) => m + Math.min(k.tokens, k.item.tokens), 0), 0);
+  return `<details><summary>Context from this pull request (${total.toLocaleString("en-US")} tokens)</summary>\n\n${renderContextSummary(allocations)}\n\n</details>`;
+}

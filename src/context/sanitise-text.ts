@@ -34,10 +34,11 @@ export function sanitiseText(input: string, options: { note?: boolean } = {}): {
 /** {@link sanitiseText} for text that is code or tool output (a diff, a log): only the Unicode step applies. */
 export function sanitiseCode(input: string): { text: string; removed: string[] } {
   const { text, counts } = revealInvisible(input);
+  const n = (k: number, what: string) => (k ? `${k} ${what}${k === 1 ? "" : "s"}` : "");
   const removed = [
-    counts.zeroWidth ? `${counts.zeroWidth} zero-width characters` : "",
-    counts.smuggled ? `${counts.smuggled} invisible tag or variation-selector characters` : "",
-    counts.bidi ? `${counts.bidi} bidi controls (shown as [U+…])` : "",
+    n(counts.zeroWidth, "zero-width character"),
+    n(counts.smuggled, "invisible tag or variation-selector character"),
+    counts.bidi ? `${n(counts.bidi, "bidi control")} (shown as [U+…])` : "",
   ].filter(Boolean);
   return { text, removed };
 }

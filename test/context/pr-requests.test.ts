@@ -132,3 +132,27 @@ describe("source builders", () => {
     expect(c.items[0]!.text).toContain("- failure src/a.ts:4: expected 1, got 2");
   });
 });
+
+describe("countAutofixRounds", () => {
+  it("counts only the bot's autofix markers and spots a repeat for the same commit", async () => {
+    const { autofixMarker, countAutofixRounds } = await import("../../src/context/autofix-rounds.js");
+    const sha = "a".repeat(40);
+    const comments = [
+      { author: "aider-bot[bot]", body: `${autofixMarker(1, sha)}\nfixed` },
+      { author: "mallory", body: autofixMarker(2, "b".repeat(40)) },
+      { author: "aider-bot[bot]", body: "a normal status comment" },
+    ];
+    expect(countAutofixRounds(comments, "aider-bot[bot]", sha)).toEqual({ rounds: 1, alreadyForSha: true });
+    expect(countAutofixRounds(comments, "aider-bot[bot]", "c".repeat(40))).toEqual({ rounds: 1, alreadyForSha: false });
+  });
+});
+
+describe("renderContextDetails", () => {
+  it("wraps the token table in a collapsed section with the total", async () => {
+    const { renderContextDetails } = await import("../../src/context/render-context.js");
+    const { allocateContext } = await import("../../src/context/allocate-context.js");
+    const { DEFAULT_CONTEXT_BUDGET } = await import("../../src/context/types.js");
+    const allocs = allocateContext([diffSource([{ path: "a.ts", status: "modified", additions: 1, deletions: 0, patch: "+x" }], [], () => 30, "Files")], DEFAULT_CONTEXT_BUDGET);
+    expect(renderContextDetails(allocs)).toMatch(/^<details><summary>Context from this pull request \(64 tokens\)<\/summary>\n\n\| Source \|[\s\S]*\| Pull request diff against its base \| 1 of 1 \| 64 \|[\s\S]*<\/details>$/);
+  });
+});

@@ -41,7 +41,7 @@ describe("sanitiseCode", () => {
   it("keeps markup in code but reveals bidi and drops zero-width characters", () => {
     const { text, removed } = sanitiseCode("if (isAdmin\u202E) {} // <!-- c -->\u200B");
     expect(text).toBe("if (isAdmin[U+202E]) {} // <!-- c -->");
-    expect(removed).toEqual(["1 zero-width characters", "1 bidi controls (shown as [U+…])"]);
+    expect(removed).toEqual(["1 zero-width character", "1 bidi control (shown as [U+…])"]);
   });
 });
 
