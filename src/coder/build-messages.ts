@@ -24,6 +24,11 @@ export interface BuildMessagesInput {
   /** Repo map text, or null/empty when there is none. */
   repoMap?: string | null;
   untrustedContext?: readonly { label: string; text: string }[];
+  /**
+   * The pull request's context (diff, conversation, review threads, checks, earlier runs) as rendered by
+   * `renderContextBlocks` from src/context: sent as its own untrusted-data message before `untrustedContext`.
+   */
+  prContext?: readonly { label: string; text: string }[];
   /** Earlier turns of this run (user/assistant pairs). */
   done: readonly ChatMessage[];
   /** The message to send now. */
@@ -56,6 +61,7 @@ export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
   }
   const map = input.repoMap?.trim() ? input.repoMap : null;
   if (map) messages.push(...pair(`${REPO_MAP_PREFIX}\n${map}`, REPO_MAP_ACK));
+  if (input.prContext?.length) messages.push(...pair(renderUntrusted(input.prContext), UNTRUSTED_ACK));
   if (input.untrustedContext?.length) messages.push(...pair(renderUntrusted(input.untrustedContext), UNTRUSTED_ACK));
 
   messages.push(...input.done);

@@ -1,11 +1,18 @@
 /** The reply to `/aider help` (and to a bare `/aider`). */
-export function helpText(word = "aider"): string {
+export function helpText(word = "aider", options: { contextVerbs?: boolean } = {}): string {
   const c = `/${word}`;
+  const context = options.contextVerbs
+    ? [
+        `- \`${c} address-reviews [--thread ID]... [instruction]\` — address every unresolved review thread (or the ones named) in one commit, then reply in each thread.`,
+        `- \`${c} fix-ci [instruction]\` — fix the failing checks of the pull request's head commit (their annotations and log tails become the request).`,
+      ]
+    : [];
   return [
     `**aider-bot commands** (at the start of a line)`,
     "",
     `- \`${c} <instruction>\` — edit the code: on a pull request I push one commit to its branch; on an issue I open a pull request.`,
     `- \`${c} ask <question>\` — answer a question about the code, no edits.`,
+    ...context,
     `- \`${c} undo\` — revert my last commit on this pull request with a new commit.`,
     `- \`${c} retry [options]\` — run the last request again.`,
     `- \`${c} cancel\` — stop the running or queued request here.`,

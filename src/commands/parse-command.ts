@@ -6,6 +6,12 @@ export interface CommandFlags {
   model?: string;
 }
 
+/** Every command of the grammar, with the pull-request loops of issue #14 (see {@link ParseOptions}). */
+export type AnyCommand =
+  | Command
+  | { verb: "address-reviews"; text: string; threads: string[]; flags: CommandFlags }
+  | { verb: "fix-ci"; text: string; flags: CommandFlags };
+
 export type Command =
   | { verb: "run"; text: string; flags: CommandFlags }
   | { verb: "ask"; text: string; flags: CommandFlags }
@@ -15,7 +21,16 @@ export type Command =
   | { verb: "help" }
   | { verb: "invalid"; message: string };
 
+export interface ParseOptions {
+  /**
+   * Recognise `address-reviews` and `fix-ci` (issue #14). Off by default so a pipeline that cannot run them yet keeps
+   * reading those words as a plain instruction, as it always did.
+   */
+  contextVerbs?: boolean;
+}
+
 const FLAGS = ["--file", "--edit-format", "--model"] as const;
+const THREAD_ID = /^[A-Za-z0-9_=-]{1,100}$/;
 
 /**
  * Find the first `/aider …` command in a comment (pure). Commands count only at the start of a line, outside
@@ -26,7 +41,9 @@ const FLAGS = ["--file", "--edit-format", "--model"] as const;
  * one comment is one request, so a pasted list of commands never fans out into several runs.
  * `parseCommand("/aider --file src/a.ts fix the retry loop")` → `{ verb: "run", text: "fix the retry loop", flags: { files: ["src/a.ts"] } }`
  */
-export function parseCommand(body: string, word = "aider"): Command | null {
+export function parseCommand(body: string, word?: string): Command | null;
+export function parseCommand(body: string, word: string, options: ParseOptions & { contextVerbs: true }): AnyCommand | null;
+export function parseCommand(body: string, word = "aider", options: ParseOptions = {}): AnyCommand | null {
   const lines = body.replace(/\r\n?/g, "\n").split("\n");
   let fence: string | null = null;
   let prevBlank = true;
@@ -50,29 +67,36 @@ export function parseCommand(body: string, word = "aider"): Command | null {
     const m = head.exec(line.replace(/^ {0,3}/, ""));
     if (!m) continue;
     const rest = line.replace(/^ {0,3}/, "").slice(m[0].length);
-    return interpret(rest, lines.slice(i + 1).join("\n"), word);
+    return interpret(rest, lines.slice(i + 1).join("\n"), word, options.contextVerbs === true);
   }
   return null;
 }
 
-function interpret(firstLine: string, following: string, word: string): Command {
+function interpret(firstLine: string, following: string, word: string, contextVerbs: boolean): AnyCommand {
   const tokens = tokenize(firstLine);
   const flags: CommandFlags = { files: [] };
+  const threads: string[] = [];
   let k = 0;
   const sub = tokens[0]?.value.toLowerCase();
-  const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" ? sub : "run";
+  const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" ? sub
+    : contextVerbs && (sub === "address-reviews" || sub === "fix-ci") ? sub
+    : "run";
   if (verb !== "run") k = 1;
+  const allowed: readonly string[] = verb === "address-reviews" ? [...FLAGS, "--thread"] : FLAGS;
   for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {
     // Both `--file PATH` and `--file=PATH` are accepted.
     const eq = tokens[k]!.value.indexOf("=");
     const name = eq > 0 ? tokens[k]!.value.slice(0, eq) : tokens[k]!.value;
-    if (!(FLAGS as readonly string[]).includes(name)) {
-      return { verb: "invalid", message: `Unknown option \`${name}\`. Valid options: ${FLAGS.join(", ")}. Try \`/${word} help\`.` };
+    if (!allowed.includes(name)) {
+      return { verb: "invalid", message: `Unknown option \`${name}\`. Valid options: ${allowed.join(", ")}. Try \`/${word} help\`.` };
     }
     const value = eq > 0 ? tokens[k]!.value.slice(eq + 1) : tokens[k + 1]?.value;
     if (value === undefined || value === "" || value.startsWith("--")) return { verb: "invalid", message: `Option \`${name}\` needs a value.` };
     if (eq < 0) k++;
-    if (name === "--file") flags.files.push(value);
+    if (name === "--thread") {
+      if (!THREAD_ID.test(value)) return { verb: "invalid", message: `\`${value.slice(0, 40)}\` is not a review thread id (copy it from the thread's link or my earlier reply).` };
+      threads.push(value);
+    } else if (name === "--file") flags.files.push(value);
     else if (name === "--model") flags.model = value;
     else if ((EDIT_FORMAT_NAMES as readonly string[]).includes(value)) flags.editFormat = value as EditFormatName;
     else return { verb: "invalid", message: `Unknown edit format \`${value}\`. Valid formats: ${EDIT_FORMAT_NAMES.join(", ")}.` };
@@ -86,6 +110,10 @@ function interpret(firstLine: string, following: string, word: string): Command 
       return { verb };
     case "retry":
       return { verb, flags };
+    case "address-reviews":
+      return { verb, text, threads, flags };
+    case "fix-ci":
+      return { verb, text, flags };
     case "ask":
       return text ? { verb, text, flags } : { verb: "invalid", message: `\`/${word} ask\` needs a question.` };
     default:

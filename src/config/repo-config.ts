@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { z } from "zod";
+import { DEFAULT_CONTEXT_BUDGET } from "../context/types.js";
 import { EDIT_FORMAT_NAMES } from "../edits/types.js";
 
 const PERMISSIONS = ["read", "triage", "write", "maintain", "admin"] as const;
@@ -14,6 +15,8 @@ const cron = z.string().refine((value) => {
     return false;
   }
 }, "must be a valid cron expression, e.g. \"0 6 * * 1\"");
+
+const tokens = (max: number) => z.number().int().min(0).max(max);
 
 /** `.github/aider.yml`, every key optional; defaults are the documented ones (README "Configuration"). */
 export const repoConfigSchema = z
@@ -50,6 +53,28 @@ export const repoConfigSchema = z
       .object({ max_tokens: z.number().int().positive().optional(), max_usd: z.number().positive().optional() })
       .strict()
       .default({}),
+    // Tokens of pull-request context (diff, discussion, review threads, checks, earlier runs) per source and in total.
+    // A source over its share is summarised or cut with a note, never dropped silently; 0 turns a source off.
+    context: z
+      .object({
+        max_tokens: tokens(200_000).default(DEFAULT_CONTEXT_BUDGET.max_tokens),
+        prior_runs: tokens(50_000).default(DEFAULT_CONTEXT_BUDGET.prior_runs),
+        review_threads: tokens(100_000).default(DEFAULT_CONTEXT_BUDGET.review_threads),
+        checks: tokens(50_000).default(DEFAULT_CONTEXT_BUDGET.checks),
+        conversation: tokens(50_000).default(DEFAULT_CONTEXT_BUDGET.conversation),
+        closing_issues: tokens(50_000).default(DEFAULT_CONTEXT_BUDGET.closing_issues),
+        diff: tokens(200_000).default(DEFAULT_CONTEXT_BUDGET.diff),
+      })
+      .strict()
+      .default({ ...DEFAULT_CONTEXT_BUDGET }),
+    // Resolving is off by default: whether a comment is addressed is the reviewer's call, and a resolved thread is
+    // collapsed on GitHub, so a wrong "fixed" would hide the discussion. The bot always replies in the thread.
+    reviews: z.object({ resolve_threads: z.boolean().default(false) }).strict().default({ resolve_threads: false }),
+    // Self-triggered CI fixes spend model budget without anyone asking: opt-in, and bounded per pull request.
+    ci: z
+      .object({ autofix: z.boolean().default(false), max_rounds: z.number().int().min(0).max(10).default(2) })
+      .strict()
+      .default({ autofix: false, max_rounds: 2 }),
     schedules: z
       .array(z.object({ cron, message: z.string().min(1), files: z.array(z.string()).default([]), branch: z.string().optional() }).strict())
       .default([]),

@@ -1,4 +1,5 @@
 import type { Exec } from "../exec/types.js";
+import { routeJobLogDownload, routePrContext } from "./fake-github-pr-routes.js";
 import type { FakeGitHubState, FakeIssue, FakeRepo } from "./fake-github-state.js";
 
 export interface RouteRequest {
@@ -8,7 +9,7 @@ export interface RouteRequest {
   body: Record<string, unknown>;
 }
 
-export type RouteResponse = { status: number; json?: unknown; text?: string };
+export type RouteResponse = { status: number; json?: unknown; text?: string; headers?: Record<string, string> };
 
 interface RouteContext {
   state: FakeGitHubState;
@@ -96,6 +97,8 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   if (method === "POST" && s[0] === "app" && s[1] === "installations" && s[3] === "access_tokens" && s.length === 4) {
     return accessToken(ctx, Number(s[2]), body);
   }
+  const download = routeJobLogDownload(state, s);
+  if (download) return download;
   if (s[0] !== "repos" || s.length < 3) return notFound;
   const repo = state.repo(s[1]!, s[2]!);
   if (!repo) return notFound;
@@ -105,6 +108,8 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     const refused = overLimit(body);
     if (refused) return refused;
   }
+  const prContext = await routePrContext(ctx, repo, method, rest, req.query);
+  if (prContext) return prContext;
 
   if (method === "GET" && rest.length === 0) {
     return { status: 200, json: { name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: user(repo.owner), default_branch: repo.defaultBranch, clone_url: `${ctx.webUrl}/${repo.owner}/${repo.name}.git`, private: false } };

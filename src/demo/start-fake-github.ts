@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { createExec } from "../exec/create-exec.js";
 import { FakeGitHubState, type FakeRepo } from "./fake-github-state.js";
 import { routeRequest } from "./fake-github-routes.js";
+import { answerGraphql } from "./fake-graphql.js";
 import { serveGitCgi } from "./git-cgi.js";
 
 export interface FakeGitHub {
@@ -38,6 +39,11 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/api/v3/")) {
       void handleApi(req, res, url);
+      return;
+    }
+    // Octokit sends GraphQL for a GitHub Enterprise base URL (…/api/v3) to …/api/graphql.
+    if (url.pathname === "/api/graphql" && req.method === "POST") {
+      void handleGraphql(req, res);
       return;
     }
     const gitMatch = /^\/([^/]+)\/([^/]+\.git)(\/.*)$/.exec(url.pathname);
@@ -77,10 +83,23 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     }
     state.calls.push({ method, path: url.pathname.slice("/api/v3".length) + url.search, status: out.status, authorization: req.headers.authorization, body: raw ? body : undefined });
     if (out.text !== undefined) {
-      res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8" }).end(out.text);
+      res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...out.headers }).end(out.text);
     } else {
       res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
     }
+  }
+
+  async function handleGraphql(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let raw = "";
+    for await (const chunk of req) raw += chunk;
+    let out: { status: number; json: unknown };
+    try {
+      out = answerGraphql(state, JSON.parse(raw) as { query?: unknown; variables?: Record<string, unknown> });
+    } catch (error) {
+      out = { status: 400, json: { message: `Problems parsing JSON: ${String(error)}` } };
+    }
+    state.calls.push({ method: "POST", path: "/graphql", status: out.status, authorization: req.headers.authorization, body: raw });
+    res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(out.json));
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

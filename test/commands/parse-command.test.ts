@@ -76,3 +76,41 @@ describe("helpText", () => {
     expect(text).not.toMatch(/\/aider[ `]/);
   });
 });
+
+describe("parseCommand with the pull-request verbs (contextVerbs)", () => {
+  const parse = (body: string) => parseCommand(body, "aider", { contextVerbs: true });
+  it.each([
+    ["/aider address-reviews", { verb: "address-reviews", text: "", threads: [], flags: { files: [] } }],
+    ["/aider address-reviews keep the API stable", { verb: "address-reviews", text: "keep the API stable", threads: [], flags: { files: [] } }],
+    ["/aider address-reviews --thread PRRT_kwDOA1 --thread=PRRT_kwDOB2 only these", { verb: "address-reviews", text: "only these", threads: ["PRRT_kwDOA1", "PRRT_kwDOB2"], flags: { files: [] } }],
+    ["/aider Address-Reviews --model m --thread 123", { verb: "address-reviews", text: "", threads: ["123"], flags: { files: [], model: "m" } }],
+    ["/aider fix-ci", { verb: "fix-ci", text: "", flags: { files: [] } }],
+    ["/aider fix-ci --file src/a.ts the lint only\nnot the tests", { verb: "fix-ci", text: "the lint only\nnot the tests", flags: { files: ["src/a.ts"] } }],
+    ["/aider please address-reviews", { verb: "run", text: "please address-reviews", flags: { files: [] } }],
+  ])("%j", (body, expected) => {
+    expect(parse(body)).toEqual(expected);
+  });
+
+  it.each([
+    ["/aider fix-ci --thread PRRT_1", /Unknown option `--thread`/],
+    ["/aider address-reviews --thread", /`--thread` needs a value/],
+    ["/aider address-reviews --thread 'a b'", /is not a review thread id/],
+    ["/aider address-reviews --nope", /Valid options: --file, --edit-format, --model, --thread/],
+  ])("usage error for %j", (body, message) => {
+    const c = parse(body);
+    expect(c?.verb).toBe("invalid");
+    expect(c && c.verb === "invalid" ? c.message : "").toMatch(message);
+  });
+
+  it("without the option the words stay a plain instruction, as before", () => {
+    expect(parseCommand("/aider fix-ci now")).toEqual({ verb: "run", text: "fix-ci now", flags: { files: [] } });
+    expect(parseCommand("/aider address-reviews --thread X")).toEqual({ verb: "run", text: "address-reviews --thread X", flags: { files: [] } });
+  });
+
+  it("help lists the new commands only when they are enabled", async () => {
+    const { helpText } = await import("../../src/commands/help-text.js");
+    expect(helpText("bot", { contextVerbs: true })).toContain("`/bot address-reviews [--thread ID]... [instruction]`");
+    expect(helpText("bot", { contextVerbs: true })).toContain("`/bot fix-ci [instruction]`");
+    expect(helpText("bot")).not.toContain("fix-ci");
+  });
+});

@@ -1,0 +1,79 @@
+import { checksSource, closingIssuesSource, conversationSource, diffSource, priorRunsSource, threadsSource, type CountTokens } from "../build-sources.js";
+import type { FailingCheck, PriorRun, ReviewThread } from "../pr-data.js";
+import type { ContextSource } from "../types.js";
+import { fetchClosingIssues } from "./fetch-closing-issues.js";
+import { fetchFailingChecks } from "./fetch-failing-checks.js";
+import { fetchIssueComments, priorRunsFrom } from "./fetch-issue-comments.js";
+import { fetchJobLog } from "./fetch-job-log.js";
+import { fetchPrFiles } from "./fetch-pr-files.js";
+import { describeFailure, type GitHubReader, type RepoRef } from "./github-reader.js";
+import { fetchReviewThreads } from "./review-threads.js";
+
+export interface CollectArgs {
+  where: RepoRef;
+  number: number;
+  isPullRequest: boolean;
+  /** The PR's head commit (checks are read for it). */
+  headSha?: string;
+  botLogin: string;
+  /** Our own check run's app slug, left out of the failing checks. */
+  botAppSlug?: string;
+  /** Files named by the request (`--file`) or by the chosen threads: their diffs come first. */
+  preferPaths: readonly string[];
+  /** `--thread` ids (empty: every unresolved thread). */
+  onlyThreads: readonly string[];
+  webUrl: string;
+  /** Job log tails to read at most (each is one request). */
+  maxLogs?: number;
+}
+
+export interface CollectedContext {
+  sources: ContextSource[];
+  threads: ReviewThread[];
+  checks: FailingCheck[];
+  priorRuns: PriorRun[];
+}
+
+/**
+ * Read every context source of an issue or PR, each on its own: a source that fails (missing permission, API error)
+ * becomes an "unavailable" note and the others still go in, so a run degrades instead of failing.
+ */
+export async function collectContext(api: GitHubReader, a: CollectArgs, count: CountTokens): Promise<CollectedContext> {
+  const page = `${a.webUrl}/${a.where.owner}/${a.where.repo}/${a.isPullRequest ? "pull" : "issues"}/${a.number}`;
+  const guard = async <T>(what: string, f: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; note: string }> => {
+    try {
+      return { ok: true, value: await f() };
+    } catch (error) {
+      return { ok: false, note: describeFailure(what, error) };
+    }
+  };
+  const unavailable = (kind: ContextSource["kind"], seeAlso: string, note: string): ContextSource => ({ kind, items: [], seeAlso, unavailable: note });
+
+  const [comments, files, threads, closing, checks] = await Promise.all([
+    guard("The conversation", () => fetchIssueComments(api, a.where, a.number)),
+    a.isPullRequest ? guard("The pull request's files", () => fetchPrFiles(api, a.where, a.number)) : null,
+    a.isPullRequest ? guard("The review threads", () => fetchReviewThreads(api, a.where, a.number)) : null,
+    a.isPullRequest ? guard("The closing issues", () => fetchClosingIssues(api, a.where, a.number)) : null,
+    a.isPullRequest && a.headSha ? guard("The check runs", () => fetchFailingChecks(api, a.where, a.headSha!, a.botAppSlug)) : null,
+  ]);
+
+  const failing = checks?.ok ? checks.value : [];
+  for (const c of failing.filter((c) => c.jobId !== undefined).slice(0, a.maxLogs ?? 3)) {
+    const log = await fetchJobLog(api, a.where, c.jobId!);
+    if (log.ok) c.logTail = log.tail;
+    else c.logNote = log.note;
+  }
+
+  const chosen = threads?.ok ? threads.value.filter((t) => (a.onlyThreads.length ? a.onlyThreads.includes(t.id) : !t.isResolved)) : [];
+  const prefer = [...a.preferPaths, ...chosen.map((t) => t.path)];
+  const priorRuns = comments.ok ? priorRunsFrom(comments.value.comments, a.botLogin) : [];
+  const sources: ContextSource[] = [
+    comments.ok ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`) : unavailable("prior_runs", page, comments.note),
+  ];
+  if (threads) sources.push(threads.ok ? threadsSource(threads.value, a.onlyThreads, count, `${page}/files`) : unavailable("review_threads", `${page}/files`, threads.note));
+  if (checks) sources.push(checks.ok ? checksSource(failing, count, `${page}/checks`) : unavailable("checks", `${page}/checks`, checks.note));
+  sources.push(comments.ok ? conversationSource(comments.value.comments, count, page) : unavailable("conversation", page, comments.note));
+  if (closing) sources.push(closing.ok ? closingIssuesSource(closing.value, count, page) : unavailable("closing_issues", page, closing.note));
+  if (files) sources.push(files.ok ? diffSource(files.value.files, prefer, count, `${page}/files`) : unavailable("diff", `${page}/files`, files.note));
+  return { sources, threads: threads?.ok ? threads.value : [], checks: failing, priorRuns };
+}

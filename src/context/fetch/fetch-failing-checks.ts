@@ -1,0 +1,39 @@
+import type { components } from "@octokit/openapi-types";
+import type { CheckAnnotation, FailingCheck } from "../pr-data.js";
+import { listAll, type GitHubReader, type RepoRef } from "./github-reader.js";
+
+type CheckRun = components["schemas"]["check-run"];
+type Annotation = components["schemas"]["check-annotation"];
+
+const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
+
+/**
+ * The failing check runs of a commit with their annotations (up to 50 each). Runs made by `skipApp` (the bot's own
+ * "aider-bot" check) are left out. An Actions run's job id is taken from its details URL (…/job/ID).
+ */
+export async function fetchFailingChecks(api: GitHubReader, where: RepoRef, ref: string, skipApp?: string): Promise<FailingCheck[]> {
+  const { items } = await listAll<CheckRun>(api, "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...where, ref, filter: "latest" }, 3, (d) => (d as { check_runs: CheckRun[] }).check_runs);
+  const failing = items.filter((r) => r.conclusion && FAILED.has(r.conclusion) && r.app?.slug !== skipApp);
+  return Promise.all(
+    failing.map(async (r): Promise<FailingCheck> => {
+      const annotations = r.output.annotations_count > 0 ? await fetchAnnotations(api, where, Number(r.id)) : [];
+      const job = r.app?.slug === "github-actions" ? /\/job\/(\d+)/.exec(r.details_url ?? "")?.[1] : undefined;
+      return {
+        id: Number(r.id), name: r.name, conclusion: r.conclusion!, annotations,
+        ...(r.output.title ? { title: r.output.title } : {}),
+        ...(r.output.summary ? { summary: r.output.summary } : {}),
+        ...(r.output.text ? { text: r.output.text } : {}),
+        ...(r.details_url ? { detailsUrl: r.details_url } : {}),
+        ...(job ? { jobId: Number(job) } : {}),
+      };
+    }),
+  );
+}
+
+async function fetchAnnotations(api: GitHubReader, where: RepoRef, id: number): Promise<CheckAnnotation[]> {
+  const { data } = await api.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", { ...where, check_run_id: id, per_page: 50 });
+  return (data as Annotation[]).map((a) => ({
+    path: a.path, startLine: a.start_line, endLine: a.end_line, level: a.annotation_level ?? "failure", message: a.message ?? "",
+    ...(a.title ? { title: a.title } : {}),
+  }));
+}

@@ -1,0 +1,29 @@
+import type { components } from "@octokit/openapi-types";
+import type { IssueComment } from "../pr-data.js";
+import { readPriorRun } from "../read-prior-run.js";
+import type { PriorRun } from "../pr-data.js";
+import { listAll, type GitHubReader, type RepoRef } from "./github-reader.js";
+
+type RestComment = components["schemas"]["issue-comment"];
+
+/** The conversation of an issue or PR (oldest first, as GitHub lists it), up to 1,000 comments. */
+export async function fetchIssueComments(api: GitHubReader, where: RepoRef, issue: number): Promise<{ comments: IssueComment[]; truncated: boolean }> {
+  const { items, truncated } = await listAll<RestComment>(api, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...where, issue_number: issue });
+  return {
+    truncated,
+    comments: items.map((c) => ({
+      id: Number(c.id), author: c.user?.login ?? "ghost", body: c.body ?? "", createdAt: c.created_at, isBot: c.user?.type === "Bot",
+    })),
+  };
+}
+
+/**
+ * Earlier bot runs on this issue or PR, read from the bot's own status comments (follow-up memory). Only comments
+ * written by the bot count: anyone can paste a marker into their own comment.
+ */
+export function priorRunsFrom(comments: readonly IssueComment[], botLogin: string, url?: (c: IssueComment) => string): PriorRun[] {
+  return comments
+    .filter((c) => c.author.toLowerCase() === botLogin.toLowerCase())
+    .map((c) => readPriorRun({ body: c.body, createdAt: c.createdAt, ...(url ? { url: url(c) } : {}) }))
+    .filter((r): r is PriorRun => r !== null);
+}
