@@ -149,7 +149,9 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     const job = asJob(p, b);
     const controller = new AbortController();
     local.set(id, { job, controller });
-    const renew = setInterval(() => void takeSlot().catch(report), Math.max(50, o.leaseMs / 3));
+    const markRunning = () => redis.set(k("running", id), me, "PX", o.leaseMs * 2);
+    await markRunning();
+    const renew = setInterval(() => void Promise.all([takeSlot(), markRunning()]).catch(report), Math.max(50, o.leaseMs / 3));
     let error: unknown;
     try {
       // A cancel sent between the head check and here would be missed: look for its marker once.
@@ -161,6 +163,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       clearInterval(renew);
       local.delete(id);
       await redis.zrem(slotKey, id);
+      await redis.del(k("running", id));
     }
     const stopped = stopReason(controller.signal);
     if (stopped === "shutdown") {
@@ -217,23 +220,21 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       let dropped = 0;
       let aborted = 0;
       for (const id of await redis.lrange(k("key", key), 0, -1)) {
-        const b = await queue.getJob(id);
-        const state = b ? await b.getState() : "unknown";
-        if (b && state === "active") {
-          await redis.set(k("cancel", id), "1", "PX", o.leaseMs * 4);
+        // The marker first: a worker marks a job running and then reads this marker, so either it sees the marker
+        // or we see its running mark below.
+        await redis.set(k("cancel", id), "1", "PX", o.leaseMs * 4);
+        if (await redis.exists(k("running", id))) {
           aborted++;
           continue;
         }
+        // Off the key's list, a job that a worker holds for its head check is dropped by that check.
         await redis.lrem(k("key", key), 1, id);
+        const b = await queue.getJob(id);
         if (!b) continue;
-        try {
-          await b.remove();
-          dropped++;
-        } catch {
-          // It became active between the state read and the removal (locked jobs cannot be removed): abort it.
-          await redis.set(k("cancel", id), "1", "PX", o.leaseMs * 4);
-          aborted++;
-        }
+        dropped++;
+        await b.remove().catch(() => {
+          // Locked by a worker doing its head check: that check finds it gone from the list and completes it.
+        });
       }
       if (aborted > 0) await redis.publish(k("cancel"), key);
       return { dropped, aborted };
