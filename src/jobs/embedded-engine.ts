@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { Cron } from "croner";
 import { open, type RootDatabase } from "lmdb";
 import {
+  definedOnly,
   ENGINE_DEFAULTS,
   JobStopped,
   stopReason,
@@ -46,7 +47,7 @@ type Key = (string | number)[];
  * ran out means the worker died, and the next claim re-queues the job or, past its attempts, abandons it.
  */
 export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobEngine<T> {
-  const o = { ...ENGINE_DEFAULTS, pollMs: 200, ...options };
+  const o = { ...ENGINE_DEFAULTS, pollMs: 200, ...definedOnly(options) };
   const db: RootDatabase<unknown, Key> = open<unknown, Key>({ path: o.path, compression: false });
   const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const local = new Map<number, Local<T>>();

@@ -123,3 +123,8 @@ export const ENGINE_DEFAULTS = {
   retentionMs: 7 * 24 * 3600_000,
   leaseMs: 30_000,
 } as const;
+
+/** `options` without its undefined fields, so spreading it over defaults keeps the defaults. */
+export function definedOnly<O extends object>(options: O): O {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as O;
+}

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { DelayedError, Queue, QueueEvents, Worker, type Job as BullJob } from "bullmq";
 import { Redis } from "ioredis";
 import {
+  definedOnly,
   ENGINE_DEFAULTS,
   JobStopped,
   stopReason,
@@ -56,7 +57,7 @@ interface Local<T> {
  * tick jobs enqueue the real job under a tick id.
  */
 export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<T> {
-  const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 250, ...options };
+  const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 500, ...definedOnly(options) };
   const connect = () => new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   const redis = connect();
   const connections: Redis[] = [redis];
@@ -124,6 +125,13 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       const state = headJob ? await headJob.getState() : "unknown";
       if (state === "completed" || state === "failed" || state === "unknown") {
         await redis.lrem(k("key", key), 1, head);
+        // A job failed for good whose report was missed (the process that saw it died first): report it now, once.
+        if (state === "failed" && headJob && headJob.name !== TICK) {
+          const reason: AbandonReason = /stalled/i.test(headJob.failedReason ?? "")
+            ? { kind: "worker-lost", message: `its worker stopped renewing its lock (${headJob.failedReason})` }
+            : { kind: "crashed", message: headJob.failedReason ?? "unknown error" };
+          await abandon(asJob(headJob.data as Payload<T>, headJob), reason);
+        }
         continue;
       }
       return (await redis.lpos(k("key", key), id)) === null ? "gone" : false;
@@ -209,7 +217,13 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     sub.on("message", (_channel: string, key: string) => {
       for (const l of local.values()) if (l.job.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
     });
-    const beat = () => void redis.zadd(k("workers"), Date.now(), me).catch(report);
+    const beat = () =>
+      void redis
+        .multi()
+        .zadd(k("workers"), Date.now(), me)
+        .zremrangebyscore(k("workers"), "-inf", Date.now() - 10 * o.leaseMs)
+        .exec()
+        .catch(report);
     beat();
     heartbeat = setInterval(beat, Math.max(50, o.leaseMs / 3));
   }
