@@ -107,6 +107,11 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       for (const r of all) {
         if (r.state === "running" && (r.leaseUntil ?? 0) < now) {
           // Its worker stopped renewing the lease: it died (or froze past the lease).
+          if (r.cancel) {
+            // Cancelled by a user before its worker died: nothing to re-run or report.
+            db.removeSync(jobKey(r.seq));
+            continue;
+          }
           if (r.attempt >= o.attempts) {
             db.removeSync(jobKey(r.seq));
             abandoned.push(r);

@@ -216,4 +216,19 @@ describe("embedded job engine across process restarts", () => {
     await w2.waitFor((e) => e.ev === "end" && e.id === "t2");
     expect(w2.events.find((e) => e.ev === "start" && e.id === "t1")).toMatchObject({ attempt: 1 });
   });
+
+  it("cancel from another process sharing the store reaches the running job and drops the queued one", async () => {
+    const w1 = start({});
+    await w1.waitFor((e) => e.ev === "ready");
+    w1.send({ cmd: "enqueue", job: job("x1", "r#1", { holdUntil: join(dir, "never") }) });
+    w1.send({ cmd: "enqueue", job: job("x2", "r#1", {}) });
+    await w1.waitFor((e) => e.ev === "start" && e.id === "x1");
+    await w1.waitFor((e) => e.ev === "enqueued" && e.id === "x2");
+    const { e } = engine<unknown>(undefined);
+    expect(await e.cancel("r#1")).toEqual({ dropped: 1, aborted: 1 });
+    await w1.waitFor((ev) => ev.ev === "stopped" && ev.id === "x1");
+    expect(w1.events.find((ev) => ev.ev === "stopped")).toMatchObject({ reason: "cancel" });
+    await until(async () => (await e.stats()).running === 0, "the cancelled job ended");
+    expect(w1.events.filter((ev) => ev.ev === "start").map((ev) => ev.id)).toEqual(["x1"]);
+  });
 });
