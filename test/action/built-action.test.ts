@@ -9,7 +9,6 @@ import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } fr
 import { createExec } from "../../src/exec/create-exec.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads */
 
 const ROOT = path.resolve(".");
 const MAIN = path.join(ROOT, "dist/cli/main.js");
@@ -47,7 +46,7 @@ interface Rig {
   close(): Promise<void>;
 }
 
-async function startRig(replies: ScriptedReply[], branch = "main"): Promise<Rig> {
+async function startRig(replies: ScriptedReply[]): Promise<Rig> {
   const fake = await startFakeGitHub({ botLogin: BOT, sourceEnv });
   const llm = await startScriptedLlmServer(replies);
   const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files, permissions: { ann: "write", visitor: "read" } });
