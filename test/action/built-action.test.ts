@@ -46,10 +46,10 @@ interface Rig {
   close(): Promise<void>;
 }
 
-async function startRig(replies: ScriptedReply[]): Promise<Rig> {
+async function startRig(replies: ScriptedReply[], extraConfig = ""): Promise<Rig> {
   const fake = await startFakeGitHub({ botLogin: BOT, sourceEnv });
   const llm = await startScriptedLlmServer(replies);
-  const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files, permissions: { ann: "write", visitor: "read" } });
+  const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files: { ...files, ".github/aider.yml": files[".github/aider.yml"] + extraConfig }, permissions: { ann: "write", visitor: "read" } });
   // The workflow's GITHUB_TOKEN, as the fake's git endpoint accepts it.
   fake.state.issuedTokens.push(TOKEN);
   const dir = await mkdtemp(path.join(os.tmpdir(), "action-e2e-"));
@@ -236,6 +236,25 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(botComments(rig)[0]!.issueNumber).toBe(pr.number);
     expect(botComments(rig)[0]!.body).toContain("🚀 Pushed");
     expect(rig.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).toContain("make add add");
+  });
+
+  it("schedule: the config's entry with the cron that fired runs on its tracking issue and opens a PR", async () => {
+    const schedules = 'schedules:\n  - cron: "0 3 * * 1-5"\n    message: Make add add.\n    files: [src/calc.py]\n  - cron: "0 4 * * *"\n    message: Something else entirely.\n';
+    rig = await startRig([fix, "fix: make add add"], schedules);
+    await checkout(rig, "main");
+
+    const result = await runAction(rig, "schedule", { schedule: "0 3 * * 1-5", repository: repository(rig) });
+
+    expect(result.code).toBe(0);
+    const tracking = [...rig.repo.issues.values()].find((i) => !i.pull && i.user === BOT)!;
+    expect(tracking.title).toBe("aider-bot schedule: Make add add.");
+    const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
+    expect(pr.body).toContain(`Fixes #${tracking.number}`);
+    expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
+    expect(result.outputs).toMatchObject({ outcome: "pull-request", "pr-number": String(pr.number) });
+    expect(botComments(rig).map((c) => c.issueNumber)).toEqual([tracking.number]);
+    // Only the entry whose cron fired ran.
+    expect(rig.llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n")).not.toContain("Something else entirely");
   });
 
   it("a commenter without write access gets the App's one polite reply, and nothing runs", async () => {
