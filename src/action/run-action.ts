@@ -55,7 +55,14 @@ async function fetchConfig(api: GitHubApi, where: { owner: string; repo: string;
  */
 export async function runAction(env: ActionEnv, payload: any, io: { logger: Logger; signal: AbortSignal; now?: () => Date }): Promise<ActionResult> {
   const { owner, repo } = env;
-  const api = new Octokit({ auth: env.inputs.githubToken, baseUrl: env.apiUrl, userAgent: "aider-bot-action" }) as unknown as GitHubApi;
+  // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
+  const log = io.logger.child({ component: "octokit" });
+  const api = new Octokit({
+    auth: env.inputs.githubToken,
+    baseUrl: env.apiUrl,
+    userAgent: "aider-bot-action",
+    log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },
+  }) as unknown as GitHubApi;
   const bot = botIdentity(env.inputs.botLogin);
   const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
   const engine: EngineDeps = {
