@@ -52,6 +52,8 @@ export interface RunDeps extends EngineDeps {
   tempRoot: string;
   /** GITHUB_SERVER_URL, for commit links. */
   webUrl: string;
+  /** Variables the repository's own commands get on top of the allow-list (toolchain, `pass-env`). */
+  checkEnv: Record<string, string>;
   signal: AbortSignal;
 }
 
@@ -182,6 +184,8 @@ export async function runRequest(req: RunRequest, deps: RunDeps): Promise<{ outc
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
   const github = runGitHub(req, deps);
+  // No bubblewrap: the runner is a throwaway machine, and the workflow's toolchain must be reachable.
+  const checkExec: Exec = { run: (r) => deps.exec.run({ ...r, env: { ...deps.checkEnv, ...r.env } }) };
   let finalBody = "";
   const outcome = await runJob(req, {
     github,
@@ -192,8 +196,7 @@ export async function runRequest(req: RunRequest, deps: RunDeps): Promise<{ outc
         createCoderDeps({
           root: resolve(root),
           exec: deps.exec,
-          // No bubblewrap: the runner is a throwaway machine, and the workflow's toolchain must be reachable.
-          checkExec: deps.exec,
+          checkExec,
           git,
           llm: deps.llm,
           commitModel: options.weakModel ?? options.model,

@@ -120,6 +120,7 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
       workspace: env.workspace,
       tempRoot: env.tempDir ?? os.tmpdir(),
       webUrl: env.serverUrl,
+      checkEnv: env.checkEnv,
       signal: io.signal,
     });
     runs.push({ request, ...done });

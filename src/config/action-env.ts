@@ -33,8 +33,35 @@ export interface ActionEnv {
     message?: string;
     botLogin: string;
   };
+  /**
+   * Extra variables for the repository's setup/lint/test commands: the toolchain locations setup actions export
+   * (JAVA_HOME, GOROOT, pythonLocation, …) and the variables named in the `pass-env` input (say, DATABASE_URL of a
+   * service container). Nothing else of the runner's environment reaches them.
+   */
+  checkEnv: Record<string, string>;
   /** The raw environment, for the exec allow-list only (inputs and tokens are not on it). */
   source: Readonly<Record<string, string | undefined>>;
+}
+
+/** What setup actions (setup-java, setup-go, setup-python, setup-dotnet, rust toolchains, ruby) export besides PATH. */
+const TOOLCHAIN = /^(JAVA_HOME(_\w+)?|GOROOT|GOPATH|GOBIN|GOFLAGS|pythonLocation|Python[23]?_ROOT_DIR|PKG_CONFIG_PATH|LD_LIBRARY_PATH|CARGO_HOME|RUSTUP_HOME|RUSTUP_TOOLCHAIN|DOTNET_ROOT|GEM_HOME|GEM_PATH|BUNDLE_GEMFILE|RUNNER_OS|RUNNER_ARCH|RUNNER_TOOL_CACHE)$/;
+/** Names that look like credentials never pass, whatever the pattern or the input says. */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AUTH/i;
+
+function checkEnvOf(source: Readonly<Record<string, string | undefined>>, passEnv: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (value !== undefined && TOOLCHAIN.test(name) && !SECRET_NAME.test(name)) env[name] = value;
+  }
+  for (const name of (passEnv ?? "").split(/[\s,]+/).filter(Boolean)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ActionSetupError(`The \`pass-env\` input lists variable names separated by commas or new lines; "${name}" is not one.`);
+    if (/^(INPUT_|GITHUB_TOKEN$|ACTIONS_)/.test(name)) {
+      throw new ActionSetupError(`The \`pass-env\` input cannot pass ${name}: it holds the action's inputs or the runner's tokens, which the repository's commands must never see.`);
+    }
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
 }
 
 /** A problem with the workflow or the action's inputs: the action fails with `::error::` and this message. */
@@ -109,6 +136,7 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
   const weakModel = input(source, "weak-model");
   const label = input(source, "label");
   const message = input(source, "message");
+  const checkEnv = checkEnvOf(source, input(source, "pass-env"));
   return {
     eventName: eventName as ActionEventName,
     eventPath: required(source, "GITHUB_EVENT_PATH", "the runner writes the event's payload to that file"),
@@ -135,6 +163,7 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
       ...(message ? { message } : {}),
       botLogin: input(source, "bot-login") ?? "github-actions[bot]",
     },
+    checkEnv,
     source,
   };
 }

@@ -60,3 +60,22 @@ describe("readActionEnv", () => {
     }
   });
 });
+
+describe("readActionEnv: what the repository's commands may see", () => {
+  it("toolchain locations and the variables named in `pass-env`, nothing that looks like a credential", () => {
+    const env = readActionEnv({
+      ...runner, JAVA_HOME: "/opt/java", JAVA_HOME_17_X64: "/opt/java17", pythonLocation: "/opt/py", GOROOT: "/opt/go",
+      DATABASE_URL: "postgres://db", REDIS_HOST: "redis", OTHER: "x", NPM_TOKEN: "npm_secret",
+      "INPUT_PASS-ENV": "DATABASE_URL, REDIS_HOST\nMISSING",
+    });
+    expect(env.checkEnv).toEqual({ JAVA_HOME: "/opt/java", JAVA_HOME_17_X64: "/opt/java17", pythonLocation: "/opt/py", GOROOT: "/opt/go", DATABASE_URL: "postgres://db", REDIS_HOST: "redis" });
+  });
+
+  it.each(["INPUT_OPENAI_API_KEY", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN"])("refuses to pass %s", (name) => {
+    expect(() => readActionEnv({ ...runner, "INPUT_PASS-ENV": name })).toThrow(/cannot pass/);
+  });
+
+  it("refuses a `pass-env` entry that is not a variable name", () => {
+    expect(() => readActionEnv({ ...runner, "INPUT_PASS-ENV": "A=1" })).toThrow(/"A=1" is not one/);
+  });
+});

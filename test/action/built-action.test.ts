@@ -19,7 +19,8 @@ const files = {
   "src/calc.py": "def add(a, b):\n    return a - b\n",
   "README.md": "# widgets\n",
   // The repository's tests note where they ran (HOME is the runner's, outside any checkout).
-  ".github/aider.yml": "test: pwd >> \"$HOME/test-runs.txt\"\n",
+  // They also show whether a variable passed with `pass-env`, or a secret of the action, reached them.
+  ".github/aider.yml": 'test: echo "$(pwd) ${SERVICE_URL:-none} ${INPUT_OPENAI_API_KEY:-none}${INPUT_GITHUB_TOKEN:-}" >> "$HOME/test-runs.txt"\n',
 };
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 
@@ -175,6 +176,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     // The checkout is the default branch, not the PR's: the branch was cloned into the runner's temp folder.
     const [ranIn] = await testRuns(rig);
     expect(ranIn!.startsWith(path.join(rig.dir, "runner-temp"))).toBe(true);
+    expect(ranIn!.endsWith(" none none")).toBe(true);
     expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe("main");
     expect(rig.repo.checkRuns).toEqual([expect.objectContaining({ headSha: before, status: "completed", conclusion: "success" })]);
     expect(result.summary).toContain("## aider-bot");
@@ -199,7 +201,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     p.label = { name: "aider" };
     p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
 
-    const result = await runAction(rig, "issues", p);
+    const result = await runAction(rig, "issues", p, { INPUT_PASS_ENV: "SERVICE_URL", SERVICE_URL: "postgres://db:5432" });
 
     expect(result.code).toBe(0);
     const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
@@ -209,7 +211,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
     expect(result.outputs).toMatchObject({ outcome: "pull-request", "commit-sha": head!.sha, "pr-number": String(pr.number) });
     // In place: the repository's tests ran in the workflow's checkout, which is now on the bot's branch at the pushed commit.
-    expect(await testRuns(rig)).toEqual([rig.workspace]);
+    expect(await testRuns(rig)).toEqual([`${rig.workspace} postgres://db:5432 none`]);
     expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe(pr.pull!.head);
     expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
     expect(botComments(rig)).toHaveLength(1);
@@ -229,7 +231,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
     expect(head!.subject).toBe("fix: make add add");
     expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "calc", "src/calc.py")).toContain("a + b");
-    expect(await testRuns(rig)).toEqual([rig.workspace]);
+    expect(await testRuns(rig)).toEqual([`${rig.workspace} none none`]);
     expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
     expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
     expect(botComments(rig)).toHaveLength(1);
