@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -80,7 +80,7 @@ function repository(rig: Rig) {
 }
 
 /** Run the built entry point exactly as the composite action's second step does. */
-async function runAction(rig: Rig, event: string, payload: unknown, inputs: Record<string, string> = {}) {
+async function runAction(rig: Rig, event: string, payload: unknown, inputs: Record<string, string> = {}, onStart?: (child: ChildProcess) => void) {
   const eventPath = path.join(rig.dir, "event.json");
   const outputPath = path.join(rig.dir, "output.txt");
   const summaryPath = path.join(rig.dir, "summary.md");
@@ -102,6 +102,7 @@ async function runAction(rig: Rig, event: string, payload: unknown, inputs: Reco
   await run("mkdir", ["-p", env.RUNNER_TEMP!], rig.dir);
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [MAIN, "action"], { cwd: rig.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+    onStart?.(child);
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -257,6 +258,53 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(botComments(rig).map((c) => c.issueNumber)).toEqual([tracking.number]);
     // Only the entry whose cron fired ran.
     expect(rig.llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n")).not.toContain("Something else entirely");
+  });
+
+  it("a review comment: the reply goes into the review thread and the commit onto the PR's branch", async () => {
+    rig = await startRig([fix, "fix: correct add"]);
+    const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+    await checkout(rig, "main");
+    rig.repo.reviewComments.push({ id: 77, pullNumber: pr.number, body: "/aider this should add", user: "ann", path: "src/calc.py", line: 2 });
+    const p = examplePayload("pull_request_review_comment", "created");
+    p.repository = repository(rig);
+    delete p.installation;
+    p.pull_request = { ...p.pull_request, number: pr.number, title: pr.title, body: "" };
+    p.comment = { ...p.comment, id: 77, body: "/aider this should add", path: "src/calc.py", line: 2, diff_hunk: "@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b", user: { login: "ann", id: 9, type: "User" }, performed_via_github_app: null };
+    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+
+    const result = await runAction(rig, "pull_request_review_comment", p);
+
+    expect(result.code).toBe(0);
+    const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
+    expect(head!.subject).toBe("fix: correct add");
+    expect(rig.repo.reviewComments.find((c) => c.inReplyTo === 77)?.body).toContain("🚀 Pushed");
+    expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["pulls/comments/77:eyes", "pulls/comments/77:rocket"]);
+    expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
+  });
+
+  it("a cancelled workflow run (the runner's SIGINT) stops the run, pushes nothing and says so", async () => {
+    rig = await startRig([{ hangMs: 120_000 }]);
+    const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+    await checkout(rig, "calc");
+    const before = (await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha;
+    const p = { ref: "refs/heads/calc", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
+    const r = rig;
+
+    const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" }, (child) => {
+      // Cancel once the model has been asked (the run is in its longest stage).
+      const poll = setInterval(() => {
+        if (r.llm.requests.length > 0) {
+          clearInterval(poll);
+          child.kill("SIGINT");
+        }
+      }, 50);
+      child.on("close", () => clearInterval(poll));
+    });
+
+    expect(result.code).toBe(0);
+    expect(result.outputs.outcome).toBe("cancelled");
+    expect((await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha).toBe(before);
+    expect(botComments(rig).find((c) => c.issueNumber === pr.number)?.body).toContain("nothing was pushed");
   });
 
   it("a commenter without write access gets the App's one polite reply, and nothing runs", async () => {
