@@ -11,10 +11,20 @@ import type { ActionResult, ActionRun } from "./action-outputs.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- event payloads are read field by field */
 
-/** The commit identity of the token's bot: GitHub's noreply address, with the Actions bot's known user id. */
-export function botIdentity(login: string): { login: string; email: string } {
-  const email = login === "github-actions[bot]" ? "41898282+github-actions[bot]@users.noreply.github.com" : `${login}@users.noreply.github.com`;
-  return { login, email };
+/**
+ * The commit identity of the token's bot: GitHub's `<id>+<login>@users.noreply.github.com`, which links the commits
+ * to the bot's account. The Actions bot's id is fixed; an App's bot user is looked up by its login.
+ */
+export async function botIdentity(api: GitHubApi, login: string, logger: Logger): Promise<{ login: string; email: string }> {
+  if (login === "github-actions[bot]") return { login, email: "41898282+github-actions[bot]@users.noreply.github.com" };
+  try {
+    const { data } = await api.request("GET /users/{username}", { username: login });
+    if (typeof data?.id === "number") return { login, email: `${data.id}+${login}@users.noreply.github.com` };
+  } catch (error) {
+    // Only the avatar link of the commits depends on it: commit with the id-less noreply address instead.
+    logger.warn({ err: error, login }, "could not look up the bot user; commits use an address without its id");
+  }
+  return { login, email: `${login}@users.noreply.github.com` };
 }
 
 /**
@@ -63,7 +73,7 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
     userAgent: "aider-bot-action",
     log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },
   }) as unknown as GitHubApi;
-  const bot = botIdentity(env.inputs.botLogin);
+  const bot = await botIdentity(api, env.inputs.botLogin, io.logger);
   const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
   const engine: EngineDeps = {
     api,

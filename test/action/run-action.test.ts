@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
-import { runAction, withInputDefaults } from "../../src/action/run-action.js";
+import { botIdentity, runAction, withInputDefaults } from "../../src/action/run-action.js";
 import { readActionEnv, type ActionEnv } from "../../src/config/action-env.js";
 import { seedIssue, seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeRepo } from "../../src/demo/fake-github-state.js";
@@ -26,6 +26,22 @@ describe("withInputDefaults", () => {
   it("passes a config that is not a mapping on untouched, for the validator to report", () => {
     expect(withInputDefaults(["a"], inputs({ trigger: "bot" }))).toEqual(["a"]);
     expect(withInputDefaults({ trigger: "oops" }, inputs({ trigger: "bot" }))).toEqual({ trigger: "oops" });
+  });
+});
+
+describe("botIdentity", () => {
+  it("links commits to the bot's account: the Actions bot's fixed id, an App bot's id looked up by login", async () => {
+    const calls: unknown[] = [];
+    const api = { request: async (route: string, params?: Record<string, unknown>) => (calls.push([route, params]), { status: 200, data: { id: 4242 } }) };
+    expect(await botIdentity(api, "github-actions[bot]", logger)).toEqual({ login: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" });
+    expect(calls).toEqual([]);
+    expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({ login: "my-app[bot]", email: "4242+my-app[bot]@users.noreply.github.com" });
+    expect(calls).toEqual([["GET /users/{username}", { username: "my-app[bot]" }]]);
+  });
+
+  it("falls back to an address without the id when the lookup fails", async () => {
+    const api = { request: async () => Promise.reject(Object.assign(new Error("Not Found"), { status: 404 })) };
+    expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({ login: "my-app[bot]", email: "my-app[bot]@users.noreply.github.com" });
   });
 });
 
