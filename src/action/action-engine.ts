@@ -180,7 +180,9 @@ export async function intakeDispatch(
  * on the runner (the runner is the throwaway sandbox), pushing with the token. Returns the outcome and the final
  * status text (also for runs that have no status comment).
  */
-export async function runRequest(req: RunRequest, deps: RunDeps): Promise<{ outcome: RunOutcome; finalBody: string }> {
+export async function runRequest(request: RunRequest, deps: RunDeps): Promise<{ outcome: RunOutcome; finalBody: string }> {
+  const req = withoutForkCommands(request);
+  if (req !== request) deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
   const github = runGitHub(req, deps);
@@ -220,6 +222,16 @@ export async function runRequest(req: RunRequest, deps: RunDeps): Promise<{ outc
     signal: deps.signal,
   });
   return { outcome, finalBody };
+}
+
+/**
+ * A fork's branch is someone else's code. On the runner its commands would run as the same user as this step,
+ * which can read the step's environment (the token, the model key): so its setup, lint and test commands are not
+ * run at all — the change is still made, syntax-checked and handed over as a patch (the App's fork rule).
+ */
+export function withoutForkCommands(req: RunRequest): RunRequest {
+  if (req.target.kind === "issue" || !req.target.isFork) return req;
+  return { ...req, settings: { ...req.settings, setup: [], lint: [], test: undefined, autoTest: false } };
 }
 
 /** The App's GitHub port; a run with no thread (dispatch on a branch without a PR) has no status comment or reaction. */

@@ -307,6 +307,33 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(botComments(rig).find((c) => c.issueNumber === pr.number)?.body).toContain("nothing was pushed");
   });
 
+  it("a comment on a fork's pull request: the fork's commands never run on the runner, the change comes as a patch", async () => {
+    rig = await startRig([fix, "fix: make add add"]);
+    // The fork: another repository holding the PR's branch.
+    const fork = await seedRepo(rig.fake, sourceEnv, { owner: "mallory", name: "widgets", files, permissions: {} });
+    await seedPullRequest(rig.fake, sourceEnv, fork, { title: "calc", head: "calc", user: "mallory", files: { "notes.md": "n\n" } });
+    const number = rig.fake.state.nextIssueNumber(rig.repo);
+    rig.repo.issues.set(number, { number, title: "calc", body: "", user: "mallory", labels: [], pull: { head: "calc", base: "main", draft: false, requestedReviewers: [], headRepoFullName: "mallory/widgets" } });
+    await checkout(rig, "main");
+    const p = examplePayload("issue_comment", "created");
+    p.repository = repository(rig);
+    delete p.installation;
+    p.issue = { ...p.issue, number, title: "calc", body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${number}` } };
+    p.comment = { ...p.comment, id: 503, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
+    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+    const forkHead = (await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha;
+
+    const result = await runAction(rig, "issue_comment", p);
+
+    expect(result.code).toBe(0);
+    expect(result.outputs).toMatchObject({ outcome: "patch", "commit-sha": "", "pr-number": "" });
+    expect(await testRuns(rig)).toEqual([]);
+    expect((await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha).toBe(forkHead);
+    const status = botComments(rig).find((c) => c.issueNumber === number)!;
+    expect(status.body).toContain("comes from a fork");
+    expect(status.body).toContain("+    return a + b");
+  });
+
   it("a commenter without write access gets the App's one polite reply, and nothing runs", async () => {
     rig = await startRig([]);
     const issue = seedIssue(rig.fake, rig.repo, { title: "t", body: "b", user: "visitor" });
