@@ -215,13 +215,19 @@ export async function runRequest(request: RunRequest, deps: RunDeps): Promise<{ 
     },
     render: {
       stage: renderStage,
-      final: (o, r) => (finalBody = renderFinal(o, r)),
+      final: (o, r) => (finalBody = branchOnly(renderFinal(o, r), r)),
     },
     logger: deps.logger,
     now: () => Date.now(),
     signal: deps.signal,
   });
   return { outcome, finalBody };
+}
+
+/** A dispatch run on a branch without a pull request: the App's wording names a pull request, this names the branch. */
+function branchOnly(body: string, req: RunRequest): string {
+  if (req.target.kind === "issue" || req.target.number > 0) return body;
+  return body.replace("to this pull request.", `to \`${req.target.headRef}\`.`);
 }
 
 /**

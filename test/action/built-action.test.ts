@@ -241,6 +241,27 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(rig.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).toContain("make add add");
   });
 
+  it("workflow_dispatch on a branch without a PR: commits onto that branch, the summary says so", async () => {
+    rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
+    // A pushed branch nobody opened a pull request for.
+    const seeded = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "feature", head: "feature", user: "ann", files: { "notes.md": "n\n" } });
+    rig.repo.issues.delete(seeded.number);
+    await checkout(rig, "feature");
+    const p = { ref: "refs/heads/feature", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
+
+    const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
+
+    expect(result.code).toBe(0);
+    const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "feature", 1);
+    expect(head!.subject).toBe("fix: make add add");
+    expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "main", "src/calc.py")).toContain("a - b");
+    expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": "" });
+    expect(botComments(rig)).toEqual([]);
+    expect(rig.repo.reactions).toEqual([]);
+    expect(result.summary).toContain(`### pushed on \`feature\``);
+    expect(result.summary).toContain(`to \`feature\`.`);
+  });
+
   it("schedule: the config's entry with the cron that fired runs on its tracking issue and opens a PR", async () => {
     const schedules = 'schedules:\n  - cron: "0 3 * * 1-5"\n    message: Make add add.\n    files: [src/calc.py]\n  - cron: "0 4 * * *"\n    message: Something else entirely.\n';
     rig = await startRig([fix, "fix: make add add"], schedules);
