@@ -24,6 +24,8 @@ const files = {
 };
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 
+/** One run spawns the CLI, clones, maps and pushes: seconds each, more on a busy machine. */
+const RUN_MS = 180_000;
 const sourceEnv = process.env;
 const exec = createExec({ sourceEnv });
 
@@ -188,7 +190,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(MODEL_KEY);
     }
-  });
+  }, RUN_MS);
 
   it("an issue labelled `aider`: works in the workflow's checkout, pushes a branch, opens a PR that fixes the issue", async () => {
     rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
@@ -218,7 +220,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(botComments(rig)).toHaveLength(1);
     expect(botComments(rig)[0]!.body).toContain(`Opened #${pr.number}`);
     expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["issues/1:eyes", "issues/1:rocket"]);
-  });
+  }, RUN_MS);
 
   it("workflow_dispatch on a branch with an open PR: the message runs there, status comment on the PR", async () => {
     rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
@@ -239,7 +241,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(botComments(rig)[0]!.issueNumber).toBe(pr.number);
     expect(botComments(rig)[0]!.body).toContain("🚀 Pushed");
     expect(rig.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).toContain("make add add");
-  });
+  }, RUN_MS);
 
   it("workflow_dispatch on a branch without a PR: commits onto that branch, the summary says so", async () => {
     rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
@@ -260,7 +262,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(rig.repo.reactions).toEqual([]);
     expect(result.summary).toContain(`### pushed on \`feature\``);
     expect(result.summary).toContain(`to \`feature\`.`);
-  });
+  }, RUN_MS);
 
   it("schedule: the config's entry with the cron that fired runs on its tracking issue and opens a PR", async () => {
     const schedules = 'schedules:\n  - cron: "0 3 * * 1-5"\n    message: Make add add.\n    files: [src/calc.py]\n  - cron: "0 4 * * *"\n    message: Something else entirely.\n';
@@ -279,7 +281,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(botComments(rig).map((c) => c.issueNumber)).toEqual([tracking.number]);
     // Only the entry whose cron fired ran.
     expect(rig.llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n")).not.toContain("Something else entirely");
-  });
+  }, RUN_MS);
 
   it("a review comment: the reply goes into the review thread and the commit onto the PR's branch", async () => {
     rig = await startRig([fix, "fix: correct add"]);
@@ -301,7 +303,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(rig.repo.reviewComments.find((c) => c.inReplyTo === 77)?.body).toContain("🚀 Pushed");
     expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["pulls/comments/77:eyes", "pulls/comments/77:rocket"]);
     expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
-  });
+  }, RUN_MS);
 
   it("a cancelled workflow run (the runner's SIGINT) stops the run, pushes nothing and says so", async () => {
     rig = await startRig([{ hangMs: 120_000 }]);
@@ -326,7 +328,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(result.outputs.outcome).toBe("cancelled");
     expect((await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha).toBe(before);
     expect(botComments(rig).find((c) => c.issueNumber === pr.number)?.body).toContain("nothing was pushed");
-  });
+  }, RUN_MS);
 
   it("a comment on a fork's pull request: the fork's commands never run on the runner, the change comes as a patch", async () => {
     rig = await startRig([fix, "fix: make add add"]);
@@ -353,7 +355,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     const status = botComments(rig).find((c) => c.issueNumber === number)!;
     expect(status.body).toContain("comes from a fork");
     expect(status.body).toContain("+    return a + b");
-  });
+  }, RUN_MS);
 
   it("a commenter without write access gets the App's one polite reply, and nothing runs", async () => {
     rig = await startRig([]);
@@ -373,7 +375,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(botComments(rig)).toHaveLength(1);
     expect(botComments(rig)[0]!.body).toContain("@visitor");
     expect(rig.llm.requests).toHaveLength(0);
-  });
+  }, RUN_MS);
 
   it("a setup error (workflow_dispatch without a message) fails the step with an ::error:: line", async () => {
     rig = await startRig([]);
@@ -382,5 +384,5 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^::error title=aider-bot setup::A workflow_dispatch run needs a request/m);
     expect(result.outputs).toEqual({});
-  });
+  }, RUN_MS);
 });
