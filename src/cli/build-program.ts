@@ -86,5 +86,14 @@ export function buildProgram(): Command {
       process.exitCode = await demoCommand();
     });
 
+  program
+    .command("action")
+    .description("one GitHub Actions step: handle the workflow's event like the App (see action.yml)")
+    .exitOverride()
+    .action(async () => {
+      const { actionCommand } = await import("../action/action-command.js");
+      process.exitCode = await actionCommand();
+    });
+
   return program;
 }

@@ -1,0 +1,261 @@
+/**
+ * The Action's ONE adapter over the App's engine: the intake (decide, authorize, reply, 👀 and the "queued" status
+ * comment — `handleEvent`, `fireSchedule`) and the run (`runJob` over ports). The Action runs one request in the
+ * foreground instead of queueing it, so a capturing queue takes the place of the App's. When the App's intake or
+ * run seams move, only this file changes.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "pino";
+import { fireSchedule } from "../app/fire-schedule.js";
+import { scheduleKey, type Schedule, type ScheduleTarget } from "../app/scheduler.js";
+import { runCoder } from "../coder/run-coder.js";
+import { authorize, lookupPermission } from "../commands/authorize.js";
+import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/repo-config.js";
+import type { Exec } from "../exec/types.js";
+import { createRunGitHub } from "../github/create-run-github.js";
+import { ensureStatusComment } from "../github/ensure-status-comment.js";
+import type { GitHubApi } from "../github/github-api.js";
+import { handleEvent } from "../github/handle-event.js";
+import { renderConfigProblems } from "../github/render-config-problems.js";
+import { renderFinal, renderStage } from "../github/render-status.js";
+import type { Job } from "../jobs/job.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import type { LlmClient } from "../llm/types.js";
+import { createCoderDeps } from "../run/create-coder-deps.js";
+import { resolveSettings } from "../run/resolve-settings.js";
+import { runJob } from "../run/run-job.js";
+import type { RunOutcome } from "../run/run-outcome.js";
+import type { RunGitHub } from "../run/run-ports.js";
+import type { RunRequest } from "../run/run-request.js";
+import { createGit } from "../workspace/create-git.js";
+import { createInPlaceGit } from "./in-place-git.js";
+
+export interface EngineDeps {
+  api: GitHubApi;
+  /** The workflow's token (or an App token): API, git push, never logged. */
+  token: string;
+  bot: { login: string; email: string };
+  /** Model defaults when the repository's config names none (the action's inputs). */
+  defaults: { model: string; weakModel?: string };
+  /** The repository config as parsed YAML (null: no file), input defaults merged in. */
+  loadConfig(): Promise<unknown>;
+  logger: Logger;
+}
+
+export interface RunDeps extends EngineDeps {
+  exec: Exec;
+  llm: LlmClient;
+  /** GITHUB_WORKSPACE: used in place when it is the branch the run changes. */
+  workspace: string;
+  /** Where clones and caches go (RUNNER_TEMP). */
+  tempRoot: string;
+  /** GITHUB_SERVER_URL, for commit links. */
+  webUrl: string;
+  /** Variables the repository's own commands get on top of the allow-list (toolchain, `pass-env`). */
+  checkEnv: Record<string, string>;
+  signal: AbortSignal;
+}
+
+/** What the intake decided: a request to run now, or why nothing runs (the reply, if any, is already posted). */
+export type Intake =
+  | { kind: "run"; request: RunRequest }
+  | { kind: "done"; outcome: "ignored" | "replied" | "unauthorized" | "cancelled" | "refused"; reason: string };
+
+/** A queue that runs nothing: it keeps what the App's intake would have queued, for the Action to run in the foreground. */
+function captureQueue(): JobQueue<RunRequest> & { taken: Job<RunRequest>[] } {
+  const taken: Job<RunRequest>[] = [];
+  return {
+    taken,
+    enqueue: (job) => (taken.push(job), true),
+    // One workflow run handles one event: nothing was queued before it (the workflow's concurrency group serialises).
+    seen: () => false,
+    // Another workflow run cannot be stopped from here; the reply says there is nothing to cancel in this run.
+    cancel: () => 0,
+    idle: async () => undefined,
+    drain: async () => undefined,
+    shutdown: async () => [],
+    stats: () => ({ running: 0, queued: taken.length }),
+  };
+}
+
+/** `issue_comment`, `pull_request_review_comment`, `issues`: exactly the App's webhook intake. */
+export async function intakeEvent(event: { name: string; id: string; payload: unknown }, deps: EngineDeps): Promise<Intake> {
+  const queue = captureQueue();
+  const result = await handleEvent(
+    { ...event, api: deps.api, loadConfig: deps.loadConfig, log: deps.logger },
+    { queue, botLogin: async () => deps.bot.login, defaults: deps.defaults },
+  );
+  const job = queue.taken[0];
+  if (result.kind === "enqueued" && job) return { kind: "run", request: job.data };
+  if (result.kind === "replied") return { kind: "done", outcome: result.reason === "unauthorized" ? "unauthorized" : "replied", reason: result.reason };
+  if (result.kind === "cancelled") return { kind: "done", outcome: "cancelled", reason: `cancelled ${result.count}` };
+  return { kind: "done", outcome: "ignored", reason: result.kind === "ignored" ? result.reason : "nothing to run" };
+}
+
+async function loadConfigResult(deps: EngineDeps): Promise<ConfigResult> {
+  try {
+    return parseRepoConfig(await deps.loadConfig());
+  } catch (error) {
+    return { ok: false, problems: [{ path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` }] };
+  }
+}
+
+/** `schedule`: the config's `schedules` whose `cron` is the one that fired, each through the App's schedule intake. */
+export async function intakeSchedule(
+  args: { cron: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; now: Date },
+  deps: EngineDeps,
+): Promise<Intake[]> {
+  const config = await loadConfigResult(deps);
+  if (!config.ok) return [{ kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) }];
+  const target: ScheduleTarget = { installationId: 0, owner: args.owner, repo: args.repo, cloneUrl: args.cloneUrl, defaultBranch: args.defaultBranch, config: config.config };
+  const due = config.config.schedules.map((s, i) => [s, i] as [Schedule, number]).filter(([s]) => s.cron.trim() === args.cron.trim());
+  if (due.length === 0) return [{ kind: "done", outcome: "ignored", reason: `no entry of \`schedules\` in the config has cron "${args.cron}"` }];
+  const out: Intake[] = [];
+  for (const [schedule, index] of due) {
+    const queue = captureQueue();
+    const key = scheduleKey(target, index, schedule);
+    const started = await fireSchedule({ api: deps.api, target, schedule, key, botLogin: deps.bot.login, queue, defaults: deps.defaults, now: args.now });
+    const job = queue.taken[0];
+    out.push(started && job ? { kind: "run", request: job.data } : { kind: "done", outcome: "ignored", reason: `schedule ${key} already ran at this time` });
+  }
+  return out;
+}
+
+/**
+ * `workflow_dispatch` with a message: on the open pull request of the ref's branch (its status comment goes there),
+ * else straight onto the branch — but never onto the default branch without a pull request. The dispatcher passes
+ * the same permission gate as a commenter.
+ */
+export async function intakeDispatch(
+  args: { message: string; branch: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; sender: { login: string; id?: number; type: string }; jobId: string },
+  deps: EngineDeps,
+): Promise<Intake> {
+  const { owner, repo } = args;
+  const config = await loadConfigResult(deps);
+  if (!config.ok) return { kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) };
+  const trigger: RepoConfig["trigger"] = config.config.trigger;
+  const isHuman = args.sender.type !== "Bot";
+  const permission = isHuman ? await lookupPermission(deps.api, { owner, repo, username: args.sender.login }) : null;
+  const auth = authorize({ sender: args.sender, verb: "run", permission, selfLogin: deps.bot.login, trigger });
+  if (!auth.allow) return { kind: "done", outcome: auth.reason === "permission" ? "unauthorized" : "ignored", reason: auth.message };
+  const resolved = resolveSettings(config.config, { files: [] }, deps.defaults);
+  if (!resolved.ok) return { kind: "done", outcome: "refused", reason: resolved.message };
+  const listed = await deps.api.request("GET /repos/{owner}/{repo}/pulls", { owner, repo, state: "open", head: `${owner}:${args.branch}`, per_page: 10 });
+  const pr = (listed.data as { number: number; head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } } }[]).find(
+    (p) => p.head.ref === args.branch && (p.head.repo?.full_name ?? `${owner}/${repo}`).toLowerCase() === `${owner}/${repo}`.toLowerCase(),
+  );
+  if (!pr && args.branch === args.defaultBranch) {
+    return {
+      kind: "done",
+      outcome: "refused",
+      reason: `No open pull request from \`${args.branch}\`, the default branch: aider-bot never pushes to the default branch directly. Run the workflow on a feature branch (its pull request gets the status comment), or open an issue and label it.`,
+    };
+  }
+  const headSha = pr ? pr.head.sha : String((await deps.api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner, repo, ref: args.branch })).data.sha);
+  const request: RunRequest = {
+    jobId: args.jobId,
+    deliveryId: args.jobId,
+    owner,
+    repo,
+    installationId: 0,
+    cloneUrl: args.cloneUrl,
+    defaultBranch: args.defaultBranch,
+    target: { kind: "pull-request", number: pr?.number ?? 0, headRef: args.branch, headSha, headCloneUrl: args.cloneUrl, isFork: false },
+    verb: "run",
+    message: args.message,
+    untrustedContext: [],
+    files: [],
+    requester: { login: args.sender.login, ...(args.sender.id ? { id: args.sender.id } : {}) },
+    settings: resolved.settings,
+  };
+  if (pr) {
+    request.statusCommentId = await ensureStatusComment(deps.api, { owner, repo, issueNumber: pr.number, jobId: request.jobId, botLogin: deps.bot.login, body: renderStage("queued", request) });
+  }
+  return { kind: "run", request };
+}
+
+/**
+ * Run one request to the end with the App's `runJob`: on the workflow's checkout when it fits, lint/test straight
+ * on the runner (the runner is the throwaway sandbox), pushing with the token. Returns the outcome and the final
+ * status text (also for runs that have no status comment).
+ */
+export async function runRequest(request: RunRequest, deps: RunDeps): Promise<{ outcome: RunOutcome; finalBody: string }> {
+  const req = withoutForkCommands(request);
+  if (req !== request) deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
+  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
+  const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
+  const github = runGitHub(req, deps);
+  // No bubblewrap: the runner is a throwaway machine, and the workflow's toolchain must be reachable.
+  const checkExec: Exec = { run: (r) => deps.exec.run({ ...r, env: { ...deps.checkEnv, ...r.env } }) };
+  let finalBody = "";
+  const outcome = await runJob(req, {
+    github,
+    git: runGit,
+    coder: (root, options, hooks) =>
+      runCoder(
+        options,
+        createCoderDeps({
+          root: resolve(root),
+          exec: deps.exec,
+          checkExec,
+          git,
+          llm: deps.llm,
+          commitModel: options.weakModel ?? options.model,
+          protectedPaths: options.protectedPaths,
+          cacheDir: path.join(deps.tempRoot, "aider-bot-cache", "repomap", req.owner, req.repo),
+          gitContentIds: true,
+          onProgress: hooks.onProgress,
+          signal: hooks.signal,
+        }),
+      ),
+    tempDir: {
+      create: (prefix) => mkdtemp(path.join(deps.tempRoot, prefix)),
+      remove: (dir) => rm(dir, { recursive: true, force: true }),
+    },
+    render: {
+      stage: renderStage,
+      final: (o, r) => (finalBody = branchOnly(renderFinal(o, r), r)),
+    },
+    logger: deps.logger,
+    now: () => Date.now(),
+    signal: deps.signal,
+  });
+  return { outcome, finalBody };
+}
+
+/** A dispatch run on a branch without a pull request: the App's wording names a pull request, this names the branch. */
+function branchOnly(body: string, req: RunRequest): string {
+  if (req.target.kind === "issue" || req.target.number > 0) return body;
+  return body.replace("to this pull request.", `to \`${req.target.headRef}\`.`);
+}
+
+/**
+ * A fork's branch is someone else's code. On the runner its commands would run as the same user as this step,
+ * which can read the step's environment (the token, the model key): so its setup, lint and test commands are not
+ * run at all — the change is still made, syntax-checked and handed over as a patch (the App's fork rule).
+ */
+export function withoutForkCommands(req: RunRequest): RunRequest {
+  if (req.target.kind === "issue" || !req.target.isFork) return req;
+  return { ...req, settings: { ...req.settings, setup: [], lint: [], test: undefined, autoTest: false } };
+}
+
+/** The App's GitHub port; a run with no thread (dispatch on a branch without a PR) has no status comment or reaction. */
+function runGitHub(req: RunRequest, deps: RunDeps): RunGitHub {
+  const github = createRunGitHub(deps.api, {
+    owner: req.owner,
+    repo: req.repo,
+    issueNumber: req.target.number,
+    statusCommentId: req.statusCommentId ?? 0,
+    reactTo:
+      req.target.kind === "review-comment"
+        ? { kind: "review-comment", id: req.target.commentId }
+        : req.triggerCommentId
+          ? { kind: "issue-comment", id: req.triggerCommentId }
+          : { kind: "issue" },
+    webUrl: deps.webUrl,
+    token: async () => deps.token,
+  });
+  if (req.statusCommentId !== undefined) return github;
+  return { ...github, updateStatus: async () => undefined, react: async () => undefined };
+}

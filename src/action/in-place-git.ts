@@ -1,0 +1,64 @@
+import path from "node:path";
+import type { Logger } from "pino";
+import type { RunGit } from "../run/run-ports.js";
+import type { Git } from "../workspace/create-git.js";
+import { guardRemote } from "../workspace/guard-remote.js";
+
+/** Same repository whatever the spelling: `https://github.com/o/r`, `…/o/r.git`, `…/O/R/`. */
+export function sameRepoUrl(a: string, b: string): boolean {
+  const norm = (u: string) => u.trim().replace(/\/+$/, "").replace(/\.git$/, "").toLowerCase();
+  return norm(a) === norm(b);
+}
+
+/**
+ * Why the workflow's checkout cannot be used in place for `branch` of `url`, or null when it can: it must be on
+ * that branch, cloned from that repository, without tracked changes, and with no local git config that would send
+ * the token elsewhere or add credentials of its own (actions/checkout's persisted `extraheader`).
+ */
+export async function workspaceMismatch(git: Git, workspace: string, want: { url: string; branch: string }): Promise<string | null> {
+  const branch = await git.run(workspace, ["symbolic-ref", "--quiet", "--short", "HEAD"], { allowFail: true });
+  if (!branch.ok) return "the checkout is not a git repository on a branch (detached HEAD)";
+  if (branch.stdout.trim() !== want.branch) return `the checkout is on \`${branch.stdout.trim()}\`, the run needs \`${want.branch}\``;
+  const origin = await git.run(workspace, ["remote", "get-url", "origin"], { allowFail: true });
+  if (!origin.ok || !sameRepoUrl(origin.stdout.trim(), want.url)) return "the checkout's origin is not this repository";
+  const dirty = await git.run(workspace, ["status", "--porcelain", "--untracked-files=no"], { allowFail: true });
+  if (!dirty.ok || dirty.stdout.trim() !== "") return "the checkout has uncommitted changes to tracked files";
+  try {
+    await guardRemote(git.run, workspace, "origin", undefined);
+  } catch {
+    // guardRemote names the offending keys; here they only mean "clone afresh", said in the returned reason.
+    return "the checkout's git config carries credentials or redirects (check out with persist-credentials: false)";
+  }
+  return null;
+}
+
+/**
+ * The run's git port on a runner: when the workflow's checkout (GITHUB_WORKSPACE) is already the branch the run
+ * changes, "cloning" adopts it instead, so lint and tests run where the workflow's setup steps installed things;
+ * otherwise it clones into the run's temp folder like the App. `resolve` maps the run's checkout path to the folder
+ * actually used (the coder works there too).
+ */
+export function createInPlaceGit(git: Git, options: { workspace: string; logger: Logger }): { runGit: RunGit; resolve(dir: string): string } {
+  const adopted = new Map<string, string>();
+  const resolve = (dir: string) => adopted.get(path.resolve(dir)) ?? dir;
+  const runGit: RunGit = {
+    async clone(r) {
+      const why = await workspaceMismatch(git, options.workspace, r);
+      if (why === null) {
+        adopted.set(path.resolve(r.dir), options.workspace);
+        options.logger.info({ branch: r.branch, dir: options.workspace }, "working in the workflow's checkout");
+        return;
+      }
+      options.logger.info({ branch: r.branch, reason: why }, "cloning the branch: the workflow's checkout cannot be used");
+      await git.clone({ ...r, depth: 50 });
+    },
+    headSha: (dir) => git.headSha(resolve(dir)),
+    createBranch: (dir, branch) => git.createBranch(resolve(dir), branch),
+    push: (r) => git.push({ ...r, dir: resolve(r.dir) }),
+    commitPaths: async (r) => (await git.commit(resolve(r.dir), { paths: r.paths, subject: r.subject, body: r.body, trailers: r.trailers })).sha,
+    recentCommits: (dir, n) => git.recentCommits(resolve(dir), n),
+    revert: (r) => git.revert(resolve(r.dir), r.sha, r.trailers),
+    formatPatch: (dir, base) => git.formatPatch(resolve(dir), base),
+  };
+  return { runGit, resolve };
+}

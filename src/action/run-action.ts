@@ -1,0 +1,140 @@
+import os from "node:os";
+import { Octokit } from "@octokit/rest";
+import type { Logger } from "pino";
+import { parse as parseYaml } from "yaml";
+import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
+import { createExec } from "../exec/create-exec.js";
+import { httpStatus, type GitHubApi } from "../github/github-api.js";
+import { createLlmClient } from "../llm/create-llm-client.js";
+import { intakeDispatch, intakeEvent, intakeSchedule, runRequest, type EngineDeps, type Intake } from "./action-engine.js";
+import type { ActionResult, ActionRun } from "./action-outputs.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- event payloads are read field by field */
+
+/**
+ * The commit identity of the token's bot: GitHub's `<id>+<login>@users.noreply.github.com`, which links the commits
+ * to the bot's account. The Actions bot's id is fixed; an App's bot user is looked up by its login.
+ */
+export async function botIdentity(api: GitHubApi, login: string, logger: Logger): Promise<{ login: string; email: string }> {
+  if (login === "github-actions[bot]") return { login, email: "41898282+github-actions[bot]@users.noreply.github.com" };
+  try {
+    const { data } = await api.request("GET /users/{username}", { username: login });
+    if (typeof data?.id === "number") return { login, email: `${data.id}+${login}@users.noreply.github.com` };
+  } catch (error) {
+    // Only the avatar link of the commits depends on it: commit with the id-less noreply address instead.
+    logger.warn({ err: error, login }, "could not look up the bot user; commits use an address without its id");
+  }
+  return { login, email: `${login}@users.noreply.github.com` };
+}
+
+/**
+ * The action's input defaults under the repository's config: the config file wins where it sets a key (like the
+ * App's environment defaults), the inputs fill in edit format and trigger word/label. Anything that is not a
+ * mapping is passed on untouched for the validator to report.
+ */
+export function withInputDefaults(raw: unknown, inputs: ActionEnv["inputs"]): unknown {
+  if (raw !== null && raw !== undefined && (typeof raw !== "object" || Array.isArray(raw))) return raw;
+  const config: Record<string, unknown> = { ...((raw as Record<string, unknown> | null) ?? {}) };
+  if (inputs.editFormat && config.edit_format === undefined) config.edit_format = inputs.editFormat;
+  if ((inputs.trigger || inputs.label) && (config.trigger === undefined || (typeof config.trigger === "object" && config.trigger !== null && !Array.isArray(config.trigger)))) {
+    const trigger: Record<string, unknown> = { ...((config.trigger as Record<string, unknown> | undefined) ?? {}) };
+    if (inputs.trigger && trigger.command === undefined) trigger.command = inputs.trigger;
+    if (inputs.label && trigger.label === undefined) trigger.label = inputs.label;
+    config.trigger = trigger;
+  }
+  return config;
+}
+
+/** The config file from the default branch (as the App reads it: a branch cannot loosen its own rules); null when absent. */
+async function fetchConfig(api: GitHubApi, where: { owner: string; repo: string; path: string }): Promise<unknown> {
+  let text: string;
+  try {
+    const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", { ...where, headers: { accept: "application/vnd.github.raw+json" } });
+    text = typeof res.data === "string" ? res.data : Buffer.from(String(res.data?.content ?? ""), "base64").toString("utf8");
+  } catch (error) {
+    if (httpStatus(error) === 404) return null;
+    throw error;
+  }
+  return parseYaml(text) as unknown;
+}
+
+/**
+ * One workflow step of `aider-bot action`: read the event, take it through the App's intake (same replies, gate
+ * and status comment), and run what it asks in the foreground. Setup problems throw {@link ActionSetupError};
+ * everything else ends as an outcome.
+ */
+export async function runAction(env: ActionEnv, payload: any, io: { logger: Logger; signal: AbortSignal; now?: () => Date }): Promise<ActionResult> {
+  const { owner, repo } = env;
+  // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
+  const log = io.logger.child({ component: "octokit" });
+  const api = new Octokit({
+    auth: env.inputs.githubToken,
+    baseUrl: env.apiUrl,
+    userAgent: "aider-bot-action",
+    log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },
+  }) as unknown as GitHubApi;
+  const bot = await botIdentity(api, env.inputs.botLogin, io.logger);
+  const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
+  const engine: EngineDeps = {
+    api,
+    token: env.inputs.githubToken,
+    bot,
+    defaults,
+    loadConfig: async () => withInputDefaults(await fetchConfig(api, { owner, repo, path: env.inputs.configPath }), env.inputs),
+    logger: io.logger,
+  };
+  const repoInfo = async () => {
+    const r = payload?.repository?.clone_url ? payload.repository : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
+    return { cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`), defaultBranch: String(r.default_branch ?? "main") };
+  };
+
+  let intakes: Intake[];
+  switch (env.eventName) {
+    case "issue_comment":
+    case "pull_request_review_comment":
+    case "issues":
+      intakes = [await intakeEvent({ name: env.eventName, id: env.runKey, payload }, engine)];
+      break;
+    case "schedule": {
+      const cron = String(payload?.schedule ?? "");
+      if (!cron) throw new ActionSetupError("The schedule event names no cron expression (`schedule` is missing from the event payload).");
+      intakes = await intakeSchedule({ cron, owner, repo, ...(await repoInfo()), now: io.now?.() ?? new Date() }, engine);
+      break;
+    }
+    case "workflow_dispatch": {
+      const message = env.inputs.message ?? (typeof payload?.inputs?.message === "string" && payload.inputs.message.trim() ? payload.inputs.message.trim() : undefined);
+      if (!message) throw new ActionSetupError("A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.");
+      const ref = String(payload?.ref ?? "");
+      if (!ref.startsWith("refs/heads/")) throw new ActionSetupError(`A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`);
+      const sender = { login: String(payload?.sender?.login ?? ""), type: String(payload?.sender?.type ?? "User"), ...(payload?.sender?.id ? { id: Number(payload.sender.id) } : {}) };
+      if (!sender.login) throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
+      const jobId = `dispatch:${owner}/${repo}@${env.runKey}`;
+      intakes = [await intakeDispatch({ message, branch: ref.slice("refs/heads/".length), owner, repo, ...(await repoInfo()), sender, jobId }, engine)];
+      break;
+    }
+  }
+
+  const toRun = intakes.filter((i): i is Extract<Intake, { kind: "run" }> => i.kind === "run");
+  if (toRun.length === 0) {
+    const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
+    return { outcome: done?.outcome ?? "ignored", ...(done ? { reason: done.reason } : {}), runs: [] };
+  }
+  const exec = createExec({ sourceEnv: env.source });
+  const llm = createLlmClient({ baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey ?? "not-needed", allowPrefill: false });
+  const runs: ActionRun[] = [];
+  for (const { request } of toRun) {
+    const done = await runRequest(request, {
+      ...engine,
+      exec,
+      llm,
+      workspace: env.workspace,
+      tempRoot: env.tempDir ?? os.tmpdir(),
+      webUrl: env.serverUrl,
+      checkEnv: env.checkEnv,
+      signal: io.signal,
+    });
+    runs.push({ request, ...done });
+    if (io.signal.aborted) break;
+  }
+  return { outcome: runs.at(-1)!.outcome.kind, runs };
+}
