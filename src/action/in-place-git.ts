@@ -2,7 +2,6 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { RunGit } from "../run/run-ports.js";
 import type { Git } from "../workspace/create-git.js";
-import { guardRemote } from "../workspace/guard-remote.js";
 
 /** Same repository whatever the spelling: `https://github.com/o/r`, `…/o/r.git`, `…/O/R/`. */
 export function sameRepoUrl(a: string, b: string): boolean {
@@ -23,14 +22,17 @@ export async function workspaceMismatch(git: Git, workspace: string, want: { url
   if (!origin.ok || !sameRepoUrl(origin.stdout.trim(), want.url)) return "the checkout's origin is not this repository";
   const dirty = await git.run(workspace, ["status", "--porcelain", "--untracked-files=no"], { allowFail: true });
   if (!dirty.ok || dirty.stdout.trim() !== "") return "the checkout has uncommitted changes to tracked files";
-  try {
-    await guardRemote(git.run, workspace, "origin", undefined);
-  } catch {
-    // guardRemote names the offending keys; here they only mean "clone afresh", said in the returned reason.
+  // Push and fetch never read the checkout's config (they run from a clean git dir), but a checkout that persisted
+  // credentials or redirects was set up for another purpose: clone afresh rather than work beside them.
+  const local = await git.run(workspace, ["config", "--local", "--list", "--name-only"], { allowFail: true });
+  if (local.stdout.split("\n").some((key) => REDIRECTING.test(key.trim()))) {
     return "the checkout's git config carries credentials or redirects (check out with persist-credentials: false)";
   }
   return null;
 }
+
+/** Local config keys that carry credentials or send requests somewhere other than the clone URL. */
+const REDIRECTING = /^(url\..+\.(insteadof|pushinsteadof)|remote\.[^.]+\.(pushurl|proxy)|http\.(.+\.)?(proxy|extraheader)|core\.(gitproxy|sshcommand)|credential\..*)$/i;
 
 /**
  * The run's git port on a runner: when the workflow's checkout (GITHUB_WORKSPACE) is already the branch the run
