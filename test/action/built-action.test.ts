@@ -8,6 +8,7 @@ import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-gith
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
+import { WAIT_MS } from "../helpers/timeouts.js";
 
 
 const ROOT = path.resolve(".");
@@ -24,8 +25,8 @@ const files = {
 };
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 
-/** One run spawns the CLI, clones, maps and pushes: seconds each, more on a busy machine. */
-const RUN_MS = 180_000;
+/** One run spawns the CLI, clones, maps and pushes: the harness's wait, under jest's own limit. */
+const RUN_MS = WAIT_MS * 3;
 const sourceEnv = process.env;
 const exec = createExec({ sourceEnv });
 
@@ -35,10 +36,8 @@ async function run(command: string, args: string[], cwd: string): Promise<string
   return r.stdout.trim();
 }
 
-/** Build once, as the composite action's first step does (`npm run build`). */
-beforeAll(async () => {
-  await run("npx", ["tsc", "-p", "tsconfig.build.json"], ROOT);
-}, 240_000);
+// dist/ is built once for the whole suite by jest's globalSetup (test/helpers/build-once.js), as the composite
+// action's first step does with `npm run build`.
 
 interface Rig {
   fake: FakeGitHub;
