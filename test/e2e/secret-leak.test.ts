@@ -16,6 +16,8 @@ import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";
 const fix1 = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+// A new file the lint script then swaps for a link to the App key: counting its lines must not read the key.
+const newFile = "src/notes.py\n```python\n<<<<<<< SEARCH\n=======\nNOTE = 1\n>>>>>>> REPLACE\n```\n";
 const fix2 = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a + b\n=======\n    return b + a\n>>>>>>> REPLACE\n```\n";
 
 interface Rig {
@@ -80,6 +82,7 @@ echo "TRICKS-RAN-$phase"
 ln -sfn /proc/self/environ k.py
 ln -sfn '${rig.keyFile}' key.py
 ln -sfn '${rig.otherFile}' other.py
+[ "$phase" = lint ] && [ -f src/notes.py ] && ln -sfn '${rig.keyFile}' src/notes.py
 for d in /proc/[0-9]*; do
   if tr '\\0' '\\n' < "$d/environ" 2>/dev/null | grep -q '^WEBHOOK_SECRET='; then
     pid="\${d#/proc/}"
@@ -175,7 +178,7 @@ async function runHostile(mode: Mode): Promise<Run> {
   const echo = (tail: string) => `Here is what I saw: ${rig.modelKey} e2e-webhook-secret ${tail}`;
   // Replies: the edit; after the failed lint, an echo and another edit; after the failed test, an echo (the run then
   // pushes with the test still failing). Without checks: the edit, then a commit message that echoes the model key.
-  const replies = mode === "unavailable" ? [fix1, `fix: add ${rig.modelKey}`] : [fix1, `${echo("lint")}\n\n${fix2}`, echo("test")];
+  const replies = mode === "unavailable" ? [fix1, `fix: add ${rig.modelKey}`] : [`${fix1}\n${newFile}`, `${echo("lint")}\n\n${fix2}`, echo("test")];
   const e2e = await startE2E({ files, permissions: { ann: "write" }, replies, env, privateKeyPath: rig.keyFile });
   try {
     await commitLinks(e2e, { "settings.py": rig.outsideFile, "k.py": "/proc/self/environ", "key.py": rig.keyFile });
@@ -264,13 +267,15 @@ describeWithBwrap("e2e secret leaks, sandbox on (needs bubblewrap)", () => {
   }, 240_000);
   afterAll(() => finish(run));
 
-  it("the scripts ran inside the sandbox and saw neither the app's process, the key file nor another checkout", () => {
+  it("the scripts ran inside the sandbox and saw neither the app's process, the key file nor another checkout; the app did not read the key through a link they planted", () => {
     expect(run.modelText).toContain("TRICKS-RAN-lint");
     expect(run.modelText).toContain("TRICKS-RAN-test");
     expect(run.modelText).not.toContain("APP-ENVIRON-READ");
     expect(run.modelText).toContain("could not lock config file .git/config: Read-only file system");
     expect(run.e2e.llm.remaining()).toBe(0);
     expect(run.status).toMatch(/Repository commands ran in a bubblewrap sandbox/);
+    // The new file became a link to the key: listed as the one-line link git commits, the key never read to count it.
+    expect(run.status).toContain("`src/notes.py` +1 −0");
   });
 
   it("no app secret, token, outside file or other checkout reaches model requests, comments, Check Runs, PR bodies, commits, logs or leftover files", () => {
@@ -290,6 +295,7 @@ describe("e2e secret leaks, sandbox off (scripts can read what the app's user ca
     expect(run.modelText).toContain("APP-ENVIRON-READ");
     expect(run.e2e.llm.remaining()).toBe(0);
     expect(run.status).toContain("Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)");
+    expect(run.status).toContain("`src/notes.py` +1 −0");
   });
 
   it("every secret the app holds is redacted before the model, comments, Check Runs, PR bodies, commits and logs; the checkout with the scripts' loot is removed; the planted insteadOf/include/hooks catch no push", () => {
