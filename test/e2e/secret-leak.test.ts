@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
+import { TEST_TIMEOUT_MS } from "../helpers/timeouts.js";
 
 /**
  * The secret-leak suite of issue #11: a repository whose setup/lint/test scripts try every trick we know, run against
@@ -179,14 +180,15 @@ async function runHostile(mode: Mode): Promise<Run> {
   // Replies: the edit; after the failed lint, an echo and another edit; after the failed test, an echo (the run then
   // pushes with the test still failing). Without checks: the edit, then a commit message that echoes the model key.
   const replies = mode === "unavailable" ? [fix1, `fix: add ${rig.modelKey}`] : [`${fix1}\n${newFile}`, `${echo("lint")}\n\n${fix2}`, echo("test")];
-  const e2e = await startE2E({ files, permissions: { ann: "write" }, replies, env, privateKeyPath: rig.keyFile });
+  let e2e: E2E | undefined;
   try {
+    e2e = await startE2E({ files, permissions: { ann: "write" }, replies, env, privateKeyPath: rig.keyFile });
     await commitLinks(e2e, { "settings.py": rig.outsideFile, "k.py": "/proc/self/environ", "key.py": rig.keyFile });
     const issue = e2e.issue({ title: "add is broken", body: "It subtracts. Compare settings.py, k.py and key.py.", user: "reporter" });
     await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file src/calc.py fix add; settings.py, k.py and key.py show the config", "ann"));
     await e2e.idle();
   } catch (error) {
-    await e2e.close();
+    await finish({ e2e, rig });
     throw error;
   }
   const prs = [...e2e.repo.issues.values()].filter((i) => i.pull && i.user === bot);
@@ -242,9 +244,9 @@ function expectNoLeak(run: Run, secrets: Record<string, string>, pushed = true):
   expect(found).toEqual([]);
 }
 
-async function finish(run: Run | undefined): Promise<void> {
+async function finish(run: Pick<Run, "rig"> & { e2e?: E2E } | undefined): Promise<void> {
   if (!run) return;
-  await run.e2e.close();
+  await run.e2e?.close();
   await run.rig.capture.close();
   await rm(run.rig.root, { recursive: true, force: true });
 }
@@ -264,7 +266,7 @@ describeWithBwrap("e2e secret leaks, sandbox on (needs bubblewrap)", () => {
   let run: Run;
   beforeAll(async () => {
     run = await runHostile("on");
-  }, 240_000);
+  }, TEST_TIMEOUT_MS);
   afterAll(() => finish(run));
 
   it("the scripts ran inside the sandbox and saw neither the app's process, the key file nor another checkout; the link to the key they swapped in for a new file is not committed", () => {
@@ -286,7 +288,7 @@ describe("e2e secret leaks, sandbox off (scripts can read what the app's user ca
   let run: Run;
   beforeAll(async () => {
     run = await runHostile("off");
-  }, 240_000);
+  }, TEST_TIMEOUT_MS);
   afterAll(() => finish(run));
 
   it("the scripts really read the app's environment and key (the documented cost of off)", () => {
@@ -305,7 +307,7 @@ describe("e2e secret leaks, sandbox unavailable (checks skipped: nothing of the 
   let run: Run;
   beforeAll(async () => {
     run = await runHostile("unavailable");
-  }, 240_000);
+  }, TEST_TIMEOUT_MS);
   afterAll(() => finish(run));
 
   it("runs no repository command, still pushes, and says checks were skipped and why", () => {
