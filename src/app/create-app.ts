@@ -9,7 +9,7 @@ import { createLlmClient } from "../llm/create-llm-client.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
 import type { RunRequest } from "../run/run-request.js";
 import { createCheckExec } from "./create-check-exec.js";
-import { createJobRunner } from "./create-job-runner.js";
+import { createJobRunner, jobEnv } from "./create-job-runner.js";
 import { fireSchedule } from "./fire-schedule.js";
 import { mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
@@ -43,7 +43,7 @@ export function createApp(env: AppEnv): AppHandle {
       });
     const checkExec = createCheckExec(env, exec, app.log);
     const runner = createJobRunner({
-      env,
+      env: jobEnv(env),
       exec,
       checkExec,
       llm,

@@ -16,8 +16,19 @@ import type { RunRequest } from "../run/run-request.js";
 import type { RunGit } from "../run/run-ports.js";
 import { createGit } from "../workspace/create-git.js";
 
+/**
+ * The settings a job reads: where to make checkouts and caches, how many map threads. Not the whole AppEnv, so
+ * the App key, the webhook secret and the model key are not handed to job code (the model key stays inside `llm`).
+ */
+export type JobEnv = Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads">;
+
+/** The {@link JobEnv} part of the app's environment. `jobEnv(readEnv())` */
+export function jobEnv(env: AppEnv): JobEnv {
+  return { workDir: env.workDir, cacheDir: env.cacheDir, mapThreads: env.mapThreads };
+}
+
 export interface JobRunnerDeps {
-  env: AppEnv;
+  env: JobEnv;
   exec: Exec;
   /** Exec for the repository's own commands (sandboxed when available). */
   checkExec: Exec;

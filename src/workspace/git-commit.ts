@@ -1,4 +1,4 @@
-import { access, constants } from "node:fs/promises";
+import { access, constants, lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 import { composeCommitMessage } from "./commit-message.js";
 import { baseOrEmptyTree } from "./git-diff.js";
@@ -6,6 +6,7 @@ import { GitError, HookRejectedError, NothingToCommitError } from "./git-errors.
 import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
 import { parseNumstat } from "./parse-numstat.js";
+import { hasGitPart, insideRelative } from "./confined-reader.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 import { processRedactor } from "../security/process-redactor.js";
 
@@ -19,6 +20,14 @@ const COMMIT_HOOKS = ["pre-commit", "prepare-commit-msg", "commit-msg"];
 export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, committer: GitIdentity): Promise<CommitResult> {
   const stage = await stageablePaths(run, dir, req.paths);
   if (stage.length === 0) throw new NothingToCommitError(`Nothing to commit: none of ${listOf(req.paths)} is a changed file git may track.`, "");
+  const planted = await linksLeadingOut(dir, stage);
+  if (planted.length > 0) {
+    throw new GitError(
+      `Refused to commit: ${listOf(planted)} ${planted.length === 1 ? "is a symbolic link" : "are symbolic links"} leading outside the repository or into \`.git/\`. ` +
+        "Edits never write such links, so a script of the repository (setup, lint or test) put them there; nothing was committed. Remove them and run again.",
+      "",
+    );
+  }
   await run(dir, ["add", "--all", "--", ...stage]);
   const base = await baseOrEmptyTree(run, dir, "HEAD");
   const changed = await run(dir, ["diff", "--cached", "--quiet", base, "--", ...stage], { allowFail: true });
@@ -50,6 +59,24 @@ async function stageablePaths(run: GitRun, dir: string, paths: readonly string[]
   if (paths.length === 0) return [];
   const r = await run(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...paths]);
   return [...new Set(r.stdout.split("\0").filter(Boolean))];
+}
+
+/**
+ * Paths among `paths` that are symbolic links to somewhere outside the checkout or into `.git/` (or to nothing).
+ * The run's edits never create those (writes through such links are refused), so a repository script swapped them
+ * in; committing one would publish a host path such as the App key's, and hand the next reader a link out.
+ */
+async function linksLeadingOut(dir: string, paths: readonly string[]): Promise<string[]> {
+  const realRoot = await realpath(dir);
+  const out: string[] = [];
+  for (const rel of paths) {
+    const info = await lstat(path.join(dir, rel)).catch(() => null);
+    if (!info?.isSymbolicLink()) continue;
+    const real = await realpath(path.join(dir, rel)).catch(() => null);
+    const inside = real === null ? null : insideRelative(realRoot, real);
+    if (inside === null || hasGitPart(inside)) out.push(rel);
+  }
+  return out;
 }
 
 async function hasCommitHook(run: GitRun, dir: string): Promise<boolean> {

@@ -1,5 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import path from "node:path";
+import { createConfinedReader } from "./confined-reader.js";
 import type { GitRun } from "./git-runner.js";
 import { parseNumstat, type DiffStat } from "./parse-numstat.js";
 
@@ -29,10 +30,22 @@ export async function diffStats(run: GitRun, dir: string, from: string, to?: str
   const tracked = parseNumstat((await run(dir, ["diff", "--numstat", "-z", "--no-renames", base, ...(to ? [to] : []), "--", ...paths])).stdout);
   if (to) return tracked;
   const extra: DiffStat[] = [];
+  // The work tree is the repository scripts' too: a new file may have become a link to the App key, /proc/…/environ
+  // or /dev/zero, or a FIFO that never ends, by the time we count it. Count what git would commit, read confined.
+  const reader = createConfinedReader(dir, { maxBytes: MAX_COUNTED_BYTES });
   for (const rel of await untrackedAmong(run, dir, paths)) {
-    const bytes = await readFile(path.join(dir, rel)).catch(() => null);
-    if (!bytes) continue;
-    extra.push({ path: rel, added: bytes.includes(0) ? 0 : countLines(bytes.toString("utf8")), removed: 0 });
+    const info = await lstat(path.join(dir, rel)).catch(() => null);
+    if (!info) continue;
+    // git commits a symbolic link as the one line of its target's path; the target itself is never read.
+    if (info.isSymbolicLink()) {
+      extra.push({ path: rel, added: 1, removed: 0 });
+      continue;
+    }
+    const read = reader.read(rel);
+    if (!read.ok && read.reason === "missing") continue;
+    // Not a regular file, or too large to count: listed as changed, its lines not counted (like a binary file).
+    const bytes = read.ok ? read.content : null;
+    extra.push({ path: rel, added: !bytes || bytes.includes(0) ? 0 : countLines(bytes.toString("utf8")), removed: 0 });
   }
   return [...tracked, ...extra];
 }
@@ -52,6 +65,9 @@ export async function diffText(run: GitRun, dir: string, paths: readonly string[
   }
   return [untracked.map((f) => `Added ${f}\n`).join(""), tracked, ...added].filter(Boolean).join("");
 }
+
+/** Larger new files are listed with 0 lines rather than read whole into memory to count them. */
+const MAX_COUNTED_BYTES = 20_000_000;
 
 function countLines(text: string): number {
   if (text === "") return 0;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { createServer } from "node:net";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -43,6 +43,8 @@ export interface E2E {
   secret: string;
   /** The App's private key (PEM) the app was started with. */
   privateKey: string;
+  /** The app's HOME, which also holds its cache dir (and its work dir unless the env names another). */
+  home: string;
   sourceEnv: NodeJS.ProcessEnv;
   /** The app's installation token(s) as issued by the fake. */
   tokens(): string[];
@@ -75,7 +77,7 @@ export interface E2EApp {
  * started as its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app. Starting
  * the app is the expensive part, so a test file starts it once (beforeAll) and runs each test as a scenario on it.
  */
-export async function startE2EApp(options: { env?: Record<string, string>; first?: ScenarioSpec } = {}): Promise<E2EApp> {
+export async function startE2EApp(options: { env?: Record<string, string>; first?: ScenarioSpec; privateKeyPath?: string } = {}): Promise<E2EApp> {
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv });
   const llm = await startScriptedLlmServer(options.first?.replies ?? []);
@@ -90,10 +92,16 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
   const port = await freePort();
   const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
   const host = new URL(fake.apiUrl).host;
+  // With privateKeyPath the key is a file (PRIVATE_KEY_PATH), as in most deployments, instead of PRIVATE_KEY.
+  if (options.privateKeyPath) {
+    await mkdir(path.dirname(options.privateKeyPath), { recursive: true });
+    await writeFile(options.privateKeyPath, privateKey, { mode: 0o600 });
+  }
+  const key = options.privateKeyPath ? { PRIVATE_KEY_PATH: options.privateKeyPath } : { PRIVATE_KEY: privateKey };
   const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, "serve"], {
     env: {
       PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
-      APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
+      APP_ID: "1", ...key, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
       PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
       OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
       AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, NO_SMEE_SETUP: "true",
@@ -149,7 +157,7 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
       clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`, html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`, default_branch: repo.defaultBranch,
     });
     return {
-      fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, privateKey, sourceEnv,
+      fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, privateKey, home: work, sourceEnv,
       logs: () => out,
       tokens: () => fake.state.issuedTokens,
       pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
@@ -176,8 +184,8 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
 }
 
 /** One app for one scenario (a test that needs its own app environment, e.g. a short schedule sync). */
-export async function startE2E(spec: ScenarioSpec & { env?: Record<string, string> }): Promise<E2E> {
-  const app = await startE2EApp({ env: spec.env, first: spec });
+export async function startE2E(spec: ScenarioSpec & { env?: Record<string, string>; privateKeyPath?: string }): Promise<E2E> {
+  const app = await startE2EApp({ env: spec.env, first: spec, ...(spec.privateKeyPath ? { privateKeyPath: spec.privateKeyPath } : {}) });
   try {
     const e2e = await app.scenario(spec);
     return { ...e2e, close: app.close };

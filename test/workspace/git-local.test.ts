@@ -1,4 +1,5 @@
-import { chmod, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
 import { GitError, HookRejectedError, NothingToCommitError } from "../../src/workspace/git-errors.js";
@@ -131,6 +132,26 @@ describe("git on a local checkout", () => {
     await expect(git.revertCommit(dir, first.sha)).rejects.toThrow(/Reverting .* failed/);
     expect(await git.headSha(dir)).toBe(second.sha);
     expect(await git.statusPorcelain(dir)).toEqual([]);
+  });
+
+  it("refuses to commit an edited path a script swapped for a link leading outside; a link to a file inside is committed", async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), "commit-outside-"));
+    try {
+      await writeFile(path.join(outside, "app.pem"), "key\n");
+      const head = await git.headSha(dir);
+      await symlink(path.join(outside, "app.pem"), path.join(dir, "notes.py"));
+      await writeFiles(dir, { "a.txt": "A\n" });
+      await expect(git.commit(dir, { paths: ["a.txt", "notes.py"], subject: "feat: notes" })).rejects.toThrow(
+        /Refused to commit: `notes.py` is a symbolic link leading outside the repository/,
+      );
+      expect(await git.headSha(dir)).toBe(head);
+      await rm(path.join(dir, "notes.py"));
+      await symlink("b.txt", path.join(dir, "notes.py"));
+      const done = await git.commit(dir, { paths: ["a.txt", "notes.py"], subject: "feat: notes" });
+      expect(done.stats).toEqual(expect.arrayContaining([{ path: "notes.py", added: 1, removed: 0 }]));
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it("diff stats and diff text of the work tree include new files without touching the index", async () => {
