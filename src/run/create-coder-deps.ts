@@ -29,6 +29,11 @@ export interface CoderDepsInput {
    * CLI) is cheaper to stat.
    */
   gitContentIds?: boolean;
+  /**
+   * `root` is a clone made for this job (the app; default: `gitContentIds`): until a write or a repository command,
+   * its work tree matches the index, so the map needs no `git ls-files -m`.
+   */
+  freshClone?: boolean;
   /** Worker threads for parsing in the repo map (default: cores − 1, at most 7). */
   mapThreads?: number;
   onProgress?: (p: CoderProgress) => void;
@@ -38,7 +43,7 @@ export interface CoderDepsInput {
 /** Wire the coder loop to the real edit engine, checks, repo map, workspace, git and model client. */
 export function createCoderDeps(input: CoderDepsInput): CoderDeps {
   const { root, exec, git, llm } = input;
-  const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths });
+  const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths, freshClone: input.freshClone ?? input.gitContentIds === true });
   // Check output names files (`k.py:2:1: error`) that the repository's scripts may have made into links to
   // `/proc/self/environ` or the App's key: code context is read only through the confined reader.
   const reader = createConfinedReader(root);
@@ -53,8 +58,14 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     parseAndApply: (format, text, snapshot, options) =>
       parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
     syntaxCheck,
-    runCheck: (req) =>
-      runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files, ...(input.signal ? { signal: input.signal } : {}) }),
+    runCheck: async (req) => {
+      try {
+        return await runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files, ...(input.signal ? { signal: input.signal } : {}) });
+      } finally {
+        // The repository's command may have created, deleted or staged files: the next file list asks git again.
+        workspace.invalidate?.();
+      }
+    },
     ...(input.checkExec?.sandboxMode ? { sandboxMode: () => input.checkExec!.sandboxMode!() } : {}),
     renderCheckReflection: (report, files) => {
       const contents = new Map<string, string>();
@@ -80,6 +91,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       return { text: map.text, rankedFiles: map.rankedFiles };
     },
     commit: (req) => git.commit(root, req),
+    prepareCommit: (paths) => git.prepareCommit(root, paths),
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),

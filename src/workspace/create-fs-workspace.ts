@@ -7,7 +7,8 @@ import type { Exec } from "../exec/types.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
 import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
-import { gitIndexContentIds } from "./git-content-ids.js";
+import { gitModifiedFiles } from "./git-content-ids.js";
+import { listGitFiles, type GitListing } from "./git-listing.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
 import { UnsafePathError } from "./unsafe-path-error.js";
@@ -17,6 +18,12 @@ export interface FsWorkspaceOptions {
   protectedPaths?: readonly string[];
   /** Files larger than this are not edited as text (default 1 MB). */
   maxFileBytes?: number;
+  /**
+   * `root` is a clone made for this job that nothing has changed yet (the app): until a write or `invalidate()`,
+   * every tracked file matches the index, so `indexContentIds` needs no `git ls-files -m` (which re-reads every
+   * "racily clean" file of a fresh clone).
+   */
+  freshClone?: boolean;
 }
 
 type Problem = { reason: FailureReason; message: string };
@@ -32,6 +39,16 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const maxBytes = options.maxFileBytes ?? 1_000_000;
   const reader = createConfinedReader(root, { maxBytes });
+  // One `git ls-files` serves the file list and the index's ids until something may have changed the checkout: the
+  // coder lists files at the start and the map asks again each round, and a listing costs a process (and on a
+  // large repository, most of a second).
+  let listing: Promise<GitListing | null> | null = null;
+  let untouchedClone = options.freshClone === true;
+  const current = () => (listing ??= listGitFiles(exec, root));
+  const invalidate = () => {
+    listing = null;
+    untouchedClone = false;
+  };
   return {
     root,
     async read(paths) {
@@ -53,24 +70,32 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
         if (!where.ok) throw new UnsafePathError(rel, where.message);
         targets.push({ rel, target: where.target, content });
       }
-      for (const t of targets) {
-        if (t.content === null) await rm(t.target, { force: true });
-        else await writeAtomically(t.rel, t.target, t.content);
+      try {
+        for (const t of targets) {
+          if (t.content === null) await rm(t.target, { force: true });
+          else await writeAtomically(t.rel, t.target, t.content);
+        }
+      } finally {
+        // Also after a partial write: files may have appeared or gone, so the next list asks git again.
+        invalidate();
       }
     },
     async listFiles() {
-      const r = await exec.run({
-        command: "git",
-        args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd: root,
-        env: { GIT_TERMINAL_PROMPT: "0" },
-        maxOutputBytes: 200_000_000,
-      });
-      if (r.exitCode === 0) return [...new Set(r.stdout.split("\0").filter(Boolean))].sort();
+      const got = await current();
       // Not a git checkout: a walk that skips `.git` and applies .gitignore files.
-      return listRepoFiles(root);
+      return got ? [...got.files] : listRepoFiles(root);
     },
-    indexContentIds: () => gitIndexContentIds(exec, root),
+    async indexContentIds() {
+      // Started before the listing is awaited, so both run at once when the work tree must be checked.
+      const modified = untouchedClone ? Promise.resolve(new Set<string>()) : gitModifiedFiles(exec, root);
+      const got = await current();
+      if (!got) {
+        await modified;
+        return null;
+      }
+      return { indexIds: got.indexIds, modified };
+    },
+    invalidate,
   };
 }
 

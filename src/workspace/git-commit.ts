@@ -28,13 +28,7 @@ export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, 
   const env = { ...authorEnv(req.author ?? committer), ...committerEnv(committer) };
   // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
   const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
-  if (!r.ok) {
-    const text = r.output.trim();
-    if (await hasCommitHook(run, dir)) {
-      throw new HookRejectedError(`A git hook refused the commit (hooks are not bypassed):\n${lastLines(text, 30)}`, r.output);
-    }
-    throw new GitError(`git commit failed: ${lastLines(text, 8)}`, r.output);
-  }
+  if (!r.ok) throw await commitFailure(run, dir, r.output);
   const sha = (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
   return { sha, subject, stats: await commitStats(run, dir, sha) };
 }
@@ -50,6 +44,13 @@ async function stageablePaths(run: GitRun, dir: string, paths: readonly string[]
   if (paths.length === 0) return [];
   const r = await run(dir, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...paths]);
   return [...new Set(r.stdout.split("\0").filter(Boolean))];
+}
+
+/** The error for a failed `git commit`: a hook's refusal (with its output) or git's own failure. */
+export async function commitFailure(run: GitRun, dir: string, output: string): Promise<GitError> {
+  const text = output.trim();
+  if (await hasCommitHook(run, dir)) return new HookRejectedError(`A git hook refused the commit (hooks are not bypassed):\n${lastLines(text, 30)}`, output);
+  return new GitError(`git commit failed: ${lastLines(text, 8)}`, output);
 }
 
 async function hasCommitHook(run: GitRun, dir: string): Promise<boolean> {
