@@ -29,11 +29,7 @@ export interface CoderDepsInput {
    * CLI) is cheaper to stat.
    */
   gitContentIds?: boolean;
-  /**
-   * `root` is a clone made for this job (the app; default: `gitContentIds`): until a write or a repository command,
-   * its work tree matches the index, so the map needs no `git ls-files -m`.
-   */
-  freshClone?: boolean;
+
   /** Worker threads for parsing in the repo map (default: cores − 1, at most 7). */
   mapThreads?: number;
   onProgress?: (p: CoderProgress) => void;
@@ -43,7 +39,7 @@ export interface CoderDepsInput {
 /** Wire the coder loop to the real edit engine, checks, repo map, workspace, git and model client. */
 export function createCoderDeps(input: CoderDepsInput): CoderDeps {
   const { root, exec, git, llm } = input;
-  const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths, freshClone: input.freshClone ?? input.gitContentIds === true });
+  const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths });
   // Check output names files (`k.py:2:1: error`) that the repository's scripts may have made into links to
   // `/proc/self/environ` or the App's key: code context is read only through the confined reader.
   const reader = createConfinedReader(root);

@@ -7,7 +7,6 @@ import type { Exec } from "../exec/types.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
 import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
-import { gitModifiedFiles } from "./git-content-ids.js";
 import { listGitFiles, type GitListing } from "./git-listing.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
@@ -18,12 +17,6 @@ export interface FsWorkspaceOptions {
   protectedPaths?: readonly string[];
   /** Files larger than this are not edited as text (default 1 MB). */
   maxFileBytes?: number;
-  /**
-   * `root` is a clone made for this job that nothing has changed yet (the app): until a write or `invalidate()`,
-   * every tracked file matches the index, so `indexContentIds` needs no `git ls-files -m` (which re-reads every
-   * "racily clean" file of a fresh clone).
-   */
-  freshClone?: boolean;
 }
 
 type Problem = { reason: FailureReason; message: string };
@@ -39,15 +32,13 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const maxBytes = options.maxFileBytes ?? 1_000_000;
   const reader = createConfinedReader(root, { maxBytes });
-  // One `git ls-files` serves the file list and the index's ids until something may have changed the checkout: the
-  // coder lists files at the start and the map asks again each round, and a listing costs a process (and on a
-  // large repository, most of a second).
+  // One `git ls-files` serves the file list, the index's ids and the modified files until something may have
+  // changed the checkout (our writes, a repository command): the coder lists files at the start and the map asks
+  // again each round, and each listing costs a process.
   let listing: Promise<GitListing | null> | null = null;
-  let untouchedClone = options.freshClone === true;
   const current = () => (listing ??= listGitFiles(exec, root));
   const invalidate = () => {
     listing = null;
-    untouchedClone = false;
   };
   return {
     root,
@@ -86,14 +77,8 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
       return got ? [...got.files] : listRepoFiles(root);
     },
     async indexContentIds() {
-      // Started before the listing is awaited, so both run at once when the work tree must be checked.
-      const modified = untouchedClone ? Promise.resolve(new Set<string>()) : gitModifiedFiles(exec, root);
       const got = await current();
-      if (!got) {
-        await modified;
-        return null;
-      }
-      return { indexIds: got.indexIds, modified };
+      return got ? { indexIds: got.indexIds, modified: Promise.resolve(got.modified) } : null;
     },
     invalidate,
   };

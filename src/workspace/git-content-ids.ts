@@ -31,23 +31,18 @@ export async function gitContentIds(exec: Exec, root: string): Promise<Map<strin
  * Null when `git ls-files -s` fails (not a checkout).
  */
 export async function gitIndexContentIds(exec: Exec, root: string): Promise<IndexContentIds | null> {
+  const git = (args: string[]) =>
+    exec.run({ command: "git", args, cwd: root, env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, maxOutputBytes: 400_000_000 });
   // Both at once, the work-tree check on one thread (by default git stats files on many threads, and would slow
   // the quick index listing that the caller waits for).
-  const modified = gitModifiedFiles(exec, root);
-  const staged = await exec.run({ command: "git", args: ["ls-files", "-s", "-z"], cwd: root, env: GIT_ENV, maxOutputBytes: 400_000_000 });
+  const changed = git(["-c", "core.preloadIndex=false", "ls-files", "-m", "-z"]);
+  const staged = await git(["ls-files", "-s", "-z"]);
   if (staged.exitCode !== 0) {
-    await modified;
+    await changed;
     return null;
   }
+  const modified = changed.then((r) => (r.exitCode === 0 ? new Set(r.stdout.split("\0").filter(Boolean)) : null));
   return { indexIds: cleanBlobIds(staged.stdout, ""), modified };
-}
-
-const GIT_ENV = { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" };
-
-/** The tracked files whose work-tree content differs from the index (`git ls-files -m`, on one thread); null when git could not say. */
-export async function gitModifiedFiles(exec: Exec, root: string): Promise<ReadonlySet<string> | null> {
-  const r = await exec.run({ command: "git", args: ["-c", "core.preloadIndex=false", "ls-files", "-m", "-z"], cwd: root, env: GIT_ENV, maxOutputBytes: 400_000_000 });
-  return r.exitCode === 0 ? new Set(r.stdout.split("\0").filter(Boolean)) : null;
 }
 
 /** Pure part of {@link gitContentIds}: `ls-files -s -z` entries at stage 0 with a regular-file mode, minus `changed` (`ls-files -m -z`). */

@@ -6,17 +6,21 @@ export interface GitListing {
   files: string[];
   /** The index's blob id of every tracked regular file at stage 0 (see `cleanBlobIds`). */
   indexIds: Map<string, string>;
+  /** Tracked files whose work-tree content differs from the index (edited or deleted), as `git ls-files -m` says. */
+  modified: Set<string>;
 }
 
 /**
- * The file list and the index's blob ids in ONE process: `ls-files -t -s --cached --others` tags each entry, so a
- * tracked entry (`H`, `S`, `M` + mode, id, stage) cannot be confused with an untracked file (`?` + path) whatever
- * the file is named. Null when git fails (not a checkout).
+ * The file list, the index's blob ids and the modified files in ONE process: `ls-files -t -s --cached --modified
+ * --others` tags each entry, so a tracked entry (`H`, `S`, `M`, or `C` for modified, + mode, id, stage) cannot be
+ * confused with an untracked file (`?` + path) whatever the file is named. The work-tree check runs on one thread
+ * (by default git stats on many, for little gain on a fresh clone and at the cost of the machine's other jobs); on
+ * a fresh 3,000-file clone it adds a few tens of milliseconds to the listing. Null when git fails (not a checkout).
  */
 export async function listGitFiles(exec: Exec, root: string): Promise<GitListing | null> {
   const r = await exec.run({
     command: "git",
-    args: ["-c", "core.quotePath=false", "ls-files", "-z", "-t", "-s", "--cached", "--others", "--exclude-standard"],
+    args: ["-c", "core.preloadIndex=false", "ls-files", "-z", "-t", "-s", "--cached", "--modified", "--others", "--exclude-standard"],
     cwd: root,
     env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
     maxOutputBytes: 400_000_000,
@@ -24,10 +28,11 @@ export async function listGitFiles(exec: Exec, root: string): Promise<GitListing
   return r.exitCode === 0 ? parseTaggedListing(r.stdout) : null;
 }
 
-/** Pure part of {@link listGitFiles}: parse `git ls-files -z -t -s --cached --others` output. */
+/** Pure part of {@link listGitFiles}: parse `git ls-files -z -t -s --cached --modified --others` output. */
 export function parseTaggedListing(out: string): GitListing {
   const files = new Set<string>();
   const indexIds = new Map<string, string>();
+  const modified = new Set<string>();
   for (const entry of out.split("\0")) {
     if (entry.length < 3 || entry[1] !== " ") continue;
     const rest = entry.slice(2);
@@ -41,7 +46,11 @@ export function parseTaggedListing(out: string): GitListing {
     const [mode, id, stage] = rest.slice(0, tab).split(" ");
     const rel = rest.slice(tab + 1);
     files.add(rel);
+    if (entry[0] === "C") {
+      modified.add(rel);
+      continue;
+    }
     if ((mode === "100644" || mode === "100755") && stage === "0" && id) indexIds.set(rel, id);
   }
-  return { files: [...files].sort(), indexIds };
+  return { files: [...files].sort(), indexIds, modified };
 }
