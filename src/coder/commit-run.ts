@@ -71,6 +71,8 @@ async function commitPrepared(deps: CoderDeps, options: CoderOptions, paths: rea
   } catch (err) {
     const output = err instanceof Error ? err.message : String(err);
     const report: CheckReport = { kind: "lint", ok: false, command: "git commit", output, locations: [] };
-    return { kind: "commit-failed", report, editedFiles: await deps.diffStats(paths) };
+    // The refusal is what the run reports: a failure to count the lines as well must not replace it.
+    const editedFiles = await deps.diffStats(paths).catch(() => paths.map((path) => ({ path, added: 0, removed: 0 })));
+    return { kind: "commit-failed", report, editedFiles };
   }
 }
