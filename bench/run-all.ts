@@ -14,5 +14,5 @@ if (only === "storm") {
 }
 if (only === "overhead") {
   const { runOverheadBench } = await import("./run-overhead-bench.js");
-  await runOverheadBench();
+  await runOverheadBench(process.argv[3]);
 }

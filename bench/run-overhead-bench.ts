@@ -71,7 +71,9 @@ async function gitShim(dir: string): Promise<{ bin: string; log: string }> {
   const log = path.join(dir, "git-calls.log");
   await mkdir(bin, { recursive: true });
   const real = (await createExec({ sourceEnv: process.env }).run({ command: "sh", args: ["-c", "command -v git"], cwd: dir })).stdout.trim();
-  await writeFile(path.join(bin, "git"), `#!/bin/sh\necho "$1 $2" >> '${log}'\nexec '${real}' "$@"\n`);
+  // One line per process: start and end (ns) and all its arguments, so the bench can say which commands a run
+  // started and how long they took.
+  await writeFile(path.join(bin, "git"), `#!/bin/sh\ns=$(date +%s%N)\n'${real}' "$@"\nrc=$?\necho "$s $(date +%s%N) $*" >> '${log}'\nexit $rc\n`);
   await chmod(path.join(bin, "git"), 0o755);
   await writeFile(log, "");
   return { bin, log };
@@ -80,6 +82,9 @@ async function gitShim(dir: string): Promise<{ bin: string; log: string }> {
 interface Measured {
   postToIdleMs: number;
   gitProcesses: number;
+  /** How many processes of each git subcommand (`ls-files`, `commit`…), and their milliseconds. */
+  gitCommands: Record<string, number>;
+  gitMs: Record<string, number>;
   statusWrites: number;
   stages: Record<string, number>;
 }
@@ -115,7 +120,16 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
   const postToIdleMs = performance.now() - t0;
   const status = rig.repo.comments.find((c) => c.body.includes(`aider-bot:run:${sent.deliveryId} `))!;
   if (!status.body.includes("🚀")) throw new Error(`run ${i} did not push:\n${status.body}`);
-  const gitProcesses = (await readFile(shimLog, "utf8")).split("\n").filter(Boolean).length;
+  const calls = (await readFile(shimLog, "utf8")).split("\n").filter(Boolean);
+  const gitProcesses = calls.length;
+  const gitCommands: Record<string, number> = {};
+  const gitMs: Record<string, number> = {};
+  for (const call of calls) {
+    const [start = "0", end = "0", ...args] = call.split(" ");
+    const sub = subcommand(args.join(" "));
+    gitCommands[sub] = (gitCommands[sub] ?? 0) + 1;
+    gitMs[sub] = (gitMs[sub] ?? 0) + (Number(end) - Number(start)) / 1e6;
+  }
   const statusWrites = rig.fake.state.calls.slice(callsBefore).filter((c) => c.method === "PATCH" && c.path.includes("/issues/comments/")).length + 1;
   // Stage durations from the app's structured log lines ({ stage, time }), each until the next one.
   const stages: Record<string, number> = {};
@@ -127,7 +141,15 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
     if (last) stages[last.stage] = (stages[last.stage] ?? 0) + (entry.time - last.time);
     last = entry.stage ? { stage: entry.stage, time: entry.time } : last && entry.msg === "run finished" ? null : last;
   }
-  return { postToIdleMs, gitProcesses, statusWrites, stages };
+  return { postToIdleMs, gitProcesses, gitCommands, gitMs, statusWrites, stages };
+}
+
+/** The git subcommand of a logged command line: the first word after the global `-c key=value` options. */
+export function subcommand(line: string): string {
+  const words = line.split(" ");
+  let i = 0;
+  while (words[i] === "-c" || words[i] === "-C") i += 2;
+  return words[i] ?? "";
 }
 
 /** The floor: what the same change costs done by hand against the same fake GitHub. */
@@ -173,6 +195,8 @@ async function benchRepo(label: string, files: Record<string, string>): Promise<
     console.log(`\n## Run overhead — ${label} (${Object.keys(files).length} files; median of ${RUNS} warm runs)`);
     console.log(`POST → idle: ${Math.round(post)} ms   floor (clone --depth 1 + commit + push): ${Math.round(floor)} ms   ratio ${(post / floor).toFixed(2)}× (target ≤ 1.3×; ≤ 1.5 s on ~700 files)`);
     console.log(`git processes per run: ${med(runs.map((r) => r.gitProcesses))} (target ≤ 8)   status comment writes: ${med(runs.map((r) => r.statusWrites))} (target ≤ ~6)`);
+    const last = runs[runs.length - 1]!;
+    console.log(`git commands of the last run (count, ms): ${Object.entries(last.gitCommands).map(([k, v]) => `${k} ${v} ${Math.round(last.gitMs[k] ?? 0)}`).join(" · ")}`);
     const stageNames = [...new Set(runs.flatMap((r) => Object.keys(r.stages)))];
     console.log(`stages (median ms): ${stageNames.map((s) => `${s} ${Math.round(med(runs.map((r) => r.stages[s] ?? 0)))}`).join(" · ")}`);
   } finally {
@@ -180,8 +204,9 @@ async function benchRepo(label: string, files: Record<string, string>): Promise<
   }
 }
 
-export async function runOverheadBench(): Promise<void> {
-  await benchRepo("4-file demo", DEMO_FILES);
-  await benchRepo("generated, 700 files", generatedRepo(700));
-  await benchRepo("generated, 3,000 files", generatedRepo(3000));
+/** All three repositories, or only one: `demo`, `700` or `3000` (`npx tsx bench/run-all.ts overhead 700`). */
+export async function runOverheadBench(only?: string): Promise<void> {
+  if (!only || only === "demo") await benchRepo("4-file demo", DEMO_FILES);
+  if (!only || only === "700") await benchRepo("generated, 700 files", generatedRepo(700));
+  if (!only || only === "3000") await benchRepo("generated, 3,000 files", generatedRepo(3000));
 }

@@ -60,6 +60,11 @@ export interface CoderDeps {
   /** `git diff` of these paths against HEAD (new files included). */
   diffText(paths: readonly string[]): Promise<string>;
   diffStats(paths: readonly string[]): Promise<FileStat[]>;
+  /**
+   * For a run that commits: the diff (`diffText`'s text, "" when nothing changed) and the commit, in fewer git
+   * processes than `diffStats` + `diffText` + `commit`. May stage the new files. Absent: those three are used.
+   */
+  prepareCommit?(paths: readonly string[]): Promise<{ diff: string; commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult> }>;
   /** Weak-model commit subject; null when no model answered. */
   generateCommitMessage?(diff: string, context: string): Promise<string | null>;
   onProgress?(p: CoderProgress): void;

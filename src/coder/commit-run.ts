@@ -42,6 +42,7 @@ export async function commitRun(
   paths: readonly string[],
   explanation: string,
 ): Promise<CommitRunResult> {
+  if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation);
   const stats = await deps.diffStats(paths);
   if (stats.length === 0) return { kind: "nothing-changed" };
   if (!options.commit) return { kind: "committed", editedFiles: stats, commit: null };
@@ -55,5 +56,23 @@ export async function commitRun(
     const output = err instanceof Error ? err.message : String(err);
     const report: CheckReport = { kind: "lint", ok: false, command: "git commit", output, locations: [] };
     return { kind: "commit-failed", report, editedFiles: stats };
+  }
+}
+
+/** `commitRun` through `prepareCommit`: same outcomes, the stats of a refused commit asked for only then. */
+async function commitPrepared(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string): Promise<CommitRunResult> {
+  const prepared = await deps.prepareCommit!(paths);
+  if (prepared.diff === "") return { kind: "nothing-changed" };
+  const subject = await chooseSubject(deps, options, prepared.diff, `${options.message}\n\n${explanation}`.trim());
+  const { paths: _paths, ...req } = buildCommitRequest(options, paths, subject);
+  try {
+    const result = await prepared.commit(req);
+    return { kind: "committed", editedFiles: result.stats, commit: { sha: result.sha, subject: result.subject } };
+  } catch (err) {
+    const output = err instanceof Error ? err.message : String(err);
+    const report: CheckReport = { kind: "lint", ok: false, command: "git commit", output, locations: [] };
+    // The refusal is what the run reports: a failure to count the lines as well must not replace it.
+    const editedFiles = await deps.diffStats(paths).catch(() => paths.map((path) => ({ path, added: 0, removed: 0 })));
+    return { kind: "commit-failed", report, editedFiles };
   }
 }

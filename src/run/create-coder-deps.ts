@@ -29,6 +29,7 @@ export interface CoderDepsInput {
    * CLI) is cheaper to stat.
    */
   gitContentIds?: boolean;
+
   /** Worker threads for parsing in the repo map (default: cores − 1, at most 7). */
   mapThreads?: number;
   onProgress?: (p: CoderProgress) => void;
@@ -53,8 +54,14 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     parseAndApply: (format, text, snapshot, options) =>
       parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
     syntaxCheck,
-    runCheck: (req) =>
-      runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files, ...(input.signal ? { signal: input.signal } : {}) }),
+    runCheck: async (req) => {
+      try {
+        return await runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files, ...(input.signal ? { signal: input.signal } : {}) });
+      } finally {
+        // The repository's command may have created, deleted or staged files: the next file list asks git again.
+        workspace.invalidate?.();
+      }
+    },
     ...(input.checkExec?.sandboxMode ? { sandboxMode: () => input.checkExec!.sandboxMode!() } : {}),
     renderCheckReflection: (report, files) => {
       const contents = new Map<string, string>();
@@ -80,6 +87,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       return { text: map.text, rankedFiles: map.rankedFiles };
     },
     commit: (req) => git.commit(root, req),
+    prepareCommit: (paths) => git.prepareCommit(root, paths),
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),

@@ -7,7 +7,7 @@ import type { Exec } from "../exec/types.js";
 import { listRepoFiles } from "../repomap/list-repo-files.js";
 import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
-import { gitIndexContentIds } from "./git-content-ids.js";
+import { listGitFiles, type GitListing } from "./git-listing.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
 import { UnsafePathError } from "./unsafe-path-error.js";
@@ -32,6 +32,14 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const maxBytes = options.maxFileBytes ?? 1_000_000;
   const reader = createConfinedReader(root, { maxBytes });
+  // One `git ls-files` serves the file list, the index's ids and the modified files until something may have
+  // changed the checkout (our writes, a repository command): the coder lists files at the start and the map asks
+  // again each round, and each listing costs a process.
+  let listing: Promise<GitListing | null> | null = null;
+  const current = () => (listing ??= listGitFiles(exec, root));
+  const invalidate = () => {
+    listing = null;
+  };
   return {
     root,
     async read(paths) {
@@ -53,24 +61,26 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
         if (!where.ok) throw new UnsafePathError(rel, where.message);
         targets.push({ rel, target: where.target, content });
       }
-      for (const t of targets) {
-        if (t.content === null) await rm(t.target, { force: true });
-        else await writeAtomically(t.rel, t.target, t.content);
+      try {
+        for (const t of targets) {
+          if (t.content === null) await rm(t.target, { force: true });
+          else await writeAtomically(t.rel, t.target, t.content);
+        }
+      } finally {
+        // Also after a partial write: files may have appeared or gone, so the next list asks git again.
+        invalidate();
       }
     },
     async listFiles() {
-      const r = await exec.run({
-        command: "git",
-        args: ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd: root,
-        env: { GIT_TERMINAL_PROMPT: "0" },
-        maxOutputBytes: 200_000_000,
-      });
-      if (r.exitCode === 0) return [...new Set(r.stdout.split("\0").filter(Boolean))].sort();
+      const got = await current();
       // Not a git checkout: a walk that skips `.git` and applies .gitignore files.
-      return listRepoFiles(root);
+      return got ? [...got.files] : listRepoFiles(root);
     },
-    indexContentIds: () => gitIndexContentIds(exec, root),
+    async indexContentIds() {
+      const got = await current();
+      return got ? { indexIds: got.indexIds, modified: Promise.resolve(got.modified) } : null;
+    },
+    invalidate,
   };
 }
 

@@ -8,12 +8,14 @@ import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
 import { openCleanGitDir } from "./git-clean-dir.js";
 import { GitError } from "./git-errors.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
+import { prepareCommit, type PreparedCommit } from "./git-prepared-commit.js";
 import { revertCommit } from "./git-revert.js";
 import { createGitRunner } from "./git-runner.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 
 export { gitAuthEnv as authEnv } from "./auth-env.js";
 export type { GitIdentity } from "./git-identity.js";
+export type { PreparedCommit } from "./git-prepared-commit.js";
 
 /** Transports git may use: no `ext::` (runs commands) or `fd::`, whatever URL a config or event carries. */
 const ALLOWED_PROTOCOLS = "https:http:ssh:git:file";
@@ -33,10 +35,18 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
   // checkout's (repository-writable) config names.
   const cloneUrls = new Map<string, string>();
   const cloneUrl = (dir: string) => cloneUrls.get(path.resolve(dir));
+  // The commit this object last made in a checkout, while nothing else it ran could have moved HEAD since: `push`
+  // then needs no `rev-parse HEAD`. Any other command through this object forgets it.
+  const madeHead = new Map<string, string>();
+  const forgetHead = (dir: string) => madeHead.delete(path.resolve(dir));
+  const remember = (dir: string, sha: string) => madeHead.set(path.resolve(dir), sha);
 
   return {
     /** Any git command (same env, redaction and error rules); for callers with needs not covered below. */
-    run,
+    run: ((cwd, args, options) => {
+      forgetHead(cwd);
+      return run(cwd, args, options);
+    }) as typeof run,
 
     /** Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. */
     async clone(req: { url: string; branch: string; dir: string; token?: string; depth?: number }): Promise<void> {
@@ -50,6 +60,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 
     /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
     async fetch(req: { dir: string; branch: string; token?: string; depth?: number; remote?: string }): Promise<string> {
+      forgetHead(req.dir);
       const remote = req.remote ?? "origin";
       const tracking = `refs/remotes/${remote}/${req.branch}`;
       const depth = req.depth ? ["--depth", String(req.depth)] : [];
@@ -90,17 +101,41 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 
     /** Create `branch` at `startPoint` (default HEAD) and check it out. */
     async checkoutNewBranch(dir: string, branch: string, startPoint?: string): Promise<void> {
+      forgetHead(dir);
       await run(dir, ["checkout", "--quiet", "-b", branch, ...(startPoint ? [startPoint] : [])]);
     },
 
     /** Same as `checkoutNewBranch(dir, branch)`; kept for existing callers. */
     async createBranch(dir: string, branch: string): Promise<void> {
+      forgetHead(dir);
       await run(dir, ["checkout", "--quiet", "-b", branch]);
     },
 
     /** Stage exactly these paths (added, modified or deleted) and commit them; other dirty files stay dirty. */
     async commit(dir: string, req: CommitRequest): Promise<CommitResult> {
-      return commitPaths(run, dir, req, await who(dir));
+      forgetHead(dir);
+      const result = await commitPaths(run, dir, req, await who(dir));
+      remember(dir, result.sha);
+      return result;
+    },
+
+    /**
+     * Sort `paths` into tracked and new, stage the new ones and diff them all against HEAD; then `commit` them
+     * (see `prepareCommit`). The diff is "" when nothing changed. For a run that commits: fewer processes than
+     * `diffStats` + `diffText` + `commit`.
+     */
+    async prepareCommit(dir: string, paths: readonly string[]): Promise<PreparedCommit> {
+      forgetHead(dir);
+      const prepared = await prepareCommit(run, dir, paths, () => who(dir));
+      return {
+        diff: prepared.diff,
+        async commit(req) {
+          forgetHead(dir);
+          const result = await prepared.commit(req);
+          remember(dir, result.sha);
+          return result;
+        },
+      };
     },
 
     /** Added/removed lines per path between two revisions, or `from` and the work tree (untracked counted) when `to` is omitted. */
@@ -112,7 +147,9 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
     /** Push HEAD to `branch` without force; if the remote moved, fetch + rebase once and push again. */
     async push(req: PushRequest): Promise<void> {
       const url = cloneUrl(req.dir);
-      await pushBranch(run, req, { committer: await who(req.dir), ...(url ? { cloneUrl: url } : {}) });
+      const head = madeHead.get(path.resolve(req.dir));
+      forgetHead(req.dir);
+      await pushBranch(run, req, { committer: await who(req.dir), ...(url ? { cloneUrl: url } : {}), ...(head ? { head } : {}) });
     },
 
     /** The newest commits, `{ sha, message }` (see `log` for author and subject). */
@@ -122,11 +159,13 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 
     /** `git revert` one commit as a new commit with these trailers; refuses on a dirty checkout. Returns the new sha. */
     async revertCommit(dir: string, sha: string, trailers: readonly string[] = []): Promise<string> {
+      forgetHead(dir);
       return revertCommit(run, dir, sha, await who(dir), trailers);
     },
 
     /** Same as `revertCommit`; kept for existing callers. */
     async revert(dir: string, sha: string, trailers: readonly string[]): Promise<string> {
+      forgetHead(dir);
       return revertCommit(run, dir, sha, await who(dir), trailers);
     },
 

@@ -1,4 +1,4 @@
-import { lstat, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { GitError } from "./git-errors.js";
@@ -22,7 +22,7 @@ export interface CleanGitDir {
  * A fresh private git directory, outside the checkout, for commands that carry the installation token (push,
  * fetch, ls-remote). The repository's scripts ran in the checkout and may have written its `.git/config`
  * (`include.path`, `url.*.insteadOf`, `http.proxy`, `credential.helper`, hooks…): none of that exists here. Its
- * config is the one `git init` wrote a moment ago, system and global config are off, hooks point at /dev/null, and
+ * config is the three lines written here a moment ago, system and global config are off, hooks point at /dev/null, and
  * callers name the remote by URL, never by a remote name. Objects are read from and written to the checkout's
  * object store (`GIT_OBJECT_DIRECTORY`), so a fetch lands where a later rebase in the checkout finds it; the
  * checkout's shallow boundary is copied in, so a shallow clone can push.
@@ -35,7 +35,7 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
   const objects = path.join(gitDir, "objects");
   const dir = await mkdtemp(path.join(os.tmpdir(), "aider-bot-git-"));
   try {
-    await run(dir, ["init", "--quiet", "--bare", "--template=", dir], { env: { ...CLEAN_ENV } });
+    await writeBareSkeleton(dir);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -55,4 +55,17 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
       }
     },
   };
+}
+
+/**
+ * What `git init --bare --template=` writes, written directly (one git process less per push or fetch): HEAD, a
+ * config that says bare and nothing else, and empty `refs/` and `objects/` (objects really live in the checkout's
+ * store, through `GIT_OBJECT_DIRECTORY`).
+ */
+async function writeBareSkeleton(dir: string): Promise<void> {
+  await mkdir(path.join(dir, "refs", "heads"), { recursive: true });
+  await mkdir(path.join(dir, "refs", "tags"));
+  await mkdir(path.join(dir, "objects"));
+  await writeFile(path.join(dir, "HEAD"), "ref: refs/heads/main\n");
+  await writeFile(path.join(dir, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
 }

@@ -20,14 +20,7 @@ const COMMIT_HOOKS = ["pre-commit", "prepare-commit-msg", "commit-msg"];
 export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, committer: GitIdentity): Promise<CommitResult> {
   const stage = await stageablePaths(run, dir, req.paths);
   if (stage.length === 0) throw new NothingToCommitError(`Nothing to commit: none of ${listOf(req.paths)} is a changed file git may track.`, "");
-  const planted = await linksLeadingOut(dir, stage);
-  if (planted.length > 0) {
-    throw new GitError(
-      `Refused to commit: ${listOf(planted)} ${planted.length === 1 ? "is a symbolic link" : "are symbolic links"} leading outside the repository or into \`.git/\`. ` +
-        "Edits never write such links, so a script of the repository (setup, lint or test) put them there; nothing was committed. Remove them and run again.",
-      "",
-    );
-  }
+  await refusePlantedLinks(dir, stage);
   await run(dir, ["add", "--all", "--", ...stage]);
   const base = await baseOrEmptyTree(run, dir, "HEAD");
   const changed = await run(dir, ["diff", "--cached", "--quiet", base, "--", ...stage], { allowFail: true });
@@ -37,13 +30,7 @@ export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, 
   const env = { ...authorEnv(req.author ?? committer), ...committerEnv(committer) };
   // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
   const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
-  if (!r.ok) {
-    const text = r.output.trim();
-    if (await hasCommitHook(run, dir)) {
-      throw new HookRejectedError(`A git hook refused the commit (hooks are not bypassed):\n${lastLines(text, 30)}`, r.output);
-    }
-    throw new GitError(`git commit failed: ${lastLines(text, 8)}`, r.output);
-  }
+  if (!r.ok) throw await commitFailure(run, dir, r.output);
   const sha = (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
   return { sha, subject, stats: await commitStats(run, dir, sha) };
 }
@@ -77,6 +64,24 @@ async function linksLeadingOut(dir: string, paths: readonly string[]): Promise<s
     if (inside === null || hasGitPart(inside)) out.push(rel);
   }
   return out;
+}
+
+/** Throw when a path about to be committed is a link a repository script planted (see {@link linksLeadingOut}). */
+export async function refusePlantedLinks(dir: string, paths: readonly string[]): Promise<void> {
+  const planted = await linksLeadingOut(dir, paths);
+  if (planted.length === 0) return;
+  throw new GitError(
+    `Refused to commit: ${listOf(planted)} ${planted.length === 1 ? "is a symbolic link" : "are symbolic links"} leading outside the repository or into \`.git/\`. ` +
+      "Edits never write such links, so a script of the repository (setup, lint or test) put them there; nothing was committed. Remove them and run again.",
+    "",
+  );
+}
+
+/** The error for a failed `git commit`: a hook's refusal (with its output) or git's own failure. */
+export async function commitFailure(run: GitRun, dir: string, output: string): Promise<GitError> {
+  const text = output.trim();
+  if (await hasCommitHook(run, dir)) return new HookRejectedError(`A git hook refused the commit (hooks are not bypassed):\n${lastLines(text, 30)}`, output);
+  return new GitError(`git commit failed: ${lastLines(text, 8)}`, output);
 }
 
 async function hasCommitHook(run: GitRun, dir: string): Promise<boolean> {

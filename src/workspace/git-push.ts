@@ -17,6 +17,8 @@ export interface PushContext {
   committer: GitIdentity;
   /** The URL this checkout was cloned from, when known: the token is only ever sent there. */
   cloneUrl?: string;
+  /** HEAD's sha when the caller knows it (it just made that commit): saves a `rev-parse`. */
+  head?: string;
 }
 
 /** How pushes and fetches reach the remote: by URL from a clean git dir (with a token), or the checkout's remote. */
@@ -42,7 +44,7 @@ export async function pushBranch(run: GitRun, req: PushRequest, ctx: PushContext
   const transport = await openTransport(run, req, ctx, remote);
   try {
     const head = async () => (await run(req.dir, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
-    const first = await transport.push(await head(), req.branch);
+    const first = await transport.push(ctx.head ?? (await head()), req.branch);
     if (first.ok) return await afterPush(run, req, remote);
     if (!MOVED.test(first.output)) throw new GitError(`git push to \`${req.branch}\` failed: ${first.output.trim()}`, first.output);
 

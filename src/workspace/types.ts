@@ -13,6 +13,11 @@ export interface Workspace {
   listFiles(): Promise<string[]>;
   /** Git's blob ids of the tracked files, and later which of them the work tree changed (see `gitIndexContentIds`); null outside git. */
   indexContentIds?(): Promise<IndexContentIds | null>;
+  /**
+   * Forget what the workspace knows of the checkout (its file list): something else, e.g. a repository's test
+   * script, may have created, deleted or staged files.
+   */
+  invalidate?(): void;
 }
 
 export interface CommitRequest {

@@ -82,3 +82,19 @@ describe("createCoderDeps: check output cannot make the app read files outside t
     expect(text).not.toMatch(/PATH=/);
   });
 });
+
+describe("createCoderDeps: the file list after a repository command", () => {
+  test("a check command that creates a file is seen by the next file list (the listing is shared until then)", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "deps-list-"));
+    try {
+      await git.run(root, ["init", "-q", "-b", "main"]);
+      await writeFile(path.join(root, "a.ts"), "export const a = 1;\n");
+      const deps = createCoderDeps({ root, exec, git, llm, protectedPaths: [] });
+      expect(await deps.workspace.listFiles()).toEqual(["a.ts"]);
+      await deps.runCheck({ kind: "test", command: "echo 'export const b = 1;' > made-by-test.ts", files: [], timeoutMs: 30_000 });
+      expect(await deps.workspace.listFiles()).toEqual(["a.ts", "made-by-test.ts"]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
