@@ -1,23 +1,21 @@
-import { Octokit } from "@octokit/rest";
 import nock from "nock";
 import { capText, completeCheckRun, startCheckRun } from "../../src/github/check-run.js";
 import { ensureStatusComment } from "../../src/github/ensure-status-comment.js";
-import type { GitHubApi } from "../../src/github/github-api.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
 import { ensurePullRequest, renderPullRequestBody } from "../../src/github/pull-request.js";
 import { addReaction } from "../../src/github/reactions.js";
 import { ensureReviewReply } from "../../src/github/review-reply.js";
+import { GITHUB_API as API, testOctokit } from "../helpers/test-octokit.js";
 
-const API = "https://api.github.com";
 const R = "/repos/acme/web";
 const where = { owner: "acme", repo: "web" };
 type Body = Record<string, unknown>;
 
 describe("GitHub adapters over a real Octokit and nock", () => {
-  let api: GitHubApi;
+  let api: GitHubClient;
   beforeEach(() => {
     nock.disableNetConnect();
-    const quiet = () => undefined;
-    api = new Octokit({ auth: "t", log: { debug: quiet, info: quiet, warn: quiet, error: quiet } }) as unknown as GitHubApi;
+    api = testOctokit();
   });
   afterEach(() => {
     const pending = nock.pendingMocks();
