@@ -60,9 +60,12 @@ export async function readRepoFile(api: GitHubClient, args: RepoRef & { path: st
     const { data } = await callGitHub(doing, () =>
       api.rest.repos.getContent({ owner: args.owner, repo: args.repo, path: args.path, ...(args.ref ? { ref: args.ref } : {}), mediaType: { format: "raw" } }),
     );
-    // With the raw media type GitHub answers the file's bytes, which Octokit hands over as a string; the typed
-    // response describes the JSON form, which only comes back for a directory.
-    if (typeof data === "string") return data;
+    // With the raw media type GitHub answers the file's bytes: Octokit hands them over as a string when the
+    // content type names a charset or text, as bytes otherwise. The typed response describes the JSON form, which
+    // only comes back for a directory.
+    const raw: unknown = data;
+    if (typeof raw === "string") return raw;
+    if (raw instanceof ArrayBuffer) return new TextDecoder().decode(raw);
     throw new Error(`${doing} failed: it is not a file (GitHub listed a directory or a symlink there).`);
   } catch (error) {
     if (isGitHubFailure(error, "not-found")) return null;
