@@ -77,9 +77,9 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     }
     state.calls.push({ method, path: url.pathname.slice("/api/v3".length) + url.search, status: out.status, authorization: req.headers.authorization, body: raw ? body : undefined });
     if (out.text !== undefined) {
-      res.writeHead(out.status, { ...out.headers, "content-type": "text/plain; charset=utf-8" }).end(out.text);
+      res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...out.headers }).end(out.text);
     } else {
-      res.writeHead(out.status, { ...out.headers, "content-type": "application/json; charset=utf-8" }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
+      res.writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...out.headers }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
     }
   }
 
