@@ -46,8 +46,7 @@ export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubF
   if (typeof status !== "number") return null;
   const response = (error as { response?: { headers?: Record<string, unknown>; data?: unknown } }).response;
   const headers = response?.headers ?? {};
-  const dataMessage = (response?.data as { message?: unknown } | undefined)?.message;
-  const raw = typeof dataMessage === "string" ? dataMessage : error instanceof Error ? error.message : "";
+  const raw = answerText(response?.data) ?? (error instanceof Error ? error.message : "");
   const githubMessage = raw.length > MESSAGE_CAP ? `${raw.slice(0, MESSAGE_CAP)}…` : raw;
   const retryAfter = Number(headers["retry-after"]);
   const reset = Number(headers["x-ratelimit-reset"]);
@@ -92,6 +91,20 @@ export async function callGitHub<T>(doing: string, call: () => Promise<T>): Prom
 export function isGitHubFailure(error: unknown, kind?: GitHubFailureKind): boolean {
   const failure = error instanceof GitHubError ? error : classifyGitHubError(error);
   return failure !== null && (kind === undefined || failure.kind === kind);
+}
+
+/**
+ * GitHub's error body as one line: its `message` plus the detail of each entry of `errors` (a 422 says what was
+ * invalid there, e.g. "Validation Failed: Draft pull requests are not supported in this repository."). Null when
+ * the body has no message.
+ */
+function answerText(data: unknown): string | null {
+  const body = data as { message?: unknown; errors?: unknown } | null | undefined;
+  if (typeof body?.message !== "string") return null;
+  const details = (Array.isArray(body.errors) ? body.errors : [])
+    .map((e: unknown) => (typeof e === "string" ? e : typeof (e as { message?: unknown })?.message === "string" ? (e as { message: string }).message : (e as { code?: unknown })?.code))
+    .filter((d): d is string => typeof d === "string" && d !== "");
+  return details.length ? `${body.message}: ${details.join("; ")}` : body.message;
 }
 
 function explain(f: GitHubFailure): string {

@@ -99,6 +99,14 @@ describe("GitHub adapters over a real Octokit and nock", () => {
       expect(await ensurePullRequest(api, { ...where, head: "aider/issue-3", base: "main", title: "t", body: "b", draft: true, reviewer: "ann" })).toEqual({ number: 13, url: "https://github.com/acme/web/pull/13", created: true });
     });
 
+    it("falls back to a ready PR when GitHub puts the draft refusal in the 422's errors", async () => {
+      nock(API)
+        .get(`${R}/pulls`).query(true).reply(200, [])
+        .post(`${R}/pulls`, (b: Body) => b.draft === true).reply(422, { message: "Validation Failed", errors: [{ resource: "PullRequest", code: "custom", message: "Draft pull requests are not supported in this repository." }] })
+        .post(`${R}/pulls`, (b: Body) => b.draft === false).reply(201, { number: 14, html_url: "https://github.com/acme/web/pull/14" });
+      expect(await ensurePullRequest(api, { ...where, head: "aider/issue-3", base: "main", title: "t", body: "b", draft: true })).toEqual({ number: 14, url: "https://github.com/acme/web/pull/14", created: true });
+    });
+
     it("does not hide other validation errors", async () => {
       nock(API).get(`${R}/pulls`).query(true).reply(200, []).post(`${R}/pulls`).reply(422, { message: "No commits between main and aider/x" });
       await expect(ensurePullRequest(api, { ...where, head: "aider/x", base: "main", title: "t", body: "b", draft: true })).rejects.toThrow(/No commits/);

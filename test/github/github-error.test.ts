@@ -39,6 +39,14 @@ describe("classifyGitHubError", () => {
     expect(toGitHubError(bug, "Doing it")).toBe(bug);
   });
 
+  it("keeps the detail of a 422's errors, where GitHub says what was invalid", () => {
+    const error = Object.assign(new Error("x"), {
+      status: 422,
+      response: { headers: {}, data: { message: "Validation Failed", errors: [{ resource: "PullRequest", code: "custom", message: "Draft pull requests are not supported in this repository." }, "second", { code: "missing_field" }] } },
+    });
+    expect(classifyGitHubError(error)?.githubMessage).toBe("Validation Failed: Draft pull requests are not supported in this repository.; second; missing_field");
+  });
+
   it("caps GitHub's message", () => {
     expect(classifyGitHubError(httpError(422, "y".repeat(5_000)))?.githubMessage.length).toBeLessThanOrEqual(301);
   });
