@@ -1,5 +1,10 @@
 import type { Permission } from "../config/repo-config.js";
-import { httpStatus, type GitHubApi } from "../github/github-api.js";
+
+/**
+ * @deprecated The permission lookup is GitHub I/O and lives in github/permissions; this re-export keeps the event
+ * handling compiling until it imports from there (then commands/ no longer imports github/).
+ */
+export { lookupPermission, permissionFromApi } from "../github/permissions.js";
 
 const RANK: Record<Permission | "none", number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
 
@@ -47,28 +52,4 @@ export function authorize(args: {
     have,
     message: `@${sender.login} needs \`${needed}\` permission on this repository to use this command (has \`${have}\`).`,
   };
-}
-
-/** Map the API's answer (`permission` plus the finer `role_name`) to our permission scale. */
-export function permissionFromApi(data: { permission?: string; role_name?: string }): Permission | "none" {
-  const role = data.role_name ?? data.permission ?? "none";
-  if (role in RANK) return role as Permission | "none";
-  // Custom roles report their base permission in `permission`.
-  const base = data.permission ?? "none";
-  return base in RANK ? (base as Permission | "none") : "none";
-}
-
-/**
- * The sender's permission from `GET /repos/{owner}/{repo}/collaborators/{username}/permission` (the io half of
- * authorization). 404 (no such user / not visible) means no access; other errors propagate, so an outage is
- * logged as one instead of being told to the user as "you lack permission".
- */
-export async function lookupPermission(api: GitHubApi, args: { owner: string; repo: string; username: string }): Promise<Permission | "none"> {
-  try {
-    const res = await api.request("GET /repos/{owner}/{repo}/collaborators/{username}/permission", { owner: args.owner, repo: args.repo, username: args.username });
-    return permissionFromApi(res.data as { permission?: string; role_name?: string });
-  } catch (error) {
-    if (httpStatus(error) === 404) return "none";
-    throw error;
-  }
 }

@@ -163,7 +163,9 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     const perPage = Number(req.query.get("per_page") ?? 30);
     const page = Number(req.query.get("page") ?? 1);
     const all = repo.comments.filter((c) => c.issueNumber === number);
-    return { status: 200, json: all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c)) };
+    // Like GitHub, a `link` header points at the next page: Octokit's paginate follows it and nothing else.
+    const next = page * perPage < all.length ? { link: `<${ctx.apiUrl}/repos/${repo.owner}/${repo.name}/issues/${number}/comments?per_page=${perPage}&page=${page + 1}>; rel="next"` } : undefined;
+    return { status: 200, json: all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c)), ...(next ? { headers: next } : {}) };
   }
   if (method === "GET" && rest[0] === "issues" && rest.length === 2) {
     const issue = repo.issues.get(Number(rest[1]));

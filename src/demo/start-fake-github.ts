@@ -85,7 +85,7 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     if (out.text !== undefined) {
       res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...out.headers }).end(out.text);
     } else {
-      res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
+      res.writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...out.headers }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
     }
   }
 

@@ -1,5 +1,5 @@
-import { ensureComment } from "./ensure-comment.js";
-import type { GitHubApi, RepoRef } from "./github-api.js";
+import { ensureComment, updateComment } from "./ensure-comment.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
 import { runMarker } from "./markers.js";
 
 /**
@@ -9,13 +9,13 @@ import { runMarker } from "./markers.js";
  * `await ensureStatusComment(api, { owner, repo, issueNumber: 3, jobId: delivery, body: renderStage("queued", req) })`
  */
 export async function ensureStatusComment(
-  api: GitHubApi,
+  api: GitHubClient,
   args: RepoRef & { issueNumber: number; jobId: string; body: string; botLogin?: string; commentId?: number },
 ): Promise<number> {
   const marker = runMarker(args.jobId);
   const body = args.body.includes(marker) ? args.body : `${marker}\n${args.body}`;
   if (args.commentId !== undefined) {
-    await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: args.owner, repo: args.repo, comment_id: args.commentId, body });
+    await updateComment(api, { owner: args.owner, repo: args.repo, commentId: args.commentId, body });
     return args.commentId;
   }
   return ensureComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, marker, body, botLogin: args.botLogin });

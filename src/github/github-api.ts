@@ -1,14 +1,12 @@
-/** The slice of Octokit the app uses: generic `request` (typed loosely so tests can point it at nock or a fake). */
-export interface GitHubApi {
-  request(route: string, params?: Record<string, unknown>): Promise<{ status: number; data: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-  auth?(options?: unknown): Promise<unknown>;
-}
+import type { GitHubClient } from "./github-client.js";
 
-/** An issue, PR or comment lives in one repository. */
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}
+export type { RepoRef } from "./github-client.js";
+
+/**
+ * @deprecated Temporary alias of {@link GitHubClient} for callers not yet converted (the app wiring and event
+ * handling pass `context.octokit` / `app.auth(id)`); new code imports `GitHubClient` from `./github-client.js`.
+ */
+export type GitHubApi = GitHubClient;
 
 /** The HTTP status of an Octokit request error, or undefined for anything else (network errors, bugs). */
 export function httpStatus(error: unknown): number | undefined {

@@ -1,15 +1,46 @@
-import { httpStatus, type GitHubApi, type RepoRef } from "./github-api.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
+import { callGitHub, GitHubError, isGitHubFailure } from "./github-error.js";
 
 export interface PullRequestRef {
   number: number;
   url: string;
 }
 
+/** Where a PR's head is: the branch and commit to check out, and whether it comes from another repository (a fork). */
+export interface PullRequestHead {
+  number: number;
+  headRef: string;
+  headSha: string;
+  /** Clone URL of the head repository; null when that repository was deleted (GitHub then reports `head.repo: null`). */
+  headCloneUrl: string | null;
+  isFork: boolean;
+  url: string;
+  baseRef: string;
+}
+
 /** The open PR whose head is `branch` of this repository, or null. */
-export async function findPullRequestForBranch(api: GitHubApi, args: RepoRef & { branch: string }): Promise<PullRequestRef | null> {
-  const res = await api.request("GET /repos/{owner}/{repo}/pulls", { owner: args.owner, repo: args.repo, head: `${args.owner}:${args.branch}`, state: "open", per_page: 1 });
-  const pr = (res.data as { number: number; html_url: string }[])[0];
+export async function findPullRequestForBranch(api: GitHubClient, args: RepoRef & { branch: string }): Promise<PullRequestRef | null> {
+  const { data } = await callGitHub(`Looking for the open pull request of ${args.owner}/${args.repo} branch ${args.branch}`, () =>
+    api.rest.pulls.list({ owner: args.owner, repo: args.repo, head: `${args.owner}:${args.branch}`, state: "open", per_page: 1 }),
+  );
+  const pr = data[0];
   return pr ? { number: pr.number, url: pr.html_url } : null;
+}
+
+/** A PR's head and base, as a run needs them. */
+export async function getPullRequestHead(api: GitHubClient, args: RepoRef & { pullNumber: number }): Promise<PullRequestHead> {
+  const { data: pr } = await callGitHub(`Reading pull request ${args.owner}/${args.repo}#${args.pullNumber}`, () =>
+    api.rest.pulls.get({ owner: args.owner, repo: args.repo, pull_number: args.pullNumber }),
+  );
+  return {
+    number: pr.number,
+    headRef: pr.head.ref,
+    headSha: pr.head.sha,
+    headCloneUrl: pr.head.repo?.clone_url ?? null,
+    isFork: pr.head.repo?.full_name !== `${args.owner}/${args.repo}`,
+    url: pr.html_url,
+    baseRef: pr.base.ref,
+  };
 }
 
 /**
@@ -31,30 +62,36 @@ export function renderPullRequestBody(args: { issueNumber: number; runUrl?: stri
  * then a ready PR is opened instead. The requester is asked to review; that is best effort (they may lack access).
  */
 export async function ensurePullRequest(
-  api: GitHubApi,
+  api: GitHubClient,
   args: RepoRef & { head: string; base: string; title: string; body: string; draft: boolean; reviewer?: string },
 ): Promise<PullRequestRef & { created: boolean }> {
   const existing = await findPullRequestForBranch(api, { owner: args.owner, repo: args.repo, branch: args.head });
   if (existing) return { ...existing, created: false };
   const create = (draft: boolean) =>
-    api.request("POST /repos/{owner}/{repo}/pulls", { owner: args.owner, repo: args.repo, head: args.head, base: args.base, title: args.title, body: args.body, draft });
+    callGitHub(`Opening a pull request from ${args.head} into ${args.base} on ${args.owner}/${args.repo}`, () =>
+      api.rest.pulls.create({ owner: args.owner, repo: args.repo, head: args.head, base: args.base, title: args.title, body: args.body, draft }),
+    );
   let res;
   try {
     res = await create(args.draft);
   } catch (error) {
-    if (!(args.draft && httpStatus(error) === 422 && /draft/i.test(String((error as Error).message)))) throw error;
+    const draftRefused = error instanceof GitHubError && error.kind === "validation" && /draft/i.test(error.githubMessage);
+    if (!(args.draft && draftRefused)) throw error;
     res = await create(false);
   }
-  const pr = { number: res.data.number as number, url: res.data.html_url as string };
+  const pr = { number: res.data.number, url: res.data.html_url };
   if (args.reviewer) await requestReview(api, { owner: args.owner, repo: args.repo, pullNumber: pr.number, login: args.reviewer });
   return { ...pr, created: true };
 }
 
 /** Ask `login` to review; a 422 (not a collaborator, or the PR's author) is ignored. */
-export async function requestReview(api: GitHubApi, args: RepoRef & { pullNumber: number; login: string }): Promise<void> {
+export async function requestReview(api: GitHubClient, args: RepoRef & { pullNumber: number; login: string }): Promise<void> {
   try {
-    await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers", { owner: args.owner, repo: args.repo, pull_number: args.pullNumber, reviewers: [args.login] });
+    await callGitHub(`Requesting a review from @${args.login} on ${args.owner}/${args.repo}#${args.pullNumber}`, () =>
+      api.rest.pulls.requestReviewers({ owner: args.owner, repo: args.repo, pull_number: args.pullNumber, reviewers: [args.login] }),
+    );
   } catch (error) {
-    if (httpStatus(error) !== 422) throw error;
+    // A requester who cannot be asked (not a collaborator, or the PR's author) is not a failed run.
+    if (!isGitHubFailure(error, "validation")) throw error;
   }
 }

@@ -1,4 +1,5 @@
-import type { GitHubApi, RepoRef } from "./github-api.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
+import { callGitHub } from "./github-error.js";
 
 /** What a reaction goes on: the comment that carried the command, or the issue itself for label triggers. */
 export type ReactionTarget = { kind: "issue"; number: number } | { kind: "issue-comment"; id: number } | { kind: "review-comment"; id: number };
@@ -10,13 +11,11 @@ export type BotReaction = "eyes" | "rocket" | "confused";
  * Add a reaction. Idempotent by GitHub's own rules: the same user adding the same reaction twice gets the existing
  * one back (200), so a redelivered webhook does not stack reactions.
  */
-export async function addReaction(api: GitHubApi, where: RepoRef, target: ReactionTarget, content: BotReaction): Promise<void> {
-  const base = { owner: where.owner, repo: where.repo, content };
-  if (target.kind === "issue") {
-    await api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/reactions", { ...base, issue_number: target.number });
-  } else if (target.kind === "issue-comment") {
-    await api.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...base, comment_id: target.id });
-  } else {
-    await api.request("POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions", { ...base, comment_id: target.id });
-  }
+export async function addReaction(api: GitHubClient, where: RepoRef, target: ReactionTarget, content: BotReaction): Promise<void> {
+  const { owner, repo } = where;
+  await callGitHub(`Adding the ${content} reaction on ${owner}/${repo}`, () => {
+    if (target.kind === "issue") return api.rest.reactions.createForIssue({ owner, repo, issue_number: target.number, content });
+    if (target.kind === "issue-comment") return api.rest.reactions.createForIssueComment({ owner, repo, comment_id: target.id, content });
+    return api.rest.reactions.createForPullRequestReviewComment({ owner, repo, comment_id: target.id, content });
+  });
 }

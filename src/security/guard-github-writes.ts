@@ -1,5 +1,4 @@
 import { capMarkdown, COMMENT_LIMIT } from "../github/cap-markdown.js";
-import type { GitHubApi } from "../github/github-api.js";
 import { redactDeep, type SecretRedactor } from "./redact-secrets.js";
 
 /** Request fields that carry text we write to GitHub: comment/issue/PR bodies, titles, Check Run output, commit messages. */
@@ -37,8 +36,14 @@ function capText(text: string, max: number): string {
   return text.slice(0, max - note.length) + note;
 }
 
-/** `api` whose every request passes through {@link guardWriteParams} (the decorator for non-Octokit GitHubApi objects). */
-export function guardGitHubApi(api: GitHubApi, redactor: SecretRedactor): GitHubApi {
+/** A client with only a generic `request` (not an Octokit, so the plugin below cannot be installed on it). */
+export interface RequestOnlyGitHubApi {
+  request(route: string, params?: Record<string, unknown>): Promise<{ status: number; data: unknown }>;
+  auth?(options?: unknown): Promise<unknown>;
+}
+
+/** `api` whose every request passes through {@link guardWriteParams} (the decorator for non-Octokit clients). */
+export function guardGitHubApi(api: RequestOnlyGitHubApi, redactor: SecretRedactor): RequestOnlyGitHubApi {
   return {
     request: (route, params) => api.request(route, params ? guardWriteParams(params, redactor) : params),
     ...(api.auth ? { auth: (options?: unknown) => api.auth!(options) } : {}),

@@ -1,5 +1,4 @@
-import { jest } from "@jest/globals";
-import { authorize, lookupPermission, permissionFromApi } from "../../src/commands/authorize.js";
+import { authorize } from "../../src/commands/authorize.js";
 
 const trigger = { min_permission: "write" as const, ask_permission: "triage" as const, allowed_bots: [42] };
 const user = (login = "ann") => ({ login, type: "User" });
@@ -31,26 +30,5 @@ describe("authorize", () => {
     const d = authorize({ sender: user(), verb: "run", permission: "read", selfLogin: "x", trigger });
     expect(d).toMatchObject({ allow: false, reason: "permission" });
     expect(!d.allow && d.message).toBe("@ann needs `write` permission on this repository to use this command (has `read`).");
-  });
-
-  it("reads role_name when present", () => {
-    expect(permissionFromApi({ permission: "write", role_name: "maintain" })).toBe("maintain");
-    expect(permissionFromApi({ permission: "read", role_name: "custom-role" })).toBe("read");
-  });
-});
-
-describe("lookupPermission", () => {
-  const api = (answer: () => Promise<{ status: number; data: unknown }>) => ({ request: jest.fn(answer) });
-  const where = { owner: "acme", repo: "web", username: "ann" };
-
-  it("asks the collaborator-permission endpoint", async () => {
-    const a = api(async () => ({ status: 200, data: { permission: "write", role_name: "maintain" } }));
-    expect(await lookupPermission(a, where)).toBe("maintain");
-    expect(a.request).toHaveBeenCalledWith("GET /repos/{owner}/{repo}/collaborators/{username}/permission", where);
-  });
-
-  it("treats 404 as no access and lets other errors through", async () => {
-    expect(await lookupPermission(api(async () => Promise.reject(Object.assign(new Error("Not Found"), { status: 404 }))), where)).toBe("none");
-    await expect(lookupPermission(api(async () => Promise.reject(Object.assign(new Error("Bad gateway"), { status: 502 }))), where)).rejects.toThrow("Bad gateway");
   });
 });

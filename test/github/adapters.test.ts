@@ -1,23 +1,25 @@
-import { Octokit } from "@octokit/rest";
 import nock from "nock";
 import { capText, completeCheckRun, startCheckRun } from "../../src/github/check-run.js";
+import { createComment, listComments, readCommentBody } from "../../src/github/ensure-comment.js";
 import { ensureStatusComment } from "../../src/github/ensure-status-comment.js";
-import type { GitHubApi } from "../../src/github/github-api.js";
-import { ensurePullRequest, renderPullRequestBody } from "../../src/github/pull-request.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { ensurePullRequest, getPullRequestHead, renderPullRequestBody } from "../../src/github/pull-request.js";
 import { addReaction } from "../../src/github/reactions.js";
 import { ensureReviewReply } from "../../src/github/review-reply.js";
+import { GITHUB_API as API, nextPage, testOctokit } from "../helpers/test-octokit.js";
+import { ProbotOctokit } from "probot";
+import { githubWriteGuard } from "../../src/security/guard-github-writes.js";
+import { createSecretRedactor, REDACTED } from "../../src/security/redact-secrets.js";
 
-const API = "https://api.github.com";
 const R = "/repos/acme/web";
 const where = { owner: "acme", repo: "web" };
 type Body = Record<string, unknown>;
 
 describe("GitHub adapters over a real Octokit and nock", () => {
-  let api: GitHubApi;
+  let api: GitHubClient;
   beforeEach(() => {
     nock.disableNetConnect();
-    const quiet = () => undefined;
-    api = new Octokit({ auth: "t", log: { debug: quiet, info: quiet, warn: quiet, error: quiet } }) as unknown as GitHubApi;
+    api = testOctokit();
   });
   afterEach(() => {
     const pending = nock.pendingMocks();
@@ -97,6 +99,14 @@ describe("GitHub adapters over a real Octokit and nock", () => {
       expect(await ensurePullRequest(api, { ...where, head: "aider/issue-3", base: "main", title: "t", body: "b", draft: true, reviewer: "ann" })).toEqual({ number: 13, url: "https://github.com/acme/web/pull/13", created: true });
     });
 
+    it("falls back to a ready PR when GitHub puts the draft refusal in the 422's errors", async () => {
+      nock(API)
+        .get(`${R}/pulls`).query(true).reply(200, [])
+        .post(`${R}/pulls`, (b: Body) => b.draft === true).reply(422, { message: "Validation Failed", errors: [{ resource: "PullRequest", code: "custom", message: "Draft pull requests are not supported in this repository." }] })
+        .post(`${R}/pulls`, (b: Body) => b.draft === false).reply(201, { number: 14, html_url: "https://github.com/acme/web/pull/14" });
+      expect(await ensurePullRequest(api, { ...where, head: "aider/issue-3", base: "main", title: "t", body: "b", draft: true })).toEqual({ number: 14, url: "https://github.com/acme/web/pull/14", created: true });
+    });
+
     it("does not hide other validation errors", async () => {
       nock(API).get(`${R}/pulls`).query(true).reply(200, []).post(`${R}/pulls`).reply(422, { message: "No commits between main and aider/x" });
       await expect(ensurePullRequest(api, { ...where, head: "aider/x", base: "main", title: "t", body: "b", draft: true })).rejects.toThrow(/No commits/);
@@ -124,5 +134,71 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         .patch(`${R}/pulls/comments/51`, { body: `${marker}\nnew` }).reply(200, {});
       expect(await ensureReviewReply(api, { ...where, pullNumber: 2, commentId: 50, marker, body: "new", botLogin: "bot[bot]" })).toBe(51);
     });
+  });
+
+  describe("comments", () => {
+    it("lists every page GitHub links to, not only full pages of 100", async () => {
+      nock(API)
+        .get(`${R}/issues/3/comments`).query({ per_page: "100" }).reply(200, [{ id: 1, body: "a", user: { login: "ann" } }], nextPage(`${R}/issues/3/comments`, 2))
+        .get(`${R}/issues/3/comments`).query({ per_page: "100", page: "2" }).reply(200, [{ id: 2, body: null, user: null }]);
+      expect(await listComments(api, { ...where, issueNumber: 3 })).toEqual([
+        { id: 1, body: "a", user: "ann" },
+        { id: 2, body: "", user: "" },
+      ]);
+    });
+
+    it("stops after 20 pages of a huge thread", async () => {
+      const scope = nock(API);
+      for (let page = 1; page <= 20; page++) {
+        scope.get(`${R}/issues/3/comments`).query(page === 1 ? { per_page: "100" } : { per_page: "100", page: String(page) })
+          .reply(200, [{ id: page, body: "x", user: { login: "ann" } }], nextPage(`${R}/issues/3/comments`, page + 1));
+      }
+      expect(await listComments(api, { ...where, issueNumber: 3 })).toHaveLength(20);
+    });
+
+    it("reads a comment's body back, issue or review comment, and null when it is gone", async () => {
+      nock(API)
+        .get(`${R}/issues/comments/5`).reply(200, { id: 5, body: "/aider fix it" })
+        .get(`${R}/pulls/comments/6`).reply(200, { id: 6, body: "/aider here" })
+        .get(`${R}/issues/comments/7`).reply(404, { message: "Not Found" });
+      expect(await readCommentBody(api, { ...where, kind: "issue-comment", id: 5 })).toBe("/aider fix it");
+      expect(await readCommentBody(api, { ...where, kind: "review-comment", id: 6 })).toBe("/aider here");
+      expect(await readCommentBody(api, { ...where, kind: "issue-comment", id: 7 })).toBeNull();
+    });
+
+    it("writes through the Octokit it is given, so that Octokit's write guard redacts the body", async () => {
+      const secret = "sk-the-model-key-0123456789";
+      const quiet = () => undefined;
+      const Guarded = ProbotOctokit.plugin(githubWriteGuard(createSecretRedactor([secret])));
+      const guarded = new Guarded({ auth: { token: "t" }, retry: { enabled: false }, throttle: { enabled: false }, log: { debug: quiet, info: quiet, warn: quiet, error: quiet } });
+      nock(API).post(`${R}/issues/3/comments`, { body: `key ${REDACTED}` }).reply(201, { id: 8 });
+      expect(await createComment(guarded, { ...where, issueNumber: 3, body: `key ${secret}` })).toBe(8);
+    });
+  });
+
+  describe("pull request head", () => {
+    it("reads head, base and whether the head is a fork; a deleted head repository has no clone URL", async () => {
+      nock(API)
+        .get(`${R}/pulls/4`).reply(200, { number: 4, html_url: "https://github.com/acme/web/pull/4", base: { ref: "main" }, head: { ref: "feat", sha: "abc", repo: { full_name: "mallory/web", clone_url: "https://github.com/mallory/web.git" } } })
+        .get(`${R}/pulls/5`).reply(200, { number: 5, html_url: "https://github.com/acme/web/pull/5", base: { ref: "main" }, head: { ref: "gone", sha: "def", repo: null } });
+      expect(await getPullRequestHead(api, { ...where, pullNumber: 4 })).toEqual({
+        number: 4, headRef: "feat", headSha: "abc", headCloneUrl: "https://github.com/mallory/web.git", isFork: true, url: "https://github.com/acme/web/pull/4", baseRef: "main",
+      });
+      expect(await getPullRequestHead(api, { ...where, pullNumber: 5 })).toMatchObject({ headCloneUrl: null, isFork: true });
+    });
+  });
+
+  it("a rate limit on a Check Run is not taken for a missing permission", async () => {
+    nock(API).post(`${R}/check-runs`).reply(403, { message: "You have exceeded a secondary rate limit" }, { "retry-after": "30" });
+    await expect(startCheckRun(api, { ...where, headSha: "abc" })).rejects.toMatchObject({ kind: "rate-limited", retryAfterSeconds: 30 });
+  });
+
+  it("a review reply is found on a later page of the review comments", async () => {
+    const marker = "<!-- aider-bot:run:r2 -->";
+    nock(API)
+      .get(`${R}/pulls/2/comments`).query({ per_page: "100" }).reply(200, [{ id: 50, body: "/aider fix", user: { login: "ann" } }], nextPage(`${R}/pulls/2/comments`, 2))
+      .get(`${R}/pulls/2/comments`).query({ per_page: "100", page: "2" }).reply(200, [{ id: 52, in_reply_to_id: 50, body: `${marker}\nold`, user: { login: "bot[bot]" } }])
+      .patch(`${R}/pulls/comments/52`, { body: `${marker}\nnew` }).reply(200, {});
+    expect(await ensureReviewReply(api, { ...where, pullNumber: 2, commentId: 50, marker, body: "new", botLogin: "bot[bot]" })).toBe(52);
   });
 });

@@ -2,13 +2,12 @@ import { generateKeyPairSync } from "node:crypto";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { COMMENT_LIMIT } from "../../src/github/cap-markdown.js";
-import type { GitHubApi } from "../../src/github/github-api.js";
-import { githubWriteGuard, guardGitHubApi } from "../../src/security/guard-github-writes.js";
+import { githubWriteGuard, guardGitHubApi, type RequestOnlyGitHubApi } from "../../src/security/guard-github-writes.js";
 import { createSecretRedactor, REDACTED } from "../../src/security/redact-secrets.js";
 
 const SECRET = "the-webhook-secret-value";
 
-function recorder(): GitHubApi & { calls: { route: string; params: Record<string, unknown> }[] } {
+function recorder(): RequestOnlyGitHubApi & { calls: { route: string; params: Record<string, unknown> }[] } {
   const calls: { route: string; params: Record<string, unknown> }[] = [];
   return { calls, request: async (route, params = {}) => (calls.push({ route, params }), { status: 200, data: {} }) };
 }

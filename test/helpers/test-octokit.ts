@@ -1,0 +1,18 @@
+import { ProbotOctokit } from "probot";
+
+/** Where a default Octokit sends requests; nock answers there. */
+export const GITHUB_API = "https://api.github.com";
+
+/**
+ * A real Probot Octokit (typed `rest.*`, `paginate`, hooks) for unit tests against nock: a fixed token, no retries or
+ * throttling (a 5xx or 403 must reach the code under test at once), and no log output.
+ */
+export function testOctokit(): ProbotOctokit {
+  const quiet = () => undefined;
+  return new ProbotOctokit({ auth: { token: "t" }, retry: { enabled: false }, throttle: { enabled: false }, log: { debug: quiet, info: quiet, warn: quiet, error: quiet } });
+}
+
+/** A `link` header pointing at the next page, as GitHub sends it. */
+export function nextPage(path: string, page: number): { link: string } {
+  return { link: `<${GITHUB_API}${path}?per_page=100&page=${page}>; rel="next"` };
+}
