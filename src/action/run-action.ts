@@ -1,10 +1,14 @@
 import os from "node:os";
-import { Octokit } from "@octokit/rest";
+import { ProbotOctokit } from "probot";
 import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { createExec } from "../exec/create-exec.js";
-import { httpStatus, type GitHubApi } from "../github/github-api.js";
+import type { GitHubApi } from "../github/github-api.js";
+import type { GitHubClient } from "../github/github-client.js";
+import { readRepoFile } from "../github/installations.js";
+import { githubWriteGuard } from "../security/guard-github-writes.js";
+import { processRedactor } from "../security/process-redactor.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { intakeDispatch, intakeEvent, intakeSchedule, runRequest, type EngineDeps, type Intake } from "./action-engine.js";
 import type { ActionResult, ActionRun } from "./action-outputs.js";
@@ -15,11 +19,11 @@ import type { ActionResult, ActionRun } from "./action-outputs.js";
  * The commit identity of the token's bot: GitHub's `<id>+<login>@users.noreply.github.com`, which links the commits
  * to the bot's account. The Actions bot's id is fixed; an App's bot user is looked up by its login.
  */
-export async function botIdentity(api: GitHubApi, login: string, logger: Logger): Promise<{ login: string; email: string }> {
+export async function botIdentity(userId: (login: string) => Promise<number | undefined>, login: string, logger: Logger): Promise<{ login: string; email: string }> {
   if (login === "github-actions[bot]") return { login, email: "41898282+github-actions[bot]@users.noreply.github.com" };
   try {
-    const { data } = await api.request("GET /users/{username}", { username: login });
-    if (typeof data?.id === "number") return { login, email: `${data.id}+${login}@users.noreply.github.com` };
+    const id = await userId(login);
+    if (typeof id === "number") return { login, email: `${id}+${login}@users.noreply.github.com` };
   } catch (error) {
     // Only the avatar link of the commits depends on it: commit with the id-less noreply address instead.
     logger.warn({ err: error, login }, "could not look up the bot user; commits use an address without its id");
@@ -46,16 +50,9 @@ export function withInputDefaults(raw: unknown, inputs: ActionEnv["inputs"]): un
 }
 
 /** The config file from the default branch (as the App reads it: a branch cannot loosen its own rules); null when absent. */
-async function fetchConfig(api: GitHubApi, where: { owner: string; repo: string; path: string }): Promise<unknown> {
-  let text: string;
-  try {
-    const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", { ...where, headers: { accept: "application/vnd.github.raw+json" } });
-    text = typeof res.data === "string" ? res.data : Buffer.from(String(res.data?.content ?? ""), "base64").toString("utf8");
-  } catch (error) {
-    if (httpStatus(error) === 404) return null;
-    throw error;
-  }
-  return parseYaml(text) as unknown;
+async function fetchConfig(api: GitHubClient, where: { owner: string; repo: string; path: string }): Promise<unknown> {
+  const text = await readRepoFile(api, where);
+  return text === null ? null : (parseYaml(text) as unknown);
 }
 
 /**
@@ -67,13 +64,15 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
   const { owner, repo } = env;
   // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
   const log = io.logger.child({ component: "octokit" });
-  const api = new Octokit({
-    auth: env.inputs.githubToken,
+  // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
+  for (const secret of [env.inputs.githubToken, env.inputs.openaiApiKey]) processRedactor.add(secret);
+  const api = new (ProbotOctokit.plugin(githubWriteGuard(processRedactor)))({
+    auth: { token: env.inputs.githubToken },
     baseUrl: env.apiUrl,
     userAgent: "aider-bot-action",
     log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },
   }) as unknown as GitHubApi;
-  const bot = await botIdentity(api, env.inputs.botLogin, io.logger);
+  const bot = await botIdentity(async (username) => (await api.rest.users.getByUsername({ username })).data.id, env.inputs.botLogin, io.logger);
   const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
   const engine: EngineDeps = {
     api,

@@ -32,15 +32,15 @@ describe("withInputDefaults", () => {
 describe("botIdentity", () => {
   it("links commits to the bot's account: the Actions bot's fixed id, an App bot's id looked up by login", async () => {
     const calls: unknown[] = [];
-    const api = { request: async (route: string, params?: Record<string, unknown>) => (calls.push([route, params]), { status: 200, data: { id: 4242 } }) };
+    const api = async (username: string) => (calls.push(username), 4242);
     expect(await botIdentity(api, "github-actions[bot]", logger)).toEqual({ login: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" });
     expect(calls).toEqual([]);
     expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({ login: "my-app[bot]", email: "4242+my-app[bot]@users.noreply.github.com" });
-    expect(calls).toEqual([["GET /users/{username}", { username: "my-app[bot]" }]]);
+    expect(calls).toEqual(["my-app[bot]"]);
   });
 
   it("falls back to an address without the id when the lookup fails", async () => {
-    const api = { request: async () => Promise.reject(Object.assign(new Error("Not Found"), { status: 404 })) };
+    const api = async () => Promise.reject(Object.assign(new Error("Not Found"), { status: 404 }));
     expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({ login: "my-app[bot]", email: "my-app[bot]@users.noreply.github.com" });
   });
 });

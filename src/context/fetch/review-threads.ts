@@ -56,7 +56,7 @@ export async function resolveReviewThread(api: GitHubReader, threadId: string): 
 /** Reply in a thread (REST: a reply to its first comment). */
 export async function replyInThread(api: GitHubReader, where: RepoRef, pull: number, thread: ReviewThread, body: string): Promise<number> {
   const first = thread.comments.find((c) => c.databaseId !== null);
-  if (!first) throw new Error(`Review thread ${thread.id} has no comment to reply to.`);
+  if (!first || first.databaseId === null) throw new Error(`Review thread ${thread.id} has no comment to reply to.`);
   const { data } = await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
     ...where, pull_number: pull, comment_id: first.databaseId, body,
   });
