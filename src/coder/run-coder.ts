@@ -155,6 +155,7 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
     readFiles: readContents,
     repoMap: await repoMap(run),
     untrustedContext: options.untrustedContext,
+    ...(options.prContext ? { prContext: options.prContext } : {}),
     done: state.done,
     message,
   });

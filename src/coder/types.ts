@@ -9,6 +9,8 @@ export interface CoderOptions {
   message: string;
   /** Issue / PR / review-comment text, rendered to the model as delimited data, never as instructions. */
   untrustedContext?: { label: string; text: string }[];
+  /** The pull request's context blocks (src/context/render-context), sent as untrusted data before `untrustedContext`. */
+  prContext?: { label: string; text: string }[];
   /** Files to edit ("in the chat"), repo-relative. Empty → the repo map chooses. */
   files: string[];
   /** Read-only reference files. */
