@@ -99,9 +99,12 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   const budget = { ...DEFAULT_CONTEXT_BUDGET, ...spec.budget };
   let allocations = allocateContext(collected.sources, budget);
   if (deps.summarise) allocations = await summariseKept(allocations, deps.summarise);
+  const auto = mode.kind === "fix-ci" ? mode.autofix : undefined;
+  // The status comment says a run nobody asked for is an automatic one, and how many rounds remain.
+  const autoNote = auto ? `🔁 Automatic CI fix, round ${auto.round} of ${auto.maxRounds} (\`ci.autofix\` is on; \`ci.max_rounds\` limits the rounds per pull request).\n\n` : "";
   return {
     blocks: renderContextBlocks(allocations),
-    details: renderContextDetails(allocations),
+    details: autoNote + renderContextDetails(allocations),
     ...(message !== undefined ? { message } : {}),
     files,
     autoTest: mode.kind === "fix-ci",
