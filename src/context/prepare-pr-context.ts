@@ -64,6 +64,7 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
         preferPaths: req.files,
         onlyThreads: mode.kind === "address-reviews" ? mode.threads : [],
         webUrl: deps.webUrl,
+        ...(req.triggerCommentId !== undefined ? { skipCommentIds: [req.triggerCommentId] } : {}),
       },
       deps.count,
     );
