@@ -21,7 +21,7 @@ function payload(over: { conclusion?: string; slug?: string } = {}) {
   return p;
 }
 
-function harness(opts: { config?: unknown; comments?: { body: string; user: string }[]; head?: string } = {}) {
+function harness(opts: { config?: unknown; comments?: readonly { body: string; user: string }[]; head?: string } = {}) {
   const posted: { route: string; body: string }[] = [];
   const comments = (opts.comments ?? [{ body: pushedStatus(SHA), user: BOT }]).map((c, i) => ({ id: i + 1, body: c.body, user: { login: c.user }, created_at: `2026-01-0${i + 1}T00:00:00Z` }));
   const { api, calls } = fakeReader({
