@@ -120,6 +120,7 @@ describe("preparePrContext", () => {
     const p = await preparePrContext(req({ kind: "plain" }, { target: { kind: "issue", number: 4, title: "t" } }), { api, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count });
     expect(calls.map((c) => c.route)).toEqual(["GET /repos/{owner}/{repo}/issues/{issue_number}/comments"]);
     expect(p!.blocks.map((b) => b.label)).toEqual(["Earlier aider-bot runs on this pull request or issue (oldest first)", "Conversation (newest first)"]);
+    expect(p!.details).toMatch(/^<details><summary>Context from this issue \(/);
   });
 
   it("earlier runs over their budget are summarised by the weak model; no spec, no context", async () => {

@@ -153,9 +153,11 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     const [botCommit] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 1);
     expect(botCommit!.subject).toBe("fix: div by zero gives NaN");
 
-    // Round 1: checks fail on the bot's commit → an automatic fix-ci run.
+    // Round 1: checks fail on the bot's commit → an automatic fix-ci run. This installation has not granted
+    // `actions: read`: the run goes on without the job log and says so.
+    prState(e2e.repo).actionsReadable = false;
     seedCheckRun(state, e2e.repo, {
-      headSha: botCommit!.sha, name: "unit tests", conclusion: "failure", summary: "1 failed",
+      headSha: botCommit!.sha, name: "unit tests", conclusion: "failure", summary: "1 failed", log: "Error: the log nobody may read\n",
       annotations: [{ path: "src/math.ts", start_line: 6, end_line: 6, annotation_level: "failure", message: "expected div(1, 0) to throw a RangeError" }],
     });
     e2e.llm.push("src/math.ts\n```ts\n<<<<<<< SEARCH\n  return b === 0 ? NaN : a / b;\n=======\n  if (b === 0) throw new RangeError(\"b is 0\");\n  return a / b;\n>>>>>>> REPLACE\n```\n", "fix: throw on division by zero");
@@ -166,6 +168,7 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     expect(fixRequest).toContain("These checks fail on the head commit of this pull request:");
     expect(fixRequest).toContain('- "unit tests" (failure, 1 annotation)');
     expect(fixRequest).toContain("expected div(1, 0) to throw a RangeError");
+    expect(fixRequest).toContain("the job log could not be read (HTTP 403); grant the App the `actions: read` permission");
     const [autoCommit] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 1);
     expect(autoCommit!.subject).toBe("fix: throw on division by zero");
     const autoStatus = e2e.repo.comments.filter((c) => c.user === bot && c.body.includes("aider-bot:autofix:1:"));
