@@ -100,12 +100,15 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   const budget = { ...DEFAULT_CONTEXT_BUDGET, ...spec.budget };
   let allocations = allocateContext(collected.sources, budget);
   if (deps.summarise) allocations = await summariseKept(allocations, deps.summarise);
+  // A log that could not be read (no `actions: read`) is a note inside its check for the model; the maintainer sees it
+  // in the status comment, where granting the permission can be acted on.
+  const logNotes = [...new Set(collected.checks.filter((c) => c.logNote).map((c) => c.logNote!))].map((n) => `⚠️ Failing checks: ${n}.`);
   const auto = mode.kind === "fix-ci" ? mode.autofix : undefined;
   // The status comment says a run nobody asked for is an automatic one, and how many rounds remain.
   const autoNote = auto ? `🔁 Automatic CI fix, round ${auto.round} of ${auto.maxRounds} (\`ci.autofix\` is on; \`ci.max_rounds\` limits the rounds per pull request).\n\n` : "";
   return {
     blocks: renderContextBlocks(allocations),
-    details: autoNote + (isPullRequest ? renderContextDetails(allocations) : renderContextDetails(allocations).replace("Context from this pull request", "Context from this issue")),
+    details: autoNote + (logNotes.length ? `${logNotes.join("\n")}\n\n` : "") + (isPullRequest ? renderContextDetails(allocations) : renderContextDetails(allocations).replace("Context from this pull request", "Context from this issue")),
     ...(message !== undefined ? { message } : {}),
     files,
     autoTest: mode.kind === "fix-ci",

@@ -72,6 +72,7 @@ describe("preparePrContext", () => {
     expect(text).not.toContain('check "aider-bot"');
     expect(p.details).toMatch(/<summary>Context from this pull request \(\d+ tokens\)<\/summary>/);
     expect(p.details).toContain("| Review threads | 2 of 2 |");
+    expect(p.details).toMatch(/^⚠️ Failing checks: the job log could not be read \(HTTP 403\); grant the App the `actions: read` permission/);
     expect(p.message).toBeUndefined();
     expect(p.refuse).toBeUndefined();
     expect(p.autoTest).toBe(false);

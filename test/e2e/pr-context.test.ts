@@ -175,6 +175,7 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     expect(autoStatus).toHaveLength(1);
     expect(autoStatus[0]!.body).toContain("🔁 Automatic CI fix, round 1 of 1");
     expect(autoStatus[0]!.body).toContain("🚀 Pushed");
+    expect(autoStatus[0]!.body).toContain("⚠️ Failing checks: the job log could not be read (HTTP 403)");
 
     // The fix fails too: max_rounds is reached, so the bot says so once and does not run again.
     seedCheckRun(state, e2e.repo, { headSha: autoCommit!.sha, name: "unit tests", conclusion: "failure", summary: "still 1 failed" });
