@@ -47,7 +47,8 @@ export function decideEvent(name: string, payload: any, trigger: { command: stri
     },
   };
   if (name === "issue_comment" && payload.action === "created") {
-    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true }) // issue #14: address-reviews, fix-ci;
+    // Issue #14 hook: `address-reviews` and `fix-ci` are commands (handlers.ts gives them their mode).
+    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
     if (!command) return { kind: "ignore", reason: "no command" };
     const issue = payload.issue;
     return {
@@ -60,7 +61,8 @@ export function decideEvent(name: string, payload: any, trigger: { command: stri
     };
   }
   if (name === "pull_request_review_comment" && payload.action === "created") {
-    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true }) // issue #14: address-reviews, fix-ci;
+    // Issue #14 hook: `address-reviews` and `fix-ci` are commands (handlers.ts gives them their mode).
+    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
     if (!command) return { kind: "ignore", reason: "no command" };
     const c = payload.comment;
     const pr = payload.pull_request;
