@@ -298,4 +298,15 @@ describe("runCoder details", () => {
     await runCoder(coderOptions({ lintCommands: ["eslint"], maxReflections: 0 }), deps);
     expect(deps.checkRuns[0].files).toEqual(["src/fetch.ts", "src/retry.ts"]);
   });
+
+  it("sends the pull request's context blocks to the model as untrusted data, before the request", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit] });
+    await runCoder(coderOptions({ prContext: [{ label: "Review threads", text: "thread PRRT_1: please retry fetches" }] }), deps);
+    const messages = deps.requests[0]!.messages;
+    const at = messages.findIndex((m) => m.content.includes("thread PRRT_1: please retry fetches"));
+    expect(at).toBeGreaterThan(0);
+    expect(messages[at]!.role).toBe("user");
+    expect(messages[at]!.content).toContain("Review threads");
+    expect(at).toBeLessThan(messages.length - 1);
+  });
 });
