@@ -27,7 +27,7 @@ describe("replyToThreads", () => {
     const g = github();
     const summary = await replyToThreads({ api: g.api, where: { owner: "acme", repo: "web" }, pull: 4, threads, outcome: pushed, resolve: true });
     expect(g.replies.map((r) => r.to)).toEqual([71, 72, 73]);
-    expect(g.replies[0]!.body).toBe("🤖 renamed x to count. in [`ccccccc`](https://github.com/acme/web/commit/ccc)\n\n<sub>I resolved this thread (`reviews.resolve_threads: true`); unresolve it if you disagree.</sub>");
+    expect(g.replies[0]!.body).toBe("🤖 renamed x to count.\n\nChanged in [`ccccccc`](https://github.com/acme/web/commit/ccc).\n\n<sub>I resolved this thread (`reviews.resolve_threads: true`); unresolve it if you disagree.</sub>");
     // Reported on, but its file was not touched: not resolved, no commit link.
     expect(g.replies[1]!.body).toBe("🤖 left as is; the name is used by the public API.");
     expect(g.replies[2]!.body).toContain("did not say anything about this thread");
