@@ -21,6 +21,8 @@ export interface CoderOptions {
   lintCommands: string[];
   testCommand?: string;
   autoTest: boolean;
+  /** Run the test command once before the first model call and add what it says to the request (`fix-ci`). */
+  reproduceTest?: boolean;
   /** Commands run once before the first check (e.g. `npm ci`). */
   setupCommands?: string[];
   maxReflections: number;

@@ -20,7 +20,7 @@ export interface PreparedContext {
   message?: string;
   /** Files to put in the chat besides the requested ones (the threads' files, the annotated files). */
   files: string[];
-  /** fix-ci: the test command runs after the edit even when `auto_test` is off, so the fix is checked. */
+  /** fix-ci: the test command runs before the edit (reproduce) and after it even when `auto_test` is off. */
   autoTest: boolean;
   /** The run cannot go on (no unresolved thread, no failing check, or they could not be read): says why. */
   refuse?: string;

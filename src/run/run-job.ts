@@ -162,6 +162,7 @@ function coderOptions(req: RunRequest, prepared: PreparedContext | null): CoderO
     lintCommands: s.lint,
     testCommand: s.test,
     autoTest: s.autoTest || (prepared?.autoTest ?? false),
+    ...(prepared?.autoTest ? { reproduceTest: true } : {}),
     setupCommands: s.setup,
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,

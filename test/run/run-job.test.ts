@@ -109,7 +109,7 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
     h.deps.prContext = async (r) => (order.push(`context ${r.jobId}`), prepared);
     h.deps.afterRun = async (_r, outcome, p) => (order.push(`after ${outcome.kind} ${p === prepared}`), "**Review threads**\n- `PRRT_1`: addressed");
     const out = await runJob(request({ files: ["src/a.ts"] }), h.deps);
-    expect(seen).toMatchObject({ message: "Address thread PRRT_1.", prContext: prepared.blocks, files: ["src/a.ts", "src/t.ts"], autoTest: true });
+    expect(seen).toMatchObject({ message: "Address thread PRRT_1.", prContext: prepared.blocks, files: ["src/a.ts", "src/t.ts"], autoTest: true, reproduceTest: true });
     expect(order).toEqual(["context j1", "after pushed true"]);
     expect(out.context).toBe(`**Review threads**\n- \`PRRT_1\`: addressed\n\n${prepared.details}`);
     expect(h.statuses.at(-1)).toContain("Context from this pull request (9 tokens)");
