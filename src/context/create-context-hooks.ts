@@ -30,8 +30,9 @@ export function createContextHooks(args: {
         botLogin: args.botLogin,
         webUrl: args.webUrl,
         count: args.count,
-        // Earlier runs that do not fit are summarised by the weak model, as Aider summarises its chat history.
-        summarise: async (text, maxTokens) => (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens), maxTokens: Math.max(64, maxTokens) })).text,
+        // Earlier runs that do not fit are summarised by the weak model, as Aider summarises its chat history. The
+        // length is asked for in the prompt, not as max_tokens: reasoning models reject it or need room beyond it.
+        summarise: async (text, maxTokens) => (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens) })).text,
       }),
     afterRun: async (req, outcome, prepared) =>
       prepared?.threads.length
