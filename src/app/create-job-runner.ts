@@ -4,11 +4,13 @@ import path from "node:path";
 import type { Logger } from "pino";
 import { runCoder } from "../coder/run-coder.js";
 import type { AppEnv } from "../config/env.js";
+import { createContextHooks } from "../context/create-context-hooks.js";
 import type { Exec } from "../exec/types.js";
 import { createRunGitHub } from "../github/create-run-github.js";
 import type { GitHubApi } from "../github/github-api.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
 import type { JobHandler } from "../jobs/job-queue.js";
+import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
 import { createCoderDeps } from "../run/create-coder-deps.js";
 import { runJob } from "../run/run-job.js";
@@ -101,6 +103,8 @@ export function createJobRunner(deps: JobRunnerDeps): JobHandler<RunRequest> {
       logger: deps.logger,
       now: () => Date.now(),
       signal,
+      // Issue #14 hook: PR/issue context before the coder, review-thread replies after it.
+      ...createContextHooks({ req, api, llm: deps.llm, botLogin: bot.login, webUrl, count: countTokens }),
     });
   };
 }

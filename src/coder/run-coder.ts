@@ -13,6 +13,7 @@ import { afterApply, decideNext, finalOutcome, judgeReply, type LoopState, type 
 import { extractExplanation } from "./extract-explanation.js";
 import { findFileMentions } from "./find-file-mentions.js";
 import { addUsage, budgetProblem, deadlineProblem, emptyUsage, type UsageTotals } from "./run-budget.js";
+import { reproduceTest } from "./reproduce-test.js";
 import { runChecks } from "./run-checks.js";
 import { selectFilesToAdd } from "./select-files-to-add.js";
 import type { CoderOptions, CoderResult, CoderStage, FileStat } from "./types.js";
@@ -70,7 +71,16 @@ type Step =
  */
 export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<CoderResult> {
   const run = await startRun(options, deps);
-  let step: Step = { kind: "ask", message: options.message };
+  let message = options.message;
+  if (options.reproduceTest) {
+    // fix-ci: the model starts from the failure as it reproduces here (the commit body keeps the request as asked).
+    const reproduced = await reproduceTest(deps, options);
+    if (reproduced) {
+      message = `${message}\n\n${reproduced.note}`;
+      run.state.setupDone ||= reproduced.setupDone;
+    }
+  }
+  let step: Step = { kind: "ask", message };
   for (;;) {
     // The one deadline check: before every step, and so also between a failed model call and its report (an
     // abort caused by the run's own deadline or cancellation is a time-out, not a model failure).
@@ -155,6 +165,7 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
     readFiles: readContents,
     repoMap: await repoMap(run),
     untrustedContext: options.untrustedContext,
+    ...(options.prContext ? { prContext: options.prContext } : {}),
     done: state.done,
     message,
   });

@@ -9,6 +9,8 @@ export interface CoderOptions {
   message: string;
   /** Issue / PR / review-comment text, rendered to the model as delimited data, never as instructions. */
   untrustedContext?: { label: string; text: string }[];
+  /** The pull request's context blocks (src/context/render-context), sent as untrusted data before `untrustedContext`. */
+  prContext?: { label: string; text: string }[];
   /** Files to edit ("in the chat"), repo-relative. Empty → the repo map chooses. */
   files: string[];
   /** Read-only reference files. */
@@ -19,6 +21,8 @@ export interface CoderOptions {
   lintCommands: string[];
   testCommand?: string;
   autoTest: boolean;
+  /** Run the test command once before the first model call and add what it says to the request (`fix-ci`). */
+  reproduceTest?: boolean;
   /** Commands run once before the first check (e.g. `npm ci`). */
   setupCommands?: string[];
   maxReflections: number;

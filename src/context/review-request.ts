@@ -42,6 +42,7 @@ export function readThreadReplies(answer: string, threadIds: readonly string[]):
 
 /** The reply posted in a thread (markdown). */
 export function renderThreadReply(args: { text: string; commitSha?: string; commitUrl?: string; resolved: boolean }): string {
-  const commit = args.commitSha ? ` in ${args.commitUrl ? `[\`${args.commitSha.slice(0, 7)}\`](${args.commitUrl})` : `\`${args.commitSha.slice(0, 7)}\``}` : "";
+  // On its own line: the model's sentence ends with its own full stop.
+  const commit = args.commitSha ? `\n\nChanged in ${args.commitUrl ? `[\`${args.commitSha.slice(0, 7)}\`](${args.commitUrl})` : `\`${args.commitSha.slice(0, 7)}\``}.` : "";
   return `🤖 ${sanitiseText(args.text).text}${commit}${args.resolved ? "\n\n<sub>I resolved this thread (`reviews.resolve_threads: true`); unresolve it if you disagree.</sub>" : ""}`;
 }

@@ -1,4 +1,4 @@
-import { parseCommand, type Command } from "../commands/parse-command.js";
+import { parseCommand, type AnyCommand } from "../commands/parse-command.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are validated field by field here */
 
@@ -23,7 +23,7 @@ export interface EventFacts {
   dedupeId?: string;
 }
 
-export type EventDecision = { kind: "ignore"; reason: string } | { kind: "command"; command: Command; facts: EventFacts };
+export type EventDecision = { kind: "ignore"; reason: string } | { kind: "command"; command: AnyCommand; facts: EventFacts };
 
 /**
  * What a webhook asks of us (pure): a command and the facts to run it, or why it is ignored. The command word and
@@ -47,7 +47,8 @@ export function decideEvent(name: string, payload: any, trigger: { command: stri
     },
   };
   if (name === "issue_comment" && payload.action === "created") {
-    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command);
+    // Issue #14 hook: `address-reviews` and `fix-ci` are commands (handlers.ts gives them their mode).
+    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
     if (!command) return { kind: "ignore", reason: "no command" };
     const issue = payload.issue;
     return {
@@ -60,7 +61,8 @@ export function decideEvent(name: string, payload: any, trigger: { command: stri
     };
   }
   if (name === "pull_request_review_comment" && payload.action === "created") {
-    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command);
+    // Issue #14 hook: `address-reviews` and `fix-ci` are commands (handlers.ts gives them their mode).
+    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
     if (!command) return { kind: "ignore", reason: "no command" };
     const c = payload.comment;
     const pr = payload.pull_request;

@@ -2,6 +2,8 @@ import type { Logger } from "pino";
 import { lookupPermission } from "../commands/authorize.js";
 import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
+import { handleCheckSuite } from "../context/autofix.js";
+import { prRunSpec } from "../context/pr-run-spec.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../run/run-request.js";
@@ -42,6 +44,8 @@ type Enqueue = Extract<EventAction, { kind: "enqueue" }>;
  * the job inline: GitHub's 10-second limit is never near.
  */
 export async function handleEvent(ctx: EventContext, services: AppServices): Promise<HandleResult> {
+  // Issue #14 hook: a failed check suite on the bot's commit may start an automatic CI fix (ci.autofix).
+  if (ctx.name === "check_suite") return handleCheckSuite(ctx, services);
   const payload = ctx.payload as { comment?: { body?: string } };
   // Cheap pre-filter before any API call: comments without a slash command are the common case.
   if ((ctx.name === "issue_comment" || ctx.name === "pull_request_review_comment") && !/^ {0,3}\//m.test(payload.comment?.body ?? "")) {
@@ -157,6 +161,8 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     requester: { login: facts.sender.login, ...(facts.sender.id ? { id: facts.sender.id } : {}) },
     ...(facts.reactTo.kind === "issue-comment" ? { triggerCommentId: facts.reactTo.id } : {}),
     settings: resolved.settings,
+    // Issue #14 hook: every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
+    context: prRunSpec(config, action.mode ?? { kind: "plain" }),
   };
 }
 

@@ -2,6 +2,8 @@ import { authorize, type Sender } from "../commands/authorize.js";
 import { helpText } from "../commands/help-text.js";
 import type { CommandFlags } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult, type Permission, type RepoConfig } from "../config/repo-config.js";
+import { describeMode, type PrMode } from "../context/pr-run-spec.js";
+import { sanitiseCommand } from "../context/sanitise-command.js";
 import { jobKey } from "../jobs/job.js";
 import { decideEvent, type EventFacts } from "./decide-event.js";
 import { configMarker, replyMarker, unauthorizedMarker } from "./markers.js";
@@ -37,6 +39,8 @@ export type EventAction =
       /** Issue/PR title and body, review diff hunk: data for the model, never instructions. */
       untrustedContext: { label: string; text: string }[];
       config: RepoConfig;
+      /** Issue #14: the PR loop this run closes (address-reviews, fix-ci); absent: a plain request. */
+      mode?: PrMode;
     };
 
 export interface DecideDeps {
@@ -62,7 +66,9 @@ export async function decideAction(event: { name: string; id: string; payload: u
   const config = deps.config.ok ? deps.config.config : DEFAULTS;
   const decision = decideEvent(event.name, event.payload, config.trigger);
   if (decision.kind === "ignore") return decision;
-  const { facts, command } = decision;
+  const { facts } = decision;
+  // Issue #14 hook: the maintainer's instruction is cleaned of hidden content like every other GitHub text.
+  const command = sanitiseCommand(decision.command);
   const sender: Sender = facts.sender;
   const isHuman = sender.type !== "Bot" && sender.login.toLowerCase() !== deps.bot.login.toLowerCase();
   const verb = command.verb === "invalid" ? "help" : command.verb;
@@ -78,13 +84,20 @@ export async function decideAction(event: { name: string; id: string; payload: u
     return { kind: "reply", reason, facts, marker, body: `${marker}\n${body}` };
   };
   if (!deps.config.ok) return { kind: "reply", reason: "invalid-config", facts, marker: configMarker, body: renderConfigProblems(deps.config.problems) };
-  if (command.verb === "help") return reply("help", helpText(config.trigger.command));
-  if (command.verb === "invalid") return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command)}`);
+  if (command.verb === "help") return reply("help", helpText(config.trigger.command, { contextVerbs: true }));
+  if (command.verb === "invalid") return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command, { contextVerbs: true })}`);
   const key = jobKey(facts.owner, facts.repo, facts.number);
   if (command.verb === "cancel") return { kind: "cancel", facts, key };
   if (command.verb === "undo" && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} undo\` works on pull requests: it reverts my last commit there.`);
   }
+  // Issue #14 hook: address-reviews / fix-ci are runs with a mode (their request is built from the threads or checks).
+  if ((command.verb === "address-reviews" || command.verb === "fix-ci") && !facts.isPullRequest) {
+    return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
+  }
+  const mode: PrMode | undefined = command.verb === "address-reviews" ? { kind: "address-reviews", threads: command.threads, extra: command.text }
+    : command.verb === "fix-ci" ? { kind: "fix-ci", extra: command.text }
+    : undefined;
   const flags = "flags" in command ? command.flags : { files: [] };
   // `--model` is checked against `allowed_models` when settings are resolved (after `retry` merges the earlier
   // request's flags), by run/resolve-settings.
@@ -93,8 +106,9 @@ export async function decideAction(event: { name: string; id: string; payload: u
     facts,
     jobId: facts.dedupeId ?? event.id,
     key,
-    verb: command.verb,
-    text: "text" in command ? command.text : "",
+    verb: mode ? "run" : (command.verb as "run" | "ask" | "undo" | "retry"),
+    text: mode ? describeMode(mode) : "text" in command ? command.text : "",
+    ...(mode ? { mode } : {}),
     flags: { ...flags, files: [...new Set([...flags.files, ...(facts.review ? [facts.review.path] : [])])] },
     target: facts.review ? "review-thread" : facts.isPullRequest ? "pr-branch" : "new-pr-from-default",
     untrustedContext: untrustedContext(facts),

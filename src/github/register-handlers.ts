@@ -3,7 +3,14 @@ import { handleEvent, type AppServices, type HandleResult } from "./handle-event
 import type { GitHubApi } from "./github-api.js";
 
 /** The webhook events that can carry a request. */
-export const HANDLED_EVENTS = ["issue_comment.created", "pull_request_review_comment.created", "issues.labeled", "issues.opened"] as const;
+export const HANDLED_EVENTS = [
+  "issue_comment.created",
+  "pull_request_review_comment.created",
+  "issues.labeled",
+  "issues.opened",
+  // Issue #14: ci.autofix (ignored unless a repository opts in).
+  "check_suite.completed",
+] as const;
 
 /**
  * Wire the app's webhook handlers into Probot: each event is decided, authorized, acknowledged (👀 + "queued"

@@ -1,4 +1,5 @@
 import type { CoderResult } from "../coder/types.js";
+import { autofixMarker } from "../context/autofix-rounds.js";
 import { summarizeFailures } from "../edits/reflection.js";
 import type { RunOutcome, RunStage } from "../run/run-outcome.js";
 import type { RunRequest } from "../run/run-request.js";
@@ -15,7 +16,9 @@ const CAP = { answer: 20_000, explanation: 12_000, output: 15_000, shell: 4_000,
  */
 function withMarkers(req: RunRequest, visible: string): string {
   const stored = requestMarkerOf(req);
-  const head = `${runMarker(req.jobId)}\n`;
+  // An automatic CI fix is counted from its status comment (ci.max_rounds), so the marker is there from "queued" on.
+  const auto = req.context?.mode.kind === "fix-ci" ? req.context.mode.autofix : undefined;
+  const head = `${runMarker(req.jobId)}\n${auto ? `${autofixMarker(auto.round, auto.sha)}\n` : ""}`;
   const fitted = capMarkdown(visible, COMMENT_LIMIT - 1_000 - head.length - stored.length);
   return `${head}${fitted}${stored ? `\n${stored}` : ""}`;
 }
@@ -87,6 +90,7 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   }
   if (result) parts.push(...resultDetails(result, outcome.elapsedMs));
   else parts.push(`<sub>${(outcome.elapsedMs / 1000).toFixed(1)} s</sub>`);
+  if (outcome.context) parts.push(outcome.context);
   return withMarkers(req, parts.join("\n\n"));
 }
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { checksFailingCommit } from "../coder/commit-policy.js";
+import type { PreparedContext } from "../context/prepare-pr-context.js";
 import type { CoderOptions, CoderResult } from "../coder/types.js";
 import { issueBranchName } from "./branch-name.js";
 import type { RunRequest } from "./run-request.js";
@@ -22,6 +23,10 @@ export interface RunJobDeps {
   logger: Logger;
   now(): number;
   signal: AbortSignal;
+  /** Issue #14 hook: the PR/issue context, read before the coder (context/prepare-pr-context; never throws). */
+  prContext?(req: RunRequest): Promise<PreparedContext | null>;
+  /** Issue #14 hook: after the outcome, before the final status (thread replies); markdown for the status comment. */
+  afterRun?(req: RunRequest, outcome: RunOutcome, prepared: PreparedContext | null): Promise<string | null>;
 }
 
 /**
@@ -40,10 +45,12 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   };
   const headSha = req.target.kind === "issue" ? null : req.target.headSha;
   const checkRunId = headSha && req.verb === "run" ? await deps.github.startCheckRun(headSha).catch(() => null) : null;
+  // Issue #14 hook: PR context first (address-reviews / fix-ci with nothing to do stop here, with the reason).
+  const prepared = (await deps.prContext?.(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))) ?? null;
   const dir = await deps.tempDir.create("aider-bot-job-");
   let outcome: RunOutcome;
   try {
-    outcome = await execute(req, deps, dir, stage);
+    outcome = prepared?.refuse ? { kind: "nothing-to-do", message: prepared.refuse, elapsedMs: 0 } : await execute(req, deps, dir, stage, prepared);
   } catch (error) {
     log.error({ err: error }, "run failed");
     outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: deps.now() - started };
@@ -51,6 +58,10 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     await deps.tempDir.remove(dir).catch(() => undefined);
   }
   outcome.elapsedMs = deps.now() - started;
+  // Issue #14 hook: thread replies/resolves, then the context details go into the final status comment.
+  const after = await deps.afterRun?.(req, outcome, prepared).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
+  const contextNotes = [after, prepared?.details].filter((x): x is string => !!x);
+  if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
   const ok = outcome.kind === "pushed" || outcome.kind === "pull-request" || outcome.kind === "answered" || outcome.kind === "reverted" || outcome.kind === "nothing-to-do";
   const body = deps.render.final(outcome, req);
   await deps.github.updateStatus(body).catch((error: unknown) => log.warn({ err: error }, "final status update failed"));
@@ -67,7 +78,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   return outcome;
 }
 
-async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s: RunStage) => Promise<void>): Promise<RunOutcome> {
+async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s: RunStage) => Promise<void>, prepared: PreparedContext | null): Promise<RunOutcome> {
   const { target } = req;
   const branch = target.kind === "issue" ? req.defaultBranch : target.headRef;
   const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;
@@ -86,7 +97,7 @@ async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s
   const workBranch = target.kind === "issue" ? issueBranchName(req.settings.branchPrefix, target.number, target.title) : branch;
   if (target.kind === "issue") await deps.git.createBranch(checkout, workBranch);
 
-  const options = coderOptions(req);
+  const options = coderOptions(req, prepared);
   const result = await deps.coder(checkout, options, {
     signal: deps.signal,
     onProgress: (p) => {
@@ -136,19 +147,22 @@ async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s
   return { kind: "pull-request", result, sha, pr, branch: workBranch, elapsedMs: 0 };
 }
 
-function coderOptions(req: RunRequest): CoderOptions {
+function coderOptions(req: RunRequest, prepared: PreparedContext | null): CoderOptions {
   const s = req.settings;
   return {
-    message: req.message,
+    // Issue #14: address-reviews / fix-ci build their instruction from the threads or checks; the PR context is data.
+    message: prepared?.message ?? req.message,
     untrustedContext: req.untrustedContext,
-    files: req.files,
+    ...(prepared?.blocks.length ? { prContext: prepared.blocks } : {}),
+    files: prepared ? [...new Set([...req.files, ...prepared.files])] : req.files,
     readFiles: [],
     editFormat: s.editFormat,
     model: s.model,
     weakModel: s.weakModel,
     lintCommands: s.lint,
     testCommand: s.test,
-    autoTest: s.autoTest,
+    autoTest: s.autoTest || (prepared?.autoTest ?? false),
+    ...(prepared?.autoTest ? { reproduceTest: true } : {}),
     setupCommands: s.setup,
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,

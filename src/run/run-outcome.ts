@@ -4,7 +4,11 @@ import type { CoderResult } from "../coder/types.js";
 export type RunStage = "queued" | "cloning" | "mapping" | "thinking" | "applying" | "lint" | "tests" | "pushing";
 
 /** How one job ended: rendered into the final status comment, the reaction and the Check Run. */
-export type RunOutcome = { elapsedMs: number } & (
+export type RunOutcome = {
+  elapsedMs: number;
+  /** Issue #14: markdown the final status adds (context sources and tokens, review-thread replies). */
+  context?: string;
+} & (
   | { kind: "pushed"; result: CoderResult; sha: string; url: string }
   | { kind: "pull-request"; result: CoderResult; sha: string; pr: { number: number; url: string }; branch: string }
   | { kind: "patch"; result: CoderResult; sha: string; patch: string }

@@ -1,3 +1,4 @@
+import type { PrRunSpec } from "../context/pr-run-spec.js";
 import type { EditFormatName } from "../edits/types.js";
 
 /** Settings of one run, resolved from the repo config, the command's flags and the app's defaults. */
@@ -64,4 +65,6 @@ export interface RunRequest {
   triggerCommentId?: number;
   /** The status comment created when the job was queued. */
   statusCommentId?: number;
+  /** Issue #14: the context budget and the PR loop this run closes; absent (schedules): no PR context is read. */
+  context?: PrRunSpec;
 }

@@ -298,4 +298,40 @@ describe("runCoder details", () => {
     await runCoder(coderOptions({ lintCommands: ["eslint"], maxReflections: 0 }), deps);
     expect(deps.checkRuns[0].files).toEqual(["src/fetch.ts", "src/retry.ts"]);
   });
+
+  it("sends the pull request's context blocks to the model as untrusted data, before the request", async () => {
+    const deps = fakeDeps({ files, answers: [goodEdit] });
+    await runCoder(coderOptions({ prContext: [{ label: "Review threads", text: "thread PRRT_1: please retry fetches" }] }), deps);
+    const messages = deps.requests[0]!.messages;
+    const at = messages.findIndex((m) => m.content.includes("thread PRRT_1: please retry fetches"));
+    expect(at).toBeGreaterThan(0);
+    expect(messages[at]!.role).toBe("user");
+    expect(messages[at]!.content).toContain("Review threads");
+    expect(at).toBeLessThan(messages.length - 1);
+  });
+
+  it("fix-ci reproduces: the test command runs once before the first model call and its failure joins the request; setup is not repeated", async () => {
+    const deps = fakeDeps({
+      files, answers: [goodEdit],
+      check: (req, nth) => (req.kind === "test" && nth === 1 ? { ok: false, output: "FAIL test/fetch.test.ts\nExpected: 3 retries" } : {}),
+    });
+    const result = await runCoder(coderOptions({ reproduceTest: true, testCommand: "npm test", autoTest: true, setupCommands: ["npm ci"] }), deps);
+    expect(result.outcome).toBe("changed");
+    expect(deps.checkRuns.map((r) => `${r.kind} ${r.command}`)).toEqual(["setup npm ci", "test npm test", "test npm test"]);
+    const first = lastUser(deps.requests[0]!);
+    expect(first).toContain("add retry logic to fetch client\n\nI ran `npm test` before any change and it fails here too:");
+    expect(first).toContain("Expected: 3 retries");
+    // The commit keeps the request as it was asked.
+    expect(deps.commits[0]!.body).not.toContain("Expected: 3 retries");
+  });
+
+  it("fix-ci reproduction that passes says so; without a test command nothing runs", async () => {
+    const passing = fakeDeps({ files, answers: [goodEdit] });
+    await runCoder(coderOptions({ reproduceTest: true, testCommand: "npm test" }), passing);
+    expect(lastUser(passing.requests[0]!)).toContain("I ran `npm test` before any change and it passes here");
+    const none = fakeDeps({ files, answers: [goodEdit] });
+    await runCoder(coderOptions({ reproduceTest: true }), none);
+    expect(none.checkRuns).toEqual([]);
+    expect(lastUser(none.requests[0]!)).toBe("add retry logic to fetch client");
+  });
 });

@@ -98,3 +98,47 @@ describe("runJob", () => {
     expect(h.calls).toContain("react confused");
   });
 });
+
+describe("runJob: the PR-context hooks (issue #14)", () => {
+  const prepared = { blocks: [{ label: "Review threads", text: "rename x" }], details: "<details><summary>Context from this pull request (9 tokens)</summary></details>", message: "Address thread PRRT_1.", files: ["src/t.ts"], autoTest: true, threads: [] };
+
+  it("gives the coder the prepared instruction, context blocks, files and test run; the details and after-run notes reach the final status", async () => {
+    let seen: Parameters<RunJobDeps["coder"]>[1] | undefined;
+    const h = harness(async (_root, options) => ((seen = options), changed));
+    const order: string[] = [];
+    h.deps.prContext = async (r) => (order.push(`context ${r.jobId}`), prepared);
+    h.deps.afterRun = async (_r, outcome, p) => (order.push(`after ${outcome.kind} ${p === prepared}`), "**Review threads**\n- `PRRT_1`: addressed");
+    const out = await runJob(request({ files: ["src/a.ts"] }), h.deps);
+    expect(seen).toMatchObject({ message: "Address thread PRRT_1.", prContext: prepared.blocks, files: ["src/a.ts", "src/t.ts"], autoTest: true, reproduceTest: true });
+    expect(order).toEqual(["context j1", "after pushed true"]);
+    expect(out.context).toBe(`**Review threads**\n- \`PRRT_1\`: addressed\n\n${prepared.details}`);
+    expect(h.statuses.at(-1)).toContain("Context from this pull request (9 tokens)");
+    expect(h.statuses.at(-1)).toContain("- `PRRT_1`: addressed");
+  });
+
+  it("a refusal (nothing to address) ends the run before cloning, with the reason", async () => {
+    const h = harness(async () => changed);
+    h.deps.prContext = async () => ({ ...prepared, refuse: "There is no unresolved review thread on this pull request." });
+    const out = await runJob(request(), h.deps);
+    expect(out.kind).toBe("nothing-to-do");
+    expect(h.calls.some((c) => c.startsWith("clone"))).toBe(false);
+    expect(h.statuses.at(-1)).toContain("😕 There is no unresolved review thread on this pull request.");
+  });
+
+  it("a failing context step or after-run step never fails the run", async () => {
+    const h = harness(async () => changed);
+    const tried: string[] = [];
+    h.deps.prContext = async () => {
+      tried.push("context");
+      throw new Error("GitHub is down");
+    };
+    h.deps.afterRun = async () => {
+      tried.push("after");
+      throw new Error("reply failed");
+    };
+    const out = await runJob(request(), h.deps);
+    expect(tried).toEqual(["context", "after"]);
+    expect(out.kind).toBe("pushed");
+    expect(out.context).toBeUndefined();
+  });
+});

@@ -25,6 +25,8 @@ export interface CollectArgs {
   webUrl: string;
   /** Job log tails to read at most (each is one request). */
   maxLogs?: number;
+  /** Comments left out of the conversation: the one that asked for this run (its instruction is the request). */
+  skipCommentIds?: readonly number[];
 }
 
 export interface CollectedContext {
@@ -72,7 +74,8 @@ export async function collectContext(api: GitHubReader, a: CollectArgs, count: C
   ];
   if (threads) sources.push(threads.ok ? threadsSource(threads.value, a.onlyThreads, count, `${page}/files`) : unavailable("review_threads", `${page}/files`, threads.note));
   if (checks) sources.push(checks.ok ? checksSource(failing, count, `${page}/checks`) : unavailable("checks", `${page}/checks`, checks.note));
-  sources.push(comments.ok ? conversationSource(comments.value.comments, count, page) : unavailable("conversation", page, comments.note));
+  const conversation = comments.ok ? comments.value.comments.filter((c) => !a.skipCommentIds?.includes(c.id)) : [];
+  sources.push(comments.ok ? conversationSource(conversation, count, page) : unavailable("conversation", page, comments.note));
   if (closing) sources.push(closing.ok ? closingIssuesSource(closing.value, count, page) : unavailable("closing_issues", page, closing.note));
   if (files) sources.push(files.ok ? diffSource(files.value.files, prefer, count, `${page}/files`) : unavailable("diff", `${page}/files`, files.note));
   return { sources, threads: threads?.ok ? threads.value : [], checks: failing, priorRuns };

@@ -1,0 +1,42 @@
+import type { GitHubApi } from "../github/github-api.js";
+import type { LlmClient } from "../llm/types.js";
+import type { RunJobDeps } from "../run/run-job.js";
+import type { RunRequest } from "../run/run-request.js";
+import type { CountTokens } from "./build-sources.js";
+import type { GitHubReader } from "./fetch/github-reader.js";
+import { preparePrContext } from "./prepare-pr-context.js";
+import { replyToThreads } from "./reply-to-threads.js";
+import { summaryMessages } from "./summarise-kept.js";
+
+/**
+ * The two run-job hooks of issue #14 for one job, over the installation's Octokit (REST + GraphQL): read the
+ * context before the coder, and reply in (and resolve) the addressed review threads after it.
+ */
+export function createContextHooks(args: {
+  req: RunRequest;
+  /** The installation Octokit; it has `graphql` too. */
+  api: GitHubApi;
+  llm: LlmClient;
+  botLogin: string;
+  webUrl: string;
+  count: CountTokens;
+}): Pick<RunJobDeps, "prContext" | "afterRun"> {
+  const api = args.api as GitHubReader;
+  const model = args.req.settings.weakModel ?? args.req.settings.model;
+  return {
+    prContext: (req) =>
+      preparePrContext(req, {
+        api,
+        botLogin: args.botLogin,
+        webUrl: args.webUrl,
+        count: args.count,
+        // Earlier runs that do not fit are summarised by the weak model, as Aider summarises its chat history. The
+        // length is asked for in the prompt, not as max_tokens: reasoning models reject it or need room beyond it.
+        summarise: async (text, maxTokens) => (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens) })).text,
+      }),
+    afterRun: async (req, outcome, prepared) =>
+      prepared?.threads.length
+        ? replyToThreads({ api, where: { owner: req.owner, repo: req.repo }, pull: req.target.number, threads: prepared.threads, outcome, resolve: req.context?.resolveThreads ?? false })
+        : null,
+  };
+}
