@@ -29,11 +29,11 @@ export function findAnchor(lines: readonly string[], anchor: string, from: numbe
  */
 export function applyUpdate(content: string, body: string, path: string): UpdateResult {
   const parsed = patchChunks(body);
-  if (parsed.error) return { kind: "failed", reason: "malformed", message: `The update to \`${path}\` is malformed: ${parsed.error}` };
+  if (!parsed.ok) return { kind: "failed", reason: parsed.reason, message: `The update to \`${path}\` is malformed: ${parsed.message}` };
   let lines = splitLines(content);
   let cursor = 0;
   let rung: MatchRung = "exact";
-  for (const chunk of parsed.chunks) {
+  for (const chunk of parsed.value) {
     let anchorAt: number | null = null;
     for (const anchor of chunk.anchors) {
       const at: number | null = findAnchor(lines, anchor, anchorAt === null ? cursor : anchorAt + 1) ?? findAnchor(lines, anchor, 0);

@@ -9,15 +9,15 @@ const update = (path: string, body: string, moveTo?: string): Edit => ({ kind: "
 
 describe("patchChunks", () => {
   it("reads anchors, ops, blank context and the End of File marker", () => {
-    const { chunks } = patchChunks("\n@@ class A\n@@ def f():\n a\n\n-b\n+c\n@@\n x\n+y\n*** End of File\n\n");
-    expect(chunks).toEqual([
+    const parsed = patchChunks("\n@@ class A\n@@ def f():\n a\n\n-b\n+c\n@@\n x\n+y\n*** End of File\n\n");
+    expect(parsed.ok && parsed.value).toEqual([
       { anchors: ["class A", "def f():"], eof: false, lines: [{ op: " ", text: "a" }, { op: " ", text: "" }, { op: "-", text: "b" }, { op: "+", text: "c" }] },
       { anchors: [], eof: true, lines: [{ op: " ", text: "x" }, { op: "+", text: "y" }] },
     ]);
   });
 
   it("rejects a stray *** line", () => {
-    expect(patchChunks("@@\n-a\n*** Bogus\n").error).toContain("`*** Bogus`");
+    expect(patchChunks("@@\n-a\n*** Bogus\n")).toEqual({ ok: false, reason: "malformed", message: expect.stringContaining("`*** Bogus`") });
   });
 });
 
