@@ -79,5 +79,3 @@ export type CoderResult = CoderResultBase &
     | { outcome: "budget-exceeded"; message: string; editedFiles: FileStat[] }
     | { outcome: "timed-out"; message: string; editedFiles: FileStat[] }
   );
-
-export type CoderOutcome = CoderResult["outcome"];

@@ -1,5 +1,4 @@
 import { capMarkdown, COMMENT_LIMIT } from "../github/cap-markdown.js";
-import type { GitHubApi } from "../github/github-api.js";
 import { redactDeep, type SecretRedactor } from "./redact-secrets.js";
 
 /** Request fields that carry text we write to GitHub: comment/issue/PR bodies, titles, Check Run output, commit messages. */
@@ -35,14 +34,6 @@ function capText(text: string, max: number): string {
   if (text.length <= max) return text;
   const note = "\n\n… (truncated)";
   return text.slice(0, max - note.length) + note;
-}
-
-/** `api` whose every request passes through {@link guardWriteParams} (the decorator for non-Octokit GitHubApi objects). */
-export function guardGitHubApi(api: GitHubApi, redactor: SecretRedactor): GitHubApi {
-  return {
-    request: (route, params) => api.request(route, params ? guardWriteParams(params, redactor) : params),
-    ...(api.auth ? { auth: (options?: unknown) => api.auth!(options) } : {}),
-  };
 }
 
 interface OctokitHooks {

@@ -13,7 +13,7 @@ const RANK: readonly MatchRung[] = ["exact", "trailing-whitespace", "indent"];
 const worse = (a: MatchRung, b: MatchRung): MatchRung => (RANK.indexOf(b) > RANK.indexOf(a) ? b : a);
 
 /** The first line at or after `from` that is the anchor (trimmed), else one that starts with it (`@@ class Foo` for `class Foo(Base):`). */
-export function findAnchor(lines: readonly string[], anchor: string, from: number): number | null {
+function findAnchor(lines: readonly string[], anchor: string, from: number): number | null {
   const want = anchor.trim();
   for (const test of [(l: string) => l.trim() === want, (l: string) => l.trim().startsWith(want)]) {
     for (let i = from; i < lines.length; i++) if (test(lines[i]!)) return i;
