@@ -110,9 +110,11 @@ const variable = <S extends z.ZodType>(names: string | readonly string[], schema
 const VARIABLES = {
   /** The OpenAI-compatible endpoint's base URL. */
   openaiBaseUrl: variable("OPENAI_BASE_URL", httpUrl("a URL like https://api.openai.com/v1").default("https://api.openai.com/v1")),
+  /** The endpoint's key (a local endpoint may need none). A secret: never logged or echoed. */
   openaiApiKey: variable("OPENAI_API_KEY", text()),
   /** Default model when neither the repo config nor a flag names one. */
   model: variable("AIDER_BOT_MODEL", z.string().default("gpt-4o")),
+  /** The cheaper model for commit subjects (default: the run's model). */
   weakModel: variable("AIDER_BOT_WEAK_MODEL", text()),
   /** Extra or overriding model prices, USD per million tokens: AIDER_BOT_PRICES='{"my-model":{"input":1,"output":2}}'. */
   prices: variable("AIDER_BOT_PRICES", prices()),
@@ -135,17 +137,25 @@ const VARIABLES = {
   mapThreads: variable("AIDER_BOT_MAP_THREADS", number(0, "a whole number ≥ 0", true).optional()),
   /** Where job checkouts are made (default: the OS temp dir). */
   workDir: variable("AIDER_BOT_WORK_DIR", text()),
+  /** The GitHub App's id (`serve`). */
   appId: variable("APP_ID", text()),
+  /** The App's private key in PEM, or PRIVATE_KEY_PATH to a file holding it. A secret. */
   privateKey: variable("PRIVATE_KEY", text()),
+  /** A file holding the App's private key, when PRIVATE_KEY is not set. */
   privateKeyPath: variable("PRIVATE_KEY_PATH", text()),
+  /** Verifies every delivery's signature (`serve` refuses to start without it). A secret. */
   webhookSecret: variable("WEBHOOK_SECRET", text()),
+  /** Where GitHub posts webhooks. */
   webhookPath: variable("WEBHOOK_PATH", z.string().default("/api/github/webhooks")),
+  /** The HTTP port `serve` listens on. */
   port: variable("PORT", number(0, "a port number", true).default(3000)),
+  /** The address `serve` binds (default 127.0.0.1). */
   host: variable("HOST", text()),
   /** GitHub REST base URL for GitHub Enterprise Server (or a local fake): from GHE_HOST/GHE_PROTOCOL or GITHUB_API_URL. */
   githubBaseUrl: variable(["GHE_HOST", "GHE_PROTOCOL", "GITHUB_API_URL"], githubBaseUrl()),
   /** Jobs run at the same time by one process. */
   concurrency: variable("AIDER_BOT_CONCURRENCY", number(1, "a whole number ≥ 1", true).default(2)),
+  /** Pino's level for the app's logs. */
   logLevel: variable("LOG_LEVEL", oneOf(LOG_LEVELS, `one of ${LOG_LEVELS.join(", ")}`).default("info")),
   /** LOG_FORMAT: `pretty` (Probot's default, for people) or `json` (one object per line, for log collectors). */
   logFormat: variable("LOG_FORMAT", oneOf(["pretty", "json"], "pretty or json").default("pretty")),
@@ -155,6 +165,7 @@ const VARIABLES = {
   shutdownMs: variable("AIDER_BOT_SHUTDOWN_MS", number(0, "a number of milliseconds ≥ 0").default(60_000)),
   /** `aider-bot run --json` still prints progress to stderr unless AIDER_BOT_PROGRESS=0. */
   progress: variable("AIDER_BOT_PROGRESS", onUnless("0")),
+  /** Run jobs on Redis (BullMQ) instead of the embedded store. May hold a password: never echoed. */
   redisUrl: variable("REDIS_URL", text()),
 };
 
