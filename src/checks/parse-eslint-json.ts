@@ -21,6 +21,7 @@ export function parseEslintJson(output: string): CheckLocation[] | null {
   try {
     data = JSON.parse(output.slice(start, end + 2));
   } catch {
+    // Brackets that are not ESLint's JSON (a stack trace, a test name): the caller falls back to the text parsers.
     return null;
   }
   if (!Array.isArray(data)) return null;

@@ -5,7 +5,7 @@ import { createExec } from "../exec/create-exec.js";
 import { editPaths } from "../edits/apply-edits.js";
 import { normalizeEditPath } from "../edits/path-policy.js";
 import { applyParsed, getEditFormat } from "../edits/registry.js";
-import type { Edit, EditFormatName, Fence } from "../edits/types.js";
+import type { EditFormatName, Fence } from "../edits/types.js";
 import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
 import { UsageError } from "./exit-code.js";
 
@@ -18,10 +18,6 @@ export interface ApplyCommandOptions {
   response: string;
 }
 
-/** JSON form of an edit (DESIGN.md §4): path, kind and its texts. */
-function editJson(edit: Edit) {
-  return edit;
-}
 
 /**
  * `aider-bot apply`: parse an answer and apply it under --root. Exit 0 when everything applied, 1 when anything
@@ -29,15 +25,21 @@ function editJson(edit: Edit) {
  */
 export async function applyCommand(opts: ApplyCommandOptions, stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
   const root = path.resolve(opts.root);
+  // A root that cannot be stat'ed (missing, no permission) is the same usage error as one that is a file.
   if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`--root ${opts.root} is not a directory`);
-  const text = opts.response === "-" ? await readAll(stdin) : await readFile(opts.response, "utf8").catch(() => {
-    throw new UsageError(`cannot read the response file ${opts.response}`);
+  const text = opts.response === "-" ? await readAll(stdin) : await readFile(opts.response, "utf8").catch((error: unknown) => {
+    throw new UsageError(`cannot read the response file ${opts.response} (${reasonOf(error)}); pass a readable file, or - for stdin`);
   });
   const format = getEditFormat(opts.editFormat);
   const exec = createExec({ sourceEnv: sourceEnv() });
   const workspace = createFsWorkspace(root, exec);
   const chatFiles = opts.file.map(normalizeEditPath);
-  const repoFiles = await workspace.listFiles().catch(() => []);
+  // The file list only helps the parser resolve bare file names; without it the named files still apply, so a
+  // failure to list (git missing, unreadable folder) is reported and the command goes on.
+  const repoFiles = await workspace.listFiles().catch((error: unknown) => {
+    process.stderr.write(`aider-bot: could not list the files under --root (${reasonOf(error)}); only the files named with --file are known to the parser.\n`);
+    return [];
+  });
   const fence: Fence = ["```", "```"];
   const parse = format.parse(text, { fence, chatFiles, repoFiles });
   const paths = new Set([...chatFiles, ...parse.edits.flatMap((e) => editPaths(e).map(normalizeEditPath))]);
@@ -47,7 +49,7 @@ export async function applyCommand(opts: ApplyCommandOptions, stdin: NodeJS.Read
   const failed = [...parse.failures, ...result.outcome.failed];
   const out = {
     format: format.name,
-    edits: parse.edits.map(editJson),
+    edits: parse.edits,
     shell: parse.shell,
     applied: result.outcome.applied.map((a) => ({ path: a.path, rung: a.rung })),
     failed: failed.map((f) => ({ path: f.path, reason: f.reason, message: f.message })),
@@ -66,4 +68,10 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   let data = "";
   for await (const chunk of stream) data += chunk.toString();
   return data;
+}
+
+/** The short reason of a file-system error (`ENOENT`…), or its message. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : error instanceof Error ? error.message : String(error);
 }

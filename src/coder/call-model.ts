@@ -1,10 +1,9 @@
 import type { ChatMessage, CompletionResult } from "../llm/types.js";
+import { fail, ok, type Result } from "../result.js";
 import type { CoderDeps } from "./coder-deps.js";
 
-export type CallModelResult =
-  | { kind: "ok"; reply: CompletionResult }
-  /** An `LlmError` (anything carrying a string `kind`): an expected failure, reported as the run's outcome. */
-  | { kind: "llm-error"; errorKind: string; message: string };
+/** The reply, or an `LlmError` (anything carrying a string `kind`, which becomes `reason`): an expected failure, reported as the run's outcome. */
+export type CallModelResult = Result<CompletionResult>;
 
 export interface CallModelInput {
   deps: CoderDeps;
@@ -34,9 +33,9 @@ export async function callModel(input: CallModelInput): Promise<CallModelResult>
       onDelta: (delta) => deps.onProgress?.({ stage: "thinking", round, delta }),
       signal: active.length ? AbortSignal.any(active) : undefined,
     });
-    return { kind: "ok", reply };
+    return ok(reply);
   } catch (err) {
     if (!hasKind(err)) throw err;
-    return { kind: "llm-error", errorKind: err.kind, message: err.message };
+    return fail(err.kind, err.message);
   }
 }

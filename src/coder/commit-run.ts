@@ -10,7 +10,7 @@ export type CommitRunResult =
   | { kind: "commit-failed"; report: CheckReport; editedFiles: FileStat[] };
 
 /** The commit request for a finished run: one commit, only this run's files, request in the body (docs/behaviour.md#commits). */
-export function buildCommitRequest(options: CoderOptions, paths: readonly string[], subject: string): CommitRequest {
+function buildCommitRequest(options: CoderOptions, paths: readonly string[], subject: string): CommitRequest {
   return {
     paths,
     subject,

@@ -174,8 +174,8 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
   const maxWall = options.budget.maxWallMs;
   const remainingMs = maxWall === undefined ? null : maxWall - (deps.now() - run.start);
   const call = await callModel({ deps, model: options.model, messages, round: state.round, remainingMs });
-  if (call.kind === "llm-error") return call;
-  const reply = call.reply;
+  if (!call.ok) return { kind: "llm-error", errorKind: call.reason, message: call.message };
+  const reply = call.value;
   state.usage = addUsage(state.usage, reply.usage, reply.costUsd);
   const { tokens, costUsd } = state.usage;
   const spent = costUsd === null ? "" : `, $${costUsd.toFixed(4)}`;

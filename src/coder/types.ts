@@ -83,5 +83,3 @@ export type CoderResult = CoderResultBase &
     | { outcome: "budget-exceeded"; message: string; editedFiles: FileStat[] }
     | { outcome: "timed-out"; message: string; editedFiles: FileStat[] }
   );
-
-export type CoderOutcome = CoderResult["outcome"];

@@ -1,155 +1,228 @@
+import { z } from "zod";
+
 /**
  * The only reader of process.env. Everything else receives these values (or an explicit `sourceEnv` for the
- * exec allow-list). Unset values stay undefined; callers say what is missing and how to set it.
+ * exec allow-list). Every variable the app reads is one entry of `VARIABLES` below: the field it fills, the
+ * variable's name, and a zod schema that validates, converts and defaults it. Adding a variable is one line there.
+ *
+ * Rules every entry follows:
+ * - An unset or empty variable counts as unset; optional values without a default stay undefined, and callers
+ *   say what is missing and how to set it.
+ * - A problem names the variable and what a good value looks like. Only value kinds that cannot hold a secret
+ *   (numbers, enumerations) echo the value; URLs, keys and free text never do, since start-up errors end up in logs.
  */
-export interface AppEnv {
-  openaiBaseUrl: string;
-  openaiApiKey?: string;
+
+type Raw = string | undefined;
+
+/** An optional string, passed through. Never echoed (it may be a key, a secret or a private key). */
+const text = () => z.string().optional();
+
+/** On unless the variable is exactly `off` (e.g. `AIDER_BOT_THROTTLE=0`). */
+const onUnless = (off: string) => z.string().optional().transform((raw) => raw !== off);
+
+/** Off unless the variable is one of `on`. */
+const offUnless = (...on: string[]) => z.string().optional().transform((raw) => raw !== undefined && on.includes(raw));
+
+/** One of a fixed list of words; the message lists them and echoes the value (an enumeration holds no secret). */
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, listed = values.join(", ")) =>
+  z.string().transform((raw, ctx): T[number] => {
+    if ((values as readonly string[]).includes(raw)) return raw as T[number];
+    ctx.issues.push({ code: "custom", input: raw, message: `must be ${listed}, got "${raw}"` });
+    return z.NEVER;
+  });
+
+/** A number with a lower bound; `whole` refuses fractions. Echoes the value (a number holds no secret). */
+const number = (min: number, what: string, whole = false) =>
+  z.string().transform((raw, ctx) => {
+    const value = Number(raw);
+    if ((whole ? Number.isInteger(value) : Number.isFinite(value)) && value >= min) return value;
+    ctx.issues.push({ code: "custom", input: raw, message: `must be ${what}, got "${raw}"` });
+    return z.NEVER;
+  });
+
+/**
+ * An http(s) URL. The value is not echoed: a URL may carry credentials (`https://user:key@host`).
+ * `example` completes "must be …", e.g. "a URL like https://api.openai.com/v1".
+ */
+const httpUrl = (example: string) =>
+  z.string().transform((raw, ctx) => {
+    const problem = urlProblem(raw);
+    if (problem === undefined) return raw;
+    ctx.issues.push({ code: "custom", input: "(not shown)", message: `must be ${example}; ${problem}` });
+    return z.NEVER;
+  });
+
+type Prices = Record<string, { input: number; output: number }>;
+
+/** `{"my-model":{"input":1.5,"output":6}}`, USD per million tokens. Model names are echoed, prices are not secret. */
+const prices = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): Prices => {
+      if (raw === undefined) return {};
+      let data: unknown;
+      try {
+        data = JSON.parse(raw);
+      } catch {
+        // The parser's own message would quote the text; the example says what to write instead.
+        ctx.issues.push({ code: "custom", input: raw, message: `must be JSON like {"my-model":{"input":1.5,"output":6}} (USD per million tokens).` });
+        return z.NEVER;
+      }
+      const out: Prices = {};
+      for (const [model, price] of Object.entries((data ?? {}) as Record<string, { input?: unknown; output?: unknown }>)) {
+        if (typeof price?.input !== "number" || typeof price?.output !== "number") {
+          ctx.issues.push({ code: "custom", input: raw, message: `entry "${model}" needs numeric "input" and "output" prices (USD per million tokens).` });
+          return z.NEVER;
+        }
+        out[model] = { input: price.input, output: price.output };
+      }
+      return out;
+    });
+
+/**
+ * The GitHub REST base URL for GitHub Enterprise Server (or a local fake): `GHE_PROTOCOL://GHE_HOST/api/v3` when
+ * GHE_HOST is set (Probot's variables), else GITHUB_API_URL. Reads three variables, so its issues carry their names.
+ */
+const githubBaseUrl = () =>
+  z
+    .object({ GHE_HOST: z.string().optional(), GHE_PROTOCOL: oneOf(["https", "http"], "https or http").default("https"), GITHUB_API_URL: httpUrl("a URL like https://ghe.example.com/api/v3").optional() })
+    .transform((vars, ctx) => {
+      if (vars.GHE_HOST === undefined) return vars.GITHUB_API_URL;
+      const url = `${vars.GHE_PROTOCOL}://${vars.GHE_HOST}/api/v3`;
+      const problem = urlProblem(url);
+      if (problem === undefined) return url;
+      ctx.issues.push({ code: "custom", input: "(not shown)", path: ["GHE_HOST"], message: `must be a host name like ghe.example.com (no scheme, no path); ${problem}` });
+      return z.NEVER;
+    });
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
+/** One environment variable (or, for a derived value, several) and the schema that reads it. */
+interface Variable<S extends z.ZodType> {
+  names: string | readonly string[];
+  schema: S;
+}
+
+const variable = <S extends z.ZodType>(names: string | readonly string[], schema: S): Variable<S> => ({ names, schema });
+
+/** Every variable the app reads, keyed by the `AppEnv` field it fills. */
+const VARIABLES = {
+  /** The OpenAI-compatible endpoint's base URL. */
+  openaiBaseUrl: variable("OPENAI_BASE_URL", httpUrl("a URL like https://api.openai.com/v1").default("https://api.openai.com/v1")),
+  /** The endpoint's key (a local endpoint may need none). A secret: never logged or echoed. */
+  openaiApiKey: variable("OPENAI_API_KEY", text()),
   /** Default model when neither the repo config nor a flag names one. */
-  model: string;
-  weakModel?: string;
+  model: variable("AIDER_BOT_MODEL", z.string().default("gpt-4o")),
+  /** The cheaper model for commit subjects (default: the run's model). */
+  weakModel: variable("AIDER_BOT_WEAK_MODEL", text()),
   /** Extra or overriding model prices, USD per million tokens: AIDER_BOT_PRICES='{"my-model":{"input":1,"output":2}}'. */
-  prices: Record<string, { input: number; output: number }>;
+  prices: variable("AIDER_BOT_PRICES", prices()),
   /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
-  allowPrefill: boolean;
+  allowPrefill: variable("AIDER_BOT_ALLOW_PREFILL", offUnless("1", "true")),
   /**
    * Where lint/test/setup commands run. `auto` (default) and `on`: only inside bubblewrap; when it cannot run here
    * they are skipped (the run still edits and pushes, and says so). `off`: without a sandbox, by explicit choice.
    */
-  sandbox: "auto" | "on" | "off";
-  /** Keep the network inside the sandbox (default true: installs and many test suites need it). */
-  sandboxNetwork: boolean;
-  /** Arm the `schedules` of every installed repository's config (default on). */
-  schedules: boolean;
+  sandbox: variable("AIDER_BOT_SANDBOX", oneOf(["auto", "on", "off"], "auto, on or off").default("auto")),
+  /** Keep the network inside the sandbox (default true: installs and many test suites need it); `0` cuts it. */
+  sandboxNetwork: variable("AIDER_BOT_SANDBOX_NETWORK", onUnless("0")),
+  /** Arm the `schedules` of every installed repository's config (default on; `off` turns them off). */
+  schedules: variable("AIDER_BOT_SCHEDULES", onUnless("off")),
   /** How often installed repositories' configs are re-read for schedule changes. */
-  scheduleSyncMs: number;
+  scheduleSyncMs: variable("AIDER_BOT_SCHEDULE_SYNC_MS", number(100, "a number of milliseconds ≥ 100").default(15 * 60_000)),
   /** Where repo-map caches live (CLI: outside the checkout). */
-  cacheDir?: string;
+  cacheDir: variable("AIDER_BOT_CACHE_DIR", text()),
   /** Worker threads a repo map may use to parse (undefined: cores − 1, at most 7). */
-  mapThreads?: number;
+  mapThreads: variable("AIDER_BOT_MAP_THREADS", number(0, "a whole number ≥ 0", true).optional()),
   /** Where job checkouts are made (default: the OS temp dir). */
-  workDir?: string;
-  appId?: string;
-  privateKey?: string;
-  privateKeyPath?: string;
-  webhookSecret?: string;
-  webhookPath: string;
-  port: number;
-  host?: string;
+  workDir: variable("AIDER_BOT_WORK_DIR", text()),
+  /** The GitHub App's id (`serve`). */
+  appId: variable("APP_ID", text()),
+  /** The App's private key in PEM, or PRIVATE_KEY_PATH to a file holding it. A secret. */
+  privateKey: variable("PRIVATE_KEY", text()),
+  /** A file holding the App's private key, when PRIVATE_KEY is not set. */
+  privateKeyPath: variable("PRIVATE_KEY_PATH", text()),
+  /** Verifies every delivery's signature (`serve` refuses to start without it). A secret. */
+  webhookSecret: variable("WEBHOOK_SECRET", text()),
+  /** Where GitHub posts webhooks. */
+  webhookPath: variable("WEBHOOK_PATH", z.string().default("/api/github/webhooks")),
+  /** The HTTP port `serve` listens on. */
+  port: variable("PORT", number(0, "a port number", true).default(3000)),
+  /** The address `serve` binds (default 127.0.0.1). */
+  host: variable("HOST", text()),
   /** GitHub REST base URL for GitHub Enterprise Server (or a local fake): from GHE_HOST/GHE_PROTOCOL or GITHUB_API_URL. */
-  githubBaseUrl?: string;
-  concurrency: number;
-  logLevel: string;
+  githubBaseUrl: variable(["GHE_HOST", "GHE_PROTOCOL", "GITHUB_API_URL"], githubBaseUrl()),
+  /** Jobs run at the same time by one process. */
+  concurrency: variable("AIDER_BOT_CONCURRENCY", number(1, "a whole number ≥ 1", true).default(2)),
+  /** Pino's level for the app's logs. */
+  logLevel: variable("LOG_LEVEL", oneOf(LOG_LEVELS, `one of ${LOG_LEVELS.join(", ")}`).default("info")),
   /** LOG_FORMAT: `pretty` (Probot's default, for people) or `json` (one object per line, for log collectors). */
-  logFormat: "pretty" | "json";
+  logFormat: variable("LOG_FORMAT", oneOf(["pretty", "json"], "pretty or json").default("pretty")),
   /** Octokit's rate-limit throttling (AIDER_BOT_THROTTLE=0 turns it off: only for a local fake GitHub in tests). */
-  throttle: boolean;
+  throttle: variable("AIDER_BOT_THROTTLE", onUnless("0")),
   /** How long `serve` lets running jobs finish on SIGTERM/SIGINT before cutting them off (AIDER_BOT_SHUTDOWN_MS). */
-  shutdownMs: number;
+  shutdownMs: variable("AIDER_BOT_SHUTDOWN_MS", number(0, "a number of milliseconds ≥ 0").default(60_000)),
   /** `aider-bot run --json` still prints progress to stderr unless AIDER_BOT_PROGRESS=0. */
-  progress: boolean;
-  redisUrl?: string;
-  /** The raw environment, for the exec allow-list only. */
-  source: Readonly<Record<string, string | undefined>>;
-}
+  progress: variable("AIDER_BOT_PROGRESS", onUnless("0")),
+  /** Run jobs on Redis (BullMQ) instead of the embedded store. May hold a password: never echoed. */
+  redisUrl: variable("REDIS_URL", text()),
+};
 
-/** Read and validate the app's environment. `readEnv({ OPENAI_API_KEY: "sk-…" })` */
-export function readEnv(source: Readonly<Record<string, string | undefined>> = process.env): AppEnv {
-  const protocol = source.GHE_PROTOCOL ?? "https";
-  if (protocol !== "https" && protocol !== "http") throw new Error(`GHE_PROTOCOL must be https or http, got "${protocol}".`);
-  const ghe = source.GHE_HOST ? `${protocol}://${source.GHE_HOST}/api/v3` : undefined;
-  if (ghe) requireHttpUrl("GHE_HOST", ghe, "a host name like ghe.example.com (no scheme, no path)");
-  if (source.GITHUB_API_URL) requireHttpUrl("GITHUB_API_URL", source.GITHUB_API_URL, "a URL like https://ghe.example.com/api/v3");
-  if (source.OPENAI_BASE_URL) requireHttpUrl("OPENAI_BASE_URL", source.OPENAI_BASE_URL, "a URL like https://api.openai.com/v1");
-  const logLevel = source.LOG_LEVEL ?? "info";
-  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${logLevel}".`);
-  const logFormat = source.LOG_FORMAT ?? "pretty";
-  if (logFormat !== "pretty" && logFormat !== "json") throw new Error(`LOG_FORMAT must be pretty or json, got "${logFormat}".`);
-  const shutdownMs = Number(source.AIDER_BOT_SHUTDOWN_MS ?? 60_000);
-  if (!Number.isFinite(shutdownMs) || shutdownMs < 0) throw new Error(`AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds ≥ 0, got "${source.AIDER_BOT_SHUTDOWN_MS}".`);
-  const concurrency = Number(source.AIDER_BOT_CONCURRENCY ?? 2);
-  const port = Number(source.PORT ?? 3000);
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`AIDER_BOT_CONCURRENCY must be a whole number ≥ 1, got "${source.AIDER_BOT_CONCURRENCY}".`);
-  if (!Number.isInteger(port) || port < 0) throw new Error(`PORT must be a port number, got "${source.PORT}".`);
-  const sandbox = source.AIDER_BOT_SANDBOX ?? "auto";
-  if (sandbox !== "auto" && sandbox !== "on" && sandbox !== "off") throw new Error(`AIDER_BOT_SANDBOX must be auto, on or off, got "${sandbox}".`);
-  const mapThreads = source.AIDER_BOT_MAP_THREADS === undefined ? undefined : Number(source.AIDER_BOT_MAP_THREADS);
-  if (mapThreads !== undefined && (!Number.isInteger(mapThreads) || mapThreads < 0)) {
-    throw new Error(`AIDER_BOT_MAP_THREADS must be a whole number ≥ 0, got "${source.AIDER_BOT_MAP_THREADS}".`);
-  }
-  const scheduleSyncMs = Number(source.AIDER_BOT_SCHEDULE_SYNC_MS ?? 15 * 60_000);
-  if (!Number.isFinite(scheduleSyncMs) || scheduleSyncMs < 100) throw new Error(`AIDER_BOT_SCHEDULE_SYNC_MS must be a number of milliseconds ≥ 100, got "${source.AIDER_BOT_SCHEDULE_SYNC_MS}".`);
-  return {
-    schedules: source.AIDER_BOT_SCHEDULES !== "off",
-    scheduleSyncMs,
-    sandbox,
-    sandboxNetwork: source.AIDER_BOT_SANDBOX_NETWORK !== "0",
-    prices: parsePrices(source.AIDER_BOT_PRICES),
-    openaiBaseUrl: source.OPENAI_BASE_URL ?? "https://api.openai.com/v1",
-    openaiApiKey: source.OPENAI_API_KEY,
-    model: source.AIDER_BOT_MODEL ?? "gpt-4o",
-    weakModel: source.AIDER_BOT_WEAK_MODEL,
-    allowPrefill: source.AIDER_BOT_ALLOW_PREFILL === "1" || source.AIDER_BOT_ALLOW_PREFILL === "true",
-    cacheDir: source.AIDER_BOT_CACHE_DIR,
-    ...(mapThreads !== undefined ? { mapThreads } : {}),
-    workDir: source.AIDER_BOT_WORK_DIR,
-    appId: source.APP_ID,
-    privateKey: source.PRIVATE_KEY,
-    privateKeyPath: source.PRIVATE_KEY_PATH,
-    webhookSecret: source.WEBHOOK_SECRET,
-    webhookPath: source.WEBHOOK_PATH ?? "/api/github/webhooks",
-    port,
-    host: source.HOST,
-    githubBaseUrl: ghe ?? source.GITHUB_API_URL,
-    concurrency,
-    logLevel,
-    logFormat,
-    throttle: source.AIDER_BOT_THROTTLE !== "0",
-    shutdownMs,
-    progress: source.AIDER_BOT_PROGRESS !== "0",
-    redisUrl: source.REDIS_URL,
-    source,
+type Variables = typeof VARIABLES;
+type Values = { [K in keyof Variables]: z.output<Variables[K]["schema"]> };
+type UndefinedKeys<T> = { [K in keyof T]: undefined extends T[K] ? K : never }[keyof T];
+
+/** The app's validated environment: one field per entry of `VARIABLES` (optional where it may be unset). */
+export type AppEnv = Omit<Values, UndefinedKeys<Values>> &
+  Partial<Pick<Values, UndefinedKeys<Values>>> & {
+    /** The raw environment, for the exec allow-list only. */
+    source: Readonly<Record<string, Raw>>;
   };
+
+/** Read and validate the app's environment; one error lists every problem. `readEnv({ OPENAI_API_KEY: "sk-…" })` */
+export function readEnv(source: Readonly<Record<string, Raw>> = process.env): AppEnv {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [field, { names, schema }] of Object.entries(VARIABLES) as [string, Variable<z.ZodType>][]) {
+    const input = typeof names === "string" ? valueOf(source, names) : Object.fromEntries(names.map((name) => [name, valueOf(source, name)]));
+    const result = schema.safeParse(input);
+    if (result.success) {
+      if (result.data !== undefined) values[field] = result.data;
+      continue;
+    }
+    for (const issue of result.error.issues) {
+      const name = typeof names === "string" ? names : String(issue.path[0] ?? names.join("/"));
+      problems.push(`${name} ${issue.message}`);
+    }
+  }
+  if (problems.length > 0) throw new Error(problems.length === 1 ? problems[0] : `The environment has ${problems.length} problems:\n- ${problems.join("\n- ")}`);
+  return { ...(values as Values), source } as AppEnv;
 }
 
 /**
  * The raw environment, for commands that need nothing validated from it: the exec allow-list (PATH, HOME…) and the
  * CLI's cache folder. Keeps every `process.env` read in this file. `createExec({ sourceEnv: sourceEnv() })`
  */
-export function sourceEnv(): Readonly<Record<string, string | undefined>> {
+export function sourceEnv(): Readonly<Record<string, Raw>> {
   return process.env;
 }
 
-const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+/** An empty variable (`OPENAI_BASE_URL=` in a .env file) means "not set", so its default applies. */
+function valueOf(source: Readonly<Record<string, Raw>>, name: string): Raw {
+  const raw = source[name];
+  return raw === "" ? undefined : raw;
+}
 
-/**
- * Throw an actionable error unless `value` is an http(s) URL. The value is not echoed: a URL may carry credentials
- * (`https://user:key@host`), and start-up errors end up in logs.
- */
-function requireHttpUrl(name: string, value: string, example: string): void {
+/** Why `value` is not an http(s) URL, or undefined when it is. Never quotes the value. */
+function urlProblem(value: string): string | undefined {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`${name} must be ${example}; the value set is not a valid URL.`);
+    // The parser's message quotes the input, which may hold credentials; say it in our words instead.
+    return "the value set is not a valid URL.";
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`${name} must be ${example}; only http and https are supported.`);
-}
-
-function parsePrices(raw: string | undefined): Record<string, { input: number; output: number }> {
-  if (!raw) return {};
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    throw new Error(`AIDER_BOT_PRICES must be JSON like {"my-model":{"input":1.5,"output":6}} (USD per million tokens).`);
-  }
-  const out: Record<string, { input: number; output: number }> = {};
-  for (const [model, price] of Object.entries(data as Record<string, { input?: unknown; output?: unknown }>)) {
-    if (typeof price?.input !== "number" || typeof price?.output !== "number") {
-      throw new Error(`AIDER_BOT_PRICES: "${model}" needs numeric "input" and "output" prices (USD per million tokens).`);
-    }
-    out[model] = { input: price.input, output: price.output };
-  }
-  return out;
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "only http and https are supported.";
+  return undefined;
 }

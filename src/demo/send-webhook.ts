@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 
 /** `sha256=<hex>` HMAC of the body, as GitHub signs webhook deliveries (X-Hub-Signature-256). */
-export function signWebhook(secret: string, body: string): string {
+function signWebhook(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 

@@ -71,6 +71,7 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     } catch {
+      // Routes check the fields they need and answer 422 like GitHub; an unparsable body reads as an empty one.
       body = {};
     }
     const segments = url.pathname.slice("/api/v3/".length).split("/").filter(Boolean);

@@ -32,8 +32,6 @@ export type Edit =
   | { kind: "patch-delete"; path: string }
   | { kind: "patch-update"; path: string; moveTo?: string; body: string };
 
-export type EditKind = Edit["kind"];
-
 /** Why an edit (or the whole answer) failed. */
 export type FailureReason =
   | "no-match" // SEARCH / hunk / context not found

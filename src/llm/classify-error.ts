@@ -88,6 +88,7 @@ export function hostOf(url: string): string {
   try {
     return new URL(url).host || "the configured endpoint";
   } catch {
+    // Only names the endpoint in a message; an unparsable URL was already refused at start-up (config/env.ts).
     return "the configured endpoint";
   }
 }

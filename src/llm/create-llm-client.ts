@@ -19,8 +19,6 @@ export interface LlmClientOptions {
   maxRetries?: number;
   /** Extra or overriding prices (USD per million tokens), on top of the defaults. */
   priceTable?: PriceTable;
-  /** @deprecated Same as `priceTable`, kept for existing callers. */
-  prices?: PriceTable;
   /** Continue answers cut off at the output limit by re-sending them as an assistant prefill (default false). */
   allowPrefill?: boolean;
   /** Bound on those continuations per call (default 3). */
@@ -70,7 +68,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
   const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: timeoutMs + 1000 });
   const host = hostOf(options.baseUrl);
   const redact = options.redact ?? processRedactor.redact;
-  const prices = mergePrices({ ...options.prices, ...options.priceTable });
+  const prices = mergePrices(options.priceTable);
   const policy = {
     maxRetries: options.maxRetries ?? 4,
     maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,

@@ -26,8 +26,3 @@ export class LlmError extends Error {
     this.retryable = options.retryable ?? false;
   }
 }
-
-/** True for an {@link LlmError}. */
-export function isLlmError(error: unknown): error is LlmError {
-  return error instanceof LlmError;
-}

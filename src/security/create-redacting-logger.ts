@@ -11,7 +11,7 @@ export interface LineSink {
  * `sink` with every line passed through the redactor first. Redacting the finished line (not the message or the
  * object before serialisation) covers the message, child bindings, error messages and stacks alike, in one place.
  */
-export function redactingSink(sink: LineSink, redactor: SecretRedactor): LineSink {
+function redactingSink(sink: LineSink, redactor: SecretRedactor): LineSink {
   return { write: (line) => sink.write(redactor.redact(line)) };
 }
 
@@ -20,7 +20,7 @@ export function redactingSink(sink: LineSink, redactor: SecretRedactor): LineSin
  * whole event (`event.payload`), Octokit request errors the request (`request.body`). A log line says what failed,
  * never what was sent.
  */
-export function errorSerializer(err: unknown): unknown {
+function errorSerializer(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
   const out = stdSerializers.err(err) as unknown as Record<string, unknown>;
   const event = out.event as { id?: unknown; name?: unknown } | undefined;

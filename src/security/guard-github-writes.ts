@@ -36,20 +36,6 @@ function capText(text: string, max: number): string {
   return text.slice(0, max - note.length) + note;
 }
 
-/** A client with only a generic `request` (not an Octokit, so the plugin below cannot be installed on it). */
-export interface RequestOnlyGitHubApi {
-  request(route: string, params?: Record<string, unknown>): Promise<{ status: number; data: unknown }>;
-  auth?(options?: unknown): Promise<unknown>;
-}
-
-/** `api` whose every request passes through {@link guardWriteParams} (the decorator for non-Octokit clients). */
-export function guardGitHubApi(api: RequestOnlyGitHubApi, redactor: SecretRedactor): RequestOnlyGitHubApi {
-  return {
-    request: (route, params) => api.request(route, params ? guardWriteParams(params, redactor) : params),
-    ...(api.auth ? { auth: (options?: unknown) => api.auth!(options) } : {}),
-  };
-}
-
 interface OctokitHooks {
   hook: {
     before(name: "request", fn: (options: Record<string, unknown>) => void): void;

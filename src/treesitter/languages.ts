@@ -47,7 +47,7 @@ let initialised: Promise<void> | null = null;
 const loaded = new Map<LanguageId, Promise<Language>>();
 
 /** Absolute directory of a grammar package (where its `queries/` live). */
-export function grammarDir(id: LanguageId): string {
+function grammarDir(id: LanguageId): string {
   return path.dirname(require.resolve(`${GRAMMARS[id].pkg}/package.json`));
 }
 

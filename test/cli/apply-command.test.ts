@@ -44,4 +44,10 @@ describe("aider-bot apply", () => {
     expect((await runCli(["apply", "--root", path.join(root, "missing"), "-"])).code).toBe(2);
     expect((await runCli(["apply"])).code).toBe(2);
   });
+
+  it("says why a response file cannot be read and what to pass instead", async () => {
+    const r = await runCli(["apply", "--root", root, path.join(root, "no-such-answer.txt")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot read the response file .*no-such-answer\.txt \(ENOENT\); pass a readable file, or - for stdin/);
+  });
 });

@@ -62,4 +62,24 @@ describe("readEnv", () => {
     expect(() => readEnv({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT must be pretty or json, got "xml"/);
     expect(() => readEnv({ AIDER_BOT_SHUTDOWN_MS: "soon" })).toThrow(/AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds/);
   });
+  test("one error lists every problem, each naming its variable", () => {
+    let message = "";
+    try {
+      readEnv({ AIDER_BOT_CONCURRENCY: "0", PORT: "http", LOG_FORMAT: "xml" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/3 problems/);
+    expect(message).toMatch(/AIDER_BOT_CONCURRENCY must be a whole number ≥ 1, got "0"/);
+    expect(message).toMatch(/PORT must be a port number, got "http"/);
+    expect(message).toMatch(/LOG_FORMAT must be pretty or json, got "xml"/);
+  });
+
+  test("an empty variable counts as unset, so its default applies", () => {
+    expect(readEnv({ OPENAI_BASE_URL: "", AIDER_BOT_MODEL: "", AIDER_BOT_CONCURRENCY: "", PRIVATE_KEY: "" })).toMatchObject({
+      openaiBaseUrl: "https://api.openai.com/v1", model: "gpt-4o", concurrency: 2,
+    });
+    expect(readEnv({ PRIVATE_KEY: "" }).privateKey).toBeUndefined();
+  });
+
 });

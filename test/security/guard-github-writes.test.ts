@@ -2,38 +2,32 @@ import { generateKeyPairSync } from "node:crypto";
 import nock from "nock";
 import { ProbotOctokit } from "probot";
 import { COMMENT_LIMIT } from "../../src/github/cap-markdown.js";
-import { githubWriteGuard, guardGitHubApi, type RequestOnlyGitHubApi } from "../../src/security/guard-github-writes.js";
+import { githubWriteGuard, guardWriteParams } from "../../src/security/guard-github-writes.js";
 import { createSecretRedactor, REDACTED } from "../../src/security/redact-secrets.js";
 
 const SECRET = "the-webhook-secret-value";
 
-function recorder(): RequestOnlyGitHubApi & { calls: { route: string; params: Record<string, unknown> }[] } {
-  const calls: { route: string; params: Record<string, unknown> }[] = [];
-  return { calls, request: async (route, params = {}) => (calls.push({ route, params }), { status: 200, data: {} }) };
-}
-
-describe("guardGitHubApi", () => {
-  it("redacts comment bodies, titles, PR bodies and Check Run output, and leaves route parameters alone", async () => {
-    const api = recorder();
-    const guarded = guardGitHubApi(api, createSecretRedactor([SECRET]));
-    await guarded.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "o", repo: "r", issue_number: 1, body: `leak ${SECRET}` });
-    await guarded.request("POST /repos/{owner}/{repo}/pulls", { owner: "o", repo: "r", title: `t ${SECRET}`, body: `b ${SECRET}`, head: "aider/x", base: "main" });
-    await guarded.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner: "o", repo: "r", check_run_id: 5, output: { title: "x", summary: `s ${SECRET}`, text: `t ${SECRET}` } });
-    expect(JSON.stringify(api.calls)).not.toContain(SECRET);
-    expect(api.calls[0]!.params).toEqual({ owner: "o", repo: "r", issue_number: 1, body: `leak ${REDACTED}` });
-    expect(api.calls[1]!.params.head).toBe("aider/x");
+describe("guardWriteParams", () => {
+  it("redacts comment bodies, titles, PR bodies and Check Run output, and leaves route parameters alone", () => {
+    const redactor = createSecretRedactor([SECRET]);
+    const sent = [
+      guardWriteParams({ owner: "o", repo: "r", issue_number: 1, body: `leak ${SECRET}` }, redactor),
+      guardWriteParams({ owner: "o", repo: "r", title: `t ${SECRET}`, body: `b ${SECRET}`, head: "aider/x", base: "main" }, redactor),
+      guardWriteParams({ owner: "o", repo: "r", check_run_id: 5, output: { title: "x", summary: `s ${SECRET}`, text: `t ${SECRET}` } }, redactor),
+    ];
+    expect(JSON.stringify(sent)).not.toContain(SECRET);
+    expect(sent[0]).toEqual({ owner: "o", repo: "r", issue_number: 1, body: `leak ${REDACTED}` });
+    expect(sent[1]!.head).toBe("aider/x");
   });
 
-  it("fits a body and Check Run text to GitHub's limits, keeping the head (markers, outcome)", async () => {
-    const api = recorder();
-    const guarded = guardGitHubApi(api, createSecretRedactor());
+  it("fits a body and Check Run text to GitHub's limits, keeping the head (markers, outcome)", () => {
+    const redactor = createSecretRedactor();
     const body = `<!-- aider-bot:run:1 -->\n🚀 outcome\n${"x".repeat(100_000)}`;
-    await guarded.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { comment_id: 1, body });
-    await guarded.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { output: { title: "t", summary: "s".repeat(70_000) } });
-    const sent = api.calls[0]!.params.body as string;
+    const sent = guardWriteParams({ comment_id: 1, body }, redactor).body as string;
     expect(sent.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(sent.startsWith("<!-- aider-bot:run:1 -->\n🚀 outcome")).toBe(true);
-    expect((api.calls[1]!.params.output as { summary: string }).summary.length).toBeLessThanOrEqual(65_535);
+    const output = guardWriteParams({ output: { title: "t", summary: "s".repeat(70_000) } }, redactor).output as { summary: string };
+    expect(output.summary.length).toBeLessThanOrEqual(65_535);
   });
 });
 

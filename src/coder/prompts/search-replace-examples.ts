@@ -6,7 +6,7 @@ import { openFence } from "./format-prompts.js";
 export type PathPlacement = "before-fence" | "inside-fence";
 
 /** Render one SEARCH/REPLACE block; an empty `search` renders an empty SEARCH section (new file). */
-export function searchReplaceBlock(
+function searchReplaceBlock(
   fence: Fence,
   placement: PathPlacement,
   path: string,

@@ -11,7 +11,7 @@ export interface KnownFiles {
  * The filename a line could be naming (AIDER.md §2.1.1 `strip_filename`): `# foo.py`, `**foo.py**`,
  * `` `foo.py`: ``, "```foo.py", "```python foo.py" (the last word), "File: foo.py"; null for a blank line or `...`.
  */
-export function filenameCandidate(line: string, fenceOpen: string): string | null {
+function filenameCandidate(line: string, fenceOpen: string): string | null {
   const s = line.trim();
   if (s === "" || s === "...") return null;
   for (const fence of [fenceOpen, "```"]) {

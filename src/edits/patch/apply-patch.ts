@@ -37,13 +37,13 @@ export function applyPatch(snapshot: FileSnapshot, edits: readonly Edit[]): Appl
         continue;
       }
       const result = applyUpdate(current, edit.body, edit.path);
-      if (result.kind === "failed") {
+      if (!result.ok) {
         fail(edit, result.reason, result.message, result.detail);
         continue;
       }
       if (moving) write(edit.path, null);
-      write(edit.moveTo ?? edit.path, result.content);
-      applied.push({ path: edit.moveTo ?? edit.path, rung: moving ? "move" : result.rung, edit });
+      write(edit.moveTo ?? edit.path, result.value.content);
+      applied.push({ path: edit.moveTo ?? edit.path, rung: moving ? "move" : result.value.rung, edit });
     } else {
       fail(edit, "malformed", `A ${edit.kind} edit cannot be applied in the patch format.`);
     }

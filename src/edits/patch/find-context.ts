@@ -17,7 +17,7 @@ const RUNGS: readonly { rung: MatchRung; key: (line: string) => string }[] = [
 ];
 
 /** The last line of the block an anchor line opens: up to the next line indented no deeper than the anchor. */
-export function scopeEnd(lines: readonly string[], anchorAt: number): number {
+function scopeEnd(lines: readonly string[], anchorAt: number): number {
   const depth = leadingWhitespace(lines[anchorAt] ?? "").length;
   for (let j = anchorAt + 1; j < lines.length; j++) {
     if (!isBlank(lines[j]!) && leadingWhitespace(lines[j]!).length <= depth) return j;

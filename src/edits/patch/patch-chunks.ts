@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from "../../result.js";
 import { splitLines } from "../match/split-lines.js";
 import type { HunkLine } from "../udiff/hunk-lines.js";
 
@@ -17,7 +18,7 @@ export interface PatchChunk {
  * applier still checks it against the file. Any other `***` line is an error (a malformed or misplaced marker).
  * Blank lines at the very start and end of the body are spacing between sections, not context.
  */
-export function patchChunks(body: string): { chunks: PatchChunk[]; error?: string } {
+export function patchChunks(body: string): Result<PatchChunk[], "malformed"> {
   const lines = splitLines(body);
   while (lines.length > 0 && lines[0] === "") lines.shift();
   while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
@@ -36,7 +37,7 @@ export function patchChunks(body: string): { chunks: PatchChunk[]; error?: strin
       cur.eof = true;
       push();
     } else if (line.startsWith("***")) {
-      return { chunks, error: `\`${line}\` is not a valid line inside an \`*** Update File\` section.` };
+      return fail("malformed", `\`${line}\` is not a valid line inside an \`*** Update File\` section.`);
     } else if (line.startsWith("+") || line.startsWith("-")) {
       cur.lines.push({ op: line[0] as "+" | "-", text: line.slice(1) });
     } else {
@@ -44,5 +45,5 @@ export function patchChunks(body: string): { chunks: PatchChunk[]; error?: strin
     }
   }
   push();
-  return { chunks };
+  return ok(chunks);
 }

@@ -10,7 +10,7 @@ const BARE_FILE_NAMES = new Set(["Makefile", "Dockerfile", "LICENSE", "Gemfile",
  * so names the file `a.txt**` (AIDER.md 8.2 #11); we repeat the strip until nothing changes. Over 250 characters
  * is prose, not a name (Aider #1232).
  */
-export function cleanListingName(line: string): string {
+function cleanListingName(line: string): string {
   let s = line.trim();
   for (;;) {
     const next = s

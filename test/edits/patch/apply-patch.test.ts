@@ -9,15 +9,15 @@ const update = (path: string, body: string, moveTo?: string): Edit => ({ kind: "
 
 describe("patchChunks", () => {
   it("reads anchors, ops, blank context and the End of File marker", () => {
-    const { chunks } = patchChunks("\n@@ class A\n@@ def f():\n a\n\n-b\n+c\n@@\n x\n+y\n*** End of File\n\n");
-    expect(chunks).toEqual([
+    const parsed = patchChunks("\n@@ class A\n@@ def f():\n a\n\n-b\n+c\n@@\n x\n+y\n*** End of File\n\n");
+    expect(parsed.ok && parsed.value).toEqual([
       { anchors: ["class A", "def f():"], eof: false, lines: [{ op: " ", text: "a" }, { op: " ", text: "" }, { op: "-", text: "b" }, { op: "+", text: "c" }] },
       { anchors: [], eof: true, lines: [{ op: " ", text: "x" }, { op: "+", text: "y" }] },
     ]);
   });
 
   it("rejects a stray *** line", () => {
-    expect(patchChunks("@@\n-a\n*** Bogus\n").error).toContain("`*** Bogus`");
+    expect(patchChunks("@@\n-a\n*** Bogus\n")).toEqual({ ok: false, reason: "malformed", message: expect.stringContaining("`*** Bogus`") });
   });
 });
 
@@ -35,19 +35,19 @@ describe("applyUpdate", () => {
     ["only + lines with End of File append", "a\n", "@@\n+b\n*** End of File\n", "a\nb\n", "exact"],
     ["an empty file takes only + lines", "", "@@\n+first\n", "first\n", "exact"],
   ])("%s", (_case, file, body, expected, rung) => {
-    expect(applyUpdate(file, body, "f")).toEqual({ kind: "ok", content: expected, rung });
+    expect(applyUpdate(file, body, "f")).toEqual({ ok: true, value: { content: expected, rung } });
   });
 
   it("is ambiguous when the context matches twice and no anchor narrows it (V4A takes the first)", () => {
     const r = applyUpdate("x = 1\ny\nx = 1\n", "@@\n-x = 1\n+x = 2\n", "f");
-    expect(r).toMatchObject({ kind: "failed", reason: "ambiguous" });
-    expect(r.kind === "failed" && r.message).toContain("lines 1, 3");
+    expect(r).toMatchObject({ ok: false, reason: "ambiguous" });
+    expect(!r.ok && r.message).toContain("lines 1, 3");
   });
 
   it("an anchor picks the match inside its own block when the rest of the file repeats it", () => {
     const file = "def a():\n    return 0\n\ndef b():\n    return 0\n\ndef c():\n    return 0\n";
     const r = applyUpdate(file, "@@ def b():\n-    return 0\n+    return 1\n", "f");
-    expect(r).toEqual({ kind: "ok", content: file.replace("def b():\n    return 0", "def b():\n    return 1"), rung: "exact" });
+    expect(r).toEqual({ ok: true, value: { content: file.replace("def b():\n    return 0", "def b():\n    return 1"), rung: "exact" } });
   });
 
   it.each([
@@ -57,12 +57,12 @@ describe("applyUpdate", () => {
     ["a stray *** line", "a\n", "@@\n-a\n*** Oops\n", "malformed", "not a valid line"],
   ])("fails: %s", (_case, file, body, reason, text) => {
     const r = applyUpdate(file, body, "f");
-    expect(r).toMatchObject({ kind: "failed", reason });
-    expect(r.kind === "failed" && r.message).toContain(text);
+    expect(r).toMatchObject({ ok: false, reason });
+    expect(!r.ok && r.message).toContain(text);
   });
 
   it("a failing chunk fails the whole update (no half-patched file)", () => {
-    expect(applyUpdate("a\nb\n", "@@\n-a\n+A\n@@\n-zzz\n+Z\n", "f").kind).toBe("failed");
+    expect(applyUpdate("a\nb\n", "@@\n-a\n+A\n@@\n-zzz\n+Z\n", "f").ok).toBe(false);
   });
 });
 
