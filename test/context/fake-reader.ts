@@ -1,4 +1,5 @@
 import type { GitHubReader } from "../../src/context/fetch/github-reader.js";
+import { testOctokit } from "../helpers/test-octokit.js";
 
 /** A GitHub error as Octokit throws it (with `status`). */
 export const httpError = (status: number, message = "Resource not accessible by integration") => Object.assign(new Error(message), { status });
@@ -16,22 +17,34 @@ export function fakeReader(rest: Record<string, Answer>, graphql: Record<string,
     if (v instanceof Error) throw v;
     return v;
   };
-  // A test double of the two methods the fetchers call; Octokit's full typed surface is not needed here.
-  const api = {
-    async request(route: string, params: Record<string, unknown> = {}) {
-      calls.push({ route, params });
-      if (!(route in rest)) throw httpError(404, `no fake for ${route}`);
-      // Lists answer on page 1 only (a short page ends the paging).
-      const page = Number(params.page ?? 1);
-      const data = answer(rest[route], params);
-      return { status: 200, data: page > 1 && Array.isArray(data) ? [] : data };
-    },
-    async graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  // A real Probot Octokit (typed `rest.*`, `paginate`, `graphql`) whose every request is answered from the tables:
+  // the code under test goes through the same client surface as in production.
+  const octokit = testOctokit();
+  octokit.hook.wrap("request", async (_request, options) => {
+    const { method, url, headers: _headers, request: _req, baseUrl: _base, mediaType: _media, ...params } = options as unknown as Record<string, unknown> & { method: string; url: string };
+    if (url === "/graphql") {
+      const { query, variables: nested, ...flat } = params as { query: string; variables?: Record<string, unknown> } & Record<string, unknown>;
+      const variables = nested ?? flat;
       const key = Object.keys(graphql).find((k) => query.includes(k));
       calls.push({ route: `graphql ${key ?? "?"}`, params: variables });
       if (!key) throw new Error("no fake for this GraphQL operation");
-      return answer(graphql[key], variables) as T;
-    },
-  } as unknown as GitHubReader;
+      return { status: 200, url, headers: {}, data: { data: answer(graphql[key], variables) } } as never;
+    }
+    // `paginate` requests its first page by the expanded URL: match it back to the table's route templates.
+    const path = url.replace(/^https?:\/\/[^/]+/, "").replace(/\?.*$/, "");
+    const route =
+      Object.keys(rest).find((r) => {
+        const [m, template] = r.split(" ");
+        return m === method && (template === url || new RegExp(`^${template!.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+      }) ?? `${method} ${url}`;
+    const query = Object.fromEntries(new URL(url, "https://api.github.com").searchParams);
+    calls.push({ route, params: { ...query, ...params } });
+    if (!(route in rest)) throw httpError(404, `no fake for ${route}`);
+    // Lists answer on page 1 only (no \`link\` header ends the paging).
+    const page = Number(params.page ?? query.page ?? 1);
+    const data = answer(rest[route], params);
+    return { status: 200, url, headers: {}, data: page > 1 && Array.isArray(data) ? [] : data } as never;
+  });
+  const api = octokit as unknown as GitHubReader;
   return { api, calls };
 }
