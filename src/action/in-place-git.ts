@@ -48,6 +48,7 @@ export function createInPlaceGit(git: Git, options: { workspace: string; logger:
       const why = await workspaceMismatch(git, options.workspace, r);
       if (why === null) {
         adopted.set(path.resolve(r.dir), options.workspace);
+        git.adopt(options.workspace, r.url);
         options.logger.info({ branch: r.branch, dir: options.workspace }, "working in the workflow's checkout");
         return;
       }

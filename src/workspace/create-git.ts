@@ -58,6 +58,14 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       cloneUrls.set(dir, req.url);
     },
 
+    /**
+     * Work in an existing checkout of `url` (a GitHub Actions workflow's own checkout) as if it had been cloned here:
+     * pushes and fetches go to `url`, from a clean git dir as always. The caller has checked the checkout's origin.
+     */
+    adopt(dir: string, url: string): void {
+      cloneUrls.set(path.resolve(dir), url);
+    },
+
     /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
     async fetch(req: { dir: string; branch: string; token?: string; depth?: number; remote?: string }): Promise<string> {
       forgetHead(req.dir);
