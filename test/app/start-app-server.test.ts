@@ -1,5 +1,5 @@
 import { createHmac, generateKeyPairSync } from "node:crypto";
-import http from "node:http";
+import { rawPost } from "../helpers/raw-post.js";
 import { startAppServer, type AppServer } from "../../src/app/start-app-server.js";
 import { readEnv } from "../../src/config/env.js";
 
@@ -34,15 +34,8 @@ describe("startAppServer webhook intake", () => {
   });
 
   it("answers 413 to a body over GitHub's 25 MB cap from its Content-Length", async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(server.webhookUrl, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "huge-1", "x-hub-signature-256": "sha256=00", "content-length": String(26 * 1024 * 1024) } });
-      req.on("response", (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on("error", reject);
-      req.write("{");
-    });
+    const head = { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "huge-1", "x-hub-signature-256": "sha256=00", "content-length": String(26 * 1024 * 1024) };
+    const status = await rawPost(server.webhookUrl, head, (socket) => socket.write("{"));
     expect(status).toBe(413);
   });
 

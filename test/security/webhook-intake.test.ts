@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { rawPost } from "../helpers/raw-post.js";
 import { createWebhookIntake, type VerifiedWebhook, type WebhookIntake } from "../../src/security/webhook-intake.js";
 import { createRedactingLogger } from "../../src/security/create-redacting-logger.js";
 import { createSecretRedactor } from "../../src/security/redact-secrets.js";
@@ -55,39 +56,26 @@ describe("createWebhookIntake", () => {
   });
 
   it("refuses a body over the cap from its Content-Length with 413, buffering nothing", async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(url, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "d-2", "x-hub-signature-256": "sha256=00", "content-length": String(3 * 1024 * 1024) } });
-      req.on("response", (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on("error", reject);
-      req.write("x".repeat(64 * 1024));
-    });
+    const head = { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "d-2", "x-hub-signature-256": "sha256=00", "content-length": String(3 * 1024 * 1024) };
+    const status = await rawPost(url, head, (socket) => socket.write("x".repeat(64 * 1024)));
     expect(status).toBe(413);
     expect(intake.stats().peakBufferedBytes).toBe(0);
     expect(logLines.join("")).toContain('"verdict":"too large"');
   });
 
   it("stops a streamed body (no Content-Length) as soon as it passes the cap, holding at most the cap", async () => {
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(url, { method: "POST", headers: { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "d-3", "x-hub-signature-256": "sha256=00", "transfer-encoding": "chunked" } });
-      req.on("response", (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
-      req.on("error", () => resolve(-1));
-      const chunk = "y".repeat(256 * 1024);
+    const head = { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "d-3", "x-hub-signature-256": "sha256=00", "transfer-encoding": "chunked" };
+    const chunk = "y".repeat(256 * 1024);
+    const status = await rawPost(url, head, (socket) => {
       let sent = 0;
       const pump = () => {
-        while (sent < 4 * 1024 * 1024) {
+        while (sent < 4 * 1024 * 1024 && !socket.destroyed) {
           sent += chunk.length;
-          if (!req.write(chunk)) return void req.once("drain", pump);
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)) return void socket.once("drain", pump);
         }
-        req.end();
+        if (!socket.destroyed) socket.write("0\r\n\r\n");
       };
       pump();
-      void reject;
     });
     expect(status).toBe(413);
     expect(intake.stats().peakBufferedBytes).toBeLessThanOrEqual(2 * 1024 * 1024);
