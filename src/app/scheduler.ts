@@ -9,6 +9,8 @@ export interface ScheduleTarget {
   repo: string;
   defaultBranch: string;
   cloneUrl: string;
+  /** The repository's web address (`html_url`), for commit links; without it, the clone URL less `.git`. */
+  webUrl?: string;
   config: RepoConfig;
 }
 

@@ -2,19 +2,17 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Probot, ProbotOctokit } from "probot";
 import type { AppEnv } from "../config/env.js";
-import type { JobQueue } from "../jobs/job-queue.js";
-import type { RunRequest } from "../run/run-request.js";
 import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
 import { githubWriteGuard } from "../security/guard-github-writes.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { createWebhookIntake } from "../security/webhook-intake.js";
-import { createApp } from "./create-app.js";
+import { createApp, type AppHandle } from "./create-app.js";
 
 export interface AppServer {
   url: string;
   webhookUrl: string;
   probot: Probot;
-  queue: JobQueue<RunRequest>;
+  app: AppHandle;
   close(): Promise<void>;
 }
 
@@ -41,12 +39,22 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
   const intake = createWebhookIntake({
     secret: env.webhookSecret,
     log: probot.log,
-    receive: (event) => probot.receive(event as Parameters<Probot["receive"]>[0]),
+    // Record the delivery for triage and answer: nothing here waits on GitHub.
+    receive: async (event) => {
+      const recorded = await app.intake(event);
+      if (recorded !== "recorded") probot.log.debug({ delivery: event.id, event: event.name, recorded }, "webhook not recorded");
+    },
   });
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "").split("?")[0];
     if (path === "/healthz" || path === "/ping") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...app.queue().stats() }));
+      app.stats().then(
+        (stats) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...stats })),
+        (error: unknown) => {
+          probot.log.error({ err: error }, "healthz: the job queue did not answer");
+          res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, message: "The job queue did not answer; see the logs." }));
+        },
+      );
       return;
     }
     if (path === env.webhookPath) {
@@ -63,7 +71,7 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     url,
     webhookUrl: `${url}${env.webhookPath}`,
     probot,
-    queue: app.queue(),
+    app,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

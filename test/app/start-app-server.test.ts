@@ -16,7 +16,7 @@ describe("startAppServer webhook intake", () => {
   });
   afterEach(async () => {
     await server.close();
-    await server.queue.shutdown(1000);
+    await server.app.shutdown(1000);
   });
 
   it("logs a few hundred bytes, not the body, for a 1 MB delivery with a wrong signature", async () => {
