@@ -1,8 +1,5 @@
 import type { Job } from "./job.js";
 
-/** @deprecated name kept for existing callers: a {@link Job}. */
-export type QueuedJob<T> = Job<T>;
-
 /** Runs one job; must stop soon after `signal` aborts (cancel or shutdown). Thrown errors are reported, not retried. */
 export type JobHandler<T> = (job: Job<T>, signal: AbortSignal) => Promise<void>;
 

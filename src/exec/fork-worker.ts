@@ -1,0 +1,82 @@
+import { fork } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** What the module run in the child exports: `runJob(input, signal, send)`; its resolved value goes back. */
+export type ChildJob<I = unknown, R = unknown> = (input: I, signal: AbortSignal, send: (message: unknown) => void) => Promise<R>;
+
+export interface ForkWorkerOptions {
+  /** Absolute path of the module whose named export `runJob` (a {@link ChildJob}) runs the job. */
+  module: string;
+  /** Structured-cloneable input: the job's data and only what the job needs (never the webhook secret or App key). */
+  input: unknown;
+  /** Aborting it asks the child to stop (a message), then kills it after `graceMs`. */
+  signal: AbortSignal;
+  graceMs: number;
+  /** The child's whole environment: nothing of the parent's is inherited. */
+  env: Record<string, string>;
+  /** Node flags for the child, e.g. a heap limit; `["--import", "tsx"]` to run TypeScript sources. */
+  execArgv?: string[];
+  /** Heap limit of the child: a job that blows it fails alone. */
+  maxOldSpaceMb?: number;
+  /** Messages the child sends while it runs (progress). */
+  onMessage?: (message: unknown) => void;
+}
+
+export type ForkOutcome =
+  | { kind: "done"; result: unknown }
+  /** `runJob` threw: its message. */
+  | { kind: "failed"; message: string }
+  /** The child died without an answer (crash, out of memory, killed after a stop it ignored). */
+  | { kind: "crashed"; message: string; code: number | null; signal: NodeJS.Signals | null };
+
+type FromChild = { type: "done"; result: unknown } | { type: "failed"; message: string } | { type: "message"; message: unknown };
+
+/** The child's entry beside this file: `.js` when built, `.ts` when run from sources (tsx, jest). */
+function childEntry(): string {
+  const js = fileURLToPath(new URL("./fork-worker-child.js", import.meta.url));
+  return existsSync(js) ? js : js.replace(/\.js$/, ".ts");
+}
+
+/**
+ * Runs one job in a child Node process, so its CPU spikes, crashes and memory blow-ups stay out of the parent's
+ * event loop. The input travels over IPC (never argv or env); a stop is a message, then SIGKILL after the grace.
+ */
+export function forkWorker(options: ForkWorkerOptions): Promise<ForkOutcome> {
+  const execArgv = [...(options.execArgv ?? []), ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : [])];
+  const child = fork(childEntry(), [], { env: options.env, execArgv, serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return new Promise<ForkOutcome>((resolve) => {
+    let answer: ForkOutcome | null = null;
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      if (child.connected) child.send({ type: "stop", reason: options.signal.reason instanceof Error ? options.signal.reason.message : "stopped" });
+      killTimer = setTimeout(() => child.kill("SIGKILL"), options.graceMs);
+    };
+    child.on("message", (m: FromChild) => {
+      if (m.type === "message") options.onMessage?.(m.message);
+      else if (m.type === "done") answer = { kind: "done", result: m.result };
+      else if (m.type === "failed") answer = { kind: "failed", message: m.message };
+    });
+    child.on("error", (error) => {
+      // fork failed (or IPC broke): the exit event follows when there was a process; without one, answer now.
+      if (child.pid === undefined) resolve({ kind: "crashed", message: `could not start the job process: ${error.message}`, code: null, signal: null });
+    });
+    child.on("exit", (code, signal) => {
+      clearTimeout(killTimer);
+      options.signal.removeEventListener("abort", stop);
+      resolve(
+        answer ?? {
+          kind: "crashed",
+          code,
+          signal,
+          message: signal ? `the job process was killed by ${signal}${signal === "SIGKILL" && !options.signal.aborted ? " (out of memory?)" : ""}` : `the job process exited with code ${code} without an answer`,
+        },
+      );
+    });
+    child.once("spawn", () => {
+      child.send({ type: "run", module: options.module, input: options.input });
+      if (options.signal.aborted) stop();
+      else options.signal.addEventListener("abort", stop, { once: true });
+    });
+  });
+}

@@ -1,0 +1,18 @@
+import { createEmbeddedEngine } from "./embedded-engine.js";
+import type { EngineOptions, JobEngine } from "./job-engine.js";
+import { createRedisEngine } from "./redis-engine.js";
+
+export interface JobEngineConfig<T> extends EngineOptions<T> {
+  /** Set: BullMQ on this Redis, shared by every receiver and worker. Unset: the embedded store in `dataDir`. */
+  redisUrl?: string;
+  /** Where the embedded store lives (one directory per deployment). */
+  dataDir: string;
+  /** Namespace of the Redis keys; deployments sharing one Redis need different prefixes. */
+  prefix?: string;
+}
+
+/** The engine for this deployment: Redis when `REDIS_URL` is configured, the embedded LMDB store otherwise. */
+export function createJobEngine<T>(config: JobEngineConfig<T>): JobEngine<T> {
+  const { redisUrl, dataDir, prefix, ...options } = config;
+  return redisUrl ? createRedisEngine<T>({ ...options, redisUrl, prefix }) : createEmbeddedEngine<T>({ ...options, path: dataDir });
+}

@@ -1,0 +1,344 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { Cron } from "croner";
+import { open, type RootDatabase } from "lmdb";
+import {
+  definedOnly,
+  ENGINE_DEFAULTS,
+  JobStopped,
+  stopReason,
+  type AbandonReason,
+  type EngineJob,
+  type EngineOptions,
+  type JobEngine,
+  type JobInput,
+  type ScheduledJob,
+  type ShutdownResult,
+} from "./job-engine.js";
+
+export interface EmbeddedEngineOptions<T> extends EngineOptions<T> {
+  /** Directory of the LMDB environment (created if missing); every process sharing it shares the queue. */
+  path: string;
+  /** How often a worker looks for work, renews its leases and reads cancel requests. */
+  pollMs?: number;
+}
+
+interface JobRecord<T> extends EngineJob<T> {
+  seq: number;
+  state: "queued" | "running";
+  owner?: string;
+  leaseUntil?: number;
+  notBefore: number;
+  cancel?: boolean;
+}
+
+interface Local<T> {
+  record: JobRecord<T>;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+type Key = (string | number)[];
+
+/**
+ * The queue without Redis: an LMDB file holds the jobs, their leases, seen ids and schedules. LMDB commits are
+ * durable and its write lock is shared by processes, so a restarted process (or a second one on the same disk)
+ * picks up where the last left off. A worker renews the lease of each job it runs every `pollMs`; a lease that
+ * ran out means the worker died, and the next claim re-queues the job or, past its attempts, abandons it.
+ */
+export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobEngine<T> {
+  const o = { ...ENGINE_DEFAULTS, pollMs: 200, ...definedOnly(options) };
+  const db: RootDatabase<unknown, Key> = open<unknown, Key>({ path: o.path, compression: false });
+  const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const local = new Map<number, Local<T>>();
+  const crons = new Map<string, Cron>();
+  let closed = false;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const report = (error: unknown) => o.onError?.(error);
+  const tx = <R>(fn: () => R): R => db.transactionSync(fn);
+  const jobKey = (seq: number): Key => ["j", seq];
+  const records = () => [...db.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((e) => e.value as JobRecord<T>);
+  const asJob = (r: JobRecord<T>): EngineJob<T> => ({ id: r.id, key: r.key, installationId: r.installationId, kind: r.kind, data: r.data, attempt: r.attempt });
+
+  const abandon = (r: JobRecord<T>, reason: AbandonReason) => {
+    Promise.resolve()
+      .then(() => o.onAbandoned?.(asJob(r), reason))
+      .catch(report);
+  };
+
+  const enqueueSync = (job: JobInput<T>): boolean =>
+    tx(() => {
+      const seen = db.get(["seen", job.id]) as number | undefined;
+      if (seen !== undefined && seen > Date.now() - o.retentionMs) return false;
+      const seq = ((db.get(["seq"]) as number | undefined) ?? 0) + 1;
+      db.putSync(["seq"], seq);
+      db.putSync(["seen", job.id], Date.now());
+      const record: JobRecord<T> = { ...job, attempt: 0, seq, state: "queued", notBefore: 0 };
+      db.putSync(jobKey(seq), record);
+      return true;
+    });
+
+  /** Renews this worker's heartbeat and leases; returns the local jobs whose key was cancelled from elsewhere. */
+  const heartbeat = (): Local<T>[] =>
+    tx(() => {
+      const now = Date.now();
+      db.putSync(["w", me], now);
+      const cancelled: Local<T>[] = [];
+      for (const [seq, l] of local) {
+        const r = db.get(jobKey(seq)) as JobRecord<T> | undefined;
+        if (!r || r.owner !== me) continue;
+        db.putSync(jobKey(seq), { ...r, leaseUntil: now + o.leaseMs });
+        if (r.cancel) cancelled.push(l);
+      }
+      return cancelled;
+    });
+
+  /** Takes the jobs this process may start now, in order, and handles jobs whose worker died. */
+  const claim = (): { claimed: JobRecord<T>[]; abandoned: JobRecord<T>[] } =>
+    tx(() => {
+      const now = Date.now();
+      const all = records();
+      const abandoned: JobRecord<T>[] = [];
+      const busyKeys = new Set<string>();
+      const perInstallation = new Map<number, number>();
+      const live: JobRecord<T>[] = [];
+      for (const r of all) {
+        if (r.state === "running" && (r.leaseUntil ?? 0) < now) {
+          // Its worker stopped renewing the lease: it died (or froze past the lease).
+          if (r.cancel) {
+            // Cancelled by a user before its worker died: nothing to re-run or report.
+            db.removeSync(jobKey(r.seq));
+            continue;
+          }
+          if (r.attempt >= o.attempts) {
+            db.removeSync(jobKey(r.seq));
+            abandoned.push(r);
+            continue;
+          }
+          const requeued: JobRecord<T> = { ...r, state: "queued", owner: undefined, leaseUntil: undefined, notBefore: now };
+          db.putSync(jobKey(r.seq), requeued);
+          live.push(requeued);
+          continue;
+        }
+        live.push(r);
+        if (r.state === "running") {
+          busyKeys.add(r.key);
+          perInstallation.set(r.installationId, (perInstallation.get(r.installationId) ?? 0) + 1);
+        }
+      }
+      const claimed: JobRecord<T>[] = [];
+      if (stopping || !o.handler) return { claimed, abandoned };
+      for (const r of live) {
+        if (local.size + claimed.length >= o.concurrency) break;
+        if (r.state !== "queued") continue;
+        // The oldest queued job of a key blocks the later ones (order per key), whether it can start or not.
+        if (busyKeys.has(r.key)) continue;
+        busyKeys.add(r.key);
+        if (r.notBefore > now || r.cancel) continue;
+        const n = perInstallation.get(r.installationId) ?? 0;
+        if (n >= o.perInstallation) continue;
+        perInstallation.set(r.installationId, n + 1);
+        const running: JobRecord<T> = { ...r, state: "running", owner: me, leaseUntil: now + o.leaseMs, attempt: r.attempt + 1 };
+        db.putSync(jobKey(r.seq), running);
+        claimed.push(running);
+      }
+      return { claimed, abandoned };
+    });
+
+  /** Records the end of a local job: done, retried after a crash, abandoned, or put back by shutdown. */
+  const finish = (r: JobRecord<T>, outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> }) => {
+    const abandonedWith = tx((): AbandonReason | null => {
+      const current = db.get(jobKey(r.seq)) as JobRecord<T> | undefined;
+      // Another process took the job over after our lease ran out: the outcome is theirs to record.
+      if (!current || current.owner !== me) return null;
+      if (outcome.stopped === "shutdown") {
+        db.putSync(jobKey(r.seq), { ...current, state: "queued", owner: undefined, leaseUntil: undefined, attempt: current.attempt - 1 });
+        return null;
+      }
+      if (outcome.error !== undefined && outcome.stopped !== "cancel") {
+        if (current.attempt < o.attempts) {
+          const delay = o.backoffMs * 2 ** (current.attempt - 1);
+          db.putSync(jobKey(r.seq), { ...current, state: "queued", owner: undefined, leaseUntil: undefined, notBefore: Date.now() + delay });
+          return null;
+        }
+        db.removeSync(jobKey(r.seq));
+        return { kind: "crashed", message: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) };
+      }
+      db.removeSync(jobKey(r.seq));
+      return null;
+    });
+    if (abandonedWith) abandon(r, abandonedWith);
+  };
+
+  const start = (r: JobRecord<T>) => {
+    const controller = new AbortController();
+    const done = (async () => {
+      let error: unknown;
+      try {
+        await o.handler!(asJob(r), controller.signal);
+      } catch (e) {
+        error = e ?? new Error("the job failed without an error");
+      }
+      try {
+        finish(r, { error, stopped: stopReason(controller.signal) });
+      } catch (e) {
+        report(e);
+      }
+      local.delete(r.seq);
+      if (!stopping) schedulePump(0);
+    })();
+    local.set(r.seq, { record: r, controller, done });
+  };
+
+  const pump = () => {
+    if (closed) return;
+    try {
+      for (const l of heartbeat()) if (!l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
+      const { claimed, abandoned } = claim();
+      for (const r of abandoned) abandon(r, { kind: "worker-lost", message: `its worker stopped renewing its lease ${r.attempt} time(s)` });
+      for (const r of claimed) start(r);
+    } catch (error) {
+      report(error);
+    }
+  };
+
+  const schedulePump = (ms: number) => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      pump();
+      schedulePump(o.pollMs);
+    }, ms);
+  };
+
+  const pruneSeen = () =>
+    tx(() => {
+      const cutoff = Date.now() - o.retentionMs;
+      for (const { key, value } of db.getRange({ start: ["seen"], end: ["seen", "\uffff"] })) if ((value as number) < cutoff) db.removeSync(key);
+      for (const { key, value } of db.getRange({ start: ["w"], end: ["w", "\uffff"] })) if ((value as number) < Date.now() - o.leaseMs) db.removeSync(key);
+    });
+
+  const arm = (id: string, cron: string, job: ScheduledJob<T>) => {
+    crons.get(id)?.stop();
+    const c = new Cron(cron, { timezone: "UTC", unref: true }, (self: Cron) => {
+      // The tick's own time (not "now"), so every replica derives the same id and the seen set keeps one.
+      const tick = Math.round((self.currentRun()?.getTime() ?? Date.now()) / 1000) * 1000;
+      try {
+        if (!closed) enqueueSync({ ...job, id: `schedule:${id}:${tick}` });
+        schedulePump(0);
+      } catch (error) {
+        report(error);
+      }
+    });
+    crons.set(id, c);
+  };
+
+  pruneSeen();
+  if (o.handler) {
+    for (const { key, value } of db.getRange({ start: ["sched"], end: ["sched", "\uffff"] })) {
+      const s = value as { cron: string; job: ScheduledJob<T> };
+      arm(String(key[1]), s.cron, s.job);
+    }
+    schedulePump(0);
+  }
+  const pruneTimer = setInterval(() => {
+    try {
+      pruneSeen();
+    } catch (error) {
+      report(error);
+    }
+  }, 600_000);
+  pruneTimer.unref();
+
+  return {
+    async enqueue(job) {
+      if (closed || stopping) return false;
+      const added = enqueueSync(job);
+      if (added && o.handler) schedulePump(0);
+      return added;
+    },
+    async cancel(key) {
+      const result = tx(() => {
+        let dropped = 0;
+        let aborted = 0;
+        for (const r of records()) {
+          if (r.key !== key) continue;
+          if (r.state === "queued") {
+            db.removeSync(jobKey(r.seq));
+            dropped++;
+          } else if (!r.cancel) {
+            db.putSync(jobKey(r.seq), { ...r, cancel: true });
+            aborted++;
+          }
+        }
+        return { dropped, aborted };
+      });
+      // The owner reads the flag on its next heartbeat; when it is this process, act now.
+      for (const l of local.values()) if (l.record.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
+      return result;
+    },
+    async upsertSchedule(id, cron, job) {
+      new Cron(cron, { paused: true }).stop(); // throws on a bad pattern before anything is stored
+      tx(() => db.putSync(["sched", id], { cron, job }));
+      if (o.handler && !closed) arm(id, cron, job);
+    },
+    async removeSchedule(id) {
+      tx(() => db.removeSync(["sched", id]));
+      crons.get(id)?.stop();
+      crons.delete(id);
+    },
+    async stats() {
+      return tx(() => {
+        const all = records();
+        const now = Date.now();
+        let workers = 0;
+        for (const { value } of db.getRange({ start: ["w"], end: ["w", "\uffff"] })) if ((value as number) >= now - o.leaseMs) workers++;
+        return { queued: all.filter((r) => r.state === "queued").length, running: all.filter((r) => r.state === "running").length, workers };
+      });
+    },
+    async shutdown(graceMs): Promise<ShutdownResult<T>> {
+      if (closed) return { requeued: [], waiting: [] };
+      stopping = true;
+      for (const c of crons.values()) c.stop();
+      const running = [...local.values()];
+      // Keep renewing leases while we wait, or another process would take the jobs over as lost.
+      const finished = await within(Promise.all(running.map((l) => l.done)), graceMs, () => pump());
+      const requeued: EngineJob<T>[] = [];
+      if (!finished) {
+        for (const l of local.values()) {
+          l.controller.abort(new JobStopped("shutdown"));
+          requeued.push(asJob(l.record));
+        }
+        // A handler that ignores its signal must not hold the process forever: one more grace period.
+        await within(Promise.all(running.map((l) => l.done)), graceMs, () => pump());
+      }
+      closed = true;
+      clearTimeout(timer);
+      clearInterval(pruneTimer);
+      const waiting = tx(() => {
+        db.removeSync(["w", me]);
+        const cut = new Set(requeued.map((j) => j.id));
+        return records()
+          .filter((r) => r.state === "queued" && !cut.has(r.id))
+          .map(asJob);
+      });
+      await db.close();
+      return { requeued, waiting };
+    },
+  };
+}
+
+/** Whether `promise` settled within `ms`, calling `tick` every 100 ms meanwhile. */
+async function within(promise: Promise<unknown>, ms: number, tick: () => void): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const interval = setInterval(tick, 100);
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+    clearInterval(interval);
+  }
+}

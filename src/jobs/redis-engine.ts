@@ -1,0 +1,302 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { DelayedError, Queue, QueueEvents, Worker, type Job as BullJob } from "bullmq";
+import { Redis } from "ioredis";
+import {
+  definedOnly,
+  ENGINE_DEFAULTS,
+  JobStopped,
+  stopReason,
+  type AbandonReason,
+  type EngineJob,
+  type EngineOptions,
+  type JobEngine,
+  type JobInput,
+  type ScheduledJob,
+  type ShutdownResult,
+} from "./job-engine.js";
+
+export interface RedisEngineOptions<T> extends EngineOptions<T> {
+  redisUrl: string;
+  /** Namespaces every key (BullMQ's and ours): processes with the same prefix share one queue. */
+  prefix?: string;
+  /** How soon a job whose key or installation is busy is looked at again. */
+  busyRetryMs?: number;
+}
+
+type Payload<T> = JobInput<T>;
+interface Tick<T> {
+  scheduleId: string;
+  template: ScheduledJob<T>;
+}
+
+const TICK = "schedule-tick";
+
+// Takes (or renews) a slot of the per-installation semaphore: a sorted set of job ids scored by lease expiry, so a
+// dead worker's slot frees itself when its lease runs out.
+const ACQUIRE_SLOT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
+return 0`;
+
+interface Local<T> {
+  job: EngineJob<T>;
+  controller: AbortController;
+}
+
+/**
+ * The queue over Redis: BullMQ stores and leases the jobs (its lock and stalled-job check find jobs whose worker
+ * died), and this adapter adds what open-source BullMQ lacks. One job at a time per key: every key has a FIFO list of
+ * job ids in Redis and only its head may run; a job that is not the head (or whose installation is at its limit)
+ * goes back to the delayed set for `busyRetryMs`. Per-installation limit: a leased semaphore in Redis. Cancel: a
+ * pub/sub message to every worker. Dedupe: `SET NX` with the retention window. Schedules: BullMQ job schedulers, whose
+ * tick jobs enqueue the real job under a tick id.
+ */
+export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<T> {
+  const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 500, ...definedOnly(options) };
+  const connect = () => new Redis(o.redisUrl, { maxRetriesPerRequest: null });
+  const redis = connect();
+  const connections: Redis[] = [redis];
+  const k = (...parts: (string | number)[]) => [o.prefix, "x", ...parts].join(":");
+  const queueName = "jobs";
+  const queue = new Queue<Payload<T> | Tick<T>>(queueName, { connection: track(connect()), prefix: o.prefix });
+  const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const local = new Map<string, Local<T>>();
+  let closed = false;
+  let worker: Worker<Payload<T> | Tick<T>> | undefined;
+  let events: QueueEvents | undefined;
+  let sub: Redis | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  function track(r: Redis): Redis {
+    connections.push(r);
+    return r;
+  }
+  const report = (error: unknown) => o.onError?.(error);
+  const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
+  const asJob = (p: Payload<T>, b: BullJob): EngineJob<T> => ({
+    id: p.id,
+    key: p.key,
+    installationId: p.installationId,
+    kind: p.kind,
+    data: p.data,
+    attempt: b.attemptsMade + (b.stalledCounter ?? 0) + 1,
+  });
+
+  /** Calls the hook once per job across the cluster, whichever process noticed first. */
+  const abandon = async (job: EngineJob<T>, reason: AbandonReason) => {
+    const first = await redis.set(k("abandoned", job.id), "1", "EX", 86_400, "NX");
+    if (first) await o.onAbandoned?.(job, reason);
+  };
+
+  const enqueue = async (job: JobInput<T>): Promise<boolean> => {
+    if (closed) return false;
+    const fresh = await redis.set(k("seen", job.id), Date.now(), "PX", o.retentionMs, "NX");
+    if (!fresh) return false;
+    const id = bullId(job.id);
+    await redis.rpush(k("key", job.key), id);
+    await queue.add(job.kind, job, {
+      jobId: id,
+      attempts: o.attempts,
+      backoff: { type: "exponential", delay: o.backoffMs },
+      removeOnComplete: true,
+      removeOnFail: { age: 86_400 },
+    });
+    return true;
+  };
+
+  /** Put the job back for later: its key runs another job, or its installation is at its limit. */
+  const later = async (b: BullJob, token: string | undefined): Promise<never> => {
+    await b.moveToDelayed(Date.now() + o.busyRetryMs, token);
+    throw new DelayedError();
+  };
+
+  /** Whether this job is the head of its key's list; drops a head left behind by a crash between two writes. */
+  const isHead = async (key: string, id: string): Promise<boolean | "gone"> => {
+    for (;;) {
+      const head = await redis.lindex(k("key", key), 0);
+      if (head === id) return true;
+      if (head === null) return "gone";
+      const headJob = await queue.getJob(head);
+      const state = headJob ? await headJob.getState() : "unknown";
+      if (state === "completed" || state === "failed" || state === "unknown") {
+        await redis.lrem(k("key", key), 1, head);
+        // A job failed for good whose report was missed (the process that saw it died first): report it now, once.
+        if (state === "failed" && headJob && headJob.name !== TICK) {
+          const reason: AbandonReason = /stalled/i.test(headJob.failedReason ?? "")
+            ? { kind: "worker-lost", message: `its worker stopped renewing its lock (${headJob.failedReason})` }
+            : { kind: "crashed", message: headJob.failedReason ?? "unknown error" };
+          await abandon(asJob(headJob.data as Payload<T>, headJob), reason);
+        }
+        continue;
+      }
+      return (await redis.lpos(k("key", key), id)) === null ? "gone" : false;
+    }
+  };
+
+  const processor = async (b: BullJob<Payload<T> | Tick<T>>, token?: string) => {
+    if (b.name === TICK) {
+      const { scheduleId, template } = b.data as Tick<T>;
+      // The tick's time from the scheduler's job id (repeat:<id>:<ms>): the same on every replica.
+      const tick = /:(\d+)$/.exec(b.id ?? "")?.[1] ?? String(b.timestamp);
+      await enqueue({ ...template, id: `schedule:${scheduleId}:${tick}` });
+      return;
+    }
+    const p = b.data as Payload<T>;
+    const id = b.id!;
+    const head = await isHead(p.key, id);
+    if (head === "gone") return; // cancelled while it waited
+    if (!head) return later(b, token);
+    const slotKey = k("inst", p.installationId);
+    const takeSlot = async () => (await redis.eval(ACQUIRE_SLOT, 1, slotKey, Date.now(), Date.now() + o.leaseMs, id, o.perInstallation, o.leaseMs * 2)) === 1;
+    if (!(await takeSlot())) return later(b, token);
+    const job = asJob(p, b);
+    const controller = new AbortController();
+    local.set(id, { job, controller });
+    const markRunning = () => redis.set(k("running", id), me, "PX", o.leaseMs * 2);
+    await markRunning();
+    const renew = setInterval(() => void Promise.all([takeSlot(), markRunning()]).catch(report), Math.max(50, o.leaseMs / 3));
+    let error: unknown;
+    try {
+      // A cancel sent between the head check and here would be missed: look for its marker once.
+      if (await redis.get(k("cancel", id))) controller.abort(new JobStopped("cancel"));
+      else await o.handler!(job, controller.signal);
+    } catch (e) {
+      error = e ?? new Error("the job failed without an error");
+    } finally {
+      clearInterval(renew);
+      local.delete(id);
+      await redis.zrem(slotKey, id);
+      await redis.del(k("running", id));
+    }
+    const stopped = stopReason(controller.signal);
+    if (stopped === "shutdown") {
+      // Back to the queue at once, for this or another worker; the key's list keeps it at the head.
+      await b.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
+    if (error !== undefined && stopped !== "cancel") {
+      if (b.attemptsMade + 1 < o.attempts) throw error; // BullMQ retries it after the backoff, still the key's head
+      await redis.lrem(k("key", p.key), 1, id);
+      await abandon(job, { kind: "crashed", message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+    await redis.lrem(k("key", p.key), 1, id);
+  };
+
+  if (o.handler) {
+    worker = new Worker<Payload<T> | Tick<T>>(queueName, processor, {
+      connection: track(connect()),
+      prefix: o.prefix,
+      concurrency: o.concurrency,
+      lockDuration: o.leaseMs,
+      stalledInterval: o.leaseMs,
+      maxStalledCount: Math.max(0, o.attempts - 1),
+    });
+    worker.on("error", report);
+    // A job failed for stalling too often is failed inside Redis by whichever worker checked: learn it from the
+    // queue's event stream, then hand it to the hook once.
+    events = new QueueEvents(queueName, { connection: track(connect()), prefix: o.prefix });
+    events.on("error", report);
+    events.on("failed", ({ jobId, failedReason }) => {
+      if (!/stalled/i.test(failedReason)) return;
+      void (async () => {
+        const b = await queue.getJob(jobId);
+        if (!b || b.name === TICK) return;
+        const p = b.data as Payload<T>;
+        await redis.lrem(k("key", p.key), 1, jobId);
+        await abandon(asJob(p, b), { kind: "worker-lost", message: `its worker stopped renewing its lock (${failedReason})` });
+      })().catch(report);
+    });
+    sub = track(connect());
+    void sub.subscribe(k("cancel")).catch(report);
+    sub.on("message", (_channel: string, key: string) => {
+      for (const l of local.values()) if (l.job.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
+    });
+    const beat = () =>
+      void redis
+        .multi()
+        .zadd(k("workers"), Date.now(), me)
+        .zremrangebyscore(k("workers"), "-inf", Date.now() - 10 * o.leaseMs)
+        .exec()
+        .catch(report);
+    beat();
+    heartbeat = setInterval(beat, Math.max(50, o.leaseMs / 3));
+  }
+
+  return {
+    enqueue,
+    async cancel(key) {
+      let dropped = 0;
+      let aborted = 0;
+      for (const id of await redis.lrange(k("key", key), 0, -1)) {
+        // The marker first: a worker marks a job running and then reads this marker, so either it sees the marker
+        // or we see its running mark below.
+        await redis.set(k("cancel", id), "1", "PX", o.leaseMs * 4);
+        if (await redis.exists(k("running", id))) {
+          aborted++;
+          continue;
+        }
+        // Off the key's list, a job that a worker holds for its head check is dropped by that check.
+        await redis.lrem(k("key", key), 1, id);
+        const b = await queue.getJob(id);
+        if (!b) continue;
+        dropped++;
+        await b.remove().catch(() => {
+          // Locked by a worker doing its head check: that check finds it gone from the list and completes it.
+        });
+      }
+      if (aborted > 0) await redis.publish(k("cancel"), key);
+      return { dropped, aborted };
+    },
+    async upsertSchedule(id, cron, template) {
+      await queue.upsertJobScheduler(id, { pattern: cron, tz: "UTC" }, { name: TICK, data: { scheduleId: id, template }, opts: { removeOnComplete: true, removeOnFail: true } });
+    },
+    async removeSchedule(id) {
+      await queue.removeJobScheduler(id);
+    },
+    async stats() {
+      const counts = await queue.getJobCounts("waiting", "delayed", "prioritized", "active");
+      const workers = await redis.zcount(k("workers"), Date.now() - o.leaseMs, "+inf");
+      return { queued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0), running: counts.active ?? 0, workers };
+    },
+    async shutdown(graceMs): Promise<ShutdownResult<T>> {
+      if (closed) return { requeued: [], waiting: [] };
+      closed = true;
+      const requeued: EngineJob<T>[] = [];
+      if (worker) {
+        const closing = worker.close();
+        if (!(await within(closing, graceMs))) {
+          for (const l of local.values()) {
+            l.controller.abort(new JobStopped("shutdown"));
+            requeued.push(l.job);
+          }
+          // A handler that ignores its signal must not hold the process forever: one more grace period.
+          if (!(await within(closing, graceMs))) await worker.close(true);
+        }
+      }
+      clearInterval(heartbeat);
+      await redis.zrem(k("workers"), me).catch(report);
+      await events?.close().catch(report);
+      await queue.close().catch(report);
+      for (const c of connections) c.disconnect();
+      // Queued jobs stay in Redis for the other workers (or the next start): none belongs to this process.
+      return { requeued, waiting: [] };
+    },
+  };
+}
+
+/** Whether `promise` settled within `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

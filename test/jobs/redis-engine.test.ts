@@ -1,0 +1,156 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRedisEngine } from "../../src/jobs/redis-engine.js";
+import type { JobEngine } from "../../src/jobs/job-engine.js";
+import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
+import { hasRedisServer, startRedisServer } from "./redis-server.js";
+
+if (!hasRedisServer) console.warn("SKIPPED: the Redis job-engine tests need `redis-server` on PATH (apt-get install redis-server).");
+const describeRedis = hasRedisServer ? describe : describe.skip;
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const fast = { leaseMs: 1000, backoffMs: 50, busyRetryMs: 50 };
+const job = <T>(id: string, key: string, data: T, installationId = 1) => ({ id, key, installationId, kind: "run" as const, data });
+
+describeRedis("redis job engine (real redis-server, two worker processes)", () => {
+  let redis: { url: string; stop: () => Promise<void> };
+  let dir: string;
+  let prefix: string;
+  let n = 0;
+  const procs: ScriptProcess[] = [];
+  const engines: JobEngine<unknown>[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "redis-engine-"));
+    prefix = `t${++n}`;
+  });
+  afterEach(async () => {
+    for (const p of procs.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+    for (const e of engines.splice(0)) await e.shutdown(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const worker = async (config: Record<string, unknown> = {}) => {
+    const p = spawnScript("test/fixtures/jobs/engine-worker.ts", ["redis", JSON.stringify({ redisUrl: redis.url, prefix, logFile: join(dir, "log"), ...fast, ...config })]);
+    procs.push(p);
+    await p.waitFor((e) => e.ev === "ready");
+    return p;
+  };
+  /** The test process plays the webhook receiver: it enqueues and cancels, and runs no jobs. */
+  const receiver = () => {
+    const e = createRedisEngine<unknown>({ redisUrl: redis.url, prefix, ...fast });
+    engines.push(e);
+    return e;
+  };
+  const log = () => (existsSync(join(dir, "log")) ? readFileSync(join(dir, "log"), "utf8").trim().split("\n") : []);
+
+  it("holds per-key order and one job at a time per key across two workers", async () => {
+    const [w1, w2] = [await worker({ concurrency: 3, perInstallation: 10 }), await worker({ concurrency: 3, perInstallation: 10 })];
+    const r = receiver();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      for (const key of ["a", "b"]) {
+        ids.push(`${key}${i}`);
+        expect(await r.enqueue(job(`${key}${i}`, `o/r#${key}`, { workMs: 30 }))).toBe(true);
+      }
+    }
+    await until(() => log().filter((l) => l.startsWith("end")).length === 12, "12 jobs done");
+    for (const key of ["a", "b"]) {
+      const lines = log().filter((l) => l.split(" ")[1]!.startsWith(key));
+      expect(lines).toEqual([0, 1, 2, 3, 4, 5].flatMap((i) => [`start ${key}${i}`, `end ${key}${i}`]));
+    }
+    const pids = new Set([...w1.events, ...w2.events].filter((e) => e.ev === "end").map((e) => e.pid));
+    expect(pids.size).toBe(2); // both workers took part
+    expect(await r.stats()).toMatchObject({ queued: 0, running: 0, workers: 2 });
+  });
+
+  it("a worker killed with SIGKILL mid-job: the other worker runs it again, exactly once", async () => {
+    const [w1, w2] = [await worker(), await worker()];
+    const r = receiver();
+    const release = join(dir, "release");
+    await r.enqueue(job("k1", "o/r#1", { holdUntil: release }));
+    await until(() => [w1, w2].some((w) => w.events.some((e) => e.ev === "start")), "a start");
+    const [dead, alive] = w1.events.some((e) => e.ev === "start") ? [w1, w2] : [w2, w1];
+    dead.child.kill("SIGKILL");
+    await dead.exited;
+    writeFileSync(release, "");
+    await alive.waitFor((e) => e.ev === "end" && e.id === "k1");
+    expect(alive.events.find((e) => e.ev === "start" && e.id === "k1")).toMatchObject({ attempt: 2 });
+    // Let a further job through the same key to show the key was freed and nothing ran k1 a third time.
+    await r.enqueue(job("k2", "o/r#1", {}));
+    await alive.waitFor((e) => e.ev === "end" && e.id === "k2");
+    expect(log().filter((l) => l === "end k1")).toHaveLength(1);
+    expect(alive.events.filter((e) => e.ev === "abandoned")).toEqual([]);
+  });
+
+  it("a worker killed mid-job on its last attempt: the job is reported abandoned, exactly once", async () => {
+    const [w1, w2, w3] = [await worker({ attempts: 1 }), await worker({ attempts: 1 }), await worker({ attempts: 1 })];
+    const r = createRedisEngine<unknown>({ redisUrl: redis.url, prefix, ...fast, attempts: 1 });
+    engines.push(r);
+    await r.enqueue(job("k3", "o/r#1", { holdUntil: join(dir, "never") }));
+    const all = [w1, w2, w3];
+    await until(() => all.some((w) => w.events.some((e) => e.ev === "start")), "a start");
+    const dead = all.find((w) => w.events.some((e) => e.ev === "start"))!;
+    dead.child.kill("SIGKILL");
+    await dead.exited;
+    const alive = all.filter((w) => w !== dead);
+    await until(() => alive.some((w) => w.events.some((e) => e.ev === "abandoned")), "abandoned");
+    // The key is free again: a later job of the same key runs, and by then every survivor has seen the failure.
+    await r.enqueue(job("k4", "o/r#1", {}));
+    await until(() => log().includes("end k4"), "k4 done");
+    const reports = alive.flatMap((w) => w.events.filter((e) => e.ev === "abandoned"));
+    expect(reports).toEqual([expect.objectContaining({ id: "k3", reason: "worker-lost" })]);
+    expect(log().filter((l) => l === "start k3")).toHaveLength(1);
+  });
+
+  it("cancel from another process aborts the running job and drops the queued one", async () => {
+    const [w1, w2] = [await worker(), await worker()];
+    const r = receiver();
+    await r.enqueue(job("c1", "o/r#5", { holdUntil: join(dir, "never") }));
+    await r.enqueue(job("c2", "o/r#5", {}));
+    await until(() => log().includes("start c1"), "c1 running");
+    expect(await r.cancel("o/r#5")).toEqual({ dropped: 1, aborted: 1 });
+    await until(() => [w1, w2].some((w) => w.events.some((e) => e.ev === "stopped" && e.id === "c1")), "c1 stopped");
+    expect([...w1.events, ...w2.events].find((e) => e.ev === "stopped")).toMatchObject({ reason: "cancel" });
+    await r.enqueue(job("c3", "o/r#5", {}));
+    await until(() => log().includes("end c3"), "c3 done");
+    expect(log()).not.toContain("start c2");
+  });
+
+  it("a schedule upserted by two replicas fires once per tick", async () => {
+    const [w1, w2] = [await worker(), await worker()];
+    const template = { key: "o/r#9", installationId: 1, kind: "schedule", data: {} };
+    w1.send({ cmd: "schedule", id: "nightly", cron: "* * * * * *", template });
+    w2.send({ cmd: "schedule", id: "nightly", cron: "* * * * * *", template });
+    await until(() => log().filter((l) => l.startsWith("end schedule:nightly:")).length >= 3, "three ticks");
+    await receiver().removeSchedule("nightly");
+    const starts = log().filter((l) => l.startsWith("start "));
+    expect(new Set(starts).size).toBe(starts.length);
+    for (const s of starts) expect(s).toMatch(/^start schedule:nightly:\d+$/);
+  });
+
+  it("deduplicates an id across a restart of the receiver", async () => {
+    const first = createRedisEngine<unknown>({ redisUrl: redis.url, prefix, ...fast });
+    expect(await first.enqueue(job("d1", "o/r#1", {}))).toBe(true);
+    expect(await first.enqueue(job("d1", "o/r#1", {}))).toBe(false);
+    await first.shutdown(0);
+    const second = receiver();
+    expect(await second.enqueue(job("d1", "o/r#1", {}))).toBe(false);
+    expect(await second.enqueue(job("d2", "o/r#1", {}))).toBe(true);
+    expect((await second.stats()).queued).toBe(2);
+  });
+});
