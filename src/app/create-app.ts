@@ -1,53 +1,69 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
-import { createExec } from "../exec/create-exec.js";
+import { forkWorker } from "../exec/fork-worker.js";
 import type { GitHubApi } from "../github/github-api.js";
 import type { JobContext, RunQueue } from "../github/job-context.js";
 import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
 import { reportInterrupted } from "../github/report-interrupted.js";
-import { createInProcessQueue } from "../jobs/in-process-queue.js";
-import type { JobQueue } from "../jobs/job-queue.js";
-import { createLlmClient } from "../llm/create-llm-client.js";
-import { loadTokenizer } from "../llm/count-tokens.js";
+import type { Interruption } from "../github/render-status.js";
+import { createJobEngine } from "../jobs/create-job-engine.js";
+import type { EngineStats, JobEngine, JobHandler } from "../jobs/job-engine.js";
 import type { VerifiedWebhook } from "../security/webhook-intake.js";
-import { createCheckExec } from "./create-check-exec.js";
-import { executeRun } from "./execute-run.js";
 import { fireSchedule } from "./fire-schedule.js";
-import { mintRepoToken } from "./mint-repo-token.js";
+import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
+import type { RunJobProcessInput } from "./run-job-process.js";
+import { withoutSecrets } from "./run-job-process.js";
 import { createScheduler } from "./scheduler.js";
+import { sweepJobDirs } from "./sweep-job-dirs.js";
 import { triageKey } from "./triage-key.js";
 
 export type IntakeResult = "recorded" | "duplicate" | "ignored";
 
 export interface AppHandle {
   appFn: ApplicationFunction;
-  /** Record a verified webhook for triage (nothing awaited on GitHub): the receiver answers right after. */
+  /** Record a verified webhook for triage (durably, deduplicated by delivery id; nothing awaited on GitHub). */
   intake(event: VerifiedWebhook): Promise<IntakeResult>;
-  stats(): Promise<{ running: number; queued: number }>;
+  /** Queue depth, running jobs (triage and runs) and live workers, across the cluster. */
+  stats(): Promise<EngineStats>;
   /** Resolves once nothing is queued or running (polls {@link AppHandle.stats}; for the demo and tests). */
   idle(pollMs?: number): Promise<void>;
-  /** Stop taking jobs; running ones get `graceMs`; every job not finished has its status comment updated. */
+  /**
+   * Stop taking jobs; running ones get `graceMs`, then go back in the queue. Every run job this process does not
+   * finish has its status comment updated (and, without Redis, so has every job still waiting).
+   */
   shutdown(graceMs: number): Promise<void>;
 }
 
+export interface AppOptions {
+  /** This process works jobs (a worker, or `serve` without AIDER_BOT_ROLE=receiver); else it only records them. */
+  work: boolean;
+}
+
+/** Triage jobs are GitHub calls only: many at once, none waits behind a busy PR. */
+const TRIAGE_CONCURRENCY = 16;
+
+/** The job process's module beside this file: `.js` when built, `.ts` (run through tsx) from sources. */
+function jobModule(): { module: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL("./run-job-process.js", import.meta.url));
+  return existsSync(js) ? { module: js, execArgv: [] } : { module: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
+}
+
 /**
- * The Probot app as two job kinds: triage (config, permission, 👀, the "queued" status comment; many at once, no
- * per-key order) and run (the coder on a fresh clone; one at a time per PR or issue). The receiver only records
- * triage jobs. Wiring only; the logic lives in github/, run/, coder/.
+ * The Probot app over the durable job engine, as two job kinds: triage (config, permission, 👀, the "queued" status
+ * comment; many at once) and run (the coder on a fresh clone, one at a time per PR or issue, each in its own child
+ * process). The receiver only records triage jobs. Wiring only; the logic lives in github/, run/, coder/.
  */
-export function createApp(env: AppEnv): AppHandle {
-  let triage: JobQueue<VerifiedWebhook> | null = null;
-  let runs: JobQueue<JobContext> | null = null;
-  let stopInterrupted: ((job: JobContext) => Promise<void>) | null = null;
+export function createApp(env: AppEnv, options: AppOptions = { work: true }): AppHandle {
+  let engines: { triage: JobEngine<VerifiedWebhook>; runs: JobEngine<JobContext>; report(job: JobContext, why: Interruption): Promise<void> } | null = null;
   const loaded = () => {
-    if (!triage || !runs) throw new Error("the app is not loaded yet");
-    return { triage, runs };
+    if (!engines) throw new Error("the app is not loaded yet");
+    return engines;
   };
   const appFn: ApplicationFunction = (app: Probot) => {
-    const exec = createExec({ sourceEnv: env.source });
-    void loadTokenizer();
-    const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices });
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
       (botPromise ??= app.auth().then(async (octokit) => {
@@ -59,54 +75,65 @@ export function createApp(env: AppEnv): AppHandle {
         botPromise = null;
         throw error;
       });
-    const checkExec = createCheckExec(env, exec, app.log);
+    const appApi = async () => (await app.auth()) as unknown as GitHubApi;
     const installationApi = async (id: number) => (await app.auth(id)) as unknown as GitHubApi;
-    const report = (job: JobContext, why: Parameters<typeof reportInterrupted>[2]) =>
+    const report = (job: JobContext, why: Interruption) =>
       installationApi(job.req.installationId)
         .then((api) => reportInterrupted(api, job, why))
         .catch((error: unknown) => app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"));
-    stopInterrupted = (job) => report(job, { kind: "requeued" });
-    const runQueue = createInProcessQueue<JobContext>({
+
+    const { module, execArgv } = jobModule();
+    const runHandler: JobHandler<JobContext> = async (job, signal) => {
+      const ctx = job.data;
+      const log = app.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
+      const [apiToken, gitToken, identity] = await Promise.all([
+        mintRepoToken(await appApi(), ctx.req.installationId, ctx.req.repo, JOB_API_TOKEN_PERMISSIONS),
+        mintRepoToken(await appApi(), ctx.req.installationId, ctx.req.repo),
+        bot(),
+      ]);
+      const input: RunJobProcessInput = { job: ctx, apiToken, gitToken, bot: identity, source: withoutSecrets(env.source), ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}) };
+      log.info({ attempt: job.attempt }, "job process starting");
+      const outcome = await forkWorker({ module, execArgv, input, signal, graceMs: 10_000, env: withoutSecrets(env.source) });
+      if (outcome.kind === "done" || signal.aborted) return;
+      // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
+      throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
+    };
+    const common = { redisUrl: env.redisUrl, leaseMs: env.leaseMs, onError: (error: unknown) => app.log.error({ err: error }, "job engine error") };
+    const runs = createJobEngine<JobContext>({
+      ...common,
+      dataDir: path.join(env.dataDir, "runs"),
+      prefix: "aider-bot-runs",
       concurrency: env.concurrency,
-      handler: async (job, signal) => {
-        const ctx = job.data;
-        const log = app.log.child({ job: ctx.req.jobId, key: job.key });
-        try {
-          await executeRun(ctx, {
-            env,
-            exec,
-            checkExec,
-            llm,
-            api: await installationApi(ctx.req.installationId),
-            // The token git (a child process) gets: this repository only, contents only.
-            gitToken: async () => mintRepoToken((await app.auth()) as unknown as GitHubApi, ctx.req.installationId, ctx.req.repo),
-            bot: await bot(),
-            logger: log,
-            signal,
-          });
-        } catch (error) {
-          // runJob reports every failure of the run itself; this is one before it could start (GitHub or the disk
-          // refused): the status comment must not stay "queued".
-          log.error({ err: error }, "job crashed");
-          await report(ctx, { kind: "crashed", message: error instanceof Error ? error.message : String(error) });
-        }
+      perInstallation: env.perInstallation,
+      ...(options.work ? { handler: runHandler } : {}),
+      onAbandoned: (job, reason) => {
+        app.log.error({ job: job.id, key: job.key, reason }, "job given up");
+        return report(job.data, reason);
       },
     });
-    runs = runQueue;
-    const runPort: RunQueue = {
-      enqueue: async (job) => runQueue.enqueue({ id: job.id, key: job.key, kind: job.kind, data: job.data }),
-      cancel: async (key) => ({ dropped: 0, aborted: runQueue.cancel(key) }),
-    };
-    triage = createInProcessQueue<VerifiedWebhook>({
-      // Triage is GitHub calls only: many at once, and none waits behind a busy PR.
-      concurrency: 16,
-      handler: (job) => app.receive(job.data as Parameters<Probot["receive"]>[0]),
-      onError: (job, error) => app.log.error({ err: error, delivery: job.id }, "triage failed"),
+    const runPort: RunQueue = { enqueue: (job) => runs.enqueue(job), cancel: (key) => runs.cancel(key) };
+    const triage = createJobEngine<VerifiedWebhook>({
+      ...common,
+      dataDir: path.join(env.dataDir, "triage"),
+      prefix: "aider-bot-triage",
+      concurrency: TRIAGE_CONCURRENCY,
+      perInstallation: TRIAGE_CONCURRENCY,
+      attempts: 3,
+      backoffMs: 2_000,
+      ...(options.work ? { handler: (job) => app.receive(job.data as Parameters<Probot["receive"]>[0]) } : {}),
+      onAbandoned: (job, reason) => app.log.error({ delivery: job.id, event: job.data.name, reason }, "webhook could not be triaged; GitHub may redeliver it"),
     });
-    if (env.schedules) {
+    engines = { triage, runs, report };
+    if (options.work) {
+      void sweepJobDirs(env).then(
+        (swept) => swept.length && app.log.info({ swept }, "removed checkouts left by jobs that died"),
+        (error: unknown) => app.log.warn({ err: error }, "could not sweep old checkouts"),
+      );
+    }
+    if (env.schedules && options.work) {
       const scheduler = createScheduler({
         log: app.log,
-        listTargets: async () => listScheduleTargets({ appApi: (await app.auth()) as unknown as GitHubApi, installationApi, log: app.log }),
+        listTargets: async () => listScheduleTargets({ appApi: await appApi(), installationApi, log: app.log }),
         fire: async (target, schedule, key) => {
           const api = await installationApi(target.installationId);
           await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, runs: runPort, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
@@ -122,13 +149,14 @@ export function createApp(env: AppEnv): AppHandle {
     appFn,
     async intake(event) {
       if (!isHandledEvent(event.name, event.payload)) return "ignored";
-      return loaded().triage.enqueue({ id: event.id, key: triageKey(event), data: event }) ? "recorded" : "duplicate";
+      const installationId = Number((event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
+      const added = await loaded().triage.enqueue({ id: event.id, key: triageKey(event), installationId, kind: "triage", data: event });
+      return added ? "recorded" : "duplicate";
     },
     async stats() {
-      const { triage: t, runs: r } = loaded();
-      const a = t.stats();
-      const b = r.stats();
-      return { running: a.running + b.running, queued: a.queued + b.queued };
+      const { triage, runs } = loaded();
+      const [a, b] = await Promise.all([triage.stats(), runs.stats()]);
+      return { running: a.running + b.running, queued: a.queued + b.queued, workers: Math.max(a.workers, b.workers) };
     },
     async idle(pollMs = 50) {
       for (;;) {
@@ -138,10 +166,16 @@ export function createApp(env: AppEnv): AppHandle {
       }
     },
     async shutdown(graceMs) {
-      const { triage: t, runs: r } = loaded();
-      await t.shutdown(graceMs);
-      const cut = await r.shutdown(graceMs);
-      await Promise.all(cut.map((job) => stopInterrupted?.(job.data)));
+      const { triage, runs, report } = loaded();
+      // Triage first: it is quick, and a triage finishing now may still enqueue a run.
+      await triage.shutdown(graceMs);
+      const cut = await runs.shutdown(graceMs);
+      const tell = [
+        ...cut.requeued.map((job) => report(job.data, { kind: "requeued" })),
+        // With Redis other workers go on with the waiting jobs; alone, this process is the one they wait for.
+        ...(env.redisUrl ? [] : cut.waiting.map((job) => report(job.data, { kind: "waiting" }))),
+      ];
+      await Promise.all(tell);
     },
   };
 }

@@ -37,7 +37,7 @@ export function jobsRoot(env: Pick<AppEnv, "workDir">): string {
   return env.workDir ?? os.tmpdir();
 }
 
-/** Prefix of every job's checkout directory: what the start-up sweep removes. */
+/** Prefix of every job's checkout directory, followed by the pid of its process: what the start-up sweep removes. */
 export const JOB_DIR_PREFIX = "aider-bot-job-";
 
 /** Run one job's {@link JobContext} with real git, the coder and GitHub writes. */
@@ -80,7 +80,7 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
       ),
     tempDir: {
       // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
-      create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), prefix)),
+      create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`)),
       remove: (dir) => rm(dir, { recursive: true, force: true }),
     },
     render: { stage: renderStage, final: renderFinal },

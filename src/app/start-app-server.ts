@@ -1,12 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Probot, ProbotOctokit } from "probot";
+import type { Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
-import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
-import { githubWriteGuard } from "../security/guard-github-writes.js";
-import { processRedactor } from "../security/process-redactor.js";
+import type { LineSink } from "../security/create-redacting-logger.js";
 import { createWebhookIntake } from "../security/webhook-intake.js";
 import { createApp, type AppHandle } from "./create-app.js";
+import { createProbot } from "./create-probot.js";
 
 export interface AppServer {
   url: string;
@@ -24,17 +23,9 @@ export interface AppServer {
 export async function startAppServer(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink } = {}): Promise<AppServer> {
   if (!env.appId) throw new Error("APP_ID is not set.");
   if (!env.webhookSecret) throw new Error("WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.");
-  for (const secret of [env.openaiApiKey, env.webhookSecret, privateKey]) processRedactor.add(secret);
-  const app = createApp(env);
-  const log = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: options.logFormat ?? env.logFormat ?? "pretty", ...(options.logSink ? { sink: options.logSink } : {}) });
-  const probot = new Probot({
-    appId: env.appId,
-    privateKey,
-    secret: env.webhookSecret,
-    log,
-    ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
-    Octokit: ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { enabled: options.throttle ?? true } })),
-  });
+  // With Redis, AIDER_BOT_ROLE=receiver leaves the jobs to `aider-bot worker` processes; alone, this process works too.
+  const app = createApp(env, { work: !(env.redisUrl && env.role === "receiver") });
+  const probot = await createProbot(env, privateKey, { ...options, webhookSecret: env.webhookSecret });
   await probot.load(app.appFn, { cwd: process.cwd(), addHandler: () => undefined });
   const intake = createWebhookIntake({
     secret: env.webhookSecret,

@@ -48,7 +48,16 @@ export interface AppEnv {
   shutdownMs: number;
   /** `aider-bot run --json` still prints progress to stderr unless AIDER_BOT_PROGRESS=0. */
   progress: boolean;
+  /** Set: the job queue is BullMQ on this Redis, shared by receivers and `aider-bot worker` processes. */
   redisUrl?: string;
+  /** `serve` with Redis: `receiver` only records webhooks; `all` (default) also works jobs. */
+  role: "all" | "receiver";
+  /** Where the embedded job store lives without Redis (AIDER_BOT_DATA_DIR; keep it on a persistent volume). */
+  dataDir: string;
+  /** Jobs running at once per installation, across all workers (AIDER_BOT_PER_INSTALLATION). */
+  perInstallation: number;
+  /** A running job whose worker stops renewing its lease for this long is taken as lost (AIDER_BOT_LEASE_MS). */
+  leaseMs: number;
   /** The raw environment, for the exec allow-list only. */
   source: Readonly<Record<string, string | undefined>>;
 }
@@ -77,6 +86,12 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
   if (mapThreads !== undefined && (!Number.isInteger(mapThreads) || mapThreads < 0)) {
     throw new Error(`AIDER_BOT_MAP_THREADS must be a whole number ≥ 0, got "${source.AIDER_BOT_MAP_THREADS}".`);
   }
+  const role = source.AIDER_BOT_ROLE ?? "all";
+  if (role !== "all" && role !== "receiver") throw new Error(`AIDER_BOT_ROLE must be all or receiver, got "${role}".`);
+  const perInstallation = Number(source.AIDER_BOT_PER_INSTALLATION ?? 2);
+  if (!Number.isInteger(perInstallation) || perInstallation < 1) throw new Error(`AIDER_BOT_PER_INSTALLATION must be a whole number ≥ 1, got "${source.AIDER_BOT_PER_INSTALLATION}".`);
+  const leaseMs = Number(source.AIDER_BOT_LEASE_MS ?? 30_000);
+  if (!Number.isFinite(leaseMs) || leaseMs < 500) throw new Error(`AIDER_BOT_LEASE_MS must be a number of milliseconds ≥ 500, got "${source.AIDER_BOT_LEASE_MS}".`);
   const scheduleSyncMs = Number(source.AIDER_BOT_SCHEDULE_SYNC_MS ?? 15 * 60_000);
   if (!Number.isFinite(scheduleSyncMs) || scheduleSyncMs < 100) throw new Error(`AIDER_BOT_SCHEDULE_SYNC_MS must be a number of milliseconds ≥ 100, got "${source.AIDER_BOT_SCHEDULE_SYNC_MS}".`);
   return {
@@ -107,7 +122,11 @@ export function readEnv(source: Readonly<Record<string, string | undefined>> = p
     throttle: source.AIDER_BOT_THROTTLE !== "0",
     shutdownMs,
     progress: source.AIDER_BOT_PROGRESS !== "0",
-    redisUrl: source.REDIS_URL,
+    redisUrl: source.REDIS_URL || undefined,
+    role,
+    dataDir: source.AIDER_BOT_DATA_DIR ?? ".aider-bot/queue",
+    perInstallation,
+    leaseMs,
     source,
   };
 }

@@ -96,7 +96,7 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
       APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
       PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
       OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
-      AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, NO_SMEE_SETUP: "true",
+      AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, AIDER_BOT_DATA_DIR: path.join(work, "queue"), NO_SMEE_SETUP: "true",
       ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
