@@ -67,6 +67,10 @@ export interface ScenarioSpec {
 export interface E2EApp {
   /** A fresh repository (its own name, so no state of an earlier scenario applies) and this scenario's model replies. */
   scenario(spec: ScenarioSpec): Promise<E2E>;
+  /** Send the app process a signal and wait until it has exited (its work and data dirs are kept). */
+  stop(signal: NodeJS.Signals): Promise<void>;
+  /** Start the app process again on the same work and data dirs (after {@link E2EApp.stop}), and wait until it listens. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,37 +94,46 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
   const port = await freePort();
   const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
   const host = new URL(fake.apiUrl).host;
-  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, "serve"], {
-    env: {
-      PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
-      APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
-      PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
-      OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
-      AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, AIDER_BOT_DATA_DIR: path.join(work, "queue"), NO_SMEE_SETUP: "true",
-      ...options.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const appEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
+    APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
+    PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
+    OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
+    AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, AIDER_BOT_DATA_DIR: path.join(work, "queue"), NO_SMEE_SETUP: "true",
+    ...options.env,
+  };
   let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  let child!: ChildProcess;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (exited()) return;
+    const gone = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await gone;
+  };
   const close = async () => {
-    child.kill("SIGKILL");
-    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
+    await stop("SIGKILL");
     await llm.close();
     await fake.close();
     await rm(work, { recursive: true, force: true });
   };
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    if (out.includes("aider-bot listening on")) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await close();
-      throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out}`);
+  const launch = async () => {
+    child = spawn(process.execPath, [CLI_MAIN, "serve"], { env: appEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const from = out.length;
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      if (out.slice(from).includes("aider-bot listening on")) break;
+      if (exited() || Date.now() > deadline) {
+        await close();
+        throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out.slice(from)}`);
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+  };
+  await launch();
+  const base = `http://127.0.0.1:${port}`;
   const idle = async (timeoutMs = WAIT_MS) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -172,7 +185,15 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
       close: async () => undefined,
     };
   };
-  return { scenario, close };
+  return {
+    scenario,
+    stop,
+    restart: async () => {
+      if (!exited()) throw new Error("restart() needs the app stopped first (stop(signal))");
+      await launch();
+    },
+    close,
+  };
 }
 
 /** One app for one scenario (a test that needs its own app environment, e.g. a short schedule sync). */
