@@ -68,16 +68,34 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       .catch(report);
   };
 
-  const enqueueSync = (job: JobInput<T>): boolean =>
-    tx(() => {
-      const seen = db.get(["seen", job.id]) as number | undefined;
-      if (seen !== undefined && seen > Date.now() - o.retentionMs) return false;
-      const seq = ((db.get(["seq"]) as number | undefined) ?? 0) + 1;
-      db.putSync(["seq"], seq);
-      db.putSync(["seen", job.id], Date.now());
-      const record: JobRecord<T> = { ...job, attempt: 0, seq, state: "queued", notBefore: 0 };
-      db.putSync(jobKey(seq), record);
-      return true;
+  const enqueueOne = (job: JobInput<T>): boolean => {
+    const seen = db.get(["seen", job.id]) as number | undefined;
+    if (seen !== undefined && seen > Date.now() - o.retentionMs) return false;
+    const seq = ((db.get(["seq"]) as number | undefined) ?? 0) + 1;
+    db.putSync(["seq"], seq);
+    db.putSync(["seen", job.id], Date.now());
+    const record: JobRecord<T> = { ...job, attempt: 0, seq, state: "queued", notBefore: 0 };
+    db.putSync(jobKey(seq), record);
+    return true;
+  };
+  // Group commit: enqueues arriving together (a webhook storm) share one durable transaction instead of paying one
+  // disk flush each. Synchronous transactions only: LMDB's asynchronous ones, mixed with synchronous ones from
+  // another handle on the same file in one process, can deadlock on the write lock.
+  let batch: { job: JobInput<T>; resolve: (added: boolean) => void; reject: (error: unknown) => void }[] = [];
+  const flush = () => {
+    const pending = batch;
+    batch = [];
+    try {
+      const results = tx(() => pending.map((p) => enqueueOne(p.job)));
+      pending.forEach((p, i) => p.resolve(results[i]!));
+    } catch (error) {
+      for (const p of pending) p.reject(error);
+    }
+  };
+  const enqueueDurably = (job: JobInput<T>): Promise<boolean> =>
+    new Promise((resolve, reject) => {
+      batch.push({ job, resolve, reject });
+      if (batch.length === 1) setImmediate(flush);
     });
 
   /** Renews this worker's heartbeat and leases; returns the local jobs whose key was cancelled from elsewhere. */
@@ -105,6 +123,15 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       const perInstallation = new Map<number, number>();
       const live: JobRecord<T>[] = [];
       for (const r of all) {
+        if (r.state === "running" && r.owner === me && local.has(r.seq) && (r.leaseUntil ?? 0) < now) {
+          // Our own job, still running here: this process was too busy to renew in time. Renew, never run it twice.
+          const renewed: JobRecord<T> = { ...r, leaseUntil: now + o.leaseMs };
+          db.putSync(jobKey(r.seq), renewed);
+          live.push(renewed);
+          busyKeys.add(r.key);
+          perInstallation.set(r.installationId, (perInstallation.get(r.installationId) ?? 0) + 1);
+          continue;
+        }
         if (r.state === "running" && (r.leaseUntil ?? 0) < now) {
           // Its worker stopped renewing the lease: it died (or froze past the lease).
           if (r.cancel) {
@@ -225,12 +252,10 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     const c = new Cron(cron, { timezone: "UTC", unref: true }, (self: Cron) => {
       // The tick's own time (not "now"), so every replica derives the same id and the seen set keeps one.
       const tick = Math.round((self.currentRun()?.getTime() ?? Date.now()) / 1000) * 1000;
-      try {
-        if (!closed) enqueueSync({ ...job, id: `schedule:${id}:${tick}` });
-        schedulePump(0);
-      } catch (error) {
-        report(error);
-      }
+      if (closed) return;
+      enqueueDurably({ ...job, id: `schedule:${id}:${tick}` })
+        .then(() => schedulePump(0))
+        .catch(report);
     });
     crons.set(id, c);
   };
@@ -255,7 +280,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   return {
     async enqueue(job) {
       if (closed || stopping) return false;
-      const added = enqueueSync(job);
+      const added = await enqueueDurably(job);
       if (added && o.handler) schedulePump(0);
       return added;
     },
