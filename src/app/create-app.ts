@@ -17,11 +17,14 @@ import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
 import type { RunJobProcessInput } from "./run-job-process.js";
 import { withoutSecrets } from "./run-job-process.js";
-import { createScheduler } from "./scheduler.js";
+import { createScheduler, type Schedule, type ScheduleTarget } from "./scheduler.js";
 import { sweepJobDirs } from "./sweep-job-dirs.js";
 import { triageKey } from "./triage-key.js";
 
 export type IntakeResult = "recorded" | "duplicate" | "ignored";
+
+/** What a triage job carries: a verified webhook, or a schedule's tick (fired once per tick across replicas). */
+type TriageData = VerifiedWebhook | { tick: { key: string; target: ScheduleTarget; schedule: Schedule } };
 
 export interface AppHandle {
   appFn: ApplicationFunction;
@@ -58,7 +61,7 @@ function jobModule(): { module: string; execArgv: string[] } {
  * process). The receiver only records triage jobs. Wiring only; the logic lives in github/, run/, coder/.
  */
 export function createApp(env: AppEnv, options: AppOptions = { work: true }): AppHandle {
-  let engines: { triage: JobEngine<VerifiedWebhook>; runs: JobEngine<JobContext>; report(job: JobContext, why: Interruption): Promise<void> } | null = null;
+  let engines: { triage: JobEngine<TriageData>; runs: JobEngine<JobContext>; report(job: JobContext, why: Interruption): Promise<void> } | null = null;
   const loaded = () => {
     if (!engines) throw new Error("the app is not loaded yet");
     return engines;
@@ -112,7 +115,11 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       },
     });
     const runPort: RunQueue = { enqueue: (job) => runs.enqueue(job), cancel: (key) => runs.cancel(key) };
-    const triage = createJobEngine<VerifiedWebhook>({
+    const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
+      const api = await installationApi(target.installationId);
+      await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, runs: runPort, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
+    };
+    const triage = createJobEngine<TriageData>({
       ...common,
       dataDir: path.join(env.dataDir, "triage"),
       prefix: "aider-bot-triage",
@@ -120,8 +127,15 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       perInstallation: TRIAGE_CONCURRENCY,
       attempts: 3,
       backoffMs: 2_000,
-      ...(options.work ? { handler: (job) => app.receive(job.data as Parameters<Probot["receive"]>[0]) } : {}),
-      onAbandoned: (job, reason) => app.log.error({ delivery: job.id, event: job.data.name, reason }, "webhook could not be triaged; GitHub may redeliver it"),
+      ...(options.work
+        ? {
+            handler: async (job: { data: TriageData }) => {
+              if ("tick" in job.data) return fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
+              await app.receive(job.data as Parameters<Probot["receive"]>[0]);
+            },
+          }
+        : {}),
+      onAbandoned: (job, reason) => app.log.error({ job: job.id, reason }, "a triage job failed on every attempt (a webhook: GitHub may redeliver it)"),
     });
     engines = { triage, runs, report };
     if (options.work) {
@@ -134,9 +148,11 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       const scheduler = createScheduler({
         log: app.log,
         listTargets: async () => listScheduleTargets({ appApi: await appApi(), installationApi, log: app.log }),
-        fire: async (target, schedule, key) => {
-          const api = await installationApi(target.installationId);
-          await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, runs: runPort, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
+        fire,
+        // Each tick becomes one triage job, whichever replicas armed it; the job's id carries the tick's time.
+        engine: {
+          arm: (key, target, schedule) => triage.upsertSchedule(key, schedule.cron, { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } }),
+          disarm: (key) => triage.removeSchedule(key),
         },
       });
       const sync = () => scheduler.sync().catch((error: unknown) => app.log.warn({ err: error }, "schedule sync failed"));

@@ -11,7 +11,7 @@ export async function workerCommand(source?: Readonly<Record<string, string | un
   const privateKey = env.privateKey ?? (env.privateKeyPath ? await readFile(env.privateKeyPath, "utf8") : undefined);
   if (!env.appId || !privateKey) throw new Error("APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) must be set: a worker mints installation tokens with the App's key.");
   const worker = await startWorker(env, privateKey);
-  process.stdout.write("aider-bot worker started\n");
+  process.stdout.write("aider-bot worker ready\n");
   const stop = async (signal: string) => {
     worker.probot.log.info({ signal }, "shutting down: finishing running jobs");
     await worker.app.shutdown(env.shutdownMs);

@@ -61,4 +61,18 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
     expect(e2e.repo.checkRuns).toHaveLength(1);
     expect(e2e.repo.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success" });
   });
+
+  it("/aider cancel reaches the worker running the job, whichever worker triages it", async () => {
+    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix] });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    const status = statusOf(sent.deliveryId);
+    await waitUntil(() => status().includes("⏳ **tests**"), () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`);
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
+    await waitUntil(() => status().includes("Cancelled on request"), () => `the running job was not cancelled:\n${status()}\n${e2e.logs().slice(-3000)}`);
+    await e2e.idle();
+    expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
+    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    expect(head!.subject).toBe("x");
+  });
 });

@@ -156,7 +156,7 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
     w.child.stderr!.on("data", (d: Buffer) => (w.out += d.toString()));
     workers.push(w);
     const deadline = Date.now() + WAIT_MS;
-    while (!w.out.includes("aider-bot worker started")) {
+    while (!w.out.includes("aider-bot worker ready")) {
       if (w.child.exitCode !== null || Date.now() > deadline) {
         await close();
         throw new Error(`worker ${i} did not start within ${WAIT_MS} ms:\n${w.out}`);
