@@ -16,7 +16,7 @@ import { fireSchedule } from "./fire-schedule.js";
 import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
 import type { RunJobProcessInput } from "./run-job-process.js";
-import { withoutSecrets } from "./run-job-process.js";
+import { secretFingerprints, withoutSecrets } from "./run-job-process.js";
 import { createScheduler, type Schedule, type ScheduleTarget } from "./scheduler.js";
 import { sweepJobDirs } from "./sweep-job-dirs.js";
 import { triageKey } from "./triage-key.js";
@@ -86,6 +86,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         .catch((error: unknown) => app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"));
 
     const { module, execArgv } = jobModule();
+    const fingerprints = secretFingerprints([env.webhookSecret, env.privateKey]);
     const runHandler: JobHandler<JobContext> = async (job, signal) => {
       const ctx = job.data;
       const log = app.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
@@ -94,7 +95,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         mintRepoToken(await appApi(), ctx.req.installationId, ctx.req.repo),
         bot(),
       ]);
-      const input: RunJobProcessInput = { job: ctx, apiToken, gitToken, bot: identity, source: withoutSecrets(env.source), ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}) };
+      const input: RunJobProcessInput = { job: ctx, apiToken, gitToken, bot: identity, source: withoutSecrets(env.source), fingerprints, ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}) };
       log.info({ attempt: job.attempt }, "job process starting");
       const outcome = await forkWorker({ module, execArgv, input, signal, graceMs: 10_000, env: withoutSecrets(env.source) });
       if (outcome.kind === "done" || signal.aborted) return;

@@ -10,8 +10,10 @@ import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
 import { githubWriteGuard } from "../security/guard-github-writes.js";
 import { processRedactor } from "../security/process-redactor.js";
+import { REDACTED } from "../security/redact-secrets.js";
 import { createCheckExec } from "./create-check-exec.js";
 import { executeRun } from "./execute-run.js";
+import { fingerprint, redactFingerprinted, type SecretFingerprint } from "./secret-fingerprint.js";
 
 /**
  * What a job process receives over IPC: the job, two installation tokens limited to its repository (one for the
@@ -28,6 +30,14 @@ export interface RunJobProcessInput {
   bot: { login: string; email: string };
   /** The app's environment less its secrets (see `withoutSecrets`). */
   source: Record<string, string | undefined>;
+  /** Fingerprints of the secrets this process must not hold but must still never write (webhook secret, App key lines). */
+  fingerprints: SecretFingerprint[];
+}
+
+/** Fingerprints of the app's own secrets (webhook secret, each line of the App's key) for a job process. */
+export function secretFingerprints(secrets: readonly (string | undefined)[]): SecretFingerprint[] {
+  const lines = secrets.flatMap((s) => (s ? s.split(/\r?\n/) : [])).map((l) => l.trim());
+  return [...new Set(lines.filter((l) => l.length >= 8 && !/^-----(BEGIN|END) /.test(l)))].map(fingerprint);
 }
 
 /** The environment variables a job process must not see. */
@@ -43,6 +53,10 @@ export function withoutSecrets(source: Readonly<Record<string, string | undefine
 /** The job process's entry (fork-worker's `runJob` contract): runs the job and answers its outcome's kind. */
 export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Promise<{ outcome: RunOutcome["kind"] }> {
   for (const secret of [input.apiToken, input.gitToken, input.modelKey]) processRedactor.add(secret);
+  // Every writer in this process (logs, GitHub writes, commits, model requests) redacts through the one redactor:
+  // extend it, before anything captures it, with the secrets known here only by their fingerprints.
+  const known = processRedactor.redact.bind(processRedactor);
+  processRedactor.redact = (text) => redactFingerprinted(known(text), input.fingerprints, REDACTED);
   const env = readEnv({ ...input.source, ...(input.modelKey ? { OPENAI_API_KEY: input.modelKey } : {}) });
   const logger = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: env.logFormat });
   const log = logger.child({ job: input.job.req.jobId, pid: process.pid });
