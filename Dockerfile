@@ -11,7 +11,10 @@ FROM node:20-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-ENV NODE_ENV=production
+# The embedded job store (without REDIS_URL) and job checkouts live under /data: mount a volume there.
+ENV NODE_ENV=production AIDER_BOT_DATA_DIR=/data/queue AIDER_BOT_WORK_DIR=/data/jobs
+RUN mkdir -p /data && chown node:node /data
+VOLUME /data
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json app.yml ./

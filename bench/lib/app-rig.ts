@@ -77,7 +77,7 @@ export async function startRig(spec: { files: Record<string, string>; permission
     APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET, GHE_HOST: new URL(fake.apiUrl).host, GHE_PROTOCOL: "http",
     HOST: "127.0.0.1", LOG_LEVEL: "warn", AIDER_BOT_THROTTLE: "0", NO_SMEE_SETUP: "true",
     OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-bench-model-key", AIDER_BOT_MODEL: "gpt-4o",
-    AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: path.join(work, "jobs"), AIDER_BOT_SCHEDULES: "off",
+    AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: path.join(work, "jobs"), AIDER_BOT_DATA_DIR: path.join(work, "queue"), AIDER_BOT_SCHEDULES: "off",
   };
   const procs: AppProcess[] = [];
   return {

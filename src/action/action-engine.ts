@@ -1,6 +1,6 @@
 /**
  * The Action's ONE adapter over the App's engine: the intake (decide, authorize, reply, 👀 and the "queued" status
- * comment — `handleEvent`, `fireSchedule`) and the run (`runJob` over ports). The Action runs one request in the
+ * comment — `triageEvent`, `fireSchedule`) and the run (`runJob` over ports). The Action runs one request in the
  * foreground instead of queueing it, so a capturing queue takes the place of the App's. When the App's intake or
  * run seams move, only this file changes.
  */
@@ -16,11 +16,12 @@ import type { Exec } from "../exec/types.js";
 import { createRunGitHub } from "../github/create-run-github.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import type { GitHubApi } from "../github/github-api.js";
-import { handleEvent } from "../github/handle-event.js";
+import type { JobContext, RunJobInput, RunQueue } from "../github/job-context.js";
+import { triageEvent } from "../github/triage-event.js";
 import { renderConfigProblems } from "../github/render-config-problems.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
-import type { Job } from "../jobs/job.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import { createContextHooks } from "../context/create-context-hooks.js";
+import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
 import { createCoderDeps } from "../run/create-coder-deps.js";
 import { resolveSettings } from "../run/resolve-settings.js";
@@ -59,35 +60,39 @@ export interface RunDeps extends EngineDeps {
 
 /** What the intake decided: a request to run now, or why nothing runs (the reply, if any, is already posted). */
 export type Intake =
-  | { kind: "run"; request: RunRequest }
+  /** `feedback`: where the run's status comment, reactions and Check Run go; null for a run with no thread. */
+  | { kind: "run"; request: RunRequest; feedback: Feedback | null }
   | { kind: "done"; outcome: "ignored" | "replied" | "unauthorized" | "cancelled" | "refused"; reason: string };
 
+/** Where a run's feedback goes on GitHub: the App's job context without the request. */
+export type Feedback = Omit<JobContext, "req">;
+
 /** A queue that runs nothing: it keeps what the App's intake would have queued, for the Action to run in the foreground. */
-function captureQueue(): JobQueue<RunRequest> & { taken: Job<RunRequest>[] } {
-  const taken: Job<RunRequest>[] = [];
+function captureQueue(): RunQueue & { taken: RunJobInput[] } {
+  const taken: RunJobInput[] = [];
   return {
     taken,
-    enqueue: (job) => (taken.push(job), true),
     // One workflow run handles one event: nothing was queued before it (the workflow's concurrency group serialises).
-    seen: () => false,
+    enqueue: async (job) => (taken.push(job), true),
     // Another workflow run cannot be stopped from here; the reply says there is nothing to cancel in this run.
-    cancel: () => 0,
-    idle: async () => undefined,
-    drain: async () => undefined,
-    shutdown: async () => [],
-    stats: () => ({ running: 0, queued: taken.length }),
+    cancel: async () => ({ dropped: 0, aborted: 0 }),
   };
+}
+
+function captured(job: RunJobInput): Intake {
+  const { req, ...feedback } = job.data;
+  return { kind: "run", request: req, feedback };
 }
 
 /** `issue_comment`, `pull_request_review_comment`, `issues`: exactly the App's webhook intake. */
 export async function intakeEvent(event: { name: string; id: string; payload: unknown }, deps: EngineDeps): Promise<Intake> {
   const queue = captureQueue();
-  const result = await handleEvent(
+  const result = await triageEvent(
     { ...event, api: deps.api, loadConfig: deps.loadConfig, log: deps.logger },
-    { queue, botLogin: async () => deps.bot.login, defaults: deps.defaults },
+    { runs: queue, botLogin: async () => deps.bot.login, defaults: deps.defaults },
   );
   const job = queue.taken[0];
-  if (result.kind === "enqueued" && job) return { kind: "run", request: job.data };
+  if (result.kind === "enqueued" && job) return captured(job);
   if (result.kind === "replied") return { kind: "done", outcome: result.reason === "unauthorized" ? "unauthorized" : "replied", reason: result.reason };
   if (result.kind === "cancelled") return { kind: "done", outcome: "cancelled", reason: `cancelled ${result.count}` };
   return { kind: "done", outcome: "ignored", reason: result.kind === "ignored" ? result.reason : "nothing to run" };
@@ -115,9 +120,9 @@ export async function intakeSchedule(
   for (const [schedule, index] of due) {
     const queue = captureQueue();
     const key = scheduleKey(target, index, schedule);
-    const started = await fireSchedule({ api: deps.api, target, schedule, key, botLogin: deps.bot.login, queue, defaults: deps.defaults, now: args.now });
+    const started = await fireSchedule({ api: deps.api, target, schedule, key, botLogin: deps.bot.login, runs: queue, defaults: deps.defaults, now: args.now });
     const job = queue.taken[0];
-    out.push(started && job ? { kind: "run", request: job.data } : { kind: "done", outcome: "ignored", reason: `schedule ${key} already ran at this time` });
+    out.push(started && job ? captured(job) : { kind: "done", outcome: "ignored", reason: `schedule ${key} already ran at this time` });
   }
   return out;
 }
@@ -169,10 +174,9 @@ export async function intakeDispatch(
     requester: { login: args.sender.login, ...(args.sender.id ? { id: args.sender.id } : {}) },
     settings: resolved.settings,
   };
-  if (pr) {
-    request.statusCommentId = await ensureStatusComment(deps.api, { owner, repo, issueNumber: pr.number, jobId: request.jobId, botLogin: deps.bot.login, body: renderStage("queued", request) });
-  }
-  return { kind: "run", request };
+  if (!pr) return { kind: "run", request, feedback: null };
+  const statusCommentId = await ensureStatusComment(deps.api, { owner, repo, issueNumber: pr.number, jobId: request.jobId, botLogin: deps.bot.login, body: renderStage("queued", request) });
+  return { kind: "run", request, feedback: { statusCommentId, reactTo: { kind: "issue", number: pr.number }, webUrl: "", command: trigger.command } };
 }
 
 /**
@@ -180,12 +184,12 @@ export async function intakeDispatch(
  * on the runner (the runner is the throwaway sandbox), pushing with the token. Returns the outcome and the final
  * status text (also for runs that have no status comment).
  */
-export async function runRequest(request: RunRequest, deps: RunDeps): Promise<{ outcome: RunOutcome; finalBody: string }> {
+export async function runRequest(request: RunRequest, feedback: Feedback | null, deps: RunDeps): Promise<{ outcome: RunOutcome; finalBody: string }> {
   const req = withoutForkCommands(request);
   if (req !== request) deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
-  const github = runGitHub(req, deps);
+  const github = runGitHub(req, feedback, deps);
   // No bubblewrap: the runner is a throwaway machine, and the workflow's toolchain must be reachable.
   const checkExec: Exec = { run: (r) => deps.exec.run({ ...r, env: { ...deps.checkEnv, ...r.env } }) };
   let finalBody = "";
@@ -220,6 +224,8 @@ export async function runRequest(request: RunRequest, deps: RunDeps): Promise<{ 
     logger: deps.logger,
     now: () => Date.now(),
     signal: deps.signal,
+    // The same PR/issue context as the App's runs (a dispatch run on a branch without a pull request has none).
+    ...(feedback ? createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: deps.webUrl, count: countTokens }) : {}),
   });
   return { outcome, finalBody };
 }
@@ -241,21 +247,10 @@ export function withoutForkCommands(req: RunRequest): RunRequest {
 }
 
 /** The App's GitHub port; a run with no thread (dispatch on a branch without a PR) has no status comment or reaction. */
-function runGitHub(req: RunRequest, deps: RunDeps): RunGitHub {
-  const github = createRunGitHub(deps.api, {
-    owner: req.owner,
-    repo: req.repo,
-    issueNumber: req.target.number,
-    statusCommentId: req.statusCommentId ?? 0,
-    reactTo:
-      req.target.kind === "review-comment"
-        ? { kind: "review-comment", id: req.target.commentId }
-        : req.triggerCommentId
-          ? { kind: "issue-comment", id: req.triggerCommentId }
-          : { kind: "issue" },
-    webUrl: deps.webUrl,
-    token: async () => deps.token,
-  });
-  if (req.statusCommentId !== undefined) return github;
+function runGitHub(req: RunRequest, feedback: Feedback | null, deps: RunDeps): RunGitHub {
+  const webUrl = feedback?.webUrl || `${deps.webUrl}/${req.owner}/${req.repo}`;
+  const job = { req, statusCommentId: feedback?.statusCommentId ?? 0, reactTo: feedback?.reactTo ?? { kind: "issue" as const, number: req.target.number }, webUrl, ...(feedback?.checkRunId !== undefined ? { checkRunId: feedback.checkRunId } : {}) };
+  const github = createRunGitHub(deps.api, job, async () => deps.token);
+  if (feedback) return github;
   return { ...github, updateStatus: async () => undefined, react: async () => undefined };
 }

@@ -121,8 +121,8 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
   const exec = createExec({ sourceEnv: env.source });
   const llm = createLlmClient({ baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey ?? "not-needed", allowPrefill: false });
   const runs: ActionRun[] = [];
-  for (const { request } of toRun) {
-    const done = await runRequest(request, {
+  for (const { request, feedback } of toRun) {
+    const done = await runRequest(request, feedback, {
       ...engine,
       exec,
       llm,

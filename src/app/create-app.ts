@@ -1,35 +1,72 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
-import { createExec } from "../exec/create-exec.js";
-import { registerHandlers } from "../github/register-handlers.js";
+import { forkWorker } from "../exec/fork-worker.js";
 import type { GitHubApi } from "../github/github-api.js";
-import { createInProcessQueue } from "../jobs/in-process-queue.js";
-import type { JobQueue } from "../jobs/job-queue.js";
-import { createLlmClient } from "../llm/create-llm-client.js";
-import { loadTokenizer } from "../llm/count-tokens.js";
-import type { RunRequest } from "../run/run-request.js";
-import { createCheckExec } from "./create-check-exec.js";
-import { createJobRunner, jobEnv } from "./create-job-runner.js";
+import type { JobContext, RunQueue } from "../github/job-context.js";
+import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
+import { reportInterrupted } from "../github/report-interrupted.js";
+import type { Interruption } from "../github/render-status.js";
+import { createJobEngine } from "../jobs/create-job-engine.js";
+import type { EngineStats, JobEngine, JobHandler } from "../jobs/job-engine.js";
+import type { VerifiedWebhook } from "../security/webhook-intake.js";
 import { fireSchedule } from "./fire-schedule.js";
-import { mintRepoToken } from "./mint-repo-token.js";
+import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
-import { createScheduler } from "./scheduler.js";
+import type { RunJobProcessInput } from "./run-job-process.js";
+import { secretFingerprints, withoutSecrets } from "./run-job-process.js";
+import { createScheduler, type Schedule, type ScheduleTarget } from "./scheduler.js";
+import { sweepJobDirs } from "./sweep-job-dirs.js";
+import { triageKey } from "./triage-key.js";
+
+export type IntakeResult = "recorded" | "duplicate" | "ignored";
+
+/** What a triage job carries: a verified webhook, or a schedule's tick (fired once per tick across replicas). */
+type TriageData = VerifiedWebhook | { tick: { key: string; target: ScheduleTarget; schedule: Schedule } };
 
 export interface AppHandle {
   appFn: ApplicationFunction;
-  queue(): JobQueue<RunRequest>;
+  /** Record a verified webhook for triage (durably, deduplicated by delivery id; nothing awaited on GitHub). */
+  intake(event: VerifiedWebhook): Promise<IntakeResult>;
+  /** Queue depth, running jobs (triage and runs) and live workers, across the cluster. */
+  stats(): Promise<EngineStats>;
+  /** Resolves once nothing is queued or running (polls {@link AppHandle.stats}; for the demo and tests). */
+  idle(pollMs?: number): Promise<void>;
+  /**
+   * Stop taking jobs; running ones get `graceMs`, then go back in the queue. Every run job this process does not
+   * finish has its status comment updated (and, without Redis, so has every job still waiting).
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export interface AppOptions {
+  /** This process works jobs (a worker, or `serve` without AIDER_BOT_ROLE=receiver); else it only records them. */
+  work: boolean;
+}
+
+/** Triage jobs are GitHub calls only: many at once, none waits behind a busy PR. */
+const TRIAGE_CONCURRENCY = 16;
+
+/** The job process's module beside this file: `.js` when built, `.ts` (run through tsx) from sources. */
+function jobModule(): { module: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL("./run-job-process.js", import.meta.url));
+  return existsSync(js) ? { module: js, execArgv: [] } : { module: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
 }
 
 /**
- * The Probot app: webhook handlers that only acknowledge and enqueue, and the queue that runs jobs with the
- * coder. Wiring only; the logic lives in github/, run/, coder/.
+ * The Probot app over the durable job engine, as two job kinds: triage (config, permission, 👀, the "queued" status
+ * comment; many at once) and run (the coder on a fresh clone, one at a time per PR or issue, each in its own child
+ * process). The receiver only records triage jobs. Wiring only; the logic lives in github/, run/, coder/.
  */
-export function createApp(env: AppEnv): AppHandle {
-  let queue: JobQueue<RunRequest> | null = null;
+export function createApp(env: AppEnv, options: AppOptions = { work: true }): AppHandle {
+  let engines: { triage: JobEngine<TriageData>; runs: JobEngine<JobContext>; report(job: JobContext, why: Interruption): Promise<void> } | null = null;
+  const loaded = () => {
+    if (!engines) throw new Error("the app is not loaded yet");
+    return engines;
+  };
   const appFn: ApplicationFunction = (app: Probot) => {
-    const exec = createExec({ sourceEnv: env.source });
-    void loadTokenizer();
-    const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices });
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
       (botPromise ??= app.auth().then(async (octokit) => {
@@ -41,51 +78,121 @@ export function createApp(env: AppEnv): AppHandle {
         botPromise = null;
         throw error;
       });
-    const checkExec = createCheckExec(env, exec, app.log);
-    const runner = createJobRunner({
-      env: jobEnv(env),
-      exec,
-      checkExec,
-      llm,
-      bot,
-      logger: app.log,
-      installation: async (id, repo) => ({
-        api: (await app.auth(id)) as unknown as GitHubApi,
-        // The token git (a child process) gets: this repository only, contents only.
-        token: async () => mintRepoToken((await app.auth()) as unknown as GitHubApi, id, repo),
-      }),
-    });
-    queue = createInProcessQueue<RunRequest>({
+    const appApi = async () => (await app.auth()) as unknown as GitHubApi;
+    const installationApi = async (id: number) => (await app.auth(id)) as unknown as GitHubApi;
+    const report = (job: JobContext, why: Interruption) =>
+      installationApi(job.req.installationId)
+        .then((api) => reportInterrupted(api, job, why))
+        .catch((error: unknown) => app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"));
+
+    const { module, execArgv } = jobModule();
+    const fingerprints = secretFingerprints([env.webhookSecret, env.privateKey]);
+    const runHandler: JobHandler<JobContext> = async (job, signal) => {
+      const ctx = job.data;
+      const log = app.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
+      const [apiToken, gitToken, identity] = await Promise.all([
+        mintRepoToken(await appApi(), ctx.req.installationId, ctx.req.repo, JOB_API_TOKEN_PERMISSIONS),
+        mintRepoToken(await appApi(), ctx.req.installationId, ctx.req.repo),
+        bot(),
+      ]);
+      const input: RunJobProcessInput = { job: ctx, apiToken, gitToken, bot: identity, source: withoutSecrets(env.source), fingerprints, ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}) };
+      log.info({ attempt: job.attempt }, "job process starting");
+      const outcome = await forkWorker({ module, execArgv, input, signal, graceMs: 10_000, env: withoutSecrets(env.source) });
+      if (outcome.kind === "done" || signal.aborted) return;
+      // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
+      throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
+    };
+    const common = { redisUrl: env.redisUrl, leaseMs: env.leaseMs, onError: (error: unknown) => app.log.error({ err: error }, "job engine error") };
+    const runs = createJobEngine<JobContext>({
+      ...common,
+      dataDir: path.join(env.dataDir, "runs"),
+      prefix: "aider-bot-runs",
       concurrency: env.concurrency,
-      handler: runner,
-      onError: (job, error) => app.log.error({ err: error, job: job.id }, "job crashed"),
+      perInstallation: env.perInstallation,
+      ...(options.work ? { handler: runHandler } : {}),
+      onAbandoned: (job, reason) => {
+        app.log.error({ job: job.id, key: job.key, reason }, "job given up");
+        return report(job.data, reason);
+      },
     });
-    const q = queue;
-    if (env.schedules) {
+    const runPort: RunQueue = { enqueue: (job) => runs.enqueue(job), cancel: (key) => runs.cancel(key) };
+    const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
+      const api = await installationApi(target.installationId);
+      await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, runs: runPort, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
+    };
+    const triage = createJobEngine<TriageData>({
+      ...common,
+      dataDir: path.join(env.dataDir, "triage"),
+      prefix: "aider-bot-triage",
+      concurrency: TRIAGE_CONCURRENCY,
+      perInstallation: TRIAGE_CONCURRENCY,
+      attempts: 3,
+      backoffMs: 2_000,
+      ...(options.work
+        ? {
+            handler: async (job: { data: TriageData }) => {
+              if ("tick" in job.data) return fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
+              await app.receive(job.data as Parameters<Probot["receive"]>[0]);
+            },
+          }
+        : {}),
+      onAbandoned: (job, reason) => app.log.error({ job: job.id, reason }, "a triage job failed on every attempt (a webhook: GitHub may redeliver it)"),
+    });
+    engines = { triage, runs, report };
+    if (options.work) {
+      void sweepJobDirs(env).then(
+        (swept) => swept.length && app.log.info({ swept }, "removed checkouts left by jobs that died"),
+        (error: unknown) => app.log.warn({ err: error }, "could not sweep old checkouts"),
+      );
+    }
+    if (env.schedules && options.work) {
       const scheduler = createScheduler({
         log: app.log,
-        listTargets: async () =>
-          listScheduleTargets({
-            appApi: (await app.auth()) as unknown as GitHubApi,
-            installationApi: async (id) => (await app.auth(id)) as unknown as GitHubApi,
-            log: app.log,
-          }),
-        fire: async (target, schedule, key) => {
-          const api = (await app.auth(target.installationId)) as unknown as GitHubApi;
-          await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, queue: q, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
+        listTargets: async () => listScheduleTargets({ appApi: await appApi(), installationApi, log: app.log }),
+        fire,
+        // Each tick becomes one triage job, whichever replicas armed it; the job's id carries the tick's time.
+        engine: {
+          arm: (key, target, schedule) => triage.upsertSchedule(key, schedule.cron, { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } }),
+          disarm: (key) => triage.removeSchedule(key),
         },
       });
       const sync = () => scheduler.sync().catch((error: unknown) => app.log.warn({ err: error }, "schedule sync failed"));
       void sync();
       setInterval(sync, env.scheduleSyncMs).unref();
     }
-    registerHandlers(app, { queue: q, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel } });
+    registerHandlers(app, { runs: runPort, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel } });
   };
   return {
     appFn,
-    queue: () => {
-      if (!queue) throw new Error("the app is not loaded yet");
-      return queue;
+    async intake(event) {
+      if (!isHandledEvent(event.name, event.payload)) return "ignored";
+      const installationId = Number((event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
+      const added = await loaded().triage.enqueue({ id: event.id, key: triageKey(event), installationId, kind: "triage", data: event });
+      return added ? "recorded" : "duplicate";
+    },
+    async stats() {
+      const { triage, runs } = loaded();
+      const [a, b] = await Promise.all([triage.stats(), runs.stats()]);
+      return { running: a.running + b.running, queued: a.queued + b.queued, workers: Math.max(a.workers, b.workers) };
+    },
+    async idle(pollMs = 50) {
+      for (;;) {
+        const { running, queued } = await this.stats();
+        if (running === 0 && queued === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    },
+    async shutdown(graceMs) {
+      const { triage, runs, report } = loaded();
+      // Triage first: it is quick, and a triage finishing now may still enqueue a run.
+      await triage.shutdown(graceMs);
+      const cut = await runs.shutdown(graceMs);
+      const tell = [
+        ...cut.requeued.map((job) => report(job.data, { kind: "requeued" })),
+        // With Redis other workers go on with the waiting jobs; alone, this process is the one they wait for.
+        ...(env.redisUrl ? [] : cut.waiting.map((job) => report(job.data, { kind: "waiting" }))),
+      ];
+      await Promise.all(tell);
     },
   };
 }

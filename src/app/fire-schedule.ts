@@ -1,8 +1,9 @@
 import { ensureComment, findComment } from "../github/ensure-comment.js";
 import type { GitHubApi } from "../github/github-api.js";
+import type { JobContext, RunQueue } from "../github/job-context.js";
 import { runMarker } from "../github/markers.js";
 import { renderStage } from "../github/render-status.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import { jobKey } from "../jobs/job.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { Schedule, ScheduleTarget } from "./scheduler.js";
@@ -18,7 +19,7 @@ export async function fireSchedule(args: {
   schedule: Schedule;
   key: string;
   botLogin: string;
-  queue: JobQueue<RunRequest>;
+  runs: RunQueue;
   defaults: { model: string; weakModel?: string };
   now: Date;
 }): Promise<boolean> {
@@ -47,10 +48,17 @@ export async function fireSchedule(args: {
     message: schedule.message,
     untrustedContext: [],
     files: schedule.files,
-    requester: { login: args.botLogin },
+    requester: { login: args.botLogin, isBot: true },
     settings: resolved.settings,
   };
   if (await findComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId) })) return false;
-  request.statusCommentId = await ensureComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId), botLogin: args.botLogin, body: renderStage("queued", request) });
-  return args.queue.enqueue({ id: jobId, key: `${target.owner}/${target.repo}#${issue.number}`, data: request });
+  const statusCommentId = await ensureComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId), botLogin: args.botLogin, body: renderStage("queued", request) });
+  const context: JobContext = {
+    req: request,
+    statusCommentId,
+    reactTo: { kind: "issue", number: issue.number },
+    webUrl: target.webUrl ?? target.cloneUrl.replace(/\.git$/, ""),
+    command: target.config.trigger.command,
+  };
+  return args.runs.enqueue({ id: jobId, key: jobKey(target.owner, target.repo, issue.number), installationId: target.installationId, kind: "schedule", data: context });
 }

@@ -8,16 +8,22 @@ import type { GitHubApi } from "../github/github-api.js";
 export const GIT_TOKEN_PERMISSIONS = { contents: "write", metadata: "read" } as const;
 
 /**
+ * What a job process's API token may do: the run's writes on GitHub (status comment, reactions, review replies,
+ * pull request, Check Run) in its one repository. The job process never holds the App's key.
+ */
+export const JOB_API_TOKEN_PERMISSIONS = { issues: "write", pull_requests: "write", checks: "write", metadata: "read" } as const;
+
+/**
  * An installation token limited to one repository and {@link GIT_TOKEN_PERMISSIONS}, minted with the App's JWT
  * (`appApi` is `app.auth()` without an installation id). Even if a repository's script got hold of it, it could
  * touch no other repository of the installation, and only its contents, for at most an hour.
  * `await mintRepoToken(await app.auth(), 42, "app")`
  */
-export async function mintRepoToken(appApi: GitHubApi, installationId: number, repo: string): Promise<string> {
+export async function mintRepoToken(appApi: GitHubApi, installationId: number, repo: string, permissions: Readonly<Record<string, string>> = GIT_TOKEN_PERMISSIONS): Promise<string> {
   const { data } = await appApi.request("POST /app/installations/{installation_id}/access_tokens", {
     installation_id: installationId,
     repositories: [repo],
-    permissions: { ...GIT_TOKEN_PERMISSIONS },
+    permissions: { ...permissions },
   });
   const token = (data as { token?: unknown } | null)?.token;
   if (typeof token !== "string" || token === "") {

@@ -9,6 +9,8 @@ export interface ScheduleTarget {
   repo: string;
   defaultBranch: string;
   cloneUrl: string;
+  /** The repository's web address (`html_url`), for commit links; without it, the clone URL less `.git`. */
+  webUrl?: string;
   config: RepoConfig;
 }
 
@@ -36,7 +38,13 @@ export function createScheduler(deps: {
   listTargets(): Promise<ScheduleTarget[]>;
   fire(target: ScheduleTarget, schedule: Schedule, key: string): Promise<void>;
   log: Logger;
+  /**
+   * The job engine's schedulers, which fire each tick once across all replicas (the tick then calls `fire` in one
+   * worker). Without them (tests, one-off use), each entry is armed here with croner.
+   */
+  engine?: { arm(key: string, target: ScheduleTarget, schedule: Schedule): Promise<void>; disarm(key: string): Promise<void> };
 }): Scheduler {
+  if (deps.engine) return engineScheduler(deps, deps.engine);
   const jobs = new Map<string, Cron>();
   const running = new Set<string>();
   return {
@@ -73,5 +81,31 @@ export function createScheduler(deps: {
       for (const job of jobs.values()) job.stop();
       jobs.clear();
     },
+  };
+}
+
+/** {@link createScheduler} over the job engine: arming is an upsert of the engine's schedule, idempotent per key. */
+function engineScheduler(deps: { listTargets(): Promise<ScheduleTarget[]>; log: Logger }, engine: NonNullable<Parameters<typeof createScheduler>[0]["engine"]>): Scheduler {
+  const armed = new Set<string>();
+  return {
+    async sync() {
+      const wanted = new Map<string, { target: ScheduleTarget; schedule: Schedule }>();
+      for (const target of await deps.listTargets()) {
+        target.config.schedules.forEach((schedule, i) => wanted.set(scheduleKey(target, i, schedule), { target, schedule }));
+      }
+      for (const key of armed) {
+        if (wanted.has(key)) continue;
+        await engine.disarm(key);
+        armed.delete(key);
+      }
+      for (const [key, { target, schedule }] of wanted) {
+        if (armed.has(key)) continue;
+        await engine.arm(key, target, schedule);
+        armed.add(key);
+        deps.log.info({ schedule: key, cron: schedule.cron }, "schedule armed");
+      }
+    },
+    armed: () => [...armed],
+    stop: () => armed.clear(),
   };
 }

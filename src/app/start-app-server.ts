@@ -1,20 +1,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Probot, ProbotOctokit } from "probot";
+import type { Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
-import type { JobQueue } from "../jobs/job-queue.js";
-import type { RunRequest } from "../run/run-request.js";
-import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
-import { githubWriteGuard } from "../security/guard-github-writes.js";
-import { processRedactor } from "../security/process-redactor.js";
+import type { LineSink } from "../security/create-redacting-logger.js";
 import { createWebhookIntake } from "../security/webhook-intake.js";
-import { createApp } from "./create-app.js";
+import { createApp, type AppHandle } from "./create-app.js";
+import { createProbot } from "./create-probot.js";
 
 export interface AppServer {
   url: string;
   webhookUrl: string;
   probot: Probot;
-  queue: JobQueue<RunRequest>;
+  app: AppHandle;
   close(): Promise<void>;
 }
 
@@ -26,27 +23,29 @@ export interface AppServer {
 export async function startAppServer(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink } = {}): Promise<AppServer> {
   if (!env.appId) throw new Error("APP_ID is not set.");
   if (!env.webhookSecret) throw new Error("WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.");
-  for (const secret of [env.openaiApiKey, env.webhookSecret, privateKey]) processRedactor.add(secret);
-  const app = createApp(env);
-  const log = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: options.logFormat ?? env.logFormat ?? "pretty", ...(options.logSink ? { sink: options.logSink } : {}) });
-  const probot = new Probot({
-    appId: env.appId,
-    privateKey,
-    secret: env.webhookSecret,
-    log,
-    ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
-    Octokit: ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { enabled: options.throttle ?? true } })),
-  });
+  // With Redis, AIDER_BOT_ROLE=receiver leaves the jobs to `aider-bot worker` processes; alone, this process works too.
+  const app = createApp(env, { work: !(env.redisUrl && env.role === "receiver") });
+  const probot = await createProbot(env, privateKey, { ...options, webhookSecret: env.webhookSecret });
   await probot.load(app.appFn, { cwd: process.cwd(), addHandler: () => undefined });
   const intake = createWebhookIntake({
     secret: env.webhookSecret,
     log: probot.log,
-    receive: (event) => probot.receive(event as Parameters<Probot["receive"]>[0]),
+    // Record the delivery for triage and answer: nothing here waits on GitHub.
+    receive: async (event) => {
+      const recorded = await app.intake(event);
+      if (recorded !== "recorded") probot.log.debug({ delivery: event.id, event: event.name, recorded }, "webhook not recorded");
+    },
   });
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "").split("?")[0];
     if (path === "/healthz" || path === "/ping") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...app.queue().stats() }));
+      app.stats().then(
+        (stats) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...stats })),
+        (error: unknown) => {
+          probot.log.error({ err: error }, "healthz: the job queue did not answer");
+          res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, message: "The job queue did not answer; see the logs." }));
+        },
+      );
       return;
     }
     if (path === env.webhookPath) {
@@ -63,7 +62,7 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     url,
     webhookUrl: `${url}${env.webhookPath}`,
     probot,
-    queue: app.queue(),
+    app,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

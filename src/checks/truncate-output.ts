@@ -11,8 +11,11 @@ const MAX_LINE_CHARS = 1_000;
  * @example truncateOutput(manyLines, 2000) // "first lines…\n… [812 lines cut] …\n…last lines"
  */
 export function truncateOutput(text: string, maxTokens = 4_000): string {
-  if (countTokens(text) <= maxTokens) return text;
+  // Long lines are cut before anything is counted, so the cost stays linear in the output's length.
   const lines = text.split("\n").map(cutLongLine);
+  const cutText = lines.join("\n");
+  // A token is at least one character: text no longer than the budget fits without counting.
+  if (cutText.length <= maxTokens || countTokens(cutText) <= maxTokens) return cutText;
   const headBudget = Math.floor(maxTokens / 2);
   const head: string[] = [];
   let used = 0;

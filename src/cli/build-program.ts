@@ -9,7 +9,7 @@ const int = (name: string) => (value: string): number => {
   return n;
 };
 
-/** The `aider-bot` command line: apply | run | map | serve | demo (DESIGN.md §4). Actions load lazily. */
+/** The `aider-bot` command line: apply | run | map | serve | worker | demo (DESIGN.md §4). Actions load lazily. */
 export function buildProgram(): Command {
   const program = new Command("aider-bot")
     .description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout")
@@ -75,6 +75,15 @@ export function buildProgram(): Command {
     .action(async () => {
       const { serveCommand } = await import("./serve-command.js");
       await serveCommand();
+    });
+
+  program
+    .command("worker")
+    .description("work jobs from the shared Redis queue (REDIS_URL, APP_ID, PRIVATE_KEY; no webhook secret)")
+    .exitOverride()
+    .action(async () => {
+      const { workerCommand } = await import("./worker-command.js");
+      await workerCommand();
     });
 
   program

@@ -40,7 +40,7 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     };
     const res = await sendWebhook({ url: app.webhookUrl, secret, event: "issue_comment", payload });
     say(`Webhook delivered (HTTP ${res.status}); the bot acknowledged with 👀 and a "queued" status comment.`);
-    await app.queue.idle();
+    await app.app.idle();
     const [commit] = await branchLog(fake, source, repo, pr.pull!.head, 1);
     const diff = await createExec({ sourceEnv: source }).run({ command: "git", args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`], cwd: fake.bareDir(repo) });
     say("── Commit pushed to the pull request branch ──────────────────────────");
@@ -60,7 +60,7 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
         sender: payload.sender,
       },
     });
-    await app.queue.idle();
+    await app.app.idle();
     const opened = [...repo.issues.values()].find((i) => i.pull && i.body.includes(`Fixes #${issue.number}`));
     say("── Pull request opened for the issue ──────────────────────────────────");
     if (opened) {

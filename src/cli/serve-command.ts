@@ -22,8 +22,7 @@ export async function serveCommand(source?: Readonly<Record<string, string | und
   const stop = async (signal: string) => {
     server.probot.log.info({ signal }, "shutting down: finishing running jobs");
     await server.close();
-    const cut = await server.queue.shutdown(env.shutdownMs);
-    for (const job of cut) server.probot.log.warn({ job: job.id, key: job.key }, "job stopped by shutdown");
+    await server.app.shutdown(env.shutdownMs);
     process.exit(0);
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));

@@ -167,6 +167,14 @@ const VARIABLES = {
   progress: variable("AIDER_BOT_PROGRESS", onUnless("0")),
   /** Run jobs on Redis (BullMQ) instead of the embedded store. May hold a password: never echoed. */
   redisUrl: variable("REDIS_URL", text()),
+  /** `serve` with Redis: `receiver` only records webhooks; `all` (default) also works jobs. */
+  role: variable("AIDER_BOT_ROLE", oneOf(["all", "receiver"], "all or receiver").default("all")),
+  /** Where the embedded job store lives without Redis (keep it on a persistent volume). */
+  dataDir: variable("AIDER_BOT_DATA_DIR", z.string().default(".aider-bot/queue")),
+  /** Jobs running at once per installation, across all workers. */
+  perInstallation: variable("AIDER_BOT_PER_INSTALLATION", number(1, "a whole number ≥ 1", true).default(2)),
+  /** A running job whose worker stops renewing its lease for this long is taken as lost. */
+  leaseMs: variable("AIDER_BOT_LEASE_MS", number(500, "a number of milliseconds ≥ 500").default(30_000)),
 };
 
 type Variables = typeof VARIABLES;

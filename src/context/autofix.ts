@@ -1,7 +1,8 @@
 import { parseRepoConfig } from "../config/repo-config.js";
 import { ensureComment } from "../github/ensure-comment.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
-import type { AppServices, EventContext, HandleResult } from "../github/handle-event.js";
+import type { JobContext } from "../github/job-context.js";
+import type { AppServices, EventContext, HandleResult } from "../github/triage-event.js";
 import { renderStage } from "../github/render-status.js";
 import { jobKey } from "../jobs/job.js";
 import { resolveSettings } from "../run/resolve-settings.js";
@@ -24,7 +25,7 @@ export const autofixStopMarker = (pull: number) => `<!-- aider-bot:autofix-stop:
  */
 export async function handleCheckSuite(ctx: EventContext, services: AppServices): Promise<HandleResult> {
   const ignored = (reason: string): HandleResult => ({ kind: "ignored", reason });
-  const payload = ctx.payload as { action?: string; repository?: { name?: string; owner?: { login?: string }; clone_url?: string; default_branch?: string }; installation?: { id?: number }; check_suite?: { app?: { slug?: string } } };
+  const payload = ctx.payload as { action?: string; repository?: { name?: string; owner?: { login?: string }; clone_url?: string; html_url?: string; default_branch?: string }; installation?: { id?: number }; check_suite?: { app?: { slug?: string } } };
   if (payload.action !== "completed") return ignored(`check_suite.${payload.action} is not handled`);
   const suite = readCheckSuite(ctx.payload);
   if (!suite) return ignored("no check suite in payload");
@@ -71,7 +72,6 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
 
   // No ':' in a job id (BullMQ refuses it); the commit makes it unique per round.
   const jobId = `autofix-${owner}.${repo}-${pull}-${suite.headSha.slice(0, 12)}`;
-  if (services.queue.seen(jobId)) return ignored("duplicate delivery");
   const pr = (await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...where, pull_number: pull })).data as {
     title?: string; body?: string | null; head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } | null };
   };
@@ -98,8 +98,17 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
     settings: resolved.settings,
     context: prRunSpec(config, mode),
   };
-  request.statusCommentId = await ensureStatusComment(ctx.api, { ...where, issueNumber: pull, jobId, botLogin, body: renderStage("queued", request) });
-  const queued = services.queue.enqueue({ id: jobId, key: jobKey(owner, repo, pull), kind: "run", data: request });
+  // The status comment is found again by the job id's marker, so a redelivered suite edits it instead of adding one;
+  // the engine's dedupe by job id then keeps the run to one.
+  const statusCommentId = await ensureStatusComment(ctx.api, { ...where, issueNumber: pull, jobId, botLogin, body: renderStage("queued", request) });
+  const context: JobContext = {
+    req: request,
+    statusCommentId,
+    reactTo: { kind: "issue", number: pull },
+    webUrl: String(payload.repository?.html_url ?? ""),
+    command: config.trigger.command,
+  };
+  const queued = await services.runs.enqueue({ id: jobId, key: jobKey(owner, repo, pull), installationId: request.installationId, kind: "run", data: context });
   log.info({ job: jobId, round: decision.round, queued }, "automatic CI fix enqueued");
-  return queued ? { kind: "enqueued", jobId } : ignored("duplicate delivery");
+  return queued ? { kind: "enqueued", jobId, context } : ignored("duplicate delivery");
 }

@@ -1,9 +1,17 @@
 // The entry of a job process started by fork-worker.ts: waits for the job over IPC, runs it, answers, exits.
+import { JobStopped, type StopReason } from "../jobs/job-engine.js";
 import type { ChildJob } from "./fork-worker.js";
 
-type FromParent = { type: "run"; module: string; input: unknown } | { type: "stop"; reason: string };
+type FromParent = { type: "run"; module: string; input: unknown } | { type: "stop"; reason: StopReason };
 
 const controller = new AbortController();
+
+// The parent died (SIGKILL, crash): its lease runs out and the job runs again elsewhere, so this copy must stop now
+// rather than push or comment beside the re-run. Its own children are killed by the aborted exec.
+process.on("disconnect", () => {
+  if (!controller.signal.aborted) controller.abort(new JobStopped("shutdown"));
+  setTimeout(() => process.exit(1), 2_000).unref();
+});
 
 const answer = (message: unknown) =>
   new Promise<void>((resolve) => {
@@ -12,7 +20,7 @@ const answer = (message: unknown) =>
 
 process.on("message", (m: FromParent) => {
   if (m.type === "stop") {
-    controller.abort(new Error(m.reason));
+    controller.abort(new JobStopped(m.reason === "shutdown" ? "shutdown" : "cancel"));
     return;
   }
   void (async () => {

@@ -49,7 +49,9 @@ export function forkWorker(options: ForkWorkerOptions): Promise<ForkOutcome> {
     let answer: ForkOutcome | null = null;
     let killTimer: NodeJS.Timeout | undefined;
     const stop = () => {
-      if (child.connected) child.send({ type: "stop", reason: options.signal.reason instanceof Error ? options.signal.reason.message : "stopped" });
+      // The typed reason crosses the process boundary (a cancel and a shutdown end a run differently).
+      const reason = (options.signal.reason as { reason?: unknown } | null | undefined)?.reason === "shutdown" ? "shutdown" : "cancel";
+      if (child.connected) child.send({ type: "stop", reason });
       killTimer = setTimeout(() => child.kill("SIGKILL"), options.graceMs);
     };
     child.on("message", (m: FromChild) => {

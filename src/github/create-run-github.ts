@@ -1,37 +1,37 @@
+import type { CoderResult } from "../coder/types.js";
 import type { RunGitHub } from "../run/run-ports.js";
+import type { RunRequest } from "../run/run-request.js";
 import { completeCheckRun, startCheckRun } from "./check-run.js";
 import type { GitHubApi } from "./github-api.js";
+import type { JobContext } from "./job-context.js";
 import { ensurePullRequest, findPullRequestForBranch, requestReview } from "./pull-request.js";
-import { addReaction, type ReactionTarget } from "./reactions.js";
+import { addReaction } from "./reactions.js";
 import { ensureReviewReply } from "./review-reply.js";
 
-/** {@link RunGitHub} over an installation Octokit, bound to one repository, issue/PR and status comment. */
-export function createRunGitHub(api: GitHubApi, ctx: {
-  owner: string;
-  repo: string;
-  issueNumber: number;
-  statusCommentId: number;
-  /** What the 🚀/😕 reaction goes on. */
-  reactTo: { kind: "issue-comment" | "review-comment"; id: number } | { kind: "issue" };
-  webUrl: string;
-  token: () => Promise<string>;
-}): RunGitHub {
-  const { owner, repo } = ctx;
+/**
+ * {@link RunGitHub} over an installation Octokit, bound to one job's {@link JobContext}: its repository, issue or PR,
+ * status comment and reaction subject. The publishing policy of the GitHub side lives here: how an issue's pull
+ * request is worded (`Fixes #n`), and that bots are not asked to review.
+ */
+export function createRunGitHub(api: GitHubApi, job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> & { req: Pick<RunRequest, "owner" | "repo"> }, token: () => Promise<string>): RunGitHub {
+  const { owner, repo } = job.req;
   const where = { owner, repo };
-  const reactionTarget: ReactionTarget = ctx.reactTo.kind === "issue" ? { kind: "issue", number: ctx.issueNumber } : ctx.reactTo;
   return {
     async updateStatus(body) {
-      await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: ctx.statusCommentId, body });
+      await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: job.statusCommentId, body });
     },
-    react: (content) => addReaction(api, where, reactionTarget, content),
-    startCheckRun: (headSha) => startCheckRun(api, { ...where, headSha }),
+    react: (content) => addReaction(api, where, job.reactTo, content),
+    // Started at triage when it could be: the run goes on with that one (a re-run after a crash too).
+    startCheckRun: async (headSha) => job.checkRunId ?? (await startCheckRun(api, { ...where, headSha })),
     finishCheckRun: (id, r) => completeCheckRun(api, { ...where, id, conclusion: r.conclusion, title: r.title, summary: r.summary }),
-    findOpenPullRequest: (branch) => findPullRequestForBranch(api, { ...where, branch }),
-    async createPullRequest(pr) {
-      const made = await ensurePullRequest(api, { ...where, ...pr });
+    async openPullRequest(pr) {
+      const existing = await findPullRequestForBranch(api, { ...where, branch: pr.branch });
+      if (existing) return existing;
+      const made = await ensurePullRequest(api, { ...where, head: pr.branch, base: pr.base, draft: pr.draft, title: pullRequestTitle(pr.result, pr.issue.title), body: pullRequestBody(pr) });
+      // Best effort: the requester may lack access; a bot (or the app, for schedules) is never asked.
+      if (!pr.requester.isBot) await requestReview(api, { ...where, pullNumber: made.number, login: pr.requester.login }).catch(() => undefined);
       return { number: made.number, url: made.url };
     },
-    requestReview: (pullNumber, login) => requestReview(api, { ...where, pullNumber, login }),
     async replyToReviewComment(pullNumber, commentId, body) {
       // The final status carries the run marker: a retried job edits its reply instead of adding a second one.
       const marker = /<!-- aider-bot:run:[^>]*? -->/.exec(body)?.[0];
@@ -41,7 +41,23 @@ export function createRunGitHub(api: GitHubApi, ctx: {
       }
       await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", { owner, repo, pull_number: pullNumber, comment_id: commentId, body });
     },
-    installationToken: ctx.token,
-    commitUrl: (sha) => `${ctx.webUrl}/${owner}/${repo}/commit/${sha}`,
+    installationToken: token,
+    commitUrl: (sha) => `${job.webUrl}/commit/${sha}`,
   };
+}
+
+function pullRequestTitle(result: CoderResult, issueTitle: string): string {
+  return result.outcome === "changed" && result.commit ? result.commit.subject : `Fix: ${issueTitle}`.slice(0, 120);
+}
+
+function pullRequestBody(pr: { issue: { number: number }; requester: { login: string }; result: CoderResult }): string {
+  const { result } = pr;
+  const files = "editedFiles" in result ? result.editedFiles.map((f) => `- \`${f.path}\` (+${f.added} −${f.removed})`).join("\n") : "";
+  return [
+    `Fixes #${pr.issue.number}`,
+    "",
+    `Opened by aider-bot at the request of @${pr.requester.login}.`,
+    files ? `\n**Files changed**\n${files}` : "",
+    result.explanation ? `\n<details><summary>The model's explanation</summary>\n\n${result.explanation.slice(0, 20000)}\n\n</details>` : "",
+  ].join("\n");
 }

@@ -1,37 +1,43 @@
 import type { Probot } from "probot";
-import { handleEvent, type AppServices, type HandleResult } from "./handle-event.js";
 import type { GitHubApi } from "./github-api.js";
+import { triageEvent, type AppServices, type HandleResult } from "./triage-event.js";
 
-/** The webhook events that can carry a request. */
+/** The webhook events that can carry a request; the receiver drops every other event before recording anything. */
 export const HANDLED_EVENTS = [
   "issue_comment.created",
   "pull_request_review_comment.created",
   "issues.labeled",
   "issues.opened",
-  // Issue #14: ci.autofix (ignored unless a repository opts in).
+  // ci.autofix (ignored unless a repository opts in).
   "check_suite.completed",
 ] as const;
 
+/** Whether the receiver should record a delivery of this event for triage. */
+export function isHandledEvent(name: string, payload: unknown): boolean {
+  const action = (payload as { action?: unknown } | null)?.action;
+  return (HANDLED_EVENTS as readonly string[]).includes(`${name}.${typeof action === "string" ? action : ""}`);
+}
+
 /**
- * Wire the app's webhook handlers into Probot: each event is decided, authorized, acknowledged (👀 + "queued"
- * status comment) and enqueued; the injected queue's handler (run-job) does the work later. Config comes from
- * `context.config("aider.yml")`, i.e. `.github/aider.yml` on the default branch with `_extends` support.
- * `onHandled` sees every result (logs, tests).
+ * Wire triage into Probot: a triage job hands its recorded event to `probot.receive`, and Probot calls this handler
+ * with an installation Octokit (throttled per installation) and `context.config("aider.yml")` (`.github/aider.yml`
+ * on the default branch, with `_extends`). `onHandled` sees every result (logs, tests).
  */
 export function registerHandlers(app: Probot, services: AppServices, onHandled?: (result: HandleResult, delivery: string) => void): void {
   app.on([...HANDLED_EVENTS], async (context) => {
-    const result = await handleEvent(
+    const result = await triageEvent(
       {
         name: context.name,
         id: context.id,
         payload: context.payload,
+        // The leaf GitHub modules take this loose port until they are typed over Octokit (issue #12).
         api: context.octokit as unknown as GitHubApi,
         loadConfig: () => context.config("aider.yml"),
         log: context.log,
       },
       services,
     );
-    context.log.debug({ result }, "webhook handled");
+    context.log.debug({ result: result.kind === "enqueued" ? { kind: result.kind, jobId: result.jobId } : result }, "webhook triaged");
     onHandled?.(result, context.id);
   });
 }

@@ -74,7 +74,7 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
     case "cancelled":
       parts.push(
         outcome.reason === "shutdown"
-          ? "🛑 The app shut down while this ran; nothing was pushed. Run `/aider retry` to start it again."
+          ? "⏸ The app restarted while this ran; nothing was pushed. It stays queued and starts again from a fresh clone when the app is back."
           : "🛑 Cancelled on request; nothing was pushed.",
       );
       break;
@@ -149,3 +149,28 @@ function fenced(text: string, lang = ""): string {
 }
 
 const details = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+
+/** Why a job ended (or paused) without its run reporting: told by the app, not by the run. */
+export type Interruption =
+  /** Its worker died (crash, out of memory, lost machine) on every attempt. */
+  | { kind: "worker-lost"; message: string }
+  /** It threw on every attempt before it could report (an outage, a bug). */
+  | { kind: "crashed"; message: string }
+  /** The app shut down while it ran: it goes back in the queue and starts again from a fresh clone. */
+  | { kind: "requeued" }
+  /** The app shut down while it waited: it stays queued. */
+  | { kind: "waiting" };
+
+/** The status comment of a job the app had to stop or give up; offers `/<command> retry` when nothing more happens. */
+export function renderInterrupted(why: Interruption, req: RunRequest, command: string): string {
+  const retry = `Run \`/${command} retry\` to start it again.`;
+  const text =
+    why.kind === "worker-lost"
+      ? `💥 This run was interrupted: the process running it stopped before it finished (${why.message}). Nothing was pushed after that point, and nothing more happens on its own. ${retry}`
+      : why.kind === "crashed"
+        ? `😕 The run failed before it could report: ${why.message}\n\n${retry} If it keeps failing, check the app's logs.`
+        : why.kind === "requeued"
+          ? "⏸ The app restarted while this ran; nothing was pushed. It stays queued and starts again from a fresh clone when the app is back."
+          : "⏸ The app is restarting; this request stays queued and runs when the app is back.";
+  return withMarkers(req, text);
+}

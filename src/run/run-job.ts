@@ -1,13 +1,15 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { checksFailingCommit } from "../coder/commit-policy.js";
-import type { PreparedContext } from "../context/prepare-pr-context.js";
 import type { CoderOptions, CoderResult } from "../coder/types.js";
+import type { PreparedContext } from "../context/prepare-pr-context.js";
 import { issueBranchName } from "./branch-name.js";
 import type { RunRequest } from "./run-request.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "./run-ports.js";
 import { runTrailers } from "./run-trailers.js";
 import type { RunStage, RunOutcome } from "./run-outcome.js";
+import { createStatusWriter } from "./status-writer.js";
+import { stopReasonOf } from "./stop-reason.js";
 import { undoLastRun } from "./undo-last-run.js";
 
 export interface RunJobDeps {
@@ -23,146 +25,185 @@ export interface RunJobDeps {
   logger: Logger;
   now(): number;
   signal: AbortSignal;
-  /** Issue #14 hook: the PR/issue context, read before the coder (context/prepare-pr-context; never throws). */
+  /** Least time between two stage edits of the status comment (default 3 s); the final edit is always made. */
+  statusGapMs?: number;
+  /** The PR/issue context, read before the coder (context/prepare-pr-context; never throws). */
   prContext?(req: RunRequest): Promise<PreparedContext | null>;
-  /** Issue #14 hook: after the outcome, before the final status (thread replies); markdown for the status comment. */
+  /** After the outcome, before the final status (review-thread replies); markdown for the status comment. */
   afterRun?(req: RunRequest, outcome: RunOutcome, prepared: PreparedContext | null): Promise<string | null>;
 }
 
+/** The checkout a run works in, made by {@link prepare}. */
+interface Prepared {
+  checkout: string;
+  /** The branch cloned: the PR's head, or the default branch of an issue. */
+  branch: string;
+  /** Where the result is pushed: the PR's head, or a new branch for an issue. */
+  workBranch: string;
+  baseSha: string;
+  token: string;
+}
+
+/** What {@link verify} makes of the coder's result: whether anything is published, and what. */
+type Verdict = { kind: "answer" } | { kind: "keep-local" } | { kind: "publish"; commit: "made" | "uncommitted" | "checks-failing" };
+
+type Stage = (s: RunStage) => void;
+
 /**
- * One queued request, start to finish: clone → coder → push (or PR) → final status comment, reaction and Check Run.
- * Never throws for expected failures: every path ends in a final status comment (and 😕 when it failed).
+ * One request, start to finish, as named phases: prepare (clone, branch) → code (the coder loop) → verify (is there
+ * something to publish?) → publish (commit, push or pull request or patch) → report (final status comment, review
+ * reply, reaction, Check Run). Expected failures are outcomes; an unexpected throw anywhere is mapped ONCE to the
+ * "run failed" outcome. Every path ends in a final status comment (and 😕 when it failed).
  */
 export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutcome> {
   const started = deps.now();
   const log = deps.logger.child({ job: req.jobId, delivery: req.deliveryId, repo: `${req.owner}/${req.repo}`, number: req.target.number });
-  let lastStage = "";
-  const stage = async (s: RunStage) => {
+  const status = createStatusWriter((body) => deps.github.updateStatus(body), {
+    minGapMs: deps.statusGapMs ?? 3_000,
+    now: deps.now,
+    onError: (error) => log.warn({ err: error }, "status update failed"),
+  });
+  let lastStage: RunStage | "" = "";
+  const stage: Stage = (s) => {
     if (s === lastStage) return;
     lastStage = s;
     log.info({ stage: s }, "stage");
-    await deps.github.updateStatus(deps.render.stage(s, req)).catch((error: unknown) => log.warn({ err: error }, "status update failed"));
+    status.stage(deps.render.stage(s, req));
   };
   const headSha = req.target.kind === "issue" ? null : req.target.headSha;
   const checkRunId = headSha && req.verb === "run" ? await deps.github.startCheckRun(headSha).catch(() => null) : null;
-  // Issue #14 hook: PR context first (address-reviews / fix-ci with nothing to do stop here, with the reason).
-  const prepared = (await deps.prContext?.(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))) ?? null;
-  const dir = await deps.tempDir.create("aider-bot-job-");
+  // PR context first: address-reviews / fix-ci with nothing to do stop here, with the reason.
+  const context = (await deps.prContext?.(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))) ?? null;
   let outcome: RunOutcome;
+  let dir: string | null = null;
   try {
-    outcome = prepared?.refuse ? { kind: "nothing-to-do", message: prepared.refuse, elapsedMs: 0 } : await execute(req, deps, dir, stage, prepared);
+    if (context?.refuse) outcome = { kind: "nothing-to-do", message: context.refuse, elapsedMs: 0 };
+    else {
+      dir = await deps.tempDir.create("aider-bot-job-");
+      outcome = await phases(req, deps, dir, stage, context);
+    }
   } catch (error) {
     log.error({ err: error }, "run failed");
-    outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: deps.now() - started };
+    outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
   } finally {
-    await deps.tempDir.remove(dir).catch(() => undefined);
+    if (dir) await deps.tempDir.remove(dir).catch((error: unknown) => log.warn({ err: error, dir }, "could not remove the job's checkout; the next start sweeps it"));
   }
   outcome.elapsedMs = deps.now() - started;
-  // Issue #14 hook: thread replies/resolves, then the context details go into the final status comment.
-  const after = await deps.afterRun?.(req, outcome, prepared).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
-  const contextNotes = [after, prepared?.details].filter((x): x is string => !!x);
+  // Review-thread replies and resolves, then the context details, go into the final status comment.
+  const after = await deps.afterRun?.(req, outcome, context).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
+  const contextNotes = [after, context?.details].filter((x): x is string => !!x);
   if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
+  await report(req, deps, outcome, checkRunId, (body) => status.final(body), log);
+  log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
+  return outcome;
+}
+
+async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, context: PreparedContext | null): Promise<RunOutcome> {
+  const prepared = await prepare(req, deps, dir, stage);
+  if (req.verb === "undo") {
+    if (req.target.kind === "issue") return { kind: "refused", message: "`undo` works on pull requests: it reverts the bot's last commit there.", elapsedMs: 0 };
+    stage("pushing");
+    return undoLastRun({ req, deps, dir: prepared.checkout, branch: prepared.branch, token: prepared.token, headSha: prepared.baseSha });
+  }
+  const result = await code(req, deps, prepared, stage, context);
+  const stopped = stopReasonOf(deps.signal);
+  if (stopped) return { kind: "cancelled", reason: stopped, result, elapsedMs: 0 };
+  const verdict = verify(req, result);
+  if (verdict.kind === "answer") return { kind: "answered", result, elapsedMs: 0 };
+  if (verdict.kind === "keep-local") return { kind: "not-pushed", result, elapsedMs: 0 };
+  return publish(req, deps, prepared, result, verdict.commit, stage);
+}
+
+/** Phase 1: a fresh clone of the branch the run starts from (a re-run after a crash starts here again). */
+async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage): Promise<Prepared> {
+  const { target } = req;
+  const branch = target.kind === "issue" ? req.defaultBranch : target.headRef;
+  const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;
+  stage("cloning");
+  const token = await deps.github.installationToken();
+  const checkout = path.join(dir, "checkout");
+  await deps.git.clone({ url, branch, dir: checkout, token });
+  const baseSha = await deps.git.headSha(checkout);
+  const workBranch = target.kind === "issue" && req.verb !== "undo" ? issueBranchName(req.settings.branchPrefix, target.number, target.title) : branch;
+  if (workBranch !== branch) await deps.git.createBranch(checkout, workBranch);
+  return { checkout, branch, workBranch, baseSha, token };
+}
+
+/** Phase 2: the coder loop on the checkout, its progress shown as stages. */
+function code(req: RunRequest, deps: RunJobDeps, prepared: Prepared, stage: Stage, context: PreparedContext | null): Promise<CoderResult> {
+  const map = { mapping: "mapping", thinking: "thinking", applying: "applying", syntax: "lint", lint: "lint", test: "tests", committing: "pushing" } as const;
+  return deps.coder(prepared.checkout, coderOptions(req, context), { signal: deps.signal, onProgress: (p) => stage(map[p.stage]) });
+}
+
+/** Phase 3 (pure): an answer, a result kept back (failed, or checks red where green is required), or one to publish. */
+function verify(req: RunRequest, result: CoderResult): Verdict {
+  if (req.verb === "ask") return { kind: "answer" };
+  // A change the coder did not commit (commits off) is committed here, with the plain-commit policy.
+  if (result.outcome === "changed") return { kind: "publish", commit: result.commit ? "made" : "uncommitted" };
+  // Checks failed but the repo does not require green checks: commit what we have and say so.
+  if (result.outcome === "checks-failed" && !req.settings.requireGreenChecks && result.editedFiles.length > 0) return { kind: "publish", commit: "checks-failing" };
+  return { kind: "keep-local" };
+}
+
+/** Phase 4: commit if needed, then push to the PR (never forced), open the issue's PR, or hand a fork a patch. */
+async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, result: CoderResult, commit: "made" | "uncommitted" | "checks-failing", stage: Stage): Promise<RunOutcome> {
+  const { target } = req;
+  const { checkout, workBranch, token } = prepared;
+  const sha =
+    commit === "made" && result.outcome === "changed" && result.commit
+      ? result.commit.sha
+      : await deps.git.commitPaths({
+          dir: checkout,
+          paths: "editedFiles" in result ? result.editedFiles.map((f) => f.path) : [],
+          ...checksFailingCommit(req.message, req.requester.login),
+          trailers: runTrailers(req.jobId, req.requester),
+        });
+  if (target.kind !== "issue" && target.isFork) {
+    // We cannot (and must not) push to a fork with our installation token: hand the change over as a patch.
+    const patch = await deps.git.formatPatch(checkout, prepared.baseSha);
+    return { kind: "patch", result, sha, patch, elapsedMs: 0 };
+  }
+  stage("pushing");
+  await deps.git.push({ dir: checkout, branch: workBranch, token });
+  if (target.kind !== "issue") return { kind: "pushed", result, sha, url: deps.github.commitUrl(sha), elapsedMs: 0 };
+  const pr = await deps.github.openPullRequest({ branch: workBranch, base: req.defaultBranch, draft: req.settings.draft, issue: { number: target.number, title: target.title }, requester: req.requester, result });
+  return { kind: "pull-request", result, sha, pr, branch: workBranch, elapsedMs: 0 };
+}
+
+/** Phase 5: the outcome on GitHub — final status (and review-thread reply), 🚀 or 😕, the Check Run completed. */
+async function report(req: RunRequest, deps: RunJobDeps, outcome: RunOutcome, checkRunId: number | null, writeFinal: (body: string) => Promise<void>, log: Logger): Promise<void> {
   const ok = outcome.kind === "pushed" || outcome.kind === "pull-request" || outcome.kind === "answered" || outcome.kind === "reverted" || outcome.kind === "nothing-to-do";
   const body = deps.render.final(outcome, req);
-  await deps.github.updateStatus(body).catch((error: unknown) => log.warn({ err: error }, "final status update failed"));
+  await writeFinal(body);
+  // Stopped by a shutdown, the job goes back in the queue: its re-run reacts and completes the Check Run.
+  if (outcome.kind === "cancelled" && outcome.reason === "shutdown") return;
   if (req.target.kind === "review-comment") {
     await deps.github.replyToReviewComment(req.target.number, req.target.commentId, body).catch((error: unknown) => log.warn({ err: error }, "review reply failed"));
   }
-  await deps.github.react(ok ? "rocket" : "confused").catch(() => undefined);
+  await deps.github.react(ok ? "rocket" : "confused").catch((error: unknown) => log.warn({ err: error }, "final reaction failed"));
   if (checkRunId !== null) {
     await deps.github
       .finishCheckRun(checkRunId, { conclusion: ok && !checksStillFail(outcome) ? "success" : "failure", title: checkTitle(outcome), summary: body })
       .catch((error: unknown) => log.warn({ err: error }, "check run update failed"));
   }
-  log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
-  return outcome;
 }
 
-async function execute(req: RunRequest, deps: RunJobDeps, dir: string, stage: (s: RunStage) => Promise<void>, prepared: PreparedContext | null): Promise<RunOutcome> {
-  const { target } = req;
-  const branch = target.kind === "issue" ? req.defaultBranch : target.headRef;
-  const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;
-  await stage("cloning");
-  const token = await deps.github.installationToken();
-  const checkout = path.join(dir, "checkout");
-  await deps.git.clone({ url, branch, dir: checkout, token });
-  const baseSha = await deps.git.headSha(checkout);
-
-  if (req.verb === "undo") {
-    if (target.kind === "issue") return { kind: "refused", message: "`undo` works on pull requests: it reverts the bot's last commit there.", elapsedMs: 0 };
-    await stage("pushing");
-    return undoLastRun({ req, deps, dir: checkout, branch, token, headSha: baseSha });
-  }
-
-  const workBranch = target.kind === "issue" ? issueBranchName(req.settings.branchPrefix, target.number, target.title) : branch;
-  if (target.kind === "issue") await deps.git.createBranch(checkout, workBranch);
-
-  const options = coderOptions(req, prepared);
-  const result = await deps.coder(checkout, options, {
-    signal: deps.signal,
-    onProgress: (p) => {
-      const map = { mapping: "mapping", thinking: "thinking", applying: "applying", syntax: "lint", lint: "lint", test: "tests", committing: "pushing" } as const;
-      void stage(map[p.stage]);
-    },
-  });
-  if (deps.signal.aborted) {
-    const reason = deps.signal.reason instanceof Error && /shut/i.test(deps.signal.reason.message) ? "shutdown" : "cancel";
-    return { kind: "cancelled", reason, result, elapsedMs: 0 };
-  }
-  if (req.verb === "ask") return { kind: "answered", result, elapsedMs: 0 };
-  if (result.outcome !== "changed" && !(result.outcome === "checks-failed" && !req.settings.requireGreenChecks && result.editedFiles.length > 0)) {
-    return { kind: "not-pushed", result, elapsedMs: 0 };
-  }
-  let sha: string;
-  if (result.outcome === "changed" && result.commit) sha = result.commit.sha;
-  else {
-    // Checks failed but the repo does not require green checks: commit what we have and say so.
-    sha = await deps.git.commitPaths({
-      dir: checkout,
-      paths: result.editedFiles.map((f) => f.path),
-      ...checksFailingCommit(req.message, req.requester.login),
-      trailers: runTrailers(req.jobId, req.requester),
-    });
-  }
-  if (target.kind !== "issue" && target.isFork) {
-    // We cannot (and must not) push to a fork with our installation token: hand the change over as a patch.
-    const patch = await deps.git.formatPatch(checkout, baseSha);
-    return { kind: "patch", result, sha, patch, elapsedMs: 0 };
-  }
-  await stage("pushing");
-  await deps.git.push({ dir: checkout, branch: workBranch, token });
-  if (target.kind !== "issue") return { kind: "pushed", result, sha, url: deps.github.commitUrl(sha), elapsedMs: 0 };
-
-  const existing = await deps.github.findOpenPullRequest(workBranch);
-  const pr =
-    existing ??
-    (await deps.github.createPullRequest({
-      title: prTitle(result, target.title),
-      body: prBody(req, result),
-      head: workBranch,
-      base: req.defaultBranch,
-      draft: req.settings.draft,
-    }));
-  if (!existing && !req.requester.login.endsWith("[bot]")) await deps.github.requestReview(pr.number, req.requester.login).catch(() => undefined);
-  return { kind: "pull-request", result, sha, pr, branch: workBranch, elapsedMs: 0 };
-}
-
-function coderOptions(req: RunRequest, prepared: PreparedContext | null): CoderOptions {
+function coderOptions(req: RunRequest, context: PreparedContext | null): CoderOptions {
   const s = req.settings;
   return {
-    // Issue #14: address-reviews / fix-ci build their instruction from the threads or checks; the PR context is data.
-    message: prepared?.message ?? req.message,
+    // address-reviews / fix-ci build their instruction from the threads or checks; the PR context is data.
+    message: context?.message ?? req.message,
     untrustedContext: req.untrustedContext,
-    ...(prepared?.blocks.length ? { prContext: prepared.blocks } : {}),
-    files: prepared ? [...new Set([...req.files, ...prepared.files])] : req.files,
+    ...(context?.blocks.length ? { prContext: context.blocks } : {}),
+    files: context ? [...new Set([...req.files, ...context.files])] : req.files,
     readFiles: [],
     editFormat: s.editFormat,
     model: s.model,
     weakModel: s.weakModel,
     lintCommands: s.lint,
     testCommand: s.test,
-    autoTest: s.autoTest || (prepared?.autoTest ?? false),
-    ...(prepared?.autoTest ? { reproduceTest: true } : {}),
+    autoTest: s.autoTest || (context?.autoTest ?? false),
+    ...(context?.autoTest ? { reproduceTest: true } : {}),
     setupCommands: s.setup,
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,
@@ -174,21 +215,6 @@ function coderOptions(req: RunRequest, prepared: PreparedContext | null): CoderO
     budget: { ...s.budget, maxWallMs: s.timeoutMs },
     commandTimeoutMs: s.commandTimeoutMs,
   };
-}
-
-function prTitle(result: CoderResult, issueTitle: string): string {
-  return result.outcome === "changed" && result.commit ? result.commit.subject : `Fix: ${issueTitle}`.slice(0, 120);
-}
-
-function prBody(req: RunRequest, result: CoderResult): string {
-  const files = "editedFiles" in result ? result.editedFiles.map((f) => `- \`${f.path}\` (+${f.added} −${f.removed})`).join("\n") : "";
-  return [
-    `Fixes #${req.target.number}`,
-    "",
-    `Opened by aider-bot at the request of @${req.requester.login}.`,
-    files ? `\n**Files changed**\n${files}` : "",
-    result.explanation ? `\n<details><summary>The model's explanation</summary>\n\n${result.explanation.slice(0, 20000)}\n\n</details>` : "",
-  ].join("\n");
 }
 
 function checksStillFail(outcome: RunOutcome): boolean {

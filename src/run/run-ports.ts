@@ -1,16 +1,19 @@
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
+import type { RunRequest } from "./run-request.js";
 
 /** The GitHub writes one run makes, bound to its repository, issue/PR and status comment. */
 export interface RunGitHub {
-  /** Replace the status comment's body (created "queued" by the webhook handler). */
+  /** Replace the status comment's body (created "queued" at triage). */
   updateStatus(markdown: string): Promise<void>;
   react(content: "rocket" | "confused"): Promise<void>;
   /** Create an in-progress Check Run on a commit; null when the App lacks the permission. */
   startCheckRun(headSha: string): Promise<number | null>;
   finishCheckRun(id: number, result: { conclusion: "success" | "failure" | "neutral"; title: string; summary: string }): Promise<void>;
-  findOpenPullRequest(branch: string): Promise<{ number: number; url: string } | null>;
-  createPullRequest(pr: { title: string; body: string; head: string; base: string; draft: boolean }): Promise<{ number: number; url: string }>;
-  requestReview(pullNumber: number, login: string): Promise<void>;
+  /**
+   * The pull request of an issue run's branch: the open one, or a new one the GitHub side words (title, "fixes"
+   * link, files, explanation) and asks the requester to review.
+   */
+  openPullRequest(pr: { branch: string; base: string; draft: boolean; issue: { number: number; title: string }; requester: RunRequest["requester"]; result: CoderResult }): Promise<{ number: number; url: string }>;
   replyToReviewComment(pullNumber: number, commentId: number, body: string): Promise<void>;
   /** A fresh installation token for git over HTTP (never logged, never in a URL). */
   installationToken(): Promise<string>;

@@ -59,12 +59,11 @@ export interface RunRequest {
   /** Issue/PR text shown to the model as data, never as instructions. */
   untrustedContext: { label: string; text: string }[];
   files: string[];
-  requester: { login: string; id?: number };
+  /** Who asked; `isBot` (an allowed bot, or the app itself for schedules) gets no co-author trailer or review request. */
+  requester: { login: string; id?: number; isBot?: boolean };
   settings: RunSettings;
-  /** The issue comment that carried the command (reactions go there), when there was one. */
+  /** The issue comment that carried the command (a long request is read back from it by retry), when there was one. */
   triggerCommentId?: number;
-  /** The status comment created when the job was queued. */
-  statusCommentId?: number;
-  /** Issue #14: the context budget and the PR loop this run closes; absent (schedules): no PR context is read. */
+  /** The PR-context budget and the PR loop this run closes; absent (schedules): no PR context is read. */
   context?: PrRunSpec;
 }

@@ -4,10 +4,10 @@ import { coAuthorTrailer, RUN_TRAILER } from "../coder/commit-policy.js";
 export { RUN_TRAILER } from "../coder/commit-policy.js";
 
 /** Trailers for a run's commit: the run id, and Co-authored-by the requesting user when known. */
-export function runTrailers(jobId: string, requester?: { login: string; id?: number }): string[] {
+export function runTrailers(jobId: string, requester?: { login: string; id?: number; isBot?: boolean }): string[] {
   const trailers = [`${RUN_TRAILER}: ${jobId}`];
-  // A scheduled run has the bot itself as requester: no co-author then.
-  if (requester && !requester.login.endsWith("[bot]")) trailers.unshift(coAuthorTrailer(coAuthorName(requester), noreplyEmail(requester)));
+  // A bot (a scheduled run has the app itself as requester) is no co-author; triage says who is one.
+  if (requester && !requester.isBot) trailers.unshift(coAuthorTrailer(coAuthorName(requester), noreplyEmail(requester)));
   return trailers;
 }
 

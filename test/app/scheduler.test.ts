@@ -56,4 +56,25 @@ describe("createScheduler", () => {
     expect(fired).toBe(2);
     s.stop();
   });
+
+  it("with the job engine, arms each entry there once (the engine fires each tick once across replicas) and disarms removed ones", async () => {
+    const calls: string[] = [];
+    let targets = [target([{ cron: "0 6 * * 1", message: "weekly" }])];
+    const fired: string[] = [];
+    const s = createScheduler({
+      listTargets: async () => targets,
+      fire: async (_t, _s, key) => void fired.push(key),
+      log: pino({ level: "silent" }),
+      engine: { arm: async (key, _t, schedule) => void calls.push(`arm ${key} ${schedule.cron}`), disarm: async (key) => void calls.push(`disarm ${key}`) },
+    });
+    await s.sync();
+    await s.sync();
+    const [key] = s.armed();
+    expect(calls).toEqual([`arm ${key} 0 6 * * 1`]);
+    targets = [];
+    await s.sync();
+    expect(calls).toEqual([`arm ${key} 0 6 * * 1`, `disarm ${key}`]);
+    expect(s.armed()).toEqual([]);
+    expect(fired).toEqual([]);
+  });
 });

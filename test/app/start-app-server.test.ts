@@ -1,4 +1,7 @@
 import { createHmac, generateKeyPairSync } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { rawPost } from "../helpers/raw-post.js";
 import { startAppServer, type AppServer } from "../../src/app/start-app-server.js";
 import { readEnv } from "../../src/config/env.js";
@@ -9,14 +12,17 @@ const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, private
 describe("startAppServer webhook intake", () => {
   let server: AppServer;
   let lines: string[];
+  let dataDir: string;
   beforeEach(async () => {
     lines = [];
-    const env = readEnv({ APP_ID: "1", WEBHOOK_SECRET: SECRET, PORT: "0", AIDER_BOT_SCHEDULES: "off", LOG_LEVEL: "debug", GITHUB_API_URL: "http://127.0.0.1:9/api/v3", OPENAI_API_KEY: "sk-server-test-model-key-0123456789" });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "server-test-queue-"));
+    const env = readEnv({ APP_ID: "1", WEBHOOK_SECRET: SECRET, PORT: "0", AIDER_BOT_SCHEDULES: "off", LOG_LEVEL: "debug", GITHUB_API_URL: "http://127.0.0.1:9/api/v3", OPENAI_API_KEY: "sk-server-test-model-key-0123456789", AIDER_BOT_DATA_DIR: dataDir });
     server = await startAppServer(env, privateKey, { throttle: false, logSink: { write: (l) => lines.push(l) } });
   });
   afterEach(async () => {
     await server.close();
-    await server.queue.shutdown(1000);
+    await server.app.shutdown(1000);
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it("logs a few hundred bytes, not the body, for a 1 MB delivery with a wrong signature", async () => {

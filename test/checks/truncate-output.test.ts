@@ -26,6 +26,31 @@ describe("truncateOutput", () => {
     expect(out).toMatch(/end$/);
     expect(out).toContain("characters cut");
   });
+
+  it("answers a 300,000-character single line with its two ends and a cut marker, within the budget", () => {
+    // With the tokenizer loaded, counting this line in one piece took minutes (BPE is quadratic in a run's length).
+    const line = `${"ab".repeat(150_000)}`;
+    const out = truncateOutput(`head\n${line}\ntail`, 800);
+    expect(out.split("\n")).toEqual(["head", expect.stringMatching(/^(ab)+a? … \[299000 characters cut\] … b?(ab)+$/), "tail"]);
+    expect(out.length).toBeLessThan(1_100);
+    expect(countTokens(out)).toBeLessThanOrEqual(800);
+  });
+});
+
+describe("countTokens", () => {
+  beforeAll(() => loadTokenizer());
+
+  it("counts a 300,000-character run of one character in slices: about one token per few characters, not one per run", () => {
+    const n = countTokens("x".repeat(300_000));
+    expect(n).toBeGreaterThan(300_000 / 200);
+    expect(n).toBeLessThan(300_000 / 2);
+  });
+
+  it("counts ordinary text exactly as the tokenizer does", async () => {
+    const text = "const answer = 42; // the answer\n".repeat(50);
+    const mod = await import("gpt-tokenizer/encoding/o200k_base");
+    expect(countTokens(text)).toBe(mod.countTokens(text, { disallowedSpecial: new Set<string>() }));
+  });
 });
 
 describe("stripAnsi", () => {

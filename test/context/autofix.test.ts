@@ -2,10 +2,9 @@ import { createRequire } from "node:module";
 import pino from "pino";
 import { autofixMarker } from "../../src/context/autofix-rounds.js";
 import { handleCheckSuite } from "../../src/context/autofix.js";
-import type { AppServices, EventContext } from "../../src/github/handle-event.js";
+import type { RunJobInput } from "../../src/github/job-context.js";
+import type { AppServices, EventContext } from "../../src/github/triage-event.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
-import type { Job } from "../../src/jobs/job.js";
-import type { RunRequest } from "../../src/run/run-request.js";
 import { fakeReader } from "./fake-reader.js";
 
 const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as { name: string; examples: { action?: string }[] }[];
@@ -30,9 +29,9 @@ function harness(opts: { config?: unknown; comments?: readonly { body: string; u
     "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": (p: Record<string, unknown>) => (posted.push({ route: "POST", body: String(p.body) }), { id: 77 }),
     "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}": (p: Record<string, unknown>) => (posted.push({ route: "PATCH", body: String(p.body) }), { id: p.comment_id }),
   });
-  const jobs: Job<RunRequest>[] = [];
+  const jobs: RunJobInput[] = [];
   const services: AppServices = {
-    queue: { enqueue: (j) => (jobs.push(j), true), seen: (id) => jobs.some((j) => j.id === id), cancel: () => 0, idle: async () => undefined, drain: async () => undefined, shutdown: async () => [], stats: () => ({ running: 0, queued: 0 }) },
+    runs: { enqueue: async (j) => (jobs.some((x) => x.id === j.id) ? false : (jobs.push(j), true)), cancel: async () => ({ dropped: 0, aborted: 0 }) },
     botLogin: async () => BOT,
     defaults: { model: "gpt-4o" },
   };
@@ -45,12 +44,12 @@ describe("handleCheckSuite (ci.autofix)", () => {
     const h = harness();
     const out = await handleCheckSuite(h.ctx(payload()), h.services);
     expect(out).toEqual({ kind: "enqueued", jobId: `autofix-Codertocat.Hello-World-2-${SHA.slice(0, 12)}` });
-    const req = h.jobs[0]!.data;
+    const req = h.jobs[0]!.data.req;
     expect(h.jobs[0]!.key).toBe("Codertocat/Hello-World#2");
     expect(req.context!.mode).toEqual({ kind: "fix-ci", extra: "", autofix: { round: 1, maxRounds: 2, sha: SHA } });
     expect(req.target).toMatchObject({ kind: "pull-request", number: 2, headRef: "changes", headSha: SHA, isFork: false });
     expect(req.requester.login).toBe(BOT);
-    expect(req.statusCommentId).toBe(77);
+    expect(h.jobs[0]!.data.statusCommentId).toBe(77);
     expect(h.posted[0]!.body).toContain(autofixMarker(1, SHA));
     expect(h.posted[0]!.body).toContain("automatic CI fix, round 1 of 2");
   });

@@ -1,5 +1,5 @@
 import { fileOnBranch } from "../../src/demo/seed-repo.js";
-import { GIT_TOKEN_PERMISSIONS } from "../../src/app/mint-repo-token.js";
+import { GIT_TOKEN_PERMISSIONS, JOB_API_TOKEN_PERMISSIONS } from "../../src/app/mint-repo-token.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
@@ -21,7 +21,15 @@ describe("e2e: a job holds only what it needs", () => {
     });
     expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
     const scoped = e2e.fake.state.tokenScopes.filter((s) => s.repositories !== undefined);
-    expect(scoped).toEqual([{ token: expect.any(String), installationId: 1, repositories: ["widgets"], permissions: { ...GIT_TOKEN_PERMISSIONS } }]);
+    // The job process got two tokens for this repository only: one for its GitHub writes, one (contents only) for git.
+    expect(scoped).toHaveLength(2);
+    expect(scoped).toEqual(
+      expect.arrayContaining([
+        { token: expect.any(String), installationId: 1, repositories: ["widgets"], permissions: { ...JOB_API_TOKEN_PERMISSIONS } },
+        { token: expect.any(String), installationId: 1, repositories: ["widgets"], permissions: { ...GIT_TOKEN_PERMISSIONS } },
+      ]),
+    );
+    const gitToken = scoped.find((t) => t.permissions && "contents" in t.permissions)!.token;
     // Every git request that carried credentials carried that scoped token, and nothing else.
     const gitTokens = new Set(
       e2e.fake.gitRequests
@@ -29,7 +37,7 @@ describe("e2e: a job holds only what it needs", () => {
         .filter((a): a is string => !!a)
         .map((a) => Buffer.from(a.replace(/^Basic /, ""), "base64").toString().split(":")[1]),
     );
-    expect([...gitTokens]).toEqual([scoped[0]!.token]);
+    expect([...gitTokens]).toEqual([gitToken]);
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toContain("🚀 Pushed");
     expect(status).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox|the sandbox is unavailable/);

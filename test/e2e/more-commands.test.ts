@@ -51,6 +51,8 @@ describe("e2e: ask, retry, cancel, forks", () => {
     e2e = await app.scenario({ files, permissions: { ann: "write" } });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
+    // Triage runs after the webhook is answered: wait for it.
+    await e2e.idle();
     expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toBe("There is nothing to cancel here.");
   });
 

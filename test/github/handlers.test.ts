@@ -1,6 +1,6 @@
 import type { Permission } from "../../src/config/repo-config.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { decideAction, type EventAction } from "../../src/github/handlers.js";
+import { decideAction, type EventAction } from "../../src/github/decide-action.js";
 import { examplePayload } from "./probot-harness.js";
 
 const bot = { login: "aider-bot[bot]", appId: 99 };

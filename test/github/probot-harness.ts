@@ -1,11 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createRequire } from "node:module";
 import { Probot, ProbotOctokit } from "probot";
-import type { HandleResult, AppServices } from "../../src/github/handle-event.js";
+import type { RunJobInput, RunQueue } from "../../src/github/job-context.js";
 import { registerHandlers } from "../../src/github/register-handlers.js";
-import type { Job } from "../../src/jobs/job.js";
-import type { JobQueue } from "../../src/jobs/job-queue.js";
-import type { RunRequest } from "../../src/run/run-request.js";
+import type { AppServices, HandleResult } from "../../src/github/triage-event.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook example payloads are plain JSON */
 const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as { name: string; examples: Record<string, any>[] }[];
@@ -21,20 +19,15 @@ export const API = "https://api.github.com";
 export const REPO = "/repos/Codertocat/Hello-World";
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
 
-/** A queue that records jobs and cancels (no handler runs: these tests stop at the enqueue). */
-export function recordingQueue(): JobQueue<RunRequest> & { jobs: Job<RunRequest>[]; cancelled: string[] } {
-  const jobs: Job<RunRequest>[] = [];
+/** A run queue that records jobs and cancels (no handler runs: these tests stop at the enqueue). */
+export function recordingQueue(): RunQueue & { jobs: RunJobInput[]; cancelled: string[] } {
+  const jobs: RunJobInput[] = [];
   const cancelled: string[] = [];
   return {
     jobs,
     cancelled,
-    enqueue: (job) => (jobs.some((j) => j.id === job.id) ? false : (jobs.push(job), true)),
-    seen: (id) => jobs.some((j) => j.id === id),
-    cancel: (key) => (cancelled.push(key), 1),
-    idle: async () => undefined,
-    drain: async () => undefined,
-    shutdown: async () => [],
-    stats: () => ({ running: 0, queued: jobs.length }),
+    enqueue: async (job) => (jobs.some((j) => j.id === job.id) ? false : (jobs.push(job), true)),
+    cancel: async (key) => (cancelled.push(key), { dropped: 0, aborted: 1 }),
   };
 }
 
@@ -49,6 +42,6 @@ export async function startProbot(services: Partial<AppServices> = {}) {
     logLevel: "fatal",
     Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
   });
-  await probot.load((app) => registerHandlers(app, { queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services }, (r) => results.push(r)));
+  await probot.load((app) => registerHandlers(app, { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services }, (r) => results.push(r)));
   return { probot, queue, results };
 }

@@ -1,6 +1,6 @@
 import type { CoderResult } from "../../src/coder/types.js";
 import { readRequestMarker, runMarker } from "../../src/github/markers.js";
-import { renderFinal, renderStage } from "../../src/github/render-status.js";
+import { renderFinal, renderInterrupted, renderStage } from "../../src/github/render-status.js";
 import type { RunOutcome } from "../../src/run/run-outcome.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 
@@ -34,7 +34,7 @@ describe("status comment rendering", () => {
     ["changed but not pushed (checks failed, pushed anyway elsewhere)", { kind: "pushed", sha: "e".repeat(40), url: "https://x/commit/e", result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint .", output: "1 error", locations: [] } } as CoderResult, elapsedMs: 1 },
       [/The lint check `eslint .` still fails on this commit/, /does not set `require_green_checks`/]],
     ["cancelled", { kind: "cancelled", reason: "cancel", elapsedMs: 1 }, [/Cancelled on request; nothing was pushed/]],
-    ["shut down", { kind: "cancelled", reason: "shutdown", elapsedMs: 1 }, [/app shut down.*\/aider retry/]],
+    ["shut down", { kind: "cancelled", reason: "shutdown", elapsedMs: 1 }, [/app restarted while this ran; nothing was pushed.*starts again from a fresh clone/]],
     ["reverted", { kind: "reverted", sha: "f".repeat(40), revertedSha: "1".repeat(40), url: "https://x/commit/1", elapsedMs: 1 }, [/Reverted \[`1111111`\]/]],
     ["checks failed with green checks required", { kind: "not-pushed", result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "test", ok: false, command: "npm test", output: "1 failing", locations: [] } } as CoderResult, elapsedMs: 1 },
       [/The test check `npm test` still fails after 2 reflections/, /require_green_checks/, /<summary>Output of npm test<\/summary>/]],
@@ -121,5 +121,19 @@ describe("status comments for long requests", () => {
     expect(body.startsWith(runMarker("job-1"))).toBe(true);
     expect(body).toMatch(/The lint check `eslint` still fails/);
     expect(readRequestMarker(body)?.textRef).toEqual({ kind: "issue-comment", id: 4242 });
+  });
+});
+
+describe("renderInterrupted", () => {
+  it.each([
+    ["worker lost", { kind: "worker-lost", message: "its worker stopped renewing the lease 2 times" }, [/💥 This run was interrupted.*lease 2 times.*`\/bot retry`/]],
+    ["crashed", { kind: "crashed", message: "GitHub answered 502" }, [/failed before it could report: GitHub answered 502/, /`\/bot retry`/]],
+    ["requeued", { kind: "requeued" }, [/starts again from a fresh clone/]],
+    ["waiting", { kind: "waiting" }, [/stays queued and runs when the app is back/]],
+  ] as const)("%s", (_name, why, patterns) => {
+    const body = renderInterrupted(why, req, "bot");
+    for (const p of patterns) expect(body).toMatch(p);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+    expect(body).toContain("<!-- aider-bot:request:");
   });
 });

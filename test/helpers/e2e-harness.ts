@@ -69,6 +69,14 @@ export interface ScenarioSpec {
 export interface E2EApp {
   /** A fresh repository (its own name, so no state of an earlier scenario applies) and this scenario's model replies. */
   scenario(spec: ScenarioSpec): Promise<E2E>;
+  /** With `workers`: the worker processes' logs so far, one string each. */
+  workerLogs(): string[];
+  /** With `workers`: send worker `i` a signal and wait until it has exited. */
+  stopWorker(i: number, signal: NodeJS.Signals): Promise<void>;
+  /** Send the app process a signal and wait until it has exited (its work and data dirs are kept). */
+  stop(signal: NodeJS.Signals): Promise<void>;
+  /** Start the app process again on the same work and data dirs (after {@link E2EApp.stop}), and wait until it listens. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,7 +85,7 @@ export interface E2EApp {
  * started as its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app. Starting
  * the app is the expensive part, so a test file starts it once (beforeAll) and runs each test as a scenario on it.
  */
-export async function startE2EApp(options: { env?: Record<string, string>; first?: ScenarioSpec; privateKeyPath?: string } = {}): Promise<E2EApp> {
+export async function startE2EApp(options: { env?: Record<string, string>; first?: ScenarioSpec; privateKeyPath?: string; workers?: { redisUrl: string; count: number } } = {}): Promise<E2EApp> {
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv });
   const llm = await startScriptedLlmServer(options.first?.replies ?? []);
@@ -98,37 +106,73 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
     await writeFile(options.privateKeyPath, privateKey, { mode: 0o600 });
   }
   const key = options.privateKeyPath ? { PRIVATE_KEY_PATH: options.privateKeyPath } : { PRIVATE_KEY: privateKey };
-  const child: ChildProcess = spawn(process.execPath, [CLI_MAIN, "serve"], {
-    env: {
-      PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
-      APP_ID: "1", ...key, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
-      PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
-      OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
-      AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, NO_SMEE_SETUP: "true",
-      ...options.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const appEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
+    APP_ID: "1", ...key, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
+    PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
+    OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
+    AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, AIDER_BOT_DATA_DIR: path.join(work, "queue"), NO_SMEE_SETUP: "true",
+    ...options.env,
+    // Scaled out: this process only receives; the workers (below) run the jobs.
+    ...(options.workers ? { REDIS_URL: options.workers.redisUrl, AIDER_BOT_ROLE: "receiver" } : {}),
+  };
   let out = "";
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+  let child!: ChildProcess;
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (exited()) return;
+    const gone = new Promise((r) => child.once("exit", r));
+    child.kill(signal);
+    await gone;
+  };
+  const workers: { child: ChildProcess; out: string }[] = [];
+  const stopWorker = async (i: number, signal: NodeJS.Signals) => {
+    const w = workers[i]!.child;
+    if (w.exitCode !== null || w.signalCode !== null) return;
+    const gone = new Promise((r) => w.once("exit", r));
+    w.kill(signal);
+    await gone;
+  };
   const close = async () => {
-    child.kill("SIGKILL");
-    if (child.exitCode === null && child.signalCode === null) await new Promise((r) => child.once("exit", r));
+    for (let i = 0; i < workers.length; i++) await stopWorker(i, "SIGKILL");
+    await stop("SIGKILL");
     await llm.close();
     await fake.close();
     await rm(work, { recursive: true, force: true });
   };
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + WAIT_MS;
-  for (;;) {
-    if (out.includes("aider-bot listening on")) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await close();
-      throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out}`);
+  const launch = async () => {
+    child = spawn(process.execPath, [CLI_MAIN, "serve"], { env: appEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const from = out.length;
+    child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      if (out.slice(from).includes("aider-bot listening on")) break;
+      if (exited() || Date.now() > deadline) {
+        await close();
+        throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out.slice(from)}`);
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
-    await new Promise((r) => setTimeout(r, POLL_MS));
+  };
+  await launch();
+  for (let i = 0; i < (options.workers?.count ?? 0); i++) {
+    // A worker gets no webhook secret and no port: it only runs jobs from the shared queue, in its own work dir.
+    const { WEBHOOK_SECRET: _secret, AIDER_BOT_ROLE: _role, ...workerEnv } = appEnv;
+    const w = { child: spawn(process.execPath, [CLI_MAIN, "worker"], { env: { ...workerEnv, AIDER_BOT_WORK_DIR: path.join(work, `worker-${i}`) }, stdio: ["ignore", "pipe", "pipe"] }), out: "" };
+    w.child.stdout!.on("data", (d: Buffer) => (w.out += d.toString()));
+    w.child.stderr!.on("data", (d: Buffer) => (w.out += d.toString()));
+    workers.push(w);
+    const deadline = Date.now() + WAIT_MS;
+    while (!w.out.includes("aider-bot worker ready")) {
+      if (w.child.exitCode !== null || Date.now() > deadline) {
+        await close();
+        throw new Error(`worker ${i} did not start within ${WAIT_MS} ms:\n${w.out}`);
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
   }
+  const base = `http://127.0.0.1:${port}`;
   const idle = async (timeoutMs = WAIT_MS) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -158,7 +202,7 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
     });
     return {
       fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, privateKey, home: work, sourceEnv,
-      logs: () => out,
+      logs: () => [out, ...workers.map((w) => w.out)].join("\n"),
       tokens: () => fake.state.issuedTokens,
       pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
       pushAs: (branch, files) => pushCommit(fake, sourceEnv, repo, branch, files),
@@ -180,7 +224,17 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
       close: async () => undefined,
     };
   };
-  return { scenario, close };
+  return {
+    scenario,
+    workerLogs: () => workers.map((w) => w.out),
+    stopWorker,
+    stop,
+    restart: async () => {
+      if (!exited()) throw new Error("restart() needs the app stopped first (stop(signal))");
+      await launch();
+    },
+    close,
+  };
 }
 
 /** One app for one scenario (a test that needs its own app environment, e.g. a short schedule sync). */

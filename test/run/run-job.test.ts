@@ -9,11 +9,11 @@ const settings: RunRequest["settings"] = { model: "m", editFormat: "diff", mapTo
 const prTarget = { kind: "pull-request" as const, number: 4, headRef: "feat", headSha: "a".repeat(40), headCloneUrl: "https://git/acme/w.git", isFork: false };
 const request = (over: Partial<RunRequest> = {}): RunRequest => ({
   jobId: "j1", deliveryId: "j1", owner: "acme", repo: "w", installationId: 1, cloneUrl: "https://git/acme/w.git", defaultBranch: "main",
-  target: prTarget, verb: "run", message: "do it", untrustedContext: [], files: [], requester: { login: "ann", id: 3 }, settings, statusCommentId: 9, ...over,
+  target: prTarget, verb: "run", message: "do it", untrustedContext: [], files: [], requester: { login: "ann", id: 3 }, settings, ...over,
 });
 const changed: CoderResult = { outcome: "changed", editedFiles: [{ path: "a.ts", added: 1, removed: 1 }], commit: { sha: "c".repeat(40), subject: "feat: x" }, reflections: 0, tokens: { prompt: 1, completion: 1 }, costUsd: null, explanation: "", shell: [], elapsedMs: 1 };
 
-function harness(coder: RunJobDeps["coder"], controller = new AbortController()) {
+function harness(coder: RunJobDeps["coder"], controller = new AbortController(), clock = { now: 0 }) {
   const calls: string[] = [];
   const statuses: string[] = [];
   const github: RunGitHub = {
@@ -21,9 +21,7 @@ function harness(coder: RunJobDeps["coder"], controller = new AbortController())
     react: async (c) => void calls.push(`react ${c}`),
     startCheckRun: async () => 7,
     finishCheckRun: async (_id, r) => void calls.push(`check ${r.conclusion}`),
-    findOpenPullRequest: async () => null,
-    createPullRequest: async (pr) => (calls.push(`pr ${pr.head} -> ${pr.base} draft=${pr.draft} ${pr.body.split("\n")[0]}`), { number: 12, url: "https://x/pull/12" }),
-    requestReview: async (n, login) => void calls.push(`review ${n} ${login}`),
+    openPullRequest: async (pr) => (calls.push(`pr ${pr.branch} -> ${pr.base} draft=${pr.draft} fixes #${pr.issue.number} for ${pr.requester.login}`), { number: 12, url: "https://x/pull/12" }),
     replyToReviewComment: async () => void calls.push("reply"),
     installationToken: async () => "ghs_secret",
     commitUrl: (sha) => `https://x/commit/${sha}`,
@@ -44,7 +42,7 @@ function harness(coder: RunJobDeps["coder"], controller = new AbortController())
     tempDir: { create: async () => "/tmp/fake-job", remove: async (d) => void removed.push(d) },
     render: { stage: renderStage, final: renderFinal },
     logger: pino({ level: "silent" }),
-    now: () => 0,
+    now: () => clock.now,
     signal: controller.signal,
   };
   return { deps, calls, statuses, removed };
@@ -60,11 +58,59 @@ describe("runJob", () => {
     expect(h.removed).toEqual(["/tmp/fake-job"]);
   });
 
-  it("opens a draft PR for an issue on a new branch and asks the requester to review", async () => {
+  it("opens a draft PR for an issue on a new branch, leaving its wording to the GitHub side", async () => {
     const h = harness(async () => changed);
     const out = await runJob(request({ target: { kind: "issue", number: 5, title: "Fix the thing" } }), h.deps);
     expect(out.kind).toBe("pull-request");
-    expect(h.calls).toEqual(["clone main", "branch aider/issue-5-fix-the-thing", "push aider/issue-5-fix-the-thing", "pr aider/issue-5-fix-the-thing -> main draft=true Fixes #5", "review 12 ann", "react rocket"]);
+    expect(h.calls).toEqual(["clone main", "branch aider/issue-5-fix-the-thing", "push aider/issue-5-fix-the-thing", "pr aider/issue-5-fix-the-thing -> main draft=true fixes #5 for ann", "react rocket"]);
+  });
+
+  it("coalesces stage edits: stages within the gap make one write for the first and none after, then the final one", async () => {
+    const clock = { now: 0 };
+    const h = harness(async (_root, _options, hooks) => {
+      for (const stage of ["mapping", "thinking", "applying", "lint", "test", "committing"] as const) {
+        clock.now += 100;
+        hooks.onProgress({ stage } as Parameters<typeof hooks.onProgress>[0]);
+      }
+      return changed;
+    }, undefined, clock);
+    await runJob(request(), { ...h.deps, statusGapMs: 60_000 });
+    expect(h.statuses).toHaveLength(2);
+    expect(h.statuses[0]).toContain("⏳ **cloning**");
+    expect(h.statuses[1]).toContain("🚀 Pushed");
+  });
+
+  it("writes the latest stage once the gap has passed, in order, before the final one", async () => {
+    const clock = { now: 0 };
+    const h = harness(async (_root, _options, hooks) => {
+      clock.now += 10;
+      hooks.onProgress({ stage: "mapping" } as Parameters<typeof hooks.onProgress>[0]);
+      clock.now += 1_000;
+      hooks.onProgress({ stage: "thinking" } as Parameters<typeof hooks.onProgress>[0]);
+      return changed;
+    }, undefined, clock);
+    await runJob(request(), { ...h.deps, statusGapMs: 500 });
+    expect(h.statuses.map((b) => /⏳ \*\*(\w+)\*\*/.exec(b)?.[1] ?? "final")).toEqual(["cloning", "thinking", "final"]);
+  });
+
+  it("a shutdown ends with a status that says the job will run again, without 😕 or completing the Check Run", async () => {
+    const controller = new AbortController();
+    const h = harness(async () => {
+      controller.abort(Object.assign(new Error("shutting down"), { reason: "shutdown" }));
+      return { ...changed, outcome: "timed-out", message: "stopped", editedFiles: [] } as CoderResult;
+    }, controller);
+    const out = await runJob(request(), h.deps);
+    expect(out).toMatchObject({ kind: "cancelled", reason: "shutdown" });
+    expect(h.calls).toEqual(["clone feat"]);
+    expect(h.statuses.at(-1)).toContain("starts again from a fresh clone");
+  });
+
+  it("a checkout that cannot be made (no work dir) still ends in a final status comment", async () => {
+    const h = harness(async () => changed);
+    const out = await runJob(request(), { ...h.deps, tempDir: { create: async () => Promise.reject(new Error("ENOENT: no such file or directory, mkdtemp '/nope/aider-bot-job-'")), remove: async () => undefined } });
+    expect(out).toMatchObject({ kind: "error" });
+    expect(h.statuses.at(-1)).toContain("The run failed: ENOENT");
+    expect(h.calls).toEqual(["react confused", "check failure"]);
   });
 
   it("posts a patch instead of pushing to a fork", async () => {

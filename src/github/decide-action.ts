@@ -1,14 +1,15 @@
 import { authorize, type Sender } from "../commands/authorize.js";
 import { helpText } from "../commands/help-text.js";
-import type { CommandFlags } from "../commands/parse-command.js";
+import { parseCommand, type AnyCommand, type CommandFlags } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult, type Permission, type RepoConfig } from "../config/repo-config.js";
 import { describeMode, type PrMode } from "../context/pr-run-spec.js";
 import { sanitiseCommand } from "../context/sanitise-command.js";
 import { jobKey } from "../jobs/job.js";
-import { decideEvent, type EventFacts } from "./decide-event.js";
 import { configMarker, replyMarker, unauthorizedMarker } from "./markers.js";
 import { renderConfigProblems } from "./render-config-problems.js";
 import { renderUnauthorized } from "./render-unauthorized.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are validated field by field in decideEvent */
 
 /** Who the app is: its own comments and actions are never commands. */
 export interface BotIdentity {
@@ -91,7 +92,7 @@ export async function decideAction(event: { name: string; id: string; payload: u
   if (command.verb === "undo" && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} undo\` works on pull requests: it reverts my last commit there.`);
   }
-  // Issue #14 hook: address-reviews / fix-ci are runs with a mode (their request is built from the threads or checks).
+  // address-reviews / fix-ci are runs with a mode (their request is built from the threads or checks).
   if ((command.verb === "address-reviews" || command.verb === "fix-ci") && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
   }
@@ -124,4 +125,98 @@ function untrustedContext(facts: EventFacts): { label: string; text: string }[] 
     out.push({ label: `review comment on ${facts.review.path}${line}: the diff hunk it refers to`, text: facts.review.diffHunk });
   }
   return out;
+}
+
+export interface EventFacts {
+  owner: string;
+  repo: string;
+  number: number;
+  isPullRequest: boolean;
+  sender: { login: string; id?: number; type: string; appId?: number };
+  installationId: number;
+  cloneUrl: string;
+  /** The repository's web address as the payload gives it (`html_url`): links are built from it, never guessed. */
+  webUrl: string;
+  defaultBranch: string;
+  title: string;
+  body: string;
+  /** Where the 👀 goes. */
+  reactTo: { kind: "issue-comment" | "review-comment"; id: number } | { kind: "issue" };
+  review?: { commentId: number; path: string; line?: number; diffHunk: string };
+  /**
+   * Dedupe id for label runs: GitHub sends both `issues.opened` and `issues.labeled` for an issue created with the
+   * label; both carry the same `updated_at`, so the second is recognised and ignored (a later re-label runs again).
+   */
+  dedupeId?: string;
+}
+
+type EventDecision = { kind: "ignore"; reason: string } | { kind: "command"; command: AnyCommand; facts: EventFacts };
+
+/**
+ * The facts and the command of a webhook (pure): a command and the facts to run it, or why it is ignored. The command word and
+ * trigger label come from the repository's config.
+ */
+function decideEvent(name: string, payload: any, trigger: { command: string; label: string }): EventDecision {
+  const repo = payload?.repository;
+  if (!repo?.owner?.login || !repo?.name) return { kind: "ignore", reason: "no repository in payload" };
+  const base = {
+    owner: repo.owner.login as string,
+    repo: repo.name as string,
+    installationId: Number(payload.installation?.id ?? 0),
+    cloneUrl: String(repo.clone_url ?? ""),
+    webUrl: String(repo.html_url ?? ""),
+    defaultBranch: String(repo.default_branch ?? "main"),
+    sender: {
+      login: String(payload.sender?.login ?? ""),
+      id: payload.sender?.id as number | undefined,
+      type: String(payload.sender?.type ?? "User"),
+      // Bots are told apart by the App that acted: a comment or issue made by an App names it here.
+      appId: ((payload.comment ?? payload.issue)?.performed_via_github_app?.id as number | undefined) ?? undefined,
+    },
+  };
+  if (name === "issue_comment" && payload.action === "created") {
+    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
+    if (!command) return { kind: "ignore", reason: "no command" };
+    const issue = payload.issue;
+    return {
+      kind: "command",
+      command,
+      facts: {
+        ...base, number: issue.number, isPullRequest: Boolean(issue.pull_request), title: String(issue.title ?? ""), body: String(issue.body ?? ""),
+        reactTo: { kind: "issue-comment", id: payload.comment.id },
+      },
+    };
+  }
+  if (name === "pull_request_review_comment" && payload.action === "created") {
+    const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
+    if (!command) return { kind: "ignore", reason: "no command" };
+    const c = payload.comment;
+    const pr = payload.pull_request;
+    return {
+      kind: "command",
+      command,
+      facts: {
+        ...base, number: pr.number, isPullRequest: true, title: String(pr.title ?? ""), body: String(pr.body ?? ""),
+        reactTo: { kind: "review-comment", id: c.id },
+        review: { commentId: c.id, path: String(c.path), line: (c.line ?? c.original_line ?? undefined) as number | undefined, diffHunk: String(c.diff_hunk ?? "") },
+      },
+    };
+  }
+  if (name === "issues" && (payload.action === "labeled" || payload.action === "opened")) {
+    const issue = payload.issue;
+    const labels: string[] = (issue?.labels ?? []).map((l: any) => String(l?.name ?? l));
+    const hit = payload.action === "labeled" ? payload.label?.name === trigger.label : labels.includes(trigger.label);
+    if (!hit) return { kind: "ignore", reason: `not labelled ${trigger.label}` };
+    if (issue.pull_request) return { kind: "ignore", reason: "label on a pull request" };
+    return {
+      kind: "command",
+      // The title and body are untrusted (anyone may open an issue): they reach the model only as delimited data.
+      command: { verb: "run", text: `Resolve issue #${issue.number}, described below.`, flags: { files: [] } },
+      facts: {
+        ...base, number: issue.number, isPullRequest: false, title: String(issue.title ?? ""), body: String(issue.body ?? ""), reactTo: { kind: "issue" },
+        dedupeId: `label:${base.owner}/${base.repo}#${issue.number}@${String(issue.updated_at ?? issue.created_at ?? "")}`,
+      },
+    };
+  }
+  return { kind: "ignore", reason: `event ${name}.${payload?.action} is not handled` };
 }

@@ -4,15 +4,16 @@ import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
 import { handleCheckSuite } from "../context/autofix.js";
 import { prRunSpec } from "../context/pr-run-spec.js";
-import type { JobQueue } from "../jobs/job-queue.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../run/run-request.js";
+import { startCheckRun } from "./check-run.js";
+import { decideAction, type EventAction } from "./decide-action.js";
 import { ensureComment, findComment, listComments } from "./ensure-comment.js";
 import { ensureStatusComment } from "./ensure-status-comment.js";
 import { httpStatus, type GitHubApi } from "./github-api.js";
-import { decideAction, type EventAction } from "./handlers.js";
-import { readRequestMarker, replyMarker, type StoredRequest } from "./markers.js";
-import { addReaction, type ReactionTarget } from "./reactions.js";
+import { reactionSubject, type JobContext, type RunQueue } from "./job-context.js";
+import { readRequestMarker, replyMarker, runMarker, type StoredRequest } from "./markers.js";
+import { addReaction } from "./reactions.js";
 import { renderStage } from "./render-status.js";
 
 export interface EventContext {
@@ -27,30 +28,31 @@ export interface EventContext {
 }
 
 export interface AppServices {
-  queue: JobQueue<RunRequest>;
+  /** Where run jobs go (the durable engine, keyed `owner/repo#n`: one run at a time per PR or issue). */
+  runs: RunQueue;
   botLogin(): Promise<string>;
   /** The App's own id, when known: comments it made are recognised by `performed_via_github_app` too. */
   botAppId?(): Promise<number | undefined>;
   defaults: { model: string; weakModel?: string };
 }
 
-export type HandleResult = { kind: "ignored"; reason: string } | { kind: "replied"; reason: string } | { kind: "enqueued"; jobId: string } | { kind: "cancelled"; count: number };
+export type HandleResult =
+  | { kind: "ignored"; reason: string }
+  | { kind: "replied"; reason: string }
+  | { kind: "enqueued"; jobId: string; context: JobContext }
+  | { kind: "cancelled"; count: number };
 
 type Enqueue = Extract<EventAction, { kind: "enqueue" }>;
 
 /**
- * One webhook: load and validate config, decide (see {@link decideAction}), then carry the decision out —
- * replies are idempotent by marker; a job gets 👀, its "queued" status comment and a place in the queue. Never runs
- * the job inline: GitHub's 10-second limit is never near.
+ * Triage of one webhook, in a triage job (after the receiver has answered GitHub): load and validate config, decide
+ * (see {@link decideAction}: the command grammar runs once, there), then carry the decision out — replies are
+ * idempotent by marker; a request gets 👀, its "queued" status comment and a run job carrying its {@link JobContext}.
+ * A comment without a command costs one config read (Probot caches nothing; the grammar needs the command word).
  */
-export async function handleEvent(ctx: EventContext, services: AppServices): Promise<HandleResult> {
-  // Issue #14 hook: a failed check suite on the bot's commit may start an automatic CI fix (ci.autofix).
+export async function triageEvent(ctx: EventContext, services: AppServices): Promise<HandleResult> {
+  // A failed check suite on the bot's commit may start an automatic CI fix (ci.autofix).
   if (ctx.name === "check_suite") return handleCheckSuite(ctx, services);
-  const payload = ctx.payload as { comment?: { body?: string } };
-  // Cheap pre-filter before any API call: comments without a slash command are the common case.
-  if ((ctx.name === "issue_comment" || ctx.name === "pull_request_review_comment") && !/^ {0,3}\//m.test(payload.comment?.body ?? "")) {
-    return { kind: "ignored", reason: "no command" };
-  }
   const config = await loadConfig(ctx);
   const bot = { login: await services.botLogin(), appId: await services.botAppId?.() };
   const action = await decideAction(ctx, { config, bot, permissionOf: (username, where) => lookupPermission(ctx.api, { ...where, username }) });
@@ -71,7 +73,8 @@ export async function handleEvent(ctx: EventContext, services: AppServices): Pro
       await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: action.body });
       return { kind: "replied", reason: action.reason === "invalid-config" ? "invalid config" : action.reason };
     case "cancel": {
-      const count = services.queue.cancel(action.key);
+      const cancelled = await services.runs.cancel(action.key);
+      const count = cancelled.dropped + cancelled.aborted;
       // Plain text without a marker: the cancelled run's own status comment already says "Cancelled on request".
       const body = count ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.` : "There is nothing to cancel here.";
       await ctx.api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: facts.owner, repo: facts.repo, issue_number: facts.number, body });
@@ -85,19 +88,45 @@ export async function handleEvent(ctx: EventContext, services: AppServices): Pro
 async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue, botLogin: string, log: Logger): Promise<HandleResult> {
   const { facts } = action;
   const where = { owner: facts.owner, repo: facts.repo, issueNumber: facts.number };
-  if (services.queue.seen(action.jobId)) return { kind: "ignored", reason: "duplicate delivery" };
+  // A label run arrives twice (`opened` and `labeled`, two deliveries, one dedupe id): its status comment, found by
+  // the run marker, says the other delivery got here first. (Triage of one issue's label events is serialised.)
+  if (facts.dedupeId && (await findComment(ctx.api, { ...where, marker: runMarker(action.jobId), botLogin }))) {
+    return { kind: "ignored", reason: "duplicate delivery" };
+  }
   const request = await buildRequest(ctx, action, services, botLogin);
   if ("error" in request) {
     const marker = replyMarker(ctx.id);
     await ensureComment(ctx.api, { ...where, marker, botLogin, body: `${marker}\n😕 ${request.error}` });
     return { kind: "replied", reason: request.error };
   }
-  const reactTo: ReactionTarget = facts.reactTo.kind === "issue" ? { kind: "issue", number: facts.number } : facts.reactTo;
+  const reactTo = reactionSubject(facts);
   await addReaction(ctx.api, facts, reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed"));
-  request.statusCommentId = await ensureStatusComment(ctx.api, { ...where, jobId: request.jobId, botLogin, body: renderStage("queued", request) });
-  const queued = services.queue.enqueue({ id: action.jobId, key: action.key, kind: request.verb, data: request });
+  const statusCommentId = await ensureStatusComment(ctx.api, { ...where, jobId: request.jobId, botLogin, body: renderStage("queued", request) });
+  const checkRunId = await startTriageCheckRun(ctx.api, request, log);
+  const context: JobContext = {
+    req: request,
+    statusCommentId,
+    reactTo,
+    webUrl: facts.webUrl,
+    command: action.config.trigger.command,
+    ...(checkRunId !== null ? { checkRunId } : {}),
+  };
+  const queued = await services.runs.enqueue({ id: action.jobId, key: action.key, installationId: facts.installationId, kind: request.verb, data: context });
   log.info({ job: request.jobId, queued, verb: request.verb }, queued ? "job enqueued" : "duplicate delivery ignored");
-  return queued ? { kind: "enqueued", jobId: request.jobId } : { kind: "ignored", reason: "duplicate delivery" };
+  return queued ? { kind: "enqueued", jobId: request.jobId, context } : { kind: "ignored", reason: "duplicate delivery" };
+}
+
+/**
+ * A run on a pull request gets its Check Run now, after the visible feedback: its id travels with the job, so a run
+ * lost with its worker still has it completed by whoever reports the loss.
+ */
+async function startTriageCheckRun(api: GitHubApi, req: RunRequest, log: Logger): Promise<number | null> {
+  if (req.target.kind === "issue" || req.verb !== "run") return null;
+  return startCheckRun(api, { owner: req.owner, repo: req.repo, headSha: req.target.headSha }).catch((error: unknown) => {
+    // Not fatal: the run starts its own when it begins, and the status comment tells the story anyway.
+    log.warn({ err: error }, "check run could not be started at triage");
+    return null;
+  });
 }
 
 /** Probot's `context.config` result as a validated config; a file that is not even YAML is a problem too. */
@@ -158,10 +187,10 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     message: text,
     untrustedContext: action.untrustedContext,
     files: flags.files,
-    requester: { login: facts.sender.login, ...(facts.sender.id ? { id: facts.sender.id } : {}) },
+    requester: { login: facts.sender.login, ...(facts.sender.id ? { id: facts.sender.id } : {}), ...(facts.sender.type === "Bot" ? { isBot: true } : {}) },
     ...(facts.reactTo.kind === "issue-comment" ? { triggerCommentId: facts.reactTo.id } : {}),
     settings: resolved.settings,
-    // Issue #14 hook: every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
+    // Every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
     context: prRunSpec(config, action.mode ?? { kind: "plain" }),
   };
 }

@@ -1,0 +1,96 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Logger } from "pino";
+import { runCoder } from "../coder/run-coder.js";
+import type { AppEnv } from "../config/env.js";
+import { createContextHooks } from "../context/create-context-hooks.js";
+import type { Exec } from "../exec/types.js";
+import { createRunGitHub } from "../github/create-run-github.js";
+import type { GitHubApi } from "../github/github-api.js";
+import type { JobContext } from "../github/job-context.js";
+import { renderFinal, renderStage } from "../github/render-status.js";
+import { countTokens } from "../llm/count-tokens.js";
+import type { LlmClient } from "../llm/types.js";
+import { createCoderDeps } from "../run/create-coder-deps.js";
+import { runJob } from "../run/run-job.js";
+import type { RunOutcome } from "../run/run-outcome.js";
+import type { RunGit } from "../run/run-ports.js";
+import { createGit } from "../workspace/create-git.js";
+
+/** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
+export interface ExecuteRunDeps {
+  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads">;
+  exec: Exec;
+  /** Exec for the repository's own commands (sandboxed when available). */
+  checkExec: Exec;
+  llm: LlmClient;
+  /** An installation client for this repository's comments, pull requests and Check Runs. */
+  api: GitHubApi;
+  /** A token for git over HTTP: this repository's contents only (see `app/mint-repo-token`). */
+  gitToken(): Promise<string>;
+  bot: { login: string; email: string };
+  logger: Logger;
+  signal: AbortSignal;
+}
+
+/** Where jobs clone: AIDER_BOT_WORK_DIR, or the system's temporary directory. */
+export function jobsRoot(env: Pick<AppEnv, "workDir">): string {
+  return env.workDir ?? os.tmpdir();
+}
+
+/** Prefix of every job's checkout directory, followed by the pid of its process: what the start-up sweep removes. */
+export const JOB_DIR_PREFIX = "aider-bot-job-";
+
+/** Run one job's {@link JobContext} with real git, the coder and GitHub writes. */
+export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise<RunOutcome> {
+  const req = job.req;
+  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
+  const github = createRunGitHub(deps.api, job, deps.gitToken);
+  const runGit: RunGit = {
+    clone: (r) => git.clone({ ...r, depth: 50 }),
+    headSha: (dir) => git.headSha(dir),
+    createBranch: (dir, branch) => git.createBranch(dir, branch),
+    push: (r) => git.push(r),
+    commitPaths: async (r) => (await git.commit(r.dir, { paths: r.paths, subject: r.subject, body: r.body, trailers: r.trailers })).sha,
+    recentCommits: (dir, n) => git.recentCommits(dir, n),
+    revert: (r) => git.revert(r.dir, r.sha, r.trailers),
+    formatPatch: (dir, base) => git.formatPatch(dir, base),
+  };
+  const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
+  const root = jobsRoot(deps.env);
+  return runJob(req, {
+    github,
+    git: runGit,
+    coder: (checkout, options, hooks) =>
+      runCoder(
+        options,
+        createCoderDeps({
+          root: checkout,
+          exec: deps.exec,
+          checkExec: deps.checkExec,
+          git,
+          llm: deps.llm,
+          commitModel: options.weakModel ?? options.model,
+          protectedPaths: options.protectedPaths,
+          cacheDir: path.join(cacheRoot, "repomap", req.owner, req.repo),
+          gitContentIds: true,
+          ...(deps.env.mapThreads !== undefined ? { mapThreads: deps.env.mapThreads } : {}),
+          onProgress: hooks.onProgress,
+          signal: hooks.signal,
+        }),
+      ),
+    tempDir: {
+      // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
+      create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`)),
+      remove: (dir) => rm(dir, { recursive: true, force: true }),
+    },
+    render: { stage: renderStage, final: renderFinal },
+    logger: deps.logger,
+    now: () => Date.now(),
+    signal: deps.signal,
+    // The PR/issue context before the coder, review-thread replies after it. Page links are built from the web
+    // origin of the repository's html_url (github.com, or a GitHub Enterprise host).
+    ...createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: job.webUrl ? new URL(job.webUrl).origin : "https://github.com", count: countTokens }),
+  });
+}

@@ -1,0 +1,80 @@
+// The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
+import { ProbotOctokit } from "probot";
+import { readEnv } from "../config/env.js";
+import { createExec } from "../exec/create-exec.js";
+import type { GitHubApi } from "../github/github-api.js";
+import type { JobContext } from "../github/job-context.js";
+import { createLlmClient } from "../llm/create-llm-client.js";
+import { loadTokenizer } from "../llm/count-tokens.js";
+import type { RunOutcome } from "../run/run-outcome.js";
+import { createRedactingLogger } from "../security/create-redacting-logger.js";
+import { githubWriteGuard } from "../security/guard-github-writes.js";
+import { processRedactor } from "../security/process-redactor.js";
+import { REDACTED } from "../security/redact-secrets.js";
+import { createCheckExec } from "./create-check-exec.js";
+import { executeRun } from "./execute-run.js";
+import { fingerprint, redactFingerprinted, type SecretFingerprint } from "./secret-fingerprint.js";
+
+/**
+ * What a job process receives over IPC: the job, two installation tokens limited to its repository (one for the
+ * API writes of the run, one for git), the model key, and the app's settings without its secrets. Never the App's
+ * private key or the webhook secret: a job that is compromised can touch one repository, for an hour at most.
+ */
+export interface RunJobProcessInput {
+  job: JobContext;
+  /** Issues, pull requests and Check Runs of this repository. */
+  apiToken: string;
+  /** Contents of this repository, for git. */
+  gitToken: string;
+  modelKey?: string;
+  bot: { login: string; email: string };
+  /** The app's environment less its secrets (see `withoutSecrets`). */
+  source: Record<string, string | undefined>;
+  /** Fingerprints of the secrets this process must not hold but must still never write (webhook secret, App key lines). */
+  fingerprints: SecretFingerprint[];
+}
+
+/** Fingerprints of the app's own secrets (webhook secret, each line of the App's key) for a job process. */
+export function secretFingerprints(secrets: readonly (string | undefined)[]): SecretFingerprint[] {
+  const lines = secrets.flatMap((s) => (s ? s.split(/\r?\n/) : [])).map((l) => l.trim());
+  return [...new Set(lines.filter((l) => l.length >= 8 && !/^-----(BEGIN|END) /.test(l)))].map(fingerprint);
+}
+
+/** The environment variables a job process must not see. */
+const SECRET_VARIABLES = ["WEBHOOK_SECRET", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "OPENAI_API_KEY", "REDIS_URL", "GITHUB_CLIENT_SECRET", "GITHUB_CLIENT_ID"];
+
+/** `source` without the App's secrets: what a job process is started with. */
+export function withoutSecrets(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && !SECRET_VARIABLES.includes(k)) out[k] = v;
+  return out;
+}
+
+/** The job process's entry (fork-worker's `runJob` contract): runs the job and answers its outcome's kind. */
+export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Promise<{ outcome: RunOutcome["kind"] }> {
+  for (const secret of [input.apiToken, input.gitToken, input.modelKey]) processRedactor.add(secret);
+  // Every writer in this process (logs, GitHub writes, commits, model requests) redacts through the one redactor:
+  // extend it, before anything captures it, with the secrets known here only by their fingerprints.
+  const known = processRedactor.redact.bind(processRedactor);
+  processRedactor.redact = (text) => redactFingerprinted(known(text), input.fingerprints, REDACTED);
+  const env = readEnv({ ...input.source, ...(input.modelKey ? { OPENAI_API_KEY: input.modelKey } : {}) });
+  const logger = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: env.logFormat });
+  const log = logger.child({ job: input.job.req.jobId, pid: process.pid });
+  void loadTokenizer();
+  const exec = createExec({ sourceEnv: env.source });
+  const Octokit = ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...(o.throttle as object), enabled: env.throttle } }));
+  const octokit = new Octokit({ auth: { token: input.apiToken }, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
+  const outcome = await executeRun(input.job, {
+    env,
+    exec,
+    checkExec: createCheckExec(env, exec, log),
+    llm: createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices }),
+    // The leaf GitHub modules take this loose port until they are typed over Octokit (issue #12).
+    api: octokit as unknown as GitHubApi,
+    gitToken: async () => input.gitToken,
+    bot: input.bot,
+    logger: log,
+    signal,
+  });
+  return { outcome: outcome.kind };
+}

@@ -1,0 +1,14 @@
+import type { VerifiedWebhook } from "../security/webhook-intake.js";
+
+/**
+ * The engine key of a triage job: its thread (`triage:owner/repo#n`). Triage of different threads runs many at once;
+ * within one thread it is serialised, so two quick commands from one user get one "not allowed" reply, and an
+ * issue's two label events (`opened` and `labeled`, sent together) make one status comment, each finding what the
+ * one before it wrote. A payload without a thread is keyed by its delivery.
+ */
+export function triageKey(event: VerifiedWebhook): string {
+  const p = event.payload as { repository?: { full_name?: unknown }; issue?: { number?: unknown }; pull_request?: { number?: unknown } } | null;
+  const number = p?.issue?.number ?? p?.pull_request?.number;
+  if (typeof p?.repository?.full_name === "string" && typeof number === "number") return `triage:${p.repository.full_name}#${number}`;
+  return `triage:${event.id}`;
+}
