@@ -14,7 +14,7 @@ const CLOSERS = new Set(Object.values(OPENERS));
 /**
  * Walk a tree for ERROR and MISSING nodes, descending only into subtrees that contain errors, and describe each in
  * a few words ("missing `)` after `a: number`", "unexpected `}`", "`(` is never closed"). Aider only marks the lines
- * and sends no description (AIDER.md 8.2 #14); the model fixes the right thing faster when told what is wrong.
+ * and sends no description (docs/behaviour.md#aider-bugs-we-avoid (#14)); the model fixes the right thing faster when told what is wrong.
  * At most `limit` problems, at most one per line, in source order.
  */
 export function findSyntaxErrors(root: Node, limit = 10): SyntaxProblem[] {

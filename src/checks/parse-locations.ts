@@ -19,8 +19,8 @@ const COLON = new RegExp(String.raw`(?<![\w@+~\-./\\])(${PATH}):(\d+)(?::(\d+))?
 const DIAGNOSTIC_HEADER = /^(?:error|warning)(?:\[\w+\])?: (.*)$/;
 
 /**
- * Error locations in lint/test output, in the formats tools print (AIDER.md A.15 — Aider only finds `relpath:LINE`,
- * 8.2 #15): `path:line[:col]` anywhere in a line (gcc, ruff, mypy, go, pytest, eslint unix/compact, tsc --pretty,
+ * Error locations in lint/test output, in the formats tools print (docs/behaviour.md#syntax-checks-and-error-locations — Aider only finds `relpath:LINE`,
+ * docs/behaviour.md#aider-bugs-we-avoid (#15)): `path:line[:col]` anywhere in a line (gcc, ruff, mypy, go, pytest, eslint unix/compact, tsc --pretty,
  * stack frames), `path(line,col)` (tsc), `--> path:line:col` (rustc, with the message from the `error:` line above),
  * `File "path", line N` (Python tracebacks), ESLint's stylish blocks (a path line, then `  line:col  error  msg
  * rule`) and ESLint JSON. Only paths inside `root` are kept, relative; duplicates are dropped.

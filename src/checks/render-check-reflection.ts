@@ -18,7 +18,7 @@ type Contents = ReadonlyMap<string, string> | ((path: string) => string | null);
 const NOT_OURS = /(^|\/)(node_modules|site-packages|dist-packages|\.venv|venv|vendor|\.git)\//;
 
 /**
- * The LLM-facing reflection for a failed check, Aider's shape (AIDER.md §3 triggers 4–5, §4.1/§4.4) in our words:
+ * The LLM-facing reflection for a failed check, Aider's shape (docs/behaviour.md#failed-checks, docs/behaviour.md#checks/docs/behaviour.md#failed-checks) in our words:
  * which check failed and how, its output, then for each reported location in a file we can read the code around
  * it with `█` on the reported lines, and what to do. The syntax check's output already carries its context.
  * `contents` is a map or a reader (null = unknown file); nothing else is read.

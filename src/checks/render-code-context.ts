@@ -15,7 +15,7 @@ export interface CodeContextOptions {
 
 /**
  * Render the lines of interest with their enclosing scopes' header lines, in the layout of grep-ast's TreeContext
- * as Aider prints it in lint reports (AIDER.md §4.4): `█` marks a line of interest, `│` any other shown line, and
+ * as Aider prints it in lint reports (docs/behaviour.md#failed-checks): `█` marks a line of interest, `│` any other shown line, and
  * one `⋮` stands for each run of hidden lines. Gaps of one line are filled, and a blank line after a shown line
  * is shown. `lines` are 1-based.
  *

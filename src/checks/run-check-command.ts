@@ -23,7 +23,7 @@ export interface CheckCommand {
 
 /**
  * The command line actually run: `{files}` replaced by the quoted file list, else the files appended to a lint
- * command, as Aider's `--lint-cmd` does (AIDER.md §4.3) but in one run for all files. A name starting with `-`
+ * command, as Aider's `--lint-cmd` does (docs/behaviour.md#checks) but in one run for all files. A name starting with `-`
  * gets `./` so the tool cannot read it as an option.
  *
  * @example commandLine({ kind: "lint", command: "ruff check", files: ["a b.py"], … }) // "ruff check 'a b.py'"
@@ -39,7 +39,7 @@ export function commandLine(cmd: Pick<CheckCommand, "kind" | "command" | "files"
  * report it: exit 0 is a pass whatever was printed; the output is ANSI-stripped, cut to a token budget (head and
  * tail) and searched for error locations. A command that cannot start, is not installed (126/127), is cancelled,
  * or — for lint and setup — times out, is an `environmentError` with what happened and what to do, so the model is
- * not asked to "fix" a missing tool (AIDER.md 8.2 #16). A timed-out test stays a failure the model may have caused
+ * not asked to "fix" a missing tool (docs/behaviour.md#aider-bugs-we-avoid (#16)). A timed-out test stays a failure the model may have caused
  * (an edit can introduce an endless loop), but says so plainly.
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {

@@ -14,7 +14,7 @@ export interface ScopeRange {
 const HEADER_MAX_ROWS = 10;
 
 /**
- * Every multi-line named node below the root is a scope, as in grep-ast's TreeContext (AIDER.md §4.4). Unlike
+ * Every multi-line named node below the root is a scope, as in grep-ast's TreeContext (docs/behaviour.md#failed-checks). Unlike
  * TreeContext, a multi-line signature is kept whole as the header (up to the row where the body opens), so a
  * marked line inside a function shows the full parameter list it belongs to. With `lines` (1-based), only scopes
  * enclosing one of them are collected, which skips most of a large tree.

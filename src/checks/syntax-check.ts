@@ -16,7 +16,7 @@ export interface SyntaxCheckOptions {
 }
 
 /**
- * Built-in syntax check with tree-sitter for every language we parse, TypeScript and TSX included (AIDER.md A.15):
+ * Built-in syntax check with tree-sitter for every language we parse, TypeScript and TSX included (docs/behaviour.md#syntax-checks-and-error-locations):
  * each error's line with a short description, then the code around it with enclosing scopes (`█` marks). Null for
  * languages we don't parse.
  *

@@ -9,7 +9,7 @@ const int = (name: string) => (value: string): number => {
   return n;
 };
 
-/** The `aider-bot` command line: apply | run | map | serve | worker | demo (DESIGN.md §4). Actions load lazily. */
+/** The `aider-bot` command line: apply | run | map | serve | worker | demo (docs/architecture.md#layout). Actions load lazily. */
 export function buildProgram(): Command {
   const program = new Command("aider-bot")
     .description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout")

@@ -31,8 +31,8 @@ function failureKey(f: EditFailure): string {
 
 /**
  * Parse the reply, read a snapshot of the paths it touches plus the chat files, apply, and write the changes.
- * Successfully applied edits are written even when other edits of the same reply failed (partial success, AIDER.md
- * §1.5); edits to `withheld` files are dropped (A.14 / §8.2 #22: the rest of the reply is still applied).
+ * Successfully applied edits are written even when other edits of the same reply failed (partial success,
+ * docs/behaviour.md#applying-edits); edits to `withheld` files are dropped (docs/behaviour.md#files-the-model-asks-for / docs/behaviour.md#aider-bugs-we-avoid (#22): the rest of the reply is still applied).
  */
 export async function applyReply(input: ApplyReplyInput): Promise<ApplyReplyResult> {
   const { deps, options, text, fence, chatFiles } = input;

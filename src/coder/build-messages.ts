@@ -43,7 +43,7 @@ function pair(user: string, assistant: string): ChatMessage[] {
 }
 
 /**
- * Assemble one request, in the order Aider uses (AIDER.md §0): system (+ format reminder), worked examples,
+ * Assemble one request, in the order Aider uses (docs/behaviour.md#the-edit-loop): system (+ format reminder), worked examples,
  * read-only files, repo map, untrusted data, earlier turns, chat files, then the current message. Pure.
  * When no file is in the chat and a map is present, the chat-files slot asks the model to name the files it needs.
  */

@@ -1,6 +1,6 @@
 import type { Fence } from "../edits/types.js";
 
-/** Candidate fences, in order of preference (AIDER.md §1.1). */
+/** Candidate fences, in order of preference (docs/behaviour.md#messages-and-fences). */
 export const FENCE_CANDIDATES: readonly Fence[] = [
   ["```", "```"],
   ["````", "````"],

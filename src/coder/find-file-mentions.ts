@@ -4,7 +4,7 @@ export interface FileMentionContext {
   /** Files already in the chat (editable). */
   chatFiles: readonly string[];
   readFiles: readonly string[];
-  /** Files already declined or dropped (e.g. over the cap): never proposed again (AIDER.md §0 step 4). */
+  /** Files already declined or dropped (e.g. over the cap): never proposed again (docs/behaviour.md#file-mentions). */
   ignored?: ReadonlySet<string>;
 }
 
@@ -14,7 +14,7 @@ const QUOTES = /^["'`*_]+|["'`*_]+$/g;
 const PATH_LIKE = /[/\\._-]/;
 
 /**
- * Words of a text as AIDER.md §5.6 splits them: trailing punctuation, then quotes and emphasis stripped.
+ * Words of a text as docs/behaviour.md#file-mentions splits them: trailing punctuation, then quotes and emphasis stripped.
  * `marked` holds the words written in backticks or alone on their line: only those can name a file whose path is a
  * plain word (`run`, `Makefile`), so prose like "we run the tests" does not pull in a root file called `run`.
  */
@@ -40,7 +40,7 @@ function basename(path: string): string {
 
 /**
  * Repo files a text names that are not in the chat: by full relative path, or by a basename that is path-like
- * (contains `/ \ . _ -`), unique among addable files, and not the basename of an in-chat or read-only file (§5.6).
+ * (contains `/ \ . _ -`), unique among addable files, and not the basename of an in-chat or read-only file (docs/behaviour.md#file-mentions).
  * Returned in repository order.
  * @example findFileMentions("see src/util.ts", { repoFiles: ["src/util.ts"], chatFiles: [], readFiles: [] }) // ["src/util.ts"]
  */

@@ -7,7 +7,7 @@ export interface FileContent {
 
 /**
  * Files as `path`, opening fence, content, closing fence. A newline is always put before the closing fence, so a
- * file without a final newline does not glue its last line to the fence (fixes AIDER.md §8.2 #26).
+ * file without a final newline does not glue its last line to the fence (fixes docs/behaviour.md#aider-bugs-we-avoid (#26)).
  */
 export function renderFiles(files: readonly FileContent[], fence: Fence): string {
   return files

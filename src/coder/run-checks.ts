@@ -21,7 +21,7 @@ export interface RunChecksInput {
 
 /**
  * The signals after a clean edit round, in order, stopping at the first failure: the built-in syntax check of each
- * edited file, setup (once), each lint command, then the test command when `autoTest` is on (AIDER.md §0 steps 9–11).
+ * edited file, setup (once), each lint command, then the test command when `autoTest` is on (docs/behaviour.md#checks).
  * Lint and test look at every file this run edited, not only this round's, so a file broken earlier stays visible.
  */
 export async function runChecks(input: RunChecksInput): Promise<{ result: ChecksResult; setupDone: boolean }> {
@@ -64,7 +64,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     progress("test", options.testCommand);
     const command = options.testCommand;
     const report = await deps.runCheck({ kind: "test", command, files, timeoutMs: options.commandTimeoutMs });
-    // A tool that cannot run is not something an edit fixes: stop instead of looping (AIDER.md 8.2 #16).
+    // A tool that cannot run is not something an edit fixes: stop instead of looping (docs/behaviour.md#aider-bugs-we-avoid (#16)).
     if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
   return { result: { kind: "ok" }, setupDone };

@@ -11,7 +11,7 @@ export function editPaths(edit: Edit): string[] {
 /**
  * Apply a format's edits safely: paths normalised and checked against the path policy and the workspace's
  * problems (never passed on when refused), files handed to the format as LF text, and every existing file's line
- * endings, final-newline state and BOM restored on the way out (AIDER.md A.5, A.18). An answer that would create
+ * endings, final-newline state and BOM restored on the way out (docs/behaviour.md#newlines-and-line-endings, docs/behaviour.md#paths-stay-inside-the-checkout). An answer that would create
  * more files or write more bytes than the caps allow changes nothing (see {@link answerLimitFailure}).
  */
 export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: readonly Edit[], options: ApplyOptions): ApplyOutcome {

@@ -13,7 +13,7 @@ export interface ParseAndApplyResult {
 
 /**
  * Apply an already-parsed answer over a snapshot (through {@link applyEdits}); adds a `no-edits` failure when the
- * answer held no edit, no shell command and no parse failure (AIDER.md A.10: Aider stays silent, #3645), and
+ * answer held no edit, no shell command and no parse failure (docs/behaviour.md#answers-without-edits-are-reported: Aider stays silent, #3645), and
  * renders the one reflection text.
  */
 export function applyParsed(

@@ -65,7 +65,7 @@ export function scoreWindows(
 }
 
 /**
- * "Did you mean" (Aider's `find_similar_lines`, AIDER.md §2.1.3): the window of the file most similar to the
+ * "Did you mean" (Aider's `find_similar_lines`, docs/behaviour.md#failed-edits): the window of the file most similar to the
  * SEARCH lines (line-level ratio ≥ `threshold`), widened by 5 lines each side unless its first and last lines
  * already equal SEARCH's. Returns "" when nothing is close enough.
  * `findSimilarLines(["a", "x", "c"], ["a", "b", "c"]) → "a\nb\nc"`

@@ -1,6 +1,6 @@
 /**
  * How a file ends its lines, whether it ends with a newline, and whether it starts with a UTF-8 byte-order mark:
- * restored after every edit (AIDER.md A.5, #1102; issue #11: a BOM was silently dropped).
+ * restored after every edit (docs/behaviour.md#newlines-and-line-endings, #1102; issue #11: a BOM was silently dropped).
  */
 export interface TextShape {
   eol: "\n" | "\r\n";

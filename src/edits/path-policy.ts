@@ -17,7 +17,7 @@ export function normalizeEditPath(p: string): string {
 }
 
 /**
- * Whether an edit may touch this path (AIDER.md A.18): no absolute paths, no `..` escape, nothing under `.git/`,
+ * Whether an edit may touch this path (docs/behaviour.md#paths-stay-inside-the-checkout): no absolute paths, no `..` escape, nothing under `.git/`,
  * nothing matching a protected glob. Symlinks are checked by the workspace, which can see the disk.
  * `checkPathPolicy("../x", []) → { reason: "unsafe-path", … }`
  */

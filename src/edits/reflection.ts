@@ -19,7 +19,7 @@ const TITLES: Record<FailureReason, string> = {
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 /**
- * The one LLM-facing reflection for an answer (shaped like Aider's, AIDER.md §2.1.3, in our words): each failed
+ * The one LLM-facing reflection for an answer (shaped like Aider's, docs/behaviour.md#failed-edits, in our words): each failed
  * edit with why, the closest real lines, that REPLACE is already there, the places of an ambiguous match; then how
  * many edits did apply and that they must not be sent again (Aider #4098). Format-agnostic: formats put their
  * specifics in `message` and `detail`. Null when nothing failed.

@@ -2,7 +2,7 @@
  * A port of Python's `difflib.SequenceMatcher` (Ratcliff/Obershelp) restricted to what the edit engine needs:
  * `ratio`, `quick_ratio`, `real_quick_ratio` and `get_close_matches`, with `isjunk=None` and difflib's default
  * `autojunk` (elements of a second sequence of 200+ items that occur more than 1% + 1 times are "popular" and not
- * used to seed matches). Same numbers as Python, so "did you mean" suggestions agree with Aider's (AIDER.md §9).
+ * used to seed matches). Same numbers as Python, so "did you mean" suggestions agree with Aider's (docs/behaviour.md#where-we-differ-from-aider).
  * A sequence is a string (characters) or an array of strings (lines).
  */
 export type Sequence = string | readonly string[];

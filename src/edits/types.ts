@@ -20,7 +20,7 @@ export type Edit =
       path: string;
       search: string;
       replace: string;
-      /** Other ways to split the block when it held several divider-like lines (AIDER.md A.2); tried when the main split does not match. */
+      /** Other ways to split the block when it held several divider-like lines (docs/behaviour.md#divider-lines-inside-content); tried when the main split does not match. */
       alternatives?: { search: string; replace: string }[];
     }
   /** A whole-file listing (`whole`). */

@@ -10,7 +10,7 @@ const MIN_IDENT = 4;
 const MIN_STEM = 5;
 
 /**
- * Find the files and identifiers a request mentions (AIDER.md §5.6). A file is mentioned by its repo path, or by its
+ * Find the files and identifiers a request mentions (docs/behaviour.md#file-mentions). A file is mentioned by its repo path, or by its
  * basename when that looks like a file name (has `.`, `_`, `-`) and names exactly one file (and no chat file), or
  * when its stem equals a whole word of five or more letters in the text (case-insensitive). Chat files are not reported.
  * Example: `findMentions("fix parseConfig in config.ts", ["src/config.ts"])` →

@@ -16,7 +16,7 @@ export interface RankInput {
 }
 
 /**
- * Aider's ranking (AIDER.md §5.4), pure: a graph with an edge referencer → definer per shared identifier, weighted
+ * Aider's ranking (docs/behaviour.md#ranking), pure: a graph with an edge referencer → definer per shared identifier, weighted
  * by how telling the identifier is, personalised PageRank towards chat and mentioned files, then each file's rank
  * spread over its out-edges onto (definer, identifier) pairs. Returns definitions best first (chat files left out),
  * then the remaining files: those in the graph by rank, then the rest in the given order.

@@ -4,7 +4,7 @@ import type { Tag } from "./types.js";
 export type { TagColumns } from "./tag-numbering.js";
 
 /**
- * The request-independent part of the ranking (AIDER.md §5.4): which files define and reference which names, as
+ * The request-independent part of the ranking (docs/behaviour.md#ranking): which files define and reference which names, as
  * the edges of the referencer → definer graph with everything of their weight that does not depend on the request.
  * It depends only on the tags (so on the files' contents), which is why it can be cached by the content state and
  * a warm build only applies the request's chat files and mentions to it. All plain arrays and typed arrays, so it

@@ -6,7 +6,7 @@ export function basicAuthHeader(token: string): string {
 /**
  * Environment that makes one git command authenticate with `token` through an HTTP header passed as
  * command-scoped config (`GIT_CONFIG_COUNT`): the token is never in a URL, in argv or in `.git/config`
- * (STACK.md "Git"). Prompts are off so a bad token fails fast instead of waiting for a terminal.
+ * (docs/architecture.md#stack). Prompts are off so a bad token fails fast instead of waiting for a terminal.
  * `gitAuthEnv("t").GIT_CONFIG_KEY_1 → "http.extraHeader"`
  */
 export function gitAuthEnv(token: string | undefined): Record<string, string> {

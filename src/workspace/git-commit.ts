@@ -14,8 +14,8 @@ const COMMIT_HOOKS = ["pre-commit", "prepare-commit-msg", "commit-msg"];
 
 /**
  * Stage exactly `req.paths` (new, modified and deleted files; ignored files are never forced in) and commit only
- * them: `git commit --only` leaves the user's other changes, staged or not, as they were (AIDER.md §6.1).
- * Hooks run (no `--no-verify`, AIDER.md A.17); a refusal throws `HookRejectedError` with the hook's output.
+ * them: `git commit --only` leaves the user's other changes, staged or not, as they were (docs/behaviour.md#commits).
+ * Hooks run (no `--no-verify`, docs/behaviour.md#one-commit-per-run); a refusal throws `HookRejectedError` with the hook's output.
  */
 export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, committer: GitIdentity): Promise<CommitResult> {
   const stage = await stageablePaths(run, dir, req.paths);

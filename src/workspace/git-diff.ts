@@ -51,7 +51,7 @@ export async function diffStats(run: GitRun, dir: string, from: string, to?: str
 }
 
 /**
- * The diff a commit message is written from (AIDER.md §6.2): "Added <file>" for each new file, then the diff of
+ * The diff a commit message is written from (docs/behaviour.md#commits): "Added <file>" for each new file, then the diff of
  * the tracked paths against HEAD, then the new files' content as diffs from nothing.
  */
 export async function diffText(run: GitRun, dir: string, paths: readonly string[]): Promise<string> {

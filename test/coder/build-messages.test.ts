@@ -27,7 +27,7 @@ describe("buildMessages", () => {
     messages.slice(1).forEach((m, i) => expect(m.role).toBe(i % 2 === 0 ? "user" : "assistant"));
   });
 
-  it("always puts a newline before the closing fence (AIDER.md 8.2 #26)", () => {
+  it("always puts a newline before the closing fence (docs/behaviour.md#aider-bugs-we-avoid (#26))", () => {
     const text = buildMessages(base).map((m) => m.content).join("\n");
     expect(text).toContain("src/a.ts\n```\nexport const a = 1;\n```\n");
     expect(renderFiles([{ path: "e.txt", content: "" }], ["```", "```"])).toBe("\ne.txt\n```\n```\n");

@@ -140,7 +140,7 @@ describe("runCoder", () => {
     const second = block("src/util.ts", UTIL, `${UTIL}export const retry = <T>(f: () => T) => f();\n`);
     const deps = fakeDeps({ files, answers: [first, second] });
     const result = await runCoder(coderOptions(), deps);
-    // The chat-file edit of the first reply was applied before asking again (AIDER.md 8.2 #22).
+    // The chat-file edit of the first reply was applied before asking again (docs/behaviour.md#aider-bugs-we-avoid (#22)).
     expect(deps.workspace.writes[0].has("src/fetch.ts")).toBe(true);
     expect(deps.workspace.writes[0].has("src/util.ts")).toBe(false);
     const again = lastUser(deps.requests[1]);

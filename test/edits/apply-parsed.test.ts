@@ -7,7 +7,7 @@ const snapshot = { files: new Map([["a.py", "a = 1\n"]]) };
 
 describe("applyParsed", () => {
   it.each<[string, ParseResult, string[]]>([
-    ["no edits, no shell, no failure → no-edits (AIDER.md A.10)", { edits: [], shell: [], failures: [] }, ["no-edits"]],
+    ["no edits, no shell, no failure → no-edits (docs/behaviour.md#answers-without-edits-are-reported)", { edits: [], shell: [], failures: [] }, ["no-edits"]],
     ["only shell commands → nothing to report", { edits: [], shell: ["npm test"], failures: [] }, []],
     ["a parse failure is reported instead of no-edits", { edits: [], shell: [], failures: [{ path: "", reason: "malformed", message: "m" }] }, []],
   ])("%s", (_name, parse, reasons) => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { findSimilarLines, scoreWindows } from "../../src/edits/find-similar-lines.js";
 import { sequenceRatio } from "../../src/edits/sequence-matcher.js";
 
-/** Aider's find_similar_lines as specified in AIDER.md §2.1.3: every window scored, the first best kept. */
+/** Aider's find_similar_lines as specified in docs/behaviour.md#failed-edits: every window scored, the first best kept. */
 function reference(search: string[], file: string[], threshold = 0.6): string {
   let best = 0;
   let at = -1;

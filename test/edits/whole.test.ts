@@ -7,13 +7,13 @@ describe("whole format", () => {
     expect(r.after["a.txt"]).toBe("new content\n");
   });
 
-  it("keeps nested fences inside a Markdown listing (A.12)", () => {
+  it("keeps nested fences inside a Markdown listing (docs/behaviour.md#whole-file-fixes)", () => {
     const md = "# Doc\n\n```bash\nnpm test\n```\n\nEnd.\n";
     const r = applyAnswer("whole", `README.md\n\`\`\`markdown\n${md}\`\`\`\n`, { "README.md": "old\n" });
     expect(r.after["README.md"]).toBe(md);
   });
 
-  it("refuses a listing that elides code instead of destroying the file (A.12, Aider #1915)", () => {
+  it("refuses a listing that elides code instead of destroying the file (docs/behaviour.md#whole-file-fixes, Aider #1915)", () => {
     const file = "def a():\n    return 1\n\ndef b():\n    return 2\n";
     const r = applyAnswer("whole", "m.py\n```python\ndef a():\n    return 10\n\n# ... rest of the file unchanged ...\n```\n", { "m.py": file });
     expect(r.reasons).toEqual(["elided"]);

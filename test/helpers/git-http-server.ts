@@ -35,7 +35,7 @@ export interface GitHttpServer {
 }
 
 /**
- * A git smart-HTTP server on 127.0.0.1 that runs `git http-backend` as a CGI program (STACK.md "Git"). Request
+ * A git smart-HTTP server on 127.0.0.1 that runs `git http-backend` as a CGI program (docs/architecture.md#stack). Request
  * bodies stream through untouched (gzip ones with HTTP_CONTENT_ENCODING, which http-backend inflates), and the
  * CGI header block (with its `Status:` line) is turned into the HTTP response head.
  */

@@ -21,7 +21,7 @@ function blockLayout(fence: Fence, placement: PathPlacement): string {
     .join("\n");
 }
 
-/** Rules for SEARCH/REPLACE blocks; the uniqueness rule matters because an ambiguous SEARCH is refused (A.7). */
+/** Rules for SEARCH/REPLACE blocks; the uniqueness rule matters because an ambiguous SEARCH is refused (docs/behaviour.md#ambiguous-matches-are-refused). */
 function rules(fence: Fence, placement: PathPlacement): string {
   return `Rules for SEARCH/REPLACE blocks:
 ${blockLayout(fence, placement)}

@@ -12,7 +12,7 @@ function rules(fence: Fence): string {
 ${fenceNote(fence)}`;
 }
 
-/** `patch`: OpenAI's V4A apply_patch format; only the markers must be exact (AIDER.md §2.5). */
+/** `patch`: OpenAI's V4A apply_patch format; only the markers must be exact (docs/behaviour.md#v4a-patches). */
 export const patchPrompts: FormatPrompts = {
   system: (fence) => `${ROLE_TEXT}
 

@@ -13,7 +13,7 @@ Answer in two parts: first a short explanation of what you will change and why (
 /** Why the bot never wants tool calls or shell commands as a way to edit (it applies text edits only). */
 export const EDITS_ONLY_TEXT = `Express every change ONLY as edits in the format described below. Do not call tools or functions, and never propose shell commands (sed, echo, mv, git, package managers, …) as a way to change files: nobody will run them. You may mention a command the maintainers could run afterwards, but the change itself must be in edits.`;
 
-/** How the model gets more files: the coder detects full paths in the reply and adds them (AIDER.md §5.6, A.14). */
+/** How the model gets more files: the coder detects full paths in the reply and adds them (docs/behaviour.md#file-mentions, docs/behaviour.md#files-the-model-asks-for). */
 export const ASK_FOR_FILES_TEXT = `You can edit the files whose contents I have shared in this conversation, and you can create new files. If you need to change an existing file whose contents you have not seen, do not guess its contents: write its full path relative to the repository root on its own line, and I will add it so you can edit it in your next answer.`;
 
 /** User turn that separates worked examples from the real task. */
@@ -30,11 +30,11 @@ export const READ_ONLY_ACK = "Understood: I will read these files but not edit t
 export const REPO_MAP_PREFIX = `Here is a summary of other files in the repository, with their important definitions. You have not seen the full contents of these files: ask for a file by its path before editing it.\n`;
 export const REPO_MAP_ACK = "Understood. I will ask for a file before editing it.";
 
-/** Replaces the chat-files slot when no file is in the chat yet but a repo map is known (AIDER.md §0). */
+/** Replaces the chat-files slot when no file is in the chat yet but a repo map is known (docs/behaviour.md#the-edit-loop). */
 export const NAME_FILES_USER = `No files have been shared for editing yet. Based on the request that follows and the repository summary, tell me which existing files will most likely need changes. Reply with their paths relative to the repository root, one per line, plus a sentence on why for each. Do not write any edits yet: I will share those files and then ask you for the edits.`;
 export const NAME_FILES_ACK = "Understood. I will list the files that need changes and wait for their contents before editing.";
 
-/** Reflection after files named in a reply were added (AIDER.md §3 trigger 1, fixed per A.14). */
+/** Reflection after files named in a reply were added (docs/behaviour.md#files-the-model-asks-for, fixed per docs/behaviour.md#files-the-model-asks-for). */
 export function filesAddedText(added: readonly string[], appliedOthers: boolean): string {
   const list = added.join("\n");
   const applied = appliedOthers
@@ -43,5 +43,5 @@ export function filesAddedText(added: readonly string[], appliedOthers: boolean)
   return `I added these files so you can edit them; their contents are shown above now:\n${list}\nAny edits you wrote for them without seeing them were NOT applied.${applied}\nPlease continue with the request, making the remaining edits.`;
 }
 
-/** Reflection for an answer with no edits when edits were asked for (A.10: Aider stays silent, #3645). */
+/** Reflection for an answer with no edits when edits were asked for (docs/behaviour.md#answers-without-edits-are-reported: Aider stays silent, #3645). */
 export const NO_EDITS_TEXT = `Your answer contained no edits I could recognise, so nothing was changed. If the request needs code changes, please reply again with the edits, following the edit format exactly. If you are sure no change is needed, reply with a short explanation and no edits.`;

@@ -2,7 +2,7 @@ import type { Fence } from "../../edits/types.js";
 import { ASK_FOR_FILES_TEXT, EDITS_ONLY_TEXT, ROLE_TEXT } from "./shared-text.js";
 import { fenceNote, openFence, type FormatPrompts } from "./format-prompts.js";
 
-/** Rules for whole-file listings; elision is refused by the engine (A.12), so the prompt forbids it up front. */
+/** Rules for whole-file listings; elision is refused by the engine (docs/behaviour.md#whole-file-fixes), so the prompt forbids it up front. */
 function rules(fence: Fence): string {
   return `Rules for file listings:
 1. The file's full path relative to the repository root, alone on its line (no bold, no colon, no heading marks).

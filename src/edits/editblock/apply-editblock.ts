@@ -7,7 +7,7 @@ import { replaceBlock } from "./replace-block.js";
 /**
  * Apply SEARCH/REPLACE edits in order, each against the files as earlier edits left them (LF text in, LF text out;
  * `applyEdits` handles line endings and path policy). Fails rather than guesses: an ambiguous match, or a
- * cross-file match in several files, is a failure (AIDER.md A.7, A.8).
+ * cross-file match in several files, is a failure (docs/behaviour.md#ambiguous-matches-are-refused, docs/behaviour.md#deterministic-cross-file-retry).
  */
 export function applyEditBlocks(snapshot: FileSnapshot, edits: readonly Edit[], options: ApplyOptions): ApplyOutcome {
   const files = new Map(snapshot.files);
@@ -27,7 +27,7 @@ export function applyEditBlocks(snapshot: FileSnapshot, edits: readonly Edit[], 
     const content = files.get(edit.path);
     if (edit.search.trim() === "") {
       // Empty SEARCH creates or appends, and never falls back to another file (Aider #2258). A file that lacks a
-      // final newline gets one first, so the appended text does not glue onto its last line (AIDER.md A.5).
+      // final newline gets one first, so the appended text does not glue onto its last line (docs/behaviour.md#newlines-and-line-endings).
       if (content === undefined) {
         write(edit.path, edit.replace);
         applied.push({ path: edit.path, rung: "create", edit });

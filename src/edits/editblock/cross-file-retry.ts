@@ -7,7 +7,7 @@ export type CrossFileResult =
 
 /**
  * When SEARCH is not in the named file, look for it in the other chat files (Aider's fallback), but
- * deterministically — in chat order — and only when exactly one file has exactly one match (AIDER.md A.8; Aider
+ * deterministically — in chat order — and only when exactly one file has exactly one match (docs/behaviour.md#deterministic-cross-file-retry; Aider
  * iterates a set and takes the first success, #2097). Never called for an empty SEARCH (Aider #2258).
  */
 export function crossFileRetry(files: ReadonlyMap<string, string>, edit: ReplaceEdit, chatFiles: readonly string[], fuzzy: boolean): CrossFileResult {

@@ -7,7 +7,7 @@ export interface Split {
 
 /**
  * The ways to split a block body into SEARCH and REPLACE, most likely first. With one divider-like line there is
- * one split; a divider on the first line gives an empty SEARCH and comes first. With several (a Markdown setext underline, a merge-conflict marker in the content; AIDER.md A.2), lines
+ * one split; a divider on the first line gives an empty SEARCH and comes first. With several (a Markdown setext underline, a merge-conflict marker in the content; docs/behaviour.md#divider-lines-inside-content), lines
  * that are exactly `=======` come before other divider-like lines, and a later divider before an earlier one: a
  * longer SEARCH that still matches the file is the better reading. The applier takes the first split that applies.
  * `dividerSplits(["a", "=======", "b"]) → [{ search: "a\n", replace: "b\n" }]`

@@ -10,7 +10,7 @@ export type BlockProblem =
 
 /**
  * The failure for a SEARCH/REPLACE block that did not apply, with what the model needs to fix it: the line
- * numbers of an ambiguous match (AIDER.md A.7), the closest real lines ("did you mean", §2.1.3), or that its
+ * numbers of an ambiguous match (docs/behaviour.md#ambiguous-matches-are-refused), the closest real lines ("did you mean", docs/behaviour.md#failed-edits), or that its
  * REPLACE text is already in the file (Aider #4098: models re-send blocks that did apply).
  */
 export function editFailure(problem: BlockProblem): EditFailure {

@@ -8,7 +8,7 @@ export interface KnownFiles {
 }
 
 /**
- * The filename a line could be naming (AIDER.md §2.1.1 `strip_filename`): `# foo.py`, `**foo.py**`,
+ * The filename a line could be naming (docs/behaviour.md#edit-blocks `strip_filename`): `# foo.py`, `**foo.py**`,
  * `` `foo.py`: ``, "```foo.py", "```python foo.py" (the last word), "File: foo.py"; null for a blank line or `...`.
  */
 function filenameCandidate(line: string, fenceOpen: string): string | null {
@@ -37,7 +37,7 @@ function undecorate(s: string): string {
     .trim();
 }
 
-/** Looks like a path: no whitespace, a `.` or `/` in it, and not only dots (AIDER.md A.1). */
+/** Looks like a path: no whitespace, a `.` or `/` in it, and not only dots (docs/behaviour.md#prose-is-not-a-filename). */
 export const looksLikePath = (c: string): boolean => !/\s/.test(c) && /[./]/.test(c) && !/^[./]+$/.test(c);
 
 /**
@@ -45,7 +45,7 @@ export const looksLikePath = (c: string): boolean => !/\s/.test(c) && /[./]/.tes
  * line only when it is a fence: so `path`/fence/HEAD (`diff`), fence/`path`/HEAD (`diff-fenced`) and
  * `path`/fence/fence+lang/HEAD (DeepSeek) all work. Ranking as Aider's: a known file, the basename of one chat
  * file, a close match (ratio ≥ 0.8) of a chat file, then any path-like candidate. Prose is never a filename
- * (AIDER.md A.1). For a new file (empty SEARCH) only the first and last rules apply, so a new `utils.py` is not
+ * (docs/behaviour.md#prose-is-not-a-filename). For a new file (empty SEARCH) only the first and last rules apply, so a new `utils.py` is not
  * appended to an existing `src/utils.py` (Aider #2258).
  */
 export function findFilename(before: readonly string[], fenceOpen: string, known: KnownFiles, isNewFile: boolean): string | null {

@@ -5,5 +5,5 @@ import { parseEditBlocks } from "./parse-editblock.js";
 /** `diff`: SEARCH/REPLACE blocks, the filename before the fence. */
 export const editBlockFormat: EditFormat = { name: "diff", parse: parseEditBlocks, apply: applyEditBlocks };
 
-/** `diff-fenced`: the same blocks with the filename inside the fence; same parser and applier (AIDER.md §2.2). */
+/** `diff-fenced`: the same blocks with the filename inside the fence; same parser and applier (docs/behaviour.md#diff-fenced). */
 export const diffFencedFormat: EditFormat = { name: "diff-fenced", parse: parseEditBlocks, apply: applyEditBlocks };

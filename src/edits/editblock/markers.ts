@@ -1,4 +1,4 @@
-/** SEARCH/REPLACE markers, tolerant of 5–9 characters and surrounding whitespace (AIDER.md §2.1.1). Test trimmed lines. */
+/** SEARCH/REPLACE markers, tolerant of 5–9 characters and surrounding whitespace (docs/behaviour.md#edit-blocks). Test trimmed lines. */
 export const HEAD = /^<{5,9} SEARCH>?\s*$/;
 export const DIVIDER = /^={5,9}\s*$/;
 export const UPDATED = /^>{5,9} REPLACE\s*$/;
@@ -7,7 +7,7 @@ export const isHead = (line: string): boolean => HEAD.test(line.trim());
 export const isDivider = (line: string): boolean => DIVIDER.test(line.trim());
 export const isUpdated = (line: string): boolean => UPDATED.test(line.trim());
 
-/** Exact shell language tags (AIDER.md A.3): Aider's prefix test makes ```csharp and ```shader "shell". */
+/** Exact shell language tags (docs/behaviour.md#shell-fences-by-exact-tag): Aider's prefix test makes ```csharp and ```shader "shell". */
 const SHELL_TAGS = new Set([
   "bash", "sh", "shell", "zsh", "fish", "ksh", "csh", "tcsh", "console", "shellsession", "terminal",
   "cmd", "bat", "batch", "powershell", "pwsh", "ps1",

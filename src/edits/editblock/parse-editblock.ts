@@ -4,8 +4,8 @@ import { findFilename } from "./find-filename.js";
 import { isDivider, isFenceLine, isHead, isUpdated, shellFenceTag } from "./markers.js";
 
 /**
- * Parse SEARCH/REPLACE blocks (`diff` and `diff-fenced`) out of a model's answer (AIDER.md §2.1.1 with fixes
- * A.1–A.3). Never throws: a block that cannot be read becomes a failure and parsing goes on with the next one.
+ * Parse SEARCH/REPLACE blocks (`diff` and `diff-fenced`) out of a model's answer (docs/behaviour.md#edit-blocks with fixes
+ * docs/behaviour.md#where-we-differ-from-aider). Never throws: a block that cannot be read becomes a failure and parsing goes on with the next one.
  * Markers, prose, fences and shell blocks may appear anywhere; CRLF answers are read as LF.
  */
 export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
@@ -68,7 +68,7 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
  * The body of the block whose HEAD is at `head`: the lines up to `>>>>>>> REPLACE`. Without that marker (before
  * the next HEAD or the end), a block whose last divider-like line is not its first is read the way Aider reads it —
  * that last divider ends REPLACE (models sometimes close with `=======`) — and what follows it is outside the
- * block. Nothing inside a block is ever dropped (AIDER.md A.2).
+ * block. Nothing inside a block is ever dropped (docs/behaviour.md#divider-lines-inside-content).
  */
 function readBlock(lines: readonly string[], head: number): { body: string[]; terminated: boolean; next: number } {
   let end = head + 1;

@@ -5,7 +5,7 @@ export type ReplaceEdit = Extract<Edit, { kind: "replace" }>;
 
 /**
  * Apply one SEARCH/REPLACE block to LF text, trying the block's splits in the parser's order of preference (a block
- * with several divider-like lines has alternatives, AIDER.md A.2) and taking the first that applies. When none
+ * with several divider-like lines has alternatives, docs/behaviour.md#divider-lines-inside-content) and taking the first that applies. When none
  * applies, the main split's result is returned: it is the reading the failure report shows.
  */
 export function replaceBlock(content: string, edit: ReplaceEdit, fuzzy: boolean): ReplaceResult {

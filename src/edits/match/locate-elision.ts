@@ -15,8 +15,8 @@ function pieces(lines: readonly string[]): string[][] {
 }
 
 /**
- * `...` lines in SEARCH and REPLACE stand for unchanged code (AIDER.md §2.1.2 step 4): the pieces between them are
- * replaced pairwise. Stricter than Aider where Aider could pick a wrong place (AIDER.md A.9): pieces match whole
+ * `...` lines in SEARCH and REPLACE stand for unchanged code (docs/behaviour.md#rungs): the pieces between them are
+ * replaced pairwise. Stricter than Aider where Aider could pick a wrong place (docs/behaviour.md#extra-tolerant-rungs): pieces match whole
  * lines (Aider matches substrings, so `foo()` could hit inside `bar.foo()`), each exactly once, in order; a piece that
  * is empty in SEARCH but not in REPLACE is refused (Aider appends it to the end of the file).
  */

@@ -11,7 +11,7 @@ export type { Located } from "./located.js";
 export { reindent } from "./reindent.js";
 
 export interface LocateOptions {
-  /** Opt-in similarity rung (AIDER.md A.9). */
+  /** Opt-in similarity rung (docs/behaviour.md#extra-tolerant-rungs). */
   fuzzy?: boolean;
   /** The caller already found no exact match of the whole SEARCH (`replaceInText` searches the text for it first). */
   exactTried?: boolean;
@@ -47,10 +47,10 @@ const HIT_LIMIT = 10;
 const INDENT_HIT_LIMIT = 1_000;
 
 /**
- * Find the one place `search` stands in `file` and build the edited file, walking the ladder (AIDER.md §2.1.2, A.9):
+ * Find the one place `search` stands in `file` and build the edited file, walking the ladder (docs/behaviour.md#rungs, docs/behaviour.md#extra-tolerant-rungs):
  * exact → trailing whitespace ignored → uniform indentation offset → without one leading blank line (Aider #25)
  * → `...` elision → whitespace normalised inside lines → similarity (opt-in). A rung that finds several places ends
- * the walk as `ambiguous`: we never edit the first of several matches (AIDER.md A.7), and a looser rung would only
+ * the walk as `ambiguous`: we never edit the first of several matches (docs/behaviour.md#ambiguous-matches-are-refused), and a looser rung would only
  * find more. `search` must not be empty.
  */
 export function locate(file: readonly string[], search: readonly string[], replace: readonly string[], options: LocateOptions = {}): Located {

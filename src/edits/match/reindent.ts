@@ -3,7 +3,7 @@ import { isBlank, leadingWhitespace } from "./split-lines.js";
 /**
  * When the file's lines are the SEARCH lines shifted by one uniform indentation prefix, shift REPLACE by the same
  * prefix. Returns null when the shift is not uniform or cannot be applied to every REPLACE line — never guessing,
- * so an over-indented SEARCH cannot corrupt text (AIDER.md A.6: Aider turns `"  foo"` into `"  fobar"`).
+ * so an over-indented SEARCH cannot corrupt text (docs/behaviour.md#indentation-never-corrupts: Aider turns `"  foo"` into `"  fobar"`).
  * `reindent(["    a"], ["a"], ["b"]) → ["    b"]`
  */
 export function reindent(window: readonly string[], search: readonly string[], replace: readonly string[]): string[] | null {

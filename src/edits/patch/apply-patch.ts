@@ -4,7 +4,7 @@ import { applyUpdate } from "./apply-update.js";
 
 /**
  * Apply V4A operations in order over a working copy: Add File creates (and fails `file-exists` when the file is
- * there — Aider's Add File always failed that way, AIDER.md 8.2 #12), Delete File deletes, Update File patches and
+ * there — Aider's Add File always failed that way, docs/behaviour.md#aider-bugs-we-avoid (#12)), Delete File deletes, Update File patches and
  * with `*** Move to:` writes the new path and deletes the old one (`null` in `changes`). Each operation succeeds or
  * fails alone; Aider stopped at the first error.
  */

@@ -22,7 +22,7 @@ function findAnchor(lines: readonly string[], anchor: string, from: number): num
 }
 
 /**
- * Apply an `*** Update File` body to LF content (AIDER.md §2.5): chunks in order, each after the previous one;
+ * Apply an `*** Update File` body to LF content (docs/behaviour.md#v4a-patches): chunks in order, each after the previous one;
  * `@@` anchors move the search to the line they name; context is matched exactly, then whitespace-tolerant, at one
  * place only. Chunks out of order are still found by a second search over the whole file. A chunk that fails
  * fails the whole update, so a file is never left half-patched.

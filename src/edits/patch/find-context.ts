@@ -9,7 +9,7 @@ export type ContextMatch =
   | { kind: "ambiguous"; at: number[] }
   | { kind: "none" };
 
-// V4A's own ladder (§2.5): exact, then trailing whitespace ignored, then all edge whitespace ignored.
+// V4A's own ladder (docs/behaviour.md#v4a-patches): exact, then trailing whitespace ignored, then all edge whitespace ignored.
 const RUNGS: readonly { rung: MatchRung; key: (line: string) => string }[] = [
   { rung: "exact", key: (l) => l },
   { rung: "trailing-whitespace", key: (l) => l.trimEnd() },
@@ -27,7 +27,7 @@ function scopeEnd(lines: readonly string[], anchorAt: number): number {
 
 /**
  * Find the ONE place at or after `from` where a chunk's context and removed lines stand, walking the rungs. Only a
- * unique place is used (Aider's V4A takes the first, AIDER.md A.7); when several match and an `@@` anchor was found
+ * unique place is used (Aider's V4A takes the first, docs/behaviour.md#ambiguous-matches-are-refused); when several match and an `@@` anchor was found
  * at `anchorAt`, the one inside the anchor's block wins. With `eof` the end of the file is tried first. Blank
  * context at the chunk's edges is dropped in a second try. Context lines keep the file's text; on the
  * whitespace-insensitive rung, added lines follow the file's indentation when the offset is uniform.

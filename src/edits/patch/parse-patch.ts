@@ -10,7 +10,7 @@ const isFence = (line: string) => /^(`{3,}|~{3,})/.test(line);
 const cleanPath = (raw: string) => normalizeEditPath(raw.replace(/^[`"']+|[`"']+$/g, ""));
 
 /**
- * Parse V4A patches (AIDER.md §2.5 with the fixes of A.13). Prose and fences around `*** Begin Patch` …
+ * Parse V4A patches (docs/behaviour.md#v4a-patches with the fixes of docs/behaviour.md#v4a-patch-fixes). Prose and fences around `*** Begin Patch` …
  * `*** End Patch` are ignored (Aider fails on any line before the patch although its prompt asks for an
  * explanation first); without the Begin marker the patch starts at the first `*** … File:` line, and without the
  * End marker it ends at a closing fence or the end of the answer. Several patches in one answer are all read.

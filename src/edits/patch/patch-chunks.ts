@@ -12,7 +12,7 @@ export interface PatchChunk {
 }
 
 /**
- * Split an Update File body into chunks (AIDER.md §2.5): `@@` lines (bare or with an anchor text) start a chunk,
+ * Split an Update File body into chunks (docs/behaviour.md#v4a-patches): `@@` lines (bare or with an anchor text) start a chunk,
  * `+`/`-`/` ` lines are added/removed/context, an empty line is blank context, `*** End of File` marks the end.
  * A line without a prefix is read as context — models drop the space before unindented context lines, and the
  * applier still checks it against the file. Any other `***` line is an error (a malformed or misplaced marker).

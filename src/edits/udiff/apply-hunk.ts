@@ -21,7 +21,7 @@ export function splitRuns(hunk: readonly HunkLine[]): { context: HunkLine[][]; c
 
 /**
  * Apply one hunk to a file's lines: first in one piece ({@link placeHunk}); when it matches nowhere, Aider's
- * "less context" retry (§2.4 step 2c): each run of changes is placed on its own with progressively fewer of the
+ * "less context" retry (docs/behaviour.md#unified-diffs): each run of changes is placed on its own with progressively fewer of the
  * context lines around it, keeping the lines before the change longest, and still only where it matches one place.
  * Models often get a context line or two wrong while the changed lines are right. If any run finds no place, the
  * whole hunk fails and none of its runs is kept. An ambiguous first attempt is reported as is: less context

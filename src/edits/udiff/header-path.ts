@@ -12,7 +12,7 @@ export function rawHeaderPath(line: string): string {
 
 /**
  * The file a `--- from` / `+++ to` header pair names. `a/` and `b/` are stripped for EVERY file in the answer
- * (Aider keeps `b/` on the second and later files, AIDER.md 8.2 #10) when git's prefixes are evident (the other side
+ * (Aider keeps `b/` on the second and later files, docs/behaviour.md#aider-bugs-we-avoid (#10)) when git's prefixes are evident (the other side
  * carries its prefix or is /dev/null) or the stripped path is a known file; a path that only exists with the
  * prefix (a real folder named `b/`) keeps it.
  * `headerPaths("a/x.py", "b/x.py", () => false) → { from: "x.py", to: "x.py" }`

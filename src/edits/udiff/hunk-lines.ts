@@ -16,7 +16,7 @@ export function hunkSides(lines: readonly HunkLine[]): { before: string[]; after
 }
 
 /**
- * Read a hunk body and normalise it the way Aider does (§2.4 step 1): a line without a valid prefix is context
+ * Read a hunk body and normalise it the way Aider does (docs/behaviour.md#unified-diffs): a line without a valid prefix is context
  * holding the whole line, a whitespace-only context line is blank, and the hunk is rebuilt from its before and after
  * sides with jsdiff, so a model that removes and re-adds a whole function ("replace the whole function", as the
  * prompt asks) yields context for the lines it did not really change. That context is what the less-context retry

@@ -12,7 +12,7 @@ function looksLikeHeader(from: string, to: string, known: (p: string) => boolean
 type Target = { kind: "edit"; path: string } | { kind: "create"; index: number } | { kind: "delete" } | null;
 
 /**
- * Parse unified diffs out of an answer (AIDER.md §2.4 with the fixes of A.11). Diffs are read in any fence
+ * Parse unified diffs out of an answer (docs/behaviour.md#unified-diffs with the fixes of docs/behaviour.md#unified-diff-fixes). Diffs are read in any fence
  * (```diff, plain ```, ````) or none, and an unterminated fence keeps its last line. `---`/`+++` headers name the
  * file with `a/`/`b/` stripped for every file; `--- /dev/null` creates a file (a `patch-add` edit) and
  * `+++ /dev/null` deletes one (a `patch-delete` edit). `@@` lines split hunks and their line numbers are ignored;

@@ -28,7 +28,7 @@ export function stripBlankEdges(lines: readonly HunkLine[]): HunkLine[] {
  * Put a hunk in the ONE place of `file` its before-side matches, trying variants in Aider's order (plain, blank
  * edges stripped, indentation-insensitive) with trailing whitespace tolerated in between. The before-side is
  * replaced once: Aider's `str.replace` rewrote every copy (#3883), and a hunk that matches several places is
- * `ambiguous`, never applied to the first (AIDER.md A.7, A.11). Context lines keep the file's own text; added lines
+ * `ambiguous`, never applied to the first (docs/behaviour.md#ambiguous-matches-are-refused, docs/behaviour.md#unified-diff-fixes). Context lines keep the file's own text; added lines
  * follow the file's indentation when the match was indentation-insensitive and the offset is uniform.
  */
 export function placeHunk(file: readonly string[], hunk: readonly HunkLine[]): Placed {

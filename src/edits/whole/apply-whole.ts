@@ -3,7 +3,7 @@ import { findElision } from "./find-elision.js";
 
 /**
  * Write whole-file listings: each replaces its file (or creates it; folders are implied by the path). A listing
- * that elides code is refused and never written (AIDER.md A.12), unless the "elision" line is really in the file.
+ * that elides code is refused and never written (docs/behaviour.md#whole-file-fixes), unless the "elision" line is really in the file.
  */
 export function applyWhole(snapshot: FileSnapshot, edits: readonly Edit[]): ApplyOutcome {
   const changes = new Map<string, string | null>();

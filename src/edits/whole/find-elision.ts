@@ -23,7 +23,7 @@ const PHRASES = [
 /**
  * The first line of a whole-file listing that elides code ("// ... rest of file unchanged ...",
  * "# ... existing code ...", `<!-- ... rest of the page ... -->`), or null. Writing such a listing would delete the
- * code it stands for (Aider #1915, #1832, #4325; AIDER.md A.12). Only comment lines count, so Python's bare
+ * code it stands for (Aider #1915, #1832, #4325; docs/behaviour.md#whole-file-fixes). Only comment lines count, so Python's bare
  * `...` and JavaScript spreads are code. Lines in `keep` (the file's current lines, trimmed) are never elisions:
  * the model faithfully copied a comment that really is in the file.
  */

@@ -7,7 +7,7 @@ const BARE_FILE_NAMES = new Set(["Makefile", "Dockerfile", "LICENSE", "Gemfile",
 /**
  * Clean the line before a listing's fence the way models decorate filenames: `**a.txt**:` → `a.txt`,
  * `### a.txt` → `a.txt`, `` `a.txt`: `` → `a.txt`, `File: a.txt` → `a.txt`, `a.txt (updated):` → `a.txt`. Aider strips `*` before the colon and
- * so names the file `a.txt**` (AIDER.md 8.2 #11); we repeat the strip until nothing changes. Over 250 characters
+ * so names the file `a.txt**` (docs/behaviour.md#aider-bugs-we-avoid (#11)); we repeat the strip until nothing changes. Over 250 characters
  * is prose, not a name (Aider #1232).
  */
 function cleanListingName(line: string): string {
@@ -35,8 +35,8 @@ const baseName = (p: string): string => p.slice(p.lastIndexOf("/") + 1);
 /**
  * Which file the line before a listing names, or null when it names none (prose, blank, a closing fence).
  * Chat files win, then repository files; a name whose basename is a chat file maps to it (Aider's bogus-folder
- * fix, §2.3), and a bare basename maps to the one chat file that has it (so `greet.ts` finds `src/greet.ts`).
- * Prose like "Here is the new file:" is not a name (AIDER.md A.1), but one backticked path inside it is.
+ * fix, docs/behaviour.md#whole-files), and a bare basename maps to the one chat file that has it (so `greet.ts` finds `src/greet.ts`).
+ * Prose like "Here is the new file:" is not a name (docs/behaviour.md#prose-is-not-a-filename), but one backticked path inside it is.
  */
 export function listingName(line: string, ctx: Pick<ParseContext, "chatFiles" | "repoFiles">): string | null {
   const known = (p: string) => ctx.chatFiles.includes(p) || (ctx.repoFiles?.includes(p) ?? false);
@@ -61,7 +61,7 @@ export function listingName(line: string, ctx: Pick<ParseContext, "chatFiles" | 
 
 /**
  * A chat file mentioned in backticks on a prose line ("Update `b.txt`:"): Aider's `saw_fname` fallback for a
- * listing whose own filename line is missing (§2.3). The last mention on the line wins.
+ * listing whose own filename line is missing (docs/behaviour.md#whole-files). The last mention on the line wins.
  */
 export function mentionedChatFile(line: string, chatFiles: readonly string[]): string | null {
   let found: string | null = null;

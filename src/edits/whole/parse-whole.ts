@@ -5,7 +5,7 @@ import { listingName, mentionedChatFile } from "./listing-name.js";
 import { otherFormat } from "./other-format.js";
 import { openingFence, readListing, type OpenFence } from "./read-listing.js";
 
-/** How a listing's filename was found; earlier sources win when a file is listed twice (Aider's dedupe, §2.3). */
+/** How a listing's filename was found; earlier sources win when a file is listed twice (Aider's dedupe, docs/behaviour.md#whole-files). */
 type Source = "block" | "saw" | "chat";
 const PRIORITY: readonly Source[] = ["block", "saw", "chat"];
 
@@ -17,7 +17,7 @@ function infoName(open: OpenFence): string | null {
 }
 
 /**
- * Parse whole-file listings (AIDER.md §2.3, with the fixes of A.12): a fence opens a listing named by the line
+ * Parse whole-file listings (docs/behaviour.md#whole-files, with the fixes of docs/behaviour.md#whole-file-fixes): a fence opens a listing named by the line
  * before it; with no name there, the last backticked chat file mentioned since the previous listing names it, else
  * the only chat file. Inner fences are tracked so Markdown files are not cut short; an unterminated listing at the
  * end of the answer keeps what was read. A shell-tagged fence with no filename is a suggested command, never a

@@ -23,7 +23,7 @@ export interface Listing {
 }
 
 /**
- * Read a listing's lines from `start` up to its closing fence. Inner fences are tracked (AIDER.md A.12): a fence
+ * Read a listing's lines from `start` up to its closing fence. Inner fences are tracked (docs/behaviour.md#whole-file-fixes): a fence
  * with an info string (```` ```bash ````) opens an inner block, a bare fence at least as long as the innermost open
  * one closes it, and only a bare fence at least as long as the listing's own, with no inner block open, ends the
  * listing. So a Markdown file with code blocks is not cut at its first inner fence (Aider truncates it there).

@@ -1,7 +1,7 @@
 /**
  * Tag queries for the JavaScript family (JavaScript, TypeScript, TSX). Captures named `def.*` become definitions,
  * `ref.*` references. Aider's TS query has no call references and misses arrow-function constants and JSX usage
- * (AIDER.md §5.3, grep-ast #21), which is why these are written from scratch.
+ * (docs/behaviour.md#tags, grep-ast #21), which is why these are written from scratch.
  */
 
 /** Patterns valid in all three grammars: functions, methods, arrow constants, calls and `new`. */

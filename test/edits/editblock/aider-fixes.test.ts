@@ -2,11 +2,11 @@ import { parseEditBlocks } from "../../../src/edits/editblock/parse-editblock.js
 import { applyBlocks, block } from "./apply-block-answer.js";
 
 /**
- * One test per AIDER.md section A fix for SEARCH/REPLACE. Each states what Aider does, and would fail on it.
+ * One test per docs/behaviour.md#where-we-differ-from-aider fix for SEARCH/REPLACE. Each states what Aider does, and would fail on it.
  */
 const ctx = { fence: ["```", "```"] as const, chatFiles: ["src/app.py"], repoFiles: ["src/app.py"] };
 
-describe("AIDER.md A.1: prose is not a filename", () => {
+describe("docs/behaviour.md#prose-is-not-a-filename: prose is not a filename", () => {
   it.each([
     ["Here is the change:"],
     ["Now update the function"],
@@ -33,7 +33,7 @@ describe("AIDER.md A.1: prose is not a filename", () => {
   });
 });
 
-describe("AIDER.md A.2: divider-like lines inside content", () => {
+describe("docs/behaviour.md#divider-lines-inside-content: divider-like lines inside content", () => {
   it("a setext underline in SEARCH does not turn the edit into a deletion", () => {
     // Aider parses SEARCH "Title\n" and REPLACE "" from this block, deleting the title.
     const md = "Title\n=====\n\nBody text.\n";
@@ -67,7 +67,7 @@ describe("AIDER.md A.2: divider-like lines inside content", () => {
   });
 });
 
-describe("AIDER.md A.3: shell fences by exact tag", () => {
+describe("docs/behaviour.md#shell-fences-by-exact-tag: shell fences by exact tag", () => {
   it.each([["csharp"], ["shader"], ["shellscript"], ["cmake"]])("```%s is code, not a shell command (Aider prefix-matches it)", (tag) => {
     expect(parseEditBlocks(`\`\`\`${tag}\nvar x = 1;\n\`\`\`\n`, ctx).shell).toEqual([]);
   });
@@ -84,7 +84,7 @@ describe("AIDER.md A.3: shell fences by exact tag", () => {
   });
 });
 
-describe("AIDER.md A.4: empty results", () => {
+describe("docs/behaviour.md#empty-files: empty results", () => {
   it("emptying a file succeeds (Aider treats an empty result as a failure)", () => {
     const r = applyBlocks(block("a.txt", "one\ntwo\n", ""), { "a.txt": "one\ntwo\n" });
     expect(r.failures).toEqual([]);
@@ -98,7 +98,7 @@ describe("AIDER.md A.4: empty results", () => {
   });
 });
 
-describe("AIDER.md A.5: newlines and line endings", () => {
+describe("docs/behaviour.md#newlines-and-line-endings: newlines and line endings", () => {
   it.each([
     ["appending to a file without a final newline inserts one (Aider glues `bc`)", "a\nb", "", "c\n", "a\nb\nc"],
     ["CRLF is kept on every line (Aider rewrites the file with LF, #1102)", "a\r\nb\r\n", "b\n", "B\nC\n", "a\r\nB\r\nC\r\n"],
@@ -111,7 +111,7 @@ describe("AIDER.md A.5: newlines and line endings", () => {
   });
 });
 
-describe("AIDER.md A.6: the indentation rung never corrupts text", () => {
+describe("docs/behaviour.md#indentation-never-corrupts: the indentation rung never corrupts text", () => {
   it("an over-indented SEARCH with a less-indented REPLACE does not give Aider's `  fobar`", () => {
     const r = applyBlocks(block("f.py", "    foo\n", "bar\n"), { "f.py": "  foo\n" });
     expect(r.after["f.py"]).not.toBe("  fobar\n");
@@ -125,7 +125,7 @@ describe("AIDER.md A.6: the indentation rung never corrupts text", () => {
   });
 });
 
-describe("AIDER.md A.7: ambiguous matches are never applied", () => {
+describe("docs/behaviour.md#ambiguous-matches-are-refused: ambiguous matches are never applied", () => {
   it("a short SEARCH like `}` that occurs twice fails with both line numbers (Aider edits the first, #2050)", () => {
     const file = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n";
     const r = applyBlocks(block("f.js", "}\n", "}\n// end\n", "js"), { "f.js": file });
@@ -145,7 +145,7 @@ describe("AIDER.md A.7: ambiguous matches are never applied", () => {
   });
 });
 
-describe("AIDER.md A.8: cross-file retry", () => {
+describe("docs/behaviour.md#deterministic-cross-file-retry: cross-file retry", () => {
   it("is deterministic in chat order and names the file really edited", () => {
     const files = { "a.py": "x\n", "b.py": "needle = 1\n", "c.py": "other\n" };
     const r = applyBlocks(block("a.py", "needle = 1\n", "needle = 2\n"), files, { chatFiles: ["c.py", "a.py", "b.py"] });
@@ -172,7 +172,7 @@ describe("AIDER.md A.8: cross-file retry", () => {
   });
 });
 
-describe("AIDER.md A.9: tolerant rungs that cannot pick a wrong place", () => {
+describe("docs/behaviour.md#extra-tolerant-rungs: tolerant rungs that cannot pick a wrong place", () => {
   it("the similarity rung is off by default", () => {
     const file = Array.from({ length: 12 }, (_, i) => `line ${i}`).join("\n") + "\n";
     const search = ["line 1", "line 2", "line 3", "line 4", "typo 5", "line 6", "line 7", "line 8", "line 9", "line 10"].join("\n") + "\n";
@@ -198,7 +198,7 @@ describe("AIDER.md A.9: tolerant rungs that cannot pick a wrong place", () => {
   });
 });
 
-describe("AIDER.md A.10: an answer without edits is reported", () => {
+describe("docs/behaviour.md#answers-without-edits-are-reported: an answer without edits is reported", () => {
   it("talk only gives a no-edits failure (Aider is silent, #3645)", () => {
     const r = applyBlocks("The code looks correct to me; no change is needed.", { "a.py": "a\n" });
     expect(r.reasons).toEqual(["no-edits"]);
@@ -217,7 +217,7 @@ describe("AIDER.md A.10: an answer without edits is reported", () => {
   });
 });
 
-describe("AIDER.md A.18: paths stay inside the checkout", () => {
+describe("docs/behaviour.md#paths-stay-inside-the-checkout: paths stay inside the checkout", () => {
   it.each([["../outside.py"], ["/etc/passwd"], [".git/hooks/pre-commit"], [".GIT/config"], [".github/workflows/ci.yml"], ["src/../../x.py"], ["C:/x.py"], ["~/x.py"]])(
     "%s is refused and never written",
     (p) => {

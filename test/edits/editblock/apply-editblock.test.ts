@@ -10,7 +10,7 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.outcome.applied[0]!.rung).toBe("exact");
   });
 
-  it("never applies an ambiguous SEARCH to the first match (A.7)", () => {
+  it("never applies an ambiguous SEARCH to the first match (docs/behaviour.md#ambiguous-matches-are-refused)", () => {
     const file = "x = 1\nprint(x)\nx = 1\n";
     const r = applyBlocks(block("a.py", "x = 1\n", "x = 2\n"), { "a.py": file });
     expect(r.reasons).toEqual(["ambiguous"]);
@@ -31,7 +31,7 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.outcome.applied[0]!.rung).toBe(rung);
   });
 
-  it("does not corrupt text when SEARCH is over-indented and REPLACE is not (A.6, Aider's \"  fobar\")", () => {
+  it("does not corrupt text when SEARCH is over-indented and REPLACE is not (docs/behaviour.md#indentation-never-corrupts, Aider's \"  fobar\")", () => {
     const r = applyBlocks(block("f.py", "    foo\n", "bar\n"), { "f.py": "  foo\n" });
     expect(r.after["f.py"]).not.toBe("  fobar\n");
     // The indent rung cannot shift REPLACE by -2 spaces, so it declines; the looser rung uses REPLACE as written.
@@ -39,14 +39,14 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.outcome.applied[0]!.rung).toBe("inner-whitespace");
   });
 
-  it("creates a new file in a new folder and appends with a newline where the file lacks one (A.5)", () => {
+  it("creates a new file in a new folder and appends with a newline where the file lacks one (docs/behaviour.md#newlines-and-line-endings)", () => {
     const answer = block("pkg/new/util.py", "", "def f():\n    pass\n") + block("old.py", "", "c = 3\n");
     const r = applyBlocks(answer, { "old.py": "a = 1\nb = 2" });
     expect(r.after["pkg/new/util.py"]).toBe("def f():\n    pass\n");
     expect(r.after["old.py"]).toBe("a = 1\nb = 2\nc = 3"); // final-newline state kept: still none
   });
 
-  it("empties a file and creates an empty file (A.4)", () => {
+  it("empties a file and creates an empty file (docs/behaviour.md#empty-files)", () => {
     const r = applyBlocks(block("a.txt", "one\ntwo\n", "") + block("empty.txt", "", ""), { "a.txt": "one\ntwo\n" });
     expect(r.failures).toEqual([]);
     expect(r.after["a.txt"]).toBe("");
@@ -63,7 +63,7 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.after["a.py"]).toBe("x = 1\n\n\ny = 2\n");
   });
 
-  it("applies a SEARCH containing a setext heading instead of deleting the line (A.2)", () => {
+  it("applies a SEARCH containing a setext heading instead of deleting the line (docs/behaviour.md#divider-lines-inside-content)", () => {
     const md = "Title\n=====\n\nBody\n";
     const answer = "README.md\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nNew title\n=========\n>>>>>>> REPLACE\n```\n";
     const r = applyBlocks(answer, { "README.md": md });
@@ -91,7 +91,7 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.after).toEqual({ "a.py": "a = 2\n", "b.py": "b = 2\n" });
   });
 
-  it("retries in another chat file deterministically and says which file was edited (A.8)", () => {
+  it("retries in another chat file deterministically and says which file was edited (docs/behaviour.md#deterministic-cross-file-retry)", () => {
     const r = applyBlocks(block("a.py", "needle = 1\n", "needle = 2\n"), { "a.py": "x\n", "b.py": "needle = 1\n" }, { chatFiles: ["a.py", "b.py"] });
     expect(r.after["b.py"]).toBe("needle = 2\n");
     expect(r.result.outcome.applied[0]).toMatchObject({ path: "b.py", rung: "cross-file:a.py" });
@@ -139,7 +139,7 @@ describe("SEARCH/REPLACE apply", () => {
     [".git/config"],
     [".github/workflows/ci.yml"],
     ["src/../../x.py"],
-  ])("refuses the unsafe path %s (A.18)", (path) => {
+  ])("refuses the unsafe path %s (docs/behaviour.md#paths-stay-inside-the-checkout)", (path) => {
     const r = applyBlocks(block(path, "", "evil\n"), { "a.py": "a\n" });
     expect(r.reasons).toEqual(["unsafe-path"]);
     expect(r.result.outcome.changes.size).toBe(0);
@@ -150,7 +150,7 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.reasons).toEqual(["unreadable"]);
   });
 
-  it("reports an answer without edits (A.10)", () => {
+  it("reports an answer without edits (docs/behaviour.md#answers-without-edits-are-reported)", () => {
     const r = applyBlocks("I think the code is fine as it is.", { "a.py": "a\n" });
     expect(r.reasons).toEqual(["no-edits"]);
     expect(r.result.reflection).toMatch(/no edits/);

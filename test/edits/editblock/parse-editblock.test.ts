@@ -27,7 +27,7 @@ describe("parseEditBlocks", () => {
     expect(r.edits[0]).toMatchObject({ path: "README.md", search: "```js\nx\n```\n", replace: "```js\ny\n```\n" });
   });
 
-  it("does not take a prose line as the filename; inherits the previous block's file (A.1)", () => {
+  it("does not take a prose line as the filename; inherits the previous block's file (docs/behaviour.md#prose-is-not-a-filename)", () => {
     const answer = [
       "src/app.py", "```python", "<<<<<<< SEARCH", "a = 1", "=======", "a = 2", ">>>>>>> REPLACE", "```", "",
       "Here is the change:", "<<<<<<< SEARCH", "b = 1", "=======", "b = 2", ">>>>>>> REPLACE", "",
@@ -52,12 +52,12 @@ describe("parseEditBlocks", () => {
   it.each([
     ["bash", true], ["sh", true], ["console", true], ["zsh", true],
     ["csharp", false], ["shader", false], ["shellscript", false],
-  ])("```%s is a shell block: %s (A.3)", (tag, isShell) => {
+  ])("```%s is a shell block: %s (docs/behaviour.md#shell-fences-by-exact-tag)", (tag, isShell) => {
     const r = parseEditBlocks(`Run this:\n\`\`\`${tag}\nnpm test\n\`\`\`\n`, ctx());
     expect(r.shell).toEqual(isShell ? ["npm test"] : []);
   });
 
-  it("keeps every line when a block holds several divider-like lines (A.2)", () => {
+  it("keeps every line when a block holds several divider-like lines (docs/behaviour.md#divider-lines-inside-content)", () => {
     const answer = "README.md\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nTitle\n=====\n\nIntro\n>>>>>>> REPLACE\n```\n";
     const r = parseEditBlocks(answer, ctx());
     const e = r.edits[0]!;

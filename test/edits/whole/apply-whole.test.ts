@@ -13,7 +13,7 @@ describe("applyWhole", () => {
     expect(r.applied.map((a) => a.rung)).toEqual(["whole", "create"]);
   });
 
-  it("refuses an elided listing, names the line and asks for the complete file (A.12)", () => {
+  it("refuses an elided listing, names the line and asks for the complete file (docs/behaviour.md#whole-file-fixes)", () => {
     const r = applyWhole(snapshot({ "m.ts": "a\nb\n" }), [{ kind: "whole", path: "m.ts", content: "a2\n// ... rest of file unchanged ...\n" }]);
     expect(r.changes.size).toBe(0);
     expect(r.failed.map((f) => f.reason)).toEqual(["elided"]);
