@@ -43,7 +43,7 @@ describe("handleCheckSuite (ci.autofix)", () => {
   it("a failed suite on the bot's commit queues a fix-ci run with the round in its status comment", async () => {
     const h = harness();
     const out = await handleCheckSuite(h.ctx(payload()), h.services);
-    expect(out).toEqual({ kind: "enqueued", jobId: `autofix-Codertocat.Hello-World-2-${SHA.slice(0, 12)}` });
+    expect(out).toMatchObject({ kind: "enqueued", jobId: `autofix-Codertocat.Hello-World-2-${SHA.slice(0, 12)}` });
     const req = h.jobs[0]!.data.req;
     expect(h.jobs[0]!.key).toBe("Codertocat/Hello-World#2");
     expect(req.context!.mode).toEqual({ kind: "fix-ci", extra: "", autofix: { round: 1, maxRounds: 2, sha: SHA } });
