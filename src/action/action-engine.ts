@@ -15,7 +15,7 @@ import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/r
 import type { Exec } from "../exec/types.js";
 import { createRunGitHub } from "../github/create-run-github.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
-import type { GitHubApi } from "../github/github-api.js";
+import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext, RunJobInput, RunQueue } from "../github/job-context.js";
 import { triageEvent } from "../github/triage-event.js";
 import { renderConfigProblems } from "../github/render-config-problems.js";
@@ -33,7 +33,7 @@ import { createGit } from "../workspace/create-git.js";
 import { createInPlaceGit } from "./in-place-git.js";
 
 export interface EngineDeps {
-  api: GitHubApi;
+  api: GitHubClient;
   /** The workflow's token (or an App token): API, git push, never logged. */
   token: string;
   bot: { login: string; email: string };

@@ -4,7 +4,6 @@ import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { createExec } from "../exec/create-exec.js";
-import type { GitHubApi } from "../github/github-api.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
 import { githubWriteGuard } from "../security/guard-github-writes.js";
@@ -71,7 +70,7 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
     baseUrl: env.apiUrl,
     userAgent: "aider-bot-action",
     log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },
-  }) as unknown as GitHubApi;
+  });
   const bot = await botIdentity(async (username) => (await api.rest.users.getByUsername({ username })).data.id, env.inputs.botLogin, io.logger);
   const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
   const engine: EngineDeps = {

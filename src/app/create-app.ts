@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
 import { forkWorker } from "../exec/fork-worker.js";
-import type { GitHubApi } from "../github/github-api.js";
 import type { JobContext, RunQueue } from "../github/job-context.js";
 import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
 import { reportInterrupted } from "../github/report-interrupted.js";
@@ -78,8 +77,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         botPromise = null;
         throw error;
       });
-    const appApi = async () => (await app.auth()) as unknown as GitHubApi;
-    const installationApi = async (id: number) => (await app.auth(id)) as unknown as GitHubApi;
+    const appApi = async () => (await app.auth());
+    const installationApi = async (id: number) => (await app.auth(id));
     const report = (job: JobContext, why: Interruption) =>
       installationApi(job.req.installationId)
         .then((api) => reportInterrupted(api, job, why))

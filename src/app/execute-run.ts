@@ -7,7 +7,7 @@ import type { AppEnv } from "../config/env.js";
 import { createContextHooks } from "../context/create-context-hooks.js";
 import type { Exec } from "../exec/types.js";
 import { createRunGitHub } from "../github/create-run-github.js";
-import type { GitHubApi } from "../github/github-api.js";
+import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../github/job-context.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
 import { countTokens } from "../llm/count-tokens.js";
@@ -26,7 +26,7 @@ export interface ExecuteRunDeps {
   checkExec: Exec;
   llm: LlmClient;
   /** An installation client for this repository's comments, pull requests and Check Runs. */
-  api: GitHubApi;
+  api: GitHubClient;
   /** A token for git over HTTP: this repository's contents only (see `app/mint-repo-token`). */
   gitToken(): Promise<string>;
   bot: { login: string; email: string };

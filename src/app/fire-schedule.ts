@@ -1,5 +1,5 @@
 import { ensureComment, findComment } from "../github/ensure-comment.js";
-import type { GitHubApi } from "../github/github-api.js";
+import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext, RunQueue } from "../github/job-context.js";
 import { runMarker } from "../github/markers.js";
 import { renderStage } from "../github/render-status.js";
@@ -14,7 +14,7 @@ import type { Schedule, ScheduleTarget } from "./scheduler.js";
  * PR is open adds its commit to the same branch and PR.
  */
 export async function fireSchedule(args: {
-  api: GitHubApi;
+  api: GitHubClient;
   target: ScheduleTarget;
   schedule: Schedule;
   key: string;

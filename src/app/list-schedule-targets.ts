@@ -1,7 +1,7 @@
 import { parse } from "yaml";
 import type { Logger } from "pino";
 import { parseRepoConfig } from "../config/repo-config.js";
-import type { GitHubApi } from "../github/github-api.js";
+import type { GitHubClient } from "../github/github-client.js";
 import type { ScheduleTarget } from "./scheduler.js";
 
 /**
@@ -9,8 +9,8 @@ import type { ScheduleTarget } from "./scheduler.js";
  * log line (the next command on that repository reports the problems in a comment).
  */
 export async function listScheduleTargets(deps: {
-  appApi: GitHubApi;
-  installationApi(id: number): Promise<GitHubApi>;
+  appApi: GitHubClient;
+  installationApi(id: number): Promise<GitHubClient>;
   log: Logger;
 }): Promise<ScheduleTarget[]> {
   const out: ScheduleTarget[] = [];

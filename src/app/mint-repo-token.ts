@@ -1,4 +1,4 @@
-import type { GitHubApi } from "../github/github-api.js";
+import type { GitHubClient } from "../github/github-client.js";
 
 /**
  * What a job's git token may do: read and write the repository's contents (clone, fetch, push). Everything else the
@@ -19,7 +19,7 @@ export const JOB_API_TOKEN_PERMISSIONS = { issues: "write", pull_requests: "writ
  * touch no other repository of the installation, and only its contents, for at most an hour.
  * `await mintRepoToken(await app.auth(), 42, "app")`
  */
-export async function mintRepoToken(appApi: GitHubApi, installationId: number, repo: string, permissions: Readonly<Record<string, string>> = GIT_TOKEN_PERMISSIONS): Promise<string> {
+export async function mintRepoToken(appApi: GitHubClient, installationId: number, repo: string, permissions: Readonly<Record<string, string>> = GIT_TOKEN_PERMISSIONS): Promise<string> {
   const { data } = await appApi.request("POST /app/installations/{installation_id}/access_tokens", {
     installation_id: installationId,
     repositories: [repo],

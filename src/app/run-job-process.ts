@@ -2,7 +2,6 @@
 import { ProbotOctokit } from "probot";
 import { readEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
-import type { GitHubApi } from "../github/github-api.js";
 import type { JobContext } from "../github/job-context.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
@@ -69,8 +68,7 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
     exec,
     checkExec: createCheckExec(env, exec, log),
     llm: createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices }),
-    // The leaf GitHub modules take this loose port until they are typed over Octokit (issue #12).
-    api: octokit as unknown as GitHubApi,
+    api: octokit,
     gitToken: async () => input.gitToken,
     bot: input.bot,
     logger: log,

@@ -23,7 +23,7 @@ export const repoConfigSchema = z
   .object({
     model: z.string().min(1).optional(),
     weak_model: z.string().min(1).optional(),
-    edit_format: z.enum(EDIT_FORMAT_NAMES as unknown as [string, ...string[]]).default("diff"),
+    edit_format: z.enum(EDIT_FORMAT_NAMES).default("diff"),
     map_tokens: z.number().int().min(0).max(65536).default(1024),
     max_reflections: z.number().int().min(0).max(10).default(3),
     setup: commandList.default([]),

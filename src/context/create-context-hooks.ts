@@ -1,4 +1,4 @@
-import type { GitHubApi } from "../github/github-api.js";
+import type { GitHubClient } from "../github/github-client.js";
 import type { LlmClient } from "../llm/types.js";
 import type { RunJobDeps } from "../run/run-job.js";
 import type { RunRequest } from "../run/run-request.js";
@@ -15,7 +15,7 @@ import { summaryMessages } from "./summarise-kept.js";
 export function createContextHooks(args: {
   req: RunRequest;
   /** The installation Octokit; it has `graphql` too. */
-  api: GitHubApi;
+  api: GitHubClient;
   llm: LlmClient;
   botLogin: string;
   webUrl: string;

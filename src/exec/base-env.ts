@@ -7,7 +7,7 @@ const ALLOWED = [
   "CI", "NODE_ENV", "GIT_SSL_CAINFO", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
 ] as const;
 
-/** Pick the allow-listed variables from a source environment. `baseEnv(process.env)` */
+/** Pick the allow-listed variables from a source environment. `baseEnv(sourceEnv())` */
 export function baseEnv(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of ALLOWED) {

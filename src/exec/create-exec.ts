@@ -5,7 +5,7 @@ import { capOutput } from "./cap-output.js";
 import { killTree } from "./kill-tree.js";
 
 export interface ExecOptions {
-  /** The environment the allow-list is taken from (the caller passes `process.env` once, from config/env). */
+  /** The environment the allow-list is taken from (config/env's `sourceEnv()`, passed in once by the caller). */
   sourceEnv: Readonly<Record<string, string | undefined>>;
   defaultTimeoutMs?: number;
   defaultMaxOutputBytes?: number;

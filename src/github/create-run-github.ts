@@ -2,7 +2,7 @@ import type { CoderResult } from "../coder/types.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
 import { completeCheckRun, startCheckRun } from "./check-run.js";
-import type { GitHubApi } from "./github-api.js";
+import type { GitHubClient } from "./github-client.js";
 import type { JobContext } from "./job-context.js";
 import { ensurePullRequest, findPullRequestForBranch, requestReview } from "./pull-request.js";
 import { addReaction } from "./reactions.js";
@@ -13,7 +13,7 @@ import { ensureReviewReply } from "./review-reply.js";
  * status comment and reaction subject. The publishing policy of the GitHub side lives here: how an issue's pull
  * request is worded (`Fixes #n`), and that bots are not asked to review.
  */
-export function createRunGitHub(api: GitHubApi, job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> & { req: Pick<RunRequest, "owner" | "repo"> }, token: () => Promise<string>): RunGitHub {
+export function createRunGitHub(api: GitHubClient, job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> & { req: Pick<RunRequest, "owner" | "repo"> }, token: () => Promise<string>): RunGitHub {
   const { owner, repo } = job.req;
   const where = { owner, repo };
   return {

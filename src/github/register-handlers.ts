@@ -1,5 +1,4 @@
 import type { Probot } from "probot";
-import type { GitHubApi } from "./github-api.js";
 import { triageEvent, type AppServices, type HandleResult } from "./triage-event.js";
 
 /** The webhook events that can carry a request; the receiver drops every other event before recording anything. */
@@ -30,8 +29,7 @@ export function registerHandlers(app: Probot, services: AppServices, onHandled?:
         name: context.name,
         id: context.id,
         payload: context.payload,
-        // The leaf GitHub modules take this loose port until they are typed over Octokit (issue #12).
-        api: context.octokit as unknown as GitHubApi,
+        api: context.octokit,
         loadConfig: () => context.config("aider.yml"),
         log: context.log,
       },

@@ -1,5 +1,5 @@
 import { completeCheckRun } from "./check-run.js";
-import type { GitHubApi } from "./github-api.js";
+import type { GitHubClient } from "./github-client.js";
 import type { JobContext } from "./job-context.js";
 import { addReaction } from "./reactions.js";
 import { renderInterrupted, type Interruption } from "./render-status.js";
@@ -9,7 +9,7 @@ import { renderInterrupted, type Interruption } from "./render-status.js";
  * worker, crash) also gets 😕 and its Check Run completed, so nothing stays "in progress". A job that will run again
  * (shutdown) keeps its Check Run for the re-run to complete. Each write is attempted even if another fails.
  */
-export async function reportInterrupted(api: GitHubApi, job: JobContext, why: Interruption): Promise<void> {
+export async function reportInterrupted(api: GitHubClient, job: JobContext, why: Interruption): Promise<void> {
   const { owner, repo } = job.req;
   const body = renderInterrupted(why, job.req, job.command);
   const writes: Promise<unknown>[] = [api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: job.statusCommentId, body })];

@@ -10,7 +10,8 @@ import { startCheckRun } from "./check-run.js";
 import { decideAction, type EventAction } from "./decide-action.js";
 import { ensureComment, findComment, listComments } from "./ensure-comment.js";
 import { ensureStatusComment } from "./ensure-status-comment.js";
-import { httpStatus, type GitHubApi } from "./github-api.js";
+import { httpStatus } from "./github-api.js";
+import { type GitHubClient } from "./github-client.js";
 import { reactionSubject, type JobContext, type RunQueue } from "./job-context.js";
 import { readRequestMarker, replyMarker, runMarker, type StoredRequest } from "./markers.js";
 import { addReaction } from "./reactions.js";
@@ -21,7 +22,7 @@ export interface EventContext {
   /** X-GitHub-Delivery. */
   id: string;
   payload: unknown;
-  api: GitHubApi;
+  api: GitHubClient;
   /** `.github/aider.yml` from the default branch, parsed YAML (Probot's context.config, so `_extends` works). */
   loadConfig(): Promise<unknown>;
   log: Logger;
@@ -120,7 +121,7 @@ async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue
  * A run on a pull request gets its Check Run now, after the visible feedback: its id travels with the job, so a run
  * lost with its worker still has it completed by whoever reports the loss.
  */
-async function startTriageCheckRun(api: GitHubApi, req: RunRequest, log: Logger): Promise<number | null> {
+async function startTriageCheckRun(api: GitHubClient, req: RunRequest, log: Logger): Promise<number | null> {
   if (req.target.kind === "issue" || req.verb !== "run") return null;
   return startCheckRun(api, { owner: req.owner, repo: req.repo, headSha: req.target.headSha }).catch((error: unknown) => {
     // Not fatal: the run starts its own when it begins, and the status comment tells the story anyway.
@@ -199,7 +200,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
  * The instruction of an earlier request: kept in its marker, or (a long one) read again from the comment that asked
  * for it. A deleted or edited-away comment is an error the requester can act on.
  */
-async function requestText(api: GitHubApi, where: { owner: string; repo: string }, stored: StoredRequest, word: string): Promise<{ text: string } | { error: string }> {
+async function requestText(api: GitHubClient, where: { owner: string; repo: string }, stored: StoredRequest, word: string): Promise<{ text: string } | { error: string }> {
   if (stored.text !== undefined || !stored.textRef) return { text: stored.text ?? "" };
   const ref = stored.textRef;
   const route = ref.kind === "review-comment" ? "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}" : "GET /repos/{owner}/{repo}/issues/comments/{comment_id}";

@@ -22,7 +22,7 @@ function redactingSink(sink: LineSink, redactor: SecretRedactor): LineSink {
  */
 function errorSerializer(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
-  const out = stdSerializers.err(err) as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...stdSerializers.err(err) };
   const event = out.event as { id?: unknown; name?: unknown } | undefined;
   delete out.event;
   delete out.payload;
@@ -40,7 +40,7 @@ export async function createRedactingLogger(options: { level: string; redactor: 
   let sink = options.sink;
   if (!sink) {
     const transform = await getTransformStream({ logFormat: options.format ?? "pretty" });
-    transform.pipe(pino.destination(1) as unknown as NodeJS.WritableStream);
+    transform.pipe(process.stdout);
     sink = transform;
   }
   return pino({ level: options.level, name: "probot", serializers: { err: errorSerializer } }, redactingSink(sink, options.redactor));

@@ -2,13 +2,13 @@ import type { components } from "@octokit/openapi-types";
 import type { IssueComment } from "../pr-data.js";
 import { readPriorRun } from "../read-prior-run.js";
 import type { PriorRun } from "../pr-data.js";
-import type { GitHubApi } from "../../github/github-api.js";
+import type { GitHubClient } from "../../github/github-client.js";
 import { listAll, type RepoRef } from "./github-reader.js";
 
 type RestComment = components["schemas"]["issue-comment"];
 
 /** The conversation of an issue or PR (oldest first, as GitHub lists it), up to 1,000 comments. */
-export async function fetchIssueComments(api: GitHubApi, where: RepoRef, issue: number): Promise<{ comments: IssueComment[]; truncated: boolean }> {
+export async function fetchIssueComments(api: GitHubClient, where: RepoRef, issue: number): Promise<{ comments: IssueComment[]; truncated: boolean }> {
   const { items, truncated } = await listAll<RestComment>(api, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...where, issue_number: issue });
   return {
     truncated,

@@ -1,8 +1,8 @@
-import type { GitHubApi, RepoRef } from "../../github/github-api.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { httpStatus } from "../../github/github-api.js";
 
 /** The GitHub calls the context fetchers make: REST `request` plus GraphQL (Octokit has both). */
-export interface GitHubReader extends GitHubApi {
+export interface GitHubReader extends GitHubClient {
   graphql<T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T>;
 }
 
@@ -10,10 +10,10 @@ export type { RepoRef };
 
 /**
  * Every page of a REST list (`per_page=100`, `page=1…`), up to `maxPages`: octokit's `paginate` needs the full
- * Octokit type, while this works over the small {@link GitHubApi} port the app passes around (and over nock).
+ * Octokit type, while this works over the small {@link GitHubClient} port the app passes around (and over nock).
  * Stops at the first short page. Returns whether the cap cut the list, so callers can say so.
  */
-export async function listAll<T>(api: GitHubApi, route: string, params: Record<string, unknown>, maxPages = 10, pick?: (data: unknown) => T[]): Promise<{ items: T[]; truncated: boolean }> {
+export async function listAll<T>(api: GitHubClient, route: string, params: Record<string, unknown>, maxPages = 10, pick?: (data: unknown) => T[]): Promise<{ items: T[]; truncated: boolean }> {
   const items: T[] = [];
   for (let page = 1; page <= maxPages; page++) {
     const { data } = await api.request(route, { ...params, per_page: 100, page });
