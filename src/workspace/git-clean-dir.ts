@@ -1,4 +1,5 @@
-import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, mkdir, mkdtemp, open, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { GitError } from "./git-errors.js";
@@ -40,7 +41,7 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const shallowIn = await readFile(path.join(gitDir, "shallow"), "utf8").catch(() => null);
+  const shallowIn = await readShallow(path.join(gitDir, "shallow"));
   if (shallowIn !== null) await writeFile(path.join(dir, "shallow"), shallowIn);
   const env = { ...CLEAN_ENV, GIT_DIR: dir, GIT_OBJECT_DIRECTORY: objects };
   return {
@@ -48,8 +49,14 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
       run(dir, ["-c", "core.hooksPath=/dev/null", ...args], { ...options, env: { ...options.env, ...env } }),
     async close() {
       try {
-        const shallowOut = await readFile(path.join(dir, "shallow"), "utf8").catch(() => null);
-        if (shallowOut !== null && shallowOut !== shallowIn) await writeFile(path.join(gitDir, "shallow"), shallowOut);
+        const shallowOut = await readShallow(path.join(dir, "shallow"));
+        // Written beside and renamed over: a symlink a repository script left at `.git/shallow` is replaced, never
+        // written through.
+        if (shallowOut !== null && shallowOut !== shallowIn) {
+          const tmp = path.join(gitDir, `shallow.aider-bot-${process.pid}`);
+          await writeFile(tmp, shallowOut, { flag: "w" });
+          await rename(tmp, path.join(gitDir, "shallow"));
+        }
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -68,4 +75,22 @@ async function writeBareSkeleton(dir: string): Promise<void> {
   await mkdir(path.join(dir, "objects"));
   await writeFile(path.join(dir, "HEAD"), "ref: refs/heads/main\n");
   await writeFile(path.join(dir, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
+}
+
+/**
+ * A git `shallow` file: a regular file (never followed through a link, which a repository script may have planted in
+ * `.git`), small, and nothing but commit ids — anything else is treated as absent, so its content can never reach a
+ * git error message or anywhere else.
+ */
+async function readShallow(file: string): Promise<string | null> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => null);
+  if (!handle) return null; // absent (not shallow) or a link: either way there is no boundary to copy
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > 1_000_000) return null;
+    const text = await handle.readFile("utf8");
+    return /^(?:[0-9a-f]{40}(?:[0-9a-f]{24})?\n)*$/.test(text) ? text : null;
+  } finally {
+    await handle.close();
+  }
 }
