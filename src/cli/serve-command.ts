@@ -1,8 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { run } from "probot";
 import { createApp } from "../app/create-app.js";
 import { startAppServer } from "../app/start-app-server.js";
 import { readEnv } from "../config/env.js";
+import { readPrivateKey } from "../config/private-key.js";
 
 /**
  * `aider-bot serve` / `npm start`: the GitHub App's webhook server. Without App credentials it starts Probot's
@@ -11,7 +11,7 @@ import { readEnv } from "../config/env.js";
  */
 export async function serveCommand(source?: Readonly<Record<string, string | undefined>>): Promise<void> {
   const env = readEnv(source);
-  const privateKey = env.privateKey ?? (env.privateKeyPath ? await readFile(env.privateKeyPath, "utf8") : undefined);
+  const privateKey = await readPrivateKey(env);
   if (!env.appId || !privateKey) {
     process.stderr.write("aider-bot: APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) are not set: starting Probot's setup to register the GitHub App.\n");
     await run(createApp(env).appFn);

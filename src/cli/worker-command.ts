@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { startWorker } from "../app/start-worker.js";
 import { readEnv } from "../config/env.js";
+import { readPrivateKey } from "../config/private-key.js";
 
 /**
  * `aider-bot worker`: runs jobs from the Redis queue beside any number of receivers and other workers. SIGTERM and
@@ -8,7 +8,7 @@ import { readEnv } from "../config/env.js";
  */
 export async function workerCommand(source?: Readonly<Record<string, string | undefined>>): Promise<void> {
   const env = readEnv(source);
-  const privateKey = env.privateKey ?? (env.privateKeyPath ? await readFile(env.privateKeyPath, "utf8") : undefined);
+  const privateKey = await readPrivateKey(env);
   if (!env.appId || !privateKey) throw new Error("APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) must be set: a worker mints installation tokens with the App's key.");
   const worker = await startWorker(env, privateKey);
   process.stdout.write("aider-bot worker ready\n");
