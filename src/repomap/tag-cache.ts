@@ -184,13 +184,6 @@ export async function openTagCache(dir: string): Promise<TagCache> {
   };
 }
 
-/** Whether `dir` holds a tag cache this version can use (its header and index read back); for warming at start. */
-export function isUsableTagCache(dir: string): boolean {
-  const opened = openStored(path.join(dir, FILE_NAME));
-  opened?.close();
-  return opened !== null;
-}
-
 interface Opened {
   index: Index;
   dataBytes: number;
