@@ -1,6 +1,6 @@
 import nock from "nock";
 import { listInstallationRepositories, listInstallations, readAppIdentity, readRepoFile } from "../../src/github/installations.js";
-import { GITHUB_API as API, nextPage, testOctokit } from "../helpers/test-octokit.js";
+import { GITHUB_API as API, nextPage, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const repo = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -13,13 +13,7 @@ const repo = (name: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe("installations and repository files, over Octokit and nock", () => {
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    nock.enableNetConnect();
-    expect(pending).toEqual([]);
-  });
+  useStrictNock(nock);
 
   it("lists every installation, past the first page of 100", async () => {
     nock(API)

@@ -1,15 +1,9 @@
 import nock from "nock";
 import { createIssue, findOpenIssueByMarker } from "../../src/github/issues.js";
-import { GITHUB_API as API, testOctokit } from "../helpers/test-octokit.js";
+import { GITHUB_API as API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 describe("issues over Octokit and nock", () => {
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    nock.enableNetConnect();
-    expect(pending).toEqual([]);
-  });
+  useStrictNock(nock);
 
   describe("tracking issues", () => {
     const marker = "<!-- aider-bot:schedule:k -->";

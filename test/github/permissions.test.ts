@@ -1,7 +1,7 @@
 import nock from "nock";
 import { lookupPermission, permissionFromApi } from "../../src/github/permissions.js";
 import { GitHubError } from "../../src/github/github-error.js";
-import { GITHUB_API, testOctokit } from "../helpers/test-octokit.js";
+import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const where = { owner: "acme", repo: "web", username: "ann" };
 const route = "/repos/acme/web/collaborators/ann/permission";
@@ -16,13 +16,7 @@ describe("permissionFromApi", () => {
 });
 
 describe("lookupPermission over Octokit and nock", () => {
-  beforeEach(() => nock.disableNetConnect());
-  afterEach(() => {
-    const pending = nock.pendingMocks();
-    nock.cleanAll();
-    nock.enableNetConnect();
-    expect(pending).toEqual([]);
-  });
+  useStrictNock(nock);
 
   it("asks the collaborator-permission endpoint", async () => {
     nock(GITHUB_API).get(route).reply(200, { permission: "write", role_name: "maintain", user: { login: "ann" } });

@@ -16,3 +16,17 @@ export function testOctokit(): ProbotOctokit {
 export function nextPage(path: string, page: number): { link: string } {
   return { link: `<${GITHUB_API}${path}?per_page=100&page=${page}>; rel="next"` };
 }
+
+/**
+ * nock for a describe block: no real network, and a test fails when a mock it set up was never called (renovate's
+ * http-mock rule). Call once inside `describe`.
+ */
+export function useStrictNock(nock: { disableNetConnect(): void; enableNetConnect(): void; pendingMocks(): string[]; cleanAll(): void }): void {
+  beforeEach(() => nock.disableNetConnect());
+  afterEach(() => {
+    const pending = nock.pendingMocks();
+    nock.cleanAll();
+    nock.enableNetConnect();
+    expect(pending).toEqual([]);
+  });
+}
