@@ -141,7 +141,28 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
     if (last) stages[last.stage] = (stages[last.stage] ?? 0) + (entry.time - last.time);
     last = entry.stage ? { stage: entry.stage, time: entry.time } : last && entry.msg === "run finished" ? null : last;
   }
+  if (process.env.BENCH_TRACE) printTrace(t0, calls, rig.fake.state.calls.slice(callsBefore), lines);
   return { postToIdleMs, gitProcesses, gitCommands, gitMs, statusWrites, stages };
+}
+
+/**
+ * `BENCH_TRACE=1`: one timeline per run, in ms from the POST — the app's log lines, every git process (start and
+ * length) and every call the fake GitHub answered — to see where a run's time goes.
+ */
+function printTrace(t0: number, gitCalls: string[], apiCalls: { method: string; path: string; at?: number }[], logLines: string[]): void {
+  const origin = performance.timeOrigin + t0;
+  const rows: [number, string][] = [];
+  for (const call of gitCalls) {
+    const [start = "0", end = "0", ...args] = call.split(" ");
+    rows.push([Number(start) / 1e6 - origin, `git ${subcommand(args.join(" "))} (${Math.round((Number(end) - Number(start)) / 1e6)} ms)`]);
+  }
+  for (const c of apiCalls) if (c.at) rows.push([c.at - origin, `api ${c.method} ${c.path}`]);
+  for (const line of logLines) {
+    const e = JSON.parse(line) as { time?: number; msg?: string; stage?: string };
+    if (typeof e.time === "number") rows.push([e.time - origin, `log ${e.msg ?? ""}${e.stage ? ` [${e.stage}]` : ""}`]);
+  }
+  rows.sort((a, b) => a[0] - b[0]);
+  console.log(rows.map(([ms, what]) => `${String(Math.round(ms)).padStart(6)}  ${what}`).join("\n"));
 }
 
 /** The git subcommand of a logged command line: the first word after the global `-c key=value` options. */
@@ -179,7 +200,7 @@ async function benchRepo(label: string, files: Record<string, string>): Promise<
   try {
     const shim = await gitShim(rig.work);
     const port = await freePort();
-    const app = await rig.start(["serve"], { PORT: String(port), LOG_LEVEL: "info", LOG_FORMAT: "json", PATH: `${shim.bin}:${rig.appEnv.PATH}` });
+    const app = await rig.start(["serve"], { PORT: String(port), LOG_LEVEL: process.env.BENCH_TRACE ? "debug" : "info", LOG_FORMAT: "json", PATH: `${shim.bin}:${rig.appEnv.PATH}` });
     const url = `http://127.0.0.1:${port}/api/github/webhooks`;
     const healthz = `http://127.0.0.1:${port}/healthz`;
     const runs: Measured[] = [];

@@ -56,6 +56,8 @@ export interface RecordedApiCall {
   status: number;
   authorization?: string;
   body?: unknown;
+  /** When the call was answered (epoch ms), for timelines in benchmarks. */
+  at?: number;
 }
 
 export interface TokenScope {

@@ -82,7 +82,7 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     } catch (error) {
       out = { status: 500, json: { message: String(error) } };
     }
-    state.calls.push({ method, path: url.pathname.slice("/api/v3".length) + url.search, status: out.status, authorization: req.headers.authorization, body: raw ? body : undefined });
+    state.calls.push({ method, path: url.pathname.slice("/api/v3".length) + url.search, status: out.status, authorization: req.headers.authorization, body: raw ? body : undefined, at: Date.now() });
     if (out.text !== undefined) {
       res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...out.headers }).end(out.text);
     } else {
@@ -99,7 +99,7 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     } catch (error) {
       out = { status: 400, json: { message: `Problems parsing JSON: ${String(error)}` } };
     }
-    state.calls.push({ method: "POST", path: "/graphql", status: out.status, authorization: req.headers.authorization, body: raw });
+    state.calls.push({ method: "POST", path: "/graphql", status: out.status, authorization: req.headers.authorization, body: raw, at: Date.now() });
     res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(out.json));
   }
 
