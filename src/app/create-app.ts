@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
-import { forkWorker } from "../exec/fork-worker.js";
+import { createForkPool, type ForkPool } from "../exec/fork-worker.js";
 import type { JobContext, RunQueue } from "../github/job-context.js";
 import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
 import { reportInterrupted } from "../github/report-interrupted.js";
@@ -60,7 +60,7 @@ function jobModule(): { module: string; execArgv: string[] } {
  * process). The receiver only records triage jobs. Wiring only; the logic lives in github/, run/, coder/.
  */
 export function createApp(env: AppEnv, options: AppOptions = { work: true }): AppHandle {
-  let engines: { triage: JobEngine<TriageData>; runs: JobEngine<JobContext>; report(job: JobContext, why: Interruption): Promise<void> } | null = null;
+  let engines: { triage: JobEngine<TriageData>; runs: JobEngine<JobContext>; report(job: JobContext, why: Interruption): Promise<void>; pool: ForkPool | null } | null = null;
   const loaded = () => {
     if (!engines) throw new Error("the app is not loaded yet");
     return engines;
@@ -85,6 +85,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         .catch((error: unknown) => app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"));
 
     const { module, execArgv } = jobModule();
+    // One job process is kept started ahead (module loaded), so a job does not wait for Node and the module load.
+    const pool = options.work ? createForkPool({ module, execArgv, env: withoutSecrets(env.source) }) : null;
     const fingerprints = secretFingerprints([env.webhookSecret, env.privateKey]);
     const runHandler: JobHandler<JobContext> = async (job, signal) => {
       const ctx = job.data;
@@ -96,7 +98,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       ]);
       const input: RunJobProcessInput = { job: ctx, apiToken, gitToken, bot: identity, source: withoutSecrets(env.source), fingerprints, ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}) };
       log.info({ attempt: job.attempt }, "job process starting");
-      const outcome = await forkWorker({ module, execArgv, input, signal, graceMs: 10_000, env: withoutSecrets(env.source) });
+      if (!pool) throw new Error("this process only receives webhooks: it does not run jobs");
+      const outcome = await pool.run({ module, input, signal, graceMs: 10_000 });
       if (outcome.kind === "done" || signal.aborted) return;
       // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
       throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
@@ -137,7 +140,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         : {}),
       onAbandoned: (job, reason) => app.log.error({ job: job.id, reason }, "a triage job failed on every attempt (a webhook: GitHub may redeliver it)"),
     });
-    engines = { triage, runs, report };
+    engines = { triage, runs, report, pool };
     if (options.work) {
       void sweepJobDirs(env).then(
         (swept) => swept.length && app.log.info({ swept }, "removed checkouts left by jobs that died"),
@@ -182,7 +185,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       }
     },
     async shutdown(graceMs) {
-      const { triage, runs, report } = loaded();
+      const { triage, runs, report, pool } = loaded();
+      pool?.close();
       // Triage first: it is quick, and a triage finishing now may still enqueue a run.
       await triage.shutdown(graceMs);
       const cut = await runs.shutdown(graceMs);

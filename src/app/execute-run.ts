@@ -48,7 +48,8 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const github = createRunGitHub(deps.api, job, deps.gitToken);
   const runGit: RunGit = {
-    clone: (r) => git.clone({ ...r, depth: 50 }),
+    // Only `undo` looks back (for the bot's last commit); every other run needs the branch's tip alone.
+    clone: (r) => git.clone({ ...r, depth: req.verb === "undo" ? 50 : 1 }),
     headSha: (dir) => git.headSha(dir),
     createBranch: (dir, branch) => git.createBranch(dir, branch),
     push: (r) => git.push(r),

@@ -1,7 +1,8 @@
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
 import { ProbotOctokit } from "probot";
-import { readEnv } from "../config/env.js";
+import { readEnv, sourceEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
+import { sandboxProblem } from "../exec/sandbox.js";
 import type { JobContext } from "../github/job-context.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
@@ -49,6 +50,20 @@ export function withoutSecrets(source: Readonly<Record<string, string | undefine
   return out;
 }
 
+/** The bubblewrap probe a spare ran while it waited (~0.1–0.2 s of a job's start otherwise). */
+let warmSandboxProbe: Promise<string | null> | null = null;
+
+/**
+ * Run by a spare job process before it has a job (see exec/fork-worker's createForkPool): the slow first loads a
+ * job would otherwise pay on its own clock: the tokenizer's tables (~0.3 s) and the sandbox probe.
+ */
+export async function preload(): Promise<void> {
+  // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
+  warmSandboxProbe = sandboxProblem(createExec({ sourceEnv: sourceEnv() }));
+  const count = await loadTokenizer();
+  count("warm up");
+}
+
 /** The job process's entry (fork-worker's `runJob` contract): runs the job and answers its outcome's kind. */
 export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Promise<{ outcome: RunOutcome["kind"] }> {
   for (const secret of [input.apiToken, input.gitToken, input.modelKey]) processRedactor.add(secret);
@@ -61,12 +76,13 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
   const log = logger.child({ job: input.job.req.jobId, pid: process.pid });
   void loadTokenizer();
   const exec = createExec({ sourceEnv: env.source });
+  const warm = warmSandboxProbe;
   const Octokit = ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...(o.throttle as object), enabled: env.throttle } }));
   const octokit = new Octokit({ auth: { token: input.apiToken }, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
   const outcome = await executeRun(input.job, {
     env,
     exec,
-    checkExec: createCheckExec(env, exec, log),
+    checkExec: createCheckExec(env, exec, log, warm ? { probe: () => warm } : {}),
     llm: createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices }),
     api: octokit,
     gitToken: async () => input.gitToken,

@@ -2,7 +2,12 @@
 import { JobStopped, type StopReason } from "../jobs/job-engine.js";
 import type { ChildJob } from "./fork-worker.js";
 
-type FromParent = { type: "run"; module: string; input: unknown } | { type: "stop"; reason: StopReason };
+type FromParent = { type: "preload"; module: string } | { type: "run"; module: string; input: unknown } | { type: "stop"; reason: StopReason };
+type JobModule = { runJob?: ChildJob; preload?: () => Promise<unknown> };
+
+/** A spare process (see createForkPool) imports the job module ahead, and runs its `preload` if it has one. */
+let preloaded: { module: string; mod: Promise<JobModule> } | null = null;
+const load = (module: string): Promise<JobModule> => (preloaded?.module === module ? preloaded.mod : (import(module) as Promise<JobModule>));
 
 const controller = new AbortController();
 
@@ -23,9 +28,17 @@ process.on("message", (m: FromParent) => {
     controller.abort(new JobStopped(m.reason === "shutdown" ? "shutdown" : "cancel"));
     return;
   }
+  if (m.type === "preload") {
+    const mod = import(m.module) as Promise<JobModule>;
+    preloaded = { module: m.module, mod };
+    // A failed import is answered when the job comes (the run awaits the same promise); a failed warm-up only
+    // leaves the job to do that work itself.
+    void mod.then((x) => x.preload?.()).catch(() => undefined);
+    return;
+  }
   void (async () => {
     try {
-      const mod = (await import(m.module)) as { runJob?: ChildJob };
+      const mod = await load(m.module);
       if (typeof mod.runJob !== "function") throw new Error(`${m.module} does not export runJob`);
       const result = await mod.runJob(m.input, controller.signal, (message) => process.send!({ type: "message", message }));
       await answer({ type: "done", result });

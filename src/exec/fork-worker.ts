@@ -1,4 +1,4 @@
-import { fork } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -38,13 +38,90 @@ function childEntry(): string {
   return existsSync(js) ? js : js.replace(/\.js$/, ".ts");
 }
 
+/** How job processes are started: the same for every job of a pool (see {@link createForkPool}). */
+export type ForkSpawnOptions = Pick<ForkWorkerOptions, "env" | "execArgv" | "maxOldSpaceMb">;
+
+/** One started job process, possibly still loading its module. */
+interface Started {
+  child: ChildProcess;
+  spawned: Promise<boolean>;
+}
+
+function start(options: ForkSpawnOptions, preload?: string): Started {
+  const execArgv = [...(options.execArgv ?? []), ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : [])];
+  const child = fork(childEntry(), [], { env: options.env, execArgv, serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const spawned = new Promise<boolean>((resolve) => {
+    child.once("spawn", () => {
+      // Load the job's module (and whatever it warms) now, so a job handed to this process starts at once.
+      if (preload) child.send({ type: "preload", module: preload });
+      resolve(true);
+    });
+    child.once("error", () => resolve(false));
+  });
+  return { child, spawned };
+}
+
 /**
  * Runs one job in a child Node process, so its CPU spikes, crashes and memory blow-ups stay out of the parent's
  * event loop. The input travels over IPC (never argv or env); a stop is a message, then SIGKILL after the grace.
  */
 export function forkWorker(options: ForkWorkerOptions): Promise<ForkOutcome> {
-  const execArgv = [...(options.execArgv ?? []), ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : [])];
-  const child = fork(childEntry(), [], { env: options.env, execArgv, serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  return runIn(start(options), options);
+}
+
+export interface ForkPool {
+  /** Run one job in the ready process (started ahead with the same env and flags), or in a new one. */
+  run(options: Omit<ForkWorkerOptions, keyof ForkSpawnOptions>): Promise<ForkOutcome>;
+  /** The idle process's pid, if one is ready (for logs and tests). */
+  idlePid(): number | undefined;
+  /** Kill the idle process; running jobs are not touched. */
+  close(): void;
+}
+
+/**
+ * Job processes started one ahead (the first when the pool is made): a Node process with the job module already imported waits, idle and unreferenced,
+ * for the next job, so a job does not pay Node's start and the module load (about a second) on its own clock. Each
+ * process still runs one job and exits; a new spare starts as one is taken. An idle spare that dies is replaced only
+ * when the next job comes (a spare that cannot start never loops).
+ */
+export function createForkPool(spawn: ForkSpawnOptions & { module: string }): ForkPool {
+  let spare: Started | null = null;
+  let closed = false;
+  const startSpare = () => {
+    const s = start(spawn, spawn.module);
+    // Idle, it must not keep the app alive (tests, a CLI run, shutdown); a job makes it count again.
+    s.child.unref();
+    s.child.channel?.unref();
+    s.child.once("exit", () => {
+      if (spare === s) spare = null;
+    });
+    // A spare that cannot start is seen when taken (its job falls back to a fresh process).
+    s.child.on("error", () => undefined);
+    spare = s;
+  };
+  startSpare();
+  return {
+    run(options) {
+      if (closed) return forkWorker({ ...spawn, ...options });
+      const taken = spare && spare.child.exitCode === null && spare.child.signalCode === null ? spare : null;
+      spare = null;
+      const started = taken ?? start(spawn, spawn.module);
+      started.child.ref();
+      started.child.channel?.ref();
+      startSpare();
+      return runIn(started, { ...spawn, ...options });
+    },
+    idlePid: () => spare?.child.pid,
+    close() {
+      closed = true;
+      spare?.child.kill("SIGKILL");
+      spare = null;
+    },
+  };
+}
+
+function runIn(started: Started, options: ForkWorkerOptions): Promise<ForkOutcome> {
+  const { child } = started;
   return new Promise<ForkOutcome>((resolve) => {
     let answer: ForkOutcome | null = null;
     let killTimer: NodeJS.Timeout | undefined;
@@ -63,7 +140,7 @@ export function forkWorker(options: ForkWorkerOptions): Promise<ForkOutcome> {
       // fork failed (or IPC broke): the exit event follows when there was a process; without one, answer now.
       if (child.pid === undefined) resolve({ kind: "crashed", message: `could not start the job process: ${error.message}`, code: null, signal: null });
     });
-    child.on("exit", (code, signal) => {
+    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(killTimer);
       options.signal.removeEventListener("abort", stop);
       resolve(
@@ -74,8 +151,12 @@ export function forkWorker(options: ForkWorkerOptions): Promise<ForkOutcome> {
           message: signal ? `the job process was killed by ${signal}${signal === "SIGKILL" && !options.signal.aborted ? " (out of memory?)" : ""}` : `the job process exited with code ${code} without an answer`,
         },
       );
-    });
-    child.once("spawn", () => {
+    };
+    // A spare may have died while idle: its exit has been and gone.
+    if (child.exitCode !== null || child.signalCode !== null) return exited(child.exitCode, child.signalCode);
+    child.once("exit", exited);
+    void started.spawned.then((ok) => {
+      if (!ok || child.exitCode !== null) return;
       child.send({ type: "run", module: options.module, input: options.input });
       if (options.signal.aborted) stop();
       else options.signal.addEventListener("abort", stop, { once: true });

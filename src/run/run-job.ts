@@ -72,16 +72,15 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   };
   const headSha = req.target.kind === "issue" ? null : req.target.headSha;
   const checkRunId = headSha && req.verb === "run" ? await deps.github.startCheckRun(headSha).catch(() => null) : null;
-  // PR context first: address-reviews / fix-ci with nothing to do stop here, with the reason.
-  const context = (await deps.prContext?.(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))) ?? null;
+  // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other).
+  const contextP: Promise<PreparedContext | null> = deps.prContext
+    ? deps.prContext(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))
+    : Promise.resolve(null);
   let outcome: RunOutcome;
   let dir: string | null = null;
   try {
-    if (context?.refuse) outcome = { kind: "nothing-to-do", message: context.refuse, elapsedMs: 0 };
-    else {
-      dir = await deps.tempDir.create("aider-bot-job-");
-      outcome = await phases(req, deps, dir, stage, context);
-    }
+    dir = await deps.tempDir.create("aider-bot-job-");
+    outcome = await phases(req, deps, dir, stage, contextP);
   } catch (error) {
     log.error({ err: error }, "run failed");
     outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
@@ -89,6 +88,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     if (dir) await deps.tempDir.remove(dir).catch((error: unknown) => log.warn({ err: error, dir }, "could not remove the job's checkout; the next start sweeps it"));
   }
   outcome.elapsedMs = deps.now() - started;
+  const context = await contextP;
   // Review-thread replies and resolves, then the context details, go into the final status comment.
   const after = await deps.afterRun?.(req, outcome, context).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
   const contextNotes = [after, context?.details].filter((x): x is string => !!x);
@@ -98,14 +98,21 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   return outcome;
 }
 
-async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, context: PreparedContext | null): Promise<RunOutcome> {
+async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, contextP: Promise<PreparedContext | null>): Promise<RunOutcome> {
+  // address-reviews / fix-ci read their context first: with nothing to do they stop before cloning, with the reason.
+  // A plain run (the context only informs the model) clones while the context is fetched.
+  const mayRefuse = req.context !== undefined && req.context.mode.kind !== "plain";
+  const context = mayRefuse ? await contextP : null;
+  if (context?.refuse) return { kind: "nothing-to-do", message: context.refuse, elapsedMs: 0 };
   const prepared = await prepare(req, deps, dir, stage);
   if (req.verb === "undo") {
     if (req.target.kind === "issue") return { kind: "refused", message: "`undo` works on pull requests: it reverts the bot's last commit there.", elapsedMs: 0 };
     stage("pushing");
     return undoLastRun({ req, deps, dir: prepared.checkout, branch: prepared.branch, token: prepared.token, headSha: prepared.baseSha });
   }
-  const result = await code(req, deps, prepared, stage, context);
+  const late = context ?? (await contextP);
+  if (late?.refuse) return { kind: "nothing-to-do", message: late.refuse, elapsedMs: 0 };
+  const result = await code(req, deps, prepared, stage, late);
   const stopped = stopReasonOf(deps.signal);
   if (stopped) return { kind: "cancelled", reason: stopped, result, elapsedMs: 0 };
   const verdict = verify(req, result);

@@ -1,6 +1,8 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { forkWorker, type ForkWorkerOptions } from "../../src/exec/fork-worker.js";
-import { childProcessHandler } from "../../src/jobs/child-process-handler.js";
+import { createForkPool, forkWorker, type ForkWorkerOptions } from "../../src/exec/fork-worker.js";
 import { JobStopped } from "../../src/jobs/job-engine.js";
 
 const module = fileURLToPath(new URL("../fixtures/jobs/child-job.ts", import.meta.url));
@@ -34,14 +36,57 @@ describe("forkWorker", () => {
     stubborn.abort(new JobStopped("shutdown"));
     expect(await run({ mode: "stubborn" }, { signal: stubborn.signal, graceMs: 100 })).toMatchObject({ kind: "crashed", signal: "SIGKILL" });
   });
+});
 
-  it("childProcessHandler turns a child's crash into a job crash, and a stop into a normal end", async () => {
-    const handler = childProcessHandler<{ mode: string }>({ ...base, input: (job) => job.data });
-    const job = (mode: string) => ({ id: "1", key: "o/r#1", installationId: 1, kind: "run" as const, data: { mode }, attempt: 1 });
-    await expect(handler(job("ok"), new AbortController().signal)).resolves.toBeUndefined();
-    await expect(handler(job("exit"), new AbortController().signal)).rejects.toThrow(/o\/r#1.*exited with code 3/);
-    const stopped = new AbortController();
-    stopped.abort(new JobStopped("shutdown"));
-    await expect(handler(job("stubborn"), stopped.signal)).resolves.toBeUndefined();
+describe("createForkPool", () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false; // ESRCH: no such process
+    }
+  };
+  const waitFor = async (ok: () => boolean) => {
+    for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+    return ok();
+  };
+
+  it("hands each job to a process started (and preloaded) ahead, a fresh one per job", async () => {
+    const pool = createForkPool(base);
+    try {
+      const spare = pool.idlePid();
+      expect(spare).toBeDefined();
+      const job = () => pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
+      const first = await job();
+      expect(first).toEqual({ kind: "done", result: { preloaded: true, pid: spare } });
+      const second = await job();
+      expect(second).toMatchObject({ kind: "done", result: { preloaded: true } });
+      expect((second as { result: { pid: number } }).result.pid).not.toBe(spare);
+      // Outcomes are the same as forkWorker's: a crash of the job is the job's.
+      expect(await pool.run({ module, input: { mode: "exit" }, signal: new AbortController().signal, graceMs: 2_000 })).toMatchObject({ kind: "crashed", code: 3 });
+    } finally {
+      pool.close();
+    }
+  });
+
+  it("runs the job in a new process when the spare died while idle, and close() kills the spare", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "fork-pool-"));
+    const marker = path.join(dir, "died");
+    const pool = createForkPool({ ...base, env: { ...base.env, DIE_ONCE: marker } });
+    try {
+      expect(await waitFor(() => pool.idlePid() === undefined)).toBe(true);
+      expect(await readFile(marker, "utf8")).toBe("died");
+      const outcome = await pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
+      expect(outcome).toMatchObject({ kind: "done", result: { preloaded: true } });
+      const next = pool.idlePid();
+      expect(next).toBeDefined();
+      pool.close();
+      expect(await waitFor(() => !alive(next!))).toBe(true);
+      expect(pool.idlePid()).toBeUndefined();
+    } finally {
+      pool.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

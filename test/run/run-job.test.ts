@@ -165,10 +165,32 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
   it("a refusal (nothing to address) ends the run before cloning, with the reason", async () => {
     const h = harness(async () => changed);
     h.deps.prContext = async () => ({ ...prepared, refuse: "There is no unresolved review thread on this pull request." });
-    const out = await runJob(request(), h.deps);
+    const addressReviews = { mode: { kind: "address-reviews" as const, threads: [], extra: "" }, budget: {} as never, resolveThreads: true };
+    const out = await runJob(request({ context: addressReviews }), h.deps);
     expect(out.kind).toBe("nothing-to-do");
     expect(h.calls.some((c) => c.startsWith("clone"))).toBe(false);
     expect(h.statuses.at(-1)).toContain("😕 There is no unresolved review thread on this pull request.");
+  });
+
+  it("a plain run clones while its context is still being fetched, and the coder gets the context", async () => {
+    let seen: Parameters<RunJobDeps["coder"]>[1] | undefined;
+    const h = harness(async (_root, options) => ((seen = options), changed));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let clonedBeforeContext = false;
+    h.deps.prContext = async () => {
+      // The context answers only once the clone has started: awaiting it before cloning would never finish.
+      for (let i = 0; i < 100 && !h.calls.some((c) => c.startsWith("clone")); i++) await new Promise((r) => setImmediate(r));
+      clonedBeforeContext = h.calls.some((c) => c.startsWith("clone"));
+      release();
+      await gate;
+      return prepared;
+    };
+    const plain = { mode: { kind: "plain" as const }, budget: {} as never, resolveThreads: true };
+    const out = await runJob(request({ context: plain }), h.deps);
+    expect(clonedBeforeContext).toBe(true);
+    expect(out.kind).toBe("pushed");
+    expect(seen).toMatchObject({ prContext: prepared.blocks });
   });
 
   it("a failing context step or after-run step never fails the run", async () => {
