@@ -10,10 +10,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { execFileSync, spawnSync } from "node:child_process";
-import { sendWebhook } from "../src/demo/send-webhook.js";
 import { seedIssue } from "../src/demo/seed-repo.js";
 import type { FakeIssue } from "../src/demo/fake-github-state.js";
 import { freePort, percentile, startRig, WEBHOOK_SECRET, type Rig } from "./lib/app-rig.js";
+import { sendStorm, type StormDelivery } from "./lib/storm-sender.js";
 
 const FILES = {
   "src/fetch-client.ts": "export async function getText(url: string): Promise<string> {\n  return (await fetch(url)).text();\n}\n",
@@ -65,28 +65,18 @@ async function storm(rig: Rig, url: string): Promise<Storm> {
     const commentId = 90_000 + i;
     return { id: randomUUID(), issue, commentId, payload: commentPayload(rig, issue, commentId, `/aider ask what does getText do? (${i})`), sentAt: 0 };
   });
-  const send = async (d: Delivery) => {
-    const started = performance.now();
-    const r = await sendWebhook({ url, secret: WEBHOOK_SECRET, event: "issue_comment", payload: d.payload, deliveryId: d.id });
-    return { ms: performance.now() - started, status: r.status };
-  };
-  const t0 = performance.now();
-  const acks: { ms: number; status: number }[] = [];
   // Half the redeliveries race their original; the other half come once the storm's first wave is answered.
   const racing = unique.slice(0, REDELIVERED / 2);
   const late = unique.slice(REDELIVERED / 2, REDELIVERED);
-  await Promise.all([
-    ...unique.map(async (d) => {
-      d.sentAt = performance.now() - t0;
-      const r = await send(d);
-      d.ackMs = r.ms;
-      d.status = r.status;
-      acks.push(r);
-    }),
-    ...racing.map(async (d) => acks.push(await send(d))),
-  ]);
-  for (const r of await Promise.all(late.map(send))) acks.push(r);
-  return { deliveries: unique, acks, t0 };
+  const asSent = (d: Delivery): StormDelivery => ({ id: d.id, event: "issue_comment", payload: d.payload });
+  const { acks: sent, t0 } = await sendStorm(url, WEBHOOK_SECRET, [[...unique, ...racing].map(asSent), late.map(asSent)]);
+  const byId = new Map(unique.map((d) => [d.id, d]));
+  for (const a of sent) {
+    const d = byId.get(a.id);
+    // The first answer of an id is its original's (the wave with the racing copies is sent original first).
+    if (d && d.status === undefined) Object.assign(d, { sentAt: a.sentAt, ackMs: a.ms, status: a.status });
+  }
+  return { deliveries: unique, acks: sent.map((a) => ({ ms: a.ms, status: a.status })), t0 };
 }
 
 async function measure(label: string, rig: Rig, webhookUrl: string): Promise<void> {
@@ -96,7 +86,8 @@ async function measure(label: string, rig: Rig, webhookUrl: string): Promise<voi
   const deadline = Date.now() + 15 * 60_000;
   const running = (body: string) => body.includes("⏳");
   for (;;) {
-    const now = performance.now() - t0;
+    // t0 is the sender thread's start, on the shared wall clock.
+    const now = performance.timeOrigin + performance.now() - t0;
     const comments = rig.repo.comments;
     const reacted = new Set(rig.repo.reactions.filter((r) => r.content === "eyes").map((r) => r.subject));
     for (const d of deliveries) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
 import { createForkPool, type ForkPool } from "../exec/fork-worker.js";
+import type { IntakeGate } from "./intake-gate.js";
 import type { JobContext, RunQueue } from "../github/job-context.js";
 import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
 import { reportInterrupted } from "../github/report-interrupted.js";
@@ -23,7 +24,15 @@ import { triageKey } from "./triage-key.js";
 export type IntakeResult = "recorded" | "duplicate" | "ignored";
 
 /** What a triage job carries: a verified webhook, or a schedule's tick (fired once per tick across replicas). */
-type TriageData = VerifiedWebhook | { tick: { key: string; target: ScheduleTarget; schedule: Schedule } };
+/**
+ * A delivery is stored as the text GitHub sent (`raw`), parsed again by its triage: encoding the parsed payload into
+ * the queue cost more than the rest of the intake. Records stored whole (`payload`) by an older version still work.
+ */
+type StoredWebhook = { id: string; name: string; raw: string } | VerifiedWebhook;
+type TriageData = StoredWebhook | { tick: { key: string; target: ScheduleTarget; schedule: Schedule } };
+
+const webhookOf = (stored: StoredWebhook): { id: string; name: string; payload: unknown } =>
+  "payload" in stored ? { id: stored.id, name: stored.name, payload: stored.payload } : { id: stored.id, name: stored.name, payload: JSON.parse(stored.raw) as unknown };
 
 export interface AppHandle {
   appFn: ApplicationFunction;
@@ -43,6 +52,8 @@ export interface AppHandle {
 export interface AppOptions {
   /** This process works jobs (a worker, or `serve` without AIDER_BOT_ROLE=receiver); else it only records them. */
   work: boolean;
+  /** The webhook endpoint's gate in this process: jobs start only while it is quiet (see intake-gate). */
+  gate?: IntakeGate;
 }
 
 /** Triage jobs are GitHub calls only: many at once, none waits behind a busy PR. */
@@ -65,6 +76,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     if (!engines) throw new Error("the app is not loaded yet");
     return engines;
   };
+  // Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices).
+  const firstAttempts = new Set<string>();
   const appFn: ApplicationFunction = (app: Probot) => {
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
@@ -89,6 +102,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     const pool = options.work ? createForkPool({ module, execArgv, env: withoutSecrets(env.source) }) : null;
     const fingerprints = secretFingerprints([env.webhookSecret, env.privateKey]);
     const runHandler: JobHandler<JobContext> = async (job, signal) => {
+      await options.gate?.quiet();
       const ctx = job.data;
       const log = app.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
       const [apiToken, gitToken, identity] = await Promise.all([
@@ -132,9 +146,16 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       backoffMs: 2_000,
       ...(options.work
         ? {
-            handler: async (job: { data: TriageData }) => {
+            handler: async (job: { data: TriageData; attempt: number }) => {
+              await options.gate?.quiet();
               if ("tick" in job.data) return fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
-              await app.receive(job.data as Parameters<Probot["receive"]>[0]);
+              const event = webhookOf(job.data);
+              if (job.attempt === 1) firstAttempts.add(event.id);
+              try {
+                await app.receive(event as Parameters<Probot["receive"]>[0]);
+              } finally {
+                firstAttempts.delete(event.id);
+              }
             },
           }
         : {}),
@@ -162,14 +183,15 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       void sync();
       setInterval(sync, env.scheduleSyncMs).unref();
     }
-    registerHandlers(app, { runs: runPort, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel } });
+    registerHandlers(app, { runs: runPort, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel }, firstAttempt: (id) => firstAttempts.has(id) });
   };
   return {
     appFn,
     async intake(event) {
       if (!isHandledEvent(event.name, event.payload)) return "ignored";
       const installationId = Number((event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
-      const added = await loaded().triage.enqueue({ id: event.id, key: triageKey(event), installationId, kind: "triage", data: event });
+      const data: StoredWebhook = event.raw !== undefined ? { id: event.id, name: event.name, raw: event.raw } : event;
+      const added = await loaded().triage.enqueue({ id: event.id, key: triageKey(event), installationId, kind: "triage", data });
       return added ? "recorded" : "duplicate";
     },
     async stats() {

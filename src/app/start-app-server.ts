@@ -4,6 +4,7 @@ import type { Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
 import type { LineSink } from "../security/create-redacting-logger.js";
 import { createWebhookIntake } from "../security/webhook-intake.js";
+import { createIntakeGate } from "./intake-gate.js";
 import { createApp, type AppHandle } from "./create-app.js";
 import { createProbot } from "./create-probot.js";
 
@@ -24,7 +25,9 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
   if (!env.appId) throw new Error("APP_ID is not set.");
   if (!env.webhookSecret) throw new Error("WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.");
   // With Redis, AIDER_BOT_ROLE=receiver leaves the jobs to `aider-bot worker` processes; alone, this process works too.
-  const app = createApp(env, { work: !(env.redisUrl && env.role === "receiver") });
+  // Deliveries are answered before background work starts: jobs wait while the intake is busy (see intake-gate).
+  const gate = createIntakeGate();
+  const app = createApp(env, { work: !(env.redisUrl && env.role === "receiver"), gate });
   const probot = await createProbot(env, privateKey, { ...options, webhookSecret: env.webhookSecret });
   await probot.load(app.appFn, { cwd: process.cwd(), addHandler: () => undefined });
   const intake = createWebhookIntake({
@@ -49,7 +52,9 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
       return;
     }
     if (path === env.webhookPath) {
-      void intake.handle(req, res);
+      const leave = gate.enter();
+      res.once("close", leave);
+      void intake.handle(req, res).finally(leave);
       return;
     }
     res.writeHead(404).end();

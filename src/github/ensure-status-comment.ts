@@ -1,4 +1,4 @@
-import { ensureComment, updateComment } from "./ensure-comment.js";
+import { createComment, ensureComment, updateComment } from "./ensure-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { runMarker } from "./markers.js";
 
@@ -10,7 +10,7 @@ import { runMarker } from "./markers.js";
  */
 export async function ensureStatusComment(
   api: GitHubClient,
-  args: RepoRef & { issueNumber: number; jobId: string; body: string; botLogin?: string; commentId?: number },
+  args: RepoRef & { issueNumber: number; jobId: string; body: string; botLogin?: string; commentId?: number; known?: "none-yet" },
 ): Promise<number> {
   const marker = runMarker(args.jobId);
   const body = args.body.includes(marker) ? args.body : `${marker}\n${args.body}`;
@@ -18,5 +18,7 @@ export async function ensureStatusComment(
     await updateComment(api, { owner: args.owner, repo: args.repo, commentId: args.commentId, body });
     return args.commentId;
   }
+  // The caller knows no comment of this job can exist yet (its first triage attempt): post without listing first.
+  if (args.known === "none-yet") return createComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, body });
   return ensureComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, marker, body, botLogin: args.botLogin });
 }

@@ -35,6 +35,11 @@ export interface AppServices {
   /** The App's own id, when known: comments it made are recognised by `performed_via_github_app` too. */
   botAppId?(): Promise<number | undefined>;
   defaults: { model: string; weakModel?: string };
+  /**
+   * Whether this delivery's triage is on its first attempt: then no status comment of it can exist yet and it is
+   * posted without listing the thread first (a retried triage may have posted one before it died).
+   */
+  firstAttempt?(deliveryId: string): boolean;
 }
 
 export type HandleResult =
@@ -101,8 +106,13 @@ async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue
     return { kind: "replied", reason: request.error };
   }
   const reactTo = reactionSubject(facts);
-  await addReaction(ctx.api, facts, reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed"));
-  const statusCommentId = await ensureStatusComment(ctx.api, { ...where, jobId: request.jobId, botLogin, body: renderStage("queued", request) });
+  // 👀 and the "queued" comment together: they are the requester's first feedback. With a dedupe id the thread was
+  // searched for this job's comment just above; on a first attempt there can be none.
+  const known = facts.dedupeId || services.firstAttempt?.(ctx.id) ? ("none-yet" as const) : undefined;
+  const [, statusCommentId] = await Promise.all([
+    addReaction(ctx.api, facts, reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
+    ensureStatusComment(ctx.api, { ...where, jobId: request.jobId, botLogin, body: renderStage("queued", request), ...(known ? { known } : {}) }),
+  ]);
   const checkRunId = await startTriageCheckRun(ctx.api, request, log);
   const context: JobContext = {
     req: request,

@@ -23,7 +23,12 @@ export interface EmbeddedEngineOptions<T> extends EngineOptions<T> {
   pollMs?: number;
 }
 
-interface JobRecord<T> extends EngineJob<T> {
+/**
+ * A job's bookkeeping. Its data (a whole webhook payload, a run's context) is kept apart, under `["d", seq]`: every
+ * claim, heartbeat and stats call reads or rewrites the records, and with the data inside them a storm of 200
+ * deliveries cost a decode of 200 payloads per claim.
+ */
+interface JobRecord<T> extends Omit<EngineJob<T>, "data"> {
   seq: number;
   state: "queued" | "running";
   owner?: string;
@@ -34,6 +39,7 @@ interface JobRecord<T> extends EngineJob<T> {
 
 interface Local<T> {
   record: JobRecord<T>;
+  job: EngineJob<T>;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -48,7 +54,10 @@ type Key = (string | number)[];
  */
 export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobEngine<T> {
   const o = { ...ENGINE_DEFAULTS, pollMs: 200, ...definedOnly(options) };
-  const db: RootDatabase<unknown, Key> = open<unknown, Key>({ path: o.path, compression: false });
+  const db: RootDatabase<unknown, Key> = open<unknown, Key>({
+    path: o.path,
+    compression: false,
+  });
   const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const local = new Map<number, Local<T>>();
   const crons = new Map<string, Cron>();
@@ -59,12 +68,28 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   const report = (error: unknown) => o.onError?.(error);
   const tx = <R>(fn: () => R): R => db.transactionSync(fn);
   const jobKey = (seq: number): Key => ["j", seq];
+  const dataKey = (seq: number): Key => ["d", seq];
   const records = () => [...db.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((e) => e.value as JobRecord<T>);
-  const asJob = (r: JobRecord<T>): EngineJob<T> => ({ id: r.id, key: r.key, installationId: r.installationId, kind: r.kind, data: r.data, attempt: r.attempt });
+  /** The job with its data (records written before the data moved out still hold it themselves). */
+  const asJob = (r: JobRecord<T>): EngineJob<T> => {
+    const data = (db.get(dataKey(r.seq)) ?? (r as JobRecord<T> & { data?: T }).data) as T;
+    return {
+      id: r.id,
+      key: r.key,
+      installationId: r.installationId,
+      kind: r.kind,
+      data,
+      attempt: r.attempt,
+    };
+  };
+  const remove = (seq: number) => {
+    db.removeSync(jobKey(seq));
+    db.removeSync(dataKey(seq));
+  };
 
-  const abandon = (r: JobRecord<T>, reason: AbandonReason) => {
+  const abandon = (job: EngineJob<T>, reason: AbandonReason) => {
     Promise.resolve()
-      .then(() => o.onAbandoned?.(asJob(r), reason))
+      .then(() => o.onAbandoned?.(job, reason))
       .catch(report);
   };
 
@@ -74,14 +99,26 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     const seq = ((db.get(["seq"]) as number | undefined) ?? 0) + 1;
     db.putSync(["seq"], seq);
     db.putSync(["seen", job.id], Date.now());
-    const record: JobRecord<T> = { ...job, attempt: 0, seq, state: "queued", notBefore: 0 };
+    const { data, ...rest } = job;
+    const record: JobRecord<T> = {
+      ...rest,
+      attempt: 0,
+      seq,
+      state: "queued",
+      notBefore: 0,
+    };
     db.putSync(jobKey(seq), record);
+    db.putSync(dataKey(seq), data);
     return true;
   };
   // Group commit: enqueues arriving together (a webhook storm) share one durable transaction instead of paying one
   // disk flush each. Synchronous transactions only: LMDB's asynchronous ones, mixed with synchronous ones from
   // another handle on the same file in one process, can deadlock on the write lock.
-  let batch: { job: JobInput<T>; resolve: (added: boolean) => void; reject: (error: unknown) => void }[] = [];
+  let batch: {
+    job: JobInput<T>;
+    resolve: (added: boolean) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   const flush = () => {
     const pending = batch;
     batch = [];
@@ -98,134 +135,170 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       if (batch.length === 1) setImmediate(flush);
     });
 
-  /** Renews this worker's heartbeat and leases; returns the local jobs whose key was cancelled from elsewhere. */
-  const heartbeat = (): Local<T>[] =>
-    tx(() => {
-      const now = Date.now();
-      db.putSync(["w", me], now);
-      const cancelled: Local<T>[] = [];
-      for (const [seq, l] of local) {
-        const r = db.get(jobKey(seq)) as JobRecord<T> | undefined;
-        if (!r || r.owner !== me) continue;
-        db.putSync(jobKey(seq), { ...r, leaseUntil: now + o.leaseMs });
-        if (r.cancel) cancelled.push(l);
-      }
-      return cancelled;
-    });
+  /** Renews this worker's heartbeat and leases; returns the local jobs whose key was cancelled from elsewhere. In a transaction. */
+  const heartbeat = (): Local<T>[] => {
+    const now = Date.now();
+    db.putSync(["w", me], now);
+    const cancelled: Local<T>[] = [];
+    for (const [seq, l] of local) {
+      const r = db.get(jobKey(seq)) as JobRecord<T> | undefined;
+      if (!r || r.owner !== me) continue;
+      db.putSync(jobKey(seq), { ...r, leaseUntil: now + o.leaseMs });
+      if (r.cancel) cancelled.push(l);
+    }
+    return cancelled;
+  };
 
-  /** Takes the jobs this process may start now, in order, and handles jobs whose worker died. */
-  const claim = (): { claimed: JobRecord<T>[]; abandoned: JobRecord<T>[] } =>
-    tx(() => {
-      const now = Date.now();
-      const all = records();
-      const abandoned: JobRecord<T>[] = [];
-      const busyKeys = new Set<string>();
-      const perInstallation = new Map<number, number>();
-      const live: JobRecord<T>[] = [];
-      for (const r of all) {
-        if (r.state === "running" && r.owner === me && local.has(r.seq) && (r.leaseUntil ?? 0) < now) {
-          // Our own job, still running here: this process was too busy to renew in time. Renew, never run it twice.
-          const renewed: JobRecord<T> = { ...r, leaseUntil: now + o.leaseMs };
-          db.putSync(jobKey(r.seq), renewed);
-          live.push(renewed);
-          busyKeys.add(r.key);
-          perInstallation.set(r.installationId, (perInstallation.get(r.installationId) ?? 0) + 1);
-          continue;
-        }
-        if (r.state === "running" && (r.leaseUntil ?? 0) < now) {
-          // Its worker stopped renewing the lease: it died (or froze past the lease).
-          if (r.cancel) {
-            // Cancelled by a user before its worker died: nothing to re-run or report.
-            db.removeSync(jobKey(r.seq));
-            continue;
-          }
-          if (r.attempt >= o.attempts) {
-            db.removeSync(jobKey(r.seq));
-            abandoned.push(r);
-            continue;
-          }
-          const requeued: JobRecord<T> = { ...r, state: "queued", owner: undefined, leaseUntil: undefined, notBefore: now };
-          db.putSync(jobKey(r.seq), requeued);
-          live.push(requeued);
-          continue;
-        }
-        live.push(r);
-        if (r.state === "running") {
-          busyKeys.add(r.key);
-          perInstallation.set(r.installationId, (perInstallation.get(r.installationId) ?? 0) + 1);
-        }
-      }
-      const claimed: JobRecord<T>[] = [];
-      if (stopping || !o.handler) return { claimed, abandoned };
-      for (const r of live) {
-        if (local.size + claimed.length >= o.concurrency) break;
-        if (r.state !== "queued") continue;
-        // The oldest queued job of a key blocks the later ones (order per key), whether it can start or not.
-        if (busyKeys.has(r.key)) continue;
+  /** Takes the jobs this process may start now, in order, and handles jobs whose worker died. In a transaction. */
+  const claim = (): {
+    claimed: { record: JobRecord<T>; job: EngineJob<T> }[];
+    abandoned: EngineJob<T>[];
+  } => {
+    const now = Date.now();
+    const all = records();
+    const abandoned: EngineJob<T>[] = [];
+    const busyKeys = new Set<string>();
+    const perInstallation = new Map<number, number>();
+    const live: JobRecord<T>[] = [];
+    for (const r of all) {
+      if (r.state === "running" && r.owner === me && local.has(r.seq) && (r.leaseUntil ?? 0) < now) {
+        // Our own job, still running here: this process was too busy to renew in time. Renew, never run it twice.
+        const renewed: JobRecord<T> = { ...r, leaseUntil: now + o.leaseMs };
+        db.putSync(jobKey(r.seq), renewed);
+        live.push(renewed);
         busyKeys.add(r.key);
-        if (r.notBefore > now || r.cancel) continue;
-        const n = perInstallation.get(r.installationId) ?? 0;
-        if (n >= o.perInstallation) continue;
-        perInstallation.set(r.installationId, n + 1);
-        const running: JobRecord<T> = { ...r, state: "running", owner: me, leaseUntil: now + o.leaseMs, attempt: r.attempt + 1 };
-        db.putSync(jobKey(r.seq), running);
-        claimed.push(running);
+        perInstallation.set(r.installationId, (perInstallation.get(r.installationId) ?? 0) + 1);
+        continue;
       }
-      return { claimed, abandoned };
-    });
+      if (r.state === "running" && (r.leaseUntil ?? 0) < now) {
+        // Its worker stopped renewing the lease: it died (or froze past the lease).
+        if (r.cancel) {
+          // Cancelled by a user before its worker died: nothing to re-run or report.
+          remove(r.seq);
+          continue;
+        }
+        if (r.attempt >= o.attempts) {
+          abandoned.push(asJob(r));
+          remove(r.seq);
+          continue;
+        }
+        const requeued: JobRecord<T> = {
+          ...r,
+          state: "queued",
+          owner: undefined,
+          leaseUntil: undefined,
+          notBefore: now,
+        };
+        db.putSync(jobKey(r.seq), requeued);
+        live.push(requeued);
+        continue;
+      }
+      live.push(r);
+      if (r.state === "running") {
+        busyKeys.add(r.key);
+        perInstallation.set(r.installationId, (perInstallation.get(r.installationId) ?? 0) + 1);
+      }
+    }
+    const claimed: { record: JobRecord<T>; job: EngineJob<T> }[] = [];
+    if (stopping || !o.handler) return { claimed, abandoned };
+    for (const r of live) {
+      if (local.size + claimed.length >= o.concurrency) break;
+      if (r.state !== "queued") continue;
+      // The oldest queued job of a key blocks the later ones (order per key), whether it can start or not.
+      if (busyKeys.has(r.key)) continue;
+      busyKeys.add(r.key);
+      if (r.notBefore > now || r.cancel) continue;
+      const n = perInstallation.get(r.installationId) ?? 0;
+      if (n >= o.perInstallation) continue;
+      perInstallation.set(r.installationId, n + 1);
+      const running: JobRecord<T> = {
+        ...r,
+        state: "running",
+        owner: me,
+        leaseUntil: now + o.leaseMs,
+        attempt: r.attempt + 1,
+      };
+      db.putSync(jobKey(r.seq), running);
+      claimed.push({ record: running, job: asJob(running) });
+    }
+    return { claimed, abandoned };
+  };
 
   /** Records the end of a local job: done, retried after a crash, abandoned, or put back by shutdown. */
-  const finish = (r: JobRecord<T>, outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> }) => {
+  const finish = (r: JobRecord<T>, job: EngineJob<T>, outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> }) => {
     const abandonedWith = tx((): AbandonReason | null => {
       const current = db.get(jobKey(r.seq)) as JobRecord<T> | undefined;
       // Another process took the job over after our lease ran out: the outcome is theirs to record.
       if (!current || current.owner !== me) return null;
       if (outcome.stopped === "shutdown") {
-        db.putSync(jobKey(r.seq), { ...current, state: "queued", owner: undefined, leaseUntil: undefined, attempt: current.attempt - 1 });
+        db.putSync(jobKey(r.seq), {
+          ...current,
+          state: "queued",
+          owner: undefined,
+          leaseUntil: undefined,
+          attempt: current.attempt - 1,
+        });
         return null;
       }
       if (outcome.error !== undefined && outcome.stopped !== "cancel") {
         if (current.attempt < o.attempts) {
           const delay = o.backoffMs * 2 ** (current.attempt - 1);
-          db.putSync(jobKey(r.seq), { ...current, state: "queued", owner: undefined, leaseUntil: undefined, notBefore: Date.now() + delay });
+          db.putSync(jobKey(r.seq), {
+            ...current,
+            state: "queued",
+            owner: undefined,
+            leaseUntil: undefined,
+            notBefore: Date.now() + delay,
+          });
           return null;
         }
-        db.removeSync(jobKey(r.seq));
-        return { kind: "crashed", message: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) };
+        remove(r.seq);
+        return {
+          kind: "crashed",
+          message: outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
+        };
       }
-      db.removeSync(jobKey(r.seq));
+      remove(r.seq);
       return null;
     });
-    if (abandonedWith) abandon(r, abandonedWith);
+    if (abandonedWith) abandon(job, abandonedWith);
   };
 
-  const start = (r: JobRecord<T>) => {
+  const start = (r: JobRecord<T>, job: EngineJob<T>) => {
     const controller = new AbortController();
     const done = (async () => {
       let error: unknown;
       try {
-        await o.handler!(asJob(r), controller.signal);
+        await o.handler!(job, controller.signal);
       } catch (e) {
         error = e ?? new Error("the job failed without an error");
       }
       try {
-        finish(r, { error, stopped: stopReason(controller.signal) });
+        finish(r, job, { error, stopped: stopReason(controller.signal) });
       } catch (e) {
         report(e);
       }
       local.delete(r.seq);
       if (!stopping) schedulePump(0);
     })();
-    local.set(r.seq, { record: r, controller, done });
+    local.set(r.seq, { record: r, job, controller, done });
   };
 
   const pump = () => {
     if (closed) return;
     try {
-      for (const l of heartbeat()) if (!l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
-      const { claimed, abandoned } = claim();
-      for (const r of abandoned) abandon(r, { kind: "worker-lost", message: `its worker stopped renewing its lease ${r.attempt} time(s)` });
-      for (const r of claimed) start(r);
+      // One transaction (one disk flush) for the heartbeat and the claim: a storm of short jobs pumps often.
+      const { cancelled, claimed, abandoned } = tx(() => ({
+        cancelled: heartbeat(),
+        ...claim(),
+      }));
+      for (const l of cancelled) if (!l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
+      for (const j of abandoned)
+        abandon(j, {
+          kind: "worker-lost",
+          message: `its worker stopped renewing its lease ${j.attempt} time(s)`,
+        });
+      for (const c of claimed) start(c.record, c.job);
     } catch (error) {
       report(error);
     }
@@ -243,8 +316,16 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   const pruneSeen = () =>
     tx(() => {
       const cutoff = Date.now() - o.retentionMs;
-      for (const { key, value } of db.getRange({ start: ["seen"], end: ["seen", "\uffff"] })) if ((value as number) < cutoff) db.removeSync(key);
-      for (const { key, value } of db.getRange({ start: ["w"], end: ["w", "\uffff"] })) if ((value as number) < Date.now() - o.leaseMs) db.removeSync(key);
+      for (const { key, value } of db.getRange({
+        start: ["seen"],
+        end: ["seen", "\uffff"],
+      }))
+        if ((value as number) < cutoff) db.removeSync(key);
+      for (const { key, value } of db.getRange({
+        start: ["w"],
+        end: ["w", "\uffff"],
+      }))
+        if ((value as number) < Date.now() - o.leaseMs) db.removeSync(key);
     });
 
   const arm = (id: string, cron: string, job: ScheduledJob<T>) => {
@@ -262,7 +343,10 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
 
   pruneSeen();
   if (o.handler) {
-    for (const { key, value } of db.getRange({ start: ["sched"], end: ["sched", "\uffff"] })) {
+    for (const { key, value } of db.getRange({
+      start: ["sched"],
+      end: ["sched", "\uffff"],
+    })) {
       const s = value as { cron: string; job: ScheduledJob<T> };
       arm(String(key[1]), s.cron, s.job);
     }
@@ -291,7 +375,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
         for (const r of records()) {
           if (r.key !== key) continue;
           if (r.state === "queued") {
-            db.removeSync(jobKey(r.seq));
+            remove(r.seq);
             dropped++;
           } else if (!r.cancel) {
             db.putSync(jobKey(r.seq), { ...r, cancel: true });
@@ -319,8 +403,16 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
         const all = records();
         const now = Date.now();
         let workers = 0;
-        for (const { value } of db.getRange({ start: ["w"], end: ["w", "\uffff"] })) if ((value as number) >= now - o.leaseMs) workers++;
-        return { queued: all.filter((r) => r.state === "queued").length, running: all.filter((r) => r.state === "running").length, workers };
+        for (const { value } of db.getRange({
+          start: ["w"],
+          end: ["w", "\uffff"],
+        }))
+          if ((value as number) >= now - o.leaseMs) workers++;
+        return {
+          queued: all.filter((r) => r.state === "queued").length,
+          running: all.filter((r) => r.state === "running").length,
+          workers,
+        };
       });
     },
     async shutdown(graceMs): Promise<ShutdownResult<T>> {
@@ -334,7 +426,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       if (!finished) {
         for (const l of local.values()) {
           l.controller.abort(new JobStopped("shutdown"));
-          requeued.push(asJob(l.record));
+          requeued.push(l.job);
         }
         // A handler that ignores its signal must not hold the process forever: one more grace period.
         await within(Promise.all(running.map((l) => l.done)), graceMs, () => pump());

@@ -8,6 +8,8 @@ export interface VerifiedWebhook {
   id: string;
   name: string;
   payload: unknown;
+  /** The body as received (what the signature covers), for storing without re-encoding the parsed payload. */
+  raw?: string;
 }
 
 export interface WebhookIntakeOptions {
@@ -107,8 +109,9 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
           return finish(res, info, { status: 401, verdict: "bad signature", message: "Signature does not match: check that WEBHOOK_SECRET matches the App's webhook secret." });
         }
         let payload: unknown;
+        const raw = Buffer.concat(chunks, size).toString("utf8");
         try {
-          payload = JSON.parse(Buffer.concat(chunks, size).toString("utf8"));
+          payload = JSON.parse(raw);
         } catch {
           return finish(res, info, { status: 400, verdict: "invalid JSON", message: "The payload is not valid JSON." });
         }
@@ -116,7 +119,7 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
         release();
         size = 0;
         try {
-          await options.receive({ id: delivery, name: event, payload });
+          await options.receive({ id: delivery, name: event, payload, raw });
         } catch {
           // The app's error handler has logged what went wrong (without the payload); GitHub gets a plain 500.
           return finish(res, { ...info, bytes: info.bytes }, { status: 500, verdict: "handler failed", message: "The app failed to handle this event; see its logs." });

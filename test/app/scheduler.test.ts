@@ -33,7 +33,8 @@ describe("createScheduler", () => {
   });
 
   it("fires on the cron and skips a tick while the previous run is still going", async () => {
-    jest.useFakeTimers();
+    // Half a second past a whole second: each advance below crosses exactly the ticks it names, wherever "now" is.
+    jest.useFakeTimers({ now: new Date("2026-01-05T10:00:00.500Z") });
     let fired = 0;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));

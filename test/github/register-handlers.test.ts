@@ -63,6 +63,19 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     });
   });
 
+  it("on a delivery's first triage attempt the queued comment is posted without listing the thread (no comment of it can exist)", async () => {
+    const first = await startProbot({ firstAttempt: (id) => id === "d1" });
+    token();
+    noConfig();
+    permission("write");
+    nock(API)
+      .post(`${REPO}/issues/comments/492700400/reactions`, { content: "eyes" }).reply(201, {})
+      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body.startsWith("<!-- aider-bot:run:d1 -->")).reply(201, { id: 58 });
+    await first.probot.receive({ id: "d1", name: "issue_comment", payload: issueComment("/aider add retry logic") } as never);
+    expect(first.results).toMatchObject([{ kind: "enqueued", jobId: "d1" }]);
+    expect(first.queue.jobs[0]!.data.statusCommentId).toBe(58);
+  });
+
   it("retry reads a long request back from the comment that asked for it", async () => {
     const stored = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", files: ["src/a.ts"], textRef: { kind: "issue-comment", id: 999 } })).toString("base64")} -->`;
     token();
@@ -181,10 +194,10 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     token();
     noConfig();
     permission("maintain");
+    // One listing: the label run's dedupe search; the status comment is then posted without listing again.
     nock(API)
       .get(`${REPO}/issues/1/comments`).query(true).reply(200, [])
       .post(`${REPO}/issues/1/reactions`, { content: "eyes" }).reply(201, {})
-      .get(`${REPO}/issues/1/comments`).query(true).reply(200, [])
       .post(`${REPO}/issues/1/comments`).reply(201, { id: 59 });
     const p = examplePayload("issues", "labeled");
     p.label = { name: "aider" };

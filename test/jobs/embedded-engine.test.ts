@@ -233,3 +233,36 @@ describe("embedded job engine across process restarts", () => {
     expect(w1.events.filter((ev) => ev.ev === "start").map((ev) => ev.id)).toEqual(["x1"]);
   });
 });
+
+describe("embedded engine: stored layout", () => {
+  it("keeps a job's data out of its record (claims read records only), and still runs a job stored whole by an older version", async () => {
+    const { open } = await import("lmdb");
+    const raw = open<unknown, (string | number)[]>({ path: join(dir, "db"), compression: false });
+    // A job as the previous layout stored it: the data inside the record.
+    await raw.transactionSync(() => {
+      raw.putSync(["seq"], 1);
+      raw.putSync(["seen", "old-1"], Date.now());
+      raw.putSync(["j", 1], { id: "old-1", key: "o/r#1", installationId: 1, kind: "run", data: { n: "old" }, attempt: 0, seq: 1, state: "queued", notBefore: 0 });
+    });
+    await raw.close();
+    const ran: unknown[] = [];
+    const gate = deferred();
+    const { e } = engine<{ n: string }>(async (job) => {
+      ran.push(job.data);
+      if (job.data.n === "new") await gate.promise;
+    });
+    await until(() => ran.length === 1, "the old job to run");
+    await e.enqueue({ id: "new-1", key: "o/r#2", installationId: 1, kind: "run", data: { n: "new" } });
+    await until(() => ran.length === 2, "the new job to start");
+    expect(ran).toEqual([{ n: "old" }, { n: "new" }]);
+    const peek = open<unknown, (string | number)[]>({ path: join(dir, "db"), compression: false });
+    const records = [...peek.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((x) => x.value as Record<string, unknown>);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ id: "new-1", state: "running" });
+    expect(records[0]).not.toHaveProperty("data");
+    expect(peek.get(["d", records[0]!.seq as number])).toEqual({ n: "new" });
+    await peek.close();
+    gate.resolve();
+    await until(async () => (await e.stats()).running === 0, "the new job to end");
+  });
+});

@@ -37,7 +37,7 @@ describe("createWebhookIntake", () => {
     const body = JSON.stringify({ action: "opened", marker: "PAYLOAD-TEXT" });
     const res = await post(body);
     expect(res.status).toBe(200);
-    expect(received).toEqual([{ id: "d-1", name: "issues", payload: { action: "opened", marker: "PAYLOAD-TEXT" } }]);
+    expect(received).toEqual([{ id: "d-1", name: "issues", payload: { action: "opened", marker: "PAYLOAD-TEXT" }, raw: body }]);
     expect(logLines).toHaveLength(1);
     expect(logLines[0]).toContain('"verdict":"accepted"');
     expect(logLines[0]).toContain(`"bytes":${body.length}`);
