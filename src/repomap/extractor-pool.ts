@@ -120,6 +120,7 @@ function workerEntry(): { code: string } | null {
       code: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(target)}); });`,
     };
   } catch {
+    // tsx not installed (a build without dev dependencies running sources): no pool, the caller's thread parses all.
     return null;
   }
 }

@@ -79,6 +79,7 @@ async function exists(p: string): Promise<boolean> {
     await stat(p);
     return true;
   } catch {
+    // Any stat failure (ENOENT mostly) means "no .git here": the walk below lists the files instead.
     return false;
   }
 }
