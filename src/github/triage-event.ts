@@ -1,5 +1,4 @@
 import type { Logger } from "pino";
-import { lookupPermission } from "../commands/authorize.js";
 import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
 import { handleCheckSuite } from "../context/autofix.js";
@@ -14,6 +13,7 @@ import { httpStatus } from "./github-api.js";
 import { type GitHubClient } from "./github-client.js";
 import { reactionSubject, type JobContext, type RunQueue } from "./job-context.js";
 import { readRequestMarker, replyMarker, runMarker, type StoredRequest } from "./markers.js";
+import { lookupPermission } from "./permissions.js";
 import { addReaction } from "./reactions.js";
 import { renderStage } from "./render-status.js";
 

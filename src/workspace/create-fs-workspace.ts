@@ -4,7 +4,7 @@ import path from "node:path";
 import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
 import type { FailureReason, FileChanges, FileSnapshot } from "../edits/types.js";
 import type { Exec } from "../exec/types.js";
-import { listRepoFiles } from "../repomap/list-repo-files.js";
+import { listRepoFiles } from "./list-repo-files.js";
 import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 import { listGitFiles, type GitListing } from "./git-listing.js";
