@@ -173,7 +173,7 @@ export async function intakeDispatch(
     untrustedContext: [],
     files: [],
     requester: { login: args.sender.login, ...(args.sender.id ? { id: args.sender.id } : {}) },
-    settings: resolved.settings,
+    settings: resolved.value,
   };
   if (!pr) return { kind: "run", request, feedback: null };
   const statusCommentId = await ensureStatusComment(deps.api, { owner, repo, issueNumber: pr.number, jobId: request.jobId, botLogin: deps.bot.login, body: renderStage("queued", request) });

@@ -162,7 +162,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     };
   }
   const resolved = resolveSettings(config, flags, services.defaults);
-  if (!resolved.ok) return fail("settings-refused", resolved.message);
+  if (!resolved.ok) return resolved;
   let target: RunTarget;
   if (facts.isPullRequest) {
     const pr = (await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: facts.owner, repo: facts.repo, pull_number: facts.number })).data;
@@ -192,14 +192,14 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     files: flags.files,
     requester: { login: facts.sender.login, ...(facts.sender.id ? { id: facts.sender.id } : {}), ...(facts.sender.type === "Bot" ? { isBot: true } : {}) },
     ...(facts.reactTo.kind === "issue-comment" ? { triggerCommentId: facts.reactTo.id } : {}),
-    settings: resolved.settings,
+    settings: resolved.value,
     // Every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
     context: prRunSpec(config, action.mode ?? { kind: "plain" }),
   });
 }
 
 /** Why no job could be built from an accepted command; the message is the bot's reply. */
-type RequestRefusal = "nothing-to-retry" | "request-gone" | "settings-refused";
+type RequestRefusal = "nothing-to-retry" | "request-gone" | "model-not-allowed";
 
 /**
  * The instruction of an earlier request: kept in its marker, or (a long one) read again from the comment that asked
