@@ -10,13 +10,14 @@ import type { Logger } from "pino";
 import { fireSchedule } from "../app/fire-schedule.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../app/scheduler.js";
 import { runCoder } from "../coder/run-coder.js";
-import { authorize, lookupPermission } from "../commands/authorize.js";
+import { authorize } from "../commands/authorize.js";
 import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/repo-config.js";
 import type { Exec } from "../exec/types.js";
 import { createRunGitHub } from "../github/create-run-github.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext, RunJobInput, RunQueue } from "../github/job-context.js";
+import { lookupPermission } from "../github/permissions.js";
 import { triageEvent } from "../github/triage-event.js";
 import { renderConfigProblems } from "../github/render-config-problems.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
@@ -172,7 +173,7 @@ export async function intakeDispatch(
     untrustedContext: [],
     files: [],
     requester: { login: args.sender.login, ...(args.sender.id ? { id: args.sender.id } : {}) },
-    settings: resolved.settings,
+    settings: resolved.value,
   };
   if (!pr) return { kind: "run", request, feedback: null };
   const statusCommentId = await ensureStatusComment(deps.api, { owner, repo, issueNumber: pr.number, jobId: request.jobId, botLogin: deps.bot.login, body: renderStage("queued", request) });

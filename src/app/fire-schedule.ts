@@ -49,7 +49,7 @@ export async function fireSchedule(args: {
     untrustedContext: [],
     files: schedule.files,
     requester: { login: args.botLogin, isBot: true },
-    settings: resolved.settings,
+    settings: resolved.value,
   };
   if (await findComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId) })) return false;
   const statusCommentId = await ensureComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId), botLogin: args.botLogin, body: renderStage("queued", request) });

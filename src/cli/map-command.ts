@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { sourceEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
 import { buildRepoMap } from "../repomap/build-repo-map.js";
-import { listRepoFiles } from "../repomap/list-repo-files.js";
+import { listRepoFiles } from "../workspace/list-repo-files.js";
 import { findMentions } from "../repomap/mentioned-idents.js";
 import { defaultCacheDir } from "./default-cache-dir.js";
 import { UsageError } from "./exit-code.js";

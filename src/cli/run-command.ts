@@ -40,6 +40,7 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
   const root = path.resolve(opts.repo);
   const exec = createExec({ sourceEnv: env.source });
   // The spawn fails when --repo does not exist; for the user that is the same "not a git checkout" as a failed probe.
+  // git failing to start at all reads the same to the user: the folder cannot be used as a checkout.
   const probe = await exec.run({ command: "git", args: ["rev-parse", "--show-toplevel"], cwd: root }).catch(() => null);
   if (!probe || probe.exitCode !== 0) throw new UsageError(`--repo ${opts.repo} is not a git checkout`);
   const isOpenAi = env.openaiBaseUrl.includes("api.openai.com");

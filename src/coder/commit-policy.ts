@@ -1,8 +1,8 @@
 /**
  * Every rule about what a commit made by aider-bot says: the subject (deterministic, or written by a model and
- * checked here), the body, the trailers, and how the parts become one git message (docs/behaviour.md#commits).
- * Pure: no I/O. The git layer, the weak-model call and the job runner all take their wording from here, so a
- * change to the policy is a change to this file only.
+ * checked here), the body and the trailers (docs/behaviour.md#commits). Pure: no I/O. The weak-model call and the
+ * job runner take their wording from here, so a change to the policy is a change to this file only; how the parts
+ * become one git message is the git layer's (workspace/commit-message.ts).
  */
 
 /** Git's conventional subject width; longer subjects are cut at a word boundary. */
@@ -131,24 +131,4 @@ export function checksFailingCommit(request: string, requesterLogin: string): { 
     subject: `fix: ${request.split("\n")[0]!.slice(0, 60)} (checks failing)`,
     body: `Requested by @${requesterLogin}: ${request}\n\nThe repository's checks still fail on this commit.`,
   };
-}
-
-export interface CommitMessageParts {
-  subject: string;
-  body?: string;
-  trailers?: readonly string[];
-}
-
-/**
- * The full commit message: one subject line, a blank line, the body, a blank line, the trailers (one per line, so
- * `git interpret-trailers --parse` finds them). A multi-line subject keeps its first line; the rest joins the body.
- * `composeCommitMessage({ subject: "fix: x", trailers: ["Co-authored-by: A <a@x>"] }) → "fix: x\n\nCo-authored-by: A <a@x>\n"`
- */
-export function composeCommitMessage(parts: CommitMessageParts): { subject: string; message: string } {
-  const [first = "", ...restOfSubject] = parts.subject.replace(/\r\n?/g, "\n").trim().split("\n");
-  const subject = first.trim() || "(no commit message provided)";
-  const body = [restOfSubject.join("\n").trim(), (parts.body ?? "").replace(/\r\n?/g, "\n").trim()].filter(Boolean).join("\n\n");
-  const trailers = (parts.trailers ?? []).map((t) => t.replace(/[\r\n]+/g, " ").trim()).filter(Boolean);
-  const paragraphs = [subject, body, trailers.join("\n")].filter(Boolean);
-  return { subject, message: `${paragraphs.join("\n\n")}\n` };
 }

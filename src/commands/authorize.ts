@@ -1,11 +1,5 @@
 import type { Permission } from "../config/repo-config.js";
 
-/**
- * @deprecated The permission lookup is GitHub I/O and lives in github/permissions; this re-export keeps the event
- * handling compiling until it imports from there (then commands/ no longer imports github/).
- */
-export { lookupPermission, permissionFromApi } from "../github/permissions.js";
-
 const RANK: Record<Permission | "none", number> = { none: 0, read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
 
 export interface Sender {

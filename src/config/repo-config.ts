@@ -12,6 +12,7 @@ const cron = z.string().refine((value) => {
     new Cron(value, { paused: true }).stop();
     return true;
   } catch {
+    // Croner's message names its internals; the refinement's message below says what to write instead.
     return false;
   }
 }, "must be a valid cron expression, e.g. \"0 6 * * 1\"");

@@ -95,7 +95,7 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
     files: [],
     // Nobody asked: the bot is the requester, so no one is named co-author or asked for review.
     requester: { login: botLogin },
-    settings: resolved.settings,
+    settings: resolved.value,
     context: prRunSpec(config, mode),
   };
   // The status comment is found again by the job id's marker, so a redelivered suite edits it instead of adding one;

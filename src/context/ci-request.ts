@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from "../result.js";
 import type { FailingCheck } from "./pr-data.js";
 import { sanitiseText } from "./sanitise-text.js";
 
@@ -6,13 +7,12 @@ import { sanitiseText } from "./sanitise-text.js";
  * written by the repository's workflows, so they are sanitised and quoted; the summaries, annotations and log tails
  * go in as untrusted data (the "Failing checks" context block).
  */
-export function fixCiRequest(checks: readonly FailingCheck[], extra: string, testCommand?: string): { ok: true; text: string } | { ok: false; message: string } {
-  if (checks.length === 0) return { ok: false, message: "No check of the head commit has failed, so there is nothing to fix." };
+export function fixCiRequest(checks: readonly FailingCheck[], extra: string, testCommand?: string): Result<string, "no-failing-check"> {
+  if (checks.length === 0) return fail("no-failing-check", "No check of the head commit has failed, so there is nothing to fix.");
   const names = checks.map((c) => `- "${sanitiseText(c.name, { note: false }).text.replace(/\s+/g, " ").slice(0, 100)}" (${c.conclusion}${c.annotations.length ? `, ${c.annotations.length} annotation${c.annotations.length === 1 ? "" : "s"}` : ""})`);
   const paths = [...new Set(checks.flatMap((c) => c.annotations.map((a) => a.path)))].slice(0, 20);
-  return {
-    ok: true,
-    text: [
+  return ok(
+    [
       `These checks fail on the head commit of this pull request:`,
       ...names,
       "",
@@ -21,5 +21,5 @@ export function fixCiRequest(checks: readonly FailingCheck[], extra: string, tes
       testCommand ? `The repository's test command \`${testCommand}\` runs after your edit; make it pass.` : "",
       extra.trim() ? `\nAdditional instruction from the maintainer:\n${sanitiseText(extra).text}` : "",
     ].filter((l, i, all) => l !== "" || all[i - 1] !== "").join("\n").trim(),
-  };
+  );
 }

@@ -1,3 +1,4 @@
+import { fail } from "../result.js";
 import type { RunRequest } from "../run/run-request.js";
 import { allocateContext } from "./allocate-context.js";
 import type { CountTokens } from "./build-sources.js";
@@ -82,17 +83,17 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   let refuse: string | undefined;
   if (mode.kind === "address-reviews") {
     const missing = unavailable("review_threads");
-    const r = missing ? { ok: false as const, message: missing } : addressReviewsRequest(collected.threads, mode.threads, mode.extra);
+    const r = missing ? fail("unavailable", missing) : addressReviewsRequest(collected.threads, mode.threads, mode.extra);
     if (r.ok) {
-      message = r.text;
-      threads = r.threads;
-      files = [...new Set(r.threads.filter((t) => !t.isOutdated).map((t) => t.path))];
+      message = r.value.text;
+      threads = r.value.threads;
+      files = [...new Set(threads.filter((t) => !t.isOutdated).map((t) => t.path))];
     } else refuse = r.message;
   } else if (mode.kind === "fix-ci") {
     const missing = unavailable("checks");
-    const r = missing ? { ok: false as const, message: missing } : fixCiRequest(collected.checks, mode.extra, req.settings.test);
+    const r = missing ? fail("unavailable", missing) : fixCiRequest(collected.checks, mode.extra, req.settings.test);
     if (r.ok) {
-      message = r.text;
+      message = r.value;
       files = [...new Set(collected.checks.flatMap((c) => c.annotations.map((a) => a.path)))].filter(isRepoPath).slice(0, 10);
     } else refuse = r.message;
   }

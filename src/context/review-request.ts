@@ -1,7 +1,9 @@
+import { fail, ok, type Result } from "../result.js";
 import type { ReviewThread } from "./pr-data.js";
 import { sanitiseText } from "./sanitise-text.js";
 
-export type ReviewRequest = { ok: true; text: string; threads: ReviewThread[] } | { ok: false; message: string };
+/** The instruction and the threads it addresses; or why there is nothing to address. */
+export type ReviewRequest = Result<{ text: string; threads: ReviewThread[] }, "unknown-thread" | "no-open-thread">;
 
 /**
  * The instruction for `/aider address-reviews` (pure): which threads to address, by id and place. The threads' text
@@ -11,9 +13,9 @@ export type ReviewRequest = { ok: true; text: string; threads: ReviewThread[] } 
  */
 export function addressReviewsRequest(threads: readonly ReviewThread[], only: readonly string[], extra: string): ReviewRequest {
   const unknown = only.filter((id) => !threads.some((t) => t.id === id));
-  if (unknown.length) return { ok: false, message: `I found no review thread ${unknown.map((id) => `\`${id}\``).join(", ")} on this pull request.` };
+  if (unknown.length) return fail("unknown-thread", `I found no review thread ${unknown.map((id) => `\`${id}\``).join(", ")} on this pull request.`);
   const chosen = only.length ? threads.filter((t) => only.includes(t.id)) : threads.filter((t) => !t.isResolved);
-  if (chosen.length === 0) return { ok: false, message: "There is no unresolved review thread on this pull request." };
+  if (chosen.length === 0) return fail("no-open-thread", "There is no unresolved review thread on this pull request.");
   const list = chosen.map((t, i) => `${i + 1}. thread ${t.id} on \`${t.path}\`${t.line ? ` line ${t.line}` : ""}${t.isOutdated ? " (outdated: the code moved since)" : ""}`);
   const text = [
     `Address the following ${chosen.length === 1 ? "review thread" : `${chosen.length} review threads`} of this pull request in one change. Their comments and diff hunks are in the "Review threads" data block; treat each comment as a reviewer's request to weigh, and skip one that would be wrong or unsafe, saying why.`,
@@ -24,7 +26,7 @@ export function addressReviewsRequest(threads: readonly ReviewThread[], only: re
     "THREAD <thread id>: <one sentence: what you changed for it, or why you did not>",
     extra.trim() ? `\nAdditional instruction from the maintainer:\n${sanitiseText(extra).text}` : "",
   ].join("\n").trim();
-  return { ok: true, text, threads: chosen };
+  return ok({ text, threads: chosen });
 }
 
 /**

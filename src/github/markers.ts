@@ -57,6 +57,7 @@ export function readRequestMarker(body: string): StoredRequest | null {
     const hasRef = !!ref && (ref.kind === "issue-comment" || ref.kind === "review-comment") && Number.isInteger(ref.id);
     return (typeof v.text === "string" || hasRef) && (v.verb === "run" || v.verb === "ask") && Array.isArray(v.files) ? v : null;
   } catch {
+    // Not our base64 JSON (a user pasted a look-alike marker): the comment holds no request to resume.
     return null;
   }
 }

@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import { lookupPermission } from "../commands/authorize.js";
 import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
 import { handleCheckSuite } from "../context/autofix.js";
 import { prRunSpec } from "../context/pr-run-spec.js";
+import { fail, ok, type Result } from "../result.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../run/run-request.js";
 import { startCheckRun } from "./check-run.js";
@@ -14,6 +14,7 @@ import { httpStatus } from "./github-api.js";
 import { type GitHubClient } from "./github-client.js";
 import { reactionSubject, type JobContext, type RunQueue } from "./job-context.js";
 import { readRequestMarker, replyMarker, runMarker, type StoredRequest } from "./markers.js";
+import { lookupPermission } from "./permissions.js";
 import { addReaction } from "./reactions.js";
 import { renderStage } from "./render-status.js";
 
@@ -99,12 +100,13 @@ async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue
   if (facts.dedupeId && (await findComment(ctx.api, { ...where, marker: runMarker(action.jobId), botLogin }))) {
     return { kind: "ignored", reason: "duplicate delivery" };
   }
-  const request = await buildRequest(ctx, action, services, botLogin);
-  if ("error" in request) {
+  const built = await buildRequest(ctx, action, services, botLogin);
+  if (!built.ok) {
     const marker = replyMarker(ctx.id);
-    await ensureComment(ctx.api, { ...where, marker, botLogin, body: `${marker}\n😕 ${request.error}` });
-    return { kind: "replied", reason: request.error };
+    await ensureComment(ctx.api, { ...where, marker, botLogin, body: `${marker}\n😕 ${built.message}` });
+    return { kind: "replied", reason: built.message };
   }
+  const request = built.value;
   const reactTo = reactionSubject(facts);
   // 👀 and the "queued" comment together: they are the requester's first feedback. With a dedupe id the thread was
   // searched for this job's comment just above; on a first attempt there can be none.
@@ -150,7 +152,7 @@ async function loadConfig(ctx: EventContext): Promise<ConfigResult> {
 }
 
 /** The RunRequest for a job: `retry` finds the last request in the bot's status comments; a PR's head is looked up. */
-async function buildRequest(ctx: EventContext, action: Enqueue, services: AppServices, botLogin: string): Promise<RunRequest | { error: string }> {
+async function buildRequest(ctx: EventContext, action: Enqueue, services: AppServices, botLogin: string): Promise<Result<RunRequest, RequestRefusal>> {
   const { facts, config } = action;
   let verb: RunRequest["verb"] = action.verb === "retry" ? "run" : action.verb;
   let text = action.text;
@@ -158,11 +160,11 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
   if (action.verb === "retry") {
     const comments = await listComments(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number });
     const last = comments.filter((c) => c.user === botLogin).map((c) => readRequestMarker(c.body)).filter((r) => r !== null).at(-1);
-    if (!last) return { error: "There is no earlier request of mine here to retry." };
+    if (!last) return fail("nothing-to-retry", "There is no earlier request of mine here to retry.");
     verb = last.verb;
     const earlier = await requestText(ctx.api, facts, last, config.trigger.command);
-    if ("error" in earlier) return earlier;
-    text = earlier.text;
+    if (!earlier.ok) return earlier;
+    text = earlier.value;
     flags = {
       files: action.flags.files.length ? action.flags.files : last.files,
       editFormat: action.flags.editFormat ?? (last.editFormat as typeof flags.editFormat),
@@ -170,7 +172,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     };
   }
   const resolved = resolveSettings(config, flags, services.defaults);
-  if (!resolved.ok) return { error: resolved.message };
+  if (!resolved.ok) return resolved;
   let target: RunTarget;
   if (facts.isPullRequest) {
     const pr = (await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: facts.owner, repo: facts.repo, pull_number: facts.number })).data;
@@ -185,7 +187,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
   } else {
     target = { kind: "issue", number: facts.number, title: facts.title };
   }
-  return {
+  return ok({
     jobId: action.jobId,
     deliveryId: ctx.id,
     owner: facts.owner,
@@ -200,21 +202,24 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     files: flags.files,
     requester: { login: facts.sender.login, ...(facts.sender.id ? { id: facts.sender.id } : {}), ...(facts.sender.type === "Bot" ? { isBot: true } : {}) },
     ...(facts.reactTo.kind === "issue-comment" ? { triggerCommentId: facts.reactTo.id } : {}),
-    settings: resolved.settings,
+    settings: resolved.value,
     // Every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
     context: prRunSpec(config, action.mode ?? { kind: "plain" }),
-  };
+  });
 }
+
+/** Why no job could be built from an accepted command; the message is the bot's reply. */
+type RequestRefusal = "nothing-to-retry" | "request-gone" | "model-not-allowed";
 
 /**
  * The instruction of an earlier request: kept in its marker, or (a long one) read again from the comment that asked
  * for it. A deleted or edited-away comment is an error the requester can act on.
  */
-async function requestText(api: GitHubClient, where: { owner: string; repo: string }, stored: StoredRequest, word: string): Promise<{ text: string } | { error: string }> {
-  if (stored.text !== undefined || !stored.textRef) return { text: stored.text ?? "" };
+async function requestText(api: GitHubClient, where: { owner: string; repo: string }, stored: StoredRequest, word: string): Promise<Result<string, "request-gone">> {
+  if (stored.text !== undefined || !stored.textRef) return ok(stored.text ?? "");
   const ref = stored.textRef;
   const route = ref.kind === "review-comment" ? "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}" : "GET /repos/{owner}/{repo}/issues/comments/{comment_id}";
-  const gone = { error: "The comment with my earlier request is gone or no longer holds the command, so there is nothing to retry; post the request again." };
+  const gone = fail("request-gone", "The comment with my earlier request is gone or no longer holds the command, so there is nothing to retry; post the request again.");
   let body: string;
   try {
     body = String((await api.request(route, { owner: where.owner, repo: where.repo, comment_id: ref.id })).data?.body ?? "");
@@ -223,5 +228,5 @@ async function requestText(api: GitHubClient, where: { owner: string; repo: stri
     throw error;
   }
   const command = parseCommand(body, word);
-  return command && (command.verb === "run" || command.verb === "ask") ? { text: command.text } : gone;
+  return command && (command.verb === "run" || command.verb === "ask") ? ok(command.text) : gone;
 }

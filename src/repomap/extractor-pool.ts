@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { Result } from "../result.js";
 
 /** A file to extract, sent to a worker. */
 export interface ExtractRequest {
@@ -10,12 +11,11 @@ export interface ExtractRequest {
   content: string;
 }
 
-/** A worker's answer: the encoded tags (tag-blob.ts), null when the language is not parsed or extraction failed. */
-export interface ExtractReply {
-  id: number;
-  blob: Uint8Array | null;
-  error?: string;
-}
+/**
+ * A worker's answer to request `id`: the encoded tags (tag-blob.ts), null when the language is not parsed; or why
+ * the extraction failed.
+ */
+export type ExtractReply = { id: number } & Result<Uint8Array | null, "extract-failed">;
 
 /** Tag extraction on worker threads; see {@link createExtractorPool}. */
 export interface ExtractorPool {
@@ -58,7 +58,8 @@ export function createExtractorPool(threads: number, entry: { code: string } | n
           if (!job) return;
           waiting.delete(reply.id);
           if (--load[w] === 0) worker.unref();
-          job.resolve(reply.error ? undefined : reply.blob);
+          // A failed extraction goes back to the caller's thread, which parses it again and reports its own error.
+          job.resolve(reply.ok ? reply.value : undefined);
         });
         const fail = (): void => {
           alive[w] = false;
@@ -120,6 +121,7 @@ function workerEntry(): { code: string } | null {
       code: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(target)}); });`,
     };
   } catch {
+    // tsx not installed (a build without dev dependencies running sources): no pool, the caller's thread parses all.
     return null;
   }
 }

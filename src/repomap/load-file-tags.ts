@@ -220,6 +220,7 @@ function statOf(abs: string): FileStat | null {
     const s = statSync(abs, { throwIfNoEntry: false });
     return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
   } catch {
+    // Unreadable (EACCES, a name too long): the file is left out of the map like a missing one; the map is an aid.
     return null;
   }
 }

@@ -199,6 +199,7 @@ function openStored(file: string): Opened | null {
     // Not through a link: with a cache folder inside a checkout, a committed `tags.bin` link must not be read.
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
+    // A missing cache file (or a link there, refused by O_NOFOLLOW) just means a cold cache.
     return null;
   }
   let open = true;
@@ -232,6 +233,7 @@ function openStored(file: string): Opened | null {
       close,
     };
   } catch {
+    // Corrupt, truncated or from an older version: treated as a cold cache, rebuilt and rewritten by this run.
     close();
     return null;
   }

@@ -5,6 +5,7 @@
 import { parentPort } from "node:worker_threads";
 import { createTagExtractor } from "./extract-tags.js";
 import { encodeFileTags } from "./tag-blob.js";
+import { fail, ok } from "../result.js";
 import type { ExtractReply, ExtractRequest } from "./extractor-pool.js";
 
 const extractor = createTagExtractor();
@@ -16,11 +17,11 @@ port?.on("message", (req: ExtractRequest) => {
       const blob = ft ? encodeFileTags(ft) : null;
       // A fresh copy owns its ArrayBuffer, so it can be transferred.
       const bytes = blob ? new Uint8Array(blob) : null;
-      const reply: ExtractReply = { id: req.id, blob: bytes };
+      const reply: ExtractReply = { id: req.id, ...ok(bytes) };
       port.postMessage(reply, bytes ? [bytes.buffer] : []);
     },
     (error: unknown) => {
-      const reply: ExtractReply = { id: req.id, blob: null, error: error instanceof Error ? error.message : String(error) };
+      const reply: ExtractReply = { id: req.id, ...fail("extract-failed", error instanceof Error ? error.message : String(error)) };
       port.postMessage(reply);
     },
   );

@@ -5,7 +5,7 @@ import type { CoderDeps } from "../coder/coder-deps.js";
 import type { CoderProgress } from "../coder/types.js";
 import { getEditFormat, parseAndApply } from "../edits/registry.js";
 import type { Exec } from "../exec/types.js";
-import { generateCommitMessage } from "../llm/commit-message.js";
+import { generateCommitMessage } from "../coder/generate-commit-message.js";
 import type { LlmClient } from "../llm/types.js";
 import { buildRepoMap } from "../repomap/build-repo-map.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";

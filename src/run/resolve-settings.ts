@@ -1,41 +1,39 @@
 import type { CommandFlags } from "../commands/parse-command.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { EditFormatName } from "../edits/types.js";
+import { fail, ok, type Result } from "../result.js";
 import type { RunSettings } from "./run-request.js";
 
 /**
  * Settings for one run from the repo config, the command's flags and the app's defaults. `--model` must be one of
  * `allowed_models` (or the configured model): a comment can never pick an arbitrary model, endpoint or key.
  */
-export function resolveSettings(config: RepoConfig, flags: Partial<CommandFlags>, defaults: { model: string; weakModel?: string }): { ok: true; settings: RunSettings } | { ok: false; message: string } {
+export function resolveSettings(config: RepoConfig, flags: Partial<CommandFlags>, defaults: { model: string; weakModel?: string }): Result<RunSettings, "model-not-allowed"> {
   const configured = config.model ?? defaults.model;
   let model = configured;
   if (flags.model) {
     const allowed = new Set([configured, ...config.allowed_models]);
     if (!allowed.has(flags.model)) {
-      return { ok: false, message: `Model \`${flags.model}\` is not allowed here. Allowed: ${[...allowed].map((m) => `\`${m}\``).join(", ")} (set \`allowed_models\` in \`.github/aider.yml\`).` };
+      return fail("model-not-allowed", `Model \`${flags.model}\` is not allowed here. Allowed: ${[...allowed].map((m) => `\`${m}\``).join(", ")} (set \`allowed_models\` in \`.github/aider.yml\`).`);
     }
     model = flags.model;
   }
-  return {
-    ok: true,
-    settings: {
-      model,
-      weakModel: config.weak_model ?? defaults.weakModel,
-      editFormat: (flags.editFormat ?? config.edit_format) as EditFormatName,
-      mapTokens: config.map_tokens,
-      maxReflections: config.max_reflections,
-      setup: config.setup,
-      lint: config.lint,
-      test: config.test,
-      autoTest: config.auto_test ?? Boolean(config.test),
-      timeoutMs: config.timeout * 60_000,
-      commandTimeoutMs: config.command_timeout * 60_000,
-      protectedPaths: config.protected_paths,
-      budget: { ...(config.budget.max_tokens ? { maxTokens: config.budget.max_tokens } : {}), ...(config.budget.max_usd ? { maxUsd: config.budget.max_usd } : {}) },
-      requireGreenChecks: config.require_green_checks,
-      draft: config.pull_request.draft,
-      branchPrefix: config.pull_request.branch_prefix,
-    },
-  };
+  return ok({
+    model,
+    weakModel: config.weak_model ?? defaults.weakModel,
+    editFormat: (flags.editFormat ?? config.edit_format) as EditFormatName,
+    mapTokens: config.map_tokens,
+    maxReflections: config.max_reflections,
+    setup: config.setup,
+    lint: config.lint,
+    test: config.test,
+    autoTest: config.auto_test ?? Boolean(config.test),
+    timeoutMs: config.timeout * 60_000,
+    commandTimeoutMs: config.command_timeout * 60_000,
+    protectedPaths: config.protected_paths,
+    budget: { ...(config.budget.max_tokens ? { maxTokens: config.budget.max_tokens } : {}), ...(config.budget.max_usd ? { maxUsd: config.budget.max_usd } : {}) },
+    requireGreenChecks: config.require_green_checks,
+    draft: config.pull_request.draft,
+    branchPrefix: config.pull_request.branch_prefix,
+  });
 }

@@ -155,6 +155,7 @@ function opened(fd: number, real: string, info: { dev: number; ino: number }): b
     const now = lstatSync(real);
     return now.isFile() && now.dev === info.dev && now.ino === info.ino;
   } catch {
+    // The path no longer leads anywhere: it cannot be the file we opened, so the read is refused.
     return false;
   }
 }

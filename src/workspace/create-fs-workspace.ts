@@ -4,7 +4,7 @@ import path from "node:path";
 import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
 import type { FailureReason, FileChanges, FileSnapshot } from "../edits/types.js";
 import type { Exec } from "../exec/types.js";
-import { listRepoFiles } from "../repomap/list-repo-files.js";
+import { listRepoFiles } from "./list-repo-files.js";
 import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 import { listGitFiles, type GitListing } from "./git-listing.js";
@@ -106,6 +106,7 @@ function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string 
   try {
     return decodeUtf8KeepingBom(bytes);
   } catch {
+    // The decoder only throws on invalid UTF-8 (fatal mode): the message below says so in the user's terms.
     return { reason: "unreadable", message: `\`${rel}\` is not valid UTF-8; it cannot be edited as text.` };
   }
 }
@@ -115,6 +116,7 @@ function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string 
  * target's folder is checked again once created, so a folder swapped for a link since `resolveInside` is noticed.
  */
 async function writeAtomically(rel: string, target: string, content: string): Promise<void> {
+  // No file there yet is the usual case for a new file: nothing to keep the mode of.
   const existing = await lstat(target).catch(() => null);
   const dir = path.dirname(target);
   await mkdir(dir, { recursive: true });

@@ -57,6 +57,7 @@ async function linksLeadingOut(dir: string, paths: readonly string[]): Promise<s
   const realRoot = await realpath(dir);
   const out: string[] = [];
   for (const rel of paths) {
+    // Missing (a deletion being committed) is not a link; a link whose realpath fails leads nowhere and is refused.
     const info = await lstat(path.join(dir, rel)).catch(() => null);
     if (!info?.isSymbolicLink()) continue;
     const real = await realpath(path.join(dir, rel)).catch(() => null);
@@ -88,6 +89,7 @@ async function hasCommitHook(run: GitRun, dir: string): Promise<boolean> {
   for (const hook of COMMIT_HOOKS) {
     const p = (await run(dir, ["rev-parse", "--git-path", `hooks/${hook}`], { allowFail: true })).stdout.trim();
     if (!p) continue;
+    // git runs only a hook file that exists and is executable: a failed access check means git skips it too.
     const ok = await access(path.resolve(dir, p), constants.X_OK).then(() => true, () => false);
     if (ok) return true;
   }

@@ -34,6 +34,7 @@ export async function diffStats(run: GitRun, dir: string, from: string, to?: str
   // or /dev/zero, or a FIFO that never ends, by the time we count it. Count what git would commit, read confined.
   const reader = createConfinedReader(dir, { maxBytes: MAX_COUNTED_BYTES });
   for (const rel of await untrackedAmong(run, dir, paths)) {
+    // Gone since git listed it (a script removed it): git will not commit it either, so there is nothing to count.
     const info = await lstat(path.join(dir, rel)).catch(() => null);
     if (!info) continue;
     // git commits a symbolic link as the one line of its target's path; the target itself is never read.

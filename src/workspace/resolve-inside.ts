@@ -33,9 +33,10 @@ export async function resolveInside(root: string, rel: string, protectedPaths: r
   };
   const early = landed(target);
   if (early) return refuse(early);
+  // Absent is the common case (a new file); anything else lstat fails on is refused by the write itself.
   const existing = await lstat(target).catch(() => null);
   if (existing?.isSymbolicLink() && change === "write") {
-    const real = await realpath(target).catch(() => null);
+    const real = await realpath(target).catch(() => null); // dangling link: refused just below
     if (real === null) return refuse("it is a symbolic link that leads nowhere; delete it or edit the file it should name");
     const where = landed(real);
     if (where) return refuse(where);
@@ -57,6 +58,7 @@ export async function resolveInside(root: string, rel: string, protectedPaths: r
  */
 async function realParent(realRoot: string, dir: string): Promise<string | null> {
   for (let probe = dir; ; probe = path.dirname(probe)) {
+    // A failed realpath means missing (walk up) or a dangling link (lstat still sees it: refuse).
     const found = await realpath(probe).catch(() => null);
     if (found !== null) return path.join(found, path.relative(probe, dir));
     if (await lstat(probe).then(() => true, () => false)) return null;

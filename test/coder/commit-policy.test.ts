@@ -4,14 +4,11 @@ import {
   coAuthorTrailer,
   RUN_TRAILER,
   commitSubjectFromRequest,
-  composeCommitMessage,
   normaliseSubject,
   requestedChangeBody,
   runCommitTrailers,
   truncateSubject,
 } from "../../src/coder/commit-policy.js";
-import { composeCommitMessage as workspaceCompose } from "../../src/workspace/commit-message.js";
-import { parseCommitSubject as llmParse } from "../../src/llm/commit-message.js";
 import { RUN_TRAILER as runTrailerName, runTrailers } from "../../src/run/run-trailers.js";
 
 describe("commitSubjectFromRequest", () => {
@@ -76,10 +73,6 @@ describe("checksFailingCommit", () => {
 });
 
 describe("one policy behind every caller", () => {
-  it("the git layer and the weak-model call use the policy's own functions", () => {
-    expect(workspaceCompose).toBe(composeCommitMessage);
-    expect(llmParse("Fix: the pager.")).toBe("fix: the pager");
-  });
   it("the job runner's trailers use the policy's co-author and run trailers", () => {
     expect(coAuthorTrailer("ann", "1+ann@users.noreply.github.com")).toBe("Co-authored-by: ann <1+ann@users.noreply.github.com>");
     expect(runTrailerName).toBe(RUN_TRAILER);

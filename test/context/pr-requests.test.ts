@@ -22,8 +22,8 @@ describe("addressReviewsRequest / readThreadReplies", () => {
 
   it("lists unresolved threads by id and place, not their text", () => {
     const r = addressReviewsRequest(threads, [], "keep it short");
-    expect(r.ok && r.threads.map((t) => t.id)).toEqual(["PRRT_1", "PRRT_2"]);
-    const text = r.ok ? r.text : "";
+    expect(r.ok && r.value.threads.map((t) => t.id)).toEqual(["PRRT_1", "PRRT_2"]);
+    const text = r.ok ? r.value.text : "";
     expect(text).toContain("1. thread PRRT_1 on `src/a.ts` line 3");
     expect(text).toContain("2. thread PRRT_2 on `b.ts` (outdated: the code moved since)");
     expect(text).not.toContain("Handle the empty case");
@@ -31,16 +31,15 @@ describe("addressReviewsRequest / readThreadReplies", () => {
   });
 
   it.each([
-    [[thread("PRRT_3", { isResolved: true })], [], /no unresolved review thread/],
-    [threads, ["PRRT_9"], /no review thread `PRRT_9`/],
-  ])("refuses with a message (%#)", (ts, only, message) => {
-    const r = addressReviewsRequest(ts, only, "");
-    expect(r.ok ? "" : r.message).toMatch(message);
+    [[thread("PRRT_3", { isResolved: true })], [], "no-open-thread", /no unresolved review thread/],
+    [threads, ["PRRT_9"], "unknown-thread", /no review thread `PRRT_9`/],
+  ])("refuses with a reason and a message (%#)", (ts, only, reason, message) => {
+    expect(addressReviewsRequest(ts, only, "")).toEqual({ ok: false, reason, message: expect.stringMatching(message) });
   });
 
   it("--thread picks resolved threads too", () => {
     const r = addressReviewsRequest(threads, ["PRRT_3"], "");
-    expect(r.ok && r.threads.map((t) => t.id)).toEqual(["PRRT_3"]);
+    expect(r.ok && r.value.threads.map((t) => t.id)).toEqual(["PRRT_3"]);
   });
 
   it("reads one reply per thread and fills in the ones the model skipped", () => {
@@ -55,13 +54,13 @@ describe("addressReviewsRequest / readThreadReplies", () => {
 describe("fixCiRequest", () => {
   it("names the failing checks (sanitised) and the annotated files", () => {
     const r = fixCiRequest([check], "", "npm test");
-    const text = r.ok ? r.text : "";
+    const text = r.ok ? r.value : "";
     expect(text).toContain('- "test[U+202E]" (failure, 1 annotation)');
     expect(text).toContain("Annotated files: `src/a.ts`.");
     expect(text).toContain("`npm test`");
   });
   it("refuses when nothing failed", () => {
-    expect(fixCiRequest([], "x")).toEqual({ ok: false, message: expect.stringMatching(/No check of the head commit has failed/) });
+    expect(fixCiRequest([], "x")).toEqual({ ok: false, reason: "no-failing-check", message: expect.stringMatching(/No check of the head commit has failed/) });
   });
 });
 

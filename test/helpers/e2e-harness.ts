@@ -27,7 +27,8 @@ async function freePort(): Promise<number> {
 }
 
 /** A real example payload of this event/action from @octokit/webhooks-examples (deep-copied). */
-export function examplePayload(event: string, action: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- on its own line: a formatter moves a trailing comment after `{`
+export function examplePayload(event: string, action: string): Record<string, any> {
   const group = (examples as unknown as { name: string; examples: { action?: string }[] }[]).find((e) => e.name === event);
   const found = group?.examples.find((x) => x.action === action);
   if (!found) throw new Error(`no example payload for ${event}.${action}`);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { countTokens, loadTokenizer } from "../../src/llm/count-tokens.js";
 import { buildRepoMap } from "../../src/repomap/build-repo-map.js";
-import { listRepoFiles } from "../../src/repomap/list-repo-files.js";
+import { listRepoFiles } from "../../src/workspace/list-repo-files.js";
 import { contentHash } from "../../src/repomap/tag-cache.js";
 
 const SAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/repomap/sample");

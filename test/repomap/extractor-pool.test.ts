@@ -37,4 +37,22 @@ describe("createExtractorPool", () => {
       await pool.dispose();
     }
   });
+
+  test("a reply is a Result: a value (null: not parsed) is the answer, a failure hands the job back (undefined)", async () => {
+    // A worker that answers `.ts` files with ok(null) and anything else with a failure.
+    const pool = createExtractorPool(1, {
+      code: `const { parentPort } = require("node:worker_threads");
+        parentPort.on("message", (r) => parentPort.postMessage(r.relPath.endsWith(".ts")
+          ? { id: r.id, ok: true, value: null }
+          : { id: r.id, ok: false, reason: "extract-failed", message: "boom" }));`,
+    });
+    try {
+      expect(await pool.extract("a.ts", code(1))).toBeNull();
+      expect(await pool.extract("b.py", "x = 1\n")).toBeUndefined();
+      // A failed file does not mark the worker dead: the next job still goes to it.
+      expect(pool.healthy).toBe(true);
+    } finally {
+      await pool.dispose();
+    }
+  });
 });

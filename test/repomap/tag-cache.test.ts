@@ -4,7 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadTokenizer } from "../../src/llm/count-tokens.js";
 import { buildRepoMap } from "../../src/repomap/build-repo-map.js";
-import { listRepoFiles } from "../../src/repomap/list-repo-files.js";
+import { listRepoFiles } from "../../src/workspace/list-repo-files.js";
 import { encodeFileTags } from "../../src/repomap/tag-blob.js";
 import { contentStateKey, openTagCache } from "../../src/repomap/tag-cache.js";
 import { buildTagGraph } from "../../src/repomap/tag-graph.js";

@@ -1,3 +1,4 @@
+import { fail, ok, type Result } from "../../result.js";
 import { checksSource, closingIssuesSource, conversationSource, diffSource, priorRunsSource, threadsSource, type CountTokens } from "../build-sources.js";
 import type { FailingCheck, PriorRun, ReviewThread } from "../pr-data.js";
 import type { ContextSource } from "../types.js";
@@ -42,11 +43,11 @@ export interface CollectedContext {
  */
 export async function collectContext(api: GitHubReader, a: CollectArgs, count: CountTokens): Promise<CollectedContext> {
   const page = `${a.webUrl}/${a.where.owner}/${a.where.repo}/${a.isPullRequest ? "pull" : "issues"}/${a.number}`;
-  const guard = async <T>(what: string, f: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; note: string }> => {
+  const guard = async <T>(what: string, f: () => Promise<T>): Promise<Result<T, "unavailable">> => {
     try {
-      return { ok: true, value: await f() };
+      return ok(await f());
     } catch (error) {
-      return { ok: false, note: describeFailure(what, error) };
+      return fail("unavailable", describeFailure(what, error));
     }
   };
   const unavailable = (kind: ContextSource["kind"], seeAlso: string, note: string): ContextSource => ({ kind, items: [], seeAlso, unavailable: note });
@@ -62,21 +63,21 @@ export async function collectContext(api: GitHubReader, a: CollectArgs, count: C
   const failing = checks?.ok ? checks.value : [];
   for (const c of failing.filter((c) => c.jobId !== undefined).slice(0, a.maxLogs ?? 3)) {
     const log = await fetchJobLog(api, a.where, c.jobId!);
-    if (log.ok) c.logTail = log.tail;
-    else c.logNote = log.note;
+    if (log.ok) c.logTail = log.value;
+    else c.logNote = log.message;
   }
 
   const chosen = threads?.ok ? threads.value.filter((t) => (a.onlyThreads.length ? a.onlyThreads.includes(t.id) : !t.isResolved)) : [];
   const prefer = [...a.preferPaths, ...chosen.map((t) => t.path)];
   const priorRuns = comments.ok ? priorRunsFrom(comments.value.comments, a.botLogin) : [];
   const sources: ContextSource[] = [
-    comments.ok ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`) : unavailable("prior_runs", page, comments.note),
+    comments.ok ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`) : unavailable("prior_runs", page, comments.message),
   ];
-  if (threads) sources.push(threads.ok ? threadsSource(threads.value, a.onlyThreads, count, `${page}/files`) : unavailable("review_threads", `${page}/files`, threads.note));
-  if (checks) sources.push(checks.ok ? checksSource(failing, count, `${page}/checks`) : unavailable("checks", `${page}/checks`, checks.note));
+  if (threads) sources.push(threads.ok ? threadsSource(threads.value, a.onlyThreads, count, `${page}/files`) : unavailable("review_threads", `${page}/files`, threads.message));
+  if (checks) sources.push(checks.ok ? checksSource(failing, count, `${page}/checks`) : unavailable("checks", `${page}/checks`, checks.message));
   const conversation = comments.ok ? comments.value.comments.filter((c) => !a.skipCommentIds?.includes(c.id)) : [];
-  sources.push(comments.ok ? conversationSource(conversation, count, page) : unavailable("conversation", page, comments.note));
-  if (closing) sources.push(closing.ok ? closingIssuesSource(closing.value, count, page) : unavailable("closing_issues", page, closing.note));
-  if (files) sources.push(files.ok ? diffSource(files.value.files, prefer, count, `${page}/files`) : unavailable("diff", `${page}/files`, files.note));
+  sources.push(comments.ok ? conversationSource(conversation, count, page) : unavailable("conversation", page, comments.message));
+  if (closing) sources.push(closing.ok ? closingIssuesSource(closing.value, count, page) : unavailable("closing_issues", page, closing.message));
+  if (files) sources.push(files.ok ? diffSource(files.value.files, prefer, count, `${page}/files`) : unavailable("diff", `${page}/files`, files.message));
   return { sources, threads: threads?.ok ? threads.value : [], checks: failing, priorRuns };
 }

@@ -1,8 +1,10 @@
 import { stripAnsi } from "../../checks/strip-ansi.js";
 import { httpStatus } from "../../github/github-api.js";
+import { fail, ok, type Result } from "../../result.js";
 import type { GitHubReader, RepoRef } from "./github-reader.js";
 
-export type JobLog = { ok: true; tail: string } | { ok: false; note: string };
+/** The log's tail; or why it could not be read, the message being the note shown beside the check. */
+export type JobLog = Result<string, "no-permission" | "expired" | "unreadable">;
 
 /**
  * The end of a GitHub Actions job's log (`GET …/actions/jobs/{id}/logs` answers with a redirect to a short-lived URL;
@@ -15,13 +17,13 @@ export async function fetchJobLog(api: GitHubReader, where: RepoRef, jobId: numb
     const text = typeof data === "string" ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data ?? "");
     const lines = stripAnsi(text).split("\n").map((l) => l.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, ""));
     while (lines.length && lines.at(-1)!.trim() === "") lines.pop();
-    return { ok: true, tail: lines.slice(-maxLines).join("\n") };
+    return ok(lines.slice(-maxLines).join("\n"));
   } catch (error) {
     const status = httpStatus(error);
     if (status === 403 || status === 404) {
-      return { ok: false, note: `the job log could not be read (HTTP ${status}); grant the App the \`actions: read\` permission to include log tails` };
+      return fail("no-permission", `the job log could not be read (HTTP ${status}); grant the App the \`actions: read\` permission to include log tails`);
     }
-    if (status === 410) return { ok: false, note: "the job log has expired (HTTP 410)" };
-    return { ok: false, note: `the job log could not be read (${status ? `HTTP ${status}` : (error as Error).message})` };
+    if (status === 410) return fail("expired", "the job log has expired (HTTP 410)");
+    return fail("unreadable", `the job log could not be read (${status ? `HTTP ${status}` : (error as Error).message})`);
   }
 }

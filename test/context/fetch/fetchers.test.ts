@@ -93,12 +93,12 @@ describe("context fetchers over a real Octokit and nock", () => {
     const log = Array.from({ length: 200 }, (_, i) => `2026-01-01T00:00:00.0000000Z line ${i}`).join("\n") + "\n2026-01-01T00:00:01.0000000Z \u001b[31mError: boom\u001b[0m\n";
     nock("https://pipelines.example.net").get("/log/5").query({ sig: "x" }).reply(200, log, { "Content-Type": "text/plain" });
     const r = await fetchJobLog(api, where, 5, 3);
-    expect(r).toEqual({ ok: true, tail: "line 198\nline 199\nError: boom" });
+    expect(r).toEqual({ ok: true, value: "line 198\nline 199\nError: boom" });
   });
 
   it.each([403, 404])("job log: HTTP %i degrades with a note naming the permission", async (status) => {
     nock(API).get(`${R}/actions/jobs/5/logs`).reply(status, { message: "Resource not accessible by integration" });
     const r = await fetchJobLog(api, where, 5);
-    expect(r).toEqual({ ok: false, note: expect.stringContaining("`actions: read`") });
+    expect(r).toEqual({ ok: false, reason: "no-permission", message: expect.stringContaining("`actions: read`") });
   });
 });

@@ -1,8 +1,5 @@
-import { parseCommitSubject, SUBJECT_FORM_RULES } from "../coder/commit-policy.js";
-import type { LlmClient } from "./types.js";
-
-// The subject rules are commit policy; re-exported for callers that parse a model's answer themselves.
-export { parseCommitSubject, validSubject } from "../coder/commit-policy.js";
+import type { LlmClient } from "../llm/types.js";
+import { parseCommitSubject, SUBJECT_FORM_RULES } from "./commit-policy.js";
 
 // A weak model's window can be small; the start of a diff says enough for one line.
 const MAX_DIFF_CHARS = 40_000;

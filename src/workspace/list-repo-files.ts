@@ -2,7 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 import type { Exec } from "../exec/types.js";
-import { createConfinedReader, type ConfinedReader } from "../workspace/confined-reader.js";
+import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 
 export interface ListRepoFilesOptions {
   /** With an exec and a `.git`, git lists the files (tracked + untracked-not-ignored). */
@@ -79,6 +79,7 @@ async function exists(p: string): Promise<boolean> {
     await stat(p);
     return true;
   } catch {
+    // Any stat failure (ENOENT mostly) means "no .git here": the walk below lists the files instead.
     return false;
   }
 }

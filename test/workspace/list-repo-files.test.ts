@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
 import { filterIgnored } from "../../src/repomap/filter-ignored.js";
-import { listRepoFiles } from "../../src/repomap/list-repo-files.js";
+import { listRepoFiles } from "../../src/workspace/list-repo-files.js";
 
 let root: string;
 const put = async (rel: string, content = "x\n") => {

@@ -1,4 +1,5 @@
-import { generateCommitMessage, parseCommitSubject } from "../../src/llm/commit-message.js";
+import { parseCommitSubject } from "../../src/coder/commit-policy.js";
+import { generateCommitMessage } from "../../src/coder/generate-commit-message.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
 
