@@ -71,7 +71,8 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     status.stage(deps.render.stage(s, req));
   };
   const headSha = req.target.kind === "issue" ? null : req.target.headSha;
-  const checkRunId = headSha && req.verb === "run" ? await deps.github.startCheckRun(headSha).catch(() => null) : null;
+  // Not fatal: without a Check Run the status comment still tells the whole story.
+  const checkRunId = headSha && req.verb === "run" ? await deps.github.startCheckRun(headSha).catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null)) : null;
   // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other).
   const contextP: Promise<PreparedContext | null> = deps.prContext
     ? deps.prContext(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))
