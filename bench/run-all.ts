@@ -8,11 +8,12 @@ import { runRepomapBench } from "./repomap-bench.js";
 const only = process.argv[2];
 if (!only || only === "edits") await runEditsBench();
 if (!only || only === "repomap") await runRepomapBench();
-if (only === "storm") {
+// The app benchmarks (minutes each): `npm run bench storm [embedded|redis]`, `npm run bench overhead [demo|700|3000]`.
+if (!only || only === "storm") {
   const { runStormBench } = await import("./storm-bench.js");
-  await runStormBench();
+  await runStormBench(process.argv[3]);
 }
-if (only === "overhead") {
+if (!only || only === "overhead") {
   const { runOverheadBench } = await import("./run-overhead-bench.js");
   await runOverheadBench(process.argv[3]);
 }

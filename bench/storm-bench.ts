@@ -122,9 +122,10 @@ function redisAvailable(): boolean {
   }
 }
 
-export async function runStormBench(): Promise<void> {
+/** Both modes, or only `embedded` or `redis`. */
+export async function runStormBench(only?: string): Promise<void> {
   const replies = Array.from({ length: DELIVERIES * 3 }, () => "getText fetches the URL and returns the body as text.");
-  {
+  if (!only || only === "embedded") {
     const rig = await startRig({ files: FILES, permissions: { [USER]: "write" }, replies });
     try {
       const port = await freePort();
@@ -135,6 +136,7 @@ export async function runStormBench(): Promise<void> {
       await rig.close();
     }
   }
+  if (only === "embedded") return;
   if (!redisAvailable()) {
     console.log("\n## Webhook storm — redis: skipped (redis-server is not installed; `apt-get install redis-server`)");
     return;

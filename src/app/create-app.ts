@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { ApplicationFunction, Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
 import { createForkPool, type ForkPool } from "../exec/fork-worker.js";
-import type { IntakeGate } from "./intake-gate.js";
+import { waitForTriage, type IntakeGate } from "./intake-gate.js";
 import type { JobContext, RunQueue } from "../github/job-context.js";
 import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
 import { reportInterrupted } from "../github/report-interrupted.js";
@@ -103,6 +103,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     const fingerprints = secretFingerprints([env.webhookSecret, env.privateKey]);
     const runHandler: JobHandler<JobContext> = async (job, signal) => {
       await options.gate?.quiet();
+      await waitForTriage(async () => (await triage.stats()).queued, { signal });
       const ctx = job.data;
       const log = app.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
       const [apiToken, gitToken, identity] = await Promise.all([

@@ -50,3 +50,22 @@ export function createIntakeGate(defaultMaxWaitMs = 500): IntakeGate {
     inFlight: () => inFlight,
   };
 }
+
+/**
+ * Feedback before work: a run job waits while triage jobs are queued (each one's 👀 and "queued" comment is someone's
+ * first sign they were heard), polling every `pollMs` for at most `maxWaitMs`. Without it, in a storm the runs'
+ * processes (clones, Node starts, sandboxes) took the CPU the triage of later deliveries needed.
+ */
+export async function waitForTriage(queued: () => Promise<number>, options: { pollMs?: number; maxWaitMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+  const deadline = Date.now() + (options.maxWaitMs ?? 15_000);
+  while (Date.now() < deadline && !options.signal?.aborted) {
+    let waiting: number;
+    try {
+      waiting = await queued();
+    } catch {
+      return; // the queue could not be read: the run goes on rather than wait on a broken count
+    }
+    if (waiting === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 100));
+  }
+}

@@ -1,5 +1,5 @@
 import { jest } from "@jest/globals";
-import { createIntakeGate } from "../../src/app/intake-gate.js";
+import { createIntakeGate, waitForTriage } from "../../src/app/intake-gate.js";
 
 describe("createIntakeGate", () => {
   afterEach(() => jest.useRealTimers());
@@ -38,5 +38,29 @@ describe("createIntakeGate", () => {
     expect(started).toBe(false);
     await jest.advanceTimersByTimeAsync(2);
     expect(started).toBe(true);
+  });
+});
+
+describe("waitForTriage", () => {
+  it("waits while triage jobs are queued and returns once none is", async () => {
+    const counts = [3, 2, 0, 5];
+    let asked = 0;
+    await waitForTriage(async () => counts[asked++]!, { pollMs: 1 });
+    expect(asked).toBe(3);
+  });
+
+  it("gives up waiting after the maximum wait, when stopped, or when the queue cannot be read", async () => {
+    let asked = 0;
+    await waitForTriage(async () => (asked++, 1), { pollMs: 1, maxWaitMs: 0 });
+    expect(asked).toBe(0);
+    const stopped = new AbortController();
+    stopped.abort();
+    await waitForTriage(async () => (asked++, 1), { pollMs: 1, signal: stopped.signal });
+    expect(asked).toBe(0);
+    await waitForTriage(async () => {
+      asked++;
+      throw new Error("queue down");
+    });
+    expect(asked).toBe(1);
   });
 });
