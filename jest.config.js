@@ -14,4 +14,7 @@ export default {
   globalSetup: "<rootDir>/test/helpers/build-once.js",
   // Longer than any harness wait (test/helpers/timeouts.js), so a harness failure shows its own diagnostics.
   testTimeout: TEST_TIMEOUT_MS,
+  // jest's default on a 2-core machine is one worker; most of a slow test's time is spent waiting on the processes
+  // it started (the app, git, the job process), so two files at a time use the machine without starving either.
+  maxWorkers: 2,
 };

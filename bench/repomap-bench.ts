@@ -110,7 +110,10 @@ async function benchOne(label: string, root: string, files: string[], cacheDir: 
     `  warm, fresh clone ${ms(fresh)}  = ${((100 * fresh) / cold).toFixed(1)} % of cold (target ≤ 5 %: ${verdict(fresh <= 0.05 * cold)})` +
       `  git's index ids after ${ms(median(clones.map((c) => c.gitMs)))} (its work-tree check runs alongside); parsed ${clones[0].map.stats.parsed}, cache hits ${clones[0].map.stats.cacheHits}; first run ${ms(clones[0].ms)}`,
   );
-  const phases = (m: RepoMap) => Object.entries(m.stats.phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ");
+  const phases = (m: RepoMap) =>
+    Object.entries(m.stats.phases)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(", ");
   console.log(`  phases (ms)       cold: ${phases(colds[COLD_RUNS - 1])}; warm: ${phases(warms[WARM_RUNS - 1])}`);
   console.log(`  map tokens        ${warms[0].stats.tokens}; peak RSS ${mb(peakRss)} MB`);
 }

@@ -97,11 +97,27 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
   const logBefore = appOutput().length;
   const payload = {
     action: "created",
-    issue: { id: pr.number, number: pr.number, title: pr.title, body: "", user: { login: USER, id: 77, type: "User" }, labels: [], state: "open", pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` } },
+    issue: {
+      id: pr.number,
+      number: pr.number,
+      title: pr.title,
+      body: "",
+      user: { login: USER, id: 77, type: "User" },
+      labels: [],
+      state: "open",
+      pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` },
+    },
     comment: { id: 70_000 + i, body: "/aider add a retries option to the fetch client", user: { login: USER, id: 77, type: "User" }, performed_via_github_app: null },
     repository: {
-      id: 1, node_id: "R_1", name: rig.repo.name, full_name: "acme/widgets", private: false, owner: { login: "acme", id: 2, type: "Organization" },
-      clone_url: `${rig.fake.webUrl}/acme/widgets.git`, html_url: `${rig.fake.webUrl}/acme/widgets`, default_branch: rig.repo.defaultBranch,
+      id: 1,
+      node_id: "R_1",
+      name: rig.repo.name,
+      full_name: "acme/widgets",
+      private: false,
+      owner: { login: "acme", id: 2, type: "Organization" },
+      clone_url: `${rig.fake.webUrl}/acme/widgets.git`,
+      html_url: `${rig.fake.webUrl}/acme/widgets`,
+      default_branch: rig.repo.defaultBranch,
     },
     sender: { login: USER, id: 77, type: "User" },
     installation: { id: 1, node_id: "I_1" },
@@ -133,7 +149,10 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
   const statusWrites = rig.fake.state.calls.slice(callsBefore).filter((c) => c.method === "PATCH" && c.path.includes("/issues/comments/")).length + 1;
   // Stage durations from the app's structured log lines ({ stage, time }), each until the next one.
   const stages: Record<string, number> = {};
-  const lines = appOutput().slice(logBefore).split("\n").filter((l) => l.startsWith("{"));
+  const lines = appOutput()
+    .slice(logBefore)
+    .split("\n")
+    .filter((l) => l.startsWith("{"));
   let last: { stage: string; time: number } | null = null;
   for (const line of lines) {
     const entry = JSON.parse(line) as { stage?: string; time?: number; msg?: string };
@@ -217,7 +236,11 @@ async function benchRepo(label: string, files: Record<string, string>): Promise<
     console.log(`POST → idle: ${Math.round(post)} ms   floor (clone --depth 1 + commit + push): ${Math.round(floor)} ms   ratio ${(post / floor).toFixed(2)}× (target ≤ 1.3×; ≤ 1.5 s on ~700 files)`);
     console.log(`git processes per run: ${med(runs.map((r) => r.gitProcesses))} (target ≤ 8)   status comment writes: ${med(runs.map((r) => r.statusWrites))} (target ≤ ~6)`);
     const last = runs[runs.length - 1]!;
-    console.log(`git commands of the last run (count, ms): ${Object.entries(last.gitCommands).map(([k, v]) => `${k} ${v} ${Math.round(last.gitMs[k] ?? 0)}`).join(" · ")}`);
+    console.log(
+      `git commands of the last run (count, ms): ${Object.entries(last.gitCommands)
+        .map(([k, v]) => `${k} ${v} ${Math.round(last.gitMs[k] ?? 0)}`)
+        .join(" · ")}`,
+    );
     const stageNames = [...new Set(runs.flatMap((r) => Object.keys(r.stages)))];
     console.log(`stages (median ms): ${stageNames.map((s) => `${s} ${Math.round(med(runs.map((r) => r.stages[s] ?? 0)))}`).join(" · ")}`);
   } finally {

@@ -36,9 +36,14 @@ interface Delivery {
 
 function commentPayload(rig: Rig, issue: FakeIssue, commentId: number, body: string): unknown {
   const repo = {
-    id: 1, node_id: "R_1", name: rig.repo.name, full_name: `${rig.repo.owner}/${rig.repo.name}`, private: false,
+    id: 1,
+    node_id: "R_1",
+    name: rig.repo.name,
+    full_name: `${rig.repo.owner}/${rig.repo.name}`,
+    private: false,
     owner: { login: rig.repo.owner, id: 2, type: "Organization" },
-    clone_url: `${rig.fake.webUrl}/${rig.repo.owner}/${rig.repo.name}.git`, html_url: `${rig.fake.webUrl}/${rig.repo.owner}/${rig.repo.name}`,
+    clone_url: `${rig.fake.webUrl}/${rig.repo.owner}/${rig.repo.name}.git`,
+    html_url: `${rig.fake.webUrl}/${rig.repo.owner}/${rig.repo.name}`,
     default_branch: rig.repo.defaultBranch,
   };
   const sender = { login: USER, id: 77, type: "User" };

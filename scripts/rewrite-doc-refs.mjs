@@ -114,20 +114,14 @@ const SECTION = String.raw`§\s?(\d+(?:\.\d+)*)(?:\s+(steps?\s+\d+(?:[–-]\d+)?
 const AIDER_NAME = AIDER_DOC.replace(".", "\\.");
 const RULES = [
   // The design and stack notes first: their "§4" is not a section of the Aider notes.
-  [
-    new RegExp(`\\b${DESIGN_DOC.replace(".", "\\.")}(?:\\s+§\\s?(\\d+)(?:\\.\\d+)*)?`, "g"),
-    (_m, n) => cite(ARCHITECTURE, DESIGN_SECTIONS[Number(n)] ?? "layout"),
-  ],
+  [new RegExp(`\\b${DESIGN_DOC.replace(".", "\\.")}(?:\\s+§\\s?(\\d+)(?:\\.\\d+)*)?`, "g"), (_m, n) => cite(ARCHITECTURE, DESIGN_SECTIONS[Number(n)] ?? "layout")],
   [new RegExp(`\\b${STACK_DOC.replace(".", "\\.")}(?:\\s+"[^"\\n]*")?`, "g"), () => cite(ARCHITECTURE, "stack")],
   // The notes' section A as a whole, and the document named with no section.
   [new RegExp(`${AIDER_NAME} section A\\b`, "g"), () => cite(BEHAVIOUR, "where-we-differ-from-aider")],
   [new RegExp(`(?:${AIDER_NAME}:?\\s+)?${BUG}`, "g"), (_m, n) => `${cite(BEHAVIOUR, "aider-bugs-we-avoid")} (#${n})`],
   [new RegExp(`(?:${AIDER_NAME}:?\\s+)?${RANGE}\\b`, "g"), () => cite(BEHAVIOUR, "where-we-differ-from-aider")],
   [new RegExp(`(?:${AIDER_NAME}:?\\s+)?\\b${DECISION}\\b(?![.\\d])`, "g"), (_m, n) => cite(BEHAVIOUR, decisionAnchor(n))],
-  [
-    new RegExp(`(?:${AIDER_NAME}:?\\s+)?${SECTION}`, "g"),
-    (_m, number, qualifier) => cite(BEHAVIOUR, sectionAnchor(number, qualifier && qualifier.replace(/\s+/g, " "))),
-  ],
+  [new RegExp(`(?:${AIDER_NAME}:?\\s+)?${SECTION}`, "g"), (_m, number, qualifier) => cite(BEHAVIOUR, sectionAnchor(number, qualifier && qualifier.replace(/\s+/g, " ")))],
   [new RegExp(`${AIDER_NAME}\\s+(\\d+(?:\\.\\d+)*)\\b(?![.\\d])`, "g"), (_m, number) => cite(BEHAVIOUR, sectionAnchor(number))],
   [new RegExp(`\\b${AIDER_NAME}\\b`, "g"), () => BEHAVIOUR],
 ];
@@ -153,12 +147,7 @@ export function rewriteLine(line) {
 /** What still cites a document outside the repository (empty when nothing does). */
 export function outsideReferences(line) {
   const found = [];
-  const patterns = [
-    new RegExp(`\\b(?:${AIDER_NAME}|${DESIGN_DOC.replace(".", "\\.")}|${STACK_DOC.replace(".", "\\.")})\\b`, "g"),
-    /§\s?\d/g,
-    /\bA\.\d+\b(?![.\d])/g,
-    /\b8\.2 #\d+/g,
-  ];
+  const patterns = [new RegExp(`\\b(?:${AIDER_NAME}|${DESIGN_DOC.replace(".", "\\.")}|${STACK_DOC.replace(".", "\\.")})\\b`, "g"), /§\s?\d/g, /\bA\.\d+\b(?![.\d])/g, /\b8\.2 #\d+/g];
   for (const p of patterns) for (const m of line.matchAll(p)) found.push(m[0]);
   return found;
 }
@@ -247,9 +236,7 @@ async function main(argv) {
 
   if (check) {
     console.log(
-      remaining === 0
-        ? "No citation of a document outside the repository."
-        : `${remaining} line(s) cite documents outside the repository: run node scripts/rewrite-doc-refs.mjs to rewrite them.`,
+      remaining === 0 ? "No citation of a document outside the repository." : `${remaining} line(s) cite documents outside the repository: run node scripts/rewrite-doc-refs.mjs to rewrite them.`,
     );
     return remaining === 0 ? 0 : 1;
   }

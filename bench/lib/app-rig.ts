@@ -73,15 +73,33 @@ export async function startRig(spec: { files: Record<string, string>; permission
   const work = await mkdtemp(path.join(os.tmpdir(), "bench-app-"));
   await mkdir(path.join(work, "jobs"));
   const appEnv: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work, LANG: "C.UTF-8",
-    APP_ID: "1", PRIVATE_KEY: privateKey, WEBHOOK_SECRET, GHE_HOST: new URL(fake.apiUrl).host, GHE_PROTOCOL: "http",
-    HOST: "127.0.0.1", LOG_LEVEL: "warn", AIDER_BOT_THROTTLE: "0", NO_SMEE_SETUP: "true",
-    OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-bench-model-key", AIDER_BOT_MODEL: "gpt-4o",
-    AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: path.join(work, "jobs"), AIDER_BOT_DATA_DIR: path.join(work, "queue"), AIDER_BOT_SCHEDULES: "off",
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: work,
+    LANG: "C.UTF-8",
+    APP_ID: "1",
+    PRIVATE_KEY: privateKey,
+    WEBHOOK_SECRET,
+    GHE_HOST: new URL(fake.apiUrl).host,
+    GHE_PROTOCOL: "http",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+    AIDER_BOT_THROTTLE: "0",
+    NO_SMEE_SETUP: "true",
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: "sk-bench-model-key",
+    AIDER_BOT_MODEL: "gpt-4o",
+    AIDER_BOT_CACHE_DIR: path.join(work, "cache"),
+    AIDER_BOT_WORK_DIR: path.join(work, "jobs"),
+    AIDER_BOT_DATA_DIR: path.join(work, "queue"),
+    AIDER_BOT_SCHEDULES: "off",
   };
   const procs: AppProcess[] = [];
   return {
-    fake, llm, repo, work, appEnv,
+    fake,
+    llm,
+    repo,
+    work,
+    appEnv,
     async start(command, extra = {}, ready = "aider-bot listening on") {
       const child = spawn(process.execPath, [MAIN, ...command], { env: { ...appEnv, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";

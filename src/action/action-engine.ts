@@ -62,8 +62,7 @@ export interface RunDeps extends EngineDeps {
 /** What the intake decided: a request to run now, or why nothing runs (the reply, if any, is already posted). */
 export type Intake =
   /** `feedback`: where the run's status comment, reactions and Check Run go; null for a run with no thread. */
-  | { kind: "run"; request: RunRequest; feedback: Feedback | null }
-  | { kind: "done"; outcome: "ignored" | "replied" | "unauthorized" | "cancelled" | "refused"; reason: string };
+  { kind: "run"; request: RunRequest; feedback: Feedback | null } | { kind: "done"; outcome: "ignored" | "replied" | "unauthorized" | "cancelled" | "refused"; reason: string };
 
 /** Where a run's feedback goes on GitHub: the App's job context without the request. */
 export type Feedback = Omit<JobContext, "req">;
@@ -88,10 +87,7 @@ function captured(job: RunJobInput): Intake {
 /** `issue_comment`, `pull_request_review_comment`, `issues`: exactly the App's webhook intake. */
 export async function intakeEvent(event: { name: string; id: string; payload: unknown }, deps: EngineDeps): Promise<Intake> {
   const queue = captureQueue();
-  const result = await triageEvent(
-    { ...event, api: deps.api, loadConfig: deps.loadConfig, log: deps.logger },
-    { runs: queue, botLogin: async () => deps.bot.login, defaults: deps.defaults },
-  );
+  const result = await triageEvent({ ...event, api: deps.api, loadConfig: deps.loadConfig, log: deps.logger }, { runs: queue, botLogin: async () => deps.bot.login, defaults: deps.defaults });
   const job = queue.taken[0];
   if (result.kind === "enqueued" && job) return captured(job);
   if (result.kind === "replied") return { kind: "done", outcome: result.reason === "unauthorized" ? "unauthorized" : "replied", reason: result.reason };
@@ -108,10 +104,7 @@ async function loadConfigResult(deps: EngineDeps): Promise<ConfigResult> {
 }
 
 /** `schedule`: the config's `schedules` whose `cron` is the one that fired, each through the App's schedule intake. */
-export async function intakeSchedule(
-  args: { cron: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; now: Date },
-  deps: EngineDeps,
-): Promise<Intake[]> {
+export async function intakeSchedule(args: { cron: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; now: Date }, deps: EngineDeps): Promise<Intake[]> {
   const config = await loadConfigResult(deps);
   if (!config.ok) return [{ kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) }];
   const target: ScheduleTarget = { installationId: 0, owner: args.owner, repo: args.repo, cloneUrl: args.cloneUrl, defaultBranch: args.defaultBranch, config: config.config };
@@ -250,7 +243,13 @@ export function withoutForkCommands(req: RunRequest): RunRequest {
 /** The App's GitHub port; a run with no thread (dispatch on a branch without a PR) has no status comment or reaction. */
 function runGitHub(req: RunRequest, feedback: Feedback | null, deps: RunDeps): RunGitHub {
   const webUrl = feedback?.webUrl || `${deps.webUrl}/${req.owner}/${req.repo}`;
-  const job = { req, statusCommentId: feedback?.statusCommentId ?? 0, reactTo: feedback?.reactTo ?? { kind: "issue" as const, number: req.target.number }, webUrl, ...(feedback?.checkRunId !== undefined ? { checkRunId: feedback.checkRunId } : {}) };
+  const job = {
+    req,
+    statusCommentId: feedback?.statusCommentId ?? 0,
+    reactTo: feedback?.reactTo ?? { kind: "issue" as const, number: req.target.number },
+    webUrl,
+    ...(feedback?.checkRunId !== undefined ? { checkRunId: feedback.checkRunId } : {}),
+  };
   const github = createRunGitHub(deps.api, job, async () => deps.token);
   if (feedback) return github;
   return { ...github, updateStatus: async () => undefined, react: async () => undefined };

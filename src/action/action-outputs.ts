@@ -23,7 +23,8 @@ export function actionOutputs(result: ActionResult): Record<"outcome" | "commit-
   const last = result.runs.at(-1);
   const o = last?.outcome;
   const sha = o && (o.kind === "pushed" || o.kind === "pull-request" || o.kind === "reverted") ? o.sha : "";
-  const pr = !o || !last ? "" : o.kind === "pull-request" ? String(o.pr.number) : (o.kind === "pushed" || o.kind === "reverted") && last.request.target.number > 0 ? String(last.request.target.number) : "";
+  const pr =
+    !o || !last ? "" : o.kind === "pull-request" ? String(o.pr.number) : (o.kind === "pushed" || o.kind === "reverted") && last.request.target.number > 0 ? String(last.request.target.number) : "";
   let tokens = 0;
   let cost: number | null = null;
   for (const run of result.runs) {
@@ -49,7 +50,9 @@ export function formatOutputFile(outputs: Record<string, string>, delimiter = `g
   for (const [name, value] of Object.entries(outputs)) {
     if (value.includes(delimiter) || name.includes(delimiter)) throw new Error(`output ${name} contains the delimiter; use another one`);
   }
-  return Object.entries(outputs).map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`).join("");
+  return Object.entries(outputs)
+    .map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`)
+    .join("");
 }
 
 /** The job summary: each run's final status, or why nothing ran. */

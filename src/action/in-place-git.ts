@@ -5,7 +5,12 @@ import type { Git } from "../workspace/create-git.js";
 
 /** Same repository whatever the spelling: `https://github.com/o/r`, `…/o/r.git`, `…/O/R/`. */
 export function sameRepoUrl(a: string, b: string): boolean {
-  const norm = (u: string) => u.trim().replace(/\/+$/, "").replace(/\.git$/, "").toLowerCase();
+  const norm = (u: string) =>
+    u
+      .trim()
+      .replace(/\/+$/, "")
+      .replace(/\.git$/, "")
+      .toLowerCase();
   return norm(a) === norm(b);
 }
 

@@ -90,8 +90,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         botPromise = null;
         throw error;
       });
-    const appApi = async () => (await app.auth());
-    const installationApi = async (id: number) => (await app.auth(id));
+    const appApi = async () => await app.auth();
+    const installationApi = async (id: number) => await app.auth(id);
     const report = (job: JobContext, why: Interruption) =>
       installationApi(job.req.installationId)
         .then((api) => reportInterrupted(api, job, why))
@@ -176,7 +176,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         fire,
         // Each tick becomes one triage job, whichever replicas armed it; the job's id carries the tick's time.
         engine: {
-          arm: (key, target, schedule) => triage.upsertSchedule(key, schedule.cron, { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } }),
+          arm: (key, target, schedule) =>
+            triage.upsertSchedule(key, schedule.cron, { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } }),
           disarm: (key) => triage.removeSchedule(key),
         },
       });

@@ -41,7 +41,10 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
         log.info({ sandbox: "bubblewrap" }, "repository commands run in a bubblewrap sandbox");
         return "bubblewrap";
       }
-      log.error({ sandbox: "unavailable", reason: problem }, `bubblewrap unavailable: repository commands (setup, lint, test) are NOT run: ${problem}. Install bubblewrap and allow user namespaces, or set AIDER_BOT_SANDBOX=off to run them unsandboxed.`);
+      log.error(
+        { sandbox: "unavailable", reason: problem },
+        `bubblewrap unavailable: repository commands (setup, lint, test) are NOT run: ${problem}. Install bubblewrap and allow user namespaces, or set AIDER_BOT_SANDBOX=off to run them unsandboxed.`,
+      );
       return `unavailable: ${problem}`;
     }));
   return {

@@ -35,7 +35,12 @@ export function throttleOptions(env: Pick<AppEnv, "redisUrl">, enabled: boolean,
 export async function createProbot(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; webhookSecret?: string } = {}): Promise<Probot> {
   if (!env.appId) throw new Error("APP_ID is not set.");
   for (const secret of [env.openaiApiKey, options.webhookSecret, privateKey]) processRedactor.add(secret);
-  const log = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: options.logFormat ?? env.logFormat ?? "pretty", ...(options.logSink ? { sink: options.logSink } : {}) });
+  const log = await createRedactingLogger({
+    level: env.logLevel,
+    redactor: processRedactor,
+    format: options.logFormat ?? env.logFormat ?? "pretty",
+    ...(options.logSink ? { sink: options.logSink } : {}),
+  });
   const throttle = throttleOptions(env, options.throttle ?? env.throttle, log);
   return new Probot({
     appId: env.appId,

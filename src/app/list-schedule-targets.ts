@@ -8,16 +8,16 @@ import type { ScheduleTarget } from "./scheduler.js";
  * Every installed repository with a valid `.github/aider.yml` that has schedules. Invalid configs are skipped with a
  * log line (the next command on that repository reports the problems in a comment).
  */
-export async function listScheduleTargets(deps: {
-  appApi: GitHubClient;
-  installationApi(id: number): Promise<GitHubClient>;
-  log: Logger;
-}): Promise<ScheduleTarget[]> {
+export async function listScheduleTargets(deps: { appApi: GitHubClient; installationApi(id: number): Promise<GitHubClient>; log: Logger }): Promise<ScheduleTarget[]> {
   const out: ScheduleTarget[] = [];
   const installations = (await deps.appApi.request("GET /app/installations", { per_page: 100 })).data as { id: number }[];
   for (const inst of installations) {
     const api = await deps.installationApi(inst.id);
-    const repos = ((await api.request("GET /installation/repositories", { per_page: 100 })).data as { repositories: { name: string; owner: { login: string }; default_branch: string; clone_url: string; html_url?: string; archived?: boolean }[] }).repositories;
+    const repos = (
+      (await api.request("GET /installation/repositories", { per_page: 100 })).data as {
+        repositories: { name: string; owner: { login: string }; default_branch: string; clone_url: string; html_url?: string; archived?: boolean }[];
+      }
+    ).repositories;
     for (const r of repos) {
       if (r.archived) continue;
       let raw: unknown;
@@ -33,7 +33,15 @@ export async function listScheduleTargets(deps: {
         continue;
       }
       if (parsed.config.schedules.length === 0) continue;
-      out.push({ installationId: inst.id, owner: r.owner.login, repo: r.name, defaultBranch: r.default_branch, cloneUrl: r.clone_url, ...(r.html_url ? { webUrl: r.html_url } : {}), config: parsed.config });
+      out.push({
+        installationId: inst.id,
+        owner: r.owner.login,
+        repo: r.name,
+        defaultBranch: r.default_branch,
+        cloneUrl: r.clone_url,
+        ...(r.html_url ? { webUrl: r.html_url } : {}),
+        config: parsed.config,
+      });
     }
   }
   return out;

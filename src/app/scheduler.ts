@@ -26,7 +26,10 @@ export interface Scheduler {
 
 /** A schedule entry's identity: changing its cron or message makes it a new entry. */
 export function scheduleKey(t: Pick<ScheduleTarget, "owner" | "repo">, index: number, s: Schedule): string {
-  const digest = createHash("sha1").update(`${s.cron}\n${s.message}\n${s.files.join(",")}\n${s.branch ?? ""}`).digest("hex").slice(0, 10);
+  const digest = createHash("sha1")
+    .update(`${s.cron}\n${s.message}\n${s.files.join(",")}\n${s.branch ?? ""}`)
+    .digest("hex")
+    .slice(0, 10);
   return `${t.owner}/${t.repo}#schedule-${index}-${digest}`;
 }
 

@@ -40,9 +40,7 @@ export function renderCheckReflection(report: CheckReport, contents: Contents, o
   parts.push(`Its output:\n\n${fenced(output)}`);
   const contexts = renderContexts(report.locations, read, options);
   if (contexts.length > 0) parts.push(`## The code at the reported lines, marked with █:\n\n${contexts.join("\n\n")}`);
-  parts.push(report.kind === "test"
-    ? "Fix the code so the tests pass. Change a test only when the test itself is wrong."
-    : "Fix the errors reported above, changing only what they concern.");
+  parts.push(report.kind === "test" ? "Fix the code so the tests pass. Change a test only when the test itself is wrong." : "Fix the errors reported above, changing only what they concern.");
   return parts.join("\n\n");
 }
 

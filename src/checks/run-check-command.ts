@@ -46,7 +46,11 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
   const line = commandLine(cmd);
   const kind = cmd.kind === "setup" ? "test" : cmd.kind;
   const r = await exec.run({
-    command: line, shell: true, cwd: cmd.cwd, timeoutMs: cmd.timeoutMs, maxOutputBytes: 400_000,
+    command: line,
+    shell: true,
+    cwd: cmd.cwd,
+    timeoutMs: cmd.timeoutMs,
+    maxOutputBytes: 400_000,
     ...(cmd.signal ? { signal: cmd.signal } : {}),
   });
   const base = { kind, ok: false, command: line, exitCode: r.exitCode } as const;
@@ -61,9 +65,10 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
   if (cmd.signal?.aborted) return fail(`${label} was stopped because the run was cancelled.`, { environmentError: true });
   if (r.timedOut) {
     const seconds = Math.round(cmd.timeoutMs / 1000);
-    const advice = cmd.kind === "test"
-      ? "If the change can make the code hang (an endless loop, a wait that never ends), fix that; otherwise raise `timeout` in .github/aider.yml."
-      : "Raise `timeout` in .github/aider.yml or make the command faster.";
+    const advice =
+      cmd.kind === "test"
+        ? "If the change can make the code hang (an endless loop, a wait that never ends), fix that; otherwise raise `timeout` in .github/aider.yml."
+        : "Raise `timeout` in .github/aider.yml or make the command faster.";
     return fail(`${label} did not finish within ${seconds} s and was stopped. ${advice}${tailOf(output)}`, { timedOut: true, ...(cmd.kind === "test" ? {} : { environmentError: true }) });
   }
   if (r.exitCode === 127 || r.exitCode === 126) {

@@ -35,7 +35,11 @@ export async function syntaxCheck(path: string, content: string, options: Syntax
     const problems = found.problems.filter((p) => !oldLines.has(lineText(content, p.line)));
     if (problems.length === 0) return { kind: "syntax", ok: true, command: "", output: "", locations: [] };
     const list = problems.map((p) => `${path}:${p.line}:${p.column}: ${p.message}`).join("\n");
-    const context = renderCodeContext(content, problems.map((p) => p.line), { scopes: found.scopes });
+    const context = renderCodeContext(
+      content,
+      problems.map((p) => p.line),
+      { scopes: found.scopes },
+    );
     const s = problems.length > 1 ? "s" : "";
     return {
       kind: "syntax",
@@ -54,7 +58,15 @@ function problemsIn(parser: Parser, content: string) {
   if (!tree) return null;
   try {
     const problems = findSyntaxErrors(tree.rootNode);
-    return { problems, scopes: problems.length ? scopeRanges(tree.rootNode, problems.map((p) => p.line)) : [] };
+    return {
+      problems,
+      scopes: problems.length
+        ? scopeRanges(
+            tree.rootNode,
+            problems.map((p) => p.line),
+          )
+        : [],
+    };
   } finally {
     tree.delete();
   }

@@ -18,7 +18,6 @@ export interface ApplyCommandOptions {
   response: string;
 }
 
-
 /**
  * `aider-bot apply`: parse an answer and apply it under --root. Exit 0 when everything applied, 1 when anything
  * failed or was malformed, 2 on usage errors.
@@ -27,9 +26,12 @@ export async function applyCommand(opts: ApplyCommandOptions, stdin: NodeJS.Read
   const root = path.resolve(opts.root);
   // A root that cannot be stat'ed (missing, no permission) is the same usage error as one that is a file.
   if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`--root ${opts.root} is not a directory`);
-  const text = opts.response === "-" ? await readAll(stdin) : await readFile(opts.response, "utf8").catch((error: unknown) => {
-    throw new UsageError(`cannot read the response file ${opts.response} (${reasonOf(error)}); pass a readable file, or - for stdin`);
-  });
+  const text =
+    opts.response === "-"
+      ? await readAll(stdin)
+      : await readFile(opts.response, "utf8").catch((error: unknown) => {
+          throw new UsageError(`cannot read the response file ${opts.response} (${reasonOf(error)}); pass a readable file, or - for stdin`);
+        });
   const format = getEditFormat(opts.editFormat);
   const exec = createExec({ sourceEnv: sourceEnv() });
   const workspace = createFsWorkspace(root, exec);

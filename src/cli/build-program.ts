@@ -2,19 +2,18 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { EDIT_FORMAT_NAMES } from "../edits/types.js";
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
-const int = (name: string) => (value: string): number => {
-  const n = Number(value);
-  // Commander reports this as a usage error (exit 2) naming the option.
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
-  return n;
-};
+const int =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    // Commander reports this as a usage error (exit 2) naming the option.
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
+    return n;
+  };
 
 /** The `aider-bot` command line: apply | run | map | serve | worker | demo (docs/architecture.md#layout). Actions load lazily. */
 export function buildProgram(): Command {
-  const program = new Command("aider-bot")
-    .description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout")
-    .exitOverride()
-    .showHelpAfterError();
+  const program = new Command("aider-bot").description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout").exitOverride().showHelpAfterError();
 
   program
     .command("apply")

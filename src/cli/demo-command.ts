@@ -24,8 +24,16 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
     const env = readEnv({
       ...pick(source, ["PATH", "HOME", "LANG", "TMPDIR", "GIT_SSL_CAINFO"]),
-      APP_ID: "1", WEBHOOK_SECRET: secret, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: source.LOG_LEVEL ?? "warn", LOG_FORMAT: source.LOG_FORMAT,
-      GITHUB_API_URL: fake.apiUrl, OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "demo-key", AIDER_BOT_MODEL: "gpt-4o",
+      APP_ID: "1",
+      WEBHOOK_SECRET: secret,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: source.LOG_LEVEL ?? "warn",
+      LOG_FORMAT: source.LOG_FORMAT,
+      GITHUB_API_URL: fake.apiUrl,
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: "demo-key",
+      AIDER_BOT_MODEL: "gpt-4o",
     });
     app = await startAppServer(env, privateKey, { throttle: false });
     say(`Fake GitHub at ${fake.webUrl}, scripted model at ${llm.baseUrl}, app at ${app.url}`);
@@ -33,7 +41,14 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     const payload = {
       action: "created",
       installation: { id: 1 },
-      repository: { name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { login: repo.owner, type: "Organization" }, clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`, html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`, default_branch: repo.defaultBranch },
+      repository: {
+        name: repo.name,
+        full_name: `${repo.owner}/${repo.name}`,
+        owner: { login: repo.owner, type: "Organization" },
+        clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`,
+        html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`,
+        default_branch: repo.defaultBranch,
+      },
       issue: { number: pr.number, title: pr.title, body: pr.body, user: { login: pr.user }, labels: [], pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${pr.number}` } },
       comment: { id: 9001, body: "/aider add retry logic to the fetch client", user: { login: "maintainer", id: 7, type: "User" } },
       sender: { login: "maintainer", id: 7, type: "User" },
@@ -42,7 +57,11 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     say(`Webhook delivered (HTTP ${res.status}); the bot acknowledged with 👀 and a "queued" status comment.`);
     await app.app.idle();
     const [commit] = await branchLog(fake, source, repo, pr.pull!.head, 1);
-    const diff = await createExec({ sourceEnv: source }).run({ command: "git", args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`], cwd: fake.bareDir(repo) });
+    const diff = await createExec({ sourceEnv: source }).run({
+      command: "git",
+      args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`],
+      cwd: fake.bareDir(repo),
+    });
     say("── Commit pushed to the pull request branch ──────────────────────────");
     say(diff.stdout.trim());
     say("\n── Status comment on the pull request ─────────────────────────────────");
@@ -53,9 +72,14 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     const issue = seedIssue(fake, repo, { title: DEMO_ISSUE.title, body: DEMO_ISSUE.body, user: "maintainer" });
     say(`\n@maintainer labels issue #${issue.number} "${issue.title}" with \`aider\`\n`);
     await sendWebhook({
-      url: app.webhookUrl, secret, event: "issues",
+      url: app.webhookUrl,
+      secret,
+      event: "issues",
       payload: {
-        action: "labeled", installation: { id: 1 }, repository: payload.repository, label: { name: "aider" },
+        action: "labeled",
+        installation: { id: 1 },
+        repository: payload.repository,
+        label: { name: "aider" },
         issue: { number: issue.number, title: issue.title, body: issue.body, user: { login: "maintainer" }, labels: [{ name: "aider" }], updated_at: new Date().toISOString() },
         sender: payload.sender,
       },
@@ -64,13 +88,23 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     const opened = [...repo.issues.values()].find((i) => i.pull && i.body.includes(`Fixes #${issue.number}`));
     say("── Pull request opened for the issue ──────────────────────────────────");
     if (opened) {
-      say(`#${opened.number} ${opened.title}  (${opened.pull!.draft ? "draft, " : ""}${opened.pull!.head} → ${opened.pull!.base}, review requested from ${opened.pull!.requestedReviewers.join(", ")})`);
+      say(
+        `#${opened.number} ${opened.title}  (${opened.pull!.draft ? "draft, " : ""}${opened.pull!.head} → ${opened.pull!.base}, review requested from ${opened.pull!.requestedReviewers.join(", ")})`,
+      );
       say(opened.body);
     } else {
       say("(no pull request was opened — see the status comment below)");
     }
     const issueStatus = repo.comments.filter((c) => c.issueNumber === issue.number).at(-1);
-    if (issueStatus) say(`\nStatus comment on #${issue.number}: ${issueStatus.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim().split("\n")[0]}`);
+    if (issueStatus)
+      say(
+        `\nStatus comment on #${issue.number}: ${
+          issueStatus.body
+            .replace(/<!--[\s\S]*?-->\n?/g, "")
+            .trim()
+            .split("\n")[0]
+        }`,
+      );
     return commit?.subject.startsWith("feat:") && opened ? 0 : 1;
   } finally {
     await app?.close();

@@ -14,7 +14,7 @@ export const COMMIT_TYPES = ["fix", "feat", "build", "chore", "ci", "docs", "sty
 /** How a model must write a subject; the weak-model prompt says exactly this. */
 export const SUBJECT_FORM_RULES: readonly string[] = [
   `Form: \`<type>: <description>\`, with <type> one of: ${COMMIT_TYPES.join(", ")}.`,
-  "The description says what the change does, in the imperative (\"add\", \"fix\", \"remove\"), lower case, no scope, no final period.",
+  'The description says what the change does, in the imperative ("add", "fix", "remove"), lower case, no scope, no final period.',
   `The whole line is at most ${MAX_SUBJECT_LENGTH} characters.`,
 ];
 
@@ -47,9 +47,16 @@ export function truncateSubject(text: string, max = MAX_SUBJECT_LENGTH): string 
  * @example commitSubjectFromRequest("Please add retry logic to fetch client.") // "feat: add retry logic to fetch client"
  */
 export function commitSubjectFromRequest(request: string): string {
-  let text = request.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+  let text =
+    request
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.trim() ?? "";
   while (POLITE_PREFIX.test(text)) text = text.replace(POLITE_PREFIX, "");
-  text = text.replace(/[.!?]+$/, "").replace(/\s+/g, " ").trim();
+  text = text
+    .replace(/[.!?]+$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
   // Lowercase a capitalised first word ("Add" → "add") but keep acronyms and identifiers ("README", "HTTPClient").
   if (/^[A-Z][a-z]/.test(text)) text = text[0].toLowerCase() + text.slice(1);
   if (!text) return "chore: apply requested changes";
@@ -64,7 +71,11 @@ export function commitSubjectFromRequest(request: string): string {
 
 /** Clean a model-written commit message into one subject line (first line, quotes removed, ≤ 72 chars). */
 export function normaliseSubject(text: string): string | null {
-  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "";
   const unquoted = line.replace(/^(["'`])(.*)\1$/, "$2").trim();
   return unquoted ? truncateSubject(unquoted) : null;
 }

@@ -36,12 +36,7 @@ async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: strin
  * Commit the files this run edited, once, after a clean final state. With `commit: false` only the stats are
  * returned. A refused commit (e.g. a pre-commit hook, which is never bypassed: docs/behaviour.md#commits) is reported as a failed check.
  */
-export async function commitRun(
-  deps: CoderDeps,
-  options: CoderOptions,
-  paths: readonly string[],
-  explanation: string,
-): Promise<CommitRunResult> {
+export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string): Promise<CommitRunResult> {
   if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation);
   const stats = await deps.diffStats(paths);
   if (stats.length === 0) return { kind: "nothing-changed" };

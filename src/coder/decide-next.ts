@@ -9,11 +9,7 @@ import { filesAddedText, NO_EDITS_TEXT } from "./prompts/shared-text.js";
  */
 
 /** Why the last round asked again; null when the last round ended clean. */
-export type Problem =
-  | { kind: "edits"; failures: EditFailure[] }
-  | { kind: "check"; report: CheckReport }
-  | { kind: "no-edits" }
-  | { kind: "files-added"; files: string[] };
+export type Problem = { kind: "edits"; failures: EditFailure[] } | { kind: "check"; report: CheckReport } | { kind: "no-edits" } | { kind: "files-added"; files: string[] };
 
 /** The part of a run's state the decisions read. */
 export interface LoopState {
@@ -44,10 +40,7 @@ export type AfterApply = RoundReport | { kind: "run-checks" };
  * Classify an applied reply. Files the model asked for win over edit failures (it is asked again with both), edit
  * failures win over checks, and checks run only when something was written since the last check.
  */
-export function afterApply(
-  applied: { filesAdded: string[]; wroteFiles: boolean; failures: EditFailure[]; reflection: string | null },
-  uncheckedEdits: boolean,
-): AfterApply {
+export function afterApply(applied: { filesAdded: string[]; wroteFiles: boolean; failures: EditFailure[]; reflection: string | null }, uncheckedEdits: boolean): AfterApply {
   if (applied.filesAdded.length > 0) {
     return {
       kind: "files-added",
@@ -103,11 +96,7 @@ export function decideNext<S extends LoopState>(state: S, round: RoundReport): {
 }
 
 /** How a finished loop ends: with the last round's problem, with nothing to commit, or with a commit. */
-export type FinalOutcome =
-  | { kind: "edit-failed"; failures: EditFailure[] }
-  | { kind: "checks-failed"; report: CheckReport }
-  | { kind: "no-changes" }
-  | { kind: "commit" };
+export type FinalOutcome = { kind: "edit-failed"; failures: EditFailure[] } | { kind: "checks-failed"; report: CheckReport } | { kind: "no-changes" } | { kind: "commit" };
 
 /**
  * The outcome of a loop that stopped on its own (not by time, budget or an LLM error). Work is committed only

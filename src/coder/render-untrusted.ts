@@ -12,7 +12,12 @@ function neutraliseMarkers(text: string): string {
 
 /** A label safe inside an attribute: one line, no quotes or angle brackets, bounded. */
 function safeLabel(label: string): string {
-  return label.replace(/[\r\n"<>]+/g, " ").trim().slice(0, 120) || "data";
+  return (
+    label
+      .replace(/[\r\n"<>]+/g, " ")
+      .trim()
+      .slice(0, 120) || "data"
+  );
 }
 
 /**
@@ -20,9 +25,6 @@ function safeLabel(label: string): string {
  * @example renderUntrusted([{ label: "Issue #4", text: "Please fix" }])
  */
 export function renderUntrusted(items: readonly { label: string; text: string }[]): string {
-  const blocks = items.map(
-    (item) =>
-      `<${UNTRUSTED_TAG} label="${safeLabel(item.label)}">\n${neutraliseMarkers(item.text).replace(/\n?$/, "\n")}</${UNTRUSTED_TAG}>`,
-  );
+  const blocks = items.map((item) => `<${UNTRUSTED_TAG} label="${safeLabel(item.label)}">\n${neutraliseMarkers(item.text).replace(/\n?$/, "\n")}</${UNTRUSTED_TAG}>`);
   return `${UNTRUSTED_PREFIX}\n\n${blocks.join("\n\n")}`;
 }

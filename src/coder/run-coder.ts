@@ -231,10 +231,7 @@ async function apply(run: CoderRun, step: Extract<Step, { kind: "apply" }>): Pro
   for (const path of applied.deleted) if (chat.includes(path)) chat.splice(chat.indexOf(path), 1);
   chat.push(...step.filesAdded.filter((p) => !chat.includes(p)));
 
-  const next = afterApply(
-    { filesAdded: step.filesAdded, wroteFiles: applied.written.length > 0, failures: applied.failures, reflection: applied.reflection },
-    state.uncheckedEdits,
-  );
+  const next = afterApply({ filesAdded: step.filesAdded, wroteFiles: applied.written.length > 0, failures: applied.failures, reflection: applied.reflection }, state.uncheckedEdits);
   return next.kind === "run-checks" ? { kind: "check", deleted: applied.deleted } : decide(run, next);
 }
 

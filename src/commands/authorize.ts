@@ -10,9 +10,7 @@ export interface Sender {
 }
 
 export type AuthDecision =
-  | { allow: true }
-  | { allow: false; reason: "self" | "bot"; message: string }
-  | { allow: false; reason: "permission"; message: string; needed: Permission; have: Permission | "none" };
+  { allow: true } | { allow: false; reason: "self" | "bot"; message: string } | { allow: false; reason: "permission"; message: string; needed: Permission; have: Permission | "none" };
 
 /**
  * May this sender run this verb (pure)? Bots are ignored unless their App id is allow-listed; the app never

@@ -7,10 +7,7 @@ export interface CommandFlags {
 }
 
 /** Every command of the grammar, with the pull-request loops of issue #14 (see {@link ParseOptions}). */
-export type AnyCommand =
-  | Command
-  | { verb: "address-reviews"; text: string; threads: string[]; flags: CommandFlags }
-  | { verb: "fix-ci"; text: string; flags: CommandFlags };
+export type AnyCommand = Command | { verb: "address-reviews"; text: string; threads: string[]; flags: CommandFlags } | { verb: "fix-ci"; text: string; flags: CommandFlags };
 
 export type Command =
   | { verb: "run"; text: string; flags: CommandFlags }
@@ -78,9 +75,7 @@ function interpret(firstLine: string, following: string, word: string, contextVe
   const threads: string[] = [];
   let k = 0;
   const sub = tokens[0]?.value.toLowerCase();
-  const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" ? sub
-    : contextVerbs && (sub === "address-reviews" || sub === "fix-ci") ? sub
-    : "run";
+  const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" ? sub : contextVerbs && (sub === "address-reviews" || sub === "fix-ci") ? sub : "run";
   if (verb !== "run") k = 1;
   const allowed: readonly string[] = verb === "address-reviews" ? [...FLAGS, "--thread"] : FLAGS;
   for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {

@@ -44,7 +44,8 @@ export interface ActionEnv {
 }
 
 /** What setup actions (setup-java, setup-go, setup-python, setup-dotnet, rust toolchains, ruby) export besides PATH. */
-const TOOLCHAIN = /^(JAVA_HOME(_\w+)?|GOROOT|GOPATH|GOBIN|GOFLAGS|pythonLocation|Python[23]?_ROOT_DIR|PKG_CONFIG_PATH|LD_LIBRARY_PATH|CARGO_HOME|RUSTUP_HOME|RUSTUP_TOOLCHAIN|DOTNET_ROOT|GEM_HOME|GEM_PATH|BUNDLE_GEMFILE|RUNNER_OS|RUNNER_ARCH|RUNNER_TOOL_CACHE)$/;
+const TOOLCHAIN =
+  /^(JAVA_HOME(_\w+)?|GOROOT|GOPATH|GOBIN|GOFLAGS|pythonLocation|Python[23]?_ROOT_DIR|PKG_CONFIG_PATH|LD_LIBRARY_PATH|CARGO_HOME|RUSTUP_HOME|RUSTUP_TOOLCHAIN|DOTNET_ROOT|GEM_HOME|GEM_PATH|BUNDLE_GEMFILE|RUNNER_OS|RUNNER_ARCH|RUNNER_TOOL_CACHE)$/;
 /** Names that look like credentials never pass, whatever the pattern or the input says. */
 const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AUTH/i;
 
@@ -113,7 +114,9 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
   if (!owner || !repo || extra !== undefined) throw new ActionSetupError(`GITHUB_REPOSITORY must be owner/name, got "${repository}".`);
   const githubToken = input(source, "github-token");
   if (!githubToken) {
-    throw new ActionSetupError("The `github-token` input is empty: leave it unset to use the workflow's GITHUB_TOKEN (default `${{ github.token }}`), or pass an App token from actions/create-github-app-token.");
+    throw new ActionSetupError(
+      "The `github-token` input is empty: leave it unset to use the workflow's GITHUB_TOKEN (default `${{ github.token }}`), or pass an App token from actions/create-github-app-token.",
+    );
   }
   const openaiBaseUrl = httpUrl("The `openai-base-url` input", input(source, "openai-base-url") ?? "https://api.openai.com/v1");
   const openaiApiKey = input(source, "openai-api-key");

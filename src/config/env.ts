@@ -18,10 +18,18 @@ type Raw = string | undefined;
 const text = () => z.string().optional();
 
 /** On unless the variable is exactly `off` (e.g. `AIDER_BOT_THROTTLE=0`). */
-const onUnless = (off: string) => z.string().optional().transform((raw) => raw !== off);
+const onUnless = (off: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw) => raw !== off);
 
 /** Off unless the variable is one of `on`. */
-const offUnless = (...on: string[]) => z.string().optional().transform((raw) => raw !== undefined && on.includes(raw));
+const offUnless = (...on: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((raw) => raw !== undefined && on.includes(raw));
 
 /** One of a fixed list of words; the message lists them and echoes the value (an enumeration holds no secret). */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, listed = values.join(", ")) =>
@@ -86,7 +94,11 @@ const prices = () =>
  */
 const githubBaseUrl = () =>
   z
-    .object({ GHE_HOST: z.string().optional(), GHE_PROTOCOL: oneOf(["https", "http"], "https or http").default("https"), GITHUB_API_URL: httpUrl("a URL like https://ghe.example.com/api/v3").optional() })
+    .object({
+      GHE_HOST: z.string().optional(),
+      GHE_PROTOCOL: oneOf(["https", "http"], "https or http").default("https"),
+      GITHUB_API_URL: httpUrl("a URL like https://ghe.example.com/api/v3").optional(),
+    })
     .transform((vars, ctx) => {
       if (vars.GHE_HOST === undefined) return vars.GITHUB_API_URL;
       const url = `${vars.GHE_PROTOCOL}://${vars.GHE_HOST}/api/v3`;

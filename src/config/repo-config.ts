@@ -15,7 +15,7 @@ const cron = z.string().refine((value) => {
     // Croner's message names its internals; the refinement's message below says what to write instead.
     return false;
   }
-}, "must be a valid cron expression, e.g. \"0 6 * * 1\"");
+}, 'must be a valid cron expression, e.g. "0 6 * * 1"');
 
 const tokens = (max: number) => z.number().int().min(0).max(max);
 
@@ -38,7 +38,10 @@ export const repoConfigSchema = z
     protected_paths: z.array(z.string().min(1)).default([".github/workflows/**"]),
     trigger: z
       .object({
-        command: z.string().regex(/^[A-Za-z][\w-]*$/, "must be a single word like \"aider\"").default("aider"),
+        command: z
+          .string()
+          .regex(/^[A-Za-z][\w-]*$/, 'must be a single word like "aider"')
+          .default("aider"),
         label: z.string().min(1).default("aider"),
         min_permission: z.enum(PERMISSIONS).default("write"),
         ask_permission: z.enum(PERMISSIONS).default("triage"),
@@ -50,10 +53,7 @@ export const repoConfigSchema = z
       .object({ draft: z.boolean().default(true), branch_prefix: z.string().min(1).default("aider/") })
       .strict()
       .default({ draft: true, branch_prefix: "aider/" }),
-    budget: z
-      .object({ max_tokens: z.number().int().positive().optional(), max_usd: z.number().positive().optional() })
-      .strict()
-      .default({}),
+    budget: z.object({ max_tokens: z.number().int().positive().optional(), max_usd: z.number().positive().optional() }).strict().default({}),
     // Tokens of pull-request context (diff, discussion, review threads, checks, earlier runs) per source and in total.
     // A source over its share is summarised or cut with a note, never dropped silently; 0 turns a source off.
     context: z
@@ -70,15 +70,16 @@ export const repoConfigSchema = z
       .default({ ...DEFAULT_CONTEXT_BUDGET }),
     // Resolving is off by default: whether a comment is addressed is the reviewer's call, and a resolved thread is
     // collapsed on GitHub, so a wrong "fixed" would hide the discussion. The bot always replies in the thread.
-    reviews: z.object({ resolve_threads: z.boolean().default(false) }).strict().default({ resolve_threads: false }),
+    reviews: z
+      .object({ resolve_threads: z.boolean().default(false) })
+      .strict()
+      .default({ resolve_threads: false }),
     // Self-triggered CI fixes spend model budget without anyone asking: opt-in, and bounded per pull request.
     ci: z
       .object({ autofix: z.boolean().default(false), max_rounds: z.number().int().min(0).max(10).default(2) })
       .strict()
       .default({ autofix: false, max_rounds: 2 }),
-    schedules: z
-      .array(z.object({ cron, message: z.string().min(1), files: z.array(z.string()).default([]), branch: z.string().optional() }).strict())
-      .default([]),
+    schedules: z.array(z.object({ cron, message: z.string().min(1), files: z.array(z.string()).default([]), branch: z.string().optional() }).strict()).default([]),
   })
   .strict();
 

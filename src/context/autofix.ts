@@ -25,7 +25,12 @@ export const autofixStopMarker = (pull: number) => `<!-- aider-bot:autofix-stop:
  */
 export async function handleCheckSuite(ctx: EventContext, services: AppServices): Promise<HandleResult> {
   const ignored = (reason: string): HandleResult => ({ kind: "ignored", reason });
-  const payload = ctx.payload as { action?: string; repository?: { name?: string; owner?: { login?: string }; clone_url?: string; html_url?: string; default_branch?: string }; installation?: { id?: number }; check_suite?: { app?: { slug?: string } } };
+  const payload = ctx.payload as {
+    action?: string;
+    repository?: { name?: string; owner?: { login?: string }; clone_url?: string; html_url?: string; default_branch?: string };
+    installation?: { id?: number };
+    check_suite?: { app?: { slug?: string } };
+  };
   if (payload.action !== "completed") return ignored(`check_suite.${payload.action} is not handled`);
   const suite = readCheckSuite(ctx.payload);
   if (!suite) return ignored("no check suite in payload");
@@ -56,10 +61,14 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   // Our own check run's suite must never start a fix of itself; the App id is known from the payload's app slug too.
   const ownSuite = payload.check_suite?.app?.slug !== undefined && `${payload.check_suite.app.slug}[bot]`.toLowerCase() === botLogin.toLowerCase();
   const decision = decideAutofix({
-    autofix: config.ci.autofix, maxRounds: config.ci.max_rounds, conclusion: suite.conclusion,
-    suiteAppId: suite.suiteAppId, botAppId: ownSuite ? suite.suiteAppId : (botAppId ?? -1),
+    autofix: config.ci.autofix,
+    maxRounds: config.ci.max_rounds,
+    conclusion: suite.conclusion,
+    suiteAppId: suite.suiteAppId,
+    botAppId: ownSuite ? suite.suiteAppId : (botAppId ?? -1),
     headPushedByBot: pushedByBot(priorRunsFrom(comments, botLogin), suite.headSha),
-    pullNumbers: suite.pullNumbers, roundsDone: rounds.rounds,
+    pullNumbers: suite.pullNumbers,
+    roundsDone: rounds.rounds,
   });
   const log = ctx.log.child({ delivery: ctx.id, repo: `${owner}/${repo}`, number: pull });
   if (decision.kind === "skip") return ignored(decision.reason);
@@ -73,7 +82,9 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   // No ':' in a job id (BullMQ refuses it); the commit makes it unique per round.
   const jobId = `autofix-${owner}.${repo}-${pull}-${suite.headSha.slice(0, 12)}`;
   const pr = (await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...where, pull_number: pull })).data as {
-    title?: string; body?: string | null; head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } | null };
+    title?: string;
+    body?: string | null;
+    head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } | null };
   };
   // The head moved on since the suite ran (someone pushed): that commit's own suite decides.
   if (pr.head.sha !== suite.headSha) return ignored("the pull request's head moved on since this check suite");
@@ -82,12 +93,20 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   const mode: PrMode = { kind: "fix-ci", extra: "", autofix: { round: decision.round, maxRounds: config.ci.max_rounds, sha: suite.headSha } };
   const cloneUrl = String(payload.repository?.clone_url ?? "");
   const request: RunRequest = {
-    jobId, deliveryId: ctx.id, owner, repo,
+    jobId,
+    deliveryId: ctx.id,
+    owner,
+    repo,
     installationId: Number(payload.installation?.id ?? 0),
-    cloneUrl, defaultBranch: String(payload.repository?.default_branch ?? "main"),
+    cloneUrl,
+    defaultBranch: String(payload.repository?.default_branch ?? "main"),
     target: {
-      kind: "pull-request", number: pull, headRef: pr.head.ref, headSha: pr.head.sha,
-      headCloneUrl: String(pr.head.repo?.clone_url ?? cloneUrl), isFork: pr.head.repo?.full_name !== `${owner}/${repo}`,
+      kind: "pull-request",
+      number: pull,
+      headRef: pr.head.ref,
+      headSha: pr.head.sha,
+      headCloneUrl: String(pr.head.repo?.clone_url ?? cloneUrl),
+      isFork: pr.head.repo?.full_name !== `${owner}/${repo}`,
     },
     verb: "run",
     message: describeMode(mode),

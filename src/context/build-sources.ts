@@ -6,7 +6,11 @@ import type { ContextItem, ContextSource } from "./types.js";
 export type CountTokens = (text: string) => number;
 
 const item = (count: CountTokens, id: string, label: string, text: string, extra: Partial<ContextItem> = {}): ContextItem => ({
-  id, label: sanitiseText(label, { note: false }).text, text, tokens: count(text) + count(label) + 4, ...extra,
+  id,
+  label: sanitiseText(label, { note: false }).text,
+  text,
+  tokens: count(text) + count(label) + 4,
+  ...extra,
 });
 
 /** The PR's diff, one item per file; files the request or the review threads name come first (pure). */
@@ -14,7 +18,8 @@ export function diffSource(files: readonly PrFile[], prefer: readonly string[], 
   const rank = (f: PrFile) => (prefer.includes(f.path) ? 0 : 1);
   const ordered = [...files].sort((a, b) => rank(a) - rank(b));
   return {
-    kind: "diff", seeAlso,
+    kind: "diff",
+    seeAlso,
     items: ordered.map((f) => {
       const label = `${f.previousPath ? `${f.previousPath} → ` : ""}${f.path} (${f.status}, +${f.additions} −${f.deletions})`;
       const text = f.patch === undefined ? "(no textual diff: a binary file or a diff too large for the API)" : fence(sanitiseCode(f.patch).text, "diff");
@@ -64,7 +69,9 @@ export function checksSource(checks: readonly FailingCheck[], count: CountTokens
       c.text ? `details:\n${c.text}` : "",
       annotations.length ? `annotations:\n${annotations.join("\n")}` : "",
       c.logNote ? `log: ${c.logNote}` : "",
-    ].filter(Boolean).join("\n");
+    ]
+      .filter(Boolean)
+      .join("\n");
     items.push(item(count, String(c.id), `check "${c.name}"`, sanitiseText(text).text));
     if (c.logTail) items.push(item(count, `${c.id}-log`, `check "${c.name}": end of the job log`, fence(sanitiseCode(c.logTail).text, ""), { keep: "tail" }));
   }
@@ -75,7 +82,8 @@ export function checksSource(checks: readonly FailingCheck[], count: CountTokens
 export function priorRunsSource(runs: readonly PriorRun[], count: CountTokens, seeAlso: string): ContextSource {
   const newest = [...runs].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return {
-    kind: "prior_runs", seeAlso,
+    kind: "prior_runs",
+    seeAlso,
     items: newest.map((r) => item(count, r.jobId, `${r.createdAt.slice(0, 16).replace("T", " ")}: ${r.verb === "undo" ? "undo" : `${r.verb} request`}`, renderRun(r), { summarisable: true })),
   };
 }
@@ -87,7 +95,9 @@ function renderRun(r: PriorRun): string {
     `outcome: ${r.outcome}${r.commit ? ` (commit ${r.commit.slice(0, 7)})` : ""}`,
     r.files.length ? `files changed: ${r.files.join(", ")}` : "",
     r.answer ? `what I said:\n${sanitiseText(r.answer).text}` : "",
-  ].filter(Boolean).join("\n");
+  ]
+    .filter(Boolean)
+    .join("\n");
 }
 
 function fence(text: string, lang: string): string {

@@ -9,7 +9,10 @@ import { sanitiseText } from "./sanitise-text.js";
  */
 export function fixCiRequest(checks: readonly FailingCheck[], extra: string, testCommand?: string): Result<string, "no-failing-check"> {
   if (checks.length === 0) return fail("no-failing-check", "No check of the head commit has failed, so there is nothing to fix.");
-  const names = checks.map((c) => `- "${sanitiseText(c.name, { note: false }).text.replace(/\s+/g, " ").slice(0, 100)}" (${c.conclusion}${c.annotations.length ? `, ${c.annotations.length} annotation${c.annotations.length === 1 ? "" : "s"}` : ""})`);
+  const names = checks.map(
+    (c) =>
+      `- "${sanitiseText(c.name, { note: false }).text.replace(/\s+/g, " ").slice(0, 100)}" (${c.conclusion}${c.annotations.length ? `, ${c.annotations.length} annotation${c.annotations.length === 1 ? "" : "s"}` : ""})`,
+  );
   const paths = [...new Set(checks.flatMap((c) => c.annotations.map((a) => a.path)))].slice(0, 20);
   return ok(
     [
@@ -20,6 +23,9 @@ export function fixCiRequest(checks: readonly FailingCheck[], extra: string, tes
       paths.length ? `Annotated files: ${paths.map((p) => `\`${p}\``).join(", ")}.` : "",
       testCommand ? `The repository's test command \`${testCommand}\` runs after your edit; make it pass.` : "",
       extra.trim() ? `\nAdditional instruction from the maintainer:\n${sanitiseText(extra).text}` : "",
-    ].filter((l, i, all) => l !== "" || all[i - 1] !== "").join("\n").trim(),
+    ]
+      .filter((l, i, all) => l !== "" || all[i - 1] !== "")
+      .join("\n")
+      .trim(),
   );
 }

@@ -37,7 +37,11 @@ export function decideAutofix(s: AutofixState): AutofixDecision {
   const pull = s.pullNumbers[0];
   if (pull === undefined) return { kind: "skip", reason: "the commit belongs to no open pull request of this repository" };
   if (s.roundsDone >= s.maxRounds) {
-    return { kind: "stop", pull, message: `Checks still fail after ${s.roundsDone} automatic fix${s.roundsDone === 1 ? "" : "es"} (\`ci.max_rounds: ${s.maxRounds}\`); I stop here. Run \`/aider fix-ci\` to try again.` };
+    return {
+      kind: "stop",
+      pull,
+      message: `Checks still fail after ${s.roundsDone} automatic fix${s.roundsDone === 1 ? "" : "es"} (\`ci.max_rounds: ${s.maxRounds}\`); I stop here. Run \`/aider fix-ci\` to try again.`,
+    };
   }
   return { kind: "fix", pull, round: s.roundsDone + 1 };
 }

@@ -5,10 +5,7 @@ import type { ContextBudget } from "./types.js";
  * Which pull-request loop a run closes (issue #14): a plain request (which still reads the PR's context), `/aider
  * address-reviews`, or `/aider fix-ci` — asked for, or started by the app itself after a failed check suite (`autofix`).
  */
-export type PrMode =
-  | { kind: "plain" }
-  | { kind: "address-reviews"; threads: string[]; extra: string }
-  | { kind: "fix-ci"; extra: string; autofix?: { round: number; maxRounds: number; sha: string } };
+export type PrMode = { kind: "plain" } | { kind: "address-reviews"; threads: string[]; extra: string } | { kind: "fix-ci"; extra: string; autofix?: { round: number; maxRounds: number; sha: string } };
 
 /** What a queued run carries for its context (plain data: a job is serialised into the queue). */
 export interface PrRunSpec {

@@ -109,7 +109,10 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   const autoNote = auto ? `🔁 Automatic CI fix, round ${auto.round} of ${auto.maxRounds} (\`ci.autofix\` is on; \`ci.max_rounds\` limits the rounds per pull request).\n\n` : "";
   return {
     blocks: renderContextBlocks(allocations),
-    details: autoNote + (logNotes.length ? `${logNotes.join("\n")}\n\n` : "") + (isPullRequest ? renderContextDetails(allocations) : renderContextDetails(allocations).replace("Context from this pull request", "Context from this issue")),
+    details:
+      autoNote +
+      (logNotes.length ? `${logNotes.join("\n")}\n\n` : "") +
+      (isPullRequest ? renderContextDetails(allocations) : renderContextDetails(allocations).replace("Context from this pull request", "Context from this issue")),
     ...(message !== undefined ? { message } : {}),
     files,
     autoTest: mode.kind === "fix-ci",

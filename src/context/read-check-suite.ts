@@ -18,9 +18,7 @@ export function readCheckSuite(payload: unknown): CheckSuiteFacts | null {
     conclusion: typeof suite.conclusion === "string" ? suite.conclusion : null,
     headSha: suite.head_sha,
     suiteAppId: Number((suite.app as { id?: unknown } | undefined)?.id ?? 0),
-    pullNumbers: prs
-      .filter((p) => typeof p.number === "number" && p.head?.sha === suite.head_sha && (repoId === undefined || p.base?.repo?.id === repoId))
-      .map((p) => p.number as number),
+    pullNumbers: prs.filter((p) => typeof p.number === "number" && p.head?.sha === suite.head_sha && (repoId === undefined || p.base?.repo?.id === repoId)).map((p) => p.number as number),
   };
 }
 

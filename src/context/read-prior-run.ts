@@ -17,13 +17,19 @@ export function readPriorRun(comment: { body: string; createdAt: string; url?: s
   const body = comment.body.replace(/<!--[\s\S]*?-->/g, "").trim();
   const reverted = /↩️ Reverted \[`([0-9a-f]{7,40})`\]/.exec(body);
   const pushed = /🚀 Pushed \[`([0-9a-f]{7,40})`\]\(([^)\s]*)\)/.exec(body);
-  const outcome: PriorOutcome = reverted ? "reverted"
-    : pushed ? "pushed"
-    : /🚀 Opened #\d+/.test(body) ? "pull-request"
-    : /⏳/.test(body) ? "in-progress"
-    : /😕|🤷|🛑/.test(body) ? "failed"
-    : request?.verb === "ask" ? "answered"
-    : "other";
+  const outcome: PriorOutcome = reverted
+    ? "reverted"
+    : pushed
+      ? "pushed"
+      : /🚀 Opened #\d+/.test(body)
+        ? "pull-request"
+        : /⏳/.test(body)
+          ? "in-progress"
+          : /😕|🤷|🛑/.test(body)
+            ? "failed"
+            : request?.verb === "ask"
+              ? "answered"
+              : "other";
   const fullSha = pushed?.[2] ? /\/commit\/([0-9a-f]{40})/.exec(pushed[2])?.[1] : undefined;
   const files = [...(/\*\*Files changed\*\*\n((?:- .*\n?)+)/.exec(body)?.[1] ?? "").matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]!);
   const answer = body

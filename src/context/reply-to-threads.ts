@@ -27,7 +27,10 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
   // A run that errored, was cancelled or refused has nothing to say per thread: its status comment says why.
   if (o.kind !== "pushed" && o.kind !== "not-pushed" && o.kind !== "patch") return null;
   const answer = o.result.outcome === "no-changes" ? o.result.answer : o.result.explanation;
-  const replies = readThreadReplies(answer, a.threads.map((t) => t.id));
+  const replies = readThreadReplies(
+    answer,
+    a.threads.map((t) => t.id),
+  );
   const edited = "editedFiles" in o.result ? o.result.editedFiles.map((f) => f.path) : [];
   const lines: string[] = [];
   for (const t of a.threads) {
@@ -42,9 +45,12 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
         problems.push(`could not resolve it (${describe(error)})`);
       }
     }
-    const text = o.kind === "pushed" ? said.text
-      : o.kind === "patch" ? `${said.text} (Not pushed: this pull request comes from a fork; the patch is in my status comment.)`
-      : `${said.text} (Nothing was pushed; my status comment says why.)`;
+    const text =
+      o.kind === "pushed"
+        ? said.text
+        : o.kind === "patch"
+          ? `${said.text} (Not pushed: this pull request comes from a fork; the patch is in my status comment.)`
+          : `${said.text} (Nothing was pushed; my status comment says why.)`;
     try {
       await replyInThread(a.api, a.where, a.pull, t, renderThreadReply({ text, ...(fixed && o.kind === "pushed" ? { commitSha: o.sha, commitUrl: o.url } : {}), resolved }));
     } catch (error) {

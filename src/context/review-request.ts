@@ -25,7 +25,9 @@ export function addressReviewsRequest(threads: readonly ReviewThread[], only: re
     "After your edits, end your answer with exactly one line per thread, in this form:",
     "THREAD <thread id>: <one sentence: what you changed for it, or why you did not>",
     extra.trim() ? `\nAdditional instruction from the maintainer:\n${sanitiseText(extra).text}` : "",
-  ].join("\n").trim();
+  ]
+    .join("\n")
+    .trim();
   return ok({ text, threads: chosen });
 }
 

@@ -14,7 +14,7 @@ export const DEMO_FILES: Record<string, string> = {
     "",
   ].join("\n"),
   "src/index.ts": 'import { getText } from "./fetch-client.js";\n\nexport async function main(): Promise<void> {\n  console.log(await getText("https://example.com"));\n}\n',
-  ".github/aider.yml": "test: node -e \"process.exit(0)\"\nmax_reflections: 2\n",
+  ".github/aider.yml": 'test: node -e "process.exit(0)"\nmax_reflections: 2\n',
 };
 
 export const DEMO_PR_REPLIES: string[] = [
@@ -66,7 +66,7 @@ export const DEMO_PR_REPLIES: string[] = [
 /** The issue the demo labels with `aider`, and the model's answers for it. */
 export const DEMO_ISSUE = {
   title: "getText should reject empty URLs",
-  body: "Calling `getText(\"\")` makes a request to the current origin. It should throw a clear error instead.",
+  body: 'Calling `getText("")` makes a request to the current origin. It should throw a clear error instead.',
 };
 
 export const DEMO_ISSUE_REPLIES: string[] = [
@@ -80,7 +80,7 @@ export const DEMO_ISSUE_REPLIES: string[] = [
     "export async function getText(url: string, options: FetchOptions = {}): Promise<string> {",
     "=======",
     "export async function getText(url: string, options: FetchOptions = {}): Promise<string> {",
-    "  if (url.trim() === \"\") throw new Error(\"getText: the URL is empty\");",
+    '  if (url.trim() === "") throw new Error("getText: the URL is empty");',
     ">>>>>>> REPLACE",
     "```",
   ].join("\n"),

@@ -30,14 +30,21 @@ export async function routePrContext(ctx: PrRouteContext, repo: FakeRepo, method
   if (rest[0] === "commits" && rest[2] === "check-runs") {
     const ref = decodeURIComponent(rest[1]!);
     const sha = await resolve(ctx, repo, ref);
-    const runs = repo.checkRuns.filter((r) => r.headSha === ref || r.headSha === sha).map((r) => {
-      const extra = prState(repo).checkExtras.get(r.id);
-      return {
-        id: r.id, name: r.name, head_sha: r.headSha, status: r.status, conclusion: r.conclusion ?? null,
-        details_url: extra?.detailsUrl ?? null, app: { slug: extra?.appSlug ?? ctx.state.botLogin.replace("[bot]", "") },
-        output: { title: r.output?.title ?? null, summary: r.output?.summary ?? null, text: r.output?.text ?? null, annotations_count: extra?.annotations.length ?? 0 },
-      };
-    });
+    const runs = repo.checkRuns
+      .filter((r) => r.headSha === ref || r.headSha === sha)
+      .map((r) => {
+        const extra = prState(repo).checkExtras.get(r.id);
+        return {
+          id: r.id,
+          name: r.name,
+          head_sha: r.headSha,
+          status: r.status,
+          conclusion: r.conclusion ?? null,
+          details_url: extra?.detailsUrl ?? null,
+          app: { slug: extra?.appSlug ?? ctx.state.botLogin.replace("[bot]", "") },
+          output: { title: r.output?.title ?? null, summary: r.output?.summary ?? null, text: r.output?.text ?? null, annotations_count: extra?.annotations.length ?? 0 },
+        };
+      });
     return { status: 200, json: { total_count: runs.length, check_runs: slice(runs) } };
   }
   if (rest[0] === "check-runs" && rest[2] === "annotations") {
@@ -82,8 +89,16 @@ async function prFiles(ctx: PrRouteContext, repo: FakeRepo, base: string, head: 
     const deletions = body.split("\n").filter((l) => l.startsWith("-")).length;
     const status = { A: "added", D: "removed", M: "modified", R: "renamed", C: "copied" }[code[0] as "A"] ?? "changed";
     out.push({
-      sha: "0".repeat(40), filename: path, status, additions, deletions, changes: additions + deletions,
-      blob_url: "", raw_url: "", contents_url: "", ...(body.startsWith("@@") ? { patch: body.replace(/\n$/, "") } : {}),
+      sha: "0".repeat(40),
+      filename: path,
+      status,
+      additions,
+      deletions,
+      changes: additions + deletions,
+      blob_url: "",
+      raw_url: "",
+      contents_url: "",
+      ...(body.startsWith("@@") ? { patch: body.replace(/\n$/, "") } : {}),
       ...(b ? { previous_filename: a } : {}),
     });
   }

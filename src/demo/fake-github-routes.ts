@@ -29,7 +29,10 @@ const CHECK_OUTPUT_LIMIT = 65_535;
 /** The 422 GitHub answers when a written text is over its limit, or null when everything fits. */
 function overLimit(body: Record<string, unknown>): RouteResponse | null {
   if (typeof body.body === "string" && body.body.length > BODY_LIMIT) {
-    return { status: 422, json: { message: "Validation Failed", errors: [{ resource: "IssueComment", code: "unprocessable", field: "data", message: "Body is too long (maximum is 65536 characters)" }] } };
+    return {
+      status: 422,
+      json: { message: "Validation Failed", errors: [{ resource: "IssueComment", code: "unprocessable", field: "data", message: "Body is too long (maximum is 65536 characters)" }] },
+    };
   }
   const output = body.output as { summary?: unknown; text?: unknown } | undefined;
   for (const field of ["summary", "text"] as const) {
@@ -53,7 +56,11 @@ async function branchSha(ctx: RouteContext, repo: FakeRepo, ref: string): Promis
 function issueJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
   const base = `${ctx.apiUrl}/repos/${repo.owner}/${repo.name}`;
   return {
-    number: issue.number, title: issue.title, body: issue.body, user: user(issue.user), state: "open",
+    number: issue.number,
+    title: issue.title,
+    body: issue.body,
+    user: user(issue.user),
+    state: "open",
     labels: issue.labels.map((name) => ({ name })),
     html_url: `${ctx.webUrl}/${repo.owner}/${repo.name}/${issue.pull ? "pull" : "issues"}/${issue.number}`,
     url: `${base}/issues/${issue.number}`,
@@ -65,11 +72,13 @@ async function pullJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
   const pull = issue.pull!;
   const cloneUrl = `${ctx.webUrl}/${repo.owner}/${repo.name}.git`;
   const repoJson = { full_name: `${repo.owner}/${repo.name}`, name: repo.name, owner: user(repo.owner), clone_url: cloneUrl, fork: false };
-  const headRepo = pull.headRepoFullName && pull.headRepoFullName !== repoJson.full_name
-    ? { ...repoJson, full_name: pull.headRepoFullName, fork: true, clone_url: `${ctx.webUrl}/${pull.headRepoFullName}.git` }
-    : repoJson;
+  const headRepo =
+    pull.headRepoFullName && pull.headRepoFullName !== repoJson.full_name
+      ? { ...repoJson, full_name: pull.headRepoFullName, fork: true, clone_url: `${ctx.webUrl}/${pull.headRepoFullName}.git` }
+      : repoJson;
   return {
-    ...issueJson(ctx, repo, issue), draft: pull.draft,
+    ...issueJson(ctx, repo, issue),
+    draft: pull.draft,
     head: { ref: pull.head, sha: (await branchSha(ctx, repo, pull.head)) ?? "0".repeat(40), repo: headRepo, label: `${repo.owner}:${pull.head}` },
     base: { ref: pull.base, sha: (await branchSha(ctx, repo, pull.base)) ?? "0".repeat(40), repo: repoJson },
     requested_reviewers: pull.requestedReviewers.map(user),
@@ -88,8 +97,13 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   }
   if (method === "GET" && s[0] === "installation" && s[1] === "repositories") {
     const repos = [...state.repos.values()].map((r) => ({
-      name: r.name, full_name: `${r.owner}/${r.name}`, owner: user(r.owner), default_branch: r.defaultBranch,
-      clone_url: `${ctx.webUrl}/${r.owner}/${r.name}.git`, html_url: `${ctx.webUrl}/${r.owner}/${r.name}`, archived: false,
+      name: r.name,
+      full_name: `${r.owner}/${r.name}`,
+      owner: user(r.owner),
+      default_branch: r.defaultBranch,
+      clone_url: `${ctx.webUrl}/${r.owner}/${r.name}.git`,
+      html_url: `${ctx.webUrl}/${r.owner}/${r.name}`,
+      archived: false,
     }));
     return { status: 200, json: { total_count: repos.length, repositories: repos } };
   }
@@ -112,7 +126,17 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   if (prContext) return prContext;
 
   if (method === "GET" && rest.length === 0) {
-    return { status: 200, json: { name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: user(repo.owner), default_branch: repo.defaultBranch, clone_url: `${ctx.webUrl}/${repo.owner}/${repo.name}.git`, private: false } };
+    return {
+      status: 200,
+      json: {
+        name: repo.name,
+        full_name: `${repo.owner}/${repo.name}`,
+        owner: user(repo.owner),
+        default_branch: repo.defaultBranch,
+        clone_url: `${ctx.webUrl}/${repo.owner}/${repo.name}.git`,
+        private: false,
+      },
+    };
   }
   if (method === "GET" && r === "installation") return { status: 200, json: { id: 1, account: user(repo.owner) } };
   if (method === "GET" && rest[0] === "contents") {
@@ -143,7 +167,7 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   if (rest[0] === "issues" && rest.length === 1) {
     if (method === "POST") {
       const number = state.nextIssueNumber(repo);
-      const issue: FakeIssue = { number, title: String(body.title), body: String(body.body ?? ""), user: state.botLogin, labels: ((body.labels as string[] | undefined) ?? []) };
+      const issue: FakeIssue = { number, title: String(body.title), body: String(body.body ?? ""), user: state.botLogin, labels: (body.labels as string[] | undefined) ?? [] };
       repo.issues.set(number, issue);
       return { status: 201, json: issueJson(ctx, repo, issue) };
     }
@@ -174,7 +198,14 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   if (rest[0] === "pulls") return routePulls(ctx, repo, req, rest);
   if (rest[0] === "check-runs") {
     if (method === "POST") {
-      const run = { id: state.id(), name: String(body.name), headSha: String(body.head_sha), status: String(body.status ?? "queued"), conclusion: body.conclusion as string | undefined, output: body.output as never };
+      const run = {
+        id: state.id(),
+        name: String(body.name),
+        headSha: String(body.head_sha),
+        status: String(body.status ?? "queued"),
+        conclusion: body.conclusion as string | undefined,
+        output: body.output as never,
+      };
       repo.checkRuns.push(run);
       return { status: 201, json: { id: run.id, ...body } };
     }
@@ -193,7 +224,11 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
 
 function commentJson(ctx: RouteContext, repo: FakeRepo, c: { id: number; issueNumber: number; body: string; user: string; createdAt: string; updatedAt: string }) {
   return {
-    id: c.id, body: c.body, user: user(c.user), created_at: c.createdAt, updated_at: c.updatedAt,
+    id: c.id,
+    body: c.body,
+    user: user(c.user),
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
     html_url: `${ctx.webUrl}/${repo.owner}/${repo.name}/issues/${c.issueNumber}#issuecomment-${c.id}`,
   };
 }
@@ -209,7 +244,11 @@ async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, 
   if (rest.length === 1 && method === "POST") {
     const number = state.nextIssueNumber(repo);
     const issue: FakeIssue = {
-      number, title: String(body.title), body: String(body.body ?? ""), user: state.botLogin, labels: [],
+      number,
+      title: String(body.title),
+      body: String(body.body ?? ""),
+      user: state.botLogin,
+      labels: [],
       pull: { head: String(body.head).replace(/^[^:]+:/, ""), base: String(body.base), draft: Boolean(body.draft), requestedReviewers: [] },
     };
     repo.issues.set(number, issue);
@@ -235,7 +274,10 @@ async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, 
     return { status: 201, json: { id: reply.id, body: reply.body, in_reply_to_id: parent.id, user: user(reply.user) } };
   }
   if (rest[2] === "comments" && method === "GET") {
-    return { status: 200, json: repo.reviewComments.filter((c) => c.pullNumber === issue.number).map((c) => ({ id: c.id, body: c.body, path: c.path, line: c.line, in_reply_to_id: c.inReplyTo, user: user(c.user) })) };
+    return {
+      status: 200,
+      json: repo.reviewComments.filter((c) => c.pullNumber === issue.number).map((c) => ({ id: c.id, body: c.body, path: c.path, line: c.line, in_reply_to_id: c.inReplyTo, user: user(c.user) })),
+    };
   }
   return notFound;
 }
@@ -254,7 +296,7 @@ function accessToken(ctx: RouteContext, installationId: number, body: unknown): 
   }
   const perms = b.permissions;
   if (perms !== undefined && (typeof perms !== "object" || perms === null || Object.values(perms).some((v) => v !== "read" && v !== "write"))) {
-    return { status: 422, json: { message: "Invalid request: permissions must map permission names to \"read\" or \"write\"." } };
+    return { status: 422, json: { message: 'Invalid request: permissions must map permission names to "read" or "write".' } };
   }
   const all = [...state.repos.values()];
   const selected = names === undefined ? all : all.filter((r) => (names as string[]).some((n) => n.toLowerCase() === r.name.toLowerCase()));
@@ -264,7 +306,8 @@ function accessToken(ctx: RouteContext, installationId: number, body: unknown): 
   const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
   state.issuedTokens.push(token);
   state.tokenScopes.push({
-    token, installationId,
+    token,
+    installationId,
     ...(names !== undefined ? { repositories: [...(names as string[])] } : {}),
     ...(perms !== undefined ? { permissions: { ...(perms as Record<string, string>) } } : {}),
   });
@@ -275,9 +318,7 @@ function accessToken(ctx: RouteContext, installationId: number, body: unknown): 
       expires_at: new Date(Date.now() + 3600_000).toISOString(),
       permissions: perms ?? { contents: "write", issues: "write", pull_requests: "write", checks: "write", metadata: "read" },
       repository_selection: names === undefined ? "all" : "selected",
-      ...(names !== undefined
-        ? { repositories: selected.map((r) => ({ name: r.name, full_name: `${r.owner}/${r.name}`, owner: user(r.owner), private: false })) }
-        : {}),
+      ...(names !== undefined ? { repositories: selected.map((r) => ({ name: r.name, full_name: `${r.owner}/${r.name}`, owner: user(r.owner), private: false })) } : {}),
     },
   };
 }

@@ -90,8 +90,15 @@ export class FakeGitHubState {
 
   addRepo(owner: string, name: string, defaultBranch: string, permissions: Record<string, string>): FakeRepo {
     const repo: FakeRepo = {
-      owner, name, defaultBranch, permissions,
-      issues: new Map(), comments: [], reviewComments: [], reactions: [], checkRuns: [],
+      owner,
+      name,
+      defaultBranch,
+      permissions,
+      issues: new Map(),
+      comments: [],
+      reviewComments: [],
+      reactions: [],
+      checkRuns: [],
     };
     this.repos.set(`${owner}/${name}`.toLowerCase(), repo);
     return repo;

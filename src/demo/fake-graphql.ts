@@ -24,7 +24,10 @@ export function answerGraphql(state: FakeGitHubState, body: { query?: unknown; v
     return { status: 200, json: { data: { repository: { pullRequest: pull ? { reviewThreads: reviewThreads(repo, number) } : null } } } };
   }
   if (/closingIssuesReferences\s*\(/.test(query)) {
-    const nodes = (prState(repo).closing.get(number) ?? []).map((n) => repo.issues.get(n)).filter((i) => i !== undefined).map((i) => ({ number: i.number, title: i.title, body: i.body }));
+    const nodes = (prState(repo).closing.get(number) ?? [])
+      .map((n) => repo.issues.get(n))
+      .filter((i) => i !== undefined)
+      .map((i) => ({ number: i.number, title: i.title, body: i.body }));
     return { status: 200, json: { data: { repository: { pullRequest: pull ? { closingIssuesReferences: { nodes } } : null } } } };
   }
   return error("The fake GitHub does not implement this GraphQL operation.", "UNSUPPORTED");
@@ -32,15 +35,21 @@ export function answerGraphql(state: FakeGitHubState, body: { query?: unknown; v
 
 function reviewThreads(repo: FakeRepo, pull: number) {
   const s = prState(repo);
-  const nodes = s.threads.filter((t) => t.pullNumber === pull).map((t) => {
-    const first = repo.reviewComments.find((c) => c.id === t.firstCommentId)!;
-    const all = [first, ...repo.reviewComments.filter((c) => c.inReplyTo === t.firstCommentId)];
-    return {
-      id: t.id, isResolved: t.isResolved, isOutdated: t.isOutdated, path: first.path,
-      line: t.isOutdated ? null : first.line, originalLine: first.line,
-      comments: { nodes: all.map((c) => ({ databaseId: c.id, body: c.body, diffHunk: s.diffHunks.get(t.firstCommentId) ?? "", author: { login: c.user } })) },
-    };
-  });
+  const nodes = s.threads
+    .filter((t) => t.pullNumber === pull)
+    .map((t) => {
+      const first = repo.reviewComments.find((c) => c.id === t.firstCommentId)!;
+      const all = [first, ...repo.reviewComments.filter((c) => c.inReplyTo === t.firstCommentId)];
+      return {
+        id: t.id,
+        isResolved: t.isResolved,
+        isOutdated: t.isOutdated,
+        path: first.path,
+        line: t.isOutdated ? null : first.line,
+        originalLine: first.line,
+        comments: { nodes: all.map((c) => ({ databaseId: c.id, body: c.body, diffHunk: s.diffHunks.get(t.firstCommentId) ?? "", author: { login: c.user } })) },
+      };
+    });
   return { pageInfo: { hasNextPage: false, endCursor: null }, nodes };
 }
 

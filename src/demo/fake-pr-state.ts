@@ -63,7 +63,8 @@ export function seedCheckRun(
   repo.checkRuns.push({ id, name: c.name, headSha: c.headSha, status: "completed", conclusion: c.conclusion, output: { title: c.title, summary: c.summary, text: c.text } });
   const appSlug = c.appSlug ?? "github-actions";
   prState(repo).checkExtras.set(id, {
-    appSlug, annotations: c.annotations ?? [],
+    appSlug,
+    annotations: c.annotations ?? [],
     ...(appSlug === "github-actions" ? { detailsUrl: `https://github.com/${repo.owner}/${repo.name}/actions/runs/1/job/${id}` } : {}),
   });
   if (c.log !== undefined) prState(repo).jobLogs.set(id, c.log);

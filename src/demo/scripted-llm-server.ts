@@ -66,10 +66,7 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
       }
       const text = typeof reply === "string" ? reply : reply.text;
       const finish = typeof reply === "string" ? "stop" : (reply.finishReason ?? "stop");
-      const usage =
-        typeof reply === "object" && reply.usage !== undefined
-          ? reply.usage
-          : { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: Math.ceil(text.length / 4) };
+      const usage = typeof reply === "object" && reply.usage !== undefined ? reply.usage : { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: Math.ceil(text.length / 4) };
       const id = `chatcmpl-${requests.length}`;
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {

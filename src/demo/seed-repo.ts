@@ -66,7 +66,11 @@ export async function seedPullRequest(
     await rm(work, { recursive: true, force: true });
   }
   const issue: FakeIssue = {
-    number: fake.state.nextIssueNumber(repo), title: spec.title, body: spec.body ?? "", user: spec.user, labels: [],
+    number: fake.state.nextIssueNumber(repo),
+    title: spec.title,
+    body: spec.body ?? "",
+    user: spec.user,
+    labels: [],
     pull: { head: spec.head, base: repo.defaultBranch, draft: false, requestedReviewers: [] },
   };
   repo.issues.set(issue.number, issue);
@@ -83,10 +87,14 @@ export function seedIssue(fake: FakeGitHub, repo: FakeRepo, spec: { title: strin
 /** The commits on a branch of a fake repo, newest first: sha, subject, body, author. */
 export async function branchLog(fake: FakeGitHub, sourceEnv: SourceEnv, repo: FakeRepo, branch: string, n = 5) {
   const out = await git(sourceEnv, fake.bareDir(repo), "log", `-${n}`, "--format=%H%x1f%s%x1f%an <%ae>%x1f%B%x1e", `refs/heads/${branch}`);
-  return out.split("\x1e").map((s) => s.trim()).filter(Boolean).map((entry) => {
-    const [sha, subject, author, body] = entry.split("\x1f");
-    return { sha: sha!, subject: subject!, author: author!, body: body ?? "" };
-  });
+  return out
+    .split("\x1e")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const [sha, subject, author, body] = entry.split("\x1f");
+      return { sha: sha!, subject: subject!, author: author!, body: body ?? "" };
+    });
 }
 
 /** A file's content on a branch of a fake repo, or null. */

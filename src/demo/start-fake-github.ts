@@ -56,8 +56,11 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
         return;
       }
       serveGitCgi(req, res, {
-        projectRoot, pathInfo: `/${gitMatch[1]}/${gitMatch[2]}${gitMatch[3]}`, query: url.search.slice(1),
-        remoteUser: "x-access-token", sourceEnv: options.sourceEnv,
+        projectRoot,
+        pathInfo: `/${gitMatch[1]}/${gitMatch[2]}${gitMatch[3]}`,
+        query: url.search.slice(1),
+        remoteUser: "x-access-token",
+        sourceEnv: options.sourceEnv,
       });
       return;
     }
@@ -108,7 +111,11 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
   webUrl = `http://127.0.0.1:${port}`;
   apiUrl = `${webUrl}/api/v3`;
   return {
-    apiUrl, webUrl, state, gitRequests, bareDir,
+    apiUrl,
+    webUrl,
+    state,
+    gitRequests,
+    bareDir,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

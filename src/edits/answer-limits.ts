@@ -1,7 +1,6 @@
 import { DEFAULT_ANSWER_LIMITS, type ApplyOptions, type EditFailure, type FileChanges } from "./types.js";
 
-const size = (bytes: number) =>
-  bytes < 1_000_000 ? `${bytes.toLocaleString("en-US")} bytes` : `${(bytes / 1_000_000).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`;
+const size = (bytes: number) => (bytes < 1_000_000 ? `${bytes.toLocaleString("en-US")} bytes` : `${(bytes / 1_000_000).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`);
 
 /**
  * The failure when an answer's changes go over the per-answer caps (`maxNewFiles` new files, `maxWriteBytes` bytes
@@ -21,7 +20,11 @@ export function answerLimitFailure(changes: FileChanges, existing: ReadonlySet<s
   }
   const fix = "Nothing was changed. Make the change in smaller steps: fewer or smaller files per answer.";
   if (created > maxNewFiles) {
-    return { path: "", reason: "over-limit", message: `Your answer creates ${created.toLocaleString("en-US")} new files; one answer may create at most ${maxNewFiles.toLocaleString("en-US")}. ${fix}` };
+    return {
+      path: "",
+      reason: "over-limit",
+      message: `Your answer creates ${created.toLocaleString("en-US")} new files; one answer may create at most ${maxNewFiles.toLocaleString("en-US")}. ${fix}`,
+    };
   }
   if (bytes > maxWriteBytes) {
     return { path: "", reason: "over-limit", message: `Your answer writes ${size(bytes)} to files; one answer may write at most ${size(maxWriteBytes)}. ${fix}` };

@@ -16,12 +16,7 @@ export interface ParseAndApplyResult {
  * answer held no edit, no shell command and no parse failure (docs/behaviour.md#answers-without-edits-are-reported: Aider stays silent, #3645), and
  * renders the one reflection text.
  */
-export function applyParsed(
-  format: EditFormat,
-  parse: ParseResult,
-  snapshot: FileSnapshot,
-  options: ApplyOptions & Pick<ParseContext, "fence">,
-): ParseAndApplyResult {
+export function applyParsed(format: EditFormat, parse: ParseResult, snapshot: FileSnapshot, options: ApplyOptions & Pick<ParseContext, "fence">): ParseAndApplyResult {
   const outcome = applyEdits(format, snapshot, parse.edits, options);
   const failed = [...outcome.failed];
   if (parse.edits.length === 0 && parse.shell.length === 0 && parse.failures.length === 0) failed.push(noEditsFailure(format));

@@ -18,12 +18,7 @@ export interface ScoredWindow {
  * intersection with SEARCH bounds its ratio from above (difflib's `quick_ratio`) and is updated in O(1) per slide,
  * so the full ratio is only computed for windows that could beat the current best.
  */
-export function scoreWindows(
-  search: readonly string[],
-  file: readonly string[],
-  floor: number,
-  wantRunnerUp = false,
-): { best: ScoredWindow | null; runnerUp: ScoredWindow | null } {
+export function scoreWindows(search: readonly string[], file: readonly string[], floor: number, wantRunnerUp = false): { best: ScoredWindow | null; runnerUp: ScoredWindow | null } {
   const n = search.length;
   if (n === 0 || file.length < n) return { best: null, runnerUp: null };
   const want = new Map<string, number>();

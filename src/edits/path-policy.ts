@@ -8,7 +8,10 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [".github/workflows/**
  * `normalizeEditPath(".\\src//a.ts") === "src/a.ts"`
  */
 export function normalizeEditPath(p: string): string {
-  const s = p.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+  const s = p
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/\/{2,}/g, "/");
   // `a/./b` → `a/b`; a leading `/` (absolute) and a trailing `/` (a folder) are kept for the policy to refuse.
   const lead = s.startsWith("/") ? "/" : "";
   const trail = s.endsWith("/") && s.length > 1 ? "/" : "";
@@ -21,10 +24,7 @@ export function normalizeEditPath(p: string): string {
  * nothing matching a protected glob. Symlinks are checked by the workspace, which can see the disk.
  * `checkPathPolicy("../x", []) → { reason: "unsafe-path", … }`
  */
-export function checkPathPolicy(
-  path: string,
-  protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS,
-): { reason: FailureReason; message: string } | null {
+export function checkPathPolicy(path: string, protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS): { reason: FailureReason; message: string } | null {
   const p = normalizeEditPath(path);
   const unsafe = (why: string) => ({ reason: "unsafe-path" as const, message: `Refused to edit \`${path}\`: ${why}.` });
   if (p === "") return unsafe("the path is empty");
@@ -35,7 +35,12 @@ export function checkPathPolicy(
   // Case-insensitive: on macOS and Windows checkouts `.GIT/config` is the same file as `.git/config`.
   if (parts.some((part) => part.toLowerCase() === ".git")) return unsafe("files under `.git/` are never edited");
   if (parts.some((part) => part.includes("\0"))) return unsafe("the path contains a NUL character");
-  if (protectedGlobs.length > 0 && ignore().add([...protectedGlobs]).ignores(p)) {
+  if (
+    protectedGlobs.length > 0 &&
+    ignore()
+      .add([...protectedGlobs])
+      .ignores(p)
+  ) {
     return unsafe(`it matches a protected path (${protectedGlobs.join(", ")}) in the repository's aider-bot config`);
   }
   return null;
@@ -47,11 +52,7 @@ export function checkPathPolicy(
  * and the message names both so the model and the user see why.
  * `checkResolvedPathPolicy("wf/ci.yml", ".github/workflows/ci.yml")?.message` mentions both paths.
  */
-export function checkResolvedPathPolicy(
-  requested: string,
-  resolved: string,
-  protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS,
-): { reason: FailureReason; message: string } | null {
+export function checkResolvedPathPolicy(requested: string, resolved: string, protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS): { reason: FailureReason; message: string } | null {
   const problem = checkPathPolicy(resolved, protectedGlobs);
   if (!problem || resolved === normalizeEditPath(requested)) return problem;
   const why = problem.message.slice(`Refused to edit \`${resolved}\`: `.length).replace(/\.$/, "");

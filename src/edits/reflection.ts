@@ -34,9 +34,7 @@ export function renderReflection(failures: readonly EditFailure[], appliedCount:
   for (const f of real) parts.push(renderFailure(f, fence));
   // The SEARCH rule only makes sense for SEARCH/REPLACE blocks; udiff and patch failures carry their own advice.
   if (real.some((f) => (f.reason === "no-match" || f.reason === "ambiguous") && f.edit?.kind === "replace")) {
-    parts.push(
-      "A SEARCH section must match existing lines of the file exactly — every character, including whitespace, indentation, comments and docstrings — and it must match only one place.",
-    );
+    parts.push("A SEARCH section must match existing lines of the file exactly — every character, including whitespace, indentation, comments and docstrings — and it must match only one place.");
   }
   if (appliedCount > 0) {
     parts.push(

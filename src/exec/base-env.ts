@@ -3,8 +3,24 @@
  * installation tokens never reach repository scripts (lint/test commands run the repo's own code).
  */
 const ALLOWED = [
-  "PATH", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "TMPDIR", "TZ", "USER", "LOGNAME", "SHELL",
-  "CI", "NODE_ENV", "GIT_SSL_CAINFO", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
+  "PATH",
+  "HOME",
+  "LANG",
+  "LANGUAGE",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TERM",
+  "TMPDIR",
+  "TZ",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "CI",
+  "NODE_ENV",
+  "GIT_SSL_CAINFO",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "NODE_EXTRA_CA_CERTS",
 ] as const;
 
 /** Pick the allow-listed variables from a source environment. `baseEnv(sourceEnv())` */

@@ -148,7 +148,9 @@ function runIn(started: Started, options: ForkWorkerOptions): Promise<ForkOutcom
           kind: "crashed",
           code,
           signal,
-          message: signal ? `the job process was killed by ${signal}${signal === "SIGKILL" && !options.signal.aborted ? " (out of memory?)" : ""}` : `the job process exited with code ${code} without an answer`,
+          message: signal
+            ? `the job process was killed by ${signal}${signal === "SIGKILL" && !options.signal.aborted ? " (out of memory?)" : ""}`
+            : `the job process exited with code ${code} without an answer`,
         },
       );
     };

@@ -62,7 +62,10 @@ export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
   return {
     run: (req) => {
       const cwd = real(req.cwd);
-      const hide = options.hide.map((d) => path.resolve(d)).filter(existsSync).map(real);
+      const hide = options.hide
+        .map((d) => path.resolve(d))
+        .filter(existsSync)
+        .map(real);
       const gitDir = path.join(cwd, ".git");
       return exec.run(sandboxRequest({ ...req, cwd }, { hide, network: options.network, ...(existsSync(gitDir) ? { gitDir } : {}) }));
     },

@@ -11,10 +11,7 @@ export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled";
  * without the `checks: write` permission (403): the status comment still tells the story, so this is not fatal.
  * A rate limit is not a missing permission: it is thrown like any other failure.
  */
-export async function startCheckRun(
-  api: GitHubClient,
-  args: RepoRef & { headSha: string; name?: string; detailsUrl?: string; startedAt?: Date },
-): Promise<number | null> {
+export async function startCheckRun(api: GitHubClient, args: RepoRef & { headSha: string; name?: string; detailsUrl?: string; startedAt?: Date }): Promise<number | null> {
   try {
     const { data } = await callGitHub(`Starting a Check Run on ${args.owner}/${args.repo}@${args.headSha.slice(0, 12)}`, () =>
       api.rest.checks.create({

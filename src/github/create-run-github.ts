@@ -13,7 +13,11 @@ import { ensureReviewReply } from "./review-reply.js";
  * status comment and reaction subject. The publishing policy of the GitHub side lives here: how an issue's pull
  * request is worded (`Fixes #n`), and that bots are not asked to review.
  */
-export function createRunGitHub(api: GitHubClient, job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> & { req: Pick<RunRequest, "owner" | "repo"> }, token: () => Promise<string>): RunGitHub {
+export function createRunGitHub(
+  api: GitHubClient,
+  job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> & { req: Pick<RunRequest, "owner" | "repo"> },
+  token: () => Promise<string>,
+): RunGitHub {
   const { owner, repo } = job.req;
   const where = { owner, repo };
   return {

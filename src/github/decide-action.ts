@@ -96,9 +96,8 @@ export async function decideAction(event: { name: string; id: string; payload: u
   if ((command.verb === "address-reviews" || command.verb === "fix-ci") && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
   }
-  const mode: PrMode | undefined = command.verb === "address-reviews" ? { kind: "address-reviews", threads: command.threads, extra: command.text }
-    : command.verb === "fix-ci" ? { kind: "fix-ci", extra: command.text }
-    : undefined;
+  const mode: PrMode | undefined =
+    command.verb === "address-reviews" ? { kind: "address-reviews", threads: command.threads, extra: command.text } : command.verb === "fix-ci" ? { kind: "fix-ci", extra: command.text } : undefined;
   const flags = "flags" in command ? command.flags : { files: [] };
   // `--model` is checked against `allowed_models` when settings are resolved (after `retry` merges the earlier
   // request's flags), by run/resolve-settings.
@@ -182,7 +181,11 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
       kind: "command",
       command,
       facts: {
-        ...base, number: issue.number, isPullRequest: Boolean(issue.pull_request), title: String(issue.title ?? ""), body: String(issue.body ?? ""),
+        ...base,
+        number: issue.number,
+        isPullRequest: Boolean(issue.pull_request),
+        title: String(issue.title ?? ""),
+        body: String(issue.body ?? ""),
         reactTo: { kind: "issue-comment", id: payload.comment.id },
       },
     };
@@ -196,7 +199,11 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
       kind: "command",
       command,
       facts: {
-        ...base, number: pr.number, isPullRequest: true, title: String(pr.title ?? ""), body: String(pr.body ?? ""),
+        ...base,
+        number: pr.number,
+        isPullRequest: true,
+        title: String(pr.title ?? ""),
+        body: String(pr.body ?? ""),
         reactTo: { kind: "review-comment", id: c.id },
         review: { commentId: c.id, path: String(c.path), line: (c.line ?? c.original_line ?? undefined) as number | undefined, diffHunk: String(c.diff_hunk ?? "") },
       },
@@ -213,7 +220,12 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
       // The title and body are untrusted (anyone may open an issue): they reach the model only as delimited data.
       command: { verb: "run", text: `Resolve issue #${issue.number}, described below.`, flags: { files: [] } },
       facts: {
-        ...base, number: issue.number, isPullRequest: false, title: String(issue.title ?? ""), body: String(issue.body ?? ""), reactTo: { kind: "issue" },
+        ...base,
+        number: issue.number,
+        isPullRequest: false,
+        title: String(issue.title ?? ""),
+        body: String(issue.body ?? ""),
+        reactTo: { kind: "issue" },
         dedupeId: `label:${base.owner}/${base.repo}#${issue.number}@${String(issue.updated_at ?? issue.created_at ?? "")}`,
       },
     };

@@ -57,17 +57,7 @@ export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubF
     return { kind: "rate-limited", status, githubMessage, ...(wait !== undefined ? { retryAfterSeconds: wait } : {}) };
   }
   const kind: GitHubFailureKind =
-    status === 404 || status === 410
-      ? "not-found"
-      : status === 403
-        ? "forbidden"
-        : status === 401
-          ? "unauthorized"
-          : status === 422
-            ? "validation"
-            : status >= 500
-              ? "unavailable"
-              : "other";
+    status === 404 || status === 410 ? "not-found" : status === 403 ? "forbidden" : status === 401 ? "unauthorized" : status === 422 ? "validation" : status >= 500 ? "unavailable" : "other";
   return { kind, status, githubMessage };
 }
 

@@ -31,9 +31,7 @@ export async function readAppIdentity(appApi: GitHubClient): Promise<AppIdentity
 /** Every installation of the App (all pages); `account` is the user/organisation login ("" for an enterprise). */
 export async function listInstallations(appApi: GitHubClient): Promise<{ id: number; account: string }[]> {
   return callGitHub("Listing the App's installations", () =>
-    appApi.paginate(appApi.rest.apps.listInstallations, { per_page: 100 }, (response) =>
-      response.data.map((i) => ({ id: i.id, account: i.account && "login" in i.account ? i.account.login : "" })),
-    ),
+    appApi.paginate(appApi.rest.apps.listInstallations, { per_page: 100 }, (response) => response.data.map((i) => ({ id: i.id, account: i.account && "login" in i.account ? i.account.login : "" }))),
   );
 }
 

@@ -24,8 +24,6 @@ export async function findOpenIssueByMarker(api: GitHubClient, args: RepoRef & {
 
 /** Open an issue. */
 export async function createIssue(api: GitHubClient, args: RepoRef & { title: string; body: string }): Promise<IssueRef> {
-  const { data } = await callGitHub(`Opening an issue on ${args.owner}/${args.repo}`, () =>
-    api.rest.issues.create({ owner: args.owner, repo: args.repo, title: args.title, body: args.body }),
-  );
+  const { data } = await callGitHub(`Opening an issue on ${args.owner}/${args.repo}`, () => api.rest.issues.create({ owner: args.owner, repo: args.repo, title: args.title, body: args.body }));
   return { number: data.number, title: data.title, body: data.body ?? "" };
 }

@@ -105,9 +105,10 @@ function failureText(r: CoderResult): string {
     case "edit-failed": {
       const files = [...new Set(r.failures.map((f) => `\`${f.path || "(no file)"}\``))].join(", ");
       const attempts = `${r.reflections + 1} ${r.reflections === 0 ? "attempt" : "attempts"}`;
-      const headline = r.failures.length > 0 && r.failures.every((f) => f.reason === "no-match")
-        ? `😕 The SEARCH block did not match ${files} after ${attempts}; nothing was pushed.`
-        : `😕 The model's edits to ${files} could not be applied after ${attempts}; nothing was pushed.`;
+      const headline =
+        r.failures.length > 0 && r.failures.every((f) => f.reason === "no-match")
+          ? `😕 The SEARCH block did not match ${files} after ${attempts}; nothing was pushed.`
+          : `😕 The model's edits to ${files} could not be applied after ${attempts}; nothing was pushed.`;
       return `${headline}\n\n${clip(summarizeFailures(r.failures), CAP.output)}\n\nTry \`/aider retry --file PATH\` naming the files, or rephrase the request.`;
     }
     case "checks-failed":
@@ -130,10 +131,22 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
   }
   if (r.checksSkipped) out.push(`⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`);
   const cost = r.costUsd === null ? "" : ` · $${r.costUsd.toFixed(4)}`;
-  out.push(`<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${r.tokens.prompt.toLocaleString("en-US")} prompt + ${r.tokens.completion.toLocaleString("en-US")} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`);
+  out.push(
+    `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${r.tokens.prompt.toLocaleString("en-US")} prompt + ${r.tokens.completion.toLocaleString("en-US")} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
+  );
   if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
   if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
-  if (r.sandbox) out.push(details("Sandbox", r.sandbox === "bubblewrap" ? "Repository commands ran in a bubblewrap sandbox." : r.sandbox === "off" ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)." : `Repository commands were not run: the sandbox is ${r.sandbox}.`));
+  if (r.sandbox)
+    out.push(
+      details(
+        "Sandbox",
+        r.sandbox === "bubblewrap"
+          ? "Repository commands ran in a bubblewrap sandbox."
+          : r.sandbox === "off"
+            ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
+            : `Repository commands were not run: the sandbox is ${r.sandbox}.`,
+      ),
+    );
   if (r.shell.length) out.push(details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")));
   return out;
 }

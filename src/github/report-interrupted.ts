@@ -20,5 +20,9 @@ export async function reportInterrupted(api: GitHubClient, job: JobContext, why:
     }
   }
   const failed = (await Promise.allSettled(writes)).filter((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failed.length) throw new AggregateError(failed.map((f) => f.reason as unknown), `could not report the interrupted job ${job.req.jobId} on ${owner}/${repo}#${job.req.target.number}`);
+  if (failed.length)
+    throw new AggregateError(
+      failed.map((f) => f.reason as unknown),
+      `could not report the interrupted job ${job.req.jobId} on ${owner}/${repo}#${job.req.target.number}`,
+    );
 }

@@ -8,10 +8,7 @@ const MAX_PAGES = 20;
  * Reply in the review thread of `commentId` (the comment that carried `/aider`), or edit the bot's earlier reply
  * there that carries `marker`, so a retried job does not answer twice. Returns the reply's id.
  */
-export async function ensureReviewReply(
-  api: GitHubClient,
-  args: RepoRef & { pullNumber: number; commentId: number; marker: string; body: string; botLogin?: string },
-): Promise<number> {
+export async function ensureReviewReply(api: GitHubClient, args: RepoRef & { pullNumber: number; commentId: number; marker: string; body: string; botLogin?: string }): Promise<number> {
   const { owner, repo } = args;
   const body = args.body.includes(args.marker) ? args.body : `${args.marker}\n${args.body}`;
   const existing = await findReviewReply(api, args);
@@ -36,9 +33,7 @@ async function findReviewReply(api: GitHubClient, args: RepoRef & { pullNumber: 
   return callGitHub(`Listing the review comments of ${args.owner}/${args.repo}#${args.pullNumber}`, async () => {
     let read = 0;
     for await (const page of pages) {
-      const hit = page.data.find(
-        (c) => c.in_reply_to_id === args.commentId && c.body.includes(args.marker) && (!args.botLogin || c.user?.login === args.botLogin),
-      );
+      const hit = page.data.find((c) => c.in_reply_to_id === args.commentId && c.body.includes(args.marker) && (!args.botLogin || c.user?.login === args.botLogin));
       if (hit) return hit.id;
       if (++read >= MAX_PAGES) break;
     }

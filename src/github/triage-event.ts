@@ -43,11 +43,7 @@ export interface AppServices {
   firstAttempt?(deliveryId: string): boolean;
 }
 
-export type HandleResult =
-  | { kind: "ignored"; reason: string }
-  | { kind: "replied"; reason: string }
-  | { kind: "enqueued"; jobId: string; context: JobContext }
-  | { kind: "cancelled"; count: number };
+export type HandleResult = { kind: "ignored"; reason: string } | { kind: "replied"; reason: string } | { kind: "enqueued"; jobId: string; context: JobContext } | { kind: "cancelled"; count: number };
 
 type Enqueue = Extract<EventAction, { kind: "enqueue" }>;
 
@@ -159,7 +155,11 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
   let flags = action.flags;
   if (action.verb === "retry") {
     const comments = await listComments(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number });
-    const last = comments.filter((c) => c.user === botLogin).map((c) => readRequestMarker(c.body)).filter((r) => r !== null).at(-1);
+    const last = comments
+      .filter((c) => c.user === botLogin)
+      .map((c) => readRequestMarker(c.body))
+      .filter((r) => r !== null)
+      .at(-1);
     if (!last) return fail("nothing-to-retry", "There is no earlier request of mine here to retry.");
     verb = last.verb;
     const earlier = await requestText(ctx.api, facts, last, config.trigger.command);

@@ -51,11 +51,7 @@ function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError 
     return new LlmError("server", `The model endpoint at ${host} failed while answering: ${detail}`, { retryable: true });
   }
   if (status === 401 || status === 403) {
-    return new LlmError(
-      "auth",
-      `The model endpoint at ${host} rejected the API key (HTTP ${status}) — check OPENAI_API_KEY, and that the key may use model "${ctx.model}".`,
-      { status },
-    );
+    return new LlmError("auth", `The model endpoint at ${host} rejected the API key (HTTP ${status}) — check OPENAI_API_KEY, and that the key may use model "${ctx.model}".`, { status });
   }
   if (status === 404) {
     return new LlmError(
@@ -76,11 +72,7 @@ function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError 
 }
 
 function contextTooLong(status?: number): LlmError {
-  return new LlmError(
-    "context-too-long",
-    "The request is too large for the model's context window — name fewer files, or lower map_tokens.",
-    status === undefined ? {} : { status },
-  );
+  return new LlmError("context-too-long", "The request is too large for the model's context window — name fewer files, or lower map_tokens.", status === undefined ? {} : { status });
 }
 
 /** The host (and port) of a base URL, for messages; never the path or credentials in it. */

@@ -69,10 +69,7 @@ function params(input: RequestCompletionInput) {
 }
 
 async function streamed(input: RequestCompletionInput, signal: AbortSignal, onChunk: () => void): Promise<CompletionPart> {
-  const stream = await input.client.chat.completions.create(
-    { ...params(input), stream: true, stream_options: { include_usage: true } },
-    { signal },
-  );
+  const stream = await input.client.chat.completions.create({ ...params(input), stream: true, stream_options: { include_usage: true } }, { signal });
   let text = "";
   let finish: string | null = null;
   let usage: TokenUsage | null = null;

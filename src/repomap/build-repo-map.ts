@@ -98,14 +98,7 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
 }
 
 /** The map; with `early`, from the cache only and not saved, or null when an id was not in the cache. */
-async function mapWith(
-  options: BuildRepoMapOptions,
-  files: string[],
-  cache: TagCache | null,
-  mapTokens: number,
-  started: number,
-  early: boolean,
-): Promise<RepoMap | null> {
+async function mapWith(options: BuildRepoMapOptions, files: string[], cache: TagCache | null, mapTokens: number, started: number, early: boolean): Promise<RepoMap | null> {
   const chatFiles = options.chatFiles ?? [];
   let lap = started;
   const phase = (): number => -lap + (lap = performance.now());
@@ -134,8 +127,7 @@ async function mapWith(
   if (!early) await cache?.save();
   const saveMs = phase();
 
-  const rankWith = (chat: readonly string[]): Ranking =>
-    rankLazily(graph, { files, chatFiles: chat, mentionedFiles: options.mentionedFiles, mentionedIdents: options.mentionedIdents });
+  const rankWith = (chat: readonly string[]): Ranking => rankLazily(graph, { files, chatFiles: chat, mentionedFiles: options.mentionedFiles, mentionedIdents: options.mentionedIdents });
   let ranked = rankWith(chatFiles);
   let fitted = fit(ranked, loaded, new Set(chatFiles), mapTokens);
   if (!fitted.text && chatFiles.length > 0) {

@@ -115,7 +115,11 @@ function workerEntry(): { code: string } | null {
   try {
     // The package's `import` build of tsx/esm/api sits next to the `require` one that createRequire finds; the
     // latter cannot register the loader from a worker.
-    const api = pathToFileURL(createRequire(self).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
+    const api = pathToFileURL(
+      createRequire(self)
+        .resolve("tsx/esm/api")
+        .replace(/\.cjs$/, ".mjs"),
+    ).href;
     const target = new URL("./tag-worker.ts", self).href;
     return {
       code: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(target)}); });`,

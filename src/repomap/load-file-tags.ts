@@ -140,10 +140,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
  * first use, see `leaseExtractorPool`) are sent files as they come; `finish` parses the rest in this thread while the
  * workers keep going, then waits for them. Files with the same content are parsed once.
  */
-function createParseQueue(
-  options: LoadFileTagsOptions,
-  done: (job: ParseJob, blob: Uint8Array | null, tags: FileTags | undefined, copy: boolean) => void,
-) {
+function createParseQueue(options: LoadFileTagsOptions, done: (job: ParseJob, blob: Uint8Array | null, tags: FileTags | undefined, copy: boolean) => void) {
   const jobs: ParseJob[] = [];
   const copies = new Map<string, ParseJob[]>();
   let next = 0;
@@ -167,7 +164,12 @@ function createParseQueue(
     while (pool && !stopped && pool.pending < pool.threads * WINDOW && next < jobs.length) {
       const job = jobs[next++];
       // A worker that could not start or died hands its job back to this thread.
-      sent.push(pool.extract(job.relPath, job.content).then((blob) => (stopped ? undefined : blob === undefined ? here(job) : finished(job, blob))).then(send));
+      sent.push(
+        pool
+          .extract(job.relPath, job.content)
+          .then((blob) => (stopped ? undefined : blob === undefined ? here(job) : finished(job, blob)))
+          .then(send),
+      );
     }
   };
   return {

@@ -26,13 +26,7 @@ const INDEX_CHUNK = 512;
  * when every block starts with such a character (a path). Paths that do not are measured whole.
  * Chosen lists that are not prefixes of `ranked` (the fill step's) are rendered whole.
  */
-export function createMapMeasure(
-  ranked: RankedSource,
-  tags: TagsLookup,
-  chat: ReadonlySet<string>,
-  maxTokens: number,
-  countTokens: (text: string) => number,
-): Measurer<RankedEntry> {
+export function createMapMeasure(ranked: RankedSource, tags: TagsLookup, chat: ReadonlySet<string>, maxTokens: number, countTokens: (text: string) => number): Measurer<RankedEntry> {
   const index = createIndex(tags, chat);
   const blocks = new Map<string, { text: string; tokens?: number; tokensNl?: number }>();
   const lineTokens = new Map<string, number>();

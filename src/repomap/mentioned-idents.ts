@@ -21,7 +21,12 @@ export function findMentions(text: string, files: readonly string[], chatFiles: 
   const words = new Set(
     text
       .split(/\s+/)
-      .map((w) => w.replace(/[,.!;:?]+$/, "").replace(/^["'`*_]+|["'`*_]+$/g, "").replace(/\\/g, "/"))
+      .map((w) =>
+        w
+          .replace(/[,.!;:?]+$/, "")
+          .replace(/^["'`*_]+|["'`*_]+$/g, "")
+          .replace(/\\/g, "/"),
+      )
       .filter((w) => w.length > 0),
   );
   const idents = [...new Set(text.split(/\W+/).filter((w) => w.length >= MIN_IDENT))];

@@ -51,14 +51,7 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   const chat = new Set(input.chatFiles ?? []);
   const { nodes, from } = graph;
   const weight = edgeWeights(graph, chat, input.mentionedIdents ?? []);
-  const personalization = personalize(
-    nodes,
-    new Set([...input.files, ...chat]).size,
-    chat,
-    new Set(input.mentionedFiles ?? []),
-    new Set(input.mentionedIdents ?? []),
-    weight.definesMentioned,
-  );
+  const personalization = personalize(nodes, new Set([...input.files, ...chat]).size, chat, new Set(input.mentionedFiles ?? []), new Set(input.mentionedIdents ?? []), weight.definesMentioned);
   // PageRank over the merged parallel edges: the same ranks (weights of parallel edges add up), far fewer edges.
   const slotWeight = new Float64Array(graph.slotFrom.length);
   for (let e = 0; e < from.length; e++) slotWeight[graph.edgeSlot[e]] += weight.values[e];
@@ -158,14 +151,7 @@ function edgeWeights(graph: TagGraph, chat: Set<string>, mentionedIdents: readon
   return { values, definesMentioned };
 }
 
-function personalize(
-  nodeNames: string[],
-  fileCount: number,
-  chat: Set<string>,
-  mentionedFiles: Set<string>,
-  idents: Set<string>,
-  definesMentioned: Set<string>,
-): number[] | undefined {
+function personalize(nodeNames: string[], fileCount: number, chat: Set<string>, mentionedFiles: Set<string>, idents: Set<string>, definesMentioned: Set<string>): number[] | undefined {
   const unit = 100 / Math.max(1, fileCount);
   let any = false;
   const values = nodeNames.map((f) => {

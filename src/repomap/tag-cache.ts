@@ -84,7 +84,9 @@ export function contentHash(content: string | Buffer): string {
 /** Identifies a content state: the files with tags, in order, and their content hashes. */
 export function contentStateKey(files: readonly { relPath: string; hash: string }[]): string {
   // One update of one string: thousands of small updates cost several times more.
-  return createHash("sha1").update(VERSION + files.map((f) => `${f.relPath}\0${f.hash}\n`).join("")).digest("hex");
+  return createHash("sha1")
+    .update(VERSION + files.map((f) => `${f.relPath}\0${f.hash}\n`).join(""))
+    .digest("hex");
 }
 
 /** Open (or start) the cache in `dir`. A missing, corrupt or outdated file simply means an empty cache. */

@@ -127,8 +127,7 @@ function graphOf(t: Numbered): TagGraph {
   // Graph nodes: files in order of first appearance as an edge source, then as a target.
   const nodeOf = new Int32Array(F).fill(-1);
   const nodes: string[] = [];
-  const number = (list: Int32Array): Int32Array =>
-    list.map((f) => (nodeOf[f] >= 0 ? nodeOf[f] : (nodeOf[f] = nodes.push(t.files[f]) - 1)));
+  const number = (list: Int32Array): Int32Array => list.map((f) => (nodeOf[f] >= 0 ? nodeOf[f] : (nodeOf[f] = nodes.push(t.files[f]) - 1)));
   const from = number(fromFile);
   const to = number(toFile);
   const slots = mergeParallel(from, to, nodes.length);

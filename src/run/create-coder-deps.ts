@@ -51,12 +51,18 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     llm,
     workspace,
     parse: (format, text, ctx) => getEditFormat(format).parse(text, ctx),
-    parseAndApply: (format, text, snapshot, options) =>
-      parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
+    parseAndApply: (format, text, snapshot, options) => parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
     syntaxCheck,
     runCheck: async (req) => {
       try {
-        return await runCheckCommand(input.checkExec ?? exec, { kind: req.kind, command: req.command, cwd: root, timeoutMs: req.timeoutMs, files: req.files, ...(input.signal ? { signal: input.signal } : {}) });
+        return await runCheckCommand(input.checkExec ?? exec, {
+          kind: req.kind,
+          command: req.command,
+          cwd: root,
+          timeoutMs: req.timeoutMs,
+          files: req.files,
+          ...(input.signal ? { signal: input.signal } : {}),
+        });
       } finally {
         // The repository's command may have created, deleted or staged files: the next file list asks git again.
         workspace.invalidate?.();
@@ -91,9 +97,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),
-    ...(input.commitModel
-      ? { generateCommitMessage: (diff: string, context: string) => generateCommitMessage(llm, { model: input.commitModel!, diff, context }) }
-      : {}),
+    ...(input.commitModel ? { generateCommitMessage: (diff: string, context: string) => generateCommitMessage(llm, { model: input.commitModel!, diff, context }) } : {}),
     onProgress: input.onProgress,
     now: () => Date.now(),
     signal: input.signal,

@@ -74,9 +74,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   // Not fatal: without a Check Run the status comment still tells the whole story.
   const checkRunId = headSha && req.verb === "run" ? await deps.github.startCheckRun(headSha).catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null)) : null;
   // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other).
-  const contextP: Promise<PreparedContext | null> = deps.prContext
-    ? deps.prContext(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))
-    : Promise.resolve(null);
+  const contextP: Promise<PreparedContext | null> = deps.prContext ? deps.prContext(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null)) : Promise.resolve(null);
   let outcome: RunOutcome;
   let dir: string | null = null;
   try {
@@ -174,7 +172,14 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
   stage("pushing");
   await deps.git.push({ dir: checkout, branch: workBranch, token });
   if (target.kind !== "issue") return { kind: "pushed", result, sha, url: deps.github.commitUrl(sha), elapsedMs: 0 };
-  const pr = await deps.github.openPullRequest({ branch: workBranch, base: req.defaultBranch, draft: req.settings.draft, issue: { number: target.number, title: target.title }, requester: req.requester, result });
+  const pr = await deps.github.openPullRequest({
+    branch: workBranch,
+    base: req.defaultBranch,
+    draft: req.settings.draft,
+    issue: { number: target.number, title: target.title },
+    requester: req.requester,
+    result,
+  });
   return { kind: "pull-request", result, sha, pr, branch: workBranch, elapsedMs: 0 };
 }
 

@@ -13,7 +13,14 @@ export interface RunGitHub {
    * The pull request of an issue run's branch: the open one, or a new one the GitHub side words (title, "fixes"
    * link, files, explanation) and asks the requester to review.
    */
-  openPullRequest(pr: { branch: string; base: string; draft: boolean; issue: { number: number; title: string }; requester: RunRequest["requester"]; result: CoderResult }): Promise<{ number: number; url: string }>;
+  openPullRequest(pr: {
+    branch: string;
+    base: string;
+    draft: boolean;
+    issue: { number: number; title: string };
+    requester: RunRequest["requester"];
+    result: CoderResult;
+  }): Promise<{ number: number; url: string }>;
   replyToReviewComment(pullNumber: number, commentId: number, body: string): Promise<void>;
   /** A fresh installation token for git over HTTP (never logged, never in a URL). */
   installationToken(): Promise<string>;
@@ -39,8 +46,4 @@ export interface RunGit {
 }
 
 /** Runs the coder on a checkout (wired to the real LLM, checks, repo map and workspace by the caller). */
-export type RunCoderPort = (
-  root: string,
-  options: CoderOptions,
-  hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal },
-) => Promise<CoderResult>;
+export type RunCoderPort = (root: string, options: CoderOptions, hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal }) => Promise<CoderResult>;

@@ -7,14 +7,7 @@ import { runIdFromMessage, runTrailers } from "./run-trailers.js";
  * `/aider undo`: revert the bot's last commit on the PR branch with a new revert commit (history is never
  * rewritten). Refused, with the reason, when someone pushed on top of it or the bot has no commit here.
  */
-export async function undoLastRun(args: {
-  req: RunRequest;
-  deps: Pick<RunJobDeps, "git" | "github">;
-  dir: string;
-  branch: string;
-  token: string;
-  headSha: string;
-}): Promise<RunOutcome> {
+export async function undoLastRun(args: { req: RunRequest; deps: Pick<RunJobDeps, "git" | "github">; dir: string; branch: string; token: string; headSha: string }): Promise<RunOutcome> {
   const { deps, dir } = args;
   const commits = await deps.git.recentCommits(dir, 50);
   const index = commits.findIndex((c) => runIdFromMessage(c.message) !== null && !/^Revert "/.test(c.message));
@@ -23,7 +16,10 @@ export async function undoLastRun(args: {
   }
   const target = commits[index]!;
   if (index > 0) {
-    const newer = commits.slice(0, index).map((c) => `\`${c.sha.slice(0, 7)}\``).join(", ");
+    const newer = commits
+      .slice(0, index)
+      .map((c) => `\`${c.sha.slice(0, 7)}\``)
+      .join(", ");
     return {
       kind: "refused",
       message: `Someone pushed on top of my last commit \`${target.sha.slice(0, 7)}\` (newer: ${newer}), so I won't revert it automatically. Revert it by hand with \`git revert ${target.sha.slice(0, 7)}\`.`,

@@ -58,7 +58,14 @@ export function createSecretRedactor(secrets: Iterable<string | undefined | null
       grew = true;
     }
     // Longest first, so a value that contains another is replaced whole.
-    if (grew) matcher = new RegExp([...values].sort((a, b) => b.length - a.length).map(escapeRegExp).join("|"), "g");
+    if (grew)
+      matcher = new RegExp(
+        [...values]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join("|"),
+        "g",
+      );
   };
   for (const s of secrets) add(s);
   return {

@@ -3,8 +3,7 @@ import path from "node:path";
 import { Language, Parser } from "web-tree-sitter";
 
 /** Languages we parse, with their grammar package and wasm file. */
-export type LanguageId =
-  | "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java" | "c" | "cpp" | "ruby" | "c_sharp" | "php";
+export type LanguageId = "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java" | "c" | "cpp" | "ruby" | "c_sharp" | "php";
 
 const GRAMMARS: Record<LanguageId, { pkg: string; wasm: string }> = {
   typescript: { pkg: "tree-sitter-typescript", wasm: "tree-sitter-typescript.wasm" },
@@ -22,15 +21,27 @@ const GRAMMARS: Record<LanguageId, { pkg: string; wasm: string }> = {
 };
 
 const EXTENSIONS: Record<string, LanguageId> = {
-  ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+  ".ts": "typescript",
+  ".mts": "typescript",
+  ".cts": "typescript",
   ".tsx": "tsx",
-  ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-  ".py": "python", ".pyi": "python",
+  ".js": "javascript",
+  ".mjs": "javascript",
+  ".cjs": "javascript",
+  ".jsx": "javascript",
+  ".py": "python",
+  ".pyi": "python",
   ".go": "go",
   ".rs": "rust",
   ".java": "java",
-  ".c": "c", ".h": "c",
-  ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+  ".c": "c",
+  ".h": "c",
+  ".cc": "cpp",
+  ".cpp": "cpp",
+  ".cxx": "cpp",
+  ".hpp": "cpp",
+  ".hh": "cpp",
+  ".hxx": "cpp",
   ".rb": "ruby",
   ".cs": "c_sharp",
   ".php": "php",

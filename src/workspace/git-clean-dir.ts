@@ -45,8 +45,7 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
   if (shallowIn !== null) await writeFile(path.join(dir, "shallow"), shallowIn);
   const env = { ...CLEAN_ENV, GIT_DIR: dir, GIT_OBJECT_DIRECTORY: objects };
   return {
-    run: (args, options = {}) =>
-      run(dir, ["-c", "core.hooksPath=/dev/null", ...args], { ...options, env: { ...options.env, ...env } }),
+    run: (args, options = {}) => run(dir, ["-c", "core.hooksPath=/dev/null", ...args], { ...options, env: { ...options.env, ...env } }),
     async close() {
       try {
         const shallowOut = await readShallow(path.join(dir, "shallow"));

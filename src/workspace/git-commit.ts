@@ -90,14 +90,20 @@ async function hasCommitHook(run: GitRun, dir: string): Promise<boolean> {
     const p = (await run(dir, ["rev-parse", "--git-path", `hooks/${hook}`], { allowFail: true })).stdout.trim();
     if (!p) continue;
     // git runs only a hook file that exists and is executable: a failed access check means git skips it too.
-    const ok = await access(path.resolve(dir, p), constants.X_OK).then(() => true, () => false);
+    const ok = await access(path.resolve(dir, p), constants.X_OK).then(
+      () => true,
+      () => false,
+    );
     if (ok) return true;
   }
   return false;
 }
 
 function listOf(paths: readonly string[]): string {
-  const shown = paths.slice(0, 5).map((p) => `\`${p}\``).join(", ");
+  const shown = paths
+    .slice(0, 5)
+    .map((p) => `\`${p}\``)
+    .join(", ");
   return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown || "(no paths)";
 }
 

@@ -118,6 +118,9 @@ function needsQuoting(name: string): boolean {
 }
 
 function listOf(paths: readonly string[]): string {
-  const shown = paths.slice(0, 5).map((p) => `\`${p}\``).join(", ");
+  const shown = paths
+    .slice(0, 5)
+    .map((p) => `\`${p}\``)
+    .join(", ");
   return paths.length > 5 ? `${shown} and ${paths.length - 5} more` : shown || "(no paths)";
 }

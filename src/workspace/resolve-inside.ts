@@ -5,8 +5,7 @@ import { hasGitPart, insideRelative } from "./confined-reader.js";
 
 export type ResolvedPath =
   /** `target`: the absolute path the change lands on, with no symbolic link in it; `resolved`: the same, repo-relative. */
-  | { ok: true; target: string; resolved: string }
-  | { ok: false; message: string };
+  { ok: true; target: string; resolved: string } | { ok: false; message: string };
 
 /**
  * Where a write or delete of the repo-relative `rel` really lands in `root`, judged by the path policy on that
@@ -61,7 +60,13 @@ async function realParent(realRoot: string, dir: string): Promise<string | null>
     // A failed realpath means missing (walk up) or a dangling link (lstat still sees it: refuse).
     const found = await realpath(probe).catch(() => null);
     if (found !== null) return path.join(found, path.relative(probe, dir));
-    if (await lstat(probe).then(() => true, () => false)) return null;
+    if (
+      await lstat(probe).then(
+        () => true,
+        () => false,
+      )
+    )
+      return null;
     // The root exists (its real path was taken), so the walk always ends there.
     if (probe === realRoot || path.dirname(probe) === probe) return dir;
   }

@@ -19,17 +19,39 @@ describe("readActionEnv", () => {
   it("reads the runner's variables and the inputs as a JavaScript action receives them (hyphens kept)", () => {
     const env = readActionEnv({ ...runner, INPUT_MODEL: "gpt-4.1", "INPUT_EDIT-FORMAT": "whole", "INPUT_CONFIG-PATH": ".github/bot.yml", INPUT_TRIGGER: "bot" });
     expect(env).toMatchObject({
-      eventName: "issue_comment", owner: "acme", repo: "widgets", apiUrl: "https://api.github.com", serverUrl: "https://github.com",
-      workspace: "/home/runner/work/widgets/widgets", outputPath: "/tmp/out", summaryPath: "/tmp/summary", runKey: "42.2",
-      inputs: { githubToken: "ghs_token", openaiApiKey: "sk-key", model: "gpt-4.1", editFormat: "whole", configPath: ".github/bot.yml", trigger: "bot", botLogin: "github-actions[bot]", openaiBaseUrl: "https://api.openai.com/v1" },
+      eventName: "issue_comment",
+      owner: "acme",
+      repo: "widgets",
+      apiUrl: "https://api.github.com",
+      serverUrl: "https://github.com",
+      workspace: "/home/runner/work/widgets/widgets",
+      outputPath: "/tmp/out",
+      summaryPath: "/tmp/summary",
+      runKey: "42.2",
+      inputs: {
+        githubToken: "ghs_token",
+        openaiApiKey: "sk-key",
+        model: "gpt-4.1",
+        editFormat: "whole",
+        configPath: ".github/bot.yml",
+        trigger: "bot",
+        botLogin: "github-actions[bot]",
+        openaiBaseUrl: "https://api.openai.com/v1",
+      },
     });
     expect(env.inputs.label).toBeUndefined();
   });
 
   it("reads the underscore spelling the composite action.yml passes, and treats empty inputs as unset", () => {
     const env = readActionEnv({
-      ...runner, "INPUT_GITHUB-TOKEN": undefined, "INPUT_OPENAI-API-KEY": undefined,
-      INPUT_GITHUB_TOKEN: "ghs_x", INPUT_OPENAI_API_KEY: "", INPUT_OPENAI_BASE_URL: "http://127.0.0.1:9/v1/", INPUT_MODEL: "", INPUT_WEAK_MODEL: " ",
+      ...runner,
+      "INPUT_GITHUB-TOKEN": undefined,
+      "INPUT_OPENAI-API-KEY": undefined,
+      INPUT_GITHUB_TOKEN: "ghs_x",
+      INPUT_OPENAI_API_KEY: "",
+      INPUT_OPENAI_BASE_URL: "http://127.0.0.1:9/v1/",
+      INPUT_MODEL: "",
+      INPUT_WEAK_MODEL: " ",
     });
     expect(env.inputs).toMatchObject({ githubToken: "ghs_x", openaiBaseUrl: "http://127.0.0.1:9/v1", model: "gpt-4o", configPath: ".github/aider.yml" });
     expect(env.inputs.openaiApiKey).toBeUndefined();
@@ -64,8 +86,15 @@ describe("readActionEnv", () => {
 describe("readActionEnv: what the repository's commands may see", () => {
   it("toolchain locations and the variables named in `pass-env`, nothing that looks like a credential", () => {
     const env = readActionEnv({
-      ...runner, JAVA_HOME: "/opt/java", JAVA_HOME_17_X64: "/opt/java17", pythonLocation: "/opt/py", GOROOT: "/opt/go",
-      DATABASE_URL: "postgres://db", REDIS_HOST: "redis", OTHER: "x", NPM_TOKEN: "npm_secret",
+      ...runner,
+      JAVA_HOME: "/opt/java",
+      JAVA_HOME_17_X64: "/opt/java17",
+      pythonLocation: "/opt/py",
+      GOROOT: "/opt/go",
+      DATABASE_URL: "postgres://db",
+      REDIS_HOST: "redis",
+      OTHER: "x",
+      NPM_TOKEN: "npm_secret",
       "INPUT_PASS-ENV": "DATABASE_URL, REDIS_HOST\nMISSING",
     });
     expect(env.checkEnv).toEqual({ JAVA_HOME: "/opt/java", JAVA_HOME_17_X64: "/opt/java17", pythonLocation: "/opt/py", GOROOT: "/opt/go", DATABASE_URL: "postgres://db", REDIS_HOST: "redis" });

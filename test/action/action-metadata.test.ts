@@ -33,7 +33,7 @@ describe("action.yml", () => {
     expect(action.inputs["config-path"]!.default).toBe(".github/aider.yml");
     expect(Object.keys(action.outputs).sort()).toEqual(["commit-sha", "cost", "outcome", "pr-number", "tokens"]);
     const step = action.runs.steps.find((s) => s.id === "run")!;
-    expect(step.run).toContain("dist/cli/main.js\" action");
+    expect(step.run).toContain('dist/cli/main.js" action');
     // A composite action gets no INPUT_* variables on its own: each input must be handed over explicitly.
     for (const name of Object.keys(action.inputs)) {
       expect(step.env?.[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`]).toBe(`\${{ inputs.${name} }}`);
@@ -76,7 +76,11 @@ describe("the README's example workflows", () => {
   it("are valid YAML: a comment trigger, a label trigger and a nightly schedule", async () => {
     const { workflows } = await exampleWorkflows();
     expect(workflows.length).toBeGreaterThanOrEqual(3);
-    const triggers = workflows.map((w) => Object.keys(w.on ?? {}).sort().join(","));
+    const triggers = workflows.map((w) =>
+      Object.keys(w.on ?? {})
+        .sort()
+        .join(","),
+    );
     expect(triggers.some((t) => t.includes("issue_comment"))).toBe(true);
     expect(triggers.some((t) => t.includes("issues"))).toBe(true);
     expect(triggers.some((t) => t.includes("schedule"))).toBe(true);

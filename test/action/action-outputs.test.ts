@@ -3,13 +3,46 @@ import type { CoderResult } from "../../src/coder/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 
 const request = (number: number): RunRequest => ({
-  jobId: "j", deliveryId: "d", owner: "acme", repo: "widgets", installationId: 0, cloneUrl: "https://github.com/acme/widgets.git", defaultBranch: "main",
+  jobId: "j",
+  deliveryId: "d",
+  owner: "acme",
+  repo: "widgets",
+  installationId: 0,
+  cloneUrl: "https://github.com/acme/widgets.git",
+  defaultBranch: "main",
   target: { kind: "pull-request", number, headRef: "calc", headSha: "a".repeat(40), headCloneUrl: "https://github.com/acme/widgets.git", isFork: false },
-  verb: "run", message: "m", untrustedContext: [], files: [], requester: { login: "ann" },
-  settings: { model: "gpt-4o", editFormat: "diff", mapTokens: 0, maxReflections: 0, setup: [], lint: [], autoTest: false, timeoutMs: 1, commandTimeoutMs: 1, protectedPaths: [], budget: {}, requireGreenChecks: false, draft: true, branchPrefix: "aider/" },
+  verb: "run",
+  message: "m",
+  untrustedContext: [],
+  files: [],
+  requester: { login: "ann" },
+  settings: {
+    model: "gpt-4o",
+    editFormat: "diff",
+    mapTokens: 0,
+    maxReflections: 0,
+    setup: [],
+    lint: [],
+    autoTest: false,
+    timeoutMs: 1,
+    commandTimeoutMs: 1,
+    protectedPaths: [],
+    budget: {},
+    requireGreenChecks: false,
+    draft: true,
+    branchPrefix: "aider/",
+  },
 });
 const coder = (costUsd: number | null): CoderResult => ({
-  outcome: "changed", editedFiles: [], commit: { sha: "b".repeat(40), subject: "s" }, reflections: 0, tokens: { prompt: 1000, completion: 234 }, costUsd, explanation: "", shell: [], elapsedMs: 1,
+  outcome: "changed",
+  editedFiles: [],
+  commit: { sha: "b".repeat(40), subject: "s" },
+  reflections: 0,
+  tokens: { prompt: 1000, completion: 234 },
+  costUsd,
+  explanation: "",
+  shell: [],
+  elapsedMs: 1,
 });
 
 /** Parse `$GITHUB_OUTPUT` text as the runner does. */
@@ -22,14 +55,23 @@ function parse(text: string): Record<string, string> {
 
 describe("action outputs", () => {
   it("a push: sha, the PR it went to, tokens and cost", () => {
-    const result: ActionResult = { outcome: "pushed", runs: [{ request: request(7), outcome: { kind: "pushed", result: coder(0.0123456789), sha: "c".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "🚀" }] };
+    const result: ActionResult = {
+      outcome: "pushed",
+      runs: [{ request: request(7), outcome: { kind: "pushed", result: coder(0.0123456789), sha: "c".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "🚀" }],
+    };
     expect(actionOutputs(result)).toEqual({ outcome: "pushed", "commit-sha": "c".repeat(40), "pr-number": "7", tokens: "1234", cost: "0.012346" });
   });
 
   it("a new PR: its number; an unknown price leaves cost empty; a branch push without a PR has no number", () => {
-    const pr: ActionResult = { outcome: "pull-request", runs: [{ request: request(3), outcome: { kind: "pull-request", result: coder(null), sha: "d".repeat(40), pr: { number: 12, url: "u" }, branch: "aider/x", elapsedMs: 1 }, finalBody: "" }] };
+    const pr: ActionResult = {
+      outcome: "pull-request",
+      runs: [{ request: request(3), outcome: { kind: "pull-request", result: coder(null), sha: "d".repeat(40), pr: { number: 12, url: "u" }, branch: "aider/x", elapsedMs: 1 }, finalBody: "" }],
+    };
     expect(actionOutputs(pr)).toMatchObject({ "pr-number": "12", cost: "" });
-    const branchOnly: ActionResult = { outcome: "pushed", runs: [{ request: request(0), outcome: { kind: "pushed", result: coder(null), sha: "e".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "" }] };
+    const branchOnly: ActionResult = {
+      outcome: "pushed",
+      runs: [{ request: request(0), outcome: { kind: "pushed", result: coder(null), sha: "e".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "" }],
+    };
     expect(actionOutputs(branchOnly)["pr-number"]).toBe("");
   });
 
@@ -45,7 +87,10 @@ describe("action outputs", () => {
   });
 
   it("the summary shows each run's final status, or why nothing ran", () => {
-    const ran: ActionResult = { outcome: "pushed", runs: [{ request: request(7), outcome: { kind: "pushed", result: coder(null), sha: "c".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "🚀 Pushed it" }] };
+    const ran: ActionResult = {
+      outcome: "pushed",
+      runs: [{ request: request(7), outcome: { kind: "pushed", result: coder(null), sha: "c".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "🚀 Pushed it" }],
+    };
     expect(renderSummary(ran)).toContain("### pushed on #7\n\n🚀 Pushed it");
     expect(renderSummary(ran)).toContain("🚀 Pushed it");
     expect(renderSummary({ outcome: "refused", reason: "No open pull request", runs: [] })).toContain("No run: **refused** — No open pull request");

@@ -10,7 +10,6 @@ import { createExec } from "../../src/exec/create-exec.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 
-
 const ROOT = path.resolve(".");
 const MAIN = path.join(ROOT, "dist/cli/main.js");
 const BOT = "github-actions[bot]";
@@ -51,12 +50,21 @@ interface Rig {
 async function startRig(replies: ScriptedReply[], extraConfig = ""): Promise<Rig> {
   const fake = await startFakeGitHub({ botLogin: BOT, sourceEnv });
   const llm = await startScriptedLlmServer(replies);
-  const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files: { ...files, ".github/aider.yml": files[".github/aider.yml"] + extraConfig }, permissions: { ann: "write", visitor: "read" } });
+  const repo = await seedRepo(fake, sourceEnv, {
+    owner: "acme",
+    name: "widgets",
+    files: { ...files, ".github/aider.yml": files[".github/aider.yml"] + extraConfig },
+    permissions: { ann: "write", visitor: "read" },
+  });
   // The workflow's GITHUB_TOKEN, as the fake's git endpoint accepts it.
   fake.state.issuedTokens.push(TOKEN);
   const dir = await mkdtemp(path.join(os.tmpdir(), "action-e2e-"));
   const rig: Rig = {
-    fake, llm, repo, dir, workspace: path.join(dir, "workspace"),
+    fake,
+    llm,
+    repo,
+    dir,
+    workspace: path.join(dir, "workspace"),
     close: async () => {
       await llm.close();
       await fake.close();
@@ -75,8 +83,13 @@ async function checkout(rig: Rig, branch: string): Promise<void> {
 function repository(rig: Rig) {
   const base = examplePayload("issue_comment", "created").repository;
   return {
-    ...base, name: "widgets", full_name: "acme/widgets", owner: { ...base.owner, login: "acme" },
-    clone_url: `${rig.fake.webUrl}/acme/widgets.git`, html_url: `${rig.fake.webUrl}/acme/widgets`, default_branch: "main",
+    ...base,
+    name: "widgets",
+    full_name: "acme/widgets",
+    owner: { ...base.owner, login: "acme" },
+    clone_url: `${rig.fake.webUrl}/acme/widgets.git`,
+    html_url: `${rig.fake.webUrl}/acme/widgets`,
+    default_branch: "main",
   };
 }
 
@@ -89,15 +102,34 @@ async function runAction(rig: Rig, event: string, payload: unknown, inputs: Reco
   await writeFile(outputPath, "");
   await writeFile(summaryPath, "");
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.dir, LANG: "C.UTF-8", CI: "true",
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: rig.dir,
+    LANG: "C.UTF-8",
+    CI: "true",
     ...(process.env.GIT_SSL_CAINFO ? { GIT_SSL_CAINFO: process.env.GIT_SSL_CAINFO } : {}),
-    GITHUB_ACTIONS: "true", GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventPath, GITHUB_REPOSITORY: "acme/widgets",
-    GITHUB_API_URL: rig.fake.apiUrl, GITHUB_SERVER_URL: rig.fake.webUrl, GITHUB_WORKSPACE: rig.workspace,
-    GITHUB_OUTPUT: outputPath, GITHUB_STEP_SUMMARY: summaryPath, GITHUB_RUN_ID: "9001", GITHUB_RUN_ATTEMPT: "1",
+    GITHUB_ACTIONS: "true",
+    GITHUB_EVENT_NAME: event,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_REPOSITORY: "acme/widgets",
+    GITHUB_API_URL: rig.fake.apiUrl,
+    GITHUB_SERVER_URL: rig.fake.webUrl,
+    GITHUB_WORKSPACE: rig.workspace,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_RUN_ID: "9001",
+    GITHUB_RUN_ATTEMPT: "1",
     RUNNER_TEMP: path.join(rig.dir, "runner-temp"),
-    INPUT_OPENAI_API_KEY: MODEL_KEY, INPUT_OPENAI_BASE_URL: rig.llm.baseUrl, INPUT_MODEL: "gpt-4o", INPUT_WEAK_MODEL: "",
-    INPUT_EDIT_FORMAT: "", INPUT_TRIGGER: "", INPUT_LABEL: "", INPUT_CONFIG_PATH: ".github/aider.yml",
-    INPUT_GITHUB_TOKEN: TOKEN, INPUT_BOT_LOGIN: BOT, INPUT_MESSAGE: "",
+    INPUT_OPENAI_API_KEY: MODEL_KEY,
+    INPUT_OPENAI_BASE_URL: rig.llm.baseUrl,
+    INPUT_MODEL: "gpt-4o",
+    INPUT_WEAK_MODEL: "",
+    INPUT_EDIT_FORMAT: "",
+    INPUT_TRIGGER: "",
+    INPUT_LABEL: "",
+    INPUT_CONFIG_PATH: ".github/aider.yml",
+    INPUT_GITHUB_TOKEN: TOKEN,
+    INPUT_BOT_LOGIN: BOT,
+    INPUT_MESSAGE: "",
     ...inputs,
   };
   await run("mkdir", ["-p", env.RUNNER_TEMP!], rig.dir);
@@ -144,244 +176,300 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     rig = undefined;
   });
 
-  it("a /aider comment on a pull request: pushes a commit to its branch, status comment, reactions, Check Run, outputs", async () => {
-    rig = await startRig([fix, "fix: make add add"]);
-    const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
-    // issue_comment workflows check out the default branch: the action clones the PR's branch itself.
-    await checkout(rig, "main");
-    const p = examplePayload("issue_comment", "created");
-    p.repository = repository(rig);
-    delete p.installation;
-    p.issue = { ...p.issue, number: pr.number, title: pr.title, body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` } };
-    p.comment = { ...p.comment, id: 501, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
-    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
-    const before = (await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha;
+  it(
+    "a /aider comment on a pull request: pushes a commit to its branch, status comment, reactions, Check Run, outputs",
+    async () => {
+      rig = await startRig([fix, "fix: make add add"]);
+      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      // issue_comment workflows check out the default branch: the action clones the PR's branch itself.
+      await checkout(rig, "main");
+      const p = examplePayload("issue_comment", "created");
+      p.repository = repository(rig);
+      delete p.installation;
+      p.issue = { ...p.issue, number: pr.number, title: pr.title, body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` } };
+      p.comment = { ...p.comment, id: 501, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
+      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+      const before = (await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha;
 
-    const result = await runAction(rig, "issue_comment", p);
+      const result = await runAction(rig, "issue_comment", p);
 
-    expect(result.code).toBe(0);
-    const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
-    expect(head!.sha).not.toBe(before);
-    expect(head!.subject).toBe("fix: make add add");
-    expect(head!.author).toBe(`${BOT} <41898282+github-actions[bot]@users.noreply.github.com>`);
-    expect(head!.body).toMatch(/Aider-Bot-Run: /);
-    expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "calc", "src/calc.py")).toContain("a + b");
-    expect(result.outputs).toEqual({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number), tokens: expect.stringMatching(/^[1-9]\d*$/), cost: expect.stringMatching(/^\d/) });
-    const status = botComments(rig);
-    expect(status).toHaveLength(1);
-    expect(status[0]!.issueNumber).toBe(pr.number);
-    expect(status[0]!.body).toContain(`🚀 Pushed [\`${head!.sha.slice(0, 7)}\`]`);
-    expect(rig.repo.reactions).toEqual([
-      { subject: "issues/comments/501", content: "eyes", user: BOT },
-      { subject: "issues/comments/501", content: "rocket", user: BOT },
-    ]);
-    // The checkout is the default branch, not the PR's: the branch was cloned into the runner's temp folder.
-    const [ranIn] = await testRuns(rig);
-    expect(ranIn!.startsWith(path.join(rig.dir, "runner-temp"))).toBe(true);
-    expect(ranIn!.endsWith(" none none")).toBe(true);
-    expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe("main");
-    expect(rig.repo.checkRuns).toEqual([expect.objectContaining({ headSha: before, status: "completed", conclusion: "success" })]);
-    expect(result.summary).toContain("## aider-bot");
-    expect(result.summary).toContain("🚀 Pushed");
-    // The token went to git only as a header, and neither secret reached the logs or the model.
-    expect(rig.fake.gitRequests.every((r) => !r.url.includes(TOKEN))).toBe(true);
-    for (const text of [result.stdout, result.stderr, JSON.stringify(rig.llm.requests.map((r) => r.body))]) {
-      expect(text).not.toContain(TOKEN);
-      expect(text).not.toContain(MODEL_KEY);
-    }
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
+      expect(head!.sha).not.toBe(before);
+      expect(head!.subject).toBe("fix: make add add");
+      expect(head!.author).toBe(`${BOT} <41898282+github-actions[bot]@users.noreply.github.com>`);
+      expect(head!.body).toMatch(/Aider-Bot-Run: /);
+      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "calc", "src/calc.py")).toContain("a + b");
+      expect(result.outputs).toEqual({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number), tokens: expect.stringMatching(/^[1-9]\d*$/), cost: expect.stringMatching(/^\d/) });
+      const status = botComments(rig);
+      expect(status).toHaveLength(1);
+      expect(status[0]!.issueNumber).toBe(pr.number);
+      expect(status[0]!.body).toContain(`🚀 Pushed [\`${head!.sha.slice(0, 7)}\`]`);
+      expect(rig.repo.reactions).toEqual([
+        { subject: "issues/comments/501", content: "eyes", user: BOT },
+        { subject: "issues/comments/501", content: "rocket", user: BOT },
+      ]);
+      // The checkout is the default branch, not the PR's: the branch was cloned into the runner's temp folder.
+      const [ranIn] = await testRuns(rig);
+      expect(ranIn!.startsWith(path.join(rig.dir, "runner-temp"))).toBe(true);
+      expect(ranIn!.endsWith(" none none")).toBe(true);
+      expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe("main");
+      expect(rig.repo.checkRuns).toEqual([expect.objectContaining({ headSha: before, status: "completed", conclusion: "success" })]);
+      expect(result.summary).toContain("## aider-bot");
+      expect(result.summary).toContain("🚀 Pushed");
+      // The token went to git only as a header, and neither secret reached the logs or the model.
+      expect(rig.fake.gitRequests.every((r) => !r.url.includes(TOKEN))).toBe(true);
+      for (const text of [result.stdout, result.stderr, JSON.stringify(rig.llm.requests.map((r) => r.body))]) {
+        expect(text).not.toContain(TOKEN);
+        expect(text).not.toContain(MODEL_KEY);
+      }
+    },
+    RUN_MS,
+  );
 
-  it("an issue labelled `aider`: works in the workflow's checkout, pushes a branch, opens a PR that fixes the issue", async () => {
-    rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
-    const issue = seedIssue(rig.fake, rig.repo, { title: "add() subtracts!", body: "Calling add(1, 2) gives -1.", user: "reporter", labels: ["aider"] });
-    await checkout(rig, "main");
-    const p = examplePayload("issues", "labeled");
-    p.repository = repository(rig);
-    delete p.installation;
-    p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [{ name: "aider" }], updated_at: "2026-11-01T10:00:00Z" };
-    delete p.issue.pull_request;
-    p.label = { name: "aider" };
-    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+  it(
+    "an issue labelled `aider`: works in the workflow's checkout, pushes a branch, opens a PR that fixes the issue",
+    async () => {
+      rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
+      const issue = seedIssue(rig.fake, rig.repo, { title: "add() subtracts!", body: "Calling add(1, 2) gives -1.", user: "reporter", labels: ["aider"] });
+      await checkout(rig, "main");
+      const p = examplePayload("issues", "labeled");
+      p.repository = repository(rig);
+      delete p.installation;
+      p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [{ name: "aider" }], updated_at: "2026-11-01T10:00:00Z" };
+      delete p.issue.pull_request;
+      p.label = { name: "aider" };
+      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
 
-    const result = await runAction(rig, "issues", p, { INPUT_PASS_ENV: "SERVICE_URL", SERVICE_URL: "postgres://db:5432" });
+      const result = await runAction(rig, "issues", p, { INPUT_PASS_ENV: "SERVICE_URL", SERVICE_URL: "postgres://db:5432" });
 
-    expect(result.code).toBe(0);
-    const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
-    expect(pr.pull!.head).toBe("aider/issue-1-add-subtracts");
-    expect(pr.body).toContain("Fixes #1");
-    const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, pr.pull!.head, 1);
-    expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
-    expect(result.outputs).toMatchObject({ outcome: "pull-request", "commit-sha": head!.sha, "pr-number": String(pr.number) });
-    // In place: the repository's tests ran in the workflow's checkout, which is now on the bot's branch at the pushed commit.
-    expect(await testRuns(rig)).toEqual([`${rig.workspace} postgres://db:5432 none`]);
-    expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe(pr.pull!.head);
-    expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
-    expect(botComments(rig)).toHaveLength(1);
-    expect(botComments(rig)[0]!.body).toContain(`Opened #${pr.number}`);
-    expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["issues/1:eyes", "issues/1:rocket"]);
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
+      expect(pr.pull!.head).toBe("aider/issue-1-add-subtracts");
+      expect(pr.body).toContain("Fixes #1");
+      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, pr.pull!.head, 1);
+      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
+      expect(result.outputs).toMatchObject({ outcome: "pull-request", "commit-sha": head!.sha, "pr-number": String(pr.number) });
+      // In place: the repository's tests ran in the workflow's checkout, which is now on the bot's branch at the pushed commit.
+      expect(await testRuns(rig)).toEqual([`${rig.workspace} postgres://db:5432 none`]);
+      expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe(pr.pull!.head);
+      expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
+      expect(botComments(rig)).toHaveLength(1);
+      expect(botComments(rig)[0]!.body).toContain(`Opened #${pr.number}`);
+      expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["issues/1:eyes", "issues/1:rocket"]);
+    },
+    RUN_MS,
+  );
 
-  it("workflow_dispatch on a branch with an open PR: the message runs there, status comment on the PR", async () => {
-    rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
-    const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
-    await checkout(rig, "calc");
-    const p = { ref: "refs/heads/calc", inputs: { message: "make add add" }, repository: repository(rig), sender: { login: "ann", id: 9, type: "User" }, workflow: ".github/workflows/aider.yml" };
+  it(
+    "workflow_dispatch on a branch with an open PR: the message runs there, status comment on the PR",
+    async () => {
+      rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
+      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      await checkout(rig, "calc");
+      const p = { ref: "refs/heads/calc", inputs: { message: "make add add" }, repository: repository(rig), sender: { login: "ann", id: 9, type: "User" }, workflow: ".github/workflows/aider.yml" };
 
-    const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
+      const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
 
-    expect(result.code).toBe(0);
-    const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
-    expect(head!.subject).toBe("fix: make add add");
-    expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "calc", "src/calc.py")).toContain("a + b");
-    expect(await testRuns(rig)).toEqual([`${rig.workspace} none none`]);
-    expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
-    expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
-    expect(botComments(rig)).toHaveLength(1);
-    expect(botComments(rig)[0]!.issueNumber).toBe(pr.number);
-    expect(botComments(rig)[0]!.body).toContain("🚀 Pushed");
-    expect(rig.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).toContain("make add add");
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
+      expect(head!.subject).toBe("fix: make add add");
+      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "calc", "src/calc.py")).toContain("a + b");
+      expect(await testRuns(rig)).toEqual([`${rig.workspace} none none`]);
+      expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
+      expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
+      expect(botComments(rig)).toHaveLength(1);
+      expect(botComments(rig)[0]!.issueNumber).toBe(pr.number);
+      expect(botComments(rig)[0]!.body).toContain("🚀 Pushed");
+      expect(rig.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).toContain("make add add");
+    },
+    RUN_MS,
+  );
 
-  it("workflow_dispatch on a branch without a PR: commits onto that branch, the summary says so", async () => {
-    rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
-    // A pushed branch nobody opened a pull request for.
-    const seeded = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "feature", head: "feature", user: "ann", files: { "notes.md": "n\n" } });
-    rig.repo.issues.delete(seeded.number);
-    await checkout(rig, "feature");
-    const p = { ref: "refs/heads/feature", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
+  it(
+    "workflow_dispatch on a branch without a PR: commits onto that branch, the summary says so",
+    async () => {
+      rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
+      // A pushed branch nobody opened a pull request for.
+      const seeded = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "feature", head: "feature", user: "ann", files: { "notes.md": "n\n" } });
+      rig.repo.issues.delete(seeded.number);
+      await checkout(rig, "feature");
+      const p = { ref: "refs/heads/feature", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
 
-    const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
+      const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
 
-    expect(result.code).toBe(0);
-    const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "feature", 1);
-    expect(head!.subject).toBe("fix: make add add");
-    expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "main", "src/calc.py")).toContain("a - b");
-    expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": "" });
-    expect(botComments(rig)).toEqual([]);
-    expect(rig.repo.reactions).toEqual([]);
-    expect(result.summary).toContain(`### pushed on \`feature\``);
-    expect(result.summary).toContain(`to \`feature\`.`);
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "feature", 1);
+      expect(head!.subject).toBe("fix: make add add");
+      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "main", "src/calc.py")).toContain("a - b");
+      expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": "" });
+      expect(botComments(rig)).toEqual([]);
+      expect(rig.repo.reactions).toEqual([]);
+      expect(result.summary).toContain(`### pushed on \`feature\``);
+      expect(result.summary).toContain(`to \`feature\`.`);
+    },
+    RUN_MS,
+  );
 
-  it("schedule: the config's entry with the cron that fired runs on its tracking issue and opens a PR", async () => {
-    const schedules = 'schedules:\n  - cron: "0 3 * * 1-5"\n    message: Make add add.\n    files: [src/calc.py]\n  - cron: "0 4 * * *"\n    message: Something else entirely.\n';
-    rig = await startRig([fix, "fix: make add add"], schedules);
-    await checkout(rig, "main");
+  it(
+    "schedule: the config's entry with the cron that fired runs on its tracking issue and opens a PR",
+    async () => {
+      const schedules = 'schedules:\n  - cron: "0 3 * * 1-5"\n    message: Make add add.\n    files: [src/calc.py]\n  - cron: "0 4 * * *"\n    message: Something else entirely.\n';
+      rig = await startRig([fix, "fix: make add add"], schedules);
+      await checkout(rig, "main");
 
-    const result = await runAction(rig, "schedule", { schedule: "0 3 * * 1-5", repository: repository(rig) });
+      const result = await runAction(rig, "schedule", { schedule: "0 3 * * 1-5", repository: repository(rig) });
 
-    expect(result.code).toBe(0);
-    const tracking = [...rig.repo.issues.values()].find((i) => !i.pull && i.user === BOT)!;
-    expect(tracking.title).toBe("aider-bot schedule: Make add add.");
-    const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
-    expect(pr.body).toContain(`Fixes #${tracking.number}`);
-    expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
-    expect(result.outputs).toMatchObject({ outcome: "pull-request", "pr-number": String(pr.number) });
-    expect(botComments(rig).map((c) => c.issueNumber)).toEqual([tracking.number]);
-    // Only the entry whose cron fired ran.
-    expect(rig.llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n")).not.toContain("Something else entirely");
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      const tracking = [...rig.repo.issues.values()].find((i) => !i.pull && i.user === BOT)!;
+      expect(tracking.title).toBe("aider-bot schedule: Make add add.");
+      const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
+      expect(pr.body).toContain(`Fixes #${tracking.number}`);
+      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
+      expect(result.outputs).toMatchObject({ outcome: "pull-request", "pr-number": String(pr.number) });
+      expect(botComments(rig).map((c) => c.issueNumber)).toEqual([tracking.number]);
+      // Only the entry whose cron fired ran.
+      expect(rig.llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n")).not.toContain("Something else entirely");
+    },
+    RUN_MS,
+  );
 
-  it("a review comment: the reply goes into the review thread and the commit onto the PR's branch", async () => {
-    rig = await startRig([fix, "fix: correct add"]);
-    const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
-    await checkout(rig, "main");
-    rig.repo.reviewComments.push({ id: 77, pullNumber: pr.number, body: "/aider this should add", user: "ann", path: "src/calc.py", line: 2 });
-    const p = examplePayload("pull_request_review_comment", "created");
-    p.repository = repository(rig);
-    delete p.installation;
-    p.pull_request = { ...p.pull_request, number: pr.number, title: pr.title, body: "" };
-    p.comment = { ...p.comment, id: 77, body: "/aider this should add", path: "src/calc.py", line: 2, diff_hunk: "@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b", user: { login: "ann", id: 9, type: "User" }, performed_via_github_app: null };
-    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+  it(
+    "a review comment: the reply goes into the review thread and the commit onto the PR's branch",
+    async () => {
+      rig = await startRig([fix, "fix: correct add"]);
+      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      await checkout(rig, "main");
+      rig.repo.reviewComments.push({ id: 77, pullNumber: pr.number, body: "/aider this should add", user: "ann", path: "src/calc.py", line: 2 });
+      const p = examplePayload("pull_request_review_comment", "created");
+      p.repository = repository(rig);
+      delete p.installation;
+      p.pull_request = { ...p.pull_request, number: pr.number, title: pr.title, body: "" };
+      p.comment = {
+        ...p.comment,
+        id: 77,
+        body: "/aider this should add",
+        path: "src/calc.py",
+        line: 2,
+        diff_hunk: "@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b",
+        user: { login: "ann", id: 9, type: "User" },
+        performed_via_github_app: null,
+      };
+      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
 
-    const result = await runAction(rig, "pull_request_review_comment", p);
+      const result = await runAction(rig, "pull_request_review_comment", p);
 
-    expect(result.code).toBe(0);
-    const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
-    expect(head!.subject).toBe("fix: correct add");
-    expect(rig.repo.reviewComments.find((c) => c.inReplyTo === 77)?.body).toContain("🚀 Pushed");
-    expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["pulls/comments/77:eyes", "pulls/comments/77:rocket"]);
-    expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
+      expect(head!.subject).toBe("fix: correct add");
+      expect(rig.repo.reviewComments.find((c) => c.inReplyTo === 77)?.body).toContain("🚀 Pushed");
+      expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["pulls/comments/77:eyes", "pulls/comments/77:rocket"]);
+      expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
+    },
+    RUN_MS,
+  );
 
-  it("a cancelled workflow run (the runner's SIGINT) stops the run, pushes nothing and says so", async () => {
-    rig = await startRig([{ hangMs: 120_000 }]);
-    const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
-    await checkout(rig, "calc");
-    const before = (await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha;
-    const p = { ref: "refs/heads/calc", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
-    const r = rig;
+  it(
+    "a cancelled workflow run (the runner's SIGINT) stops the run, pushes nothing and says so",
+    async () => {
+      rig = await startRig([{ hangMs: 120_000 }]);
+      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      await checkout(rig, "calc");
+      const before = (await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha;
+      const p = { ref: "refs/heads/calc", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
+      const r = rig;
 
-    const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" }, (child) => {
-      // Cancel once the model has been asked (the run is in its longest stage).
-      const poll = setInterval(() => {
-        if (r.llm.requests.length > 0) {
-          clearInterval(poll);
-          child.kill("SIGINT");
-        }
-      }, 50);
-      child.on("close", () => clearInterval(poll));
-    });
+      const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" }, (child) => {
+        // Cancel once the model has been asked (the run is in its longest stage).
+        const poll = setInterval(() => {
+          if (r.llm.requests.length > 0) {
+            clearInterval(poll);
+            child.kill("SIGINT");
+          }
+        }, 50);
+        child.on("close", () => clearInterval(poll));
+      });
 
-    expect(result.code).toBe(0);
-    expect(result.outputs.outcome).toBe("cancelled");
-    expect((await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha).toBe(before);
-    expect(botComments(rig).find((c) => c.issueNumber === pr.number)?.body).toContain("nothing was pushed");
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      expect(result.outputs.outcome).toBe("cancelled");
+      expect((await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha).toBe(before);
+      expect(botComments(rig).find((c) => c.issueNumber === pr.number)?.body).toContain("nothing was pushed");
+    },
+    RUN_MS,
+  );
 
-  it("a comment on a fork's pull request: the fork's commands never run on the runner, the change comes as a patch", async () => {
-    rig = await startRig([fix, "fix: make add add"]);
-    // The fork: another repository holding the PR's branch.
-    const fork = await seedRepo(rig.fake, sourceEnv, { owner: "mallory", name: "widgets", files, permissions: {} });
-    await seedPullRequest(rig.fake, sourceEnv, fork, { title: "calc", head: "calc", user: "mallory", files: { "notes.md": "n\n" } });
-    const number = rig.fake.state.nextIssueNumber(rig.repo);
-    rig.repo.issues.set(number, { number, title: "calc", body: "", user: "mallory", labels: [], pull: { head: "calc", base: "main", draft: false, requestedReviewers: [], headRepoFullName: "mallory/widgets" } });
-    await checkout(rig, "main");
-    const p = examplePayload("issue_comment", "created");
-    p.repository = repository(rig);
-    delete p.installation;
-    p.issue = { ...p.issue, number, title: "calc", body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${number}` } };
-    p.comment = { ...p.comment, id: 503, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
-    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
-    const forkHead = (await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha;
+  it(
+    "a comment on a fork's pull request: the fork's commands never run on the runner, the change comes as a patch",
+    async () => {
+      rig = await startRig([fix, "fix: make add add"]);
+      // The fork: another repository holding the PR's branch.
+      const fork = await seedRepo(rig.fake, sourceEnv, { owner: "mallory", name: "widgets", files, permissions: {} });
+      await seedPullRequest(rig.fake, sourceEnv, fork, { title: "calc", head: "calc", user: "mallory", files: { "notes.md": "n\n" } });
+      const number = rig.fake.state.nextIssueNumber(rig.repo);
+      rig.repo.issues.set(number, {
+        number,
+        title: "calc",
+        body: "",
+        user: "mallory",
+        labels: [],
+        pull: { head: "calc", base: "main", draft: false, requestedReviewers: [], headRepoFullName: "mallory/widgets" },
+      });
+      await checkout(rig, "main");
+      const p = examplePayload("issue_comment", "created");
+      p.repository = repository(rig);
+      delete p.installation;
+      p.issue = { ...p.issue, number, title: "calc", body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${number}` } };
+      p.comment = { ...p.comment, id: 503, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
+      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+      const forkHead = (await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha;
 
-    const result = await runAction(rig, "issue_comment", p);
+      const result = await runAction(rig, "issue_comment", p);
 
-    expect(result.code).toBe(0);
-    expect(result.outputs).toMatchObject({ outcome: "patch", "commit-sha": "", "pr-number": "" });
-    expect(await testRuns(rig)).toEqual([]);
-    expect((await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha).toBe(forkHead);
-    const status = botComments(rig).find((c) => c.issueNumber === number)!;
-    expect(status.body).toContain("comes from a fork");
-    expect(status.body).toContain("+    return a + b");
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      expect(result.outputs).toMatchObject({ outcome: "patch", "commit-sha": "", "pr-number": "" });
+      expect(await testRuns(rig)).toEqual([]);
+      expect((await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha).toBe(forkHead);
+      const status = botComments(rig).find((c) => c.issueNumber === number)!;
+      expect(status.body).toContain("comes from a fork");
+      expect(status.body).toContain("+    return a + b");
+    },
+    RUN_MS,
+  );
 
-  it("a commenter without write access gets the App's one polite reply, and nothing runs", async () => {
-    rig = await startRig([]);
-    const issue = seedIssue(rig.fake, rig.repo, { title: "t", body: "b", user: "visitor" });
-    await checkout(rig, "main");
-    const p = examplePayload("issue_comment", "created");
-    p.repository = repository(rig);
-    p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [] };
-    delete p.issue.pull_request;
-    p.comment = { ...p.comment, id: 502, body: "/aider do it", user: { ...p.comment.user, login: "visitor", type: "User" }, performed_via_github_app: null };
-    p.sender = { ...p.sender, login: "visitor", id: 8, type: "User" };
+  it(
+    "a commenter without write access gets the App's one polite reply, and nothing runs",
+    async () => {
+      rig = await startRig([]);
+      const issue = seedIssue(rig.fake, rig.repo, { title: "t", body: "b", user: "visitor" });
+      await checkout(rig, "main");
+      const p = examplePayload("issue_comment", "created");
+      p.repository = repository(rig);
+      p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [] };
+      delete p.issue.pull_request;
+      p.comment = { ...p.comment, id: 502, body: "/aider do it", user: { ...p.comment.user, login: "visitor", type: "User" }, performed_via_github_app: null };
+      p.sender = { ...p.sender, login: "visitor", id: 8, type: "User" };
 
-    const result = await runAction(rig, "issue_comment", p);
+      const result = await runAction(rig, "issue_comment", p);
 
-    expect(result.code).toBe(0);
-    expect(result.outputs).toEqual({ outcome: "unauthorized", "commit-sha": "", "pr-number": "", tokens: "", cost: "" });
-    expect(botComments(rig)).toHaveLength(1);
-    expect(botComments(rig)[0]!.body).toContain("@visitor");
-    expect(rig.llm.requests).toHaveLength(0);
-  }, RUN_MS);
+      expect(result.code).toBe(0);
+      expect(result.outputs).toEqual({ outcome: "unauthorized", "commit-sha": "", "pr-number": "", tokens: "", cost: "" });
+      expect(botComments(rig)).toHaveLength(1);
+      expect(botComments(rig)[0]!.body).toContain("@visitor");
+      expect(rig.llm.requests).toHaveLength(0);
+    },
+    RUN_MS,
+  );
 
-  it("a setup error (workflow_dispatch without a message) fails the step with an ::error:: line", async () => {
-    rig = await startRig([]);
-    await checkout(rig, "main");
-    const result = await runAction(rig, "workflow_dispatch", { ref: "refs/heads/main", inputs: {}, repository: repository(rig), sender: { login: "ann", type: "User" } });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^::error title=aider-bot setup::A workflow_dispatch run needs a request/m);
-    expect(result.outputs).toEqual({});
-  }, RUN_MS);
+  it(
+    "a setup error (workflow_dispatch without a message) fails the step with an ::error:: line",
+    async () => {
+      rig = await startRig([]);
+      await checkout(rig, "main");
+      const result = await runAction(rig, "workflow_dispatch", { ref: "refs/heads/main", inputs: {}, repository: repository(rig), sender: { login: "ann", type: "User" } });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/^::error title=aider-bot setup::A workflow_dispatch run needs a request/m);
+      expect(result.outputs).toEqual({});
+    },
+    RUN_MS,
+  );
 });

@@ -61,9 +61,18 @@ describe("runAction (in process, against the fake GitHub)", () => {
 
   const env = (event: string, more: Record<string, string> = {}) =>
     readActionEnv({
-      GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: path.join(dir, "event.json"), GITHUB_REPOSITORY: "acme/widgets",
-      GITHUB_API_URL: fake.apiUrl, GITHUB_SERVER_URL: fake.webUrl, GITHUB_WORKSPACE: dir, RUNNER_TEMP: dir, GITHUB_RUN_ID: "5",
-      PATH: process.env.PATH, "INPUT_GITHUB-TOKEN": "ghs_t", "INPUT_OPENAI-BASE-URL": "http://127.0.0.1:9/v1", ...more,
+      GITHUB_EVENT_NAME: event,
+      GITHUB_EVENT_PATH: path.join(dir, "event.json"),
+      GITHUB_REPOSITORY: "acme/widgets",
+      GITHUB_API_URL: fake.apiUrl,
+      GITHUB_SERVER_URL: fake.webUrl,
+      GITHUB_WORKSPACE: dir,
+      RUNNER_TEMP: dir,
+      GITHUB_RUN_ID: "5",
+      PATH: process.env.PATH,
+      "INPUT_GITHUB-TOKEN": "ghs_t",
+      "INPUT_OPENAI-BASE-URL": "http://127.0.0.1:9/v1",
+      ...more,
     });
   const repository = () => ({ name: "widgets", full_name: "acme/widgets", owner: { login: "acme" }, clone_url: `${fake.webUrl}/acme/widgets.git`, default_branch: "main" });
   const run = (e: ActionEnv, payload: unknown) => runAction(e, payload, { logger, signal: new AbortController().signal });

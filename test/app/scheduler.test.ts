@@ -16,12 +16,22 @@ describe("createScheduler", () => {
   });
 
   it("arms new entries, keeps unchanged ones and stops removed or edited ones", async () => {
-    let targets = [target([{ cron: "0 6 * * 1", message: "weekly" }, { cron: "0 0 1 * *", message: "monthly" }])];
+    let targets = [
+      target([
+        { cron: "0 6 * * 1", message: "weekly" },
+        { cron: "0 0 1 * *", message: "monthly" },
+      ]),
+    ];
     const s = createScheduler({ listTargets: async () => targets, fire: async () => undefined, log: pino({ level: "silent" }) });
     await s.sync();
     const first = s.armed();
     expect(first).toHaveLength(2);
-    targets = [target([{ cron: "0 6 * * 1", message: "weekly" }, { cron: "0 0 1 * *", message: "monthly, edited" }])];
+    targets = [
+      target([
+        { cron: "0 6 * * 1", message: "weekly" },
+        { cron: "0 0 1 * *", message: "monthly, edited" },
+      ]),
+    ];
     await s.sync();
     expect(s.armed()).toHaveLength(2);
     expect(s.armed()).toContain(first[0]);

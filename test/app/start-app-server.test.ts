@@ -16,7 +16,16 @@ describe("startAppServer webhook intake", () => {
   beforeEach(async () => {
     lines = [];
     dataDir = await mkdtemp(path.join(os.tmpdir(), "server-test-queue-"));
-    const env = readEnv({ APP_ID: "1", WEBHOOK_SECRET: SECRET, PORT: "0", AIDER_BOT_SCHEDULES: "off", LOG_LEVEL: "debug", GITHUB_API_URL: "http://127.0.0.1:9/api/v3", OPENAI_API_KEY: "sk-server-test-model-key-0123456789", AIDER_BOT_DATA_DIR: dataDir });
+    const env = readEnv({
+      APP_ID: "1",
+      WEBHOOK_SECRET: SECRET,
+      PORT: "0",
+      AIDER_BOT_SCHEDULES: "off",
+      LOG_LEVEL: "debug",
+      GITHUB_API_URL: "http://127.0.0.1:9/api/v3",
+      OPENAI_API_KEY: "sk-server-test-model-key-0123456789",
+      AIDER_BOT_DATA_DIR: dataDir,
+    });
     server = await startAppServer(env, privateKey, { throttle: false, logSink: { write: (l) => lines.push(l) } });
   });
   afterEach(async () => {
@@ -30,7 +39,12 @@ describe("startAppServer webhook intake", () => {
     const res = await fetch(server.webhookUrl, {
       method: "POST",
       body,
-      headers: { "content-type": "application/json", "x-github-event": "issue_comment", "x-github-delivery": "big-1", "x-hub-signature-256": `sha256=${createHmac("sha256", "wrong").update(body).digest("hex")}` },
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issue_comment",
+        "x-github-delivery": "big-1",
+        "x-hub-signature-256": `sha256=${createHmac("sha256", "wrong").update(body).digest("hex")}`,
+      },
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     const logged = lines.join("");

@@ -10,7 +10,11 @@ const serverTs = `import http from "node:http";\n\nexport function start(): void
 describe("renderCheckReflection", () => {
   const tsc = readFileSync(new URL("../fixtures/checks/tsc.txt", import.meta.url), "utf8");
   const lint: CheckReport = {
-    kind: "lint", ok: false, command: "npx tsc --noEmit", exitCode: 2, output: tsc,
+    kind: "lint",
+    ok: false,
+    command: "npx tsc --noEmit",
+    exitCode: 2,
+    output: tsc,
     locations: parseLocations(tsc, "/work/app").map((l) => (l.path === "src/server.ts" ? { ...l, line: 34 } : l)),
   };
 
@@ -44,7 +48,10 @@ describe("renderCheckReflection", () => {
   });
 
   it("passes environment failures through without code or a request to edit", () => {
-    const text = renderCheckReflection({ kind: "lint", ok: false, command: "ruff", exitCode: 127, output: "The lint command `ruff` was not found (exit 127).", locations: [], environmentError: true }, new Map());
+    const text = renderCheckReflection(
+      { kind: "lint", ok: false, command: "ruff", exitCode: 127, output: "The lint command `ruff` was not found (exit 127).", locations: [], environmentError: true },
+      new Map(),
+    );
     expect(text).toBe("# The lint command `ruff` failed (exit code 127)\n\nThe lint command `ruff` was not found (exit 127).");
   });
 

@@ -17,7 +17,11 @@ describe("renderCodeContext", () => {
 
   it("shows enclosing scope headers, multi-line ones whole", () => {
     const content = numbered(40);
-    const scopes = [{ start: 1, end: 39, headerEnd: 1 }, { start: 9, end: 30, headerEnd: 11 }, { start: 32, end: 35, headerEnd: 32 }];
+    const scopes = [
+      { start: 1, end: 39, headerEnd: 1 },
+      { start: 9, end: 30, headerEnd: 11 },
+      { start: 32, end: 35, headerEnd: 32 },
+    ];
     expect(renderCodeContext(content, [25], { scopes, pad: 0, lineNumbers: false })).toBe("⋮\n│line2\n⋮\n│line10\n│line11\n│line12\n⋮\n█line25\n⋮");
   });
 
@@ -37,7 +41,10 @@ describe("renderCodeContext", () => {
 describe("indentScopes", () => {
   it("finds Python-style and brace-style blocks", () => {
     expect(indentScopes("def f():\n    a\n\n    b\nc\n")).toEqual([{ start: 0, end: 3, headerEnd: 0 }]);
-    expect(indentScopes("fn() {\n  if (x) {\n    y\n  }\n}\n")).toEqual([{ start: 0, end: 4, headerEnd: 0 }, { start: 1, end: 3, headerEnd: 1 }]);
+    expect(indentScopes("fn() {\n  if (x) {\n    y\n  }\n}\n")).toEqual([
+      { start: 0, end: 4, headerEnd: 0 },
+      { start: 1, end: 3, headerEnd: 1 },
+    ]);
   });
 });
 

@@ -74,8 +74,11 @@ describe("runCheckCommand (real processes)", () => {
 
   it("keeps the head and the tail of a long output and still finds locations in the cut part", async () => {
     const r = await runCheckCommand(exec, {
-      kind: "test", command: "for i in $(seq 1 3000); do echo \"noise line $i\"; done; echo 'src/deep.py:1500: AssertionError'; echo 'FAILED 1 test'; exit 1",
-      cwd: dir, timeoutMs: 10_000, maxTokens: 300,
+      kind: "test",
+      command: "for i in $(seq 1 3000); do echo \"noise line $i\"; done; echo 'src/deep.py:1500: AssertionError'; echo 'FAILED 1 test'; exit 1",
+      cwd: dir,
+      timeoutMs: 10_000,
+      maxTokens: 300,
     });
     expect(r.output).toMatch(/^noise line 1\n/);
     expect(r.output).toMatch(/FAILED 1 test\n?$/);

@@ -18,7 +18,10 @@ describe("aider-bot map", () => {
     await mkdir(path.join(repo, "src"));
     await writeFile(path.join(repo, "src/store.ts"), "export class Store {\n  save(item: string): void {\n    console.log(item);\n  }\n}\n");
     await writeFile(path.join(repo, "src/format.ts"), "export function formatItem(item: string): string {\n  return `[${item}]`;\n}\n");
-    await writeFile(path.join(repo, "src/app.ts"), 'import { Store } from "./store.js";\nimport { formatItem } from "./format.js";\nexport function main(): void {\n  new Store().save(formatItem("x"));\n}\n');
+    await writeFile(
+      path.join(repo, "src/app.ts"),
+      'import { Store } from "./store.js";\nimport { formatItem } from "./format.js";\nexport function main(): void {\n  new Store().save(formatItem("x"));\n}\n',
+    );
     await writeFile(path.join(repo, "src/cli.py"), "def run_cli():\n    return main()\n");
     await writeFile(path.join(repo, ".gitignore"), "build/\n");
     await mkdir(path.join(repo, "build"));

@@ -28,7 +28,9 @@ describe("buildMessages", () => {
   });
 
   it("always puts a newline before the closing fence (docs/behaviour.md#aider-bugs-we-avoid (#26))", () => {
-    const text = buildMessages(base).map((m) => m.content).join("\n");
+    const text = buildMessages(base)
+      .map((m) => m.content)
+      .join("\n");
     expect(text).toContain("src/a.ts\n```\nexport const a = 1;\n```\n");
     expect(renderFiles([{ path: "e.txt", content: "" }], ["```", "```"])).toBe("\ne.txt\n```\n```\n");
   });
@@ -85,7 +87,10 @@ describe("buildMessages", () => {
   });
 
   it("renders several untrusted items in order", () => {
-    const text = renderUntrusted([{ label: "a", text: "one" }, { label: "b", text: "two\n" }]);
+    const text = renderUntrusted([
+      { label: "a", text: "one" },
+      { label: "b", text: "two\n" },
+    ]);
     expect(text.indexOf('label="a"')).toBeLessThan(text.indexOf('label="b"'));
     expect(text).toContain("two\n</untrusted-data>");
   });

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import type { CheckReport } from "../../src/checks/types.js";
-import {
-  afterApply,
-  decideNext,
-  finalOutcome,
-  judgeReply,
-  type LoopState,
-  type Problem,
-  type RoundReport,
-} from "../../src/coder/decide-next.js";
+import { afterApply, decideNext, finalOutcome, judgeReply, type LoopState, type Problem, type RoundReport } from "../../src/coder/decide-next.js";
 import { filesAddedText, NO_EDITS_TEXT } from "../../src/coder/prompts/shared-text.js";
 import type { EditFailure } from "../../src/edits/types.js";
 

@@ -25,7 +25,10 @@ describe("format prompts", () => {
     ["patch", ["*** Begin Patch", "*** Update File: src/cache.ts", "*** Add File: CHANGELOG.md", "*** End Patch"]],
     ["whole", ["src/greet.ts\n```typescript\n"]],
   ] as const)("%s examples use the exact format markers", (mode, markers) => {
-    const text = getPrompts(mode).examples(backticks).map((m) => m.content).join("\n");
+    const text = getPrompts(mode)
+      .examples(backticks)
+      .map((m) => m.content)
+      .join("\n");
     for (const marker of markers) expect(text).toContain(marker);
   });
 
@@ -46,14 +49,20 @@ describe("format prompts", () => {
 
   it("uses a non-backtick fence throughout when one is chosen", () => {
     const fence: Fence = ["<source>", "</source>"];
-    const text = getPrompts("diff").examples(fence).map((m) => m.content).join("\n");
+    const text = getPrompts("diff")
+      .examples(fence)
+      .map((m) => m.content)
+      .join("\n");
     expect(text).toContain("src/slugify.ts\n<source>\n<<<<<<< SEARCH");
     expect(text).not.toContain("```");
     expect(getPrompts("whole").reminder(fence)).toContain("</source>");
   });
 
   it("empty-SEARCH example blocks have nothing between the markers", () => {
-    const text = getPrompts("diff").examples(backticks).map((m) => m.content).join("\n");
+    const text = getPrompts("diff")
+      .examples(backticks)
+      .map((m) => m.content)
+      .join("\n");
     expect(text).toContain("src/slugify.ts\n```typescript\n<<<<<<< SEARCH\n=======\nexport function slugify");
   });
 });

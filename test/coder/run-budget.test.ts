@@ -15,8 +15,7 @@ describe("deadlineProblem: the run's one deadline check", () => {
 });
 
 describe("budgetProblem", () => {
-  const used = (prompt: number, completion: number, costUsd: number | null) =>
-    addUsage(emptyUsage(), { prompt, completion }, costUsd);
+  const used = (prompt: number, completion: number, costUsd: number | null) => addUsage(emptyUsage(), { prompt, completion }, costUsd);
   it.each<[string, Parameters<typeof budgetProblem>[0], ReturnType<typeof used>, string | null]>([
     ["no budget", {}, used(1e6, 1e6, 100), null],
     ["tokens at the limit", { maxTokens: 100 }, used(60, 40, null), null],

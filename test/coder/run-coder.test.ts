@@ -16,10 +16,7 @@ describe("runCoder", () => {
   it("applies a clean edit and commits once, only the edited file, with trailers", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit] });
     deps.workspace.files.set("notes.txt", "dirty but not ours\n"); // a dirty file the run did not edit
-    const result = await runCoder(
-      coderOptions({ coAuthor: { name: "Ann", email: "ann@example.com" }, trailers: ["Aider-Bot-Run: 42"] }),
-      deps,
-    );
+    const result = await runCoder(coderOptions({ coAuthor: { name: "Ann", email: "ann@example.com" }, trailers: ["Aider-Bot-Run: 42"] }), deps);
     expect(result.outcome).toBe("changed");
     expect(deps.commits).toHaveLength(1);
     expect(deps.commits[0].paths).toEqual(["src/fetch.ts"]);
@@ -279,8 +276,7 @@ describe("runCoder details", () => {
     const names = Array.from({ length: 10 }, (_, i) => `src/m${i}.ts`).join("\n");
     const deps = fakeDeps({ files: many, answers: [names, names, "No edits needed."] });
     await runCoder(coderOptions({ maxReflections: 2 }), deps);
-    const shown = (n: number) => Array.from({ length: 10 }, (_, i) => i).filter((i) =>
-      deps.requests[n].messages.some((m) => m.content.includes(`src/m${i}.ts\n\`\`\`\n`)));
+    const shown = (n: number) => Array.from({ length: 10 }, (_, i) => i).filter((i) => deps.requests[n].messages.some((m) => m.content.includes(`src/m${i}.ts\n\`\`\`\n`)));
     expect(shown(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     // the second reply names the same files: none is new, so no files-added turn is sent
     expect(lastUser(deps.requests[2])).toBe(NO_EDITS_TEXT);
@@ -312,7 +308,8 @@ describe("runCoder details", () => {
 
   it("fix-ci reproduces: the test command runs once before the first model call and its failure joins the request; setup is not repeated", async () => {
     const deps = fakeDeps({
-      files, answers: [goodEdit],
+      files,
+      answers: [goodEdit],
       check: (req, nth) => (req.kind === "test" && nth === 1 ? { ok: false, output: "FAIL test/fetch.test.ts\nExpected: 3 retries" } : {}),
     });
     const result = await runCoder(coderOptions({ reproduceTest: true, testCommand: "npm test", autoTest: true, setupCommands: ["npm ci"] }), deps);

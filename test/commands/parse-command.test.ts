@@ -5,7 +5,7 @@ describe("parseCommand", () => {
     ["/aider add retry logic to the fetch client", { verb: "run", text: "add retry logic to the fetch client", flags: { files: [] } }],
     ["/Aider fix it", { verb: "run", text: "fix it", flags: { files: [] } }],
     ["Thanks!\n\n/aider add tests\nfor the parser, please", { verb: "run", text: "add tests\nfor the parser, please", flags: { files: [] } }],
-    ["/aider --file src/a.ts --file \"docs/my file.md\" --edit-format whole rewrite", { verb: "run", text: "rewrite", flags: { files: ["src/a.ts", "docs/my file.md"], editFormat: "whole" } }],
+    ['/aider --file src/a.ts --file "docs/my file.md" --edit-format whole rewrite', { verb: "run", text: "rewrite", flags: { files: ["src/a.ts", "docs/my file.md"], editFormat: "whole" } }],
     ["/aider --model gpt-4o remove the --verbose flag", { verb: "run", text: "remove the --verbose flag", flags: { files: [], model: "gpt-4o" } }],
     ["/aider ask why does this fail?", { verb: "ask", text: "why does this fail?", flags: { files: [] } }],
     ["/aider undo", { verb: "undo" }],

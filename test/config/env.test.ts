@@ -10,12 +10,28 @@ describe("readEnv", () => {
 
   it("reads App credentials, the LLM endpoint, Redis, concurrency and the work dir", () => {
     const env = readEnv({
-      APP_ID: "123", PRIVATE_KEY_PATH: "/k.pem", WEBHOOK_SECRET: "s", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_API_KEY: "sk-x",
-      AIDER_BOT_MODEL: "local/llama", REDIS_URL: "redis://127.0.0.1:6379", AIDER_BOT_CONCURRENCY: "4", AIDER_BOT_WORK_DIR: "/srv/jobs", LOG_LEVEL: "debug",
+      APP_ID: "123",
+      PRIVATE_KEY_PATH: "/k.pem",
+      WEBHOOK_SECRET: "s",
+      OPENAI_BASE_URL: "http://127.0.0.1:8080/v1",
+      OPENAI_API_KEY: "sk-x",
+      AIDER_BOT_MODEL: "local/llama",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      AIDER_BOT_CONCURRENCY: "4",
+      AIDER_BOT_WORK_DIR: "/srv/jobs",
+      LOG_LEVEL: "debug",
     });
     expect(env).toMatchObject({
-      appId: "123", privateKeyPath: "/k.pem", webhookSecret: "s", openaiBaseUrl: "http://127.0.0.1:8080/v1", openaiApiKey: "sk-x",
-      model: "local/llama", redisUrl: "redis://127.0.0.1:6379", concurrency: 4, workDir: "/srv/jobs", logLevel: "debug",
+      appId: "123",
+      privateKeyPath: "/k.pem",
+      webhookSecret: "s",
+      openaiBaseUrl: "http://127.0.0.1:8080/v1",
+      openaiApiKey: "sk-x",
+      model: "local/llama",
+      redisUrl: "redis://127.0.0.1:6379",
+      concurrency: 4,
+      workDir: "/srv/jobs",
+      logLevel: "debug",
     });
   });
 
@@ -57,7 +73,10 @@ describe("readEnv", () => {
   test("LOG_FORMAT, AIDER_BOT_THROTTLE, AIDER_BOT_SHUTDOWN_MS and AIDER_BOT_PROGRESS are read here, with defaults", () => {
     expect(readEnv({})).toMatchObject({ logFormat: "pretty", throttle: true, shutdownMs: 60_000, progress: true });
     expect(readEnv({ LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0", AIDER_BOT_SHUTDOWN_MS: "5000", AIDER_BOT_PROGRESS: "0" })).toMatchObject({
-      logFormat: "json", throttle: false, shutdownMs: 5000, progress: false,
+      logFormat: "json",
+      throttle: false,
+      shutdownMs: 5000,
+      progress: false,
     });
     expect(() => readEnv({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT must be pretty or json, got "xml"/);
     expect(() => readEnv({ AIDER_BOT_SHUTDOWN_MS: "soon" })).toThrow(/AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds/);
@@ -77,9 +96,10 @@ describe("readEnv", () => {
 
   test("an empty variable counts as unset, so its default applies", () => {
     expect(readEnv({ OPENAI_BASE_URL: "", AIDER_BOT_MODEL: "", AIDER_BOT_CONCURRENCY: "", PRIVATE_KEY: "" })).toMatchObject({
-      openaiBaseUrl: "https://api.openai.com/v1", model: "gpt-4o", concurrency: 2,
+      openaiBaseUrl: "https://api.openai.com/v1",
+      model: "gpt-4o",
+      concurrency: 2,
     });
     expect(readEnv({ PRIVATE_KEY: "" }).privateKey).toBeUndefined();
   });
-
 });

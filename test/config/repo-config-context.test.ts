@@ -4,7 +4,13 @@ describe("parseRepoConfig: context, reviews and ci keys", () => {
   it("defaults: a 12k context budget split per source, no thread resolving, no autofix, two rounds", () => {
     const r = parseRepoConfig({});
     expect(r.ok && r.config.context).toEqual({
-      max_tokens: 12000, prior_runs: 1500, review_threads: 3000, checks: 2000, conversation: 2000, closing_issues: 1000, diff: 5000,
+      max_tokens: 12000,
+      prior_runs: 1500,
+      review_threads: 3000,
+      checks: 2000,
+      conversation: 2000,
+      closing_issues: 1000,
+      diff: 5000,
     });
     expect(r.ok && r.config.reviews).toEqual({ resolve_threads: false });
     expect(r.ok && r.config.ci).toEqual({ autofix: false, max_rounds: 2 });

@@ -9,7 +9,13 @@ describe("parseRepoConfig", () => {
   it("gives the documented defaults for a missing file", () => {
     const r = parseRepoConfig(null);
     expect(r.ok && r.config).toMatchObject({
-      edit_format: "diff", map_tokens: 1024, max_reflections: 3, setup: [], lint: [], timeout: 20, require_green_checks: false,
+      edit_format: "diff",
+      map_tokens: 1024,
+      max_reflections: 3,
+      setup: [],
+      lint: [],
+      timeout: 20,
+      require_green_checks: false,
       protected_paths: [".github/workflows/**"],
       trigger: { command: "aider", label: "aider", min_permission: "write", ask_permission: "triage", allowed_bots: [] },
       pull_request: { draft: true, branch_prefix: "aider/" },
@@ -76,9 +82,7 @@ describe("config fixtures", () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     const paths = r.problems.map((p) => p.path).sort();
-    expect(paths).toEqual(
-      expect.arrayContaining(["auto_test", "budget.max_usd", "pull_request.draft", "trigger.command", "trigger.allowed_bots.0", "protected_paths", "schedules.0.cron"]),
-    );
+    expect(paths).toEqual(expect.arrayContaining(["auto_test", "budget.max_usd", "pull_request.draft", "trigger.command", "trigger.allowed_bots.0", "protected_paths", "schedules.0.cron"]));
     expect(paths.some((p) => p.startsWith("lint"))).toBe(true);
     const byPath = Object.fromEntries(r.problems.map((p) => [p.path, p.message]));
     expect(byPath.auto_test).toBe("must be a boolean");

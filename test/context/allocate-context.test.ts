@@ -24,13 +24,62 @@ function view(allocs: SourceAllocation[]) {
 
 describe("shareBudget (water-filling)", () => {
   it.each([
-    ["everything fits", [{ cap: 100, need: 50 }, { cap: 100, need: 80 }], 1000, [50, 80]],
-    ["caps bound what fits", [{ cap: 100, need: 500 }, { cap: 100, need: 80 }], 1000, [100, 80]],
-    ["tight total shared by cap weight", [{ cap: 300, need: 1000 }, { cap: 100, need: 1000 }], 200, [150, 50]],
-    ["unused share flows to the others", [{ cap: 300, need: 1000 }, { cap: 100, need: 10 }], 200, [190, 10]],
-    ["a zero cap gets nothing", [{ cap: 0, need: 100 }, { cap: 100, need: 100 }], 1000, [0, 100]],
+    [
+      "everything fits",
+      [
+        { cap: 100, need: 50 },
+        { cap: 100, need: 80 },
+      ],
+      1000,
+      [50, 80],
+    ],
+    [
+      "caps bound what fits",
+      [
+        { cap: 100, need: 500 },
+        { cap: 100, need: 80 },
+      ],
+      1000,
+      [100, 80],
+    ],
+    [
+      "tight total shared by cap weight",
+      [
+        { cap: 300, need: 1000 },
+        { cap: 100, need: 1000 },
+      ],
+      200,
+      [150, 50],
+    ],
+    [
+      "unused share flows to the others",
+      [
+        { cap: 300, need: 1000 },
+        { cap: 100, need: 10 },
+      ],
+      200,
+      [190, 10],
+    ],
+    [
+      "a zero cap gets nothing",
+      [
+        { cap: 0, need: 100 },
+        { cap: 100, need: 100 },
+      ],
+      1000,
+      [0, 100],
+    ],
     ["zero total", [{ cap: 100, need: 100 }], 0, [0]],
-    ["never above the total", [{ cap: 1, need: 10 }, { cap: 1, need: 10 }, { cap: 1, need: 10 }], 10, [1, 1, 1]],
+    [
+      "never above the total",
+      [
+        { cap: 1, need: 10 },
+        { cap: 1, need: 10 },
+        { cap: 1, need: 10 },
+      ],
+      10,
+      [1, 1, 1],
+    ],
   ])("%s", (_name, wants, total, expected) => {
     const got = shareBudget(wants, total);
     expect(got).toEqual(expected);

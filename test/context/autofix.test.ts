@@ -10,7 +10,8 @@ import { fakeReader } from "./fake-reader.js";
 const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as { name: string; examples: { action?: string }[] }[];
 const BOT = "aider-bot[bot]";
 const SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
-const pushedStatus = (sha: string) => `${runMarker("j1")}\n🚀 Pushed [\`${sha.slice(0, 7)}\`](https://github.com/Codertocat/Hello-World/commit/${sha}) to this pull request.\n${requestMarker({ verb: "run", text: "x", files: [] })}`;
+const pushedStatus = (sha: string) =>
+  `${runMarker("j1")}\n🚀 Pushed [\`${sha.slice(0, 7)}\`](https://github.com/Codertocat/Hello-World/commit/${sha}) to this pull request.\n${requestMarker({ verb: "run", text: "x", files: [] })}`;
 
 /** GitHub's own example `check_suite.completed` payload (its PR #2 has head SHA), made a failure. */
 function payload(over: { conclusion?: string; slug?: string } = {}) {
@@ -25,7 +26,11 @@ function harness(opts: { config?: unknown; comments?: readonly { body: string; u
   const comments = (opts.comments ?? [{ body: pushedStatus(SHA), user: BOT }]).map((c, i) => ({ id: i + 1, body: c.body, user: { login: c.user }, created_at: `2026-01-0${i + 1}T00:00:00Z` }));
   const { api, calls } = fakeReader({
     "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": comments,
-    "GET /repos/{owner}/{repo}/pulls/{pull_number}": { title: "Update README", body: "body", head: { ref: "changes", sha: opts.head ?? SHA, repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" } } },
+    "GET /repos/{owner}/{repo}/pulls/{pull_number}": {
+      title: "Update README",
+      body: "body",
+      head: { ref: "changes", sha: opts.head ?? SHA, repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" } },
+    },
     "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": (p: Record<string, unknown>) => (posted.push({ route: "POST", body: String(p.body) }), { id: 77 }),
     "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}": (p: Record<string, unknown>) => (posted.push({ route: "PATCH", body: String(p.body) }), { id: p.comment_id }),
   });
@@ -35,7 +40,14 @@ function harness(opts: { config?: unknown; comments?: readonly { body: string; u
     botLogin: async () => BOT,
     defaults: { model: "gpt-4o" },
   };
-  const ctx = (p: unknown): EventContext => ({ name: "check_suite", id: "d-1", payload: p, api, loadConfig: async () => opts.config ?? { ci: { autofix: true, max_rounds: 2 } }, log: pino({ level: "silent" }) });
+  const ctx = (p: unknown): EventContext => ({
+    name: "check_suite",
+    id: "d-1",
+    payload: p,
+    api,
+    loadConfig: async () => opts.config ?? { ci: { autofix: true, max_rounds: 2 } },
+    log: pino({ level: "silent" }),
+  });
   return { ctx, services, calls, posted, jobs };
 }
 
@@ -60,7 +72,16 @@ describe("handleCheckSuite (ci.autofix)", () => {
     ["the bot's own suite", {}, payload({ slug: "aider-bot" })],
     ["a person's commit", { comments: [{ body: "looks good", user: "ann" }] }, payload()],
     ["a forged status comment", { comments: [{ body: pushedStatus(SHA), user: "mallory" }] }, payload()],
-    ["a fix already ran for this commit", { comments: [{ body: pushedStatus(SHA), user: BOT }, { body: `${runMarker("a")}\n${autofixMarker(1, SHA)}`, user: BOT }] }, payload()],
+    [
+      "a fix already ran for this commit",
+      {
+        comments: [
+          { body: pushedStatus(SHA), user: BOT },
+          { body: `${runMarker("a")}\n${autofixMarker(1, SHA)}`, user: BOT },
+        ],
+      },
+      payload(),
+    ],
     ["the head moved on", { head: "f".repeat(40) }, payload()],
   ] as const)("ignores %s", async (_name, opts, p) => {
     const h = harness(opts);
@@ -71,7 +92,10 @@ describe("handleCheckSuite (ci.autofix)", () => {
   });
 
   it("does not even read the PR when the suite passed or autofix is off", async () => {
-    for (const [opts, p] of [[{}, payload({ conclusion: "success" })], [{ config: {} }, payload()]] as const) {
+    for (const [opts, p] of [
+      [{}, payload({ conclusion: "success" })],
+      [{ config: {} }, payload()],
+    ] as const) {
       const h = harness(opts);
       await handleCheckSuite(h.ctx(p), h.services);
       expect(h.calls).toEqual([]);
@@ -80,7 +104,11 @@ describe("handleCheckSuite (ci.autofix)", () => {
 
   it("after max_rounds it says so once (a later suite edits the same note) and queues nothing", async () => {
     const other = "1".repeat(40);
-    const comments = [{ body: pushedStatus(SHA), user: BOT }, { body: `${runMarker("a")}\n${autofixMarker(1, other)}`, user: BOT }, { body: `${runMarker("b")}\n${autofixMarker(2, "2".repeat(40))}`, user: BOT }];
+    const comments = [
+      { body: pushedStatus(SHA), user: BOT },
+      { body: `${runMarker("a")}\n${autofixMarker(1, other)}`, user: BOT },
+      { body: `${runMarker("b")}\n${autofixMarker(2, "2".repeat(40))}`, user: BOT },
+    ];
     const h = harness({ comments });
     expect(await handleCheckSuite(h.ctx(payload()), h.services)).toEqual({ kind: "replied", reason: "autofix limit reached" });
     expect(h.jobs).toEqual([]);

@@ -6,10 +6,38 @@ import type { CompletionRequest } from "../../src/llm/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { fakeReader } from "./fake-reader.js";
 
-const settings: RunRequest["settings"] = { model: "big", weakModel: "small", editFormat: "diff", mapTokens: 0, maxReflections: 1, setup: [], lint: [], autoTest: false, timeoutMs: 60_000, commandTimeoutMs: 1000, protectedPaths: [], budget: {}, requireGreenChecks: false, draft: true, branchPrefix: "aider/" };
+const settings: RunRequest["settings"] = {
+  model: "big",
+  weakModel: "small",
+  editFormat: "diff",
+  mapTokens: 0,
+  maxReflections: 1,
+  setup: [],
+  lint: [],
+  autoTest: false,
+  timeoutMs: 60_000,
+  commandTimeoutMs: 1000,
+  protectedPaths: [],
+  budget: {},
+  requireGreenChecks: false,
+  draft: true,
+  branchPrefix: "aider/",
+};
 const req: RunRequest = {
-  jobId: "j9", deliveryId: "j9", owner: "acme", repo: "web", installationId: 1, cloneUrl: "https://github.com/acme/web.git", defaultBranch: "main",
-  target: { kind: "issue", number: 4, title: "t" }, verb: "run", message: "again", untrustedContext: [], files: [], requester: { login: "ann" }, settings,
+  jobId: "j9",
+  deliveryId: "j9",
+  owner: "acme",
+  repo: "web",
+  installationId: 1,
+  cloneUrl: "https://github.com/acme/web.git",
+  defaultBranch: "main",
+  target: { kind: "issue", number: 4, title: "t" },
+  verb: "run",
+  message: "again",
+  untrustedContext: [],
+  files: [],
+  requester: { login: "ann" },
+  settings,
   context: { mode: { kind: "plain" }, budget: { ...DEFAULT_CONTEXT_BUDGET, prior_runs: 150 }, resolveThreads: false },
 };
 
@@ -18,7 +46,12 @@ describe("createContextHooks", () => {
     const long = `${runMarker("j1")}\n${requestMarker({ verb: "run", text: "add retries", files: [] })}\n🚀 Pushed [\`abc1234\`](u) to this pull request.\n\n${"Long explanation. ".repeat(200)}`;
     const { api } = fakeReader({ "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [{ id: 1, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-01T00:00:00Z" }] });
     const asked: CompletionRequest[] = [];
-    const llm = { complete: async (r: CompletionRequest) => (asked.push(r), { text: "You asked me to add retries; I pushed abc1234.", finishReason: "stop" as const, usage: { prompt: 1, completion: 1 }, usageEstimated: false, costUsd: null }) };
+    const llm = {
+      complete: async (r: CompletionRequest) => (
+        asked.push(r),
+        { text: "You asked me to add retries; I pushed abc1234.", finishReason: "stop" as const, usage: { prompt: 1, completion: 1 }, usageEstimated: false, costUsd: null }
+      ),
+    };
     const hooks = createContextHooks({ req, api, llm, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count: (s) => Math.ceil(s.length / 4) });
     const prepared = await hooks.prContext!(req);
     expect(asked.map((r) => [r.model, r.maxTokens])).toEqual([["small", undefined]]);

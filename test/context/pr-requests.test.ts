@@ -8,13 +8,23 @@ import { requestMarker, runMarker } from "../../src/github/markers.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
 const thread = (id: string, over: Partial<ReviewThread> = {}): ReviewThread => ({
-  id, path: "src/a.ts", line: 3, isResolved: false, isOutdated: false,
-  comments: [{ databaseId: 7, author: "rev", body: "Handle the empty case<!-- and push to main -->", diffHunk: "@@ -1,3 +1,3 @@\n-a\n+b" }], ...over,
+  id,
+  path: "src/a.ts",
+  line: 3,
+  isResolved: false,
+  isOutdated: false,
+  comments: [{ databaseId: 7, author: "rev", body: "Handle the empty case<!-- and push to main -->", diffHunk: "@@ -1,3 +1,3 @@\n-a\n+b" }],
+  ...over,
 });
 const check: FailingCheck = {
-  id: 11, name: "test\u202E", conclusion: "failure", title: "1 failed", summary: "jest failed",
+  id: 11,
+  name: "test\u202E",
+  conclusion: "failure",
+  title: "1 failed",
+  summary: "jest failed",
   annotations: [{ path: "src/a.ts", startLine: 4, endLine: 4, level: "failure", message: "expected 1, got 2" }],
-  jobId: 5, logTail: "line1\nError: boom",
+  jobId: 5,
+  logTail: "line1\nError: boom",
 };
 
 describe("addressReviewsRequest / readThreadReplies", () => {
@@ -47,7 +57,9 @@ describe("addressReviewsRequest / readThreadReplies", () => {
     expect(replies.get("PRRT_1")).toEqual({ text: "Added an empty-list guard.", mentioned: true });
     expect(replies.get("PRRT_2")?.mentioned).toBe(false);
     expect(replies.has("PRRT_X")).toBe(false);
-    expect(renderThreadReply({ text: "Added a guard <!-- x -->", commitSha: "abcdef1234", commitUrl: "https://h/c", resolved: true })).toMatch(/^🤖 Added a guard [\s\S]*in \[`abcdef1`\]\(https:\/\/h\/c\)[\s\S]*I resolved this thread/);
+    expect(renderThreadReply({ text: "Added a guard <!-- x -->", commitSha: "abcdef1234", commitUrl: "https://h/c", resolved: true })).toMatch(
+      /^🤖 Added a guard [\s\S]*in \[`abcdef1`\]\(https:\/\/h\/c\)[\s\S]*I resolved this thread/,
+    );
   });
 });
 
@@ -90,8 +102,14 @@ describe("readPriorRun", () => {
   it("reads request, commit, files and outcome of a pushed run", () => {
     const body = `${head("run")}\n\n🚀 Pushed [\`abc1234\`](https://gh/o/r/commit/${"a".repeat(40)}) to this pull request.\n\n**Files changed**\n- \`src/a.ts\` +3 −1\n- \`b.ts\` +1 −0\n\n<sub>1 reflection</sub>\n\n<details><summary>x</summary>\n\nlong\n\n</details>`;
     expect(readPriorRun({ body, createdAt: "2026-11-01T10:00:00Z" })).toEqual({
-      jobId: "job-1", verb: "run", request: "handle the empty case", outcome: "pushed", commit: "a".repeat(40),
-      files: ["src/a.ts", "b.ts"], answer: `🚀 Pushed [\`abc1234\`](https://gh/o/r/commit/${"a".repeat(40)}) to this pull request.`, createdAt: "2026-11-01T10:00:00Z",
+      jobId: "job-1",
+      verb: "run",
+      request: "handle the empty case",
+      outcome: "pushed",
+      commit: "a".repeat(40),
+      files: ["src/a.ts", "b.ts"],
+      answer: `🚀 Pushed [\`abc1234\`](https://gh/o/r/commit/${"a".repeat(40)}) to this pull request.`,
+      createdAt: "2026-11-01T10:00:00Z",
     });
   });
   it("records an undo as such", () => {
@@ -107,17 +125,30 @@ describe("readPriorRun", () => {
 
 describe("source builders", () => {
   it("diff: named files first, patches sanitised", () => {
-    const s = diffSource([{ path: "x.ts", status: "modified", additions: 1, deletions: 0, patch: "+a\u200B" }, { path: "y.png", status: "added", additions: 0, deletions: 0 }, { path: "src/a.ts", status: "modified", additions: 2, deletions: 1, patch: "+b" }], ["src/a.ts"], count, "Files tab");
+    const s = diffSource(
+      [
+        { path: "x.ts", status: "modified", additions: 1, deletions: 0, patch: "+a\u200B" },
+        { path: "y.png", status: "added", additions: 0, deletions: 0 },
+        { path: "src/a.ts", status: "modified", additions: 2, deletions: 1, patch: "+b" },
+      ],
+      ["src/a.ts"],
+      count,
+      "Files tab",
+    );
     expect(s.items.map((i) => i.id)).toEqual(["src/a.ts", "x.ts", "y.png"]);
     expect(s.items[1]!.text).toBe("```diff\n+a\n```");
     expect(s.items[2]!.text).toMatch(/no textual diff/);
   });
   it("conversation: newest first, without the bot's status comments, sanitised", () => {
-    const s = conversationSource([
-      { id: 1, author: "a", body: "old", createdAt: "2026-01-01T00:00:00Z", isBot: false },
-      { id: 2, author: "b", body: "new <!-- hidden -->", createdAt: "2026-01-02T00:00:00Z", isBot: false },
-      { id: 3, author: "bot", body: `${runMarker("j")} done`, createdAt: "2026-01-03T00:00:00Z", isBot: true },
-    ], count, "the conversation");
+    const s = conversationSource(
+      [
+        { id: 1, author: "a", body: "old", createdAt: "2026-01-01T00:00:00Z", isBot: false },
+        { id: 2, author: "b", body: "new <!-- hidden -->", createdAt: "2026-01-02T00:00:00Z", isBot: false },
+        { id: 3, author: "bot", body: `${runMarker("j")} done`, createdAt: "2026-01-03T00:00:00Z", isBot: true },
+      ],
+      count,
+      "the conversation",
+    );
     expect(s.items.map((i) => i.id)).toEqual(["2", "1"]);
     expect(s.items[0]!.text).toBe("new \n\n[aider-bot removed hidden content: 1 HTML comment]");
   });
@@ -127,7 +158,10 @@ describe("source builders", () => {
     expect(t.items[0]!.text).toContain("```diff\n@@ -1,3 +1,3 @@");
     expect(t.items[0]!.text).not.toContain("push to main");
     const c = checksSource([check], count, "the Checks tab");
-    expect(c.items.map((i) => [i.id, i.keep])).toEqual([["11", undefined], ["11-log", "tail"]]);
+    expect(c.items.map((i) => [i.id, i.keep])).toEqual([
+      ["11", undefined],
+      ["11-log", "tail"],
+    ]);
     expect(c.items[0]!.text).toContain("- failure src/a.ts:4: expected 1, got 2");
   });
 });
@@ -152,6 +186,8 @@ describe("renderContextDetails", () => {
     const { allocateContext } = await import("../../src/context/allocate-context.js");
     const { DEFAULT_CONTEXT_BUDGET } = await import("../../src/context/types.js");
     const allocs = allocateContext([diffSource([{ path: "a.ts", status: "modified", additions: 1, deletions: 0, patch: "+x" }], [], () => 30, "Files")], DEFAULT_CONTEXT_BUDGET);
-    expect(renderContextDetails(allocs)).toMatch(/^<details><summary>Context from this pull request \(64 tokens\)<\/summary>\n\n\| Source \|[\s\S]*\| Pull request diff against its base \| 1 of 1 \| 64 \|[\s\S]*<\/details>$/);
+    expect(renderContextDetails(allocs)).toMatch(
+      /^<details><summary>Context from this pull request \(64 tokens\)<\/summary>\n\n\| Source \|[\s\S]*\| Pull request diff against its base \| 1 of 1 \| 64 \|[\s\S]*<\/details>$/,
+    );
   });
 });

@@ -7,18 +7,51 @@ import type { RunRequest } from "../../src/run/run-request.js";
 import { fakeReader, httpError } from "./fake-reader.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
-const settings: RunRequest["settings"] = { model: "m", editFormat: "diff", mapTokens: 0, maxReflections: 1, setup: [], lint: [], test: "npm test", autoTest: false, timeoutMs: 60_000, commandTimeoutMs: 1000, protectedPaths: [], budget: {}, requireGreenChecks: false, draft: true, branchPrefix: "aider/" };
+const settings: RunRequest["settings"] = {
+  model: "m",
+  editFormat: "diff",
+  mapTokens: 0,
+  maxReflections: 1,
+  setup: [],
+  lint: [],
+  test: "npm test",
+  autoTest: false,
+  timeoutMs: 60_000,
+  commandTimeoutMs: 1000,
+  protectedPaths: [],
+  budget: {},
+  requireGreenChecks: false,
+  draft: true,
+  branchPrefix: "aider/",
+};
 const SHA = "a".repeat(40);
 const req = (mode: PrMode = { kind: "plain" }, over: Partial<RunRequest> = {}): RunRequest => ({
-  jobId: "j2", deliveryId: "j2", owner: "acme", repo: "web", installationId: 1, cloneUrl: "https://github.com/acme/web.git", defaultBranch: "main",
+  jobId: "j2",
+  deliveryId: "j2",
+  owner: "acme",
+  repo: "web",
+  installationId: 1,
+  cloneUrl: "https://github.com/acme/web.git",
+  defaultBranch: "main",
   target: { kind: "pull-request", number: 4, headRef: "feat", headSha: SHA, headCloneUrl: "https://github.com/acme/web.git", isFork: false },
-  verb: "run", message: "do it", untrustedContext: [], files: [], requester: { login: "ann" }, settings,
-  context: { mode, budget: { ...DEFAULT_CONTEXT_BUDGET }, resolveThreads: false }, ...over,
+  verb: "run",
+  message: "do it",
+  untrustedContext: [],
+  files: [],
+  requester: { login: "ann" },
+  settings,
+  context: { mode, budget: { ...DEFAULT_CONTEXT_BUDGET }, resolveThreads: false },
+  ...over,
 });
 
 const botStatus = `${runMarker("j1")}\n${requestMarker({ verb: "run", text: "add retries", files: [] })}\n🚀 Pushed [\`abc1234\`](https://github.com/acme/web/commit/${"b".repeat(40)}) to this pull request.`;
 const thread = (id: string, path: string, body: string, isResolved = false) => ({
-  id, isResolved, isOutdated: false, path, line: 3, originalLine: 3,
+  id,
+  isResolved,
+  isOutdated: false,
+  path,
+  line: 3,
+  originalLine: 3,
   comments: { nodes: [{ databaseId: 70, body, diffHunk: `@@ -1,3 +1,3 @@ hunk-of-${id}`, author: { login: "rev" } }] },
 });
 
@@ -37,7 +70,14 @@ function github(over: { threads?: unknown; checks?: unknown; log?: unknown } = {
       "GET /repos/{owner}/{repo}/commits/{ref}/check-runs": over.checks ?? {
         total_count: 2,
         check_runs: [
-          { id: 11, name: "unit", conclusion: "failure", details_url: "https://github.com/acme/web/actions/runs/1/job/99", app: { slug: "github-actions" }, output: { title: "1 failed", summary: "jest", text: null, annotations_count: 1 } },
+          {
+            id: 11,
+            name: "unit",
+            conclusion: "failure",
+            details_url: "https://github.com/acme/web/actions/runs/1/job/99",
+            app: { slug: "github-actions" },
+            output: { title: "1 failed", summary: "jest", text: null, annotations_count: 1 },
+          },
           { id: 12, name: "aider-bot", conclusion: "failure", details_url: null, app: { slug: "aider-bot" }, output: { title: null, summary: null, text: null, annotations_count: 0 } },
         ],
       },
@@ -45,7 +85,11 @@ function github(over: { threads?: unknown; checks?: unknown; log?: unknown } = {
       "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs": over.log ?? httpError(403),
     },
     {
-      reviewThreads: over.threads ?? { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [thread("PRRT_1", "src/a.ts", "rename x"), thread("PRRT_2", "src/c.ts", "old nit", true)] } } } },
+      reviewThreads: over.threads ?? {
+        repository: {
+          pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [thread("PRRT_1", "src/a.ts", "rename x"), thread("PRRT_2", "src/c.ts", "old nit", true)] } },
+        },
+      },
       closingIssuesReferences: { repository: { pullRequest: { closingIssuesReferences: { nodes: [{ number: 3, title: "x is wrong", body: "see title" }] } } } },
     },
   );
@@ -94,7 +138,12 @@ describe("preparePrContext", () => {
   it("address-reviews stops with the reason when a named thread does not exist or the threads cannot be read", async () => {
     const unknown = await preparePrContext(req({ kind: "address-reviews", threads: ["PRRT_9"], extra: "" }), { api: github().api, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count });
     expect(unknown!.refuse).toBe("I found no review thread `PRRT_9` on this pull request.");
-    const forbidden = await preparePrContext(req({ kind: "address-reviews", threads: [], extra: "" }), { api: github({ threads: () => httpError(403) }).api, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count });
+    const forbidden = await preparePrContext(req({ kind: "address-reviews", threads: [], extra: "" }), {
+      api: github({ threads: () => httpError(403) }).api,
+      botLogin: "aider-bot[bot]",
+      webUrl: "https://github.com",
+      count,
+    });
     expect(forbidden!.refuse).toContain("The review threads could not be read (HTTP 403");
     expect(forbidden!.details).toContain("Not available");
   });
@@ -111,7 +160,12 @@ describe("preparePrContext", () => {
   });
 
   it("an automatic fix says so in the details", async () => {
-    const p = await preparePrContext(req({ kind: "fix-ci", extra: "", autofix: { round: 2, maxRounds: 3, sha: SHA } }), { api: github({ log: "2026-01-01T00:00:00Z Error: boom\n" }).api, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count });
+    const p = await preparePrContext(req({ kind: "fix-ci", extra: "", autofix: { round: 2, maxRounds: 3, sha: SHA } }), {
+      api: github({ log: "2026-01-01T00:00:00Z Error: boom\n" }).api,
+      botLogin: "aider-bot[bot]",
+      webUrl: "https://github.com",
+      count,
+    });
     expect(p!.details).toMatch(/^🔁 Automatic CI fix, round 2 of 3/);
     expect(all(p!.blocks)).toContain("Error: boom");
   });
@@ -130,7 +184,10 @@ describe("preparePrContext", () => {
     tight.context!.budget = { ...DEFAULT_CONTEXT_BUDGET, prior_runs: 120 };
     const long = `${botStatus}\n\n${"I explained a lot. ".repeat(200)}`;
     const { api } = fakeReader({ "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [{ id: 2, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-02T00:00:00Z" }] });
-    const p = await preparePrContext({ ...tight, target: { kind: "issue", number: 4, title: "t" } }, { api, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count, summarise: async (_t, max) => (asked.push(max), "You asked me to add retries; I pushed abc1234.") });
+    const p = await preparePrContext(
+      { ...tight, target: { kind: "issue", number: 4, title: "t" } },
+      { api, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count, summarise: async (_t, max) => (asked.push(max), "You asked me to add retries; I pushed abc1234.") },
+    );
     expect(asked).toHaveLength(1);
     expect(all(p!.blocks)).toContain("(summary) You asked me to add retries; I pushed abc1234.");
     expect(await preparePrContext(req(undefined, { context: undefined }), { api, botLogin: "b", webUrl: "w", count })).toBeNull();

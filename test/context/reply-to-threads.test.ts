@@ -4,12 +4,27 @@ import { replyToThreads } from "../../src/context/reply-to-threads.js";
 import type { RunOutcome } from "../../src/run/run-outcome.js";
 import { fakeReader, httpError } from "./fake-reader.js";
 
-const thread = (id: string, path: string, databaseId: number): ReviewThread => ({ id, path, line: 3, isResolved: false, isOutdated: false, comments: [{ databaseId, author: "rev", body: "nit", diffHunk: "@@" }] });
+const thread = (id: string, path: string, databaseId: number): ReviewThread => ({
+  id,
+  path,
+  line: 3,
+  isResolved: false,
+  isOutdated: false,
+  comments: [{ databaseId, author: "rev", body: "nit", diffHunk: "@@" }],
+});
 const threads = [thread("PRRT_a", "src/a.ts", 71), thread("PRRT_b", "src/b.ts", 72), thread("PRRT_c", "src/c.ts", 73)];
 const explanation = "Done.\nTHREAD PRRT_a: renamed x to count.\nTHREAD PRRT_b: left as is; the name is used by the public API.\n";
 const result = (over: Partial<Extract<CoderResult, { outcome: "changed" }>> = {}): Extract<CoderResult, { outcome: "changed" }> => ({
-  outcome: "changed", editedFiles: [{ path: "src/a.ts", added: 1, removed: 1 }], commit: { sha: "c".repeat(40), subject: "fix: x" },
-  reflections: 0, tokens: { prompt: 1, completion: 1 }, costUsd: null, explanation, shell: [], elapsedMs: 1, ...over,
+  outcome: "changed",
+  editedFiles: [{ path: "src/a.ts", added: 1, removed: 1 }],
+  commit: { sha: "c".repeat(40), subject: "fix: x" },
+  reflections: 0,
+  tokens: { prompt: 1, completion: 1 },
+  costUsd: null,
+  explanation,
+  shell: [],
+  elapsedMs: 1,
+  ...over,
 });
 const pushed: RunOutcome = { kind: "pushed", result: result(), sha: "c".repeat(40), url: "https://github.com/acme/web/commit/ccc", elapsedMs: 1 };
 
@@ -27,7 +42,9 @@ describe("replyToThreads", () => {
     const g = github();
     const summary = await replyToThreads({ api: g.api, where: { owner: "acme", repo: "web" }, pull: 4, threads, outcome: pushed, resolve: true });
     expect(g.replies.map((r) => r.to)).toEqual([71, 72, 73]);
-    expect(g.replies[0]!.body).toBe("🤖 renamed x to count.\n\nChanged in [`ccccccc`](https://github.com/acme/web/commit/ccc).\n\n<sub>I resolved this thread (`reviews.resolve_threads: true`); unresolve it if you disagree.</sub>");
+    expect(g.replies[0]!.body).toBe(
+      "🤖 renamed x to count.\n\nChanged in [`ccccccc`](https://github.com/acme/web/commit/ccc).\n\n<sub>I resolved this thread (`reviews.resolve_threads: true`); unresolve it if you disagree.</sub>",
+    );
     // Reported on, but its file was not touched: not resolved, no commit link.
     expect(g.replies[1]!.body).toBe("🤖 left as is; the name is used by the public API.");
     expect(g.replies[2]!.body).toContain("did not say anything about this thread");

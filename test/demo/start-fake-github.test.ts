@@ -20,8 +20,16 @@ describe("the fake GitHub pages issue comments like GitHub", () => {
       repo.comments.push({ id: fake.state.id(), issueNumber: 1, body: `${marker}comment ${i}`, user: i === 140 ? fake.state.botLogin : "ann", createdAt: now, updatedAt: now });
     }
     const quiet = () => undefined;
-    const api = new ProbotOctokit({ auth: { token: "t" }, baseUrl: fake.apiUrl, retry: { enabled: false }, throttle: { enabled: false }, log: { debug: quiet, info: quiet, warn: quiet, error: quiet } });
+    const api = new ProbotOctokit({
+      auth: { token: "t" },
+      baseUrl: fake.apiUrl,
+      retry: { enabled: false },
+      throttle: { enabled: false },
+      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    });
     expect(await listComments(api, { owner: "acme", repo: "web", issueNumber: 1 })).toHaveLength(150);
-    expect(await findComment(api, { owner: "acme", repo: "web", issueNumber: 1, marker: "<!-- aider-bot:run:late -->", botLogin: fake.state.botLogin })).toMatchObject({ body: expect.stringContaining("comment 140") });
+    expect(await findComment(api, { owner: "acme", repo: "web", issueNumber: 1, marker: "<!-- aider-bot:run:late -->", botLogin: fake.state.botLogin })).toMatchObject({
+      body: expect.stringContaining("comment 140"),
+    });
   });
 });

@@ -5,7 +5,7 @@ import { waitUntil } from "../helpers/wait-until.js";
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 // The test command sleeps only while the checkout holds the marker the first reply adds: the first attempt is still
 // in its tests when the app is killed; the re-run (a fresh clone, the second reply) passes at once.
-const config = "test: \"if grep -q SLOW src/calc.py; then sleep 600; fi\"\n";
+const config = 'test: "if grep -q SLOW src/calc.py; then sleep 600; fi"\n';
 const slowFix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b  # SLOW\n>>>>>>> REPLACE\n```\n";
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
@@ -28,7 +28,10 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
-    await waitUntil(() => status().includes("⏳ **tests**"), () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`);
+    await waitUntil(
+      () => status().includes("⏳ **tests**"),
+      () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`,
+    );
     await app.stop("SIGKILL");
     await app.restart();
     await e2e.idle();
@@ -47,11 +50,17 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
     for (let kill = 0; kill < 2; kill++) {
-      await waitUntil(() => status().includes("⏳ **tests**") && e2e.llm.remaining() === 1 - kill, () => `attempt ${kill + 1} never reached its tests:\n${status()}\n${e2e.logs().slice(-3000)}`);
+      await waitUntil(
+        () => status().includes("⏳ **tests**") && e2e.llm.remaining() === 1 - kill,
+        () => `attempt ${kill + 1} never reached its tests:\n${status()}\n${e2e.logs().slice(-3000)}`,
+      );
       await app.stop("SIGKILL");
       await app.restart();
     }
-    await waitUntil(() => status().includes("💥 This run was interrupted"), () => `the lost job was not reported:\n${status()}\n${e2e.logs().slice(-3000)}`);
+    await waitUntil(
+      () => status().includes("💥 This run was interrupted"),
+      () => `the lost job was not reported:\n${status()}\n${e2e.logs().slice(-3000)}`,
+    );
     await e2e.idle();
     expect(status()).toContain("`/aider retry`");
     expect(e2e.repo.checkRuns.every((r) => r.status === "completed")).toBe(true);
@@ -64,7 +73,10 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const first = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const second = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py and then this", "ann"));
-    await waitUntil(() => statusOf(first.deliveryId)().includes("⏳ **tests**") && statusOf(second.deliveryId)().includes("⏳ **queued**"), () => `not running and queued:\n${e2e.logs().slice(-3000)}`);
+    await waitUntil(
+      () => statusOf(first.deliveryId)().includes("⏳ **tests**") && statusOf(second.deliveryId)().includes("⏳ **queued**"),
+      () => `not running and queued:\n${e2e.logs().slice(-3000)}`,
+    );
     await app.stop("SIGTERM");
     expect(statusOf(first.deliveryId)()).toContain("starts again from a fresh clone");
     expect(statusOf(second.deliveryId)()).toContain("stays queued and runs when the app is back");

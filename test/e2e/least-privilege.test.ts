@@ -13,7 +13,7 @@ describe("e2e: a job holds only what it needs", () => {
   });
 
   it("clones and pushes with a token scoped to the one repository and its contents, and says where checks ran", async () => {
-    e2e = await startE2E({ files: { ...files, ".github/aider.yml": "test: \"true\"\n" }, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    e2e = await startE2E({ files: { ...files, ".github/aider.yml": 'test: "true"\n' }, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     await e2e.idle().catch((e: unknown) => {
@@ -35,7 +35,12 @@ describe("e2e: a job holds only what it needs", () => {
       e2e.fake.gitRequests
         .map((r) => r.authorization)
         .filter((a): a is string => !!a)
-        .map((a) => Buffer.from(a.replace(/^Basic /, ""), "base64").toString().split(":")[1]),
+        .map(
+          (a) =>
+            Buffer.from(a.replace(/^Basic /, ""), "base64")
+              .toString()
+              .split(":")[1],
+        ),
     );
     expect([...gitTokens]).toEqual([gitToken]);
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;

@@ -62,7 +62,10 @@ describe("e2e: ask, retry, cancel, forks", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes("aider-bot:run:"))?.body ?? "";
-    await waitUntil(() => status().includes("⏳ **tests**"), () => `never reached the tests stage:\n${status()}`);
+    await waitUntil(
+      () => status().includes("⏳ **tests**"),
+      () => `never reached the tests stage:\n${status()}`,
+    );
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
     await e2e.idle();
     expect(status()).toContain("Cancelled on request");

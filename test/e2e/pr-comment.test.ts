@@ -7,7 +7,8 @@ const files = {
 };
 // No files were named, so the model first sees the repo map and asks for the files it needs.
 const ask = "To add retry logic I need to edit this file:\n\nsrc/fetch-client.ts\n";
-const edit = "I'll add a retry loop.\n\nsrc/fetch-client.ts\n```ts\n<<<<<<< SEARCH\n  const res = await fetch(url);\n=======\n  let res = await fetch(url);\n  if (!res.ok) res = await fetch(url);\n>>>>>>> REPLACE\n```\n";
+const edit =
+  "I'll add a retry loop.\n\nsrc/fetch-client.ts\n```ts\n<<<<<<< SEARCH\n  const res = await fetch(url);\n=======\n  let res = await fetch(url);\n  if (!res.ok) res = await fetch(url);\n>>>>>>> REPLACE\n```\n";
 
 describe("e2e: /aider on a pull request", () => {
   let e2e: E2E;
@@ -21,7 +22,16 @@ describe("e2e: /aider on a pull request", () => {
     const res = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider add retry logic to the fetch client", "maintainer"));
     expect(res.status).toBeLessThan(300);
     await e2e.idle();
-    if (process.env.E2E_DEBUG) console.log(e2e.logs().slice(-6000), JSON.stringify(e2e.fake.state.calls.map((c) => `${c.method} ${c.path} ${c.status}`), null, 1), e2e.repo.comments);
+    if (process.env.E2E_DEBUG)
+      console.log(
+        e2e.logs().slice(-6000),
+        JSON.stringify(
+          e2e.fake.state.calls.map((c) => `${c.method} ${c.path} ${c.status}`),
+          null,
+          1,
+        ),
+        e2e.repo.comments,
+      );
     const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "improve-fetch", 1);
     expect(head!.subject).toBe("feat: retry failed fetches once");
     expect(head!.author).toMatch(/^aider-bot\[bot\] </);

@@ -5,7 +5,7 @@ import { hasRedisServer, startRedisServer } from "../jobs/redis-server.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 // The test command sleeps only while the checkout holds the marker the slow reply adds (see crash-recovery.test.ts).
-const config = "test: \"if grep -q SLOW src/calc.py; then sleep 600; fi\"\n";
+const config = 'test: "if grep -q SLOW src/calc.py; then sleep 600; fi"\n';
 const slowFix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b  # SLOW\n>>>>>>> REPLACE\n```\n";
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
@@ -50,10 +50,16 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
-    await waitUntil(() => status().includes("⏳ **tests**") && runnerOf(sent.deliveryId) >= 0, () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`);
+    await waitUntil(
+      () => status().includes("⏳ **tests**") && runnerOf(sent.deliveryId) >= 0,
+      () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`,
+    );
     const victim = runnerOf(sent.deliveryId);
     await app.stopWorker(victim, "SIGKILL");
-    await waitUntil(() => status().includes("🚀 Pushed"), () => `the job did not finish on the other worker:\n${status()}\n${app.workerLogs()[1 - victim]!.slice(-3000)}`);
+    await waitUntil(
+      () => status().includes("🚀 Pushed"),
+      () => `the job did not finish on the other worker:\n${status()}\n${app.workerLogs()[1 - victim]!.slice(-3000)}`,
+    );
     await e2e.idle();
     const log = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 2);
     expect(log.map((c) => c.subject)).toEqual(["fix: add", "x"]);
@@ -67,9 +73,15 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
-    await waitUntil(() => status().includes("⏳ **tests**"), () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`);
+    await waitUntil(
+      () => status().includes("⏳ **tests**"),
+      () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`,
+    );
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
-    await waitUntil(() => status().includes("Cancelled on request"), () => `the running job was not cancelled:\n${status()}\n${e2e.logs().slice(-3000)}`);
+    await waitUntil(
+      () => status().includes("Cancelled on request"),
+      () => `the running job was not cancelled:\n${status()}\n${e2e.logs().slice(-3000)}`,
+    );
     await e2e.idle();
     expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
     const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);

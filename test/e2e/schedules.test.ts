@@ -20,7 +20,10 @@ describe("e2e: scheduled runs from .github/aider.yml", () => {
       env: { AIDER_BOT_SCHEDULE_SYNC_MS: "60000" },
     });
     const findPr = () => [...e2e.repo.issues.values()].find((i) => i.pull);
-    await waitUntil(() => findPr() !== undefined, () => `no PR from the schedule:\n${e2e.logs().slice(-3000)}`);
+    await waitUntil(
+      () => findPr() !== undefined,
+      () => `no PR from the schedule:\n${e2e.logs().slice(-3000)}`,
+    );
     const pr = findPr()!;
     const tracking = [...e2e.repo.issues.values()].find((i) => !i.pull && i.user === bot)!;
     expect(tracking.title).toBe("aider-bot schedule: add a CHANGELOG entry for this week");

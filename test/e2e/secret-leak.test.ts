@@ -83,8 +83,12 @@ echo "TRICKS-RAN-$phase"
 ln -sfn /proc/self/environ k.py
 ln -sfn '${rig.keyFile}' key.py
 ln -sfn '${rig.otherFile}' other.py
-${swapNewFile ? `[ "$phase" = lint ] && [ -f src/notes.py ] && ln -sfn '${rig.keyFile}' src/notes.py
-` : ""}for d in /proc/[0-9]*; do
+${
+  swapNewFile
+    ? `[ "$phase" = lint ] && [ -f src/notes.py ] && ln -sfn '${rig.keyFile}' src/notes.py
+`
+    : ""
+}for d in /proc/[0-9]*; do
   if tr '\\0' '\\n' < "$d/environ" 2>/dev/null | grep -q '^WEBHOOK_SECRET='; then
     pid="\${d#/proc/}"
     echo "APP-ENVIRON-READ"
@@ -244,7 +248,7 @@ function expectNoLeak(run: Run, secrets: Record<string, string>, pushed = true):
   expect(found).toEqual([]);
 }
 
-async function finish(run: Pick<Run, "rig"> & { e2e?: E2E } | undefined): Promise<void> {
+async function finish(run: (Pick<Run, "rig"> & { e2e?: E2E }) | undefined): Promise<void> {
   if (!run) return;
   await run.e2e?.close();
   await run.rig.capture.close();

@@ -22,7 +22,13 @@ const whole = (path: string, content: string): Edit => ({ kind: "whole", path, c
 describe("applyEdits", () => {
   it("hands the format LF-only files and restores each file's own line endings and final newline", () => {
     const { format, seen } = recordingFormat();
-    const snapshot = { files: new Map([["crlf.txt", "a\r\nb\r\n"], ["nofinal.txt", "x\ny"], ["lf.txt", "p\n"]]) };
+    const snapshot = {
+      files: new Map([
+        ["crlf.txt", "a\r\nb\r\n"],
+        ["nofinal.txt", "x\ny"],
+        ["lf.txt", "p\n"],
+      ]),
+    };
     const edits = [whole("crlf.txt", "a\nB\nc\n"), whole("nofinal.txt", "x\nY\n"), whole("lf.txt", "q\n")];
     const out = applyEdits(format, snapshot, edits, { chatFiles: [] });
     for (const content of seen[0]!.files.values()) expect(content).not.toContain("\r");
@@ -31,14 +37,23 @@ describe("applyEdits", () => {
 
   it("gives new files the repository's majority line ending", () => {
     const { format } = recordingFormat();
-    const snapshot = { files: new Map([["a.txt", "a\r\n"], ["b.txt", "b\r\n"], ["c.txt", "c\n"]]) };
+    const snapshot = {
+      files: new Map([
+        ["a.txt", "a\r\n"],
+        ["b.txt", "b\r\n"],
+        ["c.txt", "c\n"],
+      ]),
+    };
     expect(applyEdits(format, snapshot, [whole("new.txt", "n\nm\n")], { chatFiles: [] }).changes.get("new.txt")).toBe("n\r\nm\r\n");
   });
 
   it("fails refused edits with their reason and never passes them to the format", () => {
     const { format, seen } = recordingFormat();
     const snapshot = {
-      files: new Map([["img.png", "\u0000"], ["ok.txt", "a\n"]]),
+      files: new Map([
+        ["img.png", "\u0000"],
+        ["ok.txt", "a\n"],
+      ]),
       problems: new Map([["img.png", { reason: "unreadable" as const, message: "binary file" }]]),
     };
     const edits = [whole("../x", "x\n"), whole("img.png", "y\n"), whole(".github/workflows/ci.yml", "z\n"), whole("./ok.txt", "b\n")];

@@ -27,7 +27,12 @@ describe("a file's UTF-8 BOM and line endings survive every edit format (issue #
     await rm(root, { recursive: true, force: true });
   });
 
-  it.each(Object.keys(ANSWERS).flatMap((f) => [[f, "\n"], [f, "\r\n"]]))("%s keeps the BOM on disk (eol %j)", async (format, eol) => {
+  it.each(
+    Object.keys(ANSWERS).flatMap((f) => [
+      [f, "\n"],
+      [f, "\r\n"],
+    ]),
+  )("%s keeps the BOM on disk (eol %j)", async (format, eol) => {
     const abs = path.join(root, "m.py");
     await writeFile(abs, Buffer.concat([BOM, Buffer.from(`def f():${eol}    return 1${eol}`)]));
     const ws = createFsWorkspace(root, exec);

@@ -11,10 +11,15 @@ describe("registry", () => {
   });
 
   it("parses and applies by name", () => {
-    const r = parseAndApply("diff-fenced", "```python\na.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n", { files: new Map([["a.py", "x\n"]]) }, {
-      fence: ["```", "```"],
-      chatFiles: ["a.py"],
-    });
+    const r = parseAndApply(
+      "diff-fenced",
+      "```python\na.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n",
+      { files: new Map([["a.py", "x\n"]]) },
+      {
+        fence: ["```", "```"],
+        chatFiles: ["a.py"],
+      },
+    );
     expect(r.format.name).toBe("diff-fenced");
     expect(r.outcome.changes.get("a.py")).toBe("y\n");
     expect(r.reflection).toBeNull();

@@ -22,9 +22,10 @@ interface CloseCase {
 
 // Values produced by CPython's difflib (see difflib-oracle.py next to the JSON), including sequences of 200+ items
 // where difflib's autojunk heuristic changes the result.
-const oracle = JSON.parse(
-  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/edits/editblock/difflib-oracle.json"), "utf8"),
-) as { ratios: RatioCase[]; close: CloseCase[] };
+const oracle = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/edits/editblock/difflib-oracle.json"), "utf8")) as {
+  ratios: RatioCase[];
+  close: CloseCase[];
+};
 
 describe("sequenceRatio and friends agree with CPython difflib", () => {
   it.each(oracle.ratios.map((c, i) => [i, c] as const))("case %i", (_i, c) => {

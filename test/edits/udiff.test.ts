@@ -39,7 +39,8 @@ describe("udiff format", () => {
   });
 
   it("creates and deletes files with /dev/null headers; partial success is reported per hunk", () => {
-    const answer = "```diff\n--- /dev/null\n+++ b/new/file.txt\n@@ -0,0 +1,2 @@\n+hello\n+world\n--- a/gone.txt\n+++ /dev/null\n@@ @@\n-bye\n--- a/keep.txt\n+++ b/keep.txt\n@@ @@\n-nothing like this\n+x\n```\n";
+    const answer =
+      "```diff\n--- /dev/null\n+++ b/new/file.txt\n@@ -0,0 +1,2 @@\n+hello\n+world\n--- a/gone.txt\n+++ /dev/null\n@@ @@\n-bye\n--- a/keep.txt\n+++ b/keep.txt\n@@ @@\n-nothing like this\n+x\n```\n";
     const r = applyAnswer("udiff", answer, { "gone.txt": "bye\n", "keep.txt": "keep\n" });
     expect(r.after["new/file.txt"]).toBe("hello\nworld\n");
     expect(r.after["gone.txt"]).toBeUndefined();

@@ -44,13 +44,7 @@ withBwrap("the check exec's bubblewrap sandbox", () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  const checkExec = () =>
-    createCheckExec(
-      readEnv({ AIDER_BOT_WORK_DIR: work, PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"), AIDER_BOT_SANDBOX_NETWORK: "0" }),
-      exec,
-      log,
-      { appDir: home },
-    );
+  const checkExec = () => createCheckExec(readEnv({ AIDER_BOT_WORK_DIR: work, PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"), AIDER_BOT_SANDBOX_NETWORK: "0" }), exec, log, { appDir: home });
   const run = (command: string, timeoutMs = 15_000) => checkExec().run({ command, shell: true, cwd: checkout, timeoutMs });
 
   it("reports bubblewrap as its mode", async () => {
@@ -120,7 +114,18 @@ describe("the check exec when bubblewrap cannot run", () => {
 
   it("reaches the coder: its deps report the mode, so setup/lint/test are skipped", async () => {
     const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "auto" }), exec, log, { probe: async () => "user namespaces are disabled" });
-    const deps = createCoderDeps({ root: os.tmpdir(), exec, checkExec, git: createGit(exec), llm: { complete: async () => { throw new Error("not called"); } }, protectedPaths: [] });
+    const deps = createCoderDeps({
+      root: os.tmpdir(),
+      exec,
+      checkExec,
+      git: createGit(exec),
+      llm: {
+        complete: async () => {
+          throw new Error("not called");
+        },
+      },
+      protectedPaths: [],
+    });
     expect(await deps.sandboxMode!()).toBe("unavailable: user namespaces are disabled");
   });
 

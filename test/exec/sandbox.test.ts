@@ -49,7 +49,9 @@ describe("the sandbox on this machine", () => {
     const cwd = path.join(base, "checkout");
     const r = await sbx.run({
       command: `echo built > out.txt; cat ${base}/secrets/app.pem; cat ${base}/other-job.txt; echo x > /usr/pwned; echo evil > .git/hooks/pre-commit; echo done`,
-      shell: true, cwd, timeoutMs: 10_000,
+      shell: true,
+      cwd,
+      timeoutMs: 10_000,
     });
     expect(r.output).toContain("done");
     expect(await readFile(path.join(cwd, "out.txt"), "utf8")).toBe("built\n");

@@ -42,7 +42,13 @@ describe("classifyGitHubError", () => {
   it("keeps the detail of a 422's errors, where GitHub says what was invalid", () => {
     const error = Object.assign(new Error("x"), {
       status: 422,
-      response: { headers: {}, data: { message: "Validation Failed", errors: [{ resource: "PullRequest", code: "custom", message: "Draft pull requests are not supported in this repository." }, "second", { code: "missing_field" }] } },
+      response: {
+        headers: {},
+        data: {
+          message: "Validation Failed",
+          errors: [{ resource: "PullRequest", code: "custom", message: "Draft pull requests are not supported in this repository." }, "second", { code: "missing_field" }],
+        },
+      },
     });
     expect(classifyGitHubError(error)?.githubMessage).toBe("Validation Failed: Draft pull requests are not supported in this repository.; second; missing_field");
   });

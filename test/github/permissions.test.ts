@@ -19,7 +19,9 @@ describe("lookupPermission over Octokit and nock", () => {
   useStrictNock(nock);
 
   it("asks the collaborator-permission endpoint", async () => {
-    nock(GITHUB_API).get(route).reply(200, { permission: "write", role_name: "maintain", user: { login: "ann" } });
+    nock(GITHUB_API)
+      .get(route)
+      .reply(200, { permission: "write", role_name: "maintain", user: { login: "ann" } });
     expect(await lookupPermission(testOctokit(), where)).toBe("maintain");
   });
 

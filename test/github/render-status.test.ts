@@ -5,10 +5,35 @@ import type { RunOutcome } from "../../src/run/run-outcome.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 
 const req: RunRequest = {
-  jobId: "job-1", deliveryId: "job-1", owner: "acme", repo: "w", installationId: 1, cloneUrl: "https://github.com/acme/w.git", defaultBranch: "main",
+  jobId: "job-1",
+  deliveryId: "job-1",
+  owner: "acme",
+  repo: "w",
+  installationId: 1,
+  cloneUrl: "https://github.com/acme/w.git",
+  defaultBranch: "main",
   target: { kind: "pull-request", number: 3, headRef: "f", headSha: "a".repeat(40), headCloneUrl: "https://github.com/acme/w.git", isFork: false },
-  verb: "run", message: "add retry logic <script>", untrustedContext: [], files: ["src/a.ts"], requester: { login: "ann" },
-  settings: { model: "gpt-4o", editFormat: "diff", mapTokens: 1024, maxReflections: 3, setup: [], lint: [], autoTest: false, timeoutMs: 1, commandTimeoutMs: 1, protectedPaths: [], budget: {}, requireGreenChecks: true, draft: true, branchPrefix: "aider/" },
+  verb: "run",
+  message: "add retry logic <script>",
+  untrustedContext: [],
+  files: ["src/a.ts"],
+  requester: { login: "ann" },
+  settings: {
+    model: "gpt-4o",
+    editFormat: "diff",
+    mapTokens: 1024,
+    maxReflections: 3,
+    setup: [],
+    lint: [],
+    autoTest: false,
+    timeoutMs: 1,
+    commandTimeoutMs: 1,
+    protectedPaths: [],
+    budget: {},
+    requireGreenChecks: true,
+    draft: true,
+    branchPrefix: "aider/",
+  },
 };
 const base = { reflections: 2, tokens: { prompt: 12345, completion: 678 }, costUsd: 0.0123, explanation: "I added a loop.", shell: ["npm test"], elapsedMs: 4200 };
 const files = [{ path: "src/a.ts", added: 5, removed: 1 }];
@@ -23,31 +48,104 @@ describe("status comment rendering", () => {
   });
 
   const cases: [string, RunOutcome, RegExp[]][] = [
-    ["pushed", { kind: "pushed", sha: "b".repeat(40), url: "https://x/commit/b", result: { ...base, outcome: "changed", editedFiles: files, commit: { sha: "b".repeat(40), subject: "feat: x" } } as CoderResult, elapsedMs: 4200 },
-      [/🚀 Pushed \[`bbbbbbb`\]\(https:\/\/x\/commit\/b\)/, /`src\/a.ts` \+5 −1/, /2 reflections · 12,345 prompt \+ 678 completion tokens · \$0\.0123 · 4\.2 s/, /<summary>The model's explanation<\/summary>/, /not run/]],
-    ["pull request", { kind: "pull-request", sha: "c".repeat(40), pr: { number: 9, url: "https://x/pull/9" }, branch: "aider/issue-3-x", result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult, elapsedMs: 1 },
-      [/Opened #9 from `aider\/issue-3-x`/]],
-    ["edit failed", { kind: "not-pushed", result: { ...base, outcome: "edit-failed", editedFiles: [], failures: [{ path: "src/x.ts", reason: "no-match", message: "The SEARCH text does not match any lines in `src/x.ts`." }] } as CoderResult, elapsedMs: 1 },
-      [/The SEARCH block did not match `src\/x.ts` after 3 attempts; nothing was pushed/, /\/aider retry --file PATH/, /`src\/x.ts` \(no match\)/]],
-    ["edit failed, other reasons", { kind: "not-pushed", result: { ...base, reflections: 0, outcome: "edit-failed", editedFiles: [], failures: [{ path: ".github/workflows/ci.yml", reason: "unsafe-path", message: "Protected path." }] } as CoderResult, elapsedMs: 1 },
-      [/edits to `.github\/workflows\/ci.yml` could not be applied after 1 attempt;/]],
-    ["changed but not pushed (checks failed, pushed anyway elsewhere)", { kind: "pushed", sha: "e".repeat(40), url: "https://x/commit/e", result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint .", output: "1 error", locations: [] } } as CoderResult, elapsedMs: 1 },
-      [/The lint check `eslint .` still fails on this commit/, /does not set `require_green_checks`/]],
+    [
+      "pushed",
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "https://x/commit/b",
+        result: { ...base, outcome: "changed", editedFiles: files, commit: { sha: "b".repeat(40), subject: "feat: x" } } as CoderResult,
+        elapsedMs: 4200,
+      },
+      [
+        /🚀 Pushed \[`bbbbbbb`\]\(https:\/\/x\/commit\/b\)/,
+        /`src\/a.ts` \+5 −1/,
+        /2 reflections · 12,345 prompt \+ 678 completion tokens · \$0\.0123 · 4\.2 s/,
+        /<summary>The model's explanation<\/summary>/,
+        /not run/,
+      ],
+    ],
+    [
+      "pull request",
+      {
+        kind: "pull-request",
+        sha: "c".repeat(40),
+        pr: { number: 9, url: "https://x/pull/9" },
+        branch: "aider/issue-3-x",
+        result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/Opened #9 from `aider\/issue-3-x`/],
+    ],
+    [
+      "edit failed",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "edit-failed",
+          editedFiles: [],
+          failures: [{ path: "src/x.ts", reason: "no-match", message: "The SEARCH text does not match any lines in `src/x.ts`." }],
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/The SEARCH block did not match `src\/x.ts` after 3 attempts; nothing was pushed/, /\/aider retry --file PATH/, /`src\/x.ts` \(no match\)/],
+    ],
+    [
+      "edit failed, other reasons",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          reflections: 0,
+          outcome: "edit-failed",
+          editedFiles: [],
+          failures: [{ path: ".github/workflows/ci.yml", reason: "unsafe-path", message: "Protected path." }],
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/edits to `.github\/workflows\/ci.yml` could not be applied after 1 attempt;/],
+    ],
+    [
+      "changed but not pushed (checks failed, pushed anyway elsewhere)",
+      {
+        kind: "pushed",
+        sha: "e".repeat(40),
+        url: "https://x/commit/e",
+        result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint .", output: "1 error", locations: [] } } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/The lint check `eslint .` still fails on this commit/, /does not set `require_green_checks`/],
+    ],
     ["cancelled", { kind: "cancelled", reason: "cancel", elapsedMs: 1 }, [/Cancelled on request; nothing was pushed/]],
     ["shut down", { kind: "cancelled", reason: "shutdown", elapsedMs: 1 }, [/app restarted while this ran; nothing was pushed.*starts again from a fresh clone/]],
     ["reverted", { kind: "reverted", sha: "f".repeat(40), revertedSha: "1".repeat(40), url: "https://x/commit/1", elapsedMs: 1 }, [/Reverted \[`1111111`\]/]],
-    ["checks failed with green checks required", { kind: "not-pushed", result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "test", ok: false, command: "npm test", output: "1 failing", locations: [] } } as CoderResult, elapsedMs: 1 },
-      [/The test check `npm test` still fails after 2 reflections/, /require_green_checks/, /<summary>Output of npm test<\/summary>/]],
-    ["llm error", { kind: "not-pushed", result: { ...base, outcome: "llm-error", errorKind: "auth", message: "The model endpoint rejected the API key." } as CoderResult, elapsedMs: 1 },
-      [/The model call failed: The model endpoint rejected the API key\./]],
-    ["budget", { kind: "not-pushed", result: { ...base, outcome: "budget-exceeded", editedFiles: [], message: "The run used $1.20 of its $1.00 budget." } as CoderResult, elapsedMs: 1 },
-      [/Raise `budget`/]],
-    ["timed out", { kind: "not-pushed", result: { ...base, outcome: "timed-out", editedFiles: [], message: "The run exceeded its time limit." } as CoderResult, elapsedMs: 1 },
-      [/Raise `timeout`/]],
-    ["no changes", { kind: "answered", result: { ...base, outcome: "no-changes", answer: "The function is already correct." } as CoderResult, elapsedMs: 1 },
-      [/The function is already correct\./]],
-    ["fork patch", { kind: "patch", sha: "d".repeat(40), patch: "From abc\n+x", result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult, elapsedMs: 1 },
-      [/comes from a fork/, /git am/, /```diff\nFrom abc/]],
+    [
+      "checks failed with green checks required",
+      {
+        kind: "not-pushed",
+        result: { ...base, outcome: "checks-failed", editedFiles: files, report: { kind: "test", ok: false, command: "npm test", output: "1 failing", locations: [] } } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/The test check `npm test` still fails after 2 reflections/, /require_green_checks/, /<summary>Output of npm test<\/summary>/],
+    ],
+    [
+      "llm error",
+      { kind: "not-pushed", result: { ...base, outcome: "llm-error", errorKind: "auth", message: "The model endpoint rejected the API key." } as CoderResult, elapsedMs: 1 },
+      [/The model call failed: The model endpoint rejected the API key\./],
+    ],
+    [
+      "budget",
+      { kind: "not-pushed", result: { ...base, outcome: "budget-exceeded", editedFiles: [], message: "The run used $1.20 of its $1.00 budget." } as CoderResult, elapsedMs: 1 },
+      [/Raise `budget`/],
+    ],
+    ["timed out", { kind: "not-pushed", result: { ...base, outcome: "timed-out", editedFiles: [], message: "The run exceeded its time limit." } as CoderResult, elapsedMs: 1 }, [/Raise `timeout`/]],
+    ["no changes", { kind: "answered", result: { ...base, outcome: "no-changes", answer: "The function is already correct." } as CoderResult, elapsedMs: 1 }, [/The function is already correct\./]],
+    [
+      "fork patch",
+      { kind: "patch", sha: "d".repeat(40), patch: "From abc\n+x", result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult, elapsedMs: 1 },
+      [/comes from a fork/, /git am/, /```diff\nFrom abc/],
+    ],
     ["refused undo", { kind: "refused", message: "Someone pushed on top of my last commit.", elapsedMs: 1 }, [/😕 Someone pushed on top/]],
     ["error", { kind: "error", message: "The branch `f` moved while I worked.", elapsedMs: 1 }, [/moved while I worked/, /\/aider retry/]],
   ];
@@ -58,7 +156,17 @@ describe("status comment rendering", () => {
   });
 
   it("stays under GitHub's comment size limit", () => {
-    const huge = { kind: "not-pushed", result: { ...base, explanation: "x".repeat(100_000), outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] } }, elapsedMs: 1 } as RunOutcome;
+    const huge = {
+      kind: "not-pushed",
+      result: {
+        ...base,
+        explanation: "x".repeat(100_000),
+        outcome: "checks-failed",
+        editedFiles: files,
+        report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] },
+      },
+      elapsedMs: 1,
+    } as RunOutcome;
     const body = renderFinal(huge, req);
     expect(body.length).toBeLessThan(65_536);
     expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
@@ -78,7 +186,14 @@ describe("status comment rendering", () => {
   });
 
   it("says plainly when checks were skipped and why, and names the sandbox mode in the details", () => {
-    const skipped = { ...base, outcome: "changed", editedFiles: files, commit: null, sandbox: "unavailable: bubblewrap (bwrap) is not installed", checksSkipped: "the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)" } as CoderResult;
+    const skipped = {
+      ...base,
+      outcome: "changed",
+      editedFiles: files,
+      commit: null,
+      sandbox: "unavailable: bubblewrap (bwrap) is not installed",
+      checksSkipped: "the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)",
+    } as CoderResult;
     const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: skipped, elapsedMs: 1 }, req);
     expect(body).toContain("⚠️ Lint, test and setup commands were **not run**: the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)");
     expect(body).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands were not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed\./);
@@ -103,7 +218,22 @@ describe("status comments for long requests", () => {
   });
 
   it("a review-thread request refers to its review comment", () => {
-    const review: RunRequest = { ...longReq, triggerCommentId: undefined, target: { kind: "review-comment", number: 3, headRef: "f", headSha: "a".repeat(40), headCloneUrl: "u", isFork: false, commentId: 77, path: "a.ts", line: 1, diffHunk: "" } as RunRequest["target"] };
+    const review: RunRequest = {
+      ...longReq,
+      triggerCommentId: undefined,
+      target: {
+        kind: "review-comment",
+        number: 3,
+        headRef: "f",
+        headSha: "a".repeat(40),
+        headCloneUrl: "u",
+        isFork: false,
+        commentId: 77,
+        path: "a.ts",
+        line: 1,
+        diffHunk: "",
+      } as RunRequest["target"],
+    };
     expect(readRequestMarker(renderStage("queued", review))?.textRef).toEqual({ kind: "review-comment", id: 77 });
   });
 
@@ -115,7 +245,17 @@ describe("status comments for long requests", () => {
   });
 
   it("the final status of a long request shows its outcome and keeps both markers intact, even with huge output", () => {
-    const huge = { kind: "not-pushed", result: { ...base, explanation: "x".repeat(100_000), outcome: "checks-failed", editedFiles: files, report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] } }, elapsedMs: 1 } as RunOutcome;
+    const huge = {
+      kind: "not-pushed",
+      result: {
+        ...base,
+        explanation: "x".repeat(100_000),
+        outcome: "checks-failed",
+        editedFiles: files,
+        report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] },
+      },
+      elapsedMs: 1,
+    } as RunOutcome;
     const body = renderFinal(huge, longReq);
     expect(body.length).toBeLessThan(65_536);
     expect(body.startsWith(runMarker("job-1"))).toBe(true);

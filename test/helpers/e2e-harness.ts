@@ -108,11 +108,26 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
   }
   const key = options.privateKeyPath ? { PRIVATE_KEY_PATH: options.privateKeyPath } : { PRIVATE_KEY: privateKey };
   const appEnv: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, HOME: work, LANG: "C.UTF-8",
-    APP_ID: "1", ...key, WEBHOOK_SECRET: SECRET, GHE_HOST: host, GHE_PROTOCOL: "http",
-    PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0",
-    OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-e2e-model-key", AIDER_BOT_MODEL: "gpt-4o",
-    AIDER_BOT_CACHE_DIR: path.join(work, "cache"), AIDER_BOT_WORK_DIR: work, AIDER_BOT_DATA_DIR: path.join(work, "queue"), NO_SMEE_SETUP: "true",
+    PATH: process.env.PATH,
+    HOME: work,
+    LANG: "C.UTF-8",
+    APP_ID: "1",
+    ...key,
+    WEBHOOK_SECRET: SECRET,
+    GHE_HOST: host,
+    GHE_PROTOCOL: "http",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "debug",
+    LOG_FORMAT: "json",
+    AIDER_BOT_THROTTLE: "0",
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: "sk-e2e-model-key",
+    AIDER_BOT_MODEL: "gpt-4o",
+    AIDER_BOT_CACHE_DIR: path.join(work, "cache"),
+    AIDER_BOT_WORK_DIR: work,
+    AIDER_BOT_DATA_DIR: path.join(work, "queue"),
+    NO_SMEE_SETUP: "true",
     ...options.env,
     // Scaled out: this process only receives; the workers (below) run the jobs.
     ...(options.workers ? { REDIS_URL: options.workers.redisUrl, AIDER_BOT_ROLE: "receiver" } : {}),
@@ -198,11 +213,22 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
     }
     const repoJson = () => ({
       ...examplePayload("issue_comment", "created").repository,
-      name: repo.name, full_name: `${repo.owner}/${repo.name}`, owner: { ...examplePayload("issue_comment", "created").repository.owner, login: repo.owner },
-      clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`, html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`, default_branch: repo.defaultBranch,
+      name: repo.name,
+      full_name: `${repo.owner}/${repo.name}`,
+      owner: { ...examplePayload("issue_comment", "created").repository.owner, login: repo.owner },
+      clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`,
+      html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`,
+      default_branch: repo.defaultBranch,
     });
     return {
-      fake, llm, repo, webhookUrl: `${base}/api/github/webhooks`, secret: SECRET, privateKey, home: work, sourceEnv,
+      fake,
+      llm,
+      repo,
+      webhookUrl: `${base}/api/github/webhooks`,
+      secret: SECRET,
+      privateKey,
+      home: work,
+      sourceEnv,
       logs: () => [out, ...workers.map((w) => w.out)].join("\n"),
       tokens: () => fake.state.issuedTokens,
       pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
@@ -213,7 +239,15 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
         const p = examplePayload("issue_comment", "created");
         p.repository = repoJson();
         p.installation = { id: 1, node_id: "x" };
-        p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, user: { ...p.issue.user, login: issue.user }, labels: [], ...(issue.pull ? { pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` } } : { pull_request: undefined }) };
+        p.issue = {
+          ...p.issue,
+          number: issue.number,
+          title: issue.title,
+          body: issue.body,
+          user: { ...p.issue.user, login: issue.user },
+          labels: [],
+          ...(issue.pull ? { pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` } } : { pull_request: undefined }),
+        };
         if (!issue.pull) delete p.issue.pull_request;
         const id = opts.commentId ?? ++commentIds;
         p.comment = { ...p.comment, id, body, user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" }, performed_via_github_app: null };

@@ -96,13 +96,7 @@ function checkAuth(header: string | undefined, token: string | undefined): strin
   return password === token ? user || "x-access-token" : null;
 }
 
-function runBackend(
-  req: http.IncomingMessage,
-  url: URL,
-  user: string,
-  projectRoot: string,
-  source: Readonly<Record<string, string | undefined>>,
-): ChildProcess {
+function runBackend(req: http.IncomingMessage, url: URL, user: string, projectRoot: string, source: Readonly<Record<string, string | undefined>>): ChildProcess {
   const env: Record<string, string> = {
     PATH: source.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: source.HOME ?? "/tmp",

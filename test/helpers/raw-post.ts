@@ -27,7 +27,11 @@ export function rawPost(url: string, head: Record<string, string>, write: (socke
     socket.on("error", () => finish(-1));
     socket.on("close", () => finish(-1));
     socket.on("connect", () => {
-      socket.write(`POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n`);
+      socket.write(
+        `POST ${pathname} HTTP/1.1\r\nhost: 127.0.0.1\r\n${Object.entries(head)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join("")}\r\n`,
+      );
       write(socket);
     });
   });

@@ -14,7 +14,13 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
   const client = (extra: Partial<LlmClientOptions> = {}) =>
     createLlmClient({ baseUrl: server.baseUrl, apiKey: KEY, sleep: async (ms) => void sleeps.push(ms), random: () => 0, baseDelayMs: 100, ...extra });
   const ask = (c = client(), model = "gpt-4o") => c.complete({ model, messages: [{ role: "user", content: "hi" }] });
-  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a failure"); }, (e: unknown) => e as LlmError);
+  const failure = (p: Promise<unknown>) =>
+    p.then(
+      () => {
+        throw new Error("expected a failure");
+      },
+      (e: unknown) => e as LlmError,
+    );
 
   beforeEach(async () => {
     server = await startScriptedLlmServer();
@@ -26,13 +32,25 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     const answer = "Hello there, this is a fairly long streamed answer that the server splits into several chunks.";
     server.push({ text: answer, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
     const deltas: string[] = [];
-    const r = await client().complete({ model: "gpt-4o", messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hi" }], temperature: 0.2, maxTokens: 50, onDelta: (d) => deltas.push(d) });
+    const r = await client().complete({
+      model: "gpt-4o",
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: "hi" },
+      ],
+      temperature: 0.2,
+      maxTokens: 50,
+      onDelta: (d) => deltas.push(d),
+    });
     expect(r).toEqual({ text: answer, finishReason: "stop", usage: { prompt: 1000, completion: 200 }, usageEstimated: false, costUsd: (1000 * 2.5 + 200 * 10) / 1e6 });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe(answer);
     const sent = server.requests[0]!;
     expect(sent.body).toMatchObject({ model: "gpt-4o", stream: true, stream_options: { include_usage: true }, temperature: 0.2, max_tokens: 50 });
-    expect(sent.body.messages).toEqual([{ role: "system", content: "be brief" }, { role: "user", content: "hi" }]);
+    expect(sent.body.messages).toEqual([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "hi" },
+    ]);
     expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
@@ -123,15 +141,15 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     expect(err.message).not.toContain(KEY);
   });
 
-  it.each([
-    { message: "This model's maximum context length is 8192 tokens", code: "context_length_exceeded" },
-    { message: "prompt is too long: 210000 tokens > 200000 maximum" },
-  ])("recognises a context-length error: %j", async (error) => {
-    server.push({ status: 400, body: { error } });
-    const err = await failure(ask());
-    expect(err).toMatchObject({ kind: "context-too-long", status: 400 });
-    expect(err.message).toMatch(/context window — name fewer files, or lower map_tokens/);
-  });
+  it.each([{ message: "This model's maximum context length is 8192 tokens", code: "context_length_exceeded" }, { message: "prompt is too long: 210000 tokens > 200000 maximum" }])(
+    "recognises a context-length error: %j",
+    async (error) => {
+      server.push({ status: 400, body: { error } });
+      const err = await failure(ask());
+      expect(err).toMatchObject({ kind: "context-too-long", status: 400 });
+      expect(err.message).toMatch(/context window — name fewer files, or lower map_tokens/);
+    },
+  );
 
   it("gives up on a hanging endpoint with a timeout error after its retries", async () => {
     server.push({ hangMs: 600 }, { hangMs: 600 });
@@ -162,11 +180,17 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
   });
 
   it("continues an answer cut off at the output limit when prefill is allowed, summing usage", async () => {
-    server.push({ text: "first half ", finishReason: "length", usage: { prompt_tokens: 10, completion_tokens: 5 } }, { text: "second half", finishReason: "stop", usage: { prompt_tokens: 15, completion_tokens: 4 } });
+    server.push(
+      { text: "first half ", finishReason: "length", usage: { prompt_tokens: 10, completion_tokens: 5 } },
+      { text: "second half", finishReason: "stop", usage: { prompt_tokens: 15, completion_tokens: 4 } },
+    );
     const r = await ask(client({ allowPrefill: true }));
     expect(r).toMatchObject({ text: "first half second half", finishReason: "stop", usage: { prompt: 25, completion: 9 } });
     expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]!.body.messages).toEqual([{ role: "user", content: "hi" }, { role: "assistant", content: "first half " }]);
+    expect(server.requests[1]!.body.messages).toEqual([
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "first half " },
+    ]);
   });
 
   it("lets a request allow prefill, and bounds the continuations", async () => {
@@ -197,7 +221,13 @@ describe("createLlmClient against a stream that stalls", () => {
   let baseUrl: string;
   let calls = 0;
   const chunk = (obj: unknown) => `data: ${JSON.stringify(obj)}\n\n`;
-  const delta = (content: string, finish: string | null = null) => ({ id: "x", object: "chat.completion.chunk", created: 0, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+  const delta = (content: string, finish: string | null = null) => ({
+    id: "x",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "m",
+    choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+  });
 
   beforeEach(async () => {
     calls = 0;

@@ -26,6 +26,11 @@ describe("stripReasoning", () => {
   });
 
   it("returns text without tags unchanged", () => {
-    fc.assert(fc.property(fc.string().filter((s) => !s.includes("<")), (s) => stripReasoning(s) === s));
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !s.includes("<")),
+        (s) => stripReasoning(s) === s,
+      ),
+    );
   });
 });

@@ -16,7 +16,10 @@ async function defNodesOf(relPath: string, content: string) {
   const query = new Query(await loadLanguage(id), TAG_QUERIES[id]);
   const tree = parser.parse(content);
   if (!tree) throw new Error("no tree");
-  const nodes: Node[] = query.captures(tree.rootNode).filter((c) => c.name.startsWith("def")).map((c) => c.node);
+  const nodes: Node[] = query
+    .captures(tree.rootNode)
+    .filter((c) => c.name.startsWith("def"))
+    .map((c) => c.node);
   return { tree, content, nodes, free: () => (tree.delete(), query.delete(), parser.delete()) };
 }
 
@@ -61,10 +64,10 @@ describe("createContextFinder", () => {
       "// ünïcödé 🎉🎉 — ∑ 漢字",
       "export class Café {",
       "  naïve(",
-      "    a: string = \"🎉\",",
+      '    a: string = "🎉",',
       "  ): void {",
       "    const ß = () => {",
-      "      return \"漢字\";",
+      '      return "漢字";',
       "    };",
       "  }",
       "}",

@@ -42,9 +42,7 @@ describe("extract-tags", () => {
 
   test("TypeScript: classes, interfaces, type aliases, enums, methods, arrow constants, calls, new, types", async () => {
     const tags = await tagsOf("src/store.ts");
-    expect(names(tags, "def")).toEqual(
-      expect.arrayContaining(["Todo", "TodoFilter", "Priority", "TodoStore", "addTodo", "filterTodos", "matchesFilter", "createTodoStore"]),
-    );
+    expect(names(tags, "def")).toEqual(expect.arrayContaining(["Todo", "TodoFilter", "Priority", "TodoStore", "addTodo", "filterTodos", "matchesFilter", "createTodoStore"]));
     expect(names(tags, "ref")).toEqual(expect.arrayContaining(["TodoStore", "Todo", "TodoFilter", "matchesFilter", "push"]));
     const store = tags.find((t) => t.kind === "def" && t.name === "TodoStore");
     expect(store?.line).toBe(15);
@@ -65,7 +63,10 @@ describe("extract-tags", () => {
 
   test("TypeScript: `new` of a class (plain and qualified) is a reference on its own, with no type annotation", async () => {
     const ft = await extractor.extract("n.ts", "const a = new Parser();\nconst b = new lib.Lexer(a);\nexport default b;\n");
-    expect(ft?.tags.filter((t) => t.kind === "ref").map((t) => [t.name, t.line])).toEqual([["Parser", 0], ["Lexer", 1]]);
+    expect(ft?.tags.filter((t) => t.kind === "ref").map((t) => [t.name, t.line])).toEqual([
+      ["Parser", 0],
+      ["Lexer", 1],
+    ]);
   });
 
   test("a definition is not also counted as a reference to itself", async () => {

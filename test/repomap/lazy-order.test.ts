@@ -7,7 +7,10 @@ function fullOrder(score: number[], tie: number[], candidates: number[]): number
 }
 
 // Few distinct scores, so ties are common and the threshold selection must keep them together.
-const scores = fc.array(fc.integer({ min: 0, max: 40 }).map((n) => n / 7), { minLength: 0, maxLength: 3000 });
+const scores = fc.array(
+  fc.integer({ min: 0, max: 40 }).map((n) => n / 7),
+  { minLength: 0, maxLength: 3000 },
+);
 
 describe("lazyOrder", () => {
   test("every head is the full sort's prefix, however far and in whatever steps it is read", () => {
@@ -28,7 +31,11 @@ describe("lazyOrder", () => {
   test("reading a short head sorts only a batch, not everything", () => {
     const n = 50_000;
     const score = Float64Array.from({ length: n }, (_, i) => ((i * 2654435761) % 1_000_003) / 1_000_003);
-    const order = lazyOrder(score, new Int32Array(n), Int32Array.from({ length: n }, (_, i) => i));
+    const order = lazyOrder(
+      score,
+      new Int32Array(n),
+      Int32Array.from({ length: n }, (_, i) => i),
+    );
     const head = order.head(10);
     expect(head).toHaveLength(10);
     for (let i = 1; i < head.length; i++) expect(score[head[i - 1]]).toBeGreaterThanOrEqual(score[head[i]]);

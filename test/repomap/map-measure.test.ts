@@ -15,7 +15,10 @@ let files: string[];
 
 beforeAll(async () => {
   await loadTokenizer();
-  files = (await readdir(SAMPLE, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).map((d) => path.relative(SAMPLE, path.join(d.parentPath, d.name))).sort();
+  files = (await readdir(SAMPLE, { recursive: true, withFileTypes: true }))
+    .filter((d) => d.isFile())
+    .map((d) => path.relative(SAMPLE, path.join(d.parentPath, d.name)))
+    .sort();
   const extractor = createTagExtractor();
   for (const f of files) {
     const ft = await extractor.extract(f, await readFile(path.join(SAMPLE, f), "utf8"));

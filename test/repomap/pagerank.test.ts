@@ -46,7 +46,10 @@ describe("pageRank", () => {
       fc.property(graphArb, ({ n, edges, pers }) => {
         const g = { nodeCount: n, from: edges.map((e) => e[0]), to: edges.map((e) => e[1]), weight: edges.map((e) => e[2]) };
         const sum = pers.reduce((s, v) => s + v, 0);
-        const exact = solveExactly(g, pers.map((v) => v / sum));
+        const exact = solveExactly(
+          g,
+          pers.map((v) => v / sum),
+        );
         const got = pageRank(g, { personalization: pers, tol: 1e-12, maxIterations: 1000 });
         got.forEach((v, i) => expect(v).toBeCloseTo(exact[i], 6));
         expect(got.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 9);

@@ -5,13 +5,7 @@ const def = (relPath: string, name: string, line = 0): Tag => ({ relPath, name, 
 const ref = (relPath: string, name: string, line = 0): Tag => ({ relPath, name, kind: "ref", line });
 
 // Two libraries used equally by one caller: nothing but the request can tell them apart.
-const tags: Tag[] = [
-  def("lib/alpha.ts", "alphaThing"),
-  def("lib/beta.ts", "betaThing"),
-  ref("main.ts", "alphaThing"),
-  ref("main.ts", "betaThing"),
-  def("main.ts", "main"),
-];
+const tags: Tag[] = [def("lib/alpha.ts", "alphaThing"), def("lib/beta.ts", "betaThing"), ref("main.ts", "alphaThing"), ref("main.ts", "betaThing"), def("main.ts", "main")];
 const files = ["lib/alpha.ts", "lib/beta.ts", "main.ts", "README.md"];
 const fileOrder = (entries: { relPath: string }[]) => [...new Set(entries.map((e) => e.relPath))];
 
@@ -47,7 +41,12 @@ describe("rankTags", () => {
 
   test("definitions without any references anywhere still rank (treated as their own references)", () => {
     const out = rankTags({ tags: [def("a.go", "Alpha"), def("b.go", "Beta")], files: ["a.go", "b.go"] });
-    expect(out.filter((e) => e.name).map((e) => e.name).sort()).toEqual(["Alpha", "Beta"]);
+    expect(
+      out
+        .filter((e) => e.name)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(["Alpha", "Beta"]);
   });
 
   test("identifier weights follow Aider's rules", () => {

@@ -24,7 +24,10 @@ describe("renderMap", () => {
 
   test("files in rank order, name-only files at the end, chat files left out, lines cut to 100", () => {
     const long: FileTags = { relPath: "long.ts", tags: [], contexts: { 0: [0] }, rows: { 0: "x".repeat(100) }, lineCount: 1 };
-    const byFile = new Map([["car.py", car], ["long.ts", long]]);
+    const byFile = new Map([
+      ["car.py", car],
+      ["long.ts", long],
+    ]);
     const text = renderMap(
       [{ relPath: "long.ts", name: "x", line: 0 }, { relPath: "notes.md" }, { relPath: "car.py", name: "honk", line: 4 }, { relPath: "chat.ts", name: "y", line: 1 }],
       byFile,

@@ -9,7 +9,7 @@ const sample: FileTags = {
     { relPath: "src/naïve.ts", name: "größe", kind: "ref", line: 3 },
   ],
   contexts: { 0: [0], 3: [0, 3] },
-  rows: { 0: "export const größe = () => 1;", 3: "  größe(); // ✓ \"quoted\"" },
+  rows: { 0: "export const größe = () => 1;", 3: '  größe(); // ✓ "quoted"' },
   lineCount: 70_001,
 };
 

@@ -22,7 +22,10 @@ afterEach(async () => {
 
 const fileTags = (relPath: string, name: string): FileTags => ({
   relPath,
-  tags: [{ relPath, name, kind: "def", line: 0 }, { relPath, name: "other", kind: "ref", line: 1 }],
+  tags: [
+    { relPath, name, kind: "def", line: 0 },
+    { relPath, name: "other", kind: "ref", line: 1 },
+  ],
   contexts: { 0: [0] },
   rows: { 0: `def ${name}():`, 1: "  other()" },
   lineCount: 2,
@@ -66,8 +69,14 @@ describe("tag cache", () => {
   });
 
   test("the graph is kept for its content state only: one changed file gives another key and no graph", async () => {
-    const state = [{ relPath: "a.py", hash: "h1" }, { relPath: "b.py", hash: "h2" }];
-    const changed = [{ relPath: "a.py", hash: "h1" }, { relPath: "b.py", hash: "h3" }];
+    const state = [
+      { relPath: "a.py", hash: "h1" },
+      { relPath: "b.py", hash: "h2" },
+    ];
+    const changed = [
+      { relPath: "a.py", hash: "h1" },
+      { relPath: "b.py", hash: "h3" },
+    ];
     expect(contentStateKey(changed)).not.toBe(contentStateKey(state));
     expect(contentStateKey([...state].reverse())).not.toBe(contentStateKey(state));
     const graph = buildTagGraph([...fileTags("a.py", "alpha").tags, ...fileTags("b.py", "other").tags]);

@@ -36,7 +36,11 @@ describe("buildTagGraphFromColumns", () => {
     const a = [tag("a.ts", "render", "def", 1), tag("a.ts", "Widget", "ref", 2), tag("a.ts", "render", "ref", 3)];
     const b = [tag("b.ts", "Widget", "def", 0), tag("b.ts", "helper", "def", 4), tag("b.ts", "render", "ref", 5)];
     const c = [tag("c.ts", "helper", "ref", 0), tag("c.ts", "Widget", "ref", 1)];
-    for (const order of [[a, b, c], [c, b, a], [b, c, a]]) {
+    for (const order of [
+      [a, b, c],
+      [c, b, a],
+      [b, c, a],
+    ]) {
       const fromColumns = buildTagGraphFromColumns(order.map((tags) => ({ relPath: tags[0].relPath, columns: tagColumns(tags) })));
       expect(fromColumns).toEqual(buildTagGraph(order.flat()));
     }

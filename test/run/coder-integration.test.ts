@@ -83,7 +83,6 @@ describe("the coder loop over a real repo and a scripted model", () => {
     expect(r.reflections).toBe(1);
     const second = llm.requests[1]!.body.messages;
     expect(second[second.length - 1]!.content).toContain("did not match");
-
   });
 
   it("reflects a syntax error found by the built-in check", async () => {

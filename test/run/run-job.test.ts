@@ -5,13 +5,51 @@ import { runJob, type RunJobDeps } from "../../src/run/run-job.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 
-const settings: RunRequest["settings"] = { model: "m", editFormat: "diff", mapTokens: 0, maxReflections: 1, setup: [], lint: [], autoTest: false, timeoutMs: 60_000, commandTimeoutMs: 1000, protectedPaths: [], budget: {}, requireGreenChecks: false, draft: true, branchPrefix: "aider/" };
+const settings: RunRequest["settings"] = {
+  model: "m",
+  editFormat: "diff",
+  mapTokens: 0,
+  maxReflections: 1,
+  setup: [],
+  lint: [],
+  autoTest: false,
+  timeoutMs: 60_000,
+  commandTimeoutMs: 1000,
+  protectedPaths: [],
+  budget: {},
+  requireGreenChecks: false,
+  draft: true,
+  branchPrefix: "aider/",
+};
 const prTarget = { kind: "pull-request" as const, number: 4, headRef: "feat", headSha: "a".repeat(40), headCloneUrl: "https://git/acme/w.git", isFork: false };
 const request = (over: Partial<RunRequest> = {}): RunRequest => ({
-  jobId: "j1", deliveryId: "j1", owner: "acme", repo: "w", installationId: 1, cloneUrl: "https://git/acme/w.git", defaultBranch: "main",
-  target: prTarget, verb: "run", message: "do it", untrustedContext: [], files: [], requester: { login: "ann", id: 3 }, settings, ...over,
+  jobId: "j1",
+  deliveryId: "j1",
+  owner: "acme",
+  repo: "w",
+  installationId: 1,
+  cloneUrl: "https://git/acme/w.git",
+  defaultBranch: "main",
+  target: prTarget,
+  verb: "run",
+  message: "do it",
+  untrustedContext: [],
+  files: [],
+  requester: { login: "ann", id: 3 },
+  settings,
+  ...over,
 });
-const changed: CoderResult = { outcome: "changed", editedFiles: [{ path: "a.ts", added: 1, removed: 1 }], commit: { sha: "c".repeat(40), subject: "feat: x" }, reflections: 0, tokens: { prompt: 1, completion: 1 }, costUsd: null, explanation: "", shell: [], elapsedMs: 1 };
+const changed: CoderResult = {
+  outcome: "changed",
+  editedFiles: [{ path: "a.ts", added: 1, removed: 1 }],
+  commit: { sha: "c".repeat(40), subject: "feat: x" },
+  reflections: 0,
+  tokens: { prompt: 1, completion: 1 },
+  costUsd: null,
+  explanation: "",
+  shell: [],
+  elapsedMs: 1,
+};
 
 function harness(coder: RunJobDeps["coder"], controller = new AbortController(), clock = { now: 0 }) {
   const calls: string[] = [];
@@ -38,7 +76,9 @@ function harness(coder: RunJobDeps["coder"], controller = new AbortController(),
   };
   const removed: string[] = [];
   const deps: RunJobDeps = {
-    github, git, coder,
+    github,
+    git,
+    coder,
     tempDir: { create: async () => "/tmp/fake-job", remove: async (d) => void removed.push(d) },
     render: { stage: renderStage, final: renderFinal },
     logger: pino({ level: "silent" }),
@@ -62,18 +102,28 @@ describe("runJob", () => {
     const h = harness(async () => changed);
     const out = await runJob(request({ target: { kind: "issue", number: 5, title: "Fix the thing" } }), h.deps);
     expect(out.kind).toBe("pull-request");
-    expect(h.calls).toEqual(["clone main", "branch aider/issue-5-fix-the-thing", "push aider/issue-5-fix-the-thing", "pr aider/issue-5-fix-the-thing -> main draft=true fixes #5 for ann", "react rocket"]);
+    expect(h.calls).toEqual([
+      "clone main",
+      "branch aider/issue-5-fix-the-thing",
+      "push aider/issue-5-fix-the-thing",
+      "pr aider/issue-5-fix-the-thing -> main draft=true fixes #5 for ann",
+      "react rocket",
+    ]);
   });
 
   it("coalesces stage edits: stages within the gap make one write for the first and none after, then the final one", async () => {
     const clock = { now: 0 };
-    const h = harness(async (_root, _options, hooks) => {
-      for (const stage of ["mapping", "thinking", "applying", "lint", "test", "committing"] as const) {
-        clock.now += 100;
-        hooks.onProgress({ stage } as Parameters<typeof hooks.onProgress>[0]);
-      }
-      return changed;
-    }, undefined, clock);
+    const h = harness(
+      async (_root, _options, hooks) => {
+        for (const stage of ["mapping", "thinking", "applying", "lint", "test", "committing"] as const) {
+          clock.now += 100;
+          hooks.onProgress({ stage } as Parameters<typeof hooks.onProgress>[0]);
+        }
+        return changed;
+      },
+      undefined,
+      clock,
+    );
     await runJob(request(), { ...h.deps, statusGapMs: 60_000 });
     expect(h.statuses).toHaveLength(2);
     expect(h.statuses[0]).toContain("⏳ **cloning**");
@@ -82,13 +132,17 @@ describe("runJob", () => {
 
   it("writes the latest stage once the gap has passed, in order, before the final one", async () => {
     const clock = { now: 0 };
-    const h = harness(async (_root, _options, hooks) => {
-      clock.now += 10;
-      hooks.onProgress({ stage: "mapping" } as Parameters<typeof hooks.onProgress>[0]);
-      clock.now += 1_000;
-      hooks.onProgress({ stage: "thinking" } as Parameters<typeof hooks.onProgress>[0]);
-      return changed;
-    }, undefined, clock);
+    const h = harness(
+      async (_root, _options, hooks) => {
+        clock.now += 10;
+        hooks.onProgress({ stage: "mapping" } as Parameters<typeof hooks.onProgress>[0]);
+        clock.now += 1_000;
+        hooks.onProgress({ stage: "thinking" } as Parameters<typeof hooks.onProgress>[0]);
+        return changed;
+      },
+      undefined,
+      clock,
+    );
     await runJob(request(), { ...h.deps, statusGapMs: 500 });
     expect(h.statuses.map((b) => /⏳ \*\*(\w+)\*\*/.exec(b)?.[1] ?? "final")).toEqual(["cloning", "thinking", "final"]);
   });
@@ -107,7 +161,10 @@ describe("runJob", () => {
 
   it("a checkout that cannot be made (no work dir) still ends in a final status comment", async () => {
     const h = harness(async () => changed);
-    const out = await runJob(request(), { ...h.deps, tempDir: { create: async () => Promise.reject(new Error("ENOENT: no such file or directory, mkdtemp '/nope/aider-bot-job-'")), remove: async () => undefined } });
+    const out = await runJob(request(), {
+      ...h.deps,
+      tempDir: { create: async () => Promise.reject(new Error("ENOENT: no such file or directory, mkdtemp '/nope/aider-bot-job-'")), remove: async () => undefined },
+    });
     expect(out).toMatchObject({ kind: "error" });
     expect(h.statuses.at(-1)).toContain("The run failed: ENOENT");
     expect(h.calls).toEqual(["react confused", "check failure"]);
@@ -146,7 +203,14 @@ describe("runJob", () => {
 });
 
 describe("runJob: the PR-context hooks (issue #14)", () => {
-  const prepared = { blocks: [{ label: "Review threads", text: "rename x" }], details: "<details><summary>Context from this pull request (9 tokens)</summary></details>", message: "Address thread PRRT_1.", files: ["src/t.ts"], autoTest: true, threads: [] };
+  const prepared = {
+    blocks: [{ label: "Review threads", text: "rename x" }],
+    details: "<details><summary>Context from this pull request (9 tokens)</summary></details>",
+    message: "Address thread PRRT_1.",
+    files: ["src/t.ts"],
+    autoTest: true,
+    threads: [],
+  };
 
   it("gives the coder the prepared instruction, context blocks, files and test run; the details and after-run notes reach the final status", async () => {
     let seen: Parameters<RunJobDeps["coder"]>[1] | undefined;

@@ -38,7 +38,12 @@ describe("githubWriteGuard (Octokit plugin)", () => {
     let after: ((r: { data?: unknown }, o: Record<string, unknown>) => void) | undefined;
     githubWriteGuard(redactor)({ hook: { before: (_n, fn) => void (before = fn), after: (_n, fn) => void (after = fn) } });
     after!({ data: { token: "v1.minted-installation-token" } }, { method: "POST", url: "/app/installations/{installation_id}/access_tokens" });
-    const options: Record<string, unknown> = { method: "POST", url: "/repos/{owner}/{repo}/issues/{issue_number}/comments", headers: { authorization: "token v1.minted-installation-token" }, body: "echo v1.minted-installation-token" };
+    const options: Record<string, unknown> = {
+      method: "POST",
+      url: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+      headers: { authorization: "token v1.minted-installation-token" },
+      body: "echo v1.minted-installation-token",
+    };
     before!(options);
     expect(options.body).toBe(`echo ${REDACTED}`);
     // Headers are how the token is meant to travel: untouched.

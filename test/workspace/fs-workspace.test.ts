@@ -72,7 +72,14 @@ describe("fs workspace", () => {
     [".github/workflows/ci.yml", /protected/],
   ])("write refuses %s with a clear message and writes nothing", async (p, why) => {
     const ws = createFsWorkspace(root, exec);
-    const err = await ws.write(new Map([["src/ok.txt", "fine"], [p, "x"]])).catch((e: unknown) => e);
+    const err = await ws
+      .write(
+        new Map([
+          ["src/ok.txt", "fine"],
+          [p, "x"],
+        ]),
+      )
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsafePathError);
     expect((err as UnsafePathError).path).toBe(p);
     expect((err as Error).message).toMatch(/^Refused to edit/);
@@ -97,7 +104,14 @@ describe("fs workspace", () => {
       ["delete", "wf/ci.yml", null],
     ])("refuses to %s %s, naming the protected path it leads to, and changes nothing on disk", async (_, p, content) => {
       const ws = createFsWorkspace(root, exec);
-      const err = await ws.write(new Map<string, string | null>([["src/ok.txt", "fine"], [p, content]])).catch((e: unknown) => e);
+      const err = await ws
+        .write(
+          new Map<string, string | null>([
+            ["src/ok.txt", "fine"],
+            [p, content],
+          ]),
+        )
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnsafePathError);
       expect((err as Error).message).toMatch(/^Refused to edit `wf\/[a-z]+\.yml`: through a symbolic link it is `\.github\/workflows\/[a-z]+\.yml`/);
       expect((err as Error).message).toMatch(/protected path/);
@@ -108,7 +122,9 @@ describe("fs workspace", () => {
 
     it("refuses a link to a protected file as the last component too", async () => {
       await symlink(".github/workflows/ci.yml", path.join(root, "ci-link.yml"));
-      const err = await createFsWorkspace(root, exec).write(new Map([["ci-link.yml", "x"]])).catch((e: unknown) => e);
+      const err = await createFsWorkspace(root, exec)
+        .write(new Map([["ci-link.yml", "x"]]))
+        .catch((e: unknown) => e);
       expect((err as Error).message).toMatch(/protected path/);
       expect(await readFile(ci(), "utf8")).toBe("on: push\n");
     });

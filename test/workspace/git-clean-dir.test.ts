@@ -23,8 +23,7 @@ describe("openCleanGitDir: the checkout's .git/shallow", () => {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  const isShallow = async (clean: Awaited<ReturnType<typeof openCleanGitDir>>) =>
-    (await clean.run(["rev-parse", "--is-shallow-repository"])).stdout.trim();
+  const isShallow = async (clean: Awaited<ReturnType<typeof openCleanGitDir>>) => (await clean.run(["rev-parse", "--is-shallow-repository"])).stdout.trim();
 
   it("copies a shallow boundary of commit ids in", async () => {
     const head = execFileSync("git", ["-C", checkout, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();

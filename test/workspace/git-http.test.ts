@@ -152,7 +152,13 @@ describe("git over smart HTTP with a token header", () => {
 
     const configs: [string, (dir: string) => string[][]][] = [
       ["an include.path pointing at a file that redirects the remote", (dir) => [["config", "include.path", path.join(dir, "..", "evil.cfg")]]],
-      ["the remote URL", () => [["remote", "set-url", "origin", `${captureUrl}/evil.git`], ["remote", "set-url", "--push", "origin", `${captureUrl}/evil.git`]]],
+      [
+        "the remote URL",
+        () => [
+          ["remote", "set-url", "origin", `${captureUrl}/evil.git`],
+          ["remote", "set-url", "--push", "origin", `${captureUrl}/evil.git`],
+        ],
+      ],
       ["a url.insteadOf rewrite", () => [["config", `url.${captureUrl}/.insteadOf`, url.replace(/\/acme.*/, "/")]]],
       ["an http.proxy", () => [["config", "http.proxy", captureUrl]]],
       ["a credential helper", () => [["config", "credential.helper", `!f() { cat >/dev/null; echo "$GIT_CONFIG_VALUE_1" > ${path.join(tmp, "helper.txt")}; }; f`]]],

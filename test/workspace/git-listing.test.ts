@@ -60,7 +60,14 @@ describe("the workspace's shared git listing", () => {
 describe("parseTaggedListing", () => {
   it("cannot be fooled by an untracked file named like a tracked entry", () => {
     const fake = "100644 1111111111111111111111111111111111111111 0\tb.ts";
-    const out = [`? ${fake}`, "H 100644 2222222222222222222222222222222222222222 0\ta.ts", "H 120000 3333333333333333333333333333333333333333 0\tlink", "M 100644 4444444444444444444444444444444444444444 2\tconflict.ts", "C 100644 2222222222222222222222222222222222222222 0\ta.ts", ""].join("\0");
+    const out = [
+      `? ${fake}`,
+      "H 100644 2222222222222222222222222222222222222222 0\ta.ts",
+      "H 120000 3333333333333333333333333333333333333333 0\tlink",
+      "M 100644 4444444444444444444444444444444444444444 2\tconflict.ts",
+      "C 100644 2222222222222222222222222222222222222222 0\ta.ts",
+      "",
+    ].join("\0");
     const got = parseTaggedListing(out);
     expect(got.files).toEqual([fake, "a.ts", "conflict.ts", "link"].sort());
     expect([...got.indexIds]).toEqual([["a.ts", "2222222222222222222222222222222222222222"]]);

@@ -83,12 +83,7 @@ describe("git on a local checkout", () => {
     expect((await sh(dir, ["status", "--porcelain"])).trim()).toBe("");
   });
 
-  it.each([
-    [[] as string[]],
-    [["a.txt"]],
-    [["missing.txt"]],
-    [["debug.log"]],
-  ])("reports nothing to commit for %j", async (paths) => {
+  it.each([[[] as string[]], [["a.txt"]], [["missing.txt"]], [["debug.log"]]])("reports nothing to commit for %j", async (paths) => {
     await writeFiles(dir, { "debug.log": "ignored\n" });
     await expect(git.commit(dir, { paths, subject: "chore: nothing" })).rejects.toBeInstanceOf(NothingToCommitError);
   });
@@ -141,9 +136,7 @@ describe("git on a local checkout", () => {
       const head = await git.headSha(dir);
       await symlink(path.join(outside, "app.pem"), path.join(dir, "notes.py"));
       await writeFiles(dir, { "a.txt": "A\n" });
-      await expect(git.commit(dir, { paths: ["a.txt", "notes.py"], subject: "feat: notes" })).rejects.toThrow(
-        /Refused to commit: `notes.py` is a symbolic link leading outside the repository/,
-      );
+      await expect(git.commit(dir, { paths: ["a.txt", "notes.py"], subject: "feat: notes" })).rejects.toThrow(/Refused to commit: `notes.py` is a symbolic link leading outside the repository/);
       expect(await git.headSha(dir)).toBe(head);
       await rm(path.join(dir, "notes.py"));
       await symlink("b.txt", path.join(dir, "notes.py"));
@@ -165,7 +158,10 @@ describe("git on a local checkout", () => {
     expect(text).toContain("+more");
     expect(text).toContain("+z");
     expect(await git.statusPorcelain(dir)).toEqual(
-      expect.arrayContaining([{ index: "?", worktree: "?", path: "fresh.txt" }, { index: " ", worktree: "M", path: "a.txt" }]),
+      expect.arrayContaining([
+        { index: "?", worktree: "?", path: "fresh.txt" },
+        { index: " ", worktree: "M", path: "a.txt" },
+      ]),
     );
   });
 

@@ -53,7 +53,13 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     expect(result.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
     expect(result.subject).toBe("feat: many files");
     expect(result.stats).toHaveLength(28);
-    expect(result.stats).toEqual(expect.arrayContaining([{ path: "a.txt", added: 1, removed: 1 }, { path: "gone.txt", added: 0, removed: 1 }, { path: "new/f07.txt", added: 2, removed: 0 }]));
+    expect(result.stats).toEqual(
+      expect.arrayContaining([
+        { path: "a.txt", added: 1, removed: 1 },
+        { path: "gone.txt", added: 0, removed: 1 },
+        { path: "new/f07.txt", added: 2, removed: 0 },
+      ]),
+    );
     const committed = (await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n");
     expect(committed).not.toContain("skip.log");
     expect(committed).toHaveLength(28);

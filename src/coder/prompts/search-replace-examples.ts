@@ -6,31 +6,16 @@ import { openFence } from "./format-prompts.js";
 export type PathPlacement = "before-fence" | "inside-fence";
 
 /** Render one SEARCH/REPLACE block; an empty `search` renders an empty SEARCH section (new file). */
-function searchReplaceBlock(
-  fence: Fence,
-  placement: PathPlacement,
-  path: string,
-  search: string,
-  replace: string,
-): string {
+function searchReplaceBlock(fence: Fence, placement: PathPlacement, path: string, search: string, replace: string): string {
   const lang = path.endsWith(".py") ? "python" : "typescript";
   const head = placement === "before-fence" ? [path, openFence(fence, lang)] : [openFence(fence, lang), path];
   const section = (text: string): string[] => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
-  return [
-    ...head,
-    "<<<<<<< SEARCH",
-    ...section(search),
-    "=======",
-    ...section(replace),
-    ">>>>>>> REPLACE",
-    fence[1],
-  ].join("\n");
+  return [...head, "<<<<<<< SEARCH", ...section(search), "=======", ...section(replace), ">>>>>>> REPLACE", fence[1]].join("\n");
 }
 
 /** Two worked examples (our own): a focused change with a deletion, and moving code into a new file. */
 export function searchReplaceExamples(fence: Fence, placement: PathPlacement): ChatMessage[] {
-  const b = (path: string, search: string, replace: string): string =>
-    searchReplaceBlock(fence, placement, path, search, replace);
+  const b = (path: string, search: string, replace: string): string => searchReplaceBlock(fence, placement, path, search, replace);
   return [
     { role: "user", content: "Make `formatPrice` use Intl.NumberFormat instead of our hand-written rounding helper." },
     {
@@ -50,23 +35,11 @@ ${b("src/format/price.ts", "function roundTo(value: number, digits: number): str
       role: "assistant",
       content: `I will create \`src/slugify.ts\` with the function, then remove it from \`src/routes.ts\` and import it there.
 
-${b(
-  "src/slugify.ts",
-  "",
-  'export function slugify(title: string): string {\n  return title.toLowerCase().trim().replace(/[^a-z0-9]+/g, "-");\n}\n',
-)}
+${b("src/slugify.ts", "", 'export function slugify(title: string): string {\n  return title.toLowerCase().trim().replace(/[^a-z0-9]+/g, "-");\n}\n')}
 
-${b(
-  "src/routes.ts",
-  'import { Router } from "./router.js";\n',
-  'import { Router } from "./router.js";\nimport { slugify } from "./slugify.js";\n',
-)}
+${b("src/routes.ts", 'import { Router } from "./router.js";\n', 'import { Router } from "./router.js";\nimport { slugify } from "./slugify.js";\n')}
 
-${b(
-  "src/routes.ts",
-  'function slugify(title: string): string {\n  return title.toLowerCase().trim().replace(/[^a-z0-9]+/g, "-");\n}\n\n',
-  "",
-)}`,
+${b("src/routes.ts", 'function slugify(title: string): string {\n  return title.toLowerCase().trim().replace(/[^a-z0-9]+/g, "-");\n}\n\n', "")}`,
     },
   ];
 }

@@ -70,9 +70,7 @@ export async function collectContext(api: GitHubReader, a: CollectArgs, count: C
   const chosen = threads?.ok ? threads.value.filter((t) => (a.onlyThreads.length ? a.onlyThreads.includes(t.id) : !t.isResolved)) : [];
   const prefer = [...a.preferPaths, ...chosen.map((t) => t.path)];
   const priorRuns = comments.ok ? priorRunsFrom(comments.value.comments, a.botLogin) : [];
-  const sources: ContextSource[] = [
-    comments.ok ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`) : unavailable("prior_runs", page, comments.message),
-  ];
+  const sources: ContextSource[] = [comments.ok ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`) : unavailable("prior_runs", page, comments.message)];
   if (threads) sources.push(threads.ok ? threadsSource(threads.value, a.onlyThreads, count, `${page}/files`) : unavailable("review_threads", `${page}/files`, threads.message));
   if (checks) sources.push(checks.ok ? checksSource(failing, count, `${page}/checks`) : unavailable("checks", `${page}/checks`, checks.message));
   const conversation = comments.ok ? comments.value.comments.filter((c) => !a.skipCommentIds?.includes(c.id)) : [];

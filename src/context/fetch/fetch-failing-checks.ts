@@ -19,7 +19,10 @@ export async function fetchFailingChecks(api: GitHubReader, where: RepoRef, ref:
       const annotations = r.output.annotations_count > 0 ? await fetchAnnotations(api, where, Number(r.id)) : [];
       const job = r.app?.slug === "github-actions" ? /\/job\/(\d+)/.exec(r.details_url ?? "")?.[1] : undefined;
       return {
-        id: Number(r.id), name: r.name, conclusion: r.conclusion!, annotations,
+        id: Number(r.id),
+        name: r.name,
+        conclusion: r.conclusion!,
+        annotations,
         ...(r.output.title ? { title: r.output.title } : {}),
         ...(r.output.summary ? { summary: r.output.summary } : {}),
         ...(r.output.text ? { text: r.output.text } : {}),
@@ -33,7 +36,11 @@ export async function fetchFailingChecks(api: GitHubReader, where: RepoRef, ref:
 async function fetchAnnotations(api: GitHubReader, where: RepoRef, id: number): Promise<CheckAnnotation[]> {
   const { data } = await api.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", { ...where, check_run_id: id, per_page: 50 });
   return (data as Annotation[]).map((a) => ({
-    path: a.path, startLine: a.start_line, endLine: a.end_line, level: a.annotation_level ?? "failure", message: a.message ?? "",
+    path: a.path,
+    startLine: a.start_line,
+    endLine: a.end_line,
+    level: a.annotation_level ?? "failure",
+    message: a.message ?? "",
     ...(a.title ? { title: a.title } : {}),
   }));
 }

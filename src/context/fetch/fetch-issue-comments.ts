@@ -13,7 +13,11 @@ export async function fetchIssueComments(api: GitHubClient, where: RepoRef, issu
   return {
     truncated,
     comments: items.map((c) => ({
-      id: Number(c.id), author: c.user?.login ?? "ghost", body: c.body ?? "", createdAt: c.created_at, isBot: c.user?.type === "Bot",
+      id: Number(c.id),
+      author: c.user?.login ?? "ghost",
+      body: c.body ?? "",
+      createdAt: c.created_at,
+      isBot: c.user?.type === "Bot",
     })),
   };
 }

@@ -15,7 +15,9 @@ export async function fetchJobLog(api: GitHubReader, where: RepoRef, jobId: numb
   try {
     const { data } = await api.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { ...where, job_id: jobId });
     const text = typeof data === "string" ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data ?? "");
-    const lines = stripAnsi(text).split("\n").map((l) => l.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, ""));
+    const lines = stripAnsi(text)
+      .split("\n")
+      .map((l) => l.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, ""));
     while (lines.length && lines.at(-1)!.trim() === "") lines.pop();
     return ok(lines.slice(-maxLines).join("\n"));
   } catch (error) {

@@ -10,7 +10,10 @@ export async function fetchPrFiles(api: GitHubReader, where: RepoRef, pull: numb
   return {
     truncated,
     files: items.map((f) => ({
-      path: f.filename, status: f.status, additions: f.additions, deletions: f.deletions,
+      path: f.filename,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
       ...(f.patch !== undefined ? { patch: f.patch } : {}),
       ...(f.previous_filename ? { previousPath: f.previous_filename } : {}),
     })),

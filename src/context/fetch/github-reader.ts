@@ -28,5 +28,5 @@ export async function listAll<T>(api: GitHubClient, route: string, params: Recor
 export function describeFailure(what: string, error: unknown): string {
   const status = httpStatus(error);
   if (status === 403 || status === 404) return `${what} could not be read (HTTP ${status}: the App may lack the permission; see the README's "Permissions").`;
-  return `${what} could not be read (${status ? `HTTP ${status}` : (error as Error)?.message ?? "unknown error"}); the run went on without it.`;
+  return `${what} could not be read (${status ? `HTTP ${status}` : ((error as Error)?.message ?? "unknown error")}); the run went on without it.`;
 }

@@ -17,11 +17,22 @@ const THREADS = `query($owner: String!, $repo: String!, $number: Int!, $after: S
 }`;
 
 interface ThreadsPage {
-  repository: { pullRequest: { reviewThreads: {
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    nodes: { id: string; isResolved: boolean; isOutdated: boolean; path: string; line: number | null; originalLine: number | null;
-      comments: { nodes: { databaseId: number | null; body: string; diffHunk: string; author: { login: string } | null }[] } }[];
-  } } | null } | null;
+  repository: {
+    pullRequest: {
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: {
+          id: string;
+          isResolved: boolean;
+          isOutdated: boolean;
+          path: string;
+          line: number | null;
+          originalLine: number | null;
+          comments: { nodes: { databaseId: number | null; body: string; diffHunk: string; author: { login: string } | null }[] };
+        }[];
+      };
+    } | null;
+  } | null;
 }
 
 /** Every review thread of a PR with its comments and hunk (up to 5 pages of 100). */
@@ -34,7 +45,11 @@ export async function fetchReviewThreads(api: GitHubReader, where: RepoRef, pull
     if (!threads) break;
     for (const t of threads.nodes) {
       out.push({
-        id: t.id, path: t.path, line: t.line ?? t.originalLine, isResolved: t.isResolved, isOutdated: t.isOutdated,
+        id: t.id,
+        path: t.path,
+        line: t.line ?? t.originalLine,
+        isResolved: t.isResolved,
+        isOutdated: t.isOutdated,
         comments: t.comments.nodes.map((c) => ({ databaseId: c.databaseId, author: c.author?.login ?? "ghost", body: c.body, diffHunk: c.diffHunk })),
       });
     }
@@ -58,7 +73,10 @@ export async function replyInThread(api: GitHubReader, where: RepoRef, pull: num
   const first = thread.comments.find((c) => c.databaseId !== null);
   if (!first || first.databaseId === null) throw new Error(`Review thread ${thread.id} has no comment to reply to.`);
   const { data } = await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
-    ...where, pull_number: pull, comment_id: first.databaseId, body,
+    ...where,
+    pull_number: pull,
+    comment_id: first.databaseId,
+    body,
   });
   return (data as { id: number }).id;
 }

@@ -1,9 +1,6 @@
 import { replaceBlock, type ReplaceEdit } from "./replace-block.js";
 
-export type CrossFileResult =
-  | { kind: "one"; path: string; content: string }
-  | { kind: "several"; paths: string[] }
-  | { kind: "none" };
+export type CrossFileResult = { kind: "one"; path: string; content: string } | { kind: "several"; paths: string[] } | { kind: "none" };
 
 /**
  * When SEARCH is not in the named file, look for it in the other chat files (Aider's fallback), but

@@ -4,9 +4,7 @@ import { findWindows } from "../match/find-windows.js";
 import { isBlank, splitLines } from "../match/split-lines.js";
 import type { ReplaceEdit } from "./replace-block.js";
 
-export type BlockProblem =
-  | { kind: "ambiguous"; edit: ReplaceEdit; lines: readonly number[] }
-  | { kind: "no-match"; edit: ReplaceEdit; content: string | undefined; elsewhere: readonly string[] };
+export type BlockProblem = { kind: "ambiguous"; edit: ReplaceEdit; lines: readonly number[] } | { kind: "no-match"; edit: ReplaceEdit; content: string | undefined; elsewhere: readonly string[] };
 
 /**
  * The failure for a SEARCH/REPLACE block that did not apply, with what the model needs to fix it: the line

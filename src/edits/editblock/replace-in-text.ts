@@ -2,10 +2,7 @@ import type { MatchRung } from "../types.js";
 import { locate, type LocateOptions } from "../match/locate.js";
 import { joinLines, splitLines } from "../match/split-lines.js";
 
-export type ReplaceResult =
-  | { kind: "ok"; content: string; rung: MatchRung }
-  | { kind: "ambiguous"; lines: number[] }
-  | { kind: "none" };
+export type ReplaceResult = { kind: "ok"; content: string; rung: MatchRung } | { kind: "ambiguous"; lines: number[] } | { kind: "none" };
 
 /** As many exact places as the ladder lists in an "ambiguous" failure (see `locate`). */
 const HIT_LIMIT = 10;

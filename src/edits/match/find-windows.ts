@@ -51,13 +51,7 @@ export function findKeyedWindows(hayKeys: readonly string[], needleKeys: readonl
  * needle key that occurs least often in it (as a substring) anchors the walk, and only the lines that hold it are
  * keyed (issue #15). Same places, same order: every window holds its anchor line, whichever line that is.
  */
-export function findKeyedWindowsInText(
-  text: string,
-  file: readonly string[],
-  needleKeys: readonly string[],
-  key: (line: string) => string,
-  limit = 10,
-): number[] {
+export function findKeyedWindowsInText(text: string, file: readonly string[], needleKeys: readonly string[], key: (line: string) => string, limit = 10): number[] {
   const n = needleKeys.length;
   if (n === 0 || n > file.length) return [];
   let anchor = -1;

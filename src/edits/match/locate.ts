@@ -95,7 +95,11 @@ function strictRungs(file: readonly string[], search: readonly string[], replace
     const replacement = reindent(file.slice(start, start + search.length), search, replace);
     if (replacement) indentHits.push({ start, replacement });
   }
-  if (indentHits.length > 1) return ambiguous("indent", indentHits.map((h) => h.start));
+  if (indentHits.length > 1)
+    return ambiguous(
+      "indent",
+      indentHits.map((h) => h.start),
+    );
   if (indentHits.length === 1) return splice(indentHits[0]!.start, search.length, indentHits[0]!.replacement, "indent");
   return { kind: "none" };
 }

@@ -38,7 +38,11 @@ export function applyUpdate(content: string, body: string, path: string): Update
     for (const anchor of chunk.anchors) {
       const at: number | null = findAnchor(lines, anchor, anchorAt === null ? cursor : anchorAt + 1) ?? findAnchor(lines, anchor, 0);
       if (at === null) {
-        return { ok: false, reason: "no-match", message: `\`${path}\` has no line \`${anchor}\`, named by the \`@@ ${anchor}\` line of your update. An \`@@\` line must repeat a line of the file, such as the class or function the change is in.` };
+        return {
+          ok: false,
+          reason: "no-match",
+          message: `\`${path}\` has no line \`${anchor}\`, named by the \`@@ ${anchor}\` line of your update. An \`@@\` line must repeat a line of the file, such as the class or function the change is in.`,
+        };
       }
       anchorAt = at;
     }
@@ -47,7 +51,11 @@ export function applyUpdate(content: string, body: string, path: string): Update
     if (before.length === 0) {
       const at = chunk.eof ? lines.length : anchorAt !== null ? anchorAt + 1 : lines.length === 0 ? 0 : null;
       if (at === null) {
-        return { ok: false, reason: "malformed", message: `A chunk of the update to \`${path}\` has only \`+\` lines and no \`@@\` line or context, so there is no telling where they go. Add an \`@@\` line naming the line they follow, or context lines around them.` };
+        return {
+          ok: false,
+          reason: "malformed",
+          message: `A chunk of the update to \`${path}\` has only \`+\` lines and no \`@@\` line or context, so there is no telling where they go. Add an \`@@\` line naming the line they follow, or context lines around them.`,
+        };
       }
       lines = [...lines.slice(0, at), ...added, ...lines.slice(at)];
       cursor = at + added.length;

@@ -4,10 +4,7 @@ import type { MatchRung } from "../types.js";
 import { hunkSides, type HunkLine } from "../udiff/hunk-lines.js";
 import { rebuildWindow, stripBlankEdges } from "../udiff/place-hunk.js";
 
-export type ContextMatch =
-  | { kind: "ok"; start: number; end: number; replacement: string[]; rung: MatchRung }
-  | { kind: "ambiguous"; at: number[] }
-  | { kind: "none" };
+export type ContextMatch = { kind: "ok"; start: number; end: number; replacement: string[]; rung: MatchRung } | { kind: "ambiguous"; at: number[] } | { kind: "none" };
 
 // V4A's own ladder (docs/behaviour.md#v4a-patches): exact, then trailing whitespace ignored, then all edge whitespace ignored.
 const RUNGS: readonly { rung: MatchRung; key: (line: string) => string }[] = [

@@ -31,7 +31,10 @@ export function patchChunks(body: string): Result<PatchChunk[], "malformed"> {
   for (const line of lines) {
     if (line.startsWith("@@")) {
       if (cur.lines.length > 0) push();
-      const anchor = line.slice(2).replace(/\s*@@\s*$/, "").trim();
+      const anchor = line
+        .slice(2)
+        .replace(/\s*@@\s*$/, "")
+        .trim();
       if (anchor) cur.anchors.push(anchor);
     } else if (line.trim() === "*** End of File") {
       cur.eof = true;

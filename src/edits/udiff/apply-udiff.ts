@@ -68,7 +68,13 @@ export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], optio
           `A hunk must match exactly one place: add unchanged lines around the change, prefixed with a space, until it does.\n\n` +
           `The ${before.length} line${before.length === 1 ? "" : "s"} that matched more than once:\n${fenced(before, fence)}`,
       );
-    } else if (hunk.some((l) => l.op === "+" && l.text.trim() !== "") && placeHunk(file, after.map((text) => ({ op: " ", text }))).kind === "ok") {
+    } else if (
+      hunk.some((l) => l.op === "+" && l.text.trim() !== "") &&
+      placeHunk(
+        file,
+        after.map((text) => ({ op: " ", text })),
+      ).kind === "ok"
+    ) {
       fail(edit, "already-applied", `The lines this hunk would produce are already in \`${edit.path}\` and its \`-\` lines are not: it looks applied already. Don't send it again.`);
     } else {
       fail(

@@ -75,8 +75,7 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
     const next = lines[i + 1] ?? "";
     // Inside a diff, `--- x` + `+++ y` could be a removed `-- x` and an added `++ y` (SQL, Lua, Haskell comments):
     // there it is a header only when it looks like one or an `@@` follows.
-    const headerHere = (from: string, to: string) =>
-      !inDiff || (lines[i + 2] ?? "").startsWith("@@") || looksLikeHeader(rawHeaderPath(from), rawHeaderPath(to), known);
+    const headerHere = (from: string, to: string) => !inDiff || (lines[i + 2] ?? "").startsWith("@@") || looksLikeHeader(rawHeaderPath(from), rawHeaderPath(to), known);
     if (/^(`{3,}|~{3,})/.test(line.trim()) || (!ctx.fence[0].startsWith("`") && (line.startsWith(ctx.fence[0]) || line.startsWith(ctx.fence[1])))) {
       flush();
       inDiff = false;

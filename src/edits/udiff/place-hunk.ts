@@ -4,10 +4,7 @@ import { isBlank } from "../match/split-lines.js";
 import type { MatchRung } from "../types.js";
 import { hunkSides, type HunkLine } from "./hunk-lines.js";
 
-export type Placed =
-  | { kind: "ok"; lines: string[]; rung: MatchRung }
-  | { kind: "ambiguous"; at: number[] }
-  | { kind: "none" };
+export type Placed = { kind: "ok"; lines: string[]; rung: MatchRung } | { kind: "ambiguous"; at: number[] } | { kind: "none" };
 
 const RUNGS: readonly { rung: MatchRung; key: (line: string) => string }[] = [
   { rung: "exact", key: (l) => l },

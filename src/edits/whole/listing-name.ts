@@ -27,8 +27,7 @@ function cleanListingName(line: string): string {
 }
 
 // Letters, digits and the punctuation of real paths: `foo.bar()` or `a=b` in prose is code, not a filename.
-const isPathLike = (name: string): boolean =>
-  /^[\p{L}\p{N}_./@+~-]+$/u.test(name) && (/[./]/.test(name) || BARE_FILE_NAMES.has(name)) && !/^[.]+$/.test(name);
+const isPathLike = (name: string): boolean => /^[\p{L}\p{N}_./@+~-]+$/u.test(name) && (/[./]/.test(name) || BARE_FILE_NAMES.has(name)) && !/^[.]+$/.test(name);
 
 const baseName = (p: string): string => p.slice(p.lastIndexOf("/") + 1);
 

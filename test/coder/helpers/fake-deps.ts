@@ -37,8 +37,7 @@ export function fakeDeps(opts: FakeDepsOptions): FakeDeps {
   const checkRuns: CheckCommandRequest[] = [];
   const progress: CoderProgress[] = [];
   const clock = { ms: 0 };
-  const changed = (paths: readonly string[]) =>
-    paths.filter((p) => workspace.files.get(p) !== workspace.original.get(p));
+  const changed = (paths: readonly string[]) => paths.filter((p) => workspace.files.get(p) !== workspace.original.get(p));
   return {
     workspace,
     requests,
@@ -53,9 +52,10 @@ export function fakeDeps(opts: FakeDepsOptions): FakeDeps {
         const next = answers.shift();
         if (next === undefined) throw new Error("scripted LLM: no answer left");
         if (next instanceof Error) throw next;
-        const result: CompletionResult = typeof next === "string"
-          ? { text: next, finishReason: "stop", usage: { prompt: 100, completion: 20 }, usageEstimated: false, costUsd: 0.01 }
-          : { text: "", finishReason: "stop", usage: { prompt: 100, completion: 20 }, usageEstimated: false, costUsd: 0.01, ...next };
+        const result: CompletionResult =
+          typeof next === "string"
+            ? { text: next, finishReason: "stop", usage: { prompt: 100, completion: 20 }, usageEstimated: false, costUsd: 0.01 }
+            : { text: "", finishReason: "stop", usage: { prompt: 100, completion: 20 }, usageEstimated: false, costUsd: 0.01, ...next };
         req.onDelta?.(result.text);
         return result;
       },
@@ -80,7 +80,10 @@ export function fakeDeps(opts: FakeDepsOptions): FakeDeps {
       commits.push(req);
       return { sha: "abc1234", subject: req.subject, stats: changed(req.paths).map((path) => ({ path, added: 1, removed: 1 })) };
     },
-    diffText: async (paths) => changed(paths).map((p) => `diff --git a/${p} b/${p}`).join("\n"),
+    diffText: async (paths) =>
+      changed(paths)
+        .map((p) => `diff --git a/${p} b/${p}`)
+        .join("\n"),
     diffStats: async (paths) => changed(paths).map((path) => ({ path, added: 1, removed: 1 })),
     generateCommitMessage: opts.commitMessage === undefined ? undefined : async () => opts.commitMessage ?? null,
     onProgress: (p) => progress.push(p),

@@ -28,9 +28,23 @@ describe("context fetchers over a real Octokit and nock", () => {
   });
 
   it("PR files: pages until a short page, keeps patches and renames", async () => {
-    const page1 = Array.from({ length: 100 }, (_, i) => ({ filename: `f${i}.ts`, status: "modified", additions: 1, deletions: 0, changes: 1, patch: "+x", sha: "s", blob_url: "", raw_url: "", contents_url: "" }));
+    const page1 = Array.from({ length: 100 }, (_, i) => ({
+      filename: `f${i}.ts`,
+      status: "modified",
+      additions: 1,
+      deletions: 0,
+      changes: 1,
+      patch: "+x",
+      sha: "s",
+      blob_url: "",
+      raw_url: "",
+      contents_url: "",
+    }));
     nock(API).get(`${R}/pulls/4/files`).query({ per_page: 100, page: 1 }).reply(200, page1);
-    nock(API).get(`${R}/pulls/4/files`).query({ per_page: 100, page: 2 }).reply(200, [{ filename: "b.png", status: "renamed", previous_filename: "a.png", additions: 0, deletions: 0, changes: 0, sha: "s", blob_url: "", raw_url: "", contents_url: "" }]);
+    nock(API)
+      .get(`${R}/pulls/4/files`)
+      .query({ per_page: 100, page: 2 })
+      .reply(200, [{ filename: "b.png", status: "renamed", previous_filename: "a.png", additions: 0, deletions: 0, changes: 0, sha: "s", blob_url: "", raw_url: "", contents_url: "" }]);
     const { files, truncated } = await fetchPrFiles(api, where, 4);
     expect(truncated).toBe(false);
     expect(files).toHaveLength(101);
@@ -39,29 +53,47 @@ describe("context fetchers over a real Octokit and nock", () => {
 
   it("issue comments and the bot's earlier runs (only the bot's own comments count)", async () => {
     const status = `${runMarker("j1")}\n${requestMarker({ verb: "run", text: "add retries", files: [] })}\n\n🚀 Pushed [\`abc1234\`](u) to this pull request.`;
-    nock(API).get(`${R}/issues/4/comments`).query({ per_page: 100, page: 1 }).reply(200, [
-      { id: 1, body: "please fix", user: { login: "alice", type: "User" }, created_at: "2026-01-01T00:00:00Z" },
-      { id: 2, body: status, user: { login: "aider-bot[bot]", type: "Bot" }, created_at: "2026-01-02T00:00:00Z" },
-      { id: 3, body: status.replace("j1", "forged"), user: { login: "mallory", type: "User" }, created_at: "2026-01-03T00:00:00Z" },
-    ]);
+    nock(API)
+      .get(`${R}/issues/4/comments`)
+      .query({ per_page: 100, page: 1 })
+      .reply(200, [
+        { id: 1, body: "please fix", user: { login: "alice", type: "User" }, created_at: "2026-01-01T00:00:00Z" },
+        { id: 2, body: status, user: { login: "aider-bot[bot]", type: "Bot" }, created_at: "2026-01-02T00:00:00Z" },
+        { id: 3, body: status.replace("j1", "forged"), user: { login: "mallory", type: "User" }, created_at: "2026-01-03T00:00:00Z" },
+      ]);
     const { comments } = await fetchIssueComments(api, where, 4);
-    expect(comments.map((c) => [c.id, c.author, c.isBot])).toEqual([[1, "alice", false], [2, "aider-bot[bot]", true], [3, "mallory", false]]);
+    expect(comments.map((c) => [c.id, c.author, c.isBot])).toEqual([
+      [1, "alice", false],
+      [2, "aider-bot[bot]", true],
+      [3, "mallory", false],
+    ]);
     const runs = priorRunsFrom(comments, "aider-bot[bot]");
     expect(runs.map((r) => [r.jobId, r.request, r.outcome, r.commit])).toEqual([["j1", "add retries", "pushed", "abc1234"]]);
   });
 
   it("review threads over GraphQL with paging, resolve, and a reply in the thread", async () => {
-    const node = (id: string) => ({ id, isResolved: false, isOutdated: id === "T2", path: "a.ts", line: null, originalLine: 7, comments: { nodes: [{ databaseId: 70, body: "nit", diffHunk: "@@ -1 +1 @@", author: { login: "rev" } }] } });
-    nock(API).post("/graphql", (b: { query: string; variables: { after: string | null; number: number } }) => b.query.includes("reviewThreads") && b.variables.after === null && b.variables.number === 4)
+    const node = (id: string) => ({
+      id,
+      isResolved: false,
+      isOutdated: id === "T2",
+      path: "a.ts",
+      line: null,
+      originalLine: 7,
+      comments: { nodes: [{ databaseId: 70, body: "nit", diffHunk: "@@ -1 +1 @@", author: { login: "rev" } }] },
+    });
+    nock(API)
+      .post("/graphql", (b: { query: string; variables: { after: string | null; number: number } }) => b.query.includes("reviewThreads") && b.variables.after === null && b.variables.number === 4)
       .reply(200, { data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: true, endCursor: "c1" }, nodes: [node("T1")] } } } } });
-    nock(API).post("/graphql", (b: { variables: { after: string | null } }) => b.variables.after === "c1")
+    nock(API)
+      .post("/graphql", (b: { variables: { after: string | null } }) => b.variables.after === "c1")
       .reply(200, { data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [node("T2")] } } } } });
     const threads = await fetchReviewThreads(api, where, 4);
     expect(threads).toEqual([
       { id: "T1", path: "a.ts", line: 7, isResolved: false, isOutdated: false, comments: [{ databaseId: 70, author: "rev", body: "nit", diffHunk: "@@ -1 +1 @@" }] },
       expect.objectContaining({ id: "T2", isOutdated: true }),
     ]);
-    nock(API).post("/graphql", (b: { query: string; variables: { threadId: string } }) => b.query.includes("resolveReviewThread") && b.variables.threadId === "T1")
+    nock(API)
+      .post("/graphql", (b: { query: string; variables: { threadId: string } }) => b.query.includes("resolveReviewThread") && b.variables.threadId === "T1")
       .reply(200, { data: { resolveReviewThread: { thread: { isResolved: true } } } });
     expect(await resolveReviewThread(api, "T1")).toBe(true);
     nock(API).post(`${R}/pulls/4/comments/70/replies`, { body: "done" }).reply(201, { id: 99 });
@@ -69,22 +101,39 @@ describe("context fetchers over a real Octokit and nock", () => {
   });
 
   it("closing issues over GraphQL", async () => {
-    nock(API).post("/graphql", (b: { query: string }) => b.query.includes("closingIssuesReferences"))
+    nock(API)
+      .post("/graphql", (b: { query: string }) => b.query.includes("closingIssuesReferences"))
       .reply(200, { data: { repository: { pullRequest: { closingIssuesReferences: { nodes: [{ number: 12, title: "Crash", body: null }] } } } } });
     expect(await fetchClosingIssues(api, where, 4)).toEqual([{ number: 12, title: "Crash", body: "" }]);
   });
 
   it("failing checks with annotations and the Actions job id; passing runs and the bot's own run are skipped", async () => {
     const run = (id: number, name: string, conclusion: string, slug: string, annotations = 0) => ({
-      id, name, conclusion, status: "completed", head_sha: "abc", app: { slug }, details_url: `https://github.com/acme/web/actions/runs/1/job/${id}`,
+      id,
+      name,
+      conclusion,
+      status: "completed",
+      head_sha: "abc",
+      app: { slug },
+      details_url: `https://github.com/acme/web/actions/runs/1/job/${id}`,
       output: { title: `${name} title`, summary: "sum", text: null, annotations_count: annotations },
     });
-    nock(API).get(`${R}/commits/abc/check-runs`).query({ filter: "latest", per_page: 100, page: 1 }).reply(200, {
-      total_count: 3, check_runs: [run(1, "test", "failure", "github-actions", 1), run(2, "lint", "success", "github-actions"), run(3, "aider-bot", "failure", "aider-bot"), run(4, "ext", "timed_out", "circleci")],
-    });
-    nock(API).get(`${R}/check-runs/1/annotations`).query({ per_page: 50 }).reply(200, [{ path: "a.ts", start_line: 3, end_line: 3, annotation_level: "failure", message: "boom", title: "T" }]);
+    nock(API)
+      .get(`${R}/commits/abc/check-runs`)
+      .query({ filter: "latest", per_page: 100, page: 1 })
+      .reply(200, {
+        total_count: 3,
+        check_runs: [run(1, "test", "failure", "github-actions", 1), run(2, "lint", "success", "github-actions"), run(3, "aider-bot", "failure", "aider-bot"), run(4, "ext", "timed_out", "circleci")],
+      });
+    nock(API)
+      .get(`${R}/check-runs/1/annotations`)
+      .query({ per_page: 50 })
+      .reply(200, [{ path: "a.ts", start_line: 3, end_line: 3, annotation_level: "failure", message: "boom", title: "T" }]);
     const checks = await fetchFailingChecks(api, where, "abc", "aider-bot");
-    expect(checks.map((c) => [c.name, c.jobId, c.annotations.length])).toEqual([["test", 1, 1], ["ext", undefined, 0]]);
+    expect(checks.map((c) => [c.name, c.jobId, c.annotations.length])).toEqual([
+      ["test", 1, 1],
+      ["ext", undefined, 0],
+    ]);
     expect(checks[0]!.annotations[0]).toEqual({ path: "a.ts", startLine: 3, endLine: 3, level: "failure", message: "boom", title: "T" });
   });
 

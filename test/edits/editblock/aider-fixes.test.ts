@@ -7,11 +7,7 @@ import { applyBlocks, block } from "./apply-block-answer.js";
 const ctx = { fence: ["```", "```"] as const, chatFiles: ["src/app.py"], repoFiles: ["src/app.py"] };
 
 describe("docs/behaviour.md#prose-is-not-a-filename: prose is not a filename", () => {
-  it.each([
-    ["Here is the change:"],
-    ["Now update the function"],
-    ["I'll fix it below."],
-  ])("%s before the SEARCH marker inherits the previous file (Aider names a file after the prose)", (prose) => {
+  it.each([["Here is the change:"], ["Now update the function"], ["I'll fix it below."]])("%s before the SEARCH marker inherits the previous file (Aider names a file after the prose)", (prose) => {
     const answer = `${block("src/app.py", "a = 1\n", "a = 2\n")}\n${prose}\n<<<<<<< SEARCH\nb = 1\n=======\nb = 2\n>>>>>>> REPLACE\n`;
     const r = parseEditBlocks(answer, ctx);
     expect(r.edits.map((e) => e.path)).toEqual(["src/app.py", "src/app.py"]);
@@ -45,10 +41,7 @@ describe("docs/behaviour.md#divider-lines-inside-content: divider-like lines ins
 
   it("resolving a merge conflict whose markers are in both SEARCH and REPLACE picks the split that matches", () => {
     const file = "a\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\nz\n";
-    const answer = [
-      "f.txt", "```", "<<<<<<< SEARCH", "<<<<<<< HEAD", "ours", "=======", "theirs", ">>>>>>> branch",
-      "=======", "ours", "=======", "merged", ">>>>>>> REPLACE", "```", "",
-    ].join("\n");
+    const answer = ["f.txt", "```", "<<<<<<< SEARCH", "<<<<<<< HEAD", "ours", "=======", "theirs", ">>>>>>> branch", "=======", "ours", "=======", "merged", ">>>>>>> REPLACE", "```", ""].join("\n");
     const r = applyBlocks(answer, { "f.txt": file });
     expect(r.failures).toEqual([]);
     expect(r.after["f.txt"]).toBe("a\nours\n=======\nmerged\nz\n");

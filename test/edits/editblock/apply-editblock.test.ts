@@ -20,7 +20,14 @@ describe("SEARCH/REPLACE apply", () => {
 
   it.each([
     ["trailing whitespace ignored", "a = 1   \nb = 2\n", "a = 1\nb = 2\n", "a = 9\nb = 2\n", "a = 9\nb = 2\n", "trailing-whitespace"],
-    ["uniform indentation offset", "class A:\n    def f(self):\n        return 1\n", "def f(self):\n    return 1\n", "def f(self):\n    return 2\n", "class A:\n    def f(self):\n        return 2\n", "indent"],
+    [
+      "uniform indentation offset",
+      "class A:\n    def f(self):\n        return 1\n",
+      "def f(self):\n    return 1\n",
+      "def f(self):\n    return 2\n",
+      "class A:\n    def f(self):\n        return 2\n",
+      "indent",
+    ],
     ["one leading blank line dropped", "a\nb\nc\n", "\na\nb\nc\n", "a\nB\nc\n", "a\nB\nc\n", "leading-blank"],
     ["whitespace inside lines", "foo(a,  b)\nbar()\n", "foo(a, b)\nbar()\n", "foo(b, a)\nbar()\n", "foo(b, a)\nbar()\n", "inner-whitespace"],
     ["... elision", "    x=1\n    y=2\n    z=3\n", "    x=1\n...\n    z=3\n", "    x=10\n...\n    z=30\n", "    x=10\n    y=2\n    z=30\n", "elision"],
@@ -31,7 +38,7 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.outcome.applied[0]!.rung).toBe(rung);
   });
 
-  it("does not corrupt text when SEARCH is over-indented and REPLACE is not (docs/behaviour.md#indentation-never-corrupts, Aider's \"  fobar\")", () => {
+  it('does not corrupt text when SEARCH is over-indented and REPLACE is not (docs/behaviour.md#indentation-never-corrupts, Aider\'s "  fobar")', () => {
     const r = applyBlocks(block("f.py", "    foo\n", "bar\n"), { "f.py": "  foo\n" });
     expect(r.after["f.py"]).not.toBe("  fobar\n");
     // The indent rung cannot shift REPLACE by -2 spaces, so it declines; the looser rung uses REPLACE as written.
@@ -133,17 +140,14 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.reflection).toContain("y = compute(2)");
   });
 
-  it.each([
-    ["../outside.py"],
-    ["/etc/passwd"],
-    [".git/config"],
-    [".github/workflows/ci.yml"],
-    ["src/../../x.py"],
-  ])("refuses the unsafe path %s (docs/behaviour.md#paths-stay-inside-the-checkout)", (path) => {
-    const r = applyBlocks(block(path, "", "evil\n"), { "a.py": "a\n" });
-    expect(r.reasons).toEqual(["unsafe-path"]);
-    expect(r.result.outcome.changes.size).toBe(0);
-  });
+  it.each([["../outside.py"], ["/etc/passwd"], [".git/config"], [".github/workflows/ci.yml"], ["src/../../x.py"]])(
+    "refuses the unsafe path %s (docs/behaviour.md#paths-stay-inside-the-checkout)",
+    (path) => {
+      const r = applyBlocks(block(path, "", "evil\n"), { "a.py": "a\n" });
+      expect(r.reasons).toEqual(["unsafe-path"]);
+      expect(r.result.outcome.changes.size).toBe(0);
+    },
+  );
 
   it("refuses files the workspace marked unreadable", () => {
     const r = applyBlocks(block("img.png", "x\n", "y\n"), { "img.png": "x\n" }, { problems: { "img.png": { reason: "unreadable", message: "binary file" } } });
@@ -230,8 +234,8 @@ describe("SEARCH/REPLACE apply: the ladder in detail", () => {
   });
 
   it("keeps unicode intact (combining marks, emoji, CJK)", () => {
-    const file = "naïve = \"café\"\n名前 = \"🌸\"\n";
-    const r = applyBlocks(block("u.py", "名前 = \"🌸\"\n", "名前 = \"🌻\"\n"), { "u.py": file });
-    expect(r.after["u.py"]).toBe("naïve = \"café\"\n名前 = \"🌻\"\n");
+    const file = 'naïve = "café"\n名前 = "🌸"\n';
+    const r = applyBlocks(block("u.py", '名前 = "🌸"\n', '名前 = "🌻"\n'), { "u.py": file });
+    expect(r.after["u.py"]).toBe('naïve = "café"\n名前 = "🌻"\n');
   });
 });

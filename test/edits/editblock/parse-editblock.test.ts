@@ -29,8 +29,22 @@ describe("parseEditBlocks", () => {
 
   it("does not take a prose line as the filename; inherits the previous block's file (docs/behaviour.md#prose-is-not-a-filename)", () => {
     const answer = [
-      "src/app.py", "```python", "<<<<<<< SEARCH", "a = 1", "=======", "a = 2", ">>>>>>> REPLACE", "```", "",
-      "Here is the change:", "<<<<<<< SEARCH", "b = 1", "=======", "b = 2", ">>>>>>> REPLACE", "",
+      "src/app.py",
+      "```python",
+      "<<<<<<< SEARCH",
+      "a = 1",
+      "=======",
+      "a = 2",
+      ">>>>>>> REPLACE",
+      "```",
+      "",
+      "Here is the change:",
+      "<<<<<<< SEARCH",
+      "b = 1",
+      "=======",
+      "b = 2",
+      ">>>>>>> REPLACE",
+      "",
     ].join("\n");
     const r = parseEditBlocks(answer, ctx());
     expect(r.edits.map((e) => e.path)).toEqual(["src/app.py", "src/app.py"]);
@@ -50,8 +64,13 @@ describe("parseEditBlocks", () => {
   });
 
   it.each([
-    ["bash", true], ["sh", true], ["console", true], ["zsh", true],
-    ["csharp", false], ["shader", false], ["shellscript", false],
+    ["bash", true],
+    ["sh", true],
+    ["console", true],
+    ["zsh", true],
+    ["csharp", false],
+    ["shader", false],
+    ["shellscript", false],
   ])("```%s is a shell block: %s (docs/behaviour.md#shell-fences-by-exact-tag)", (tag, isShell) => {
     const r = parseEditBlocks(`Run this:\n\`\`\`${tag}\nnpm test\n\`\`\`\n`, ctx());
     expect(r.shell).toEqual(isShell ? ["npm test"] : []);

@@ -71,11 +71,17 @@ describe("findKeyedWindowsInText (issue #15)", () => {
     const line = fc.constantFrom("a", " a", "a ", "b", "  b  ", "", " ", "ab", "\ta");
     const keys = { exact: (l: string) => l, trailing: (l: string) => l.trimEnd(), trim: (l: string) => l.trim() };
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 30 }), fc.array(line, { minLength: 1, maxLength: 4 }), fc.constantFrom("exact", "trailing", "trim"), fc.integer({ min: 1, max: 4 }), (file, needle, k, limit) => {
-        const key = keys[k as keyof typeof keys];
-        const text = file.map((l) => `${l}\n`).join("");
-        expect(findKeyedWindowsInText(text, file, needle.map(key), key, limit)).toEqual(findKeyedWindows(file.map(key), needle.map(key), limit));
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 30 }),
+        fc.array(line, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom("exact", "trailing", "trim"),
+        fc.integer({ min: 1, max: 4 }),
+        (file, needle, k, limit) => {
+          const key = keys[k as keyof typeof keys];
+          const text = file.map((l) => `${l}\n`).join("");
+          expect(findKeyedWindowsInText(text, file, needle.map(key), key, limit)).toEqual(findKeyedWindows(file.map(key), needle.map(key), limit));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -11,8 +11,24 @@ describe("patchChunks", () => {
   it("reads anchors, ops, blank context and the End of File marker", () => {
     const parsed = patchChunks("\n@@ class A\n@@ def f():\n a\n\n-b\n+c\n@@\n x\n+y\n*** End of File\n\n");
     expect(parsed.ok && parsed.value).toEqual([
-      { anchors: ["class A", "def f():"], eof: false, lines: [{ op: " ", text: "a" }, { op: " ", text: "" }, { op: "-", text: "b" }, { op: "+", text: "c" }] },
-      { anchors: [], eof: true, lines: [{ op: " ", text: "x" }, { op: "+", text: "y" }] },
+      {
+        anchors: ["class A", "def f():"],
+        eof: false,
+        lines: [
+          { op: " ", text: "a" },
+          { op: " ", text: "" },
+          { op: "-", text: "b" },
+          { op: "+", text: "c" },
+        ],
+      },
+      {
+        anchors: [],
+        eof: true,
+        lines: [
+          { op: " ", text: "x" },
+          { op: "+", text: "y" },
+        ],
+      },
     ]);
   });
 
@@ -74,7 +90,11 @@ describe("applyPatch", () => {
       update("a.py", "@@\n-x = 1\n+x = 2\n", "pkg/a.py"),
     ]);
     expect(Object.fromEntries(r.changes)).toEqual({ "new/dir/n.py": "n\n", "old.py": null, "a.py": null, "pkg/a.py": "x = 2\n" });
-    expect(r.applied.map((a) => [a.path, a.rung])).toEqual([["new/dir/n.py", "create"], ["old.py", "delete"], ["pkg/a.py", "move"]]);
+    expect(r.applied.map((a) => [a.path, a.rung])).toEqual([
+      ["new/dir/n.py", "create"],
+      ["old.py", "delete"],
+      ["pkg/a.py", "move"],
+    ]);
   });
 
   it.each<[string, Edit, string]>([

@@ -20,7 +20,10 @@ describe("parsePatch", () => {
     [
       "two patches in one answer",
       `${P("*** Delete File: a.py\n")}\nand also\n\n${P("*** Delete File: b.py\n")}`,
-      [{ kind: "patch-delete", path: "a.py" }, { kind: "patch-delete", path: "b.py" }],
+      [
+        { kind: "patch-delete", path: "a.py" },
+        { kind: "patch-delete", path: "b.py" },
+      ],
     ],
     ["CRLF answer", "*** Begin Patch\r\n*** Add File: a.txt\r\n+x\r\n*** End Patch\r\n", [{ kind: "patch-add", path: "a.txt", content: "x\n" }]],
     ["a context line with a fence inside an Update body is content", P("*** Update File: R.md\n@@\n ```\n-a\n+b\n"), [{ kind: "patch-update", path: "R.md", body: "@@\n ```\n-a\n+b\n" }]],

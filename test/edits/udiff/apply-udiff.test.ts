@@ -37,10 +37,16 @@ describe("applyUdiff: the matching ladder", () => {
     ["exact", "a\nb\nc\n", " a\n-b\n+B\n", "a\nB\nc\n", "exact"],
     ["trailing whitespace in the file", "a  \nb\n", " a\n-b\n+B\n", "a  \nB\n", "trailing-whitespace"],
     ["blank context at the edges that the file lacks", "a\nb\n", " \n a\n-b\n+B\n \n", "a\nB\n", "exact"],
-    ["indentation-insensitive; added lines follow the file", "if x:\n        a = 1\n        b = 2\n", " a = 1\n-b = 2\n+b = 3\n+c = 4\n", "if x:\n        a = 1\n        b = 3\n        c = 4\n", "relative-indent"],
+    [
+      "indentation-insensitive; added lines follow the file",
+      "if x:\n        a = 1\n        b = 2\n",
+      " a = 1\n-b = 2\n+b = 3\n+c = 4\n",
+      "if x:\n        a = 1\n        b = 3\n        c = 4\n",
+      "relative-indent",
+    ],
     ["wrong context edges: less context", "one\ntwo\nthree\nfour\n", " zero\n two\n-three\n+THREE\n four\n", "one\ntwo\nTHREE\nfour\n", "less-context"],
     ["two change runs, one with stale context", "a\nb\nc\nd\ne\n", " a\n-b\n+B\n X\n-d\n+D\n", "a\nB\nc\nD\ne\n", "less-context"],
-    ["pure insertion after unique context", "def f():\n    pass\n", " def f():\n+    \"\"\"Doc.\"\"\"\n", "def f():\n    \"\"\"Doc.\"\"\"\n    pass\n", "exact"],
+    ["pure insertion after unique context", "def f():\n    pass\n", ' def f():\n+    """Doc."""\n', 'def f():\n    """Doc."""\n    pass\n', "exact"],
     ["only + lines append (Aider's rule)", "a\n", "+b\n", "a\nb\n", "append"],
   ])("%s", (_case, file, body, expected, rung) => {
     const r = applyUdiff(snap({ f: file }), [hunk("f", body)]);

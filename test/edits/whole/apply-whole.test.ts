@@ -9,7 +9,10 @@ describe("applyWhole", () => {
       { kind: "whole", path: "a.txt", content: "new\n" },
       { kind: "whole", path: "deep/new/b.txt", content: "b\n" },
     ]);
-    expect([...r.changes]).toEqual([["a.txt", "new\n"], ["deep/new/b.txt", "b\n"]]);
+    expect([...r.changes]).toEqual([
+      ["a.txt", "new\n"],
+      ["deep/new/b.txt", "b\n"],
+    ]);
     expect(r.applied.map((a) => a.rung)).toEqual(["whole", "create"]);
   });
 
