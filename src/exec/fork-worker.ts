@@ -19,6 +19,8 @@ export interface ForkWorkerOptions {
   execArgv?: string[];
   /** Heap limit of the child: a job that blows it fails alone. */
   maxOldSpaceMb?: number;
+  /** Discard the child's stdout and stderr instead of sharing the parent's (default: shared, so its logs flow). */
+  quiet?: boolean;
   /** Messages the child sends while it runs (progress). */
   onMessage?: (message: unknown) => void;
 }
@@ -39,7 +41,7 @@ function childEntry(): string {
 }
 
 /** How job processes are started: the same for every job of a pool (see {@link createForkPool}). */
-export type ForkSpawnOptions = Pick<ForkWorkerOptions, "env" | "execArgv" | "maxOldSpaceMb">;
+export type ForkSpawnOptions = Pick<ForkWorkerOptions, "env" | "execArgv" | "maxOldSpaceMb" | "quiet">;
 
 /** One started job process, possibly still loading its module. */
 interface Started {
@@ -49,7 +51,12 @@ interface Started {
 
 function start(options: ForkSpawnOptions, preload?: string): Started {
   const execArgv = [...(options.execArgv ?? []), ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : [])];
-  const child = fork(childEntry(), [], { env: options.env, execArgv, serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(childEntry(), [], {
+    env: options.env,
+    execArgv,
+    serialization: "advanced",
+    stdio: options.quiet ? ["ignore", "ignore", "ignore", "ipc"] : ["ignore", "inherit", "inherit", "ipc"],
+  });
   const spawned = new Promise<boolean>((resolve) => {
     child.once("spawn", () => {
       // Load the job's module (and whatever it warms) now, so a job handed to this process starts at once.
