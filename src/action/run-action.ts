@@ -65,7 +65,9 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
   const log = io.logger.child({ component: "octokit" });
   // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
   for (const secret of [env.inputs.githubToken, env.inputs.openaiApiKey]) processRedactor.add(secret);
-  const api = new (ProbotOctokit.plugin(githubWriteGuard(processRedactor)))({
+  // Probot's throttle settings (its rate-limit handlers) kept; only `enabled` is ours.
+  const Octokit = ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...(o.throttle as object), enabled: env.throttle } }));
+  const api = new Octokit({
     auth: { token: env.inputs.githubToken },
     baseUrl: env.apiUrl,
     userAgent: "aider-bot-action",

@@ -20,6 +20,11 @@ export interface ActionEnv {
   /** Where job clones and caches go (the runner's temp dir, wiped after the job). */
   tempDir?: string;
   logLevel: string;
+  /**
+   * Octokit's pacing of writes (one mutating request a second, as GitHub asks of integrations). `AIDER_BOT_THROTTLE=0`
+   * turns it off, as for the App: only against a fake GitHub (tests), never against github.com.
+   */
+  throttle: boolean;
   inputs: {
     openaiBaseUrl: string;
     openaiApiKey?: string;
@@ -153,6 +158,7 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
     runKey: `${source.GITHUB_RUN_ID ?? "local"}.${source.GITHUB_RUN_ATTEMPT ?? "1"}`,
     ...(source.RUNNER_TEMP ? { tempDir: source.RUNNER_TEMP } : {}),
     logLevel,
+    throttle: source.AIDER_BOT_THROTTLE !== "0",
     inputs: {
       openaiBaseUrl,
       ...(openaiApiKey ? { openaiApiKey } : {}),

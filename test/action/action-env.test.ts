@@ -73,6 +73,11 @@ describe("readActionEnv", () => {
     expect(() => readActionEnv({ ...runner, ...change })).toThrow(message);
   });
 
+  it("paces GitHub writes unless AIDER_BOT_THROTTLE=0 (a fake GitHub in tests)", () => {
+    expect(readActionEnv({ ...runner }).throttle).toBe(true);
+    expect(readActionEnv({ ...runner, AIDER_BOT_THROTTLE: "0" }).throttle).toBe(false);
+  });
+
   it("does not echo a malformed URL (it may carry credentials)", () => {
     expect(() => readActionEnv({ ...runner, "INPUT_OPENAI-BASE-URL": "https://user:secret@[bad" })).toThrow(/not a valid URL/);
     try {

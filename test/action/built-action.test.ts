@@ -106,6 +106,8 @@ async function runAction(rig: Rig, event: string, payload: unknown, inputs: Reco
     HOME: rig.dir,
     LANG: "C.UTF-8",
     CI: "true",
+    // The fake GitHub needs no pacing of writes (one a second by default): as in the App's end-to-end tests.
+    AIDER_BOT_THROTTLE: "0",
     ...(process.env.GIT_SSL_CAINFO ? { GIT_SSL_CAINFO: process.env.GIT_SSL_CAINFO } : {}),
     GITHUB_ACTIONS: "true",
     GITHUB_EVENT_NAME: event,
