@@ -114,7 +114,9 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     await until(() => log().includes("end k4"), "k4 done");
     const reports = alive.flatMap((w) => w.events.filter((e) => e.ev === "abandoned"));
     expect(reports).toEqual([expect.objectContaining({ id: "k3", reason: "worker-lost" })]);
-    expect(log().filter((l) => l === "start k3")).toHaveLength(1);
+    // Started once, by the worker that was killed (its start event came before the kill; its log line may not have).
+    expect(all.flatMap((w) => w.events.filter((e) => e.ev === "start" && e.id === "k3"))).toHaveLength(1);
+    expect(log().filter((l) => l === "start k3").length).toBeLessThanOrEqual(1);
   });
 
   it("cancel from another process aborts the running job and drops the queued one", async () => {
