@@ -250,7 +250,7 @@ function runGitHub(req: RunRequest, feedback: Feedback | null, deps: RunDeps): R
     webUrl,
     ...(feedback?.checkRunId !== undefined ? { checkRunId: feedback.checkRunId } : {}),
   };
-  const github = createRunGitHub(deps.api, job, async () => deps.token);
+  const github = createRunGitHub(deps.api, job, async () => deps.token, deps.logger);
   if (feedback) return github;
   return { ...github, updateStatus: async () => undefined, react: async () => undefined };
 }

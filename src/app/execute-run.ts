@@ -46,7 +46,7 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
-  const github = createRunGitHub(deps.api, job, deps.gitToken);
+  const github = createRunGitHub(deps.api, job, deps.gitToken, deps.logger);
   const runGit: RunGit = {
     // Only `undo` looks back (for the bot's last commit); every other run needs the branch's tip alone.
     clone: (r) => git.clone({ ...r, depth: req.verb === "undo" ? 50 : 1 }),

@@ -4,7 +4,7 @@ import type { RunRequest } from "../run/run-request.js";
 import { completeCheckRun, startCheckRun } from "./check-run.js";
 import type { GitHubClient } from "./github-client.js";
 import type { JobContext } from "./job-context.js";
-import { ensurePullRequest, findPullRequestForBranch, requestReview } from "./pull-request.js";
+import { ensurePullRequest, requestReview } from "./pull-request.js";
 import { addReaction } from "./reactions.js";
 import { ensureReviewReply } from "./review-reply.js";
 
@@ -17,6 +17,8 @@ export function createRunGitHub(
   api: GitHubClient,
   job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> & { req: Pick<RunRequest, "owner" | "repo"> },
   token: () => Promise<string>,
+  /** Where best-effort failures go (a review request GitHub refused for another reason than access). */
+  log?: { warn(obj: object, msg: string): void },
 ): RunGitHub {
   const { owner, repo } = job.req;
   const where = { owner, repo };
@@ -29,11 +31,14 @@ export function createRunGitHub(
     startCheckRun: async (headSha) => job.checkRunId ?? (await startCheckRun(api, { ...where, headSha })),
     finishCheckRun: (id, r) => completeCheckRun(api, { ...where, id, conclusion: r.conclusion, title: r.title, summary: r.summary }),
     async openPullRequest(pr) {
-      const existing = await findPullRequestForBranch(api, { ...where, branch: pr.branch });
-      if (existing) return existing;
+      // Idempotent: a re-run that already opened the PR gets it back (and asks nobody again).
       const made = await ensurePullRequest(api, { ...where, head: pr.branch, base: pr.base, draft: pr.draft, title: pullRequestTitle(pr.result, pr.issue.title), body: pullRequestBody(pr) });
       // Best effort: the requester may lack access; a bot (or the app, for schedules) is never asked.
-      if (!pr.requester.isBot) await requestReview(api, { ...where, pullNumber: made.number, login: pr.requester.login }).catch(() => undefined);
+      if (made.created && !pr.requester.isBot) {
+        await requestReview(api, { ...where, pullNumber: made.number, login: pr.requester.login }).catch((error: unknown) =>
+          log?.warn({ err: error, pull: made.number }, "review request failed (the pull request stands)"),
+        );
+      }
       return { number: made.number, url: made.url };
     },
     async replyToReviewComment(pullNumber, commentId, body) {

@@ -1,0 +1,47 @@
+import nock from "nock";
+import type { CoderResult } from "../../src/coder/types.js";
+import { createRunGitHub } from "../../src/github/create-run-github.js";
+import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
+
+const REPO = "/repos/acme/widgets";
+const job = { req: { owner: "acme", repo: "widgets" }, statusCommentId: 1, reactTo: { kind: "issue" as const, number: 4 }, webUrl: "https://github.com/acme/widgets" };
+const result: CoderResult = {
+  outcome: "changed",
+  editedFiles: [{ path: "a.ts", added: 1, removed: 0 }],
+  commit: { sha: "c".repeat(40), subject: "feat: x" },
+  reflections: 0,
+  tokens: { prompt: 1, completion: 1 },
+  costUsd: null,
+  explanation: "",
+  shell: [],
+  elapsedMs: 1,
+};
+const pr = { branch: "aider/issue-4", base: "main", draft: false, issue: { number: 4, title: "Add retries" }, requester: { login: "ann" }, result };
+
+describe("createRunGitHub: openPullRequest", () => {
+  useStrictNock(nock);
+
+  it("keeps the pull request when asking the requester to review fails unexpectedly, and logs why", async () => {
+    nock(GITHUB_API)
+      .get(`${REPO}/pulls`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/pulls`)
+      .reply(201, { number: 9, html_url: "https://github.com/acme/widgets/pull/9" })
+      .post(`${REPO}/pulls/9/requested_reviewers`)
+      .reply(502, { message: "Bad gateway" });
+    const warned: object[] = [];
+    const github = createRunGitHub(testOctokit(), job, async () => "t", { warn: (obj) => void warned.push(obj) });
+    await expect(github.openPullRequest(pr)).resolves.toEqual({ number: 9, url: "https://github.com/acme/widgets/pull/9" });
+    expect(warned).toEqual([expect.objectContaining({ pull: 9 })]);
+  });
+
+  it("gives back the pull request a re-run already opened, with one lookup and no second review request", async () => {
+    nock(GITHUB_API)
+      .get(`${REPO}/pulls`)
+      .query(true)
+      .reply(200, [{ number: 9, html_url: "https://github.com/acme/widgets/pull/9" }]);
+    const github = createRunGitHub(testOctokit(), job, async () => "t");
+    await expect(github.openPullRequest(pr)).resolves.toEqual({ number: 9, url: "https://github.com/acme/widgets/pull/9" });
+  });
+});
