@@ -241,12 +241,13 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
           aborted++;
           continue;
         }
-        // Off the key's list, a job that a worker holds for its head check is dropped by that check.
-        await redis.lrem(k("key", key), 1, id);
+        // Off the key's list it can never run (only a list's head runs): that is what dropping means. Its queue
+        // entry may be gone already (a busy worker's retry of its head check failed), or held by a worker doing
+        // that check, which then finds it gone from the list and completes it.
+        const removed = await redis.lrem(k("key", key), 1, id);
+        if (removed > 0) dropped++;
         const b = await queue.getJob(id);
-        if (!b) continue;
-        dropped++;
-        await b.remove().catch(() => {
+        await b?.remove().catch(() => {
           // Locked by a worker doing its head check: that check finds it gone from the list and completes it.
         });
       }
