@@ -1,40 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { Cron } from "croner";
-import { open, type RootDatabase } from "lmdb";
-import {
-  definedOnly,
-  ENGINE_DEFAULTS,
-  JobStopped,
-  stopReason,
-  type AbandonReason,
-  type EngineJob,
-  type EngineOptions,
-  type JobEngine,
-  type JobInput,
-  type ScheduledJob,
-  type ShutdownResult,
-} from "./job-engine.js";
+import { definedOnly, ENGINE_DEFAULTS, JobStopped, stopReason, type AbandonReason, type EngineJob, type EngineOptions, type JobEngine, type ScheduledJob, type ShutdownResult } from "./job-engine.js";
+import { openEmbeddedStore, type JobRecord } from "./embedded-store.js";
 
 export interface EmbeddedEngineOptions<T> extends EngineOptions<T> {
   /** Directory of the LMDB environment (created if missing); every process sharing it shares the queue. */
   path: string;
   /** How often a worker looks for work, renews its leases and reads cancel requests. */
   pollMs?: number;
-}
-
-/**
- * A job's bookkeeping. Its data (a whole webhook payload, a run's context) is kept apart, under `["d", seq]`: every
- * claim, heartbeat and stats call reads or rewrites the records, and with the data inside them a storm of 200
- * deliveries cost a decode of 200 payloads per claim.
- */
-interface JobRecord<T> extends Omit<EngineJob<T>, "data"> {
-  seq: number;
-  state: "queued" | "running";
-  owner?: string;
-  leaseUntil?: number;
-  notBefore: number;
-  cancel?: boolean;
 }
 
 interface Local<T> {
@@ -44,8 +18,6 @@ interface Local<T> {
   done: Promise<void>;
 }
 
-type Key = (string | number)[];
-
 /**
  * The queue without Redis: an LMDB file holds the jobs, their leases, seen ids and schedules. LMDB commits are
  * durable and its write lock is shared by processes, so a restarted process (or a second one on the same disk)
@@ -54,10 +26,7 @@ type Key = (string | number)[];
  */
 export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobEngine<T> {
   const o = { ...ENGINE_DEFAULTS, pollMs: 200, ...definedOnly(options) };
-  const db: RootDatabase<unknown, Key> = open<unknown, Key>({
-    path: o.path,
-    compression: false,
-  });
+  const store = openEmbeddedStore<T>(o.path, o.retentionMs);
   const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const local = new Map<number, Local<T>>();
   const crons = new Map<string, Cron>();
@@ -66,26 +35,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   let timer: NodeJS.Timeout | undefined;
 
   const report = (error: unknown) => o.onError?.(error);
-  const tx = <R>(fn: () => R): R => db.transactionSync(fn);
-  const jobKey = (seq: number): Key => ["j", seq];
-  const dataKey = (seq: number): Key => ["d", seq];
-  const records = () => [...db.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((e) => e.value as JobRecord<T>);
-  /** The job with its data (records written before the data moved out still hold it themselves). */
-  const asJob = (r: JobRecord<T>): EngineJob<T> => {
-    const data = (db.get(dataKey(r.seq)) ?? (r as JobRecord<T> & { data?: T }).data) as T;
-    return {
-      id: r.id,
-      key: r.key,
-      installationId: r.installationId,
-      kind: r.kind,
-      data,
-      attempt: r.attempt,
-    };
-  };
-  const remove = (seq: number) => {
-    db.removeSync(jobKey(seq));
-    db.removeSync(dataKey(seq));
-  };
+  const { tx, records, asJob, remove } = store;
 
   const abandon = (job: EngineJob<T>, reason: AbandonReason) => {
     Promise.resolve()
@@ -93,57 +43,15 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       .catch(report);
   };
 
-  const enqueueOne = (job: JobInput<T>): boolean => {
-    const seen = db.get(["seen", job.id]) as number | undefined;
-    if (seen !== undefined && seen > Date.now() - o.retentionMs) return false;
-    const seq = ((db.get(["seq"]) as number | undefined) ?? 0) + 1;
-    db.putSync(["seq"], seq);
-    db.putSync(["seen", job.id], Date.now());
-    const { data, ...rest } = job;
-    const record: JobRecord<T> = {
-      ...rest,
-      attempt: 0,
-      seq,
-      state: "queued",
-      notBefore: 0,
-    };
-    db.putSync(jobKey(seq), record);
-    db.putSync(dataKey(seq), data);
-    return true;
-  };
-  // Group commit: enqueues arriving together (a webhook storm) share one durable transaction instead of paying one
-  // disk flush each. Synchronous transactions only: LMDB's asynchronous ones, mixed with synchronous ones from
-  // another handle on the same file in one process, can deadlock on the write lock.
-  let batch: {
-    job: JobInput<T>;
-    resolve: (added: boolean) => void;
-    reject: (error: unknown) => void;
-  }[] = [];
-  const flush = () => {
-    const pending = batch;
-    batch = [];
-    try {
-      const results = tx(() => pending.map((p) => enqueueOne(p.job)));
-      pending.forEach((p, i) => p.resolve(results[i]!));
-    } catch (error) {
-      for (const p of pending) p.reject(error);
-    }
-  };
-  const enqueueDurably = (job: JobInput<T>): Promise<boolean> =>
-    new Promise((resolve, reject) => {
-      batch.push({ job, resolve, reject });
-      if (batch.length === 1) setImmediate(flush);
-    });
-
   /** Renews this worker's heartbeat and leases; returns the local jobs whose key was cancelled from elsewhere. In a transaction. */
   const heartbeat = (): Local<T>[] => {
     const now = Date.now();
-    db.putSync(["w", me], now);
+    store.beat(me, now);
     const cancelled: Local<T>[] = [];
     for (const [seq, l] of local) {
-      const r = db.get(jobKey(seq)) as JobRecord<T> | undefined;
+      const r = store.record(seq);
       if (!r || r.owner !== me) continue;
-      db.putSync(jobKey(seq), { ...r, leaseUntil: now + o.leaseMs });
+      store.put({ ...r, leaseUntil: now + o.leaseMs });
       if (r.cancel) cancelled.push(l);
     }
     return cancelled;
@@ -164,7 +72,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       if (r.state === "running" && r.owner === me && local.has(r.seq) && (r.leaseUntil ?? 0) < now) {
         // Our own job, still running here: this process was too busy to renew in time. Renew, never run it twice.
         const renewed: JobRecord<T> = { ...r, leaseUntil: now + o.leaseMs };
-        db.putSync(jobKey(r.seq), renewed);
+        store.put(renewed);
         live.push(renewed);
         busyKeys.add(r.key);
         perInstallation.set(r.installationId, (perInstallation.get(r.installationId) ?? 0) + 1);
@@ -189,7 +97,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
           leaseUntil: undefined,
           notBefore: now,
         };
-        db.putSync(jobKey(r.seq), requeued);
+        store.put(requeued);
         live.push(requeued);
         continue;
       }
@@ -218,7 +126,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
         leaseUntil: now + o.leaseMs,
         attempt: r.attempt + 1,
       };
-      db.putSync(jobKey(r.seq), running);
+      store.put(running);
       claimed.push({ record: running, job: asJob(running) });
     }
     return { claimed, abandoned };
@@ -227,29 +135,17 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   /** Records the end of a local job: done, retried after a crash, abandoned, or put back by shutdown. */
   const finish = (r: JobRecord<T>, job: EngineJob<T>, outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> }) => {
     const abandonedWith = tx((): AbandonReason | null => {
-      const current = db.get(jobKey(r.seq)) as JobRecord<T> | undefined;
+      const current = store.record(r.seq);
       // Another process took the job over after our lease ran out: the outcome is theirs to record.
       if (!current || current.owner !== me) return null;
       if (outcome.stopped === "shutdown") {
-        db.putSync(jobKey(r.seq), {
-          ...current,
-          state: "queued",
-          owner: undefined,
-          leaseUntil: undefined,
-          attempt: current.attempt - 1,
-        });
+        store.put({ ...current, state: "queued", owner: undefined, leaseUntil: undefined, attempt: current.attempt - 1 });
         return null;
       }
       if (outcome.error !== undefined && outcome.stopped !== "cancel") {
         if (current.attempt < o.attempts) {
           const delay = o.backoffMs * 2 ** (current.attempt - 1);
-          db.putSync(jobKey(r.seq), {
-            ...current,
-            state: "queued",
-            owner: undefined,
-            leaseUntil: undefined,
-            notBefore: Date.now() + delay,
-          });
+          store.put({ ...current, state: "queued", owner: undefined, leaseUntil: undefined, notBefore: Date.now() + delay });
           return null;
         }
         remove(r.seq);
@@ -313,20 +209,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     }, ms);
   };
 
-  const pruneSeen = () =>
-    tx(() => {
-      const cutoff = Date.now() - o.retentionMs;
-      for (const { key, value } of db.getRange({
-        start: ["seen"],
-        end: ["seen", "\uffff"],
-      }))
-        if ((value as number) < cutoff) db.removeSync(key);
-      for (const { key, value } of db.getRange({
-        start: ["w"],
-        end: ["w", "\uffff"],
-      }))
-        if ((value as number) < Date.now() - o.leaseMs) db.removeSync(key);
-    });
+  const pruneSeen = () => store.prune(Date.now() - o.retentionMs, Date.now() - o.leaseMs);
 
   const arm = (id: string, cron: string, job: ScheduledJob<T>) => {
     crons.get(id)?.stop();
@@ -334,7 +217,8 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       // The tick's own time (not "now"), so every replica derives the same id and the seen set keeps one.
       const tick = Math.round((self.currentRun()?.getTime() ?? Date.now()) / 1000) * 1000;
       if (closed) return;
-      enqueueDurably({ ...job, id: `schedule:${id}:${tick}` })
+      store
+        .enqueue({ ...job, id: `schedule:${id}:${tick}` })
         .then(() => schedulePump(0))
         .catch(report);
     });
@@ -343,13 +227,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
 
   pruneSeen();
   if (o.handler) {
-    for (const { key, value } of db.getRange({
-      start: ["sched"],
-      end: ["sched", "\uffff"],
-    })) {
-      const s = value as { cron: string; job: ScheduledJob<T> };
-      arm(String(key[1]), s.cron, s.job);
-    }
+    for (const sched of store.schedules()) arm(sched.id, sched.cron, sched.job);
     schedulePump(0);
   }
   const pruneTimer = setInterval(() => {
@@ -364,7 +242,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   return {
     async enqueue(job) {
       if (closed || stopping) return false;
-      const added = await enqueueDurably(job);
+      const added = await store.enqueue(job);
       if (added && o.handler) schedulePump(0);
       return added;
     },
@@ -378,7 +256,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
             remove(r.seq);
             dropped++;
           } else if (!r.cancel) {
-            db.putSync(jobKey(r.seq), { ...r, cancel: true });
+            store.put({ ...r, cancel: true });
             aborted++;
           }
         }
@@ -390,11 +268,11 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     },
     async upsertSchedule(id, cron, job) {
       new Cron(cron, { paused: true }).stop(); // throws on a bad pattern before anything is stored
-      tx(() => db.putSync(["sched", id], { cron, job }));
+      store.putSchedule(id, cron, job);
       if (o.handler && !closed) arm(id, cron, job);
     },
     async removeSchedule(id) {
-      tx(() => db.removeSync(["sched", id]));
+      store.removeSchedule(id);
       crons.get(id)?.stop();
       crons.delete(id);
     },
@@ -402,12 +280,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       return tx(() => {
         const all = records();
         const now = Date.now();
-        let workers = 0;
-        for (const { value } of db.getRange({
-          start: ["w"],
-          end: ["w", "\uffff"],
-        }))
-          if ((value as number) >= now - o.leaseMs) workers++;
+        const workers = store.workersSince(now - o.leaseMs);
         return {
           queued: all.filter((r) => r.state === "queued").length,
           running: all.filter((r) => r.state === "running").length,
@@ -435,13 +308,13 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       clearTimeout(timer);
       clearInterval(pruneTimer);
       const waiting = tx(() => {
-        db.removeSync(["w", me]);
+        store.dropWorker(me);
         const cut = new Set(requeued.map((j) => j.id));
         return records()
           .filter((r) => r.state === "queued" && !cut.has(r.id))
           .map(asJob);
       });
-      await db.close();
+      await store.close();
       return { requeued, waiting };
     },
   };

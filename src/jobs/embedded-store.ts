@@ -1,0 +1,125 @@
+import { open, type RootDatabase } from "lmdb";
+import type { EngineJob, JobInput, ScheduledJob } from "./job-engine.js";
+
+/**
+ * A job's bookkeeping. Its data (a whole webhook payload, a run's context) is kept apart, under `["d", seq]`: every
+ * claim, heartbeat and stats call reads or rewrites the records, and with the data inside them a storm of 200
+ * deliveries cost a decode of 200 payloads per claim.
+ */
+export interface JobRecord<T> extends Omit<EngineJob<T>, "data"> {
+  seq: number;
+  state: "queued" | "running";
+  owner?: string;
+  leaseUntil?: number;
+  notBefore: number;
+  cancel?: boolean;
+}
+
+type Key = (string | number)[];
+
+/**
+ * How the embedded queue lies in its LMDB file, and nothing about when jobs run (that is embedded-engine.ts):
+ * `["j", seq]` job records, `["d", seq]` their data, `["seen", id]` delivery ids with the time first seen,
+ * `["w", worker]` worker heartbeats, `["sched", id]` schedules, `["seq"]` the last sequence number.
+ * Writes happen inside {@link EmbeddedStore.tx}, one synchronous transaction each.
+ */
+export interface EmbeddedStore<T> {
+  tx<R>(fn: () => R): R;
+  records(): JobRecord<T>[];
+  record(seq: number): JobRecord<T> | undefined;
+  put(record: JobRecord<T>): void;
+  /** The record and its data. */
+  remove(seq: number): void;
+  /** The job with its data (records written before the data moved out still hold it themselves). */
+  asJob(record: JobRecord<T>): EngineJob<T>;
+  /**
+   * Record a job unless its id was seen within `retentionMs`; resolves once committed. Enqueues arriving together (a
+   * webhook storm) share one transaction instead of paying one disk flush each.
+   */
+  enqueue(job: JobInput<T>): Promise<boolean>;
+  beat(worker: string, now: number): void;
+  dropWorker(worker: string): void;
+  /** Workers whose last heartbeat is at or after `since`. */
+  workersSince(since: number): number;
+  /** Forget delivery ids seen before `seenBefore` and heartbeats older than `workersBefore`. */
+  prune(seenBefore: number, workersBefore: number): void;
+  schedules(): { id: string; cron: string; job: ScheduledJob<T> }[];
+  putSchedule(id: string, cron: string, job: ScheduledJob<T>): void;
+  removeSchedule(id: string): void;
+  close(): Promise<void>;
+}
+
+export function openEmbeddedStore<T>(path: string, retentionMs: number): EmbeddedStore<T> {
+  const db: RootDatabase<unknown, Key> = open<unknown, Key>({ path, compression: false });
+  const tx = <R>(fn: () => R): R => db.transactionSync(fn);
+  const jobKey = (seq: number): Key => ["j", seq];
+  const dataKey = (seq: number): Key => ["d", seq];
+  const range = (prefix: string) => db.getRange({ start: [prefix], end: [prefix, "\uffff"] });
+
+  const enqueueOne = (job: JobInput<T>): boolean => {
+    const seen = db.get(["seen", job.id]) as number | undefined;
+    if (seen !== undefined && seen > Date.now() - retentionMs) return false;
+    const seq = ((db.get(["seq"]) as number | undefined) ?? 0) + 1;
+    db.putSync(["seq"], seq);
+    db.putSync(["seen", job.id], Date.now());
+    const { data, ...rest } = job;
+    const record: JobRecord<T> = { ...rest, attempt: 0, seq, state: "queued", notBefore: 0 };
+    db.putSync(jobKey(seq), record);
+    db.putSync(dataKey(seq), data);
+    return true;
+  };
+  // Synchronous transactions only: LMDB's asynchronous ones, mixed with synchronous ones from another handle on the
+  // same file in one process, can deadlock on the write lock.
+  let batch: { job: JobInput<T>; resolve: (added: boolean) => void; reject: (error: unknown) => void }[] = [];
+  const flush = () => {
+    const pending = batch;
+    batch = [];
+    try {
+      const results = tx(() => pending.map((p) => enqueueOne(p.job)));
+      pending.forEach((p, i) => p.resolve(results[i]!));
+    } catch (error) {
+      for (const p of pending) p.reject(error);
+    }
+  };
+
+  return {
+    tx,
+    records: () => [...db.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((e) => e.value as JobRecord<T>),
+    record: (seq) => db.get(jobKey(seq)) as JobRecord<T> | undefined,
+    put: (record) => void db.putSync(jobKey(record.seq), record),
+    remove(seq) {
+      db.removeSync(jobKey(seq));
+      db.removeSync(dataKey(seq));
+    },
+    asJob(r) {
+      const data = (db.get(dataKey(r.seq)) ?? (r as JobRecord<T> & { data?: T }).data) as T;
+      return { id: r.id, key: r.key, installationId: r.installationId, kind: r.kind, data, attempt: r.attempt };
+    },
+    enqueue: (job) =>
+      new Promise((resolve, reject) => {
+        batch.push({ job, resolve, reject });
+        if (batch.length === 1) setImmediate(flush);
+      }),
+    beat: (worker, now) => void db.putSync(["w", worker], now),
+    dropWorker: (worker) => void db.removeSync(["w", worker]),
+    workersSince(since) {
+      let n = 0;
+      for (const { value } of range("w")) if ((value as number) >= since) n++;
+      return n;
+    },
+    prune(seenBefore, workersBefore) {
+      tx(() => {
+        for (const { key, value } of range("seen")) if ((value as number) < seenBefore) db.removeSync(key);
+        for (const { key, value } of range("w")) if ((value as number) < workersBefore) db.removeSync(key);
+      });
+    },
+    schedules: () =>
+      [...range("sched")].map(({ key, value }) => {
+        const s = value as { cron: string; job: ScheduledJob<T> };
+        return { id: String(key[1]), cron: s.cron, job: s.job };
+      }),
+    putSchedule: (id, cron, job) => tx(() => void db.putSync(["sched", id], { cron, job })),
+    removeSchedule: (id) => tx(() => void db.removeSync(["sched", id])),
+    close: () => db.close(),
+  };
+}
