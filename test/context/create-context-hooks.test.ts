@@ -4,25 +4,10 @@ import { DEFAULT_CONTEXT_BUDGET } from "../../src/context/types.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { CompletionRequest } from "../../src/llm/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
+import { runSettings } from "../helpers/run-fixtures.js";
 import { fakeReader } from "./fake-reader.js";
 
-const settings: RunRequest["settings"] = {
-  model: "big",
-  weakModel: "small",
-  editFormat: "diff",
-  mapTokens: 0,
-  maxReflections: 1,
-  setup: [],
-  lint: [],
-  autoTest: false,
-  timeoutMs: 60_000,
-  commandTimeoutMs: 1000,
-  protectedPaths: [],
-  budget: {},
-  requireGreenChecks: false,
-  draft: true,
-  branchPrefix: "aider/",
-};
+const settings = runSettings({ model: "big", weakModel: "small" });
 const req: RunRequest = {
   jobId: "j9",
   deliveryId: "j9",

@@ -4,26 +4,11 @@ import { DEFAULT_CONTEXT_BUDGET } from "../../src/context/types.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { RunRequest } from "../../src/run/run-request.js";
+import { runSettings } from "../helpers/run-fixtures.js";
 import { fakeReader, httpError } from "./fake-reader.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
-const settings: RunRequest["settings"] = {
-  model: "m",
-  editFormat: "diff",
-  mapTokens: 0,
-  maxReflections: 1,
-  setup: [],
-  lint: [],
-  test: "npm test",
-  autoTest: false,
-  timeoutMs: 60_000,
-  commandTimeoutMs: 1000,
-  protectedPaths: [],
-  budget: {},
-  requireGreenChecks: false,
-  draft: true,
-  branchPrefix: "aider/",
-};
+const settings = runSettings({ test: "npm test" });
 const SHA = "a".repeat(40);
 const req = (mode: PrMode = { kind: "plain" }, over: Partial<RunRequest> = {}): RunRequest => ({
   jobId: "j2",

@@ -2,6 +2,7 @@ import type { CoderResult } from "../../src/coder/types.js";
 import type { ReviewThread } from "../../src/context/pr-data.js";
 import { replyToThreads } from "../../src/context/reply-to-threads.js";
 import type { RunOutcome } from "../../src/run/run-outcome.js";
+import { changedResult } from "../helpers/run-fixtures.js";
 import { fakeReader, httpError } from "./fake-reader.js";
 
 const thread = (id: string, path: string, databaseId: number): ReviewThread => ({
@@ -14,18 +15,8 @@ const thread = (id: string, path: string, databaseId: number): ReviewThread => (
 });
 const threads = [thread("PRRT_a", "src/a.ts", 71), thread("PRRT_b", "src/b.ts", 72), thread("PRRT_c", "src/c.ts", 73)];
 const explanation = "Done.\nTHREAD PRRT_a: renamed x to count.\nTHREAD PRRT_b: left as is; the name is used by the public API.\n";
-const result = (over: Partial<Extract<CoderResult, { outcome: "changed" }>> = {}): Extract<CoderResult, { outcome: "changed" }> => ({
-  outcome: "changed",
-  editedFiles: [{ path: "src/a.ts", added: 1, removed: 1 }],
-  commit: { sha: "c".repeat(40), subject: "fix: x" },
-  reflections: 0,
-  tokens: { prompt: 1, completion: 1 },
-  costUsd: null,
-  explanation,
-  shell: [],
-  elapsedMs: 1,
-  ...over,
-});
+const result = (over: Parameters<typeof changedResult>[0] = {}) =>
+  changedResult({ editedFiles: [{ path: "src/a.ts", added: 1, removed: 1 }], commit: { sha: "c".repeat(40), subject: "fix: x" }, explanation, ...over });
 const pushed: RunOutcome = { kind: "pushed", result: result(), sha: "c".repeat(40), url: "https://github.com/acme/web/commit/ccc", elapsedMs: 1 };
 
 function github(resolve: unknown = { resolveReviewThread: { thread: { isResolved: true } } }) {

@@ -1,21 +1,11 @@
 import nock from "nock";
-import type { CoderResult } from "../../src/coder/types.js";
 import { createRunGitHub } from "../../src/github/create-run-github.js";
+import { changedResult } from "../helpers/run-fixtures.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const REPO = "/repos/acme/widgets";
 const job = { req: { owner: "acme", repo: "widgets" }, statusCommentId: 1, reactTo: { kind: "issue" as const, number: 4 }, webUrl: "https://github.com/acme/widgets" };
-const result: CoderResult = {
-  outcome: "changed",
-  editedFiles: [{ path: "a.ts", added: 1, removed: 0 }],
-  commit: { sha: "c".repeat(40), subject: "feat: x" },
-  reflections: 0,
-  tokens: { prompt: 1, completion: 1 },
-  costUsd: null,
-  explanation: "",
-  shell: [],
-  elapsedMs: 1,
-};
+const result = changedResult({ editedFiles: [{ path: "a.ts", added: 1, removed: 0 }] });
 const pr = { branch: "aider/issue-4", base: "main", draft: false, issue: { number: 4, title: "Add retries" }, requester: { login: "ann" }, result };
 
 describe("createRunGitHub: openPullRequest", () => {

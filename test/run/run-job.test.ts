@@ -4,23 +4,9 @@ import { renderFinal, renderStage } from "../../src/github/render-status.js";
 import { runJob, type RunJobDeps } from "../../src/run/run-job.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
+import { changedResult, runSettings } from "../helpers/run-fixtures.js";
 
-const settings: RunRequest["settings"] = {
-  model: "m",
-  editFormat: "diff",
-  mapTokens: 0,
-  maxReflections: 1,
-  setup: [],
-  lint: [],
-  autoTest: false,
-  timeoutMs: 60_000,
-  commandTimeoutMs: 1000,
-  protectedPaths: [],
-  budget: {},
-  requireGreenChecks: false,
-  draft: true,
-  branchPrefix: "aider/",
-};
+const settings = runSettings();
 const prTarget = { kind: "pull-request" as const, number: 4, headRef: "feat", headSha: "a".repeat(40), headCloneUrl: "https://git/acme/w.git", isFork: false };
 const request = (over: Partial<RunRequest> = {}): RunRequest => ({
   jobId: "j1",
@@ -39,17 +25,7 @@ const request = (over: Partial<RunRequest> = {}): RunRequest => ({
   settings,
   ...over,
 });
-const changed: CoderResult = {
-  outcome: "changed",
-  editedFiles: [{ path: "a.ts", added: 1, removed: 1 }],
-  commit: { sha: "c".repeat(40), subject: "feat: x" },
-  reflections: 0,
-  tokens: { prompt: 1, completion: 1 },
-  costUsd: null,
-  explanation: "",
-  shell: [],
-  elapsedMs: 1,
-};
+const changed = changedResult();
 
 function harness(coder: RunJobDeps["coder"], controller = new AbortController(), clock = { now: 0 }) {
   const calls: string[] = [];
