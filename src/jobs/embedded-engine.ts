@@ -277,16 +277,13 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       crons.delete(id);
     },
     async stats() {
-      return tx(() => {
-        const all = records();
-        const now = Date.now();
-        const workers = store.workersSince(now - o.leaseMs);
-        return {
-          queued: all.filter((r) => r.state === "queued").length,
-          running: all.filter((r) => r.state === "running").length,
-          workers,
-        };
-      });
+      // Reads only, outside a transaction: no write lock and no commit (runs poll this while triage is queued).
+      const all = records();
+      return {
+        queued: all.filter((r) => r.state === "queued").length,
+        running: all.filter((r) => r.state === "running").length,
+        workers: store.workersSince(Date.now() - o.leaseMs),
+      };
     },
     async shutdown(graceMs): Promise<ShutdownResult<T>> {
       if (closed) return { requeued: [], waiting: [] };
