@@ -59,9 +59,9 @@ export interface AppOptions {
 /** Triage jobs are GitHub calls only: many at once, none waits behind a busy PR. */
 const TRIAGE_CONCURRENCY = 16;
 
-/** The job process's module beside this file: `.js` when built, `.ts` (run through tsx) from sources. */
+/** The job process's module in app/: `.js` when built, `.ts` (run through tsx) from sources; named from the folder above (see fork-worker's childEntry). */
 function jobModule(): { module: string; execArgv: string[] } {
-  const js = fileURLToPath(new URL("./run-job-process.js", import.meta.url));
+  const js = fileURLToPath(new URL("../app/run-job-process.js", import.meta.url));
   return existsSync(js) ? { module: js, execArgv: [] } : { module: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
 }
 

@@ -34,9 +34,12 @@ export type ForkOutcome =
 
 type FromChild = { type: "done"; result: unknown } | { type: "failed"; message: string } | { type: "message"; message: unknown };
 
-/** The child's entry beside this file: `.js` when built, `.ts` when run from sources (tsx, jest). */
+/**
+ * The child's entry in exec/: `.js` when built, `.ts` when run from sources (tsx, jest). Named from the folder
+ * above, so the lookup holds from this file and from a bundle's chunk (scripts/bundle.mjs) alike.
+ */
 function childEntry(): string {
-  const js = fileURLToPath(new URL("./fork-worker-child.js", import.meta.url));
+  const js = fileURLToPath(new URL("../exec/fork-worker-child.js", import.meta.url));
   return existsSync(js) ? js : js.replace(/\.js$/, ".ts");
 }
 

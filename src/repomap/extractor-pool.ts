@@ -110,7 +110,7 @@ export function createExtractorPool(threads: number, entry: { code: string } | n
 function workerEntry(): { code: string } | null {
   const self = import.meta.url;
   if (!self.endsWith(".ts")) {
-    return { code: `import(${JSON.stringify(new URL("./tag-worker.js", self).href)});` };
+    return { code: `import(${JSON.stringify(new URL("../repomap/tag-worker.js", self).href)});` };
   }
   try {
     // The package's `import` build of tsx/esm/api sits next to the `require` one that createRequire finds; the
@@ -120,7 +120,7 @@ function workerEntry(): { code: string } | null {
         .resolve("tsx/esm/api")
         .replace(/\.cjs$/, ".mjs"),
     ).href;
-    const target = new URL("./tag-worker.ts", self).href;
+    const target = new URL("../repomap/tag-worker.ts", self).href;
     return {
       code: `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(target)}); });`,
     };

@@ -29,7 +29,8 @@ function builtMtime() {
   }
 }
 
-export default function buildOnce() {
+export default async function buildOnce() {
+  await buildTestScripts();
   if (builtMtime() >= newestMtime(path.join(root, "src"))) return;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   try {
@@ -41,4 +42,34 @@ export default function buildOnce() {
     if (builtMtime() < 0) throw new Error(`the CLI and e2e tests need dist/, and \`npm run build\` failed: fix the errors below and re-run.\n${out}`);
     process.stderr.write(`\nnpm run build reported errors (the tests run the JavaScript it emitted anyway):\n${out}\n`);
   }
+  // The build's second step, as `npm run build` runs it: the entries Node starts from, bundled.
+  const { bundle } = await import("../../scripts/bundle.mjs");
+  await bundle();
+}
+
+/** Test scripts started as processes of their own (test/helpers/spawn-script.ts), and where they are built to. */
+export const TEST_SCRIPTS = ["test/fixtures/jobs/engine-worker.ts"];
+export const builtScript = (script) => path.join(root, "node_modules/.cache/aider-bot/test-scripts", path.basename(script).replace(/\.ts$/, ".mjs"));
+
+/**
+ * Build the test scripts to plain JavaScript (esbuild, ~0.1 s), so each spawn starts Node on a file instead of
+ * compiling TypeScript through tsx (about 1 s of CPU per process; the engine tests start dozens).
+ */
+async function buildTestScripts() {
+  const { build } = await import("esbuild");
+  await Promise.all(
+    TEST_SCRIPTS.map((script) =>
+      build({
+        absWorkingDir: root,
+        entryPoints: [path.join(root, script)],
+        outfile: builtScript(script),
+        bundle: true,
+        packages: "external",
+        platform: "node",
+        target: "node20",
+        format: "esm",
+        logLevel: "warning",
+      }),
+    ),
+  );
 }
