@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { builtScript } from "./build-once.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -19,10 +21,13 @@ export interface ScriptProcess {
 
 /**
  * Starts a test script (path relative to the repository root) as its own Node process, the one way tests start
- * worker processes. Today through `node --import tsx`; switching to built code changes only this function.
+ * worker processes. Runs the script as jest's global setup built it (plain JavaScript, see build-once.js); through
+ * `node --import tsx` only when that build is missing (a script not listed there).
  */
 export function spawnScript(script: string, args: string[]): ScriptProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+  const built = builtScript(script);
+  const argv = existsSync(built) ? [built, ...args] : ["--import", "tsx", script, ...args];
+  const child = spawn(process.execPath, argv, { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
   const events: ScriptEvent[] = [];
   let buffer = "";
   let err = "";
