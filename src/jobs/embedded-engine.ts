@@ -133,8 +133,8 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   };
 
   /** Records the end of a local job: done, retried after a crash, abandoned, or put back by shutdown. */
-  const finish = (r: JobRecord<T>, job: EngineJob<T>, outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> }) => {
-    const abandonedWith = tx((): AbandonReason | null => {
+  const finish = async (r: JobRecord<T>, job: EngineJob<T>, outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> }) => {
+    const abandonedWith = await tx((): AbandonReason | null => {
       const current = store.record(r.seq);
       // Another process took the job over after our lease ran out: the outcome is theirs to record.
       if (!current || current.owner !== me) return null;
@@ -170,7 +170,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
         error = e ?? new Error("the job failed without an error");
       }
       try {
-        finish(r, job, { error, stopped: stopReason(controller.signal) });
+        await finish(r, job, { error, stopped: stopReason(controller.signal) });
       } catch (e) {
         report(e);
       }
@@ -180,11 +180,10 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     local.set(r.seq, { record: r, job, controller, done });
   };
 
-  const pump = () => {
-    if (closed) return;
+  const pumpOnce = async () => {
     try {
       // One transaction (one disk flush) for the heartbeat and the claim: a storm of short jobs pumps often.
-      const { cancelled, claimed, abandoned } = tx(() => ({
+      const { cancelled, claimed, abandoned } = await tx(() => ({
         cancelled: heartbeat(),
         ...claim(),
       }));
@@ -200,12 +199,42 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     }
   };
 
+  // One pump at a time (its claims must be in `local` before the next one counts them); a pump asked for while one
+  // runs makes that one go round again.
+  let pumping: Promise<void> | null = null;
+  let again = false;
+  const pump = (): Promise<void> => {
+    if (closed) return Promise.resolve();
+    if (pumping) {
+      again = true;
+      return pumping;
+    }
+    pumping = (async () => {
+      try {
+        do {
+          again = false;
+          await pumpOnce();
+        } while (again && !closed);
+      } finally {
+        pumping = null;
+      }
+    })();
+    return pumping;
+  };
+
+  // The next pump's time: an earlier one already set is kept (a poll scheduled after a pump must not push back the
+  // immediate pump an enqueue asked for meanwhile).
+  let dueAt = Infinity;
   const schedulePump = (ms: number) => {
     if (closed) return;
+    const at = Date.now() + ms;
+    if (timer !== undefined && at >= dueAt) return;
     clearTimeout(timer);
+    dueAt = at;
     timer = setTimeout(() => {
-      pump();
-      schedulePump(o.pollMs);
+      timer = undefined;
+      dueAt = Infinity;
+      void pump().finally(() => schedulePump(o.pollMs));
     }, ms);
   };
 
@@ -225,18 +254,12 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     crons.set(id, c);
   };
 
-  pruneSeen();
+  void pruneSeen().catch(report);
   if (o.handler) {
     for (const sched of store.schedules()) arm(sched.id, sched.cron, sched.job);
     schedulePump(0);
   }
-  const pruneTimer = setInterval(() => {
-    try {
-      pruneSeen();
-    } catch (error) {
-      report(error);
-    }
-  }, 600_000);
+  const pruneTimer = setInterval(() => void pruneSeen().catch(report), 600_000);
   pruneTimer.unref();
 
   return {
@@ -247,7 +270,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       return added;
     },
     async cancel(key) {
-      const result = tx(() => {
+      const result = await tx(() => {
         let dropped = 0;
         let aborted = 0;
         for (const r of records()) {
@@ -268,11 +291,11 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
     },
     async upsertSchedule(id, cron, job) {
       new Cron(cron, { paused: true }).stop(); // throws on a bad pattern before anything is stored
-      store.putSchedule(id, cron, job);
+      await store.putSchedule(id, cron, job);
       if (o.handler && !closed) arm(id, cron, job);
     },
     async removeSchedule(id) {
-      store.removeSchedule(id);
+      await store.removeSchedule(id);
       crons.get(id)?.stop();
       crons.delete(id);
     },
@@ -291,7 +314,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       for (const c of crons.values()) c.stop();
       const running = [...local.values()];
       // Keep renewing leases while we wait, or another process would take the jobs over as lost.
-      const finished = await within(Promise.all(running.map((l) => l.done)), graceMs, () => pump());
+      const finished = await within(Promise.all(running.map((l) => l.done)), graceMs, () => void pump());
       const requeued: EngineJob<T>[] = [];
       if (!finished) {
         for (const l of local.values()) {
@@ -299,12 +322,14 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
           requeued.push(l.job);
         }
         // A handler that ignores its signal must not hold the process forever: one more grace period.
-        await within(Promise.all(running.map((l) => l.done)), graceMs, () => pump());
+        await within(Promise.all(running.map((l) => l.done)), graceMs, () => void pump());
       }
       closed = true;
       clearTimeout(timer);
       clearInterval(pruneTimer);
-      const waiting = tx(() => {
+      // A pump still in flight commits before the last transaction reads what is left.
+      await pumping;
+      const waiting = await tx(() => {
         store.dropWorker(me);
         const cut = new Set(requeued.map((j) => j.id));
         return records()

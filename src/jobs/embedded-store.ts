@@ -21,10 +21,16 @@ type Key = (string | number)[];
  * How the embedded queue lies in its LMDB file, and nothing about when jobs run (that is embedded-engine.ts):
  * `["j", seq]` job records, `["d", seq]` their data, `["seen", id]` delivery ids with the time first seen,
  * `["w", worker]` worker heartbeats, `["sched", id]` schedules, `["seq"]` the last sequence number.
- * Writes happen inside {@link EmbeddedStore.tx}, one synchronous transaction each.
+ * Writes happen inside {@link EmbeddedStore.tx}.
  */
 export interface EmbeddedStore<T> {
-  tx<R>(fn: () => R): R;
+  /**
+   * Run `fn` inside one write transaction; resolves with its result once committed. The callback runs on this
+   * thread when LMDB's write thread holds the lock; the commit and its disk flush happen on that thread, never on
+   * the event loop. (Synchronous transactions flushed on the event loop: in a storm, with the disk busy with
+   * clones, one commit blocked every webhook answer for up to ~2 s.)
+   */
+  tx<R>(fn: () => R): Promise<R>;
   records(): JobRecord<T>[];
   record(seq: number): JobRecord<T> | undefined;
   put(record: JobRecord<T>): void;
@@ -42,16 +48,18 @@ export interface EmbeddedStore<T> {
   /** Workers whose last heartbeat is at or after `since`. */
   workersSince(since: number): number;
   /** Forget delivery ids seen before `seenBefore` and heartbeats older than `workersBefore`. */
-  prune(seenBefore: number, workersBefore: number): void;
+  prune(seenBefore: number, workersBefore: number): Promise<void>;
   schedules(): { id: string; cron: string; job: ScheduledJob<T> }[];
-  putSchedule(id: string, cron: string, job: ScheduledJob<T>): void;
-  removeSchedule(id: string): void;
+  putSchedule(id: string, cron: string, job: ScheduledJob<T>): Promise<void>;
+  removeSchedule(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export function openEmbeddedStore<T>(path: string, retentionMs: number): EmbeddedStore<T> {
   const db: RootDatabase<unknown, Key> = open<unknown, Key>({ path, compression: false });
-  const tx = <R>(fn: () => R): R => db.transactionSync(fn);
+  // Asynchronous transactions only. A synchronous one blocks the event loop for its commit; mixed with asynchronous
+  // ones from another handle on the same file in one process, it can also deadlock on the write lock.
+  const tx = <R>(fn: () => R): Promise<R> => db.transaction(fn);
   const jobKey = (seq: number): Key => ["j", seq];
   const dataKey = (seq: number): Key => ["d", seq];
   const range = (prefix: string) => db.getRange({ start: [prefix], end: [prefix, "\uffff"] });
@@ -68,18 +76,14 @@ export function openEmbeddedStore<T>(path: string, retentionMs: number): Embedde
     db.putSync(dataKey(seq), data);
     return true;
   };
-  // Synchronous transactions only: LMDB's asynchronous ones, mixed with synchronous ones from another handle on the
-  // same file in one process, can deadlock on the write lock.
   let batch: { job: JobInput<T>; resolve: (added: boolean) => void; reject: (error: unknown) => void }[] = [];
   const flush = () => {
     const pending = batch;
     batch = [];
-    try {
-      const results = tx(() => pending.map((p) => enqueueOne(p.job)));
-      pending.forEach((p, i) => p.resolve(results[i]!));
-    } catch (error) {
-      for (const p of pending) p.reject(error);
-    }
+    tx(() => pending.map((p) => enqueueOne(p.job))).then(
+      (results) => pending.forEach((p, i) => p.resolve(results[i]!)),
+      (error: unknown) => pending.forEach((p) => p.reject(error)),
+    );
   };
 
   return {
@@ -108,7 +112,7 @@ export function openEmbeddedStore<T>(path: string, retentionMs: number): Embedde
       return n;
     },
     prune(seenBefore, workersBefore) {
-      tx(() => {
+      return tx(() => {
         for (const { key, value } of range("seen")) if ((value as number) < seenBefore) db.removeSync(key);
         for (const { key, value } of range("w")) if ((value as number) < workersBefore) db.removeSync(key);
       });
