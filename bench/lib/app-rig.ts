@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { appendFileSync, existsSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -31,7 +31,7 @@ export async function ensureBuilt(): Promise<void> {
   };
   if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= (await newest(path.resolve("src")))) return;
   process.stdout.write("building dist/ for the app benchmarks…\n");
-  const r = await createExec({ sourceEnv: process.env }).run({ command: "npx", args: ["tsc", "-p", "tsconfig.build.json"], cwd: process.cwd(), timeoutMs: 300_000 });
+  const r = await createExec({ sourceEnv: process.env }).run({ command: "npm", args: ["run", "build"], cwd: process.cwd(), timeoutMs: 300_000 });
   if (r.exitCode !== 0) throw new Error(`npm run build failed:\n${r.output}`);
 }
 
@@ -82,7 +82,8 @@ export async function startRig(spec: { files: Record<string, string>; permission
     GHE_HOST: new URL(fake.apiUrl).host,
     GHE_PROTOCOL: "http",
     HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
+    LOG_FORMAT: process.env.BENCH_LOG_LEVEL ? "json" : "pretty",
     AIDER_BOT_THROTTLE: "0",
     NO_SMEE_SETUP: "true",
     OPENAI_BASE_URL: llm.baseUrl,
@@ -101,10 +102,18 @@ export async function startRig(spec: { files: Record<string, string>; permission
     work,
     appEnv,
     async start(command, extra = {}, ready = "aider-bot listening on") {
-      const child = spawn(process.execPath, [MAIN, ...command], { env: { ...appEnv, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
+      // BENCH_NODE_ARGS adds Node flags to every app process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where its time goes.
+      const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+      const child = spawn(process.execPath, [...nodeArgs, MAIN, ...command], { env: { ...appEnv, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
-      child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-      child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+      // BENCH_APP_LOG=<file> keeps every app process's output there too (with LOG_LEVEL=info, each step's log line).
+      const logTo = process.env.BENCH_APP_LOG;
+      const keep = (d: Buffer) => {
+        out += d.toString();
+        if (logTo) appendFileSync(logTo, d);
+      };
+      child.stdout!.on("data", keep);
+      child.stderr!.on("data", keep);
       const deadline = Date.now() + 60_000;
       while (!out.includes(ready)) {
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`aider-bot ${command.join(" ")} did not start:\n${out.slice(-4000)}`);
