@@ -6,6 +6,7 @@ import type { AppEnv } from "../config/env.js";
 import { createForkPool, type ForkPool } from "../exec/fork-worker.js";
 import { waitForTriage, type IntakeGate } from "./intake-gate.js";
 import type { JobContext, RunQueue } from "../github/job-context.js";
+import { createLookupCache } from "../github/lookup-cache.js";
 import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
 import { reportInterrupted } from "../github/report-interrupted.js";
 import type { Interruption } from "../github/render-status.js";
@@ -185,7 +186,13 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       void sync();
       setInterval(sync, env.scheduleSyncMs).unref();
     }
-    registerHandlers(app, { runs: runPort, botLogin: async () => (await bot()).login, defaults: { model: env.model, weakModel: env.weakModel }, firstAttempt: (id) => firstAttempts.has(id) });
+    registerHandlers(app, {
+      runs: runPort,
+      botLogin: async () => (await bot()).login,
+      defaults: { model: env.model, weakModel: env.weakModel },
+      firstAttempt: (id) => firstAttempts.has(id),
+      lookups: createLookupCache({ ttlMs: env.triageCacheMs }),
+    });
   };
   return {
     appFn,

@@ -183,6 +183,8 @@ const VARIABLES = {
   role: variable("AIDER_BOT_ROLE", oneOf(["all", "receiver"], "all or receiver").default("all")),
   /** Where the embedded job store lives without Redis (keep it on a persistent volume). */
   dataDir: variable("AIDER_BOT_DATA_DIR", z.string().default(".aider-bot/queue")),
+  /** How long triage shares a repository's config and a user's permission between events (0: every event reads both). */
+  triageCacheMs: variable("AIDER_BOT_TRIAGE_CACHE_MS", number(0, "a number of milliseconds ≥ 0").default(10_000)),
   /** Jobs running at once per installation, across all workers. */
   perInstallation: variable("AIDER_BOT_PER_INSTALLATION", number(1, "a whole number ≥ 1", true).default(2)),
   /** A running job whose worker stops renewing its lease for this long is taken as lost. */

@@ -14,6 +14,7 @@ import { httpStatus } from "./github-api.js";
 import { type GitHubClient } from "./github-client.js";
 import { reactionSubject, type JobContext, type RunQueue } from "./job-context.js";
 import { readRequestMarker, replyMarker, runMarker, type StoredRequest } from "./markers.js";
+import type { LookupCache } from "./lookup-cache.js";
 import { lookupPermission } from "./permissions.js";
 import { addReaction } from "./reactions.js";
 import { renderStage } from "./render-status.js";
@@ -41,6 +42,8 @@ export interface AppServices {
    * posted without listing the thread first (a retried triage may have posted one before it died).
    */
   firstAttempt?(deliveryId: string): boolean;
+  /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */
+  lookups?: LookupCache;
 }
 
 export type HandleResult = { kind: "ignored"; reason: string } | { kind: "replied"; reason: string } | { kind: "enqueued"; jobId: string; context: JobContext } | { kind: "cancelled"; count: number };
@@ -58,7 +61,12 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
   if (ctx.name === "check_suite") return handleCheckSuite(ctx, services);
   const config = await loadConfig(ctx);
   const bot = { login: await services.botLogin(), appId: await services.botAppId?.() };
-  const action = await decideAction(ctx, { config, bot, permissionOf: (username, where) => lookupPermission(ctx.api, { ...where, username }) });
+  const permissionOf = (username: string, where: { owner: string; repo: string }) => {
+    const read = () => lookupPermission(ctx.api, { ...where, username });
+    // GitHub logins are case-insensitive.
+    return services.lookups ? services.lookups.get(`permission:${where.owner}/${where.repo}:${username}`.toLowerCase(), read) : read();
+  };
+  const action = await decideAction(ctx, { config, bot, permissionOf });
   if (action.kind === "ignore") return { kind: "ignored", reason: action.reason };
   const { facts } = action;
   const log = ctx.log.child({ delivery: ctx.id, repo: `${facts.owner}/${facts.repo}`, number: facts.number });

@@ -1,4 +1,5 @@
 import nock from "nock";
+import { createLookupCache } from "../../src/github/lookup-cache.js";
 import { API, REPO, examplePayload, startProbot } from "./probot-harness.js";
 
 type Body = { body: string };
@@ -36,6 +37,39 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     noConfig();
     await send("issue_comment", issueComment("Looks good to me.\n\n> /aider quoted"));
     expect(h.results).toEqual([{ kind: "ignored", reason: "no command" }]);
+  });
+
+  it("events arriving together share one config read and one permission read (lookups); without lookups each reads", async () => {
+    const asks = (n: number) =>
+      nock(API)
+        .post(/\/reactions$/)
+        .times(n)
+        .reply(201, {})
+        .get(`${REPO}/issues/1/comments`)
+        .query(true)
+        .times(n)
+        .reply(200, [])
+        .post(`${REPO}/issues/1/comments`)
+        .times(n)
+        .reply(201, { id: 57 });
+    const shared = await startProbot({ lookups: createLookupCache({ ttlMs: 10_000 }) });
+    token();
+    // Each read answers once: a second read of either would find no interceptor and fail its triage.
+    config("model: gpt-4o\n");
+    permission("write");
+    asks(2);
+    const receive = (probot: typeof shared.probot, id: string) => probot.receive({ id, name: "issue_comment", payload: issueComment(`/aider ask where is retry handled? (${id})`) } as never);
+    await Promise.all([receive(shared.probot, "d1"), receive(shared.probot, "d2")]);
+    expect(shared.queue.jobs.map((j) => j.id).sort()).toEqual(["d1", "d2"]);
+    // The default harness shares nothing: two events, two reads of each.
+    token();
+    config("model: gpt-4o\n");
+    config("model: gpt-4o\n");
+    permission("write");
+    permission("write");
+    asks(2);
+    await Promise.all([receive(h.probot, "d3"), receive(h.probot, "d4")]);
+    expect(h.queue.jobs.map((j) => j.id).sort()).toEqual(["d3", "d4"]);
   });
 
   it("PR comment: 👀 on the comment, a queued status comment, and a pr-branch job", async () => {
