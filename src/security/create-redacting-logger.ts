@@ -33,7 +33,17 @@ function errorSerializer(err: unknown): unknown {
 }
 
 /**
- * A pino logger that redacts every line and keeps payloads out of errors, formatted as Probot's own logger is
+ * A logged `event` as its id and name only. Probot logs every event it receives at debug level as `{ event }`,
+ * payload included ("Webhook received"); our own lines log `event` as a name (a string), kept as is.
+ */
+function eventSerializer(event: unknown): unknown {
+  if (!event || typeof event !== "object") return event;
+  const e = event as { id?: unknown; name?: unknown };
+  return { id: e.id, name: e.name };
+}
+
+/**
+ * A pino logger that redacts every line and keeps payloads out of errors and events, formatted as Probot's own logger is
  * (pretty, or JSON with `format: "json"`). Give it to Probot as `log`.
  */
 export async function createRedactingLogger(options: { level: string; redactor: SecretRedactor; format?: "json" | "pretty"; sink?: LineSink }): Promise<Logger> {
@@ -43,5 +53,5 @@ export async function createRedactingLogger(options: { level: string; redactor: 
     transform.pipe(process.stdout);
     sink = transform;
   }
-  return pino({ level: options.level, name: "probot", serializers: { err: errorSerializer } }, redactingSink(sink, options.redactor));
+  return pino({ level: options.level, name: "probot", serializers: { err: errorSerializer, event: eventSerializer } }, redactingSink(sink, options.redactor));
 }

@@ -18,4 +18,15 @@ describe("createRedactingLogger", () => {
     expect(out).not.toContain("the whole comment body");
     expect(out).toContain('"id":"d1"');
   });
+
+  it("logs a received event (as Probot does at debug level) as its id and name, never its payload; a string event stays", async () => {
+    const lines: string[] = [];
+    const log = await createRedactingLogger({ level: "debug", redactor: createSecretRedactor([]), sink: { write: (l) => lines.push(l) } });
+    log.debug({ event: { id: "d2", name: "issue_comment", payload: { comment: { body: "PRIVATE-TEXT" } } } }, "Webhook received");
+    log.info({ delivery: "d3", event: "issues" }, "webhook");
+    const [received, plain] = lines.map((l) => JSON.parse(l) as { event: unknown });
+    expect(received!.event).toEqual({ id: "d2", name: "issue_comment" });
+    expect(lines.join("")).not.toContain("PRIVATE-TEXT");
+    expect(plain!.event).toBe("issues");
+  });
 });
