@@ -57,8 +57,12 @@ export interface AppOptions {
   gate?: IntakeGate;
 }
 
-/** Triage jobs are GitHub calls only: many at once, none waits behind a busy PR. */
-const TRIAGE_CONCURRENCY = 16;
+/**
+ * Triage jobs are GitHub calls only: many at once, none waits behind a busy PR. A triage mostly waits on GitHub; with
+ * 16 at a time the storm's triage went in lockstep batches (16 started, all ~85 ms later the next 16). With the
+ * throttle on, Octokit's own limits still bound the requests in flight per installation.
+ */
+const TRIAGE_CONCURRENCY = 32;
 
 /** The job process's module in app/: `.js` when built, `.ts` (run through tsx) from sources; named from the folder above (see fork-worker's childEntry). */
 function jobModule(): { module: string; execArgv: string[] } {
