@@ -91,12 +91,28 @@ export interface ForkPool {
 /**
  * Job processes started one ahead (the first when the pool is made): a Node process with the job module already imported waits, idle and unreferenced,
  * for the next job, so a job does not pay Node's start and the module load (about a second) on its own clock. Each
- * process still runs one job and exits; a new spare starts as one is taken. An idle spare that dies is replaced only
- * when the next job comes (a spare that cannot start never loops).
+ * process still runs one job and exits. The next spare starts when the job that took the last one ends, or
+ * `refillDelayMs` (default 3 s) after it began, whichever comes first: started at once, its ~1 s of start-up CPU
+ * (module load, tokenizer tables, sandbox probe) competed with that job's clone and map on a small machine. An idle
+ * spare that dies is replaced only when the next job comes (a spare that cannot start never loops).
  */
-export function createForkPool(spawn: ForkSpawnOptions & { module: string }): ForkPool {
+export function createForkPool(spawn: ForkSpawnOptions & { module: string; refillDelayMs?: number }): ForkPool {
   let spare: Started | null = null;
   let closed = false;
+  let refill: { timer: NodeJS.Timeout; go(): void } | null = null;
+  const refillAfter = (job: Started) => {
+    if (refill) return;
+    const go = () => {
+      if (refill !== entry) return;
+      clearTimeout(entry.timer);
+      refill = null;
+      if (!closed && !spare) startSpare();
+    };
+    const entry = { timer: setTimeout(go, spawn.refillDelayMs ?? 3_000), go };
+    entry.timer.unref();
+    refill = entry;
+    job.child.once("exit", go);
+  };
   const startSpare = () => {
     const s = start(spawn, spawn.module);
     // Idle, it must not keep the app alive (tests, a CLI run, shutdown); a job makes it count again.
@@ -118,12 +134,14 @@ export function createForkPool(spawn: ForkSpawnOptions & { module: string }): Fo
       const started = taken ?? start(spawn, spawn.module);
       started.child.ref();
       started.child.channel?.ref();
-      startSpare();
+      refillAfter(started);
       return runIn(started, { ...spawn, ...options });
     },
     idlePid: () => spare?.child.pid,
     close() {
       closed = true;
+      if (refill) clearTimeout(refill.timer);
+      refill = null;
       spare?.child.kill("SIGKILL");
       spare = null;
     },

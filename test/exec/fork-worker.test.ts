@@ -71,6 +71,40 @@ describe("createForkPool", () => {
     }
   });
 
+  it("starts the next spare when the job that took one ends, or after refillDelayMs while it runs, not at once", async () => {
+    const pool = createForkPool({ ...base, refillDelayMs: 60_000 });
+    const waitJob = () => {
+      const stop = new AbortController();
+      let ready = false;
+      const outcome = pool.run({ module, input: { mode: "wait" }, signal: stop.signal, graceMs: 2_000, onMessage: () => (ready = true) });
+      return { stop, outcome, ready: () => ready };
+    };
+    try {
+      expect(await waitFor(() => pool.idlePid() !== undefined)).toBe(true);
+      const job = waitJob();
+      expect(await waitFor(job.ready)).toBe(true);
+      // While the job runs (its clone and map would compete with a spare's start-up), no spare is started.
+      expect(pool.idlePid()).toBeUndefined();
+      job.stop.abort();
+      await job.outcome;
+      expect(pool.idlePid()).toBeDefined();
+    } finally {
+      pool.close();
+    }
+    const quick = createForkPool({ ...base, refillDelayMs: 200 });
+    try {
+      expect(await waitFor(() => quick.idlePid() !== undefined)).toBe(true);
+      const stop = new AbortController();
+      const outcome = quick.run({ module, input: { mode: "wait" }, signal: stop.signal, graceMs: 2_000 });
+      // A long job does not keep the pool empty: the spare comes after the delay.
+      expect(await waitFor(() => quick.idlePid() !== undefined)).toBe(true);
+      stop.abort();
+      await outcome;
+    } finally {
+      quick.close();
+    }
+  });
+
   it("runs the job in a new process when the spare died while idle, and close() kills the spare", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "fork-pool-"));
     const marker = path.join(dir, "died");
