@@ -13,7 +13,8 @@ export interface AppServer {
   webhookUrl: string;
   probot: Probot;
   app: AppHandle;
-  close(): Promise<void>;
+  /** Stop answering webhooks, then shut the job engines down (`graceMs` for running jobs, see AppHandle.shutdown). */
+  shutdown(graceMs: number): Promise<void>;
 }
 
 /**
@@ -68,9 +69,10 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     webhookUrl: `${url}${env.webhookPath}`,
     probot,
     app,
-    close: async () => {
+    shutdown: async (graceMs) => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.shutdown(graceMs);
     },
   };
 }

@@ -107,9 +107,8 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
       );
     return commit?.subject.startsWith("feat:") && opened ? 0 : 1;
   } finally {
-    // Stop the job engines too (their timers, queue files and the spare job process), or the process never exits.
-    await app?.app.shutdown(1_000);
-    await app?.close();
+    // The job engines too (their timers, queue files and the spare job process), or the process never exits.
+    await app?.shutdown(1_000);
     await llm.close();
     await fake.close();
   }

@@ -21,8 +21,7 @@ export async function serveCommand(source?: Readonly<Record<string, string | und
   process.stdout.write(`aider-bot listening on ${server.webhookUrl}\n`);
   const stop = async (signal: string) => {
     server.probot.log.info({ signal }, "shutting down: finishing running jobs");
-    await server.close();
-    await server.app.shutdown(env.shutdownMs);
+    await server.shutdown(env.shutdownMs);
     process.exit(0);
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));

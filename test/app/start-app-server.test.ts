@@ -29,8 +29,7 @@ describe("startAppServer webhook intake", () => {
     server = await startAppServer(env, privateKey, { throttle: false, logSink: { write: (l) => lines.push(l) } });
   });
   afterEach(async () => {
-    await server.close();
-    await server.app.shutdown(1000);
+    await server.shutdown(1000);
     await rm(dataDir, { recursive: true, force: true });
   });
 
