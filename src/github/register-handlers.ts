@@ -30,11 +30,7 @@ export function registerHandlers(app: Probot, services: AppServices, onHandled?:
         id: context.id,
         payload: context.payload,
         api: context.octokit,
-        loadConfig: () => {
-          const read = () => context.config("aider.yml");
-          const repo = (context.payload as { repository?: { full_name?: unknown } }).repository?.full_name;
-          return services.lookups && typeof repo === "string" ? services.lookups.get(`config:${repo}`.toLowerCase(), read) : read();
-        },
+        loadConfig: () => context.config("aider.yml"),
         log: context.log,
       },
       services,

@@ -59,13 +59,10 @@ type Enqueue = Extract<EventAction, { kind: "enqueue" }>;
 export async function triageEvent(ctx: EventContext, services: AppServices): Promise<HandleResult> {
   // A failed check suite on the bot's commit may start an automatic CI fix (ci.autofix).
   if (ctx.name === "check_suite") return handleCheckSuite(ctx, services);
-  const config = await loadConfig(ctx);
+  const config = await loadConfig(ctx, services);
   const bot = { login: await services.botLogin(), appId: await services.botAppId?.() };
-  const permissionOf = (username: string, where: { owner: string; repo: string }) => {
-    const read = () => lookupPermission(ctx.api, { ...where, username });
-    // GitHub logins are case-insensitive.
-    return services.lookups ? services.lookups.get(`permission:${where.owner}/${where.repo}:${username}`.toLowerCase(), read) : read();
-  };
+  const permissionOf = (username: string, where: { owner: string; repo: string }) =>
+    shared(services, `permission:${where.owner}/${where.repo}:${username}`, () => lookupPermission(ctx.api, { ...where, username }));
   const action = await decideAction(ctx, { config, bot, permissionOf });
   if (action.kind === "ignore") return { kind: "ignored", reason: action.reason };
   const { facts } = action;
@@ -146,10 +143,17 @@ async function startTriageCheckRun(api: GitHubClient, req: RunRequest, log: Logg
   });
 }
 
+/** `read()`, or its answer shared with the triage of other events on the same key (see lookup-cache). */
+function shared<T>(services: AppServices, key: string, read: () => Promise<T>): Promise<T> {
+  // GitHub's owner, repository and user names are case-insensitive.
+  return services.lookups ? services.lookups.get(key.toLowerCase(), read) : read();
+}
+
 /** Probot's `context.config` result as a validated config; a file that is not even YAML is a problem too. */
-async function loadConfig(ctx: EventContext): Promise<ConfigResult> {
+async function loadConfig(ctx: EventContext, services: AppServices): Promise<ConfigResult> {
+  const repo = (ctx.payload as { repository?: { full_name?: unknown } } | null)?.repository?.full_name;
   try {
-    return parseRepoConfig(await ctx.loadConfig());
+    return parseRepoConfig(await (typeof repo === "string" ? shared(services, `config:${repo}`, ctx.loadConfig) : ctx.loadConfig()));
   } catch (error) {
     return { ok: false, problems: [{ path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` }] };
   }
