@@ -23,12 +23,12 @@ function redactingSink(sink: LineSink, redactor: SecretRedactor): LineSink {
 function errorSerializer(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
   const out: Record<string, unknown> = { ...stdSerializers.err(err) };
-  const event = out.event as { id?: unknown; name?: unknown } | undefined;
+  const event = out.event;
   delete out.event;
   delete out.payload;
   delete out.request;
   delete out.response;
-  if (event && typeof event === "object") out.event = { id: event.id, name: event.name };
+  if (event && typeof event === "object") out.event = eventSerializer(event);
   return out;
 }
 
