@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { builtScript } from "./build-once.js";
+import { builtScript, TEST_SCRIPTS } from "./build-once.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -21,12 +20,11 @@ export interface ScriptProcess {
 
 /**
  * Starts a test script (path relative to the repository root) as its own Node process, the one way tests start
- * worker processes. Runs the script as jest's global setup built it (plain JavaScript, see build-once.js); through
- * `node --import tsx` only when that build is missing (a script not listed there).
+ * worker processes. A script listed in build-once.js's TEST_SCRIPTS runs as jest's global setup built it (plain
+ * JavaScript); any other through `node --import tsx`.
  */
 export function spawnScript(script: string, args: string[]): ScriptProcess {
-  const built = builtScript(script);
-  const argv = existsSync(built) ? [built, ...args] : ["--import", "tsx", script, ...args];
+  const argv = TEST_SCRIPTS.includes(script) ? [builtScript(script), ...args] : ["--import", "tsx", script, ...args];
   const child = spawn(process.execPath, argv, { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
   const events: ScriptEvent[] = [];
   let buffer = "";
