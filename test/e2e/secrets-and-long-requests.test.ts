@@ -13,7 +13,7 @@ describe("e2e: comments that fit, secrets that stay", () => {
   });
 
   it("a 60,000-character request is queued, runs, reports its outcome, and /aider retry finds it again", async () => {
-    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: ["I don't see the problem."] });
+    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: ["I don't see the problem.", "Still no problem here."] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const tail = "THE-END-OF-THE-LONG-REQUEST";
     const command = `/aider --file src/calc.py make add add. ${"Details follow, at length. ".repeat(2300)}`.slice(0, 60_000 - tail.length) + tail;

@@ -152,7 +152,8 @@ describe("the coder loop over a real repo and a scripted model", () => {
     expect(out.tokens.prompt).toBeGreaterThan(0);
   });
   it("aider-bot run keeps the map's cache in a folder of its own per checkout under AIDER_BOT_CACHE_DIR", async () => {
-    llm.push(`Fixed.\n\n${fix}`);
+    // The answer, then the commit message the weak model is asked for (an empty script would answer 500s, retried).
+    llm.push(`Fixed.\n\n${fix}`, "fix: add");
     const cacheDir = await mkdtemp(path.join(os.tmpdir(), "run-cache-"));
     try {
       const r = await runCli(["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json"], {
