@@ -1,12 +1,17 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createForkPool, forkWorker, type ForkWorkerOptions } from "../../src/exec/fork-worker.js";
+import type { ForkWorkerOptions } from "../../src/exec/fork-worker.js";
 import { JobStopped } from "../../src/jobs/job-engine.js";
+import { builtScript } from "../helpers/build-once.js";
+import { CLI_MAIN } from "../helpers/cli-entry.js";
 
-const module = fileURLToPath(new URL("../fixtures/jobs/child-job.ts", import.meta.url));
-const base = { module, graceMs: 2_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ONLY_THIS: "1" }, execArgv: ["--import", "tsx"] };
+// The built module (jest's global setup built it), as the app runs it: its job processes start on the built child
+// entry and load the fixture built to JavaScript, instead of compiling TypeScript through tsx in each process.
+const built = path.join(path.dirname(CLI_MAIN), "../exec/fork-worker.js");
+const { createForkPool, forkWorker } = (await import(built)) as typeof import("../../src/exec/fork-worker.js");
+const module = builtScript("test/fixtures/jobs/child-job.ts");
+const base = { module, graceMs: 2_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ONLY_THIS: "1" } };
 const run = (input: unknown, extra: Partial<ForkWorkerOptions> = {}) => forkWorker({ ...base, input, signal: new AbortController().signal, ...extra });
 
 describe("forkWorker", () => {

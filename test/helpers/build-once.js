@@ -48,12 +48,13 @@ export default async function buildOnce() {
 }
 
 /** Test scripts started as processes of their own (test/helpers/spawn-script.ts), and where they are built to. */
-export const TEST_SCRIPTS = ["test/fixtures/jobs/engine-worker.ts"];
+export const TEST_SCRIPTS = ["test/fixtures/jobs/engine-worker.ts", "test/fixtures/jobs/child-job.ts"];
 export const builtScript = (script) => path.join(root, "node_modules/.cache/aider-bot/test-scripts", path.basename(script).replace(/\.ts$/, ".mjs"));
 
 /**
  * Build the test scripts to plain JavaScript (esbuild, ~0.1 s), so each spawn starts Node on a file instead of
- * compiling TypeScript through tsx (about 1 s of CPU per process; the engine tests start dozens).
+ * compiling TypeScript through tsx (about 1 s of CPU per process; the engine tests start dozens). child-job is the job
+ * module the fork-worker tests hand to job processes.
  */
 async function buildTestScripts() {
   const { build } = await import("esbuild");
