@@ -3,12 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmbeddedEngine } from "../../src/jobs/embedded-engine.js";
 import type { AbandonReason, EngineJob, JobEngine, JobHandler } from "../../src/jobs/job-engine.js";
+import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** Poll for `condition` up to the suite's one wait limit; a timeout says what was awaited and, with `seen`, what was seen. */
+async function until(condition: () => boolean | Promise<boolean>, what: string, seen?: () => string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}${seen ? `\n${seen()}` : ""}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -3,16 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRedisEngine } from "../../src/jobs/redis-engine.js";
 import type { JobEngine } from "../../src/jobs/job-engine.js";
+import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
 
 if (!hasRedisServer) console.warn("SKIPPED: the Redis job-engine tests need `redis-server` on PATH (apt-get install redis-server).");
 const describeRedis = hasRedisServer ? describe : describe.skip;
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** Poll for `condition` up to the suite's one wait limit; a timeout says what was awaited and, with `seen`, what was seen. */
+async function until(condition: () => boolean | Promise<boolean>, what: string, seen?: () => string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}${seen ? `\n${seen()}` : ""}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -140,7 +142,8 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     const template = { key: "o/r#9", installationId: 1, kind: "schedule", data: {} };
     w1.send({ cmd: "schedule", id: "nightly", cron: "* * * * * *", template });
     w2.send({ cmd: "schedule", id: "nightly", cron: "* * * * * *", template });
-    await until(() => log().filter((l) => l.startsWith("end schedule:nightly:")).length >= 3, "three ticks");
+    const seen = () => `log:\n${log().join("\n")}\nworker events: ${JSON.stringify([w1.events, w2.events])}\nstderr: ${w1.stderr()}${w2.stderr()}`;
+    await until(() => log().filter((l) => l.startsWith("end schedule:nightly:")).length >= 3, "three ticks", seen);
     await receiver().removeSchedule("nightly");
     const starts = log().filter((l) => l.startsWith("start "));
     expect(new Set(starts).size).toBe(starts.length);
