@@ -71,8 +71,10 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     status.stage(deps.render.stage(s, req));
   };
   const headSha = req.target.kind === "issue" ? null : req.target.headSha;
-  // Not fatal: without a Check Run the status comment still tells the whole story.
-  const checkRunId = headSha && req.verb === "run" ? await deps.github.startCheckRun(headSha).catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null)) : null;
+  // Not fatal: without a Check Run the status comment still tells the whole story. Started while the branch is
+  // cloned (nothing before the report needs its id).
+  const checkRunP: Promise<number | null> =
+    headSha && req.verb === "run" ? deps.github.startCheckRun(headSha).catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null)) : Promise.resolve(null);
   // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other).
   const contextP: Promise<PreparedContext | null> = deps.prContext ? deps.prContext(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null)) : Promise.resolve(null);
   let outcome: RunOutcome;
@@ -92,7 +94,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   const after = await deps.afterRun?.(req, outcome, context).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
   const contextNotes = [after, context?.details].filter((x): x is string => !!x);
   if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
-  await report(req, deps, outcome, checkRunId, (body) => status.final(body), log);
+  await report(req, deps, outcome, await checkRunP, (body) => status.final(body), log);
   log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
   return outcome;
 }
@@ -183,22 +185,26 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
   return { kind: "pull-request", result, sha, pr, branch: workBranch, elapsedMs: 0 };
 }
 
-/** Phase 5: the outcome on GitHub — final status (and review-thread reply), 🚀 or 😕, the Check Run completed. */
+/**
+ * Phase 5: the outcome on GitHub — final status (and review-thread reply), 🚀 or 😕, the Check Run completed. The
+ * writes are independent of one another and go out together; each failure is logged, none stops the others.
+ */
 async function report(req: RunRequest, deps: RunJobDeps, outcome: RunOutcome, checkRunId: number | null, writeFinal: (body: string) => Promise<void>, log: Logger): Promise<void> {
   const ok = outcome.kind === "pushed" || outcome.kind === "pull-request" || outcome.kind === "answered" || outcome.kind === "reverted" || outcome.kind === "nothing-to-do";
   const body = deps.render.final(outcome, req);
-  await writeFinal(body);
   // Stopped by a shutdown, the job goes back in the queue: its re-run reacts and completes the Check Run.
-  if (outcome.kind === "cancelled" && outcome.reason === "shutdown") return;
-  if (req.target.kind === "review-comment") {
-    await deps.github.replyToReviewComment(req.target.number, req.target.commentId, body).catch((error: unknown) => log.warn({ err: error }, "review reply failed"));
-  }
-  await deps.github.react(ok ? "rocket" : "confused").catch((error: unknown) => log.warn({ err: error }, "final reaction failed"));
-  if (checkRunId !== null) {
-    await deps.github
-      .finishCheckRun(checkRunId, { conclusion: ok && !checksStillFail(outcome) ? "success" : "failure", title: checkTitle(outcome), summary: body })
-      .catch((error: unknown) => log.warn({ err: error }, "check run update failed"));
-  }
+  if (outcome.kind === "cancelled" && outcome.reason === "shutdown") return await writeFinal(body);
+  const target = req.target;
+  await Promise.all([
+    writeFinal(body),
+    target.kind === "review-comment" ? deps.github.replyToReviewComment(target.number, target.commentId, body).catch((error: unknown) => log.warn({ err: error }, "review reply failed")) : null,
+    deps.github.react(ok ? "rocket" : "confused").catch((error: unknown) => log.warn({ err: error }, "final reaction failed")),
+    checkRunId === null
+      ? null
+      : deps.github
+          .finishCheckRun(checkRunId, { conclusion: ok && !checksStillFail(outcome) ? "success" : "failure", title: checkTitle(outcome), summary: body })
+          .catch((error: unknown) => log.warn({ err: error }, "check run update failed")),
+  ]);
 }
 
 function coderOptions(req: RunRequest, context: PreparedContext | null): CoderOptions {
