@@ -135,6 +135,30 @@ describe("runJob", () => {
     expect(h.statuses.at(-1)).toContain("starts again from a fresh clone");
   });
 
+  it("starts the Check Run while cloning, and a failed final write stops none of the others", async () => {
+    const h = harness(async () => changed);
+    let cloneStarted = false;
+    let cloneBeganFirst = false;
+    const out = await runJob(request(), {
+      ...h.deps,
+      github: {
+        ...h.deps.github,
+        // Answers a little later: a run that awaited it before cloning would begin its clone only after this.
+        startCheckRun: async () => {
+          await new Promise((r) => setTimeout(r, 20));
+          cloneBeganFirst = cloneStarted;
+          return 7;
+        },
+        react: async () => Promise.reject(new Error("reactions are down")),
+      },
+      git: { ...h.deps.git, clone: async (r) => void ((cloneStarted = true), h.calls.push(`clone ${r.branch}`)) },
+    });
+    expect(out).toMatchObject({ kind: "pushed" });
+    expect(cloneBeganFirst).toBe(true);
+    expect(h.calls).toEqual(["clone feat", "push feat", "check success"]);
+    expect(h.statuses.at(-1)).toContain("🚀");
+  });
+
   it("a checkout that cannot be made (no work dir) still ends in a final status comment", async () => {
     const h = harness(async () => changed);
     const out = await runJob(request(), {
