@@ -3,7 +3,7 @@
  * child entry and module, and the repo map's worker thread — each with the code it imports, over tsc's own output.
  *
  * Why: a job process used to spend ~0.65 s (and ~1.5 s of CPU with its warm-up) resolving and compiling ~750 ESM
- * modules one by one (zod, the OpenAI SDK, execa and ours). Bundled, the same import takes ~0.25 s. Every run, the
+ * modules one by one (zod, the OpenAI SDK and ours). Bundled, the same import takes ~0.25 s. Every run, the
  * Action and each test that starts the app pay it.
  *
  * The entries share chunks (`dist/chunks/`), so a module imported by two entries in one process is one instance

@@ -55,3 +55,43 @@ describe("createExec cancellation", () => {
     expect(r.durationMs).toBeLessThan(4000);
   });
 });
+
+describe("createExec streams", () => {
+  const exec = createExec({ sourceEnv: { PATH: process.env.PATH } });
+
+  it("feeds the input on stdin, and a process that never reads it still ends normally", async () => {
+    expect(await exec.run({ command: "cat", cwd: "/tmp", input: "é line\n" })).toMatchObject({ exitCode: 0, stdout: "é line\n" });
+    const ignored = await exec.run({ command: "true", cwd: "/tmp", input: "x".repeat(1_000_000) });
+    expect(ignored).toMatchObject({ exitCode: 0 });
+    expect(ignored.spawnError).toBeUndefined();
+  });
+
+  it("keeps multi-byte characters whole across chunks, in stdout, stderr and the interleaved output", async () => {
+    const line = "€🙂".repeat(40_000);
+    const r = await exec.run({ command: "node", args: ["-e", `process.stdout.write("€🙂".repeat(40000)); process.stderr.write("ü")`], cwd: "/tmp", maxOutputBytes: 1_000_000 });
+    // Not toBe: a mismatch would print 120,000 characters.
+    expect(r.stdout === line).toBe(true);
+    expect(r.stderr).toBe("ü");
+    expect(r.output.length).toBe(line.length + 1);
+  });
+
+  it("lets a process that prints far more than it keeps run to its end, and keeps the head and the tail", async () => {
+    // 60 MB, six times what is ever buffered: the end of the output is still there, and the exit code.
+    const r = await exec.run({ command: "head -c 60000000 /dev/zero | tr '\\0' x; echo; echo THE-END; exit 4", shell: true, cwd: "/tmp", maxOutputBytes: 5_000 });
+    expect(r.exitCode).toBe(4);
+    expect(r.output.length).toBeLessThan(5_100);
+    expect(r.output.trimEnd().endsWith("THE-END")).toBe(true);
+    expect(r.output).toContain("[59995");
+  });
+
+  it("says a command killed by a signal it did not get from its timeout was killed, and by what", async () => {
+    const r = await exec.run({ command: "kill -9 $$", shell: true, cwd: "/tmp" });
+    expect(r).toMatchObject({ exitCode: null, timedOut: false, spawnError: "the command was killed by SIGKILL" });
+  });
+
+  it("reports arguments Node refuses as a command that could not start", async () => {
+    const r = await exec.run({ command: "echo", args: ["a\0b"], cwd: "/tmp" });
+    expect(r.exitCode).toBeNull();
+    expect(r.spawnError).toMatch(/null bytes|must be a string without null bytes/i);
+  });
+});

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { execa } from "execa";
+import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +24,10 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const run = (...args: string[]) => execa("node", [SCRIPT, "--root", root, ...args], { reject: false });
+const run = (...args: string[]) =>
+  new Promise<{ exitCode: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [SCRIPT, "--root", root, ...args], (error, stdout, stderr) => resolve({ exitCode: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }));
+  });
 
 describe("scripts/rewrite-doc-refs.mjs", () => {
   it.each([
