@@ -23,12 +23,22 @@ export function fingerprint(secret: string): SecretFingerprint {
   return { length: secret.length, roll, sha256: sha256(secret) };
 }
 
-/** `text` with every occurrence of a fingerprinted secret replaced by `replacement`; linear in the text's length. */
+/**
+ * `text` with every occurrence of a fingerprinted secret replaced by `replacement`; linear in the text's length.
+ * Secrets of one length share one pass (an App key's PEM lines are mostly 64 characters: one pass, not twenty-five),
+ * and the pass's hash stays below 2^53 so no step needs more than a double.
+ */
 export function redactFingerprinted(text: string, fingerprints: readonly SecretFingerprint[], replacement: string): string {
-  let out = text;
+  const byLength = new Map<number, Map<number, string[]>>();
   for (const fp of fingerprints) {
-    const n = fp.length;
-    if (n === 0 || out.length < n) continue;
+    if (fp.length === 0) continue;
+    const rolls = byLength.get(fp.length) ?? new Map<number, string[]>();
+    rolls.set(fp.roll, [...(rolls.get(fp.roll) ?? []), fp.sha256]);
+    byLength.set(fp.length, rolls);
+  }
+  let out = text;
+  for (const [n, rolls] of byLength) {
+    if (out.length < n) continue;
     let pow = 1;
     for (let i = 1; i < n; i++) pow = (pow * BASE) % MOD;
     const hits: number[] = [];
@@ -37,7 +47,9 @@ export function redactFingerprinted(text: string, fingerprints: readonly SecretF
       if (i >= n) h = (h - ((out.charCodeAt(i - n) * pow) % MOD) + MOD) % MOD;
       h = (h * BASE + out.charCodeAt(i)) % MOD;
       const start = i - n + 1;
-      if (start >= 0 && h === fp.roll && (hits.length === 0 || start >= hits.at(-1)! + n) && sha256(out.slice(start, i + 1)) === fp.sha256) hits.push(start);
+      if (start < 0 || (hits.length > 0 && start < hits.at(-1)! + n)) continue;
+      const candidates = rolls.get(h);
+      if (candidates && candidates.includes(sha256(out.slice(start, i + 1)))) hits.push(start);
     }
     for (let k = hits.length - 1; k >= 0; k--) out = out.slice(0, hits[k]!) + replacement + out.slice(hits[k]! + n);
   }

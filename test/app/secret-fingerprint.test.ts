@@ -14,3 +14,14 @@ describe("secret fingerprints", () => {
     expect(redactFingerprinted(text, [fingerprint(secret)], "[REDACTED]")).toBe(text);
   });
 });
+
+describe("secret fingerprints, many secrets", () => {
+  it("redacts each of many secrets (several of one length, as an App key's lines are) wherever they occur", () => {
+    const lines = Array.from({ length: 25 }, (_, i) => `${String.fromCharCode(65 + i)}`.repeat(20) + `line-${i}`.padEnd(44, "x"));
+    const others = ["short-secret", "a-webhook-secret-of-another-length"];
+    const fps = [...lines, ...others].map(fingerprint);
+    const text = ["start", lines[3], "mid", lines[24], others[0], lines[3], others[1], "end"].join(" ");
+    expect(redactFingerprinted(text, fps, "[R]")).toBe("start [R] mid [R] [R] [R] [R] end");
+    expect(redactFingerprinted("nothing secret here", fps, "[R]")).toBe("nothing secret here");
+  });
+});
