@@ -6,6 +6,7 @@ import { sandboxProblem } from "../exec/sandbox.js";
 import type { JobContext } from "../github/job-context.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
+import { warmCoderDeps } from "../run/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
 import { githubWriteGuard } from "../security/guard-github-writes.js";
@@ -55,12 +56,15 @@ let warmSandboxProbe: Promise<string | null> | null = null;
 
 /**
  * Run by a spare job process before it has a job (see exec/fork-worker's createForkPool): the slow first loads a
- * job would otherwise pay on its own clock: the tokenizer's tables (~0.3 s) and the sandbox probe.
+ * job would otherwise pay on its own clock: the tokenizer's tables (~0.3 s), the sandbox probe, tree-sitter's
+ * runtime (the syntax check and the map, ~0.1 s) and the number formatting the status comment uses (its first
+ * call loads ICU's data, 30–100 ms).
  */
 export async function preload(): Promise<void> {
   // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
   warmSandboxProbe = sandboxProblem(createExec({ sourceEnv: sourceEnv() }));
-  const count = await loadTokenizer();
+  (1234).toLocaleString("en-US");
+  const [count] = await Promise.all([loadTokenizer(), warmCoderDeps()]);
   count("warm up");
 }
 
