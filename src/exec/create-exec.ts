@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { Exec, ExecRequest, ExecResult } from "./types.js";
 import { baseEnv } from "./base-env.js";
-import { createOutputCapture } from "./cap-output.js";
+import { createOutputCapture, type OutputCapture } from "./cap-output.js";
 import { killTree } from "./kill-tree.js";
 
 export interface ExecOptions {
@@ -48,7 +48,7 @@ export function createExec(options: ExecOptions): Exec {
         }
         // stdout and stderr each decoded on their own (a character split across chunks stays whole), and both into
         // the interleaved `output` as they arrive.
-        const collect = (stream: NodeJS.ReadableStream, into: ReturnType<typeof createOutputCapture>) => {
+        const collect = (stream: NodeJS.ReadableStream, into: OutputCapture) => {
           const decoder = new StringDecoder("utf8");
           stream.on("data", (chunk: Buffer) => {
             const text = decoder.write(chunk);
