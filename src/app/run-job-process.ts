@@ -6,7 +6,7 @@ import { sandboxProblem } from "../exec/sandbox.js";
 import type { JobContext } from "../github/job-context.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
-import { warmCoderDeps } from "../run/create-coder-deps.js";
+import { warmSyntaxCheck } from "../run/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
 import { githubWriteGuard } from "../security/guard-github-writes.js";
@@ -64,7 +64,7 @@ export async function preload(): Promise<void> {
   // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
   warmSandboxProbe = sandboxProblem(createExec({ sourceEnv: sourceEnv() }));
   (1234).toLocaleString("en-US");
-  const [count] = await Promise.all([loadTokenizer(), warmCoderDeps()]);
+  const [count] = await Promise.all([loadTokenizer(), warmSyntaxCheck()]);
   count("warm up");
 }
 

@@ -25,8 +25,7 @@ export function fingerprint(secret: string): SecretFingerprint {
 
 /**
  * `text` with every occurrence of a fingerprinted secret replaced by `replacement`; linear in the text's length.
- * Secrets of one length share one pass (an App key's PEM lines are mostly 64 characters: one pass, not twenty-five),
- * and the pass's hash stays below 2^53 so no step needs more than a double.
+ * Secrets of one length share one pass (an App key's PEM lines are mostly 64 characters: one pass, not twenty-five).
  */
 export function redactFingerprinted(text: string, fingerprints: readonly SecretFingerprint[], replacement: string): string {
   const byLength = new Map<number, Map<number, string[]>>();

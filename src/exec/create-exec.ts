@@ -90,7 +90,8 @@ export function createExec(options: ExecOptions): Exec {
           // Killed by a signal other than our timeout (a cancel, the OOM killer): said as such, like a failed start.
           if (signal && !timedOut) spawnError ??= `the command was killed by ${signal}`;
           resolve({
-            exitCode: spawnError !== undefined && signal === null ? null : code,
+            // Node gives -2 for a command that never started; a signal death has no code anyway.
+            exitCode: spawnError !== undefined ? null : code,
             output: all.text(),
             stdout: out.text(),
             stderr: err.text(),

@@ -1,6 +1,6 @@
 import { renderCheckReflection } from "../checks/render-check-reflection.js";
 import { runCheckCommand } from "../checks/run-check-command.js";
-import { syntaxCheck, warmSyntaxCheck } from "../checks/syntax-check.js";
+import { syntaxCheck } from "../checks/syntax-check.js";
 import type { CoderDeps } from "../coder/coder-deps.js";
 import type { CoderProgress } from "../coder/types.js";
 import { getEditFormat, parseAndApply } from "../edits/registry.js";
@@ -12,8 +12,8 @@ import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
 import type { Git } from "../workspace/create-git.js";
 
-/** What a spare job process can load before its job: the runtime the syntax check and the repo map start. */
-export const warmCoderDeps = (): Promise<void> => warmSyntaxCheck();
+// What a spare job process starts before its job (app/ may not reach checks/ itself).
+export { warmSyntaxCheck } from "../checks/syntax-check.js";
 
 export interface CoderDepsInput {
   root: string;
