@@ -124,7 +124,12 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
       throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
     };
-    const common = { redisUrl: env.redisUrl, leaseMs: env.leaseMs, onError: (error: unknown) => app.log.error({ err: error }, "job engine error") };
+    const common = {
+      redisUrl: env.redisUrl,
+      leaseMs: env.leaseMs,
+      onError: (error: unknown) => app.log.error({ err: error }, "job engine error"),
+      ...(options.gate ? { quiet: options.gate.quiet } : {}),
+    };
     const runs = createJobEngine<JobContext>({
       ...common,
       dataDir: path.join(env.dataDir, "runs"),

@@ -182,6 +182,8 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
 
   const pumpOnce = async () => {
     try {
+      await o.quiet?.();
+      if (closed) return;
       // One transaction (one disk flush) for the heartbeat and the claim: a storm of short jobs pumps often.
       const { cancelled, claimed, abandoned } = await tx(() => ({
         cancelled: heartbeat(),

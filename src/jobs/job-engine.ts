@@ -113,6 +113,12 @@ export interface EngineOptions<T> {
   onAbandoned?: (job: EngineJob<T>, reason: AbandonReason) => void | Promise<void>;
   /** Something went wrong inside the engine itself (store or connection); logged by the app. */
   onError?: (error: unknown) => void;
+  /**
+   * Resolves when this process may look for work. The embedded engine waits on it before each pump: a webhook
+   * receiver passes its intake gate, so the queue is not read and rewritten while a wave of deliveries is being
+   * answered (in a storm, claims and lease renewals between deliveries took a third of the main thread).
+   */
+  quiet?: () => Promise<void>;
 }
 
 export const ENGINE_DEFAULTS = {

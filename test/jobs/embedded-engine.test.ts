@@ -75,6 +75,33 @@ describe("embedded job engine", () => {
     expect(log.indexOf("end a1")).toBeLessThan(log.indexOf("start a2"));
   });
 
+  it("looks for work only once `quiet` resolves (a receiver's wave of deliveries is answered first)", async () => {
+    const started: string[] = [];
+    let quiet = deferred();
+    let asked = 0;
+    const { e } = engine<string>(
+      async (j) => {
+        started.push(j.data);
+      },
+      {
+        quiet: () => {
+          asked++;
+          return quiet.promise;
+        },
+      },
+    );
+    await e.enqueue(job("a", "k1", "a"));
+    await e.enqueue(job("b", "k2", "b"));
+    await until(() => asked > 0, "a pump asking whether the intake is quiet");
+    await new Promise((r) => setTimeout(r, 150)); // several poll periods: nothing is claimed meanwhile
+    expect(started).toEqual([]);
+    expect((await e.stats()).queued).toBe(2);
+    quiet.resolve();
+    quiet = { promise: Promise.resolve(), resolve: () => undefined };
+    await until(() => started.length === 2, "both jobs to start once the intake is quiet");
+    expect(started.sort()).toEqual(["a", "b"]);
+  });
+
   it("holds the per-installation limit", async () => {
     let running = 0;
     let peak = 0;
