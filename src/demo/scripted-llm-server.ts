@@ -56,7 +56,10 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         return;
       }
       if (typeof reply === "object" && "hangMs" in reply) {
-        setTimeout(() => res.destroy(), reply.hangMs);
+        // A hang ends with the connection, or when the server closes: its timer must not keep the process alive
+        // (a jest run waited out a 120 s hang after its last test).
+        const hang = setTimeout(() => res.destroy(), reply.hangMs);
+        res.once("close", () => clearTimeout(hang));
         return;
       }
       if (typeof reply === "object" && "status" in reply) {
