@@ -1,12 +1,11 @@
 import os from "node:os";
-import { ProbotOctokit } from "probot";
 import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { createExec } from "../exec/create-exec.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
-import { githubWriteGuard } from "../security/guard-github-writes.js";
+import { guardedOctokit } from "../security/guard-github-writes.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { intakeDispatch, intakeEvent, intakeSchedule, runRequest, type EngineDeps, type Intake } from "./action-engine.js";
@@ -66,7 +65,7 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
   // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
   for (const secret of [env.inputs.githubToken, env.inputs.openaiApiKey]) processRedactor.add(secret);
   // Probot's throttle settings (its rate-limit handlers) kept; only `enabled` is ours.
-  const Octokit = ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...(o.throttle as object), enabled: env.throttle } }));
+  const Octokit = guardedOctokit(processRedactor, { enabled: env.throttle });
   const api = new Octokit({
     auth: { token: env.inputs.githubToken },
     baseUrl: env.apiUrl,

@@ -1,10 +1,10 @@
 import Bottleneck from "bottleneck";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
 import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
-import { githubWriteGuard } from "../security/guard-github-writes.js";
+import { guardedOctokit } from "../security/guard-github-writes.js";
 import { processRedactor } from "../security/process-redactor.js";
 
 /** Retries after GitHub's primary or secondary limit (the plugin waits the `retry-after` GitHub gave). */
@@ -48,6 +48,6 @@ export async function createProbot(env: AppEnv, privateKey: string, options: { t
     secret: options.webhookSecret ?? crypto.randomUUID(),
     log,
     ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
-    Octokit: ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...(o.throttle as object | undefined), ...throttle } })),
+    Octokit: guardedOctokit(processRedactor, throttle),
   });
 }

@@ -1,5 +1,4 @@
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
-import { ProbotOctokit } from "probot";
 import { readEnv, sourceEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
 import { sandboxProblem } from "../exec/sandbox.js";
@@ -9,7 +8,7 @@ import { loadTokenizer } from "../llm/count-tokens.js";
 import { warmSyntaxCheck } from "../run/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
-import { githubWriteGuard } from "../security/guard-github-writes.js";
+import { guardedOctokit } from "../security/guard-github-writes.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { REDACTED } from "../security/redact-secrets.js";
 import { createCheckExec } from "./create-check-exec.js";
@@ -81,7 +80,7 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
   void loadTokenizer();
   const exec = createExec({ sourceEnv: env.source });
   const warm = warmSandboxProbe;
-  const Octokit = ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({ ...o, throttle: { ...(o.throttle as object), enabled: env.throttle } }));
+  const Octokit = guardedOctokit(processRedactor, { enabled: env.throttle });
   const octokit = new Octokit({ auth: { token: input.apiToken }, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
   const outcome = await executeRun(input.job, {
     env,
