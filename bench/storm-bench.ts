@@ -171,10 +171,12 @@ export async function runStormBench(only?: string): Promise<void> {
       console.log("\n## Webhook storm — redis: skipped (this build has no `aider-bot worker`)");
       return;
     }
-    await rig.start(["serve"], { ...redis, PORT: String(port), AIDER_BOT_ROLE: "receiver" });
+    const receiver = await rig.start(["serve"], { ...redis, PORT: String(port), AIDER_BOT_ROLE: "receiver" });
     await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready");
     await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready");
     await measure("redis, receiver + two workers", rig, `http://127.0.0.1:${port}/api/github/webhooks`);
+    // The receiver runs no jobs: stopped as a deploy would, it exits at once (and writes a profile asked for).
+    await receiver.stop("SIGTERM");
   } finally {
     await rig.close();
     try {
