@@ -5,7 +5,7 @@ import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { createExec } from "../exec/create-exec.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
-import { guardedOctokit } from "../security/guard-github-writes.js";
+import { tokenOctokit } from "../security/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { intakeDispatch, intakeEvent, intakeSchedule, runRequest, type EngineDeps, type Intake } from "./action-engine.js";
@@ -65,9 +65,9 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
   // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
   for (const secret of [env.inputs.githubToken, env.inputs.openaiApiKey]) processRedactor.add(secret);
   // Probot's throttle settings (its rate-limit handlers) kept; only `enabled` is ours.
-  const Octokit = guardedOctokit(processRedactor, { enabled: env.throttle });
+  const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
   const api = new Octokit({
-    auth: { token: env.inputs.githubToken },
+    auth: env.inputs.githubToken,
     baseUrl: env.apiUrl,
     userAgent: "aider-bot-action",
     log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },

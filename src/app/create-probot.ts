@@ -1,14 +1,13 @@
 import Bottleneck from "bottleneck";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
-import { Probot } from "probot";
+import { Probot, ProbotOctokit } from "probot";
+import { createHttpFetch } from "../github/http-fetch.js";
 import type { AppEnv } from "../config/env.js";
 import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
-import { guardedOctokit } from "../security/guard-github-writes.js";
+import { githubWriteGuard } from "../security/guard-github-writes.js";
+import { rateLimitHandlers } from "../security/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
-
-/** Retries after GitHub's primary or secondary limit (the plugin waits the `retry-after` GitHub gave). */
-const LIMIT_RETRIES = 2;
 
 /**
  * Octokit's throttling as the app uses it. Probot keys each installation's client by its installation id, so one
@@ -18,13 +17,8 @@ const LIMIT_RETRIES = 2;
  */
 export function throttleOptions(env: Pick<AppEnv, "redisUrl">, enabled: boolean, log: Logger): Record<string, unknown> {
   if (!enabled) return { enabled: false };
-  const retry = (kind: string) => (retryAfter: number, options: { method: string; url: string; request: { retryCount: number } }) => {
-    const again = options.request.retryCount < LIMIT_RETRIES;
-    log.warn({ method: options.method, url: options.url, retryAfter, again }, `GitHub ${kind} rate limit`);
-    return again;
-  };
   const clustering = env.redisUrl ? { Bottleneck, connection: new Bottleneck.IORedisConnection({ client: new Redis(env.redisUrl, { maxRetriesPerRequest: null }) }) } : {};
-  return { enabled: true, onRateLimit: retry("primary"), onSecondaryRateLimit: retry("secondary"), ...clustering };
+  return { enabled: true, ...rateLimitHandlers(log), ...clustering };
 }
 
 /**
@@ -48,6 +42,19 @@ export async function createProbot(env: AppEnv, privateKey: string, options: { t
     secret: options.webhookSecret ?? crypto.randomUUID(),
     log,
     ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
-    Octokit: guardedOctokit(processRedactor, throttle),
+    Octokit: appOctokit(throttle),
   });
+}
+
+/**
+ * The app's Octokit class: Probot's (its App and installation authentication), with our write guard, `fetch` over
+ * node:http(s) (see github/http-fetch) and the throttle settings above.
+ */
+function appOctokit(throttle: Record<string, unknown>): typeof ProbotOctokit {
+  const fetch = createHttpFetch();
+  return ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({
+    ...o,
+    request: { ...(o.request as object | undefined), fetch },
+    throttle: { ...(o.throttle as object | undefined), ...throttle },
+  }));
 }

@@ -8,7 +8,7 @@ import { loadTokenizer } from "../llm/count-tokens.js";
 import { warmSyntaxCheck } from "../run/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
-import { guardedOctokit } from "../security/guard-github-writes.js";
+import { tokenOctokit } from "../security/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { REDACTED } from "../security/redact-secrets.js";
 import { createCheckExec } from "./create-check-exec.js";
@@ -80,8 +80,8 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
   void loadTokenizer();
   const exec = createExec({ sourceEnv: env.source });
   const warm = warmSandboxProbe;
-  const Octokit = guardedOctokit(processRedactor, { enabled: env.throttle });
-  const octokit = new Octokit({ auth: { token: input.apiToken }, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
+  const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
+  const octokit = new Octokit({ auth: input.apiToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
   const outcome = await executeRun(input.job, {
     env,
     exec,

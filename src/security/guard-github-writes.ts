@@ -1,6 +1,4 @@
-import { ProbotOctokit } from "probot";
 import { capMarkdown, COMMENT_LIMIT } from "../github/cap-markdown.js";
-import { createHttpFetch } from "../github/http-fetch.js";
 import { redactDeep, type SecretRedactor } from "./redact-secrets.js";
 
 /** Request fields that carry text we write to GitHub: comment/issue/PR bodies, titles, Check Run output, commit messages. */
@@ -62,18 +60,4 @@ export function githubWriteGuard(redactor: SecretRedactor) {
       }
     });
   };
-}
-
-/**
- * The Octokit class every process builds its GitHub clients from (the app's, a job's, the Action's): Probot's, with
- * the write guard above, `fetch` over node:http(s) (see github/http-fetch), and Probot's throttle settings with
- * `throttle` over them.
- */
-export function guardedOctokit(redactor: SecretRedactor, throttle: Record<string, unknown>): typeof ProbotOctokit {
-  const fetch = createHttpFetch();
-  return ProbotOctokit.plugin(githubWriteGuard(redactor)).defaults((o: Record<string, unknown>) => ({
-    ...o,
-    request: { ...(o.request as object | undefined), fetch },
-    throttle: { ...(o.throttle as object | undefined), ...throttle },
-  }));
 }

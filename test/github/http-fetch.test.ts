@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { createHttpFetch } from "../../src/github/http-fetch.js";
-import { guardedOctokit } from "../../src/security/guard-github-writes.js";
+import { tokenOctokit } from "../../src/security/token-octokit.js";
 import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 interface Seen {
@@ -133,8 +133,8 @@ describe("createHttpFetch", () => {
       if (seen.method === "POST") return res.writeHead(201, { "content-type": "application/json" }).end('{"id":3}');
       res.writeHead(404, { "content-type": "application/json" }).end('{"message":"Not Found"}');
     });
-    const Octokit = guardedOctokit(createSecretRedactor(["sk-model-key-0123456789"]), { enabled: false });
-    const octokit = new Octokit({ baseUrl: s.url, auth: { token: "t" }, retry: { enabled: false } });
+    const Octokit = tokenOctokit(createSecretRedactor(["sk-model-key-0123456789"]), { throttle: false, log: { warn: () => undefined } });
+    const octokit = new Octokit({ baseUrl: s.url, auth: "t", retry: { enabled: false } });
     await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "a", repo: "b", issue_number: 1, body: "key sk-model-key-0123456789" });
     expect(JSON.parse(s.seen[0]!.body)).toEqual({ body: "key [REDACTED]" });
     const pr = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: "a", repo: "b", pull_number: 1 });
