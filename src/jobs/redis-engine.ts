@@ -48,6 +48,24 @@ interface Local<T> {
   controller: AbortController;
 }
 
+/** A pending dedupe mark older than this belongs to an enqueue whose process died (an enqueue takes milliseconds). */
+export const PENDING_STALE_MS = 60_000;
+
+/**
+ * KEYS: the id's seen mark, its key's list. ARGV: now, retention ms, stale-before time, BullMQ id. 1: go on and add
+ * the job; 0: a duplicate (done, or pending in a live enqueue). A done mark is a plain time, a pending one `p:<time>`.
+ */
+const MARK_PENDING = `
+local v = redis.call('get', KEYS[1])
+if v then
+  if string.sub(v, 1, 2) ~= 'p:' or tonumber(string.sub(v, 3)) >= tonumber(ARGV[3]) then return 0 end
+  redis.call('lrem', KEYS[2], 0, ARGV[4])
+end
+redis.call('set', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
+redis.call('rpush', KEYS[2], ARGV[4])
+return 1
+`;
+
 /**
  * The queue over Redis: BullMQ stores and leases the jobs (its lock and stalled-job check find jobs whose worker
  * died), and this adapter adds what open-source BullMQ lacks. One job at a time per key: every key has a FIFO list of
@@ -97,19 +115,34 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     if (first) await o.onAbandoned?.(job, reason);
   };
 
+  /**
+   * Dedupe by id, in two steps so a receiver that dies between them loses nothing: the id is first marked pending
+   * (with its key's list entry, in one script), then queued, then marked done. A pending mark older than
+   * {@link PENDING_STALE_MS} is an enqueue that never finished: a redelivery of the id takes it over. (Marked seen in
+   * one step before the add, a crash in between left the delivery seen but never queued: every redelivery was
+   * dropped as a duplicate for the retention window.)
+   */
   const enqueue = async (job: JobInput<T>): Promise<boolean> => {
     if (closed) return false;
-    const fresh = await redis.set(k("seen", job.id), Date.now(), "PX", o.retentionMs, "NX");
-    if (!fresh) return false;
     const id = bullId(job.id);
-    await redis.rpush(k("key", job.key), id);
-    await queue.add(job.kind, job, {
-      jobId: id,
-      attempts: o.attempts,
-      backoff: { type: "exponential", delay: o.backoffMs },
-      removeOnComplete: true,
-      removeOnFail: { age: 86_400 },
-    });
+    const now = Date.now();
+    const marked = await redis.eval(MARK_PENDING, 2, k("seen", job.id), k("key", job.key), now, o.retentionMs, now - PENDING_STALE_MS, id);
+    if (marked !== 1) return false;
+    // BullMQ adds a job id once: a taken-over enqueue whose original did add it changes nothing.
+    try {
+      await queue.add(job.kind, job, {
+        jobId: id,
+        attempts: o.attempts,
+        backoff: { type: "exponential", delay: o.backoffMs },
+        removeOnComplete: true,
+        removeOnFail: { age: 86_400 },
+      });
+    } catch (error) {
+      // Not queued: a redelivery may try again at once (if Redis is gone, the pending mark goes stale instead).
+      await redis.del(k("seen", job.id)).catch(() => undefined);
+      throw error;
+    }
+    await redis.set(k("seen", job.id), now, "PX", o.retentionMs, "XX");
     return true;
   };
 

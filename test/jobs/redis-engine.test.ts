@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRedisEngine } from "../../src/jobs/redis-engine.js";
+import { Redis } from "ioredis";
+import { createRedisEngine, PENDING_STALE_MS } from "../../src/jobs/redis-engine.js";
 import type { JobEngine } from "../../src/jobs/job-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
@@ -148,6 +149,31 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     const starts = log().filter((l) => l.startsWith("start "));
     expect(new Set(starts).size).toBe(starts.length);
     for (const s of starts) expect(s).toMatch(/^start schedule:nightly:\d+$/);
+  });
+
+  it("a receiver that died between marking an id and queueing it loses nothing: a redelivery takes the stale enqueue over", async () => {
+    const w = await worker();
+    const r = receiver();
+    // What a receiver killed mid-enqueue leaves: the id marked pending (and in its key's list), no job queued.
+    const raw = new Redis(redis.url);
+    try {
+      const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
+      await raw.set(`${prefix}:x:seen:died`, `p:${Date.now() - PENDING_STALE_MS - 1_000}`, "PX", 60_000);
+      await raw.rpush(`${prefix}:x:key:o/r#9`, bullId("died"));
+      // A pending mark of a live enqueue (the original still working on it) is a duplicate, as a done one is.
+      await raw.set(`${prefix}:x:seen:in-flight`, `p:${Date.now()}`, "PX", 60_000);
+      expect(await r.enqueue(job("in-flight", "o/r#8", { workMs: 1 }))).toBe(false);
+      expect(await r.enqueue(job("died", "o/r#9", { workMs: 1 }))).toBe(true);
+      await until(
+        () => log().includes("end died"),
+        "the redelivered job to run",
+        () => w.events.map((e) => JSON.stringify(e)).join("\n"),
+      );
+      expect(await r.enqueue(job("died", "o/r#9", { workMs: 1 }))).toBe(false); // now marked done
+      expect(log().filter((l) => l === "start died")).toHaveLength(1);
+    } finally {
+      raw.disconnect();
+    }
   });
 
   it("deduplicates an id across a restart of the receiver", async () => {
