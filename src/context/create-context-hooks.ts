@@ -36,7 +36,15 @@ export function createContextHooks(args: {
       }),
     afterRun: async (req, outcome, prepared) =>
       prepared?.threads.length
-        ? replyToThreads({ api, where: { owner: req.owner, repo: req.repo }, pull: req.target.number, threads: prepared.threads, outcome, resolve: req.context?.resolveThreads ?? false })
+        ? replyToThreads({
+            api,
+            where: { owner: req.owner, repo: req.repo },
+            pull: req.target.number,
+            threads: prepared.threads,
+            jobId: req.jobId,
+            outcome,
+            resolve: req.context?.resolveThreads ?? false,
+          })
         : null,
   };
 }

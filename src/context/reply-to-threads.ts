@@ -1,3 +1,4 @@
+import { threadReplyMarker } from "../github/markers.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { GitHubReader, RepoRef } from "./fetch/github-reader.js";
 import { replyInThread, resolveReviewThread } from "./fetch/review-threads.js";
@@ -9,6 +10,8 @@ export interface ThreadRepliesArgs {
   where: RepoRef;
   pull: number;
   threads: readonly ReviewThread[];
+  /** The run's job id: each reply carries it in a hidden marker. */
+  jobId: string;
   outcome: RunOutcome;
   /** `reviews.resolve_threads` */
   resolve: boolean;
@@ -51,10 +54,14 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
         : o.kind === "patch"
           ? `${said.text} (Not pushed: this pull request comes from a fork; the patch is in my status comment.)`
           : `${said.text} (Nothing was pushed; my status comment says why.)`;
-    try {
-      await replyInThread(a.api, a.where, a.pull, t, renderThreadReply({ text, ...(fixed && o.kind === "pushed" ? { commitSha: o.sha, commitUrl: o.url } : {}), resolved }));
-    } catch (error) {
-      problems.push(`could not reply (${describe(error)})`);
+    // A re-run of this job (its worker died after replying) finds its reply in the thread and does not repeat it.
+    const marker = threadReplyMarker(a.jobId, t.id);
+    if (!t.comments.some((c) => c.body.includes(marker))) {
+      try {
+        await replyInThread(a.api, a.where, a.pull, t, `${marker}\n${renderThreadReply({ text, ...(fixed && o.kind === "pushed" ? { commitSha: o.sha, commitUrl: o.url } : {}), resolved })}`);
+      } catch (error) {
+        problems.push(`could not reply (${describe(error)})`);
+      }
     }
     lines.push(`- \`${t.id}\` (\`${t.path}\`): ${fixed ? "addressed" : "not changed"}${resolved ? ", resolved" : ""}${problems.length ? ` — ${problems.join("; ")}` : ""}`);
   }

@@ -4,6 +4,8 @@ export const unauthorizedMarker = (login: string) => `<!-- aider-bot:unauthorize
 export const configMarker = "<!-- aider-bot:config-problems -->";
 /** A one-off reply (help, usage error, refusal) to one delivery: a redelivered webhook edits it instead of repeating it. */
 export const replyMarker = (deliveryId: string) => `<!-- aider-bot:reply:${deliveryId} -->`;
+/** The reply of one run in one review thread: a re-run of the job (after a crash) finds it and does not answer twice. */
+export const threadReplyMarker = (jobId: string, threadId: string) => `<!-- aider-bot:thread-reply:${jobId}:${threadId} -->`;
 
 /** Where a request too long to keep in the marker can be read again: the comment that asked for it. */
 export interface RequestRef {
