@@ -21,6 +21,20 @@ export interface StoredRequest {
   files: string[];
   editFormat?: string;
   model?: string;
+  /** The pull-request loop the request ran (address-reviews, fix-ci): `retry` runs it again as such. */
+  mode?: StoredMode;
+}
+
+/** A run's mode as a request marker keeps it (an automatic CI fix's round is not kept: a retry is a manual fix-ci). */
+export type StoredMode = { kind: "address-reviews"; threads: string[]; extra: string } | { kind: "fix-ci"; extra: string };
+
+/** `mode` as read from a marker: anything but a well-formed mode is no mode (the request runs as a plain one). */
+function storedMode(mode: unknown): StoredMode | undefined {
+  const m = mode as { kind?: unknown; threads?: unknown; extra?: unknown } | null | undefined;
+  if (!m || typeof m.extra !== "string") return undefined;
+  if (m.kind === "fix-ci") return { kind: "fix-ci", extra: m.extra };
+  if (m.kind === "address-reviews" && Array.isArray(m.threads) && m.threads.every((t) => typeof t === "string")) return { kind: "address-reviews", threads: m.threads as string[], extra: m.extra };
+  return undefined;
 }
 
 /**
@@ -57,7 +71,10 @@ export function readRequestMarker(body: string): StoredRequest | null {
     const v = JSON.parse(Buffer.from(m[1]!, "base64").toString("utf8")) as StoredRequest;
     const ref = v.textRef;
     const hasRef = !!ref && (ref.kind === "issue-comment" || ref.kind === "review-comment") && Number.isInteger(ref.id);
-    return (typeof v.text === "string" || hasRef) && (v.verb === "run" || v.verb === "ask") && Array.isArray(v.files) ? v : null;
+    if (!((typeof v.text === "string" || hasRef) && (v.verb === "run" || v.verb === "ask") && Array.isArray(v.files))) return null;
+    const { mode, ...rest } = v;
+    const kept = storedMode(mode);
+    return kept ? { ...rest, mode: kept } : rest;
   } catch {
     // Not our base64 JSON (a user pasted a look-alike marker): the comment holds no request to resume.
     return null;

@@ -4,7 +4,7 @@ import { summarizeFailures } from "../edits/reflection.js";
 import type { RunOutcome, RunStage } from "../run/run-outcome.js";
 import type { RunRequest } from "../run/run-request.js";
 import { capMarkdown, COMMENT_LIMIT } from "./cap-markdown.js";
-import { requestMarker, runMarker, type RequestRef } from "./markers.js";
+import { requestMarker, runMarker, type RequestRef, type StoredMode } from "./markers.js";
 
 const STAGES: RunStage[] = ["queued", "cloning", "mapping", "thinking", "applying", "lint", "tests", "pushing"];
 // Per-section caps keep every section visible in the common worst case; capMarkdown guards the total.
@@ -27,7 +27,13 @@ function requestMarkerOf(req: RunRequest): string {
   if (req.verb === "undo") return "";
   const ref: RequestRef | undefined =
     req.target.kind === "review-comment" ? { kind: "review-comment", id: req.target.commentId } : req.triggerCommentId ? { kind: "issue-comment", id: req.triggerCommentId } : undefined;
-  return requestMarker({ verb: req.verb === "ask" ? "ask" : "run", text: req.message, files: req.files, editFormat: req.settings.editFormat, model: req.settings.model }, ref);
+  const mode = req.context?.mode;
+  const stored: StoredMode | undefined =
+    mode?.kind === "address-reviews" ? { kind: "address-reviews", threads: mode.threads, extra: mode.extra } : mode?.kind === "fix-ci" ? { kind: "fix-ci", extra: mode.extra } : undefined;
+  return requestMarker(
+    { verb: req.verb === "ask" ? "ask" : "run", text: req.message, files: req.files, editFormat: req.settings.editFormat, model: req.settings.model, ...(stored ? { mode: stored } : {}) },
+    ref,
+  );
 }
 
 function quote(text: string): string {

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
 import { handleCheckSuite } from "../context/autofix.js";
-import { prRunSpec } from "../context/pr-run-spec.js";
+import { describeMode, prRunSpec } from "../context/pr-run-spec.js";
 import { fail, ok, type Result } from "../result.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../run/run-request.js";
@@ -165,6 +165,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
   let verb: RunRequest["verb"] = action.verb === "retry" ? "run" : action.verb;
   let text = action.text;
   let flags = action.flags;
+  let mode = action.mode;
   if (action.verb === "retry") {
     const comments = await listComments(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number });
     const last = comments
@@ -174,7 +175,10 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
       .at(-1);
     if (!last) return fail("nothing-to-retry", "There is no earlier request of mine here to retry.");
     verb = last.verb;
-    const earlier = await requestText(ctx.api, facts, last, config.trigger.command);
+    // A pull-request loop (address-reviews, fix-ci) runs again as one; its text is the mode's own description.
+    mode = last.mode;
+    if (mode && !facts.isPullRequest) return fail("nothing-to-retry", "My last request here was for a pull request; there is nothing to retry on an issue.");
+    const earlier = mode ? ok(describeMode(mode)) : await requestText(ctx.api, facts, last, config.trigger.command);
     if (!earlier.ok) return earlier;
     text = earlier.value;
     flags = {
@@ -216,7 +220,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     ...(facts.reactTo.kind === "issue-comment" ? { triggerCommentId: facts.reactTo.id } : {}),
     settings: resolved.value,
     // Every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
-    context: prRunSpec(config, action.mode ?? { kind: "plain" }),
+    context: prRunSpec(config, mode ?? { kind: "plain" }),
   });
 }
 

@@ -1,5 +1,6 @@
 import nock from "nock";
 import { createLookupCache } from "../../src/github/lookup-cache.js";
+import { describeMode, type PrMode } from "../../src/context/pr-run-spec.js";
 import { API, REPO, examplePayload, startProbot } from "./probot-harness.js";
 
 type Body = { body: string };
@@ -138,6 +139,33 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
       .reply(201, { id: 56 });
     await send("issue_comment", issueComment("/aider retry"));
     expect(h.queue.jobs[0]!.data.req).toMatchObject({ verb: "run", message: "a very long request", files: ["src/a.ts"] });
+  });
+
+  it("retry after address-reviews runs address-reviews again (its mode is kept in the request marker), not a plain request", async () => {
+    const mode = { kind: "address-reviews", threads: ["PRRT_x"], extra: "keep the API" };
+    const stored = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", text: "Address the review threads", files: [], mode })).toString("base64")} -->`;
+    token();
+    noConfig();
+    permission("write");
+    nock(API)
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [{ id: 7, body: `<!-- aider-bot:run:d0 -->\n😕 It failed.\n${stored}`, user: { login: "aider-bot[bot]" } }])
+      .get(`${REPO}/pulls/1`)
+      .reply(200, { head: { ref: "feature", sha: "a".repeat(40), repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" } } })
+      .post(`${REPO}/issues/comments/492700400/reactions`)
+      .reply(201, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`)
+      .reply(201, { id: 56 })
+      .post(`${REPO}/check-runs`)
+      .reply(201, { id: 78 });
+    await send("issue_comment", issueComment("/aider retry", true));
+    const req = h.queue.jobs[0]!.data.req;
+    expect(req.context?.mode).toEqual(mode);
+    expect(req.message).toBe(describeMode(mode as PrMode));
   });
 
   it("retry of a long request whose comment is gone says so instead of running nothing", async () => {

@@ -39,6 +39,16 @@ const base = { reflections: 2, tokens: { prompt: 12345, completion: 678 }, costU
 const files = [{ path: "src/a.ts", added: 5, removed: 1 }];
 
 describe("status comment rendering", () => {
+  it("keeps a pull-request loop's mode for retry, without an automatic fix's round; a malformed mode reads as none", () => {
+    const reviews: RunRequest = { ...req, context: { mode: { kind: "address-reviews", threads: ["PRRT_a"], extra: "" }, budget: {} as never, resolveThreads: false } };
+    expect(readRequestMarker(renderStage("queued", reviews))?.mode).toEqual({ kind: "address-reviews", threads: ["PRRT_a"], extra: "" });
+    const auto: RunRequest = { ...req, context: { mode: { kind: "fix-ci", extra: "", autofix: { round: 1, maxRounds: 2, sha: "b".repeat(40) } }, budget: {} as never, resolveThreads: false } };
+    expect(readRequestMarker(renderStage("queued", auto))?.mode).toEqual({ kind: "fix-ci", extra: "" });
+    expect(readRequestMarker(renderStage("queued", req))?.mode).toBeUndefined();
+    const forged = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", text: "x", files: [], mode: { kind: "address-reviews", threads: [1], extra: "" } })).toString("base64")} -->`;
+    expect(readRequestMarker(forged)).toEqual({ verb: "run", text: "x", files: [] });
+  });
+
   it("shows the stages, keeps the request for retry and escapes HTML in the quote", () => {
     const body = renderStage("thinking", req);
     expect(body).toContain(runMarker("job-1"));
