@@ -34,8 +34,11 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
       OPENAI_BASE_URL: llm.baseUrl,
       OPENAI_API_KEY: "demo-key",
       AIDER_BOT_MODEL: "gpt-4o",
+      // Its own fake GitHub: no pacing of writes (one a second, as real GitHub asks) in the app or its job processes,
+      // which read this from the environment they inherit.
+      AIDER_BOT_THROTTLE: "0",
     });
-    app = await startAppServer(env, privateKey, { throttle: false });
+    app = await startAppServer(env, privateKey, { throttle: env.throttle });
     say(`Fake GitHub at ${fake.webUrl}, scripted model at ${llm.baseUrl}, app at ${app.url}`);
     say(`\n@maintainer comments on ${repo.owner}/${repo.name}#${pr.number}:  /aider add retry logic to the fetch client\n`);
     const payload = {
