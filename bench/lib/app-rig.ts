@@ -93,6 +93,9 @@ export async function startRig(spec: { files: Record<string, string>; permission
     AIDER_BOT_WORK_DIR: path.join(work, "jobs"),
     AIDER_BOT_DATA_DIR: path.join(work, "queue"),
     AIDER_BOT_SCHEDULES: "off",
+    // BENCH_JOB_NODE_OPTIONS reaches the job processes too (they inherit the app's environment, less its secrets),
+    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    ...(process.env.BENCH_JOB_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_JOB_NODE_OPTIONS } : {}),
   };
   const procs: AppProcess[] = [];
   return {

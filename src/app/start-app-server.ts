@@ -22,13 +22,14 @@ export interface AppServer {
  * Probot app, plus `/healthz`. Every secret the process holds is registered with the one redactor first, so no log
  * line, GitHub write or model request carries it.
  */
-export async function startAppServer(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink } = {}): Promise<AppServer> {
+export async function startAppServer(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; work?: boolean } = {}): Promise<AppServer> {
   if (!env.appId) throw new Error("APP_ID is not set.");
   if (!env.webhookSecret) throw new Error("WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.");
   // With Redis, AIDER_BOT_ROLE=receiver leaves the jobs to `aider-bot worker` processes; alone, this process works too.
   // Deliveries are answered before background work starts: jobs wait while the intake is busy (see intake-gate).
   const gate = createIntakeGate();
-  const app = createApp(env, { work: !(env.redisUrl && env.role === "receiver"), gate });
+  // `work: false` (tests of the intake alone) records deliveries and starts no job process.
+  const app = createApp(env, { work: options.work ?? !(env.redisUrl && env.role === "receiver"), gate });
   const probot = await createProbot(env, privateKey, { ...options, webhookSecret: env.webhookSecret });
   await probot.load(app.appFn, { cwd: process.cwd(), addHandler: () => undefined });
   const intake = createWebhookIntake({

@@ -26,7 +26,8 @@ describe("startAppServer webhook intake", () => {
       OPENAI_API_KEY: "sk-server-test-model-key-0123456789",
       AIDER_BOT_DATA_DIR: dataDir,
     });
-    server = await startAppServer(env, privateKey, { throttle: false, logSink: { write: (l) => lines.push(l) } });
+    // The intake alone: no job process is started (from the sources, each would compile TypeScript through tsx).
+    server = await startAppServer(env, privateKey, { throttle: false, work: false, logSink: { write: (l) => lines.push(l) } });
   });
   afterEach(async () => {
     await server.shutdown(1000);
