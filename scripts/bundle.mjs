@@ -12,8 +12,8 @@
  * tokenizer's data, Probot and Octokit) stay external and load from node_modules as before. tsc's other output
  * stays in dist/ and is what the bundle was made from.
  *
- * Last, the tokenizer's rank table is written to dist/data in a compact form (src/llm/bpe-ranks-file.ts): compiling
- * gpt-tokenizer's 2.4 MB JavaScript table cost each process that counts tokens ~0.3 s of CPU.
+ * Last, the tokenizer's table is written to dist/data (src/llm/bpe-table.ts): a process reads it as it lies, where
+ * gpt-tokenizer compiled a 2.4 MB JavaScript table and built its maps (~0.3–0.8 s of CPU in each process).
  */
 import { build } from "esbuild";
 import { mkdir, rm, writeFile } from "node:fs/promises";
@@ -63,15 +63,15 @@ export async function bundle() {
     // Bundled CommonJS dependencies call require(): give the ESM output one.
     banner: { js: "import { createRequire as __aiderBotCreateRequire } from 'node:module'; const require = __aiderBotCreateRequire(import.meta.url);" },
   });
-  await writeRanks();
+  await writeTokenTable();
 }
 
-/** dist/data/o200k_base.ranks, read by dist's count-tokens (the path is its RANKS_FILE). */
-async function writeRanks() {
-  const { encodeRanks } = await import(path.join(dist, "llm/bpe-ranks-file.js"));
+/** dist/data/o200k_base.table, read by dist's count-tokens (the path is its TOKEN_TABLE_FILE). */
+async function writeTokenTable() {
+  const { encodeBpeTable } = await import(path.join(dist, "llm/bpe-table.js"));
   const { default: ranks } = await import("gpt-tokenizer/bpeRanks/o200k_base");
   await mkdir(path.join(dist, "data"), { recursive: true });
-  await writeFile(path.join(dist, "data/o200k_base.ranks"), encodeRanks(ranks));
+  await writeFile(path.join(dist, "data/o200k_base.table"), encodeBpeTable(ranks));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundle();

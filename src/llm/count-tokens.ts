@@ -1,37 +1,47 @@
 import { readFile } from "node:fs/promises";
-import { decodeRanks, type BpeRanks } from "./bpe-ranks-file.js";
+import { createBpeCounter, readBpeTable } from "./bpe-table.js";
 
 /**
- * Token counting with a real tokenizer (o200k via gpt-tokenizer). Loaded lazily on first use: building its tables
- * takes ~0.15 s. Special tokens in source text (e.g. `<|endoftext|>`) are counted as plain text.
+ * Token counting with a real tokenizer (o200k). Loaded lazily on first use. From the build, a table read as it lies
+ * in its file (see bpe-table; ~10 ms); from the unbuilt sources (the unit tests), gpt-tokenizer itself, which builds
+ * its maps in ~0.3 s. The two count the same. Special tokens in source text (e.g. `<|endoftext|>`) are counted as
+ * plain text.
  */
 type Counter = (text: string) => number;
 
 let counter: Counter | null = null;
 
+/** Where `npm run build` writes the table (scripts/bundle.mjs): dist/data, beside dist's one-level-deep code. */
+export const TOKEN_TABLE_FILE = new URL("../data/o200k_base.table", import.meta.url);
+
 /** Load the tokenizer once; call before using {@link countTokens} synchronously. */
 export async function loadTokenizer(): Promise<Counter> {
   if (counter) return counter;
-  const ranks = await readRanksFile();
-  const api = ranks ? (await import("gpt-tokenizer/GptEncoding")).GptEncoding.getEncodingApi("o200k_base", () => ranks) : (await import("gpt-tokenizer/encoding/o200k_base")).default;
-  const options = { disallowedSpecial: new Set<string>() };
-  counter = (text: string) => api.countTokens(text, options);
+  counter = (await tableCounter()) ?? (await libraryCounter());
   return counter;
 }
 
-/** Where `npm run build` writes the rank table (scripts/bundle.mjs): dist/data, beside dist's one-level-deep code. */
-export const RANKS_FILE = new URL("../data/o200k_base.ranks", import.meta.url);
-
-/**
- * The rank table from the build's compact file (see bpe-ranks-file), or null where there is none: the sources run
- * unbuilt (the unit tests), or a damaged build. gpt-tokenizer's own module holds the same table, ~0.3 s slower to load.
- */
-async function readRanksFile(): Promise<BpeRanks | null> {
+/** The counter over the build's table, or null where there is none (unbuilt sources) or it is damaged. */
+async function tableCounter(): Promise<Counter | null> {
+  let file: Buffer;
   try {
-    return decodeRanks(await readFile(RANKS_FILE));
+    file = await readFile(TOKEN_TABLE_FILE);
   } catch {
-    return null; // the fallback above counts the same tokens
+    return null; // not built: the library counts the same tokens, slower to load
   }
+  const { O200K_TOKEN_SPLIT_REGEX } = await import("gpt-tokenizer/encodingParams/constants");
+  try {
+    return createBpeCounter(readBpeTable(file), O200K_TOKEN_SPLIT_REGEX);
+  } catch {
+    return null; // a damaged build: the library is the same data
+  }
+}
+
+/** gpt-tokenizer's own o200k counter, special tokens counted as text. */
+export async function libraryCounter(): Promise<Counter> {
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  const options = { disallowedSpecial: new Set<string>() };
+  return (text) => countTokens(text, options);
 }
 
 /**

@@ -128,6 +128,7 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
     AIDER_BOT_WORK_DIR: work,
     AIDER_BOT_DATA_DIR: path.join(work, "queue"),
     NO_SMEE_SETUP: "true",
+    ...(process.env.E2E_NODE_OPTIONS ? { NODE_OPTIONS: process.env.E2E_NODE_OPTIONS } : {}),
     ...options.env,
     // Scaled out: this process only receives; the workers (below) run the jobs.
     ...(options.workers ? { REDIS_URL: options.workers.redisUrl, AIDER_BOT_ROLE: "receiver" } : {}),
