@@ -104,7 +104,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
 
     const { module, execArgv } = jobModule();
     // One job process is kept started ahead (module loaded), so a job does not wait for Node and the module load.
-    const pool = options.work ? createForkPool({ module, execArgv, env: withoutSecrets(env.source) }) : null;
+    const pool = options.work ? createForkPool({ module, execArgv, env: withoutSecrets(env.source), spare: env.spare }) : null;
     const fingerprints = secretFingerprints([env.webhookSecret, env.privateKey]);
     const runHandler: JobHandler<JobContext> = async (job, signal) => {
       await options.gate?.quiet();

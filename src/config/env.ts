@@ -175,6 +175,11 @@ const VARIABLES = {
   throttle: variable("AIDER_BOT_THROTTLE", onUnless("0")),
   /** How long `serve` lets running jobs finish on SIGTERM/SIGINT before cutting them off (AIDER_BOT_SHUTDOWN_MS). */
   shutdownMs: variable("AIDER_BOT_SHUTDOWN_MS", number(0, "a number of milliseconds ≥ 0").default(60_000)),
+  /**
+   * A job process kept started ahead, its modules loaded, so a job does not wait ~0.5 s for them (AIDER_BOT_SPARE=0:
+   * none; each job's process starts with the job, and an idle app holds no second Node process).
+   */
+  spare: variable("AIDER_BOT_SPARE", onUnless("0")),
   /** `aider-bot run --json` still prints progress to stderr unless AIDER_BOT_PROGRESS=0. */
   progress: variable("AIDER_BOT_PROGRESS", onUnless("0")),
   /** Run jobs on Redis (BullMQ) instead of the embedded store. May hold a password: never echoed. */

@@ -94,14 +94,15 @@ export interface ForkPool {
  * process still runs one job and exits. The next spare starts when the job that took the last one ends, or
  * `refillDelayMs` (default 3 s) after it began, whichever comes first: started at once, its ~1 s of start-up CPU
  * (module load, tokenizer tables, sandbox probe) competed with that job's clone and map on a small machine. An idle
- * spare that dies is replaced only when the next job comes (a spare that cannot start never loops).
+ * spare that dies is replaced only when the next job comes (a spare that cannot start never loops). With `spare: false`
+ * no process is kept: each job's starts with it.
  */
-export function createForkPool(spawn: ForkSpawnOptions & { module: string; refillDelayMs?: number }): ForkPool {
+export function createForkPool(spawn: ForkSpawnOptions & { module: string; refillDelayMs?: number; spare?: boolean }): ForkPool {
   let spare: Started | null = null;
   let closed = false;
   let refill: { timer: NodeJS.Timeout; go(): void } | null = null;
   const refillAfter = (job: Started) => {
-    if (refill) return;
+    if (refill || spawn.spare === false) return;
     const go = () => {
       if (refill !== entry) return;
       clearTimeout(entry.timer);
@@ -125,7 +126,7 @@ export function createForkPool(spawn: ForkSpawnOptions & { module: string; refil
     s.child.on("error", () => undefined);
     spare = s;
   };
-  startSpare();
+  if (spawn.spare !== false) startSpare();
   return {
     run(options) {
       if (closed) return forkWorker({ ...spawn, ...options });

@@ -70,13 +70,14 @@ describe("readEnv", () => {
     expect(() => readEnv({ AIDER_BOT_MAP_THREADS: "two" })).toThrow(/AIDER_BOT_MAP_THREADS must be a whole number/);
   });
 
-  test("LOG_FORMAT, AIDER_BOT_THROTTLE, AIDER_BOT_SHUTDOWN_MS and AIDER_BOT_PROGRESS are read here, with defaults", () => {
-    expect(readEnv({})).toMatchObject({ logFormat: "pretty", throttle: true, shutdownMs: 60_000, progress: true });
-    expect(readEnv({ LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0", AIDER_BOT_SHUTDOWN_MS: "5000", AIDER_BOT_PROGRESS: "0" })).toMatchObject({
+  test("LOG_FORMAT, AIDER_BOT_THROTTLE, AIDER_BOT_SHUTDOWN_MS, AIDER_BOT_PROGRESS and AIDER_BOT_SPARE are read here, with defaults", () => {
+    expect(readEnv({})).toMatchObject({ logFormat: "pretty", throttle: true, shutdownMs: 60_000, progress: true, spare: true });
+    expect(readEnv({ LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0", AIDER_BOT_SHUTDOWN_MS: "5000", AIDER_BOT_PROGRESS: "0", AIDER_BOT_SPARE: "0" })).toMatchObject({
       logFormat: "json",
       throttle: false,
       shutdownMs: 5000,
       progress: false,
+      spare: false,
     });
     expect(() => readEnv({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT must be pretty or json, got "xml"/);
     expect(() => readEnv({ AIDER_BOT_SHUTDOWN_MS: "soon" })).toThrow(/AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds/);

@@ -12,7 +12,8 @@ describe("e2e: app flows", () => {
   let app: E2EApp;
   let e2e: E2E;
   beforeAll(async () => {
-    app = await startE2EApp();
+    // Its jobs take the process kept ready ahead of them (AIDER_BOT_SPARE's default), as in production.
+    app = await startE2EApp({ spare: true });
   });
   afterAll(async () => {
     await app?.close();

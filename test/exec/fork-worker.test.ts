@@ -110,6 +110,23 @@ describe("createForkPool", () => {
     }
   });
 
+  it("with spare: false keeps no process ahead, before or after a job: each job's process starts with it", async () => {
+    const pool = createForkPool({ ...base, spare: false, refillDelayMs: 50 });
+    try {
+      expect(pool.idlePid()).toBeUndefined();
+      const job = () => pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
+      const first = await job();
+      expect(first).toMatchObject({ kind: "done", result: { preloaded: true } });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(pool.idlePid()).toBeUndefined();
+      const second = await job();
+      expect((second as { result: { pid: number } }).result.pid).not.toBe((first as { result: { pid: number } }).result.pid);
+      expect(pool.idlePid()).toBeUndefined();
+    } finally {
+      pool.close();
+    }
+  });
+
   it("runs the job in a new process when the spare died while idle, and close() kills the spare", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "fork-pool-"));
     const marker = path.join(dir, "died");

@@ -86,7 +86,9 @@ export interface E2EApp {
  * started as its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app. Starting
  * the app is the expensive part, so a test file starts it once (beforeAll) and runs each test as a scenario on it.
  */
-export async function startE2EApp(options: { env?: Record<string, string>; first?: ScenarioSpec; privateKeyPath?: string; workers?: { redisUrl: string; count: number } } = {}): Promise<E2EApp> {
+export async function startE2EApp(
+  options: { env?: Record<string, string>; first?: ScenarioSpec; privateKeyPath?: string; workers?: { redisUrl: string; count: number }; spare?: boolean } = {},
+): Promise<E2EApp> {
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv });
   const llm = await startScriptedLlmServer(options.first?.replies ?? []);
@@ -128,7 +130,9 @@ export async function startE2EApp(options: { env?: Record<string, string>; first
     AIDER_BOT_WORK_DIR: work,
     AIDER_BOT_DATA_DIR: path.join(work, "queue"),
     NO_SMEE_SETUP: "true",
-    ...(process.env.E2E_NODE_OPTIONS ? { NODE_OPTIONS: process.env.E2E_NODE_OPTIONS } : {}),
+    // No job process kept started ahead (a second Node process, ~1 s of CPU, wasted when the file's app is killed),
+    // except where a test asks for it: app-flows runs its jobs through the spare, as production does.
+    ...(options.spare ? {} : { AIDER_BOT_SPARE: "0" }),
     ...options.env,
     // Scaled out: this process only receives; the workers (below) run the jobs.
     ...(options.workers ? { REDIS_URL: options.workers.redisUrl, AIDER_BOT_ROLE: "receiver" } : {}),

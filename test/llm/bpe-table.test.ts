@@ -80,7 +80,7 @@ describe("counting over the o200k table counts what gpt-tokenizer counts", () =>
         const text = parts.join("");
         expect(table(text)).toBe(library(text));
       }),
-      { numRuns: 600 },
+      { numRuns: 300 },
     );
   });
 });
