@@ -3,3 +3,4 @@ export default function buildOnce(): Promise<void>;
 export const TEST_SCRIPTS: string[];
 /** Where jest's global setup built a test script (a path relative to the repository root) to. */
 export function builtScript(script: string): string;
+export const TEST_APP_KEY: string;

@@ -4,7 +4,8 @@
  * builds before testing, so there this only checks mtimes). Plain JS: it runs before any transform is set up.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { generateKeyPairSync } from "node:crypto";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import process from "node:process";
@@ -30,6 +31,12 @@ function builtMtime() {
 }
 
 export default async function buildOnce() {
+  // One App key for every end-to-end app of the run (read by e2e-harness): generating a 2048-bit RSA key costs
+  // 0.1–0.3 s of CPU, and the suite starts a few dozen apps. A file, not an environment variable, so no process a
+  // test starts inherits it.
+  mkdirSync(path.dirname(TEST_APP_KEY), { recursive: true });
+  const key = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  writeFileSync(TEST_APP_KEY, key.privateKey, { mode: 0o600 });
   await buildTestScripts();
   if (builtMtime() >= newestMtime(path.join(root, "src"))) return;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -46,6 +53,9 @@ export default async function buildOnce() {
   const { bundle } = await import("../../scripts/bundle.mjs");
   await bundle();
 }
+
+/** The run's App key for the end-to-end apps, written by the global setup. */
+export const TEST_APP_KEY = path.join(root, "node_modules/.cache/aider-bot/test-app-key.pem");
 
 /** Test scripts started as processes of their own (test/helpers/spawn-script.ts), and where they are built to. */
 export const TEST_SCRIPTS = ["test/fixtures/jobs/engine-worker.ts", "test/fixtures/jobs/child-job.ts"];

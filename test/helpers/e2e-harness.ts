@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { createServer } from "node:net";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -9,6 +9,7 @@ import { sendWebhook } from "../../src/demo/send-webhook.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
 import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
+import { TEST_APP_KEY } from "./build-once.js";
 import { CLI_MAIN } from "./cli-entry.js";
 import { POLL_MS, WAIT_MS } from "./timeouts.js";
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
@@ -99,7 +100,10 @@ export async function startE2EApp(
   };
   // What the app reads at start (the schedules of installed repositories) must be there before it starts.
   let preseeded = options.first ? await seed(options.first) : undefined;
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  // The run's one test key (jest's global setup, build-once.js), or a new one when the harness runs without it.
+  const privateKey =
+    (await readFile(TEST_APP_KEY, "utf8").catch(() => undefined)) ??
+    generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
   const port = await freePort();
   const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
   const host = new URL(fake.apiUrl).host;
