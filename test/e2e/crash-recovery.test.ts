@@ -1,5 +1,5 @@
 import { branchLog } from "../../src/demo/seed-repo.js";
-import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { stagesEntered, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
@@ -22,14 +22,17 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
   });
 
   const statusOf = (jobId: string) => () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
+  // Job processes that entered the tests (the slow test command is then running); see stagesEntered.
+  const inTests = () => stagesEntered(e2e.logs(), "tests");
 
   it("kill -9 mid-job, then restart: the job runs again from a fresh clone and finishes; nothing is left running", async () => {
     e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix, fix, "fix: add"] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const before = inTests();
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
     await waitUntil(
-      () => status().includes("⏳ **tests**"),
+      () => inTests() === before + 1,
       () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`,
     );
     await app.stop("SIGKILL");
@@ -47,11 +50,12 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
   it("kill -9 twice: past its attempts the job is reported, with /aider retry, and its Check Run completed", async () => {
     e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix, slowFix] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const before = inTests();
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
     for (let kill = 0; kill < 2; kill++) {
       await waitUntil(
-        () => status().includes("⏳ **tests**") && e2e.llm.remaining() === 1 - kill,
+        () => inTests() === before + kill + 1 && e2e.llm.remaining() === 1 - kill,
         () => `attempt ${kill + 1} never reached its tests:\n${status()}\n${e2e.logs().slice(-3000)}`,
       );
       await app.stop("SIGKILL");
@@ -71,10 +75,11 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
   it("SIGTERM: the running job and the one queued behind it are told they will run when the app is back", async () => {
     e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const before = inTests();
     const first = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const second = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py and then this", "ann"));
     await waitUntil(
-      () => statusOf(first.deliveryId)().includes("⏳ **tests**") && statusOf(second.deliveryId)().includes("⏳ **queued**"),
+      () => inTests() === before + 1 && statusOf(second.deliveryId)().includes("⏳ **queued**"),
       () => `not running and queued:\n${e2e.logs().slice(-3000)}`,
     );
     await app.stop("SIGTERM");

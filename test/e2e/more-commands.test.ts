@@ -1,5 +1,5 @@
 import { branchLog, seedRepo } from "../../src/demo/seed-repo.js";
-import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { stagesEntered, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
@@ -60,10 +60,11 @@ describe("e2e: ask, retry, cancel, forks", () => {
     // The test command outlasts every harness wait: if cancel did not stop it, idle() below times out.
     e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "test: sleep 600\n" }, permissions: { ann: "write" }, replies: [fix] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const before = stagesEntered(e2e.logs(), "tests");
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes("aider-bot:run:"))?.body ?? "";
     await waitUntil(
-      () => status().includes("⏳ **tests**"),
+      () => stagesEntered(e2e.logs(), "tests") > before,
       () => `never reached the tests stage:\n${status()}`,
     );
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));

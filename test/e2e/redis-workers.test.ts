@@ -1,5 +1,5 @@
 import { branchLog } from "../../src/demo/seed-repo.js";
-import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { stagesEntered, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { hasRedisServer, startRedisServer } from "../jobs/redis-server.js";
 
@@ -48,10 +48,11 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
   it("SIGKILL the worker running a job: the other worker runs it again and it finishes once", async () => {
     e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix, fix, "fix: add"] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const before = stagesEntered(e2e.logs(), "tests");
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
     await waitUntil(
-      () => status().includes("⏳ **tests**") && runnerOf(sent.deliveryId) >= 0,
+      () => stagesEntered(e2e.logs(), "tests") > before && runnerOf(sent.deliveryId) >= 0,
       () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`,
     );
     const victim = runnerOf(sent.deliveryId);
@@ -71,10 +72,11 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
   it("/aider cancel reaches the worker running the job, whichever worker triages it", async () => {
     e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const before = stagesEntered(e2e.logs(), "tests");
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     const status = statusOf(sent.deliveryId);
     await waitUntil(
-      () => status().includes("⏳ **tests**"),
+      () => stagesEntered(e2e.logs(), "tests") > before,
       () => `never reached the tests stage:\n${status()}\n${e2e.logs().slice(-3000)}`,
     );
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));

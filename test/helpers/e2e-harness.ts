@@ -292,6 +292,13 @@ export async function startE2EApp(
   };
 }
 
+/**
+ * How many times job processes logged entering `stage` so far (their "stage" lines, in `logs`). A test that must act
+ * while a stage runs (kill, cancel) waits on this rather than on the status comment, which shows a stage up to 3 s
+ * late (its edits are coalesced).
+ */
+export const stagesEntered = (logs: string, stage: string): number => logs.split(`"stage":"${stage}"`).length - 1;
+
 /** One app for one scenario (a test that needs its own app environment, e.g. a short schedule sync). */
 export async function startE2E(spec: ScenarioSpec & { env?: Record<string, string>; privateKeyPath?: string }): Promise<E2E> {
   const app = await startE2EApp({ env: spec.env, first: spec, ...(spec.privateKeyPath ? { privateKeyPath: spec.privateKeyPath } : {}) });
