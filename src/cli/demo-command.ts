@@ -38,7 +38,7 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
       // which read this from the environment they inherit.
       AIDER_BOT_THROTTLE: "0",
     });
-    app = await startAppServer(env, privateKey, { throttle: env.throttle });
+    app = await startAppServer(env, privateKey);
     say(`Fake GitHub at ${fake.webUrl}, scripted model at ${llm.baseUrl}, app at ${app.url}`);
     say(`\n@maintainer comments on ${repo.owner}/${repo.name}#${pr.number}:  /aider add retry logic to the fetch client\n`);
     const payload = {

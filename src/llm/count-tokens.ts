@@ -3,22 +3,26 @@ import { createBpeCounter, readBpeTable } from "./bpe-table.js";
 
 /**
  * Token counting with a real tokenizer (o200k). Loaded lazily on first use. From the build, a table read as it lies
- * in its file (see bpe-table; ~10 ms); from the unbuilt sources (the unit tests), gpt-tokenizer itself, which builds
+ * in its file (see bpe-table; ~25 ms); from the unbuilt sources (the unit tests), gpt-tokenizer itself, which builds
  * its maps in ~0.3 s. The two count the same. Special tokens in source text (e.g. `<|endoftext|>`) are counted as
  * plain text.
  */
 type Counter = (text: string) => number;
 
 let counter: Counter | null = null;
+let loading: Promise<Counter> | null = null;
 
-/** Where `npm run build` writes the table (scripts/bundle.mjs): dist/data, beside dist's one-level-deep code. */
+/**
+ * Where `npm run build` writes the table (scripts/bundle.mjs): dist/data, beside dist's one-level-deep code. Our own
+ * build output, read directly; no checkout content is read here.
+ */
 export const TOKEN_TABLE_FILE = new URL("../data/o200k_base.table", import.meta.url);
 
 /** Load the tokenizer once; call before using {@link countTokens} synchronously. */
 export async function loadTokenizer(): Promise<Counter> {
-  if (counter) return counter;
-  counter = (await tableCounter()) ?? (await libraryCounter());
-  return counter;
+  // One load however many callers ask at once (a spare's preload and its job's first count may overlap).
+  loading ??= (async () => (counter = (await tableCounter()) ?? (await libraryCounter())))();
+  return loading;
 }
 
 /** The counter over the build's table, or null where there is none (unbuilt sources) or it is damaged. */

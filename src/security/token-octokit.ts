@@ -16,13 +16,13 @@ export const LIMIT_RETRIES = 2;
  * times, for the primary and the secondary limit alike (Probot's defaults retry the primary one forever).
  */
 export function rateLimitHandlers(log: { warn(obj: object, msg: string): void }) {
-  // The plugin's types say `void`; it retries when the handler returns true.
+  // The plugin retries when the handler returns true (its types say `void`, which a boolean-returning function fits).
   const handler =
     (kind: string) =>
-    (retryAfter: number, options: { method: string; url: string }, _octokit: unknown, retryCount: number): void => {
+    (retryAfter: number, options: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
       const again = retryCount < LIMIT_RETRIES;
       log.warn({ method: options.method, url: options.url, retryAfter, again }, `GitHub ${kind} rate limit`);
-      return again as unknown as void;
+      return again;
     };
   return { onRateLimit: handler("primary"), onSecondaryRateLimit: handler("secondary") };
 }

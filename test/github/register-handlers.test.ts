@@ -31,6 +31,16 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     else delete p.issue.pull_request;
     return p;
   };
+  // A PR run's queued status: no earlier status comment on the thread, a new one, and the Check Run.
+  const queuedStatus = (number: number, commentId: number) =>
+    nock(API)
+      .get(`${REPO}/issues/${number}/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/${number}/comments`)
+      .reply(201, { id: commentId })
+      .post(`${REPO}/check-runs`)
+      .reply(201, { id: 78 });
   const send = (name: string, payload: unknown, id = "d1") => h.probot.receive({ id, name, payload } as never);
 
   it("ignores a comment without a command after reading the command word from the config, writing nothing", async () => {
@@ -154,14 +164,8 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
       .get(`${REPO}/pulls/1`)
       .reply(200, { head: { ref: "feature", sha: "a".repeat(40), repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" } } })
       .post(`${REPO}/issues/comments/492700400/reactions`)
-      .reply(201, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`)
-      .reply(201, { id: 56 })
-      .post(`${REPO}/check-runs`)
-      .reply(201, { id: 78 });
+      .reply(201, {});
+    queuedStatus(1, 56);
     await send("issue_comment", issueComment("/aider retry", true));
     const req = h.queue.jobs[0]!.data.req;
     expect(req.context?.mode).toEqual(mode);
@@ -417,14 +421,8 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
       .post(`${REPO}/pulls/comments/284312630/reactions`, { content: "eyes" })
       .reply(201, {})
       .get(`${REPO}/pulls/2`)
-      .reply(200, { head: { ref: "changes", sha: "b".repeat(40), repo: { full_name: "Codertocat/Hello-World" } } })
-      .get(`${REPO}/issues/2/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/2/comments`)
-      .reply(201, { id: 64 })
-      .post(`${REPO}/check-runs`)
-      .reply(201, { id: 78 });
+      .reply(200, { head: { ref: "changes", sha: "b".repeat(40), repo: { full_name: "Codertocat/Hello-World" } } });
+    queuedStatus(2, 64);
     const p = examplePayload("pull_request_review_comment", "created");
     p.comment.body = "/aider rename this heading";
     p.comment.line = 1;

@@ -144,30 +144,19 @@ export async function startE2EApp(
   let out = "";
   let child!: ChildProcess;
   const exited = () => child.exitCode !== null || child.signalCode !== null;
-  // A killed app's idle spare job process lives on for up to ~2 s (until it sees its parent gone), holding the
-  // app's stdout and stderr open: drop our ends, or jest's worker cannot exit while it does.
-  // Its last lines are read first (up to 200 ms), so a test reading the log after a stop still sees them.
-  const release = async (c: ChildProcess) => {
-    const open = () => [c.stdout, c.stderr].some((s) => s && !s.closed);
-    for (let i = 0; i < 10 && open(); i++) await new Promise((r) => setTimeout(r, 20));
-    c.stdout?.destroy();
-    c.stderr?.destroy();
-  };
   const stop = async (signal: NodeJS.Signals) => {
-    if (exited()) return release(child);
+    if (exited()) return;
     const gone = new Promise((r) => child.once("exit", r));
     child.kill(signal);
     await gone;
-    await release(child);
   };
   const workers: { child: ChildProcess; out: string }[] = [];
   const stopWorker = async (i: number, signal: NodeJS.Signals) => {
     const w = workers[i]!.child;
-    if (w.exitCode !== null || w.signalCode !== null) return release(w);
+    if (w.exitCode !== null || w.signalCode !== null) return;
     const gone = new Promise((r) => w.once("exit", r));
     w.kill(signal);
     await gone;
-    await release(w);
   };
   const close = async () => {
     for (let i = 0; i < workers.length; i++) await stopWorker(i, "SIGKILL");
