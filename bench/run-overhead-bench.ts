@@ -161,12 +161,14 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
     .slice(logBefore)
     .split("\n")
     .filter((l) => l.startsWith("{"));
+  // Each stage runs from its own line to the next stage line or the run's end ("run finished"); the log lines in
+  // between (GitHub requests, sandbox notes) do not end it.
   let last: { stage: string; time: number } | null = null;
   for (const line of lines) {
     const entry = JSON.parse(line) as { stage?: string; time?: number; msg?: string };
-    if (typeof entry.time !== "number") continue;
+    if (typeof entry.time !== "number" || (!entry.stage && entry.msg !== "run finished")) continue;
     if (last) stages[last.stage] = (stages[last.stage] ?? 0) + (entry.time - last.time);
-    last = entry.stage ? { stage: entry.stage, time: entry.time } : last && entry.msg === "run finished" ? null : last;
+    last = entry.stage ? { stage: entry.stage, time: entry.time } : null;
   }
   if (process.env.BENCH_TRACE) printTrace(t0, calls, rig.fake.state.calls.slice(callsBefore), lines);
   return { postToIdleMs, gitProcesses, gitCommands, gitMs, statusWrites, stages };

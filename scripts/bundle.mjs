@@ -1,6 +1,7 @@
 /**
- * Second step of `npm run build`, after tsc: bundle the four files Node starts from — the CLI, the job process's
- * child entry and module, and the repo map's worker thread — each with the code it imports, over tsc's own output.
+ * Second step of `npm run build`, after tsc: bundle the five files Node starts from — the CLI, the job process's
+ * child entry and module, its spawn helper and the repo map's worker thread — each with the code it imports, over
+ * tsc's own output.
  *
  * Why: a job process used to spend ~0.65 s (and ~1.5 s of CPU with its warm-up) resolving and compiling ~750 ESM
  * modules one by one (zod, the OpenAI SDK and ours). Bundled, the same import takes ~0.25 s. Every run, the
@@ -24,7 +25,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
 
-export const ENTRIES = ["cli/main.js", "app/run-job-process.js", "exec/fork-worker-child.js", "repomap/tag-worker.js"];
+export const ENTRIES = ["cli/main.js", "app/run-job-process.js", "exec/fork-worker-child.js", "exec/spawn-helper-child.js", "repomap/tag-worker.js"];
 
 const EXTERNAL = [
   "probot",

@@ -2,7 +2,8 @@ import os from "node:os";
 import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
-import { createExec } from "../exec/create-exec.js";
+import { baseEnv } from "../exec/base-env.js";
+import { startSpawnHelper } from "../exec/spawn-helper.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
 import { tokenOctokit } from "../security/token-octokit.js";
@@ -118,7 +119,8 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
     const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
     return { outcome: done?.outcome ?? "ignored", ...(done ? { reason: done.reason } : {}), runs: [] };
   }
-  const exec = createExec({ sourceEnv: env.source });
+  // Every git and repository command of the runs is started by a small helper process (exec/spawn-helper).
+  const exec = startSpawnHelper(baseEnv(env.source)).exec({ sourceEnv: env.source });
   const llm = createLlmClient({ baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey ?? "not-needed", allowPrefill: false });
   const runs: ActionRun[] = [];
   for (const { request, feedback } of toRun) {

@@ -1,6 +1,7 @@
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
 import { readEnv, sourceEnv } from "../config/env.js";
-import { createExec } from "../exec/create-exec.js";
+import { baseEnv } from "../exec/base-env.js";
+import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import type { JobContext } from "../github/job-context.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
@@ -54,6 +55,13 @@ export function withoutSecrets(source: Readonly<Record<string, string | undefine
 let warmSandboxProbe: Promise<string | null> | null = null;
 
 /**
+ * This process's spawn helper (exec/spawn-helper): every git, sandbox and repository command of the job is started
+ * by it, not by this process's large heap. Started first, while this process is still small and quiet.
+ */
+let helper: SpawnHelper | null = null;
+const spawnHelper = (): SpawnHelper => (helper ??= startSpawnHelper(baseEnv(sourceEnv())));
+
+/**
  * Run by a spare job process before it has a job (see exec/fork-worker's createForkPool): the slow first loads a
  * job would otherwise pay on its own clock: the tokenizer's tables (~0.3 s), the sandbox probe, tree-sitter's
  * runtime (the syntax check and the map, ~0.1 s) and the number formatting the status comment uses (its first
@@ -61,7 +69,7 @@ let warmSandboxProbe: Promise<string | null> | null = null;
  */
 export async function preload(): Promise<void> {
   // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
-  warmSandboxProbe = sandboxProblem(createExec({ sourceEnv: sourceEnv() }));
+  warmSandboxProbe = sandboxProblem(spawnHelper().exec({ sourceEnv: sourceEnv() }));
   (1234).toLocaleString("en-US");
   const [count] = await Promise.all([loadTokenizer(), warmSyntaxCheck()]);
   count("warm up");
@@ -78,7 +86,7 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
   const logger = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: env.logFormat });
   const log = logger.child({ job: input.job.req.jobId, pid: process.pid });
   void loadTokenizer();
-  const exec = createExec({ sourceEnv: env.source });
+  const exec = spawnHelper().exec({ sourceEnv: env.source });
   const warm = warmSandboxProbe;
   const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
   const octokit = new Octokit({ auth: input.apiToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });

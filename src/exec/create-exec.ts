@@ -18,89 +18,99 @@ export interface ExecOptions {
  *
  * On Node's `spawn` directly: a run starts ten to twenty processes (git, the sandbox, the repository's commands),
  * and a general-purpose wrapper cost ~6 ms of CPU per process once warm and tens of milliseconds while its code was
- * still cold in a fresh job process, on the run's clock each time.
+ * still cold in a fresh job process, on the run's clock each time. A job process goes one step further and hands
+ * the spawning to a small helper process (see `spawn-helper`), which runs the same {@link runProcess}.
  */
 export function createExec(options: ExecOptions): Exec {
   const base = baseEnv(options.sourceEnv);
   return {
-    run(req: ExecRequest): Promise<ExecResult> {
-      const started = Date.now();
-      const maxBytes = req.maxOutputBytes ?? options.defaultMaxOutputBytes ?? 1_000_000;
-      const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs ?? 600_000;
-      const all = createOutputCapture(maxBytes);
-      const out = createOutputCapture(maxBytes);
-      const err = createOutputCapture(maxBytes);
-      return new Promise<ExecResult>((resolve) => {
-        let child: ChildProcess;
-        try {
-          child = spawn(req.command, [...(req.args ?? [])], {
-            cwd: req.cwd,
-            shell: req.shell ?? false,
-            env: { ...base, ...req.env },
-            // Own process group, so a timeout kills the whole tree (a shell and what it started), not just the shell.
-            detached: true,
-            stdio: [req.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-          });
-        } catch (error) {
-          // Arguments Node refuses outright (a NUL byte in an argument): the command could not be started.
-          const spawnError = error instanceof Error ? error.message : String(error);
-          return resolve({ exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: Date.now() - started, spawnError });
-        }
-        // stdout and stderr each decoded on their own (a character split across chunks stays whole), and both into
-        // the interleaved `output` as they arrive.
-        const collect = (stream: NodeJS.ReadableStream, into: OutputCapture) => {
-          const decoder = new StringDecoder("utf8");
-          stream.on("data", (chunk: Buffer) => {
-            const text = decoder.write(chunk);
-            into.push(text);
-            all.push(text);
-          });
-          return () => {
-            const rest = decoder.end();
-            into.push(rest);
-            all.push(rest);
-          };
-        };
-        const endOut = collect(child.stdout!, out);
-        const endErr = collect(child.stderr!, err);
-        let spawnError: string | undefined;
-        child.once("error", (error) => {
-          spawnError ??= error.message;
-        });
-        if (req.input !== undefined) {
-          // A process that exits without reading its input closes the pipe: that is its business, not an error here.
-          child.stdin!.on("error", () => undefined);
-          child.stdin!.end(req.input);
-        }
-        let timedOut = false;
-        const kill = () => {
-          if (child.pid !== undefined) killTree(child.pid);
-        };
-        const timer = setTimeout(() => {
-          timedOut = true;
-          kill();
-        }, timeoutMs);
-        req.signal?.addEventListener("abort", kill, { once: true });
-        if (req.signal?.aborted) kill();
-        child.once("close", (code, signal) => {
-          clearTimeout(timer);
-          req.signal?.removeEventListener("abort", kill);
-          endOut();
-          endErr();
-          // Killed by a signal other than our timeout (a cancel, the OOM killer): said as such, like a failed start.
-          if (signal && !timedOut) spawnError ??= `the command was killed by ${signal}`;
-          resolve({
-            // Node gives -2 for a command that never started; a signal death has no code anyway.
-            exitCode: spawnError !== undefined ? null : code,
-            output: all.text(),
-            stdout: out.text(),
-            stderr: err.text(),
-            timedOut,
-            durationMs: Date.now() - started,
-            ...(spawnError !== undefined ? { spawnError } : {}),
-          });
-        });
-      });
-    },
+    run: (req) => runProcess(req, { ...base, ...req.env }, options),
   };
+}
+
+/** The limits {@link runProcess} falls back to when a request sets none. */
+export type ProcessDefaults = Pick<ExecOptions, "defaultTimeoutMs" | "defaultMaxOutputBytes">;
+
+/**
+ * Run one process with exactly `env` (the caller has applied the allow-list), in its own process group, and collect
+ * its output; resolves for every ending (exit, timeout, abort, failure to start), never rejects.
+ */
+export function runProcess(req: ExecRequest, env: Record<string, string>, defaults: ProcessDefaults = {}): Promise<ExecResult> {
+  const started = Date.now();
+  const maxBytes = req.maxOutputBytes ?? defaults.defaultMaxOutputBytes ?? 1_000_000;
+  const timeoutMs = req.timeoutMs ?? defaults.defaultTimeoutMs ?? 600_000;
+  const all = createOutputCapture(maxBytes);
+  const out = createOutputCapture(maxBytes);
+  const err = createOutputCapture(maxBytes);
+  return new Promise<ExecResult>((resolve) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(req.command, [...(req.args ?? [])], {
+        cwd: req.cwd,
+        shell: req.shell ?? false,
+        env,
+        // Own process group, so a timeout kills the whole tree (a shell and what it started), not just the shell.
+        detached: true,
+        stdio: [req.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      // Arguments Node refuses outright (a NUL byte in an argument): the command could not be started.
+      const spawnError = error instanceof Error ? error.message : String(error);
+      return resolve({ exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: Date.now() - started, spawnError });
+    }
+    // stdout and stderr each decoded on their own (a character split across chunks stays whole), and both into
+    // the interleaved `output` as they arrive.
+    const collect = (stream: NodeJS.ReadableStream, into: OutputCapture) => {
+      const decoder = new StringDecoder("utf8");
+      stream.on("data", (chunk: Buffer) => {
+        const text = decoder.write(chunk);
+        into.push(text);
+        all.push(text);
+      });
+      return () => {
+        const rest = decoder.end();
+        into.push(rest);
+        all.push(rest);
+      };
+    };
+    const endOut = collect(child.stdout!, out);
+    const endErr = collect(child.stderr!, err);
+    let spawnError: string | undefined;
+    child.once("error", (error) => {
+      spawnError ??= error.message;
+    });
+    if (req.input !== undefined) {
+      // A process that exits without reading its input closes the pipe: that is its business, not an error here.
+      child.stdin!.on("error", () => undefined);
+      child.stdin!.end(req.input);
+    }
+    let timedOut = false;
+    const kill = () => {
+      if (child.pid !== undefined) killTree(child.pid);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    req.signal?.addEventListener("abort", kill, { once: true });
+    if (req.signal?.aborted) kill();
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      req.signal?.removeEventListener("abort", kill);
+      endOut();
+      endErr();
+      // Killed by a signal other than our timeout (a cancel, the OOM killer): said as such, like a failed start.
+      if (signal && !timedOut) spawnError ??= `the command was killed by ${signal}`;
+      resolve({
+        // Node gives -2 for a command that never started; a signal death has no code anyway.
+        exitCode: spawnError !== undefined ? null : code,
+        output: all.text(),
+        stdout: out.text(),
+        stderr: err.text(),
+        timedOut,
+        durationMs: Date.now() - started,
+        ...(spawnError !== undefined ? { spawnError } : {}),
+      });
+    });
+  });
 }

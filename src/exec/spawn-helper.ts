@@ -1,0 +1,109 @@
+import { fork, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { baseEnv } from "./base-env.js";
+import { createExec, type ExecOptions, type ProcessDefaults } from "./create-exec.js";
+import type { Exec, ExecRequest, ExecResult } from "./types.js";
+
+/** What the parent sends the helper: a process to run (its env already allow-listed), or a kill of one running. */
+export type HelperRequest = { type: "run"; id: number; req: Omit<ExecRequest, "signal" | "env">; env: Record<string, string>; defaults: ProcessDefaults } | { type: "kill"; id: number };
+
+/** What the helper answers, once per run. */
+export type HelperAnswer = { type: "done"; id: number; result: ExecResult };
+
+/** A helper process that starts processes for this one; each {@link SpawnHelper.exec} is an exec over it. */
+export interface SpawnHelper {
+  /** The {@link createExec} contract, with this exec's own allow-listed environment, its processes started by the helper. */
+  exec(options: ExecOptions): Exec;
+  /** End the helper (it also ends with this process); later runs spawn here. */
+  close(): void;
+  /** The helper's pid while it runs (tests, logs). */
+  pid(): number | undefined;
+}
+
+/** The helper's entry: `.js` when built, `.ts` (through tsx) when run from sources, as fork-worker does. */
+function helperEntry(): { file: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL("../exec/spawn-helper-child.js", import.meta.url));
+  return existsSync(js) ? { file: js, execArgv: [] } : { file: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
+}
+
+/**
+ * Start a small helper Node process that starts this process's child processes. Why: starting a process copies the
+ * starting process's memory map and write-protects its pages, and on a virtual machine each page written afterwards
+ * pays a fault. A job process holds a large, busy heap (the tokenizer's table, tree-sitter, its freshly compiled
+ * code), so each of a run's dozen starts blocked its event loop for 20–45 ms; the idle helper starts them in ~5 ms.
+ *
+ * The helper runs {@link runProcess} (timeouts, output caps, process groups) with the environment each exec computes
+ * here from its own allow-list, and kills every process still running when its parent disconnects, so nothing
+ * outlives a killed job process. Should the helper fail to start or die, the runs in flight end as processes that
+ * could not start, with the reason, and later runs spawn here, as {@link createExec} does.
+ *
+ * @param env The helper's own environment (an allow-listed one: `baseEnv(source)`); its children get their exec's.
+ */
+export function startSpawnHelper(env: Record<string, string>): SpawnHelper {
+  const pending = new Map<number, (result: ExecResult) => void>();
+  let nextId = 1;
+  let helper: ChildProcess | null = null;
+  let broken: string | null = null;
+
+  const fail = (why: string) => {
+    broken = why;
+    helper = null;
+    for (const [id, resolve] of pending) {
+      pending.delete(id);
+      resolve({ exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError: why });
+    }
+  };
+  const entry = helperEntry();
+  const child = fork(entry.file, [], { env, execArgv: entry.execArgv, serialization: "advanced", stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  helper = child;
+  child.on("message", (m: HelperAnswer) => {
+    const resolve = pending.get(m.id);
+    if (!resolve) return;
+    pending.delete(m.id);
+    if (pending.size === 0) child.channel?.unref();
+    resolve(m.result);
+  });
+  child.on("error", (error) => {
+    if (helper === child) fail(`the process helper failed: ${error.message}`);
+  });
+  child.on("exit", (code, signal) => {
+    if (helper === child) fail(`the process helper exited (${signal ?? `code ${code}`}) while the command ran`);
+  });
+  // Idle, the helper must not keep this process alive; a run in flight refs its channel (below).
+  child.unref();
+  child.channel?.unref();
+
+  const run = (req: ExecRequest, env: Record<string, string>, defaults: ProcessDefaults): Promise<ExecResult> | null => {
+    if (broken || helper !== child || !child.connected) return null;
+    const id = nextId++;
+    const { signal, env: _extra, ...rest } = req;
+    return new Promise<ExecResult>((resolve) => {
+      const kill = () => {
+        if (child.connected) child.send({ type: "kill", id } satisfies HelperRequest);
+      };
+      pending.set(id, (result) => {
+        signal?.removeEventListener("abort", kill);
+        resolve(result);
+      });
+      child.channel?.ref();
+      child.send({ type: "run", id, req: rest, env, defaults } satisfies HelperRequest);
+      if (signal?.aborted) kill();
+      else signal?.addEventListener("abort", kill, { once: true });
+    });
+  };
+
+  return {
+    exec(options) {
+      const base = baseEnv(options.sourceEnv);
+      const defaults: ProcessDefaults = { defaultTimeoutMs: options.defaultTimeoutMs, defaultMaxOutputBytes: options.defaultMaxOutputBytes };
+      const local = createExec(options);
+      return { run: (req) => run(req, { ...base, ...req.env }, defaults) ?? local.run(req) };
+    },
+    close() {
+      fail("the process helper was closed");
+      if (child.connected) child.disconnect();
+    },
+    pid: () => (helper === child ? child.pid : undefined),
+  };
+}
