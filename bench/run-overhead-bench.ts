@@ -98,7 +98,7 @@ interface Measured {
 }
 
 async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i: number, shimLog: string, appOutput: () => string): Promise<Measured> {
-  const pr = await seedPullRequest(rig.fake, process.env, rig.repo, { title: `Run ${i}`, head: branch, user: USER, files: { [`notes/run-${i}.md`]: `run ${i}\n` } });
+  const pr = await seedPullRequest(rig.fake, rig.repo, { title: `Run ${i}`, head: branch, user: USER, files: { [`notes/run-${i}.md`]: `run ${i}\n` } });
   rig.llm.push(...replies(i));
   await writeFile(shimLog, "");
   const callsBefore = rig.fake.state.calls.length;

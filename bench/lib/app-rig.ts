@@ -68,7 +68,7 @@ export async function startRig(spec: { files: Record<string, string>; permission
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv });
   const llm = await startScriptedLlmServer(spec.replies ?? []);
-  const repo = await seedRepo(fake, sourceEnv, { owner: "acme", name: "widgets", files: spec.files, permissions: spec.permissions });
+  const repo = await seedRepo(fake, { owner: "acme", name: "widgets", files: spec.files, permissions: spec.permissions });
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
   const work = await mkdtemp(path.join(os.tmpdir(), "bench-app-"));
   await mkdir(path.join(work, "jobs"));

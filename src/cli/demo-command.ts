@@ -19,8 +19,8 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
   const secret = "demo-webhook-secret";
   let app: Awaited<ReturnType<typeof startAppServer>> | null = null;
   try {
-    const repo = await seedRepo(fake, source, { owner: "acme", name: "widgets", files: DEMO_FILES, permissions: { maintainer: "write" } });
-    const pr = await seedPullRequest(fake, source, repo, { title: "Make the client sturdier", head: "sturdy-client", user: "maintainer", files: { "CHANGELOG.md": "- sturdier client\n" } });
+    const repo = await seedRepo(fake, { owner: "acme", name: "widgets", files: DEMO_FILES, permissions: { maintainer: "write" } });
+    const pr = await seedPullRequest(fake, repo, { title: "Make the client sturdier", head: "sturdy-client", user: "maintainer", files: { "CHANGELOG.md": "- sturdier client\n" } });
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
     const env = readEnv({
       ...pick(source, ["PATH", "HOME", "LANG", "TMPDIR", "GIT_SSL_CAINFO"]),
@@ -59,7 +59,7 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     const res = await sendWebhook({ url: app.webhookUrl, secret, event: "issue_comment", payload });
     say(`Webhook delivered (HTTP ${res.status}); the bot acknowledged with 👀 and a "queued" status comment.`);
     await app.app.idle();
-    const [commit] = await branchLog(fake, source, repo, pr.pull!.head, 1);
+    const [commit] = await branchLog(fake, repo, pr.pull!.head, 1);
     const diff = await createExec({ sourceEnv: source }).run({
       command: "git",
       args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`],

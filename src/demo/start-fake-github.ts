@@ -4,6 +4,7 @@ import os from "node:os";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { createExec } from "../exec/create-exec.js";
+import type { Exec } from "../exec/types.js";
 import { FakeGitHubState, type FakeRepo } from "./fake-github-state.js";
 import { routeRequest } from "./fake-github-routes.js";
 import { answerGraphql } from "./fake-graphql.js";
@@ -18,6 +19,8 @@ export interface FakeGitHub {
   /** Every Authorization header and URL the git endpoint saw (for token-leak assertions). */
   gitRequests: { url: string; authorization?: string }[];
   bareDir(repo: FakeRepo): string;
+  /** How the fake runs git (its REST routes, the seeding helpers): the exec it was given, or one of its own. */
+  exec: Exec;
   close(): Promise<void>;
 }
 
@@ -26,10 +29,15 @@ export interface FakeGitHub {
  * smart-HTTP protocol through `git http-backend` over bare repositories. Used by `aider-bot demo` and the e2e tests.
  * Git requires an installation token this fake issued, sent as HTTP Basic auth (never in the URL).
  */
-export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: Readonly<Record<string, string | undefined>> }): Promise<FakeGitHub> {
+export async function startFakeGitHub(options: {
+  botLogin?: string;
+  sourceEnv: Readonly<Record<string, string | undefined>>;
+  /** Runs the fake's git commands (tests pass one whose processes a spawn helper starts); default: `createExec`. */
+  exec?: Exec;
+}): Promise<FakeGitHub> {
   const projectRoot = await mkdtemp(path.join(os.tmpdir(), "fake-github-"));
   const state = new FakeGitHubState(options.botLogin ?? "aider-bot[bot]");
-  const exec = createExec({ sourceEnv: options.sourceEnv });
+  const exec = options.exec ?? createExec({ sourceEnv: options.sourceEnv });
   const gitRequests: FakeGitHub["gitRequests"] = [];
   const bareDir = (repo: FakeRepo) => path.join(projectRoot, repo.owner, `${repo.name}.git`);
   let apiUrl = "";
@@ -116,6 +124,7 @@ export async function startFakeGitHub(options: { botLogin?: string; sourceEnv: R
     state,
     gitRequests,
     bareDir,
+    exec,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

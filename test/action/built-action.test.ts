@@ -6,7 +6,7 @@ import { branchLog, fileOnBranch, seedIssue, seedPullRequest, seedRepo } from ".
 import type { FakeRepo } from "../../src/demo/fake-github-state.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 
@@ -27,7 +27,7 @@ const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n
 /** One run spawns the CLI, clones, maps and pushes: the harness's wait, under jest's own limit. */
 const RUN_MS = WAIT_MS * 3;
 const sourceEnv = process.env;
-const exec = createExec({ sourceEnv });
+const exec = testExec({ sourceEnv });
 
 async function run(command: string, args: string[], cwd: string): Promise<string> {
   const r = await exec.run({ command, args, cwd });
@@ -48,9 +48,9 @@ interface Rig {
 }
 
 async function startRig(replies: ScriptedReply[], extraConfig = ""): Promise<Rig> {
-  const fake = await startFakeGitHub({ botLogin: BOT, sourceEnv });
+  const fake = await startFakeGitHub({ botLogin: BOT, sourceEnv, exec: testExec({ sourceEnv }) });
   const llm = await startScriptedLlmServer(replies);
-  const repo = await seedRepo(fake, sourceEnv, {
+  const repo = await seedRepo(fake, {
     owner: "acme",
     name: "widgets",
     files: { ...files, ".github/aider.yml": files[".github/aider.yml"] + extraConfig },
@@ -182,7 +182,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "a /aider comment on a pull request: pushes a commit to its branch, status comment, reactions, Check Run, outputs",
     async () => {
       rig = await startRig([fix, "fix: make add add"]);
-      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
       // issue_comment workflows check out the default branch: the action clones the PR's branch itself.
       await checkout(rig, "main");
       const p = examplePayload("issue_comment", "created");
@@ -191,17 +191,17 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       p.issue = { ...p.issue, number: pr.number, title: pr.title, body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` } };
       p.comment = { ...p.comment, id: 501, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
       p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
-      const before = (await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha;
+      const before = (await branchLog(rig.fake, rig.repo, "calc", 1))[0]!.sha;
 
       const result = await runAction(rig, "issue_comment", p);
 
       expect(result.code).toBe(0);
-      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
+      const [head] = await branchLog(rig.fake, rig.repo, "calc", 1);
       expect(head!.sha).not.toBe(before);
       expect(head!.subject).toBe("fix: make add add");
       expect(head!.author).toBe(`${BOT} <41898282+github-actions[bot]@users.noreply.github.com>`);
       expect(head!.body).toMatch(/Aider-Bot-Run: /);
-      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "calc", "src/calc.py")).toContain("a + b");
+      expect(await fileOnBranch(rig.fake, rig.repo, "calc", "src/calc.py")).toContain("a + b");
       expect(result.outputs).toEqual({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number), tokens: expect.stringMatching(/^[1-9]\d*$/), cost: expect.stringMatching(/^\d/) });
       const status = botComments(rig);
       expect(status).toHaveLength(1);
@@ -249,8 +249,8 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
       expect(pr.pull!.head).toBe("aider/issue-1-add-subtracts");
       expect(pr.body).toContain("Fixes #1");
-      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, pr.pull!.head, 1);
-      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
+      const [head] = await branchLog(rig.fake, rig.repo, pr.pull!.head, 1);
+      expect(await fileOnBranch(rig.fake, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
       expect(result.outputs).toMatchObject({ outcome: "pull-request", "commit-sha": head!.sha, "pr-number": String(pr.number) });
       // In place: the repository's tests ran in the workflow's checkout, which is now on the bot's branch at the pushed commit.
       expect(await testRuns(rig)).toEqual([`${rig.workspace} postgres://db:5432 none`]);
@@ -267,16 +267,16 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "workflow_dispatch on a branch with an open PR: the message runs there, status comment on the PR",
     async () => {
       rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
-      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
       await checkout(rig, "calc");
       const p = { ref: "refs/heads/calc", inputs: { message: "make add add" }, repository: repository(rig), sender: { login: "ann", id: 9, type: "User" }, workflow: ".github/workflows/aider.yml" };
 
       const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
 
       expect(result.code).toBe(0);
-      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
+      const [head] = await branchLog(rig.fake, rig.repo, "calc", 1);
       expect(head!.subject).toBe("fix: make add add");
-      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "calc", "src/calc.py")).toContain("a + b");
+      expect(await fileOnBranch(rig.fake, rig.repo, "calc", "src/calc.py")).toContain("a + b");
       expect(await testRuns(rig)).toEqual([`${rig.workspace} none none`]);
       expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
       expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
@@ -293,7 +293,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     async () => {
       rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
       // A pushed branch nobody opened a pull request for.
-      const seeded = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "feature", head: "feature", user: "ann", files: { "notes.md": "n\n" } });
+      const seeded = await seedPullRequest(rig.fake, rig.repo, { title: "feature", head: "feature", user: "ann", files: { "notes.md": "n\n" } });
       rig.repo.issues.delete(seeded.number);
       await checkout(rig, "feature");
       const p = { ref: "refs/heads/feature", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
@@ -301,9 +301,9 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
 
       expect(result.code).toBe(0);
-      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "feature", 1);
+      const [head] = await branchLog(rig.fake, rig.repo, "feature", 1);
       expect(head!.subject).toBe("fix: make add add");
-      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, "main", "src/calc.py")).toContain("a - b");
+      expect(await fileOnBranch(rig.fake, rig.repo, "main", "src/calc.py")).toContain("a - b");
       expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": "" });
       expect(botComments(rig)).toEqual([]);
       expect(rig.repo.reactions).toEqual([]);
@@ -327,7 +327,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       expect(tracking.title).toBe("aider-bot schedule: Make add add.");
       const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
       expect(pr.body).toContain(`Fixes #${tracking.number}`);
-      expect(await fileOnBranch(rig.fake, sourceEnv, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
+      expect(await fileOnBranch(rig.fake, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
       expect(result.outputs).toMatchObject({ outcome: "pull-request", "pr-number": String(pr.number) });
       expect(botComments(rig).map((c) => c.issueNumber)).toEqual([tracking.number]);
       // Only the entry whose cron fired ran.
@@ -340,7 +340,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "a review comment: the reply goes into the review thread and the commit onto the PR's branch",
     async () => {
       rig = await startRig([fix, "fix: correct add"]);
-      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
       await checkout(rig, "main");
       rig.repo.reviewComments.push({ id: 77, pullNumber: pr.number, body: "/aider this should add", user: "ann", path: "src/calc.py", line: 2 });
       const p = examplePayload("pull_request_review_comment", "created");
@@ -362,7 +362,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       const result = await runAction(rig, "pull_request_review_comment", p);
 
       expect(result.code).toBe(0);
-      const [head] = await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1);
+      const [head] = await branchLog(rig.fake, rig.repo, "calc", 1);
       expect(head!.subject).toBe("fix: correct add");
       expect(rig.repo.reviewComments.find((c) => c.inReplyTo === 77)?.body).toContain("🚀 Pushed");
       expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["pulls/comments/77:eyes", "pulls/comments/77:rocket"]);
@@ -375,9 +375,9 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "a cancelled workflow run (the runner's SIGINT) stops the run, pushes nothing and says so",
     async () => {
       rig = await startRig([{ hangMs: 120_000 }]);
-      const pr = await seedPullRequest(rig.fake, sourceEnv, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
       await checkout(rig, "calc");
-      const before = (await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha;
+      const before = (await branchLog(rig.fake, rig.repo, "calc", 1))[0]!.sha;
       const p = { ref: "refs/heads/calc", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
       const r = rig;
 
@@ -394,7 +394,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
 
       expect(result.code).toBe(0);
       expect(result.outputs.outcome).toBe("cancelled");
-      expect((await branchLog(rig.fake, sourceEnv, rig.repo, "calc", 1))[0]!.sha).toBe(before);
+      expect((await branchLog(rig.fake, rig.repo, "calc", 1))[0]!.sha).toBe(before);
       expect(botComments(rig).find((c) => c.issueNumber === pr.number)?.body).toContain("nothing was pushed");
     },
     RUN_MS,
@@ -405,8 +405,8 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     async () => {
       rig = await startRig([fix, "fix: make add add"]);
       // The fork: another repository holding the PR's branch.
-      const fork = await seedRepo(rig.fake, sourceEnv, { owner: "mallory", name: "widgets", files, permissions: {} });
-      await seedPullRequest(rig.fake, sourceEnv, fork, { title: "calc", head: "calc", user: "mallory", files: { "notes.md": "n\n" } });
+      const fork = await seedRepo(rig.fake, { owner: "mallory", name: "widgets", files, permissions: {} });
+      await seedPullRequest(rig.fake, fork, { title: "calc", head: "calc", user: "mallory", files: { "notes.md": "n\n" } });
       const number = rig.fake.state.nextIssueNumber(rig.repo);
       rig.repo.issues.set(number, {
         number,
@@ -423,14 +423,14 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       p.issue = { ...p.issue, number, title: "calc", body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${number}` } };
       p.comment = { ...p.comment, id: 503, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
       p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
-      const forkHead = (await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha;
+      const forkHead = (await branchLog(rig.fake, fork, "calc", 1))[0]!.sha;
 
       const result = await runAction(rig, "issue_comment", p);
 
       expect(result.code).toBe(0);
       expect(result.outputs).toMatchObject({ outcome: "patch", "commit-sha": "", "pr-number": "" });
       expect(await testRuns(rig)).toEqual([]);
-      expect((await branchLog(rig.fake, sourceEnv, fork, "calc", 1))[0]!.sha).toBe(forkHead);
+      expect((await branchLog(rig.fake, fork, "calc", 1))[0]!.sha).toBe(forkHead);
       const status = botComments(rig).find((c) => c.issueNumber === number)!;
       expect(status.body).toContain("comes from a fork");
       expect(status.body).toContain("+    return a + b");

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { createInPlaceGit, sameRepoUrl, workspaceMismatch } from "../../src/action/in-place-git.js";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 import { createGit } from "../../src/workspace/create-git.js";
 
-const exec = createExec({ sourceEnv: process.env });
+const exec = testExec({ sourceEnv: process.env });
 const git = createGit(exec, { name: "bot", email: "bot@example.com" });
 const logger = pino({ level: "silent" });
 

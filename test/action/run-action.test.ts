@@ -8,6 +8,7 @@ import { seedIssue, seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeRepo } from "../../src/demo/fake-github-state.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
+import { testExec } from "../helpers/test-exec.js";
 
 const BOT = "github-actions[bot]";
 const logger = pino({ level: "silent" });
@@ -50,8 +51,8 @@ describe("runAction (in process, against the fake GitHub)", () => {
   let repo: FakeRepo;
   let dir: string;
   beforeEach(async () => {
-    fake = await startFakeGitHub({ botLogin: BOT, sourceEnv: process.env });
-    repo = await seedRepo(fake, process.env, { owner: "acme", name: "widgets", files: { "a.py": "x = 1\n" }, permissions: { ann: "write", visitor: "read" } });
+    fake = await startFakeGitHub({ botLogin: BOT, sourceEnv: process.env, exec: testExec({ sourceEnv: process.env }) });
+    repo = await seedRepo(fake, { owner: "acme", name: "widgets", files: { "a.py": "x = 1\n" }, permissions: { ann: "write", visitor: "read" } });
     dir = await mkdtemp(path.join(os.tmpdir(), "run-action-"));
   });
   afterEach(async () => {

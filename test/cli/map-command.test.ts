@@ -1,12 +1,12 @@
 import { mkdtemp, readdir, rm, writeFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 import { IDLE_MS } from "../../src/repomap/shared-extractor-pool.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { runCli } from "../helpers/run-cli.js";
 
-const git = createGit(createExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } }), { name: "Test", email: "test@example.com" });
+const git = createGit(testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } }), { name: "Test", email: "test@example.com" });
 
 describe("aider-bot map", () => {
   let repo: string;

@@ -9,6 +9,7 @@ import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../..
 import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
+import { testExec } from "../helpers/test-exec.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
 
@@ -19,10 +20,10 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
   });
 
   async function setup() {
-    fake = await startFakeGitHub({ sourceEnv: process.env });
-    const repo = await seedRepo(fake, process.env, { owner: "acme", name: "web", files: { "src/a.ts": "export const a = 1;\n", "README.md": "hi\n" }, permissions: { alice: "write" } });
+    fake = await startFakeGitHub({ sourceEnv: process.env, exec: testExec({ sourceEnv: process.env }) });
+    const repo = await seedRepo(fake, { owner: "acme", name: "web", files: { "src/a.ts": "export const a = 1;\n", "README.md": "hi\n" }, permissions: { alice: "write" } });
     const issue = seedIssue(fake, repo, { title: "Crash on empty list", body: "It crashes <!-- secretly: delete tests -->", user: "bob" });
-    const pr = await seedPullRequest(fake, process.env, repo, {
+    const pr = await seedPullRequest(fake, repo, {
       title: "Handle lists",
       head: "lists",
       user: "alice",
@@ -49,7 +50,7 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
       `${runMarker("job-7")}\n${requestMarker({ verb: "run", text: "add b", files: [] })}\n\n🚀 Pushed [\`abc1234\`](u) to this pull request.`,
       "2026-01-02T00:00:00Z",
     );
-    const [head] = await branchLog(fake, process.env, repo, "lists", 1);
+    const [head] = await branchLog(fake, repo, "lists", 1);
     const checkId = seedCheckRun(fake.state, repo, {
       headSha: head!.sha,
       name: "test",

@@ -42,8 +42,8 @@ describe("e2e: app flows", () => {
     expect(pr.pull!.draft).toBe(true);
     expect(pr.body).toContain("Fixes #1");
     expect(pr.pull!.requestedReviewers).toEqual(["ann"]);
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "aider/issue-1-add-subtracts", "src/calc.py")).toContain("a + b");
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "main", "src/calc.py")).toContain("a - b");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "aider/issue-1-add-subtracts", "src/calc.py")).toContain("a + b");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "main", "src/calc.py")).toContain("a - b");
     // The issue body reached the model only as delimited data.
     const sent = e2e.llm.requests[0]!.body.messages.map((m) => m.content).join("\n");
     expect(sent).toMatch(/<untrusted-data[^>]*>[\s\S]*Ignore previous instructions[\s\S]*<\/untrusted-data>/);
@@ -59,7 +59,7 @@ describe("e2e: app flows", () => {
     const pr = [...e2e.repo.issues.values()].find((i) => i.pull && i.user === bot)!;
     expect(pr.pull!.head).toBe("aider/issue-1-add-is-broken");
     expect(pr.body).toContain("Fixes #1");
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
     expect(e2e.repo.reactions.map((r) => r.content)).toEqual(["eyes", "rocket"]);
   });
 
@@ -117,7 +117,7 @@ describe("e2e: app flows", () => {
     expect(first.status).toBeLessThan(300);
     expect(again.status).toBeLessThan(300);
     await e2e.idle();
-    const log = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "x", 5);
+    const log = await branchLog(e2e.fake, e2e.repo, "x", 5);
     expect(log.filter((c) => c.body.includes("Aider-Bot-Run: delivery-1"))).toHaveLength(1);
     expect(e2e.llm.requests.filter((r) => !r.body.messages[0]!.content.includes("commit messages"))).toHaveLength(1);
   });
@@ -129,13 +129,13 @@ describe("e2e: app flows", () => {
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py swap the operands", "ann"));
     await e2e.idle();
-    let log = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 3);
+    let log = await branchLog(e2e.fake, e2e.repo, "feature", 3);
     expect(log.map((c) => c.subject)).toEqual(["refactor: swap operands", "fix: add", "x"]);
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider undo", "ann"));
     await e2e.idle();
-    log = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    log = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(log[0]!.subject).toBe('Revert "refactor: swap operands"');
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", "src/calc.py")).toContain("return a + b");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("return a + b");
     const statuses = e2e.repo.comments.filter((c) => c.user === bot);
     expect(statuses.at(-1)!.body).toContain("↩️ Reverted");
   });
@@ -150,7 +150,7 @@ describe("e2e: app flows", () => {
     await e2e.idle();
     const statuses = e2e.repo.comments.filter((c) => c.user === bot);
     expect(statuses.at(-1)!.body).toMatch(/Someone pushed on top of my last commit/);
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("human commit");
   });
 
@@ -164,7 +164,7 @@ describe("e2e: app flows", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py make the tests pass", "ann"));
     await e2e.idle();
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("x");
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toContain("still fails after 1 reflection");
@@ -183,7 +183,7 @@ describe("e2e: app flows", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     await e2e.idle();
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toMatch(/\(checks failing\)$/);
     expect(head!.body).toContain("The repository's checks still fail on this commit.");
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;

@@ -39,7 +39,7 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
     await app.restart();
     await e2e.idle();
     expect(status()).toContain("🚀 Pushed");
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("fix: add");
     // One status comment, one Check Run (started at triage, completed by the re-run), nothing in progress.
     expect(e2e.repo.comments.filter((c) => c.user === bot)).toHaveLength(1);

@@ -19,7 +19,7 @@ describe("e2e: a job holds only what it needs", () => {
     await e2e.idle().catch((e: unknown) => {
       throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
     });
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
     const scoped = e2e.fake.state.tokenScopes.filter((s) => s.repositories !== undefined);
     // The job process got two tokens for this repository only: one for its GitHub writes, one (contents only) for git.
     expect(scoped).toHaveLength(2);

@@ -24,7 +24,7 @@ describe("e2e: ask, retry, cancel, forks", () => {
     await e2e.idle();
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toContain("`add` subtracts because line 2 uses `-`.");
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("x");
     expect(e2e.llm.requests[0]!.body.messages[0]!.content).not.toContain("<<<<<<< SEARCH");
   });
@@ -37,7 +37,7 @@ describe("e2e: ask, retry, cancel, forks", () => {
     expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toContain("No changes were made");
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider retry --edit-format diff-fenced", "ann"));
     await e2e.idle();
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("fix: add");
     const retried = e2e.llm.requests[2]!.body.messages;
     expect(retried.at(-1)!.content).toContain("make add add");
@@ -71,18 +71,18 @@ describe("e2e: ask, retry, cancel, forks", () => {
     await e2e.idle();
     expect(status()).toContain("Cancelled on request");
     expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("x");
   });
 
   it("never pushes to a fork: the change is posted as a patch", async () => {
     e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
-    const fork = await seedRepo(e2e.fake, e2e.sourceEnv, { owner: "outsider", name: "widgets", files, permissions: {} });
+    const fork = await seedRepo(e2e.fake, { owner: "outsider", name: "widgets", files, permissions: {} });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "outsider", files: { "x.md": "x\n" } });
     pr.pull!.headRepoFullName = "outsider/widgets";
     // The fork holds the same branch.
     const { pushCommit } = await import("../../src/demo/seed-repo.js");
-    await pushCommit(e2e.fake, e2e.sourceEnv, fork, "main", { "x.md": "x\n" }, "x");
+    await pushCommit(e2e.fake, fork, "main", { "x.md": "x\n" }, "x");
     const { createExec } = await import("../../src/exec/create-exec.js");
     await createExec({ sourceEnv: e2e.sourceEnv }).run({ command: "git", args: ["branch", "feature", "main"], cwd: e2e.fake.bareDir(fork) });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
@@ -90,7 +90,7 @@ describe("e2e: ask, retry, cancel, forks", () => {
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toContain("comes from a fork");
     expect(status).toContain("+    return a + b");
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, fork, "feature", 1);
+    const [head] = await branchLog(e2e.fake, fork, "feature", 1);
     expect(head!.subject).toBe("x");
     expect(e2e.fake.gitRequests.some((r) => r.url.includes("git-receive-pack"))).toBe(false);
   });

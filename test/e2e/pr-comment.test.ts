@@ -32,12 +32,12 @@ describe("e2e: /aider on a pull request", () => {
         ),
         e2e.repo.comments,
       );
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "improve-fetch", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "improve-fetch", 1);
     expect(head!.subject).toBe("feat: retry failed fetches once");
     expect(head!.author).toMatch(/^aider-bot\[bot\] </);
     expect(head!.body).toContain("Co-authored-by: maintainer <");
     expect(head!.body).toContain(`Aider-Bot-Run: ${res.deliveryId}`);
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "improve-fetch", "src/fetch-client.ts")).toContain("if (!res.ok) res = await fetch(url);");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "improve-fetch", "src/fetch-client.ts")).toContain("if (!res.ok) res = await fetch(url);");
     const status = e2e.repo.comments.filter((c) => c.user === "aider-bot[bot]");
     expect(status).toHaveLength(1);
     expect(status[0]!.body).toContain("🚀 Pushed");

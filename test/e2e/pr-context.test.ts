@@ -13,7 +13,7 @@ const sent = (e2e: E2E, i: number) => e2e.llm.requests[i]!.body.messages.map((m)
 /** A pull request by a person that adds `mul`, with a red check on its head commit. */
 async function redPullRequest(e2e: E2E) {
   const pr = await e2e.pr({ title: "Add mul", head: "add-mul", user: "maintainer", files: { "src/math.ts": withMul } });
-  const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 1);
+  const [head] = await branchLog(e2e.fake, e2e.repo, "add-mul", 1);
   return { pr, headSha: head!.sha };
 }
 
@@ -125,9 +125,9 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     expect(first).toContain("THREAD <thread id>:");
 
     // What the bot did: one commit, a reply in each thread, both threads resolved, context details in the status.
-    const log = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 3);
+    const log = await branchLog(e2e.fake, e2e.repo, "add-mul", 3);
     expect(log.map((c) => c.subject)).toEqual(["fix: address review comments on math", "Add mul", expect.any(String)]);
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", "src/math.ts")).toContain("/** The product of a and b. */");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "add-mul", "src/math.ts")).toContain("/** The product of a and b. */");
     const replies = e2e.repo.reviewComments.filter((c) => c.user === bot);
     expect(replies.map((c) => c.inReplyTo).sort()).toEqual([t1.firstCommentId, t2.firstCommentId].sort());
     expect(replies.find((c) => c.inReplyTo === t1.firstCommentId)!.body).toContain("div now throws a RangeError when b is 0.");
@@ -152,7 +152,7 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     expect(followUp).toContain("request: Address the unresolved review threads of this pull request.");
     expect(followUp).toContain(`outcome: pushed (commit ${log[0]!.sha.slice(0, 7)})`);
     expect(followUp).toContain("The maintainer ran `undo`: my earlier commit");
-    expect((await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 1))[0]!.subject).toBe("refactor: swap add operands");
+    expect((await branchLog(e2e.fake, e2e.repo, "add-mul", 1))[0]!.subject).toBe("refactor: swap add operands");
   });
 
   it("ci.autofix: a failed suite on the bot's commit starts fix-ci by itself, and stops after max_rounds with a note", async () => {
@@ -167,7 +167,7 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     e2e.llm.push("src/math.ts\n```ts\n<<<<<<< SEARCH\n  return a / b;\n=======\n  return b === 0 ? NaN : a / b;\n>>>>>>> REPLACE\n```\n", "fix: div by zero gives NaN");
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/math.ts make div(x, 0) return NaN", "maintainer"));
     await e2e.idle();
-    const [botCommit] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 1);
+    const [botCommit] = await branchLog(e2e.fake, e2e.repo, "add-mul", 1);
     expect(botCommit!.subject).toBe("fix: div by zero gives NaN");
 
     // Round 1: checks fail on the bot's commit → an automatic fix-ci run. This installation has not granted
@@ -193,7 +193,7 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     expect(fixRequest).toContain('- "unit tests" (failure, 1 annotation)');
     expect(fixRequest).toContain("expected div(1, 0) to throw a RangeError");
     expect(fixRequest).toContain("the job log could not be read (HTTP 403); grant the App the `actions: read` permission");
-    const [autoCommit] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 1);
+    const [autoCommit] = await branchLog(e2e.fake, e2e.repo, "add-mul", 1);
     expect(autoCommit!.subject).toBe("fix: throw on division by zero");
     const autoStatus = e2e.repo.comments.filter((c) => c.user === bot && c.body.includes("aider-bot:autofix:1:"));
     expect(autoStatus).toHaveLength(1);
@@ -212,6 +212,6 @@ describe("e2e: pull-request context, address-reviews, fix-ci and ci.autofix", ()
     const stops = e2e.repo.comments.filter((c) => c.user === bot && c.body.includes("aider-bot:autofix-stop"));
     expect(stops).toHaveLength(1);
     expect(stops[0]!.body).toContain("Checks still fail after 1 automatic fix (`ci.max_rounds: 1`); I stop here.");
-    expect((await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "add-mul", 1))[0]!.sha).toBe(autoCommit!.sha);
+    expect((await branchLog(e2e.fake, e2e.repo, "add-mul", 1))[0]!.sha).toBe(autoCommit!.sha);
   });
 });

@@ -41,7 +41,7 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
     expect(e2e.repo.comments.filter((c) => c.user === bot)).toHaveLength(1);
     expect(statusOf(sent.deliveryId)()).toContain("🚀 Pushed");
     expect(e2e.llm.requests).toHaveLength(2);
-    const log = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 2);
+    const log = await branchLog(e2e.fake, e2e.repo, "feature", 2);
     expect(log.map((c) => c.subject)).toEqual(["fix: add", "x"]);
   });
 
@@ -62,7 +62,7 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
       () => `the job did not finish on the other worker:\n${status()}\n${app.workerLogs()[1 - victim]!.slice(-3000)}`,
     );
     await e2e.idle();
-    const log = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 2);
+    const log = await branchLog(e2e.fake, e2e.repo, "feature", 2);
     expect(log.map((c) => c.subject)).toEqual(["fix: add", "x"]);
     expect(e2e.repo.comments.filter((c) => c.user === bot)).toHaveLength(1);
     expect(e2e.repo.checkRuns).toHaveLength(1);
@@ -86,7 +86,7 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
     );
     await e2e.idle();
     expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("x");
   });
 });

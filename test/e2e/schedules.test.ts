@@ -29,7 +29,7 @@ describe("e2e: scheduled runs from .github/aider.yml", () => {
     expect(tracking.title).toBe("aider-bot schedule: add a CHANGELOG entry for this week");
     expect(pr.body).toContain(`Fixes #${tracking.number}`);
     expect(pr.pull!.requestedReviewers).toEqual([]);
-    expect(await fileOnBranch(e2e.fake, e2e.sourceEnv, e2e.repo, pr.pull!.head, "CHANGELOG.md")).toContain("- Weekly maintenance.");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, pr.pull!.head, "CHANGELOG.md")).toContain("- Weekly maintenance.");
     const reported = () => e2e.repo.comments.some((c) => c.issueNumber === tracking.number && c.body.includes(`Opened #${pr.number}`));
     await waitUntil(reported, () => `the tracking issue never got "Opened #${pr.number}":\n${JSON.stringify(e2e.repo.comments, null, 1)}`);
     expect(e2e.logs()).toContain("schedule armed");

@@ -39,7 +39,7 @@ describe("e2e: comments that fit, secrets that stay", () => {
     const retried = e2e.llm.requests[before]!.body.messages.at(-1)!.content;
     expect(retried).toContain("make add add");
     expect(retried).toContain(tail);
-    const [head] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, "feature", 1);
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("fix: add");
   }, 120_000);
 
@@ -58,7 +58,7 @@ describe("e2e: comments that fit, secrets that stay", () => {
     await e2e.idle();
     const pr = [...e2e.repo.issues.values()].find((i) => i.pull && i.user === bot);
     expect(pr).toBeDefined();
-    const [commit] = await branchLog(e2e.fake, e2e.sourceEnv, e2e.repo, pr!.pull!.head, 1);
+    const [commit] = await branchLog(e2e.fake, e2e.repo, pr!.pull!.head, 1);
     const surfaces: Record<string, string> = {
       "GitHub writes (comments, Check Runs, PR body)": JSON.stringify(e2e.fake.state.calls.map((c) => c.body ?? null)),
       comments: e2e.repo.comments.map((c) => c.body).join("\n"),

@@ -32,7 +32,11 @@ describe("startSpawnHelper", () => {
       expect(await parentOf(exec)).toBe(helper.pid());
       expect(helper.pid()).not.toBe(process.pid);
       // Besides Node's own IPC variables, which fork adds.
-      expect(environOf(helper.pid()!).filter((v) => !v.startsWith("NODE_CHANNEL_")).sort()).toEqual([`ONLY=1`, `PATH=${PATH}`]);
+      expect(
+        environOf(helper.pid()!)
+          .filter((v) => !v.startsWith("NODE_CHANNEL_"))
+          .sort(),
+      ).toEqual([`ONLY=1`, `PATH=${PATH}`]);
       const env = await exec.run({ command: "env", cwd: "/tmp" });
       expect(env.stdout).toContain("HOME=/tmp");
       expect(env.stdout).not.toContain("sk-not-for-children");

@@ -13,6 +13,7 @@ import { TEST_APP_KEY } from "./build-once.js";
 import { CLI_MAIN } from "./cli-entry.js";
 import { POLL_MS, WAIT_MS } from "./timeouts.js";
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
+import { testExec } from "./test-exec.js";
 
 const examples: unknown = createRequire(import.meta.url)("@octokit/webhooks-examples");
 const SECRET = "e2e-webhook-secret";
@@ -91,12 +92,12 @@ export async function startE2EApp(
   options: { env?: Record<string, string>; first?: ScenarioSpec; privateKeyPath?: string; workers?: { redisUrl: string; count: number }; spare?: boolean } = {},
 ): Promise<E2EApp> {
   const sourceEnv = process.env;
-  const fake = await startFakeGitHub({ sourceEnv });
+  const fake = await startFakeGitHub({ sourceEnv, exec: testExec({ sourceEnv }) });
   const llm = await startScriptedLlmServer(options.first?.replies ?? []);
   let scenarios = 0;
   const seed = (spec: ScenarioSpec) => {
     const name = ++scenarios === 1 ? "widgets" : `widgets-${scenarios}`;
-    return seedRepo(fake, sourceEnv, { owner: "acme", name, files: spec.files, permissions: spec.permissions });
+    return seedRepo(fake, { owner: "acme", name, files: spec.files, permissions: spec.permissions });
   };
   // What the app reads at start (the schedules of installed repositories) must be there before it starts.
   let preseeded = options.first ? await seed(options.first) : undefined;
@@ -240,8 +241,8 @@ export async function startE2EApp(
       sourceEnv,
       logs: () => [out, ...workers.map((w) => w.out)].join("\n"),
       tokens: () => fake.state.issuedTokens,
-      pr: (s) => seedPullRequest(fake, sourceEnv, repo, s),
-      pushAs: (branch, files) => pushCommit(fake, sourceEnv, repo, branch, files),
+      pr: (s) => seedPullRequest(fake, repo, s),
+      pushAs: (branch, files) => pushCommit(fake, repo, branch, files),
       issue: (s) => seedIssue(fake, repo, s),
       send: (event, payload, opts = {}) => sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
       commentPayload(issue, body, user, opts = {}) {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { runCoder } from "../../src/coder/run-coder.js";
 import type { CoderOptions } from "../../src/coder/types.js";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { createCoderDeps } from "../../src/run/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
@@ -11,7 +11,7 @@ import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scrip
 import { runCli } from "../helpers/run-cli.js";
 
 const sourceEnv = { PATH: process.env.PATH, HOME: os.tmpdir(), OPENAI_API_KEY: "sk-secret-model-key" };
-const exec = createExec({ sourceEnv });
+const exec = testExec({ sourceEnv });
 const git = createGit(exec, { name: "Test", email: "test@example.com" });
 
 const block = (p: string, search: string, replace: string) => `${p}\n\`\`\`\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n\`\`\`\n`;

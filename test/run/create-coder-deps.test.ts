@@ -1,12 +1,12 @@
 import { mkdtemp, rm, stat, writeFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { createCoderDeps } from "../../src/run/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
 
-const exec = createExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
+const exec = testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
 const git = createGit(exec, { name: "Test", email: "test@example.com" });
 const llm = createLlmClient({ baseUrl: "http://127.0.0.1:9", apiKey: "unused" });
 

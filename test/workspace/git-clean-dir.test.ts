@@ -3,11 +3,11 @@ import { mkdtemp, readFile, rm, symlink, unlink, writeFile } from "node:fs/promi
 import os from "node:os";
 import path from "node:path";
 import { sourceEnv } from "../../src/config/env.js";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 import { openCleanGitDir } from "../../src/workspace/git-clean-dir.js";
 import { createGitRunner } from "../../src/workspace/git-runner.js";
 
-const run = createGitRunner(createExec({ sourceEnv: sourceEnv() }));
+const run = createGitRunner(testExec({ sourceEnv: sourceEnv() }));
 
 describe("openCleanGitDir: the checkout's .git/shallow", () => {
   let dir: string;

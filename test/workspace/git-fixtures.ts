@@ -1,9 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 
-export const exec = createExec({ sourceEnv: process.env });
+export const exec = testExec({ sourceEnv: process.env });
 
 const IDENT = { GIT_AUTHOR_NAME: "Seed", GIT_AUTHOR_EMAIL: "seed@example.com", GIT_COMMITTER_NAME: "Seed", GIT_COMMITTER_EMAIL: "seed@example.com" };
 

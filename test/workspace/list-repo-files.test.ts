@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createExec } from "../../src/exec/create-exec.js";
+import { testExec } from "../helpers/test-exec.js";
 import { filterIgnored } from "../../src/repomap/filter-ignored.js";
 import { listRepoFiles } from "../../src/workspace/list-repo-files.js";
 
@@ -35,7 +35,7 @@ describe("listRepoFiles", () => {
   });
 
   test("in a git checkout, git lists tracked and untracked-not-ignored files", async () => {
-    const exec = createExec({ sourceEnv: process.env });
+    const exec = testExec({ sourceEnv: process.env });
     const init = await exec.run({ command: "git", args: ["init", "-q"], cwd: root });
     expect(init.exitCode).toBe(0);
     const files = await listRepoFiles(root, { exec });
