@@ -83,7 +83,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
   };
   // Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices).
   const firstAttempts = new Set<string>();
-  const appFn: ApplicationFunction = (app: Probot) => {
+  const appFn: ApplicationFunction = async (app: Probot) => {
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
       (botPromise ??= app.auth().then(async (octokit) => {
@@ -130,7 +130,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       onError: (error: unknown) => app.log.error({ err: error }, "job engine error"),
       ...(options.gate ? { quiet: options.gate.quiet } : {}),
     };
-    const runs = createJobEngine<JobContext>({
+    const runs = await createJobEngine<JobContext>({
       ...common,
       dataDir: path.join(env.dataDir, "runs"),
       prefix: "aider-bot-runs",
@@ -147,7 +147,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       const api = await installationApi(target.installationId);
       await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, runs: runPort, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
     };
-    const triage = createJobEngine<TriageData>({
+    const triage = await createJobEngine<TriageData>({
       ...common,
       dataDir: path.join(env.dataDir, "triage"),
       prefix: "aider-bot-triage",

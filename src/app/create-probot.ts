@@ -1,5 +1,4 @@
 import Bottleneck from "bottleneck";
-import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { Probot, ProbotOctokit } from "probot";
 import { createHttpFetch } from "../github/http-fetch.js";
@@ -15,9 +14,10 @@ import { processRedactor } from "../security/process-redactor.js";
  * so every receiver and worker shares them. Both limits are retried after GitHub's `retry-after` (Probot's default
  * gives up on the secondary one).
  */
-export function throttleOptions(env: Pick<AppEnv, "redisUrl">, enabled: boolean, log: Logger): Record<string, unknown> {
+export async function throttleOptions(env: Pick<AppEnv, "redisUrl">, enabled: boolean, log: Logger): Promise<Record<string, unknown>> {
   if (!enabled) return { enabled: false };
-  const clustering = env.redisUrl ? { Bottleneck, connection: new Bottleneck.IORedisConnection({ client: new Redis(env.redisUrl, { maxRetriesPerRequest: null }) }) } : {};
+  // ioredis loads only with Redis (see jobs/create-job-engine).
+  const clustering = env.redisUrl ? { Bottleneck, connection: new Bottleneck.IORedisConnection({ client: new (await import("ioredis")).Redis(env.redisUrl, { maxRetriesPerRequest: null }) }) } : {};
   return { enabled: true, ...rateLimitHandlers(log), ...clustering };
 }
 
@@ -35,7 +35,7 @@ export async function createProbot(env: AppEnv, privateKey: string, options: { t
     format: options.logFormat ?? env.logFormat ?? "pretty",
     ...(options.logSink ? { sink: options.logSink } : {}),
   });
-  const throttle = throttleOptions(env, options.throttle ?? env.throttle, log);
+  const throttle = await throttleOptions(env, options.throttle ?? env.throttle, log);
   return new Probot({
     appId: env.appId,
     privateKey,
