@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { languageForPath } from "../treesitter/languages.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 import type { TagExtractor } from "./extract-tags.js";
@@ -97,8 +97,11 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         continue;
       }
       if (id && options.cachedIdsOnly) return null;
-      const stat = options.readFile ? null : statOf(`${root}/${rel}`);
-      if (!options.readFile && (!stat || stat.size > maxFileBytes)) continue;
+      const entry = options.readFile ? null : statOf(`${root}/${rel}`);
+      if (!options.readFile && (!entry || (entry !== LINK && entry.size > maxFileBytes))) continue;
+      // A committed link keys no cache entry by size and time (its own are not its content's); the confined reader
+      // below decides whether its target may be read at all.
+      const stat = entry === LINK ? null : entry;
       // Git named other content than the cache holds for this path: its size and mtime prove nothing.
       const fromStat = stat && cache && !id ? cache.byStat(rel, stat) : null;
       if (fromStat) {
@@ -213,13 +216,17 @@ function parsedFile(hash: string, tags: FileTags): CachedFile {
   return { hash, columns: () => tagColumns(tags.tags), fileTags: () => tags };
 }
 
+const LINK = "link";
+
 // Synchronous on purpose: thousands of tiny stats and reads through the libuv pool cost several times more than
 // doing them in line (measured in bench/repomap-bench.ts); each blocks for microseconds only. The stat only keys the
-// tag cache (what was stored came through the confined reader); content is read by the confined reader.
-function statOf(abs: string): FileStat | null {
+// tag cache (what was stored came through the confined reader); content is read by the confined reader. `lstat`:
+// a committed link is never followed here, so nothing outside the checkout is even stat'ed.
+function statOf(abs: string): FileStat | typeof LINK | null {
   try {
     // No exception object for a missing file: cheaper when many listed files are gone.
-    const s = statSync(abs, { throwIfNoEntry: false });
+    const s = lstatSync(abs, { throwIfNoEntry: false });
+    if (s?.isSymbolicLink()) return LINK;
     return s?.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : null;
   } catch {
     // Unreadable (EACCES, a name too long): the file is left out of the map like a missing one; the map is an aid.

@@ -239,4 +239,28 @@ describe("buildRepoMap on a checkout with committed symbolic links", () => {
       await rm(outside, { recursive: true, force: true });
     }
   });
+
+  test("a link keys no cache entry by its target's size and time: pointed elsewhere, it is read again", async () => {
+    const { symlink, unlink, utimes } = await import("node:fs/promises");
+    const repo = await mkdtemp(path.join(os.tmpdir(), "repomap-relink-"));
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), "repomap-relink-cache-"));
+    try {
+      // Same size and modification time: only the content tells them apart.
+      await writeFile(path.join(repo, "one.py"), "def first_target():\n    pass\n");
+      await writeFile(path.join(repo, "two.py"), "def other_target():\n    pass\n");
+      const when = new Date("2024-01-01T00:00:00Z");
+      for (const f of ["one.py", "two.py"]) await utimes(path.join(repo, f), when, when);
+      await symlink("one.py", path.join(repo, "alias.py"));
+      const build = () => buildRepoMap({ root: repo, files: ["alias.py"], cacheDir, mapTokens: 4096, threads: 0 });
+      expect((await build()).text).toContain("first_target");
+      await unlink(path.join(repo, "alias.py"));
+      await symlink("two.py", path.join(repo, "alias.py"));
+      const again = await build();
+      expect(again.text).toContain("other_target");
+      expect(again.text).not.toContain("first_target");
+    } finally {
+      await rm(repo, { recursive: true, force: true });
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
 });
