@@ -2,7 +2,6 @@ import os from "node:os";
 import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
-import { baseEnv } from "../exec/base-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
@@ -120,7 +119,7 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
     return { outcome: done?.outcome ?? "ignored", ...(done ? { reason: done.reason } : {}), runs: [] };
   }
   // Every git and repository command of the runs is started by a small helper process (exec/spawn-helper).
-  const exec = startSpawnHelper(baseEnv(env.source)).exec({ sourceEnv: env.source });
+  const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
   const llm = createLlmClient({ baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey ?? "not-needed", allowPrefill: false });
   const runs: ActionRun[] = [];
   for (const { request, feedback } of toRun) {

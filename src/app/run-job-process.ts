@@ -1,6 +1,5 @@
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
 import { readEnv, sourceEnv } from "../config/env.js";
-import { baseEnv } from "../exec/base-env.js";
 import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import type { JobContext } from "../github/job-context.js";
@@ -59,7 +58,7 @@ let warmSandboxProbe: Promise<string | null> | null = null;
  * by it, not by this process's large heap. Started first, while this process is still small and quiet.
  */
 let helper: SpawnHelper | null = null;
-const spawnHelper = (): SpawnHelper => (helper ??= startSpawnHelper(baseEnv(sourceEnv())));
+const spawnHelper = (): SpawnHelper => (helper ??= startSpawnHelper(sourceEnv()));
 
 /**
  * Run by a spare job process before it has a job (see exec/fork-worker's createForkPool): the slow first loads a

@@ -4,7 +4,6 @@ import type { CoderResult } from "../coder/types.js";
 import { readEnv } from "../config/env.js";
 import type { EditFormatName } from "../edits/types.js";
 import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
-import { baseEnv } from "../exec/base-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
@@ -40,7 +39,7 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
   const env = readEnv(source);
   const root = path.resolve(opts.repo);
   // The run's git and check commands are started by a small helper process (exec/spawn-helper), not by this one.
-  const exec = startSpawnHelper(baseEnv(env.source)).exec({ sourceEnv: env.source });
+  const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
   // The spawn fails when --repo does not exist; for the user that is the same "not a git checkout" as a failed probe.
   // git failing to start at all reads the same to the user: the folder cannot be used as a checkout.
   const probe = await exec.run({ command: "git", args: ["rev-parse", "--show-toplevel"], cwd: root }).catch(() => null);

@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from "node:child_process";
+import { fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { baseEnv } from "./base-env.js";
@@ -38,25 +38,25 @@ function helperEntry(): { file: string; execArgv: string[] } {
  * outlives a killed job process. Should the helper fail to start or die, the runs in flight end as processes that
  * could not start, with the reason, and later runs spawn here, as {@link createExec} does.
  *
- * @param env The helper's own environment (an allow-listed one: `baseEnv(source)`); its children get their exec's.
+ * @param source The environment the helper's own allow-listed one is taken from (`baseEnv`); its children get
+ *   their exec's.
  */
-export function startSpawnHelper(env: Record<string, string>): SpawnHelper {
+export function startSpawnHelper(source: Readonly<Record<string, string | undefined>>): SpawnHelper {
   const pending = new Map<number, (result: ExecResult) => void>();
   let nextId = 1;
-  let helper: ChildProcess | null = null;
+  /** Why the helper can no longer be used (it failed, died or was closed); runs then spawn here. */
   let broken: string | null = null;
 
   const fail = (why: string) => {
+    if (broken) return;
     broken = why;
-    helper = null;
     for (const [id, resolve] of pending) {
       pending.delete(id);
       resolve({ exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError: why });
     }
   };
   const entry = helperEntry();
-  const child = fork(entry.file, [], { env, execArgv: entry.execArgv, serialization: "advanced", stdio: ["ignore", "ignore", "inherit", "ipc"] });
-  helper = child;
+  const child = fork(entry.file, [], { env: baseEnv(source), execArgv: entry.execArgv, serialization: "advanced", stdio: ["ignore", "ignore", "inherit", "ipc"] });
   child.on("message", (m: HelperAnswer) => {
     const resolve = pending.get(m.id);
     if (!resolve) return;
@@ -64,18 +64,14 @@ export function startSpawnHelper(env: Record<string, string>): SpawnHelper {
     if (pending.size === 0) child.channel?.unref();
     resolve(m.result);
   });
-  child.on("error", (error) => {
-    if (helper === child) fail(`the process helper failed: ${error.message}`);
-  });
-  child.on("exit", (code, signal) => {
-    if (helper === child) fail(`the process helper exited (${signal ?? `code ${code}`}) while the command ran`);
-  });
+  child.on("error", (error) => fail(`the process helper failed: ${error.message}`));
+  child.on("exit", (code, signal) => fail(`the process helper exited (${signal ?? `code ${code}`}) while the command ran`));
   // Idle, the helper must not keep this process alive; a run in flight refs its channel (below).
   child.unref();
   child.channel?.unref();
 
   const run = (req: ExecRequest, env: Record<string, string>, defaults: ProcessDefaults): Promise<ExecResult> | null => {
-    if (broken || helper !== child || !child.connected) return null;
+    if (broken || !child.connected) return null;
     const id = nextId++;
     const { signal, env: _extra, ...rest } = req;
     return new Promise<ExecResult>((resolve) => {
@@ -104,6 +100,6 @@ export function startSpawnHelper(env: Record<string, string>): SpawnHelper {
       fail("the process helper was closed");
       if (child.connected) child.disconnect();
     },
-    pid: () => (helper === child ? child.pid : undefined),
+    pid: () => (broken ? undefined : child.pid),
   };
 }
