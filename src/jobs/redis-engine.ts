@@ -43,6 +43,12 @@ if redis.call('ZSCORE', KEYS[1], ARGV[3]) or redis.call('ZCARD', KEYS[1]) < tonu
 end
 return 0`;
 
+/** How long a process may hold a schedule's lock (an upsert takes milliseconds). */
+const SCHEDULE_LOCK_MS = 10_000;
+
+/** Deletes a lock only if it still holds this process's token. KEYS: the lock. ARGV: the token. */
+const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
 interface Local<T> {
   job: EngineJob<T>;
   controller: AbortController;
@@ -225,6 +231,46 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     await redis.lrem(k("key", p.key), 1, id);
   };
 
+  /**
+   * Runs `fn` holding the schedule's lock, so replicas arming one schedule at once take turns. Waits up to
+   * {@link SCHEDULE_LOCK_MS} for a holder; a holder that died frees the lock when it expires.
+   */
+  const withScheduleLock = async (id: string, fn: () => Promise<void>): Promise<void> => {
+    const lock = k("schedule-lock", id);
+    const token = randomBytes(8).toString("hex");
+    const deadline = Date.now() + SCHEDULE_LOCK_MS;
+    while ((await redis.set(lock, token, "PX", SCHEDULE_LOCK_MS, "NX")) !== "OK") {
+      if (Date.now() > deadline) throw new Error(`could not arm schedule ${id}: another process held its lock for ${SCHEDULE_LOCK_MS} ms`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    try {
+      await fn();
+    } finally {
+      await redis.eval(RELEASE_LOCK, 1, lock, token).catch(report);
+    }
+  };
+
+  /**
+   * Arms a schedule once for the whole cluster. Every replica arms every schedule at its start, and BullMQ's upsert
+   * is not safe to repeat while a tick runs: an upsert whose next time was computed just before a tick, landing just
+   * after the running tick had scheduled its successor, removes that successor and points the scheduler back at the
+   * running tick, which leaves no next tick once it completes (seen as a schedule that fired once and never again).
+   * So an upsert is done only when the schedule changed, or when it has stalled (its next tick's job is gone), and
+   * replicas take turns.
+   */
+  async function upsertSchedule(id: string, cron: string, template: ScheduledJob<T>): Promise<void> {
+    const data: Tick<T> = { scheduleId: id, template };
+    const wanted = JSON.stringify({ cron, data });
+    await withScheduleLock(id, async () => {
+      if ((await redis.get(k("schedule", id))) === wanted) {
+        const current = await queue.getJobScheduler(id);
+        if (current?.next !== undefined && current.next !== null && (await queue.getJob(`repeat:${id}:${current.next}`))) return;
+      }
+      await queue.upsertJobScheduler(id, { pattern: cron, tz: "UTC" }, { name: TICK, data, opts: { removeOnComplete: true, removeOnFail: true } });
+      await redis.set(k("schedule", id), wanted);
+    });
+  }
+
   if (o.handler) {
     worker = new Worker<Payload<T> | Tick<T>>(queueName, processor, {
       connection: track(connect()),
@@ -291,11 +337,12 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       if (aborted > 0) await redis.publish(k("cancel"), key);
       return { dropped, aborted };
     },
-    async upsertSchedule(id, cron, template) {
-      await queue.upsertJobScheduler(id, { pattern: cron, tz: "UTC" }, { name: TICK, data: { scheduleId: id, template }, opts: { removeOnComplete: true, removeOnFail: true } });
-    },
+    upsertSchedule,
     async removeSchedule(id) {
-      await queue.removeJobScheduler(id);
+      await withScheduleLock(id, async () => {
+        await queue.removeJobScheduler(id);
+        await redis.del(k("schedule", id));
+      });
     },
     async stats() {
       const counts = await queue.getJobCounts("waiting", "delayed", "prioritized", "active");

@@ -151,6 +151,34 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     for (const s of starts) expect(s).toMatch(/^start schedule:nightly:\d+$/);
   });
 
+  it("arming an unchanged schedule again leaves its next tick alone; arming a stalled one (its next tick's job gone) re-arms it", async () => {
+    const template = { key: "o/r#10", installationId: 1, kind: "schedule" as const, data: {} };
+    const raw = new Redis(redis.url);
+    try {
+      const next = async () => Number(await raw.zscore(`${prefix}:jobs:repeat`, "yearly"));
+      const tickKey = async () => `${prefix}:jobs:repeat:yearly:${await next()}`;
+      await receiver().upsertSchedule("yearly", "0 0 1 1 *", template);
+      const first = await tickKey();
+      const added = await raw.hget(first, "timestamp");
+      expect(added).not.toBeNull();
+      // Another replica arms the same schedule: nothing moves (a needless upsert would remove and re-add the tick).
+      await receiver().upsertSchedule("yearly", "0 0 1 1 *", template);
+      expect(await tickKey()).toBe(first);
+      expect(await raw.hget(first, "timestamp")).toBe(added);
+      // The schedule stalls (its next tick's job is gone): the next replica to arm it puts a tick back.
+      await raw.del(first);
+      await raw.zrem(`${prefix}:jobs:delayed`, first.slice(`${prefix}:jobs:`.length));
+      await receiver().upsertSchedule("yearly", "0 0 1 1 *", template);
+      expect(await raw.exists(await tickKey())).toBe(1);
+      // A changed schedule is re-armed with its new pattern.
+      await receiver().upsertSchedule("yearly", "0 0 1 6 *", template);
+      expect(await next()).not.toBe(Number(first.split(":").pop()));
+      expect(await raw.hget(`${prefix}:jobs:repeat:yearly`, "pattern")).toBe("0 0 1 6 *");
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it("a receiver that died between marking an id and queueing it loses nothing: a redelivery takes the stale enqueue over", async () => {
     const w = await worker();
     const r = receiver();
