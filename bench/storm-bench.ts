@@ -4,6 +4,8 @@
  * again later). Prints the ack latency and the first visible feedback (👀 and the "queued" status comment) as
  * percentiles, then waits for every run to end and counts lost, duplicated and orphan (stuck in a running state)
  * status comments. Targets (#13): ack p99 < 50 ms; first feedback p50 < 1 s, p99 < 3 s; zero lost/dup/orphans.
+ * The ack figures are printed beside the floor of this machine, measured first in the same run: the same waves sent
+ * to a bare receiver (verify, parse, answer) and to one that also records each delivery durably (lib/storm-floor).
  *
  * Modes: embedded (one `aider-bot serve`), and redis (a receiver plus two `aider-bot worker`s on a redis-server
  * started here) when the app supports it and redis-server is installed.
@@ -14,6 +16,7 @@ import { seedIssue } from "../src/demo/seed-repo.js";
 import type { FakeIssue } from "../src/demo/fake-github-state.js";
 import { freePort, percentile, startRig, WEBHOOK_SECRET, type Rig } from "./lib/app-rig.js";
 import { sendStorm, type StormDelivery } from "./lib/storm-sender.js";
+import { measureStormFloor, type FloorResult } from "./lib/storm-floor.js";
 
 const FILES = {
   "src/fetch-client.ts": "export async function getText(url: string): Promise<string> {\n  return (await fetch(url)).text();\n}\n",
@@ -59,6 +62,8 @@ function commentPayload(rig: Rig, issue: FakeIssue, commentId: number, body: str
 
 interface Storm {
   deliveries: Delivery[];
+  /** The same waves' acks from bare receivers on this machine (see storm-floor). */
+  floor: FloorResult[];
   acks: { ms: number; status: number }[];
   t0: number;
 }
@@ -74,18 +79,21 @@ async function storm(rig: Rig, url: string): Promise<Storm> {
   const racing = unique.slice(0, REDELIVERED / 2);
   const late = unique.slice(REDELIVERED / 2, REDELIVERED);
   const asSent = (d: Delivery): StormDelivery => ({ id: d.id, event: "issue_comment", payload: d.payload });
-  const { acks: sent, t0 } = await sendStorm(url, WEBHOOK_SECRET, [[...unique, ...racing].map(asSent), late.map(asSent)]);
+  const waves = [[...unique, ...racing].map(asSent), late.map(asSent)];
+  // The floor first, while the app waits idle: the same waves from the same sender, to bare receivers.
+  const floor = await measureStormFloor(WEBHOOK_SECRET, waves);
+  const { acks: sent, t0 } = await sendStorm(url, WEBHOOK_SECRET, waves);
   const byId = new Map(unique.map((d) => [d.id, d]));
   for (const a of sent) {
     const d = byId.get(a.id);
     // The first answer of an id is its original's (the wave with the racing copies is sent original first).
     if (d && d.status === undefined) Object.assign(d, { sentAt: a.sentAt, ackMs: a.ms, status: a.status });
   }
-  return { deliveries: unique, acks: sent.map((a) => ({ ms: a.ms, status: a.status })), t0 };
+  return { deliveries: unique, floor, acks: sent.map((a) => ({ ms: a.ms, status: a.status })), t0 };
 }
 
 async function measure(label: string, rig: Rig, webhookUrl: string): Promise<void> {
-  const { deliveries, acks: sent, t0 } = await storm(rig, webhookUrl);
+  const { deliveries, floor, acks: sent, t0 } = await storm(rig, webhookUrl);
   const firstSeen = new Map<string, number>();
   const finals = new Map<string, number>();
   const deadline = Date.now() + 15 * 60_000;
@@ -127,6 +135,10 @@ async function measure(label: string, rig: Rig, webhookUrl: string): Promise<voi
   console.log(`\n## Webhook storm — ${label} (${DELIVERIES} deliveries: ${deliveries.length} unique commands on ${ISSUES} issues, ${REDELIVERED} redeliveries)`);
   console.log(`ack:            p50 ${fmt(percentile(acks, 50))}  p99 ${fmt(percentile(acks, 99))}  max ${fmt(Math.max(...acks))}  (target p99 < 50 ms)  non-2xx: ${bad}`);
   console.log(`first feedback: p50 ${fmt(percentile(feedback, 50))}  p99 ${fmt(percentile(feedback, 99))}  seen for ${feedback.length}/${deliveries.length}  (target p50 < 1 s, p99 < 3 s)`);
+  for (const f of floor) {
+    const ratio = percentile(acks, 99) / percentile(f.acks, 99);
+    console.log(`  floor, ${f.label}: p50 ${fmt(percentile(f.acks, 50))}  p99 ${fmt(percentile(f.acks, 99))}  (app p99 ${ratio.toFixed(2)}× this)`);
+  }
   console.log(`all runs ended: ${finals.size}/${deliveries.length} after ${fmt(Math.max(0, ...finals.values()))}`);
   console.log(`lost: ${lost}  duplicated: ${duplicated}  orphan (still running): ${orphans}  (target 0 / 0 / 0)`);
 }
