@@ -94,7 +94,7 @@ export async function startRig(spec: { files: Record<string, string>; permission
     AIDER_BOT_DATA_DIR: path.join(work, "queue"),
     AIDER_BOT_SCHEDULES: "off",
     // BENCH_JOB_NODE_OPTIONS reaches the job processes too (they inherit the app's environment, less its secrets),
-    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+    // e.g. "--import=/path/to/profiler-hook.mjs" (NODE_OPTIONS refuses --cpu-prof).
     ...(process.env.BENCH_JOB_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_JOB_NODE_OPTIONS } : {}),
   };
   const procs: AppProcess[] = [];
@@ -105,7 +105,7 @@ export async function startRig(spec: { files: Record<string, string>; permission
     work,
     appEnv,
     async start(command, extra = {}, ready = "aider-bot listening on") {
-      // BENCH_NODE_ARGS adds Node flags to every app process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where its time goes.
+      // BENCH_NODE_ARGS adds Node flags to every app process, e.g. "--import=/path/to/profiler-hook.mjs" (NODE_OPTIONS refuses --cpu-prof) to see where its time goes.
       const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
       const child = spawn(process.execPath, [...nodeArgs, MAIN, ...command], { env: { ...appEnv, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
