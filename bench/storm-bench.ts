@@ -184,11 +184,14 @@ export async function runStormBench(only?: string): Promise<void> {
       return;
     }
     const receiver = await rig.start(["serve"], { ...redis, PORT: String(port), AIDER_BOT_ROLE: "receiver" });
-    await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready");
-    await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready");
+    const workers = [
+      await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready"),
+      await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready"),
+    ];
     await measure("redis, receiver + two workers", rig, `http://127.0.0.1:${port}/api/github/webhooks`);
-    // The receiver runs no jobs: stopped as a deploy would, it exits at once (and writes a profile asked for).
-    await receiver.stop("SIGTERM");
+    // Stopped as a deploy would (the receiver at once; the workers after their running jobs, which go back to the
+    // queue past the shutdown grace): each writes a profile asked for with BENCH_NODE_ARGS.
+    await Promise.all([receiver, ...workers].map((p) => p.stop("SIGTERM")));
   } finally {
     await rig.close();
     try {

@@ -158,6 +158,39 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     throw new DelayedError();
   };
 
+  /**
+   * Wakes the job now at the head of `key`'s list if it waits in the delayed set for its turn, so the next job of a
+   * PR or thread starts when the one before it ends, not up to `busyRetryMs` later. (In a storm of 170 commands on
+   * 40 threads, waiting out the retry delay at each turn put the first feedback's p50 at ~2 s and its p99 over 3 s.)
+   */
+  const wakeHead = async (key: string): Promise<void> => {
+    const head = await redis.lindex(k("key", key), 0);
+    if (head === null) return;
+    await queue
+      .getJob(head)
+      .then((next) => next?.promote())
+      .catch(() => {
+        // Not delayed (waiting, running, or gone): it needs no wake-up.
+      });
+  };
+
+  /** Drops a finished job from its key's list and wakes the next one. */
+  const release = async (key: string, id: string): Promise<void> => {
+    await redis.lrem(k("key", key), 1, id);
+    await wakeHead(key).catch(report);
+  };
+
+  /**
+   * Waits its turn: back to the delayed set, then, once there, one more look at the key's list. The job before it
+   * may have ended between the head check and the move (its wake-up then found this job still running, not
+   * delayed); whichever of the two looks second sees the other's change and promotes it.
+   */
+  const waitTurn = async (b: BullJob, key: string, id: string, token: string | undefined): Promise<never> => {
+    await b.moveToDelayed(Date.now() + o.busyRetryMs, token);
+    if ((await isHead(key, id).catch(() => false)) === true) await b.promote().catch(() => undefined); // woken already
+    throw new DelayedError();
+  };
+
   /** Whether this job is the head of its key's list; drops a head left behind by a crash between two writes. */
   const isHead = async (key: string, id: string): Promise<boolean | "gone"> => {
     for (;;) {
@@ -193,7 +226,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     const id = b.id!;
     const head = await isHead(p.key, id);
     if (head === "gone") return; // cancelled while it waited
-    if (!head) return later(b, token);
+    if (!head) return waitTurn(b, p.key, id, token);
     const slotKey = k("inst", p.installationId);
     const takeSlot = async () => (await redis.eval(ACQUIRE_SLOT, 1, slotKey, Date.now(), Date.now() + o.leaseMs, id, o.perInstallation, o.leaseMs * 2)) === 1;
     if (!(await takeSlot())) return later(b, token);
@@ -224,11 +257,11 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     }
     if (error !== undefined && stopped !== "cancel") {
       if (b.attemptsMade + 1 < o.attempts) throw error; // BullMQ retries it after the backoff, still the key's head
-      await redis.lrem(k("key", p.key), 1, id);
+      await release(p.key, id);
       await abandon(job, { kind: "crashed", message: error instanceof Error ? error.message : String(error) });
       throw error;
     }
-    await redis.lrem(k("key", p.key), 1, id);
+    await release(p.key, id);
   };
 
   /**
@@ -291,7 +324,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
         const b = await queue.getJob(jobId);
         if (!b || b.name === TICK) return;
         const p = b.data as Payload<T>;
-        await redis.lrem(k("key", p.key), 1, jobId);
+        await release(p.key, jobId);
         await abandon(asJob(p, b), { kind: "worker-lost", message: `its worker stopped renewing its lock (${failedReason})` });
       })().catch(report);
     });

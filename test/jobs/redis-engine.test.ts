@@ -83,6 +83,32 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     expect(await r.stats()).toMatchObject({ queued: 0, running: 0, workers: 2 });
   });
 
+  it("the next job of a key starts when the one before it ends, not when its retry delay runs out", async () => {
+    // A retry delay far past the test's wait: the second job can only run if the end of the first wakes it.
+    const config = { concurrency: 2, busyRetryMs: 10 * WAIT_MS };
+    const [w1, w2] = [await worker(config), await worker(config)];
+    const r = receiver();
+    const raw = new Redis(redis.url);
+    try {
+      const release = join(dir, "release");
+      await r.enqueue(job("first", "o/r#11", { holdUntil: release }));
+      await until(() => log().includes("start first"), "the first job running");
+      await r.enqueue(job("second", "o/r#11", {}));
+      // It was taken, found the first one running, and went back to wait its turn.
+      const bullId = `j${Buffer.from("second").toString("base64url")}`;
+      await until(async () => (await raw.zscore(`${prefix}:jobs:delayed`, bullId)) !== null, "the second job waiting its turn");
+      writeFileSync(release, "");
+      await until(
+        () => log().includes("end second"),
+        "the second job to run once the first ended",
+        () => JSON.stringify([w1.events, w2.events]),
+      );
+      expect(log()).toEqual(["start first", "end first", "start second", "end second"]);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it("a worker killed with SIGKILL mid-job: the other worker runs it again, exactly once", async () => {
     const [w1, w2] = [await worker(), await worker()];
     const r = receiver();
