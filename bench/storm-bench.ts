@@ -189,6 +189,10 @@ export async function runStormBench(only?: string): Promise<void> {
       await rig.start(["worker"], { ...redis, AIDER_BOT_CONCURRENCY: "2" }, "aider-bot worker ready"),
     ];
     await measure("redis, receiver + two workers", rig, `http://127.0.0.1:${port}/api/github/webhooks`);
+    // How busy the queue kept Redis: jobs that wait their turn by polling show here as thousands of commands.
+    const stats = execFileSync("redis-cli", ["-p", String(redisPort), "info", "stats"], { encoding: "utf8" });
+    const commands = Number(/total_commands_processed:(\d+)/.exec(stats)?.[1] ?? NaN);
+    console.log(`redis commands processed: ${commands} (${Math.round(commands / DELIVERIES)} per delivery)`);
     // Stopped as a deploy would (the receiver at once; the workers after their running jobs, which go back to the
     // queue past the shutdown grace): each writes a profile asked for with BENCH_NODE_ARGS.
     await Promise.all([receiver, ...workers].map((p) => p.stop("SIGTERM")));

@@ -20,7 +20,10 @@ export interface RedisEngineOptions<T> extends EngineOptions<T> {
   redisUrl: string;
   /** Namespaces every key (BullMQ's and ours): processes with the same prefix share one queue. */
   prefix?: string;
-  /** How soon a job whose key or installation is busy is looked at again. */
+  /**
+   * How soon a job whose key or installation is busy is looked at again if nothing wakes it first (the end of the
+   * job before it, or a freed slot, does): a fallback for a wake-up lost with a process that died.
+   */
   busyRetryMs?: number;
 }
 
@@ -42,6 +45,9 @@ if redis.call('ZSCORE', KEYS[1], ARGV[3]) or redis.call('ZCARD', KEYS[1]) < tonu
   return 1
 end
 return 0`;
+
+/** How many of an installation's oldest waiters a freed slot looks at for one to wake. */
+const SLOT_WAKE_SCAN = 16;
 
 /** How long a process may hold a schedule's lock (an upsert takes milliseconds). */
 const SCHEDULE_LOCK_MS = 10_000;
@@ -76,12 +82,13 @@ return 1
  * The queue over Redis: BullMQ stores and leases the jobs (its lock and stalled-job check find jobs whose worker
  * died), and this adapter adds what open-source BullMQ lacks. One job at a time per key: every key has a FIFO list of
  * job ids in Redis and only its head may run; a job that is not the head (or whose installation is at its limit)
- * goes back to the delayed set for `busyRetryMs`. Per-installation limit: a leased semaphore in Redis. Cancel: a
+ * goes back to the delayed set, and is promoted when the job before it ends (or a slot frees), or after
+ * `busyRetryMs` if that wake-up was lost. Per-installation limit: a leased semaphore in Redis. Cancel: a
  * pub/sub message to every worker. Dedupe: `SET NX` with the retention window. Schedules: BullMQ job schedulers, whose
  * tick jobs enqueue the real job under a tick id.
  */
 export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<T> {
-  const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 500, ...definedOnly(options) };
+  const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 5_000, ...definedOnly(options) };
   const connect = () => new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   // Commands issued in one turn of the event loop go out in one write. In a webhook storm, the receiver's ~550
   // commands were ~550 socket writes, a third of its busy time. Not for the worker's and the events' connections:
@@ -152,10 +159,43 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     return true;
   };
 
-  /** Put the job back for later: its key runs another job, or its installation is at its limit. */
-  const later = async (b: BullJob, token: string | undefined): Promise<never> => {
+  const slotKey = (installationId: number) => k("inst", installationId);
+  const slotWaitKey = (installationId: number) => k("inst-wait", installationId);
+
+  /**
+   * Waits for a slot of its installation: listed among the installation's waiters (by when it was queued, so the
+   * oldest is woken first), back to the delayed set, then one more look. A slot freed between the failed take and
+   * the move woke no one (this job was running, not delayed): the second look sees it free and promotes this job.
+   */
+  const waitSlot = async (b: BullJob, installationId: number, id: string, token: string | undefined): Promise<never> => {
+    await redis.zadd(slotWaitKey(installationId), "NX", b.timestamp, id);
     await b.moveToDelayed(Date.now() + o.busyRetryMs, token);
+    const slots = slotKey(installationId);
+    await redis.zremrangebyscore(slots, "-inf", Date.now());
+    if ((await redis.zcard(slots)) < o.perInstallation) await b.promote().catch(() => undefined); // woken already
     throw new DelayedError();
+  };
+
+  /**
+   * A slot of the installation was freed: wake its oldest waiter that sits in the delayed set. A waiter being looked
+   * at now (not delayed) stays listed and is passed over: it takes the slot, or sees it free on its second look, or,
+   * if another job took it first, waits listed for the next one. (Taken off the list when passed over, it would wait
+   * the whole retry delay.)
+   */
+  const wakeSlotWaiter = async (installationId: number): Promise<void> => {
+    const waiters = slotWaitKey(installationId);
+    for (const waiter of await redis.zrange(waiters, "0", String(SLOT_WAKE_SCAN - 1))) {
+      const next = await queue.getJob(waiter);
+      if (!next) {
+        await redis.zrem(waiters, waiter); // cancelled or finished since
+        continue;
+      }
+      const woken = await next.promote().then(
+        () => true,
+        () => false,
+      );
+      if (woken) return;
+    }
   };
 
   /**
@@ -227,9 +267,10 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     const head = await isHead(p.key, id);
     if (head === "gone") return; // cancelled while it waited
     if (!head) return waitTurn(b, p.key, id, token);
-    const slotKey = k("inst", p.installationId);
-    const takeSlot = async () => (await redis.eval(ACQUIRE_SLOT, 1, slotKey, Date.now(), Date.now() + o.leaseMs, id, o.perInstallation, o.leaseMs * 2)) === 1;
-    if (!(await takeSlot())) return later(b, token);
+    const slots = slotKey(p.installationId);
+    const takeSlot = async () => (await redis.eval(ACQUIRE_SLOT, 1, slots, Date.now(), Date.now() + o.leaseMs, id, o.perInstallation, o.leaseMs * 2)) === 1;
+    if (!(await takeSlot())) return waitSlot(b, p.installationId, id, token);
+    await redis.zrem(slotWaitKey(p.installationId), id);
     const job = asJob(p, b);
     const controller = new AbortController();
     local.set(id, { job, controller });
@@ -246,8 +287,9 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     } finally {
       clearInterval(renew);
       local.delete(id);
-      await redis.zrem(slotKey, id);
+      await redis.zrem(slots, id);
       await redis.del(k("running", id));
+      await wakeSlotWaiter(p.installationId).catch(report);
     }
     const stopped = stopReason(controller.signal);
     if (stopped === "shutdown") {

@@ -109,6 +109,31 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     }
   });
 
+  it("a job waiting for its installation's slot starts when the slot frees, not when its retry delay runs out", async () => {
+    const config = { concurrency: 2, perInstallation: 1, busyRetryMs: 10 * WAIT_MS };
+    const [w1, w2] = [await worker(config), await worker(config)];
+    const r = receiver();
+    const raw = new Redis(redis.url);
+    try {
+      const release = join(dir, "release");
+      await r.enqueue(job("holder", "o/r#12", { holdUntil: release }, 7));
+      await until(() => log().includes("start holder"), "the slot's holder running");
+      await r.enqueue(job("waiter", "o/r#13", {}, 7));
+      // Another key, the same installation: it waits for the one slot, listed among the installation's waiters.
+      await until(async () => (await raw.zcard(`${prefix}:x:inst-wait:7`)) === 1, "the second job waiting for the slot");
+      writeFileSync(release, "");
+      await until(
+        () => log().includes("end waiter"),
+        "the waiting job to run once the slot freed",
+        () => JSON.stringify([w1.events, w2.events]),
+      );
+      expect(log()).toEqual(["start holder", "end holder", "start waiter", "end waiter"]);
+      expect(await raw.zcard(`${prefix}:x:inst-wait:7`)).toBe(0);
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it("a worker killed with SIGKILL mid-job: the other worker runs it again, exactly once", async () => {
     const [w1, w2] = [await worker(), await worker()];
     const r = receiver();
