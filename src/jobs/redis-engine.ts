@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { DelayedError, Queue, QueueEvents, Worker, type Job as BullJob } from "bullmq";
 import { Redis } from "ioredis";
+import { createInstallationSlots } from "./redis-slots.js";
+import { createRedisSchedules } from "./redis-schedules.js";
 import {
   definedOnly,
   ENGINE_DEFAULTS,
@@ -35,26 +37,6 @@ interface Tick<T> {
 
 const TICK = "schedule-tick";
 
-// Takes (or renews) a slot of the per-installation semaphore: a sorted set of job ids scored by lease expiry, so a
-// dead worker's slot frees itself when its lease runs out.
-const ACQUIRE_SLOT = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-if redis.call('ZSCORE', KEYS[1], ARGV[3]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  return 1
-end
-return 0`;
-
-/** How many of an installation's oldest waiters a freed slot looks at for one to wake. */
-const SLOT_WAKE_SCAN = 16;
-
-/** How long a process may hold a schedule's lock (an upsert takes milliseconds). */
-const SCHEDULE_LOCK_MS = 10_000;
-
-/** Deletes a lock only if it still holds this process's token. KEYS: the lock. ARGV: the token. */
-const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
 interface Local<T> {
   job: EngineJob<T>;
   controller: AbortController;
@@ -83,9 +65,9 @@ return 1
  * died), and this adapter adds what open-source BullMQ lacks. One job at a time per key: every key has a FIFO list of
  * job ids in Redis and only its head may run; a job that is not the head (or whose installation is at its limit)
  * goes back to the delayed set, and is promoted when the job before it ends (or a slot frees), or after
- * `busyRetryMs` if that wake-up was lost. Per-installation limit: a leased semaphore in Redis. Cancel: a
- * pub/sub message to every worker. Dedupe: `SET NX` with the retention window. Schedules: BullMQ job schedulers, whose
- * tick jobs enqueue the real job under a tick id.
+ * `busyRetryMs` if that wake-up was lost. Per-installation limit: a leased semaphore in Redis (redis-slots). Cancel:
+ * a pub/sub message to every worker. Dedupe: `SET NX` with the retention window. Schedules: BullMQ job schedulers
+ * armed once for the cluster (redis-schedules), whose tick jobs enqueue the real job under a tick id.
  */
 export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<T> {
   const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 5_000, ...definedOnly(options) };
@@ -112,6 +94,8 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     return r;
   }
   const report = (error: unknown) => o.onError?.(error);
+  const slots = createInstallationSlots({ redis, queue, key: k, limit: o.perInstallation, leaseMs: o.leaseMs, retryMs: o.busyRetryMs, report });
+  const schedules = createRedisSchedules<Payload<T> | Tick<T>>({ redis, queue, key: k, tickName: TICK, report });
   const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
   const asJob = (p: Payload<T>, b: BullJob): EngineJob<T> => ({
     id: p.id,
@@ -157,45 +141,6 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     }
     await redis.set(k("seen", job.id), now, "PX", o.retentionMs, "XX");
     return true;
-  };
-
-  const slotKey = (installationId: number) => k("inst", installationId);
-  const slotWaitKey = (installationId: number) => k("inst-wait", installationId);
-
-  /**
-   * Waits for a slot of its installation: listed among the installation's waiters (by when it was queued, so the
-   * oldest is woken first), back to the delayed set, then one more look. A slot freed between the failed take and
-   * the move woke no one (this job was running, not delayed): the second look sees it free and promotes this job.
-   */
-  const waitSlot = async (b: BullJob, installationId: number, id: string, token: string | undefined): Promise<never> => {
-    await redis.zadd(slotWaitKey(installationId), "NX", b.timestamp, id);
-    await b.moveToDelayed(Date.now() + o.busyRetryMs, token);
-    const slots = slotKey(installationId);
-    await redis.zremrangebyscore(slots, "-inf", Date.now());
-    if ((await redis.zcard(slots)) < o.perInstallation) await b.promote().catch(() => undefined); // woken already
-    throw new DelayedError();
-  };
-
-  /**
-   * A slot of the installation was freed: wake its oldest waiter that sits in the delayed set. A waiter being looked
-   * at now (not delayed) stays listed and is passed over: it takes the slot, or sees it free on its second look, or,
-   * if another job took it first, waits listed for the next one. (Taken off the list when passed over, it would wait
-   * the whole retry delay.)
-   */
-  const wakeSlotWaiter = async (installationId: number): Promise<void> => {
-    const waiters = slotWaitKey(installationId);
-    for (const waiter of await redis.zrange(waiters, "0", String(SLOT_WAKE_SCAN - 1))) {
-      const next = await queue.getJob(waiter);
-      if (!next) {
-        await redis.zrem(waiters, waiter); // cancelled or finished since
-        continue;
-      }
-      const woken = await next.promote().then(
-        () => true,
-        () => false,
-      );
-      if (woken) return;
-    }
   };
 
   /**
@@ -267,10 +212,8 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     const head = await isHead(p.key, id);
     if (head === "gone") return; // cancelled while it waited
     if (!head) return waitTurn(b, p.key, id, token);
-    const slots = slotKey(p.installationId);
-    const takeSlot = async () => (await redis.eval(ACQUIRE_SLOT, 1, slots, Date.now(), Date.now() + o.leaseMs, id, o.perInstallation, o.leaseMs * 2)) === 1;
-    if (!(await takeSlot())) return waitSlot(b, p.installationId, id, token);
-    await redis.zrem(slotWaitKey(p.installationId), id);
+    const takeSlot = () => slots.take(p.installationId, id);
+    if (!(await takeSlot())) return slots.wait(b, p.installationId, token);
     const job = asJob(p, b);
     const controller = new AbortController();
     local.set(id, { job, controller });
@@ -287,9 +230,8 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     } finally {
       clearInterval(renew);
       local.delete(id);
-      await redis.zrem(slots, id);
       await redis.del(k("running", id));
-      await wakeSlotWaiter(p.installationId).catch(report);
+      await slots.free(p.installationId, id);
     }
     const stopped = stopReason(controller.signal);
     if (stopped === "shutdown") {
@@ -305,46 +247,6 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     }
     await release(p.key, id);
   };
-
-  /**
-   * Runs `fn` holding the schedule's lock, so replicas arming one schedule at once take turns. Waits up to
-   * {@link SCHEDULE_LOCK_MS} for a holder; a holder that died frees the lock when it expires.
-   */
-  const withScheduleLock = async (id: string, fn: () => Promise<void>): Promise<void> => {
-    const lock = k("schedule-lock", id);
-    const token = randomBytes(8).toString("hex");
-    const deadline = Date.now() + SCHEDULE_LOCK_MS;
-    while ((await redis.set(lock, token, "PX", SCHEDULE_LOCK_MS, "NX")) !== "OK") {
-      if (Date.now() > deadline) throw new Error(`could not arm schedule ${id}: another process held its lock for ${SCHEDULE_LOCK_MS} ms`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    try {
-      await fn();
-    } finally {
-      await redis.eval(RELEASE_LOCK, 1, lock, token).catch(report);
-    }
-  };
-
-  /**
-   * Arms a schedule once for the whole cluster. Every replica arms every schedule at its start, and BullMQ's upsert
-   * is not safe to repeat while a tick runs: an upsert whose next time was computed just before a tick, landing just
-   * after the running tick had scheduled its successor, removes that successor and points the scheduler back at the
-   * running tick, which leaves no next tick once it completes (seen as a schedule that fired once and never again).
-   * So an upsert is done only when the schedule changed, or when it has stalled (its next tick's job is gone), and
-   * replicas take turns.
-   */
-  async function upsertSchedule(id: string, cron: string, template: ScheduledJob<T>): Promise<void> {
-    const data: Tick<T> = { scheduleId: id, template };
-    const wanted = JSON.stringify({ cron, data });
-    await withScheduleLock(id, async () => {
-      if ((await redis.get(k("schedule", id))) === wanted) {
-        const current = await queue.getJobScheduler(id);
-        if (current?.next !== undefined && current.next !== null && (await queue.getJob(`repeat:${id}:${current.next}`))) return;
-      }
-      await queue.upsertJobScheduler(id, { pattern: cron, tz: "UTC" }, { name: TICK, data, opts: { removeOnComplete: true, removeOnFail: true } });
-      await redis.set(k("schedule", id), wanted);
-    });
-  }
 
   if (o.handler) {
     worker = new Worker<Payload<T> | Tick<T>>(queueName, processor, {
@@ -412,13 +314,8 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       if (aborted > 0) await redis.publish(k("cancel"), key);
       return { dropped, aborted };
     },
-    upsertSchedule,
-    async removeSchedule(id) {
-      await withScheduleLock(id, async () => {
-        await queue.removeJobScheduler(id);
-        await redis.del(k("schedule", id));
-      });
-    },
+    upsertSchedule: (id, cron, template) => schedules.upsert(id, cron, { scheduleId: id, template }),
+    removeSchedule: (id) => schedules.remove(id),
     async stats() {
       const counts = await queue.getJobCounts("waiting", "delayed", "prioritized", "active");
       const workers = await redis.zcount(k("workers"), Date.now() - o.leaseMs, "+inf");
