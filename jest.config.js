@@ -1,6 +1,6 @@
 import { TEST_TIMEOUT_MS } from "./test/helpers/timeouts.js";
 
-/** ESM jest over ts-jest; type-checking is `npm run typecheck`. */
+/** ESM jest; TypeScript is stripped by esbuild (test/helpers/esbuild-transform.js), type-checking is `npm run typecheck`. */
 export default {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
@@ -9,7 +9,7 @@ export default {
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/fixtures/"],
   extensionsToTreatAsEsm: [".ts"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
-  transform: { "^.+\\.ts$": ["ts-jest", { useESM: true, diagnostics: false }] },
+  transform: { "^.+\\.ts$": "<rootDir>/test/helpers/esbuild-transform.js" },
   // CLI and e2e tests spawn the built app: build it once (if stale) before any test runs.
   globalSetup: "<rootDir>/test/helpers/build-once.js",
   // Longer than any harness wait (test/helpers/timeouts.js), so a harness failure shows its own diagnostics.

@@ -1,9 +1,11 @@
 import { generateKeyPairSync } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Probot, ProbotOctokit } from "probot";
 import type { RunJobInput, RunQueue } from "../../src/github/job-context.js";
 import { registerHandlers } from "../../src/github/register-handlers.js";
 import type { AppServices, HandleResult } from "../../src/github/triage-event.js";
+import { TEST_APP_KEY } from "../helpers/build-once.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook example payloads are plain JSON */
 const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as { name: string; examples: Record<string, any>[] }[];
@@ -17,7 +19,17 @@ export function examplePayload(name: string, action: string): Record<string, any
 
 export const API = "https://api.github.com";
 export const REPO = "/repos/Codertocat/Hello-World";
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+/** The run's test key (jest's global setup writes it; a 2048-bit key costs up to half a second to make), or a new one. */
+const privateKey =
+  readKey() ?? generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
+
+function readKey(): string | undefined {
+  try {
+    return readFileSync(TEST_APP_KEY, "utf8");
+  } catch {
+    return undefined; // run without jest's global setup: make one
+  }
+}
 
 /** A run queue that records jobs and cancels (no handler runs: these tests stop at the enqueue). */
 export function recordingQueue(): RunQueue & { jobs: RunJobInput[]; cancelled: string[] } {
