@@ -36,7 +36,12 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   // changed the checkout (our writes, a repository command): the coder lists files at the start and the map asks
   // again each round, and each listing costs a process.
   let listing: Promise<GitListing | null> | null = null;
-  const current = () => (listing ??= listGitFiles(exec, root));
+  let first: Promise<GitListing | null> | null = null;
+  const current = () => {
+    listing ??= listGitFiles(exec, root);
+    first ??= listing;
+    return listing;
+  };
   const invalidate = () => {
     listing = null;
   };
@@ -79,6 +84,9 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
     async indexContentIds() {
       const got = await current();
       return got ? { indexIds: got.indexIds, modified: Promise.resolve(got.modified) } : null;
+    },
+    async trackedFiles() {
+      return (await (first ?? current()))?.tracked ?? null;
     },
     invalidate,
   };

@@ -8,6 +8,8 @@ export interface GitListing {
   indexIds: Map<string, string>;
   /** Tracked files whose work-tree content differs from the index (edited or deleted), as `git ls-files -m` says. */
   modified: Set<string>;
+  /** Every path in the index (any mode or stage, deleted from the work tree or not). */
+  tracked: Set<string>;
 }
 
 /**
@@ -33,6 +35,7 @@ export function parseTaggedListing(out: string): GitListing {
   const files = new Set<string>();
   const indexIds = new Map<string, string>();
   const modified = new Set<string>();
+  const tracked = new Set<string>();
   for (const entry of out.split("\0")) {
     if (entry.length < 3 || entry[1] !== " ") continue;
     const rest = entry.slice(2);
@@ -46,11 +49,12 @@ export function parseTaggedListing(out: string): GitListing {
     const [mode, id, stage] = rest.slice(0, tab).split(" ");
     const rel = rest.slice(tab + 1);
     files.add(rel);
+    tracked.add(rel);
     if (entry[0] === "C") {
       modified.add(rel);
       continue;
     }
     if ((mode === "100644" || mode === "100755") && stage === "0" && id) indexIds.set(rel, id);
   }
-  return { files: [...files].sort(), indexIds, modified };
+  return { files: [...files].sort(), indexIds, modified, tracked };
 }

@@ -3,7 +3,7 @@ import { commitFailure, refusePlantedLinks } from "./git-commit.js";
 import { GitError, NothingToCommitError } from "./git-errors.js";
 import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
-import { parseNumstat } from "./parse-numstat.js";
+import { numstatOfDiff, parseNumstat, sectionPath } from "./parse-numstat.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 import { processRedactor } from "../security/process-redactor.js";
 
@@ -20,11 +20,13 @@ export interface PreparedCommit {
  * machine, and this path used to start thirteen one after another plus one per new file):
  * `ls-files -t` sorts the paths into tracked and new, `add` stages the new ones only (so the diff against HEAD sees
  * them, however many), one `diff HEAD` gives the whole text, and after `commit --only` one `diff-tree HEAD` gives
- * both the new sha and its per-file stats. An ordinary run (no new file) thus costs four processes.
+ * both the new sha and its per-file stats. An ordinary run (no new file) thus costs four processes. Two of them are
+ * skipped when they can be: `ls-files` when every path is a file the caller knows git tracks (`known`), and
+ * `diff-tree` when the commit's own summary agrees with the diff (see `statsFromSummary`): two processes then.
  * Paths git may not track (ignored, or gone and never tracked) are left out, as `commitPaths` does.
  */
-export async function prepareCommit(run: GitRun, dir: string, paths: readonly string[], committer: () => Promise<GitIdentity>): Promise<PreparedCommit> {
-  const { tracked, untracked } = paths.length ? await sortPaths(run, dir, paths) : { tracked: [], untracked: [] };
+export async function prepareCommit(run: GitRun, dir: string, paths: readonly string[], committer: () => Promise<GitIdentity>, known?: KnownFiles): Promise<PreparedCommit> {
+  const { tracked, untracked } = paths.length ? (allTracked(paths, known?.tracked) ?? (await sortPaths(run, dir, paths))) : { tracked: [], untracked: [] };
   const stage = [...tracked, ...untracked];
   if (stage.length === 0) return { diff: "", commit: async () => nothingToCommit(`none of ${listOf(paths)} is a changed file git may track`) };
   if (untracked.length) await run(dir, ["add", "--all", "--", ...untracked]);
@@ -41,8 +43,11 @@ export async function prepareCommit(run: GitRun, dir: string, paths: readonly st
       const { subject, message } = composeCommitMessage(req);
       const env = { ...authorEnv(req.author ?? who), ...committerEnv(who) };
       // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
-      const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
+      // Not --quiet: the summary names the new commit in full (core.abbrev=no) and counts its lines.
+      const r = await run(dir, ["-c", "core.abbrev=no", "commit", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
       if (!r.ok) throw await commitFailure(run, dir, r.output);
+      const known = statsFromSummary(r.stdout, diff);
+      if (known) return { sha: known.sha, subject, stats: known.stats };
       // Without --no-commit-id, diff-tree names the commit first: the sha and the stats in one process.
       const out = (await run(dir, ["diff-tree", "--root", "-r", "--no-renames", "--numstat", "-z", "HEAD"])).stdout;
       const nul = out.indexOf("\0");
@@ -51,6 +56,23 @@ export async function prepareCommit(run: GitRun, dir: string, paths: readonly st
       return { sha, subject, stats: parseNumstat(nul < 0 ? "" : out.slice(nul + 1)) };
     },
   };
+}
+
+/** What the caller already knows of the checkout's index. */
+export interface KnownFiles {
+  /**
+   * Files git tracked when the run listed the checkout. The index changes only through git commands: the run's own
+   * come after this, and the app's sandbox mounts `.git` read-only for the repository's commands. (Should a command
+   * outside it have dropped a path from the index, `commit --only` still commits that path as the work tree has it,
+   * and the stats come from git, since the diff no longer agrees with the commit's summary.)
+   */
+  tracked?: ReadonlySet<string>;
+}
+
+/** `paths` sorted as `sortPaths` would, when every one is a known tracked file; else null (git is asked). */
+function allTracked(paths: readonly string[], tracked: ReadonlySet<string> | undefined): { tracked: string[]; untracked: string[] } | null {
+  if (!tracked || !paths.every((p) => tracked.has(p))) return null;
+  return { tracked: [...new Set(paths)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))), untracked: [] };
 }
 
 function nothingToCommit(why: string): never {
@@ -101,15 +123,40 @@ export function composeDiffText(diff: string, untracked: readonly string[]): str
 
 /** The path of a "new file" section, when its header names it unquoted (`diff --git a/p b/p`); else null. */
 function newFilePath(section: string): string | null {
-  const eol = section.indexOf("\n");
-  const header = section.slice("diff --git ".length, eol < 0 ? undefined : eol);
   // Hunk lines start with " ", "+", "-" or "\\", so only the extended header can hold this line.
-  if (!/^new file mode /m.test(section) || !header.startsWith("a/")) return null;
-  // "a/<p> b/<p>": both halves are the same path, so the header's length fixes where it splits.
-  const len = (header.length - 5) / 2;
-  if (!Number.isInteger(len) || len <= 0) return null;
-  const a = header.slice(2, 2 + len);
-  return header === `a/${a} b/${a}` ? a : null;
+  return /^new file mode /m.test(section) ? sectionPath(section) : null;
+}
+
+/**
+ * The new commit's id and totals from what `git -c core.abbrev=no commit` prints on stdout: its first line
+ * `[<branch> <sha>] <subject>` (`[main (root-commit) <sha>]`, `[detached HEAD <sha>]`), then, after any `Author:` or
+ * `Date:` line, ` <n> file(s) changed, <a> insertion(s)(+), <d> deletion(s)(-)`. A branch name holds no space, so the
+ * first ` <sha>]` is the commit's. Hooks print to stderr, never here. Null when the output does not read so (another
+ * git, another language): the caller then asks git.
+ */
+export function parseCommitSummary(stdout: string): { sha: string; files: number; added: number; removed: number } | null {
+  const lines = stdout.split("\n");
+  const sha = /^\[[^\n]*? ([0-9a-f]{40}|[0-9a-f]{64})\] /.exec(lines[0] ?? "")?.[1];
+  if (!sha) return null;
+  for (const line of lines.slice(1, 5)) {
+    const m = /^ (\d+) files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?$/.exec(line);
+    if (m) return { sha, files: Number(m[1]), added: Number(m[2] ?? 0), removed: Number(m[3] ?? 0) };
+  }
+  return null;
+}
+
+/**
+ * The commit's id and per-file stats without a `diff-tree`: from its summary, and from the diff text of exactly what
+ * it staged, when the two agree (same number of files, lines added and removed). A hook that changed files, a
+ * quoted name or an unreadable summary fails that test: then null.
+ */
+function statsFromSummary(stdout: string, diff: string): { sha: string; stats: CommitResult["stats"] } | null {
+  const summary = parseCommitSummary(stdout);
+  const stats = summary ? numstatOfDiff(diff) : null;
+  if (!summary || !stats) return null;
+  const added = stats.reduce((n, s) => n + s.added, 0);
+  const removed = stats.reduce((n, s) => n + s.removed, 0);
+  return stats.length === summary.files && added === summary.added && removed === summary.removed ? { sha: summary.sha, stats } : null;
 }
 
 /** Whether git quotes this name in a diff header even with core.quotePath=false (`"`, `\\`, control characters). */

@@ -23,3 +23,43 @@ export function parseNumstat(out: string): DiffStat[] {
   }
   return stats;
 }
+
+/**
+ * What `git diff --numstat` would say of a diff text made of `diff --git` sections without renames (lines before the
+ * first section, such as "Added <file>" notes, are skipped): per file the `+` and `-` lines of its hunks, a binary
+ * file 0/0; in git's path order (byte order, which is tree order for full paths). Null when a section's header
+ * does not name its path plainly (`a/<p> b/<p>`, unquoted): the caller then asks git.
+ */
+export function numstatOfDiff(diff: string): DiffStat[] | null {
+  const stats: DiffStat[] = [];
+  for (const section of diff.split(/^(?=diff --git )/m)) {
+    if (!section.startsWith("diff --git ")) continue;
+    const path = sectionPath(section);
+    if (path === null) return null;
+    let added = 0;
+    let removed = 0;
+    let inHunks = false;
+    for (const line of section.split("\n")) {
+      if (!inHunks) {
+        inHunks = line.startsWith("@@");
+        continue;
+      }
+      if (line.startsWith("+")) added++;
+      else if (line.startsWith("-")) removed++;
+    }
+    stats.push({ path, added, removed });
+  }
+  return stats.sort((a, b) => Buffer.compare(Buffer.from(a.path), Buffer.from(b.path)));
+}
+
+/** The path of a `diff --git a/<p> b/<p>` section whose header names it unquoted, both halves alike; else null. */
+export function sectionPath(section: string): string | null {
+  const eol = section.indexOf("\n");
+  const header = section.slice("diff --git ".length, eol < 0 ? undefined : eol);
+  if (!header.startsWith("a/")) return null;
+  // "a/<p> b/<p>": both halves are the same path, so the header's length fixes where it splits.
+  const len = (header.length - 5) / 2;
+  if (!Number.isInteger(len) || len <= 0) return null;
+  const a = header.slice(2, 2 + len);
+  return header === `a/${a} b/${a}` ? a : null;
+}

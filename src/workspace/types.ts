@@ -14,6 +14,11 @@ export interface Workspace {
   /** Git's blob ids of the tracked files, and later which of them the work tree changed (see `gitIndexContentIds`); null outside git. */
   indexContentIds?(): Promise<IndexContentIds | null>;
   /**
+   * The files git tracked at the workspace's first listing; null outside git. Kept when the list is forgotten: only
+   * git commands change the index (see `KnownFiles` in git-prepared-commit).
+   */
+  trackedFiles?(): Promise<ReadonlySet<string> | null>;
+  /**
    * Forget what the workspace knows of the checkout (its file list): something else, e.g. a repository's test
    * script, may have created, deleted or staged files.
    */

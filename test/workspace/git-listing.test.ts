@@ -55,6 +55,16 @@ describe("the workspace's shared git listing", () => {
     expect(await ws.listFiles()).toContain("from-a-script.ts");
     expect(counted.calls).toHaveLength(3);
   });
+
+  it("keeps the tracked files of its first listing, with no process of their own, after later listings", async () => {
+    const counted = countingExec();
+    const ws = createFsWorkspace(dir, counted.exec);
+    expect([...(await ws.trackedFiles!())!].sort()).toEqual([".gitignore", "a.ts", "b.ts"]);
+    await ws.write(new Map([["c.ts", "export const c = 1;\n"]]));
+    expect(await ws.listFiles()).toContain("c.ts");
+    expect([...(await ws.trackedFiles!())!].sort()).toEqual([".gitignore", "a.ts", "b.ts"]);
+    expect(counted.calls).toHaveLength(2);
+  });
 });
 
 describe("parseTaggedListing", () => {
@@ -72,5 +82,6 @@ describe("parseTaggedListing", () => {
     expect(got.files).toEqual([fake, "a.ts", "conflict.ts", "link"].sort());
     expect([...got.indexIds]).toEqual([["a.ts", "2222222222222222222222222222222222222222"]]);
     expect([...got.modified]).toEqual(["a.ts"]);
+    expect([...got.tracked].sort()).toEqual(["a.ts", "conflict.ts", "link"]);
   });
 });

@@ -4,7 +4,8 @@ import path from "node:path";
 import type { Exec, ExecRequest } from "../../src/exec/types.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { HookRejectedError, NothingToCommitError } from "../../src/workspace/git-errors.js";
-import { composeDiffText } from "../../src/workspace/git-prepared-commit.js";
+import { composeDiffText, parseCommitSummary } from "../../src/workspace/git-prepared-commit.js";
+import { numstatOfDiff, parseNumstat } from "../../src/workspace/parse-numstat.js";
 import { exec, makeRepo, seedBareRepo, sh, writeFiles } from "./git-fixtures.js";
 
 const bot = { name: "aider-bot[bot]", email: "bot@example.com" };
@@ -48,8 +49,8 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     expect(prepared.diff).toBe(expected);
     const result = await prepared.commit({ subject: "feat: many files" });
 
-    // ls-files, add (the new files only), diff, commit, diff-tree: not one process per new file.
-    expect(counted.calls).toEqual(["ls-files", "add", "diff", "commit", "diff-tree"]);
+    // ls-files, add (the new files only), diff, commit: not one process per new file; the commit's summary names it.
+    expect(counted.calls).toEqual(["ls-files", "add", "diff", "commit"]);
     expect(result.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
     expect(result.subject).toBe("feat: many files");
     expect(result.stats).toHaveLength(28);
@@ -63,14 +64,39 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     const committed = (await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n");
     expect(committed).not.toContain("skip.log");
     expect(committed).toHaveLength(28);
+    expect(result.stats).toEqual(parseNumstat(await sh(dir, ["show", "--numstat", "-z", "--no-renames", "--format=", "HEAD"])));
   });
 
-  it("costs four processes when only tracked files changed (no add)", async () => {
-    await writeFiles(dir, { "a.txt": "A\n" });
+  it("costs two processes when every path is a file known to be tracked, three when it must ask git", async () => {
+    await writeFiles(dir, { "a.txt": "A\n", "b.txt": "B\n" });
     const counted = countingExec();
-    const prepared = await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"]);
-    await prepared.commit({ subject: "fix: a" });
-    expect(counted.calls).toEqual(["ls-files", "diff", "commit", "diff-tree"]);
+    const git = createGit(counted.exec, bot);
+    const tracked = new Set(["a.txt", "b.txt", "gone.txt", ".gitignore"]);
+    const known = await (await git.prepareCommit(dir, ["b.txt", "a.txt"], { tracked })).commit({ subject: "fix: a and b" });
+    expect(counted.calls).toEqual(["diff", "commit"]);
+    expect(known.stats).toEqual([
+      { path: "a.txt", added: 1, removed: 1 },
+      { path: "b.txt", added: 1, removed: 1 },
+    ]);
+    expect(known.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
+
+    counted.calls.length = 0;
+    await writeFiles(dir, { "a.txt": "AA\n", "c.txt": "new\n" });
+    await (await git.prepareCommit(dir, ["a.txt", "c.txt"], { tracked })).commit({ subject: "feat: c" });
+    expect(counted.calls).toEqual(["ls-files", "add", "diff", "commit"]);
+    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual(["a.txt", "c.txt"]);
+  });
+
+  it("asks git for the stats when a hook changed what was committed", async () => {
+    await writeFiles(dir, { "a.txt": "A\n" });
+    const hook = path.join(dir, ".git/hooks/pre-commit");
+    await writeFile(hook, "#!/bin/sh\nprintf 'A\\nfrom the hook\\n' > a.txt\ngit add a.txt\n");
+    await chmod(hook, 0o755);
+    const counted = countingExec();
+    const result = await (await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], { tracked: new Set(["a.txt"]) })).commit({ subject: "fix: a" });
+    expect(counted.calls).toEqual(["diff", "commit", "diff-tree"]);
+    expect(result.stats).toEqual([{ path: "a.txt", added: 2, removed: 1 }]);
+    expect(result.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
   });
 
   it("says nothing changed with an empty diff and leaves the index alone; a commit then refuses", async () => {
@@ -97,6 +123,52 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     const paths = ["a.txt", 'q"uote.txt', "0first.txt"];
     const expected = await createGit(exec, bot).diffText(dir, paths);
     expect((await createGit(exec, bot).prepareCommit(dir, paths)).diff).toBe(expected);
+  });
+});
+
+describe("numstatOfDiff", () => {
+  it("counts what git's --numstat counts, for every kind of change", async () => {
+    const dir = await makeRepo({ "a.txt": "a\nb\nc\n", "bin.dat": "x\u0000y", "mode.sh": "echo\n", "gone.txt": "1\n2\n", "d/e f.txt": "-- dash\n++ plus\n" });
+    try {
+      await writeFiles(dir, {
+        "a.txt": "a\n+b\nc\n--\n",
+        "bin.dat": "x\u0000z",
+        "d/e f.txt": "--- dash\n+++ plus\n",
+        "new/empty.txt": "",
+        "new/no-eol.txt": "last",
+        "d.txt": "sorts between d/ and e\n",
+      });
+      await chmod(path.join(dir, "mode.sh"), 0o755);
+      await rm(path.join(dir, "gone.txt"));
+      await sh(dir, ["add", "-A"]);
+      const diff = await sh(dir, ["diff", "--no-renames", "--cached", "HEAD"]);
+      const numstat = parseNumstat(await sh(dir, ["diff", "--no-renames", "--cached", "--numstat", "-z", "HEAD"]));
+      expect(numstat.length).toBe(8);
+      expect(numstatOfDiff(`Added new/empty.txt\n${diff}`)).toEqual(numstat);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives up on a header that quotes its path", () => {
+    expect(numstatOfDiff('diff --git "a/q\\"x" "b/q\\"x"\nnew file mode 100644\n@@ -0,0 +1 @@\n+q\n')).toBeNull();
+    expect(numstatOfDiff("")).toEqual([]);
+  });
+});
+
+describe("parseCommitSummary", () => {
+  const sha = "4bb9a348253e2f27b13d70cb6a307e4f4599aff5";
+  it.each([
+    [`[main ${sha}] fix: a\n 1 file changed, 2 insertions(+)\n`, { sha, files: 1, added: 2, removed: 0 }],
+    [`[main (root-commit) ${sha}] first\n 3 files changed, 0 insertions(+), 0 deletions(-)\n create mode 100644 x\n`, { sha, files: 3, added: 0, removed: 0 }],
+    [`[detached HEAD ${sha}] x ${"0".repeat(40)}] y\n Author: A <a@b> 9 files changed, 9 insertions(+)\n 2 files changed, 1 deletion(-)\n`, { sha, files: 2, added: 0, removed: 1 }],
+    [`[feature/x ${"ab".repeat(32)}] sha-256\n 1 file changed, 1 insertion(+), 1 deletion(-)\n`, { sha: "ab".repeat(32), files: 1, added: 1, removed: 1 }],
+  ])("reads %j", (stdout, expected) => {
+    expect(parseCommitSummary(stdout)).toEqual(expected);
+  });
+
+  it.each([[`[main 4bb9a34] short\n 1 file changed\n`], [`[main ${sha}] no totals\n`], [`Auf Branch main\n`], [""]])("refuses %j", (stdout) => {
+    expect(parseCommitSummary(stdout)).toBeNull();
   });
 });
 
