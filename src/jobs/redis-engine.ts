@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { DelayedError, Queue, QueueEvents, Worker, type Job as BullJob } from "bullmq";
+import { DelayedError, Queue, Worker, type Job as BullJob } from "bullmq";
 import { Redis } from "ioredis";
 import { createInstallationSlots } from "./redis-slots.js";
 import { createRedisSchedules } from "./redis-schedules.js";
@@ -73,7 +73,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
   const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 5_000, ...definedOnly(options) };
   const connect = () => new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   // Commands issued in one turn of the event loop go out in one write. In a webhook storm, the receiver's ~550
-  // commands were ~550 socket writes, a third of its busy time. Not for the worker's and the events' connections:
+  // commands were ~550 socket writes, a third of its busy time. Not for the worker's and the subscriber's connections:
   // their blocking reads must not hold other commands back.
   const pipelined = () => new Redis(o.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
   const redis = pipelined();
@@ -85,7 +85,6 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
   const local = new Map<string, Local<T>>();
   let closed = false;
   let worker: Worker<Payload<T> | Tick<T>> | undefined;
-  let events: QueueEvents | undefined;
   let sub: Redis | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
 
@@ -258,18 +257,18 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       maxStalledCount: Math.max(0, o.attempts - 1),
     });
     worker.on("error", report);
-    // A job failed for stalling too often is failed inside Redis by whichever worker checked: learn it from the
-    // queue's event stream, then hand it to the hook once.
-    events = new QueueEvents(queueName, { connection: track(connect()), prefix: o.prefix });
-    events.on("error", report);
-    events.on("failed", ({ jobId, failedReason }) => {
-      if (!/stalled/i.test(failedReason)) return;
+    // A job that stalled more often than allowed: BullMQ marks it (a deferred failure) and puts it back in the queue,
+    // and the next worker to fetch it fails it without calling the processor. That worker's own "failed" event hands
+    // it to the hook, once. (Each worker used to read the queue's whole event stream for this, ~240 ms of CPU per
+    // worker in a quick webhook storm.) A report missed with a worker that died first is made by the next job of the
+    // key, which finds the failed job at the head of its list (see isHead).
+    worker.on("failed", (b, err) => {
+      if (!b?.id || b.name === TICK || err.name !== "UnrecoverableError" || !/stalled/i.test(err.message)) return;
+      const p = b.data as Payload<T>;
+      const id = b.id;
       void (async () => {
-        const b = await queue.getJob(jobId);
-        if (!b || b.name === TICK) return;
-        const p = b.data as Payload<T>;
-        await release(p.key, jobId);
-        await abandon(asJob(p, b), { kind: "worker-lost", message: `its worker stopped renewing its lock (${failedReason})` });
+        await release(p.key, id);
+        await abandon(asJob(p, b), { kind: "worker-lost", message: `its worker stopped renewing its lock (${err.message})` });
       })().catch(report);
     });
     sub = track(connect());
@@ -338,7 +337,6 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       }
       clearInterval(heartbeat);
       await redis.zrem(k("workers"), me).catch(report);
-      await events?.close().catch(report);
       await queue.close().catch(report);
       for (const c of connections) c.disconnect();
       // Queued jobs stay in Redis for the other workers (or the next start): none belongs to this process.
