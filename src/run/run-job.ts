@@ -75,13 +75,15 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   // cloned (nothing before the report needs its id).
   const checkRunP: Promise<number | null> =
     headSha && req.verb === "run" ? deps.github.startCheckRun(headSha).catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null)) : Promise.resolve(null);
-  // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other).
-  const contextP: Promise<PreparedContext | null> = deps.prContext ? deps.prContext(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null)) : Promise.resolve(null);
+  // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other),
+  // started once the clone is (see prepare), or first when the context may refuse the run.
+  let contextP: Promise<PreparedContext | null> | null = null;
+  const context = () => (contextP ??= deps.prContext ? deps.prContext(req).catch((error: unknown) => (log.warn({ err: error }, "context failed"), null)) : Promise.resolve(null));
   let outcome: RunOutcome;
   let dir: string | null = null;
   try {
     dir = await deps.tempDir.create("aider-bot-job-");
-    outcome = await phases(req, deps, dir, stage, contextP);
+    outcome = await phases(req, deps, dir, stage, context);
   } catch (error) {
     log.error({ err: error }, "run failed");
     outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
@@ -89,29 +91,29 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     if (dir) await deps.tempDir.remove(dir).catch((error: unknown) => log.warn({ err: error, dir }, "could not remove the job's checkout; the next start sweeps it"));
   }
   outcome.elapsedMs = deps.now() - started;
-  const context = await contextP;
+  const prContext = await context();
   // Review-thread replies and resolves, then the context details, go into the final status comment.
-  const after = await deps.afterRun?.(req, outcome, context).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
-  const contextNotes = [after, context?.details].filter((x): x is string => !!x);
+  const after = await deps.afterRun?.(req, outcome, prContext).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
+  const contextNotes = [after, prContext?.details].filter((x): x is string => !!x);
   if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
   await report(req, deps, outcome, await checkRunP, (body) => status.final(body), log);
   log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
   return outcome;
 }
 
-async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, contextP: Promise<PreparedContext | null>): Promise<RunOutcome> {
+async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, contextOf: () => Promise<PreparedContext | null>): Promise<RunOutcome> {
   // address-reviews / fix-ci read their context first: with nothing to do they stop before cloning, with the reason.
   // A plain run (the context only informs the model) clones while the context is fetched.
   const mayRefuse = req.context !== undefined && req.context.mode.kind !== "plain";
-  const context = mayRefuse ? await contextP : null;
+  const context = mayRefuse ? await contextOf() : null;
   if (context?.refuse) return { kind: "nothing-to-do", message: context.refuse, elapsedMs: 0 };
-  const prepared = await prepare(req, deps, dir, stage);
+  const prepared = await prepare(req, deps, dir, stage, () => void contextOf());
   if (req.verb === "undo") {
     if (req.target.kind === "issue") return { kind: "refused", message: "`undo` works on pull requests: it reverts the bot's last commit there.", elapsedMs: 0 };
     stage("pushing");
     return undoLastRun({ req, deps, dir: prepared.checkout, branch: prepared.branch, token: prepared.token, headSha: prepared.baseSha });
   }
-  const late = context ?? (await contextP);
+  const late = context ?? (await contextOf());
   if (late?.refuse) return { kind: "nothing-to-do", message: late.refuse, elapsedMs: 0 };
   const result = await code(req, deps, prepared, stage, late);
   const stopped = stopReasonOf(deps.signal);
@@ -122,15 +124,21 @@ async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Sta
   return publish(req, deps, prepared, result, verdict.commit, stage);
 }
 
-/** Phase 1: a fresh clone of the branch the run starts from (a re-run after a crash starts here again). */
-async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage): Promise<Prepared> {
+/**
+ * Phase 1: a fresh clone of the branch the run starts from (a re-run after a crash starts here again). The clone is
+ * the run's longest wait, so it starts before the status update and `whileCloning` (the PR's context) ask for this
+ * process's time: started after them, it waited ~20–40 ms for their requests to be built.
+ */
+async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, whileCloning: () => void = () => {}): Promise<Prepared> {
   const { target } = req;
   const branch = target.kind === "issue" ? req.defaultBranch : target.headRef;
   const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;
-  stage("cloning");
   const token = await deps.github.installationToken();
   const checkout = path.join(dir, "checkout");
-  await deps.git.clone({ url, branch, dir: checkout, token });
+  const cloned = deps.git.clone({ url, branch, dir: checkout, token });
+  stage("cloning");
+  whileCloning();
+  await cloned;
   const baseSha = await deps.git.headSha(checkout);
   const workBranch = target.kind === "issue" && req.verb !== "undo" ? issueBranchName(req.settings.branchPrefix, target.number, target.title) : branch;
   if (workBranch !== branch) await deps.git.createBranch(checkout, workBranch);
