@@ -22,8 +22,7 @@ export interface HttpFetchOptions {
 /**
  * Load now what the first request would load on its own clock: Node's `Headers` and `Request` globals are getters
  * that load its whole fetch implementation (undici) on first use. In a new job process that was ~60 ms of CPU inside
- * the job's first GitHub call, while its clone waited to start. Idle processes (a spare job process, an app that has
- * just started) call this.
+ * the job's first GitHub call, while its clone waited to start. A spare job process calls this while it waits.
  */
 export function warmHttpFetch(): void {
   new Headers();

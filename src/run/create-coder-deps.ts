@@ -96,10 +96,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       return { text: map.text, rankedFiles: map.rankedFiles };
     },
     commit: (req) => git.commit(root, req),
-    prepareCommit: async (paths) => {
-      const tracked = await workspace.trackedFiles?.();
-      return git.prepareCommit(root, paths, tracked ? { tracked } : undefined);
-    },
+    prepareCommit: async (paths) => git.prepareCommit(root, paths, (await workspace.trackedFiles?.()) ?? undefined),
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),

@@ -134,7 +134,7 @@ async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Sta
  * the run's longest wait, so it starts before the status update and `whileCloning` (the PR's context) ask for this
  * process's time: started after them, it waited ~20–40 ms for their requests to be built.
  */
-async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, whileCloning: () => void = () => {}): Promise<Prepared> {
+async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, whileCloning: () => void): Promise<Prepared> {
   const { target } = req;
   const branch = target.kind === "issue" ? req.defaultBranch : target.headRef;
   const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;

@@ -21,12 +21,17 @@ export interface PreparedCommit {
  * `ls-files -t` sorts the paths into tracked and new, `add` stages the new ones only (so the diff against HEAD sees
  * them, however many), one `diff HEAD` gives the whole text, and after `commit --only` one `diff-tree HEAD` gives
  * both the new sha and its per-file stats. An ordinary run (no new file) thus costs four processes. Two of them are
- * skipped when they can be: `ls-files` when every path is a file the caller knows git tracks (`known`), and
+ * skipped when they can be: `ls-files` when every path is a file the caller knows git tracks (`knownTracked`), and
  * `diff-tree` when the commit's own summary agrees with the diff (see `statsFromSummary`): two processes then.
+ * `knownTracked` is what git tracked when the run listed the checkout. The index changes only through git commands:
+ * the run's own come after that listing, and the app's sandbox mounts `.git` read-only for the repository's commands.
+ * (Should a command outside it have dropped a path from the index, `commit --only` still commits that path as the work
+ * tree has it, and the stats come from git, since the diff no longer agrees with the commit's summary.)
  * Paths git may not track (ignored, or gone and never tracked) are left out, as `commitPaths` does.
  */
-export async function prepareCommit(run: GitRun, dir: string, paths: readonly string[], committer: () => Promise<GitIdentity>, known?: KnownFiles): Promise<PreparedCommit> {
-  const { tracked, untracked } = paths.length ? (allTracked(paths, known?.tracked) ?? (await sortPaths(run, dir, paths))) : { tracked: [], untracked: [] };
+export async function prepareCommit(run: GitRun, dir: string, paths: readonly string[], committer: () => Promise<GitIdentity>, knownTracked?: ReadonlySet<string>): Promise<PreparedCommit> {
+  const known = knownTracked && paths.every((p) => knownTracked.has(p));
+  const { tracked, untracked } = known ? { tracked: [...new Set(paths)], untracked: [] } : paths.length ? await sortPaths(run, dir, paths) : { tracked: [], untracked: [] };
   const stage = [...tracked, ...untracked];
   if (stage.length === 0) return { diff: "", commit: async () => nothingToCommit(`none of ${listOf(paths)} is a changed file git may track`) };
   if (untracked.length) await run(dir, ["add", "--all", "--", ...untracked]);
@@ -46,8 +51,8 @@ export async function prepareCommit(run: GitRun, dir: string, paths: readonly st
       // Not --quiet: the summary names the new commit in full (core.abbrev=no) and counts its lines.
       const r = await run(dir, ["-c", "core.abbrev=no", "commit", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
       if (!r.ok) throw await commitFailure(run, dir, r.output);
-      const known = statsFromSummary(r.stdout, diff);
-      if (known) return { sha: known.sha, subject, stats: known.stats };
+      const summarised = statsFromSummary(r.stdout, diff);
+      if (summarised) return { sha: summarised.sha, subject, stats: summarised.stats };
       // Without --no-commit-id, diff-tree names the commit first: the sha and the stats in one process.
       const out = (await run(dir, ["diff-tree", "--root", "-r", "--no-renames", "--numstat", "-z", "HEAD"])).stdout;
       const nul = out.indexOf("\0");
@@ -56,23 +61,6 @@ export async function prepareCommit(run: GitRun, dir: string, paths: readonly st
       return { sha, subject, stats: parseNumstat(nul < 0 ? "" : out.slice(nul + 1)) };
     },
   };
-}
-
-/** What the caller already knows of the checkout's index. */
-export interface KnownFiles {
-  /**
-   * Files git tracked when the run listed the checkout. The index changes only through git commands: the run's own
-   * come after this, and the app's sandbox mounts `.git` read-only for the repository's commands. (Should a command
-   * outside it have dropped a path from the index, `commit --only` still commits that path as the work tree has it,
-   * and the stats come from git, since the diff no longer agrees with the commit's summary.)
-   */
-  tracked?: ReadonlySet<string>;
-}
-
-/** `paths` sorted as `sortPaths` would, when every one is a known tracked file; else null (git is asked). */
-function allTracked(paths: readonly string[], tracked: ReadonlySet<string> | undefined): { tracked: string[]; untracked: string[] } | null {
-  if (!tracked || !paths.every((p) => tracked.has(p))) return null;
-  return { tracked: [...new Set(paths)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))), untracked: [] };
 }
 
 function nothingToCommit(why: string): never {

@@ -15,7 +15,7 @@ export interface Workspace {
   indexContentIds?(): Promise<IndexContentIds | null>;
   /**
    * The files git tracked at the workspace's first listing; null outside git. Kept when the list is forgotten: only
-   * git commands change the index (see `KnownFiles` in git-prepared-commit).
+   * git commands change the index (see `prepareCommit` in git-prepared-commit).
    */
   trackedFiles?(): Promise<ReadonlySet<string> | null>;
   /**

@@ -72,7 +72,7 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     const counted = countingExec();
     const git = createGit(counted.exec, bot);
     const tracked = new Set(["a.txt", "b.txt", "gone.txt", ".gitignore"]);
-    const known = await (await git.prepareCommit(dir, ["b.txt", "a.txt"], { tracked })).commit({ subject: "fix: a and b" });
+    const known = await (await git.prepareCommit(dir, ["b.txt", "a.txt"], tracked)).commit({ subject: "fix: a and b" });
     expect(counted.calls).toEqual(["diff", "commit"]);
     expect(known.stats).toEqual([
       { path: "a.txt", added: 1, removed: 1 },
@@ -82,7 +82,7 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
 
     counted.calls.length = 0;
     await writeFiles(dir, { "a.txt": "AA\n", "c.txt": "new\n" });
-    await (await git.prepareCommit(dir, ["a.txt", "c.txt"], { tracked })).commit({ subject: "feat: c" });
+    await (await git.prepareCommit(dir, ["a.txt", "c.txt"], tracked)).commit({ subject: "feat: c" });
     expect(counted.calls).toEqual(["ls-files", "add", "diff", "commit"]);
     expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual(["a.txt", "c.txt"]);
   });
@@ -93,7 +93,7 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     await writeFile(hook, "#!/bin/sh\nprintf 'A\\nfrom the hook\\n' > a.txt\ngit add a.txt\n");
     await chmod(hook, 0o755);
     const counted = countingExec();
-    const result = await (await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], { tracked: new Set(["a.txt"]) })).commit({ subject: "fix: a" });
+    const result = await (await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], new Set(["a.txt"]))).commit({ subject: "fix: a" });
     expect(counted.calls).toEqual(["diff", "commit", "diff-tree"]);
     expect(result.stats).toEqual([{ path: "a.txt", added: 2, removed: 1 }]);
     expect(result.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
