@@ -20,6 +20,10 @@ export function serveGitCgi(
     REMOTE_USER: options.remoteUser, // without it git refuses pushes
     REMOTE_ADDR: "127.0.0.1",
     GATEWAY_INTERFACE: "CGI/1.1",
+    // No `git gc --auto` after each push (receive-pack starts one): a process per push that a fake never needs.
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "receive.autogc",
+    GIT_CONFIG_VALUE_0: "false",
   };
   if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
   if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);

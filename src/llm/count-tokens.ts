@@ -3,9 +3,9 @@ import { createBpeCounter, readBpeTable } from "./bpe-table.js";
 
 /**
  * Token counting with a real tokenizer (o200k). Loaded lazily on first use. From the build, a table read as it lies
- * in its file (see bpe-table; ~25 ms); from the unbuilt sources (the unit tests), gpt-tokenizer itself, which builds
- * its maps in ~0.3 s. The two count the same. Special tokens in source text (e.g. `<|endoftext|>`) are counted as
- * plain text.
+ * in its file (see bpe-table; ~25 ms); from the unbuilt sources (the unit tests, tsx), the build's table when there
+ * is one, else gpt-tokenizer itself, which builds its maps in ~0.3 s. The two count the same. Special tokens in
+ * source text (e.g. `<|endoftext|>`) are counted as plain text.
  */
 type Counter = (text: string) => number;
 
@@ -17,6 +17,9 @@ let loading: Promise<Counter> | null = null;
  * build output, read directly; no checkout content is read here.
  */
 export const TOKEN_TABLE_FILE = new URL("../data/o200k_base.table", import.meta.url);
+
+/** Where the same table lies seen from src/llm (the sources run unbuilt): dist/data, if the project was built. */
+const BUILT_TABLE_FROM_SOURCES = new URL("../../dist/data/o200k_base.table", import.meta.url);
 
 /** Load the tokenizer once; call before using {@link countTokens} synchronously. */
 export async function loadTokenizer(): Promise<Counter> {
@@ -31,7 +34,13 @@ async function tableCounter(): Promise<Counter | null> {
   try {
     file = await readFile(TOKEN_TABLE_FILE);
   } catch {
-    return null; // not built: the library counts the same tokens, slower to load
+    // Unbuilt sources: the build's table if there is one, else the library (the same tokens, slower to load).
+    if (!import.meta.url.includes("/src/llm/")) return null;
+    try {
+      file = await readFile(BUILT_TABLE_FROM_SOURCES);
+    } catch {
+      return null;
+    }
   }
   const { O200K_TOKEN_SPLIT_REGEX } = await import("gpt-tokenizer/encodingParams/constants");
   try {

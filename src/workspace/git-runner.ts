@@ -33,7 +33,9 @@ export function createGitRunner(exec: Exec, baseEnv: Readonly<Record<string, str
     const r = await exec.run({
       command: "git",
       // With a token in the env, no hook may run: a script of the repository could have planted one to read it.
-      args: ["-c", "core.quotePath=false", ...(options.token ? ["-c", "core.hooksPath=/dev/null"] : []), ...configArgs, ...args],
+      // No automatic maintenance: after a commit or fetch git would start `git maintenance run --auto`, one more
+      // process on a clone that lives for one run.
+      args: ["-c", "core.quotePath=false", "-c", "maintenance.auto=false", ...(options.token ? ["-c", "core.hooksPath=/dev/null"] : []), ...configArgs, ...args],
       cwd,
       env: { ...gitAuthEnv(options.token), GIT_LITERAL_PATHSPECS: "1", ...baseEnv, ...options.env },
       timeoutMs: options.timeoutMs ?? 300_000,

@@ -111,6 +111,10 @@ function runBackend(req: http.IncomingMessage, url: URL, user: string, projectRo
     REMOTE_ADDR: "127.0.0.1",
     GATEWAY_INTERFACE: "CGI/1.1",
     SERVER_PROTOCOL: "HTTP/1.1",
+    // No `git gc --auto` after each push (receive-pack starts one).
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "receive.autogc",
+    GIT_CONFIG_VALUE_0: "false",
   };
   if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
   if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);

@@ -6,10 +6,18 @@ import { testExec } from "../helpers/test-exec.js";
 export const exec = testExec({ sourceEnv: process.env });
 
 const IDENT = { GIT_AUTHOR_NAME: "Seed", GIT_AUTHOR_EMAIL: "seed@example.com", GIT_COMMITTER_NAME: "Seed", GIT_COMMITTER_EMAIL: "seed@example.com" };
+/** No automatic `git maintenance` after a fixture's commit or fetch, nor `gc` after its push: processes no test needs. */
+const QUIET_GIT = {
+  GIT_CONFIG_COUNT: "2",
+  GIT_CONFIG_KEY_0: "maintenance.auto",
+  GIT_CONFIG_VALUE_0: "false",
+  GIT_CONFIG_KEY_1: "receive.autogc",
+  GIT_CONFIG_VALUE_1: "false",
+};
 
 /** Run git in `cwd` as a test user (fixture plumbing, independent of the code under test); throws on failure. */
 export async function sh(cwd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
-  const r = await exec.run({ command: "git", args, cwd, env: { ...IDENT, ...env } });
+  const r = await exec.run({ command: "git", args, cwd, env: { ...IDENT, ...QUIET_GIT, ...env } });
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.output}`);
   return r.stdout;
 }
