@@ -40,7 +40,11 @@ interface Prepared {
   branch: string;
   /** Where the result is pushed: the PR's head, or a new branch for an issue. */
   workBranch: string;
-  baseSha: string;
+  /**
+   * The commit cloned, read only where it is needed (`undo` checks the branch against it, a fork's patch starts from
+   * it): an ordinary run does without that git process.
+   */
+  baseSha: string | null;
   token: string;
 }
 
@@ -86,6 +90,9 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
       : Promise.resolve(null));
   let outcome: RunOutcome;
   let dir: string | null = null;
+  // The checkout is removed while the outcome is reported (the report needs nothing of it), and the run returns only
+  // once it is gone.
+  let removed: Promise<unknown> = Promise.resolve();
   try {
     dir = await deps.tempDir.create("aider-bot-job-");
     outcome = await phases(req, deps, dir, stage, context);
@@ -93,15 +100,20 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     log.error({ err: error }, "run failed");
     outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
   } finally {
-    if (dir) await deps.tempDir.remove(dir).catch((error: unknown) => log.warn({ err: error, dir }, "could not remove the job's checkout; the next start sweeps it"));
+    const made = dir;
+    if (made) removed = deps.tempDir.remove(made).catch((error: unknown) => log.warn({ err: error, dir: made }, "could not remove the job's checkout; the next start sweeps it"));
   }
-  outcome.elapsedMs = deps.now() - started;
-  const prContext = await context();
-  // Review-thread replies and resolves, then the context details, go into the final status comment.
-  const after = await deps.afterRun?.(req, outcome, prContext).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
-  const contextNotes = [after, prContext?.details].filter((x): x is string => !!x);
-  if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
-  await report(req, deps, outcome, await checkRunP, (body) => status.final(body), log);
+  try {
+    outcome.elapsedMs = deps.now() - started;
+    const prContext = await context();
+    // Review-thread replies and resolves, then the context details, go into the final status comment.
+    const after = await deps.afterRun?.(req, outcome, prContext).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
+    const contextNotes = [after, prContext?.details].filter((x): x is string => !!x);
+    if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
+    await report(req, deps, outcome, await checkRunP, (body) => status.final(body), log);
+  } finally {
+    await removed;
+  }
   log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
   return outcome;
 }
@@ -116,7 +128,7 @@ async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Sta
   if (req.verb === "undo") {
     if (req.target.kind === "issue") return { kind: "refused", message: "`undo` works on pull requests: it reverts the bot's last commit there.", elapsedMs: 0 };
     stage("pushing");
-    return undoLastRun({ req, deps, dir: prepared.checkout, branch: prepared.branch, token: prepared.token, headSha: prepared.baseSha });
+    return undoLastRun({ req, deps, dir: prepared.checkout, branch: prepared.branch, token: prepared.token, headSha: baseOf(prepared) });
   }
   const late = context ?? (await contextOf());
   if (late?.refuse) return { kind: "nothing-to-do", message: late.refuse, elapsedMs: 0 };
@@ -144,10 +156,17 @@ async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: St
   stage("cloning");
   whileCloning();
   await cloned;
-  const baseSha = await deps.git.headSha(checkout);
+  const needsBase = req.verb === "undo" || (target.kind !== "issue" && target.isFork);
+  const baseSha = needsBase ? await deps.git.headSha(checkout) : null;
   const workBranch = target.kind === "issue" && req.verb !== "undo" ? issueBranchName(req.settings.branchPrefix, target.number, target.title) : branch;
   if (workBranch !== branch) await deps.git.createBranch(checkout, workBranch);
   return { checkout, branch, workBranch, baseSha, token };
+}
+
+/** The commit cloned, which {@link prepare} reads for the runs that need it (undo, a fork's patch). */
+function baseOf(prepared: Prepared): string {
+  if (prepared.baseSha === null) throw new Error("the cloned commit was not read for this run (an undo or a fork's patch needs it)");
+  return prepared.baseSha;
 }
 
 /** Phase 2: the coder loop on the checkout, its progress shown as stages. */
@@ -181,7 +200,7 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
         });
   if (target.kind !== "issue" && target.isFork) {
     // We cannot (and must not) push to a fork with our installation token: hand the change over as a patch.
-    const patch = await deps.git.formatPatch(checkout, prepared.baseSha);
+    const patch = await deps.git.formatPatch(checkout, baseOf(prepared));
     return { kind: "patch", result, sha, patch, elapsedMs: 0 };
   }
   stage("pushing");
