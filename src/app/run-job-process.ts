@@ -63,14 +63,13 @@ const spawnHelper = (): SpawnHelper => (helper ??= startSpawnHelper(sourceEnv())
 
 /**
  * Run by a spare job process before it has a job (see exec/fork-worker's createForkPool): the slow first loads a
- * job would otherwise pay on its own clock: the tokenizer's tables (~0.3 s), the sandbox probe, tree-sitter's
- * runtime (the syntax check and the map, ~0.1 s), the number formatting the status comment uses (its first
- * call loads ICU's data, 30–100 ms) and Node's fetch classes (~60 ms, see warmHttpFetch).
+ * job would otherwise pay on its own clock: the tokenizer's table (~25 ms), the sandbox probe, tree-sitter's
+ * runtime (the syntax check and the map, ~0.1 s) and Node's fetch classes (~60 ms, see warmHttpFetch). Numbers are
+ * formatted without ICU (see format-number), which would cost every job process 20–30 ms on first use.
  */
 export async function preload(): Promise<void> {
   // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
   warmSandboxProbe = sandboxProblem(spawnHelper().exec({ sourceEnv: sourceEnv() }));
-  (1234).toLocaleString("en-US");
   warmHttpFetch();
   const [count] = await Promise.all([loadTokenizer(), warmSyntaxCheck()]);
   count("warm up");

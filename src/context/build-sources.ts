@@ -5,6 +5,9 @@ import type { ContextItem, ContextSource } from "./types.js";
 /** Token counter, injected (the real one is `countTokens` from llm/count-tokens). */
 export type CountTokens = (text: string) => number;
 
+/** Newest first, by GitHub's ISO 8601 timestamps (compared as text: no locale collation, which loads ICU's data). */
+const newestFirst = (a: { createdAt: string }, b: { createdAt: string }): number => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
+
 const item = (count: CountTokens, id: string, label: string, text: string, extra: Partial<ContextItem> = {}): ContextItem => ({
   id,
   label: sanitiseText(label, { note: false }).text,
@@ -31,7 +34,7 @@ export function diffSource(files: readonly PrFile[], prefer: readonly string[], 
 /** Issue comments, newest first; the bot's own comments are left to the earlier-runs source (pure). */
 export function conversationSource(comments: readonly IssueComment[], count: CountTokens, seeAlso: string): ContextSource {
   const human = comments.filter((c) => !c.body.includes("<!-- aider-bot:"));
-  const newest = [...human].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const newest = [...human].sort(newestFirst);
   return { kind: "conversation", seeAlso, items: newest.map((c) => item(count, String(c.id), `@${c.author}, ${c.createdAt.slice(0, 10)}`, sanitiseText(c.body).text)) };
 }
 
@@ -80,7 +83,7 @@ export function checksSource(checks: readonly FailingCheck[], count: CountTokens
 
 /** Earlier bot runs, newest first (the most relevant survive a tight budget); long ones may be summarised. */
 export function priorRunsSource(runs: readonly PriorRun[], count: CountTokens, seeAlso: string): ContextSource {
-  const newest = [...runs].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const newest = [...runs].sort(newestFirst);
   return {
     kind: "prior_runs",
     seeAlso,

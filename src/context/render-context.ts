@@ -1,5 +1,6 @@
 import type { KeptItem, SourceAllocation } from "./allocate-context.js";
 import type { SourceKind } from "./types.js";
+import { formatNumber } from "../format-number.js";
 
 const TITLES: Record<SourceKind, string> = {
   prior_runs: "Earlier aider-bot runs on this pull request or issue (oldest first)",
@@ -44,14 +45,14 @@ export function renderContextSummary(allocations: readonly SourceAllocation[]): 
     const total = a.kept.length + a.cut.length;
     const what = a.note?.startsWith("Not available") ? "—" : `${a.kept.length} of ${total}`;
     const note = (a.note ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ");
-    return `| ${TITLES[a.kind].replace(/ \(.*\)$/, "")} | ${what} | ${used.toLocaleString("en-US")} | ${note} |`;
+    return `| ${TITLES[a.kind].replace(/ \(.*\)$/, "")} | ${what} | ${formatNumber(used)} | ${note} |`;
   });
   const sum = allocations.reduce((n, a) => n + a.kept.reduce((m, k) => m + Math.min(k.tokens, k.item.tokens), 0), 0);
-  return ["| Source | Items | Tokens | Note |", "|---|---|---:|---|", ...rows, `| **Total** | | **${sum.toLocaleString("en-US")}** | |`].join("\n");
+  return ["| Source | Items | Tokens | Note |", "|---|---|---:|---|", ...rows, `| **Total** | | **${formatNumber(sum)}** | |`].join("\n");
 }
 
 /** The collapsible section of the status comment that lists the context that went in. */
 export function renderContextDetails(allocations: readonly SourceAllocation[]): string {
   const total = allocations.reduce((n, a) => n + a.kept.reduce((m, k) => m + Math.min(k.tokens, k.item.tokens), 0), 0);
-  return `<details><summary>Context from this pull request (${total.toLocaleString("en-US")} tokens)</summary>\n\n${renderContextSummary(allocations)}\n\n</details>`;
+  return `<details><summary>Context from this pull request (${formatNumber(total)} tokens)</summary>\n\n${renderContextSummary(allocations)}\n\n</details>`;
 }

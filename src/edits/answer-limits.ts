@@ -1,6 +1,7 @@
 import { DEFAULT_ANSWER_LIMITS, type ApplyOptions, type EditFailure, type FileChanges } from "./types.js";
+import { formatNumber } from "../format-number.js";
 
-const size = (bytes: number) => (bytes < 1_000_000 ? `${bytes.toLocaleString("en-US")} bytes` : `${(bytes / 1_000_000).toLocaleString("en-US", { maximumFractionDigits: 1 })} MB`);
+const size = (bytes: number) => (bytes < 1_000_000 ? `${formatNumber(bytes)} bytes` : `${formatNumber(bytes / 1_000_000, 1)} MB`);
 
 /**
  * The failure when an answer's changes go over the per-answer caps (`maxNewFiles` new files, `maxWriteBytes` bytes
@@ -23,7 +24,7 @@ export function answerLimitFailure(changes: FileChanges, existing: ReadonlySet<s
     return {
       path: "",
       reason: "over-limit",
-      message: `Your answer creates ${created.toLocaleString("en-US")} new files; one answer may create at most ${maxNewFiles.toLocaleString("en-US")}. ${fix}`,
+      message: `Your answer creates ${formatNumber(created)} new files; one answer may create at most ${formatNumber(maxNewFiles)}. ${fix}`,
     };
   }
   if (bytes > maxWriteBytes) {

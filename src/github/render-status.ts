@@ -5,6 +5,7 @@ import type { RunOutcome, RunStage } from "../run/run-outcome.js";
 import type { RunRequest } from "../run/run-request.js";
 import { capMarkdown, COMMENT_LIMIT } from "./cap-markdown.js";
 import { requestMarker, runMarker, type RequestRef, type StoredMode } from "./markers.js";
+import { formatNumber } from "../format-number.js";
 
 const STAGES: RunStage[] = ["queued", "cloning", "mapping", "thinking", "applying", "lint", "tests", "pushing"];
 // Per-section caps keep every section visible in the common worst case; capMarkdown guards the total.
@@ -138,7 +139,7 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
   if (r.checksSkipped) out.push(`⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`);
   const cost = r.costUsd === null ? "" : ` · $${r.costUsd.toFixed(4)}`;
   out.push(
-    `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${r.tokens.prompt.toLocaleString("en-US")} prompt + ${r.tokens.completion.toLocaleString("en-US")} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
+    `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${formatNumber(r.tokens.prompt)} prompt + ${formatNumber(r.tokens.completion)} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
   );
   if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
   if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
