@@ -42,13 +42,13 @@ function harness(coder: RunJobDeps["coder"], controller = new AbortController(),
   };
   const git: RunGit = {
     clone: async (r) => void calls.push(`clone ${r.branch}`),
-    headSha: async () => "b".repeat(40),
+    headSha: async () => (calls.push("rev-parse"), "b".repeat(40)),
     createBranch: async (_d, b) => void calls.push(`branch ${b}`),
     push: async (r) => void calls.push(`push ${r.branch}`),
     commitPaths: async () => "d".repeat(40),
     recentCommits: async () => [],
     revert: async () => "e".repeat(40),
-    formatPatch: async () => "From x\n+patch",
+    formatPatch: async (_d, base) => (calls.push(`patch since ${base.slice(0, 1)}`), "From x\n+patch"),
   };
   const removed: string[] = [];
   const deps: RunJobDeps = {
@@ -175,6 +175,29 @@ describe("runJob", () => {
     const out = await runJob(request({ target: { ...prTarget, isFork: true } }), h.deps);
     expect(out.kind).toBe("patch");
     expect(h.calls.some((c) => c.startsWith("push"))).toBe(false);
+    // The patch starts from the commit cloned, read right after the clone (before the coder commits).
+    expect(h.calls.slice(0, 2)).toEqual(["clone feat", "rev-parse"]);
+    expect(h.calls).toContain("patch since b");
+  });
+
+  it("reads the cloned commit for an undo, which checks the branch against it", async () => {
+    const h = harness(async () => changed);
+    await runJob(request({ verb: "undo" }), h.deps);
+    expect(h.calls.slice(0, 2)).toEqual(["clone feat", "rev-parse"]);
+  });
+
+  it("the checkout is removed while the outcome is reported, and the run ends only once it is gone", async () => {
+    const h = harness(async () => changed);
+    let finishRemoval!: () => void;
+    const removal = new Promise<void>((resolve) => (finishRemoval = resolve));
+    let ended = false;
+    const run = runJob(request(), { ...h.deps, tempDir: { create: async () => "/tmp/fake-job", remove: () => removal } }).then(() => (ended = true));
+    for (let i = 0; i < 50 && !h.statuses.some((s) => s.includes("🚀 Pushed")); i++) await new Promise((r) => setImmediate(r));
+    expect(h.statuses.at(-1)).toContain("🚀 Pushed");
+    expect(ended).toBe(false);
+    finishRemoval();
+    await run;
+    expect(ended).toBe(true);
   });
 
   it("reports a cancellation as such and pushes nothing", async () => {
