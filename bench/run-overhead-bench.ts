@@ -126,6 +126,8 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
       clone_url: `${rig.fake.webUrl}/acme/widgets.git`,
       html_url: `${rig.fake.webUrl}/acme/widgets`,
       default_branch: rig.repo.defaultBranch,
+      // As GitHub detects it: every repository here is TypeScript.
+      language: "TypeScript",
     },
     sender: { login: USER, id: 77, type: "User" },
     installation: { id: 1, node_id: "I_1" },

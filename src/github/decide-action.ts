@@ -137,6 +137,8 @@ export interface EventFacts {
   /** The repository's web address as the payload gives it (`html_url`): links are built from it, never guessed. */
   webUrl: string;
   defaultBranch: string;
+  /** The repository's main language as GitHub detects it (`language`), when the payload names one. */
+  language?: string;
   title: string;
   body: string;
   /** Where the 👀 goes. */
@@ -165,6 +167,7 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
     cloneUrl: String(repo.clone_url ?? ""),
     webUrl: String(repo.html_url ?? ""),
     defaultBranch: String(repo.default_branch ?? "main"),
+    ...(typeof repo.language === "string" && repo.language ? { language: repo.language } : {}),
     sender: {
       login: String(payload.sender?.login ?? ""),
       id: payload.sender?.id as number | undefined,

@@ -211,6 +211,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     installationId: facts.installationId,
     cloneUrl: facts.cloneUrl,
     defaultBranch: facts.defaultBranch,
+    ...(facts.language ? { language: facts.language } : {}),
     target,
     verb,
     message: text,

@@ -12,8 +12,8 @@ import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
 import type { Git } from "../workspace/create-git.js";
 
-// What a spare job process starts before its job (app/ may not reach checks/ itself).
-export { warmSyntaxCheck } from "../checks/syntax-check.js";
+// What a job process warms ahead: a spare before its job, a job while it clones (app/ may not reach checks/ itself).
+export { warmGrammarFor, warmSyntaxCheck } from "../checks/syntax-check.js";
 
 export interface CoderDepsInput {
   root: string;

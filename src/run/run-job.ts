@@ -27,6 +27,11 @@ export interface RunJobDeps {
   signal: AbortSignal;
   /** Least time between two stage edits of the status comment (default 3 s); the final edit is always made. */
   statusGapMs?: number;
+  /**
+   * Work started while the branch is cloned, for the job's later steps (loading the grammar of the repository's
+   * language); not awaited, and its failure is its own business.
+   */
+  warmWhileCloning?(req: RunRequest): void;
   /** The PR/issue context, read before the coder (context/prepare-pr-context; never throws). */
   prContext?(req: RunRequest): Promise<PreparedContext | null>;
   /** After the outcome, before the final status (review-thread replies); markdown for the status comment. */
@@ -155,6 +160,7 @@ async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: St
   const cloned = deps.git.clone({ url, branch, dir: checkout, token });
   stage("cloning");
   whileCloning();
+  deps.warmWhileCloning?.(req);
   await cloned;
   const needsBase = req.verb === "undo" || (target.kind !== "issue" && target.isFork);
   const baseSha = needsBase ? await deps.git.headSha(checkout) : null;

@@ -52,6 +52,8 @@ export interface RunRequest {
   installationId: number;
   cloneUrl: string;
   defaultBranch: string;
+  /** The repository's main language as GitHub names it (`repository.language`): which grammar to load while cloning. */
+  language?: string;
   target: RunTarget;
   verb: "run" | "ask" | "undo";
   /** The maintainer's instruction (a command's text, or the issue title for label runs). */

@@ -47,6 +47,26 @@ const EXTENSIONS: Record<string, LanguageId> = {
   ".php": "php",
 };
 
+/** GitHub's names (linguist, a repository's `language`) of the languages we parse. */
+const GITHUB_NAMES: Record<string, LanguageId> = {
+  TypeScript: "typescript",
+  JavaScript: "javascript",
+  Python: "python",
+  Go: "go",
+  Rust: "rust",
+  Java: "java",
+  C: "c",
+  "C++": "cpp",
+  Ruby: "ruby",
+  "C#": "c_sharp",
+  PHP: "php",
+};
+
+/** The language GitHub names a repository's main one (`repository.language`), if we parse it. `languageForGitHubName("C++") === "cpp"` */
+export function languageForGitHubName(name: string | null | undefined): LanguageId | null {
+  return (name && Object.hasOwn(GITHUB_NAMES, name) ? GITHUB_NAMES[name] : undefined) ?? null;
+}
+
 /** The language of a path by its extension, or null. `languageForPath("src/App.tsx") === "tsx"` */
 export function languageForPath(filePath: string): LanguageId | null {
   if (filePath.endsWith(".d.ts")) return "typescript";

@@ -99,7 +99,9 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
       .reply(201, { id: 55 })
       .post(`${REPO}/check-runs`, (b: { head_sha: string; status: string }) => b.head_sha === "a".repeat(40) && b.status === "in_progress")
       .reply(201, { id: 77 });
-    await send("issue_comment", issueComment("/aider --file src/a.ts add retry logic", true));
+    const payload = issueComment("/aider --file src/a.ts add retry logic", true);
+    payload.repository.language = "TypeScript";
+    await send("issue_comment", payload);
     expect(h.results).toMatchObject([{ kind: "enqueued", jobId: "d1" }]);
     const job = h.queue.jobs[0]!;
     expect(job).toMatchObject({ id: "d1", key: "Codertocat/Hello-World#1", kind: "run", installationId: 1 });
@@ -110,7 +112,14 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
       reactTo: { kind: "issue-comment", id: 492700400 },
       webUrl: "https://github.com/Codertocat/Hello-World",
       command: "aider",
-      req: { verb: "run", message: "add retry logic", files: ["src/a.ts"], triggerCommentId: 492700400, target: { kind: "pull-request", number: 1, headRef: "feature", isFork: false } },
+      req: {
+        verb: "run",
+        message: "add retry logic",
+        files: ["src/a.ts"],
+        triggerCommentId: 492700400,
+        language: "TypeScript",
+        target: { kind: "pull-request", number: 1, headRef: "feature", isFork: false },
+      },
     });
   });
 

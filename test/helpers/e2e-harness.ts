@@ -229,6 +229,8 @@ export async function startE2EApp(
       clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`,
       html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`,
       default_branch: repo.defaultBranch,
+      // The scenarios' repositories mix languages: none is named, so no job warms a grammar its files may not use.
+      language: null,
     });
     return {
       fake,

@@ -180,6 +180,12 @@ describe("runJob", () => {
     expect(h.calls).toContain("patch since b");
   });
 
+  it("starts the warm-up of the repository's language while the branch is cloned, before the coder", async () => {
+    const h = harness(async () => (h.calls.push("coder"), changed));
+    await runJob(request({ language: "TypeScript" }), { ...h.deps, warmWhileCloning: (r) => void h.calls.push(`warm ${r.language}`) });
+    expect(h.calls.slice(0, 3)).toEqual(["clone feat", "warm TypeScript", "coder"]);
+  });
+
   it("reads the cloned commit for an undo, which checks the branch against it", async () => {
     const h = harness(async () => changed);
     await runJob(request({ verb: "undo" }), h.deps);
