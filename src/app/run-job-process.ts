@@ -64,13 +64,16 @@ const spawnHelper = (): SpawnHelper => (helper ??= startSpawnHelper(sourceEnv())
 /**
  * Run by a spare job process before it has a job (see exec/fork-worker's createForkPool): the slow first loads a
  * job would otherwise pay on its own clock: the tokenizer's table (~25 ms), the sandbox probe, tree-sitter's
- * runtime (the syntax check and the map, ~0.1 s) and Node's fetch classes (~60 ms, see warmHttpFetch). Numbers are
- * formatted without ICU (see format-number), which would cost every job process 20–30 ms on first use.
+ * runtime (the syntax check and the map, ~0.1 s), Node's fetch classes (~60 ms, see warmHttpFetch) and the
+ * redaction's loop. Numbers are formatted without ICU (see format-number), which would cost every job process
+ * 20–30 ms on first use.
  */
 export async function preload(): Promise<void> {
   // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
   warmSandboxProbe = sandboxProblem(spawnHelper().exec({ sourceEnv: sourceEnv() }));
   warmHttpFetch();
+  // The redaction's loop, compiled on dummy text: a job's first model request (tens of KB) paid ~10 ms for it.
+  redactFingerprinted(" ".repeat(32_000), [fingerprint("w".repeat(64)), fingerprint("w".repeat(20))], "");
   const [count] = await Promise.all([loadTokenizer(), warmSyntaxCheck()]);
   count("warm up");
 }
