@@ -24,7 +24,7 @@ import { renderFinal, renderStage } from "../github/render-status.js";
 import { createContextHooks } from "../context/create-context-hooks.js";
 import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
-import { createCoderDeps, warmGrammarFor } from "../run/create-coder-deps.js";
+import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
@@ -218,7 +218,7 @@ export async function runRequest(request: RunRequest, feedback: Feedback | null,
     logger: deps.logger,
     now: () => Date.now(),
     signal: deps.signal,
-    warmWhileCloning: (r) => void warmGrammarFor(r.language).catch((error: unknown) => deps.logger.debug({ err: error }, "grammar warm-up failed")),
+    warmWhileCloning: warmGrammarWhileCloning(deps.logger),
     // The same PR/issue context as the App's runs (a dispatch run on a branch without a pull request has none).
     ...(feedback ? createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: deps.webUrl, count: countTokens }) : {}),
   });

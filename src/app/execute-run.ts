@@ -12,7 +12,7 @@ import type { JobContext } from "../github/job-context.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
 import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
-import { createCoderDeps, warmGrammarFor } from "../run/create-coder-deps.js";
+import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
@@ -63,8 +63,7 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
   return runJob(req, {
     github,
     git: runGit,
-    // The first syntax check finds its grammar loaded (the usual case: an edit in the repository's main language).
-    warmWhileCloning: (r) => void warmGrammarFor(r.language).catch((error: unknown) => deps.logger.debug({ err: error }, "grammar warm-up failed")),
+    warmWhileCloning: warmGrammarWhileCloning(deps.logger),
     coder: (checkout, options, hooks) =>
       runCoder(
         options,

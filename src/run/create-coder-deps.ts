@@ -1,6 +1,6 @@
 import { renderCheckReflection } from "../checks/render-check-reflection.js";
 import { runCheckCommand } from "../checks/run-check-command.js";
-import { syntaxCheck } from "../checks/syntax-check.js";
+import { syntaxCheck, warmGrammarFor } from "../checks/syntax-check.js";
 import type { CoderDeps } from "../coder/coder-deps.js";
 import type { CoderProgress } from "../coder/types.js";
 import { getEditFormat, parseAndApply } from "../edits/registry.js";
@@ -12,8 +12,17 @@ import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
 import type { Git } from "../workspace/create-git.js";
 
-// What a job process warms ahead: a spare before its job, a job while it clones (app/ may not reach checks/ itself).
-export { warmGrammarFor, warmSyntaxCheck } from "../checks/syntax-check.js";
+// What a spare job process starts before its job (app/ may not reach checks/ itself).
+export { warmSyntaxCheck } from "../checks/syntax-check.js";
+
+/**
+ * run-job's `warmWhileCloning` for the App's and the Action's runs: the grammar of the repository's main language,
+ * so the first syntax check (usually of a file in that language) finds it loaded. A failure is only logged: the
+ * check itself reports a grammar that cannot load.
+ */
+export function warmGrammarWhileCloning(log: { debug(obj: object, msg: string): void }): (req: { language?: string }) => void {
+  return (req) => void warmGrammarFor(req.language).catch((error: unknown) => log.debug({ err: error }, "grammar warm-up failed"));
+}
 
 export interface CoderDepsInput {
   root: string;

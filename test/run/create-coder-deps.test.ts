@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { testExec } from "../helpers/test-exec.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
-import { createCoderDeps } from "../../src/run/create-coder-deps.js";
+import { createCoderDeps, warmGrammarWhileCloning } from "../../src/run/create-coder-deps.js";
+import { loadedLanguage } from "../../src/checks/ready-languages.js";
+import { waitUntil } from "../helpers/wait-until.js";
 import { createGit } from "../../src/workspace/create-git.js";
 
 const exec = testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
@@ -96,5 +98,18 @@ describe("createCoderDeps: the file list after a repository command", () => {
     } finally {
       await rm(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe("warmGrammarWhileCloning", () => {
+  it("loads the grammar of the request's language in the background, and logs nothing when it works", async () => {
+    const logged: string[] = [];
+    expect(loadedLanguage("ruby")).toBeNull();
+    warmGrammarWhileCloning({ debug: (_o, msg) => void logged.push(msg) })({ language: "Ruby" });
+    await waitUntil(
+      () => loadedLanguage("ruby") !== null,
+      () => "the Ruby grammar was never loaded",
+    );
+    expect(logged).toEqual([]);
   });
 });
