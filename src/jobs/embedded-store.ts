@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { open, type RootDatabase } from "lmdb";
 import type { EngineJob, JobInput, ScheduledJob } from "./job-engine.js";
 
@@ -55,10 +56,39 @@ export interface EmbeddedStore<T> {
   close(): Promise<void>;
 }
 
+/** The open LMDB handle of each store file in this process, and how many stores use it. */
+const handles = new Map<string, { db: RootDatabase<unknown, Key>; users: number }>();
+
+/**
+ * This process's one handle on the file at `path`, shared by every store opened on it here; the last user closes
+ * it. Opening a handle commits a transaction synchronously on the event loop, and an asynchronous transaction's
+ * write thread holds LMDB's write lock while it waits for its callback to run on that same event loop: a second
+ * handle opened at that moment waited for the lock forever, and the process hung (two engines on one file in a
+ * test did, under load; test/fixtures/jobs/two-stores.ts does it every time).
+ */
+function acquireHandle(path: string): { db: RootDatabase<unknown, Key>; release(): Promise<void> } {
+  const key = resolve(path);
+  let handle = handles.get(key);
+  if (!handle) handles.set(key, (handle = { db: open<unknown, Key>({ path: key, compression: false }), users: 0 }));
+  handle.users++;
+  const held = handle;
+  let released = false;
+  return {
+    db: held.db,
+    async release() {
+      if (released) return;
+      released = true;
+      if (--held.users > 0) return;
+      handles.delete(key);
+      await held.db.close();
+    },
+  };
+}
+
 export function openEmbeddedStore<T>(path: string, retentionMs: number): EmbeddedStore<T> {
-  const db: RootDatabase<unknown, Key> = open<unknown, Key>({ path, compression: false });
-  // Asynchronous transactions only. A synchronous one blocks the event loop for its commit; mixed with asynchronous
-  // ones from another handle on the same file in one process, it can also deadlock on the write lock.
+  const handle = acquireHandle(path);
+  const db = handle.db;
+  // Asynchronous transactions only: a synchronous one blocks the event loop for its commit.
   const tx = <R>(fn: () => R): Promise<R> => db.transaction(fn);
   const jobKey = (seq: number): Key => ["j", seq];
   const dataKey = (seq: number): Key => ["d", seq];
@@ -124,6 +154,6 @@ export function openEmbeddedStore<T>(path: string, retentionMs: number): Embedde
       }),
     putSchedule: (id, cron, job) => tx(() => void db.putSync(["sched", id], { cron, job })),
     removeSchedule: (id) => tx(() => void db.removeSync(["sched", id])),
-    close: () => db.close(),
+    close: () => handle.release(),
   };
 }

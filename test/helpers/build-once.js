@@ -58,7 +58,7 @@ export default async function buildOnce() {
 export const TEST_APP_KEY = path.join(root, "node_modules/.cache/aider-bot/test-app-key.pem");
 
 /** Test scripts started as processes of their own (test/helpers/spawn-script.ts), and where they are built to. */
-export const TEST_SCRIPTS = ["test/fixtures/jobs/engine-worker.ts", "test/fixtures/jobs/child-job.ts"];
+export const TEST_SCRIPTS = ["test/fixtures/jobs/engine-worker.ts", "test/fixtures/jobs/child-job.ts", "test/fixtures/jobs/two-stores.ts"];
 export const builtScript = (script) => path.join(root, "node_modules/.cache/aider-bot/test-scripts", path.basename(script).replace(/\.ts$/, ".mjs"));
 
 /**

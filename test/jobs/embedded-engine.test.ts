@@ -263,6 +263,16 @@ describe("embedded job engine across process restarts", () => {
   });
 });
 
+describe("embedded store: one LMDB handle per file in a process", () => {
+  it("a second store opened on the file while the first one's transaction holds the write lock shares its handle instead of hanging the process", async () => {
+    const p = spawnScript("test/fixtures/jobs/two-stores.ts", [join(dir, "db")]);
+    procs.push(p);
+    const done = await p.waitFor((e) => e.ev === "done", WAIT_MS);
+    expect(done).toMatchObject({ seen: { first: ["a", "b"], second: ["a", "b"] }, after: ["a", "b"] });
+    expect(await p.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
 describe("embedded engine: stored layout", () => {
   it("keeps a job's data out of its record (claims read records only), and still runs a job stored whole by an older version", async () => {
     const { open } = await import("lmdb");
@@ -284,7 +294,8 @@ describe("embedded engine: stored layout", () => {
     await e.enqueue({ id: "new-1", key: "o/r#2", installationId: 1, kind: "run", data: { n: "new" } });
     await until(() => ran.length === 2, "the new job to start");
     expect(ran).toEqual([{ n: "old" }, { n: "new" }]);
-    const peek = open<unknown, (string | number)[]>({ path: join(dir, "db"), compression: false });
+    // Read-only: a writable handle commits on open, which waits for the write lock the engine's transactions take.
+    const peek = open<unknown, (string | number)[]>({ path: join(dir, "db"), compression: false, readOnly: true });
     const records = [...peek.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((x) => x.value as Record<string, unknown>);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ id: "new-1", state: "running" });
