@@ -16,6 +16,8 @@ export interface ApplyReplyInput {
 export interface ApplyReplyResult {
   /** Paths written (changed or deleted). */
   written: string[];
+  /** What each written path held before this reply's edits (null: it did not exist). */
+  before: Map<string, string | null>;
   deleted: string[];
   failures: EditFailure[];
   /** The engine's LLM-facing text for the failures, or null. */
@@ -68,11 +70,12 @@ export async function applyReply(input: ApplyReplyInput): Promise<ApplyReplyResu
     // The workspace re-checks path safety at write time; report it like an edit failure instead of crashing.
     const message = err instanceof Error ? err.message : String(err);
     const failure: EditFailure = { path: [...changes.keys()].join(", "), reason: "unsafe-path", message };
-    return { written: [], deleted: [], failures: [...realFailures, failure], reflection: message, shell: round.parse.shell, noEdits: false };
+    return { written: [], before: new Map(), deleted: [], failures: [...realFailures, failure], reflection: message, shell: round.parse.shell, noEdits: false };
   }
 
   return {
     written: [...changes.keys()],
+    before: new Map([...changes.keys()].map((path) => [path, snapshot.files.get(path) ?? null])),
     deleted: [...changes].filter(([, content]) => content === null).map(([path]) => path),
     failures: realFailures,
     reflection: realFailures.length > 0 ? (round.reflection ?? realFailures.map((f) => f.message).join("\n")) : null,

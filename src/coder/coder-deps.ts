@@ -58,8 +58,8 @@ export interface CoderDeps {
    * processes than `diffStats` + `diffText` + `commit`. May stage the new files. Absent: those three are used.
    */
   prepareCommit?(paths: readonly string[]): Promise<{ diff: string; commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult> }>;
-  /** Weak-model commit subject; null when no model answered. */
-  generateCommitMessage?(diff: string, context: string): Promise<string | null>;
+  /** Weak-model commit subject; null when no model answered. `signal` stops a call asked for early (early-subject). */
+  generateCommitMessage?(diff: string, context: string, signal?: AbortSignal): Promise<string | null>;
   onProgress?(p: CoderProgress): void;
   /** Milliseconds; injected so tests control the wall clock. */
   now(): number;

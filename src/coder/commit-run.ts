@@ -19,7 +19,21 @@ function buildCommitRequest(options: CoderOptions, paths: readonly string[], sub
   };
 }
 
-async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: string, context: string): Promise<string> {
+/** The commit's context for the weak model: the request and the model's explanation. */
+export function commitContext(options: CoderOptions, explanation: string): string {
+  return `${options.message}\n\n${explanation}`.trim();
+}
+
+/**
+ * A subject asked for before the commit (see early-subject): the model's answer, null when that call failed, or
+ * undefined when it cannot be used and the commit asks itself.
+ */
+export type EarlyAnswer = Promise<string | null | undefined>;
+
+async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: string, context: string, early: EarlyAnswer | null): Promise<string> {
+  // A subject the model wrote while the checks ran, for the files as they are now, is the one it would write now.
+  const asked = early ? await early : undefined;
+  if (asked !== undefined) return (asked ? normaliseSubject(asked) : null) ?? commitSubjectFromRequest(options.message);
   if (deps.generateCommitMessage) {
     try {
       const generated = await deps.generateCommitMessage(diff, context);
@@ -36,14 +50,14 @@ async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: strin
  * Commit the files this run edited, once, after a clean final state. With `commit: false` only the stats are
  * returned. A refused commit (e.g. a pre-commit hook, which is never bypassed: docs/behaviour.md#commits) is reported as a failed check.
  */
-export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string): Promise<CommitRunResult> {
-  if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation);
+export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyAnswer | null = null): Promise<CommitRunResult> {
+  if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation, early);
   const stats = await deps.diffStats(paths);
   if (stats.length === 0) return { kind: "nothing-changed" };
   if (!options.commit) return { kind: "committed", editedFiles: stats, commit: null };
 
   const diff = await deps.diffText(paths);
-  const subject = await chooseSubject(deps, options, diff, `${options.message}\n\n${explanation}`.trim());
+  const subject = await chooseSubject(deps, options, diff, commitContext(options, explanation), early);
   try {
     const result = await deps.commit(buildCommitRequest(options, paths, subject));
     return { kind: "committed", editedFiles: result.stats, commit: { sha: result.sha, subject: result.subject } };
@@ -55,10 +69,10 @@ export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: r
 }
 
 /** `commitRun` through `prepareCommit`: same outcomes, the stats of a refused commit asked for only then. */
-async function commitPrepared(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string): Promise<CommitRunResult> {
+async function commitPrepared(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyAnswer | null): Promise<CommitRunResult> {
   const prepared = await deps.prepareCommit!(paths);
   if (prepared.diff === "") return { kind: "nothing-changed" };
-  const subject = await chooseSubject(deps, options, prepared.diff, `${options.message}\n\n${explanation}`.trim());
+  const subject = await chooseSubject(deps, options, prepared.diff, commitContext(options, explanation), early);
   const { paths: _paths, ...req } = buildCommitRequest(options, paths, subject);
   try {
     const result = await prepared.commit(req);

@@ -18,6 +18,8 @@ export interface CommitMessageInput {
   diff: string;
   /** What was asked for (the request, or the conversation so far); may be empty. */
   context: string;
+  /** Stops the call (a subject asked for while the checks ran, no longer wanted). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function generateCommitMessage(llm: LlmClient, input: CommitMessage
         { role: "system", content: SYSTEM_PROMPT },
         { role: "user", content: `${context ? `# Request\n${context}\n\n` : ""}# Diff\n${diff}` },
       ],
+      ...(input.signal ? { signal: input.signal } : {}),
     });
     if (result.finishReason === "length") return null;
     return parseCommitSubject(result.text);

@@ -8,8 +8,9 @@ import { buildMessages } from "./build-messages.js";
 import { callModel } from "./call-model.js";
 import { chooseFence } from "./choose-fence.js";
 import type { CoderDeps } from "./coder-deps.js";
-import { commitRun } from "./commit-run.js";
+import { commitContext, commitRun } from "./commit-run.js";
 import { afterApply, decideNext, finalOutcome, judgeReply, type LoopState, type RoundReport } from "./decide-next.js";
+import { startEarlySubject, type EarlySubject } from "./early-subject.js";
 import { extractExplanation } from "./extract-explanation.js";
 import { findFileMentions } from "./find-file-mentions.js";
 import { addUsage, budgetProblem, deadlineProblem, emptyUsage, type UsageTotals } from "./run-budget.js";
@@ -24,6 +25,8 @@ const TRUNCATED_ADVICE =
 /** Everything one run remembers between its steps. */
 interface CoderState extends LoopState {
   edited: Set<string>;
+  /** Each edited file as the run found it, before its first edit (null: the run created it). */
+  original: Map<string, string | null>;
   round: number;
   /** Files in the chat: the model sees their contents and may edit them. */
   chatFiles: string[];
@@ -54,6 +57,8 @@ interface CoderRun {
   state: CoderState;
   /** Where the repository's commands run (bubblewrap, off, or unavailable and why). */
   sandbox?: SandboxMode;
+  /** The subject asked for while the last round's checks ran, for the commit that follows them. */
+  early: EarlySubject | null;
 }
 
 /** The next thing a run does; the deadline is checked once before each. */
@@ -119,6 +124,7 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
     problem: null,
     noEditsReflected: false,
     edited: new Set(),
+    original: new Map(),
     round: 0,
     chatFiles: [...new Set(options.files)],
     ignored: new Set(),
@@ -133,7 +139,7 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
   };
   const repoFiles = await deps.workspace.listFiles();
   const sandbox = await deps.sandboxMode?.();
-  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state, ...(sandbox ? { sandbox } : {}) };
+  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state, early: null, ...(sandbox ? { sandbox } : {}) };
   // Files the request itself names are added up front, as Aider does for user input (docs/behaviour.md#file-mentions).
   const fromRequest = await selectFilesToAdd({
     candidates: findFileMentions(options.message, mentionContext(run)),
@@ -224,6 +230,7 @@ async function apply(run: CoderRun, step: Extract<Step, { kind: "apply" }>): Pro
   });
   state.shell.push(...applied.shell);
   for (const path of applied.written) state.edited.add(path);
+  for (const [path, content] of applied.before) if (!state.original.has(path)) state.original.set(path, content);
   if (applied.written.length > 0) state.uncheckedEdits = true;
   // New files join the chat so the next round shows them; deleted ones leave it.
   const chat = state.chatFiles;
@@ -239,17 +246,31 @@ async function apply(run: CoderRun, step: Extract<Step, { kind: "apply" }>): Pro
 async function check(run: CoderRun, deleted: readonly string[]): Promise<Step | CoderResult> {
   const { options, deps, state } = run;
   const existing = [...state.edited].filter((p) => !deleted.includes(p) && state.chatFiles.includes(p));
+  // While the repository's commands run, the model writes the subject of the commit that follows if they pass.
+  const early = runsCommands(options) && options.commit ? startEarlySubject(deps, state.original, await editedContents(run), commitContext(options, state.explanation)) : null;
   const checks = await runChecks({ deps, options, files: existing, round: state.round, setupDone: state.setupDone });
   state.setupDone = checks.setupDone;
   state.uncheckedEdits = false;
   const result = checks.result;
   if (result.kind === "ok" && result.skipped) state.checksSkipped = result.skipped;
+  let next: Step | CoderResult;
   if (result.kind === "setup-failed") {
-    return { ...resultBase(run), outcome: "checks-failed", report: result.report, editedFiles: await editedStats(run) };
+    next = { ...resultBase(run), outcome: "checks-failed", report: result.report, editedFiles: await editedStats(run) };
+  } else if (result.kind === "ok") {
+    next = await decide(run, { kind: "checks-passed" });
+  } else {
+    const reflection = deps.renderCheckReflection(result.report, existing);
+    next = await decide(run, { kind: "checks-failed", report: result.report, reflection });
   }
-  if (result.kind === "ok") return decide(run, { kind: "checks-passed" });
-  const reflection = deps.renderCheckReflection(result.report, existing);
-  return decide(run, { kind: "checks-failed", report: result.report, reflection });
+  // Kept only for the commit it was asked for; any other way on, its call is stopped.
+  if ("kind" in next && next.kind === "commit") run.early = early;
+  else early?.abort();
+  return next;
+}
+
+/** Whether a round's checks run repository commands (lint, test), which take long enough to write a subject in. */
+function runsCommands(options: CoderOptions): boolean {
+  return options.lintCommands.length > 0 || (options.autoTest && !!options.testCommand);
 }
 
 /** Ask again, or end the loop with its final outcome. */
@@ -273,7 +294,9 @@ async function decide(run: CoderRun, round: RoundReport): Promise<Step | CoderRe
 async function commit(run: CoderRun): Promise<CoderResult> {
   const { state } = run;
   progress(run, "committing");
-  const committed = await commitRun(run.deps, run.options, [...state.edited], state.explanation);
+  // The subject asked for while the checks ran, if the files are still what it was written for.
+  const early = run.early ? editedContents(run).then((now) => run.early!.subjectFor(now)) : null;
+  const committed = await commitRun(run.deps, run.options, [...state.edited], state.explanation, early);
   if (committed.kind === "nothing-changed") return noChanges(run);
   if (committed.kind === "commit-failed") {
     return { ...resultBase(run), outcome: "checks-failed", report: committed.report, editedFiles: committed.editedFiles };
@@ -329,6 +352,13 @@ function resultBase(run: CoderRun) {
 
 function noChanges(run: CoderRun): CoderResult {
   return { ...resultBase(run), outcome: "no-changes", answer: run.state.explanation || run.state.lastText };
+}
+
+/** The files this run edited as they are now (null: deleted). */
+async function editedContents(run: CoderRun): Promise<Map<string, string | null>> {
+  const paths = [...run.state.edited];
+  const snapshot = await run.deps.workspace.read(paths);
+  return new Map(paths.map((path) => [path, snapshot.files.get(path) ?? null]));
 }
 
 async function editedStats(run: CoderRun): Promise<FileStat[]> {

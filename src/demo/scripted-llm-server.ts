@@ -1,12 +1,60 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** One scripted reply: a text answer (streamed or not, as the client asks), or a raw HTTP error. */
+/**
+ * One scripted reply: a text answer (streamed or not, as the client asks), a raw HTTP error, a hang, or a commit
+ * subject kept for the next commit-message request (see {@link commitReply}).
+ */
 export type ScriptedReply =
   | string
   | { text: string; finishReason?: "stop" | "length"; usage?: { prompt_tokens: number; completion_tokens: number } | null }
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { hangMs: number };
+  | { hangMs: number }
+  | { commitMessage: PlainReply };
+
+/** A reply any request may take. */
+type PlainReply = Exclude<ScriptedReply, { commitMessage: unknown }>;
+
+/**
+ * A reply only a commit-message request takes (the weak model's, told apart by the words "commit messages" in its
+ * system prompt), wherever it is in the queue. The app asks for a subject while a round's checks run, so when those
+ * fail that request comes before the next round's model call; see takeReply for the unmarked case.
+ */
+export function commitReply(reply: PlainReply): ScriptedReply {
+  return { commitMessage: reply };
+}
+
+/** Whether a request is the weak model's commit-message call (see generate-commit-message's system prompt). */
+export function isCommitMessageRequest(body: { messages?: readonly { role: string; content: unknown }[] }): boolean {
+  const system = body.messages?.[0];
+  return system?.role === "system" && typeof system.content === "string" && system.content.includes("commit messages");
+}
+
+/** A one-line Conventional Commits subject ("fix: …"), which only a commit-message request takes unmarked. */
+const SUBJECT_LINE = /^[a-z]+(\([^)\n]*\))?!?: [^\n]+\n?$/;
+
+/**
+ * The reply a request takes. A commit-message request: the first reply marked with {@link commitReply}; else the
+ * next reply when it is a one-line commit subject; else an empty answer (the app then writes its own subject), so a
+ * subject asked for while checks ran never takes the next round's edit. Any other request: the first unmarked reply.
+ */
+function takeReply(queue: ScriptedReply[], commitRequest: boolean): PlainReply | "no-subject" | undefined {
+  const marked = (r: ScriptedReply) => typeof r === "object" && "commitMessage" in r;
+  let at: number;
+  if (commitRequest) {
+    at = queue.findIndex(marked);
+    if (at < 0) {
+      const head = queue[0];
+      if (typeof head !== "string" || !SUBJECT_LINE.test(head)) return "no-subject";
+      at = 0;
+    }
+  } else {
+    at = queue.findIndex((r) => !marked(r));
+  }
+  if (at < 0) return undefined;
+  const [reply] = queue.splice(at, 1);
+  return reply && typeof reply === "object" && "commitMessage" in reply ? reply.commitMessage : reply;
+}
 
 export interface RecordedRequest {
   path: string;
@@ -30,7 +78,8 @@ export interface ScriptedLlmServer {
 }
 
 /**
- * An OpenAI-compatible `/v1/chat/completions` endpoint that answers from a list, in order, and records every request.
+ * An OpenAI-compatible `/v1/chat/completions` endpoint that answers from a list, in order (but see
+ * {@link commitReply}), and records every request.
  * When the list runs out it answers 500 with a clear message, so a test never hangs on a missing reply.
  */
 export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Promise<ScriptedLlmServer> {
@@ -49,7 +98,8 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
         return;
       }
-      const reply = queue.shift();
+      const taken = takeReply(queue, isCommitMessageRequest(body));
+      const reply = taken === "no-subject" ? "" : taken;
       if (reply === undefined) {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: "scripted LLM server: no reply left in the script" } }));

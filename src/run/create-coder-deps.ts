@@ -109,7 +109,9 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),
-    ...(input.commitModel ? { generateCommitMessage: (diff: string, context: string) => generateCommitMessage(llm, { model: input.commitModel!, diff, context }) } : {}),
+    ...(input.commitModel
+      ? { generateCommitMessage: (diff: string, context: string, signal?: AbortSignal) => generateCommitMessage(llm, { model: input.commitModel!, diff, context, ...(signal ? { signal } : {}) }) }
+      : {}),
     onProgress: input.onProgress,
     now: () => Date.now(),
     signal: input.signal,

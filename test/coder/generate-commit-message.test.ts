@@ -1,7 +1,7 @@
 import { parseCommitSubject } from "../../src/coder/commit-policy.js";
 import { generateCommitMessage } from "../../src/coder/generate-commit-message.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
-import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { commitReply, startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
 
 describe("parseCommitSubject", () => {
   it.each([
@@ -32,7 +32,7 @@ describe("generateCommitMessage over a scripted server", () => {
   afterEach(() => server.close());
 
   it("asks the model with a Conventional-Commits prompt, the request and the diff", async () => {
-    server.push('"fix: correct the off-by-one in pager"');
+    server.push(commitReply('"fix: correct the off-by-one in pager"'));
     expect(await generateCommitMessage(llm(), { model: "gpt-4o-mini", diff: "diff --git a/x b/x", context: "fix pager" })).toBe("fix: correct the off-by-one in pager");
     const [system, user] = server.requests[0]!.body.messages;
     expect(server.requests[0]!.body.model).toBe("gpt-4o-mini");
@@ -51,7 +51,7 @@ describe("generateCommitMessage over a scripted server", () => {
   });
 
   it("returns null on garbage, on a cut-off answer, and on an endpoint error", async () => {
-    server.push("Sure! I changed a few things in the code.", { text: "feat: add", finishReason: "length" }, { status: 401 });
+    server.push(...["Sure! I changed a few things in the code.", { text: "feat: add", finishReason: "length" as const }, { status: 401 }].map(commitReply));
     const input = { model: "m", diff: "d", context: "" };
     expect(await generateCommitMessage(llm(), input)).toBeNull();
     expect(await generateCommitMessage(llm(), input)).toBeNull();
