@@ -50,6 +50,7 @@ export async function fireSchedule(args: {
     files: schedule.files,
     requester: { login: args.botLogin, isBot: true },
     settings: resolved.value,
+    ...(target.language ? { language: target.language } : {}),
   };
   if (await findComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId) })) return false;
   const statusCommentId = await ensureComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId), botLogin: args.botLogin, body: renderStage("queued", request) });

@@ -15,7 +15,7 @@ export async function listScheduleTargets(deps: { appApi: GitHubClient; installa
     const api = await deps.installationApi(inst.id);
     const repos = (
       (await api.request("GET /installation/repositories", { per_page: 100 })).data as {
-        repositories: { name: string; owner: { login: string }; default_branch: string; clone_url: string; html_url?: string; archived?: boolean }[];
+        repositories: { name: string; owner: { login: string }; default_branch: string; clone_url: string; html_url?: string; archived?: boolean; language?: string | null }[];
       }
     ).repositories;
     for (const r of repos) {
@@ -40,6 +40,7 @@ export async function listScheduleTargets(deps: { appApi: GitHubClient; installa
         defaultBranch: r.default_branch,
         cloneUrl: r.clone_url,
         ...(r.html_url ? { webUrl: r.html_url } : {}),
+        ...(typeof r.language === "string" && r.language ? { language: r.language } : {}),
         config: parsed.config,
       });
     }

@@ -11,6 +11,8 @@ export interface ScheduleTarget {
   cloneUrl: string;
   /** The repository's web address (`html_url`), for commit links; without it, the clone URL less `.git`. */
   webUrl?: string;
+  /** Its main language as GitHub detects it (`language`): the grammar a run loads while it clones. */
+  language?: string;
   config: RepoConfig;
 }
 
