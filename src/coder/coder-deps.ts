@@ -57,7 +57,11 @@ export interface CoderDeps {
    * For a run that commits: the diff (`diffText`'s text, "" when nothing changed) and the commit, in fewer git
    * processes than `diffStats` + `diffText` + `commit`. May stage the new files. Absent: those three are used.
    */
-  prepareCommit?(paths: readonly string[]): Promise<{ diff: string; commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult> }>;
+  prepareCommit?(
+    paths: readonly string[],
+    /** A diff of these paths the coder made itself, from `from` to the files now; used when it is git's own change. */
+    made?: { diff: string; from: ReadonlyMap<string, string | null> },
+  ): Promise<{ diff: string; commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult> }>;
   /** Weak-model commit subject; null when no model answered. `signal` stops a call asked for early (early-subject). */
   generateCommitMessage?(diff: string, context: string, signal?: AbortSignal): Promise<string | null>;
   onProgress?(p: CoderProgress): void;

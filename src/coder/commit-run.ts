@@ -25,15 +25,19 @@ export function commitContext(options: CoderOptions, explanation: string): strin
 }
 
 /**
- * A subject asked for before the commit (see early-subject): the model's answer, null when that call failed, or
- * undefined when it cannot be used and the commit asks itself.
+ * What a subject asked for while the checks ran (see early-subject) brings to a commit of the files as it saw them:
+ * the model's answer (null when that call failed), and the diff it was written from, with the contents that diff
+ * starts from, which the commit may take as its own (see `OfferedDiff` in the workspace).
  */
-export type EarlyAnswer = Promise<string | null | undefined>;
+export interface EarlyCommit {
+  subject: Promise<string | null>;
+  diff: string;
+  from: ReadonlyMap<string, string | null>;
+}
 
-async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: string, context: string, early: EarlyAnswer | null): Promise<string> {
+async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: string, context: string, early: EarlyCommit | null): Promise<string> {
   // A subject the model wrote while the checks ran, for the files as they are now, is the one it would write now.
-  const asked = early ? await early : undefined;
-  if (asked !== undefined) return (asked ? normaliseSubject(asked) : null) ?? commitSubjectFromRequest(options.message);
+  if (early) return ((s) => (s ? normaliseSubject(s) : null))(await early.subject) ?? commitSubjectFromRequest(options.message);
   if (deps.generateCommitMessage) {
     try {
       const generated = await deps.generateCommitMessage(diff, context);
@@ -50,7 +54,7 @@ async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: strin
  * Commit the files this run edited, once, after a clean final state. With `commit: false` only the stats are
  * returned. A refused commit (e.g. a pre-commit hook, which is never bypassed: docs/behaviour.md#commits) is reported as a failed check.
  */
-export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyAnswer | null = null): Promise<CommitRunResult> {
+export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyCommit | null = null): Promise<CommitRunResult> {
   if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation, early);
   const stats = await deps.diffStats(paths);
   if (stats.length === 0) return { kind: "nothing-changed" };
@@ -69,8 +73,8 @@ export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: r
 }
 
 /** `commitRun` through `prepareCommit`: same outcomes, the stats of a refused commit asked for only then. */
-async function commitPrepared(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyAnswer | null): Promise<CommitRunResult> {
-  const prepared = await deps.prepareCommit!(paths);
+async function commitPrepared(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyCommit | null): Promise<CommitRunResult> {
+  const prepared = await deps.prepareCommit!(paths, early ? { diff: early.diff, from: early.from } : undefined);
   if (prepared.diff === "") return { kind: "nothing-changed" };
   const subject = await chooseSubject(deps, options, prepared.diff, commitContext(options, explanation), early);
   const { paths: _paths, ...req } = buildCommitRequest(options, paths, subject);

@@ -13,11 +13,13 @@ export type FileContents = ReadonlyMap<string, string | null>;
  * (docs/behaviour.md#commits). No git process: the tests it runs beside keep the machine to themselves.
  */
 export interface EarlySubject {
-  /**
-   * The model's subject (null when the call failed or answered nothing usable, as a subject asked for at commit
-   * time would be), or `undefined` when `current` is not what it was written for.
-   */
-  subjectFor(current: FileContents): Promise<string | null | undefined>;
+  /** The model's subject (null when the call failed or answered nothing usable, as one asked at commit time would be). */
+  readonly subject: Promise<string | null>;
+  /** The diff it was asked for, and the contents that diff starts from. */
+  readonly diff: string;
+  readonly before: FileContents;
+  /** Whether `current` (the edited files now) is what the subject was written for. */
+  matches(current: FileContents): boolean;
   /** Stop the model call (the checks failed, or the run goes on to another round). */
   abort(): void;
 }
@@ -47,7 +49,10 @@ export function startEarlySubject(deps: Pick<CoderDeps, "generateCommitMessage" 
   // generateCommitMessage answers null for any failure; a throw from an injected one is treated the same.
   const subject = generate(diff, context, signal).catch(() => null);
   return {
-    subjectFor: async (current) => (sameContents(after, current) ? subject : undefined),
+    subject,
+    diff,
+    before,
+    matches: (current) => sameContents(after, current),
     abort: () => controller.abort(),
   };
 }

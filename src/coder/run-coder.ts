@@ -294,8 +294,9 @@ async function decide(run: CoderRun, round: RoundReport): Promise<Step | CoderRe
 async function commit(run: CoderRun): Promise<CoderResult> {
   const { state } = run;
   progress(run, "committing");
-  // The subject asked for while the checks ran, if the files are still what it was written for.
-  const early = run.early ? editedContents(run).then((now) => run.early!.subjectFor(now)) : null;
+  // The subject asked for while the checks ran, and its diff, if the files are still what it was written for.
+  const asked = run.early && run.early.matches(await editedContents(run)) ? run.early : null;
+  const early = asked ? { subject: asked.subject, diff: asked.diff, from: asked.before } : null;
   const committed = await commitRun(run.deps, run.options, [...state.edited], state.explanation, early);
   if (committed.kind === "nothing-changed") return noChanges(run);
   if (committed.kind === "commit-failed") {

@@ -105,7 +105,10 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       return { text: map.text, rankedFiles: map.rankedFiles };
     },
     commit: (req) => git.commit(root, req),
-    prepareCommit: async (paths) => git.prepareCommit(root, paths, (await workspace.trackedFiles?.()) ?? undefined),
+    prepareCommit: async (paths, made) => {
+      const ids = made ? await workspace.firstIndexIds?.() : null;
+      return git.prepareCommit(root, paths, (await workspace.trackedFiles?.()) ?? undefined, made && ids ? { ...made, indexIds: ids } : undefined);
+    },
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),

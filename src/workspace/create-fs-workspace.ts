@@ -88,6 +88,9 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
     async trackedFiles() {
       return (await (first ?? current()))?.tracked ?? null;
     },
+    async firstIndexIds() {
+      return (await (first ?? current()))?.indexIds ?? null;
+    },
     invalidate,
   };
 }

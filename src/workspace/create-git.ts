@@ -8,7 +8,7 @@ import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
 import { openCleanGitDir } from "./git-clean-dir.js";
 import { GitError } from "./git-errors.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
-import { prepareCommit, type PreparedCommit } from "./git-prepared-commit.js";
+import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
 import { revertCommit } from "./git-revert.js";
 import { createGitRunner } from "./git-runner.js";
 import type { CommitRequest, CommitResult } from "./types.js";
@@ -132,9 +132,9 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
      * (see `prepareCommit`). The diff is "" when nothing changed. For a run that commits: fewer processes than
      * `diffStats` + `diffText` + `commit`.
      */
-    async prepareCommit(dir: string, paths: readonly string[], knownTracked?: ReadonlySet<string>): Promise<PreparedCommit> {
+    async prepareCommit(dir: string, paths: readonly string[], knownTracked?: ReadonlySet<string>, offered?: OfferedDiff): Promise<PreparedCommit> {
       forgetHead(dir);
-      const prepared = await prepareCommit(run, dir, paths, () => who(dir), knownTracked);
+      const prepared = await prepareCommit(run, dir, paths, () => who(dir), knownTracked, offered);
       return {
         diff: prepared.diff,
         async commit(req) {

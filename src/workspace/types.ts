@@ -18,6 +18,8 @@ export interface Workspace {
    * git commands change the index (see `prepareCommit` in git-prepared-commit).
    */
   trackedFiles?(): Promise<ReadonlySet<string> | null>;
+  /** The index's blob ids at that first listing (see `trackedFiles`); null outside git. */
+  firstIndexIds?(): Promise<ReadonlyMap<string, string> | null>;
   /**
    * Forget what the workspace knows of the checkout (its file list): something else, e.g. a repository's test
    * script, may have created, deleted or staged files.

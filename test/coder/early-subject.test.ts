@@ -82,6 +82,32 @@ describe("a commit subject asked for while the checks run", () => {
     expect(deps.commits.map((c) => c.subject)).toEqual(["fix: subject 2"]);
   });
 
+  it("offers its diff to the commit when the files are as it saw them, and not when a command changed one", async () => {
+    const offers: unknown[] = [];
+    const withPrepare = (deps: FakeDeps) => {
+      deps.prepareCommit = async (paths, made) => {
+        offers.push(made ?? null);
+        return { diff: "git's diff", commit: async (req) => ({ sha: "f".repeat(40), subject: req.subject, stats: paths.map((path) => ({ path, added: 1, removed: 1 })) }) };
+      };
+    };
+    const clean = fakeDeps({ files, answers: [first] });
+    recordingModel(clean, []);
+    checksThatWait(clean, []);
+    withPrepare(clean);
+    await runCoder(coderOptions({ autoTest: true, testCommand: "npm test" }), clean);
+    expect(offers).toEqual([{ diff: expect.stringContaining("+  const res = await retry(() => fetch(url));"), from: new Map([["src/fetch.ts", FETCH]]) }]);
+
+    const changed = fakeDeps({ files, answers: [first] });
+    recordingModel(changed, []);
+    withPrepare(changed);
+    changed.runCheck = async (req) => {
+      changed.workspace.files.set("src/fetch.ts", "rewritten by the linter\n");
+      return { kind: "lint", ok: true, command: req.command, output: "", locations: [] };
+    };
+    await runCoder(coderOptions({ lintCommands: ["eslint --fix"] }), changed);
+    expect(offers.at(-1)).toBeNull();
+  });
+
   it("is not asked when no command runs (nothing to overlap): the commit asks, as before", async () => {
     const deps = fakeDeps({ files, answers: [first] });
     const events: string[] = [];
@@ -120,13 +146,16 @@ describe("startEarlySubject", () => {
   const before = new Map<string, string | null>([["a.ts", "one\n"]]);
   const after = new Map<string, string | null>([["a.ts", "two\n"]]);
 
-  it("answers only while the files are what it was written for", async () => {
+  it("is asked once, for the diff from the files before to after, and matches only while they are as after", async () => {
     const m = model(async () => "feat: x");
     const early = startEarlySubject(m, before, after, "C")!;
-    expect(await early.subjectFor(new Map([["a.ts", "two\n"]]))).toBe("feat: x");
-    expect(await early.subjectFor(new Map([["a.ts", "two\nthree\n"]]))).toBeUndefined();
-    expect(await early.subjectFor(new Map())).toBeUndefined();
-    expect(m.asked).toHaveLength(1);
+    expect(await early.subject).toBe("feat: x");
+    expect(early.diff).toBe(contentDiff(before, after));
+    expect(early.before).toBe(before);
+    expect(early.matches(new Map([["a.ts", "two\n"]]))).toBe(true);
+    expect(early.matches(new Map([["a.ts", "two\nthree\n"]]))).toBe(false);
+    expect(early.matches(new Map())).toBe(false);
+    expect(m.asked).toEqual([{ diff: early.diff, signal: expect.any(AbortSignal) }]);
   });
 
   it("asks nothing without a commit-message model, or when nothing changed", () => {
@@ -138,7 +167,7 @@ describe("startEarlySubject", () => {
 
   it("a throwing model is a failed call (null), not an unusable one", async () => {
     const early = startEarlySubject({ generateCommitMessage: async () => Promise.reject(new Error("boom")) }, before, after, "C")!;
-    expect(await early.subjectFor(after)).toBeNull();
+    expect(await early.subject).toBeNull();
   });
 
   it("the run's cancellation and abort() both stop the call", async () => {

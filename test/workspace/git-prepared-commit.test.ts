@@ -6,6 +6,7 @@ import { createGit } from "../../src/workspace/create-git.js";
 import { HookRejectedError, NothingToCommitError } from "../../src/workspace/git-errors.js";
 import { composeDiffText, parseCommitSummary } from "../../src/workspace/git-prepared-commit.js";
 import { numstatOfDiff, parseNumstat } from "../../src/workspace/parse-numstat.js";
+import { contentDiff } from "../../src/coder/early-subject.js";
 import { exec, makeRepo, seedBareRepo, sh, writeFiles } from "./git-fixtures.js";
 
 const bot = { name: "aider-bot[bot]", email: "bot@example.com" };
@@ -85,6 +86,73 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     await (await git.prepareCommit(dir, ["a.txt", "c.txt"], tracked)).commit({ subject: "feat: c" });
     expect(counted.calls).toEqual(["ls-files", "add", "diff", "commit"]);
     expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual(["a.txt", "c.txt"]);
+  });
+
+  it("takes an offered diff instead of its own when each path's starting content is the index's blob: one process", async () => {
+    await writeFiles(dir, { "a.txt": "A\nmore\n" });
+    await rm(path.join(dir, "gone.txt"));
+    const indexIds = new Map(
+      (await sh(dir, ["ls-files", "-s"]))
+        .trim()
+        .split("\n")
+        .map((line) => [line.split("\t")[1]!, line.split(" ")[1]!] as [string, string]),
+    );
+    const from = new Map<string, string | null>([
+      ["a.txt", "a\n"],
+      ["gone.txt", "bye\n"],
+    ]);
+    const offered = {
+      diff: contentDiff(
+        from,
+        new Map([
+          ["a.txt", "A\nmore\n"],
+          ["gone.txt", null],
+        ]),
+      )!,
+      from,
+      indexIds,
+    };
+    const tracked = new Set(["a.txt", "b.txt", "gone.txt", ".gitignore"]);
+    const counted = countingExec();
+    const git = createGit(counted.exec, bot);
+    const prepared = await git.prepareCommit(dir, ["a.txt", "gone.txt"], tracked, offered);
+    expect(prepared.diff).toBe(offered.diff);
+    const result = await prepared.commit({ subject: "fix: a" });
+    expect(counted.calls).toEqual(["commit"]);
+    expect(result.stats).toEqual([
+      { path: "a.txt", added: 2, removed: 1 },
+      { path: "gone.txt", added: 0, removed: 1 },
+    ]);
+    expect(result.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
+    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual(["a.txt", "gone.txt"]);
+  });
+
+  it("diffs itself when an offered diff starts from other content than the index's, or names a file git does not track", async () => {
+    const indexIds = new Map([["a.txt", (await sh(dir, ["rev-parse", "HEAD:a.txt"])).trim()]]);
+    await writeFiles(dir, { "a.txt": "A\n", "c.txt": "new\n" });
+    const counted = countingExec();
+    const git = createGit(counted.exec, bot);
+    const tracked = new Set(["a.txt", "b.txt", "gone.txt", ".gitignore"]);
+    // The run first read a.txt after something had already changed it: its diff would leave that change out.
+    const stale = { diff: "diff --git a/a.txt b/a.txt\n", from: new Map([["a.txt", "changed before the run read it\n"]]), indexIds };
+    const own = await git.prepareCommit(dir, ["a.txt"], tracked, stale);
+    expect(own.diff).toContain("-a\n+A\n");
+    expect(counted.calls).toEqual(["diff"]);
+    counted.calls.length = 0;
+    const fresh = { diff: "Added c.txt\n", from: new Map([["c.txt", null]]), indexIds };
+    await git.prepareCommit(dir, ["c.txt"], tracked, fresh);
+    expect(counted.calls).toEqual(["ls-files", "add", "diff"]);
+  });
+
+  it("asks git for the stats when an offered diff's counts disagree with the commit's", async () => {
+    await writeFiles(dir, { "a.txt": "A\n" });
+    const indexIds = new Map([["a.txt", (await sh(dir, ["rev-parse", "HEAD:a.txt"])).trim()]]);
+    // Starts from the index's content, but counts more lines than the commit changes (a wrong diff cannot lie to the stats).
+    const offered = { diff: "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n-a\n+A\n+B\n", from: new Map([["a.txt", "a\n"]]), indexIds };
+    const counted = countingExec();
+    const result = await (await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], new Set(["a.txt"]), offered)).commit({ subject: "fix: a" });
+    expect(counted.calls).toEqual(["commit", "diff-tree"]);
+    expect(result.stats).toEqual([{ path: "a.txt", added: 1, removed: 1 }]);
   });
 
   it("asks git for the stats when a hook changed what was committed", async () => {
