@@ -37,7 +37,10 @@ export interface EarlyCommit {
 
 async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: string, context: string, early: EarlyCommit | null): Promise<string> {
   // A subject the model wrote while the checks ran, for the files as they are now, is the one it would write now.
-  if (early) return ((s) => (s ? normaliseSubject(s) : null))(await early.subject) ?? commitSubjectFromRequest(options.message);
+  if (early) {
+    const asked = await early.subject;
+    return (asked ? normaliseSubject(asked) : null) ?? commitSubjectFromRequest(options.message);
+  }
   if (deps.generateCommitMessage) {
     try {
       const generated = await deps.generateCommitMessage(diff, context);
