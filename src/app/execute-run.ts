@@ -20,7 +20,7 @@ import { createGit } from "../workspace/create-git.js";
 
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
 export interface ExecuteRunDeps {
-  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads">;
+  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> & Partial<Pick<AppEnv, "gitMirrors" | "sandbox">>;
   exec: Exec;
   /** Exec for the repository's own commands (sandboxed when available). */
   checkExec: Exec;
@@ -47,9 +47,11 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const github = createRunGitHub(deps.api, job, deps.gitToken, deps.logger);
+  const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
+  const mirror = mirrorPlace(req, deps, cacheRoot);
   const runGit: RunGit = {
     // Only `undo` looks back (for the bot's last commit); every other run needs the branch's tip alone.
-    clone: (r) => git.clone({ ...r, depth: req.verb === "undo" ? 50 : 1 }),
+    clone: (r) => git.clone({ ...r, depth: req.verb === "undo" ? 50 : 1, ...(mirror ? { mirror } : {}) }),
     headSha: (dir) => git.headSha(dir),
     createBranch: (dir, branch) => git.createBranch(dir, branch),
     push: (r) => git.push(r),
@@ -58,7 +60,6 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     revert: (r) => git.revert(r.dir, r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(dir, base),
   };
-  const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
   const root = jobsRoot(deps.env);
   return runJob(req, {
     github,
@@ -95,4 +96,19 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     // origin of the repository's html_url (github.com, or a GitHub Enterprise host).
     ...createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: job.webUrl ? new URL(job.webUrl).origin : "https://github.com", count: countTokens }),
   });
+}
+
+/**
+ * The repository's git mirror for this run's checkout (see `cloneFromMirror`), or null for a plain clone: mirrors
+ * off, an `undo` (it clones 50 commits deep), a fork's branch (another repository, cloned as it is), or repository
+ * commands running unsandboxed (they could write into the mirror later runs start from).
+ */
+export function mirrorPlace(req: JobContext["req"], deps: ExecuteRunDeps, cacheRoot: string) {
+  if (deps.env.gitMirrors === false || deps.env.sandbox === "off" || req.verb === "undo") return null;
+  if (req.target.kind !== "issue" && req.target.isFork) return null;
+  return {
+    root: path.join(cacheRoot, "git-mirrors"),
+    scope: String(req.installationId),
+    onFallback: (reason: string) => deps.logger.info({ reason }, "cloned without the repository's mirror"),
+  };
 }

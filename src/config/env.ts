@@ -145,6 +145,12 @@ const VARIABLES = {
   scheduleSyncMs: variable("AIDER_BOT_SCHEDULE_SYNC_MS", number(100, "a number of milliseconds ≥ 100").default(15 * 60_000)),
   /** Where repo-map caches live (CLI: outside the checkout). */
   cacheDir: variable("AIDER_BOT_CACHE_DIR", text()),
+  /**
+   * Keep a shallow mirror of each repository in the cache dir and make every depth-1 checkout from it (default on;
+   * `0` clones from scratch every run). Off by itself when AIDER_BOT_SANDBOX=off: the repository's commands could
+   * then write into the mirror that later runs start from.
+   */
+  gitMirrors: variable("AIDER_BOT_GIT_MIRRORS", onUnless("0")),
   /** Worker threads a repo map may use to parse (undefined: cores − 1, at most 7). */
   mapThreads: variable("AIDER_BOT_MAP_THREADS", number(0, "a whole number ≥ 0", true).optional()),
   /** Where job checkouts are made (default: the OS temp dir). */

@@ -7,6 +7,7 @@ import { resolveIdentity, type GitIdentity } from "./git-identity.js";
 import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
 import { openCleanGitDir } from "./git-clean-dir.js";
 import { GitError } from "./git-errors.js";
+import { cloneFromMirror, type MirrorPlace } from "./git-mirror.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
 import { revertCommit } from "./git-revert.js";
@@ -48,11 +49,23 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       return run(cwd, args, options);
     }) as typeof run,
 
-    /** Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. */
-    async clone(req: { url: string; branch: string; dir: string; token?: string; depth?: number }): Promise<void> {
+    /**
+     * Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. With
+     * `mirror` and depth 1, the checkout is made from the repository's mirror in the cache (see `cloneFromMirror`),
+     * and cloned plainly when that cannot be done (`onFallback` says why).
+     */
+    async clone(req: { url: string; branch: string; dir: string; token?: string; depth?: number; mirror?: MirrorPlace & { onFallback?(reason: string): void } }): Promise<void> {
       const dir = path.resolve(req.dir);
       await mkdir(path.dirname(dir), { recursive: true });
       const depth = req.depth ?? 50;
+      if (req.mirror && depth === 1) {
+        const made = await cloneFromMirror(run, { url: req.url, branch: req.branch, dir, ...(req.token ? { token: req.token } : {}) }, req.mirror);
+        if (made.ok) {
+          cloneUrls.set(dir, req.url);
+          return;
+        }
+        req.mirror.onFallback?.(made.reason);
+      }
       const shallow = depth > 0 ? ["--depth", String(depth)] : [];
       await run(path.dirname(dir), ["clone", "--quiet", ...shallow, "--branch", req.branch, "--single-branch", "--no-tags", "--", req.url, dir], { token: req.token });
       cloneUrls.set(dir, req.url);

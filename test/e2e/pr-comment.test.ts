@@ -57,6 +57,8 @@ describe("e2e: /aider on a pull request", () => {
       for (const r of e2e.fake.gitRequests) expect(r.url).not.toContain(token);
     }
     expect(e2e.logs()).not.toContain("sk-e2e-model-key");
+    // The checkout was made from the repository's mirror in the cache, not by a plain clone after a failure.
+    expect(e2e.logs()).not.toContain("cloned without the repository's mirror");
     // LOG_FORMAT=json (set by the harness) gives one JSON object per log line.
     expect(e2e.logs()).toMatch(/^\{"level":\d+,.*"msg":"aider-bot listening"/m);
   });

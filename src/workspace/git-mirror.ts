@@ -1,0 +1,216 @@
+import { createHash, randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import path from "node:path";
+import type { GitRun } from "./git-runner.js";
+
+/** Where a repository's mirror lives, and when it is rebuilt instead of growing further. */
+export interface MirrorPlace {
+  /** Folder of the mirrors (in the cache dir, which repository commands never see: the sandbox hides it). */
+  root: string;
+  /**
+   * Kept apart beyond the URL: the installation. A repository deleted and created again under the same name by
+   * another account is another installation, so none of the old objects ever reach its checkouts.
+   */
+  scope: string;
+  /** Rebuild after this many fetches' packs (default 24): every pack is one more file to link per checkout. */
+  maxPacks?: number;
+}
+
+export type MirrorClone = { ok: true; cold: boolean } | { ok: false; reason: string };
+
+/** A crashed holder's lock is taken over after this long even when its process cannot be checked (another host). */
+const LOCK_MAX_AGE_MS = 15 * 60_000;
+/** The fetch into the mirror; longer is left to the plain clone, whose own timeout and errors the user sees. */
+const FETCH_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * A shallow checkout of one branch made from this repository's mirror: the mirror (a bare repository in the cache dir,
+ * the bot's alone) fetches the branch's tip at depth 1, which on a warm mirror transfers only what changed since the
+ * last run; its pack files are then hard-linked (copied across file systems) into a new checkout, whose config,
+ * refs and shallow boundary are written as `git clone --depth 1 --single-branch --no-tags` writes them, and one
+ * `read-tree` fills the index and the work tree.
+ *
+ * Why links are safe: git never writes into a pack file it has finished (a repack writes new ones and unlinks the
+ * old), and repository commands run with the checkout's `.git` read-only and the cache dir hidden (exec/sandbox).
+ *
+ * Never the only way: `{ ok: false }` (another job of the repository holds the mirror, or any step failed) leaves
+ * `dir` absent for the caller's plain clone, and a mirror that failed a step is thrown away and built again next
+ * time. The checkout cannot be wrong even if two processes raced over the mirror: HEAD names the commit this fetch
+ * reported, and objects are addressed by content, so a missing object fails `read-tree` rather than changing a file.
+ */
+export async function cloneFromMirror(run: GitRun, req: { url: string; branch: string; dir: string; token?: string }, place: MirrorPlace): Promise<MirrorClone> {
+  if (/[\0-\x1f\x7f]/.test(req.url + req.branch)) return { ok: false, reason: "the URL or branch name has control characters" };
+  const name = createHash("sha256").update(`${place.scope}\n${req.url}`).digest("hex").slice(0, 32);
+  const mirror = path.join(place.root, `${name}.git`);
+  await mkdir(place.root, { recursive: true, mode: 0o700 });
+  const lock = await takeLock(`${mirror}.lock`);
+  if (!lock) return { ok: false, reason: "another job of this repository is using its mirror" };
+  try {
+    const cold = await ensureMirror(mirror, place.maxPacks ?? 24);
+    const tip = await fetchTip(run, mirror, req);
+    await writeCheckoutGitDir(mirror, path.join(path.resolve(req.dir), ".git"), tip, req);
+    await run(req.dir, ["read-tree", "-u", "--reset", tip]);
+    return { ok: true, cold };
+  } catch (error) {
+    await rm(req.dir, { recursive: true, force: true });
+    await discard(mirror);
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Creates the mirror if missing, or again if it has grown past `maxPacks`; true when it starts empty. */
+async function ensureMirror(mirror: string, maxPacks: number): Promise<boolean> {
+  const packs = await readdir(path.join(mirror, "objects", "pack")).catch(() => null);
+  if (packs !== null && packs.filter((f) => f.endsWith(".pack")).length <= maxPacks) return false;
+  if (packs !== null) await discard(mirror);
+  await mkdir(path.join(mirror, "objects", "pack"), { recursive: true, mode: 0o700 });
+  await mkdir(path.join(mirror, "refs", "heads"), { recursive: true });
+  await mkdir(path.join(mirror, "refs", "tags"));
+  await writeFile(path.join(mirror, "HEAD"), "ref: refs/heads/main\n");
+  await writeFile(path.join(mirror, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
+  return true;
+}
+
+/**
+ * Fetches the branch at depth 1 into the mirror's `refs/heads/<branch>` (every branch fetched before stays as a ref,
+ * so the server is told what the mirror has and sends only the rest) and returns the tip it fetched. Everything a
+ * fetch receives stays packed (`fetch.unpackLimit=1`): a checkout links whole packs and never walks loose objects.
+ */
+async function fetchTip(run: GitRun, mirror: string, req: { url: string; branch: string; token?: string }): Promise<string> {
+  const args = ["-c", "fetch.unpackLimit=1", "-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--depth", "1", "--", req.url, `+refs/heads/${req.branch}:refs/heads/${req.branch}`];
+  await run(mirror, args, { ...(req.token ? { token: req.token } : {}), env: { GIT_DIR: mirror }, timeoutMs: FETCH_TIMEOUT_MS });
+  const fetched = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t/.exec(await readFile(path.join(mirror, "FETCH_HEAD"), "utf8"));
+  if (!fetched?.[1]) throw new Error("the mirror's fetch reported no commit");
+  return fetched[1];
+}
+
+/**
+ * The checkout's `.git`, as a depth-1 single-branch clone leaves it (before its checkout): the mirror's packs and
+ * shallow boundary, HEAD on the branch, the branch and its remote-tracking ref at `tip`, and a config naming
+ * `origin` with the clone's refspec. The branch name was accepted by git's fetch as a ref, so it is a valid ref
+ * name (no `..`, no leading `/`); it is still checked to stay under `refs/`.
+ */
+async function writeCheckoutGitDir(mirror: string, gitDir: string, tip: string, req: { url: string; branch: string }): Promise<void> {
+  const refs = path.join(gitDir, "refs");
+  const branchRef = path.join(refs, "heads", req.branch);
+  const trackingRef = path.join(refs, "remotes", "origin", req.branch);
+  for (const ref of [branchRef, trackingRef]) if (!ref.startsWith(refs + path.sep)) throw new Error("the branch name leaves refs/");
+  await mkdir(path.join(gitDir, "objects", "pack"), { recursive: true });
+  await mkdir(path.join(gitDir, "objects", "info"));
+  await mkdir(path.join(refs, "tags"), { recursive: true });
+  const objects = path.join(mirror, "objects");
+  const packs = (await readdir(path.join(objects, "pack"))).filter((f) => /^pack-[0-9a-f]+\.(?:pack|idx|rev)$/.test(f));
+  // Loose objects only if something other than our fetches wrote them (fetches keep everything packed).
+  const looseDirs = (await readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d));
+  await Promise.all([
+    ...packs.map((f) => linkOrCopy(path.join(objects, "pack", f), path.join(gitDir, "objects", "pack", f))),
+    ...looseDirs.map(async (d) => {
+      await mkdir(path.join(gitDir, "objects", d));
+      for (const f of await readdir(path.join(objects, d))) await linkOrCopy(path.join(objects, d, f), path.join(gitDir, "objects", d, f));
+    }),
+    copyFile(path.join(mirror, "shallow"), path.join(gitDir, "shallow")),
+    writeRef(branchRef, tip),
+    writeRef(trackingRef, tip),
+    writeFile(path.join(gitDir, "HEAD"), `ref: refs/heads/${req.branch}\n`),
+    writeFile(path.join(gitDir, "config"), checkoutConfig(req.url, req.branch)),
+  ]);
+}
+
+/** The config `git clone --single-branch --no-tags --branch <branch> <url>` writes. */
+export function checkoutConfig(url: string, branch: string): string {
+  const value = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  return [
+    "[core]",
+    "\trepositoryformatversion = 0",
+    "\tfilemode = true",
+    "\tbare = false",
+    "\tlogallrefupdates = true",
+    '[remote "origin"]',
+    `\turl = ${value(url)}`,
+    "\ttagOpt = --no-tags",
+    `\tfetch = ${value(`+refs/heads/${branch}:refs/remotes/origin/${branch}`)}`,
+    `[branch ${value(branch)}]`,
+    "\tremote = origin",
+    `\tmerge = ${value(`refs/heads/${branch}`)}`,
+    "",
+  ].join("\n");
+}
+
+async function writeRef(file: string, sha: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${sha}\n`);
+}
+
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  await link(from, to).catch(async (error: NodeJS.ErrnoException) => {
+    // Another file system (work dir and cache dir on different volumes): a copy, as cheap as the disk allows.
+    if (error.code !== "EXDEV" && error.code !== "EPERM") throw error;
+    await copyFile(from, to, constants.COPYFILE_FICLONE);
+  });
+}
+
+/** Moved aside first, so a holder racing this one never sees a half-deleted mirror under the mirror's name. */
+async function discard(mirror: string): Promise<void> {
+  const aside = `${mirror}.discarded-${process.pid}-${randomBytes(4).toString("hex")}`;
+  if (
+    await rename(mirror, aside).then(
+      () => true,
+      () => false,
+    )
+  )
+    await rm(aside, { recursive: true, force: true });
+}
+
+/**
+ * An exclusive lock file (`O_EXCL`) naming its holder. A lock whose holder died is taken over: on this host when its
+ * process is gone, from another host (a shared cache volume) after {@link LOCK_MAX_AGE_MS}. Not a library's lock:
+ * the maintained one (proper-lockfile) installs process-wide signal and exit hooks, which would change how the
+ * app's processes end on SIGTERM.
+ */
+export async function takeLock(file: string): Promise<{ release(): Promise<void> } | null> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const handle = await open(file, "wx", 0o600).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "EEXIST") return null;
+      throw error;
+    });
+    if (handle) {
+      try {
+        await handle.writeFile(`${hostname()} ${process.pid} ${Date.now()}\n`);
+      } finally {
+        await handle.close();
+      }
+      return { release: () => rm(file, { force: true }) };
+    }
+    if (attempt > 0 || !(await isStale(file))) return null;
+    // Two processes taking the same stale lock over at once can both get in. Nothing breaks then (see
+    // cloneFromMirror): the lock saves a wasted fetch, it does not guard the checkout's correctness.
+    if (
+      !(await rename(file, `${file}.stale-${process.pid}`).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return null;
+    await rm(`${file}.stale-${process.pid}`, { force: true });
+  }
+  return null;
+}
+
+async function isStale(file: string): Promise<boolean> {
+  const text = await readFile(file, "utf8").catch(() => null);
+  const info = await stat(file).catch(() => null);
+  if (text === null || info === null) return false; // released meanwhile: the next attempt takes it
+  const [host, pid] = text.split(" ");
+  if (Date.now() - info.mtimeMs > LOCK_MAX_AGE_MS) return true;
+  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}

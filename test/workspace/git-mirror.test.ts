@@ -1,0 +1,192 @@
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createGit } from "../../src/workspace/create-git.js";
+import { checkoutConfig, cloneFromMirror, takeLock, type MirrorPlace } from "../../src/workspace/git-mirror.js";
+import { createGitRunner } from "../../src/workspace/git-runner.js";
+import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
+import { exec, seedBareRepo, sh, writeFiles } from "./git-fixtures.js";
+
+const TOKEN = "ghs_mirrortoken1234567890";
+const run = createGitRunner(exec);
+const git = createGit(exec, { name: "aider-bot[bot]", email: "bot@example.com" });
+
+describe("checkouts made from a repository's mirror (git over smart HTTP)", () => {
+  let server: GitHttpServer;
+  let tmp: string;
+  let bare: string;
+  let url: string;
+  let place: MirrorPlace;
+  let n = 0;
+
+  beforeEach(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), "git-mirror-"));
+    bare = await seedBareRepo(path.join(tmp, "remote"), "acme/app.git", { "a.txt": "a\n", "src/b.txt": "b\n" });
+    server = await startGitHttpServer({ projectRoot: path.join(tmp, "remote"), requireToken: TOKEN, sourceEnv: process.env });
+    url = `${server.url}/acme/app.git`;
+    place = { root: path.join(tmp, "cache", "git-mirrors"), scope: "42" };
+  });
+  afterEach(async () => {
+    await server.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  const dirFor = () => path.join(tmp, `job-${++n}`, "checkout");
+  const mirrorDir = async () => {
+    const names = (await readdir(place.root)).filter((d) => d.endsWith(".git"));
+    expect(names).toHaveLength(1);
+    return path.join(place.root, names[0]!);
+  };
+  const packsOf = async (dir: string) => (await readdir(path.join(dir, "objects", "pack"))).filter((f) => f.endsWith(".pack"));
+  /** Push a commit changing `files` to `branch` of the remote, as someone else would. */
+  const pushRemote = async (branch: string, files: Record<string, string>) => {
+    const seed = path.join(tmp, `seed-${++n}`);
+    await sh(tmp, ["clone", "-q", bare, seed]);
+    if (branch !== "main") await sh(seed, ["checkout", "-q", "-B", branch]);
+    await writeFiles(seed, files);
+    await sh(seed, ["add", "-A"]);
+    await sh(seed, ["commit", "-q", "-m", `change on ${branch}`]);
+    await sh(seed, ["push", "-q", "origin", `HEAD:refs/heads/${branch}`]);
+    return (await sh(seed, ["rev-parse", "HEAD"])).trim();
+  };
+
+  it("makes the same checkout a depth-1 clone makes, and a warm mirror fetches only what changed", async () => {
+    const first = dirFor();
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: first, token: TOKEN }, place)).toEqual({ ok: true, cold: true });
+    const tip = await pushRemote("main", { "a.txt": "A\n", "new/c.txt": "c\n" });
+
+    const second = dirFor();
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: second, token: TOKEN }, place)).toEqual({ ok: true, cold: false });
+    const plain = dirFor();
+    await git.clone({ url, branch: "main", dir: plain, token: TOKEN, depth: 1 });
+
+    for (const args of [
+      ["rev-parse", "HEAD"],
+      ["rev-parse", "--is-shallow-repository"],
+      ["symbolic-ref", "HEAD"],
+      ["rev-parse", "--abbrev-ref", "@{upstream}"],
+      ["ls-files", "-s"],
+      ["status", "--porcelain"],
+      ["config", "--local", "--list"],
+      ["log", "--format=%H %s"],
+    ]) {
+      expect(`${args.join(" ")}: ${await sh(second, args)}`).toBe(`${args.join(" ")}: ${await sh(plain, args)}`);
+    }
+    expect((await sh(second, ["rev-parse", "HEAD"])).trim()).toBe(tip);
+    expect(await readFile(path.join(second, "new", "c.txt"), "utf8")).toBe("c\n");
+    // The second fetch brought one small pack: the commit, the trees on the changed paths and the two new blobs.
+    const mirror = await mirrorDir();
+    const packs = await packsOf(mirror);
+    expect(packs).toHaveLength(2);
+    const counts = await Promise.all(
+      packs.map(
+        async (p) =>
+          (await sh(mirror, ["verify-pack", "-v", path.join(mirror, "objects", "pack", p.replace(/\.pack$/, ".idx"))])).split("\n").filter((l) => /^[0-9a-f]{40} (commit|tree|blob)/.test(l)).length,
+      ),
+    );
+    expect(Math.min(...counts)).toBe(5); // commit, root tree, new/ tree, a.txt, new/c.txt (src/ unchanged, not sent)
+    // The token went as a header only: in no file of the mirror or the checkout.
+    for (const dir of [mirror, path.join(second, ".git")]) {
+      for (const f of ["config", "FETCH_HEAD", "HEAD"]) expect(await readFile(path.join(dir, f), "utf8").catch(() => "")).not.toContain(TOKEN);
+    }
+    expect(server.seenUrls.every((u) => !u.includes(TOKEN))).toBe(true);
+  });
+
+  it("commits and pushes from a checkout made from the mirror", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    await pushRemote("main", { "a.txt": "moved\n" });
+    const dir = dirFor();
+    await git.clone({ url, branch: "main", dir, token: TOKEN, depth: 1, mirror: place });
+    await writeFiles(dir, { "src/b.txt": "B\n" });
+    const c = await git.commit(dir, { paths: ["src/b.txt"], subject: "feat: b" });
+    await git.push({ dir, branch: "main", token: TOKEN });
+    expect((await sh(bare, ["rev-parse", "main"])).trim()).toBe(c.sha);
+    expect(await sh(bare, ["show", "main:src/b.txt"])).toBe("B\n");
+    expect(await sh(bare, ["show", "main:a.txt"])).toBe("moved\n");
+  });
+
+  it("keeps one branch's checkout free of another's files, and writes odd branch names into config correctly", async () => {
+    const branch = 'feature/odd"name#x;y';
+    await pushRemote(branch, { "only-on-branch.txt": "x\n" });
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const dir = dirFor();
+    expect(await cloneFromMirror(run, { url, branch, dir, token: TOKEN }, place)).toEqual({ ok: true, cold: false });
+    expect((await sh(dir, ["symbolic-ref", "--short", "HEAD"])).trim()).toBe(branch);
+    expect((await sh(dir, ["config", `branch.${branch}.merge`])).trim()).toBe(`refs/heads/${branch}`);
+    expect((await sh(dir, ["rev-parse", "--abbrev-ref", "@{upstream}"])).trim()).toBe(`origin/${branch}`);
+    expect(await readFile(path.join(dir, "only-on-branch.txt"), "utf8")).toBe("x\n");
+    const main = dirFor();
+    await cloneFromMirror(run, { url, branch: "main", dir: main, token: TOKEN }, place);
+    await expect(stat(path.join(main, "only-on-branch.txt"))).rejects.toThrow();
+    expect(await sh(main, ["status", "--porcelain"])).toBe("");
+  });
+
+  it("falls back, leaving no checkout, while another job holds the mirror; takes over a dead holder's lock", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const mirror = await mirrorDir();
+    const held = await takeLock(`${mirror}.lock`);
+    expect(held).not.toBeNull();
+    const dir = dirFor();
+    expect(await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({ ok: false, reason: "another job of this repository is using its mirror" });
+    await expect(stat(dir)).rejects.toThrow();
+    // createGit then clones plainly, and says why.
+    const reasons: string[] = [];
+    await git.clone({ url, branch: "main", dir, token: TOKEN, depth: 1, mirror: { ...place, onFallback: (r) => reasons.push(r) } });
+    expect(reasons).toEqual(["another job of this repository is using its mirror"]);
+    expect((await sh(dir, ["status", "--porcelain"])).trim()).toBe("");
+    await held!.release();
+
+    // A lock left by a process that is gone (a crash) is taken over.
+    await writeFile(`${mirror}.lock`, `${os.hostname()} 2147483646 ${Date.now()}\n`);
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place)).toEqual({ ok: true, cold: false });
+    await expect(stat(`${mirror}.lock`)).rejects.toThrow();
+  });
+
+  it("throws a damaged mirror away and builds it again; a missing branch leaves nothing behind", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const mirror = await mirrorDir();
+    const [pack] = await packsOf(mirror);
+    await truncate(path.join(mirror, "objects", "pack", pack!), 40);
+    const dir = dirFor();
+    const damaged = await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place);
+    expect(damaged.ok).toBe(false);
+    await expect(stat(dir)).rejects.toThrow();
+    expect(await readdir(place.root)).toEqual([]);
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place)).toEqual({ ok: true, cold: true });
+
+    const none = dirFor();
+    const missing = await cloneFromMirror(run, { url, branch: "no-such-branch", dir: none, token: TOKEN }, place);
+    expect(missing).toMatchObject({ ok: false, reason: expect.stringContaining("no-such-branch") });
+    expect(missing.ok ? "" : missing.reason).not.toContain(TOKEN);
+    await expect(stat(none)).rejects.toThrow();
+  });
+
+  it("rebuilds a mirror past its pack limit, and keeps installations apart", async () => {
+    const small = { ...place, maxPacks: 2 };
+    const results: boolean[] = [];
+    for (let i = 0; i < 4; i++) {
+      await pushRemote("main", { "a.txt": `v${i}\n` });
+      const made = await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, small);
+      results.push(made.ok && made.cold);
+    }
+    expect(results).toEqual([true, false, false, true]);
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, { ...place, scope: "43" });
+    expect((await readdir(place.root)).filter((d) => d.endsWith(".git"))).toHaveLength(2);
+  });
+
+  it("is used only for depth-1 clones", async () => {
+    const dir = dirFor();
+    await git.clone({ url, branch: "main", dir, token: TOKEN, depth: 50, mirror: place });
+    await expect(readdir(place.root)).rejects.toThrow();
+    expect((await sh(dir, ["rev-parse", "--abbrev-ref", "HEAD"])).trim()).toBe("main");
+  });
+});
+
+describe("checkoutConfig", () => {
+  it("quotes what git's config syntax would otherwise read differently", () => {
+    const text = checkoutConfig("https://example.com/a;b#c.git", 'x"y\\z');
+    expect(text).toContain('\turl = "https://example.com/a;b#c.git"');
+    expect(text).toContain('[branch "x\\"y\\\\z"]');
+    expect(text).toContain('\tmerge = "refs/heads/x\\"y\\\\z"');
+  });
+});
