@@ -6,7 +6,8 @@
  * first on the app's PATH counts them) and how many times the status comment was written.
  *
  * Repositories: the 4-file demo, and generated TypeScript repositories of 700 and 3,000 files (a warm-up run first,
- * so the map cache is warm as in a long-running App; the figures are medians of the measured runs).
+ * so the map cache is warm as in a long-running App; the figures are medians of the measured runs). The 700-file
+ * repository is measured twice: with the repository's git mirror (the default) and with plain clones.
  */
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -230,12 +231,12 @@ async function floorRun(rig: Rig, branch: string, i: number, shimBin: string): P
   return ms;
 }
 
-async function benchRepo(label: string, files: Record<string, string>): Promise<void> {
+async function benchRepo(label: string, files: Record<string, string>, appEnv: Record<string, string> = {}): Promise<void> {
   const rig = await startRig({ files: { ...files, ".github/aider.yml": 'test: "true"\nmax_reflections: 1\n' }, permissions: { [USER]: "write" } });
   try {
     const shim = await gitShim(rig.work);
     const port = await freePort();
-    const app = await rig.start(["serve"], { PORT: String(port), LOG_LEVEL: process.env.BENCH_TRACE ? "debug" : "info", LOG_FORMAT: "json", PATH: `${shim.bin}:${rig.appEnv.PATH}` });
+    const app = await rig.start(["serve"], { PORT: String(port), LOG_LEVEL: process.env.BENCH_TRACE ? "debug" : "info", LOG_FORMAT: "json", PATH: `${shim.bin}:${rig.appEnv.PATH}`, ...appEnv });
     const url = `http://127.0.0.1:${port}/api/github/webhooks`;
     const healthz = `http://127.0.0.1:${port}/healthz`;
     const runs: Measured[] = [];
@@ -274,6 +275,10 @@ async function benchRepo(label: string, files: Record<string, string>): Promise<
 /** All three repositories, or only one: `demo`, `700` or `3000` (`npx tsx bench/run-all.ts overhead 700`). */
 export async function runOverheadBench(only?: string): Promise<void> {
   if (!only || only === "demo") await benchRepo("4-file demo", DEMO_FILES);
-  if (!only || only === "700") await benchRepo("generated, 700 files", generatedRepo(700));
+  if (!only || only === "700") {
+    await benchRepo("generated, 700 files", generatedRepo(700));
+    // The same without the repository's git mirror: what the mirror saves, against a floor of the same moments.
+    await benchRepo("generated, 700 files, plain clones (AIDER_BOT_GIT_MIRRORS=0)", generatedRepo(700), { AIDER_BOT_GIT_MIRRORS: "0" });
+  }
   if (!only || only === "3000") await benchRepo("generated, 3,000 files", generatedRepo(3000));
 }
