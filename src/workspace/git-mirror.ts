@@ -42,6 +42,8 @@ const FETCH_TIMEOUT_MS = 5 * 60_000;
  */
 export async function cloneFromMirror(run: GitRun, req: { url: string; branch: string; dir: string; token?: string }, place: MirrorPlace): Promise<MirrorClone> {
   if (/[\0-\x1f\x7f]/.test(req.url + req.branch)) return { ok: false, reason: "the URL or branch name has control characters" };
+  // Never into a folder with something in it: a failed step removes the folder it was making.
+  if (((await readdir(req.dir).catch(() => null)) ?? []).length > 0) return { ok: false, reason: "the checkout folder is not empty" };
   const name = createHash("sha256").update(`${place.scope}\n${req.url}`).digest("hex").slice(0, 32);
   const mirror = path.join(place.root, `${name}.git`);
   await mkdir(place.root, { recursive: true, mode: 0o700 });

@@ -174,6 +174,13 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect((await readdir(place.root)).filter((d) => d.endsWith(".git"))).toHaveLength(2);
   });
 
+  it("leaves a folder that already has files in it alone", async () => {
+    const dir = dirFor();
+    await writeFiles(dir, { "keep.txt": "mine\n" });
+    expect(await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({ ok: false, reason: "the checkout folder is not empty" });
+    expect(await readFile(path.join(dir, "keep.txt"), "utf8")).toBe("mine\n");
+  });
+
   it("is used only for depth-1 clones", async () => {
     const dir = dirFor();
     await git.clone({ url, branch: "main", dir, token: TOKEN, depth: 50, mirror: place });
