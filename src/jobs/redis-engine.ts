@@ -4,6 +4,7 @@ import { DelayedError, Queue, Worker, type Job as BullJob } from "bullmq";
 import { Redis } from "ioredis";
 import { createInstallationSlots } from "./redis-slots.js";
 import { createRedisSchedules } from "./redis-schedules.js";
+import { createRedisIntake } from "./redis-intake.js";
 import {
   definedOnly,
   ENGINE_DEFAULTS,
@@ -42,31 +43,13 @@ interface Local<T> {
   controller: AbortController;
 }
 
-/** A pending dedupe mark older than this belongs to an enqueue whose process died (an enqueue takes milliseconds). */
-export const PENDING_STALE_MS = 60_000;
-
-/**
- * KEYS: the id's seen mark, its key's list. ARGV: now, retention ms, stale-before time, BullMQ id. 1: go on and add
- * the job; 0: a duplicate (done, or pending in a live enqueue). A done mark is a plain time, a pending one `p:<time>`.
- */
-const MARK_PENDING = `
-local v = redis.call('get', KEYS[1])
-if v then
-  if string.sub(v, 1, 2) ~= 'p:' or tonumber(string.sub(v, 3)) >= tonumber(ARGV[3]) then return 0 end
-  redis.call('lrem', KEYS[2], 0, ARGV[4])
-end
-redis.call('set', KEYS[1], 'p:' .. ARGV[1], 'PX', ARGV[2])
-redis.call('rpush', KEYS[2], ARGV[4])
-return 1
-`;
-
 /**
  * The queue over Redis: BullMQ stores and leases the jobs (its lock and stalled-job check find jobs whose worker
  * died), and this adapter adds what open-source BullMQ lacks. One job at a time per key: every key has a FIFO list of
  * job ids in Redis and only its head may run; a job that is not the head (or whose installation is at its limit)
  * goes back to the delayed set, and is promoted when the job before it ends (or a slot frees), or after
  * `busyRetryMs` if that wake-up was lost. Per-installation limit: a leased semaphore in Redis (redis-slots). Cancel:
- * a pub/sub message to every worker. Dedupe: `SET NX` with the retention window. Schedules: BullMQ job schedulers
+ * a pub/sub message to every worker. Dedupe: a pending mark, the add, a done mark, per batch of enqueues (redis-intake). Schedules: BullMQ job schedulers
  * armed once for the cluster (redis-schedules), whose tick jobs enqueue the real job under a tick id.
  */
 export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<T> {
@@ -111,36 +94,25 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     if (first) await o.onAbandoned?.(job, reason);
   };
 
-  /**
-   * Dedupe by id, in two steps so a receiver that dies between them loses nothing: the id is first marked pending
-   * (with its key's list entry, in one script), then queued, then marked done. A pending mark older than
-   * {@link PENDING_STALE_MS} is an enqueue that never finished: a redelivery of the id takes it over. (Marked seen in
-   * one step before the add, a crash in between left the delivery seen but never queued: every redelivery was
-   * dropped as a duplicate for the retention window.)
-   */
-  const enqueue = async (job: JobInput<T>): Promise<boolean> => {
-    if (closed) return false;
-    const id = bullId(job.id);
-    const now = Date.now();
-    const marked = await redis.eval(MARK_PENDING, 2, k("seen", job.id), k("key", job.key), now, o.retentionMs, now - PENDING_STALE_MS, id);
-    if (marked !== 1) return false;
-    // BullMQ adds a job id once: a taken-over enqueue whose original did add it changes nothing.
-    try {
-      await queue.add(job.kind, job, {
-        jobId: id,
-        attempts: o.attempts,
-        backoff: { type: "exponential", delay: o.backoffMs },
-        removeOnComplete: true,
-        removeOnFail: { age: 86_400 },
-      });
-    } catch (error) {
-      // Not queued: a redelivery may try again at once (if Redis is gone, the pending mark goes stale instead).
-      await redis.del(k("seen", job.id)).catch(() => undefined);
-      throw error;
-    }
-    await redis.set(k("seen", job.id), now, "PX", o.retentionMs, "XX");
-    return true;
-  };
+  const jobOptions = (job: JobInput<T>) => ({
+    jobId: bullId(job.id),
+    attempts: o.attempts,
+    backoff: { type: "exponential", delay: o.backoffMs },
+    removeOnComplete: true,
+    removeOnFail: { age: 86_400 },
+  });
+  // Dedupe by id (pending mark, add, done mark: see redis-intake), batched per turn of the event loop.
+  const intake = createRedisIntake<T>({
+    redis,
+    key: k,
+    bullId,
+    retentionMs: o.retentionMs,
+    queue: {
+      addBulk: (jobs) => queue.addBulk(jobs.map((job) => ({ name: job.kind, data: job, opts: jobOptions(job) }))),
+      add: (job) => queue.add(job.kind, job, jobOptions(job)),
+    },
+  });
+  const enqueue = async (job: JobInput<T>): Promise<boolean> => (closed ? false : intake(job));
 
   /**
    * Wakes the job now at the head of `key`'s list if it waits in the delayed set for its turn, so the next job of a

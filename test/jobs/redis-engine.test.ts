@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { createRedisEngine, PENDING_STALE_MS } from "../../src/jobs/redis-engine.js";
+import { createRedisEngine } from "../../src/jobs/redis-engine.js";
+import { PENDING_STALE_MS } from "../../src/jobs/redis-intake.js";
 import type { JobEngine } from "../../src/jobs/job-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
@@ -81,6 +82,19 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     // The last job's "end" is logged by its handler just before BullMQ marks it completed: wait for the queue to settle.
     await until(async () => (await r.stats()).running === 0, "the last job marked completed");
     expect(await r.stats()).toMatchObject({ queued: 0, running: 0, workers: 2 });
+  });
+
+  it("holds per-key order for jobs enqueued in one turn (one batch), a duplicate among them run once", async () => {
+    await worker({ concurrency: 3, perInstallation: 10 });
+    await worker({ concurrency: 3, perInstallation: 10 });
+    const r = receiver();
+    const order = [0, 1, 2, 3].flatMap((i) => ["a", "b"].map((key) => `${key}${i}`));
+    const added = await Promise.all([...order, "a1"].map((id) => r.enqueue(job(id, `o/r#${id[0]}`, { workMs: 20 }))));
+    expect(added).toEqual([...order.map(() => true), false]);
+    await until(() => log().filter((l) => l.startsWith("end")).length === order.length, `${order.length} jobs done`);
+    for (const key of ["a", "b"]) {
+      expect(log().filter((l) => l.split(" ")[1]!.startsWith(key))).toEqual([0, 1, 2, 3].flatMap((i) => [`start ${key}${i}`, `end ${key}${i}`]));
+    }
   });
 
   // A retry delay far past the test's wait: the second job can only run if the end of the first wakes it.

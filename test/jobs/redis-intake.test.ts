@@ -1,0 +1,129 @@
+import { Redis } from "ioredis";
+import { createRedisEngine } from "../../src/jobs/redis-engine.js";
+import { PENDING_STALE_MS } from "../../src/jobs/redis-intake.js";
+import type { JobEngine, JobInput } from "../../src/jobs/job-engine.js";
+import { hasRedisServer, startRedisServer } from "./redis-server.js";
+
+if (!hasRedisServer) console.warn("SKIPPED: the Redis intake tests need `redis-server` on PATH (apt-get install redis-server).");
+const describeRedis = hasRedisServer ? describe : describe.skip;
+
+const job = (id: string, key: string, data: unknown = {}): JobInput<unknown> => ({ id, key, installationId: 1, kind: "triage", data });
+const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The Redis engine's enqueue as a webhook receiver uses it: many deliveries in one turn of the event loop, batched
+ * into one pending-mark pass, one bulk add and one done-mark pass. Each caller must still get its own answer.
+ */
+describeRedis("redis intake (batched enqueue, real redis-server)", () => {
+  let server: { url: string; stop: () => Promise<void> };
+  let raw: Redis;
+  let prefix: string;
+  let n = 0;
+  const engines: JobEngine<unknown>[] = [];
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    raw = new Redis(server.url);
+  });
+  afterAll(async () => {
+    raw?.disconnect();
+    await server?.stop();
+  });
+  beforeEach(() => {
+    prefix = `i${++n}`;
+  });
+  afterEach(async () => {
+    for (const e of engines.splice(0)) await e.shutdown(0);
+  });
+
+  const receiver = () => {
+    const e = createRedisEngine<unknown>({ redisUrl: server.url, prefix });
+    engines.push(e);
+    return e;
+  };
+  const seen = (id: string) => raw.get(`${prefix}:x:seen:${id}`);
+  const listed = (key: string) => raw.lrange(`${prefix}:x:key:${key}`, 0, -1);
+  const queued = async (id: string) => (await raw.exists(`${prefix}:jobs:${bullId(id)}`)) === 1;
+
+  it("accepts each id once among many enqueues in one turn, duplicates within the turn and across turns included", async () => {
+    const r = receiver();
+    const ids = Array.from({ length: 40 }, (_, i) => `d${i}`);
+    // One turn: every id, then again the first ten (a redelivery racing its original).
+    const first = Promise.all([...ids, ...ids.slice(0, 10)].map((id, i) => r.enqueue(job(id, `o/r#${i % 7}`))));
+    await nextTurn();
+    // The next turn, while the first batch may still be in flight: ten of the same ids again, and ten new ones.
+    const again = [...ids.slice(20, 30), ...Array.from({ length: 10 }, (_, i) => `e${i}`)];
+    const second = Promise.all(again.map((id, i) => r.enqueue(job(id, `o/r#${i % 7}`))));
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toEqual([...ids.map(() => true), ...ids.slice(0, 10).map(() => false)]);
+    expect(b).toEqual([...ids.slice(20, 30).map(() => false), ...Array.from({ length: 10 }, () => true)]);
+    // Every accepted id is queued once and marked done (a plain time, not a pending `p:` mark).
+    for (const id of [...ids, ...again.slice(10)]) {
+      expect(await queued(id)).toBe(true);
+      expect(await seen(id)).toMatch(/^\d+$/);
+    }
+    expect((await r.stats()).queued).toBe(50);
+    // A later turn (a redelivery after a restart would be the same): all duplicates.
+    expect(await Promise.all(ids.slice(0, 5).map((id) => r.enqueue(job(id, "o/r#0"))))).toEqual([false, false, false, false, false]);
+  });
+
+  it("keeps each key's order across one turn's batch and the next", async () => {
+    const r = receiver();
+    const order = ["a0", "b0", "a1", "b1", "a2", "a1", "b2"];
+    await Promise.all(order.map((id) => r.enqueue(job(id, `o/r#${id[0]}`))));
+    await Promise.all(["b3", "a3"].map((id) => r.enqueue(job(id, `o/r#${id[0]}`))));
+    expect(await listed("o/r#a")).toEqual(["a0", "a1", "a2", "a3"].map(bullId));
+    expect(await listed("o/r#b")).toEqual(["b0", "b1", "b2", "b3"].map(bullId));
+  });
+
+  it("takes a stale pending mark over within a batch, beside fresh ids and a live pending mark", async () => {
+    const r = receiver();
+    // A receiver died after marking `died` (and listing it first on its key); `busy` is being enqueued by a live one.
+    await raw.set(`${prefix}:x:seen:died`, `p:${Date.now() - PENDING_STALE_MS - 1_000}`, "PX", 60_000);
+    await raw.rpush(`${prefix}:x:key:o/r#1`, bullId("died"));
+    await raw.set(`${prefix}:x:seen:busy`, `p:${Date.now()}`, "PX", 60_000);
+    const results = await Promise.all([job("before", "o/r#1"), job("died", "o/r#1"), job("busy", "o/r#2"), job("after", "o/r#1")].map((j) => r.enqueue(j)));
+    expect(results).toEqual([true, true, false, true]);
+    // The taken-over entry moved behind the one enqueued before it in this batch, listed once.
+    expect(await listed("o/r#1")).toEqual(["before", "died", "after"].map(bullId));
+    expect(await queued("died")).toBe(true);
+    expect(await seen("busy")).toMatch(/^p:/);
+  });
+
+  it("a failed add step clears the pending marks of its batch only, so their redeliveries are taken", async () => {
+    const r = receiver();
+    expect(await Promise.all(["ok1", "ok2"].map((id) => r.enqueue(job(id, "o/r#1"))))).toEqual([true, true]);
+    // BullMQ's add increments the queue's job counter first: a counter that is not a number fails every add.
+    await raw.set(`${prefix}:jobs:id`, "not a number");
+    const failed = await Promise.allSettled(["f1", "f2", "f3"].map((id) => r.enqueue(job(id, "o/r#1"))));
+    expect(failed.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected"]);
+    for (const id of ["f1", "f2", "f3"]) {
+      expect(await seen(id)).toBeNull();
+      expect(await queued(id)).toBe(false);
+    }
+    // The batch before it is untouched: still marked done, so still deduplicated.
+    expect(await seen("ok1")).toMatch(/^\d+$/);
+    expect(await r.enqueue(job("ok1", "o/r#1"))).toBe(false);
+    // Redis is fixed; GitHub redelivers the failed deliveries: each is taken and queued.
+    await raw.del(`${prefix}:jobs:id`);
+    expect(await Promise.all(["f1", "f2", "f3"].map((id) => r.enqueue(job(id, "o/r#1"))))).toEqual([true, true, true]);
+    for (const id of ["f1", "f2", "f3"]) expect(await queued(id)).toBe(true);
+  });
+
+  it("a job that cannot be added fails alone: the rest of its batch is queued", async () => {
+    const r = receiver();
+    // Job data is stored as JSON: a BigInt cannot be, so this one job's add throws (and with it the batch's bulk add).
+    const outcomes = await Promise.allSettled([job("g1", "o/r#1"), job("bad", "o/r#1", { n: 1n }), job("g2", "o/r#1")].map((j) => r.enqueue(j)));
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<boolean>).value)).toEqual([true, true]);
+    expect(await seen("bad")).toBeNull();
+    expect(await queued("bad")).toBe(false);
+    for (const id of ["g1", "g2"]) {
+      expect(await seen(id)).toMatch(/^\d+$/);
+      expect(await queued(id)).toBe(true);
+    }
+    // Its redelivery (fixed) is taken.
+    expect(await r.enqueue(job("bad", "o/r#1", { n: 1 }))).toBe(true);
+  });
+});
