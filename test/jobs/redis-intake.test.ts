@@ -68,6 +68,36 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
     expect(await Promise.all(ids.slice(0, 5).map((id) => r.enqueue(job(id, "o/r#0"))))).toEqual([false, false, false, false, false]);
   });
 
+  it("marks a turn's ids in one pass each: pending, then done", async () => {
+    const r = receiver();
+    await r.enqueue(job("warm", "o/r#0")); // scripts loaded, connections up
+    const monitor = await raw.monitor(); // a connection of its own
+    const seenCommands: string[][] = [];
+    const marker = `${prefix}:end-of-batch`;
+    let sawMarker = false;
+    monitor.on("monitor", (_time: string, args: string[], source: string) => {
+      if (source === "lua") return; // a script's own calls: the script itself is counted
+      if (args.includes(marker)) sawMarker = true;
+      else if (args.some((a) => a.startsWith(`${prefix}:x:seen:`))) seenCommands.push(args);
+    });
+    try {
+      const ids = Array.from({ length: 20 }, (_, i) => `m${i}`);
+      expect(await Promise.all(ids.map((id) => r.enqueue(job(id, "o/r#1"))))).toEqual(ids.map(() => true));
+      // Redis reports commands in the order it runs them: once this one is seen, every command of the batch was.
+      await raw.get(marker);
+      while (!sawMarker) await new Promise((resolve) => setImmediate(resolve));
+      // Two scripts touched the dedupe marks, each over all 20 ids: the pending pass, then the done pass (per
+      // enqueue, these were 20 scripts and 20 SETs).
+      expect(seenCommands.map((c) => [c[0]!.toLowerCase(), c.filter((a) => a.startsWith(`${prefix}:x:seen:`)).length])).toEqual([
+        ["eval", 20],
+        ["eval", 20],
+      ]);
+      for (const id of ids) expect(await seen(id)).toMatch(/^\d+$/);
+    } finally {
+      monitor.disconnect();
+    }
+  });
+
   it("keeps each key's order across one turn's batch and the next", async () => {
     const r = receiver();
     const order = ["a0", "b0", "a1", "b1", "a2", "a1", "b2"];
