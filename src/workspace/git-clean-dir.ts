@@ -65,10 +65,10 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
 
 /**
  * What `git init --bare --template=` writes, written directly (one git process less per push or fetch): HEAD, a
- * config that says bare and nothing else, and empty `refs/` and `objects/` (objects really live in the checkout's
- * store, through `GIT_OBJECT_DIRECTORY`).
+ * config that says bare and nothing else, and empty `refs/` and `objects/` (for a clean git dir, objects really live
+ * in the checkout's store, through `GIT_OBJECT_DIRECTORY`; a repository's mirror keeps its own).
  */
-async function writeBareSkeleton(dir: string): Promise<void> {
+export async function writeBareSkeleton(dir: string): Promise<void> {
   await mkdir(path.join(dir, "refs", "heads"), { recursive: true });
   await mkdir(path.join(dir, "refs", "tags"));
   await mkdir(path.join(dir, "objects"));

@@ -3,6 +3,7 @@ import { constants } from "node:fs";
 import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
+import { writeBareSkeleton } from "./git-clean-dir.js";
 import type { GitRun } from "./git-runner.js";
 
 /** Where a repository's mirror lives, and when it is rebuilt instead of growing further. */
@@ -69,11 +70,8 @@ async function ensureMirror(mirror: string, maxPacks: number): Promise<boolean> 
   const packs = await readdir(path.join(mirror, "objects", "pack")).catch(() => null);
   if (packs !== null && packs.filter((f) => f.endsWith(".pack")).length <= maxPacks) return false;
   if (packs !== null) await discard(mirror);
-  await mkdir(path.join(mirror, "objects", "pack"), { recursive: true, mode: 0o700 });
-  await mkdir(path.join(mirror, "refs", "heads"), { recursive: true });
-  await mkdir(path.join(mirror, "refs", "tags"));
-  await writeFile(path.join(mirror, "HEAD"), "ref: refs/heads/main\n");
-  await writeFile(path.join(mirror, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
+  await writeBareSkeleton(mirror);
+  await mkdir(path.join(mirror, "objects", "pack"));
   return true;
 }
 
@@ -106,14 +104,10 @@ async function writeCheckoutGitDir(mirror: string, gitDir: string, tip: string, 
   await mkdir(path.join(refs, "tags"), { recursive: true });
   const objects = path.join(mirror, "objects");
   const packs = (await readdir(path.join(objects, "pack"))).filter((f) => /^pack-[0-9a-f]+\.(?:pack|idx|rev)$/.test(f));
-  // Loose objects only if something other than our fetches wrote them (fetches keep everything packed).
-  const looseDirs = (await readdir(objects)).filter((d) => /^[0-9a-f]{2}$/.test(d));
+  // Only packs: the mirror's fetches keep everything packed. A loose object would be missing here, fail read-tree,
+  // and have the mirror rebuilt.
   await Promise.all([
     ...packs.map((f) => linkOrCopy(path.join(objects, "pack", f), path.join(gitDir, "objects", "pack", f))),
-    ...looseDirs.map(async (d) => {
-      await mkdir(path.join(gitDir, "objects", d));
-      for (const f of await readdir(path.join(objects, d))) await linkOrCopy(path.join(objects, d, f), path.join(gitDir, "objects", d, f));
-    }),
     copyFile(path.join(mirror, "shallow"), path.join(gitDir, "shallow")),
     writeRef(branchRef, tip),
     writeRef(trackingRef, tip),
