@@ -23,6 +23,10 @@ export interface RedisEngineOptions<T> extends EngineOptions<T> {
   redisUrl: string;
   /** Namespaces every key (BullMQ's and ours): processes with the same prefix share one queue. */
   prefix?: string;
+  /** How often this process queues the outbox records whose mover died (see redis-intake's sweep). */
+  sweepMs?: number;
+  /** Age at which an outbox record is taken as its mover's loss (see redis-intake's OUTBOX_STALE_MS). */
+  outboxStaleMs?: number;
   /**
    * How soon a job whose key or installation is busy is looked at again if nothing wakes it first (the end of the
    * job before it, or a freed slot, does): a fallback for a wake-up lost with a process that died.
@@ -49,11 +53,13 @@ interface Local<T> {
  * job ids in Redis and only its head may run; a job that is not the head (or whose installation is at its limit)
  * goes back to the delayed set, and is promoted when the job before it ends (or a slot frees), or after
  * `busyRetryMs` if that wake-up was lost. Per-installation limit: a leased semaphore in Redis (redis-slots). Cancel:
- * a pub/sub message to every worker. Dedupe: a pending mark, the add, a done mark, per batch of enqueues (redis-intake). Schedules: BullMQ job schedulers
+ * a pub/sub message to every worker. Intake: one script per batch of enqueues records each job durably (dedupe mark,
+ * key list, outbox) before the answer, and the jobs go into BullMQ after it (redis-intake); every process sweeps
+ * the outbox for records whose mover died. Schedules: BullMQ job schedulers
  * armed once for the cluster (redis-schedules), whose tick jobs enqueue the real job under a tick id.
  */
 export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<T> {
-  const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 5_000, ...definedOnly(options) };
+  const o = { ...ENGINE_DEFAULTS, prefix: "aider-bot", busyRetryMs: 5_000, sweepMs: 5_000, ...definedOnly(options) };
   const connect = () => new Redis(o.redisUrl, { maxRetriesPerRequest: null });
   // Commands issued in one turn of the event loop go out in one write. In a webhook storm, the receiver's ~550
   // commands were ~550 socket writes, a third of its busy time. Not for the worker's and the subscriber's connections:
@@ -101,7 +107,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     removeOnComplete: true,
     removeOnFail: { age: 86_400 },
   });
-  // Dedupe by id (pending mark, add, done mark: see redis-intake), batched per turn of the event loop.
+  // Recorded durably (dedupe by id, key list, outbox) per turn of the event loop, queued in BullMQ after the answer.
   const intake = createRedisIntake<T>({
     redis,
     key: k,
@@ -111,8 +117,15 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       addBulk: (jobs) => queue.addBulk(jobs.map((job) => ({ name: job.kind, data: job, opts: jobOptions(job) }))),
       add: (job) => queue.add(job.kind, job, jobOptions(job)),
     },
+    ...(o.quiet ? { quiet: o.quiet } : {}),
+    ...(o.outboxStaleMs !== undefined ? { staleMs: o.outboxStaleMs } : {}),
+    report,
   });
-  const enqueue = async (job: JobInput<T>): Promise<boolean> => (closed ? false : intake(job));
+  const enqueue = async (job: JobInput<T>): Promise<boolean> => (closed ? false : intake.enqueue(job));
+  // Records left by a process that died before queueing them: looked for at start, then every `sweepMs`.
+  const sweep = () => void intake.sweep().catch(report);
+  sweep();
+  const sweeper = setInterval(sweep, o.sweepMs);
 
   /**
    * Wakes the job now at the head of `key`'s list if it waits in the delayed set for its turn, so the next job of a
@@ -147,13 +160,19 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     throw new DelayedError();
   };
 
-  /** Whether this job is the head of its key's list; drops a head left behind by a crash between two writes. */
+  /**
+   * Whether this job is the head of its key's list; drops a head that ended without leaving the list (its process
+   * died between two writes). A head still in the outbox (recorded, not yet queued) is waited for.
+   */
   const isHead = async (key: string, id: string): Promise<boolean | "gone"> => {
     for (;;) {
       const head = await redis.lindex(k("key", key), 0);
       if (head === id) return true;
       if (head === null) return "gone";
-      const headJob = await queue.getJob(head);
+      let headJob = await queue.getJob(head);
+      // Not in BullMQ: still in the outbox, or moved out of it just now (queued before its record is cleared).
+      if (!headJob && (await intake.inOutbox(head))) return false;
+      headJob ??= await queue.getJob(head);
       const state = headJob ? await headJob.getState() : "unknown";
       if (state === "completed" || state === "failed" || state === "unknown") {
         await redis.lrem(k("key", key), 1, head);
@@ -290,7 +309,9 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     async stats() {
       const counts = await queue.getJobCounts("waiting", "delayed", "prioritized", "active");
       const workers = await redis.zcount(k("workers"), Date.now() - o.leaseMs, "+inf");
-      return { queued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0), running: counts.active ?? 0, workers };
+      // A job moved just now may be counted twice (queued and still in the outbox) for a moment: never zero when not idle.
+      const recorded = await intake.outboxSize();
+      return { queued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) + recorded, running: counts.active ?? 0, workers };
     },
     async shutdown(graceMs): Promise<ShutdownResult<T>> {
       if (closed) return { requeued: [], waiting: [] };
@@ -308,6 +329,9 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
         }
       }
       clearInterval(heartbeat);
+      clearInterval(sweeper);
+      // What this process recorded goes into BullMQ before its connections close (or, if it cannot, a sweep does it).
+      await intake.drain().catch(report);
       await redis.zrem(k("workers"), me).catch(report);
       await queue.close().catch(report);
       for (const c of connections) c.disconnect();

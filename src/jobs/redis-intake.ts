@@ -2,69 +2,96 @@ import type { Redis } from "ioredis";
 import type { JobInput } from "./job-engine.js";
 import { createTickBatch, type Settled } from "./tick-batch.js";
 
-/** A pending dedupe mark older than this belongs to an enqueue whose process died (an enqueue takes milliseconds). */
+/**
+ * An outbox record older than this has lost its mover (the process that wrote it died, or its add kept failing):
+ * any process's sweep queues it. A mover finishes within a second or so of the record; queueing a job twice is
+ * harmless (BullMQ adds an id once, and a job off its key's list never runs), so this only saves repeated work.
+ */
+export const OUTBOX_STALE_MS = 5_000;
+
+/** A pending mark written by an earlier version (`p:<time>`) older than this belongs to an enqueue that died. */
 export const PENDING_STALE_MS = 60_000;
 
+/** Jobs per BullMQ `addBulk` when moving out of the outbox: a bulk add holds Redis ~0.3 ms per job. */
+const MOVE_CHUNK = 50;
+
 /**
- * Marks a batch of ids pending, in order. KEYS: per job, its id's seen mark then its key's list. ARGV: now, retention
- * ms, stale-before time, then per job its BullMQ id. Returns per job 1: go on and add it; 0: a duplicate (done, or
- * pending in a live enqueue, the same batch's earlier copy included). A done mark is a plain time, a pending one
- * `p:<time>`; a pending mark gone stale is taken over (its key's list entry moves to the end).
+ * Records a batch of jobs, in order. KEYS: the outbox hash, the outbox's time index, then per job its id's seen mark
+ * and its key's list. ARGV: now, retention ms, stale-before time (for old pending marks), then per job its BullMQ id
+ * and its JSON. Returns per job 1: recorded (marked seen, listed on its key, stored in the outbox); 0: a duplicate
+ * (seen within the retention, the same batch's earlier copy included). A pending mark of an earlier version
+ * (`p:<time>`) still being worked on is a duplicate; one gone stale is taken over (its list entry moves to the end).
  */
-const MARK_PENDING = `
+const RECORD = `
 local out = {}
-for i = 1, #KEYS / 2 do
-  local seen, list, id = KEYS[2 * i - 1], KEYS[2 * i], ARGV[3 + i]
+for i = 1, (#KEYS - 2) / 2 do
+  local seen, list = KEYS[1 + 2 * i], KEYS[2 + 2 * i]
+  local id, json = ARGV[2 + 2 * i], ARGV[3 + 2 * i]
   local v = redis.call('get', seen)
   if v and (string.sub(v, 1, 2) ~= 'p:' or tonumber(string.sub(v, 3)) >= tonumber(ARGV[3])) then
     out[i] = 0
   else
     if v then redis.call('lrem', list, 0, id) end
-    redis.call('set', seen, 'p:' .. ARGV[1], 'PX', ARGV[2])
+    redis.call('set', seen, ARGV[1], 'PX', ARGV[2])
     redis.call('rpush', list, id)
+    redis.call('hset', KEYS[1], id, json)
+    redis.call('zadd', KEYS[2], ARGV[1], id)
     out[i] = 1
   end
 end
 return out
 `;
 
-/** Turns pending marks into done ones (a mark that expired meanwhile stays gone). KEYS: seen marks. ARGV: now, retention ms. */
-const MARK_DONE = `
-for i = 1, #KEYS do redis.call('set', KEYS[i], ARGV[1], 'PX', ARGV[2], 'XX') end
-return #KEYS
-`;
-
 export interface RedisIntakeOptions<T> {
-  /** Our connection (auto-pipelined), for the dedupe marks and key lists. */
+  /** Our connection (auto-pipelined), for the dedupe marks, key lists and the outbox. */
   redis: Redis;
-  /** Our key for the parts (`seen`, id) or (`key`, job key). */
+  /** Our key for the parts (`seen`, id), (`key`, job key), (`outbox`) and (`outbox-at`). */
   key: (...parts: string[]) => string;
-  /** The job's id in BullMQ (and in its key's list). */
+  /** The job's id in BullMQ (and in its key's list and the outbox). */
   bullId: (id: string) => string;
   retentionMs: number;
   /** Adds jobs to BullMQ under their {@link RedisIntakeOptions.bullId}: many in one call, or one. */
   queue: { addBulk(jobs: JobInput<T>[]): Promise<unknown>; add(job: JobInput<T>): Promise<unknown> };
+  /** Resolves when this process may do background work (a receiver's intake gate): moves wait on it. */
+  quiet?: () => Promise<void>;
+  /** Age at which a sweep takes a record over (default {@link OUTBOX_STALE_MS}). */
+  staleMs?: number;
+  /** A move or a sweep failed (the records stay in the outbox for the next sweep). */
+  report: (error: unknown) => void;
+}
+
+export interface RedisIntake<T> {
+  /** True: recorded (queued soon, durably); false: a duplicate. Rejects when the record could not be written. */
+  enqueue(job: JobInput<T>): Promise<boolean>;
+  /** Queues the outbox records older than `staleMs`: those whose mover died. Returns how many. */
+  sweep(): Promise<number>;
+  /** Resolves once this process's moves under way are done (before closing its connections). */
+  drain(): Promise<void>;
+  /** Records in the outbox, across the cluster (recorded, not yet queued). */
+  outboxSize(): Promise<number>;
+  /** Whether this BullMQ id has an outbox record (recorded, not yet queued). */
+  inOutbox(bullId: string): Promise<boolean>;
 }
 
 /**
- * The Redis engine's enqueue, batched per turn of the event loop. Dedupe by id in two steps so a receiver that dies
- * between them loses nothing: ids are first marked pending (with their key's list entry), then queued, then marked
- * done. A pending mark older than {@link PENDING_STALE_MS} is an enqueue that never finished: a redelivery of the id
- * takes it over. (Marked seen in one step before the add, a crash in between left the delivery seen but never queued:
- * every redelivery was dropped as a duplicate for the retention window.)
+ * The Redis engine's enqueue. A delivery is answered once it is recorded durably, in one script per turn of the
+ * event loop: its dedupe mark, its place on its key's list and the job itself in an outbox (all in Redis, as durable
+ * as BullMQ's own queue). Moving the jobs into BullMQ comes after the answers, once the receiver's intake is quiet.
  *
- * Each step is one command for the whole batch: one script marks every id, one `addBulk` queues the accepted ones,
- * one script marks them done. In a webhook storm the receiver had made three commands per delivery (~550 in all),
- * each with its own promise and encoding, and the ack waited on them.
+ * Why: with BullMQ's `addBulk` on the ack path, a storm's acks waited on it (50–70 ms for a burst of ~100 jobs, each
+ * add a Lua script of its own), and the next burst's dedupe script queued behind it inside Redis.
+ *
+ * Nothing is lost if the process dies after the record: every process of the engine sweeps the outbox and queues the
+ * records whose mover is gone. A job queued twice runs once: BullMQ adds an id once, and a job that already ran is
+ * off its key's list, which a worker checks before running it.
  */
-export function createRedisIntake<T>(o: RedisIntakeOptions<T>): (job: JobInput<T>) => Promise<boolean> {
-  const seen = (job: JobInput<T>) => o.key("seen", job.id);
+export function createRedisIntake<T>(o: RedisIntakeOptions<T>): RedisIntake<T> {
+  const outbox = o.key("outbox");
+  const outboxAt = o.key("outbox-at");
+  const waiting: JobInput<T>[] = [];
+  let moving: Promise<void> | null = null;
 
-  /**
-   * Queues the jobs; one outcome each. A bad job fails the whole bulk (and the pipeline may have added the jobs
-   * before it): then each job is added again on its own, so only the jobs that cannot be added fail. BullMQ adds a
-   * job id once: adding one that made it again changes nothing.
-   */
+  /** Adds jobs; one outcome each. A bad job fails a whole bulk: then each is added on its own, so only it fails. */
   const addAll = async (jobs: JobInput<T>[]): Promise<Settled<true>[]> => {
     try {
       await o.queue.addBulk(jobs);
@@ -81,26 +108,89 @@ export function createRedisIntake<T>(o: RedisIntakeOptions<T>): (job: JobInput<T
     }
   };
 
-  return createTickBatch<JobInput<T>, boolean>(async (jobs) => {
-    const now = Date.now();
-    const keys = jobs.flatMap((job) => [seen(job), o.key("key", job.key)]);
-    const marked = (await o.redis.eval(MARK_PENDING, keys.length, ...keys, now, o.retentionMs, now - PENDING_STALE_MS, ...jobs.map((job) => o.bullId(job.id)))) as number[];
-    const outcomes: Settled<boolean>[] = jobs.map(() => ({ ok: true, value: false }));
-    const accepted = jobs.flatMap((job, i) => (marked[i] === 1 ? [i] : []));
-    if (accepted.length === 0) return outcomes;
-    const added = await addAll(accepted.map((i) => jobs[i]!));
-    const queued = accepted.filter((_, n) => added[n]!.ok);
-    const failed = accepted.filter((_, n) => !added[n]!.ok);
-    const [done] = await Promise.allSettled([
-      queued.length > 0 ? o.redis.eval(MARK_DONE, queued.length, ...queued.map((i) => seen(jobs[i]!)), now, o.retentionMs) : undefined,
-      // Not queued: a redelivery may try again at once (if Redis is gone, the pending mark goes stale instead).
-      failed.length > 0 ? o.redis.del(...failed.map((i) => seen(jobs[i]!))) : undefined,
-    ]);
-    accepted.forEach((i, n) => {
-      const add = added[n]!;
-      if (!add.ok) outcomes[i] = add;
-      else outcomes[i] = done.status === "fulfilled" ? add : { ok: false, error: done.reason };
+  /** Queues jobs in BullMQ and clears their outbox records; a job whose add failed keeps its record. */
+  const move = async (jobs: JobInput<T>[]): Promise<void> => {
+    const added = await addAll(jobs);
+    const done = jobs.filter((_, i) => added[i]!.ok).map((job) => o.bullId(job.id));
+    const failed = added.find((a) => !a.ok);
+    if (done.length > 0)
+      await o.redis
+        .multi()
+        .hdel(outbox, ...done)
+        .zrem(outboxAt, ...done)
+        .exec();
+    if (failed && !failed.ok) o.report(failed.error);
+  };
+
+  /** Moves what this process recorded, a chunk at a time, each once the intake is quiet. */
+  const startMoving = () => {
+    moving ??= (async () => {
+      while (waiting.length > 0) {
+        await o.quiet?.();
+        await move(waiting.splice(0, MOVE_CHUNK)).catch(o.report);
+      }
+    })().finally(() => {
+      moving = null;
+      if (waiting.length > 0) startMoving();
     });
+  };
+
+  const record = createTickBatch<JobInput<T>, boolean>(async (jobs) => {
+    const now = Date.now();
+    const outcomes: Settled<boolean>[] = jobs.map(() => ({ ok: true, value: false }));
+    // A job that cannot be stored as JSON fails alone, before the batch is written.
+    const stored: { i: number; json: string }[] = [];
+    jobs.forEach((job, i) => {
+      try {
+        stored.push({ i, json: JSON.stringify(job) });
+      } catch (error) {
+        outcomes[i] = { ok: false, error };
+      }
+    });
+    if (stored.length === 0) return outcomes;
+    const keys = [outbox, outboxAt, ...stored.flatMap(({ i }) => [o.key("seen", jobs[i]!.id), o.key("key", jobs[i]!.key)])];
+    const args = stored.flatMap(({ i, json }) => [o.bullId(jobs[i]!.id), json]);
+    const recorded = (await o.redis.eval(RECORD, keys.length, ...keys, now, o.retentionMs, now - PENDING_STALE_MS, ...args)) as number[];
+    stored.forEach(({ i }, n) => {
+      if (recorded[n] !== 1) return;
+      outcomes[i] = { ok: true, value: true };
+      waiting.push(jobs[i]!);
+    });
+    if (waiting.length > 0) startMoving();
     return outcomes;
   });
+
+  return {
+    enqueue: record,
+    async sweep() {
+      const stale = await o.redis.zrangebyscore(outboxAt, "-inf", Date.now() - (o.staleMs ?? OUTBOX_STALE_MS), "LIMIT", 0, 500);
+      if (stale.length === 0) return 0;
+      const values = await o.redis.hmget(outbox, ...stale);
+      const jobs: JobInput<T>[] = [];
+      const unreadable: string[] = [];
+      stale.forEach((id, i) => {
+        const json = values[i];
+        try {
+          if (json) jobs.push(JSON.parse(json) as JobInput<T>);
+          else unreadable.push(id); // moved meanwhile (its time entry is the only leftover)
+        } catch {
+          unreadable.push(id);
+          o.report(new Error(`the outbox record ${id} is not valid JSON: dropped`));
+        }
+      });
+      if (unreadable.length > 0)
+        await o.redis
+          .multi()
+          .hdel(outbox, ...unreadable)
+          .zrem(outboxAt, ...unreadable)
+          .exec();
+      for (let i = 0; i < jobs.length; i += MOVE_CHUNK) await move(jobs.slice(i, i + MOVE_CHUNK));
+      return jobs.length;
+    },
+    async drain() {
+      while (moving) await moving;
+    },
+    outboxSize: () => o.redis.hlen(outbox),
+    inOutbox: async (id) => (await o.redis.hexists(outbox, id)) === 1,
+  };
 }

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { createRedisEngine } from "../../src/jobs/redis-engine.js";
-import { PENDING_STALE_MS } from "../../src/jobs/redis-intake.js";
 import type { JobEngine } from "../../src/jobs/job-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
@@ -232,29 +231,46 @@ describeRedis("redis job engine (real redis-server, two worker processes)", () =
     }
   });
 
-  it("a receiver that died between marking an id and queueing it loses nothing: a redelivery takes the stale enqueue over", async () => {
-    const w = await worker();
-    const r = receiver();
-    // What a receiver killed mid-enqueue leaves: the id marked pending (and in its key's list), no job queued.
+  it("a receiver that died between recording a delivery and queueing it loses nothing: a worker's sweep queues it, once", async () => {
+    // What a receiver killed after its answer and before its move leaves: the id seen, listed on its key, in the outbox.
     const raw = new Redis(redis.url);
     try {
       const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
-      await raw.set(`${prefix}:x:seen:died`, `p:${Date.now() - PENDING_STALE_MS - 1_000}`, "PX", 60_000);
+      const died = job("died", "o/r#9", { workMs: 1 });
+      await raw.set(`${prefix}:x:seen:died`, String(Date.now() - 1_000), "PX", 60_000);
       await raw.rpush(`${prefix}:x:key:o/r#9`, bullId("died"));
-      // A pending mark of a live enqueue (the original still working on it) is a duplicate, as a done one is.
-      await raw.set(`${prefix}:x:seen:in-flight`, `p:${Date.now()}`, "PX", 60_000);
-      expect(await r.enqueue(job("in-flight", "o/r#8", { workMs: 1 }))).toBe(false);
-      expect(await r.enqueue(job("died", "o/r#9", { workMs: 1 }))).toBe(true);
+      await raw.hset(`${prefix}:x:outbox`, bullId("died"), JSON.stringify(died));
+      await raw.zadd(`${prefix}:x:outbox-at`, Date.now() - 1_000, bullId("died"));
+      const w = await worker({ sweepMs: 50, outboxStaleMs: 500 });
       await until(
         () => log().includes("end died"),
-        "the redelivered job to run",
+        "the recorded job to run",
         () => w.events.map((e) => JSON.stringify(e)).join("\n"),
       );
-      expect(await r.enqueue(job("died", "o/r#9", { workMs: 1 }))).toBe(false); // now marked done
+      // GitHub's redelivery is a duplicate: the job was recorded before the receiver answered.
+      expect(await receiver().enqueue(died)).toBe(false);
+      await new Promise((r) => setTimeout(r, 300)); // several more sweeps
       expect(log().filter((l) => l === "start died")).toHaveLength(1);
+      expect(await raw.hlen(`${prefix}:x:outbox`)).toBe(0);
     } finally {
       raw.disconnect();
     }
+  });
+
+  it("a job whose predecessor on its key is still in the outbox waits for it, and runs after it", async () => {
+    await worker();
+    let quiet!: () => void;
+    const busy = new Promise<void>((resolve) => (quiet = resolve));
+    // One receiver records `first` but has not queued it yet (its intake is busy); another records and queues `second`.
+    const slow = createRedisEngine<unknown>({ redisUrl: redis.url, prefix, ...fast, quiet: () => busy });
+    engines.push(slow);
+    expect(await slow.enqueue(job("first", "o/r#5", { workMs: 1 }))).toBe(true);
+    expect(await receiver().enqueue(job("second", "o/r#5", { workMs: 1 }))).toBe(true);
+    await new Promise((r) => setTimeout(r, 300)); // the worker has looked at `second` (and waited) several times
+    expect(log().filter((l) => l.endsWith("#5") || l.includes("first") || l.includes("second"))).toEqual([]);
+    quiet();
+    await until(() => log().includes("end second"), "both jobs to run");
+    expect(log().filter((l) => l.includes("first") || l.includes("second"))).toEqual(["start first", "end first", "start second", "end second"]);
   });
 
   it("deduplicates an id across a restart of the receiver", async () => {

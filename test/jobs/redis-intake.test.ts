@@ -2,6 +2,8 @@ import { Redis } from "ioredis";
 import { createRedisEngine } from "../../src/jobs/redis-engine.js";
 import { PENDING_STALE_MS } from "../../src/jobs/redis-intake.js";
 import type { JobEngine, JobInput } from "../../src/jobs/job-engine.js";
+import type { RedisEngineOptions } from "../../src/jobs/redis-engine.js";
+import { WAIT_MS } from "../helpers/timeouts.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
 
 if (!hasRedisServer) console.warn("SKIPPED: the Redis intake tests need `redis-server` on PATH (apt-get install redis-server).");
@@ -11,9 +13,18 @@ const job = (id: string, key: string, data: unknown = {}): JobInput<unknown> => 
 const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /**
- * The Redis engine's enqueue as a webhook receiver uses it: many deliveries in one turn of the event loop, batched
- * into one pending-mark pass, one bulk add and one done-mark pass. Each caller must still get its own answer.
+ * The Redis engine's enqueue as a webhook receiver uses it: many deliveries in one turn of the event loop, recorded
+ * in one script (dedupe mark, key list, outbox) and answered; queued in BullMQ afterwards. Each caller must still get
+ * its own answer, and nothing recorded may be lost.
  */
 describeRedis("redis intake (batched enqueue, real redis-server)", () => {
   let server: { url: string; stop: () => Promise<void> };
@@ -37,11 +48,12 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
     for (const e of engines.splice(0)) await e.shutdown(0);
   });
 
-  const receiver = () => {
-    const e = createRedisEngine<unknown>({ redisUrl: server.url, prefix });
+  const receiver = (options: Partial<RedisEngineOptions<unknown>> = {}) => {
+    const e = createRedisEngine<unknown>({ redisUrl: server.url, prefix, ...options });
     engines.push(e);
     return e;
   };
+  const inOutbox = async (id: string) => (await raw.hexists(`${prefix}:x:outbox`, bullId(id))) === 1;
   const seen = (id: string) => raw.get(`${prefix}:x:seen:${id}`);
   const listed = (key: string) => raw.lrange(`${prefix}:x:key:${key}`, 0, -1);
   const queued = async (id: string) => (await raw.exists(`${prefix}:jobs:${bullId(id)}`)) === 1;
@@ -58,17 +70,17 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
     const [a, b] = await Promise.all([first, second]);
     expect(a).toEqual([...ids.map(() => true), ...ids.slice(0, 10).map(() => false)]);
     expect(b).toEqual([...ids.slice(20, 30).map(() => false), ...Array.from({ length: 10 }, () => true)]);
-    // Every accepted id is queued once and marked done (a plain time, not a pending `p:` mark).
-    for (const id of [...ids, ...again.slice(10)]) {
-      expect(await queued(id)).toBe(true);
-      expect(await seen(id)).toMatch(/^\d+$/);
-    }
+    // Every accepted id is marked seen (a plain time), then queued once and cleared from the outbox.
+    const accepted = [...ids, ...again.slice(10)];
+    for (const id of accepted) expect(await seen(id)).toMatch(/^\d+$/);
+    await until(async () => (await Promise.all(accepted.map(queued))).every(Boolean), "every accepted job to be queued");
+    await until(async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0, "the outbox to be emptied");
     expect((await r.stats()).queued).toBe(50);
     // A later turn (a redelivery after a restart would be the same): all duplicates.
     expect(await Promise.all(ids.slice(0, 5).map((id) => r.enqueue(job(id, "o/r#0"))))).toEqual([false, false, false, false, false]);
   });
 
-  it("marks a turn's ids in one pass each: pending, then done", async () => {
+  it("records a turn's ids in one script: the answers wait on nothing else", async () => {
     const r = receiver();
     await r.enqueue(job("warm", "o/r#0")); // scripts loaded, connections up
     const monitor = await raw.monitor(); // a connection of its own
@@ -86,12 +98,8 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
       // Redis reports commands in the order it runs them: once this one is seen, every command of the batch was.
       await raw.get(marker);
       while (!sawMarker) await new Promise((resolve) => setImmediate(resolve));
-      // Two scripts touched the dedupe marks, each over all 20 ids: the pending pass, then the done pass (per
-      // enqueue, these were 20 scripts and 20 SETs).
-      expect(seenCommands.map((c) => [c[0]!.toLowerCase(), c.filter((a) => a.startsWith(`${prefix}:x:seen:`)).length])).toEqual([
-        ["eval", 20],
-        ["eval", 20],
-      ]);
+      // One script touched the dedupe marks, over all 20 ids (per enqueue, these had been 20 scripts and 20 SETs).
+      expect(seenCommands.map((c) => [c[0]!.toLowerCase(), c.filter((a) => a.startsWith(`${prefix}:x:seen:`)).length])).toEqual([["eval", 20]]);
       for (const id of ids) expect(await seen(id)).toMatch(/^\d+$/);
     } finally {
       monitor.disconnect();
@@ -107,9 +115,34 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
     expect(await listed("o/r#b")).toEqual(["b0", "b1", "b2", "b3"].map(bullId));
   });
 
-  it("takes a stale pending mark over within a batch, beside fresh ids and a live pending mark", async () => {
+  it("answers before queueing: recorded jobs wait in the outbox while the intake is busy, then go into BullMQ", async () => {
+    let quiet!: () => void;
+    const busy = new Promise<void>((resolve) => (quiet = resolve));
+    const r = receiver({ quiet: () => busy });
+    expect(await Promise.all(["q1", "q2", "q1"].map((id) => r.enqueue(job(id, "o/r#1"))))).toEqual([true, true, false]);
+    for (const id of ["q1", "q2"]) {
+      expect(await inOutbox(id)).toBe(true);
+      expect(await queued(id)).toBe(false);
+    }
+    expect((await r.stats()).queued).toBe(2); // recorded jobs count as queued
+    quiet();
+    await until(async () => (await queued("q1")) && (await queued("q2")), "the recorded jobs to be queued once the intake is quiet");
+    await until(async () => !(await inOutbox("q1")) && !(await inOutbox("q2")), "their outbox records to be cleared");
+    expect((await r.stats()).queued).toBe(2);
+  });
+
+  it("shutting down queues what it recorded before closing", async () => {
+    const r = createRedisEngine<unknown>({ redisUrl: server.url, prefix });
+    expect(await r.enqueue(job("s1", "o/r#1"))).toBe(true);
+    await r.shutdown(0);
+    expect(await queued("s1")).toBe(true);
+    expect(await inOutbox("s1")).toBe(false);
+  });
+
+  it("takes a stale pending mark of an earlier version over within a batch, beside fresh ids and a live one", async () => {
     const r = receiver();
-    // A receiver died after marking `died` (and listing it first on its key); `busy` is being enqueued by a live one.
+    // A receiver (of the version that marked ids pending before queueing them) died after marking `died` and
+    // listing it first on its key; `busy` is being enqueued by a live one.
     await raw.set(`${prefix}:x:seen:died`, `p:${Date.now() - PENDING_STALE_MS - 1_000}`, "PX", 60_000);
     await raw.rpush(`${prefix}:x:key:o/r#1`, bullId("died"));
     await raw.set(`${prefix}:x:seen:busy`, `p:${Date.now()}`, "PX", 60_000);
@@ -117,28 +150,30 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
     expect(results).toEqual([true, true, false, true]);
     // The taken-over entry moved behind the one enqueued before it in this batch, listed once.
     expect(await listed("o/r#1")).toEqual(["before", "died", "after"].map(bullId));
-    expect(await queued("died")).toBe(true);
+    await until(() => queued("died"), "the taken-over job to be queued");
     expect(await seen("busy")).toMatch(/^p:/);
   });
 
-  it("a failed add step clears the pending marks of its batch only, so their redeliveries are taken", async () => {
-    const r = receiver();
+  it("a failed add keeps its jobs in the outbox, reported, until a sweep queues them; their redeliveries stay duplicates", async () => {
+    const errors: unknown[] = [];
+    const r = receiver({ onError: (e) => errors.push(e), sweepMs: 50, outboxStaleMs: 100 });
     expect(await Promise.all(["ok1", "ok2"].map((id) => r.enqueue(job(id, "o/r#1"))))).toEqual([true, true]);
+    await until(async () => (await queued("ok1")) && (await queued("ok2")), "the first batch to be queued");
     // BullMQ's add increments the queue's job counter first: a counter that is not a number fails every add.
     await raw.set(`${prefix}:jobs:id`, "not a number");
-    const failed = await Promise.allSettled(["f1", "f2", "f3"].map((id) => r.enqueue(job(id, "o/r#1"))));
-    expect(failed.map((o) => o.status)).toEqual(["rejected", "rejected", "rejected"]);
-    for (const id of ["f1", "f2", "f3"]) {
-      expect(await seen(id)).toBeNull();
-      expect(await queued(id)).toBe(false);
-    }
-    // The batch before it is untouched: still marked done, so still deduplicated.
-    expect(await seen("ok1")).toMatch(/^\d+$/);
-    expect(await r.enqueue(job("ok1", "o/r#1"))).toBe(false);
-    // Redis is fixed; GitHub redelivers the failed deliveries: each is taken and queued.
-    await raw.del(`${prefix}:jobs:id`);
+    // The deliveries are recorded: GitHub gets its 2xx, nothing is lost.
     expect(await Promise.all(["f1", "f2", "f3"].map((id) => r.enqueue(job(id, "o/r#1"))))).toEqual([true, true, true]);
-    for (const id of ["f1", "f2", "f3"]) expect(await queued(id)).toBe(true);
+    await until(async () => errors.length > 0, "the failed add to be reported");
+    for (const id of ["f1", "f2", "f3"]) {
+      expect(await queued(id)).toBe(false);
+      expect(await inOutbox(id)).toBe(true);
+      expect(await r.enqueue(job(id, "o/r#1"))).toBe(false); // a redelivery meanwhile is a duplicate
+    }
+    expect(await listed("o/r#1")).toEqual(["ok1", "ok2", "f1", "f2", "f3"].map(bullId));
+    // Redis is fixed: the next sweep queues them, each once.
+    await raw.del(`${prefix}:jobs:id`);
+    await until(async () => (await Promise.all(["f1", "f2", "f3"].map(queued))).every(Boolean), "the sweep to queue the recorded jobs");
+    await until(async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0, "the outbox to be emptied");
   });
 
   it("a job that cannot be added fails alone: the rest of its batch is queued", async () => {
@@ -148,11 +183,12 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<boolean>).value)).toEqual([true, true]);
     expect(await seen("bad")).toBeNull();
-    expect(await queued("bad")).toBe(false);
+    expect(await inOutbox("bad")).toBe(false);
     for (const id of ["g1", "g2"]) {
       expect(await seen(id)).toMatch(/^\d+$/);
-      expect(await queued(id)).toBe(true);
+      await until(() => queued(id), `${id} to be queued`);
     }
+    expect(await queued("bad")).toBe(false);
     // Its redelivery (fixed) is taken.
     expect(await r.enqueue(job("bad", "o/r#1", { n: 1 }))).toBe(true);
   });
