@@ -123,7 +123,14 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
   });
   const enqueue = async (job: JobInput<T>): Promise<boolean> => (closed ? false : intake.enqueue(job));
   // Records left by a process that died before queueing them: looked for at start, then every `sweepMs`.
-  const sweep = () => void intake.sweep().catch(report);
+  // One sweep at a time: while Redis is unreachable its commands wait for the reconnection instead of piling up.
+  let sweeping: Promise<unknown> | null = null;
+  const sweep = () => {
+    sweeping ??= intake
+      .sweep()
+      .catch(report)
+      .finally(() => (sweeping = null));
+  };
   sweep();
   const sweeper = setInterval(sweep, o.sweepMs);
 
@@ -331,7 +338,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       clearInterval(heartbeat);
       clearInterval(sweeper);
       // What this process recorded goes into BullMQ before its connections close (or, if it cannot, a sweep does it).
-      await intake.drain().catch(report);
+      await Promise.all([intake.drain().catch(report), sweeping]);
       await redis.zrem(k("workers"), me).catch(report);
       await queue.close().catch(report);
       for (const c of connections) c.disconnect();
