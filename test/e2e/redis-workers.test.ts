@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { branchLog } from "../../src/demo/seed-repo.js";
 import { stagesEntered, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
@@ -88,5 +89,39 @@ describeRedis("e2e: a receiver and two workers on Redis", () => {
     expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
     const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("x");
+  });
+
+  it("the receiver killed after answering a delivery, before queueing it: a worker's sweep queues it and it runs once", async () => {
+    e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const raw = new Redis(redis.url);
+    try {
+      // BullMQ's add takes the queue's job counter first: a counter that is not a number makes every add fail, so
+      // the receiver's move into BullMQ cannot happen while it lives.
+      await raw.set("aider-bot-triage:jobs:id", "not a number");
+      const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+      expect(sent.status).toBe(200); // recorded: GitHub is told the delivery arrived
+      await waitUntil(
+        () => /"msg":"job engine error"/.test(e2e.logs()),
+        () => `the failed move was not reported:\n${e2e.logs().slice(-3000)}`,
+      );
+      await app.stop("SIGKILL");
+      await raw.del("aider-bot-triage:jobs:id");
+      await waitUntil(
+        () => statusOf(sent.deliveryId)().includes("🚀 Pushed"),
+        () =>
+          `the recorded delivery never ran:\n${statusOf(sent.deliveryId)()}\n${app
+            .workerLogs()
+            .map((l) => l.slice(-2000))
+            .join("\n---\n")}`,
+      );
+      const log = await branchLog(e2e.fake, e2e.repo, "feature", 2);
+      expect(log.map((c) => c.subject)).toEqual(["fix: add", "x"]);
+      expect(e2e.repo.comments.filter((c) => c.user === bot)).toHaveLength(1);
+      expect(await raw.hlen("aider-bot-triage:x:outbox")).toBe(0);
+    } finally {
+      raw.disconnect();
+      await app.restart();
+    }
   });
 });
