@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Exec } from "../exec/types.js";
 import { commitPaths } from "./git-commit.js";
@@ -56,7 +56,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
      */
     async clone(req: { url: string; branch: string; dir: string; token?: string; depth?: number; mirror?: MirrorPlace & { onFallback?(reason: string): void } }): Promise<void> {
       const dir = path.resolve(req.dir);
-      await mkdir(path.dirname(dir), { recursive: true });
+      mkdirSync(path.dirname(dir), { recursive: true }); // synchronous: see cloneFromMirror
       const depth = req.depth ?? 50;
       if (req.mirror && depth === 1) {
         const made = await cloneFromMirror(run, { url: req.url, branch: req.branch, dir, ...(req.token ? { token: req.token } : {}) }, req.mirror);

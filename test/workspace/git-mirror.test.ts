@@ -124,7 +124,7 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
   it("falls back, leaving no checkout, while another job holds the mirror; takes over a dead holder's lock", async () => {
     await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
     const mirror = await mirrorDir();
-    const held = await takeLock(`${mirror}.lock`);
+    const held = takeLock(`${mirror}.lock`);
     expect(held).not.toBeNull();
     const dir = dirFor();
     expect(await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({ ok: false, reason: "another job of this repository is using its mirror" });
