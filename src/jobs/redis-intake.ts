@@ -108,17 +108,22 @@ export function createRedisIntake<T>(o: RedisIntakeOptions<T>): RedisIntake<T> {
     }
   };
 
+  /** Removes outbox records (hash entry and time entry together). */
+  const clear = async (ids: string[]): Promise<void> => {
+    if (ids.length > 0)
+      await o.redis
+        .multi()
+        .hdel(outbox, ...ids)
+        .zrem(outboxAt, ...ids)
+        .exec();
+  };
+
   /** Queues jobs in BullMQ and clears their outbox records; a job whose add failed keeps its record. */
   const move = async (jobs: JobInput<T>[]): Promise<void> => {
     const added = await addAll(jobs);
     const done = jobs.filter((_, i) => added[i]!.ok).map((job) => o.bullId(job.id));
     const failed = added.find((a) => !a.ok);
-    if (done.length > 0)
-      await o.redis
-        .multi()
-        .hdel(outbox, ...done)
-        .zrem(outboxAt, ...done)
-        .exec();
+    await clear(done);
     if (failed && !failed.ok) o.report(failed.error);
   };
 
@@ -178,12 +183,7 @@ export function createRedisIntake<T>(o: RedisIntakeOptions<T>): RedisIntake<T> {
           o.report(new Error(`the outbox record ${id} is not valid JSON: dropped`));
         }
       });
-      if (unreadable.length > 0)
-        await o.redis
-          .multi()
-          .hdel(outbox, ...unreadable)
-          .zrem(outboxAt, ...unreadable)
-          .exec();
+      await clear(unreadable);
       for (let i = 0; i < jobs.length; i += MOVE_CHUNK) await move(jobs.slice(i, i + MOVE_CHUNK));
       return jobs.length;
     },
