@@ -176,6 +176,18 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
     await until(async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0, "the outbox to be emptied");
   });
 
+  it("a sweep drops an outbox record that is not JSON, and says so; the valid records beside it are queued", async () => {
+    const old = Date.now() - 60_000;
+    await raw.hset(`${prefix}:x:outbox`, bullId("broken"), "{not json", bullId("fine"), JSON.stringify(job("fine", "o/r#1")));
+    await raw.zadd(`${prefix}:x:outbox-at`, old, bullId("broken"), old, bullId("fine"));
+    const errors: unknown[] = [];
+    receiver({ onError: (e) => errors.push(e), sweepMs: 50, outboxStaleMs: 100 });
+    await until(() => queued("fine"), "the valid record to be queued");
+    await until(async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0 && (await raw.zcard(`${prefix}:x:outbox-at`)) === 0, "both records to be cleared");
+    expect(errors.map(String)).toEqual([expect.stringContaining(`the outbox record ${bullId("broken")} is not valid JSON`)]);
+    expect(await queued("broken")).toBe(false);
+  });
+
   it("a job that cannot be added fails alone: the rest of its batch is queued", async () => {
     const r = receiver();
     // Job data is stored as JSON: a BigInt cannot be, so this one job's add throws (and with it the batch's bulk add).
