@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
 import { testExec } from "../helpers/test-exec.js";
 
 export const exec = testExec({ sourceEnv: process.env });
@@ -49,4 +50,29 @@ export async function seedBareRepo(projectRoot: string, name: string, files: Rec
   await sh(work, ["push", "-q", bare, "main"]);
   await rm(work, { recursive: true, force: true });
   return bare;
+}
+
+/** A temp folder holding `acme/app.git` (one commit of `files` on `main`), served over smart HTTP behind `token`. */
+export interface ServedRemote {
+  tmp: string;
+  bare: string;
+  server: GitHttpServer;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveRemote(prefix: string, token: string, files: Record<string, string>): Promise<ServedRemote> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const bare = await seedBareRepo(path.join(tmp, "remote"), "acme/app.git", files);
+  const server = await startGitHttpServer({ projectRoot: path.join(tmp, "remote"), requireToken: token, sourceEnv: process.env });
+  return {
+    tmp,
+    bare,
+    server,
+    url: `${server.url}/acme/app.git`,
+    close: async () => {
+      await server.close();
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
 }

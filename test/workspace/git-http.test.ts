@@ -1,33 +1,28 @@
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
 import { GitError, PushRejectedError } from "../../src/workspace/git-errors.js";
-import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
-import { exec, seedBareRepo, sh, writeFiles } from "./git-fixtures.js";
+import type { GitHttpServer } from "../helpers/git-http-server.js";
+import { exec, serveRemote, sh, writeFiles, type ServedRemote } from "./git-fixtures.js";
 
 const TOKEN = "ghs_testtoken1234567890";
 const B64 = Buffer.from(`x-access-token:${TOKEN}`).toString("base64");
 const git = createGit(exec, { name: "aider-bot[bot]", email: "bot@example.com" });
 
 describe("git over smart HTTP with a token header", () => {
+  let remote: ServedRemote;
   let server: GitHttpServer;
   let tmp: string;
   let bare: string;
   let url: string;
 
   beforeEach(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), "git-http-"));
-    bare = await seedBareRepo(path.join(tmp, "remote"), "acme/app.git", { "a.txt": "a\n", "b.txt": "b\n" });
-    server = await startGitHttpServer({ projectRoot: path.join(tmp, "remote"), requireToken: TOKEN, sourceEnv: process.env });
-    url = `${server.url}/acme/app.git`;
+    remote = await serveRemote("git-http-", TOKEN, { "a.txt": "a\n", "b.txt": "b\n" });
+    ({ tmp, bare, server, url } = remote);
   });
-  afterEach(async () => {
-    await server.close();
-    await rm(tmp, { recursive: true, force: true });
-  });
+  afterEach(() => remote.close());
 
   const clone = async (name: string) => {
     const dir = path.join(tmp, name);

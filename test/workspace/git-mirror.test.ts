@@ -1,17 +1,18 @@
-import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
 import { checkoutConfig, cloneFromMirror, takeLock, type MirrorPlace } from "../../src/workspace/git-mirror.js";
 import { createGitRunner } from "../../src/workspace/git-runner.js";
-import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
-import { exec, seedBareRepo, sh, writeFiles } from "./git-fixtures.js";
+import type { GitHttpServer } from "../helpers/git-http-server.js";
+import { exec, serveRemote, sh, writeFiles, type ServedRemote } from "./git-fixtures.js";
 
 const TOKEN = "ghs_mirrortoken1234567890";
 const run = createGitRunner(exec);
 const git = createGit(exec, { name: "aider-bot[bot]", email: "bot@example.com" });
 
 describe("checkouts made from a repository's mirror (git over smart HTTP)", () => {
+  let remote: ServedRemote;
   let server: GitHttpServer;
   let tmp: string;
   let bare: string;
@@ -20,16 +21,11 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
   let n = 0;
 
   beforeEach(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), "git-mirror-"));
-    bare = await seedBareRepo(path.join(tmp, "remote"), "acme/app.git", { "a.txt": "a\n", "src/b.txt": "b\n" });
-    server = await startGitHttpServer({ projectRoot: path.join(tmp, "remote"), requireToken: TOKEN, sourceEnv: process.env });
-    url = `${server.url}/acme/app.git`;
+    remote = await serveRemote("git-mirror-", TOKEN, { "a.txt": "a\n", "src/b.txt": "b\n" });
+    ({ tmp, bare, server, url } = remote);
     place = { root: path.join(tmp, "cache", "git-mirrors"), scope: "42" };
   });
-  afterEach(async () => {
-    await server.close();
-    await rm(tmp, { recursive: true, force: true });
-  });
+  afterEach(() => remote.close());
 
   const dirFor = () => path.join(tmp, `job-${++n}`, "checkout");
   const mirrorDir = async () => {
