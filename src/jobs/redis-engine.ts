@@ -177,10 +177,11 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       if (head === id) return true;
       if (head === null) return "gone";
       let headJob = await queue.getJob(head);
-      // Not in BullMQ: still in the outbox, or moved out of it just now (queued before its record is cleared).
-      if (!headJob && (await intake.inOutbox(head))) return false;
-      headJob ??= await queue.getJob(head);
-      const state = headJob ? await headJob.getState() : "unknown";
+      // Not in BullMQ: still in the outbox (a live head, waited for), or moved out of it just now (queued before its
+      // record is cleared: look again).
+      const recorded = !headJob && (await intake.inOutbox(head));
+      if (!headJob && !recorded) headJob = await queue.getJob(head);
+      const state = recorded ? "recorded" : headJob ? await headJob.getState() : "unknown";
       if (state === "completed" || state === "failed" || state === "unknown") {
         await redis.lrem(k("key", key), 1, head);
         // A job failed for good whose report was missed (the process that saw it died first): report it now, once.
@@ -314,10 +315,10 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     upsertSchedule: (id, cron, template) => schedules.upsert(id, cron, { scheduleId: id, template }),
     removeSchedule: (id) => schedules.remove(id),
     async stats() {
-      const counts = await queue.getJobCounts("waiting", "delayed", "prioritized", "active");
-      const workers = await redis.zcount(k("workers"), Date.now() - o.leaseMs, "+inf");
-      // A job moved just now may be counted twice (queued and still in the outbox) for a moment: never zero when not idle.
+      // The outbox first, then BullMQ: a job is queued before its record is cleared, so one moving meanwhile is seen
+      // in one or the other (or, for a moment, both), never in neither; `idle` must not see zero while one moves.
       const recorded = await intake.outboxSize();
+      const [counts, workers] = await Promise.all([queue.getJobCounts("waiting", "delayed", "prioritized", "active"), redis.zcount(k("workers"), Date.now() - o.leaseMs, "+inf")]);
       return { queued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) + recorded, running: counts.active ?? 0, workers };
     },
     async shutdown(graceMs): Promise<ShutdownResult<T>> {
