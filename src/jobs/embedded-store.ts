@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { open, type RootDatabase } from "lmdb";
 import type { EngineJob, JobInput, ScheduledJob } from "./job-engine.js";
+import { createTickBatch } from "./tick-batch.js";
 
 /**
  * A job's bookkeeping. Its data (a whole webhook payload, a run's context) is kept apart, under `["d", seq]`: every
@@ -106,15 +107,8 @@ export function openEmbeddedStore<T>(path: string, retentionMs: number): Embedde
     db.putSync(dataKey(seq), data);
     return true;
   };
-  let batch: { job: JobInput<T>; resolve: (added: boolean) => void; reject: (error: unknown) => void }[] = [];
-  const flush = () => {
-    const pending = batch;
-    batch = [];
-    tx(() => pending.map((p) => enqueueOne(p.job))).then(
-      (results) => pending.forEach((p, i) => p.resolve(results[i]!)),
-      (error: unknown) => pending.forEach((p) => p.reject(error)),
-    );
-  };
+  // The enqueues of one turn of the event loop (a burst of webhooks read together) share one transaction.
+  const enqueue = createTickBatch<JobInput<T>, boolean>(async (jobs) => (await tx(() => jobs.map(enqueueOne))).map((value) => ({ ok: true, value })));
 
   return {
     tx,
@@ -129,11 +123,7 @@ export function openEmbeddedStore<T>(path: string, retentionMs: number): Embedde
       const data = (db.get(dataKey(r.seq)) ?? (r as JobRecord<T> & { data?: T }).data) as T;
       return { id: r.id, key: r.key, installationId: r.installationId, kind: r.kind, data, attempt: r.attempt };
     },
-    enqueue: (job) =>
-      new Promise((resolve, reject) => {
-        batch.push({ job, resolve, reject });
-        if (batch.length === 1) setImmediate(flush);
-      }),
+    enqueue,
     beat: (worker, now) => void db.putSync(["w", worker], now),
     dropWorker: (worker) => void db.removeSync(["w", worker]),
     workersSince(since) {
