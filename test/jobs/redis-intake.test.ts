@@ -132,9 +132,16 @@ describeRedis("redis intake (batched enqueue, real redis-server)", () => {
   });
 
   it("shutting down queues what it recorded before closing", async () => {
-    const r = createRedisEngine<unknown>({ redisUrl: server.url, prefix });
+    let quiet!: () => void;
+    const busy = new Promise<void>((resolve) => (quiet = resolve));
+    const r = createRedisEngine<unknown>({ redisUrl: server.url, prefix, quiet: () => busy });
     expect(await r.enqueue(job("s1", "o/r#1"))).toBe(true);
-    await r.shutdown(0);
+    // The move waits on the intake: the shutdown begins before it can start, and must wait for it.
+    const closing = r.shutdown(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await inOutbox("s1")).toBe(true);
+    quiet();
+    await closing;
     expect(await queued("s1")).toBe(true);
     expect(await inOutbox("s1")).toBe(false);
   });
