@@ -36,6 +36,11 @@ const FETCH_TIMEOUT_MS = 5 * 60_000;
  * Why links are safe: git never writes into a pack file it has finished (a repack writes new ones and unlinks the
  * old), and repository commands run with the checkout's `.git` read-only and the cache dir hidden (exec/sandbox).
  *
+ * Files it touches directly: the bot's own (the mirror and its lock in the cache dir, which only git and this module
+ * write), the new checkout folder (checked empty before anything is written) and its `.git`, written here before git
+ * puts any of the repository's content in it. It never reads a checkout's content: that goes through the confined
+ * reader (workspace/confined-reader).
+ *
  * Never the only way: `{ ok: false }` (another job of the repository holds the mirror, or any step failed) leaves
  * `dir` absent for the caller's plain clone, and a mirror that failed a step is thrown away and built again next
  * time. The checkout cannot be wrong even if two processes raced over the mirror: HEAD names the commit this fetch
