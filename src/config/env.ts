@@ -1,3 +1,5 @@
+import { homedir } from "node:os";
+import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 
 /**
@@ -13,6 +15,12 @@ import { z } from "zod";
  */
 
 type Raw = string | undefined;
+
+/** `$XDG_STATE_HOME/aider-bot/queue`, else `~/.local/state/aider-bot/queue` (the XDG base-directory default). */
+export function defaultDataDir(source: Readonly<Record<string, Raw>> = process.env, home: string = homedir()): string {
+  const state = source.XDG_STATE_HOME && isAbsolute(source.XDG_STATE_HOME) ? source.XDG_STATE_HOME : join(home, ".local", "state");
+  return join(state, "aider-bot", "queue");
+}
 
 /** An optional string, passed through. Never echoed (it may be a key, a secret or a private key). */
 const text = () => z.string().optional();
@@ -192,8 +200,11 @@ const VARIABLES = {
   redisUrl: variable("REDIS_URL", text()),
   /** `serve` with Redis: `receiver` only records webhooks; `all` (default) also works jobs. */
   role: variable("AIDER_BOT_ROLE", oneOf(["all", "receiver"], "all or receiver").default("all")),
-  /** Where the embedded job store lives without Redis (keep it on a persistent volume). */
-  dataDir: variable("AIDER_BOT_DATA_DIR", z.string().default(".aider-bot/queue")),
+  /**
+   * Where the embedded job store lives without Redis (keep it on a persistent volume). The default does not depend on
+   * the working directory: two apps started from one folder used to share `.aider-bot/queue` and take each other's jobs.
+   */
+  dataDir: variable("AIDER_BOT_DATA_DIR", z.string().default(defaultDataDir())),
   /** How long triage shares a repository's config and a user's permission between events (0: every event reads both). */
   triageCacheMs: variable("AIDER_BOT_TRIAGE_CACHE_MS", number(0, "a number of milliseconds ≥ 0").default(10_000)),
   /** Jobs running at once per installation, across all workers. */

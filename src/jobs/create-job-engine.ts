@@ -1,3 +1,4 @@
+import { claimStoreDir } from "./claim-store-dir.js";
 import { createEmbeddedEngine } from "./embedded-engine.js";
 import type { EngineOptions, JobEngine } from "./job-engine.js";
 
@@ -16,7 +17,17 @@ export interface JobEngineConfig<T> extends EngineOptions<T> {
  */
 export async function createJobEngine<T>(config: JobEngineConfig<T>): Promise<JobEngine<T>> {
   const { redisUrl, dataDir, prefix, ...options } = config;
-  if (!redisUrl) return createEmbeddedEngine<T>({ ...options, path: dataDir });
+  if (!redisUrl) {
+    // One store, one app: a second live process on the same folder is refused before the store opens.
+    const claim = claimStoreDir(dataDir);
+    try {
+      const engine = await createEmbeddedEngine<T>({ ...options, path: dataDir });
+      return { ...engine, shutdown: (graceMs) => engine.shutdown(graceMs).finally(() => claim.release()) };
+    } catch (error) {
+      claim.release();
+      throw error;
+    }
+  }
   const { createRedisEngine } = await import("./redis-engine.js");
   return createRedisEngine<T>({ ...options, redisUrl, prefix });
 }

@@ -1,4 +1,4 @@
-import { readEnv } from "../../src/config/env.js";
+import { defaultDataDir, readEnv } from "../../src/config/env.js";
 
 describe("readEnv", () => {
   it("has working defaults for an empty environment", () => {
@@ -102,5 +102,14 @@ describe("readEnv", () => {
       concurrency: 2,
     });
     expect(readEnv({ PRIVATE_KEY: "" }).privateKey).toBeUndefined();
+  });
+
+  it("keeps the embedded store in a data directory that does not depend on the working directory", () => {
+    expect(defaultDataDir({}, "/home/ops")).toBe("/home/ops/.local/state/aider-bot/queue");
+    expect(defaultDataDir({ XDG_STATE_HOME: "/var/lib/state" }, "/home/ops")).toBe("/var/lib/state/aider-bot/queue");
+    // A relative XDG_STATE_HOME is invalid by the spec: it would depend on the working directory again.
+    expect(defaultDataDir({ XDG_STATE_HOME: "state" }, "/home/ops")).toBe("/home/ops/.local/state/aider-bot/queue");
+    expect(readEnv({}).dataDir).toBe(defaultDataDir());
+    expect(readEnv({ AIDER_BOT_DATA_DIR: "/data/queue" }).dataDir).toBe("/data/queue");
   });
 });
