@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { CLI_MAIN } from "../helpers/cli-entry.js";
 import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 // The built module and its built child entry, as a job process runs them (the shared contract with createExec is
 // tested in create-exec.test.ts).
@@ -16,13 +17,8 @@ const environOf = (pid: number): string[] => readFileSync(`/proc/${pid}/environ`
 const parentOf = async (exec: { run: (r: { command: string; args: string[]; cwd: string }) => Promise<{ stdout: string }> }) =>
   Number((await exec.run({ command: "sh", args: ["-c", "echo $PPID"], cwd: "/tmp" })).stdout.trim());
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 describe("startSpawnHelper", () => {
   it("starts each process from the helper, which holds only the allow-listed part of the environment it was given", async () => {

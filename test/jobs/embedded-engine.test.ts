@@ -5,15 +5,10 @@ import { createEmbeddedEngine } from "../../src/jobs/embedded-engine.js";
 import type { AbandonReason, EngineJob, JobEngine, JobHandler } from "../../src/jobs/job-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
-/** Poll for `condition` up to the suite's one wait limit; a timeout says what was awaited and, with `seen`, what was seen. */
-async function until(condition: () => boolean | Promise<boolean>, what: string, seen?: () => string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}${seen ? `\n${seen()}` : ""}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 function deferred() {
   let resolve!: () => void;

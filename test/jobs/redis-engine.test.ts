@@ -7,18 +7,13 @@ import type { JobEngine } from "../../src/jobs/job-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 if (!hasRedisServer) console.warn("SKIPPED: the Redis job-engine tests need `redis-server` on PATH (apt-get install redis-server).");
 const describeRedis = hasRedisServer ? describe : describe.skip;
 
-/** Poll for `condition` up to the suite's one wait limit; a timeout says what was awaited and, with `seen`, what was seen. */
-async function until(condition: () => boolean | Promise<boolean>, what: string, seen?: () => string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}${seen ? `\n${seen()}` : ""}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 const fast = { leaseMs: 1000, backoffMs: 50, busyRetryMs: 50 };
 const job = <T>(id: string, key: string, data: T, installationId = 1) => ({ id, key, installationId, kind: "run" as const, data });

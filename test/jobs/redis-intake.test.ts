@@ -3,8 +3,8 @@ import { createRedisEngine } from "../../src/jobs/redis-engine.js";
 import { PENDING_STALE_MS } from "../../src/jobs/redis-intake.js";
 import type { JobEngine, JobInput } from "../../src/jobs/job-engine.js";
 import type { RedisEngineOptions } from "../../src/jobs/redis-engine.js";
-import { WAIT_MS } from "../helpers/timeouts.js";
 import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 if (!hasRedisServer) console.warn("SKIPPED: the Redis intake tests need `redis-server` on PATH (apt-get install redis-server).");
 const describeRedis = hasRedisServer ? describe : describe.skip;
@@ -13,13 +13,8 @@ const job = (id: string, key: string, data: unknown = {}): JobInput<unknown> => 
 const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 /**
  * The Redis engine's enqueue as a webhook receiver uses it: many deliveries in one turn of the event loop, recorded
