@@ -4,10 +4,8 @@ import { PENDING_STALE_MS } from "../../src/jobs/redis-intake.js";
 import type { JobEngine, JobInput } from "../../src/jobs/job-engine.js";
 import type { RedisEngineOptions } from "../../src/jobs/redis-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
-import { hasRedisServer, startRedisServer } from "./redis-server.js";
-
-if (!hasRedisServer) console.warn("SKIPPED: the Redis intake tests need `redis-server` on PATH (apt-get install redis-server).");
-const describeRedis = hasRedisServer ? describe : describe.skip;
+import { describeWith } from "../helpers/needs.js";
+import { startRedisServer } from "./redis-server.js";
 
 const job = (id: string, key: string, data: unknown = {}): JobInput<unknown> => ({ id, key, installationId: 1, kind: "triage", data });
 const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
@@ -26,7 +24,7 @@ async function until(condition: () => Promise<boolean>, what: string): Promise<v
  * in one script (dedupe mark, key list, outbox) and answered; queued in BullMQ afterwards. Each caller must still get
  * its own answer, and nothing recorded may be lost.
  */
-describeRedis("redis intake (batched enqueue, real redis-server)", () => {
+describeWith("redis", "redis intake (batched enqueue, real redis-server)", () => {
   let server: { url: string; stop: () => Promise<void> };
   let raw: Redis;
   let prefix: string;
