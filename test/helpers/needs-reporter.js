@@ -1,11 +1,12 @@
 /**
  * jest reporter: for each test file, one line per group of tests skipped because a tool is missing here (see
- * test/helpers/needs.ts), and at the end of the run the sum of them with what to install, so a run on a fresh
- * machine says plainly what it did not test. Silent when nothing was skipped for a missing tool.
+ * test/helpers/needs.ts), and the sum of them with what to install, which jest's global teardown
+ * (test/helpers/print-skipped.js) prints last, after jest's own summary. So a run on a fresh machine says plainly
+ * what it did not test. Silent when nothing was skipped for a missing tool.
  */
 import path from "node:path";
 import process from "node:process";
-import { NEEDS, parseSkipTitle } from "./skip-note.js";
+import { NEEDS, parseSkipTitle, SKIPPED_SUMMARY } from "./skip-note.js";
 
 /** The skipped tests of one file, grouped by the title that carries the skip (a describe's, or the test's own). */
 function skippedGroups(fileResult) {
@@ -44,6 +45,7 @@ export default class NeedsReporter {
   onRunComplete() {
     if (this.counts.size === 0) return;
     const parts = [...this.counts].map(([need, n]) => `${plural(n, "test needs", "tests need")} ${NEEDS[need].tool} (${NEEDS[need].install})`);
-    process.stderr.write(`\nSkipped for missing tools: ${parts.join(", ")}. Install them and re-run to test these too.\n`);
+    // The reporter and the global teardown run in jest's main process, in the same realm.
+    globalThis[SKIPPED_SUMMARY] = `Skipped for missing tools: ${parts.join(", ")}. Install them and re-run to test these too.`;
   }
 }

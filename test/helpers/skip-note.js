@@ -10,6 +10,9 @@ export const NEEDS = {
   podman: { tool: "Podman", install: "apt-get install podman runc" },
 };
 
+/** Where the reporter leaves the run's summary of such skips for the global teardown to print (a global of jest's main process). */
+export const SKIPPED_SUMMARY = Symbol.for("aider-bot.skipped-for-missing-tools");
+
 const MARK = /\[skipped: needs (bubblewrap|redis|podman): ([^\]]*)\]$/;
 
 /** The title of a test or group skipped because `need` is missing here, `why` said in one line. */
