@@ -48,10 +48,13 @@ for dir in ${AIDER_BOT_FRESH_DIRS:-}; do
   i=$((i + 1))
   base="$AIDER_BOT_FRESH_SCRATCH/$i"
   mkdir -p "$base/upper" "$base/work"
-  for tool in "${HIDE[@]}"; do
-    if [ -e "$dir/$tool" ] || [ -L "$dir/$tool" ]; then mknod "$base/upper/$tool" c 0 0; fi
-  done
-  if ! mount -t overlay overlay -o "lowerdir=$dir,upperdir=$base/upper,workdir=$base/work" "$dir" 2>/dev/null; then
+  overlay() {
+    for tool in "${HIDE[@]}"; do
+      if [ -e "$dir/$tool" ] || [ -L "$dir/$tool" ]; then mknod "$base/upper/$tool" c 0 0 || return 1; fi
+    done
+    mount -t overlay overlay -o "lowerdir=$dir,upperdir=$base/upper,workdir=$base/work" "$dir"
+  }
+  if ! overlay 2>/dev/null; then
     mkdir -p "$base/copy"
     cp -a "$dir/." "$base/copy/"
     for tool in "${HIDE[@]}"; do rm -f "$base/copy/$tool"; done

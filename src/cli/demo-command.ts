@@ -1,4 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { startAppServer } from "../app/start-app-server.js";
 import { readEnv, sourceEnv } from "../config/env.js";
 import { chooseDemoSandbox } from "../demo/demo-sandbox.js";
@@ -21,6 +24,9 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
   const say = (s: string) => process.stdout.write(`${s}\n`);
   const exec = createExec({ sourceEnv: source });
   const sandbox = await chooseDemoSandbox(exec, source.AIDER_BOT_SANDBOX);
+  // Its own queue and caches, removed at the end: a demo stopped half-way must leave no job behind for the next demo
+  // (or an app started from the same folder, whose queue is ./.aider-bot by default) to run again.
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "aider-bot-demo-"));
   const fake = await startFakeGitHub({ sourceEnv: source });
   const llm = await startScriptedLlmServer(DEMO_REPLIES);
   // What the coder model was sent from the `from`th request on (the last message of each; commit subjects left out).
@@ -51,6 +57,8 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
       // which read this from the environment they inherit.
       AIDER_BOT_THROTTLE: "0",
       AIDER_BOT_SANDBOX: sandbox.setting,
+      AIDER_BOT_DATA_DIR: path.join(scratch, "queue"),
+      AIDER_BOT_CACHE_DIR: path.join(scratch, "cache"),
     });
     app = await startAppServer(env, privateKey);
     say(`Fake GitHub at ${fake.webUrl}, scripted model at ${llm.baseUrl}, app at ${app.url}`);
@@ -149,6 +157,7 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     await app?.shutdown(1_000);
     await llm.close();
     await fake.close();
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 

@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { has } from "../helpers/needs.js";
 import { runCli } from "../helpers/run-cli.js";
+import { WAIT_MS } from "../helpers/timeouts.js";
 
 describe("aider-bot demo (the README's first command)", () => {
   let home: string;
@@ -16,7 +18,11 @@ describe("aider-bot demo (the README's first command)", () => {
   test("runs both flows offline: the new test fails, the failure goes back to the model, the fix turns it green, then the push and the PR; exits 0 on its own", async () => {
     // runCli kills the process and fails with its output if it has not exited in time: a demo that hangs after
     // printing (engines, timers or the spare job process left running) fails here.
+    // Two whole runs (the pull request's, with a failing round, and the issue's), each of which may take a harness wait.
     const { code, stdout, stderr } = await runCli(["demo"], {
+      timeoutMs: WAIT_MS * 2,
+      // Started from a folder of its own, to see it leaves no queue there (./.aider-bot is the app's default).
+      cwd: home,
       env: {
         HOME: home,
         AIDER_BOT_CACHE_DIR: path.join(home, "cache"),
@@ -48,5 +54,7 @@ describe("aider-bot demo (the README's first command)", () => {
     // The status comment shows the checks ran; nothing says they were skipped.
     expect(stdout).toMatch(/Repository commands ran (in a bubblewrap sandbox|without a sandbox)/);
     expect(stdout).not.toMatch(/were \*\*not run\*\*|ERROR/);
+    // Its queue was its own and is gone: a demo stopped half-way leaves no job for the next one to run again.
+    expect(existsSync(path.join(home, ".aider-bot"))).toBe(false);
   });
 });
