@@ -12,6 +12,10 @@ export default {
   transform: { "^.+\\.ts$": "<rootDir>/test/helpers/esbuild-transform.js" },
   // CLI and e2e tests spawn the built app: build it once (if stale) before any test runs.
   globalSetup: "<rootDir>/test/helpers/build-once.js",
+  // Tests that need bubblewrap, Redis or Podman skip where those are missing (test/helpers/needs.ts); the reporter
+  // lists them, and the teardown ends the run with what to install.
+  reporters: ["default", "<rootDir>/test/helpers/needs-reporter.js"],
+  globalTeardown: "<rootDir>/test/helpers/print-skipped.js",
   // Longer than any harness wait (test/helpers/timeouts.js), so a harness failure shows its own diagnostics.
   testTimeout: TEST_TIMEOUT_MS,
   // jest's default on a 2-core machine is one worker; most of a slow test's time is spent waiting on the processes

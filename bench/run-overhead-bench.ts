@@ -13,17 +13,35 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../src/exec/create-exec.js";
-import { DEMO_FILES } from "../src/demo/demo-script.js";
 import { seedPullRequest } from "../src/demo/seed-repo.js";
 import { sendWebhook } from "../src/demo/send-webhook.js";
 import { freePort, percentile, startRig, WEBHOOK_SECRET, type Rig } from "./lib/app-rig.js";
+
+/** The repository the runs edit: the demo's sample as it was when this bench was written (TypeScript, a test command that passes at once), so its figures stay comparable. */
+const BENCH_FILES: Record<string, string> = {
+  "package.json": `{ "name": "widgets", "version": "1.0.0", "type": "module" }\n`,
+  "src/fetch-client.ts": [
+    "export interface FetchOptions {",
+    "  timeoutMs?: number;",
+    "}",
+    "",
+    "export async function getText(url: string, options: FetchOptions = {}): Promise<string> {",
+    "  const res = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });",
+    "  if (!res.ok) throw new Error(`GET ${url} failed: ${res.status}`);",
+    "  return res.text();",
+    "}",
+    "",
+  ].join("\n"),
+  "src/index.ts": 'import { getText } from "./fetch-client.js";\n\nexport async function main(): Promise<void> {\n  console.log(await getText("https://example.com"));\n}\n',
+  ".github/aider.yml": 'test: node -e "process.exit(0)"\nmax_reflections: 2\n',
+};
 
 const USER = "maintainer";
 const RUNS = 3;
 
 function generatedRepo(n: number): Record<string, string> {
-  const files: Record<string, string> = { ...DEMO_FILES };
-  for (let i = 0; i < n - Object.keys(DEMO_FILES).length; i++) {
+  const files: Record<string, string> = { ...BENCH_FILES };
+  for (let i = 0; i < n - Object.keys(BENCH_FILES).length; i++) {
     const dir = `src/mod${i % 40}`;
     files[`${dir}/part${i}.ts`] = [
       `import { getText } from "../fetch-client.js";`,
@@ -274,7 +292,7 @@ async function benchRepo(label: string, files: Record<string, string>, appEnv: R
 
 /** All three repositories, or only one: `demo`, `700` or `3000` (`npx tsx bench/run-all.ts overhead 700`). */
 export async function runOverheadBench(only?: string): Promise<void> {
-  if (!only || only === "demo") await benchRepo("4-file demo", DEMO_FILES);
+  if (!only || only === "demo") await benchRepo("4-file demo", BENCH_FILES);
   if (!only || only === "700") {
     await benchRepo("generated, 700 files", generatedRepo(700));
     // The same without the repository's git mirror: what the mirror saves, against a floor of the same moments.

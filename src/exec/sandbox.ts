@@ -16,12 +16,15 @@ export interface SandboxOptions {
 /** The flags every sandboxed run uses; the probe uses the same ones, so "it works" means "it works for real runs". */
 const NAMESPACES = ["--unshare-all", "--unshare-pid", "--die-with-parent", "--new-session"];
 
+/** The arguments of `bwrap` that probe it: `true` run with every flag a real run uses. */
+export const SANDBOX_PROBE_ARGS: readonly string[] = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...NAMESPACES, "true"];
+
 /**
  * Why bubblewrap cannot run here (not installed, user namespaces disabled, …), or null when it works. The reason
  * is what bwrap or the spawn said, for the status comment and the log.
  */
 export async function sandboxProblem(exec: Exec): Promise<string | null> {
-  const r = await exec.run({ command: "bwrap", args: ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...NAMESPACES, "true"], cwd: "/", timeoutMs: 10_000 });
+  const r = await exec.run({ command: "bwrap", args: [...SANDBOX_PROBE_ARGS], cwd: "/", timeoutMs: 10_000 });
   if (r.exitCode === 0) return null;
   if (r.spawnError) return /ENOENT/.test(r.spawnError) ? "bubblewrap (bwrap) is not installed" : `bwrap could not be started: ${r.spawnError}`;
   const said = r.output.trim().split("\n").slice(-2).join(" ").slice(0, 300);

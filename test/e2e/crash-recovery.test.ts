@@ -1,5 +1,5 @@
 import { branchLog } from "../../src/demo/seed-repo.js";
-import { stagesEntered, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
@@ -15,7 +15,7 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
   let e2e: E2E;
   beforeAll(async () => {
     // A short lease, so a restarted app takes the dead process's job over quickly.
-    app = await startE2EApp({ env: { AIDER_BOT_LEASE_MS: "1500", AIDER_BOT_SHUTDOWN_MS: "1000" } });
+    app = await startE2EApp({ env: { ...UNSANDBOXED, AIDER_BOT_LEASE_MS: "1500", AIDER_BOT_SHUTDOWN_MS: "1000" } });
   });
   afterAll(async () => {
     await app?.close();

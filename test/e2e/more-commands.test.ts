@@ -1,5 +1,5 @@
 import { branchLog, seedRepo } from "../../src/demo/seed-repo.js";
-import { stagesEntered, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
@@ -11,7 +11,7 @@ describe("e2e: ask, retry, cancel, forks", () => {
   let app: E2EApp;
   let e2e: E2E;
   beforeAll(async () => {
-    app = await startE2EApp();
+    app = await startE2EApp({ env: UNSANDBOXED });
   });
   afterAll(async () => {
     await app?.close();

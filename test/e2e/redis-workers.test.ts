@@ -1,8 +1,9 @@
 import { Redis } from "ioredis";
 import { branchLog } from "../../src/demo/seed-repo.js";
-import { stagesEntered, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { describeWith } from "../helpers/needs.js";
 import { waitUntil } from "../helpers/wait-until.js";
-import { hasRedisServer, startRedisServer } from "../jobs/redis-server.js";
+import { startRedisServer } from "../jobs/redis-server.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 // The test command sleeps only while the checkout holds the marker the slow reply adds (see crash-recovery.test.ts).
@@ -11,16 +12,13 @@ const slowFix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=====
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
-const describeRedis = hasRedisServer ? describe : describe.skip;
-if (!hasRedisServer) console.warn("test/e2e/redis-workers.test.ts skipped: redis-server is not installed (apt-get install redis-server).");
-
-describeRedis("e2e: a receiver and two workers on Redis", () => {
+describeWith("redis", "e2e: a receiver and two workers on Redis", () => {
   let redis: Awaited<ReturnType<typeof startRedisServer>>;
   let app: E2EApp;
   let e2e: E2E;
   beforeAll(async () => {
     redis = await startRedisServer();
-    app = await startE2EApp({ workers: { redisUrl: redis.url, count: 2 }, env: { AIDER_BOT_LEASE_MS: "2000" } });
+    app = await startE2EApp({ workers: { redisUrl: redis.url, count: 2 }, env: { ...UNSANDBOXED, AIDER_BOT_LEASE_MS: "2000" } });
   });
   afterAll(async () => {
     await app?.close();

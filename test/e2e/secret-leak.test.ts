@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
+import { describeWith } from "../helpers/needs.js";
 import { TEST_TIMEOUT_MS } from "../helpers/timeouts.js";
 
 /**
@@ -255,18 +256,7 @@ async function finish(run: (Pick<Run, "rig"> & { e2e?: E2E }) | undefined): Prom
   await rm(run.rig.root, { recursive: true, force: true });
 }
 
-const bwrapWorks = (() => {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "true"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-if (!bwrapWorks) console.warn("secret-leak: bubblewrap cannot run on this host: the sandbox-on suite is SKIPPED (install bubblewrap and allow user namespaces to run it)");
-const describeWithBwrap = bwrapWorks ? describe : describe.skip;
-
-describeWithBwrap("e2e secret leaks, sandbox on (needs bubblewrap)", () => {
+describeWith("bubblewrap", "e2e secret leaks, sandbox on", () => {
   let run: Run;
   beforeAll(async () => {
     run = await runHostile("on");

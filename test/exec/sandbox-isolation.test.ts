@@ -9,19 +9,17 @@ import { createExec } from "../../src/exec/create-exec.js";
 import { sandboxProblem, sandboxRequest } from "../../src/exec/sandbox.js";
 import { createCoderDeps } from "../../src/run/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
+import { describeWith } from "../helpers/needs.js";
 import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
 
 const exec = createExec({ sourceEnv: process.env });
 const log = pino({ level: "silent" });
-const problem = await sandboxProblem(exec);
-if (problem) console.warn(`bubblewrap cannot run here (${problem}): the sandbox isolation tests are skipped`);
-const withBwrap = problem ? describe.skip : describe;
 
 /**
  * A work dir outside /tmp (finding 4) holding two jobs' checkouts, a key folder and a home with secrets; the check
  * exec is built as the app builds it.
  */
-withBwrap("the check exec's bubblewrap sandbox", () => {
+describeWith("bubblewrap", "the check exec's bubblewrap sandbox", () => {
   let root: string;
   let work: string;
   let checkout: string;

@@ -84,6 +84,13 @@ export interface E2EApp {
 }
 
 /**
+ * The environment of a test app whose flow is not about the sandbox: the repositories it serves are the test's own
+ * fixtures (trusted), so their check commands run unsandboxed, and the flow is the same on a machine without
+ * bubblewrap as on one with it. Tests of the sandbox itself leave it on (secret-leak, least-privilege, exec/).
+ */
+export const UNSANDBOXED: Readonly<Record<string, string>> = { AIDER_BOT_SANDBOX: "off" };
+
+/**
  * End-to-end rig: a fake GitHub (REST + git smart-HTTP) and a scripted model on 127.0.0.1, and the real, built app
  * started as its own process (`aider-bot serve`) pointed at them through GHE_HOST — no mocks inside the app. Starting
  * the app is the expensive part, so a test file starts it once (beforeAll) and runs each test as a scenario on it.

@@ -5,7 +5,8 @@ import { createEmbeddedEngine } from "../../src/jobs/embedded-engine.js";
 import type { AbandonReason, EngineJob, EngineOptions, JobEngine } from "../../src/jobs/job-engine.js";
 import { createRedisEngine } from "../../src/jobs/redis-engine.js";
 import { waitUntil } from "../helpers/wait-until.js";
-import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { describeWith } from "../helpers/needs.js";
+import { startRedisServer } from "./redis-server.js";
 
 /**
  * The guarantees docs/architecture.md ("Jobs") says both engines give, checked against each with the same tests:
@@ -54,16 +55,6 @@ function redisRig(): Rig {
   };
 }
 
-if (!hasRedisServer) console.warn("SKIPPED: the Redis half of the job-engine contract needs `redis-server` on PATH (apt-get install redis-server).");
-const engines: [string, () => Rig][] = [["embedded (lmdb)", embeddedRig], ...(hasRedisServer ? ([["redis (BullMQ)", redisRig]] as [string, () => Rig][]) : [])];
-
-beforeAll(async () => {
-  if (hasRedisServer) redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
-
 const job = <T>(id: string, key: string, data: T) => ({ id, key, installationId: 1, kind: "run" as const, data });
 
 function gate() {
@@ -72,7 +63,7 @@ function gate() {
   return { promise, open };
 }
 
-describe.each(engines)("job engine contract: %s", (_name, makeRig) => {
+function contract(makeRig: () => Rig): void {
   let rig: Rig;
   beforeEach(() => {
     rig = makeRig();
@@ -209,4 +200,16 @@ describe.each(engines)("job engine contract: %s", (_name, makeRig) => {
     rig.open<null>({ handler: async (j) => void ran.push(j.id) });
     await waitUntil(() => ran.includes("s1"), "the restarted engine to run the requeued job");
   });
+}
+
+describe("job engine contract: embedded (lmdb)", () => contract(embeddedRig));
+
+describeWith("redis", "job engine contract: redis (BullMQ)", () => {
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  contract(redisRig);
 });

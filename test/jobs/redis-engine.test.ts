@@ -6,11 +6,9 @@ import { createRedisEngine } from "../../src/jobs/redis-engine.js";
 import type { JobEngine } from "../../src/jobs/job-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
-import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { describeWith } from "../helpers/needs.js";
+import { startRedisServer } from "./redis-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
-
-if (!hasRedisServer) console.warn("SKIPPED: the Redis job-engine tests need `redis-server` on PATH (apt-get install redis-server).");
-const describeRedis = hasRedisServer ? describe : describe.skip;
 
 /** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
 const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
@@ -18,7 +16,7 @@ const until = (condition: () => boolean | Promise<boolean>, what: string, seen?:
 const fast = { leaseMs: 1000, backoffMs: 50, busyRetryMs: 50 };
 const job = <T>(id: string, key: string, data: T, installationId = 1) => ({ id, key, installationId, kind: "run" as const, data });
 
-describeRedis("redis job engine (real redis-server, two worker processes)", () => {
+describeWith("redis", "redis job engine (real redis-server, two worker processes)", () => {
   let redis: { url: string; stop: () => Promise<void> };
   let dir: string;
   let prefix: string;

@@ -3,11 +3,9 @@ import { createRedisEngine } from "../../src/jobs/redis-engine.js";
 import { PENDING_STALE_MS } from "../../src/jobs/redis-intake.js";
 import type { JobEngine, JobInput } from "../../src/jobs/job-engine.js";
 import type { RedisEngineOptions } from "../../src/jobs/redis-engine.js";
-import { hasRedisServer, startRedisServer } from "./redis-server.js";
+import { describeWith } from "../helpers/needs.js";
+import { startRedisServer } from "./redis-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
-
-if (!hasRedisServer) console.warn("SKIPPED: the Redis intake tests need `redis-server` on PATH (apt-get install redis-server).");
-const describeRedis = hasRedisServer ? describe : describe.skip;
 
 const job = (id: string, key: string, data: unknown = {}): JobInput<unknown> => ({ id, key, installationId: 1, kind: "triage", data });
 const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
@@ -21,7 +19,7 @@ const until = (condition: () => boolean | Promise<boolean>, what: string, seen?:
  * in one script (dedupe mark, key list, outbox) and answered; queued in BullMQ afterwards. Each caller must still get
  * its own answer, and nothing recorded may be lost.
  */
-describeRedis("redis intake (batched enqueue, real redis-server)", () => {
+describeWith("redis", "redis intake (batched enqueue, real redis-server)", () => {
   let server: { url: string; stop: () => Promise<void> };
   let raw: Redis;
   let prefix: string;

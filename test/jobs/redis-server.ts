@@ -1,8 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
-
-/** Whether `redis-server` is on PATH; the Redis tests skip (saying so) only when it is not. */
-export const hasRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -15,7 +12,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A throwaway redis-server on a free port, without persistence; `stop()` kills it. */
+/** A throwaway redis-server on a free port, without persistence; `stop()` kills it. Tests using it run under `describeWith("redis", …)` (test/helpers/needs.ts). */
 export async function startRedisServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });

@@ -1,12 +1,10 @@
 import { Redis } from "ioredis";
 import { createInstallationSlots } from "../../src/jobs/redis-slots.js";
-import { hasRedisServer, startRedisServer } from "./redis-server.js";
-
-if (!hasRedisServer) console.warn("SKIPPED: the installation-slot script tests need `redis-server` on PATH (apt-get install redis-server).");
-const describeRedis = hasRedisServer ? describe : describe.skip;
+import { describeWith } from "../helpers/needs.js";
+import { startRedisServer } from "./redis-server.js";
 
 /** The per-installation semaphore's Lua script and wake-ups, against a real redis-server (no BullMQ queue needed). */
-describeRedis("installation slots (real redis-server)", () => {
+describeWith("redis", "installation slots (real redis-server)", () => {
   let server: { url: string; stop: () => Promise<void> };
   let redis: Redis;
   let n = 0;
