@@ -30,7 +30,7 @@ export function createLedgerGuard(o: LedgerGuardOptions): SpendGuard {
       const at = now();
       const buckets = planBuckets(o.scope, o.limits, at);
       const id = randomUUID();
-      const amount = { usdMicros: estimate.costUsd === null ? 0 : toMicros(estimate.costUsd), tokens: estimate.tokens.prompt + estimate.tokens.completion };
+      const amount = amountOf(estimate.tokens, estimate.costUsd);
       const outcome = await o.ledger.reserve(buckets, id, amount, at + (o.holdMs ?? 3_600_000), at);
       if (outcome.ok) {
         held.set(id, buckets);
@@ -44,8 +44,18 @@ export function createLedgerGuard(o: LedgerGuardOptions): SpendGuard {
       const buckets = held.get(id);
       if (!buckets) return;
       held.delete(id);
-      const amount = { usdMicros: used.costUsd === null ? 0 : toMicros(used.costUsd), tokens: used.tokens.prompt + used.tokens.completion };
+      const amount = amountOf(used.tokens, used.costUsd);
       await o.ledger.settle(buckets, id, amount, used.costUsd === null, now());
     },
   };
+}
+
+/**
+ * Whole, non-negative micro-dollars and tokens. The amounts come from a job process over IPC: whatever it sends, a
+ * negative or non-numeric amount can never shrink what is held or spent.
+ */
+function amountOf(tokens: { prompt: number; completion: number }, costUsd: number | null): { usdMicros: number; tokens: number } {
+  const whole = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.ceil(n) : 0);
+  const usd = typeof costUsd === "number" && Number.isFinite(costUsd) && costUsd > 0 ? toMicros(costUsd) : 0;
+  return { usdMicros: usd, tokens: whole(tokens?.prompt) + whole(tokens?.completion) };
 }

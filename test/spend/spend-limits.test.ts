@@ -95,3 +95,25 @@ describe("the ledger guard", () => {
     }
   });
 });
+
+describe("the ledger guard against a hostile job process", () => {
+  it("negative or non-numeric amounts sent over IPC never shrink what is held or spent", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "guard-hostile-"));
+    const ledger = createLmdbLedger(path.join(dir, "spend"));
+    try {
+      const scope = { installationId: 1, owner: "o", repo: "r", number: 1, runId: "j" };
+      const limits = resolveLimits({}, { pr_tokens: 100 });
+      const guard = createLedgerGuard({ ledger, scope, limits });
+      const held = await guard.reserve({ model: "m", tokens: { prompt: 60, completion: 0 }, costUsd: null });
+      expect(held.ok).toBe(true);
+      const sneaky = await guard.reserve({ model: "m", tokens: { prompt: -1_000, completion: Number.NaN }, costUsd: -5 });
+      expect(sneaky.ok).toBe(true);
+      await guard.settle((sneaky as { id: string }).id, { tokens: { prompt: -500, completion: -500 }, costUsd: -1 });
+      const next = await guard.reserve({ model: "m", tokens: { prompt: 50, completion: 0 }, costUsd: null });
+      expect(next).toMatchObject({ ok: false, limit: "pr" });
+    } finally {
+      await ledger.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
