@@ -17,6 +17,8 @@ import { fireSchedule } from "./fire-schedule.js";
 import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
 import type { RunJobProcessInput } from "./run-job-process.js";
+import { answerSpendRequest } from "../spend/spend-ipc.js";
+import { openSpend, type AppSpend } from "./open-spend.js";
 import { secretFingerprints, withoutSecrets } from "./run-job-process.js";
 import { createScheduler, type Schedule, type ScheduleTarget } from "./scheduler.js";
 import { sweepJobDirs } from "./sweep-job-dirs.js";
@@ -76,7 +78,13 @@ function jobModule(): { module: string; execArgv: string[] } {
  * process). The receiver only records triage jobs. Wiring only; the logic lives in github/, run/, coder/.
  */
 export function createApp(env: AppEnv, options: AppOptions = { work: true }): AppHandle {
-  let engines: { triage: JobEngine<TriageData>; runs: JobEngine<JobContext>; report(job: JobContext, why: Interruption): Promise<void>; pool: ForkPool | null } | null = null;
+  let engines: {
+    triage: JobEngine<TriageData>;
+    runs: JobEngine<JobContext>;
+    report(job: JobContext, why: Interruption): Promise<void>;
+    pool: ForkPool | null;
+    spend: AppSpend | null;
+  } | null = null;
   const loaded = () => {
     if (!engines) throw new Error("the app is not loaded yet");
     return engines;
@@ -102,6 +110,8 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         .then((api) => reportInterrupted(api, job, why))
         .catch((error: unknown) => app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"));
 
+    // Issue #35: the shared spend ledger (LMDB under the data dir, or Redis) and the operator's limits.
+    const spend = options.work ? await openSpend(env) : null;
     const { module, execArgv } = jobModule();
     // One job process is kept started ahead (module loaded), so a job does not wait for Node and the module load.
     const pool = options.work ? createForkPool({ module, execArgv, env: withoutSecrets(env.source), spare: env.spare }) : null;
@@ -116,10 +126,21 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         mintRepoToken(await appApi(), ctx.req.installationId, ctx.req.repo),
         bot(),
       ]);
-      const input: RunJobProcessInput = { job: ctx, apiToken, gitToken, bot: identity, source: withoutSecrets(env.source), fingerprints, ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}) };
+      const input: RunJobProcessInput = {
+        job: ctx,
+        apiToken,
+        gitToken,
+        bot: identity,
+        source: withoutSecrets(env.source),
+        fingerprints,
+        ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}),
+        ...(spend ? { spend: true } : {}),
+      };
       log.info({ attempt: job.attempt }, "job process starting");
       if (!pool) throw new Error("this process only receives webhooks: it does not run jobs");
-      const outcome = await pool.run({ module, input, signal, graceMs: 10_000 });
+      // The job's model calls reserve and settle through this process, which holds the ledger (issue #35).
+      const guard = spend?.guardFor(ctx, (limit) => log.warn({ limit }, "model call refused: spend limit"));
+      const outcome = await pool.run({ module, input, signal, graceMs: 10_000, ...(guard ? { onRequest: (m: unknown) => answerSpendRequest(guard, m) } : {}) });
       if (outcome.kind === "done" || signal.aborted) return;
       // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
       throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
@@ -145,7 +166,16 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     const runPort: RunQueue = { enqueue: (job) => runs.enqueue(job), cancel: (key) => runs.cancel(key) };
     const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
       const api = await installationApi(target.installationId);
-      await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, runs: runPort, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
+      await fireSchedule({
+        api,
+        target,
+        schedule,
+        key,
+        botLogin: (await bot()).login,
+        runs: runPort,
+        defaults: { model: env.model, weakModel: env.weakModel, fallbackModels: env.fallbackModels },
+        now: new Date(),
+      });
     };
     const triage = await createJobEngine<TriageData>({
       ...common,
@@ -172,7 +202,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         : {}),
       onAbandoned: (job, reason) => app.log.error({ job: job.id, reason }, "a triage job failed on every attempt (a webhook: GitHub may redeliver it)"),
     });
-    engines = { triage, runs, report, pool };
+    engines = { triage, runs, report, pool, spend };
     if (options.work) {
       void sweepJobDirs(env).then(
         (swept) => swept.length && app.log.info({ swept }, "removed checkouts left by jobs that died"),
@@ -198,9 +228,10 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     registerHandlers(app, {
       runs: runPort,
       botLogin: async () => (await bot()).login,
-      defaults: { model: env.model, weakModel: env.weakModel },
+      defaults: { model: env.model, weakModel: env.weakModel, fallbackModels: env.fallbackModels },
       firstAttempt: (id) => firstAttempts.has(id),
       lookups: createLookupCache({ ttlMs: env.triageCacheMs }),
+      ...(spend ? { usage: spend.usage } : {}),
     });
   };
   return {
@@ -225,7 +256,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       }
     },
     async shutdown(graceMs) {
-      const { triage, runs, report, pool } = loaded();
+      const { triage, runs, report, pool, spend } = loaded();
       pool?.close();
       // Triage first: it is quick, and a triage finishing now may still enqueue a run.
       await triage.shutdown(graceMs);
@@ -236,6 +267,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         ...(env.redisUrl ? [] : cut.waiting.map((job) => report(job.data, { kind: "waiting" }))),
       ];
       await Promise.all(tell);
+      await spend?.close();
     },
   };
 }

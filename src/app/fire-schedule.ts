@@ -20,7 +20,7 @@ export async function fireSchedule(args: {
   key: string;
   botLogin: string;
   runs: RunQueue;
-  defaults: { model: string; weakModel?: string };
+  defaults: { model: string; weakModel?: string; fallbackModels?: string[] };
   now: Date;
 }): Promise<boolean> {
   const { api, target, schedule, key } = args;

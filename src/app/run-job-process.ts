@@ -1,10 +1,15 @@
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
-import { readEnv, sourceEnv } from "../config/env.js";
+import { readEnv, sourceEnv, type AppEnv } from "../config/env.js";
 import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import { warmHttpFetch } from "../github/http-fetch.js";
 import type { JobContext } from "../github/job-context.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
+import { pricesOf } from "../llm/price-table.js";
+import { readModelSettings } from "../llm/read-model-settings.js";
+import { routeModels } from "../llm/route-models.js";
+import type { LlmClient } from "../llm/types.js";
+import { ipcSpendGuard } from "../spend/spend-ipc.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
 import { warmSyntaxCheck } from "../run/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
@@ -33,6 +38,8 @@ export interface RunJobProcessInput {
   source: Record<string, string | undefined>;
   /** Fingerprints of the secrets this process must not hold but must still never write (webhook secret, App key lines). */
   fingerprints: SecretFingerprint[];
+  /** Issue #35: model calls reserve and settle their spend through the parent (over IPC), which holds the ledger. */
+  spend?: boolean;
 }
 
 /** Fingerprints of the app's own secrets (webhook secret, each line of the App's key) for a job process. */
@@ -79,7 +86,12 @@ export async function preload(): Promise<void> {
 }
 
 /** The job process's entry (fork-worker's `runJob` contract): runs the job and answers its outcome's kind. */
-export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Promise<{ outcome: RunOutcome["kind"] }> {
+export async function runJob(
+  input: RunJobProcessInput,
+  signal: AbortSignal,
+  _send?: (message: unknown) => void,
+  request?: (message: unknown) => Promise<unknown>,
+): Promise<{ outcome: RunOutcome["kind"] }> {
   for (const secret of [input.apiToken, input.gitToken, input.modelKey]) processRedactor.add(secret);
   // Every writer in this process (logs, GitHub writes, commits, model requests) redacts through the one redactor:
   // extend it, before anything captures it, with the secrets known here only by their fingerprints.
@@ -97,7 +109,7 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
     env,
     exec,
     checkExec: createCheckExec(env, exec, log, warm ? { probe: () => warm } : {}),
-    llm: createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices }),
+    llm: await jobLlm(input, env, log, request),
     api: octokit,
     gitToken: async () => input.gitToken,
     bot: input.bot,
@@ -105,4 +117,21 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
     signal,
   });
   return { outcome: outcome.kind };
+}
+
+/**
+ * The job's model client: the endpoint's client, with the model settings table's prices under the operator's
+ * `AIDER_BOT_PRICES`, routed through the fallback models and, when the parent holds a ledger, the spend guard.
+ */
+async function jobLlm(input: RunJobProcessInput, env: AppEnv, log: { warn(obj: object, msg?: string): void }, request?: (message: unknown) => Promise<unknown>): Promise<LlmClient> {
+  const settings = await readModelSettings(env.modelSettingsFile);
+  const prices = { ...pricesOf(settings), ...(env.prices ?? {}) };
+  const client = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: prices });
+  return routeModels(client, {
+    fallbacks: input.job.req.settings.fallbackModels ?? env.fallbackModels ?? [],
+    settings,
+    prices,
+    logger: log,
+    ...(input.spend && request ? { guard: ipcSpendGuard(request) } : {}),
+  });
 }

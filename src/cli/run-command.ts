@@ -6,6 +6,9 @@ import type { EditFormatName } from "../edits/types.js";
 import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
+import { pricesOf } from "../llm/price-table.js";
+import { readModelSettings } from "../llm/read-model-settings.js";
+import { routeModels } from "../llm/route-models.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
 import { createCoderDeps } from "../run/create-coder-deps.js";
 import { createGit } from "../workspace/create-git.js";
@@ -52,7 +55,11 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
   processRedactor.add(env.openaiApiKey);
   await loadTokenizer();
   const model = opts.model ?? env.model;
-  const llm = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices });
+  // The model settings table's prices under AIDER_BOT_PRICES; AIDER_BOT_FALLBACK_MODELS take a failing model's calls.
+  const settings = await readModelSettings(env.modelSettingsFile);
+  const prices = { ...pricesOf(settings), ...(env.prices ?? {}) };
+  const client = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: prices });
+  const llm = routeModels(client, { fallbacks: env.fallbackModels ?? [], settings, prices });
   const git = createGit(exec);
   const say = (line: string) => {
     if (!opts.json || env.progress) process.stderr.write(`${line}\n`);
@@ -107,6 +114,7 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
         reflections: result.reflections,
         tokens: result.tokens,
         costUsd: result.costUsd,
+        ...(result.models ? { models: result.models } : {}),
         ...(result.outcome === "llm-error" || result.outcome === "budget-exceeded" || result.outcome === "timed-out" ? { message: result.message } : {}),
         ...(result.outcome === "edit-failed" ? { failures: result.failures.map((f) => ({ path: f.path, reason: f.reason, message: f.message })) } : {}),
         ...(result.outcome === "checks-failed" ? { check: { kind: result.report.kind, command: result.report.command, output: result.report.output } } : {}),

@@ -44,6 +44,8 @@ interface CoderState extends LoopState {
   map: { key: string; text: string } | null;
   /** Why setup/lint/test were not run (no sandbox available), when they were not. */
   checksSkipped?: string;
+  /** The models that answered (issue #35: a fallback model may answer for the configured one). */
+  models: string[];
 }
 
 /** The state plus what does not change during a run. */
@@ -136,6 +138,7 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
     setupDone: false,
     uncheckedEdits: false,
     map: null,
+    models: [],
   };
   const repoFiles = await deps.workspace.listFiles();
   const sandbox = await deps.sandboxMode?.();
@@ -185,7 +188,9 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
   state.usage = addUsage(state.usage, reply.usage, reply.costUsd);
   const { tokens, costUsd } = state.usage;
   const spent = costUsd === null ? "" : `, $${costUsd.toFixed(4)}`;
-  progress(run, "thinking", `${options.model}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${spent}`);
+  const answeredBy = reply.model ?? options.model;
+  if (!state.models.includes(answeredBy)) state.models.push(answeredBy);
+  progress(run, "thinking", `${answeredBy}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${spent}`);
   state.lastText = reply.text;
 
   const verdict = judgeReply({
@@ -348,6 +353,7 @@ function resultBase(run: CoderRun) {
     elapsedMs: run.deps.now() - run.start,
     ...(run.sandbox ? { sandbox: run.sandbox } : {}),
     ...(state.checksSkipped ? { checksSkipped: state.checksSkipped } : {}),
+    ...(state.models.length ? { models: [...state.models] } : {}),
   };
 }
 

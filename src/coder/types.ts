@@ -65,6 +65,8 @@ interface CoderResultBase {
   sandbox?: SandboxMode;
   /** Set when lint/test/setup were configured but not run, with the reason. */
   checksSkipped?: string;
+  /** Issue #35: the models that answered this run's edit calls, in order (a fallback's name when the model failed). */
+  models?: string[];
 }
 
 export interface FileStat {

@@ -14,7 +14,7 @@ export type AuthDecision =
 
 /**
  * May this sender run this verb (pure)? Bots are ignored unless their App id is allow-listed; the app never
- * answers itself; users need `min_permission` (or `ask_permission` for ask/help) from the collaborator-permission
+ * answers itself; users need `min_permission` (or `ask_permission` for ask/help/usage) from the collaborator-permission
  * API. Never `author_association`, never login-name patterns.
  */
 export function authorize(args: {
@@ -33,7 +33,7 @@ export function authorize(args: {
   if (sender.type === "Bot" && !(sender.appId !== undefined && trigger.allowed_bots.includes(sender.appId))) {
     return { allow: false, reason: "bot", message: `bot ${sender.login} is not in trigger.allowed_bots` };
   }
-  const needed = args.verb === "ask" || args.verb === "help" ? trigger.ask_permission : trigger.min_permission;
+  const needed = args.verb === "ask" || args.verb === "help" || args.verb === "usage" ? trigger.ask_permission : trigger.min_permission;
   const have = args.permission ?? "none";
   if (sender.type === "Bot") return { allow: true };
   if (RANK[have] >= RANK[needed]) return { allow: true };

@@ -16,6 +16,8 @@ export type Command =
   | { verb: "undo" }
   | { verb: "cancel" }
   | { verb: "help" }
+  /** Issue #35: this repository's spend today and this month against its limits. */
+  | { verb: "usage" }
   | { verb: "invalid"; message: string };
 
 export interface ParseOptions {
@@ -75,7 +77,8 @@ function interpret(firstLine: string, following: string, word: string, contextVe
   const threads: string[] = [];
   let k = 0;
   const sub = tokens[0]?.value.toLowerCase();
-  const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" ? sub : contextVerbs && (sub === "address-reviews" || sub === "fix-ci") ? sub : "run";
+  const verb =
+    sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" || sub === "usage" ? sub : contextVerbs && (sub === "address-reviews" || sub === "fix-ci") ? sub : "run";
   if (verb !== "run") k = 1;
   const allowed: readonly string[] = verb === "address-reviews" ? [...FLAGS, "--thread"] : FLAGS;
   for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {
@@ -102,6 +105,7 @@ function interpret(firstLine: string, following: string, word: string, contextVe
     case "undo":
     case "cancel":
     case "help":
+    case "usage":
       return { verb };
     case "retry":
       return { verb, flags };

@@ -70,6 +70,18 @@ const httpUrl = (example: string) =>
 
 type Prices = Record<string, { input: number; output: number }>;
 
+/** `a,b , c` → `["a", "b", "c"]`: model names, which hold no secret. */
+const modelList = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? "")
+        .split(",")
+        .map((m) => m.trim())
+        .filter(Boolean),
+    );
+
 /** `{"my-model":{"input":1.5,"output":6}}`, USD per million tokens. Model names are echoed, prices are not secret. */
 const prices = () =>
   z
@@ -138,6 +150,12 @@ const VARIABLES = {
   weakModel: variable("AIDER_BOT_WEAK_MODEL", text()),
   /** Extra or overriding model prices, USD per million tokens: AIDER_BOT_PRICES='{"my-model":{"input":1,"output":2}}'. */
   prices: variable("AIDER_BOT_PRICES", prices()),
+  /** Issue #35: the operator's spend limits, a YAML file of defaults and per-installation overrides (see README "Spend limits"). */
+  budgetFile: variable("AIDER_BOT_BUDGET_FILE", text()),
+  /** Issue #35: models tried in order when the run's model fails, comma-separated (a repository's `fallback_models` replaces them). */
+  fallbackModels: variable("AIDER_BOT_FALLBACK_MODELS", modelList()),
+  /** Issue #35: a YAML file of model settings (context window, output limit, edit format, images, prices) over the built-in table. */
+  modelSettingsFile: variable("AIDER_BOT_MODEL_SETTINGS", text()),
   /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
   allowPrefill: variable("AIDER_BOT_ALLOW_PREFILL", offUnless("1", "true")),
   /**

@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import { z } from "zod";
 import { DEFAULT_CONTEXT_BUDGET } from "../context/types.js";
+import { repoBudgetSchema } from "./budget-schema.js";
 import { EDIT_FORMAT_NAMES } from "../edits/types.js";
 
 const PERMISSIONS = ["read", "triage", "write", "maintain", "admin"] as const;
@@ -53,7 +54,10 @@ export const repoConfigSchema = z
       .object({ draft: z.boolean().default(true), branch_prefix: z.string().min(1).default("aider/") })
       .strict()
       .default({ draft: true, branch_prefix: "aider/" }),
-    budget: z.object({ max_tokens: z.number().int().positive().optional(), max_usd: z.number().positive().optional() }).strict().default({}),
+    // Spend limits (issue #35): per run, per pull request/issue, per repository per day and month; see budget-schema.
+    budget: repoBudgetSchema.default({}),
+    // Models tried in order when the model fails (429 past its retry-after bound, 5xx, timeouts, context too long).
+    fallback_models: z.array(z.string().min(1)).max(5).optional(),
     // Tokens of pull-request context (diff, discussion, review threads, checks, earlier runs) per source and in total.
     // A source over its share is summarised or cut with a note, never dropped silently; 0 turns a source off.
     context: z

@@ -13,7 +13,7 @@ export type ScriptedReply =
   | { commitMessage: PlainReply };
 
 /** A reply any request may take. */
-type PlainReply = Exclude<ScriptedReply, { commitMessage: unknown }>;
+export type PlainReply = Exclude<ScriptedReply, { commitMessage: unknown }>;
 
 /**
  * A reply only a commit-message request takes (the weak model's, told apart by the words "commit messages" in its
@@ -74,6 +74,11 @@ export interface ScriptedLlmServer {
   /** Replies not consumed yet. */
   remaining(): number;
   push(...replies: ScriptedReply[]): void;
+  /**
+   * Answers for one model only (by the request's `model`), taken before the shared list: `replies` in order, then
+   * `standing` for every later request to that model (e.g. `{ status: 500 }`: the model is down). `null` clears it.
+   */
+  forModel(model: string, rule: { replies?: PlainReply[]; standing?: PlainReply } | null): void;
   close(): Promise<void>;
 }
 
@@ -85,6 +90,11 @@ export interface ScriptedLlmServer {
 export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Promise<ScriptedLlmServer> {
   const queue = [...replies];
   const requests: RecordedRequest[] = [];
+  const models = new Map<string, { replies: PlainReply[]; standing?: PlainReply }>();
+  const modelReply = (model: string): PlainReply | undefined => {
+    const rule = models.get(model);
+    return rule ? (rule.replies.shift() ?? rule.standing) : undefined;
+  };
   const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -98,7 +108,7 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
         return;
       }
-      const taken = takeReply(queue, isCommitMessageRequest(body));
+      const taken = modelReply(body.model) ?? takeReply(queue, isCommitMessageRequest(body));
       const reply = taken === "no-subject" ? "" : taken;
       if (reply === undefined) {
         res.writeHead(500, { "content-type": "application/json" });
@@ -158,6 +168,10 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
     requests,
     remaining: () => queue.length,
     push: (...more) => queue.push(...more),
+    forModel: (model, rule) => {
+      if (rule) models.set(model, { replies: [...(rule.replies ?? [])], ...(rule.standing ? { standing: rule.standing } : {}) });
+      else models.delete(model);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

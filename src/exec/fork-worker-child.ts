@@ -2,7 +2,11 @@
 import { JobStopped, type StopReason } from "../jobs/job-engine.js";
 import type { ChildJob } from "./fork-worker.js";
 
-type FromParent = { type: "preload"; module: string } | { type: "run"; module: string; input: unknown } | { type: "stop"; reason: StopReason };
+type FromParent =
+  | { type: "preload"; module: string }
+  | { type: "run"; module: string; input: unknown }
+  | { type: "stop"; reason: StopReason }
+  | { type: "reply"; id: number; ok: boolean; result?: unknown; message?: string };
 type JobModule = { runJob?: ChildJob; preload?: () => Promise<unknown> };
 
 /** A spare process (see createForkPool) imports the job module ahead, and runs its `preload` if it has one. */
@@ -11,9 +15,21 @@ const load = (module: string): Promise<JobModule> => (preloaded?.module === modu
 
 const controller = new AbortController();
 
+/** The job's requests to the parent still waiting for their answer. */
+const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextRequest = 0;
+const request = (message: unknown) =>
+  new Promise<unknown>((resolve, reject) => {
+    const id = ++nextRequest;
+    pending.set(id, { resolve, reject });
+    process.send!({ type: "request", id, message });
+  });
+
 // The parent died (SIGKILL, crash): its lease runs out and the job runs again elsewhere, so this copy must stop now
 // rather than push or comment beside the re-run. Its own children are killed by the aborted exec.
 process.on("disconnect", () => {
+  for (const p of pending.values()) p.reject(new Error("the parent process went away"));
+  pending.clear();
   if (!controller.signal.aborted) controller.abort(new JobStopped("shutdown"));
   setTimeout(() => process.exit(1), 2_000).unref();
 });
@@ -24,6 +40,13 @@ const answer = (message: unknown) =>
   });
 
 process.on("message", (m: FromParent) => {
+  if (m.type === "reply") {
+    const waiting = pending.get(m.id);
+    pending.delete(m.id);
+    if (m.ok) waiting?.resolve(m.result);
+    else waiting?.reject(new Error(m.message ?? "the parent refused the request"));
+    return;
+  }
   if (m.type === "stop") {
     controller.abort(new JobStopped(m.reason === "shutdown" ? "shutdown" : "cancel"));
     return;
@@ -40,7 +63,7 @@ process.on("message", (m: FromParent) => {
     try {
       const mod = await load(m.module);
       if (typeof mod.runJob !== "function") throw new Error(`${m.module} does not export runJob`);
-      const result = await mod.runJob(m.input, controller.signal, (message) => process.send!({ type: "message", message }));
+      const result = await mod.runJob(m.input, controller.signal, (message) => process.send!({ type: "message", message }), request);
       await answer({ type: "done", result });
     } catch (error) {
       await answer({ type: "failed", message: error instanceof Error ? error.message : String(error) });

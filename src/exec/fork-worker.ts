@@ -2,8 +2,12 @@ import { fork, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** What the module run in the child exports: `runJob(input, signal, send)`; its resolved value goes back. */
-export type ChildJob<I = unknown, R = unknown> = (input: I, signal: AbortSignal, send: (message: unknown) => void) => Promise<R>;
+/**
+ * What the module run in the child exports: `runJob(input, signal, send, request)`; its resolved value goes back.
+ * `request` asks the parent (its `onRequest`) and resolves with the answer: how a job reaches what only the parent
+ * holds (the spend ledger), without holding its credentials.
+ */
+export type ChildJob<I = unknown, R = unknown> = (input: I, signal: AbortSignal, send: (message: unknown) => void, request: (message: unknown) => Promise<unknown>) => Promise<R>;
 
 export interface ForkWorkerOptions {
   /** Absolute path of the module whose named export `runJob` (a {@link ChildJob}) runs the job. */
@@ -23,6 +27,8 @@ export interface ForkWorkerOptions {
   quiet?: boolean;
   /** Messages the child sends while it runs (progress). */
   onMessage?: (message: unknown) => void;
+  /** Answers the child's requests (its `request`); a throw is answered as a failure with the error's message. */
+  onRequest?: (message: unknown) => Promise<unknown>;
 }
 
 export type ForkOutcome =
@@ -32,7 +38,7 @@ export type ForkOutcome =
   /** The child died without an answer (crash, out of memory, killed after a stop it ignored). */
   | { kind: "crashed"; message: string; code: number | null; signal: NodeJS.Signals | null };
 
-type FromChild = { type: "done"; result: unknown } | { type: "failed"; message: string } | { type: "message"; message: unknown };
+type FromChild = { type: "done"; result: unknown } | { type: "failed"; message: string } | { type: "message"; message: unknown } | { type: "request"; id: number; message: unknown };
 
 /**
  * The child's entry in exec/: `.js` when built, `.ts` when run from sources (tsx, jest). Named from the folder
@@ -162,6 +168,7 @@ function runIn(started: Started, options: ForkWorkerOptions): Promise<ForkOutcom
     };
     child.on("message", (m: FromChild) => {
       if (m.type === "message") options.onMessage?.(m.message);
+      else if (m.type === "request") answerRequest(child, m, options.onRequest);
       else if (m.type === "done") answer = { kind: "done", result: m.result };
       else if (m.type === "failed") answer = { kind: "failed", message: m.message };
     });
@@ -193,4 +200,16 @@ function runIn(started: Started, options: ForkWorkerOptions): Promise<ForkOutcom
       else options.signal.addEventListener("abort", stop, { once: true });
     });
   });
+}
+
+/** Answer one request of a child: the handler's value, or its failure's message (never a stack). */
+function answerRequest(child: ChildProcess, m: { id: number; message: unknown }, handler: ForkWorkerOptions["onRequest"]): void {
+  const reply = (body: { ok: true; result: unknown } | { ok: false; message: string }) => {
+    if (child.connected) child.send({ type: "reply", id: m.id, ...body });
+  };
+  if (!handler) return reply({ ok: false, message: "the parent answers no requests" });
+  handler(m.message).then(
+    (result) => reply({ ok: true, result }),
+    (error: unknown) => reply({ ok: false, message: error instanceof Error ? error.message : String(error) }),
+  );
 }

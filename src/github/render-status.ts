@@ -121,6 +121,8 @@ function failureText(r: CoderResult): string {
     case "checks-failed":
       return `😕 The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails after ${r.reflections} ${r.reflections === 1 ? "reflection" : "reflections"}.`;
     case "llm-error":
+      // Issue #35: a refused reservation made no call; its message names the limit, the spend and the reset.
+      if (r.errorKind === "spend-limit") return `🛑 ${r.message}`;
       return `😕 The model call failed: ${r.message}`;
     case "budget-exceeded":
       return `😕 Stopped: ${r.message} Raise \`budget\` in \`.github/aider.yml\` if this request needs more.`;
@@ -137,9 +139,10 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
     out.push(`**Files changed**\n${r.editedFiles.map((f) => `- \`${f.path}\` +${f.added} −${f.removed}`).join("\n")}`);
   }
   if (r.checksSkipped) out.push(`⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`);
-  const cost = r.costUsd === null ? "" : ` · $${r.costUsd.toFixed(4)}`;
+  const cost = r.costUsd === null ? (r.tokens.prompt + r.tokens.completion > 0 ? " · cost unknown (no price for this model)" : "") : ` · $${r.costUsd.toFixed(4)}`;
+  const models = r.models?.length ? ` · answered by ${r.models.map((m) => `\`${m}\``).join(", ")}` : "";
   out.push(
-    `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${formatNumber(r.tokens.prompt)} prompt + ${formatNumber(r.tokens.completion)} completion tokens${cost} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
+    `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${formatNumber(r.tokens.prompt)} prompt + ${formatNumber(r.tokens.completion)} completion tokens${cost}${models} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
   );
   if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
   if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
-import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
+import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/repo-config.js";
 import { handleCheckSuite } from "../context/autofix.js";
 import { describeMode, prRunSpec } from "../context/pr-run-spec.js";
 import { fail, ok, type Result } from "../result.js";
@@ -36,7 +36,7 @@ export interface AppServices {
   botLogin(): Promise<string>;
   /** The App's own id, when known: comments it made are recognised by `performed_via_github_app` too. */
   botAppId?(): Promise<number | undefined>;
-  defaults: { model: string; weakModel?: string };
+  defaults: { model: string; weakModel?: string; fallbackModels?: string[] };
   /**
    * Whether this delivery's triage is on its first attempt: then no status comment of it can exist yet and it is
    * posted without listing the thread first (a retried triage may have posted one before it died).
@@ -44,6 +44,8 @@ export interface AppServices {
   firstAttempt?(deliveryId: string): boolean;
   /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */
   lookups?: LookupCache;
+  /** Issue #35: the answer to `/aider usage` (markdown) from the spend ledger; absent where no ledger is open. */
+  usage?(where: { installationId: number; owner: string; repo: string }, budget: RepoConfig["budget"]): Promise<string>;
 }
 
 export type HandleResult = { kind: "ignored"; reason: string } | { kind: "replied"; reason: string } | { kind: "enqueued"; jobId: string; context: JobContext } | { kind: "cancelled"; count: number };
@@ -87,6 +89,13 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
       const body = count ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.` : "There is nothing to cancel here.";
       await ctx.api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: facts.owner, repo: facts.repo, issue_number: facts.number, body });
       return { kind: "cancelled", count };
+    }
+    case "usage": {
+      const text = services.usage
+        ? await services.usage({ installationId: facts.installationId, owner: facts.owner, repo: facts.repo }, action.config.budget)
+        : "😕 Spend is not tracked by this process (it only receives webhooks); ask again in a moment, or ask the operator.";
+      await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: `${action.marker}\n${text}` });
+      return { kind: "replied", reason: "usage" };
     }
     case "enqueue":
       return enqueue(ctx, services, action, bot.login, log);

@@ -31,7 +31,7 @@ export interface LlmClientOptions {
   /** First backoff delay (default 500 ms), doubled per retry up to `maxDelayMs` (default 30 s). */
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** Longest `retry-after` honoured (default 60 s). */
+  /** Longest `retry-after` waited for (default 30 s); a longer ask fails the call at once. */
   maxRetryAfterMs?: number;
   random?: () => number;
   /**
@@ -71,7 +71,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
   const prices = mergePrices(options.priceTable);
   const policy = {
     maxRetries: options.maxRetries ?? 4,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? 30_000,
     baseDelayMs: options.baseDelayMs ?? 500,
     maxDelayMs: options.maxDelayMs ?? 30_000,
     random: options.random ?? Math.random,
@@ -106,7 +106,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
               timeoutMs,
               host,
             }),
-          policy,
+          req.maxRetries === undefined ? policy : { ...policy, maxRetries: req.maxRetries },
           ctx,
           req.signal,
         );
@@ -119,7 +119,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
         // An empty continuation would repeat forever; the caller then sees "length" and reports a truncated answer.
         if (finishReason !== "length" || part.text === "") break;
       }
-      return { text: stripReasoning(text), finishReason, usage, usageEstimated, costUsd: costUsd(req.model, usage, prices) };
+      return { text: stripReasoning(text), finishReason, usage, usageEstimated, costUsd: costUsd(req.model, usage, prices), model: req.model };
     },
   };
 }

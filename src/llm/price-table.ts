@@ -1,3 +1,4 @@
+import { DEFAULT_MODEL_SETTINGS, type ModelSettingsTable } from "./model-settings.js";
 import type { TokenUsage } from "./types.js";
 
 /** USD per million tokens. */
@@ -9,33 +10,17 @@ export interface ModelPrice {
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
- * Published list prices of common models (USD per million tokens, as of 2025). They go stale: users override or
- * extend them with their own table, which the config layer loads.
+ * Published list prices of common models, taken from the model settings table (model-settings.ts), where each
+ * model's context window, output limit and edit format live beside its price. Users override or extend them.
  */
-export const DEFAULT_PRICES: PriceTable = {
-  "gpt-4o": { input: 2.5, output: 10 },
-  "gpt-4o-mini": { input: 0.15, output: 0.6 },
-  "gpt-4.1": { input: 2, output: 8 },
-  "gpt-4.1-mini": { input: 0.4, output: 1.6 },
-  "gpt-4.1-nano": { input: 0.1, output: 0.4 },
-  "gpt-5": { input: 1.25, output: 10 },
-  "gpt-5-mini": { input: 0.25, output: 2 },
-  o3: { input: 2, output: 8 },
-  "o3-mini": { input: 1.1, output: 4.4 },
-  "o4-mini": { input: 1.1, output: 4.4 },
-  "claude-3-5-sonnet": { input: 3, output: 15 },
-  "claude-3-5-sonnet-latest": { input: 3, output: 15 },
-  "claude-3-5-sonnet-20241022": { input: 3, output: 15 },
-  "claude-3-5-haiku": { input: 0.8, output: 4 },
-  "claude-3-7-sonnet": { input: 3, output: 15 },
-  "claude-sonnet-4": { input: 3, output: 15 },
-  "claude-sonnet-4-20250514": { input: 3, output: 15 },
-  "claude-opus-4": { input: 15, output: 75 },
-  "deepseek-chat": { input: 0.27, output: 1.1 },
-  "deepseek-reasoner": { input: 0.55, output: 2.19 },
-  "gemini-2.5-pro": { input: 1.25, output: 10 },
-  "gemini-2.5-flash": { input: 0.3, output: 2.5 },
-};
+export const DEFAULT_PRICES: PriceTable = pricesOf(DEFAULT_MODEL_SETTINGS);
+
+/** The prices a model settings table names. */
+export function pricesOf(table: ModelSettingsTable): PriceTable {
+  const out: Record<string, ModelPrice> = {};
+  for (const [name, entry] of Object.entries(table)) if (entry.price) out[name] = entry.price;
+  return out;
+}
 
 /** The defaults with the user's entries on top (theirs win on the same name). */
 export function mergePrices(user: PriceTable = {}): PriceTable {

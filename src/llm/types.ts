@@ -17,6 +17,8 @@ export interface CompletionRequest {
   /** Called with each streamed text delta. */
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
+  /** Retries of this call on the same model (default: the client's); fewer when a fallback model waits. */
+  maxRetries?: number;
 }
 
 export interface CompletionResult {
@@ -28,6 +30,8 @@ export interface CompletionResult {
   usageEstimated: boolean;
   /** USD, or null when the model has no known price. */
   costUsd: number | null;
+  /** The model that answered (a fallback's name when the requested model failed). */
+  model?: string;
 }
 
 export type LlmErrorKind =
@@ -40,7 +44,8 @@ export type LlmErrorKind =
   | "timeout"
   | "truncated" // finish_reason length and no way to continue
   | "bad-request"
-  | "aborted";
+  | "aborted"
+  | "spend-limit"; // refused before the call: a spend limit would be crossed
 
 export interface LlmClient {
   complete(req: CompletionRequest): Promise<CompletionResult>;

@@ -12,7 +12,7 @@ export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export interface RetryPolicy extends BackoffOptions {
   maxRetries: number;
-  /** Largest `retry-after` we honour; longer asks are cut to this. */
+  /** Largest `retry-after` we wait for; a longer ask fails the call at once (so a fallback model can take it). */
   maxRetryAfterMs: number;
   sleep: Sleep;
   logger?: LlmLogger;
@@ -37,7 +37,16 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
           retryable: true,
         });
       }
-      const delayMs = retryAfterMs(raw, policy.maxRetryAfterMs) ?? backoffMs(n, policy);
+      // An endpoint asking for a longer wait than the bound is not waited for at all (a 429 with `retry-after: 3600`
+      // once held a run for an hour): the call fails now, and a fallback model, if any, takes it.
+      const asked = retryAfterMs(raw, Number.POSITIVE_INFINITY);
+      if (asked !== null && asked > policy.maxRetryAfterMs) {
+        throw new LlmError(error.kind, `${error.message} (it asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${Math.round(policy.maxRetryAfterMs / 1000)} s a run waits)`, {
+          ...(error.status !== undefined ? { status: error.status } : {}),
+          retryable: true,
+        });
+      }
+      const delayMs = asked ?? backoffMs(n, policy);
       policy.logger?.warn({ kind: error.kind, status: error.status, attempt: n + 1, delayMs }, "model request failed; retrying");
       await policy.sleep(delayMs, signal);
       if (signal?.aborted) throw new LlmError("aborted", "The model request was cancelled.");

@@ -8,7 +8,11 @@ import type { RunSettings } from "./run-request.js";
  * Settings for one run from the repo config, the command's flags and the app's defaults. `--model` must be one of
  * `allowed_models` (or the configured model): a comment can never pick an arbitrary model, endpoint or key.
  */
-export function resolveSettings(config: RepoConfig, flags: Partial<CommandFlags>, defaults: { model: string; weakModel?: string }): Result<RunSettings, "model-not-allowed"> {
+export function resolveSettings(
+  config: RepoConfig,
+  flags: Partial<CommandFlags>,
+  defaults: { model: string; weakModel?: string; fallbackModels?: string[] },
+): Result<RunSettings, "model-not-allowed"> {
   const configured = config.model ?? defaults.model;
   let model = configured;
   if (flags.model) {
@@ -32,6 +36,8 @@ export function resolveSettings(config: RepoConfig, flags: Partial<CommandFlags>
     commandTimeoutMs: config.command_timeout * 60_000,
     protectedPaths: config.protected_paths,
     budget: { ...(config.budget.max_tokens ? { maxTokens: config.budget.max_tokens } : {}), ...(config.budget.max_usd ? { maxUsd: config.budget.max_usd } : {}) },
+    spendBudget: config.budget,
+    ...((config.fallback_models ?? defaults.fallbackModels) ? { fallbackModels: config.fallback_models ?? defaults.fallbackModels } : {}),
     requireGreenChecks: config.require_green_checks,
     draft: config.pull_request.draft,
     branchPrefix: config.pull_request.branch_prefix,

@@ -1,4 +1,5 @@
 import type { PrRunSpec } from "../context/pr-run-spec.js";
+import type { RepoBudget } from "../config/budget-schema.js";
 import type { EditFormatName } from "../edits/types.js";
 
 /** Settings of one run, resolved from the repo config, the command's flags and the app's defaults. */
@@ -18,6 +19,10 @@ export interface RunSettings {
   commandTimeoutMs: number;
   protectedPaths: string[];
   budget: { maxTokens?: number; maxUsd?: number };
+  /** Issue #35: the repository's spend limits (`budget` in `.github/aider.yml`), applied under the operator's. */
+  spendBudget?: RepoBudget;
+  /** Issue #35: models tried in order when the model fails (the repository's `fallback_models`, else the operator's). */
+  fallbackModels?: string[];
   /** When true nothing is pushed unless lint and tests pass. */
   requireGreenChecks: boolean;
   draft: boolean;

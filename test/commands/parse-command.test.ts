@@ -12,6 +12,7 @@ describe("parseCommand", () => {
     ["/aider retry --edit-format udiff", { verb: "retry", flags: { files: [], editFormat: "udiff" } }],
     ["/aider cancel", { verb: "cancel" }],
     ["/aider help", { verb: "help" }],
+    ["/aider usage", { verb: "usage" }],
     ["/aider", { verb: "help" }],
     ["/aider first\n/aider second", { verb: "run", text: "first\n/aider second", flags: { files: [] } }],
     ["/AIDER ASK Why?", { verb: "ask", text: "Why?", flags: { files: [] } }],

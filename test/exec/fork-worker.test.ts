@@ -25,6 +25,16 @@ describe("forkWorker", () => {
     expect(messages).toEqual([{ progress: "half" }]);
   });
 
+  it("answers the job's requests with the parent's onRequest, each to the request that asked, failures as errors", async () => {
+    const onRequest = async (m: unknown) => {
+      const n = (m as { n: number }).n;
+      if (n < 0) throw new Error("not allowed");
+      return { doubled: n * 2 };
+    };
+    expect(await run({ mode: "ask" }, { onRequest })).toEqual({ kind: "done", result: { a: { doubled: 2 }, b: { doubled: 4 }, refused: "not allowed" } });
+    expect(await run({ mode: "ask" })).toEqual({ kind: "failed", message: "the parent answers no requests" });
+  });
+
   it("reports a throw, an exit and an out-of-memory as outcomes of that job only", async () => {
     expect(await run({ mode: "throw" })).toEqual({ kind: "failed", message: "the job broke" });
     expect(await run({ mode: "exit" })).toMatchObject({ kind: "crashed", code: 3 });

@@ -188,11 +188,21 @@ describe("status comment rendering", () => {
     expect(body).toContain("````\nexpected ```x``` got\n````");
   });
 
-  it("shows usage: tokens, cost, reflections and elapsed time; no cost when unknown", () => {
+  it("shows usage: tokens, cost, reflections and elapsed time; says so when the cost is unknown", () => {
     const r = { ...base, costUsd: null, reflections: 1, outcome: "changed", editedFiles: files, commit: null } as CoderResult;
     const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: r, elapsedMs: 61_000 }, req);
-    expect(body).toContain("1 reflection · 12,345 prompt + 678 completion tokens · 61.0 s");
+    expect(body).toContain("1 reflection · 12,345 prompt + 678 completion tokens · cost unknown (no price for this model) · 61.0 s");
     expect(body).not.toContain("$");
+  });
+
+  it("names the models that answered (a fallback's too), and renders a spend refusal as such", () => {
+    const r = { ...base, costUsd: 0.5, reflections: 0, outcome: "changed", editedFiles: files, commit: null, models: ["gpt-4o", "gpt-4o-mini"] } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: r, elapsedMs: 1_000 }, req);
+    expect(body).toContain("· $0.5000 · answered by `gpt-4o`, `gpt-4o-mini` ·");
+    const refused = { ...base, costUsd: null, tokens: { prompt: 0, completion: 0 }, outcome: "llm-error", errorKind: "spend-limit", message: "Spend limit reached: …" } as CoderResult;
+    const text = renderFinal({ kind: "not-pushed", result: refused, elapsedMs: 1_000 }, req);
+    expect(text).toContain("🛑 Spend limit reached: …");
+    expect(text).not.toContain("The model call failed");
   });
 
   it("says plainly when checks were skipped and why, and names the sandbox mode in the details", () => {

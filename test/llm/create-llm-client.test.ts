@@ -42,7 +42,7 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
       maxTokens: 50,
       onDelta: (d) => deltas.push(d),
     });
-    expect(r).toEqual({ text: answer, finishReason: "stop", usage: { prompt: 1000, completion: 200 }, usageEstimated: false, costUsd: (1000 * 2.5 + 200 * 10) / 1e6 });
+    expect(r).toEqual({ text: answer, finishReason: "stop", usage: { prompt: 1000, completion: 200 }, usageEstimated: false, costUsd: (1000 * 2.5 + 200 * 10) / 1e6, model: "gpt-4o" });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe(answer);
     const sent = server.requests[0]!;
@@ -80,10 +80,19 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("prefers retry-after-ms and caps what it honours", async () => {
-    server.push({ status: 503, headers: { "retry-after-ms": "1500" } }, { status: 429, headers: { "retry-after": "3600" } }, "ok");
+  it("prefers retry-after-ms, and waits for an ask within its bound", async () => {
+    server.push({ status: 503, headers: { "retry-after-ms": "1500" } }, { status: 429, headers: { "retry-after": "5" } }, "ok");
     expect((await ask(client({ maxRetryAfterMs: 5000 }))).text).toBe("ok");
     expect(sleeps).toEqual([1500, 5000]);
+  });
+
+  it("does not wait for a retry-after past its bound: the call fails at once, saying what was asked", async () => {
+    server.push({ status: 429, headers: { "retry-after": "3600" } });
+    const err = await failure(ask(client({ maxRetryAfterMs: 30_000 })));
+    expect(err).toMatchObject({ kind: "rate-limited", status: 429, retryable: true });
+    expect(err.message).toMatch(/asked to wait 3600 s, longer than the 30 s a run waits/);
+    expect(sleeps).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("backs off exponentially on 500/502, then succeeds", async () => {

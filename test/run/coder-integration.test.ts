@@ -151,6 +151,23 @@ describe("the coder loop over a real repo and a scripted model", () => {
     expect(out.commit).toMatchObject({ sha: expect.stringMatching(/^[0-9a-f]{40}$/), subject: "fix: make add add" });
     expect(out.tokens.prompt).toBeGreaterThan(0);
   });
+  it("aider-bot run moves to AIDER_BOT_FALLBACK_MODELS when the model rate-limits past its retry-after bound", async () => {
+    llm.forModel("gpt-4o", { standing: { status: 429, headers: { "retry-after": "3600" } } });
+    try {
+      llm.push(fix, "fix: make add add");
+      const r = await runCli(["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json", "--map-tokens", "0"], {
+        env: { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-x", AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"), AIDER_BOT_MODEL: "gpt-4o", AIDER_BOT_FALLBACK_MODELS: "gpt-4o-mini" },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/thinking: gpt-4o-mini: \d+ prompt/);
+      expect(JSON.parse(r.stdout)).toMatchObject({ outcome: "changed", models: ["gpt-4o-mini"] });
+      // One 429 per call to gpt-4o, never waited for: each went on to the fallback at once.
+      expect(llm.requests.map((q) => q.body.model)).toEqual(["gpt-4o", "gpt-4o-mini", "gpt-4o", "gpt-4o-mini"]);
+    } finally {
+      llm.forModel("gpt-4o", null);
+    }
+  });
+
   it("aider-bot run keeps the map's cache in a folder of its own per checkout under AIDER_BOT_CACHE_DIR", async () => {
     // The answer, then the commit message the weak model is asked for (an empty script would answer 500s, retried).
     llm.push(`Fixed.\n\n${fix}`, "fix: add");

@@ -1,0 +1,86 @@
+import { countTokens, loadTokenizer } from "./count-tokens.js";
+import { LlmError } from "./llm-error.js";
+import { modelSettings, type ModelSettingsTable } from "./model-settings.js";
+import { costUsd, type PriceTable } from "./price-table.js";
+import type { SpendGuard } from "./spend-guard.js";
+import type { ChatMessage, CompletionRequest, CompletionResult, LlmClient, LlmErrorKind, TokenUsage } from "./types.js";
+
+/** Failures another model may not share: rate limits, overload, outages, time-outs, a prompt too long for this one. */
+const FALLBACK_KINDS: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server", "network", "timeout", "context-too-long"]);
+
+export interface RouteModelsOptions {
+  /** Models tried in order after the requested one fails in a way another model may not. */
+  fallbacks: readonly string[];
+  /** Holds each call's estimate before it is made and settles its usage after; absent: no shared limits. */
+  guard?: SpendGuard;
+  settings: ModelSettingsTable;
+  prices: PriceTable;
+  /** Retries per model while another model waits behind it (default 1); the last model keeps the client's. */
+  retriesBeforeFallback?: number;
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
+/** Chat formats wrap each message in a few tokens (as estimate-usage counts them). */
+const PER_MESSAGE = 3;
+const REPLY_PRIMING = 3;
+
+/** The most a call may use: its prompt as counted, its completion at its cap (the call's, else the model's output limit). */
+export async function estimateCall(model: string, req: CompletionRequest, o: Pick<RouteModelsOptions, "settings" | "prices">): Promise<{ tokens: TokenUsage; costUsd: number | null }> {
+  await loadTokenizer();
+  const prompt = REPLY_PRIMING + req.messages.reduce((n, m: ChatMessage) => n + PER_MESSAGE + countTokens(m.content), 0);
+  const completion = req.maxTokens ?? modelSettings(model, o.settings).settings.maxOutput;
+  const tokens = { prompt, completion };
+  return { tokens, costUsd: costUsd(model, tokens, o.prices) };
+}
+
+/**
+ * A client that puts every call through the spend guard and, when the model fails with a rate limit past its
+ * `retry-after` bound, a server error, a time-out or a prompt too long for it, asks the next fallback model. A
+ * refused reservation ends the call before any request (`spend-limit`). The answer names the model that gave it;
+ * when every model failed, one error lists each model's failure.
+ */
+export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient {
+  return {
+    async complete(req: CompletionRequest): Promise<CompletionResult> {
+      const models = [...new Set([req.model, ...o.fallbacks])];
+      const failures: { model: string; error: LlmError }[] = [];
+      for (let i = 0; i < models.length; i++) {
+        const model = models[i]!;
+        const last = i === models.length - 1;
+        const hold = o.guard ? await reserve(o.guard, model, req, o) : null;
+        let result: CompletionResult;
+        try {
+          result = await client.complete({ ...req, model, ...(last ? {} : { maxRetries: o.retriesBeforeFallback ?? 1 }) });
+        } catch (error) {
+          // A failed call is settled at nothing: endpoints do not bill an error, and a cancelled stream's usage is unknown.
+          if (hold) await o.guard!.settle(hold, { tokens: { prompt: 0, completion: 0 }, costUsd: 0 });
+          if (!(error instanceof LlmError) || !FALLBACK_KINDS.has(error.kind) || req.signal?.aborted) throw error;
+          failures.push({ model, error });
+          if (last) throw allFailed(failures);
+          o.logger?.warn({ model, next: models[i + 1], kind: error.kind, status: error.status }, "model failed; trying the fallback model");
+          continue;
+        }
+        if (hold) await o.guard!.settle(hold, { tokens: result.usage, costUsd: result.costUsd });
+        return { ...result, model };
+      }
+      throw new Error("routeModels: no model to ask"); // unreachable: `models` holds at least the requested one
+    },
+  };
+}
+
+async function reserve(guard: SpendGuard, model: string, req: CompletionRequest, o: RouteModelsOptions): Promise<string> {
+  const estimate = await estimateCall(model, req, o);
+  const decision = await guard.reserve({ model, ...estimate });
+  if (!decision.ok) throw new LlmError("spend-limit", decision.message);
+  return decision.id;
+}
+
+function allFailed(failures: { model: string; error: LlmError }[]): LlmError {
+  const lastError = failures[failures.length - 1]!.error;
+  if (failures.length === 1) return lastError;
+  const lines = failures.map((f) => `\`${f.model}\`: ${f.error.message}`).join("; ");
+  return new LlmError(lastError.kind, `every model failed — ${lines}. Try again later, or check the endpoints and \`fallback_models\`.`, {
+    ...(lastError.status !== undefined ? { status: lastError.status } : {}),
+    retryable: lastError.retryable,
+  });
+}

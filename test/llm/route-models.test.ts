@@ -1,0 +1,97 @@
+import { LlmError } from "../../src/llm/llm-error.js";
+import { mergeModelSettings } from "../../src/llm/model-settings.js";
+import { mergePrices } from "../../src/llm/price-table.js";
+import { estimateCall, routeModels } from "../../src/llm/route-models.js";
+import type { SpendDecision, SpendEstimate, SpendGuard } from "../../src/llm/spend-guard.js";
+import type { CompletionRequest, CompletionResult, LlmClient } from "../../src/llm/types.js";
+
+const answer = (model: string): CompletionResult => ({ text: `from ${model}`, finishReason: "stop", usage: { prompt: 10, completion: 5 }, usageEstimated: false, costUsd: 0.001 });
+
+/** A client whose models fail or answer as the table says, recording every call. */
+function fakeClient(behaviour: Record<string, LlmError | "ok">): LlmClient & { calls: CompletionRequest[] } {
+  const calls: CompletionRequest[] = [];
+  return {
+    calls,
+    async complete(req) {
+      calls.push(req);
+      const b = behaviour[req.model];
+      if (b instanceof LlmError) throw b;
+      return answer(req.model);
+    },
+  };
+}
+
+function recordingGuard(decide: (e: SpendEstimate) => SpendDecision = () => ({ ok: true, id: "h" })) {
+  const log: string[] = [];
+  const guard: SpendGuard = {
+    async reserve(e) {
+      log.push(`reserve ${e.model} ${e.tokens.completion}`);
+      return decide(e);
+    },
+    async settle(id, used) {
+      log.push(`settle ${id} ${used.tokens.prompt + used.tokens.completion}`);
+    },
+  };
+  return { guard, log };
+}
+
+const settings = mergeModelSettings();
+const prices = mergePrices();
+const req: CompletionRequest = { model: "gpt-4o", messages: [{ role: "user", content: "fix the bug" }] };
+
+describe("routeModels", () => {
+  it.each([
+    ["rate-limited", new LlmError("rate-limited", "429", { status: 429, retryable: true })],
+    ["server", new LlmError("server", "500", { status: 500, retryable: true })],
+    ["timeout", new LlmError("timeout", "slow", { retryable: true })],
+    ["context-too-long", new LlmError("context-too-long", "too long")],
+  ])("moves to the next model on %s, and names the model that answered", async (_kind, error) => {
+    const client = fakeClient({ "gpt-4o": error, "gpt-4o-mini": "ok" });
+    const result = await routeModels(client, { fallbacks: ["gpt-4o-mini"], settings, prices }).complete(req);
+    expect(result).toMatchObject({ text: "from gpt-4o-mini", model: "gpt-4o-mini" });
+    // The first model gets one retry while a fallback waits; the last keeps the client's own retries.
+    expect(client.calls.map((c) => [c.model, c.maxRetries])).toEqual([
+      ["gpt-4o", 1],
+      ["gpt-4o-mini", undefined],
+    ]);
+  });
+
+  it("does not fall back on an auth error (another model would not fix the key)", async () => {
+    const client = fakeClient({ "gpt-4o": new LlmError("auth", "bad key", { status: 401 }), "gpt-4o-mini": "ok" });
+    await expect(routeModels(client, { fallbacks: ["gpt-4o-mini"], settings, prices }).complete(req)).rejects.toMatchObject({ kind: "auth" });
+    expect(client.calls).toHaveLength(1);
+  });
+
+  it("when every model fails, one error names each model's failure", async () => {
+    const client = fakeClient({ a: new LlmError("server", "a is down", { status: 500, retryable: true }), b: new LlmError("rate-limited", "b is busy", { status: 429, retryable: true }) });
+    const error = (await routeModels(client, { fallbacks: ["b"], settings, prices })
+      .complete({ ...req, model: "a" })
+      .catch((e: unknown) => e)) as LlmError;
+    expect(error.kind).toBe("rate-limited");
+    expect(error.message).toBe("every model failed — `a`: a is down; `b`: b is busy. Try again later, or check the endpoints and `fallback_models`.");
+  });
+
+  it("reserves before each call and settles after it: the real usage on success, nothing on failure", async () => {
+    const { guard, log } = recordingGuard();
+    const client = fakeClient({ "gpt-4o": new LlmError("server", "down", { status: 500, retryable: true }), "gpt-4o-mini": "ok" });
+    await routeModels(client, { fallbacks: ["gpt-4o-mini"], settings, prices, guard }).complete(req);
+    // Completions are capped at each model's output limit from the settings table.
+    expect(log).toEqual(["reserve gpt-4o 16384", "settle h 0", "reserve gpt-4o-mini 16384", "settle h 15"]);
+  });
+
+  it("a refused reservation makes no call and fails with the guard's message", async () => {
+    const { guard } = recordingGuard(() => ({ ok: false, limit: "repo-day", message: "Spend limit reached: …" }));
+    const client = fakeClient({ "gpt-4o": "ok" });
+    await expect(routeModels(client, { fallbacks: [], settings, prices, guard }).complete(req)).rejects.toMatchObject({ kind: "spend-limit", message: "Spend limit reached: …" });
+    expect(client.calls).toHaveLength(0);
+  });
+
+  it("estimates a call as its counted prompt plus its completion cap, priced when the price is known", async () => {
+    const known = await estimateCall("gpt-4o", { ...req, maxTokens: 1000 }, { settings, prices });
+    expect(known.tokens.completion).toBe(1000);
+    expect(known.tokens.prompt).toBeGreaterThan(3);
+    expect(known.costUsd).toBeCloseTo((known.tokens.prompt * 2.5 + 1000 * 10) / 1e6, 10);
+    const unknown = await estimateCall("my-local-model", req, { settings, prices });
+    expect(unknown).toMatchObject({ tokens: { completion: 4096 }, costUsd: null });
+  });
+});
