@@ -21,6 +21,11 @@ import { secretFingerprints, withoutSecrets } from "./run-job-process.js";
 import { createScheduler, type Schedule, type ScheduleTarget } from "./scheduler.js";
 import { sweepJobDirs } from "./sweep-job-dirs.js";
 import { triageKey } from "./triage-key.js";
+import { mergePrices } from "../llm/price-table.js";
+import { createAppMetrics, type AppMetrics } from "../metrics/app-metrics.js";
+import { isMetricMessage } from "../metrics/metric-event.js";
+import { setMetricSink } from "../metrics/record-metric.js";
+import { runTrigger } from "./run-trigger.js";
 
 export type IntakeResult = "recorded" | "duplicate" | "ignored";
 
@@ -48,6 +53,8 @@ export interface AppHandle {
    * finish has its status comment updated (and, without Redis, so has every job still waiting).
    */
   shutdown(graceMs: number): Promise<void>;
+  /** This process's Prometheus registry (issue #35): runs, model usage, queue, webhook acks, GitHub's rate limit. */
+  metrics: AppMetrics;
 }
 
 export interface AppOptions {
@@ -83,6 +90,10 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
   };
   // Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices).
   const firstAttempts = new Set<string>();
+  const metrics = createAppMetrics({ models: [env.model, ...(env.weakModel ? [env.weakModel] : []), ...Object.keys(mergePrices(env.prices))], shown: [env.model, ...(env.weakModel ? [env.weakModel] : [])] });
+  // This process's own observations (GitHub's rate limit on its Octokit) land in its registry.
+  setMetricSink(metrics.record);
+  metrics.queueFrom(async () => (engines ? handle.stats() : { queued: 0, running: 0 }));
   const appFn: ApplicationFunction = async (app: Probot) => {
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
@@ -119,7 +130,11 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       const input: RunJobProcessInput = { job: ctx, apiToken, gitToken, bot: identity, source: withoutSecrets(env.source), fingerprints, ...(env.openaiApiKey ? { modelKey: env.openaiApiKey } : {}) };
       log.info({ attempt: job.attempt }, "job process starting");
       if (!pool) throw new Error("this process only receives webhooks: it does not run jobs");
-      const outcome = await pool.run({ module, input, signal, graceMs: 10_000 });
+      const started = performance.now();
+      // The job process sends its model usage, spend refusals and rate limits over IPC; its outcome comes back as the result.
+      const outcome = await pool.run({ module, input, signal, graceMs: 10_000, onMessage: (m) => isMetricMessage(m) && metrics.record(m.metric) });
+      const kind = outcome.kind === "done" ? String((outcome.result as { outcome?: unknown } | null)?.outcome ?? "error") : signal.aborted ? "cancelled" : "crashed";
+      metrics.runEnded({ trigger: runTrigger(job.kind, ctx), outcome: kind, seconds: (performance.now() - started) / 1000 });
       if (outcome.kind === "done" || signal.aborted) return;
       // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
       throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
@@ -203,8 +218,9 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       lookups: createLookupCache({ ttlMs: env.triageCacheMs }),
     });
   };
-  return {
+  const handle: AppHandle = {
     appFn,
+    metrics,
     async intake(event) {
       if (!isHandledEvent(event.name, event.payload)) return "ignored";
       const installationId = Number((event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
@@ -238,4 +254,5 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       await Promise.all(tell);
     },
   };
+  return handle;
 }
