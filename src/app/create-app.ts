@@ -90,7 +90,10 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
   };
   // Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices).
   const firstAttempts = new Set<string>();
-  const metrics = createAppMetrics({ models: [env.model, ...(env.weakModel ? [env.weakModel] : []), ...Object.keys(mergePrices(env.prices))], shown: [env.model, ...(env.weakModel ? [env.weakModel] : [])] });
+  const metrics = createAppMetrics({
+    models: [env.model, ...(env.weakModel ? [env.weakModel] : []), ...Object.keys(mergePrices(env.prices))],
+    shown: [env.model, ...(env.weakModel ? [env.weakModel] : [])],
+  });
   // This process's own observations (GitHub's rate limit on its Octokit) land in its registry.
   setMetricSink(metrics.record);
   metrics.queueFrom(async () => (engines ? handle.stats() : { queued: 0, running: 0 }));

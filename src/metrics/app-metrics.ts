@@ -64,7 +64,12 @@ export function createAppMetrics(options: {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers,
   });
-  const rateLimit = new Gauge({ name: "aider_bot_github_rate_limit_remaining", help: "GitHub's x-ratelimit-remaining after the last call, per installation (app: the App's own).", labelNames: ["installation"], registers });
+  const rateLimit = new Gauge({
+    name: "aider_bot_github_rate_limit_remaining",
+    help: "GitHub's x-ratelimit-remaining after the last call, per installation (app: the App's own).",
+    labelNames: ["installation"],
+    registers,
+  });
   let stats: (() => Promise<{ queued: number; running: number }>) | null = null;
   new Gauge({
     name: "aider_bot_queue_jobs",
