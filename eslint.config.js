@@ -9,7 +9,7 @@ import tseslint from "typescript-eslint";
 const MAY_IMPORT = {
   cli: "*",
   action: ["app", "coder", "commands", "config", "context", "exec", "github", "llm", "run", "security", "workspace"],
-  app: ["coder", "config", "context", "exec", "github", "jobs", "llm", "metrics", "run", "security", "workspace"],
+  app: ["coder", "commands", "config", "context", "exec", "github", "jobs", "llm", "metrics", "run", "security", "workspace"],
   github: ["coder", "commands", "config", "context", "edits", "jobs", "run"],
   jobs: ["exec"],
   run: ["checks", "coder", "commands", "config", "context", "edits", "exec", "llm", "metrics", "repomap", "workspace"],

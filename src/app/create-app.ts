@@ -13,7 +13,9 @@ import type { Interruption } from "../github/render-status.js";
 import { createJobEngine } from "../jobs/create-job-engine.js";
 import type { EngineStats, JobEngine, JobHandler } from "../jobs/job-engine.js";
 import type { VerifiedWebhook } from "../security/webhook-intake.js";
-import { fireSchedule } from "./fire-schedule.js";
+import { fireScheduleDetailed } from "./fire-schedule.js";
+import { createDashboardService, type DashboardService } from "./dashboard/dashboard-service.js";
+import { isDashboardEdit } from "./dashboard/handle-dashboard-edit.js";
 import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
 import type { RunJobProcessInput } from "./run-job-process.js";
@@ -90,6 +92,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
   };
   // Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices).
   const firstAttempts = new Set<string>();
+  let dashboard: DashboardService | null = null;
   const metrics = createAppMetrics({
     models: [env.model, ...(env.weakModel ? [env.weakModel] : []), ...Object.keys(mergePrices(env.prices))],
     shown: [env.model, ...(env.weakModel ? [env.weakModel] : [])],
@@ -134,10 +137,15 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       log.info({ attempt: job.attempt }, "job process starting");
       if (!pool) throw new Error("this process only receives webhooks: it does not run jobs");
       const started = performance.now();
+      const startedAt = new Date();
       // The job process sends its model usage, spend refusals and rate limits over IPC; its outcome comes back as the result.
       const outcome = await pool.run({ module, input, signal, graceMs: 10_000, onMessage: (m) => isMetricMessage(m) && metrics.record(m.metric) });
       const kind = outcome.kind === "done" ? String((outcome.result as { outcome?: unknown } | null)?.outcome ?? "error") : signal.aborted ? "cancelled" : "crashed";
       metrics.runEnded({ trigger: runTrigger(job.kind, ctx), outcome: kind, seconds: (performance.now() - started) / 1000 });
+      if (dashboard && job.kind === "schedule") {
+        const pr = outcome.kind === "done" ? (outcome.result as { pr?: unknown } | null)?.pr : undefined;
+        await dashboard.runEnded(ctx, kind, typeof pr === "number" ? pr : undefined, startedAt);
+      }
       if (outcome.kind === "done" || signal.aborted) return;
       // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
       throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
@@ -161,9 +169,26 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       },
     });
     const runPort: RunQueue = { enqueue: (job) => runs.enqueue(job), cancel: (key) => runs.cancel(key) };
-    const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
+    const fireOnce = async (target: ScheduleTarget, schedule: Schedule, key: string, manual?: { jobId: string }) => {
       const api = await installationApi(target.installationId);
-      await fireSchedule({ api, target, schedule, key, botLogin: (await bot()).login, runs: runPort, defaults: { model: env.model, weakModel: env.weakModel }, now: new Date() });
+      return fireScheduleDetailed({
+        api,
+        target,
+        schedule,
+        key,
+        botLogin: (await bot()).login,
+        runs: runPort,
+        defaults: { model: env.model, weakModel: env.weakModel },
+        now: new Date(),
+        ...(manual ? { manual } : {}),
+      });
+    };
+    // Issue #35: the schedules dashboard (one issue per repository with schedules; "Run now" boxes).
+    dashboard = env.scheduleDashboard ? createDashboardService({ installationApi, botLogin: async () => (await bot()).login, log: app.log, fire: fireOnce }) : null;
+    const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
+      const result = await fireOnce(target, schedule, key);
+      if (result.kind === "skipped") app.log.info({ schedule: key, pr: result.pr }, "schedule tick skipped: its last pull request is still open (stack: false)");
+      await dashboard?.fired(target, key, result);
     };
     const triage = await createJobEngine<TriageData>({
       ...common,
@@ -179,6 +204,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
               await options.gate?.quiet();
               if ("tick" in job.data) return fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
               const event = webhookOf(job.data);
+              if (isDashboardEdit(event.name, event.payload)) return dashboard?.edited(event.id, event.payload);
               if (job.attempt === 1) firstAttempts.add(event.id);
               try {
                 await app.receive(event as Parameters<Probot["receive"]>[0]);
@@ -200,12 +226,21 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     if (env.schedules && options.work) {
       const scheduler = createScheduler({
         log: app.log,
-        listTargets: async () => listScheduleTargets({ appApi: await appApi(), installationApi, log: app.log }),
+        listTargets: async () => {
+          const targets = await listScheduleTargets({ appApi: await appApi(), installationApi, log: app.log });
+          await dashboard?.synced(targets);
+          return targets;
+        },
         fire,
         // Each tick becomes one triage job, whichever replicas armed it; the job's id carries the tick's time.
         engine: {
           arm: (key, target, schedule) =>
-            triage.upsertSchedule(key, schedule.cron, { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } }),
+            triage.upsertSchedule(
+              key,
+              schedule.cron,
+              { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } },
+              schedule.timezone,
+            ),
           disarm: (key) => triage.removeSchedule(key),
         },
       });
@@ -225,7 +260,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     appFn,
     metrics,
     async intake(event) {
-      if (!isHandledEvent(event.name, event.payload)) return "ignored";
+      if (!isHandledEvent(event.name, event.payload) && !(env.scheduleDashboard && isDashboardEdit(event.name, event.payload))) return "ignored";
       const installationId = Number((event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
       const data: StoredWebhook = event.raw !== undefined ? { id: event.id, name: event.name, raw: event.raw } : event;
       const added = await loaded().triage.enqueue({ id: event.id, key: triageKey(event), installationId, kind: "triage", data });

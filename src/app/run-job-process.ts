@@ -82,7 +82,7 @@ export async function preload(): Promise<void> {
 }
 
 /** The job process's entry (fork-worker's `runJob` contract): runs the job and answers its outcome's kind. */
-export async function runJob(input: RunJobProcessInput, signal: AbortSignal, send: (message: unknown) => void = () => undefined): Promise<{ outcome: RunOutcome["kind"] }> {
+export async function runJob(input: RunJobProcessInput, signal: AbortSignal, send: (message: unknown) => void = () => undefined): Promise<{ outcome: RunOutcome["kind"]; pr?: number }> {
   // Metrics observed here (model usage, spend refusals, GitHub's rate limit) go to the parent's registry.
   setMetricSink((metric) => send({ metric }));
   for (const secret of [input.apiToken, input.gitToken, input.modelKey]) processRedactor.add(secret);
@@ -110,5 +110,6 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal, sen
     logger: log,
     signal,
   });
-  return { outcome: outcome.kind };
+  // The pull request a run opened, for the schedules dashboard (the parent records it).
+  return { outcome: outcome.kind, ...(outcome.kind === "pull-request" ? { pr: outcome.pr.number } : {}) };
 }

@@ -281,7 +281,8 @@ async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, 
   const { state } = ctx;
   if (rest.length === 1 && method === "GET") {
     const head = req.query.get("head");
-    const pulls = [...repo.issues.values()].filter((i) => i.pull && (!head || `${repo.owner}:${i.pull.head}` === head));
+    const wanted = req.query.get("state") ?? "open";
+    const pulls = [...repo.issues.values()].filter((i) => i.pull && (!head || `${repo.owner}:${i.pull.head}` === head) && (wanted === "all" || (wanted === "closed") === Boolean(i.closed)));
     return { status: 200, json: await Promise.all(pulls.map((p) => pullJson(ctx, repo, p))) };
   }
   if (rest.length === 1 && method === "POST") {
