@@ -4,7 +4,10 @@ import { nextRun } from "../../../src/app/dashboard/sync-dashboard.js";
 describe("decideTick", () => {
   it.each([
     [{ stack: false, openPr: null }, { fire: true }],
-    [{ stack: false, openPr: 12 }, { fire: false, pr: 12 }],
+    [
+      { stack: false, openPr: 12 },
+      { fire: false, pr: 12 },
+    ],
     [{ stack: true, openPr: 12 }, { fire: true }],
     [{ stack: true, openPr: null }, { fire: true }],
   ])("%j → %j", (input, expected) => {

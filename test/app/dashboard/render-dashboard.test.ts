@@ -13,7 +13,17 @@ const entry = (over: Partial<DashboardEntry> = {}): DashboardEntry => ({
 describe("renderDashboard", () => {
   it("lists each schedule with cron, zone, next and last run, and an unticked Run now box", () => {
     const body = renderDashboard(
-      [entry(), entry({ key: "acme/widgets#schedule-1-0123456789", cron: "30 7 1 * *", timezone: "Europe/Berlin", stack: true, message: "tidy", last: { at: "2026-11-01T06:30:00.000Z", outcome: "pull-request", issue: 4, pr: 7 } })],
+      [
+        entry(),
+        entry({
+          key: "acme/widgets#schedule-1-0123456789",
+          cron: "30 7 1 * *",
+          timezone: "Europe/Berlin",
+          stack: true,
+          message: "tidy",
+          last: { at: "2026-11-01T06:30:00.000Z", outcome: "pull-request", issue: 4, pr: 7 },
+        }),
+      ],
       { minPermission: "write" },
     );
     expect(body.startsWith(DASHBOARD_MARKER)).toBe(true);
