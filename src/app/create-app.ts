@@ -13,7 +13,9 @@ import type { Interruption } from "../github/render-status.js";
 import { createJobEngine } from "../jobs/create-job-engine.js";
 import type { EngineStats, JobEngine, JobHandler } from "../jobs/job-engine.js";
 import type { VerifiedWebhook } from "../security/webhook-intake.js";
-import { fireSchedule } from "./fire-schedule.js";
+import { fireScheduleDetailed } from "./fire-schedule.js";
+import { createDashboardService, type DashboardService } from "./dashboard/dashboard-service.js";
+import { isDashboardEdit } from "./dashboard/handle-dashboard-edit.js";
 import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import { listScheduleTargets } from "./list-schedule-targets.js";
 import type { RunJobProcessInput } from "./run-job-process.js";
@@ -23,6 +25,11 @@ import { secretFingerprints, withoutSecrets } from "./run-job-process.js";
 import { createScheduler, type Schedule, type ScheduleTarget } from "./scheduler.js";
 import { sweepJobDirs } from "./sweep-job-dirs.js";
 import { triageKey } from "./triage-key.js";
+import { mergePrices } from "../llm/price-table.js";
+import { createAppMetrics, type AppMetrics } from "../metrics/app-metrics.js";
+import { isMetricMessage } from "../metrics/metric-event.js";
+import { countSpendRefusal, setMetricSink } from "../metrics/record-metric.js";
+import { runTrigger } from "./run-trigger.js";
 
 export type IntakeResult = "recorded" | "duplicate" | "ignored";
 
@@ -50,6 +57,8 @@ export interface AppHandle {
    * finish has its status comment updated (and, without Redis, so has every job still waiting).
    */
   shutdown(graceMs: number): Promise<void>;
+  /** This process's Prometheus registry (issue #35): runs, model usage, queue, webhook acks, GitHub's rate limit. */
+  metrics: AppMetrics;
 }
 
 export interface AppOptions {
@@ -91,6 +100,14 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
   };
   // Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices).
   const firstAttempts = new Set<string>();
+  let dashboard: DashboardService | null = null;
+  const metrics = createAppMetrics({
+    models: [env.model, ...(env.weakModel ? [env.weakModel] : []), ...(env.fallbackModels ?? []), ...Object.keys(mergePrices(env.prices))],
+    shown: [env.model, ...(env.weakModel ? [env.weakModel] : [])],
+  });
+  // This process's own observations (GitHub's rate limit on its Octokit) land in its registry.
+  setMetricSink(metrics.record);
+  metrics.queueFrom(async () => (engines ? handle.stats() : { queued: 0, running: 0 }));
   const appFn: ApplicationFunction = async (app: Probot) => {
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
@@ -139,8 +156,27 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       log.info({ attempt: job.attempt }, "job process starting");
       if (!pool) throw new Error("this process only receives webhooks: it does not run jobs");
       // The job's model calls reserve and settle through this process, which holds the ledger (issue #35).
-      const guard = spend?.guardFor(ctx, (limit) => log.warn({ limit }, "model call refused: spend limit"));
-      const outcome = await pool.run({ module, input, signal, graceMs: 10_000, ...(guard ? { onRequest: (m: unknown) => answerSpendRequest(guard, m) } : {}) });
+      const guard = spend?.guardFor(ctx, (limit) => {
+        log.warn({ limit }, "model call refused: spend limit");
+        countSpendRefusal(limit.replace(/-/g, "_")); // a fixed scope name: run, pr, repo_day, installation_month…
+      });
+      const started = performance.now();
+      const startedAt = new Date();
+      // The job process sends its model usage and GitHub's rate limits over IPC; its outcome comes back as the result.
+      const outcome = await pool.run({
+        module,
+        input,
+        signal,
+        graceMs: 10_000,
+        onMessage: (m) => isMetricMessage(m) && metrics.record(m.metric),
+        ...(guard ? { onRequest: (m: unknown) => answerSpendRequest(guard, m) } : {}),
+      });
+      const kind = outcome.kind === "done" ? String((outcome.result as { outcome?: unknown } | null)?.outcome ?? "error") : signal.aborted ? "cancelled" : "crashed";
+      metrics.runEnded({ trigger: runTrigger(job.kind, ctx), outcome: kind, seconds: (performance.now() - started) / 1000 });
+      if (dashboard && job.kind === "schedule") {
+        const pr = outcome.kind === "done" ? (outcome.result as { pr?: unknown } | null)?.pr : undefined;
+        await dashboard.runEnded(ctx, kind, typeof pr === "number" ? pr : undefined, startedAt);
+      }
       if (outcome.kind === "done" || signal.aborted) return;
       // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
       throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
@@ -164,9 +200,9 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       },
     });
     const runPort: RunQueue = { enqueue: (job) => runs.enqueue(job), cancel: (key) => runs.cancel(key) };
-    const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
+    const fireOnce = async (target: ScheduleTarget, schedule: Schedule, key: string, manual?: { jobId: string }) => {
       const api = await installationApi(target.installationId);
-      await fireSchedule({
+      return fireScheduleDetailed({
         api,
         target,
         schedule,
@@ -175,7 +211,15 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         runs: runPort,
         defaults: { model: env.model, weakModel: env.weakModel, fallbackModels: env.fallbackModels },
         now: new Date(),
+        ...(manual ? { manual } : {}),
       });
+    };
+    // Issue #35: the schedules dashboard (one issue per repository with schedules; "Run now" boxes).
+    dashboard = env.scheduleDashboard ? createDashboardService({ installationApi, botLogin: async () => (await bot()).login, log: app.log, fire: fireOnce }) : null;
+    const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
+      const result = await fireOnce(target, schedule, key);
+      if (result.kind === "skipped") app.log.info({ schedule: key, pr: result.pr }, "schedule tick skipped: its last pull request is still open (stack: false)");
+      await dashboard?.fired(target, key, result);
     };
     const triage = await createJobEngine<TriageData>({
       ...common,
@@ -191,6 +235,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
               await options.gate?.quiet();
               if ("tick" in job.data) return fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
               const event = webhookOf(job.data);
+              if (isDashboardEdit(event.name, event.payload)) return dashboard?.edited(event.id, event.payload);
               if (job.attempt === 1) firstAttempts.add(event.id);
               try {
                 await app.receive(event as Parameters<Probot["receive"]>[0]);
@@ -212,12 +257,21 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     if (env.schedules && options.work) {
       const scheduler = createScheduler({
         log: app.log,
-        listTargets: async () => listScheduleTargets({ appApi: await appApi(), installationApi, log: app.log }),
+        listTargets: async () => {
+          const targets = await listScheduleTargets({ appApi: await appApi(), installationApi, log: app.log });
+          await dashboard?.synced(targets);
+          return targets;
+        },
         fire,
         // Each tick becomes one triage job, whichever replicas armed it; the job's id carries the tick's time.
         engine: {
           arm: (key, target, schedule) =>
-            triage.upsertSchedule(key, schedule.cron, { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } }),
+            triage.upsertSchedule(
+              key,
+              schedule.cron,
+              { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } },
+              schedule.timezone,
+            ),
           disarm: (key) => triage.removeSchedule(key),
         },
       });
@@ -234,10 +288,11 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       ...(spend ? { usage: spend.usage } : {}),
     });
   };
-  return {
+  const handle: AppHandle = {
     appFn,
+    metrics,
     async intake(event) {
-      if (!isHandledEvent(event.name, event.payload)) return "ignored";
+      if (!isHandledEvent(event.name, event.payload) && !(env.scheduleDashboard && isDashboardEdit(event.name, event.payload))) return "ignored";
       const installationId = Number((event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
       const data: StoredWebhook = event.raw !== undefined ? { id: event.id, name: event.name, raw: event.raw } : event;
       const added = await loaded().triage.enqueue({ id: event.id, key: triageKey(event), installationId, kind: "triage", data });
@@ -270,4 +325,5 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       await spend?.close();
     },
   };
+  return handle;
 }

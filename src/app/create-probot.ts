@@ -7,6 +7,7 @@ import { createRedactingLogger, type LineSink } from "../security/create-redacti
 import { githubWriteGuard } from "../security/guard-github-writes.js";
 import { rateLimitHandlers } from "../security/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
+import { rateLimitPlugin } from "../metrics/observe-rate-limit.js";
 
 /**
  * Octokit's throttling as the app uses it. Probot keys each installation's client by its installation id, so one
@@ -28,7 +29,7 @@ export async function throttleOptions(env: Pick<AppEnv, "redisUrl">, enabled: bo
  */
 export async function createProbot(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; webhookSecret?: string } = {}): Promise<Probot> {
   if (!env.appId) throw new Error("APP_ID is not set.");
-  for (const secret of [env.openaiApiKey, options.webhookSecret, privateKey]) processRedactor.add(secret);
+  for (const secret of [env.openaiApiKey, options.webhookSecret, privateKey, env.metricsToken]) processRedactor.add(secret);
   const log = await createRedactingLogger({
     level: env.logLevel,
     redactor: processRedactor,
@@ -47,12 +48,13 @@ export async function createProbot(env: AppEnv, privateKey: string, options: { t
 }
 
 /**
- * The app's Octokit class: Probot's (its App and installation authentication), with our write guard, `fetch` over
+ * The app's Octokit class: Probot's (its App and installation authentication), with our write guard, GitHub's
+ * remaining rate limit recorded per installation (metrics), `fetch` over
  * node:http(s) (see github/http-fetch) and the throttle settings above.
  */
 function appOctokit(throttle: Record<string, unknown>): typeof ProbotOctokit {
   const fetch = createHttpFetch();
-  return ProbotOctokit.plugin(githubWriteGuard(processRedactor)).defaults((o: Record<string, unknown>) => ({
+  return ProbotOctokit.plugin(githubWriteGuard(processRedactor), rateLimitPlugin).defaults((o: Record<string, unknown>) => ({
     ...o,
     request: { ...(o.request as object | undefined), fetch },
     throttle: { ...(o.throttle as object | undefined), ...throttle },

@@ -1,6 +1,6 @@
 import { parse } from "yaml";
 import type { Logger } from "pino";
-import { parseRepoConfig } from "../config/repo-config.js";
+import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { ScheduleTarget } from "./scheduler.js";
 
@@ -20,19 +20,8 @@ export async function listScheduleTargets(deps: { appApi: GitHubClient; installa
     ).repositories;
     for (const r of repos) {
       if (r.archived) continue;
-      let raw: unknown;
-      try {
-        const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", { owner: r.owner.login, repo: r.name, path: ".github/aider.yml", mediaType: { format: "raw" } });
-        raw = parse(String(res.data));
-      } catch {
-        continue; // no config file: no schedules
-      }
-      const parsed = parseRepoConfig(raw);
-      if (!parsed.ok) {
-        deps.log.warn({ repo: `${r.owner.login}/${r.name}`, problems: parsed.problems }, "invalid .github/aider.yml: schedules skipped");
-        continue;
-      }
-      if (parsed.config.schedules.length === 0) continue;
+      const config = await readRepoConfig(api, r.owner.login, r.name, deps.log);
+      if (!config || config.schedules.length === 0) continue;
       out.push({
         installationId: inst.id,
         owner: r.owner.login,
@@ -41,9 +30,27 @@ export async function listScheduleTargets(deps: { appApi: GitHubClient; installa
         cloneUrl: r.clone_url,
         ...(r.html_url ? { webUrl: r.html_url } : {}),
         ...(typeof r.language === "string" && r.language ? { language: r.language } : {}),
-        config: parsed.config,
+        config,
       });
     }
   }
   return out;
+}
+
+/**
+ * A repository's `.github/aider.yml` from its default branch (the contents API reads the default branch), or null
+ * when it has none or it is invalid (logged; the next command on that repository reports the problems).
+ */
+export async function readRepoConfig(api: GitHubClient, owner: string, repo: string, log: Logger): Promise<RepoConfig | null> {
+  let raw: unknown;
+  try {
+    const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", { owner, repo, path: ".github/aider.yml", mediaType: { format: "raw" } });
+    raw = parse(String(res.data));
+  } catch {
+    return null; // no config file: no schedules
+  }
+  const parsed = parseRepoConfig(raw);
+  if (parsed.ok) return parsed.config;
+  log.warn({ repo: `${owner}/${repo}`, problems: parsed.problems }, "invalid .github/aider.yml: schedules skipped");
+  return null;
 }

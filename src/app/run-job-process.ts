@@ -19,6 +19,9 @@ import { processRedactor } from "../security/process-redactor.js";
 import { REDACTED } from "../security/redact-secrets.js";
 import { createCheckExec } from "./create-check-exec.js";
 import { executeRun } from "./execute-run.js";
+import { meteredLlm } from "./metered-llm.js";
+import { observeRateLimit } from "../metrics/observe-rate-limit.js";
+import { setMetricSink } from "../metrics/record-metric.js";
 import { fingerprint, redactFingerprinted, type SecretFingerprint } from "./secret-fingerprint.js";
 
 /**
@@ -49,7 +52,7 @@ export function secretFingerprints(secrets: readonly (string | undefined)[]): Se
 }
 
 /** The environment variables a job process must not see. */
-const SECRET_VARIABLES = ["WEBHOOK_SECRET", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "OPENAI_API_KEY", "REDIS_URL", "GITHUB_CLIENT_SECRET", "GITHUB_CLIENT_ID"];
+const SECRET_VARIABLES = ["WEBHOOK_SECRET", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "OPENAI_API_KEY", "REDIS_URL", "GITHUB_CLIENT_SECRET", "GITHUB_CLIENT_ID", "AIDER_BOT_METRICS_TOKEN"];
 
 /** `source` without the App's secrets: what a job process is started with. */
 export function withoutSecrets(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
@@ -89,9 +92,11 @@ export async function preload(): Promise<void> {
 export async function runJob(
   input: RunJobProcessInput,
   signal: AbortSignal,
-  _send?: (message: unknown) => void,
+  send: (message: unknown) => void = () => undefined,
   request?: (message: unknown) => Promise<unknown>,
-): Promise<{ outcome: RunOutcome["kind"] }> {
+): Promise<{ outcome: RunOutcome["kind"]; pr?: number }> {
+  // Metrics observed here (model usage, GitHub's rate limit) go to the parent's registry.
+  setMetricSink((metric) => send({ metric }));
   for (const secret of [input.apiToken, input.gitToken, input.modelKey]) processRedactor.add(secret);
   // Every writer in this process (logs, GitHub writes, commits, model requests) redacts through the one redactor:
   // extend it, before anything captures it, with the secrets known here only by their fingerprints.
@@ -105,18 +110,20 @@ export async function runJob(
   const warm = warmSandboxProbe;
   const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
   const octokit = new Octokit({ auth: input.apiToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
+  observeRateLimit(octokit, String(input.job.req.installationId));
   const outcome = await executeRun(input.job, {
     env,
     exec,
     checkExec: createCheckExec(env, exec, log, warm ? { probe: () => warm } : {}),
-    llm: await jobLlm(input, env, log, request),
+    llm: meteredLlm(await jobLlm(input, env, log, request)),
     api: octokit,
     gitToken: async () => input.gitToken,
     bot: input.bot,
     logger: log,
     signal,
   });
-  return { outcome: outcome.kind };
+  // The pull request a run opened, for the schedules dashboard (the parent records it).
+  return { outcome: outcome.kind, ...(outcome.kind === "pull-request" ? { pr: outcome.pr.number } : {}) };
 }
 
 /**

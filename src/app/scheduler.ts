@@ -29,7 +29,8 @@ export interface Scheduler {
 /** A schedule entry's identity: changing its cron or message makes it a new entry. */
 export function scheduleKey(t: Pick<ScheduleTarget, "owner" | "repo">, index: number, s: Schedule): string {
   const digest = createHash("sha1")
-    .update(`${s.cron}\n${s.message}\n${s.files.join(",")}\n${s.branch ?? ""}`)
+    // A time zone joins the identity only when set, so the keys of existing UTC entries stay as they were.
+    .update(`${s.cron}\n${s.message}\n${s.files.join(",")}\n${s.branch ?? ""}${s.timezone ? `\n${s.timezone}` : ""}`)
     .digest("hex")
     .slice(0, 10);
   return `${t.owner}/${t.repo}#schedule-${index}-${digest}`;
@@ -66,7 +67,7 @@ export function createScheduler(deps: {
       }
       for (const [key, { target, schedule }] of wanted) {
         if (jobs.has(key)) continue;
-        const job = new Cron(schedule.cron, { unref: true, protect: true }, async () => {
+        const job = new Cron(schedule.cron, { unref: true, protect: true, ...(schedule.timezone ? { timezone: schedule.timezone } : {}) }, async () => {
           if (running.has(key)) return;
           running.add(key);
           try {

@@ -7,6 +7,7 @@ import { createWebhookIntake } from "../security/webhook-intake.js";
 import { createIntakeGate } from "./intake-gate.js";
 import { createApp, type AppHandle } from "./create-app.js";
 import { createProbot } from "./create-probot.js";
+import { answerMetrics, startMetricsServer, type MetricsServer } from "../metrics/metrics-endpoint.js";
 
 export interface AppServer {
   url: string;
@@ -53,7 +54,14 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
       );
       return;
     }
+    // `/metrics` on the webhook port unless AIDER_BOT_METRICS_PORT gives it its own listener (see startMetricsListener).
+    if (path === "/metrics" && env.metricsPort === undefined) {
+      answerMetrics(app.metrics, env.metricsToken, req, res, (error) => probot.log.error({ err: error }, "metrics: could not collect"));
+      return;
+    }
     if (path === env.webhookPath) {
+      const arrived = performance.now();
+      res.once("finish", () => app.metrics.webhookAcked((performance.now() - arrived) / 1000));
       const leave = gate.enter();
       res.once("close", leave);
       void intake.handle(req, res).finally(leave);
@@ -62,6 +70,7 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(env.port, env.host ?? "127.0.0.1", resolve));
+  const metricsServer = await startMetricsListener(env, app, probot.log);
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   probot.log.info({ port, path: env.webhookPath }, "aider-bot listening");
@@ -71,9 +80,24 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     probot,
     app,
     shutdown: async (graceMs) => {
+      await metricsServer?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.shutdown(graceMs);
     },
   };
+}
+
+/** `/metrics` on its own port when AIDER_BOT_METRICS_PORT is set (a worker's only listener; a receiver's, off the webhook port). */
+export async function startMetricsListener(env: AppEnv, app: AppHandle, log: Probot["log"]): Promise<MetricsServer | null> {
+  if (env.metricsPort === undefined) return null;
+  const server = await startMetricsServer({
+    metrics: app.metrics,
+    port: env.metricsPort,
+    host: env.metricsHost ?? env.host ?? "127.0.0.1",
+    ...(env.metricsToken ? { token: env.metricsToken } : {}),
+    onError: (error) => log.error({ err: error }, "metrics: could not collect"),
+  });
+  log.info({ url: server.url }, "metrics listening");
+  return server;
 }

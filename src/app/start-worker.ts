@@ -2,10 +2,14 @@ import type { Probot } from "probot";
 import type { AppEnv } from "../config/env.js";
 import { createApp, type AppHandle } from "./create-app.js";
 import { createProbot } from "./create-probot.js";
+import { startMetricsListener } from "./start-app-server.js";
+import type { MetricsServer } from "../metrics/metrics-endpoint.js";
 
 export interface Worker {
   probot: Probot;
   app: AppHandle;
+  /** `/metrics` when AIDER_BOT_METRICS_PORT is set (a worker has no other listener). */
+  metrics: MetricsServer | null;
 }
 
 /**
@@ -18,6 +22,7 @@ export async function startWorker(env: AppEnv, privateKey: string): Promise<Work
   const app = createApp(env, { work: true });
   const probot = await createProbot(env, privateKey);
   await probot.load(app.appFn, { cwd: process.cwd(), addHandler: () => undefined });
+  const metrics = await startMetricsListener(env, app, probot.log);
   probot.log.info({ concurrency: env.concurrency }, "aider-bot worker started");
-  return { probot, app };
+  return { probot, app, metrics };
 }

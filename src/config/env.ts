@@ -229,6 +229,14 @@ const VARIABLES = {
   perInstallation: variable("AIDER_BOT_PER_INSTALLATION", number(1, "a whole number ≥ 1", true).default(2)),
   /** A running job whose worker stops renewing its lease for this long is taken as lost. */
   leaseMs: variable("AIDER_BOT_LEASE_MS", number(500, "a number of milliseconds ≥ 500").default(30_000)),
+  /** Issue #35: serve `/metrics` on this port only (a worker's listener; `serve` then keeps it off the webhook port). */
+  metricsPort: variable("AIDER_BOT_METRICS_PORT", number(0, "a port number", true).optional()),
+  /** The address the metrics port binds (default: HOST, else 127.0.0.1). */
+  metricsHost: variable("AIDER_BOT_METRICS_HOST", text()),
+  /** A bearer token `/metrics` requires (`Authorization: Bearer …`). A secret: never logged or echoed. */
+  metricsToken: variable("AIDER_BOT_METRICS_TOKEN", text()),
+  /** Issue #35: keep a dashboard issue per repository with schedules (default on; `off` turns it off). */
+  scheduleDashboard: variable("AIDER_BOT_SCHEDULE_DASHBOARD", onUnless("off")),
 };
 
 type Variables = typeof VARIABLES;

@@ -18,6 +18,16 @@ const cron = z.string().refine((value) => {
   }
 }, 'must be a valid cron expression, e.g. "0 6 * * 1"');
 
+/** An IANA time zone name croner accepts ("Europe/Berlin", "UTC"). */
+const timezone = z.string().refine((value) => {
+  try {
+    new Cron("0 0 * * *", { paused: true, timezone: value }).nextRun();
+    return true;
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone, e.g. "Europe/Berlin" or "UTC"');
+
 const tokens = (max: number) => z.number().int().min(0).max(max);
 
 /** `.github/aider.yml`, every key optional; defaults are the documented ones (README "Configuration"). */
@@ -83,7 +93,21 @@ export const repoConfigSchema = z
       .object({ autofix: z.boolean().default(false), max_rounds: z.number().int().min(0).max(10).default(2) })
       .strict()
       .default({ autofix: false, max_rounds: 2 }),
-    schedules: z.array(z.object({ cron, message: z.string().min(1), files: z.array(z.string()).default([]), branch: z.string().optional() }).strict()).default([]),
+    schedules: z
+      .array(
+        z
+          .object({
+            cron,
+            message: z.string().min(1),
+            files: z.array(z.string()).default([]),
+            branch: z.string().optional(),
+            // Issue #35: the cron's time zone (IANA, default UTC), and whether a tick runs while the last run's PR is open.
+            timezone: timezone.optional(),
+            stack: z.boolean().default(false),
+          })
+          .strict(),
+      )
+      .default([]),
   })
   .strict();
 

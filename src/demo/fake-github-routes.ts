@@ -96,7 +96,7 @@ function issueJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
     title: issue.title,
     body: issue.body,
     user: user(issue.user),
-    state: "open",
+    state: issue.closed ? "closed" : "open",
     labels: issue.labels.map((name) => ({ name })),
     html_url: `${ctx.webUrl}/${repo.owner}/${repo.name}/${issue.pull ? "pull" : "issues"}/${issue.number}`,
     url: `${base}/issues/${issue.number}`,
@@ -208,7 +208,8 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
       return { status: 201, json: issueJson(ctx, repo, issue) };
     }
     const creator = req.query.get("creator");
-    const list = [...repo.issues.values()].filter((i) => !i.pull && (!creator || i.user === creator));
+    const wanted = req.query.get("state") ?? "open";
+    const list = [...repo.issues.values()].filter((i) => !i.pull && (!creator || i.user === creator) && (wanted === "all" || (wanted === "closed") === Boolean(i.closed)));
     return { status: 200, json: list.map((i) => issueJson(ctx, repo, i)) };
   }
   if (rest[0] === "issues" && rest[1] && rest[2] === "comments") {
@@ -227,9 +228,15 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     const next = page * perPage < all.length ? { link: `<${ctx.apiUrl}/repos/${repo.owner}/${repo.name}/issues/${number}/comments?per_page=${perPage}&page=${page + 1}>; rel="next"` } : undefined;
     return { status: 200, json: all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c)), ...(next ? { headers: next } : {}) };
   }
-  if (method === "GET" && rest[0] === "issues" && rest.length === 2) {
+  if ((method === "GET" || method === "PATCH") && rest[0] === "issues" && rest.length === 2) {
     const issue = repo.issues.get(Number(rest[1]));
-    return issue ? { status: 200, json: issueJson(ctx, repo, issue) } : notFound;
+    if (!issue) return notFound;
+    if (method === "PATCH") {
+      if (typeof body.title === "string") issue.title = body.title;
+      if (typeof body.body === "string") issue.body = body.body;
+      if (body.state === "open" || body.state === "closed") issue.closed = body.state === "closed";
+    }
+    return { status: 200, json: issueJson(ctx, repo, issue) };
   }
   if (rest[0] === "pulls") return routePulls(ctx, repo, req, rest);
   if (rest[0] === "check-runs") {
@@ -274,7 +281,8 @@ async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, 
   const { state } = ctx;
   if (rest.length === 1 && method === "GET") {
     const head = req.query.get("head");
-    const pulls = [...repo.issues.values()].filter((i) => i.pull && (!head || `${repo.owner}:${i.pull.head}` === head));
+    const wanted = req.query.get("state") ?? "open";
+    const pulls = [...repo.issues.values()].filter((i) => i.pull && (!head || `${repo.owner}:${i.pull.head}` === head) && (wanted === "all" || (wanted === "closed") === Boolean(i.closed)));
     return { status: 200, json: await Promise.all(pulls.map((p) => pullJson(ctx, repo, p))) };
   }
   if (rest.length === 1 && method === "POST") {

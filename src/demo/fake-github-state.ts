@@ -5,6 +5,8 @@ export interface FakeIssue {
   body: string;
   user: string;
   labels: string[];
+  /** Closed (or, for a pull request, merged or closed); open when unset. */
+  closed?: boolean;
   /** Set for pull requests (GitHub numbers issues and PRs together). */
   pull?: { head: string; base: string; draft: boolean; requestedReviewers: string[]; headRepoFullName?: string };
 }

@@ -94,10 +94,12 @@ export async function startFakeGitHub(options: {
       out = { status: 500, json: { message: String(error) } };
     }
     state.calls.push({ method, path: url.pathname.slice("/api/v3".length) + url.search, status: out.status, authorization: req.headers.authorization, body: raw ? body : undefined, at: Date.now() });
+    // Like GitHub, every answer says how much of the hour's budget is left (one per call here).
+    const limit = { "x-ratelimit-limit": "5000", "x-ratelimit-remaining": String(Math.max(0, 5000 - state.calls.length)) };
     if (out.text !== undefined) {
-      res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...out.headers }).end(out.text);
+      res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...limit, ...out.headers }).end(out.text);
     } else {
-      res.writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...out.headers }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
+      res.writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...limit, ...out.headers }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
     }
   }
 

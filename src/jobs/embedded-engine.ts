@@ -242,9 +242,9 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
 
   const pruneSeen = () => store.prune(Date.now() - o.retentionMs, Date.now() - o.leaseMs);
 
-  const arm = (id: string, cron: string, job: ScheduledJob<T>) => {
+  const arm = (id: string, cron: string, job: ScheduledJob<T>, timezone: string) => {
     crons.get(id)?.stop();
-    const c = new Cron(cron, { timezone: "UTC", unref: true }, (self: Cron) => {
+    const c = new Cron(cron, { timezone, unref: true }, (self: Cron) => {
       // The tick's own time (not "now"), so every replica derives the same id and the seen set keeps one.
       const tick = Math.round((self.currentRun()?.getTime() ?? Date.now()) / 1000) * 1000;
       if (closed) return;
@@ -258,7 +258,7 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
 
   void pruneSeen().catch(report);
   if (o.handler) {
-    for (const sched of store.schedules()) arm(sched.id, sched.cron, sched.job);
+    for (const sched of store.schedules()) arm(sched.id, sched.cron, sched.job, sched.timezone);
     schedulePump(0);
   }
   const pruneTimer = setInterval(() => void pruneSeen().catch(report), 600_000);
@@ -291,10 +291,10 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
       for (const l of local.values()) if (l.record.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
       return result;
     },
-    async upsertSchedule(id, cron, job) {
-      new Cron(cron, { paused: true }).stop(); // throws on a bad pattern before anything is stored
-      await store.putSchedule(id, cron, job);
-      if (o.handler && !closed) arm(id, cron, job);
+    async upsertSchedule(id, cron, job, timezone = "UTC") {
+      new Cron(cron, { paused: true, timezone }).stop(); // throws on a bad pattern or zone before anything is stored
+      await store.putSchedule(id, cron, job, timezone);
+      if (o.handler && !closed) arm(id, cron, job, timezone);
     },
     async removeSchedule(id) {
       await store.removeSchedule(id);

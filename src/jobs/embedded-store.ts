@@ -51,8 +51,8 @@ export interface EmbeddedStore<T> {
   workersSince(since: number): number;
   /** Forget delivery ids seen before `seenBefore` and heartbeats older than `workersBefore`. */
   prune(seenBefore: number, workersBefore: number): Promise<void>;
-  schedules(): { id: string; cron: string; job: ScheduledJob<T> }[];
-  putSchedule(id: string, cron: string, job: ScheduledJob<T>): Promise<void>;
+  schedules(): { id: string; cron: string; job: ScheduledJob<T>; timezone: string }[];
+  putSchedule(id: string, cron: string, job: ScheduledJob<T>, timezone: string): Promise<void>;
   removeSchedule(id: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -139,10 +139,10 @@ export function openEmbeddedStore<T>(path: string, retentionMs: number): Embedde
     },
     schedules: () =>
       [...range("sched")].map(({ key, value }) => {
-        const s = value as { cron: string; job: ScheduledJob<T> };
-        return { id: String(key[1]), cron: s.cron, job: s.job };
+        const s = value as { cron: string; job: ScheduledJob<T>; timezone?: string };
+        return { id: String(key[1]), cron: s.cron, job: s.job, timezone: s.timezone ?? "UTC" };
       }),
-    putSchedule: (id, cron, job) => tx(() => void db.putSync(["sched", id], { cron, job })),
+    putSchedule: (id, cron, job, timezone) => tx(() => void db.putSync(["sched", id], { cron, job, timezone })),
     removeSchedule: (id) => tx(() => void db.removeSync(["sched", id])),
     close: () => handle.release(),
   };

@@ -82,8 +82,8 @@ export interface JobEngine<T> {
   enqueue(job: JobInput<T>): Promise<boolean>;
   /** Abort the key's running job wherever it runs and drop its queued ones. */
   cancel(key: string): Promise<CancelResult>;
-  /** Create or replace a cron schedule (5 or 6 fields, UTC). */
-  upsertSchedule(id: string, cron: string, job: ScheduledJob<T>): Promise<void>;
+  /** Create or replace a cron schedule (5 or 6 fields) in an IANA time zone (default UTC). */
+  upsertSchedule(id: string, cron: string, job: ScheduledJob<T>, timezone?: string): Promise<void>;
   removeSchedule(id: string): Promise<void>;
   stats(): Promise<EngineStats>;
   /**

@@ -312,7 +312,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       if (aborted > 0) await redis.publish(k("cancel"), key);
       return { dropped, aborted };
     },
-    upsertSchedule: (id, cron, template) => schedules.upsert(id, cron, { scheduleId: id, template }),
+    upsertSchedule: (id, cron, template, timezone) => schedules.upsert(id, cron, { scheduleId: id, template }, timezone),
     removeSchedule: (id) => schedules.remove(id),
     async stats() {
       // The outbox first, then BullMQ: a job is queued before its record is cleared, so one moving meanwhile is seen

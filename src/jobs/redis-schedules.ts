@@ -9,7 +9,7 @@ const RELEASE_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis
 
 export interface RedisSchedules<D> {
   /** Arm schedule `id` for the whole cluster: each tick adds one job named `tickName` with `data`. */
-  upsert(id: string, cron: string, data: D): Promise<void>;
+  upsert(id: string, cron: string, data: D, timezone?: string): Promise<void>;
   remove(id: string): Promise<void>;
 }
 
@@ -53,14 +53,15 @@ export function createRedisSchedules<D>(o: {
   };
 
   return {
-    upsert: (id, cron, data) =>
+    upsert: (id, cron, data, timezone = "UTC") =>
       locked(id, async () => {
-        const wanted = JSON.stringify({ cron, data });
+        // A schedule in UTC is stored as before (no `timezone`), so an upgrade does not re-arm every schedule.
+        const wanted = JSON.stringify(timezone === "UTC" ? { cron, data } : { cron, data, timezone });
         if ((await redis.get(o.key("schedule", id))) === wanted) {
           const next = (await queue.getJobScheduler(id))?.next;
           if (next && (await queue.getJob(`repeat:${id}:${next}`))) return;
         }
-        await queue.upsertJobScheduler(id, { pattern: cron, tz: "UTC" }, { name: o.tickName, data, opts: { removeOnComplete: true, removeOnFail: true } });
+        await queue.upsertJobScheduler(id, { pattern: cron, tz: timezone }, { name: o.tickName, data, opts: { removeOnComplete: true, removeOnFail: true } });
         await redis.set(o.key("schedule", id), wanted);
       }),
     remove: (id) =>

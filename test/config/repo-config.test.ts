@@ -74,7 +74,15 @@ describe("config fixtures", () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.config.lint).toEqual(["npx eslint ."]);
-    expect(r.config.schedules).toEqual([{ cron: "*/30 * * * *", message: "keep the changelog tidy", files: ["CHANGELOG.md"], branch: "develop" }]);
+    expect(r.config.schedules).toEqual([{ cron: "*/30 * * * *", message: "keep the changelog tidy", files: ["CHANGELOG.md"], branch: "develop", stack: false }]);
+  });
+
+  it("schedules take an IANA time zone and stack (issue #35); a bad zone is reported", () => {
+    const ok = parseRepoConfig({ schedules: [{ cron: "0 6 * * 1", message: "m", timezone: "Europe/Berlin", stack: true }] });
+    expect(ok.ok && ok.config.schedules[0]).toMatchObject({ timezone: "Europe/Berlin", stack: true });
+    const bad = parseRepoConfig({ schedules: [{ cron: "0 6 * * 1", message: "m", timezone: "Mars/Olympus" }] });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.problems).toEqual([{ path: "schedules.0.timezone", message: 'must be an IANA time zone, e.g. "Europe/Berlin" or "UTC"' }]);
   });
 
   it("nested problems are reported with full key paths", () => {

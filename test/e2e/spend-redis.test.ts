@@ -1,7 +1,8 @@
 import { isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
 import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
-import { hasRedisServer, startRedisServer } from "../jobs/redis-server.js";
+import { describeWith } from "../helpers/needs.js";
+import { startRedisServer } from "../jobs/redis-server.js";
 
 const bot = "aider-bot[bot]";
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
@@ -10,10 +11,7 @@ const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n
 // reports 21,000 tokens, so no second call fits after it either.
 const limited = "budget:\n  day_tokens: 30000\n";
 
-const describeRedis = hasRedisServer ? describe : describe.skip;
-if (!hasRedisServer) console.warn("test/e2e/spend-redis.test.ts skipped: redis-server is not installed (apt-get install redis-server).");
-
-describeRedis("e2e: spend limits across two workers on Redis", () => {
+describeWith("redis", "e2e: spend limits across two workers on Redis", () => {
   let redis: Awaited<ReturnType<typeof startRedisServer>>;
   let app: E2EApp;
   let e2e: E2E;

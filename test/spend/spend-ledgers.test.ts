@@ -6,7 +6,10 @@ import { emptyBucket, reserve, settle, type BucketState } from "../../src/spend/
 import { createLmdbLedger } from "../../src/spend/lmdb-ledger.js";
 import { createRedisLedger } from "../../src/spend/redis-ledger.js";
 import type { LedgerBucket, SpendLedger } from "../../src/spend/spend-ledger.js";
-import { hasRedisServer, startRedisServer } from "../jobs/redis-server.js";
+import { has } from "../helpers/needs.js";
+import { startRedisServer } from "../jobs/redis-server.js";
+
+const hasRedisServer = has("redis");
 
 const DAY = 86_400_000;
 let redis: Awaited<ReturnType<typeof startRedisServer>> | null = null;
@@ -21,7 +24,6 @@ afterAll(async () => {
   await redis?.stop();
   await rm(dir, { recursive: true, force: true });
 });
-if (!hasRedisServer) console.warn("test/spend/spend-ledgers.test.ts: the Redis cases are skipped, redis-server is not installed.");
 
 type Make = () => { a: SpendLedger; b: SpendLedger; close(): Promise<void> };
 const stores: [string, Make][] = [

@@ -1,0 +1,99 @@
+import type { Logger } from "pino";
+import { authorize } from "../../commands/authorize.js";
+import type { RepoConfig } from "../../config/repo-config.js";
+import { ensureComment } from "../../github/ensure-comment.js";
+import type { GitHubClient } from "../../github/github-client.js";
+import { lookupPermission } from "../../github/permissions.js";
+import { scheduleKey, type Schedule, type ScheduleTarget } from "../scheduler.js";
+import { DASHBOARD_MARKER, newlyTicked, tickedKeys } from "./dashboard-body.js";
+
+interface EditPayload {
+  action?: string;
+  issue?: { number?: number; body?: string | null; user?: { login?: string }; pull_request?: unknown };
+  changes?: { body?: { from?: string | null } };
+  sender?: { login?: string; type?: string };
+  repository?: { name?: string; owner?: { login?: string }; default_branch?: string; clone_url?: string; html_url?: string; language?: string | null };
+  installation?: { id?: number };
+}
+
+/** Whether a delivery is an edit of a dashboard issue's body (what the receiver records besides commands). */
+export function isDashboardEdit(name: string, payload: unknown): boolean {
+  const p = payload as EditPayload | null;
+  return name === "issues" && p?.action === "edited" && p.changes?.body !== undefined && !p.issue?.pull_request && (p.issue?.body ?? "").includes(DASHBOARD_MARKER);
+}
+
+export interface DashboardEditDeps {
+  api: GitHubClient;
+  botLogin: string;
+  log: Logger;
+  /** `.github/aider.yml` of the default branch (null: none or invalid). */
+  loadConfig(owner: string, repo: string): Promise<RepoConfig | null>;
+  /** Start one schedule now under `jobId` (see fireScheduleDetailed's `manual`); true when a run was queued. */
+  fire(target: ScheduleTarget, schedule: Schedule, key: string, manual: { jobId: string; by: string }): Promise<boolean>;
+  /** Re-render the dashboard with these boxes cleared. */
+  untick(target: ScheduleTarget, keys: readonly string[]): Promise<void>;
+}
+
+/**
+ * "Run now" on the dashboard: an `issues.edited` delivery whose edit ticked a schedule's box starts that schedule
+ * once. Only boxes this edit ticked count (the transition from the body before the edit), only those still ticked
+ * in the issue as it is now (a box the bot already cleared was handled), and the run's job id carries the delivery
+ * id, so a redelivered edit finds its run queued and starts nothing. The sender passes the same gate as a command
+ * (`trigger.min_permission`, bots only when allowed); a refusal clears the box and says why.
+ */
+export async function handleDashboardEdit(deliveryId: string, payload: unknown, deps: DashboardEditDeps): Promise<{ started: string[] }> {
+  const p = payload as EditPayload;
+  const owner = p.repository?.owner?.login;
+  const repo = p.repository?.name;
+  const number = p.issue?.number;
+  const login = p.sender?.login ?? "";
+  if (!owner || !repo || !number || p.issue?.user?.login !== deps.botLogin) return { started: [] };
+  const asked = newlyTicked(p.changes?.body?.from ?? "", p.issue?.body ?? "");
+  if (asked.length === 0) return { started: [] };
+  const config = await deps.loadConfig(owner, repo);
+  if (!config) {
+    deps.log.warn({ repo: `${owner}/${repo}` }, "dashboard edit: no valid .github/aider.yml on the default branch");
+    return { started: [] };
+  }
+  const target: ScheduleTarget = {
+    installationId: p.installation?.id ?? 0,
+    owner,
+    repo,
+    defaultBranch: p.repository?.default_branch ?? "main",
+    cloneUrl: p.repository?.clone_url ?? "",
+    ...(p.repository?.html_url ? { webUrl: p.repository.html_url } : {}),
+    ...(typeof p.repository?.language === "string" && p.repository.language ? { language: p.repository.language } : {}),
+    config,
+  };
+  const permission = p.sender?.type === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
+  const decision = authorize({ sender: { login, type: p.sender?.type ?? "User" }, verb: "run", permission, selfLogin: deps.botLogin, trigger: config.trigger });
+  if (!decision.allow) {
+    if (decision.reason === "self") return { started: [] };
+    await deps.untick(target, asked);
+    await ensureComment(deps.api, {
+      owner,
+      repo,
+      issueNumber: number,
+      botLogin: deps.botLogin,
+      marker: `<!-- aider-bot:dashboard-refused:${deliveryId} -->`,
+      body: `<!-- aider-bot:dashboard-refused:${deliveryId} -->\n⛔ "Run now" was not started: ${decision.message}`,
+    });
+    return { started: [] };
+  }
+  // The issue as it is now: a box the bot already cleared (this edit handled before) is not started again.
+  const current = ((await deps.api.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: number })).data as { body?: string | null }).body ?? "";
+  const still = new Set(tickedKeys(current));
+  const started: string[] = [];
+  const handled: string[] = [];
+  for (const [index, schedule] of config.schedules.entries()) {
+    const key = scheduleKey(target, index, schedule);
+    if (!asked.includes(key) || !still.has(key)) continue;
+    handled.push(key);
+    if (await deps.fire(target, schedule, key, { jobId: `${key}@run-now:${deliveryId}`, by: login })) started.push(key);
+  }
+  // A box for a schedule no longer in the config is cleared too.
+  const gone = asked.filter((k) => still.has(k) && !handled.includes(k));
+  if (handled.length + gone.length > 0) await deps.untick(target, [...handled, ...gone]);
+  deps.log.info({ repo: `${owner}/${repo}`, started, by: login }, "dashboard: run now");
+  return { started };
+}
