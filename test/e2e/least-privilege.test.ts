@@ -1,7 +1,7 @@
 import { fileOnBranch } from "../../src/demo/seed-repo.js";
 import { GIT_TOKEN_PERMISSIONS, JOB_API_TOKEN_PERMISSIONS } from "../../src/app/mint-repo-token.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
-import { missing } from "../helpers/needs.js";
+import { has } from "../helpers/needs.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
 const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
@@ -47,7 +47,6 @@ describe("e2e: a job holds only what it needs", () => {
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toContain("🚀 Pushed");
     // The app's default (AIDER_BOT_SANDBOX=auto): in bubblewrap where it works, and nothing run (said so) where it does not.
-    const noBwrap = missing("bubblewrap");
-    expect(status).toMatch(noBwrap ? "Repository commands were not run: the sandbox is unavailable" : /<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox/);
+    expect(status).toMatch(has("bubblewrap") ? /<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox/ : "Repository commands were not run: the sandbox is unavailable");
   }, 90_000);
 });
