@@ -141,3 +141,17 @@ export function renderInstructions(selected: SelectedInstructions): string | nul
   });
   return `${INSTRUCTIONS_PREFIX}\n\n${blocks.join("\n\n")}`;
 }
+
+/**
+ * One round's instruction message, and the record of what the run showed (each file at its largest share over the
+ * rounds, for the status table), updated in place.
+ */
+export function instructionsForRound(set: InstructionSet | undefined, chatFiles: readonly string[], count: (text: string) => number, record: Map<string, InstructionUse>): string | null {
+  if (!set || set.files.length === 0) return null;
+  const selected = selectInstructions(set, chatFiles, count);
+  for (const use of selected.uses) {
+    const before = record.get(use.path);
+    if (!before || use.tokens > before.tokens) record.set(use.path, use);
+  }
+  return renderInstructions(selected);
+}
