@@ -57,7 +57,8 @@ export async function collectImages(args: CollectImagesArgs): Promise<ImageSet> 
   for (const [reason, n] of foreign) notes.push(`${plural(n, "image link")} not read: ${reason} (only images uploaded to GitHub are downloaded; other addresses are never requested).`);
   if (allowed.length === 0) return { images: [], notes };
   if (!modelAcceptsImages(args.model, args.vision)) {
-    notes.push(`${plural(allowed.length, "image")} left out: the model \`${args.model}\` is not known to accept images (set \`vision: true\` in .github/aider.yml if it does).`);
+    const why = args.vision === false ? "`vision: false` in .github/aider.yml" : `the model \`${args.model}\` is not known to accept images (set \`vision: true\` in .github/aider.yml if it does)`;
+    notes.push(`${plural(allowed.length, "image")} left out: ${why}.`);
     return { images: [], notes };
   }
   if (allowed.length > limits.maxImages) notes.push(`${plural(allowed.length - limits.maxImages, "image")} left out: at most ${limits.maxImages} images are sent.`);
