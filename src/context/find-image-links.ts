@@ -14,7 +14,9 @@ export function findImageLinks(text: string): string[] {
   const found: { at: number; url: string }[] = [];
   for (const m of visible.matchAll(MD_IMAGE)) found.push({ at: m.index, url: m[1]! });
   for (const m of visible.matchAll(HTML_IMG)) found.push({ at: m.index, url: (m[1] ?? m[2] ?? m[3] ?? "").replace(/&amp;/g, "&") });
-  for (const m of visible.matchAll(BARE_ATTACHMENT)) found.push({ at: m.index, url: m[0] });
+  // Bare links only outside the images already found (a markdown image's address is not a second image).
+  const rest = visible.replace(MD_IMAGE, (m) => " ".repeat(m.length)).replace(HTML_IMG, (m) => " ".repeat(m.length));
+  for (const m of rest.matchAll(BARE_ATTACHMENT)) found.push({ at: m.index, url: m[0] });
   found.sort((a, b) => a.at - b.at);
   return [...new Set(found.map((f) => f.url.trim()).filter(Boolean))];
 }

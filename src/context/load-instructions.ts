@@ -27,6 +27,7 @@ const MAX_NESTED = 40;
 const MAX_FILE_BYTES = 100_000;
 const CONCURRENCY = 8;
 
+const sizeText = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)} KB` : `${n} bytes`);
 const depth = (p: string) => p.split("/").length;
 const isMarkdown = (p: string) => /\.(md|mdx|markdown|txt|rst)$/i.test(p) || !/\.[^/]+$/.test(p);
 
@@ -67,7 +68,7 @@ export async function loadInstructions(source: InstructionSource, opts: LoadInst
     wanted.push(...nested.slice(0, maxNested).map((path) => ({ path, kind: "agents" as const })));
     for (const w of wanted.filter((w) => w.kind !== "read" && (size.get(w.path) ?? 0) > maxBytes)) {
       tooLarge.add(w.path);
-      notes.push(`${w.path} was not read: it is over ${Math.round(maxBytes / 1000)} KB.`);
+      notes.push(`${w.path} was not read: it is over ${sizeText(maxBytes)}.`);
     }
   }
   const chosen = wanted.filter((w, i) => wanted.findIndex((x) => x.path === w.path) === i && !tooLarge.has(w.path));
@@ -90,7 +91,7 @@ export async function loadInstructions(source: InstructionSource, opts: LoadInst
         continue;
       }
       if (w.kind !== "read" && Buffer.byteLength(text) > maxBytes) continue;
-      const cut = Buffer.byteLength(text) > maxBytes ? `${Buffer.from(text).subarray(0, maxBytes).toString("utf8")}\n[… cut at ${Math.round(maxBytes / 1000)} KB]` : text;
+      const cut = Buffer.byteLength(text) > maxBytes ? `${Buffer.from(text).subarray(0, maxBytes).toString("utf8")}\n[… cut at ${sizeText(maxBytes)}]` : text;
       const clean = isMarkdown(w.path) ? sanitiseText(cut).text : sanitiseCode(cut).text;
       if (clean.trim()) files.push({ path: w.path, kind: w.kind, text: clean });
     }

@@ -9,12 +9,14 @@ describe("findImageLinks", () => {
       "![again](https://github.com/user-attachments/assets/aaa-1)",
       "![old](https://user-images.githubusercontent.com/1/2.png)",
       "a link, not an image: [docs](https://example.com/a.png)",
+      "![q](https://github.com/user-attachments/assets/ddd-4?raw=1)",
     ].join("\n");
     expect(findImageLinks(text)).toEqual([
       "https://github.com/user-attachments/assets/aaa-1",
       "https://github.com/user-attachments/assets/bbb-2",
       "https://github.com/user-attachments/assets/ccc-3",
       "https://user-images.githubusercontent.com/1/2.png",
+      "https://github.com/user-attachments/assets/ddd-4?raw=1",
     ]);
   });
 
