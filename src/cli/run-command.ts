@@ -91,7 +91,10 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
   const instructions =
     opts.instructions === false
       ? undefined
-      : await loadInstructions(checkoutInstructions(root, () => deps.workspace.listFiles()), { auto: true, read: [], maxTokens: CLI_INSTRUCTIONS_TOKENS, from: "the checkout" });
+      : await loadInstructions(
+          checkoutInstructions(root, () => deps.workspace.listFiles()),
+          { auto: true, read: [], maxTokens: CLI_INSTRUCTIONS_TOKENS, from: "the checkout" },
+        );
   if (instructions?.files.length) say(`  instructions: ${instructions.files.map((f) => f.path).join(", ")}`);
   for (const note of instructions?.notes ?? []) say(`  instructions: ${note}`);
   const result: CoderResult = await runCoder(

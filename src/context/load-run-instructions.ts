@@ -21,6 +21,11 @@ export async function loadRunInstructions(req: RunRequest, api: GitHubClient): P
       from: `the default branch (${req.defaultBranch})`,
     });
   } catch (error) {
-    return { files: [], maxTokens: s.maxTokens, from: `the default branch (${req.defaultBranch})`, notes: [`The instruction files could not be read (${error instanceof Error ? error.message : String(error)}).`] };
+    return {
+      files: [],
+      maxTokens: s.maxTokens,
+      from: `the default branch (${req.defaultBranch})`,
+      notes: [`The instruction files could not be read (${error instanceof Error ? error.message : String(error)}).`],
+    };
   }
 }

@@ -32,6 +32,10 @@ const VISION_FAMILIES: readonly RegExp[] = [
  */
 export function modelAcceptsImages(model: string, override?: boolean): boolean {
   if (override !== undefined) return override;
-  const name = model.toLowerCase().split("/").at(-1)!.replace(/^chatgpt-/, "gpt-");
+  const name = model
+    .toLowerCase()
+    .split("/")
+    .at(-1)!
+    .replace(/^chatgpt-/, "gpt-");
   return VISION_FAMILIES.some((re) => re.test(name));
 }

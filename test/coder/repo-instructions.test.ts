@@ -10,7 +10,10 @@ describe("nearestAgentsFiles", () => {
     [["src/db.ts"], ["src/AGENTS.md"]],
     [["README.md"], []],
     [["lib/x.ts"], []],
-    [["src/api/a.ts", "src/api/b.ts", "web/page.ts"], ["src/api/AGENTS.md", "web/AGENTS.md"]],
+    [
+      ["src/api/a.ts", "src/api/b.ts", "web/page.ts"],
+      ["src/api/AGENTS.md", "web/AGENTS.md"],
+    ],
     [["srcx/a.ts"], []],
   ])("%j → %j (the deepest folder on the path; the root one is not nested)", (chat, expected) => {
     expect(nearestAgentsFiles(agents, chat)).toEqual(expected);

@@ -3,7 +3,7 @@ import { findImageLinks, isAllowedRedirect, judgeImageLink } from "../../src/con
 describe("findImageLinks", () => {
   it("finds markdown images, <img src>, and bare attachment links, in order, each once", () => {
     const text = [
-      "See ![shot](https://github.com/user-attachments/assets/aaa-1 \"title\")",
+      'See ![shot](https://github.com/user-attachments/assets/aaa-1 "title")',
       '<img width="300" alt="x" src="https://github.com/user-attachments/assets/bbb-2">',
       "https://github.com/user-attachments/assets/ccc-3",
       "![again](https://github.com/user-attachments/assets/aaa-1)",
@@ -21,7 +21,14 @@ describe("findImageLinks", () => {
   });
 
   it("skips what GitHub does not show as an image: code blocks, code spans, HTML comments", () => {
-    const text = ["```", "![a](https://github.com/user-attachments/assets/in-fence)", "```", "`![b](https://github.com/user-attachments/assets/in-span)`", "<!-- ![c](https://github.com/user-attachments/assets/in-comment) -->", "![d](https://github.com/user-attachments/assets/shown)"].join("\n");
+    const text = [
+      "```",
+      "![a](https://github.com/user-attachments/assets/in-fence)",
+      "```",
+      "`![b](https://github.com/user-attachments/assets/in-span)`",
+      "<!-- ![c](https://github.com/user-attachments/assets/in-comment) -->",
+      "![d](https://github.com/user-attachments/assets/shown)",
+    ].join("\n");
     expect(findImageLinks(text)).toEqual(["https://github.com/user-attachments/assets/shown"]);
   });
 });

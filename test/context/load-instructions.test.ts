@@ -55,7 +55,7 @@ describe("loadInstructions", () => {
       ["src/types.ts", "read"],
     ]);
     expect(set.files[1]!.text).toContain("<!-- kept -->");
-    expect(set.notes).toEqual([expect.stringContaining("`read:` entry \"../etc/passwd\" is not a path inside the repository"), "`read:` file missing.md was not found on the default branch (main)."]);
+    expect(set.notes).toEqual([expect.stringContaining('`read:` entry "../etc/passwd" is not a path inside the repository'), "`read:` file missing.md was not found on the default branch (main)."]);
     expect(reads).not.toContain("../etc/passwd");
   });
 

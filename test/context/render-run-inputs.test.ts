@@ -18,7 +18,10 @@ describe("renderRunInputs", () => {
         { path: "src/api/AGENTS.md", kind: "agents", tokens: 40, mode: "full", scope: "src/api/" },
         { path: "CLAUDE.md", kind: "claude", tokens: 0, mode: "left-out" },
       ],
-      { images: [{ label: "the issue's description", type: "image/png", bytes: 4096, part: { dataUrl: "", width: 800, height: 600 } }], notes: ["The image in the comment by @bo was left out: it is over the limit of 5.0 MB."] },
+      {
+        images: [{ label: "the issue's description", type: "image/png", bytes: 4096, part: { dataUrl: "", width: 800, height: 600 } }],
+        notes: ["The image in the comment by @bo was left out: it is over the limit of 5.0 MB."],
+      },
     )!;
     expect(text).toContain("<details><summary>Repository instructions and images (");
     expect(text).toContain("| `AGENTS.md` | AGENTS.md | 120 |  |");

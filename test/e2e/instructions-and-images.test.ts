@@ -16,7 +16,7 @@ const repoFiles = {
   "src/api/users.ts": users,
   "src/web/page.ts": page,
 };
-const fixUsers = "src/api/users.ts\n```ts\n<<<<<<< SEARCH\n  return [];\n=======\n  return [\"ann\"];\n>>>>>>> REPLACE\n```\n";
+const fixUsers = 'src/api/users.ts\n```ts\n<<<<<<< SEARCH\n  return [];\n=======\n  return ["ann"];\n>>>>>>> REPLACE\n```\n';
 
 type Part = { type: string; text?: string; image_url?: { url: string } };
 /** Every text the model was sent in one request (string contents and text parts). */
