@@ -55,3 +55,25 @@ describe("toOpenAiMessage", () => {
     expect(toOpenAiMessage({ role: "user", content: "x", images: [] }, redact)).toEqual({ role: "user", content: "x" });
   });
 });
+
+describe("estimateUsage with image parts", () => {
+  it("counts an image part by its size, read from the data URL", async () => {
+    const { estimateUsage } = await import("../../src/llm/estimate-usage.js");
+    const { makePng } = await import("../helpers/make-png.js");
+    const url = `data:image/png;base64,${makePng(1024, 1024).toString("base64")}`;
+    const withImage = await estimateUsage(
+      [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "hi" },
+            { type: "image_url", image_url: { url } },
+          ],
+        },
+      ],
+      "",
+    );
+    const without = await estimateUsage([{ role: "user", content: [{ type: "text", text: "hi" }] }], "");
+    expect(withImage.prompt - without.prompt).toBe(765);
+  });
+});
