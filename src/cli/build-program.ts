@@ -46,6 +46,7 @@ export function buildProgram(): Command {
     .option("--max-reflections <n>", "reflection rounds after the first answer", int("--max-reflections"), 3)
     .option("--map-tokens <n>", "repo map token budget (0 disables)", int("--map-tokens"), 1024)
     .option("--no-commit", "leave the changes uncommitted")
+    .option("--no-instructions", "do not read AGENTS.md, CONVENTIONS.md, CLAUDE.md, .github/copilot-instructions.md")
     .option("--json", "print one JSON object", false)
     .exitOverride()
     .action(async (opts) => {

@@ -12,6 +12,9 @@ import { routeModels } from "../llm/route-models.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
 import { createCoderDeps } from "../run/create-coder-deps.js";
 import { createGit } from "../workspace/create-git.js";
+import { loadInstructions } from "../context/load-instructions.js";
+import { createConfinedReader } from "../workspace/confined-reader.js";
+import { CLI_INSTRUCTIONS_TOKENS, checkoutInstructions } from "./checkout-instructions.js";
 import { defaultCacheDir } from "./default-cache-dir.js";
 import { UsageError } from "./exit-code.js";
 import { renderCliSummary } from "./render-cli-summary.js";
@@ -32,6 +35,8 @@ export interface RunCommandOptions {
   mapTokens: number;
   commit: boolean;
   json: boolean;
+  /** `--no-instructions`: do not read AGENTS.md, CONVENTIONS.md, CLAUDE.md, .github/copilot-instructions.md. */
+  instructions?: boolean;
 }
 
 /**
@@ -83,11 +88,28 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
       say(`  [round ${p.round}] ${p.stage}${p.detail ? `: ${p.detail}` : ""}`);
     },
   });
+  // `--read` files must exist: a typo would otherwise leave the model without the file, silently.
+  const reader = createConfinedReader(root);
+  for (const p of opts.read) {
+    const got = reader.read(p);
+    if (!got.ok) throw new UsageError(`--read ${p}: ${got.reason === "missing" ? "no such file in the checkout" : got.message}`);
+  }
+  // The repository's own instruction files, from this checkout (issue #32).
+  const instructions =
+    opts.instructions === false
+      ? undefined
+      : await loadInstructions(
+          checkoutInstructions(root, () => deps.workspace.listFiles()),
+          { auto: true, read: [], maxTokens: CLI_INSTRUCTIONS_TOKENS, from: "the checkout" },
+        );
+  if (instructions?.files.length) say(`  instructions: ${instructions.files.map((f) => f.path).join(", ")}`);
+  for (const note of instructions?.notes ?? []) say(`  instructions: ${note}`);
   const result: CoderResult = await runCoder(
     {
       message: opts.message,
       files: opts.file,
       readFiles: opts.read,
+      ...(instructions ? { instructions } : {}),
       editFormat: opts.editFormat ?? "diff",
       model,
       weakModel: opts.weakModel ?? env.weakModel,

@@ -13,7 +13,9 @@ import {
   REPO_MAP_ACK,
   REPO_MAP_PREFIX,
 } from "./prompts/shared-text.js";
+import { IMAGES_ACK, imagesMessage, type ImageSet } from "./issue-images.js";
 import { renderFiles, type FileContent } from "./render-files.js";
+import { INSTRUCTIONS_ACK } from "./repo-instructions.js";
 import { renderUntrusted, UNTRUSTED_ACK } from "./render-untrusted.js";
 
 export interface BuildMessagesInput {
@@ -29,6 +31,10 @@ export interface BuildMessagesInput {
    * `renderContextBlocks` from src/context: sent as its own untrusted-data message before `untrustedContext`.
    */
   prContext?: readonly { label: string; text: string }[];
+  /** The repository's instruction files as rendered by `renderInstructions` (repo-instructions), or null. */
+  instructions?: string | null;
+  /** The images of the issue or PR (and notes on those left out), sent after the untrusted data. */
+  images?: ImageSet;
   /** Earlier turns of this run (user/assistant pairs). */
   done: readonly ChatMessage[];
   /** The message to send now. */
@@ -44,7 +50,8 @@ function pair(user: string, assistant: string): ChatMessage[] {
 
 /**
  * Assemble one request, in the order Aider uses (docs/behaviour.md#the-edit-loop): system (+ format reminder), worked examples,
- * read-only files, repo map, untrusted data, earlier turns, chat files, then the current message. Pure.
+ * the repository's instruction files, read-only files, repo map, untrusted data (and the issue's images), earlier
+ * turns, chat files, then the current message. Pure.
  * When no file is in the chat and a map is present, the chat-files slot asks the model to name the files it needs.
  */
 export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
@@ -56,6 +63,8 @@ export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
   const examples = prompts.examples(input.fence);
   if (examples.length > 0) messages.push(...examples, ...pair(EXAMPLES_DONE_USER, EXAMPLES_DONE_ASSISTANT));
 
+  // The repository's guidance comes right after our own rules and examples, and is framed as below them.
+  if (input.instructions) messages.push(...pair(input.instructions, INSTRUCTIONS_ACK));
   if (input.readFiles.length > 0) {
     messages.push(...pair(READ_ONLY_PREFIX + renderFiles(input.readFiles, input.fence), READ_ONLY_ACK));
   }
@@ -63,6 +72,8 @@ export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
   if (map) messages.push(...pair(`${REPO_MAP_PREFIX}\n${map}`, REPO_MAP_ACK));
   if (input.prContext?.length) messages.push(...pair(renderUntrusted(input.prContext), UNTRUSTED_ACK));
   if (input.untrustedContext?.length) messages.push(...pair(renderUntrusted(input.untrustedContext), UNTRUSTED_ACK));
+  const images = imagesMessage(input.images);
+  if (images) messages.push(images, { role: "assistant", content: IMAGES_ACK });
 
   messages.push(...input.done);
 

@@ -16,6 +16,7 @@ import { findFileMentions } from "./find-file-mentions.js";
 import { addUsage, budgetProblem, deadlineProblem, emptyUsage, type UsageTotals } from "./run-budget.js";
 import { reproduceTest } from "./reproduce-test.js";
 import { runChecks } from "./run-checks.js";
+import { instructionsForRound, type InstructionUse } from "./repo-instructions.js";
 import { selectFilesToAdd } from "./select-files-to-add.js";
 import type { CoderOptions, CoderResult, CoderStage, FileStat } from "./types.js";
 
@@ -61,6 +62,8 @@ interface CoderRun {
   sandbox?: SandboxMode;
   /** The subject asked for while the last round's checks ran, for the commit that follows them. */
   early: EarlySubject | null;
+  /** The repository's instruction files shown so far (issue #32), by path. */
+  instructionUses: Map<string, InstructionUse>;
 }
 
 /** The next thing a run does; the deadline is checked once before each. */
@@ -142,7 +145,7 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
   };
   const repoFiles = await deps.workspace.listFiles();
   const sandbox = await deps.sandboxMode?.();
-  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state, early: null, ...(sandbox ? { sandbox } : {}) };
+  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state, early: null, instructionUses: new Map(), ...(sandbox ? { sandbox } : {}) };
   // Files the request itself names are added up front, as Aider does for user input (docs/behaviour.md#file-mentions).
   const fromRequest = await selectFilesToAdd({
     candidates: findFileMentions(options.message, mentionContext(run)),
@@ -167,6 +170,7 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
   const chatContents = present(state.chatFiles);
   const readContents = present(options.readFiles);
   const fence = chooseFence([...chatContents, ...readContents].map((f) => f.content));
+  const instructions = instructionsForRound(options.instructions, state.chatFiles, deps.countTokens ?? defaultCountTokens, run.instructionUses);
   const messages = buildMessages({
     mode: options.askOnly ? "ask" : options.editFormat,
     fence,
@@ -175,6 +179,8 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
     repoMap: await repoMap(run),
     untrustedContext: options.untrustedContext,
     ...(options.prContext ? { prContext: options.prContext } : {}),
+    instructions,
+    ...(options.images ? { images: options.images } : {}),
     done: state.done,
     message,
   });
@@ -354,6 +360,7 @@ function resultBase(run: CoderRun) {
     ...(run.sandbox ? { sandbox: run.sandbox } : {}),
     ...(state.checksSkipped ? { checksSkipped: state.checksSkipped } : {}),
     ...(state.models.length ? { models: [...state.models] } : {}),
+    ...(run.instructionUses.size ? { instructionFiles: [...run.instructionUses.values()] } : {}),
   };
 }
 

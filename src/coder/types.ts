@@ -2,6 +2,8 @@ import type { EditFormatName, EditFailure } from "../edits/types.js";
 import type { CheckReport } from "../checks/types.js";
 import type { SandboxMode } from "../exec/types.js";
 import type { TokenUsage } from "../llm/types.js";
+import type { ImageSet } from "./issue-images.js";
+import type { InstructionSet, InstructionUse } from "./repo-instructions.js";
 
 /** Everything one headless run needs to know (from CLI flags or from repo config + the GitHub request). */
 export interface CoderOptions {
@@ -15,6 +17,13 @@ export interface CoderOptions {
   files: string[];
   /** Read-only reference files. */
   readFiles: string[];
+  /**
+   * The repository's instruction files (AGENTS.md…, `read:`), loaded and sanitised before the run (issue #32): each
+   * round shows the root ones and the nearest AGENTS.md of the chat files, within their token cap.
+   */
+  instructions?: InstructionSet;
+  /** Images from the issue or PR (already downloaded and checked) and notes on the ones left out (issue #32). */
+  images?: ImageSet;
   editFormat: EditFormatName;
   model: string;
   weakModel?: string;
@@ -67,6 +76,8 @@ interface CoderResultBase {
   checksSkipped?: string;
   /** Issue #35: the models that answered this run's edit calls, in order (a fallback's name when the model failed). */
   models?: string[];
+  /** The instruction files the run showed the model (each at its largest share over the rounds), for the status table. */
+  instructionFiles?: InstructionUse[];
 }
 
 export interface FileStat {

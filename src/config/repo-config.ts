@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { z } from "zod";
+import { DEFAULT_INSTRUCTIONS_TOKENS } from "../context/instructions-budget.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../context/types.js";
 import { repoBudgetSchema } from "./budget-schema.js";
 import { EDIT_FORMAT_NAMES } from "../edits/types.js";
@@ -79,9 +80,17 @@ export const repoConfigSchema = z
         conversation: tokens(50_000).default(DEFAULT_CONTEXT_BUDGET.conversation),
         closing_issues: tokens(50_000).default(DEFAULT_CONTEXT_BUDGET.closing_issues),
         diff: tokens(200_000).default(DEFAULT_CONTEXT_BUDGET.diff),
+        // The repository's instruction files (AGENTS.md…, `read:`) in each request, apart from the total above.
+        instructions: tokens(50_000).default(DEFAULT_INSTRUCTIONS_TOKENS),
       })
       .strict()
-      .default({ ...DEFAULT_CONTEXT_BUDGET }),
+      .default({ ...DEFAULT_CONTEXT_BUDGET, instructions: DEFAULT_INSTRUCTIONS_TOKENS }),
+    // AGENTS.md, CONVENTIONS.md, CLAUDE.md, .github/copilot-instructions.md from the default branch (issue #32);
+    // false turns them off. `read:` files are always read (Aider's --read).
+    instructions: z.boolean().default(true),
+    read: z.array(z.string().min(1)).max(20).default([]),
+    // Whether the model takes images; absent: the table of model families decides (src/llm/model-vision.ts).
+    vision: z.boolean().optional(),
     // Resolving is off by default: whether a comment is addressed is the reviewer's call, and a resolved thread is
     // collapsed on GitHub, so a wrong "fixed" would hide the discussion. The bot always replies in the thread.
     reviews: z

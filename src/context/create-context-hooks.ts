@@ -4,6 +4,8 @@ import type { RunJobDeps } from "../run/run-job.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { CountTokens } from "./build-sources.js";
 import type { GitHubReader } from "./fetch/github-reader.js";
+import { collectImages } from "./fetch/collect-images.js";
+import { loadRunInstructions } from "./load-run-instructions.js";
 import { preparePrContext } from "./prepare-pr-context.js";
 import { replyToThreads } from "./reply-to-threads.js";
 import { summaryMessages } from "./summarise-kept.js";
@@ -24,16 +26,25 @@ export function createContextHooks(args: {
   const api = args.api as GitHubReader;
   const model = args.req.settings.weakModel ?? args.req.settings.model;
   return {
-    prContext: (req) =>
-      preparePrContext(req, {
-        api,
-        botLogin: args.botLogin,
-        webUrl: args.webUrl,
-        count: args.count,
-        // Earlier runs that do not fit are summarised by the weak model, as Aider summarises its chat history. The
-        // length is asked for in the prompt, not as max_tokens: reasoning models reject it or need room beyond it.
-        summarise: async (text, maxTokens) => (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens) })).text,
-      }),
+    prContext: async (req) => {
+      const [prepared, instructions] = await Promise.all([
+        preparePrContext(req, {
+          api,
+          botLogin: args.botLogin,
+          webUrl: args.webUrl,
+          count: args.count,
+          // Earlier runs that do not fit are summarised by the weak model, as Aider summarises its chat history. The
+          // length is asked for in the prompt, not as max_tokens: reasoning models reject it or need room beyond it.
+          summarise: async (text, maxTokens) => (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens) })).text,
+          // Screenshots in the issue, its comments and the request (issue #32): GitHub's attachments only.
+          images: (texts) => collectImages({ api, texts, webOrigin: args.webUrl, model: req.settings.model, ...(req.settings.vision !== undefined ? { vision: req.settings.vision } : {}) }),
+        }),
+        // The repository's instruction files, from the default branch (issue #32).
+        loadRunInstructions(req, api),
+      ]);
+      if (!instructions) return prepared;
+      return { ...(prepared ?? { blocks: [], details: "", files: [], autoTest: false, threads: [] }), instructions };
+    },
     afterRun: async (req, outcome, prepared) =>
       prepared?.threads.length
         ? replyToThreads({

@@ -17,7 +17,9 @@ export interface PrRunSpec {
 
 /** The spec of a run from the repository's config (pure). */
 export function prRunSpec(config: Pick<RepoConfig, "context" | "reviews">, mode: PrMode): PrRunSpec {
-  return { mode, budget: { ...config.context }, resolveThreads: config.reviews.resolve_threads };
+  // `context.instructions` caps the repository's instruction files, which travel in the run's settings instead.
+  const { instructions: _instructions, ...budget } = config.context;
+  return { mode, budget, resolveThreads: config.reviews.resolve_threads };
 }
 
 /**

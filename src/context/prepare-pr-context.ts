@@ -10,6 +10,8 @@ import { DEFAULT_CONTEXT_BUDGET } from "./types.js";
 import { renderContextBlocks, renderContextDetails } from "./render-context.js";
 import { addressReviewsRequest } from "./review-request.js";
 import { summariseKept, type Summarise } from "./summarise-kept.js";
+import type { ImageSet } from "../coder/issue-images.js";
+import type { InstructionSet } from "../coder/repo-instructions.js";
 
 /** What a run gets from its pull request (or issue) before the coder starts. */
 export interface PreparedContext {
@@ -27,6 +29,10 @@ export interface PreparedContext {
   refuse?: string;
   /** The threads this run addresses: each gets a reply afterwards. */
   threads: ReviewThread[];
+  /** The repository's instruction files, from the default branch (issue #32). */
+  instructions?: InstructionSet;
+  /** The images of the issue or PR and notes on those left out (issue #32). */
+  images?: ImageSet;
 }
 
 export interface PrepareDeps {
@@ -37,6 +43,8 @@ export interface PrepareDeps {
   count: CountTokens;
   /** The weak model, for earlier runs that do not fit; absent: they are shortened instead. */
   summarise?: Summarise;
+  /** Downloads the images found in these raw texts (fetch/collect-images); absent: images are not looked for. */
+  images?: (texts: { label: string; text: string }[]) => Promise<ImageSet>;
 }
 
 /**
@@ -98,6 +106,7 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
     } else refuse = r.message;
   }
 
+  const images = deps.images ? await deps.images(imageTexts(req, collected, deps.botLogin)).catch(() => undefined) : undefined;
   const budget = { ...DEFAULT_CONTEXT_BUDGET, ...spec.budget };
   let allocations = allocateContext(collected.sources, budget);
   if (deps.summarise) allocations = await summariseKept(allocations, deps.summarise);
@@ -118,7 +127,18 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
     autoTest: mode.kind === "fix-ci",
     threads,
     ...(refuse !== undefined ? { refuse } : {}),
+    ...(images ? { images } : {}),
   };
+}
+
+/** Where images are looked for: the issue's or PR's description, the request, and the people's comments (raw). */
+function imageTexts(req: RunRequest, collected: CollectedContext, botLogin: string): { label: string; text: string }[] {
+  const kind = req.target.kind === "issue" ? "issue" : "pull request";
+  return [
+    ...req.untrustedContext.map((u) => ({ label: u.label.endsWith("title and description") ? `the ${kind}'s description` : u.label, text: u.text })),
+    { label: "the request", text: req.message },
+    ...collected.comments.filter((c) => c.author.toLowerCase() !== botLogin.toLowerCase()).map((c) => ({ label: `the comment by @${c.author}`, text: c.body })),
+  ];
 }
 
 /**

@@ -175,6 +175,21 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     };
   }
   if (method === "GET" && r === "installation") return { status: 200, json: { id: 1, account: user(repo.owner) } };
+  if (method === "GET" && rest[0] === "git" && rest[1] === "trees" && rest[2]) {
+    // The whole tree of a branch or commit (`recursive` set, as aider-bot asks), blobs with their sizes.
+    const ref = decodeURIComponent(rest.slice(2).join("/"));
+    const out = await ctx.exec.run({ command: "git", args: ["ls-tree", "-r", "-l", "-z", ref], cwd: ctx.bareDir(repo) });
+    if (out.exitCode !== 0) return notFound;
+    const tree = out.stdout
+      .split("\0")
+      .filter(Boolean)
+      .map((line) => {
+        const [meta, file] = line.split("\t");
+        const [mode, type, sha, size] = meta!.trim().split(/\s+/);
+        return { path: file, mode, type, sha, ...(type === "blob" ? { size: Number(size) } : {}) };
+      });
+    return { status: 200, json: { sha: ref, tree, truncated: false } };
+  }
   if (method === "GET" && rest[0] === "contents") {
     const path = decodeURIComponent(rest.slice(1).join("/"));
     const ref = req.query.get("ref") ?? repo.defaultBranch;

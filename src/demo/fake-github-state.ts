@@ -71,6 +71,13 @@ export interface TokenScope {
   permissions?: Record<string, string>;
 }
 
+/** An attachment: its bytes, or `size` bytes streamed (a PNG signature, then zeros) for a large one. */
+export interface FakeAsset {
+  contentType: string;
+  body?: Buffer;
+  size?: number;
+}
+
 export class FakeGitHubState {
   readonly repos = new Map<string, FakeRepo>();
   readonly calls: RecordedApiCall[] = [];
@@ -78,6 +85,10 @@ export class FakeGitHubState {
   readonly issuedTokens: string[] = [];
   /** What each token was asked for (`POST /app/installations/{id}/access_tokens`), so tests can assert the scope. */
   readonly tokenScopes: TokenScope[] = [];
+  /** Uploaded attachments served at `/user-attachments/assets/{id}` (issue #32): bytes, or a size to stream. */
+  readonly assets = new Map<string, FakeAsset>();
+  /** Every request for an attachment, with its Authorization header (for token and fetch assertions). */
+  readonly assetRequests: { path: string; authorization?: string }[] = [];
   private nextId = 1000;
 
   constructor(readonly botLogin: string) {}

@@ -54,6 +54,11 @@ export async function startFakeGitHub(options: {
       void handleGraphql(req, res);
       return;
     }
+    const asset = /^\/user-attachments\/assets\/([\w-]+)$/.exec(url.pathname);
+    if (asset && req.method === "GET") {
+      serveAsset(state, asset[1]!, req, res);
+      return;
+    }
     const gitMatch = /^\/([^/]+)\/([^/]+\.git)(\/.*)$/.exec(url.pathname);
     if (gitMatch) {
       gitRequests.push({ url: req.url ?? "", authorization: req.headers.authorization });
@@ -140,4 +145,38 @@ function basicPassword(header: string | undefined): string | null {
   const decoded = Buffer.from(header.slice(6), "base64").toString("utf8");
   const i = decoded.indexOf(":");
   return i < 0 ? null : decoded.slice(i + 1);
+}
+
+/**
+ * An attachment as GitHub serves a private repository's: only with an installation token this fake issued (404
+ * otherwise), its bytes with their Content-Type; a large one is streamed, so the reader's cap is what stops it.
+ */
+function serveAsset(state: FakeGitHubState, id: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+  state.assetRequests.push({ path: req.url ?? "", authorization: req.headers.authorization });
+  const token = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  const found = state.assets.get(id);
+  if (!token || !state.issuedTokens.includes(token) || !found) {
+    res.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
+    return;
+  }
+  if (found.body) {
+    res.writeHead(200, { "content-type": found.contentType, "content-length": String(found.body.length) }).end(found.body);
+    return;
+  }
+  const size = found.size ?? 0;
+  res.writeHead(200, { "content-type": found.contentType });
+  const chunk = Buffer.alloc(64 * 1024);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(chunk);
+  let sent = 0;
+  const pump = () => {
+    while (sent < size) {
+      const n = Math.min(chunk.length, size - sent);
+      const part = sent === 0 ? chunk.subarray(0, n) : Buffer.alloc(n);
+      sent += n;
+      if (!res.write(part)) return void res.once("drain", pump);
+    }
+    res.end();
+  };
+  res.on("close", () => (sent = size));
+  pump();
 }

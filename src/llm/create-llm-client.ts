@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { hostOf } from "./classify-error.js";
 import { estimateUsage } from "./estimate-usage.js";
+import { toOpenAiMessage } from "./to-openai-message.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { costUsd, mergePrices, type PriceTable } from "./price-table.js";
 import { requestCompletion } from "./request-completion.js";
@@ -82,7 +83,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
   return {
     async complete(req) {
       const ctx = { model: req.model, baseUrl: options.baseUrl, apiKey: options.apiKey };
-      const base: ChatCompletionMessageParam[] = req.messages.map((m) => ({ role: m.role, content: redact(m.content) }));
+      const base: ChatCompletionMessageParam[] = req.messages.map((m) => toOpenAiMessage(m, redact));
       const allowPrefill = req.allowPrefill ?? options.allowPrefill ?? false;
       const maxContinuations = allowPrefill ? (options.maxContinuations ?? 3) : 0;
       let text = "";

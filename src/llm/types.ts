@@ -2,6 +2,16 @@
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;
+  /** Images sent with a user message's text, as OpenAI image parts (issue #32); only to a model that accepts them. */
+  images?: readonly ImagePart[];
+}
+
+/** One image for the model: its bytes as a `data:` URL and its size (for token accounting). */
+export interface ImagePart {
+  /** `data:image/png;base64,…` */
+  dataUrl: string;
+  width: number;
+  height: number;
 }
 
 export interface TokenUsage {

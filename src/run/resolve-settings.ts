@@ -41,5 +41,7 @@ export function resolveSettings(
     requireGreenChecks: config.require_green_checks,
     draft: config.pull_request.draft,
     branchPrefix: config.pull_request.branch_prefix,
+    instructions: { auto: config.instructions, read: config.read, maxTokens: config.context.instructions },
+    ...(config.vision !== undefined ? { vision: config.vision } : {}),
   });
 }

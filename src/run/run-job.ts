@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { checksFailingCommit } from "../coder/commit-policy.js";
 import type { CoderOptions, CoderResult } from "../coder/types.js";
 import type { PreparedContext } from "../context/prepare-pr-context.js";
+import { renderRunInputs } from "../context/render-run-inputs.js";
 import { issueBranchName } from "./branch-name.js";
 import type { RunRequest } from "./run-request.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "./run-ports.js";
@@ -113,7 +114,8 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     const prContext = await context();
     // Review-thread replies and resolves, then the context details, go into the final status comment.
     const after = await deps.afterRun?.(req, outcome, prContext).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
-    const contextNotes = [after, prContext?.details].filter((x): x is string => !!x);
+    const inputs = renderRunInputs(prContext?.instructions, "result" in outcome ? outcome.result?.instructionFiles : undefined, prContext?.images);
+    const contextNotes = [after, prContext?.details, inputs].filter((x): x is string => !!x);
     if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
     await report(req, deps, outcome, await checkRunP, (body) => status.final(body), log);
   } finally {
@@ -252,6 +254,8 @@ function coderOptions(req: RunRequest, context: PreparedContext | null): CoderOp
     message: context?.message ?? req.message,
     untrustedContext: req.untrustedContext,
     ...(context?.blocks.length ? { prContext: context.blocks } : {}),
+    ...(context?.instructions ? { instructions: context.instructions } : {}),
+    ...(context?.images ? { images: context.images } : {}),
     files: context ? [...new Set([...req.files, ...context.files])] : req.files,
     readFiles: [],
     editFormat: s.editFormat,

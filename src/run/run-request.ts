@@ -27,6 +27,10 @@ export interface RunSettings {
   requireGreenChecks: boolean;
   draft: boolean;
   branchPrefix: string;
+  /** The repository's instruction files (issue #32): found by name (`instructions:`), `read:`, their token cap. */
+  instructions?: { auto: boolean; read: string[]; maxTokens: number };
+  /** `vision:` — whether the model takes images; absent: the model table decides. */
+  vision?: boolean;
 }
 
 export type RunTarget =

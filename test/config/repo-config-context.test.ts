@@ -10,6 +10,7 @@ describe("parseRepoConfig: context, reviews and ci keys", () => {
       checks: 2000,
       conversation: 2000,
       closing_issues: 1000,
+      instructions: 4000,
       diff: 5000,
     });
     expect(r.ok && r.config.reviews).toEqual({ resolve_threads: false });

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from "../../result.js";
 import { checksSource, closingIssuesSource, conversationSource, diffSource, priorRunsSource, threadsSource, type CountTokens } from "../build-sources.js";
-import type { FailingCheck, PriorRun, ReviewThread } from "../pr-data.js";
+import type { FailingCheck, IssueComment, PriorRun, ReviewThread } from "../pr-data.js";
 import type { ContextSource } from "../types.js";
 import { fetchClosingIssues } from "./fetch-closing-issues.js";
 import { fetchFailingChecks } from "./fetch-failing-checks.js";
@@ -35,6 +35,8 @@ export interface CollectedContext {
   threads: ReviewThread[];
   checks: FailingCheck[];
   priorRuns: PriorRun[];
+  /** The conversation's comments as written (raw), for what sanitising removes from the model's copy (image links). */
+  comments: IssueComment[];
 }
 
 /**
@@ -77,5 +79,5 @@ export async function collectContext(api: GitHubReader, a: CollectArgs, count: C
   sources.push(comments.ok ? conversationSource(conversation, count, page) : unavailable("conversation", page, comments.message));
   if (closing) sources.push(closing.ok ? closingIssuesSource(closing.value, count, page) : unavailable("closing_issues", page, closing.message));
   if (files) sources.push(files.ok ? diffSource(files.value.files, prefer, count, `${page}/files`) : unavailable("diff", `${page}/files`, files.message));
-  return { sources, threads: threads?.ok ? threads.value : [], checks: failing, priorRuns };
+  return { sources, threads: threads?.ok ? threads.value : [], checks: failing, priorRuns, comments: comments.ok ? comments.value.comments : [] };
 }
