@@ -103,6 +103,8 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
     bot: input.bot,
     logger: log,
     signal,
+    // Looked up at each call: the redactor is extended above with the fingerprinted secrets.
+    redact: (text) => processRedactor.redact(text),
   });
   return { outcome: outcome.kind };
 }
