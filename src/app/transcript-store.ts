@@ -3,7 +3,12 @@ import path from "node:path";
 import type { TranscriptStore } from "../run/publish-transcript.js";
 
 /** How many transcripts are kept, and for how long: the oldest go first when either is exceeded. */
-export const TRANSCRIPT_RETENTION = { maxFiles: 500, maxAgeMs: 14 * 24 * 3_600_000 } as const;
+export const TRANSCRIPT_RETENTION: TranscriptRetention = { maxFiles: 500, maxAgeMs: 14 * 24 * 3_600_000 };
+
+export interface TranscriptRetention {
+  maxFiles: number;
+  maxAgeMs: number;
+}
 
 /** Where transcripts live under the app's cache dir. */
 export function transcriptDir(cacheRoot: string): string {
@@ -25,7 +30,7 @@ function fileOf(dir: string, runId: string): string {
  * Transcripts as files (issue #34): one `<run-id>.md` each, written whole (temp file, then rename) and readable only
  * by the app's user; each save prunes what is past {@link TRANSCRIPT_RETENTION}.
  */
-export function createTranscriptStore(dir: string, retention = TRANSCRIPT_RETENTION, now: () => number = Date.now): TranscriptStore {
+export function createTranscriptStore(dir: string, retention: TranscriptRetention = TRANSCRIPT_RETENTION, now: () => number = Date.now): TranscriptStore {
   return {
     async save(runId, text) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -48,7 +53,7 @@ export async function readTranscript(dir: string, runId: string): Promise<string
   }
 }
 
-async function prune(dir: string, retention: { maxFiles: number; maxAgeMs: number }, now: number): Promise<void> {
+async function prune(dir: string, retention: TranscriptRetention, now: number): Promise<void> {
   const names = (await readdir(dir)).filter((n) => n.endsWith(".md"));
   const files = await Promise.all(names.map(async (n) => ({ file: path.join(dir, n), mtime: (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
   files.sort((a, b) => b.mtime - a.mtime);
