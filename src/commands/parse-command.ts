@@ -80,7 +80,12 @@ function interpret(firstLine: string, following: string, word: string, contextVe
   const threads: string[] = [];
   let k = 0;
   const sub = tokens[0]?.value.toLowerCase();
-  const verb = sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" || sub === "plan" || sub === "approve" ? sub : contextVerbs && (sub === "address-reviews" || sub === "fix-ci") ? sub : "run";
+  const verb =
+    sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" || sub === "plan" || sub === "approve"
+      ? sub
+      : contextVerbs && (sub === "address-reviews" || sub === "fix-ci")
+        ? sub
+        : "run";
   if (verb !== "run") k = 1;
   const allowed: readonly string[] = verb === "address-reviews" ? [...FLAGS, "--thread"] : FLAGS;
   for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {

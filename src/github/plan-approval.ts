@@ -21,11 +21,16 @@ export async function approvePlan(
 ): Promise<Result<ApprovedPlan, ApprovalRefusal>> {
   const { where, command } = args;
   const plan: StoredPlan | null | undefined =
-    args.commentId !== undefined ? await readPlan(api, where, args.commentId) : (await listPlans(api, where, args.botLogin)).filter((p) => p.rec.state === "active" || p.rec.state === "approved").at(-1);
+    args.commentId !== undefined
+      ? await readPlan(api, where, args.commentId)
+      : (await listPlans(api, where, args.botLogin)).filter((p) => p.rec.state === "active" || p.rec.state === "approved").at(-1);
   if (!plan) return fail("no-plan", `There is no open plan here to approve. Ask for one with \`/${command} plan <what to change>\`.`);
   const { rec } = plan;
   if (rec.state === "superseded" || rec.state === "dropped") {
-    return fail("plan-closed", `That plan was ${rec.state === "dropped" ? "dropped" : "replaced by a newer one"}, so it cannot be approved. Approve the newest plan, or ask for one with \`/${command} plan …\`.`);
+    return fail(
+      "plan-closed",
+      `That plan was ${rec.state === "dropped" ? "dropped" : "replaced by a newer one"}, so it cannot be approved. Approve the newest plan, or ask for one with \`/${command} plan …\`.`,
+    );
   }
   if (!planIntact(plan.body, rec)) {
     return fail(

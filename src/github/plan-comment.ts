@@ -54,7 +54,11 @@ export function readPlanRecord(body: string): PlanRecord | null {
  * `renderPlanComment(rec, { command: "aider" })`
  */
 export function renderPlanComment(rec: PlanRecord, opts: { command: string; head?: string }): string {
-  const quote = `> ${rec.request.trim().split("\n")[0]!.slice(0, 200).replace(/[<>]/g, (c) => (c === "<" ? "&lt;" : "&gt;"))}`;
+  const quote = `> ${rec.request
+    .trim()
+    .split("\n")[0]!
+    .slice(0, 200)
+    .replace(/[<>]/g, (c) => (c === "<" ? "&lt;" : "&gt;"))}`;
   const files = parsePlan(rec.text).files;
   const intro = `📋 **Plan** for @${rec.requester}'s request (model \`${rec.model}\`, made on \`${rec.sha.slice(0, 7)}\`):\n\n${quote}`;
   const filesLine = files.length ? `\n\n**Files:** ${files.map((f) => `\`${f}\``).join(", ")}` : "";
@@ -105,7 +109,12 @@ export function planIntact(body: string, rec: PlanRecord): boolean {
   const region = (b: string) => {
     const start = b.indexOf(STEPS_START);
     const end = b.indexOf(STEPS_END);
-    return start < 0 || end < start ? null : b.slice(start, end).replace(/^- \[[ xX]\]/gm, "- [ ]").replace(/\r\n?/g, "\n");
+    return start < 0 || end < start
+      ? null
+      : b
+          .slice(start, end)
+          .replace(/^- \[[ xX]\]/gm, "- [ ]")
+          .replace(/\r\n?/g, "\n");
   };
   const have = region(body);
   return have !== null && have === region(`${STEPS_START}\n${renderSteps(rec.text, new Set())}\n${STEPS_END}`);

@@ -22,8 +22,7 @@ const options = {
   commandTimeoutMs: 1000,
 } satisfies CoderOptions;
 const answer = (text: string): CoderResult => ({ outcome: "no-changes", answer: text, reflections: 0, tokens: { prompt: 10, completion: 2 }, costUsd: 0.5, explanation: "", shell: [], elapsedMs: 5 });
-const req = (over: Partial<RunRequest>): RunRequest =>
-  ({ jobId: "j", verb: "run", settings: runSettings({ editorModel: "editor", editorEditFormat: "whole" }), ...over }) as RunRequest;
+const req = (over: Partial<RunRequest>): RunRequest => ({ jobId: "j", verb: "run", settings: runSettings({ editorModel: "editor", editorEditFormat: "whole" }), ...over }) as RunRequest;
 
 function harness(results: CoderResult[]) {
   const calls: { options: CoderOptions; phase?: string }[] = [];
@@ -39,7 +38,13 @@ function harness(results: CoderResult[]) {
 describe("runCodePhase", () => {
   it("edit_format architect: the main model plans (no edits), then the editor model edits from the plan without a map", async () => {
     const h = harness([answer(plan), changedResult({ tokens: { prompt: 1, completion: 1 }, costUsd: 0.25 })]);
-    const result = await runCodePhase({ req: req({ settings: runSettings({ architect: true, editorModel: "editor", editorEditFormat: "whole" }) }), options, run: h.run, transcript: h.transcript, onError: () => {} });
+    const result = await runCodePhase({
+      req: req({ settings: runSettings({ architect: true, editorModel: "editor", editorEditFormat: "whole" }) }),
+      options,
+      run: h.run,
+      transcript: h.transcript,
+      onError: () => {},
+    });
     expect(h.calls.map((c) => [c.options.model, c.options.askOnly, c.options.architect, c.options.editFormat, c.options.mapTokens])).toEqual([
       ["main", true, true, "diff", 1024],
       ["editor", false, undefined, "whole", 0],
@@ -78,7 +83,14 @@ describe("runCodePhase", () => {
   it("an approved plan whose run failed keeps only the steps whose files were edited", async () => {
     const h = harness([{ ...answer(""), outcome: "edit-failed", failures: [], editedFiles: [] }]);
     const ticks: number[][] = [];
-    await runCodePhase({ req: req({ plan: { id: "p", commentId: 9, sha: "s", text: plan } }), options, run: h.run, transcript: h.transcript, tick: async (done) => void ticks.push(done), onError: () => {} });
+    await runCodePhase({
+      req: req({ plan: { id: "p", commentId: 9, sha: "s", text: plan } }),
+      options,
+      run: h.run,
+      transcript: h.transcript,
+      tick: async (done) => void ticks.push(done),
+      onError: () => {},
+    });
     expect(ticks).toEqual([[0]]);
   });
 

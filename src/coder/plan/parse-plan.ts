@@ -77,7 +77,5 @@ export function stepsDone(plan: ParsedPlan, edited: ReadonlySet<string>, all: bo
  */
 export function editorMessage(planText: string, corrections?: string): string {
   const fix = corrections?.trim();
-  return fix
-    ? `${planText.trim()}\n\nCorrections from the maintainer who approved this plan (they win where they disagree with the plan):\n${fix}`
-    : planText.trim();
+  return fix ? `${planText.trim()}\n\nCorrections from the maintainer who approved this plan (they win where they disagree with the plan):\n${fix}` : planText.trim();
 }

@@ -12,10 +12,31 @@ describe("parsePlan", () => {
       ],
       files: ["src/a.ts", "src/b.ts", "src/c.ts"],
     },
-    { name: "bullets when there is no numbered list", text: "- edit `a.py`\n- edit `lib/b.py`", steps: [{ text: "edit `a.py`", files: ["a.py"] }, { text: "edit `lib/b.py`", files: ["lib/b.py"] }], files: ["a.py", "lib/b.py"] },
+    {
+      name: "bullets when there is no numbered list",
+      text: "- edit `a.py`\n- edit `lib/b.py`",
+      steps: [
+        { text: "edit `a.py`", files: ["a.py"] },
+        { text: "edit `lib/b.py`", files: ["lib/b.py"] },
+      ],
+      files: ["a.py", "lib/b.py"],
+    },
     { name: "one step when there is no list", text: "Change `a.go` so it returns early.", steps: [{ text: "Change `a.go` so it returns early.", files: ["a.go"] }], files: ["a.go"] },
-    { name: "numbers inside a code block are not steps", text: "1. edit `a.py`:\n```\n2. not a step\n```\n3. done", steps: [{ text: "edit `a.py`:\n```\n2. not a step\n```", files: ["a.py"] }, { text: "done", files: [] }], files: ["a.py"] },
-    { name: "absolute and parent paths and version numbers are not files", text: "1. see `/etc/passwd`, `../x.ts`, `1.2.3`", steps: [{ text: "see `/etc/passwd`, `../x.ts`, `1.2.3`", files: [] }], files: [] },
+    {
+      name: "numbers inside a code block are not steps",
+      text: "1. edit `a.py`:\n```\n2. not a step\n```\n3. done",
+      steps: [
+        { text: "edit `a.py`:\n```\n2. not a step\n```", files: ["a.py"] },
+        { text: "done", files: [] },
+      ],
+      files: ["a.py"],
+    },
+    {
+      name: "absolute and parent paths and version numbers are not files",
+      text: "1. see `/etc/passwd`, `../x.ts`, `1.2.3`",
+      steps: [{ text: "see `/etc/passwd`, `../x.ts`, `1.2.3`", files: [] }],
+      files: [],
+    },
   ])("$name", ({ text, steps, files }) => {
     const plan = parsePlan(text);
     expect(plan.steps).toEqual(steps);
