@@ -10,6 +10,7 @@ import { createRunGitHub } from "../github/create-run-github.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../github/job-context.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
+import { renderPlanOutcome } from "../github/render-plan.js";
 import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
 import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
@@ -17,6 +18,7 @@ import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
 import { createGit } from "../workspace/create-git.js";
+import { createTranscriptStore, transcriptDir } from "./transcript-store.js";
 
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
 export interface ExecuteRunDeps {
@@ -32,6 +34,8 @@ export interface ExecuteRunDeps {
   bot: { login: string; email: string };
   logger: Logger;
   signal: AbortSignal;
+  /** The redactor of GitHub writes (issue #34: the run's transcript goes through it before it is stored or published). */
+  redact?(text: string): string;
 }
 
 /** Where jobs clone: AIDER_BOT_WORK_DIR, or the system's temporary directory. */
@@ -46,7 +50,7 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
-  const github = createRunGitHub(deps.api, job, deps.gitToken, deps.logger);
+  const github = createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login);
   const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
   const mirror = mirrorPlace(req, deps, cacheRoot);
   const runGit: RunGit = {
@@ -80,6 +84,7 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
           gitContentIds: true,
           ...(deps.env.mapThreads !== undefined ? { mapThreads: deps.env.mapThreads } : {}),
           onProgress: hooks.onProgress,
+          ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
           signal: hooks.signal,
         }),
       ),
@@ -88,7 +93,9 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
       create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`)),
       remove: (dir) => rm(dir, { recursive: true, force: true }),
     },
-    render: { stage: renderStage, final: renderFinal },
+    render: { stage: renderStage, final: renderFinal, plan: (outcome, r) => renderPlanOutcome(outcome, r, job.command) },
+    ...(deps.redact ? { redact: deps.redact } : {}),
+    transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
     logger: deps.logger,
     now: () => Date.now(),
     signal: deps.signal,

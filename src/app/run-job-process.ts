@@ -121,6 +121,8 @@ export async function runJob(
     bot: input.bot,
     logger: log,
     signal,
+    // Looked up at each call: the redactor is extended above with the fingerprinted secrets.
+    redact: (text) => processRedactor.redact(text),
   });
   // The pull request a run opened, for the schedules dashboard (the parent records it).
   return { outcome: outcome.kind, ...(outcome.kind === "pull-request" ? { pr: outcome.pr.number } : {}) };

@@ -69,6 +69,17 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("transcript")
+    .description("print the stored transcript of a run of the app (what the model was sent and answered, edits, checks)")
+    .argument("<run-id>", "the run's id, as the status comment's transcript line names it")
+    .option("--cache-dir <dir>", "the app's cache dir (default: AIDER_BOT_CACHE_DIR)")
+    .exitOverride()
+    .action(async (runId: string, opts: { cacheDir?: string }) => {
+      const { transcriptCommand } = await import("./transcript-command.js");
+      process.exitCode = await transcriptCommand({ runId, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
+    });
+
+  program
     .command("serve")
     .description("run the GitHub App (same as npm start)")
     .exitOverride()

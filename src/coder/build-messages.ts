@@ -79,7 +79,7 @@ export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
 
   if (input.chatFiles.length > 0) {
     messages.push(...pair(CHAT_FILES_PREFIX + renderFiles(input.chatFiles, input.fence), CHAT_FILES_ACK));
-  } else if (map && input.mode !== "ask") {
+  } else if (map && input.mode !== "ask" && input.mode !== "architect") {
     messages.push(...pair(NAME_FILES_USER, NAME_FILES_ACK));
   }
 

@@ -3,6 +3,7 @@ import type { ApplyOptions, ApplyOutcome, EditFormatName, FileSnapshot, ParseCon
 import type { SandboxMode } from "../exec/types.js";
 import type { LlmClient } from "../llm/types.js";
 import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";
+import type { TranscriptSink } from "./transcript/transcript-event.js";
 import type { CoderProgress, FileStat } from "./types.js";
 
 /** What the edit registry's `parseAndApply` returns (see `src/edits/registry.ts`). */
@@ -65,6 +66,8 @@ export interface CoderDeps {
   /** Weak-model commit subject; null when no model answered. `signal` stops a call asked for early (early-subject). */
   generateCommitMessage?(diff: string, context: string, signal?: AbortSignal): Promise<string | null>;
   onProgress?(p: CoderProgress): void;
+  /** Issue #34: every request, answer, edit outcome and check of the run, for its transcript. */
+  onTranscript?: TranscriptSink;
   /** Milliseconds; injected so tests control the wall clock. */
   now(): number;
   signal?: AbortSignal;

@@ -34,6 +34,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     const content = snapshot.files.get(path);
     if (content === undefined) continue;
     const report = await deps.syntaxCheck(path, content);
+    if (report && !report.ok) record(input, "syntax", report);
     if (report && !report.ok) return { result: { kind: "failed", report }, setupDone: input.setupDone };
   }
 
@@ -43,6 +44,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   const mode = wantsCommands ? await deps.sandboxMode?.() : undefined;
   if (mode?.startsWith("unavailable: ")) {
     const why = mode.slice("unavailable: ".length);
+    deps.onTranscript?.({ kind: "note", round, text: `lint, test and setup not run: the sandbox is unavailable (${why})` });
     return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
   }
   if (wantsCommands && !setupDone) {
@@ -50,6 +52,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     for (const command of options.setupCommands ?? []) {
       progress("test", `setup: ${command}`);
       const report = await deps.runCheck({ kind: "setup", command, files, timeoutMs: options.commandTimeoutMs });
+      record(input, "setup", report);
       if (!report.ok) return { result: { kind: "setup-failed", report }, setupDone };
     }
   }
@@ -57,6 +60,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   for (const command of options.lintCommands) {
     progress("lint", command);
     const report = await deps.runCheck({ kind: "lint", command, files, timeoutMs: options.commandTimeoutMs });
+    record(input, "lint", report);
     if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
 
@@ -64,8 +68,22 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     progress("test", options.testCommand);
     const command = options.testCommand;
     const report = await deps.runCheck({ kind: "test", command, files, timeoutMs: options.commandTimeoutMs });
+    record(input, "test", report);
     // A tool that cannot run is not something an edit fixes: stop instead of looping (docs/behaviour.md#aider-bugs-we-avoid (#16)).
     if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
   return { result: { kind: "ok" }, setupDone };
+}
+
+/** A check's report into the run's transcript (issue #34). */
+function record(input: RunChecksInput, check: "syntax" | "lint" | "test" | "setup", report: CheckReport): void {
+  input.deps.onTranscript?.({
+    kind: "check",
+    round: input.round,
+    check,
+    command: report.command,
+    ok: report.ok,
+    ...(report.exitCode !== undefined ? { exitCode: report.exitCode } : {}),
+    output: report.output,
+  });
 }

@@ -172,7 +172,7 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
   const fence = chooseFence([...chatContents, ...readContents].map((f) => f.content));
   const instructions = instructionsForRound(options.instructions, state.chatFiles, deps.countTokens ?? defaultCountTokens, run.instructionUses);
   const messages = buildMessages({
-    mode: options.askOnly ? "ask" : options.editFormat,
+    mode: options.askOnly ? (options.architect ? "architect" : "ask") : options.editFormat,
     fence,
     chatFiles: chatContents,
     readFiles: readContents,
@@ -188,9 +188,20 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
   progress(run, "thinking");
   const maxWall = options.budget.maxWallMs;
   const remainingMs = maxWall === undefined ? null : maxWall - (deps.now() - run.start);
+  deps.onTranscript?.({ kind: "request", round: state.round, model: options.model, messages });
   const call = await callModel({ deps, model: options.model, messages, round: state.round, remainingMs });
-  if (!call.ok) return { kind: "llm-error", errorKind: call.reason, message: call.message };
+  if (!call.ok) {
+    deps.onTranscript?.({ kind: "model-error", round: state.round, message: call.message });
+    return { kind: "llm-error", errorKind: call.reason, message: call.message };
+  }
   const reply = call.value;
+  deps.onTranscript?.({
+    kind: "reply",
+    round: state.round,
+    text: reply.text,
+    ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
+    tokens: { prompt: reply.usage.prompt, completion: reply.usage.completion },
+  });
   state.usage = addUsage(state.usage, reply.usage, reply.costUsd);
   const { tokens, costUsd } = state.usage;
   const spent = costUsd === null ? "" : `, $${costUsd.toFixed(4)}`;
@@ -240,6 +251,14 @@ async function apply(run: CoderRun, step: Extract<Step, { kind: "apply" }>): Pro
     withheld: new Set(step.filesAdded),
   });
   state.shell.push(...applied.shell);
+  deps.onTranscript?.({
+    kind: "edits",
+    round: state.round,
+    written: applied.written,
+    deleted: applied.deleted,
+    failures: applied.failures.map((f) => ({ path: f.path, message: f.message })),
+    reflection: applied.reflection,
+  });
   for (const path of applied.written) state.edited.add(path);
   for (const [path, content] of applied.before) if (!state.original.has(path)) state.original.set(path, content);
   if (applied.written.length > 0) state.uncheckedEdits = true;

@@ -38,6 +38,8 @@ export interface CoderOptions {
   mapTokens: number;
   /** Answer only, no edits (`/aider ask`). */
   askOnly?: boolean;
+  /** With `askOnly`: answer as the architect of a two-step run (issue #34), a plan for an editor, no edit blocks. */
+  architect?: boolean;
   commit: boolean;
   /** Requesting user, for the Co-authored-by trailer. */
   coAuthor?: { name: string; email: string };

@@ -12,6 +12,7 @@ export function helpText(word = "aider", options: { contextVerbs?: boolean } = {
     "",
     `- \`${c} <instruction>\` — edit the code: on a pull request I push one commit to its branch; on an issue I open a pull request.`,
     `- \`${c} ask <question>\` — answer a question about the code, no edits.`,
+    `- \`${c} plan <instruction>\` — post a plan (files and steps) to approve first: tick its box or write \`${c} approve [corrections]\` to run it; \`${c} plan drop\` drops it.`,
     ...context,
     `- \`${c} undo\` — revert my last commit on this pull request with a new commit.`,
     `- \`${c} retry [options]\` — run the last request again.`,

@@ -13,6 +13,11 @@ export type Command =
   | { verb: "run"; text: string; flags: CommandFlags }
   | { verb: "ask"; text: string; flags: CommandFlags }
   | { verb: "retry"; flags: CommandFlags }
+  /** Issue #34: answer with a plan to approve; `plan drop` drops the open plan. */
+  | { verb: "plan"; text: string; flags: CommandFlags }
+  | { verb: "plan-drop" }
+  /** Issue #34: run the open plan; `text` holds the approver's corrections ("" for none). */
+  | { verb: "approve"; text: string; flags: CommandFlags }
   | { verb: "undo" }
   | { verb: "cancel" }
   | { verb: "help" }
@@ -78,7 +83,11 @@ function interpret(firstLine: string, following: string, word: string, contextVe
   let k = 0;
   const sub = tokens[0]?.value.toLowerCase();
   const verb =
-    sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" || sub === "usage" ? sub : contextVerbs && (sub === "address-reviews" || sub === "fix-ci") ? sub : "run";
+    sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" || sub === "usage" || sub === "plan" || sub === "approve"
+      ? sub
+      : contextVerbs && (sub === "address-reviews" || sub === "fix-ci")
+        ? sub
+        : "run";
   if (verb !== "run") k = 1;
   const allowed: readonly string[] = verb === "address-reviews" ? [...FLAGS, "--thread"] : FLAGS;
   for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {
@@ -115,6 +124,11 @@ function interpret(firstLine: string, following: string, word: string, contextVe
       return { verb, text, flags };
     case "ask":
       return text ? { verb, text, flags } : { verb: "invalid", message: `\`/${word} ask\` needs a question.` };
+    case "plan":
+      if (/^(drop|discard)$/i.test(text)) return { verb: "plan-drop" };
+      return text ? { verb, text, flags } : { verb: "invalid", message: `\`/${word} plan\` needs an instruction: \`/${word} plan <what to change>\`.` };
+    case "approve":
+      return { verb, text, flags };
     default:
       return text ? { verb: "run", text, flags } : { verb: "help" };
   }

@@ -36,7 +36,12 @@ export const repoConfigSchema = z
   .object({
     model: z.string().min(1).optional(),
     weak_model: z.string().min(1).optional(),
-    edit_format: z.enum(EDIT_FORMAT_NAMES).default("diff"),
+    // `architect` (issue #34): the model plans, then the editor model (`editor_model`, `editor_edit_format`) edits.
+    edit_format: z.enum([...EDIT_FORMAT_NAMES, "architect"]).default("diff"),
+    editor_model: z.string().min(1).optional(),
+    editor_edit_format: z.enum(EDIT_FORMAT_NAMES).optional(),
+    // Label-triggered issue runs post a plan for approval first (issue #34).
+    plan: z.boolean().default(false),
     map_tokens: z.number().int().min(0).max(65536).default(1024),
     max_reflections: z.number().int().min(0).max(10).default(3),
     setup: commandList.default([]),

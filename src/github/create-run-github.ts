@@ -6,6 +6,7 @@ import type { GitHubClient } from "./github-client.js";
 import type { JobContext } from "./job-context.js";
 import { ensurePullRequest, requestReview } from "./pull-request.js";
 import { addReaction } from "./reactions.js";
+import { closePlans, readPlan, writePlan } from "./plan-store.js";
 import { ensureReviewReply } from "./review-reply.js";
 
 /**
@@ -15,10 +16,13 @@ import { ensureReviewReply } from "./review-reply.js";
  */
 export function createRunGitHub(
   api: GitHubClient,
-  job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> & { req: Pick<RunRequest, "owner" | "repo"> },
+  job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> &
+    Partial<Pick<JobContext, "command">> & { req: Pick<RunRequest, "owner" | "repo"> & Partial<Pick<RunRequest, "target">> },
   token: () => Promise<string>,
   /** Where best-effort failures go (a review request GitHub refused for another reason than access). */
   log?: { warn(obj: object, msg: string): void },
+  /** The App's login: its plan comments are the ones a new plan supersedes (issue #34). */
+  botLogin?: string,
 ): RunGitHub {
   const { owner, repo } = job.req;
   const where = { owner, repo };
@@ -29,7 +33,17 @@ export function createRunGitHub(
     react: (content) => addReaction(api, where, job.reactTo, content),
     // Started at triage when it could be: the run goes on with that one (a re-run after a crash too).
     startCheckRun: async (headSha) => job.checkRunId ?? (await startCheckRun(api, { ...where, headSha })),
-    finishCheckRun: (id, r) => completeCheckRun(api, { ...where, id, conclusion: r.conclusion, title: r.title, summary: r.summary }),
+    finishCheckRun: (id, r) => completeCheckRun(api, { ...where, id, conclusion: r.conclusion, title: r.title, summary: r.summary, ...(r.text ? { text: r.text } : {}) }),
+    checkRunUrl: (id) => `${job.webUrl}/runs/${id}`,
+    async tickPlan(commentId, done) {
+      const plan = await readPlan(api, where, commentId);
+      if (plan) await writePlan(api, where, plan, { ...plan.rec, done }, job.command ?? "aider");
+    },
+    async supersedeOlderPlans() {
+      const number = job.req.target?.number;
+      if (number === undefined || !botLogin) return;
+      await closePlans(api, { ...where, issueNumber: number }, { botLogin, keep: job.statusCommentId, state: "superseded", command: job.command ?? "aider" });
+    },
     async openPullRequest(pr) {
       // Idempotent: a re-run that already opened the PR gets it back (and asks nobody again).
       const made = await ensurePullRequest(api, { ...where, head: pr.branch, base: pr.base, draft: pr.draft, title: pullRequestTitle(pr.result, pr.issue.title), body: pullRequestBody(pr) });

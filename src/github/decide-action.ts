@@ -6,6 +6,7 @@ import { describeMode, type PrMode } from "../context/pr-run-spec.js";
 import { sanitiseCommand } from "../context/sanitise-command.js";
 import { jobKey } from "../jobs/job.js";
 import { configMarker, replyMarker, unauthorizedMarker } from "./markers.js";
+import { approvalTicked } from "./plan-comment.js";
 import { renderConfigProblems } from "./render-config-problems.js";
 import { renderUnauthorized } from "./render-unauthorized.js";
 
@@ -28,13 +29,15 @@ export type EventAction =
   | { kind: "cancel"; facts: EventFacts; key: string }
   /** Issue #35: `/aider usage`, answered from the spend ledger (triage reads it; this decision is pure). */
   | { kind: "usage"; facts: EventFacts; marker: string; config: RepoConfig }
+  /** Issue #34: `/aider plan drop`. */
+  | { kind: "drop-plan"; facts: EventFacts; command: string }
   | {
       kind: "enqueue";
       facts: EventFacts;
       /** Dedupe id: the delivery id (or the label-run id that merges `opened` + `labeled`). */
       jobId: string;
       key: string;
-      verb: "run" | "ask" | "undo" | "retry";
+      verb: "run" | "ask" | "undo" | "retry" | "plan" | "approve";
       /** The requester's instruction ("" for undo/retry); untrusted issue/PR text is NOT in here. */
       text: string;
       flags: CommandFlags;
@@ -70,6 +73,11 @@ export async function decideAction(event: { name: string; id: string; payload: u
   const decision = decideEvent(event.name, event.payload, config.trigger);
   if (decision.kind === "ignore") return decision;
   const { facts } = decision;
+  // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
+  const edited = facts.planComment;
+  if (edited && !(edited.author.toLowerCase() === deps.bot.login.toLowerCase() || (deps.bot.appId !== undefined && edited.appId === deps.bot.appId))) {
+    return { kind: "ignore", reason: "an approve box outside the bot's own plan comment" };
+  }
   // Issue #14 hook: the maintainer's instruction is cleaned of hidden content like every other GitHub text.
   const command = sanitiseCommand(decision.command);
   const sender: Sender = facts.sender;
@@ -92,6 +100,7 @@ export async function decideAction(event: { name: string; id: string; payload: u
   if (command.verb === "usage") return { kind: "usage", facts, marker: replyMarker(event.id), config };
   const key = jobKey(facts.owner, facts.repo, facts.number);
   if (command.verb === "cancel") return { kind: "cancel", facts, key };
+  if (command.verb === "plan-drop") return { kind: "drop-plan", facts, command: config.trigger.command };
   if (command.verb === "undo" && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} undo\` works on pull requests: it reverts my last commit there.`);
   }
@@ -102,6 +111,8 @@ export async function decideAction(event: { name: string; id: string; payload: u
   const mode: PrMode | undefined =
     command.verb === "address-reviews" ? { kind: "address-reviews", threads: command.threads, extra: command.text } : command.verb === "fix-ci" ? { kind: "fix-ci", extra: command.text } : undefined;
   const flags = "flags" in command ? command.flags : { files: [] };
+  // `plan: true`: a label run posts a plan for approval first (issue #34).
+  const runVerb = facts.dedupeId && config.plan && command.verb === "run" ? "plan" : command.verb;
   // `--model` is checked against `allowed_models` when settings are resolved (after `retry` merges the earlier
   // request's flags), by run/resolve-settings.
   return {
@@ -109,7 +120,7 @@ export async function decideAction(event: { name: string; id: string; payload: u
     facts,
     jobId: facts.dedupeId ?? event.id,
     key,
-    verb: mode ? "run" : (command.verb as "run" | "ask" | "undo" | "retry"),
+    verb: mode ? "run" : (runVerb as "run" | "ask" | "undo" | "retry" | "plan" | "approve"),
     text: mode ? describeMode(mode) : "text" in command ? command.text : "",
     ...(mode ? { mode } : {}),
     flags: { ...flags, files: [...new Set([...flags.files, ...(facts.review ? [facts.review.path] : [])])] },
@@ -152,6 +163,8 @@ export interface EventFacts {
    * label; both carry the same `updated_at`, so the second is recognised and ignored (a later re-label runs again).
    */
   dedupeId?: string;
+  /** Issue #34: the plan comment whose approve box this edit ticked (its author is checked to be the bot). */
+  planComment?: { id: number; author: string; appId?: number };
 }
 
 type EventDecision = { kind: "ignore"; reason: string } | { kind: "command"; command: AnyCommand; facts: EventFacts };
@@ -193,6 +206,28 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
         title: String(issue.title ?? ""),
         body: String(issue.body ?? ""),
         reactTo: { kind: "issue-comment", id: payload.comment.id },
+      },
+    };
+  }
+  if (name === "issue_comment" && payload.action === "edited") {
+    // Issue #34: ticking a plan's approve box is an edit of the bot's comment by the person who ticked it (the
+    // sender). The App named on the comment is the bot itself, so the sender is judged on its own.
+    const c = payload.comment;
+    const before = payload.changes?.body?.from;
+    if (typeof before !== "string" || !approvalTicked(before, String(c?.body ?? ""))) return { kind: "ignore", reason: "not an approval" };
+    const issue = payload.issue;
+    return {
+      kind: "command",
+      command: { verb: "approve", text: "", flags: { files: [] } },
+      facts: {
+        ...base,
+        sender: { ...base.sender, appId: undefined },
+        number: issue.number,
+        isPullRequest: Boolean(issue.pull_request),
+        title: String(issue.title ?? ""),
+        body: String(issue.body ?? ""),
+        reactTo: { kind: "issue-comment", id: c.id },
+        planComment: { id: c.id, author: String(c.user?.login ?? ""), ...(c.performed_via_github_app?.id ? { appId: c.performed_via_github_app.id as number } : {}) },
       },
     };
   }

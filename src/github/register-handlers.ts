@@ -4,6 +4,8 @@ import { triageEvent, type AppServices, type HandleResult } from "./triage-event
 /** The webhook events that can carry a request; the receiver drops every other event before recording anything. */
 export const HANDLED_EVENTS = [
   "issue_comment.created",
+  // Issue #34: a plan's approve box ticked (only edits of comments holding a plan are recorded, see isHandledEvent).
+  "issue_comment.edited",
   "pull_request_review_comment.created",
   "issues.labeled",
   "issues.opened",
@@ -14,6 +16,8 @@ export const HANDLED_EVENTS = [
 /** Whether the receiver should record a delivery of this event for triage. */
 export function isHandledEvent(name: string, payload: unknown): boolean {
   const action = (payload as { action?: unknown } | null)?.action;
+  // Every comment edit of every installed repository arrives: only an edit of a plan comment can mean anything.
+  if (name === "issue_comment" && action === "edited") return isPlanEdit(payload);
   return (HANDLED_EVENTS as readonly string[]).includes(`${name}.${typeof action === "string" ? action : ""}`);
 }
 
@@ -38,4 +42,10 @@ export function registerHandlers(app: Probot, services: AppServices, onHandled?:
     context.log.debug({ result: result.kind === "enqueued" ? { kind: result.kind, jobId: result.jobId } : result }, "webhook triaged");
     onHandled?.(result, context.id);
   });
+}
+
+/** Whether an `issue_comment.edited` payload edits a comment holding a plan (the approve box lives there). */
+function isPlanEdit(payload: unknown): boolean {
+  const p = payload as { comment?: { body?: unknown }; changes?: { body?: { from?: unknown } } } | null;
+  return typeof p?.comment?.body === "string" && p.comment.body.includes("<!-- aider-bot:plan:") && typeof p.changes?.body?.from === "string";
 }

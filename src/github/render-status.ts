@@ -25,7 +25,8 @@ function withMarkers(req: RunRequest, visible: string): string {
 }
 
 function requestMarkerOf(req: RunRequest): string {
-  if (req.verb === "undo") return "";
+  // A plan (issue #34) is run again by asking for a new one; an approved plan's run, by approving it again.
+  if (req.verb === "undo" || req.verb === "plan" || req.plan) return "";
   const ref: RequestRef | undefined =
     req.target.kind === "review-comment" ? { kind: "review-comment", id: req.target.commentId } : req.triggerCommentId ? { kind: "issue-comment", id: req.triggerCommentId } : undefined;
   const mode = req.context?.mode;
@@ -70,6 +71,9 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
       break;
     case "answered":
       parts.push(result?.outcome === "no-changes" ? clip(result.answer.trim(), CAP.answer) : failureText(result!));
+      break;
+    case "planned":
+      parts.push(`📋 Plan (made on \`${outcome.sha.slice(0, 7)}\`):\n\n${clip(outcome.plan.trim(), CAP.answer)}`);
       break;
     case "reverted":
       parts.push(`↩️ Reverted [\`${outcome.revertedSha.slice(0, 7)}\`](${outcome.url}) with a new commit \`${outcome.sha.slice(0, 7)}\`.`);

@@ -14,6 +14,7 @@ import { httpStatus } from "./github-api.js";
 import { type GitHubClient } from "./github-client.js";
 import { reactionSubject, type JobContext, type RunQueue } from "./job-context.js";
 import { readRequestMarker, replyMarker, runMarker, type StoredRequest } from "./markers.js";
+import { approvePlan, dropPlans, untickPlan, type ApprovalRefusal } from "./plan-approval.js";
 import type { LookupCache } from "./lookup-cache.js";
 import { lookupPermission } from "./permissions.js";
 import { addReaction } from "./reactions.js";
@@ -77,6 +78,8 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
       if (!(await findComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login }))) {
         await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: action.body });
       }
+      // A plan's approve box ticked by someone who may not approve: nothing runs, and the box is unticked again.
+      if (facts.planComment) await untickPlan(ctx.api, where, facts.planComment.id);
       return { kind: "replied", reason: "unauthorized" };
     }
     case "reply":
@@ -96,6 +99,12 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
         : "😕 Spend is not tracked by this process (it only receives webhooks); ask again in a moment, or ask the operator.";
       await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: `${action.marker}\n${text}` });
       return { kind: "replied", reason: "usage" };
+    }
+    case "drop-plan": {
+      const marker = replyMarker(ctx.id);
+      const body = await dropPlans(ctx.api, { where, botLogin: bot.login, by: facts.sender.login, command: action.command });
+      await ensureComment(ctx.api, { ...where, marker, botLogin: bot.login, body: `${marker}\n${body}` });
+      return { kind: "replied", reason: "plan dropped" };
     }
     case "enqueue":
       return enqueue(ctx, services, action, bot.login, log);
@@ -171,7 +180,7 @@ async function loadConfig(ctx: EventContext, services: AppServices): Promise<Con
 /** The RunRequest for a job: `retry` finds the last request in the bot's status comments; a PR's head is looked up. */
 async function buildRequest(ctx: EventContext, action: Enqueue, services: AppServices, botLogin: string): Promise<Result<RunRequest, RequestRefusal>> {
   const { facts, config } = action;
-  let verb: RunRequest["verb"] = action.verb === "retry" ? "run" : action.verb;
+  let verb: RunRequest["verb"] = action.verb === "retry" || action.verb === "approve" ? "run" : action.verb;
   let text = action.text;
   let flags = action.flags;
   let mode = action.mode;
@@ -212,6 +221,22 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
   } else {
     target = { kind: "issue", number: facts.number, title: facts.title };
   }
+  // Issue #34: an approval runs the open plan, if it still fits the branch (checked again after the clone).
+  let plan: RunRequest["plan"];
+  if (action.verb === "approve") {
+    const head = target.kind === "issue" ? await branchHead(ctx.api, facts) : target.headSha;
+    const approved = await approvePlan(ctx.api, {
+      where: { owner: facts.owner, repo: facts.repo, issueNumber: facts.number },
+      botLogin,
+      ...(facts.planComment ? { commentId: facts.planComment.id } : {}),
+      approver: facts.sender.login,
+      command: config.trigger.command,
+      head,
+      corrections: text,
+    });
+    if (!approved.ok) return approved;
+    plan = approved.value;
+  }
   return ok({
     jobId: action.jobId,
     deliveryId: ctx.id,
@@ -223,7 +248,7 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     ...(facts.language ? { language: facts.language } : {}),
     target,
     verb,
-    message: text,
+    message: plan ? `Carry out the approved plan${plan.corrections ? ` with corrections: ${plan.corrections}` : ""}.` : text,
     untrustedContext: action.untrustedContext,
     files: flags.files,
     requester: { login: facts.sender.login, ...(facts.sender.id ? { id: facts.sender.id } : {}), ...(facts.sender.type === "Bot" ? { isBot: true } : {}) },
@@ -231,11 +256,18 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     settings: resolved.value,
     // Every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
     context: prRunSpec(config, mode ?? { kind: "plain" }),
+    ...(plan ? { plan } : {}),
   });
 }
 
 /** Why no job could be built from an accepted command; the message is the bot's reply. */
-type RequestRefusal = "nothing-to-retry" | "request-gone" | "model-not-allowed";
+type RequestRefusal = "nothing-to-retry" | "request-gone" | "model-not-allowed" | ApprovalRefusal;
+
+/** The head commit of the default branch (an issue's plan is made on it). */
+async function branchHead(api: GitHubClient, facts: { owner: string; repo: string; defaultBranch: string }): Promise<string> {
+  const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner: facts.owner, repo: facts.repo, ref: facts.defaultBranch });
+  return String((data as { sha?: unknown }).sha ?? "");
+}
 
 /**
  * The instruction of an earlier request: kept in its marker, or (a long one) read again from the comment that asked

@@ -1,5 +1,5 @@
 /** What a queued job asks for (`triage`: a webhook to decide on); lets logs, metrics and shutdown reports say what was cut off without reading `data`. */
-export type JobKind = "triage" | "run" | "ask" | "undo" | "schedule";
+export type JobKind = "triage" | "run" | "ask" | "undo" | "plan" | "schedule";
 
 /**
  * A unit of queued work. `id` is the X-GitHub-Delivery header (a redelivered webhook carries the same id and is

@@ -2,6 +2,7 @@ import { renderCheckReflection } from "../checks/render-check-reflection.js";
 import { runCheckCommand } from "../checks/run-check-command.js";
 import { syntaxCheck, warmGrammarFor } from "../checks/syntax-check.js";
 import type { CoderDeps } from "../coder/coder-deps.js";
+import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
 import type { CoderProgress } from "../coder/types.js";
 import { getEditFormat, parseAndApply } from "../edits/registry.js";
 import type { Exec } from "../exec/types.js";
@@ -45,6 +46,8 @@ export interface CoderDepsInput {
   /** Worker threads for parsing in the repo map (default: cores − 1, at most 7). */
   mapThreads?: number;
   onProgress?: (p: CoderProgress) => void;
+  /** Issue #34: the run's transcript recorder. */
+  onTranscript?: TranscriptSink;
   signal?: AbortSignal;
 }
 
@@ -116,6 +119,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       ? { generateCommitMessage: (diff: string, context: string, signal?: AbortSignal) => generateCommitMessage(llm, { model: input.commitModel!, diff, context, ...(signal ? { signal } : {}) }) }
       : {}),
     onProgress: input.onProgress,
+    ...(input.onTranscript ? { onTranscript: input.onTranscript } : {}),
     now: () => Date.now(),
     signal: input.signal,
   };

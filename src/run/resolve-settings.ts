@@ -22,10 +22,17 @@ export function resolveSettings(
     }
     model = flags.model;
   }
+  // `edit_format: architect` (issue #34): the main model plans; the editor uses `editor_edit_format`, else the
+  // configured format, else diff (Aider: the editor model's own format).
+  const architect = (flags.editFormat ?? config.edit_format) === "architect";
+  const editFormat = (architect ? (config.editor_edit_format ?? "diff") : (flags.editFormat ?? config.edit_format)) as EditFormatName;
   return ok({
     model,
     weakModel: config.weak_model ?? defaults.weakModel,
-    editFormat: (flags.editFormat ?? config.edit_format) as EditFormatName,
+    editFormat,
+    ...(architect ? { architect: true } : {}),
+    editorModel: config.editor_model ?? model,
+    editorEditFormat: config.editor_edit_format ?? editFormat,
     mapTokens: config.map_tokens,
     maxReflections: config.max_reflections,
     setup: config.setup,

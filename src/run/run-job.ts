@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Logger } from "pino";
 import { checksFailingCommit } from "../coder/commit-policy.js";
+import { createTranscriptRecorder, type TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
 import type { CoderOptions, CoderResult } from "../coder/types.js";
 import type { PreparedContext } from "../context/prepare-pr-context.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
@@ -12,6 +13,8 @@ import type { RunStage, RunOutcome } from "./run-outcome.js";
 import { createStatusWriter } from "./status-writer.js";
 import { stopReasonOf } from "./stop-reason.js";
 import { undoLastRun } from "./undo-last-run.js";
+import { runCodePhase } from "./code-phase.js";
+import { publishTranscript, type TranscriptStore } from "./publish-transcript.js";
 
 export interface RunJobDeps {
   github: RunGitHub;
@@ -22,7 +25,13 @@ export interface RunJobDeps {
   render: {
     stage(stage: RunStage, req: RunRequest): string;
     final(outcome: RunOutcome, req: RunRequest): string;
+    /** Issue #34: the plan comment a `plan` run leaves (its status comment becomes the plan). */
+    plan?(outcome: Extract<RunOutcome, { kind: "planned" }>, req: RunRequest): string;
   };
+  /** Issue #34: the redactor of GitHub writes, applied to the transcript before it is cut, stored or published. */
+  redact?(text: string): string;
+  /** Issue #34: where operators read transcripts later (`aider-bot transcript <run-id>`). */
+  transcripts?: TranscriptStore;
   logger: Logger;
   now(): number;
   signal: AbortSignal;
@@ -96,12 +105,13 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
       : Promise.resolve(null));
   let outcome: RunOutcome;
   let dir: string | null = null;
+  const transcript = createTranscriptRecorder();
   // The checkout is removed while the outcome is reported (the report needs nothing of it), and the run returns only
   // once it is gone.
   let removed: Promise<unknown> = Promise.resolve();
   try {
     dir = await deps.tempDir.create("aider-bot-job-");
-    outcome = await phases(req, deps, dir, stage, context);
+    outcome = await phases(req, deps, dir, stage, context, transcript);
   } catch (error) {
     log.error({ err: error }, "run failed");
     outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
@@ -117,7 +127,9 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     const inputs = renderRunInputs(prContext?.instructions, "result" in outcome ? outcome.result?.instructionFiles : undefined, prContext?.images);
     const contextNotes = [after, prContext?.details, inputs].filter((x): x is string => !!x);
     if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
-    await report(req, deps, outcome, await checkRunP, (body) => status.final(body), log);
+    const checkRunId = await checkRunP;
+    const text = await publishTranscript({ req, deps, outcome, checkRunId, events: transcript.events(), log });
+    await report(req, deps, outcome, checkRunId, (body) => status.final(body), log, text);
   } finally {
     await removed;
   }
@@ -125,7 +137,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   return outcome;
 }
 
-async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, contextOf: () => Promise<PreparedContext | null>): Promise<RunOutcome> {
+async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, contextOf: () => Promise<PreparedContext | null>, transcript: TranscriptRecorder): Promise<RunOutcome> {
   // address-reviews / fix-ci read their context first: with nothing to do they stop before cloning, with the reason.
   // A plain run (the context only informs the model) clones while the context is fetched.
   const mayRefuse = req.context !== undefined && req.context.mode.kind !== "plain";
@@ -139,10 +151,22 @@ async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Sta
   }
   const late = context ?? (await contextOf());
   if (late?.refuse) return { kind: "nothing-to-do", message: late.refuse, elapsedMs: 0 };
-  const result = await code(req, deps, prepared, stage, late);
+  // Issue #34: an approved plan runs only on the commit it was made on (triage checked too; someone may have pushed since).
+  if (req.plan && baseOf(prepared) !== req.plan.sha) {
+    const now = baseOf(prepared);
+    return {
+      kind: "refused",
+      message: `The branch moved since this plan was made: it was made on \`${req.plan.sha.slice(0, 7)}\` and the head is now \`${now.slice(0, 7)}\` (someone pushed). Nothing was changed; ask for a new plan with \`/aider plan …\`.`,
+      elapsedMs: 0,
+    };
+  }
+  const result = await code(req, deps, prepared, stage, late, transcript);
   const stopped = stopReasonOf(deps.signal);
   if (stopped) return { kind: "cancelled", reason: stopped, result, elapsedMs: 0 };
   const verdict = verify(req, result);
+  if (verdict.kind === "answer" && req.verb === "plan" && result.outcome === "no-changes" && result.answer.trim()) {
+    return { kind: "planned", result, plan: result.answer, sha: baseOf(prepared), elapsedMs: 0 };
+  }
   if (verdict.kind === "answer") return { kind: "answered", result, elapsedMs: 0 };
   if (verdict.kind === "keep-local") return { kind: "not-pushed", result, elapsedMs: 0 };
   return publish(req, deps, prepared, result, verdict.commit, stage);
@@ -164,7 +188,7 @@ async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: St
   whileCloning();
   deps.warmWhileCloning?.(req);
   await cloned;
-  const needsBase = req.verb === "undo" || (target.kind !== "issue" && target.isFork);
+  const needsBase = req.verb === "undo" || req.verb === "plan" || req.plan !== undefined || (target.kind !== "issue" && target.isFork);
   const baseSha = needsBase ? await deps.git.headSha(checkout) : null;
   const workBranch = target.kind === "issue" && req.verb !== "undo" ? issueBranchName(req.settings.branchPrefix, target.number, target.title) : branch;
   if (workBranch !== branch) await deps.git.createBranch(checkout, workBranch);
@@ -177,15 +201,22 @@ function baseOf(prepared: Prepared): string {
   return prepared.baseSha;
 }
 
-/** Phase 2: the coder loop on the checkout, its progress shown as stages. */
-function code(req: RunRequest, deps: RunJobDeps, prepared: Prepared, stage: Stage, context: PreparedContext | null): Promise<CoderResult> {
+/** Phase 2: the coder loop on the checkout (one step, or architect then editor), its progress shown as stages. */
+function code(req: RunRequest, deps: RunJobDeps, prepared: Prepared, stage: Stage, context: PreparedContext | null, transcript: TranscriptRecorder): Promise<CoderResult> {
   const map = { mapping: "mapping", thinking: "thinking", applying: "applying", syntax: "lint", lint: "lint", test: "tests", committing: "pushing" } as const;
-  return deps.coder(prepared.checkout, coderOptions(req, context), { signal: deps.signal, onProgress: (p) => stage(map[p.stage]) });
+  return runCodePhase({
+    req,
+    options: coderOptions(req, context),
+    run: (options, sink) => deps.coder(prepared.checkout, options, { signal: deps.signal, onProgress: (p) => stage(map[p.stage]), onTranscript: sink }),
+    transcript,
+    ...(req.plan && deps.github.tickPlan ? { tick: (done: number[]) => deps.github.tickPlan!(req.plan!.commentId, done) } : {}),
+    onError: (error) => deps.logger.warn({ err: error }, "plan progress update failed"),
+  });
 }
 
 /** Phase 3 (pure): an answer, a result kept back (failed, or checks red where green is required), or one to publish. */
 function verify(req: RunRequest, result: CoderResult): Verdict {
-  if (req.verb === "ask") return { kind: "answer" };
+  if (req.verb === "ask" || req.verb === "plan") return { kind: "answer" };
   // A change the coder did not commit (commits off) is committed here, with the plain-commit policy.
   if (result.outcome === "changed") return { kind: "publish", commit: result.commit ? "made" : "uncommitted" };
   // Checks failed but the repo does not require green checks: commit what we have and say so.
@@ -229,20 +260,32 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
  * Phase 5: the outcome on GitHub — final status (and review-thread reply), 🚀 or 😕, the Check Run completed. The
  * writes are independent of one another and go out together; each failure is logged, none stops the others.
  */
-async function report(req: RunRequest, deps: RunJobDeps, outcome: RunOutcome, checkRunId: number | null, writeFinal: (body: string) => Promise<void>, log: Logger): Promise<void> {
-  const ok = outcome.kind === "pushed" || outcome.kind === "pull-request" || outcome.kind === "answered" || outcome.kind === "reverted" || outcome.kind === "nothing-to-do";
-  const body = deps.render.final(outcome, req);
+async function report(
+  req: RunRequest,
+  deps: RunJobDeps,
+  outcome: RunOutcome,
+  checkRunId: number | null,
+  writeFinal: (body: string) => Promise<void>,
+  log: Logger,
+  transcript: string | null,
+): Promise<void> {
+  const ok =
+    outcome.kind === "pushed" || outcome.kind === "pull-request" || outcome.kind === "answered" || outcome.kind === "planned" || outcome.kind === "reverted" || outcome.kind === "nothing-to-do";
+  const body = outcome.kind === "planned" && deps.render.plan ? deps.render.plan(outcome, req) : deps.render.final(outcome, req);
   // Stopped by a shutdown, the job goes back in the queue: its re-run reacts and completes the Check Run.
   if (outcome.kind === "cancelled" && outcome.reason === "shutdown") return await writeFinal(body);
   const target = req.target;
   await Promise.all([
-    writeFinal(body),
+    // A new plan supersedes the thread's older ones once it is posted.
+    outcome.kind === "planned" && deps.github.supersedeOlderPlans
+      ? writeFinal(body).then(() => deps.github.supersedeOlderPlans!().catch((error: unknown) => log.warn({ err: error }, "could not mark older plans superseded")))
+      : writeFinal(body),
     target.kind === "review-comment" ? deps.github.replyToReviewComment(target.number, target.commentId, body).catch((error: unknown) => log.warn({ err: error }, "review reply failed")) : null,
     deps.github.react(ok ? "rocket" : "confused").catch((error: unknown) => log.warn({ err: error }, "final reaction failed")),
     checkRunId === null
       ? null
       : deps.github
-          .finishCheckRun(checkRunId, { conclusion: ok && !checksStillFail(outcome) ? "success" : "failure", title: checkTitle(outcome), summary: body })
+          .finishCheckRun(checkRunId, { conclusion: ok && !checksStillFail(outcome) ? "success" : "failure", title: checkTitle(outcome), summary: body, ...(transcript ? { text: transcript } : {}) })
           .catch((error: unknown) => log.warn({ err: error }, "check run update failed")),
   ]);
 }
@@ -268,7 +311,8 @@ function coderOptions(req: RunRequest, context: PreparedContext | null): CoderOp
     setupCommands: s.setup,
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,
-    askOnly: req.verb === "ask",
+    askOnly: req.verb === "ask" || req.verb === "plan",
+    ...(req.verb === "plan" ? { architect: true } : {}),
     commit: true,
     coAuthor: undefined,
     trailers: runTrailers(req.jobId, req.requester),
@@ -291,6 +335,8 @@ function checkTitle(outcome: RunOutcome): string {
       return "Patch posted (fork)";
     case "answered":
       return "Answered";
+    case "planned":
+      return "Plan posted for approval";
     case "reverted":
       return "Reverted";
     case "nothing-to-do":

@@ -14,6 +14,8 @@ export type RunOutcome = {
   | { kind: "patch"; result: CoderResult; sha: string; patch: string }
   | { kind: "not-pushed"; result: CoderResult }
   | { kind: "answered"; result: CoderResult }
+  /** Issue #34: a plan was made (on commit `sha`) and posted for approval; nothing was edited. */
+  | { kind: "planned"; result: CoderResult; plan: string; sha: string }
   | { kind: "reverted"; sha: string; revertedSha: string; url: string }
   | { kind: "nothing-to-do"; message: string }
   | { kind: "refused"; message: string }

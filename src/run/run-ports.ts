@@ -1,3 +1,4 @@
+import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
 import type { RunRequest } from "./run-request.js";
 
@@ -8,7 +9,14 @@ export interface RunGitHub {
   react(content: "rocket" | "confused"): Promise<void>;
   /** Create an in-progress Check Run on a commit; null when the App lacks the permission. */
   startCheckRun(headSha: string): Promise<number | null>;
-  finishCheckRun(id: number, result: { conclusion: "success" | "failure" | "neutral"; title: string; summary: string }): Promise<void>;
+  /** `text`: the run's transcript (issue #34), the Check Run's detailed output. */
+  finishCheckRun(id: number, result: { conclusion: "success" | "failure" | "neutral"; title: string; summary: string; text?: string }): Promise<void>;
+  /** Web address of a Check Run (where its transcript is read). */
+  checkRunUrl?(id: number): string;
+  /** Issue #34: tick these steps of the plan comment (the approved plan's live checklist). */
+  tickPlan?(commentId: number, done: number[]): Promise<void>;
+  /** Issue #34: a new plan was posted in the status comment: older open plans of the thread are superseded. */
+  supersedeOlderPlans?(): Promise<void>;
   /**
    * The pull request of an issue run's branch: the open one, or a new one the GitHub side words (title, "fixes"
    * link, files, explanation) and asks the requester to review.
@@ -46,4 +54,4 @@ export interface RunGit {
 }
 
 /** Runs the coder on a checkout (wired to the real LLM, checks, repo map and workspace by the caller). */
-export type RunCoderPort = (root: string, options: CoderOptions, hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal }) => Promise<CoderResult>;
+export type RunCoderPort = (root: string, options: CoderOptions, hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal; onTranscript?: TranscriptSink }) => Promise<CoderResult>;

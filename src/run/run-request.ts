@@ -7,6 +7,11 @@ export interface RunSettings {
   model: string;
   weakModel?: string;
   editFormat: EditFormatName;
+  /** Issue #34: every run is two-step (`edit_format: architect`): the model plans, the editor model edits. */
+  architect?: boolean;
+  /** The model and edit format that turn a plan into edits (`editor_model`, `editor_edit_format`). */
+  editorModel?: string;
+  editorEditFormat?: EditFormatName;
   mapTokens: number;
   maxReflections: number;
   setup: string[];
@@ -64,7 +69,8 @@ export interface RunRequest {
   /** The repository's main language as GitHub names it (`repository.language`): which grammar to load while cloning. */
   language?: string;
   target: RunTarget;
-  verb: "run" | "ask" | "undo";
+  /** `plan` (issue #34): the model answers with a plan, posted for approval; nothing is edited. */
+  verb: "run" | "ask" | "undo" | "plan";
   /** The maintainer's instruction (a command's text, or the issue title for label runs). */
   message: string;
   /** Issue/PR text shown to the model as data, never as instructions. */
@@ -77,4 +83,18 @@ export interface RunRequest {
   triggerCommentId?: number;
   /** The PR-context budget and the PR loop this run closes; absent (schedules): no PR context is read. */
   context?: PrRunSpec;
+  /** Issue #34: the approved plan this run carries out (its editor turns it into edits). */
+  plan?: ApprovedPlan;
+}
+
+/** A plan approved for a run: what the editor gets, and where the plan comment is (its task list is ticked). */
+export interface ApprovedPlan {
+  /** The plan's id (the job id of the run that made it). */
+  id: string;
+  commentId: number;
+  /** The head commit the plan was made on: the run refuses to start on another. */
+  sha: string;
+  text: string;
+  /** The approver's corrections (`/aider approve …`), when there were some. */
+  corrections?: string;
 }

@@ -26,6 +26,12 @@ describe("parseCommand", () => {
     ["```\n/aider in code\n```\n/aider after the fence", { verb: "run", text: "after the fence", flags: { files: [] } }],
     ["/aider\tfix tabs", { verb: "run", text: "fix tabs", flags: { files: [] } }],
     ["/aider undo please", { verb: "undo" }],
+    // Issue #34: plans.
+    ["/aider plan --file a.ts split the parser", { verb: "plan", text: "split the parser", flags: { files: ["a.ts"] } }],
+    ["/aider plan drop", { verb: "plan-drop" }],
+    ["/aider plan", { verb: "invalid", message: "`/aider plan` needs an instruction: `/aider plan <what to change>`." }],
+    ["/aider approve", { verb: "approve", text: "", flags: { files: [] } }],
+    ["/aider approve but keep the old name", { verb: "approve", text: "but keep the old name", flags: { files: [] } }],
   ])("%j", (body, expected) => {
     expect(parseCommand(body)).toEqual(expected);
   });

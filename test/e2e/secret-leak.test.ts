@@ -205,6 +205,9 @@ async function runHostile(mode: Mode): Promise<Run> {
       leftovers.push(`${f.file}\n${f.text}`);
     }
   }
+  // Issue #34: the run's transcript (every request, answer and check output), as stored and as a Check Run's text.
+  const transcripts: string[] = e2e.repo.checkRuns.map((c) => c.output?.text ?? "");
+  for await (const f of filesUnder(path.join(e2e.home, "cache", "transcripts"))) transcripts.push(f.text);
   const modelText = JSON.stringify(e2e.llm.requests.map((r) => r.body));
   const comments = e2e.repo.comments.filter((c) => c.user === bot);
   return {
@@ -217,6 +220,7 @@ async function runHostile(mode: Mode): Promise<Run> {
       "GitHub writes": JSON.stringify(e2e.fake.state.calls.map((c) => c.body ?? null)),
       comments: comments.map((c) => c.body).join("\n"),
       "Check Runs": JSON.stringify(e2e.repo.checkRuns),
+      "run transcripts (stored, and Check Run output.text)": transcripts.join("\n"),
       "PR bodies": prs.map((p) => `${p.title}\n${p.body}`).join("\n"),
       "commits (git log -p --all)": commits,
       "the app's log": e2e.logs(),
@@ -241,6 +245,8 @@ function expectNoLeak(run: Run, secrets: Record<string, string>, pushed = true):
   // The bot's pull request was pushed (where expected), through the fake: nothing went to the address the scripts planted.
   expect([...run.e2e.repo.issues.values()].some((i) => i.pull && i.user === bot)).toBe(pushed);
   expect(run.rig.capture.hits).toEqual([]);
+  // The transcript was written (so searching it means something): it holds the run's requests and answers.
+  expect(run.surfaces["run transcripts (stored, and Check Run output.text)"]).toContain("· request to `");
   const found: string[] = [];
   for (const [where, text] of Object.entries(run.surfaces)) {
     for (const [what, value] of Object.entries(secrets)) if (text.includes(value)) found.push(`${what} in ${where}`);

@@ -53,6 +53,10 @@ describe("decideAction", () => {
     ["no command", comment("thanks"), "write", null, "ignore"],
     ["fix-ci on an issue", comment("/aider fix-ci"), "write", null, "reply:refused"],
     ["address-reviews on an issue", comment("/aider address-reviews"), "write", null, "reply:refused"],
+    ["plan", comment("/aider plan split it"), "write", null, "enqueue"],
+    ["plan by a reader", comment("/aider plan split it"), "read", null, "reply-unauthorized"],
+    ["plan drop", comment("/aider plan drop"), "write", null, "drop-plan"],
+    ["approve", comment("/aider approve"), "write", null, "enqueue"],
   ] as const)("%s → %s", async (_n, payload, permission, raw, expected) => {
     const { action } = await decide(payload, permission, raw);
     expect(kind(action)).toBe(expected);
@@ -147,5 +151,44 @@ describe("decideAction: the pull-request loops (issue #14)", () => {
   it("help lists the new commands", async () => {
     const { action } = await decide(comment("/aider help", { pr: true }));
     expect(action.kind === "reply" && action.body).toContain("/aider address-reviews [--thread ID]...");
+  });
+});
+
+describe("decideAction: a plan's approve box (issue #34)", () => {
+  const box = (ticked: boolean) => `<!-- aider-bot:plan:x -->\n- [${ticked ? "x" : " "}] **Approve and run this plan**`;
+  function edit(opts: { author?: string; viaApp?: number; before?: string; after?: string; sender?: Record<string, unknown> } = {}) {
+    const p = comment(opts.after ?? box(true), { sender: opts.sender ?? { login: "ann", type: "User", id: 5 } });
+    p.action = "edited";
+    p.changes = { body: { from: opts.before ?? box(false) } };
+    p.comment.user = { login: opts.author ?? bot.login, type: "Bot" };
+    p.comment.performed_via_github_app = opts.viaApp === undefined ? { id: bot.appId } : { id: opts.viaApp };
+    return p;
+  }
+
+  it("a writer's tick on the bot's plan is an approval of that comment", async () => {
+    const { action } = await decide(edit());
+    expect(action.kind).toBe("enqueue");
+    if (action.kind !== "enqueue") return;
+    expect(action.verb).toBe("approve");
+    expect(action.facts.planComment?.id).toBe(action.facts.reactTo.kind === "issue-comment" ? action.facts.reactTo.id : -1);
+  });
+
+  it.each([
+    ["a reader's tick", edit(), "read", "reply-unauthorized"],
+    ["a tick of a look-alike box in someone else's comment", edit({ author: "mallory", viaApp: 7 }), "write", "ignore"],
+    ["an untick", edit({ before: box(true), after: box(false) }), "write", "ignore"],
+    ["an edit that leaves the box as it was", edit({ before: box(true), after: box(true) }), "write", "ignore"],
+    ["the bot's own edit", edit({ sender: { login: bot.login, type: "Bot" } }), "write", "ignore"],
+  ] as const)("%s → %s", async (_n, payload, permission, expected) => {
+    const { action } = await decide(payload, permission);
+    expect(action.kind).toBe(expected);
+  });
+
+  it("plan: true makes a label run a plan", async () => {
+    const p = examplePayload("issues", "labeled");
+    p.label = { name: "aider" };
+    delete p.issue.pull_request;
+    const { action } = await decide(p, "write", { plan: true }, "issues");
+    expect(action.kind === "enqueue" && action.verb).toBe("plan");
   });
 });

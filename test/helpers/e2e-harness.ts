@@ -55,6 +55,11 @@ export interface E2E {
   issue(spec: { title: string; body: string; user: string; labels?: string[] }): FakeIssue;
   send(event: string, payload: unknown, opts?: { deliveryId?: string; signature?: string }): Promise<{ status: number; deliveryId: string }>;
   commentPayload(issue: FakeIssue, body: string, user: string, opts?: { userType?: string; commentId?: number }): Record<string, unknown>;
+  /**
+   * `user` edits the bot's comment `commentId` to `body` as on GitHub (e.g. ticks a task-list box): the fake stores the
+   * new body, and the returned `issue_comment.edited` payload carries the old one in `changes.body.from`.
+   */
+  editPayload(issue: FakeIssue, commentId: number, body: string, user: string): Record<string, unknown>;
   /** Push a commit with these files to a branch as a human would (bypassing the bot). */
   pushAs(branch: string, files: Record<string, string>): Promise<void>;
   /** Wait until the app's queue is empty (after a webhook was accepted). */
@@ -271,6 +276,21 @@ export async function startE2EApp(
         const id = opts.commentId ?? ++commentIds;
         p.comment = { ...p.comment, id, body, user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" }, performed_via_github_app: null };
         p.sender = { ...p.sender, login: user, id: 100 + user.length, type: opts.userType ?? "User" };
+        return p;
+      },
+      editPayload(issue, commentId, body, user) {
+        const stored = repo.comments.find((c) => c.id === commentId);
+        if (!stored) throw new Error(`no comment ${commentId} in ${repo.owner}/${repo.name}`);
+        const from = stored.body;
+        stored.body = body;
+        stored.updatedAt = new Date().toISOString();
+        const p = (this as E2E).commentPayload(issue, body, user, { commentId });
+        p.action = "edited";
+        p.changes = { body: { from } };
+        const comment = p.comment as Record<string, unknown>;
+        // The comment is the bot's (made by the App); the sender is the person who edited it.
+        comment.user = { login: stored.user, id: 1, type: stored.user.endsWith("[bot]") ? "Bot" : "User" };
+        comment.performed_via_github_app = stored.user.endsWith("[bot]") ? { id: 1, slug: stored.user.replace(/\[bot\]$/, "") } : null;
         return p;
       },
       idle,

@@ -303,3 +303,46 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
     expect(out.context).toBeUndefined();
   });
 });
+
+describe("runJob: plans and transcripts (issue #34)", () => {
+  const planAnswer: CoderResult = { outcome: "no-changes", answer: "1. edit `a.ts`", reflections: 0, tokens: { prompt: 1, completion: 1 }, costUsd: null, explanation: "", shell: [], elapsedMs: 1 };
+
+  it("a plan run asks in architect mode, commits nothing and leaves the plan, made on the cloned commit, as its status", async () => {
+    const seen: unknown[] = [];
+    const h = harness(async (_root, options) => (seen.push([options.askOnly, options.architect]), planAnswer));
+    let superseded = 0;
+    h.deps.github.supersedeOlderPlans = async () => void superseded++;
+    const out = await runJob(request({ verb: "plan" }), { ...h.deps, render: { ...h.deps.render, plan: (o) => `PLAN on ${o.sha.slice(0, 3)}: ${o.plan}` } });
+    expect(out).toMatchObject({ kind: "planned", plan: "1. edit `a.ts`", sha: "b".repeat(40) });
+    expect(seen).toEqual([[true, true]]);
+    expect(h.calls).not.toContain("push feat");
+    expect(h.statuses.at(-1)).toBe("PLAN on bbb: 1. edit `a.ts`");
+    expect(superseded).toBe(1);
+  });
+
+  it("an approved plan whose branch moved after triage is refused after the clone, before any model call", async () => {
+    let asked = 0;
+    const h = harness(async () => (asked++, changed));
+    const out = await runJob(request({ plan: { id: "p", commentId: 3, sha: "a".repeat(40), text: "1. x" } }), h.deps);
+    expect(out.kind).toBe("refused");
+    expect(asked).toBe(0);
+    expect(h.statuses.at(-1)).toContain("The branch moved since this plan was made: it was made on `aaaaaaa` and the head is now `bbbbbbb`");
+  });
+
+  it("the transcript goes to the Check Run's text, redacted, to the store, and the status links to it", async () => {
+    const h = harness(async (_root, _options, hooks) => {
+      hooks.onTranscript?.({ kind: "reply", round: 1, text: "answer with ghs_secret" });
+      return changed;
+    });
+    const texts: (string | undefined)[] = [];
+    h.deps.github.finishCheckRun = async (_id, r) => void texts.push(r.text);
+    h.deps.github.checkRunUrl = (id) => `https://x/runs/${id}`;
+    const stored: string[] = [];
+    await runJob(request(), { ...h.deps, redact: (t) => t.replaceAll("ghs_secret", "[REDACTED]"), transcripts: { save: async (id, t) => void stored.push(`${id}:${t}`) } });
+    expect(texts[0]).toContain("answer with [REDACTED]");
+    expect(texts[0]).not.toContain("ghs_secret");
+    expect(stored[0]).toMatch(/^j1:# Run transcript/);
+    expect(h.statuses.at(-1)).toContain("📜 [Run transcript](https://x/runs/7)");
+    expect(h.statuses.at(-1)).toContain("aider-bot transcript j1");
+  });
+});

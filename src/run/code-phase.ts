@@ -1,0 +1,70 @@
+import { editorMessage } from "../coder/plan/parse-plan.js";
+import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
+import type { TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
+import type { CoderOptions, CoderResult } from "../coder/types.js";
+import { createPlanProgress } from "./plan-progress.js";
+import type { RunRequest } from "./run-request.js";
+
+export interface CodePhaseInput {
+  req: RunRequest;
+  /** The run's coder options as the request asks (one step). */
+  options: CoderOptions;
+  /** One coder run on the checkout, its transcript events to `sink`. */
+  run(options: CoderOptions, sink: TranscriptSink): Promise<CoderResult>;
+  transcript: TranscriptRecorder;
+  /** Tick steps of the approved plan's comment (absent: no live checklist). */
+  tick?(done: number[]): Promise<void>;
+  onError(error: unknown): void;
+}
+
+/**
+ * The code phase of a run (issue #34): one coder run; or, with `edit_format: architect`, Aider's two steps — the main
+ * model plans (no edits), the editor model turns the plan into edits — or, for an approved plan, the editor step
+ * alone with the plan (and the approver's corrections), its plan comment ticked as the edits apply.
+ */
+export async function runCodePhase(input: CodePhaseInput): Promise<CoderResult> {
+  const { req, options, transcript } = input;
+  if (req.plan) {
+    const progress = input.tick ? createPlanProgress(req.plan, input.tick, input.onError) : null;
+    const sink = transcript.sink("editor");
+    const result = await input.run(editorOptions(req, options, editorMessage(req.plan.text, req.plan.corrections)), (event) => {
+      sink(event);
+      if (event.kind === "edits") progress?.onEdits(event.written);
+    });
+    await progress?.finish(result.outcome === "changed");
+    return result;
+  }
+  if (req.verb === "plan") return input.run(options, transcript.sink("architect"));
+  if (!(req.settings.architect && req.verb === "run")) return input.run(options, transcript.sink());
+  const plan = await input.run({ ...options, askOnly: true, architect: true }, transcript.sink("architect"));
+  if (plan.outcome !== "no-changes" || !plan.answer.trim()) return plan;
+  const edited = await input.run(editorOptions(req, options, plan.answer), transcript.sink("editor"));
+  return withPlanCost(edited, plan);
+}
+
+/**
+ * The editor's options, as Aider makes its editor coder: the editor model and format, no repo map, none of the
+ * planner's conversation or context; the plan is its message (the files it names join the chat).
+ */
+function editorOptions(req: RunRequest, options: CoderOptions, message: string): CoderOptions {
+  const { untrustedContext: _u, prContext: _p, architect: _a, ...rest } = options;
+  return {
+    ...rest,
+    message,
+    askOnly: false,
+    model: req.settings.editorModel ?? options.model,
+    editFormat: req.settings.editorEditFormat ?? options.editFormat,
+    mapTokens: 0,
+  };
+}
+
+/** The editor's result with the planner's tokens, cost and time added (the run's totals). */
+function withPlanCost(result: CoderResult, plan: CoderResult): CoderResult {
+  const cost = result.costUsd === null && plan.costUsd === null ? null : (result.costUsd ?? 0) + (plan.costUsd ?? 0);
+  return {
+    ...result,
+    tokens: { prompt: result.tokens.prompt + plan.tokens.prompt, completion: result.tokens.completion + plan.tokens.completion },
+    costUsd: cost,
+    elapsedMs: result.elapsedMs + plan.elapsedMs,
+  };
+}
