@@ -7,12 +7,14 @@ import type { AppEnv } from "../config/env.js";
 import { createContextHooks } from "../context/create-context-hooks.js";
 import type { Exec } from "../exec/types.js";
 import { createRunGitHub } from "../github/create-run-github.js";
+import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../github/job-context.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
 import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
 import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
+import { resolveChecks } from "../run/resolve-checks.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
@@ -88,6 +90,8 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
       create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`)),
       remove: (dir) => rm(dir, { recursive: true, force: true }),
     },
+    // What runs is read from the DEFAULT branch through the API, never from the pull request's head (issue #30).
+    checkPlan: (r) => resolveChecks(r.settings, createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch })),
     render: { stage: renderStage, final: renderFinal },
     logger: deps.logger,
     now: () => Date.now(),

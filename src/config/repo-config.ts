@@ -29,7 +29,10 @@ export const repoConfigSchema = z
     max_reflections: z.number().int().min(0).max(10).default(3),
     setup: commandList.default([]),
     lint: commandList.default([]),
-    test: z.string().min(1).optional(),
+    test: commandList.optional(),
+    // Issue #30: without setup/lint/test keys the bot finds the commands in the default branch's workflows and
+    // manifests; `off` keeps only the built-in syntax check (and the commands named here).
+    checks: z.enum(["auto", "off"]).default("auto"),
     auto_test: z.boolean().optional(),
     timeout: z.number().positive().max(180).default(20),
     command_timeout: z.number().positive().max(180).default(10),

@@ -26,8 +26,10 @@ export function resolveSettings(config: RepoConfig, flags: Partial<CommandFlags>
     maxReflections: config.max_reflections,
     setup: config.setup,
     lint: config.lint,
-    test: config.test,
-    autoTest: config.auto_test ?? Boolean(config.test),
+    ...(config.test?.length ? { test: config.test[0], tests: config.test } : {}),
+    checks: config.checks,
+    // Tests found by discovery run after each edit like configured ones, unless `auto_test: false` says otherwise.
+    autoTest: config.auto_test ?? (Boolean(config.test?.length) || config.checks === "auto"),
     timeoutMs: config.timeout * 60_000,
     commandTimeoutMs: config.command_timeout * 60_000,
     protectedPaths: config.protected_paths,

@@ -24,7 +24,7 @@ function tokenize(src: string): Token[] | null {
       i++;
       for (;;) {
         if (i >= src.length) return null;
-        if (src[i] === "'" && src[i + 1] === "'") (v += "'"), (i += 2);
+        if (src[i] === "'" && src[i + 1] === "'") ((v += "'"), (i += 2));
         else if (src[i] === "'") break;
         else v += src[i++];
       }
@@ -105,12 +105,18 @@ function callFunction(name: string, args: ExprValue[]): ExprValue {
     case "contains": {
       const [hay, needle] = args;
       if (Array.isArray(hay)) return hay.some((x) => compare(x, needle ?? null, "==") === true);
-      return text(hay ?? "").toLowerCase().includes(text(needle ?? "").toLowerCase());
+      return text(hay ?? "")
+        .toLowerCase()
+        .includes(text(needle ?? "").toLowerCase());
     }
     case "startswith":
-      return text(args[0] ?? "").toLowerCase().startsWith(text(args[1] ?? "").toLowerCase());
+      return text(args[0] ?? "")
+        .toLowerCase()
+        .startsWith(text(args[1] ?? "").toLowerCase());
     case "endswith":
-      return text(args[0] ?? "").toLowerCase().endsWith(text(args[1] ?? "").toLowerCase());
+      return text(args[0] ?? "")
+        .toLowerCase()
+        .endsWith(text(args[1] ?? "").toLowerCase());
     case "join": {
       const [list, sep] = args;
       return Array.isArray(list) ? list.map(text).join(sep === undefined ? "," : text(sep)) : text(list ?? "");

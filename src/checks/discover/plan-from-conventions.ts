@@ -205,7 +205,16 @@ async function python(reader: RepoReader, at: (f: string) => string, entries: Se
         .map((d) => d.trim())
         .filter((d) => d && !d.startsWith("#") && !d.startsWith("-"));
       if (depList.length) add("setup", `python -m pip install ${depList.map((d) => `'${d.replace(/'/g, "")}'`).join(" ")}`, "tox.ini [testenv] deps");
-      for (const c of toxCommands.split(/\n/).map((l) => l.trim().replace(/\{posargs[^}]*\}/g, "").trim()).filter(Boolean)) add("test", c, "tox.ini [testenv] commands");
+      for (const c of toxCommands
+        .split(/\n/)
+        .map((l) =>
+          l
+            .trim()
+            .replace(/\{posargs[^}]*\}/g, "")
+            .trim(),
+        )
+        .filter(Boolean))
+        add("test", c, "tox.ini [testenv] commands");
     } else if (has("noxfile.py")) {
       const nox = (await read("noxfile.py")) ?? "";
       const session = /def\s+(tests?)\s*\(/.exec(nox)?.[1];
@@ -216,8 +225,10 @@ async function python(reader: RepoReader, at: (f: string) => string, entries: Se
     } else if ([...entries].some((e) => /^test_.*\.py$/.test(e))) add("test", "python -m unittest", "test_*.py (unittest)");
   }
   if (!w.wrappedLint) {
-    if (section(pyproject, "tool.ruff") || has("ruff.toml") || has(".ruff.toml")) add("lint", "ruff check .", section(pyproject, "tool.ruff") ? "pyproject.toml [tool.ruff]" : has("ruff.toml") ? "ruff.toml" : ".ruff.toml");
-    else if (has(".flake8") || section(setupCfg, "flake8") || section(toxIni, "flake8")) add("lint", "flake8", has(".flake8") ? ".flake8" : section(setupCfg, "flake8") ? "setup.cfg [flake8]" : "tox.ini [flake8]");
+    if (section(pyproject, "tool.ruff") || has("ruff.toml") || has(".ruff.toml"))
+      add("lint", "ruff check .", section(pyproject, "tool.ruff") ? "pyproject.toml [tool.ruff]" : has("ruff.toml") ? "ruff.toml" : ".ruff.toml");
+    else if (has(".flake8") || section(setupCfg, "flake8") || section(toxIni, "flake8"))
+      add("lint", "flake8", has(".flake8") ? ".flake8" : section(setupCfg, "flake8") ? "setup.cfg [flake8]" : "tox.ini [flake8]");
   }
   if (has(".python-version")) {
     const v = await versionFromFile(at(".python-version"), reader);

@@ -298,16 +298,23 @@ function normaliseDir(raw: string): string | null {
   return raw.trim().startsWith("/") ? null : parts.join("/");
 }
 
-/** The command with the variables of `env:` it uses set in front (`CI=true pytest`); a secret-valued one refuses it. */
+/**
+ * The command with the workflow's `env:` set in front (`NODE_OPTIONS=--max-old-space-size=4096 npm test`), as the
+ * runner would give it; a variable only GitHub Actions knows (a secret) refuses a command that names it and is
+ * left out of the others.
+ */
 function withEnv(command: string, env: Record<string, ExprValue>): { ok: true; text: string } | { ok: false; why: string } {
-  const used = Object.keys(env).filter((k) => new RegExp(`\\$(?:${k}\\b|\\{${k}[}:])`).test(command));
   const assignments: string[] = [];
-  for (const k of used) {
+  for (const k of Object.keys(env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) continue;
     const v = exprText(env[k]!);
-    if (v === null) return { ok: false, why: `uses \`$${k}\`, whose value only GitHub Actions knows` };
-    assignments.push(`${k}=${shellQuote(v)}`);
+    const used = new RegExp(`\\$(?:${k}\\b|\\{${k}[}:])`).test(command);
+    if (v === null && used) return { ok: false, why: `uses \`$${k}\`, whose value only GitHub Actions knows` };
+    if (v !== null) assignments.push(`${k}=${shellQuote(v)}`);
   }
-  return { ok: true, text: assignments.length ? `${assignments.join(" ")} ${command}` : command };
+  if (!assignments.length) return { ok: true, text: command };
+  // A script with control flow cannot take assignments in front of its first word.
+  return { ok: true, text: command.includes("\n") ? `export ${assignments.join(" ")}\n${command}` : `${assignments.join(" ")} ${command}` };
 }
 
 /**
