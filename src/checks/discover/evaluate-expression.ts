@@ -24,8 +24,10 @@ function tokenize(src: string): Token[] | null {
       i++;
       for (;;) {
         if (i >= src.length) return null;
-        if (src[i] === "'" && src[i + 1] === "'") ((v += "'"), (i += 2));
-        else if (src[i] === "'") break;
+        if (src[i] === "'" && src[i + 1] === "'") {
+          v += "'";
+          i += 2;
+        } else if (src[i] === "'") break;
         else v += src[i++];
       }
       i++;
@@ -40,9 +42,10 @@ function tokenize(src: string): Token[] | null {
       i += m[0].length;
     } else {
       const two = src.slice(i, i + 2);
-      if (["==", "!=", "<=", ">=", "&&", "||"].includes(two)) (out.push({ t: "op", v: two }), (i += 2));
-      else if ("()[],.!<>*".includes(c)) (out.push({ t: "op", v: c }), i++);
-      else return null;
+      const op = ["==", "!=", "<=", ">=", "&&", "||"].includes(two) ? two : "()[],.!<>*".includes(c) ? c : null;
+      if (op === null) return null;
+      out.push({ t: "op", v: op });
+      i += op.length;
     }
   }
   return out;
