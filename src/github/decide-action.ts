@@ -26,6 +26,8 @@ export type EventAction =
   | { kind: "reply-unauthorized"; facts: EventFacts; marker: string; body: string }
   | { kind: "reply"; reason: "help" | "usage-error" | "invalid-config" | "refused"; facts: EventFacts; marker: string; body: string }
   | { kind: "cancel"; facts: EventFacts; key: string }
+  /** `/aider checks`: post the check plan of the default branch (issue #30). */
+  | { kind: "show-checks"; facts: EventFacts; marker: string; config: RepoConfig }
   | {
       kind: "enqueue";
       facts: EventFacts;
@@ -86,6 +88,7 @@ export async function decideAction(event: { name: string; id: string; payload: u
   };
   if (!deps.config.ok) return { kind: "reply", reason: "invalid-config", facts, marker: configMarker, body: renderConfigProblems(deps.config.problems) };
   if (command.verb === "help") return reply("help", helpText(config.trigger.command, { contextVerbs: true }));
+  if (command.verb === "checks") return { kind: "show-checks", facts, marker: replyMarker(event.id), config };
   if (command.verb === "invalid") return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command, { contextVerbs: true })}`);
   const key = jobKey(facts.owner, facts.repo, facts.number);
   if (command.verb === "cancel") return { kind: "cancel", facts, key };
