@@ -107,6 +107,8 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
 }
 
 function describe(issue: z.core.$ZodIssue): string {
+  // The only unions are the command keys (setup, lint, test): one command or a list of them.
+  if (issue.code === "invalid_union") return "must be a command or a list of commands";
   if (issue.code === "invalid_type") return `must be ${article(issue.expected)}`;
   if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `\`${k}\``).join(", ")}`;
   if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => `\`${String(v)}\``).join(", ")}`;
