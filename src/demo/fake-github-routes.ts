@@ -183,7 +183,10 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     // `git show` of a folder prints "tree <ref>:<path>" and its entries (folders end in "/"): the API lists them.
     const header = `:${path}\n\n`;
     if (text.startsWith("tree ") && text.slice(0, text.indexOf("\n\n") + 2).endsWith(header)) {
-      const names = text.slice(text.indexOf("\n\n") + 2).split("\n").filter(Boolean);
+      const names = text
+        .slice(text.indexOf("\n\n") + 2)
+        .split("\n")
+        .filter(Boolean);
       const json = names.map((n) => {
         const name = n.replace(/\/$/, "");
         return { name, path: path ? `${path}/${name}` : name, type: n.endsWith("/") ? "dir" : "file" };

@@ -88,7 +88,11 @@ describe("e2e: checks discovered without a config", () => {
     };
     const wrong = edit("sum.js", "  return xs.reduce((a, b) => a - b, 0);", "  return xs.reduce((a, b) => a * b, 0);", "js");
     const right = edit("sum.js", "  return xs.reduce((a, b) => a * b, 0);", "  return xs.reduce((a, b) => a + b, 0);", "js");
-    e2e = await app.scenario({ files: { ...files, "package.json": files["package.json"].replace('"private"', '"type": "module",\n  "private"') }, permissions: { ann: "write" }, replies: [wrong, right] });
+    e2e = await app.scenario({
+      files: { ...files, "package.json": files["package.json"].replace('"private"', '"type": "module",\n  "private"') },
+      permissions: { ann: "write" },
+      replies: [wrong, right],
+    });
     const { status, coder } = await run("sum.js");
     expect(coder[1]!.body.messages.at(-1)!.content).toContain("sum adds");
     expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "sum.js")).toContain("a + b");
@@ -116,7 +120,11 @@ describe("e2e: checks discovered without a config", () => {
   });
 
   it("a repository with no checks says so: a pushed change never reads like a checked one", async () => {
-    e2e = await app.scenario({ files: { "calc.py": "def add(a, b):\n    return a - b\n" }, permissions: { ann: "write" }, replies: [edit("calc.py", "    return a - b", "    return a + b", "python")] });
+    e2e = await app.scenario({
+      files: { "calc.py": "def add(a, b):\n    return a - b\n" },
+      permissions: { ann: "write" },
+      replies: [edit("calc.py", "    return a - b", "    return a + b", "python")],
+    });
     const { status } = await run("calc.py");
     expect(status).toContain("🚀 Pushed");
     expect(status).toContain("**No tests ran**: no test command was found");
