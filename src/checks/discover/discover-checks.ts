@@ -4,7 +4,7 @@ import type { CheckPlan, RepoReader } from "./types.js";
 
 /**
  * The repository's check commands: its GitHub Actions workflows first; when they name no lint or test command the
- * bot can run, the conventions of its ecosystems (docs/checks.md). The reader serves the DEFAULT branch in the App
+ * bot can run, the conventions of its ecosystems (README "Which checks run"). The reader serves the DEFAULT branch in the App
  * (a pull request's head never decides what runs) and the local checkout in the CLI.
  */
 export async function discoverChecks(reader: RepoReader): Promise<CheckPlan> {

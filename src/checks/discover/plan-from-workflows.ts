@@ -55,7 +55,7 @@ const shellQuote = (s: string) => (/^[\w@%+=:,./-]*$/.test(s) && s ? s : `'${s.r
 
 /**
  * The check commands in the repository's GitHub Actions workflows (`.github/workflows/*.yml` of the revision the
- * reader serves — the default branch). See docs/checks.md for the rules: which jobs, which steps, what is left out.
+ * reader serves — the default branch). See README "Which checks run" for the rules: which jobs, which steps, what is left out.
  */
 export async function planFromWorkflows(reader: RepoReader): Promise<CheckPlan> {
   const plan = emptyPlan();
