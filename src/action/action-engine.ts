@@ -18,6 +18,7 @@ import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext, RunJobInput, RunQueue } from "../github/job-context.js";
 import { lookupPermission } from "../github/permissions.js";
+import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import { triageEvent } from "../github/triage-event.js";
 import { renderConfigProblems } from "../github/render-config-problems.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
@@ -26,6 +27,7 @@ import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
 import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
 import { resolveSettings } from "../run/resolve-settings.js";
+import { resolveChecks } from "../run/resolve-checks.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGitHub } from "../run/run-ports.js";
@@ -190,6 +192,8 @@ export async function runRequest(request: RunRequest, feedback: Feedback | null,
   const outcome = await runJob(req, {
     github,
     git: runGit,
+    // Commands not named in the config are found on the DEFAULT branch through the API (issue #30); never for a fork.
+    ...(req === request ? { checkPlan: (r: RunRequest) => resolveChecks(r.settings, createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch })) } : {}),
     coder: (root, options, hooks) =>
       runCoder(
         options,
@@ -238,7 +242,7 @@ function branchOnly(body: string, req: RunRequest): string {
  */
 export function withoutForkCommands(req: RunRequest): RunRequest {
   if (req.target.kind === "issue" || !req.target.isFork) return req;
-  return { ...req, settings: { ...req.settings, setup: [], lint: [], test: undefined, autoTest: false } };
+  return { ...req, settings: { ...req.settings, setup: [], lint: [], test: undefined, tests: [], checks: "off", autoTest: false } };
 }
 
 /** The App's GitHub port; a run with no thread (dispatch on a branch without a PR) has no status comment or reaction. */

@@ -7,6 +7,7 @@ import type { AppEnv } from "../config/env.js";
 import { createContextHooks } from "../context/create-context-hooks.js";
 import type { Exec } from "../exec/types.js";
 import { createRunGitHub } from "../github/create-run-github.js";
+import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../github/job-context.js";
 import { renderFinal, renderStage } from "../github/render-status.js";
@@ -14,6 +15,7 @@ import { renderPlanOutcome } from "../github/render-plan.js";
 import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
 import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
+import { resolveChecks } from "../run/resolve-checks.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
@@ -96,6 +98,8 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     render: { stage: renderStage, final: renderFinal, plan: (outcome, r) => renderPlanOutcome(outcome, r, job.command) },
     ...(deps.redact ? { redact: deps.redact } : {}),
     transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
+    // What runs is read from the DEFAULT branch through the API, never from the pull request's head (issue #30).
+    checkPlan: (r) => resolveChecks(r.settings, createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch })),
     logger: deps.logger,
     now: () => Date.now(),
     signal: deps.signal,

@@ -11,7 +11,7 @@ const int =
     return n;
   };
 
-/** The `aider-bot` command line: apply | run | map | serve | worker | demo (docs/architecture.md#layout). Actions load lazily. */
+/** The `aider-bot` command line: apply | run | map | checks | serve | worker | demo (docs/architecture.md#layout). Actions load lazily. */
 export function buildProgram(): Command {
   const program = new Command("aider-bot").description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout").exitOverride().showHelpAfterError();
 
@@ -77,6 +77,17 @@ export function buildProgram(): Command {
     .action(async (runId: string, opts: { cacheDir?: string }) => {
       const { transcriptCommand } = await import("./transcript-command.js");
       process.exitCode = await transcriptCommand({ runId, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}) });
+    });
+
+  program
+    .command("checks")
+    .description("print the lint/test/setup commands the bot would run on a checkout, and where each came from (runs nothing)")
+    .argument("[dir]", "the checkout", ".")
+    .option("--json", "print one JSON object: setup, lint, test, toolchain, image, excluded", false)
+    .exitOverride()
+    .action(async (dir: string, opts: { json: boolean }) => {
+      const { checksCommand } = await import("./checks-command.js");
+      process.exitCode = await checksCommand({ dir, json: opts.json });
     });
 
   program

@@ -22,6 +22,8 @@ export interface CheckCommandRequest {
   /** Files edited in this run (lint commands get them appended; test and setup ignore them). */
   files: readonly string[];
   timeoutMs: number;
+  /** Folder to run in, relative to the checkout (a workflow step's `working-directory`); absent: the root. */
+  cwd?: string;
 }
 
 export interface RepoMapRequest {

@@ -1,6 +1,7 @@
 import type { CheckReport } from "../checks/types.js";
 import type { CoderDeps } from "./coder-deps.js";
-import type { CoderOptions, CoderStage } from "./types.js";
+import { checkCommandsOf, checkKey } from "./check-commands.js";
+import type { CheckCommandSpec, CheckRunRecord, CheckRunStatus, CoderOptions, CoderStage } from "./types.js";
 
 export type ChecksResult =
   /** `skipped`: setup/lint/test were not run, and why (the sandbox cannot run here). */
@@ -17,6 +18,8 @@ export interface RunChecksInput {
   round: number;
   /** Whether setup commands already ran in this run (they run once, before the first command check). */
   setupDone: boolean;
+  /** What became of each command, updated as they run (kept by the loop across rounds). */
+  record?: Map<string, CheckRunRecord>;
 }
 
 /**
@@ -34,41 +37,40 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     const content = snapshot.files.get(path);
     if (content === undefined) continue;
     const report = await deps.syntaxCheck(path, content);
-    if (report && !report.ok) record(input, "syntax", report);
+    if (report && !report.ok) transcribe(input, "syntax", report);
     if (report && !report.ok) return { result: { kind: "failed", report }, setupDone: input.setupDone };
   }
 
-  const wantsCommands = options.lintCommands.length > 0 || (options.autoTest && !!options.testCommand);
+  const commands = checkCommandsOf(options);
+  const wantsCommands = commands.some((c) => c.kind !== "setup");
   let setupDone = input.setupDone;
+  const record = (spec: CheckCommandSpec, status: CheckRunStatus, note?: string) => input.record?.set(checkKey(spec), { ...spec, status, ...(note ? { note } : {}) });
+  // This round's lint and test commands start as "not run"; each one that runs says what it did.
+  for (const c of commands) if (c.kind !== "setup") record(c, "not-run", "an earlier check failed");
   // Fail closed: the repository's own commands never run outside the sandbox unless the operator turned it off.
   const mode = wantsCommands ? await deps.sandboxMode?.() : undefined;
   if (mode?.startsWith("unavailable: ")) {
     const why = mode.slice("unavailable: ".length);
     deps.onTranscript?.({ kind: "note", round, text: `lint, test and setup not run: the sandbox is unavailable (${why})` });
+    for (const c of commands) record(c, "not-run", `the sandbox is unavailable (${why})`);
     return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
   }
+  const run = async (spec: CheckCommandSpec) => {
+    progress(spec.kind === "setup" ? "test" : spec.kind, spec.kind === "setup" ? `setup: ${spec.command}` : spec.command);
+    const report = await deps.runCheck({ kind: spec.kind, command: spec.command, files: spec.asWritten ? [] : files, timeoutMs: options.commandTimeoutMs, ...(spec.cwd ? { cwd: spec.cwd } : {}) });
+    record(spec, report.ok ? "passed" : statusOf(report), report.ok ? undefined : noteOf(report));
+    transcribe(input, spec.kind, report);
+    return report;
+  };
   if (wantsCommands && !setupDone) {
     setupDone = true;
-    for (const command of options.setupCommands ?? []) {
-      progress("test", `setup: ${command}`);
-      const report = await deps.runCheck({ kind: "setup", command, files, timeoutMs: options.commandTimeoutMs });
-      record(input, "setup", report);
+    for (const spec of commands.filter((c) => c.kind === "setup")) {
+      const report = await run(spec);
       if (!report.ok) return { result: { kind: "setup-failed", report }, setupDone };
     }
   }
-
-  for (const command of options.lintCommands) {
-    progress("lint", command);
-    const report = await deps.runCheck({ kind: "lint", command, files, timeoutMs: options.commandTimeoutMs });
-    record(input, "lint", report);
-    if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
-  }
-
-  if (options.autoTest && options.testCommand) {
-    progress("test", options.testCommand);
-    const command = options.testCommand;
-    const report = await deps.runCheck({ kind: "test", command, files, timeoutMs: options.commandTimeoutMs });
-    record(input, "test", report);
+  for (const spec of commands.filter((c) => c.kind !== "setup")) {
+    const report = await run(spec);
     // A tool that cannot run is not something an edit fixes: stop instead of looping (docs/behaviour.md#aider-bugs-we-avoid (#16)).
     if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
@@ -76,7 +78,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
 }
 
 /** A check's report into the run's transcript (issue #34). */
-function record(input: RunChecksInput, check: "syntax" | "lint" | "test" | "setup", report: CheckReport): void {
+function transcribe(input: RunChecksInput, check: "syntax" | "lint" | "test" | "setup", report: CheckReport): void {
   input.deps.onTranscript?.({
     kind: "check",
     round: input.round,
@@ -86,4 +88,15 @@ function record(input: RunChecksInput, check: "syntax" | "lint" | "test" | "setu
     ...(report.exitCode !== undefined ? { exitCode: report.exitCode } : {}),
     output: report.output,
   });
+}
+
+/** A command that did not pass: its own failure, a tool that is not installed (126/127), or one that could not run. */
+function statusOf(report: CheckReport): CheckRunStatus {
+  if (!report.environmentError) return "failed";
+  return report.exitCode === 127 || report.exitCode === 126 || /not installed|not found|ENOENT/i.test(report.output.slice(0, 400)) ? "tool-missing" : "could-not-run";
+}
+
+function noteOf(report: CheckReport): string {
+  if (report.timedOut) return "timed out";
+  return report.exitCode === null || report.exitCode === undefined ? "did not finish" : `exit ${report.exitCode}`;
 }

@@ -18,7 +18,8 @@ import { reproduceTest } from "./reproduce-test.js";
 import { runChecks } from "./run-checks.js";
 import { instructionsForRound, type InstructionUse } from "./repo-instructions.js";
 import { selectFilesToAdd } from "./select-files-to-add.js";
-import type { CoderOptions, CoderResult, CoderStage, FileStat } from "./types.js";
+import { checkCommandsOf, checkKey } from "./check-commands.js";
+import type { CheckRunRecord, CoderOptions, CoderResult, CoderStage, FileStat } from "./types.js";
 
 const TRUNCATED_ADVICE =
   "The model's answer was cut off at its output token limit, so none of its edits were applied. Ask for a smaller change, use an edit format that sends less text (diff rather than whole), or use a model with a larger output limit.";
@@ -47,6 +48,8 @@ interface CoderState extends LoopState {
   checksSkipped?: string;
   /** The models that answered (issue #35: a fallback model may answer for the configured one). */
   models: string[];
+  /** What became of each setup/lint/test command (issue #30: the status says what ran). */
+  checkRuns: Map<string, CheckRunRecord>;
 }
 
 /** The state plus what does not change during a run. */
@@ -142,6 +145,7 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
     uncheckedEdits: false,
     map: null,
     models: [],
+    checkRuns: new Map(),
   };
   const repoFiles = await deps.workspace.listFiles();
   const sandbox = await deps.sandboxMode?.();
@@ -278,7 +282,7 @@ async function check(run: CoderRun, deleted: readonly string[]): Promise<Step | 
   const existing = [...state.edited].filter((p) => !deleted.includes(p) && state.chatFiles.includes(p));
   // While the repository's commands run, the model writes the subject of the commit that follows if they pass.
   const early = runsCommands(options) && options.commit ? startEarlySubject(deps, state.original, await editedContents(run), commitContext(options, state.explanation)) : null;
-  const checks = await runChecks({ deps, options, files: existing, round: state.round, setupDone: state.setupDone });
+  const checks = await runChecks({ deps, options, files: existing, round: state.round, setupDone: state.setupDone, record: state.checkRuns });
   state.setupDone = checks.setupDone;
   state.uncheckedEdits = false;
   const result = checks.result;
@@ -300,7 +304,7 @@ async function check(run: CoderRun, deleted: readonly string[]): Promise<Step | 
 
 /** Whether a round's checks run repository commands (lint, test), which take long enough to write a subject in. */
 function runsCommands(options: CoderOptions): boolean {
-  return options.lintCommands.length > 0 || (options.autoTest && !!options.testCommand);
+  return checkCommandsOf(options).some((c) => c.kind !== "setup");
 }
 
 /** Ask again, or end the loop with its final outcome. */
@@ -380,7 +384,15 @@ function resultBase(run: CoderRun) {
     ...(state.checksSkipped ? { checksSkipped: state.checksSkipped } : {}),
     ...(state.models.length ? { models: [...state.models] } : {}),
     ...(run.instructionUses.size ? { instructionFiles: [...run.instructionUses.values()] } : {}),
+    ...checkRunsOf(run),
   };
+}
+
+/** Every command of the run with what became of it; one never reached (no clean edit round) is "not run". */
+function checkRunsOf(run: CoderRun): { checkRuns?: CheckRunRecord[] } {
+  const commands = checkCommandsOf(run.options);
+  if (!commands.length) return {};
+  return { checkRuns: commands.map((c) => run.state.checkRuns.get(checkKey(c)) ?? { ...c, status: "not-run" as const, note: "no edit reached the checks" }) };
 }
 
 function noChanges(run: CoderRun): CoderResult {

@@ -34,6 +34,11 @@ export interface CoderOptions {
   reproduceTest?: boolean;
   /** Commands run once before the first check (e.g. `npm ci`). */
   setupCommands?: string[];
+  /**
+   * The repository's commands with where each came from (issue #30): when given, they replace `setupCommands`,
+   * `lintCommands` and `testCommand` (tests still run only with `autoTest`).
+   */
+  checkCommands?: CheckCommandSpec[];
   maxReflections: number;
   mapTokens: number;
   /** Answer only, no edits (`/aider ask`). */
@@ -51,6 +56,27 @@ export interface CoderOptions {
   commandTimeoutMs: number;
   /** Where repo-map tag caches live. */
   cacheDir?: string;
+}
+
+/** One of the repository's setup/lint/test commands, as the loop runs it. */
+export interface CheckCommandSpec {
+  kind: "setup" | "lint" | "test";
+  command: string;
+  /** Where it came from: `.github/aider.yml`, `.github/workflows/ci.yml job test, step 3`, … */
+  source?: string;
+  /** Folder it runs in, relative to the checkout. */
+  cwd?: string;
+  /** Run exactly as written: no edited files appended to a lint command (a discovered `npm run lint`, `make lint`). */
+  asWritten?: boolean;
+}
+
+/** What became of one check command in the run (its last attempt). */
+export type CheckRunStatus = "passed" | "failed" | "tool-missing" | "could-not-run" | "not-run";
+
+export interface CheckRunRecord extends CheckCommandSpec {
+  status: CheckRunStatus;
+  /** Why it did not run or could not (an earlier check failed, the sandbox is unavailable, the exit code). */
+  note?: string;
 }
 
 export type CoderStage = "mapping" | "thinking" | "applying" | "syntax" | "lint" | "test" | "committing";
@@ -80,6 +106,8 @@ interface CoderResultBase {
   models?: string[];
   /** The instruction files the run showed the model (each at its largest share over the rounds), for the status table. */
   instructionFiles?: InstructionUse[];
+  /** Each setup/lint/test command of the run and what became of it (absent when there were none). */
+  checkRuns?: CheckRunRecord[];
 }
 
 export interface FileStat {

@@ -33,7 +33,7 @@ export function authorize(args: {
   if (sender.type === "Bot" && !(sender.appId !== undefined && trigger.allowed_bots.includes(sender.appId))) {
     return { allow: false, reason: "bot", message: `bot ${sender.login} is not in trigger.allowed_bots` };
   }
-  const needed = args.verb === "ask" || args.verb === "help" || args.verb === "usage" ? trigger.ask_permission : trigger.min_permission;
+  const needed = args.verb === "ask" || args.verb === "help" || args.verb === "usage" || args.verb === "checks" ? trigger.ask_permission : trigger.min_permission;
   const have = args.permission ?? "none";
   if (sender.type === "Bot") return { allow: true };
   if (RANK[have] >= RANK[needed]) return { allow: true };

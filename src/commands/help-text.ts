@@ -18,6 +18,7 @@ export function helpText(word = "aider", options: { contextVerbs?: boolean } = {
     `- \`${c} retry [options]\` — run the last request again.`,
     `- \`${c} cancel\` — stop the running or queued request here.`,
     `- \`${c} usage\` — this repository's model spend today and this month, against its limits.`,
+    `- \`${c} checks\` — list the lint, test and setup commands I would run here and where each comes from.`,
     `- \`${c} help\` — this message.`,
     "",
     "Options (before the instruction): `--file PATH` (repeatable: files to edit), `--edit-format diff|diff-fenced|whole|udiff|patch`, `--model NAME` (one of the models the repository's `.github/aider.yml` allows). `--file=PATH` works too; quote paths with spaces.",

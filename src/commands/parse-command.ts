@@ -23,6 +23,8 @@ export type Command =
   | { verb: "help" }
   /** Issue #35: this repository's spend today and this month against its limits. */
   | { verb: "usage" }
+  /** `/aider checks` alone on its line: post the check commands the bot would run (issue #30). */
+  | { verb: "checks" }
   | { verb: "invalid"; message: string };
 
 export interface ParseOptions {
@@ -78,6 +80,8 @@ export function parseCommand(body: string, word = "aider", options: ParseOptions
 
 function interpret(firstLine: string, following: string, word: string, contextVerbs: boolean): AnyCommand {
   const tokens = tokenize(firstLine);
+  // Only the bare word: `/aider checks the parser` stays an instruction.
+  if (tokens.length === 1 && tokens[0]!.value.toLowerCase() === "checks" && !following.trim()) return { verb: "checks" };
   const flags: CommandFlags = { files: [] };
   const threads: string[] = [];
   let k = 0;

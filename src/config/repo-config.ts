@@ -46,7 +46,10 @@ export const repoConfigSchema = z
     max_reflections: z.number().int().min(0).max(10).default(3),
     setup: commandList.default([]),
     lint: commandList.default([]),
-    test: z.string().min(1).optional(),
+    test: commandList.optional(),
+    // Issue #30: without setup/lint/test keys the bot finds the commands in the default branch's workflows and
+    // manifests; `off` keeps only the built-in syntax check (and the commands named here).
+    checks: z.enum(["auto", "off"]).default("auto"),
     auto_test: z.boolean().optional(),
     timeout: z.number().positive().max(180).default(20),
     command_timeout: z.number().positive().max(180).default(10),
@@ -146,6 +149,8 @@ export function parseRepoConfig(raw: unknown): ConfigResult {
 }
 
 function describe(issue: z.core.$ZodIssue): string {
+  // The only unions are the command keys (setup, lint, test): one command or a list of them.
+  if (issue.code === "invalid_union") return "must be a command or a list of commands";
   if (issue.code === "invalid_type") return `must be ${article(issue.expected)}`;
   if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `\`${k}\``).join(", ")}`;
   if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => `\`${String(v)}\``).join(", ")}`;

@@ -194,7 +194,21 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     const path = decodeURIComponent(rest.slice(1).join("/"));
     const ref = req.query.get("ref") ?? repo.defaultBranch;
     const text = await fileAt(ctx, repo, ref, path);
-    return text !== null ? { status: 200, text } : notFound;
+    if (text === null) return notFound;
+    // `git show` of a folder prints "tree <ref>:<path>" and its entries (folders end in "/"): the API lists them.
+    const header = `:${path}\n\n`;
+    if (text.startsWith("tree ") && text.slice(0, text.indexOf("\n\n") + 2).endsWith(header)) {
+      const names = text
+        .slice(text.indexOf("\n\n") + 2)
+        .split("\n")
+        .filter(Boolean);
+      const json = names.map((n) => {
+        const name = n.replace(/\/$/, "");
+        return { name, path: path ? `${path}/${name}` : name, type: n.endsWith("/") ? "dir" : "file" };
+      });
+      return { status: 200, json };
+    }
+    return { status: 200, text };
   }
   if (method === "GET" && rest[0] === "collaborators" && rest[2] === "permission") {
     const login = decodeURIComponent(rest[1]!);

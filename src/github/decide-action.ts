@@ -31,6 +31,8 @@ export type EventAction =
   | { kind: "usage"; facts: EventFacts; marker: string; config: RepoConfig }
   /** Issue #34: `/aider plan drop`. */
   | { kind: "drop-plan"; facts: EventFacts; command: string }
+  /** `/aider checks`: post the check plan of the default branch (issue #30). */
+  | { kind: "show-checks"; facts: EventFacts; marker: string; config: RepoConfig }
   | {
       kind: "enqueue";
       facts: EventFacts;
@@ -96,6 +98,7 @@ export async function decideAction(event: { name: string; id: string; payload: u
   };
   if (!deps.config.ok) return { kind: "reply", reason: "invalid-config", facts, marker: configMarker, body: renderConfigProblems(deps.config.problems) };
   if (command.verb === "help") return reply("help", helpText(config.trigger.command, { contextVerbs: true }));
+  if (command.verb === "checks") return { kind: "show-checks", facts, marker: replyMarker(event.id), config };
   if (command.verb === "invalid") return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command, { contextVerbs: true })}`);
   if (command.verb === "usage") return { kind: "usage", facts, marker: replyMarker(event.id), config };
   const key = jobKey(facts.owner, facts.repo, facts.number);

@@ -4,6 +4,7 @@ import { summarizeFailures } from "../edits/reflection.js";
 import type { RunOutcome, RunStage } from "../run/run-outcome.js";
 import type { RunRequest } from "../run/run-request.js";
 import { capMarkdown, COMMENT_LIMIT } from "./cap-markdown.js";
+import { renderChecksStatus } from "./render-checks-status.js";
 import { requestMarker, runMarker, type RequestRef, type StoredMode } from "./markers.js";
 import { formatNumber } from "../format-number.js";
 
@@ -99,7 +100,10 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
       }
       break;
   }
+  const checks = result && req.verb !== "ask" ? renderChecksStatus(result, outcome.checks, req.settings.autoTest) : null;
+  if (checks?.headline) parts.push(checks.headline);
   if (result) parts.push(...resultDetails(result, outcome.elapsedMs));
+  if (checks?.details) parts.push(checks.details);
   else parts.push(`<sub>${(outcome.elapsedMs / 1000).toFixed(1)} s</sub>`);
   if (outcome.context) parts.push(outcome.context);
   return withMarkers(req, parts.join("\n\n"));

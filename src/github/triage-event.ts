@@ -18,6 +18,7 @@ import { approvePlan, dropPlans, untickPlan, type ApprovalRefusal } from "./plan
 import type { LookupCache } from "./lookup-cache.js";
 import { lookupPermission } from "./permissions.js";
 import { addReaction } from "./reactions.js";
+import { renderChecksReply } from "./render-checks-reply.js";
 import { renderStage } from "./render-status.js";
 
 export interface EventContext {
@@ -85,6 +86,11 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
     case "reply":
       await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: action.body });
       return { kind: "replied", reason: action.reason === "invalid-config" ? "invalid config" : action.reason };
+    case "show-checks": {
+      const body = await renderChecksReply(ctx.api, { owner: facts.owner, repo: facts.repo, defaultBranch: facts.defaultBranch }, action.config);
+      await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: `${action.marker}\n${body}` });
+      return { kind: "replied", reason: "checks" };
+    }
     case "cancel": {
       const cancelled = await services.runs.cancel(action.key);
       const count = cancelled.dropped + cancelled.aborted;

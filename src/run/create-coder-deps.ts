@@ -1,3 +1,4 @@
+import path from "node:path";
 import { renderCheckReflection } from "../checks/render-check-reflection.js";
 import { runCheckCommand } from "../checks/run-check-command.js";
 import { syntaxCheck, warmGrammarFor } from "../checks/syntax-check.js";
@@ -51,6 +52,14 @@ export interface CoderDepsInput {
   signal?: AbortSignal;
 }
 
+/** The folder a check runs in: the checkout, or a folder inside it (a step's working-directory); never outside. */
+function checkCwd(root: string, rel: string | undefined): string {
+  if (!rel) return root;
+  const dir = path.resolve(root, rel);
+  if (dir !== root && !dir.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`)) throw new Error(`The check folder \`${rel}\` is outside the repository.`);
+  return dir;
+}
+
 /** Wire the coder loop to the real edit engine, checks, repo map, workspace, git and model client. */
 export function createCoderDeps(input: CoderDepsInput): CoderDeps {
   const { root, exec, git, llm } = input;
@@ -73,7 +82,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
         return await runCheckCommand(input.checkExec ?? exec, {
           kind: req.kind,
           command: req.command,
-          cwd: root,
+          cwd: checkCwd(root, req.cwd),
           timeoutMs: req.timeoutMs,
           files: req.files,
           ...(input.signal ? { signal: input.signal } : {}),

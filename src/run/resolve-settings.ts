@@ -37,8 +37,10 @@ export function resolveSettings(
     maxReflections: config.max_reflections,
     setup: config.setup,
     lint: config.lint,
-    test: config.test,
-    autoTest: config.auto_test ?? Boolean(config.test),
+    ...(config.test?.length ? { test: config.test[0], tests: config.test } : {}),
+    checks: config.checks,
+    // Tests found by discovery run after each edit like configured ones, unless `auto_test: false` says otherwise.
+    autoTest: config.auto_test ?? (Boolean(config.test?.length) || config.checks === "auto"),
     timeoutMs: config.timeout * 60_000,
     commandTimeoutMs: config.command_timeout * 60_000,
     protectedPaths: config.protected_paths,

@@ -6,6 +6,7 @@ import type { CoderOptions, CoderResult } from "../coder/types.js";
 import type { PreparedContext } from "../context/prepare-pr-context.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
 import { issueBranchName } from "./branch-name.js";
+import { checkSpecsOf, type ResolvedChecks } from "./resolve-checks.js";
 import type { RunRequest } from "./run-request.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "./run-ports.js";
 import { runTrailers } from "./run-trailers.js";
@@ -44,6 +45,11 @@ export interface RunJobDeps {
   warmWhileCloning?(req: RunRequest): void;
   /** The PR/issue context, read before the coder (context/prepare-pr-context; never throws). */
   prContext?(req: RunRequest): Promise<PreparedContext | null>;
+  /**
+   * The run's check commands (issue #30: configured keys, else discovered on the DEFAULT branch); started while the
+   * branch is cloned. Absent: the configured commands run as plain options.
+   */
+  checkPlan?(req: RunRequest): Promise<ResolvedChecks>;
   /** After the outcome, before the final status (review-thread replies); markdown for the status comment. */
   afterRun?(req: RunRequest, outcome: RunOutcome, prepared: PreparedContext | null): Promise<string | null>;
 }
@@ -106,12 +112,14 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   let outcome: RunOutcome;
   let dir: string | null = null;
   const transcript = createTranscriptRecorder();
+  const plan: { checks: ResolvedChecks | null } = { checks: null };
   // The checkout is removed while the outcome is reported (the report needs nothing of it), and the run returns only
   // once it is gone.
   let removed: Promise<unknown> = Promise.resolve();
   try {
     dir = await deps.tempDir.create("aider-bot-job-");
-    outcome = await phases(req, deps, dir, stage, context, transcript);
+    outcome = await phases(req, deps, dir, stage, context, transcript, plan);
+    if (plan.checks) outcome.checks = plan.checks;
   } catch (error) {
     log.error({ err: error }, "run failed");
     outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
@@ -137,12 +145,22 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   return outcome;
 }
 
-async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, contextOf: () => Promise<PreparedContext | null>, transcript: TranscriptRecorder): Promise<RunOutcome> {
+async function phases(
+  req: RunRequest,
+  deps: RunJobDeps,
+  dir: string,
+  stage: Stage,
+  contextOf: () => Promise<PreparedContext | null>,
+  transcript: TranscriptRecorder,
+  plan: { checks: ResolvedChecks | null },
+): Promise<RunOutcome> {
   // address-reviews / fix-ci read their context first: with nothing to do they stop before cloning, with the reason.
   // A plain run (the context only informs the model) clones while the context is fetched.
   const mayRefuse = req.context !== undefined && req.context.mode.kind !== "plain";
   const context = mayRefuse ? await contextOf() : null;
   if (context?.refuse) return { kind: "nothing-to-do", message: context.refuse, elapsedMs: 0 };
+  // The check plan is read (from the default branch) while the branch is cloned; resolveChecks never throws.
+  const checksP = req.verb === "run" && deps.checkPlan ? deps.checkPlan(req).catch(() => null) : null;
   const prepared = await prepare(req, deps, dir, stage, () => void contextOf());
   if (req.verb === "undo") {
     if (req.target.kind === "issue") return { kind: "refused", message: "`undo` works on pull requests: it reverts the bot's last commit there.", elapsedMs: 0 };
@@ -160,7 +178,8 @@ async function phases(req: RunRequest, deps: RunJobDeps, dir: string, stage: Sta
       elapsedMs: 0,
     };
   }
-  const result = await code(req, deps, prepared, stage, late, transcript);
+  plan.checks = checksP ? await checksP : null;
+  const result = await code(req, deps, prepared, stage, late, transcript, plan.checks);
   const stopped = stopReasonOf(deps.signal);
   if (stopped) return { kind: "cancelled", reason: stopped, result, elapsedMs: 0 };
   const verdict = verify(req, result);
@@ -202,11 +221,19 @@ function baseOf(prepared: Prepared): string {
 }
 
 /** Phase 2: the coder loop on the checkout (one step, or architect then editor), its progress shown as stages. */
-function code(req: RunRequest, deps: RunJobDeps, prepared: Prepared, stage: Stage, context: PreparedContext | null, transcript: TranscriptRecorder): Promise<CoderResult> {
+function code(
+  req: RunRequest,
+  deps: RunJobDeps,
+  prepared: Prepared,
+  stage: Stage,
+  context: PreparedContext | null,
+  transcript: TranscriptRecorder,
+  checks: ResolvedChecks | null,
+): Promise<CoderResult> {
   const map = { mapping: "mapping", thinking: "thinking", applying: "applying", syntax: "lint", lint: "lint", test: "tests", committing: "pushing" } as const;
   return runCodePhase({
     req,
-    options: coderOptions(req, context),
+    options: coderOptions(req, context, checks),
     run: (options, sink) => deps.coder(prepared.checkout, options, { signal: deps.signal, onProgress: (p) => stage(map[p.stage]), onTranscript: sink }),
     transcript,
     ...(req.plan && deps.github.tickPlan ? { tick: (done: number[]) => deps.github.tickPlan!(req.plan!.commentId, done) } : {}),
@@ -290,7 +317,7 @@ async function report(
   ]);
 }
 
-function coderOptions(req: RunRequest, context: PreparedContext | null): CoderOptions {
+function coderOptions(req: RunRequest, context: PreparedContext | null, checks: ResolvedChecks | null): CoderOptions {
   const s = req.settings;
   return {
     // address-reviews / fix-ci build their instruction from the threads or checks; the PR context is data.
@@ -309,6 +336,7 @@ function coderOptions(req: RunRequest, context: PreparedContext | null): CoderOp
     autoTest: s.autoTest || (context?.autoTest ?? false),
     ...(context?.autoTest ? { reproduceTest: true } : {}),
     setupCommands: s.setup,
+    ...(checks ? { checkCommands: checkSpecsOf(checks) } : {}),
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,
     askOnly: req.verb === "ask" || req.verb === "plan",

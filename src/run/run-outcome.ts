@@ -1,4 +1,5 @@
 import type { CoderResult } from "../coder/types.js";
+import type { ResolvedChecks } from "./resolve-checks.js";
 
 /** The stages a run reports in its status comment, in order. */
 export type RunStage = "queued" | "cloning" | "mapping" | "thinking" | "applying" | "lint" | "tests" | "pushing";
@@ -8,6 +9,8 @@ export type RunOutcome = {
   elapsedMs: number;
   /** Issue #14: markdown the final status adds (context sources and tokens, review-thread replies). */
   context?: string;
+  /** Issue #30: the run's check commands and where they came from (what was left out, and why). */
+  checks?: ResolvedChecks;
 } & (
   | { kind: "pushed"; result: CoderResult; sha: string; url: string }
   | { kind: "pull-request"; result: CoderResult; sha: string; pr: { number: number; url: string }; branch: string }

@@ -16,7 +16,12 @@ export interface RunSettings {
   maxReflections: number;
   setup: string[];
   lint: string[];
+  /** The first configured test command (what older readers of `test` expect); `tests` has them all. */
   test?: string;
+  /** Every configured test command (`test:` may be a list); absent in jobs queued before it existed. */
+  tests?: string[];
+  /** `auto` (the default): commands not configured are discovered from the default branch; `off`: never. */
+  checks?: "auto" | "off";
   autoTest: boolean;
   /** Whole-job limit. */
   timeoutMs: number;

@@ -69,6 +69,12 @@ describe("parseCommand", () => {
     expect(c && c.verb === "invalid" ? c.message : "").toMatch(message);
   });
 
+  it("reads `checks` alone as the checks command, and `checks …` as an instruction", () => {
+    expect(parseCommand("/aider checks", "aider")).toEqual({ verb: "checks" });
+    expect(parseCommand("/aider checks the parser for nulls", "aider")).toMatchObject({ verb: "run", text: "checks the parser for nulls" });
+    expect(parseCommand("/aider checks\nand then fix them", "aider")).toMatchObject({ verb: "run" });
+  });
+
   it("uses the configured command word", () => {
     expect(parseCommand("/bot fix", "bot")).toMatchObject({ verb: "run", text: "fix" });
     expect(parseCommand("/aider fix", "bot")).toBeNull();

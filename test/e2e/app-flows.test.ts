@@ -193,12 +193,12 @@ describe("e2e: app flows", () => {
   });
 
   it("an invalid config gets a comment listing each problem and no job", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "test: [npm, test]\nmap_tokens: lots\n" }, permissions: { ann: "write" } });
+    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "test: { run: npm test }\nmap_tokens: lots\n" }, permissions: { ann: "write" } });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider fix", "ann"));
     await e2e.idle();
     const body = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
-    expect(body).toContain("`test`: must be a string");
+    expect(body).toContain("`test`: must be a command or a list of commands");
     expect(body).toContain("`map_tokens`: must be a number");
     expect(e2e.fake.gitRequests).toHaveLength(0);
   });

@@ -1,0 +1,46 @@
+/** One command the bot would run, and where it was found. */
+export interface PlannedCommand {
+  /** The shell command line, as the repository wrote it (expressions resolved). */
+  command: string;
+  /** Where it came from, e.g. `.github/workflows/ci.yml job test, step 3` or `package.json script "test"`. */
+  source: string;
+  /** Folder it runs in, relative to the repository root (a step's `working-directory`, a monorepo package). */
+  cwd?: string;
+}
+
+/** Something the bot found and will not run, and why. */
+export interface ExcludedCheck {
+  what: string;
+  why: string;
+}
+
+/**
+ * The check commands of a repository: what `aider-bot checks` prints, `/aider checks` posts and a run executes when
+ * `.github/aider.yml` names no commands. `setup` runs once before the first check; `lint` and `test` after each edit.
+ */
+export interface CheckPlan {
+  setup: PlannedCommand[];
+  lint: PlannedCommand[];
+  test: PlannedCommand[];
+  /** Tool → version the repository asks for, e.g. `{ python: "3.12", node: "20" }`. */
+  toolchain: Record<string, string>;
+  /** A job's `container:` image: the image the commands expect to run in. */
+  image?: { name: string; source: string };
+  excluded: ExcludedCheck[];
+}
+
+/**
+ * Read access to one revision of a repository: the default branch through the GitHub API in the App, a local
+ * checkout through the confined reader in the CLI. Paths are repository-relative with forward slashes.
+ */
+export interface RepoReader {
+  /** Entries of a folder ("" is the root): file names, folder names ending in "/". Empty when it does not exist. */
+  list(dir: string): Promise<string[]>;
+  /** A file's text, or null when it does not exist or cannot be read. */
+  read(path: string): Promise<string | null>;
+}
+
+/** An empty plan. */
+export function emptyPlan(): CheckPlan {
+  return { setup: [], lint: [], test: [], toolchain: {}, excluded: [] };
+}

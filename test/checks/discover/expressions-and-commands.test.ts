@@ -1,0 +1,77 @@
+import { interpolate, knownFalse } from "../../../src/checks/discover/evaluate-expression.js";
+import { classifyCommand, splitScript } from "../../../src/checks/discover/classify-command.js";
+import { pickMatrix } from "../../../src/checks/discover/pick-matrix.js";
+
+const ctx = { matrix: { "python-version": "3.12", os: "ubuntu-latest", node: 20 }, env: { MODE: "ci" }, inputs: { target: "all" }, runner: { os: "Linux" } };
+
+describe("interpolate", () => {
+  it.each([
+    ["pytest --py ${{ matrix.python-version }}", "pytest --py 3.12"],
+    ["${{ format('reports/{0}-{1}.xml', matrix.os, matrix.node) }}", "reports/ubuntu-latest-20.xml"],
+    ["make ${{ inputs.target }} MODE=${{ env.MODE }}", "make all MODE=ci"],
+    ["${{ matrix.missing || 'fallback' }}", "fallback"],
+    ["${{ matrix['python-version'] }}", "3.12"],
+    ["${{ runner.os == 'Linux' && 'yes' || 'no' }}", "yes"],
+  ])("%s → %s", (text, out) => {
+    expect(interpolate(text, ctx)).toEqual({ ok: true, text: out });
+  });
+
+  it.each(["${{ secrets.TOKEN }}", "${{ steps.x.outputs.y }}", "${{ hashFiles('**/lock') }}", "${{ matrix.os == }}"])("%s stays unresolved", (text) => {
+    expect(interpolate(`run ${text}`, ctx)).toEqual({ ok: false, unresolved: text });
+  });
+
+  it("knows a condition false only when it can evaluate it", () => {
+    expect(knownFalse("matrix.os == 'windows-latest'", ctx)).toBe(true);
+    expect(knownFalse("${{ matrix.os == 'ubuntu-latest' }}", ctx)).toBe(false);
+    expect(knownFalse("github.event_name == 'push'", ctx)).toBe(false);
+  });
+});
+
+describe("classifyCommand", () => {
+  it.each([
+    ["npm ci", "setup"],
+    ["python -m pip install -r requirements.txt", "setup"],
+    ["poetry run pytest -x", "test"],
+    ["CI=1 npm test", "test"],
+    ["make lint", "lint"],
+    ["nox -s lint", "lint"],
+    ["tox -e py312", "test"],
+    ["just test", "test"],
+    ["go vet ./...", "lint"],
+    ["cargo test --all-features", "test"],
+    ["./gradlew check", "test"],
+    ["npm publish", "exclude"],
+    ["twine upload dist/*", "exclude"],
+    ["sudo apt-get install -y libpq-dev", "exclude"],
+    ["docker compose up -d", "exclude"],
+    ["echo hello", "unknown"],
+  ])("%s → %s", (command, kind) => {
+    expect(classifyCommand(command).kind).toBe(kind);
+  });
+
+  it("uses the step name when the command says nothing", () => {
+    expect(classifyCommand("./ci/go.sh", "Run unit tests").kind).toBe("test");
+  });
+});
+
+describe("splitScript", () => {
+  it("splits a plain list, joins continuations, drops comments and set -e", () => {
+    expect(splitScript("set -euo pipefail\n# lint\nruff check .\npytest \\\n  -q\n")).toEqual(["ruff check .", "pytest -q"]);
+  });
+  it("keeps a script with control flow whole", () => {
+    expect(splitScript("if [ -f x ]; then\n  make test\nfi\n")).toEqual(["if [ -f x ]; then\nmake test\nfi"]);
+  });
+});
+
+describe("pickMatrix", () => {
+  it("takes the first Linux combination, honouring exclude and include", () => {
+    const m = { os: ["windows-latest", "ubuntu-latest"], py: ["3.11", "3.12"], exclude: [{ os: "ubuntu-latest", py: "3.11" }], include: [{ os: "ubuntu-latest", py: "3.12", extra: "x" }] };
+    expect(pickMatrix(m, {})).toEqual({ ok: true, values: { os: "ubuntu-latest", py: "3.12", extra: "x" }, of: 3 });
+  });
+  it("uses include-only matrices", () => {
+    expect(pickMatrix({ include: [{ name: "a", cmd: "make a" }] }, {})).toMatchObject({ ok: true, values: { name: "a", cmd: "make a" } });
+  });
+  it("refuses a matrix made by an expression", () => {
+    expect(pickMatrix("${{ fromJSON(needs.setup.outputs.matrix) }}", {})).toMatchObject({ ok: false });
+  });
+});
