@@ -16,11 +16,12 @@ import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-de
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
+import { containerTargetFor } from "./container-target.js";
 import { createGit } from "../workspace/create-git.js";
 
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
 export interface ExecuteRunDeps {
-  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> & Partial<Pick<AppEnv, "gitMirrors" | "sandbox">>;
+  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> & Partial<Pick<AppEnv, "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages">>;
   exec: Exec;
   /** Exec for the repository's own commands (sandboxed when available). */
   checkExec: Exec;
@@ -65,8 +66,9 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     github,
     git: runGit,
     warmWhileCloning: warmGrammarWhileCloning(deps.logger),
-    coder: (checkout, options, hooks) =>
-      runCoder(
+    coder: (checkout, options, hooks) => {
+      useContainerFor(req, checkout, deps);
+      return runCoder(
         options,
         createCoderDeps({
           root: checkout,
@@ -82,7 +84,8 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
           onProgress: hooks.onProgress,
           signal: hooks.signal,
         }),
-      ),
+      );
+    },
     tempDir: {
       // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
       create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`)),
@@ -96,6 +99,17 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     // origin of the repository's html_url (github.com, or a GitHub Enterprise host).
     ...createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: job.webUrl ? new URL(job.webUrl).origin : "https://github.com", count: countTokens }),
   });
+}
+
+/**
+ * Container mode: tell the check exec the checkout and the image its commands use (the container starts now, while
+ * the model works). Other modes have no `useContainer`.
+ */
+function useContainerFor(req: JobContext["req"], checkout: string, deps: ExecuteRunDeps): void {
+  if (!deps.checkExec.useContainer || deps.env.defaultImage === undefined) return;
+  const target = containerTargetFor(req, checkout, { defaultImage: deps.env.defaultImage, toolchainImages: deps.env.toolchainImages ?? {} });
+  if (target.notes.length) deps.logger.info({ notes: target.notes }, "container image sources passed over");
+  deps.checkExec.useContainer(target);
 }
 
 /**

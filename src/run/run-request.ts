@@ -22,6 +22,8 @@ export interface RunSettings {
   requireGreenChecks: boolean;
   draft: boolean;
   branchPrefix: string;
+  /** `sandbox.image` of the repo config (container mode). */
+  sandboxImage?: string;
 }
 
 export type RunTarget =
