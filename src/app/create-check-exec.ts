@@ -16,10 +16,7 @@ export interface CheckExecOptions {
   appDir?: string;
 }
 
-type EngineEnv = Pick<
-  AppEnv,
-  "containerEngine" | "containerRuntime" | "containerCgroupManager" | "containerMemory" | "containerCpus" | "containerPids" | "containerUlimits"
-> &
+type EngineEnv = Pick<AppEnv, "containerEngine" | "containerRuntime" | "containerCgroupManager" | "containerMemory" | "containerCpus" | "containerPids" | "containerUlimits"> &
   Partial<Pick<AppEnv, "containerSocket">>;
 
 /** The container engine the environment describes (AIDER_BOT_CONTAINER_*). */

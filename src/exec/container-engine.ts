@@ -63,8 +63,7 @@ export function globalArgs(engine: ContainerEngine): string[] {
   return args;
 }
 
-export const imageExistsArgs = (engine: ContainerEngine, image: string): string[] =>
-  engine.kind === "podman" ? ["image", "exists", image] : ["image", "inspect", "--format", "{{.Id}}", image];
+export const imageExistsArgs = (engine: ContainerEngine, image: string): string[] => (engine.kind === "podman" ? ["image", "exists", image] : ["image", "inspect", "--format", "{{.Id}}", image]);
 
 export const pullArgs = (image: string): string[] => ["pull", "--quiet", image];
 

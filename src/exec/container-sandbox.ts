@@ -19,7 +19,6 @@ import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from
 
 export type { ContainerTarget } from "./types.js";
 
-
 export interface ContainerSandboxOptions {
   engine: ContainerEngine;
   /** Keep the network inside (AIDER_BOT_SANDBOX_NETWORK). */
@@ -93,7 +92,7 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
         if ((await engineRun(imageExistsArgs(engine, target.image), 30_000)).exitCode === 0) return null;
         const r = await engineRun(pullArgs(target.image), options.pullTimeoutMs ?? 600_000);
         if (r.exitCode === 0) return null;
-        const said = r.timedOut ? "the pull did not finish in time" : r.spawnError ?? lastLines(r.output);
+        const said = r.timedOut ? "the pull did not finish in time" : (r.spawnError ?? lastLines(r.output));
         return `the image \`${target.image}\` (from ${target.imageSource}) could not be pulled: ${said}. Check the image's name and that the app's host can reach its registry, or set \`sandbox.image\` in .github/aider.yml to an image that exists`;
       })();
       present.set(key, known);

@@ -65,7 +65,12 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     expect(r.output).toContain("hello from the checkout");
     expect(await s.sandboxMode()).toBe(`container (image ${TEST_IMAGE}, from the test)`);
     if (has("bubblewrap")) {
-      const host = await createSandboxedExec(exec, { hide: [os.homedir()], network: false }).run({ command: `cat ${IMAGE_MARKER.path}; python --version`, shell: true, cwd: checkout, timeoutMs: 30_000 });
+      const host = await createSandboxedExec(exec, { hide: [os.homedir()], network: false }).run({
+        command: `cat ${IMAGE_MARKER.path}; python --version`,
+        shell: true,
+        cwd: checkout,
+        timeoutMs: 30_000,
+      });
       expect(host.exitCode).toBe(127);
       expect(host.output).not.toContain(IMAGE_MARKER.content);
     }
@@ -73,10 +78,7 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
 
   it("sees only the checkout (writable, its .git read-only), none of the app's environment, no network, and the limits", async () => {
     const s = open();
-    const r = await sh(
-      s,
-      `echo made > made.txt; ls -a ..; cat ../../secret.txt; echo x >> .git/config && echo GIT-WRITTEN; echo "--- env"; env; echo "--- net"; ls /sys/class/net`,
-    );
+    const r = await sh(s, `echo made > made.txt; ls -a ..; cat ../../secret.txt; echo x >> .git/config && echo GIT-WRITTEN; echo "--- env"; env; echo "--- net"; ls /sys/class/net`);
     expect(r.exitCode).toBe(0);
     expect(await readFile(path.join(checkout, "made.txt"), "utf8")).toBe("made\n");
     expect(r.output).not.toContain(SECRET);
