@@ -19,7 +19,12 @@ describe("the check exec's mode", () => {
     ["auto", null, null, "container (image not chosen yet; default img:1)"],
     ["auto", "podman is not installed", null, "bubblewrap"],
     ["auto", "podman is not installed", "bwrap is not installed", "unavailable: bwrap is not installed; and podman is not installed"],
-    ["container", "podman does not work on this host (x)", null, "unavailable: podman does not work on this host (x). Install podman (see AIDER_BOT_CONTAINER_ENGINE), or set AIDER_BOT_SANDBOX=bubblewrap"],
+    [
+      "container",
+      "podman does not work on this host (x)",
+      null,
+      "unavailable: podman does not work on this host (x). Install podman (see AIDER_BOT_CONTAINER_ENGINE), or set AIDER_BOT_SANDBOX=bubblewrap",
+    ],
     ["bubblewrap", null, null, "bubblewrap"],
     ["on", null, null, "bubblewrap"],
   ] as const)("AIDER_BOT_SANDBOX=%s, engine problem %j, bubblewrap problem %j → %s", async (sandbox, engineProblem, bwrapProblem, mode) => {
