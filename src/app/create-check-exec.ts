@@ -5,6 +5,7 @@ import type { AppEnv } from "../config/env.js";
 import type { ContainerEngine } from "../exec/container-engine.js";
 import { containerEngineProblem, createContainerSession, type ContainerSession } from "../exec/container-sandbox.js";
 import { createSandboxedExec, sandboxProblem } from "../exec/sandbox.js";
+import { baseEnv } from "../exec/base-env.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
 
 export interface CheckExecOptions {
@@ -100,7 +101,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     if (session && session.target.checkout === target.checkout && session.target.image === target.image) return session;
     const old = session;
     if (old) void old.close();
-    session = createContainerSession(exec, target, { engine, network: env.sandboxNetwork });
+    session = createContainerSession(exec, target, { engine, network: env.sandboxNetwork, clientEnv: baseEnv(env.source) });
     log.info({ sandbox: "container", image: target.image, source: target.imageSource, container: session.name }, "repository commands run in a container");
     return session;
   };

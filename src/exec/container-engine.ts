@@ -26,6 +26,8 @@ export interface ContainerSpec {
   gitDir?: string;
   /** The named volume for package managers' caches, mounted at {@link CACHE_MOUNT}. */
   cacheVolume?: string;
+  /** The host folder of the command runner's scripts and outputs, mounted at `/aider-ctl` (see container-runner). */
+  controlDir?: string;
   network: boolean;
   /** Seconds after which the engine kills the container even if the app never does (Podman only). */
   lifetimeS: number;
@@ -86,6 +88,7 @@ export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] 
   args.push("--volume", `${spec.checkout}:${spec.checkout}:rw`);
   if (spec.gitDir) args.push("--volume", `${spec.gitDir}:${spec.gitDir}:ro`);
   if (spec.cacheVolume) args.push("--volume", `${spec.cacheVolume}:${CACHE_MOUNT}:rw`);
+  if (spec.controlDir) args.push("--volume", `${spec.controlDir}:/aider-ctl:rw`);
   args.push("--workdir", spec.checkout, "--entrypoint", "/bin/sh", spec.image);
   // Idle on the open stdin (`read` is a shell builtin: any image with /bin/sh has it), else sleep.
   args.push("-c", "read _ || exec sleep 2147483647");

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import {
   CACHE_ENV,
@@ -15,6 +16,7 @@ import {
   type ContainerEngine,
   type ContainerSpec,
 } from "./container-engine.js";
+import { RUNNER_SCRIPT, startContainerRunner, type ContainerRunner } from "./container-runner.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "./types.js";
 
 export type { ContainerTarget } from "./types.js";
@@ -27,6 +29,11 @@ export interface ContainerSandboxOptions {
   pullTimeoutMs?: number;
   /** How long the engine lets a container live if the app never removes it (default 4 h: longer than any job, Podman only). */
   lifetimeS?: number;
+  /**
+   * The engine client's environment (the exec door's allow-list, `baseEnv`): with it, commands go through one
+   * long-lived runner session in the container (milliseconds per command); without, one `exec` per command.
+   */
+  clientEnv?: Record<string, string>;
 }
 
 /**
@@ -66,22 +73,29 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
   const name = `aider-bot-${process.pid}-${randomBytes(4).toString("hex")}`;
   const checkout = real(target.checkout);
   const gitDir = path.join(checkout, ".git");
+  // Beside the checkout, in the job's own folder (removed with it): the runner's scripts and outputs.
+  const controlDir = options.clientEnv ? path.join(path.dirname(checkout), `.${name}-ctl`) : undefined;
   const spec: ContainerSpec = {
     name,
     image: target.image,
     checkout,
     ...(existsSync(gitDir) ? { gitDir } : {}),
     cacheVolume: cacheVolumeName(target.cacheKey, createHash("sha256").update(target.cacheKey).digest("hex")),
+    ...(controlDir ? { controlDir } : {}),
     network: options.network,
     lifetimeS: options.lifetimeS ?? 4 * 3600,
     labels: { [CONTAINER_LABEL]: String(process.pid) },
   };
   const engineRun = (args: string[], timeoutMs: number) => exec.run({ command: program, args: [...base, ...args], cwd: "/", timeoutMs, maxOutputBytes: 64_000 });
   let running: Promise<string | null> | null = null;
+  let runner: ContainerRunner | null = null;
   let closed = false;
   const remove = async (): Promise<void> => {
     running = null;
+    const r = runner;
+    runner = null;
     await engineRun(removeArgs(engine, name), 60_000);
+    r?.stop();
   };
 
   const ensureImage = (): Promise<string | null> => {
@@ -108,6 +122,7 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
       const pulled = await ensureImage();
       if (pulled !== null) return pulled;
       if (closed) return "the job's container was already removed (the job is ending)";
+      if (controlDir) await mkdir(controlDir, { recursive: true, mode: 0o700 });
       const r = await engineRun(runArgs(engine, spec), 120_000);
       if (r.exitCode === 0) return null;
       const said = r.spawnError ?? lastLines(r.output);
@@ -121,6 +136,43 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
     return attempt;
   };
 
+  /** One command through the job's runner session (started with the first command): see container-runner. */
+  const runThroughRunner = async (req: ExecRequest, clientEnv: Record<string, string>, dir: string): Promise<ExecResult> => {
+    const started = Date.now();
+    if (!runner || runner.ended) {
+      const argv = [...base, ...execArgs(spec, { argv: ["/bin/sh", "-c", RUNNER_SCRIPT], cwd: checkout, env: CACHE_ENV, input: true })];
+      runner = startContainerRunner(program, argv, clientEnv, dir);
+    }
+    const cwd = insideCheckout(real(req.cwd), checkout);
+    const exports = Object.entries(req.env ?? {})
+      .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}=${quote(v)}\n`)
+      .join("");
+    const command = req.shell ? `exec /bin/sh -c ${quote(req.command)}` : `exec ${[req.command, ...(req.args ?? [])].map(quote).join(" ")}`;
+    let timedOut = false;
+    const stop = () => void remove();
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, req.timeoutMs ?? 600_000);
+    req.signal?.addEventListener("abort", stop, { once: true });
+    try {
+      const r = await runner.run(`cd ${quote(cwd)} || exit 127\n${exports}${command}\n`, { maxOutputBytes: req.maxOutputBytes ?? 1_000_000 });
+      const stopped = timedOut || req.signal?.aborted;
+      if (r.spawnError !== undefined && !stopped) running = null;
+      return {
+        ...r,
+        ...(stopped ? { exitCode: null, spawnError: undefined } : {}),
+        ...(req.signal?.aborted && !timedOut ? { spawnError: "the command was cancelled" } : {}),
+        timedOut,
+        durationMs: Date.now() - started,
+      };
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener("abort", stop);
+    }
+  };
+
   return {
     target,
     name,
@@ -128,12 +180,14 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
     async close() {
       closed = true;
       await remove();
+      if (controlDir) await rm(controlDir, { recursive: true, force: true });
     },
     sandboxMode: async () => `container (image ${target.image}, from ${target.imageSource})`,
     async run(req: ExecRequest): Promise<ExecResult> {
       const problem = await start();
       if (problem !== null) return notRun(`not run: ${problem}`);
       if (req.signal?.aborted) return notRun("not run: the run was cancelled");
+      if (controlDir && options.clientEnv && req.input === undefined) return runThroughRunner(req, options.clientEnv, controlDir);
       const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
       const cwd = insideCheckout(real(req.cwd), checkout);
       const r = await exec.run({
@@ -178,4 +232,9 @@ function real(p: string): string {
   } catch {
     return path.resolve(p);
   }
+}
+
+/** One word for a POSIX shell, single-quoted. */
+function quote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -7,6 +7,7 @@ import { runCheckCommand } from "../../src/checks/run-check-command.js";
 import { cacheVolumeName, type ContainerEngine } from "../../src/exec/container-engine.js";
 import { createContainerSession, type ContainerSession } from "../../src/exec/container-sandbox.js";
 import { createExec } from "../../src/exec/create-exec.js";
+import { baseEnv } from "../../src/exec/base-env.js";
 import { createSandboxedExec } from "../../src/exec/sandbox.js";
 import { describeWith, has } from "../helpers/needs.js";
 import { ensureTestImage, IMAGE_MARKER, TEST_IMAGE } from "../helpers/podman-test-image.js";
@@ -23,7 +24,8 @@ const engine: ContainerEngine = {
 const SECRET = `container-secret-${process.pid}-${Date.now()}`;
 // The app's environment as a job process has it: the allow-list keeps HOME and PATH, never the secret.
 const APP_HOME = path.join(os.tmpdir(), `app-home-${process.pid}`);
-const exec = createExec({ sourceEnv: { ...process.env, HOME: APP_HOME, AIDER_TEST_SECRET: SECRET, OPENAI_API_KEY: SECRET } });
+const sourceEnv = { ...process.env, HOME: APP_HOME, AIDER_TEST_SECRET: SECRET, OPENAI_API_KEY: SECRET };
+const exec = createExec({ sourceEnv });
 const podman = (...args: string[]) => spawnSync("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", ...args], { encoding: "utf8" });
 const containersNamed = (name: string) => podman("ps", "-a", "--filter", `name=^${name}$`, "--format", "{{.Names}}").stdout.trim();
 
@@ -31,8 +33,8 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
   let root: string;
   let checkout: string;
   const sessions: ContainerSession[] = [];
-  const open = (cacheKey = `test/${process.pid}`, image = TEST_IMAGE, network = false) => {
-    const s = createContainerSession(exec, { image, imageSource: "the test", checkout, cacheKey }, { engine, network });
+  const open = (cacheKey = `test/${process.pid}`, image = TEST_IMAGE, network = false, perExec = false) => {
+    const s = createContainerSession(exec, { image, imageSource: "the test", checkout, cacheKey }, { engine, network, ...(perExec ? {} : { clientEnv: baseEnv(sourceEnv) }) });
     sessions.push(s);
     return s;
   };
@@ -125,6 +127,15 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     await s.close();
     expect(containersNamed(s.name)).toBe("");
     expect((await sh(s, "true")).spawnError).toMatch(/already removed/);
+  });
+
+  it("without the runner session (one engine exec per command): the same image, output and exit code, and a timeout removes the container", async () => {
+    const s = open(undefined, TEST_IMAGE, false, true);
+    const r = await sh(s, `cat ${IMAGE_MARKER.path}; exit 3`);
+    expect(r.output).toContain(IMAGE_MARKER.content);
+    expect(r.exitCode).toBe(3);
+    expect((await sh(s, "sleep 300", { timeoutMs: 1_000 })).timedOut).toBe(true);
+    expect(containersNamed(s.name)).toBe("");
   });
 
   it("keeps the package managers' cache volume per repository across containers", async () => {

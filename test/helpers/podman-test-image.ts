@@ -9,7 +9,7 @@ import path from "node:path";
  * things the host does not have: a marker file and a `python` command. Built once per machine (`podman image
  * exists` first; a lock file keeps two test files from building it together).
  */
-export const TEST_IMAGE = "localhost/aider-bot-test-python:1";
+export const TEST_IMAGE = "localhost/aider-bot-test-python:3";
 /** The marker only the image has, and its content. */
 export const IMAGE_MARKER = { path: "/etc/aider-bot-test-marker", content: "image-marker-31" };
 
@@ -58,7 +58,7 @@ function build(): void {
     }
     for (const lib of ldd("/usr/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so")) files.add(lib);
     for (const file of files) copy(file, root);
-    cpSync("/usr/lib/python3.11", path.join(root, "usr/lib/python3.11"), { recursive: true, dereference: false, filter: (src) => !src.includes("__pycache__") && !src.includes("/test/") });
+    cpSync("/usr/lib/python3.11", path.join(root, "usr/lib/python3.11"), { recursive: true, dereference: false, preserveTimestamps: true, filter: (src) => !src.includes("/test/") });
     for (const d of ["tmp", "proc", "dev", "sys", "root", "etc", "usr/local/bin", "work"]) mkdirSync(path.join(root, d), { recursive: true });
     symlinkSync("python3.11", path.join(root, "usr/bin/python3"));
     symlinkSync("python3.11", path.join(root, "usr/bin/python"));
