@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import {
   CACHE_ENV,
@@ -56,6 +57,8 @@ const present = new Map<string, Promise<string | null>>();
 
 /** The label every container of the app carries, with the pid of the process that started it. */
 export const CONTAINER_LABEL = "io.aider-bot.pid";
+/** The label with the host name of that process (the start-up sweep removes only its own machine's leftovers). */
+export const CONTAINER_HOST_LABEL = "io.aider-bot.host";
 
 /** Why the container engine cannot run containers here, or null when it can. */
 export async function containerEngineProblem(exec: Exec, engine: ContainerEngine): Promise<string | null> {
@@ -84,7 +87,7 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
     ...(controlDir ? { controlDir } : {}),
     network: options.network,
     lifetimeS: options.lifetimeS ?? 4 * 3600,
-    labels: { [CONTAINER_LABEL]: String(process.pid) },
+    labels: { [CONTAINER_LABEL]: String(process.pid), [CONTAINER_HOST_LABEL]: os.hostname() },
   };
   const engineRun = (args: string[], timeoutMs: number) => exec.run({ command: program, args: [...base, ...args], cwd: "/", timeoutMs, maxOutputBytes: 64_000 });
   let running: Promise<string | null> | null = null;

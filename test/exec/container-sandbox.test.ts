@@ -6,6 +6,7 @@ import path from "node:path";
 import { runCheckCommand } from "../../src/checks/run-check-command.js";
 import { cacheVolumeName, type ContainerEngine } from "../../src/exec/container-engine.js";
 import { createContainerSession, type ContainerSession } from "../../src/exec/container-sandbox.js";
+import { sweepContainers } from "../../src/exec/sweep-containers.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import { baseEnv } from "../../src/exec/base-env.js";
 import { createSandboxedExec } from "../../src/exec/sandbox.js";
@@ -162,3 +163,24 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
 function volumeOf(key: string): string {
   return cacheVolumeName(key, createHash("sha256").update(key).digest("hex"));
 }
+
+describeWith("podman", "the start-up sweep of job containers", () => {
+  it("removes the containers of job processes that are gone, and keeps a live one's", async () => {
+    ensureTestImage();
+    const root = await mkdtemp(path.join(process.cwd(), ".ctr-sweep-"));
+    const checkout = path.join(root, "checkout");
+    await mkdir(checkout, { recursive: true });
+    const s = createContainerSession(exec, { image: TEST_IMAGE, imageSource: "the test", checkout, cacheKey: `sweep/${process.pid}` }, { engine, network: false });
+    try {
+      expect((await s.run({ command: "true", shell: true, cwd: checkout })).exitCode).toBe(0);
+      expect(await sweepContainers(exec, engine, () => true)).toEqual([]);
+      expect(containersNamed(s.name)).toBe(s.name);
+      expect(await sweepContainers(exec, engine, (pid) => pid !== process.pid)).toContain(s.name);
+      expect(containersNamed(s.name)).toBe("");
+    } finally {
+      await s.close();
+      podman("volume", "rm", "--force", volumeOf(`sweep/${process.pid}`));
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
