@@ -38,7 +38,8 @@ export interface ContainerSandboxOptions {
 }
 
 /**
- * The container of one job: an {@link Exec} whose every request runs in it (`podman exec`), started once
+ * The container of one job: an {@link Exec} whose every request runs in it (through one runner session, see
+ * container-runner, or an engine `exec` per request without `clientEnv`), started once
  * (`start()`, or by the first request) and removed by `close()`. A request that times out or is cancelled removes the
  * whole container (every process in it dies with it); the next request starts a fresh one from the same image.
  */
