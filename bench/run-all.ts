@@ -13,6 +13,11 @@ if (!only || only === "storm") {
   const { runStormBench } = await import("./storm-bench.js");
   await runStormBench(process.argv[3]);
 }
+// Container sandbox vs bubblewrap (needs podman and bubblewrap): `npm run bench checks`.
+if (only === "checks") {
+  const { runChecksBench } = await import("./checks-bench.js");
+  await runChecksBench();
+}
 if (!only || only === "overhead") {
   const { runOverheadBench } = await import("./run-overhead-bench.js");
   await runOverheadBench(process.argv[3]);

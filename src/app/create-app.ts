@@ -23,7 +23,10 @@ import { answerSpendRequest } from "../spend/spend-ipc.js";
 import { openSpend, type AppSpend } from "./open-spend.js";
 import { secretFingerprints, withoutSecrets } from "./run-job-process.js";
 import { createScheduler, type Schedule, type ScheduleTarget } from "./scheduler.js";
-import { sweepJobDirs } from "./sweep-job-dirs.js";
+import { alive, sweepJobDirs } from "./sweep-job-dirs.js";
+import { containerEngineFrom, wantsContainer } from "./create-check-exec.js";
+import { sweepContainers } from "../exec/sweep-containers.js";
+import { createExec } from "../exec/create-exec.js";
 import { triageKey } from "./triage-key.js";
 import { mergePrices } from "../llm/price-table.js";
 import { createAppMetrics, type AppMetrics } from "../metrics/app-metrics.js";
@@ -253,6 +256,13 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         (swept) => swept.length && app.log.info({ swept }, "removed checkouts left by jobs that died"),
         (error: unknown) => app.log.warn({ err: error }, "could not sweep old checkouts"),
       );
+      // Their containers too (container mode): a job process that died never removed its own.
+      if (wantsContainer(env)) {
+        void sweepContainers(createExec({ sourceEnv: env.source }), containerEngineFrom(env), alive).then(
+          (swept) => swept.length && app.log.info({ swept }, "removed containers left by jobs that died"),
+          (error: unknown) => app.log.warn({ err: error }, "could not sweep old containers"),
+        );
+      }
     }
     if (env.schedules && options.work) {
       const scheduler = createScheduler({

@@ -2,22 +2,54 @@ import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
+import type { ContainerEngine } from "../exec/container-engine.js";
+import { containerEngineProblem, createContainerSession, type ContainerSession } from "../exec/container-sandbox.js";
 import { createSandboxedExec, sandboxProblem } from "../exec/sandbox.js";
-import type { Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
+import { baseEnv } from "../exec/base-env.js";
+import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
 
 export interface CheckExecOptions {
-  /** Why the sandbox cannot run, or null when it can (default: run bwrap once and see). Tests inject a failure. */
+  /** Why bubblewrap cannot run, or null when it can (default: run bwrap once and see). Tests inject a failure. */
   probe?: () => Promise<string | null>;
+  /** Why the container engine cannot run, or null when it can (default: ask the engine once). */
+  containerProbe?: () => Promise<string | null>;
   /** The app's own folder (its `.env` may hold the secrets); default the process's working directory. */
   appDir?: string;
 }
 
+type EngineEnv = Pick<AppEnv, "containerEngine" | "containerRuntime" | "containerCgroupManager" | "containerMemory" | "containerCpus" | "containerPids" | "containerUlimits"> &
+  Partial<Pick<AppEnv, "containerSocket">>;
+
+/** The container engine the environment describes (AIDER_BOT_CONTAINER_*). */
+export function containerEngineFrom(env: EngineEnv): ContainerEngine {
+  return {
+    kind: env.containerEngine,
+    ...(env.containerSocket ? { socket: env.containerSocket } : {}),
+    runtime: env.containerRuntime,
+    cgroupManager: env.containerCgroupManager,
+    ulimits: env.containerUlimits
+      .split(",")
+      .map((u) => u.trim())
+      .filter(Boolean),
+    memory: env.containerMemory,
+    cpus: env.containerCpus,
+    pids: env.containerPids,
+  };
+}
+
+/** Whether this environment may run repository commands in a container (`container`, or `auto` when an engine works). */
+export const wantsContainer = (env: Pick<AppEnv, "sandbox">): boolean => env.sandbox === "container" || env.sandbox === "auto";
+
 /**
  * The exec the repository's lint/test/setup commands run through. It fails closed: unless the operator sets
- * AIDER_BOT_SANDBOX=off, commands run only inside bubblewrap; when bubblewrap cannot run here (`auto` or `on`), they
- * are not run at all and `sandboxMode()` says why, so the coder skips checks and the status comment says so.
- * Inside, the home folder, the App key's folder, the work root (other jobs' checkouts), the OS temp dir, the cache
- * dir and the app's folder are hidden; only this job's checkout is visible and writable.
+ * AIDER_BOT_SANDBOX=off, commands run only inside a sandbox; when none can run here they are not run at all and
+ * `sandboxMode()` says why, so the coder skips checks and the status comment says so.
+ *
+ * - `container`: in the job's container (see exec/container-sandbox), from the image `useContainer` names; only the
+ *   checkout is mounted. A pull or start failure is the result of each command (the check reports it).
+ * - `bubblewrap` / `on`: inside bubblewrap, with the home folder, the App key's folder, the work root (other jobs'
+ *   checkouts), the OS temp dir, the cache dir and the app's folder hidden.
+ * - `auto`: a working container engine, else bubblewrap, else nothing.
  */
 export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: CheckExecOptions = {}): Exec {
   if (env.sandbox === "off") {
@@ -33,27 +65,75 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     ...(env.privateKeyPath ? [path.dirname(path.resolve(env.privateKeyPath))] : []),
   ];
   const sandboxed = createSandboxedExec(exec, { hide, network: env.sandboxNetwork });
-  const probe = options.probe ?? (() => sandboxProblem(exec));
-  let mode: Promise<SandboxMode> | null = null;
-  const sandboxMode = (): Promise<SandboxMode> =>
-    (mode ??= probe().then((problem): SandboxMode => {
-      if (problem === null) {
-        log.info({ sandbox: "bubblewrap" }, "repository commands run in a bubblewrap sandbox");
-        return "bubblewrap";
+  const engine = containerEngineFrom(env);
+  const bwrapProbe = options.probe ?? (() => sandboxProblem(exec));
+  const engineProbe = options.containerProbe ?? (() => containerEngineProblem(exec, engine));
+
+  let kind: Promise<"container" | "bubblewrap" | `unavailable: ${string}`> | null = null;
+  const resolveKind = () =>
+    (kind ??= (async () => {
+      const engineProblem = wantsContainer(env) ? await engineProbe() : null;
+      if (wantsContainer(env) && engineProblem === null) {
+        log.info({ sandbox: "container", engine: engine.kind }, "repository commands run in containers");
+        return "container" as const;
       }
+      if (env.sandbox === "container") {
+        log.error({ sandbox: "unavailable", reason: engineProblem }, `container engine unavailable: repository commands are NOT run: ${engineProblem}`);
+        return `unavailable: ${engineProblem}. Install ${engine.kind} (see AIDER_BOT_CONTAINER_ENGINE), or set AIDER_BOT_SANDBOX=bubblewrap` as const;
+      }
+      const problem = await bwrapProbe();
+      if (problem === null) {
+        log.info({ sandbox: "bubblewrap", ...(engineProblem ? { container: engineProblem } : {}) }, "repository commands run in a bubblewrap sandbox");
+        return "bubblewrap" as const;
+      }
+      const both = engineProblem ? `${problem}; and ${engineProblem}` : problem;
       log.error(
-        { sandbox: "unavailable", reason: problem },
-        `bubblewrap unavailable: repository commands (setup, lint, test) are NOT run: ${problem}. Install bubblewrap and allow user namespaces, or set AIDER_BOT_SANDBOX=off to run them unsandboxed.`,
+        { sandbox: "unavailable", reason: both },
+        `no sandbox available: repository commands (setup, lint, test) are NOT run: ${both}. Install bubblewrap and allow user namespaces, or a container engine, or set AIDER_BOT_SANDBOX=off to run them unsandboxed.`,
       );
-      return `unavailable: ${problem}`;
-    }));
+      return `unavailable: ${both}` as const;
+    })());
+
+  let session: ContainerSession | null = null;
+  let chosen: ContainerTarget | null = null;
+  let closed = false;
+  const sessionFor = (target: ContainerTarget): ContainerSession => {
+    if (session && session.target.checkout === target.checkout && session.target.image === target.image) return session;
+    const old = session;
+    if (old) void old.close();
+    session = createContainerSession(exec, target, { engine, network: env.sandboxNetwork, clientEnv: baseEnv(env.source) });
+    log.info({ sandbox: "container", image: target.image, source: target.imageSource, container: session.name }, "repository commands run in a container");
+    return session;
+  };
+  /** Without a chosen image (a caller that never said), the operator's default image for the request's folder. */
+  const defaultTarget = (cwd: string): ContainerTarget => ({ image: env.defaultImage, imageSource: "the operator's default image (AIDER_BOT_DEFAULT_IMAGE)", checkout: cwd, cacheKey: cwd });
+
   return {
     async run(req: ExecRequest): Promise<ExecResult> {
-      const m = await sandboxMode();
-      if (m === "bubblewrap") return sandboxed.run(req);
+      const k = await resolveKind();
+      if (k === "bubblewrap") return sandboxed.run(req);
+      if (k === "container") {
+        if (closed) return { exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError: "not run: the job is ending and its container was removed" };
+        return sessionFor(chosen ?? defaultTarget(req.cwd)).run(req);
+      }
       // Callers check sandboxMode() first; this refusal is the backstop so nothing ever runs unsandboxed.
-      return { exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError: `not run: the sandbox is ${m}` };
+      return { exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError: `not run: the sandbox is ${k}` };
     },
-    sandboxMode,
+    async sandboxMode(): Promise<SandboxMode> {
+      const k = await resolveKind();
+      if (k !== "container") return k;
+      return (session ?? (chosen ? sessionFor(chosen) : null))?.sandboxMode() ?? `container (image not chosen yet; default ${env.defaultImage})`;
+    },
+    useContainer(target: ContainerTarget): void {
+      chosen = target;
+      void resolveKind().then((k) => {
+        // Started ahead: the pull and the container's start overlap the model's answer. Problems come back with each command.
+        if (k === "container" && !closed && chosen === target) void sessionFor(target).start();
+      });
+    },
+    async close(): Promise<void> {
+      closed = true;
+      await session?.close();
+    },
   };
 }

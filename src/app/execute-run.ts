@@ -19,12 +19,13 @@ import { resolveChecks } from "../run/resolve-checks.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
+import { containerTargetFor, type PlanImageHints } from "./container-target.js";
 import { createGit } from "../workspace/create-git.js";
 import { createTranscriptStore, transcriptDir } from "./transcript-store.js";
 
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
 export interface ExecuteRunDeps {
-  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> & Partial<Pick<AppEnv, "gitMirrors" | "sandbox">>;
+  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> & Partial<Pick<AppEnv, "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages">>;
   exec: Exec;
   /** Exec for the repository's own commands (sandboxed when available). */
   checkExec: Exec;
@@ -67,12 +68,17 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     formatPatch: (dir, base) => git.formatPatch(dir, base),
   };
   const root = jobsRoot(deps.env);
+  // The check plan is read once: runJob asks for it while cloning, and container mode picks its image from it.
+  let planP: ReturnType<typeof resolveChecks> | null = null;
+  const checkPlan = (r: JobContext["req"]) => (planP ??= resolveChecks(r.settings, createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch })));
   return runJob(req, {
     github,
     git: runGit,
     warmWhileCloning: warmGrammarWhileCloning(deps.logger),
-    coder: (checkout, options, hooks) =>
-      runCoder(
+    coder: async (checkout, options, hooks) => {
+      const plan = planP ? (await planP).plan : null;
+      useContainerFor(req, checkout, deps, plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {});
+      return runCoder(
         options,
         createCoderDeps({
           root: checkout,
@@ -89,7 +95,8 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
           ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
           signal: hooks.signal,
         }),
-      ),
+      );
+    },
     tempDir: {
       // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
       create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`)),
@@ -99,7 +106,7 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     ...(deps.redact ? { redact: deps.redact } : {}),
     transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
     // What runs is read from the DEFAULT branch through the API, never from the pull request's head (issue #30).
-    checkPlan: (r) => resolveChecks(r.settings, createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch })),
+    checkPlan,
     logger: deps.logger,
     now: () => Date.now(),
     signal: deps.signal,
@@ -107,6 +114,19 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     // origin of the repository's html_url (github.com, or a GitHub Enterprise host).
     ...createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: job.webUrl ? new URL(job.webUrl).origin : "https://github.com", count: countTokens }),
   });
+}
+
+/**
+ * Container mode: tell the check exec the checkout and the image its commands use (the container starts now, while
+ * the model works). Other modes have no `useContainer`.
+ */
+function useContainerFor(req: JobContext["req"], checkout: string, deps: ExecuteRunDeps, hints: PlanImageHints): void {
+  if (!deps.checkExec.useContainer || deps.env.defaultImage === undefined) return;
+  // The workflow job's `container:` and the discovered toolchain (issue #30's plan) come after the repo config and
+  // the devcontainer in the image order.
+  const target = containerTargetFor(req, checkout, { defaultImage: deps.env.defaultImage, toolchainImages: deps.env.toolchainImages ?? {} }, hints);
+  if (target.notes.length) deps.logger.info({ notes: target.notes }, "container image sources passed over");
+  deps.checkExec.useContainer(target);
 }
 
 /**

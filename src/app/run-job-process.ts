@@ -2,6 +2,7 @@
 import { readEnv, sourceEnv, type AppEnv } from "../config/env.js";
 import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
+import { containerEngineProblem } from "../exec/container-sandbox.js";
 import { warmHttpFetch } from "../github/http-fetch.js";
 import type { JobContext } from "../github/job-context.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
@@ -17,7 +18,7 @@ import { createRedactingLogger } from "../security/create-redacting-logger.js";
 import { tokenOctokit } from "../security/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { REDACTED } from "../security/redact-secrets.js";
-import { createCheckExec } from "./create-check-exec.js";
+import { containerEngineFrom, createCheckExec, wantsContainer } from "./create-check-exec.js";
 import { executeRun } from "./execute-run.js";
 import { meteredLlm } from "./metered-llm.js";
 import { observeRateLimit } from "../metrics/observe-rate-limit.js";
@@ -63,6 +64,8 @@ export function withoutSecrets(source: Readonly<Record<string, string | undefine
 
 /** The bubblewrap probe a spare ran while it waited (~0.1–0.2 s of a job's start otherwise). */
 let warmSandboxProbe: Promise<string | null> | null = null;
+/** The container engine's probe, likewise (container and auto modes; ~0.5–1.5 s). */
+let warmContainerProbe: Promise<string | null> | null = null;
 
 /**
  * This process's spawn helper (exec/spawn-helper): every git, sandbox and repository command of the job is started
@@ -81,11 +84,22 @@ const spawnHelper = (): SpawnHelper => (helper ??= startSpawnHelper(sourceEnv())
 export async function preload(): Promise<void> {
   // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
   warmSandboxProbe = sandboxProblem(spawnHelper().exec({ sourceEnv: sourceEnv() }));
+  warmContainerProbe = probeContainerEngine();
   warmHttpFetch();
   // The redaction's loop, compiled on dummy text: a job's first model request (tens of KB) paid ~10 ms for it.
   redactFingerprinted(" ".repeat(32_000), [fingerprint("w".repeat(64)), fingerprint("w".repeat(20))], "");
   const [count] = await Promise.all([loadTokenizer(), warmSyntaxCheck()]);
   count("warm up");
+}
+
+/** The engine probe for container and auto modes, or null (other modes; an environment the job will reject anyway). */
+function probeContainerEngine(): Promise<string | null> | null {
+  try {
+    const env = readEnv(sourceEnv());
+    return wantsContainer(env) ? containerEngineProblem(spawnHelper().exec({ sourceEnv: sourceEnv() }), containerEngineFrom(env)) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The job process's entry (fork-worker's `runJob` contract): runs the job and answers its outcome's kind. */
@@ -111,10 +125,11 @@ export async function runJob(
   const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
   const octokit = new Octokit({ auth: input.apiToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
   observeRateLimit(octokit, String(input.job.req.installationId));
+  const checkExec = createCheckExec(env, exec, log, { ...(warm ? { probe: () => warm } : {}), ...(warmContainerProbe ? { containerProbe: () => warmContainerProbe! } : {}) });
   const outcome = await executeRun(input.job, {
     env,
     exec,
-    checkExec: createCheckExec(env, exec, log, warm ? { probe: () => warm } : {}),
+    checkExec,
     llm: meteredLlm(await jobLlm(input, env, log, request)),
     api: octokit,
     gitToken: async () => input.gitToken,
@@ -123,7 +138,7 @@ export async function runJob(
     signal,
     // Looked up at each call: the redactor is extended above with the fingerprinted secrets.
     redact: (text) => processRedactor.redact(text),
-  });
+  }).finally(() => checkExec.close?.());
   // The pull request a run opened, for the schedules dashboard (the parent records it).
   return { outcome: outcome.kind, ...(outcome.kind === "pull-request" ? { pr: outcome.pr.number } : {}) };
 }

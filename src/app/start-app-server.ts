@@ -8,6 +8,8 @@ import { createIntakeGate } from "./intake-gate.js";
 import { createApp, type AppHandle } from "./create-app.js";
 import { createProbot } from "./create-probot.js";
 import { answerMetrics, startMetricsServer, type MetricsServer } from "../metrics/metrics-endpoint.js";
+import { createSandboxSummary } from "./sandbox-summary.js";
+import { createExec } from "../exec/create-exec.js";
 
 export interface AppServer {
   url: string;
@@ -42,11 +44,13 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
       if (recorded !== "recorded") probot.log.debug({ delivery: event.id, event: event.name, recorded }, "webhook not recorded");
     },
   });
+  // Where repository commands run, for /healthz (probed once, in the background; each status comment names the image).
+  const sandbox = createSandboxSummary(env, createExec({ sourceEnv: env.source }), probot.log);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "").split("?")[0];
     if (path === "/healthz" || path === "/ping") {
       app.stats().then(
-        (stats) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...stats })),
+        (stats) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...stats, sandbox: sandbox.current() })),
         (error: unknown) => {
           probot.log.error({ err: error }, "healthz: the job queue did not answer");
           res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, message: "The job queue did not answer; see the logs." }));

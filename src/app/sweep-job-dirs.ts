@@ -4,7 +4,7 @@ import type { AppEnv } from "../config/env.js";
 import { JOB_DIR_PREFIX, jobsRoot } from "./execute-run.js";
 
 /** Whether a process with this id runs on this machine (signal 0 only checks). */
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -68,6 +68,26 @@ const httpUrl = (example: string) =>
     return z.NEVER;
   });
 
+/** `{"python:3.12":"python:3.12-slim"}`: toolchain (optionally `:version`) → image. Names are echoed (no secret). */
+const imageTable = () =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): Record<string, string> => {
+      if (raw === undefined) return {};
+      let data: unknown;
+      try {
+        data = JSON.parse(raw);
+      } catch {
+        data = null;
+      }
+      if (typeof data !== "object" || data === null || Array.isArray(data) || !Object.values(data).every((v) => typeof v === "string" && v.length > 0)) {
+        ctx.issues.push({ code: "custom", input: raw, message: `must be a JSON object of toolchain to image, like {"python:3.12":"python:3.12-slim","node":"node:20"}.` });
+        return z.NEVER;
+      }
+      return data as Record<string, string>;
+    });
+
 type Prices = Record<string, { input: number; output: number }>;
 
 /** `a,b , c` → `["a", "b", "c"]`: model names, which hold no secret. */
@@ -159,10 +179,33 @@ const VARIABLES = {
   /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
   allowPrefill: variable("AIDER_BOT_ALLOW_PREFILL", offUnless("1", "true")),
   /**
-   * Where lint/test/setup commands run. `auto` (default) and `on`: only inside bubblewrap; when it cannot run here
-   * they are skipped (the run still edits and pushes, and says so). `off`: without a sandbox, by explicit choice.
+   * Where lint/test/setup commands run. `container`: in the repository's container image through a container engine.
+   * `bubblewrap` and `on`: only inside bubblewrap. `auto` (default): a working container engine, else bubblewrap;
+   * when none can run here, commands are skipped (the run still edits and pushes, and says so). `off`: without a
+   * sandbox, by explicit choice.
    */
-  sandbox: variable("AIDER_BOT_SANDBOX", oneOf(["auto", "on", "off"], "auto, on or off").default("auto")),
+  sandbox: variable("AIDER_BOT_SANDBOX", oneOf(["auto", "on", "off", "bubblewrap", "container"], "auto, container, bubblewrap, on or off").default("auto")),
+  /**
+   * Container mode (`AIDER_BOT_SANDBOX=container`, or `auto` when an engine works): `podman` runs the engine's CLI
+   * here; `docker` talks to a Docker daemon through its socket (AIDER_BOT_CONTAINER_SOCKET, default the CLI's own).
+   */
+  containerEngine: variable("AIDER_BOT_CONTAINER_ENGINE", oneOf(["podman", "docker"], "podman or docker").default("podman")),
+  /** The Docker daemon's socket for `docker` (`unix:///var/run/docker.sock`), or Podman's remote socket. */
+  containerSocket: variable("AIDER_BOT_CONTAINER_SOCKET", text()),
+  /** Podman's OCI runtime (`runc` works on cgroup v1 hosts where the default crun refuses); empty: the engine's default. */
+  containerRuntime: variable("AIDER_BOT_CONTAINER_RUNTIME", z.string().default("runc")),
+  /** Podman's cgroup manager (`cgroupfs` where systemd does not manage cgroups, e.g. inside a container or a VM). */
+  containerCgroupManager: variable("AIDER_BOT_CONTAINER_CGROUP_MANAGER", z.string().default("cgroupfs")),
+  /** Limits of a repository's container: memory (`2g`), CPUs (`1.5`), processes. */
+  containerMemory: variable("AIDER_BOT_CONTAINER_MEMORY", z.string().default("2g")),
+  containerCpus: variable("AIDER_BOT_CONTAINER_CPUS", z.string().default("2")),
+  containerPids: variable("AIDER_BOT_CONTAINER_PIDS", number(16, "a whole number ≥ 16", true).default(1024)),
+  /** Open files and processes per user inside the container (soft:hard), below the host's hard limits. */
+  containerUlimits: variable("AIDER_BOT_CONTAINER_ULIMITS", z.string().default("nofile=1024:1024,nproc=4096:4096")),
+  /** The image when neither the repository nor its toolchain names one. */
+  defaultImage: variable("AIDER_BOT_DEFAULT_IMAGE", z.string().default("docker.io/library/buildpack-deps:bookworm")),
+  /** Overrides of the toolchain → image table, JSON: `{"python:3.12":"python:3.12-slim","node":"node:20"}`. */
+  toolchainImages: variable("AIDER_BOT_TOOLCHAIN_IMAGES", imageTable()),
   /** Keep the network inside the sandbox (default true: installs and many test suites need it); `0` cuts it. */
   sandboxNetwork: variable("AIDER_BOT_SANDBOX_NETWORK", onUnless("0")),
   /** Arm the `schedules` of every installed repository's config (default on; `off` turns them off). */

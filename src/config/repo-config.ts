@@ -110,6 +110,12 @@ export const repoConfigSchema = z
       .object({ autofix: z.boolean().default(false), max_rounds: z.number().int().min(0).max(10).default(2) })
       .strict()
       .default({ autofix: false, max_rounds: 2 }),
+    // Container mode (issue #31): the image the repository's commands run in; else its devcontainer's, CI job's,
+    // toolchain's, or the operator's default.
+    sandbox: z
+      .object({ image: z.string().min(1).max(255).optional() })
+      .strict()
+      .default({}),
     schedules: z
       .array(
         z

@@ -29,13 +29,32 @@ export interface ExecResult {
 }
 
 /**
- * Where repository commands run: inside bubblewrap, without a sandbox because the operator said so
- * (`AIDER_BOT_SANDBOX=off`), or not at all because the sandbox cannot run here (the reason follows).
+ * Where repository commands run: inside bubblewrap, in a container (`container (image …, from …)`), without a
+ * sandbox because the operator said so (`AIDER_BOT_SANDBOX=off`), or not at all because no sandbox can run here
+ * (the reason follows).
  */
-export type SandboxMode = "bubblewrap" | "off" | `unavailable: ${string}`;
+export type SandboxMode = "bubblewrap" | "off" | `container (${string})` | `unavailable: ${string}`;
+
+/** The image and repository of one job's container (container mode, issue #31). */
+export interface ContainerTarget {
+  image: string;
+  /** Where the image came from (for the status comment): "`sandbox.image` in .github/aider.yml". */
+  imageSource: string;
+  /** The job's checkout: the only folder of the host the container sees. */
+  checkout: string;
+  /** Names the package-manager cache volume: one per repository (and per fork, so a fork cannot poison it). */
+  cacheKey: string;
+}
 
 export interface Exec {
   run(req: ExecRequest): Promise<ExecResult>;
   /** Set on the exec that runs repository commands (see `app/create-check-exec`); absent on a plain exec. */
   sandboxMode?(): Promise<SandboxMode>;
+  /**
+   * Container mode: the job's checkout and image, set once the checkout exists and its image is chosen (the
+   * container starts ahead, while the model thinks). Other modes ignore it.
+   */
+  useContainer?(target: ContainerTarget): void;
+  /** Release what this exec holds for its job (container mode: remove the container). Idempotent. */
+  close?(): Promise<void>;
 }

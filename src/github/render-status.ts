@@ -160,13 +160,22 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
         "Sandbox",
         r.sandbox === "bubblewrap"
           ? "Repository commands ran in a bubblewrap sandbox."
-          : r.sandbox === "off"
-            ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
-            : `Repository commands were not run: the sandbox is ${r.sandbox}.`,
+          : r.sandbox.startsWith("container (")
+            ? containerSentence(r.sandbox)
+            : r.sandbox === "off"
+              ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
+              : `Repository commands were not run: the sandbox is ${r.sandbox}.`,
       ),
     );
   if (r.shell.length) out.push(details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")));
   return out;
+}
+
+/** `container (image python:3.12, from …)` → "Repository commands ran in a container of `python:3.12` (image from …)." */
+function containerSentence(mode: string): string {
+  const m = /^container \(image (\S+?)(?:, from (.*))?\)$/s.exec(mode);
+  if (!m) return `Repository commands ran in a ${mode}.`;
+  return `Repository commands ran in a container of \`${m[1]}\`${m[2] ? ` (image from ${m[2]})` : ""}.`;
 }
 
 /** Keep the head of long text and say how much was left out. */

@@ -52,5 +52,6 @@ export function resolveSettings(
     branchPrefix: config.pull_request.branch_prefix,
     instructions: { auto: config.instructions, read: config.read, maxTokens: config.context.instructions },
     ...(config.vision !== undefined ? { vision: config.vision } : {}),
+    ...(config.sandbox.image ? { sandboxImage: config.sandbox.image } : {}),
   });
 }

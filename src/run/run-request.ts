@@ -41,6 +41,8 @@ export interface RunSettings {
   instructions?: { auto: boolean; read: string[]; maxTokens: number };
   /** `vision:` — whether the model takes images; absent: the model table decides. */
   vision?: boolean;
+  /** `sandbox.image` of the repo config (container mode). */
+  sandboxImage?: string;
 }
 
 export type RunTarget =

@@ -48,7 +48,7 @@ describe("readEnv", () => {
     [{ GITHUB_API_URL: "not a url" }, /GITHUB_API_URL must be a URL like/],
     [{ OPENAI_BASE_URL: "file:///etc/passwd" }, /OPENAI_BASE_URL .* only http and https/],
     [{ LOG_LEVEL: "loud" }, /LOG_LEVEL must be one of trace, debug/],
-    [{ AIDER_BOT_SANDBOX: "maybe" }, /AIDER_BOT_SANDBOX must be auto, on or off/],
+    [{ AIDER_BOT_SANDBOX: "maybe" }, /AIDER_BOT_SANDBOX must be auto, container, bubblewrap, on or off/],
   ])("rejects %j with an actionable message", (source, message) => {
     expect(() => readEnv(source)).toThrow(message);
   });

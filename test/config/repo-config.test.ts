@@ -31,6 +31,16 @@ describe("parseRepoConfig", () => {
     expect(r.config.schedules[0]).toMatchObject({ cron: "0 6 * * 1", files: [] });
   });
 
+  it("reads `sandbox.image` (container mode) and refuses other sandbox keys", () => {
+    const r = parseRepoConfig({ sandbox: { image: "python:3.12" } });
+    expect(r.ok && r.config.sandbox).toEqual({ image: "python:3.12" });
+    const none = parseRepoConfig({});
+    expect(none.ok && none.config.sandbox).toEqual({});
+    const bad = parseRepoConfig({ sandbox: { image: "", build: "Dockerfile" } });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.problems.map((p) => p.path)).toEqual(expect.arrayContaining(["sandbox.image", "sandbox"]));
+  });
+
   it("lists every problem with its key path", () => {
     const r = parseRepoConfig(fixture("invalid.yml"));
     expect(r.ok).toBe(false);

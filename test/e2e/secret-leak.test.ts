@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -8,12 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 import { describeWith } from "../helpers/needs.js";
+import { ensureTestImage, IMAGE_MARKER, TEST_IMAGE } from "../helpers/podman-test-image.js";
 import { TEST_TIMEOUT_MS } from "../helpers/timeouts.js";
 
 /**
  * The secret-leak suite of issue #11: a repository whose setup/lint/test scripts try every trick we know, run against
- * the real built app with the sandbox on (bubblewrap), off (by the operator's choice) and unavailable (bwrap cannot
- * run). Secrets are fresh random values per run, so a hit can only be a leak.
+ * the real built app with the sandbox on (bubblewrap), in a container (Podman), off (by the operator's choice) and
+ * unavailable (bwrap cannot run). Secrets are fresh random values per run, so a hit can only be a leak.
  */
 
 const bot = "aider-bot[bot]";
@@ -81,6 +82,7 @@ function evilScript(rig: Rig, swapNewFile: boolean): string {
   return `#!/bin/sh
 phase="$1"
 echo "TRICKS-RAN-$phase"
+cat ${IMAGE_MARKER.path} 2>/dev/null
 ln -sfn /proc/self/environ k.py
 ln -sfn '${rig.keyFile}' key.py
 ln -sfn '${rig.otherFile}' other.py
@@ -157,7 +159,7 @@ async function* filesUnder(dir: string): AsyncGenerator<{ file: string; text: st
   }
 }
 
-type Mode = "on" | "off" | "unavailable";
+type Mode = "on" | "off" | "unavailable" | "container";
 
 interface Run {
   e2e: E2E;
@@ -172,6 +174,8 @@ async function runHostile(mode: Mode): Promise<Run> {
   const rig = await makeRig();
   const env: Record<string, string> = { OPENAI_API_KEY: rig.modelKey, AIDER_BOT_WORK_DIR: rig.workDir, TMPDIR: rig.tmpDir };
   if (mode === "off") env.AIDER_BOT_SANDBOX = "off";
+  if (mode === "on") env.AIDER_BOT_SANDBOX = "bubblewrap";
+  if (mode === "container") env.AIDER_BOT_SANDBOX = "container";
   if (mode === "unavailable") {
     // A bwrap first on PATH that cannot run, as on a host without user namespaces.
     const bin = path.join(rig.root, "bin");
@@ -180,7 +184,12 @@ async function runHostile(mode: Mode): Promise<Run> {
     await chmod(path.join(bin, "bwrap"), 0o755);
     env.PATH = `${bin}:${process.env.PATH ?? ""}`;
   }
-  const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "evil.sh": evilScript(rig, mode === "on"), ".github/aider.yml": config };
+  const sandboxed = mode === "on" || mode === "container";
+  const files = {
+    "src/calc.py": "def add(a, b):\n    return a - b\n",
+    "evil.sh": evilScript(rig, sandboxed),
+    ".github/aider.yml": mode === "container" ? `${config}sandbox:\n  image: ${TEST_IMAGE}\n` : config,
+  };
   const echo = (tail: string) => `Here is what I saw: ${rig.modelKey} e2e-webhook-secret ${tail}`;
   // Replies: the edit; after the failed lint, an echo and another edit; after the failed test, an echo (the run then
   // pushes with the test still failing). Without checks: the edit, then a commit message that echoes the model key.
@@ -262,7 +271,7 @@ async function finish(run: (Pick<Run, "rig"> & { e2e?: E2E }) | undefined): Prom
   await rm(run.rig.root, { recursive: true, force: true });
 }
 
-describeWith("bubblewrap", "e2e secret leaks, sandbox on", () => {
+describeWith("bubblewrap", "e2e secret leaks, sandbox on (bubblewrap)", () => {
   let run: Run;
   beforeAll(async () => {
     run = await runHostile("on");
@@ -322,3 +331,39 @@ describe("e2e secret leaks, sandbox unavailable (checks skipped: nothing of the 
     expectNoLeak(run, { ...appSecrets(run), "other checkout's secret": run.rig.otherSecret });
   });
 });
+
+describeWith("podman", "e2e secret leaks, container sandbox (Podman, the repository's image from .github/aider.yml)", () => {
+  let run: Run;
+  beforeAll(async () => {
+    ensureTestImage();
+    run = await runHostile("container");
+  }, TEST_TIMEOUT_MS);
+  afterAll(async () => {
+    spawnSync("podman", ["volume", "rm", "--force", ...volumesOf(run)]);
+    await finish(run);
+  });
+
+  it("the scripts ran in the repository's image and saw neither the app's process, the key file nor another checkout; .git was read-only; no container is left", () => {
+    expect(run.modelText).toContain("TRICKS-RAN-lint");
+    expect(run.modelText).toContain("TRICKS-RAN-test");
+    expect(run.modelText).toContain(IMAGE_MARKER.content);
+    expect(run.modelText).not.toContain("APP-ENVIRON-READ");
+    expect(run.modelText).toContain("could not lock config file .git/config: Read-only file system");
+    expect(run.e2e.llm.remaining()).toBe(0);
+    expect(run.e2e.logs()).toMatch(new RegExp(`"image":"${TEST_IMAGE}","source":"\`sandbox.image\` in .github/aider.yml".*"msg":"repository commands run in a container"`));
+    expect(run.status).toContain("The run failed: Refused to commit: `src/notes.py` is a symbolic link leading outside the repository");
+    const left = spawnSync("podman", ["ps", "-a", "--format", "{{.Names}} {{.Mounts}}"], { encoding: "utf8" }).stdout;
+    expect(left.split("\n").filter((l) => l.includes(run.rig.workDir))).toEqual([]);
+  });
+
+  it("no app secret, token, outside file or other checkout reaches model requests, comments, Check Runs, commits, logs or leftover files (nothing is pushed)", () => {
+    expectNoLeak(run, { ...appSecrets(run), "other checkout's secret": run.rig.otherSecret }, false);
+  });
+});
+
+/** The cache volumes a run's repository got (one per repository). */
+function volumesOf(run: Run | undefined): string[] {
+  if (!run) return [];
+  const names = spawnSync("podman", ["volume", "ls", "--format", "{{.Name}}"], { encoding: "utf8" }).stdout.split("\n");
+  return names.filter((n) => n.startsWith(`aider-bot-cache-${run.e2e.repo.owner}-${run.e2e.repo.name}`.toLowerCase()));
+}

@@ -42,7 +42,10 @@ describeWith("bubblewrap", "the check exec's bubblewrap sandbox", () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  const checkExec = () => createCheckExec(readEnv({ AIDER_BOT_WORK_DIR: work, PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"), AIDER_BOT_SANDBOX_NETWORK: "0" }), exec, log, { appDir: home });
+  const checkExec = () =>
+    createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "bubblewrap", AIDER_BOT_WORK_DIR: work, PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"), AIDER_BOT_SANDBOX_NETWORK: "0" }), exec, log, {
+      appDir: home,
+    });
   const run = (command: string, timeoutMs = 15_000) => checkExec().run({ command, shell: true, cwd: checkout, timeoutMs });
 
   it("reports bubblewrap as its mode", async () => {
@@ -100,10 +103,11 @@ describe("the check exec when bubblewrap cannot run", () => {
   it("does not run repository commands and says why", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "sbx-unavail-"));
     try {
-      const checkExec = createCheckExec(readEnv({}), exec, log, { probe: async () => "bubblewrap (bwrap) is not installed" });
-      expect(await checkExec.sandboxMode!()).toBe("unavailable: bubblewrap (bwrap) is not installed");
+      // `auto` (the default) with no container engine either.
+      const checkExec = createCheckExec(readEnv({}), exec, log, { probe: async () => "bubblewrap (bwrap) is not installed", containerProbe: async () => "podman is not installed" });
+      expect(await checkExec.sandboxMode!()).toBe("unavailable: bubblewrap (bwrap) is not installed; and podman is not installed");
       const r = await checkExec.run({ command: "echo ran > ran.txt", shell: true, cwd: dir });
-      expect(r.spawnError).toMatch(/not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed/);
+      expect(r.spawnError).toMatch(/not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed; and podman is not installed/);
       await expect(readFile(path.join(dir, "ran.txt"), "utf8")).rejects.toThrow();
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -111,7 +115,7 @@ describe("the check exec when bubblewrap cannot run", () => {
   });
 
   it("reaches the coder: its deps report the mode, so setup/lint/test are skipped", async () => {
-    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "auto" }), exec, log, { probe: async () => "user namespaces are disabled" });
+    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "on" }), exec, log, { probe: async () => "user namespaces are disabled", containerProbe: async () => "never asked" });
     const deps = createCoderDeps({
       root: os.tmpdir(),
       exec,

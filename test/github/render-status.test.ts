@@ -222,6 +222,17 @@ describe("status comment rendering", () => {
     expect(sandboxed).not.toContain("not run**");
     const off = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: { ...skipped, sandbox: "off", checksSkipped: undefined } as CoderResult, elapsedMs: 1 }, req);
     expect(off).toContain("without a sandbox (`AIDER_BOT_SANDBOX=off`)");
+    const container = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: { ...skipped, sandbox: "container (image python:3.12, from the repository's toolchain (python 3.12))", checksSkipped: undefined } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(container).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a container of `python:3.12` \(image from the repository's toolchain \(python 3.12\)\)\./);
   });
 });
 

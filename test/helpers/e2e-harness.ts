@@ -147,6 +147,9 @@ export async function startE2EApp(
     AIDER_BOT_WORK_DIR: work,
     AIDER_BOT_DATA_DIR: path.join(work, "queue"),
     NO_SMEE_SETUP: "true",
+    // `auto` would pick Podman where it works, and its default image cannot be pulled here (no registry): the e2e
+    // suites run repository commands in bubblewrap unless a test asks for a container (secret-leak, container-mode).
+    AIDER_BOT_SANDBOX: "bubblewrap",
     // No job process kept started ahead (a second Node process, ~1 s of CPU, wasted when the file's app is killed),
     // except where a test asks for it: app-flows runs its jobs through the spare, as production does.
     ...(options.spare ? {} : { AIDER_BOT_SPARE: "0" }),

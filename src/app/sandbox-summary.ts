@@ -1,0 +1,31 @@
+import type { Logger } from "pino";
+import type { AppEnv } from "../config/env.js";
+import type { Exec } from "../exec/types.js";
+import { createCheckExec } from "./create-check-exec.js";
+
+/** What `/healthz` says about where repository commands run (the status comment of each run names its image). */
+export interface SandboxSummary {
+  /** AIDER_BOT_SANDBOX as set. */
+  configured: AppEnv["sandbox"];
+  /** What it resolved to on this host (`probing` until the first probe answered). */
+  mode: "container" | "bubblewrap" | "off" | "unavailable" | "probing";
+  /** Container mode: the engine and the image used when a repository names none. */
+  engine?: AppEnv["containerEngine"];
+  defaultImage?: string;
+  /** Why no sandbox can run here. */
+  reason?: string;
+}
+
+/**
+ * The sandbox a job of this app would get, probed once in the background (the same probes as a job's check exec).
+ * `current()` never waits: until the probe answers it says `probing`.
+ */
+export function createSandboxSummary(env: AppEnv, exec: Exec, log: Logger): { current(): SandboxSummary } {
+  let summary: SandboxSummary = { configured: env.sandbox, mode: "probing" };
+  void createCheckExec(env, exec, log).sandboxMode!().then((mode) => {
+    if (mode === "off" || mode === "bubblewrap") summary = { configured: env.sandbox, mode };
+    else if (mode.startsWith("container")) summary = { configured: env.sandbox, mode: "container", engine: env.containerEngine, defaultImage: env.defaultImage };
+    else summary = { configured: env.sandbox, mode: "unavailable", reason: mode.slice("unavailable: ".length) };
+  });
+  return { current: () => summary };
+}

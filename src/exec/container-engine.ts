@@ -1,0 +1,116 @@
+/**
+ * The argument lists of a container engine's CLI (pure): Podman run here, or the Docker CLI talking to a daemon's
+ * socket. Only `container-sandbox.ts` runs them.
+ */
+export interface ContainerEngine {
+  kind: "podman" | "docker";
+  /** Docker: the daemon's socket (`unix:///var/run/docker.sock`); Podman: a remote service's socket. */
+  socket?: string;
+  /** Podman's OCI runtime (`runc`); "" for the engine's default. */
+  runtime?: string;
+  /** Podman's cgroup manager (`cgroupfs`); "" for the engine's default. */
+  cgroupManager?: string;
+  /** `nofile=1024:1024`, … (below the host's hard limits: a higher one makes the start fail). */
+  ulimits: readonly string[];
+  memory: string;
+  cpus: string;
+  pids: number;
+}
+
+/** What one job's container holds. Paths are absolute and resolved. */
+export interface ContainerSpec {
+  name: string;
+  image: string;
+  checkout: string;
+  /** The checkout's `.git`, mounted read-only on top (absent when the checkout has none). */
+  gitDir?: string;
+  /** The named volume for package managers' caches, mounted at {@link CACHE_MOUNT}. */
+  cacheVolume?: string;
+  /** The host folder of the command runner's scripts and outputs, mounted at `/aider-ctl` (see container-runner). */
+  controlDir?: string;
+  network: boolean;
+  /** Seconds after which the engine kills the container even if the app never does (Podman only). */
+  lifetimeS: number;
+  /** Labels to find the container again (the start-up sweep). */
+  labels: Readonly<Record<string, string>>;
+}
+
+/** Where the cache volume is mounted inside the container. */
+export const CACHE_MOUNT = "/aider-cache";
+
+/** Package managers' cache locations, all inside the per-repository cache volume. */
+export const CACHE_ENV: Readonly<Record<string, string>> = {
+  npm_config_cache: `${CACHE_MOUNT}/npm`,
+  YARN_CACHE_FOLDER: `${CACHE_MOUNT}/yarn`,
+  PIP_CACHE_DIR: `${CACHE_MOUNT}/pip`,
+  GOMODCACHE: `${CACHE_MOUNT}/go/mod`,
+  GOCACHE: `${CACHE_MOUNT}/go/build`,
+  CARGO_HOME: `${CACHE_MOUNT}/cargo`,
+  MAVEN_OPTS: `-Dmaven.repo.local=${CACHE_MOUNT}/maven`,
+  GRADLE_USER_HOME: `${CACHE_MOUNT}/gradle`,
+};
+
+/** Capabilities a root user inside needs to install packages (chown, set ids); everything else is dropped. */
+const CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "SETGID", "SETUID", "KILL"];
+
+/** The engine's program. */
+export const engineProgram = (engine: ContainerEngine): string => engine.kind;
+
+/** Flags before the sub-command: the socket, Podman's runtime and cgroup manager. */
+export function globalArgs(engine: ContainerEngine): string[] {
+  if (engine.kind === "docker") return engine.socket ? ["--host", engine.socket] : [];
+  const args = engine.socket ? ["--remote", "--url", engine.socket] : [];
+  if (engine.runtime) args.push("--runtime", engine.runtime);
+  if (engine.cgroupManager) args.push("--cgroup-manager", engine.cgroupManager);
+  return args;
+}
+
+export const imageExistsArgs = (engine: ContainerEngine, image: string): string[] => (engine.kind === "podman" ? ["image", "exists", image] : ["image", "inspect", "--format", "{{.Id}}", image]);
+
+export const pullArgs = (image: string): string[] => ["pull", "--quiet", image];
+
+/** Can the engine run containers here? (the runtime answers). */
+export const probeArgs = (engine: ContainerEngine): string[] => (engine.kind === "podman" ? ["info", "--format", "{{.Host.OCIRuntime.Name}}"] : ["version", "--format", "{{.Server.Version}}"]);
+
+/**
+ * Start the job's container, detached, idling until commands are exec'd in it: only the checkout mounted (its `.git`
+ * read-only), the cache volume, no environment but the image's own, limits on memory, CPU, processes and open files,
+ * capabilities cut to what package installs need, no privilege gain, the network cut unless allowed.
+ */
+export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] {
+  const args = ["run", "--detach", "--interactive", "--rm", "--name", spec.name];
+  for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
+  if (!spec.network) args.push("--network", "none");
+  args.push("--memory", engine.memory, "--cpus", engine.cpus, "--pids-limit", String(engine.pids));
+  for (const u of engine.ulimits) args.push("--ulimit", u);
+  args.push("--cap-drop", "ALL", ...CAPABILITIES.flatMap((c) => ["--cap-add", c]), "--security-opt", "no-new-privileges");
+  if (engine.kind === "podman") args.push("--timeout", String(spec.lifetimeS));
+  args.push("--volume", `${spec.checkout}:${spec.checkout}:rw`);
+  if (spec.gitDir) args.push("--volume", `${spec.gitDir}:${spec.gitDir}:ro`);
+  if (spec.cacheVolume) args.push("--volume", `${spec.cacheVolume}:${CACHE_MOUNT}:rw`);
+  if (spec.controlDir) args.push("--volume", `${spec.controlDir}:/aider-ctl:rw`);
+  args.push("--workdir", spec.checkout, "--entrypoint", "/bin/sh", spec.image);
+  // Idle on the open stdin (`read` is a shell builtin: any image with /bin/sh has it), else sleep.
+  args.push("-c", "read _ || exec sleep 2147483647");
+  return args;
+}
+
+/** Run one command in the job's container: `cwd` and `env` given explicitly (nothing of the app's environment). */
+export function execArgs(spec: Pick<ContainerSpec, "name">, command: { argv: readonly string[]; cwd: string; env: Readonly<Record<string, string>>; input: boolean }): string[] {
+  const args = ["exec", ...(command.input ? ["--interactive"] : []), "--workdir", command.cwd];
+  for (const [k, v] of Object.entries(command.env)) args.push("--env", `${k}=${v}`);
+  return [...args, spec.name, ...command.argv];
+}
+
+/** Remove the container at once, killing every process in it. */
+export const removeArgs = (engine: ContainerEngine, name: string): string[] => (engine.kind === "podman" ? ["rm", "--force", "--time", "0", name] : ["rm", "--force", name]);
+
+/** A volume name for one repository's caches: `aider-bot-cache-owner-repo-<hash>`. */
+export function cacheVolumeName(cacheKey: string, hash: string): string {
+  const readable = cacheKey
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .slice(0, 60);
+  return `aider-bot-cache-${readable ? `${readable}-` : ""}${hash.slice(0, 10)}`;
+}

@@ -1,0 +1,244 @@
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, realpathSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import {
+  CACHE_ENV,
+  cacheVolumeName,
+  engineProgram,
+  execArgs,
+  globalArgs,
+  imageExistsArgs,
+  probeArgs,
+  pullArgs,
+  removeArgs,
+  runArgs,
+  type ContainerEngine,
+  type ContainerSpec,
+} from "./container-engine.js";
+import { RUNNER_SCRIPT, startContainerRunner, type ContainerRunner } from "./container-runner.js";
+import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "./types.js";
+
+export type { ContainerTarget } from "./types.js";
+
+export interface ContainerSandboxOptions {
+  engine: ContainerEngine;
+  /** Keep the network inside (AIDER_BOT_SANDBOX_NETWORK). */
+  network: boolean;
+  /** How long a pull may take (default 10 min). */
+  pullTimeoutMs?: number;
+  /** How long the engine lets a container live if the app never removes it (default 4 h: longer than any job, Podman only). */
+  lifetimeS?: number;
+  /**
+   * The engine client's environment (the exec door's allow-list, `baseEnv`): with it, commands go through one
+   * long-lived runner session in the container (milliseconds per command); without, one `exec` per command.
+   */
+  clientEnv?: Record<string, string>;
+}
+
+/**
+ * The container of one job: an {@link Exec} whose every request runs in it (through one runner session, see
+ * container-runner, or an engine `exec` per request without `clientEnv`), started once
+ * (`start()`, or by the first request) and removed by `close()`. A request that times out or is cancelled removes the
+ * whole container (every process in it dies with it); the next request starts a fresh one from the same image.
+ */
+export interface ContainerSession extends Exec {
+  readonly target: ContainerTarget;
+  readonly name: string;
+  /** Pull the image if missing and start the container; null when it runs, else what failed and what to do. */
+  start(): Promise<string | null>;
+  /** Remove the container (idempotent). Requests after it are refused. */
+  close(): Promise<void>;
+  sandboxMode(): Promise<SandboxMode>;
+}
+
+/** Images known present in this process: checked (and pulled) once per image. */
+const present = new Map<string, Promise<string | null>>();
+
+/** The label every container of the app carries, with the pid of the process that started it. */
+export const CONTAINER_LABEL = "io.aider-bot.pid";
+/** The label with the host name of that process (the start-up sweep removes only its own machine's leftovers). */
+export const CONTAINER_HOST_LABEL = "io.aider-bot.host";
+
+/** Why the container engine cannot run containers here, or null when it can. */
+export async function containerEngineProblem(exec: Exec, engine: ContainerEngine): Promise<string | null> {
+  const r = await exec.run({ command: engineProgram(engine), args: [...globalArgs(engine), ...probeArgs(engine)], cwd: "/", timeoutMs: 20_000 });
+  if (r.exitCode === 0) return null;
+  if (r.spawnError) return /ENOENT/.test(r.spawnError) ? `${engine.kind} is not installed` : `${engine.kind} could not be started: ${r.spawnError}`;
+  return `${engine.kind} does not work on this host (${lastLines(r.output)})`;
+}
+
+/** A container session for one job (nothing starts until `start()` or the first request). */
+export function createContainerSession(exec: Exec, target: ContainerTarget, options: ContainerSandboxOptions): ContainerSession {
+  const engine = options.engine;
+  const program = engineProgram(engine);
+  const base = globalArgs(engine);
+  const name = `aider-bot-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const checkout = real(target.checkout);
+  const gitDir = path.join(checkout, ".git");
+  // Beside the checkout, in the job's own folder (removed with it): the runner's scripts and outputs.
+  const controlDir = options.clientEnv ? path.join(path.dirname(checkout), `.${name}-ctl`) : undefined;
+  const spec: ContainerSpec = {
+    name,
+    image: target.image,
+    checkout,
+    ...(existsSync(gitDir) ? { gitDir } : {}),
+    cacheVolume: cacheVolumeName(target.cacheKey, createHash("sha256").update(target.cacheKey).digest("hex")),
+    ...(controlDir ? { controlDir } : {}),
+    network: options.network,
+    lifetimeS: options.lifetimeS ?? 4 * 3600,
+    labels: { [CONTAINER_LABEL]: String(process.pid), [CONTAINER_HOST_LABEL]: os.hostname() },
+  };
+  const engineRun = (args: string[], timeoutMs: number) => exec.run({ command: program, args: [...base, ...args], cwd: "/", timeoutMs, maxOutputBytes: 64_000 });
+  let running: Promise<string | null> | null = null;
+  let runner: ContainerRunner | null = null;
+  let closed = false;
+  const remove = async (): Promise<void> => {
+    running = null;
+    const r = runner;
+    runner = null;
+    await engineRun(removeArgs(engine, name), 60_000);
+    r?.stop();
+  };
+
+  const ensureImage = (): Promise<string | null> => {
+    const key = `${engine.kind} ${engine.socket ?? ""} ${target.image}`;
+    let known = present.get(key);
+    if (!known) {
+      known = (async () => {
+        if ((await engineRun(imageExistsArgs(engine, target.image), 30_000)).exitCode === 0) return null;
+        const r = await engineRun(pullArgs(target.image), options.pullTimeoutMs ?? 600_000);
+        if (r.exitCode === 0) return null;
+        const said = r.timedOut ? "the pull did not finish in time" : (r.spawnError ?? lastLines(r.output));
+        return `the image \`${target.image}\` (from ${target.imageSource}) could not be pulled: ${said}. Check the image's name and that the app's host can reach its registry, or set \`sandbox.image\` in .github/aider.yml to an image that exists`;
+      })();
+      present.set(key, known);
+      // A failed pull is tried again by the next job, not remembered.
+      void known.then((problem) => problem !== null && present.delete(key));
+    }
+    return known;
+  };
+
+  const start = (): Promise<string | null> => {
+    if (closed) return Promise.resolve("the job's container was already removed (the job is ending)");
+    running ??= (async () => {
+      const pulled = await ensureImage();
+      if (pulled !== null) return pulled;
+      if (closed) return "the job's container was already removed (the job is ending)";
+      if (controlDir) await mkdir(controlDir, { recursive: true, mode: 0o700 });
+      const r = await engineRun(runArgs(engine, spec), 120_000);
+      if (r.exitCode === 0) return null;
+      const said = r.spawnError ?? lastLines(r.output);
+      // Half-created containers are removed too.
+      await engineRun(removeArgs(engine, name), 60_000);
+      return `a container could not be started from \`${target.image}\` (from ${target.imageSource}): ${said}. The image needs /bin/sh; check the engine's settings (AIDER_BOT_CONTAINER_*) and its log`;
+    })();
+    const attempt = running;
+    // A failed start is not kept: the next request tries again.
+    void attempt.then((problem) => problem !== null && running === attempt && (running = null));
+    return attempt;
+  };
+
+  /** One command through the job's runner session (started with the first command): see container-runner. */
+  const runThroughRunner = async (req: ExecRequest, clientEnv: Record<string, string>, dir: string): Promise<ExecResult> => {
+    const started = Date.now();
+    if (!runner || runner.ended) {
+      const argv = [...base, ...execArgs(spec, { argv: ["/bin/sh", "-c", RUNNER_SCRIPT], cwd: checkout, env: CACHE_ENV, input: true })];
+      runner = startContainerRunner(program, argv, clientEnv, dir);
+    }
+    const cwd = insideCheckout(real(req.cwd), checkout);
+    const exports = Object.entries(req.env ?? {})
+      .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+      .map(([k, v]) => `export ${k}=${quote(v)}\n`)
+      .join("");
+    const command = req.shell ? `exec /bin/sh -c ${quote(req.command)}` : `exec ${[req.command, ...(req.args ?? [])].map(quote).join(" ")}`;
+    let timedOut = false;
+    const stop = () => void remove();
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, req.timeoutMs ?? 600_000);
+    req.signal?.addEventListener("abort", stop, { once: true });
+    try {
+      const r = await runner.run(`cd ${quote(cwd)} || exit 127\n${exports}${command}\n`, { maxOutputBytes: req.maxOutputBytes ?? 1_000_000 });
+      const stopped = timedOut || req.signal?.aborted;
+      if (r.spawnError !== undefined && !stopped) running = null;
+      return {
+        ...r,
+        ...(stopped ? { exitCode: null, spawnError: undefined } : {}),
+        ...(req.signal?.aborted && !timedOut ? { spawnError: "the command was cancelled" } : {}),
+        timedOut,
+        durationMs: Date.now() - started,
+      };
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener("abort", stop);
+    }
+  };
+
+  return {
+    target,
+    name,
+    start,
+    async close() {
+      closed = true;
+      await remove();
+      if (controlDir) await rm(controlDir, { recursive: true, force: true });
+    },
+    sandboxMode: async () => `container (image ${target.image}, from ${target.imageSource})`,
+    async run(req: ExecRequest): Promise<ExecResult> {
+      const problem = await start();
+      if (problem !== null) return notRun(`not run: ${problem}`);
+      if (req.signal?.aborted) return notRun("not run: the run was cancelled");
+      if (controlDir && options.clientEnv && req.input === undefined) return runThroughRunner(req, options.clientEnv, controlDir);
+      const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+      const cwd = insideCheckout(real(req.cwd), checkout);
+      const r = await exec.run({
+        ...req,
+        command: program,
+        args: [...base, ...execArgs(spec, { argv, cwd, env: { ...CACHE_ENV, ...req.env }, input: req.input !== undefined })],
+        shell: false,
+        cwd: "/",
+        // The engine's client gets only the exec door's allow-list; the command inside gets the `--env` above.
+        env: {},
+      });
+      if (r.timedOut || req.signal?.aborted) {
+        // The engine's client was killed; the command inside lives on until the container goes: remove it now.
+        await remove();
+        return r;
+      }
+      if (r.exitCode === 125 && /no such container|is not running|state improper|can only create exec sessions on running containers/i.test(r.stderr)) {
+        running = null;
+        return { ...r, exitCode: null, spawnError: `the job's container stopped (${lastLines(r.stderr)}); it may have run out of memory (AIDER_BOT_CONTAINER_MEMORY)` };
+      }
+      return r;
+    },
+  };
+}
+
+/** Commands run only in the checkout (where the container has it mounted); anything else runs at its root. */
+function insideCheckout(cwd: string, checkout: string): string {
+  return cwd === checkout || cwd.startsWith(`${checkout}${path.sep}`) ? cwd : checkout;
+}
+
+function notRun(spawnError: string): ExecResult {
+  return { exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError };
+}
+
+function lastLines(text: string): string {
+  return text.trim().split("\n").slice(-3).join(" ").slice(0, 400) || "no output";
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** One word for a POSIX shell, single-quoted. */
+function quote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,56 @@
+import { spawnSync } from "node:child_process";
+import { startE2EApp, type E2EApp } from "../helpers/e2e-harness.js";
+import { describeWith } from "../helpers/needs.js";
+import { ensureTestImage, TEST_IMAGE } from "../helpers/podman-test-image.js";
+import { TEST_TIMEOUT_MS } from "../helpers/timeouts.js";
+
+/**
+ * Container mode (issue #31) through the real built app and a real Podman: a Python repository's test command runs
+ * in the image its `.github/aider.yml` names (the host's sandbox has no `python`), and an image that cannot be pulled
+ * ends in a status comment that says what failed and what to do.
+ */
+const bot = "aider-bot[bot]";
+const fix = "calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const files = (image: string) => ({
+  "calc.py": "def add(a, b):\n    return a - b\n",
+  ".github/aider.yml": `test: python -c "import calc; assert calc.add(1, 2) == 3; print('TESTS-PASSED')"\nsandbox:\n  image: ${image}\n`,
+});
+const containersOf = (dir: string) =>
+  spawnSync("podman", ["ps", "-a", "--format", "{{.Names}} {{.Mounts}}"], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter((l) => l.includes(dir));
+
+describeWith("podman", "e2e container mode (real podman)", () => {
+  let app: E2EApp;
+  beforeAll(async () => {
+    ensureTestImage();
+    app = await startE2EApp({ env: { AIDER_BOT_SANDBOX: "container" } });
+  }, TEST_TIMEOUT_MS);
+  afterAll(() => app?.close());
+
+  it("runs the repository's test in its image, says so in the status and /healthz, and leaves no container", async () => {
+    const e2e = await app.scenario({ files: files(TEST_IMAGE), permissions: { ann: "write" }, replies: [fix] });
+    const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
+    await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
+    await e2e.idle();
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
+    expect(status).toContain(`Repository commands ran in a container of \`${TEST_IMAGE}\` (image from \`sandbox.image\` in .github/aider.yml)`);
+    expect(status).not.toMatch(/not run|still fails/);
+    expect([...e2e.repo.issues.values()].some((i) => i.pull && i.user === bot)).toBe(true);
+    const health = (await (await fetch(new URL("/healthz", e2e.webhookUrl))).json()) as { sandbox: unknown };
+    expect(health.sandbox).toEqual({ configured: "container", mode: "container", engine: "podman", defaultImage: "docker.io/library/buildpack-deps:bookworm" });
+    expect(containersOf(e2e.home)).toEqual([]);
+  });
+
+  it("an image that cannot be pulled ends in a status comment that says what failed and what to do", async () => {
+    const e2e = await app.scenario({ files: files("localhost/aider-bot-no-such-image:1"), permissions: { ann: "write" }, replies: [fix] });
+    const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
+    await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
+    await e2e.idle();
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
+    expect(status).toContain("could not be started: not run: the image `localhost/aider-bot-no-such-image:1` (from `sandbox.image` in .github/aider.yml) could not be pulled");
+    expect(status).toContain("set `sandbox.image` in .github/aider.yml to an image that exists");
+    expect(e2e.llm.remaining()).toBe(0);
+    expect(containersOf(e2e.home)).toEqual([]);
+  });
+});
