@@ -26,6 +26,8 @@ export interface CoderOptions {
   /** Commands run once before the first check (e.g. `npm ci`). */
   setupCommands?: string[];
   maxReflections: number;
+  /** Files the context points at (a pull request's changed files, review threads, CI annotations): they steer the map. */
+  hintFiles?: readonly string[];
   mapTokens: number;
   /** Answer only, no edits (`/aider ask`). */
   askOnly?: boolean;
@@ -65,6 +67,8 @@ interface CoderResultBase {
   sandbox?: SandboxMode;
   /** Set when lint/test/setup were configured but not run, with the reason. */
   checksSkipped?: string;
+  /** Files the model asked for (named them in a reply) that the run added to the chat, within the caps. */
+  filesAddedOnRequest?: string[];
 }
 
 export interface FileStat {

@@ -253,6 +253,7 @@ function coderOptions(req: RunRequest, context: PreparedContext | null): CoderOp
     untrustedContext: req.untrustedContext,
     ...(context?.blocks.length ? { prContext: context.blocks } : {}),
     files: context ? [...new Set([...req.files, ...context.files])] : req.files,
+    ...(context?.hintFiles?.length ? { hintFiles: context.hintFiles } : {}),
     readFiles: [],
     editFormat: s.editFormat,
     model: s.model,

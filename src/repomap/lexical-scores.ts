@@ -1,0 +1,90 @@
+import MiniSearch from "minisearch";
+import { splitWords } from "./split-words.js";
+
+/** One file as the lexical ranking sees it: its path and the names it defines and uses. */
+export interface LexicalDoc {
+  relPath: string;
+  /** Names the file defines (functions, classes, …), from its tags. */
+  defs: readonly string[];
+  /** Names the file uses that some file of the repository defines. */
+  refs: readonly string[];
+}
+
+/**
+ * How much each field counts. A word in the path (`src/jobs/retry-queue.ts`) says most about what the file is
+ * for, a defined name almost as much; names a file merely uses are weak evidence.
+ */
+export const FIELD_BOOST = { path: 3, defs: 2, refs: 0.5 } as const;
+
+/** Most query words kept: a long issue body must not make every file relevant (and the search slow). */
+const MAX_QUERY_WORDS = 64;
+
+interface IndexedDoc {
+  id: number;
+  path: string;
+  defs: string;
+  refs: string;
+}
+
+/**
+ * BM25 relevance (MiniSearch's BM25+) of each file to a request: the request's words against the words of the files'
+ * paths, defined names and used names (split at camelCase / snake_case, stemmed: see splitWords), fields weighted
+ * by {@link FIELD_BOOST}. Scores are scaled so the best file has 1; files that share no word with the request are
+ * absent. Deterministic: same docs and text, same scores. Example:
+ * `lexicalScores([{ relPath: "src/retry.ts", defs: ["retryLater"], refs: [] }], "retry failed uploads")` →
+ * `Map { "src/retry.ts" => 1 }`.
+ */
+export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<string, number> {
+  const query = queryWords(text);
+  const scores = new Map<string, number>();
+  if (query.length === 0 || docs.length === 0) return scores;
+  const wanted = new Set(query);
+  const index = new MiniSearch<IndexedDoc>({
+    fields: ["path", "defs", "refs"],
+    // Words are split and stemmed once, below: MiniSearch only cuts at the spaces. It counts a field's length in
+    // all its words, and only the request's words need to be in the index: the scores are those of a full index.
+    tokenize: (s) => (s ? s.split(" ") : []),
+    processTerm: (t) => (wanted.has(t) ? t : null),
+    searchOptions: { boost: { ...FIELD_BOOST }, combineWith: "OR", prefix: false, fuzzy: false },
+  });
+  const words = (names: readonly string[]): string => {
+    let out = "";
+    for (const n of names) {
+      const w = nameWords(n);
+      if (w) out = out ? `${out} ${w}` : w;
+    }
+    return out;
+  };
+  const indexed: IndexedDoc[] = docs.map((d, id) => ({ id, path: splitWords(d.relPath).join(" "), defs: words(d.defs), refs: words(d.refs) }));
+  index.addAll(indexed.filter((d) => d.path || d.defs || d.refs));
+  let best = 0;
+  const raw = new Map<number, number>();
+  for (const hit of index.search(query.join(" "))) {
+    const id = hit.id as number;
+    raw.set(id, hit.score);
+    best = Math.max(best, hit.score);
+  }
+  if (!(best > 0)) return scores;
+  // Files in input order, so equal scores keep a stable order downstream.
+  for (const [id, score] of [...raw].sort((a, b) => a[0] - b[0])) scores.set(docs[id].relPath, score / best);
+  return scores;
+}
+
+/** A name's words, joined by spaces; names recur across files and builds, so each is split once per process. */
+const NAME_WORDS = new Map<string, string>();
+const MAX_NAMES = 200_000;
+
+function nameWords(name: string): string {
+  let w = NAME_WORDS.get(name);
+  if (w === undefined) {
+    w = splitWords(name).join(" ");
+    if (NAME_WORDS.size >= MAX_NAMES) NAME_WORDS.clear();
+    NAME_WORDS.set(name, w);
+  }
+  return w;
+}
+
+/** The request's distinct words, in order of first use, at most {@link MAX_QUERY_WORDS}. */
+function queryWords(text: string): string[] {
+  return [...new Set(splitWords(text))].slice(0, MAX_QUERY_WORDS);
+}
