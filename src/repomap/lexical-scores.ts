@@ -1,13 +1,13 @@
 import MiniSearch from "minisearch";
 import { splitWords } from "./split-words.js";
 
-/** One file as the lexical ranking sees it: its path and the names it defines and uses. */
+/** One file as the lexical ranking sees it: its path and the words of the names it defines and uses. */
 export interface LexicalDoc {
   relPath: string;
-  /** Names the file defines (functions, classes, …), from its tags. */
-  defs: readonly string[];
-  /** Names the file uses that some file of the repository defines. */
-  refs: readonly string[];
+  /** Words (see {@link namesWords}) of the names the file defines (functions, classes, …), from its tags. */
+  defs: string;
+  /** Words of the names the file uses that some file of the repository defines. */
+  refs: string;
 }
 
 /**
@@ -31,7 +31,7 @@ interface IndexedDoc {
  * paths, defined names and used names (split at camelCase / snake_case, stemmed: see splitWords), fields weighted
  * by {@link FIELD_BOOST}. Scores are scaled so the best file has 1; files that share no word with the request are
  * absent. Deterministic: same docs and text, same scores. Example:
- * `lexicalScores([{ relPath: "src/retry.ts", defs: ["retryLater"], refs: [] }], "retry failed uploads")` →
+ * `lexicalScores([{ relPath: "src/retry.ts", defs: namesWords(["retryLater"]), refs: "" }], "retry failed uploads")` →
  * `Map { "src/retry.ts" => 1 }`.
  */
 export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<string, number> {
@@ -47,15 +47,7 @@ export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<st
     processTerm: (t) => (wanted.has(t) ? t : null),
     searchOptions: { boost: { ...FIELD_BOOST }, combineWith: "OR", prefix: false, fuzzy: false },
   });
-  const words = (names: readonly string[]): string => {
-    let out = "";
-    for (const n of names) {
-      const w = nameWords(n);
-      if (w) out = out ? `${out} ${w}` : w;
-    }
-    return out;
-  };
-  const indexed: IndexedDoc[] = docs.map((d, id) => ({ id, path: splitWords(d.relPath).join(" "), defs: words(d.defs), refs: words(d.refs) }));
+  const indexed: IndexedDoc[] = docs.map((d, id) => ({ id, path: nameWords(d.relPath), defs: d.defs, refs: d.refs }));
   index.addAll(indexed.filter((d) => d.path || d.defs || d.refs));
   let best = 0;
   const raw = new Map<number, number>();
@@ -68,6 +60,16 @@ export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<st
   // Files in input order, so equal scores keep a stable order downstream.
   for (const [id, score] of [...raw].sort((a, b) => a[0] - b[0])) scores.set(docs[id].relPath, score / best);
   return scores;
+}
+
+/** The words of some names (splitWords of each), space-separated, as {@link LexicalDoc} holds them. */
+export function namesWords(names: readonly string[]): string {
+  let out = "";
+  for (const n of names) {
+    const w = nameWords(n);
+    if (w) out = out ? `${out} ${w}` : w;
+  }
+  return out;
 }
 
 /** A name's words, joined by spaces; names recur across files and builds, so each is split once per process. */

@@ -1,5 +1,5 @@
 import { fuseRelevance } from "./fuse-relevance.js";
-import { lexicalScores, type LexicalDoc } from "./lexical-scores.js";
+import { lexicalScores, namesWords, type LexicalDoc } from "./lexical-scores.js";
 import { identName, type TagGraph } from "./tag-graph.js";
 
 /** What a map request says about what it is for, beyond chat files and mentions. */
@@ -38,8 +38,24 @@ export function requestRelevance(
   return relevance.size > 0 ? relevance : null;
 }
 
-/** Every file with the names it defines and the repository names it uses (from the graph's edges), in file order. */
+/** Every file with the words of the names it defines and uses (from the graph's lexicon), in file order. */
 export function lexicalDocs(graph: TagGraph, files: readonly string[]): LexicalDoc[] {
+  const lexicon = graph.lexicon ?? graphLexicon(graph);
+  const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
+  return files.map((relPath) => {
+    const node = byPath.get(relPath);
+    return node === undefined ? { relPath, defs: "", refs: "" } : { relPath, defs: lexicon.defs[node], refs: lexicon.refs[node] };
+  });
+}
+
+/** Compute the graph's lexicon (see TagGraph.lexicon) and keep it on the graph, so the cache stores it with it. */
+export function attachLexicon(graph: TagGraph): TagGraph {
+  graph.lexicon ??= graphLexicon(graph);
+  return graph;
+}
+
+/** Per node, the words of the names it defines, and of the names it uses that another file defines. */
+function graphLexicon(graph: TagGraph): { defs: string[]; refs: string[] } {
   const { nodes } = graph;
   const defs: number[][] = nodes.map(() => []);
   for (let p = 0; p < graph.pairNode.length; p++) defs[graph.pairNode[p]].push(graph.pairIdent[p]);
@@ -53,10 +69,6 @@ export function lexicalDocs(graph: TagGraph, files: readonly string[]): LexicalD
     last[f] = k;
     refs[f].push(k);
   }
-  const byPath = new Map(nodes.map((f, node) => [f, node]));
-  const names = (ks: number[]): string[] => [...new Set(ks)].map((k) => identName(graph, k));
-  return files.map((relPath) => {
-    const node = byPath.get(relPath);
-    return node === undefined ? { relPath, defs: [], refs: [] } : { relPath, defs: names(defs[node]), refs: names(refs[node]) };
-  });
+  const words = (ks: number[]): string => namesWords([...new Set(ks)].map((k) => identName(graph, k)));
+  return { defs: defs.map(words), refs: refs.map(words) };
 }

@@ -3,6 +3,18 @@ const NEUTRAL_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs", "sr
 
 /** Whether a path looks like a test file (`*.test.ts`, `*_test.go`, `test_*.py`, `*Test.java`, under `test/`). */
 export function isTestFile(relPath: string): boolean {
+  let test = TESTS.get(relPath);
+  if (test === undefined) {
+    if (TESTS.size >= MAX_KEYS) TESTS.clear();
+    TESTS.set(relPath, (test = looksLikeTest(relPath)));
+  }
+  return test;
+}
+
+/** Answers for paths seen, shared by every build of the process. */
+const TESTS = new Map<string, boolean>();
+
+function looksLikeTest(relPath: string): boolean {
   const base = relPath.slice(relPath.lastIndexOf("/") + 1);
   if (/(^|[._-])(test|spec)s?\.[^.]+$/i.test(base) || /^test_/i.test(base) || /[a-z0-9](Test|Tests|Spec)\.[^.]+$/.test(base)) return true;
   return relPath.split("/").slice(0, -1).some((d) => d === "test" || d === "tests" || d === "__tests__" || d === "spec");
@@ -13,6 +25,19 @@ export function isTestFile(relPath: string): boolean {
  * without the neutral ones. `test/jobs/queue.test.ts` and `src/jobs/queue.ts` both give `jobs/queue`.
  */
 export function pairKey(relPath: string): string {
+  let key = KEYS.get(relPath);
+  if (key === undefined) {
+    if (KEYS.size >= MAX_KEYS) KEYS.clear();
+    KEYS.set(relPath, (key = computeKey(relPath)));
+  }
+  return key;
+}
+
+/** Keys of paths seen, shared by every build of the process (paths recur build after build). */
+const KEYS = new Map<string, string>();
+const MAX_KEYS = 200_000;
+
+function computeKey(relPath: string): string {
   const parts = relPath.split("/");
   let base = parts.pop() ?? "";
   base = base.replace(/\.[^.]+$/, "").replace(/\.d$/, "");
