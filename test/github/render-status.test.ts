@@ -213,6 +213,13 @@ describe("status comment rendering", () => {
     const off = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: { ...skipped, sandbox: "off", checksSkipped: undefined } as CoderResult, elapsedMs: 1 }, req);
     expect(off).toContain("without a sandbox (`AIDER_BOT_SANDBOX=off`)");
   });
+  it("lists the files added at the model's request, and says nothing of them when there were none", () => {
+    const asked = { ...base, outcome: "changed", editedFiles: files, commit: null, filesAddedOnRequest: ["src/util.ts", "src/http/client.ts"] } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: asked, elapsedMs: 1 }, req);
+    expect(body).toContain("**Files added at the model's request** (it named them after seeing the repo map)\n- `src/util.ts`\n- `src/http/client.ts`");
+    const plain = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: { ...asked, filesAddedOnRequest: undefined } as CoderResult, elapsedMs: 1 }, req);
+    expect(plain).not.toContain("at the model's request");
+  });
 });
 
 describe("status comments for long requests", () => {
