@@ -91,7 +91,9 @@ export async function runRecallBench(repoArg?: string): Promise<void> {
     for (const kind of ["today", "request"] as const) {
       const s = scores.get(`${kind}@${mapTokens}`) ?? [];
       const mean = (f: (x: Score) => number): string => (s.reduce((a, x) => a + f(x), 0) / s.length).toFixed(2);
-      console.log(`${kind.padEnd(9)}  ${String(mapTokens).padStart(6)}  ${mean((x) => +x.any).padStart(9)}  ${mean((x) => +x.all).padStart(9)}  ${mean((x) => x.recall).padStart(11)}  ${mean((x) => x.rr)}`);
+      console.log(
+        `${kind.padEnd(9)}  ${String(mapTokens).padStart(6)}  ${mean((x) => +x.any).padStart(9)}  ${mean((x) => +x.all).padStart(9)}  ${mean((x) => x.recall).padStart(11)}  ${mean((x) => x.rr)}`,
+      );
     }
   }
   const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}× (${Math.round(a)} ms / ${Math.round(b)} ms)`;

@@ -345,7 +345,10 @@ const MAX_RANKING_TEXT = 8_000;
  */
 function mapRequestContext(run: CoderRun): { text: string; hintFiles: string[] } {
   const { options } = run;
-  const untrusted = (options.untrustedContext ?? []).map((c) => c.text).join("\n").slice(0, MAX_RANKING_TEXT);
+  const untrusted = (options.untrustedContext ?? [])
+    .map((c) => c.text)
+    .join("\n")
+    .slice(0, MAX_RANKING_TEXT);
   const named = untrusted ? findFileMentions(untrusted, mentionContext(run)) : [];
   return { text: `${options.message}\n${untrusted}`.trim(), hintFiles: [...new Set([...(options.hintFiles ?? []), ...named])] };
 }

@@ -66,7 +66,15 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   const { nodes, from } = graph;
   const weight = edgeWeights(graph, chat, input.mentionedIdents ?? []);
   const relevance = input.relevance && input.relevance.size > 0 ? input.relevance : null;
-  const personalization = personalize(nodes, new Set([...input.files, ...chat]).size, chat, new Set(input.mentionedFiles ?? []), new Set(input.mentionedIdents ?? []), weight.definesMentioned, relevance);
+  const personalization = personalize(
+    nodes,
+    new Set([...input.files, ...chat]).size,
+    chat,
+    new Set(input.mentionedFiles ?? []),
+    new Set(input.mentionedIdents ?? []),
+    weight.definesMentioned,
+    relevance,
+  );
   // PageRank over the merged parallel edges: the same ranks (weights of parallel edges add up), far fewer edges.
   const slotWeight = new Float64Array(graph.slotFrom.length);
   for (let e = 0; e < from.length; e++) slotWeight[graph.edgeSlot[e]] += weight.values[e];

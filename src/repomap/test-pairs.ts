@@ -17,7 +17,10 @@ const TESTS = new Map<string, boolean>();
 function looksLikeTest(relPath: string): boolean {
   const base = relPath.slice(relPath.lastIndexOf("/") + 1);
   if (/(^|[._-])(test|spec)s?\.[^.]+$/i.test(base) || /^test_/i.test(base) || /[a-z0-9](Test|Tests|Spec)\.[^.]+$/.test(base)) return true;
-  return relPath.split("/").slice(0, -1).some((d) => d === "test" || d === "tests" || d === "__tests__" || d === "spec");
+  return relPath
+    .split("/")
+    .slice(0, -1)
+    .some((d) => d === "test" || d === "tests" || d === "__tests__" || d === "spec");
 }
 
 /**

@@ -4,7 +4,12 @@ describe("coChangeScores", () => {
   const known = new Set(["a.ts", "b.ts", "c.ts", "d.ts"]);
 
   test("files changed with a seed score, small commits and repeated pairings most; seeds are left out", () => {
-    const history = [["a.ts", "b.ts"], ["a.ts", "b.ts"], ["a.ts", "c.ts", "d.ts"], ["c.ts", "d.ts"]];
+    const history = [
+      ["a.ts", "b.ts"],
+      ["a.ts", "b.ts"],
+      ["a.ts", "c.ts", "d.ts"],
+      ["c.ts", "d.ts"],
+    ];
     const scores = coChangeScores(history, new Map([["a.ts", 1]]), known);
     expect(scores.get("b.ts")).toBe(1);
     expect(scores.get("c.ts")!).toBeGreaterThan(0);

@@ -18,7 +18,11 @@ describe("fuseRelevance", () => {
   });
 
   test("history: files changed with a chat file gain, the chat file itself is never listed", () => {
-    const history = [["src/http.ts", "src/log.ts"], ["src/http.ts", "src/log.ts"], ["src/theme.ts", "src/retry.ts"]];
+    const history = [
+      ["src/http.ts", "src/log.ts"],
+      ["src/http.ts", "src/log.ts"],
+      ["src/theme.ts", "src/retry.ts"],
+    ];
     const r = fuseRelevance({ files, lexical: new Map(), chatFiles: ["src/http.ts"], history });
     expect(r.has("src/http.ts")).toBe(false);
     expect(r.get("src/log.ts")).toBe(1);

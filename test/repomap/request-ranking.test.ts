@@ -96,7 +96,14 @@ describe("rankTags with relevance", () => {
   });
 
   test("relevant files come first with their best definition; a relevant file without tags is listed by name", () => {
-    const ranked = rankTags({ tags, files, relevance: new Map([["d.ts", 1], ["notes.md", 0.5]]) });
+    const ranked = rankTags({
+      tags,
+      files,
+      relevance: new Map([
+        ["d.ts", 1],
+        ["notes.md", 0.5],
+      ]),
+    });
     expect(ranked[0].relPath).toBe("d.ts");
     expect(ranked[1]).toEqual({ relPath: "notes.md" });
     // Every definition is listed once, and every file.

@@ -18,7 +18,10 @@ describe("changeHistory", () => {
     await writeFiles(dir, { "a.ts": "2\n", "c.ts": "1\n" });
     await sh(dir, ["add", "-A"]);
     await sh(dir, ["commit", "-q", "-m", "second"]);
-    expect(await git.changeHistory(dir)).toEqual([["a.ts", "c.ts"], ["a.ts", "b.ts"]]);
+    expect(await git.changeHistory(dir)).toEqual([
+      ["a.ts", "c.ts"],
+      ["a.ts", "b.ts"],
+    ]);
     expect(await git.changeHistory(dir, 1)).toEqual([["a.ts", "c.ts"]]);
   });
 
