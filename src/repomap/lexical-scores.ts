@@ -4,9 +4,9 @@ import { splitWords } from "./split-words.js";
 /** One file as the lexical ranking sees it: its path and the words of the names it defines and uses. */
 export interface LexicalDoc {
   relPath: string;
-  /** Words (see {@link namesWords}) of the names the file defines (functions, classes, …), from its tags. */
+  /** Distinct words (see {@link namesWords}) of the names the file defines (functions, classes, …), from its tags. */
   defs: string;
-  /** Words of the names the file uses that some file of the repository defines. */
+  /** Distinct words of the names the file uses that some file of the repository defines. */
   refs: string;
 }
 
@@ -41,9 +41,11 @@ export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<st
   const wanted = new Set(query);
   const index = new MiniSearch<IndexedDoc>({
     fields: ["path", "defs", "refs"],
-    // Words are split and stemmed once, below: MiniSearch only cuts at the spaces. It counts a field's length in
-    // all its words, and only the request's words need to be in the index: the scores are those of a full index.
-    tokenize: (s) => (s ? s.split(" ") : []),
+    // Words are split and stemmed beforehand: MiniSearch only cuts at the spaces. It counts a field's length in
+    // distinct words, and only the request's words need to be in the index: the scores are those of a full index.
+    // A names field without any of the request's words needs only its length, given as shared placeholders (no
+    // split, far less garbage); `includes` may let a field through that has none, which costs a split only.
+    tokenize: (s, field) => (!s ? [] : field !== "defs" && field !== "refs" ? s.split(" ") : query.some((w) => s.includes(w)) ? s.split(" ") : placeholders(wordCount(s))),
     processTerm: (t) => (wanted.has(t) ? t : null),
     searchOptions: { boost: { ...FIELD_BOOST }, combineWith: "OR", prefix: false, fuzzy: false },
   });
@@ -62,14 +64,34 @@ export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<st
   return scores;
 }
 
-/** The words of some names (splitWords of each), space-separated, as {@link LexicalDoc} holds them. */
+/** The distinct words of some names (splitWords of each), space-separated, as {@link LexicalDoc} holds them. */
 export function namesWords(names: readonly string[]): string {
-  let out = "";
+  const words = new Set<string>();
   for (const n of names) {
     const w = nameWords(n);
-    if (w) out = out ? `${out} ${w}` : w;
+    if (w) for (const word of w.split(" ")) words.add(word);
   }
-  return out;
+  return [...words].join(" ");
+}
+
+function wordCount(s: string): number {
+  let n = 1;
+  for (let i = s.indexOf(" "); i >= 0; i = s.indexOf(" ", i + 1)) n++;
+  return n;
+}
+
+/** `n` distinct strings that are never words (splitWords yields no control characters), shared between calls. */
+const PLACEHOLDERS: string[] = [];
+const PLACEHOLDER_LISTS = new Map<number, string[]>();
+
+function placeholders(n: number): string[] {
+  let list = PLACEHOLDER_LISTS.get(n);
+  if (!list) {
+    while (PLACEHOLDERS.length < n) PLACEHOLDERS.push(`\u0000${PLACEHOLDERS.length}`);
+    if (PLACEHOLDER_LISTS.size >= 4096) PLACEHOLDER_LISTS.clear();
+    PLACEHOLDER_LISTS.set(n, (list = PLACEHOLDERS.slice(0, n)));
+  }
+  return list;
 }
 
 /** A name's words, joined by spaces; names recur across files and builds, so each is split once per process. */

@@ -69,8 +69,8 @@ function graphLexicon(graph: TagGraph): { defs: string[]; refs: string[] } {
     last[f] = k;
     refs[f].push(k);
   }
-  // Each word once per field: BM25 reads a field's length in distinct words, and a word a file's names repeat says
-  // little more than one; fewer words also keep the per-request index small.
-  const words = (ks: number[]): string => [...new Set(namesWords([...new Set(ks)].map((k) => identName(graph, k))).split(" "))].filter(Boolean).join(" ");
+  // Each word once per field (namesWords): BM25 reads a field's length in distinct words, and a word a file's names
+  // repeat says little more than one; fewer words also keep the per-request index small.
+  const words = (ks: number[]): string => namesWords([...new Set(ks)].map((k) => identName(graph, k)));
   return { defs: defs.map(words), refs: refs.map(words) };
 }
