@@ -23,7 +23,7 @@ import { buildRepoMap, type RepoMap } from "../src/repomap/build-repo-map.js";
 import { createTagExtractor } from "../src/repomap/extract-tags.js";
 import { findMentions } from "../src/repomap/mentioned-idents.js";
 import { isTestFile } from "../src/repomap/test-pairs.js";
-import { CHANGE_HISTORY_COMMITS, parseChangeHistory } from "../src/workspace/git-change-history.js";
+import { CHANGE_HISTORY_COMMITS, changeHistoryArgs, parseChangeHistory } from "../src/workspace/git-change-history.js";
 import { languageForPath } from "../src/treesitter/languages.js";
 
 const MAX_CASES = 40;
@@ -64,7 +64,7 @@ export async function runRecallBench(repoArg?: string): Promise<void> {
       const root = path.join(tmp, `case-${i}`);
       execFileSync("sh", ["-c", `mkdir -p "$2" && git -C "$1" archive "$3" | tar -x -C "$2"`, "sh", repo, root, c.parent]);
       const files = git(repo, ["ls-tree", "-r", "--name-only", "-z", c.parent]).split("\0").filter(Boolean);
-      const history = parseChangeHistory(git(repo, ["log", "--no-merges", "--no-renames", "--name-only", "--format=%x1e", `-${CHANGE_HISTORY_COMMITS}`, c.parent]));
+      const history = parseChangeHistory(git(repo, changeHistoryArgs(CHANGE_HISTORY_COMMITS, c.parent)));
       // As run-coder: files the request names join the chat; mentions steer the map.
       const chat = findFileMentions(c.subject, { repoFiles: files, chatFiles: [], readFiles: [] });
       const mentions = findMentions(c.subject, files, chat);

@@ -12,20 +12,19 @@ afterEach(async () => {
 });
 
 describe("changeHistory", () => {
-  test("lists each commit's changed paths, newest first, merges left out", async () => {
+  test("lists each commit's changed paths, newest first; the root commit (the whole tree) is left out", async () => {
     const dir = await makeRepo({ "a.ts": "1\n", "b.ts": "1\n" });
     made.push(dir);
     await writeFiles(dir, { "a.ts": "2\n", "c.ts": "1\n" });
     await sh(dir, ["add", "-A"]);
     await sh(dir, ["commit", "-q", "-m", "second"]);
-    expect(await git.changeHistory(dir)).toEqual([
-      ["a.ts", "c.ts"],
-      ["a.ts", "b.ts"],
-    ]);
-    expect(await git.changeHistory(dir, 1)).toEqual([["a.ts", "c.ts"]]);
+    await writeFiles(dir, { "b.ts": "2\n" });
+    await sh(dir, ["commit", "-qam", "third"]);
+    expect(await git.changeHistory(dir)).toEqual([["b.ts"], ["a.ts", "c.ts"]]);
+    expect(await git.changeHistory(dir, 1)).toEqual([["b.ts"]]);
   });
 
-  test("a depth-1 clone has one commit listing every file; a folder without commits gives []", async () => {
+  test("a depth-1 clone has no history (its one commit lists every file); nor has a folder without commits", async () => {
     const dir = await makeRepo({ "a.ts": "1\n" });
     made.push(dir);
     await writeFiles(dir, { "b.ts": "1\n" });
@@ -34,7 +33,7 @@ describe("changeHistory", () => {
     const clone = await mkdtemp(path.join(os.tmpdir(), "ws-shallow-"));
     made.push(clone);
     await sh(clone, ["clone", "-q", "--depth", "1", `file://${dir}`, "."]);
-    expect(await git.changeHistory(clone)).toEqual([["a.ts", "b.ts"]]);
+    expect(await git.changeHistory(clone)).toEqual([]);
     const empty = await mkdtemp(path.join(os.tmpdir(), "ws-empty-"));
     made.push(empty);
     await sh(empty, ["init", "-q"]);
@@ -42,7 +41,7 @@ describe("changeHistory", () => {
   });
 
   test("parseChangeHistory reads git's records", () => {
-    expect(parseChangeHistory("\x1e\n\nsrc/a.ts\nsrc/b.ts\n\x1e\n\nREADME.md\n")).toEqual([["src/a.ts", "src/b.ts"], ["README.md"]]);
+    expect(parseChangeHistory("\x1eabc123\n\nsrc/a.ts\nsrc/b.ts\n\x1edef456 0a1b2c\n\nREADME.md\n\x1e\n\nall.ts\n")).toEqual([["src/a.ts", "src/b.ts"], ["README.md"]]);
     expect(parseChangeHistory("")).toEqual([]);
   });
 });
