@@ -8,6 +8,10 @@ import { runRepomapBench } from "./repomap-bench.js";
 const only = process.argv[2];
 if (!only || only === "edits") await runEditsBench();
 if (!only || only === "repomap") await runRepomapBench();
+if (!only || only === "recall") {
+  const { runRecallBench } = await import("./recall-bench.js");
+  await runRecallBench(process.argv[3]);
+}
 // The app benchmarks (minutes each): `npm run bench storm [embedded|redis]`, `npm run bench overhead [demo|700|3000]`.
 if (!only || only === "storm") {
   const { runStormBench } = await import("./storm-bench.js");

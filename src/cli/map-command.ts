@@ -32,6 +32,8 @@ export async function mapCommand(opts: MapCommandOptions, env: Readonly<Record<s
     mentionedFiles: mentions.mentionedFiles,
     mentionedIdents: [...new Set([...mentions.mentionedIdents, ...opts.mention])],
     mapTokens: opts.mapTokens,
+    // The words rank files as a request's would (docs/behaviour.md#ranking).
+    ...(opts.mention.length ? { request: { text: opts.mention.join(" ") } } : {}),
     cacheDir: defaultCacheDir(root, env),
     ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
   });

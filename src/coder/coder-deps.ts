@@ -31,6 +31,10 @@ export interface RepoMapRequest {
   mentionedFiles: readonly string[];
   mentionedIdents: readonly string[];
   mapTokens: number;
+  /** The request's text (and an issue's), for the request-aware ranking; absent: the ranking is Aider's. */
+  requestText?: string;
+  /** Files the context or the request's untrusted text points at (see CoderOptions.hintFiles). */
+  hintFiles?: readonly string[];
 }
 
 /**

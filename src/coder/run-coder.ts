@@ -44,6 +44,8 @@ interface CoderState extends LoopState {
   /** Something was written since the last check. */
   uncheckedEdits: boolean;
   map: { key: string; text: string } | null;
+  /** Files the model asked for (named in a reply) and the run added to the chat, in order. */
+  addedOnRequest: string[];
   /** Why setup/lint/test were not run (no sandbox available), when they were not. */
   checksSkipped?: string;
   /** The models that answered (issue #35: a fallback model may answer for the configured one). */
@@ -146,6 +148,7 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
     map: null,
     models: [],
     checkRuns: new Map(),
+    addedOnRequest: [],
   };
   const repoFiles = await deps.workspace.listFiles();
   const sandbox = await deps.sandboxMode?.();
@@ -271,6 +274,7 @@ async function apply(run: CoderRun, step: Extract<Step, { kind: "apply" }>): Pro
   for (const path of applied.written) if (!chat.includes(path)) chat.push(path);
   for (const path of applied.deleted) if (chat.includes(path)) chat.splice(chat.indexOf(path), 1);
   chat.push(...step.filesAdded.filter((p) => !chat.includes(p)));
+  state.addedOnRequest.push(...step.filesAdded.filter((p) => !state.addedOnRequest.includes(p)));
 
   const next = afterApply({ filesAdded: step.filesAdded, wroteFiles: applied.written.length > 0, failures: applied.failures, reflection: applied.reflection }, state.uncheckedEdits);
   return next.kind === "run-checks" ? { kind: "check", deleted: applied.deleted } : decide(run, next);
@@ -349,17 +353,38 @@ async function repoMap(run: CoderRun): Promise<string | null> {
   try {
     // Every word of 4+ letters may be an identifier; file names and stems name files (docs/behaviour.md#repo-map).
     const mentions = findMentions(options.message, run.repoFiles, state.chatFiles);
+    const request = mapRequestContext(run);
     const result = await deps.repoMap({
       chatFiles: state.chatFiles,
       mentionedFiles: [...new Set([...run.fromRequest, ...mentions.mentionedFiles])],
       mentionedIdents: mentions.mentionedIdents,
       mapTokens: options.mapTokens,
+      requestText: request.text,
+      ...(request.hintFiles.length ? { hintFiles: request.hintFiles } : {}),
     });
     state.map = { key, text: result.text };
   } catch {
     state.map = { key, text: "" }; // the map is an aid: a failure to build it must not fail the run
   }
   return state.map.text;
+}
+
+/** Most characters of an issue's text the map's ranking reads (its words, not its length, are what count). */
+const MAX_RANKING_TEXT = 8_000;
+
+/**
+ * What the map's request-aware ranking gets: the request and the untrusted context's text (an issue's title, body
+ * and comments), and as hints the context's files plus the files that text names. Those only steer the map: unlike
+ * the files the request names, a file named in an issue body never joins the chat by that alone.
+ */
+function mapRequestContext(run: CoderRun): { text: string; hintFiles: string[] } {
+  const { options } = run;
+  const untrusted = (options.untrustedContext ?? [])
+    .map((c) => c.text)
+    .join("\n")
+    .slice(0, MAX_RANKING_TEXT);
+  const named = untrusted ? findFileMentions(untrusted, mentionContext(run)) : [];
+  return { text: `${options.message}\n${untrusted}`.trim(), hintFiles: [...new Set([...(options.hintFiles ?? []), ...named])] };
 }
 
 function mentionContext(run: CoderRun) {
@@ -385,6 +410,7 @@ function resultBase(run: CoderRun) {
     ...(state.models.length ? { models: [...state.models] } : {}),
     ...(run.instructionUses.size ? { instructionFiles: [...run.instructionUses.values()] } : {}),
     ...checkRunsOf(run),
+    ...(state.addedOnRequest.length ? { filesAddedOnRequest: [...state.addedOnRequest] } : {}),
   };
 }
 

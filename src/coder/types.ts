@@ -40,6 +40,8 @@ export interface CoderOptions {
    */
   checkCommands?: CheckCommandSpec[];
   maxReflections: number;
+  /** Files the context points at (a pull request's changed files, review threads, CI annotations): they steer the map. */
+  hintFiles?: readonly string[];
   mapTokens: number;
   /** Answer only, no edits (`/aider ask`). */
   askOnly?: boolean;
@@ -108,6 +110,8 @@ interface CoderResultBase {
   instructionFiles?: InstructionUse[];
   /** Each setup/lint/test command of the run and what became of it (absent when there were none). */
   checkRuns?: CheckRunRecord[];
+  /** Files the model asked for (named them in a reply) that the run added to the chat, within the caps. */
+  filesAddedOnRequest?: string[];
 }
 
 export interface FileStat {

@@ -23,6 +23,11 @@ export interface PreparedContext {
   message?: string;
   /** Files to put in the chat besides the requested ones (the threads' files, the annotated files). */
   files: string[];
+  /**
+   * Files the context points at, for the repo map's ranking (not the chat): the pull request's changed files, the
+   * files of its unresolved review threads and of failing checks' annotations. At most MAX_HINT_FILES.
+   */
+  hintFiles?: string[];
   /** fix-ci: the test command runs before the edit (reproduce) and after it even when `auto_test` is off. */
   autoTest: boolean;
   /** The run cannot go on (no unresolved thread, no failing check, or they could not be read): says why. */
@@ -124,6 +129,7 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
       (isPullRequest ? renderContextDetails(allocations) : renderContextDetails(allocations).replace("Context from this pull request", "Context from this issue")),
     ...(message !== undefined ? { message } : {}),
     files,
+    hintFiles: contextHintFiles(collected),
     autoTest: mode.kind === "fix-ci",
     threads,
     ...(refuse !== undefined ? { refuse } : {}),
@@ -139,6 +145,17 @@ function imageTexts(req: RunRequest, collected: CollectedContext, botLogin: stri
     { label: "the request", text: req.message },
     ...collected.comments.filter((c) => c.author.toLowerCase() !== botLogin.toLowerCase()).map((c) => ({ label: `the comment by @${c.author}`, text: c.body })),
   ];
+}
+
+/** Hint files kept for the map: a huge pull request's files say little each, and the map's head is short. */
+const MAX_HINT_FILES = 50;
+
+/** The files the collected context names (see PreparedContext.hintFiles), threads and annotations first. */
+function contextHintFiles(collected: CollectedContext): string[] {
+  const threads = collected.threads.filter((t) => !t.isResolved && !t.isOutdated).map((t) => t.path);
+  const annotated = collected.checks.flatMap((c) => c.annotations.map((a) => a.path));
+  const changed = collected.sources.find((s) => s.kind === "diff")?.items.map((i) => i.id) ?? [];
+  return [...new Set([...threads, ...annotated, ...changed])].filter(isRepoPath).slice(0, MAX_HINT_FILES);
 }
 
 /**

@@ -146,6 +146,9 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
   if ("editedFiles" in r && r.editedFiles.length) {
     out.push(`**Files changed**\n${r.editedFiles.map((f) => `- \`${f.path}\` +${f.added} −${f.removed}`).join("\n")}`);
   }
+  if (r.filesAddedOnRequest?.length) {
+    out.push(`**Files added at the model's request** (it named them after seeing the repo map)\n${r.filesAddedOnRequest.map((f) => `- \`${f}\``).join("\n")}`);
+  }
   if (r.checksSkipped) out.push(`⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`);
   const cost = r.costUsd === null ? (r.tokens.prompt + r.tokens.completion > 0 ? " · cost unknown (no price for this model)" : "") : ` · $${r.costUsd.toFixed(4)}`;
   const models = r.models?.length ? ` · answered by ${r.models.map((m) => `\`${m}\``).join(", ")}` : "";

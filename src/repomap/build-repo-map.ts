@@ -6,6 +6,7 @@ import { fitMeasured } from "./fit-to-budget.js";
 import { loadFileTags, type LoadedTags } from "./load-file-tags.js";
 import { createMapMeasure } from "./map-measure.js";
 import { rankLazily, type Ranking } from "./rank-tags.js";
+import { attachLexicon, requestRelevance, type RequestContext } from "./request-relevance.js";
 import { contentStateKey, openTagCache, type CachedFile, type TagCache } from "./tag-cache.js";
 import { buildTagGraphFromColumns, type TagGraph } from "./tag-graph.js";
 
@@ -17,6 +18,11 @@ export interface BuildRepoMapOptions {
   chatFiles?: readonly string[];
   mentionedFiles?: readonly string[];
   mentionedIdents?: readonly string[];
+  /**
+   * What the request is about (its text, hint files, the checkout's recent history): files relevant to it are
+   * ranked first (docs/behaviour.md#ranking). Absent, the ranking is Aider's.
+   */
+  request?: RequestContext;
   /** Token budget (default 1024); 0 disables the map. */
   mapTokens?: number;
   /** Where tags are cached (default `<root>/.aider-bot-cache/tags`); `null` for no disk cache. */
@@ -45,6 +51,8 @@ export interface RepoMap {
   text: string;
   /** Every ranked file best first (chat files excluded), also those that did not fit the budget. */
   rankedFiles: string[];
+  /** The files the map text shows (with definitions or by name), in rank order. */
+  shownFiles: string[];
   stats: {
     parsed: number;
     cacheHits: number;
@@ -71,7 +79,7 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   const mapTokens = options.mapTokens ?? 1024;
   if (mapTokens <= 0) {
     const phases = { open: 0, tags: 0, graph: 0, save: 0, rank: 0 };
-    return { text: "", rankedFiles: [], stats: { parsed: 0, cacheHits: 0, files: 0, tokens: 0, ms: 0, threads: 0, phases } };
+    return { text: "", rankedFiles: [], shownFiles: [], stats: { parsed: 0, cacheHits: 0, files: 0, tokens: 0, ms: 0, threads: 0, phases } };
   }
   const files = (await filterIgnored(options.root, options.files)).filter((f) => !f.startsWith(".aider-bot-cache/"));
   const cacheDir = options.cacheDir === undefined ? path.join(options.root, DEFAULT_CACHE_SUBDIR) : options.cacheDir;
@@ -127,7 +135,11 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
   if (!early) await cache?.save();
   const saveMs = phase();
 
-  const rankWith = (chat: readonly string[]): Ranking => rankLazily(graph, { files, chatFiles: chat, mentionedFiles: options.mentionedFiles, mentionedIdents: options.mentionedIdents });
+  const mentionedFiles = options.mentionedFiles ?? [];
+  const rankWith = (chat: readonly string[]): Ranking => {
+    const relevance = options.request ? requestRelevance(graph, files, options.request, { chatFiles: chat, mentionedFiles }) : null;
+    return rankLazily(graph, { files, chatFiles: chat, mentionedFiles, mentionedIdents: options.mentionedIdents, ...(relevance ? { relevance } : {}) });
+  };
   let ranked = rankWith(chatFiles);
   let fitted = fit(ranked, loaded, new Set(chatFiles), mapTokens);
   if (!fitted.text && chatFiles.length > 0) {
@@ -139,6 +151,7 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
     text: fitted.text,
     // After the fallback the ranking includes the chat files; they are never suggested.
     rankedFiles: ranked.files.filter((f) => !chatFiles.includes(f)),
+    shownFiles: [...new Set(fitted.chosen.map((e) => e.relPath))].filter((f) => !chatFiles.includes(f)),
     stats: {
       parsed: loaded.parsed,
       cacheHits: loaded.cacheHits,
@@ -159,7 +172,8 @@ function tagGraph(loaded: LoadedTags, cache: TagCache | null): TagGraph {
   const key = contentStateKey([...loaded.byFile].map(([relPath, f]) => ({ relPath, hash: f.hash })));
   const cached = cache?.graph(key);
   if (cached) return cached;
-  const graph = buildTagGraphFromColumns([...loaded.byFile].map(([relPath, f]) => ({ relPath, columns: f.columns() })));
+  // With the words of its names for the request-aware ranking, cached with it (once per content state).
+  const graph = attachLexicon(buildTagGraphFromColumns([...loaded.byFile].map(([relPath, f]) => ({ relPath, columns: f.columns() }))));
   cache?.storeGraph(key, graph);
   return graph;
 }

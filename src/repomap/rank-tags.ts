@@ -13,7 +13,21 @@ export interface RankInput {
   chatFiles?: readonly string[];
   mentionedFiles?: readonly string[];
   mentionedIdents?: readonly string[];
+  /**
+   * Each file's relevance to this request (see fuseRelevance; best 1, absent for none). Absent or empty, the
+   * ranking is Aider's. Otherwise relevance personalises PageRank, lifts the file's definitions, and the most
+   * relevant files come first, each with its best definition, so a map of any budget shows as many of them as fit.
+   */
+  relevance?: ReadonlyMap<string, number>;
 }
+
+/** Relevance added to a file's personalisation, in units of the chat files' share. */
+const RELEVANCE_PERSONALIZATION = 2;
+/** A definition's rank is multiplied by 1 + this × its file's relevance. */
+const RELEVANCE_LIFT = 4;
+/** Files at least this relevant (of the best's 1) come first, at most HEAD_FILES of them. */
+const HEAD_MIN = 0.2;
+const HEAD_FILES = 60;
 
 /**
  * Aider's ranking (docs/behaviour.md#ranking), pure: a graph with an edge referencer → definer per shared identifier, weighted
@@ -51,7 +65,16 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   const chat = new Set(input.chatFiles ?? []);
   const { nodes, from } = graph;
   const weight = edgeWeights(graph, chat, input.mentionedIdents ?? []);
-  const personalization = personalize(nodes, new Set([...input.files, ...chat]).size, chat, new Set(input.mentionedFiles ?? []), new Set(input.mentionedIdents ?? []), weight.definesMentioned);
+  const relevance = input.relevance && input.relevance.size > 0 ? input.relevance : null;
+  const personalization = personalize(
+    nodes,
+    new Set([...input.files, ...chat]).size,
+    chat,
+    new Set(input.mentionedFiles ?? []),
+    new Set(input.mentionedIdents ?? []),
+    weight.definesMentioned,
+    relevance,
+  );
   // PageRank over the merged parallel edges: the same ranks (weights of parallel edges add up), far fewer edges.
   const slotWeight = new Float64Array(graph.slotFrom.length);
   for (let e = 0; e < from.length; e++) slotWeight[graph.edgeSlot[e]] += weight.values[e];
@@ -63,6 +86,11 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   const pairCount = graph.pairNode.length;
   const pairRank = new Float64Array(pairCount);
   for (let i = 0; i < n; i++) pairRank[graph.pair[i]] += (rank[from[i]] * weight.values[i]) / outWeight[from[i]];
+  const nodeRelevance = new Float64Array(nodes.length);
+  if (relevance) {
+    nodes.forEach((f, node) => (nodeRelevance[node] = relevance.get(f) ?? 0));
+    for (let i = 0; i < pairCount; i++) pairRank[i] *= 1 + RELEVANCE_LIFT * nodeRelevance[graph.pairNode[i]];
+  }
 
   // Best first; ties in reverse (path, name) order, as Aider's reverse sort of tuples does.
   const tie = graph.pairTie;
@@ -84,8 +112,27 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   best.forEach((p, node) => p >= 0 && withDefs.push(node));
   withDefs.sort((a, b) => pairRank[best[b]] - pairRank[best[a]] || tie[best[b]] - tie[best[a]]);
 
+  // The most relevant files first, each with its best definition (or by name when it has none).
+  const head = relevance ? headFiles(relevance, chat, input.files, nodes, rank) : [];
+  const headEntries: RankedEntry[] = [];
+  const inHead = new Uint8Array(pairCount);
+  const nodeOf = new Map(nodes.map((f, node) => [f, node]));
+  for (const f of head) {
+    const node = nodeOf.get(f);
+    const p = node === undefined ? -1 : best[node];
+    if (p < 0) {
+      headEntries.push({ relPath: f });
+      continue;
+    }
+    inHead[p] = 1;
+    pairEntries -= graph.pairLineStart[p + 1] - graph.pairLineStart[p];
+    const name = identName(graph, graph.pairIdent[p]);
+    for (let j = graph.pairLineStart[p]; j < graph.pairLineStart[p + 1]; j++) headEntries.push({ relPath: f, name, line: graph.pairLines[j] });
+  }
+  const headSet = new Set(head);
+
   // Then the files without a shown definition: those in the graph by rank, then the rest as given.
-  const listed = new Set<string>(chat);
+  const listed = new Set<string>([...chat, ...head]);
   for (const node of withDefs) listed.add(nodes[node]);
   // By rank, equal ranks in node order (what a stable sort gives).
   const byRank = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
@@ -98,26 +145,28 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   for (const node of byRank) addTail(nodes[node]);
   for (const f of input.files) addTail(f);
 
-  const entries: RankedEntry[] = [];
+  const entries: RankedEntry[] = [...headEntries];
   let pairsTaken = 0;
-  const length = pairEntries + tail.length;
+  const pairsEnd = headEntries.length + pairEntries;
+  const length = pairsEnd + tail.length;
   const ensure = (end: number): void => {
     while (entries.length < end && pairsTaken < order.size) {
-      const head = order.head(pairsTaken + Math.max(CHUNK, end - entries.length));
-      for (; pairsTaken < head.length; pairsTaken++) {
-        const i = head[pairsTaken];
+      const sorted = order.head(pairsTaken + Math.max(CHUNK, end - entries.length));
+      for (; pairsTaken < sorted.length; pairsTaken++) {
+        const i = sorted[pairsTaken];
+        if (inHead[i]) continue;
         const relPath = nodes[graph.pairNode[i]];
         const name = identName(graph, graph.pairIdent[i]);
         for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++) entries.push({ relPath, name, line: graph.pairLines[j] });
       }
     }
-    if (entries.length < end && pairsTaken === order.size && entries.length === pairEntries) {
+    if (entries.length < end && pairsTaken === order.size && entries.length === pairsEnd) {
       for (const relPath of tail) entries.push({ relPath });
     }
   };
   return {
     length,
-    files: [...withDefs.map((node) => nodes[node]), ...tail],
+    files: [...head, ...withDefs.filter((node) => !headSet.has(nodes[node])).map((node) => nodes[node]), ...tail],
     slice(start, end) {
       const stop = Math.min(end, length);
       ensure(stop);
@@ -151,7 +200,26 @@ function edgeWeights(graph: TagGraph, chat: Set<string>, mentionedIdents: readon
   return { values, definesMentioned };
 }
 
-function personalize(nodeNames: string[], fileCount: number, chat: Set<string>, mentionedFiles: Set<string>, idents: Set<string>, definesMentioned: Set<string>): number[] | undefined {
+/** The files at least HEAD_MIN relevant, most relevant first (equal relevance: higher rank, then path order). */
+function headFiles(relevance: ReadonlyMap<string, number>, chat: Set<string>, files: readonly string[], nodes: string[], rank: Float64Array): string[] {
+  const rankOf = new Map(nodes.map((f, node) => [f, rank[node]]));
+  const candidates = new Set(files);
+  return [...relevance]
+    .filter(([f, v]) => v >= HEAD_MIN && !chat.has(f) && (candidates.has(f) || rankOf.has(f)))
+    .sort((a, b) => b[1] - a[1] || (rankOf.get(b[0]) ?? 0) - (rankOf.get(a[0]) ?? 0) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, HEAD_FILES)
+    .map(([f]) => f);
+}
+
+function personalize(
+  nodeNames: string[],
+  fileCount: number,
+  chat: Set<string>,
+  mentionedFiles: Set<string>,
+  idents: Set<string>,
+  definesMentioned: Set<string>,
+  relevance: ReadonlyMap<string, number> | null,
+): number[] | undefined {
   const unit = 100 / Math.max(1, fileCount);
   let any = false;
   const values = nodeNames.map((f) => {
@@ -159,6 +227,7 @@ function personalize(nodeNames: string[], fileCount: number, chat: Set<string>, 
     if (mentionedFiles.has(f)) pers = Math.max(pers, unit);
     if (idents.size > 0 && namesPart(f, idents)) pers += unit;
     if (definesMentioned.has(f)) pers += unit;
+    if (relevance) pers += RELEVANCE_PERSONALIZATION * unit * (relevance.get(f) ?? 0);
     if (pers > 0) any = true;
     return pers;
   });

@@ -47,6 +47,12 @@ export interface TagGraph {
   pairLines: Int32Array;
   /** Each pair's position in (path, name) order: ranking ties are broken by it. */
   pairTie: Int32Array;
+  /**
+   * Per node, the words (splitWords, space-separated) of the names it defines and of the repository names it uses,
+   * for the request-aware ranking: computed with the graph and cached with it (see attachLexicon), so a warm build
+   * does not split names again. Absent in a graph cached before it existed: then computed per request.
+   */
+  lexicon?: { defs: string[]; refs: string[] };
 }
 
 /** Above this many edges one identifier is treated as unreferenced (see buildTagGraph). */

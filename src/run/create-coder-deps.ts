@@ -67,6 +67,8 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
   // Check output names files (`k.py:2:1: error`) that the repository's scripts may have made into links to
   // `/proc/self/environ` or the App's key: code context is read only through the confined reader.
   const reader = createConfinedReader(root);
+  // Read once per run, beside the first map build: the clone's history does not change while the run edits.
+  let history: Promise<string[][]> | undefined;
   const readIfSafe = (rel: string): string | null => {
     const got = reader.read(rel);
     return got.ok ? got.content.toString("utf8") : null;
@@ -102,7 +104,9 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       return renderCheckReflection(report, contents);
     },
     repoMap: async (req) => {
-      const [files, ids] = await Promise.all([workspace.listFiles(), input.gitContentIds ? workspace.indexContentIds?.() : undefined]);
+      const wantsHistory = !!req.requestText || (req.hintFiles?.length ?? 0) > 0 || req.chatFiles.length > 0;
+      if (wantsHistory) history ??= git.changeHistory(root).catch(() => []);
+      const [files, ids, changes] = await Promise.all([workspace.listFiles(), input.gitContentIds ? workspace.indexContentIds?.() : undefined, wantsHistory ? history : undefined]);
       const map = await buildRepoMap({
         root,
         files,
@@ -111,6 +115,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
         mentionedFiles: req.mentionedFiles,
         mentionedIdents: req.mentionedIdents,
         mapTokens: req.mapTokens,
+        ...(req.requestText !== undefined || req.hintFiles?.length ? { request: { text: req.requestText, hintFiles: req.hintFiles, history: changes } } : {}),
         cacheDir: input.cacheDir ?? null,
         ...(input.mapThreads !== undefined ? { threads: input.mapThreads } : {}),
       });

@@ -327,6 +327,7 @@ function coderOptions(req: RunRequest, context: PreparedContext | null, checks: 
     ...(context?.instructions ? { instructions: context.instructions } : {}),
     ...(context?.images ? { images: context.images } : {}),
     files: context ? [...new Set([...req.files, ...context.files])] : req.files,
+    ...(context?.hintFiles?.length ? { hintFiles: context.hintFiles } : {}),
     readFiles: [],
     editFormat: s.editFormat,
     model: s.model,

@@ -8,6 +8,7 @@ import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
 import { openCleanGitDir } from "./git-clean-dir.js";
 import { GitError } from "./git-errors.js";
 import { cloneFromMirror, type MirrorPlace } from "./git-mirror.js";
+import { changeHistory } from "./git-change-history.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
 import { revertCommit } from "./git-revert.js";
@@ -118,6 +119,8 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
     },
     statusPorcelain: (dir: string) => statusPorcelain(run, dir),
     log: (dir: string, n: number, rev?: string) => log(run, dir, n, rev),
+    /** Recent commits as the paths each changed, for the map's co-change signal; [] without history. */
+    changeHistory: (dir: string, n?: number) => changeHistory(run, dir, n),
     isAncestor: (dir: string, ancestor: string, descendant: string) => isAncestor(run, dir, ancestor, descendant),
 
     /** Create `branch` at `startPoint` (default HEAD) and check it out. */

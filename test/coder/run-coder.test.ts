@@ -174,6 +174,32 @@ describe("runCoder", () => {
     expect(asked[0].chatFiles).toEqual(["README.md"]);
   });
 
+  it("says which files it added at the model's request; with no call left, a named file is not added", async () => {
+    const deps = fakeDeps({ files, answers: ["You will need to change:\nsrc/fetch.ts\n", goodEdit], repoMap: "src/fetch.ts:\n  fetchJson" });
+    const result = await runCoder(coderOptions({ files: [] }), deps);
+    expect(result.filesAddedOnRequest).toEqual(["src/fetch.ts"]);
+
+    const last = fakeDeps({ files, answers: ["You will need to change:\nsrc/fetch.ts\n"], repoMap: "src/fetch.ts:\n  fetchJson" });
+    const none = await runCoder(coderOptions({ files: [], maxReflections: 0 }), last);
+    expect(none.filesAddedOnRequest).toBeUndefined();
+    expect(last.requests).toHaveLength(1);
+  });
+
+  it("the map request carries the request's and the issue's text and the context's hint files; files the issue names are hints, not chat files", async () => {
+    const deps = fakeDeps({ files, answers: ["Nothing to change.", "Still nothing."] });
+    const asked: RepoMapRequest[] = [];
+    const repoMap = async (req: RepoMapRequest) => {
+      asked.push(req);
+      return { text: "", rankedFiles: [] };
+    };
+    const untrustedContext = [{ label: "Issue #7", text: "Uploads fail; the helper in src/util.ts sleeps too little" }];
+    await runCoder(coderOptions({ files: [], message: "make uploads retry", untrustedContext, hintFiles: ["README.md"] }), { ...deps, repoMap });
+    expect(asked[0].requestText).toContain("make uploads retry");
+    expect(asked[0].requestText).toContain("sleeps too little");
+    expect(asked[0].hintFiles).toEqual(["README.md", "src/util.ts"]);
+    expect(asked[0].chatFiles).toEqual([]);
+  });
+
   it("adds files the request names before the first call", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit] });
     await runCoder(coderOptions({ files: [], message: "add retry to src/fetch.ts" }), deps);

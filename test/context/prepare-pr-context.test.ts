@@ -114,6 +114,10 @@ describe("preparePrContext", () => {
     expect(p.message).not.toContain("PRRT_2");
     expect(p.message).toContain("be brief");
     expect(p.files).toEqual(["src/a.ts"]);
+    // For the map: the unresolved threads' files, the annotated files and the changed files, each once.
+    expect(p.hintFiles?.[0]).toBe("src/a.ts");
+    expect(new Set(p.hintFiles).size).toBe(p.hintFiles?.length);
+    expect(p.hintFiles).toEqual(expect.arrayContaining(["src/a.ts", "src/b.ts"]));
     expect(p.threads.map((t) => t.id)).toEqual(["PRRT_1"]);
     // The threads' files come first in the diff.
     const diff = p.blocks.find((b) => b.label.startsWith("Pull request diff"))!.text;

@@ -234,6 +234,13 @@ describe("status comment rendering", () => {
     );
     expect(container).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a container of `python:3.12` \(image from the repository's toolchain \(python 3.12\)\)\./);
   });
+  it("lists the files added at the model's request, and says nothing of them when there were none", () => {
+    const asked = { ...base, outcome: "changed", editedFiles: files, commit: null, filesAddedOnRequest: ["src/util.ts", "src/http/client.ts"] } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: asked, elapsedMs: 1 }, req);
+    expect(body).toContain("**Files added at the model's request** (it named them after seeing the repo map)\n- `src/util.ts`\n- `src/http/client.ts`");
+    const plain = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: { ...asked, filesAddedOnRequest: undefined } as CoderResult, elapsedMs: 1 }, req);
+    expect(plain).not.toContain("at the model's request");
+  });
 });
 
 describe("status comments for long requests", () => {

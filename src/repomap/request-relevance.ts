@@ -1,0 +1,76 @@
+import { fuseRelevance } from "./fuse-relevance.js";
+import { lexicalScores, namesWords, type LexicalDoc } from "./lexical-scores.js";
+import { identName, type TagGraph } from "./tag-graph.js";
+
+/** What a map request says about what it is for, beyond chat files and mentions. */
+export interface RequestContext {
+  /** The request's text (instruction, and an issue's title and body): its words rank files lexically. */
+  text?: string;
+  /** Files the context points at (a pull request's changed files, review threads, CI annotations). */
+  hintFiles?: readonly string[];
+  /** Recent commits of the checkout, each the paths it changed (see `Git.changeHistory`); empty when shallow. */
+  history?: readonly (readonly string[])[];
+}
+
+/**
+ * Each file's relevance to the request (best 1; see fuseRelevance), from the graph's names (cached with it, so no
+ * file is read) and the paths. Null when the request brings nothing (no text, hints or mentions): the ranking then
+ * stays Aider's.
+ */
+export function requestRelevance(
+  graph: TagGraph,
+  files: readonly string[],
+  request: RequestContext,
+  mentions: { chatFiles: readonly string[]; mentionedFiles: readonly string[] },
+): Map<string, number> | null {
+  const text = request.text?.trim() ?? "";
+  const hints = request.hintFiles ?? [];
+  if (!text && hints.length === 0 && mentions.mentionedFiles.length === 0) return null;
+  const lexical = text ? lexicalScores(lexicalDocs(graph, files), text) : new Map<string, number>();
+  const relevance = fuseRelevance({
+    files,
+    lexical,
+    chatFiles: mentions.chatFiles,
+    mentionedFiles: mentions.mentionedFiles,
+    hintFiles: hints,
+    ...(request.history ? { history: request.history } : {}),
+  });
+  return relevance.size > 0 ? relevance : null;
+}
+
+/** Every file with the words of the names it defines and uses (from the graph's lexicon), in file order. */
+export function lexicalDocs(graph: TagGraph, files: readonly string[]): LexicalDoc[] {
+  const lexicon = graph.lexicon ?? graphLexicon(graph);
+  const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
+  return files.map((relPath) => {
+    const node = byPath.get(relPath);
+    return node === undefined ? { relPath, defs: "", refs: "" } : { relPath, defs: lexicon.defs[node], refs: lexicon.refs[node] };
+  });
+}
+
+/** Compute the graph's lexicon (see TagGraph.lexicon) and keep it on the graph, so the cache stores it with it. */
+export function attachLexicon(graph: TagGraph): TagGraph {
+  graph.lexicon ??= graphLexicon(graph);
+  return graph;
+}
+
+/** Per node, the words of the names it defines, and of the names it uses that another file defines. */
+function graphLexicon(graph: TagGraph): { defs: string[]; refs: string[] } {
+  const { nodes } = graph;
+  const defs: number[][] = nodes.map(() => []);
+  for (let p = 0; p < graph.pairNode.length; p++) defs[graph.pairNode[p]].push(graph.pairIdent[p]);
+  const refs: number[][] = nodes.map(() => []);
+  // An identifier's edges are contiguous (referencers × definers), so a referencer seen last with it is a repeat.
+  const last = new Int32Array(nodes.length).fill(-1);
+  for (let e = 0; e < graph.from.length; e++) {
+    const k = graph.ident[e];
+    const f = graph.from[e];
+    if (k < 0 || last[f] === k || f === graph.to[e]) continue;
+    last[f] = k;
+    refs[f].push(k);
+  }
+  // Each word once per field (namesWords): BM25 reads a field's length in distinct words, and a word a file's names
+  // repeat says little more than one; fewer words also keep the per-request index small.
+  const words = (ks: number[]): string => namesWords([...new Set(ks)].map((k) => identName(graph, k)));
+  return { defs: defs.map(words), refs: refs.map(words) };
+}
