@@ -3,7 +3,7 @@ import type { Exec } from "../exec/types.js";
 
 export interface DemoSandbox {
   /** The demo app's AIDER_BOT_SANDBOX. */
-  setting: "auto" | "on" | "off";
+  setting: "auto" | "on" | "bubblewrap" | "container" | "off";
   /** What the demo prints about where the repository's commands run. */
   note: string;
 }
@@ -16,11 +16,12 @@ export interface DemoSandbox {
  */
 export async function chooseDemoSandbox(exec: Exec, requested: string | undefined): Promise<DemoSandbox> {
   if (requested === "off") return { setting: "off", note: "Sandbox: off (AIDER_BOT_SANDBOX=off): the repository's test command runs without a sandbox." };
-  if (requested === "on" || requested === "auto") {
-    return { setting: requested, note: `Sandbox: ${requested} (AIDER_BOT_SANDBOX=${requested}): the repository's test command runs only in bubblewrap.` };
+  if (requested === "on" || requested === "auto" || requested === "bubblewrap" || requested === "container") {
+    return { setting: requested, note: `Sandbox: ${requested} (AIDER_BOT_SANDBOX=${requested}): the repository's test command runs only in a sandbox.` };
   }
   const problem = await sandboxProblem(exec);
-  if (problem === null) return { setting: "auto", note: "Sandbox: bubblewrap: the repository's test command runs in the sandbox, as for any repository." };
+  // bubblewrap, not auto: auto prefers a container engine, and the demo's offline machine can pull no image.
+  if (problem === null) return { setting: "bubblewrap", note: "Sandbox: bubblewrap: the repository's test command runs in the sandbox, as for any repository." };
   return {
     setting: "off",
     note: [

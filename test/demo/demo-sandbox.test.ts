@@ -38,7 +38,7 @@ describe("chooseDemoSandbox", () => {
 
   it("uses bubblewrap where it works, as for any repository", async () => {
     const s = await chooseDemoSandbox(await execWithBwrap(0), undefined);
-    expect(s).toEqual({ setting: "auto", note: expect.stringMatching(/^Sandbox: bubblewrap/) });
+    expect(s).toEqual({ setting: "bubblewrap", note: expect.stringMatching(/^Sandbox: bubblewrap/) });
   });
 
   it.each(["off", "on", "auto"] as const)("keeps the operator's AIDER_BOT_SANDBOX=%s without probing", async (requested) => {
