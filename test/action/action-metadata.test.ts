@@ -62,17 +62,16 @@ describe("action.yml", () => {
   });
 });
 
-/** The example workflows: from README.md once the lead has moved them there, else from the notes. */
+/** The example workflows of the Action's guide (docs/github-action.md). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- on its own line: a formatter moves a trailing comment after `{`
 async function exampleWorkflows(): Promise<{ source: string; workflows: Record<string, any>[] }> {
   const blocks = (text: string) => [...text.matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /uses: \S*aider-bot@/.test(b) && /^jobs:/m.test(b));
-  const readme = await load("README.md").catch(() => "");
-  const source = blocks(readme).length > 0 ? "README.md" : "notes/readme-action.md";
-  const text = source === "README.md" ? readme : await load(source);
+  const source = "docs/github-action.md";
+  const text = await load(source);
   return { source, workflows: blocks(text).map((b) => parse(b) as Record<string, any>) }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-describe("the README's example workflows", () => {
+describe("the Action guide's example workflows", () => {
   it("are valid YAML: a comment trigger, a label trigger and a nightly schedule", async () => {
     const { workflows } = await exampleWorkflows();
     expect(workflows.length).toBeGreaterThanOrEqual(3);

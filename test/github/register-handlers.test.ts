@@ -365,7 +365,7 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
 
   it("invalid config: one comment listing each problem with its key path, and no job", async () => {
     token();
-    config("test: [npm, test]\nmap_tokens: lots\n");
+    config("test: { run: npm test }\nmap_tokens: lots\n");
     permission("write");
     let posted = "";
     nock(API)
@@ -377,7 +377,7 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     await send("issue_comment", issueComment("/aider fix it"));
     expect(h.results).toEqual([{ kind: "replied", reason: "invalid config" }]);
     expect(posted).toContain("<!-- aider-bot:config-problems -->");
-    expect(posted).toContain("- `test`: must be a string");
+    expect(posted).toContain("- `test`: must be a command or a list of commands");
     expect(posted).toContain("- `map_tokens`: must be a number");
     expect(h.queue.jobs).toEqual([]);
   });

@@ -185,14 +185,17 @@ function contract(makeRig: () => Rig): void {
 
   it("a shutdown cuts off a running job with reason shutdown, reports it requeued, and the next start runs it", async () => {
     const reasons: unknown[] = [];
+    let entered = false;
     const first = rig.open<null>({
       handler: async (_j, signal) => {
+        entered = true;
         await new Promise<void>((r) => signal.addEventListener("abort", () => r()));
         reasons.push(signal.reason);
       },
     });
     await first.enqueue(job("s1", "r#1", null));
-    await waitUntil(async () => (await first.stats()).running === 1, "the job to start");
+    // Its handler has begun (the queue's "running" count can come before the handler is called).
+    await waitUntil(() => entered, "the job's handler to start");
     const result = await first.shutdown(0);
     expect(result.requeued.map((j) => j.id)).toEqual(["s1"]);
     expect(reasons[0]).toMatchObject({ reason: "shutdown" });
