@@ -59,6 +59,7 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     recentCommits: (dir, n) => git.recentCommits(dir, n),
     revert: (r) => git.revert(r.dir, r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(dir, base),
+    readCommit: (dir, sha) => git.readCommit(dir, sha),
   };
   const root = jobsRoot(deps.env);
   return runJob(req, {

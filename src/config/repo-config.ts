@@ -79,6 +79,11 @@ export const repoConfigSchema = z
       .object({ autofix: z.boolean().default(false), max_rounds: z.number().int().min(0).max(10).default(2) })
       .strict()
       .default({ autofix: false, max_rounds: 2 }),
+    // Issue #34: the bot's commits are made by GitHub's API, which signs them (Verified); `git` pushes them unsigned.
+    commit: z
+      .object({ signing: z.enum(["api", "git"]).default("api") })
+      .strict()
+      .default({ signing: "api" }),
     schedules: z.array(z.object({ cron, message: z.string().min(1), files: z.array(z.string()).default([]), branch: z.string().optional() }).strict()).default([]),
   })
   .strict();

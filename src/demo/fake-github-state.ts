@@ -6,7 +6,7 @@ export interface FakeIssue {
   user: string;
   labels: string[];
   /** Set for pull requests (GitHub numbers issues and PRs together). */
-  pull?: { head: string; base: string; draft: boolean; requestedReviewers: string[]; headRepoFullName?: string };
+  pull?: { head: string; base: string; draft: boolean; requestedReviewers: string[]; headRepoFullName?: string; maintainerCanModify?: boolean };
 }
 
 export interface FakeComment {
@@ -48,6 +48,8 @@ export interface FakeRepo {
   reviewComments: FakeReviewComment[];
   reactions: { subject: string; content: string; user: string }[];
   checkRuns: FakeCheckRun[];
+  /** A fork whose owner refuses the App's commits even where maintainer edits are allowed (GitHub answers 403). */
+  refuseAppPushes?: boolean;
 }
 
 export interface RecordedApiCall {
@@ -76,6 +78,10 @@ export class FakeGitHubState {
   readonly issuedTokens: string[] = [];
   /** What each token was asked for (`POST /app/installations/{id}/access_tokens`), so tests can assert the scope. */
   readonly tokenScopes: TokenScope[] = [];
+  /** Commits GitHub signed (made through `createCommitOnBranch`): `verification.verified` on the commit. */
+  readonly verifiedCommits = new Set<string>();
+  /** Every commit made through `createCommitOnBranch`, in order. */
+  readonly apiCommits: { repo: string; branch: string; oid: string }[] = [];
   private nextId = 1000;
 
   constructor(readonly botLogin: string) {}

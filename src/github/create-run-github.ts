@@ -2,6 +2,7 @@ import type { CoderResult } from "../coder/types.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
 import { completeCheckRun, startCheckRun } from "./check-run.js";
+import { createBranchRef, createCommitOnBranch } from "./commit-on-branch.js";
 import type { GitHubClient } from "./github-client.js";
 import type { JobContext } from "./job-context.js";
 import { ensurePullRequest, requestReview } from "./pull-request.js";
@@ -51,6 +52,10 @@ export function createRunGitHub(
       await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", { owner, repo, pull_number: pullNumber, comment_id: commentId, body });
     },
     installationToken: token,
+    apiCommits: {
+      create: (req, on) => createCommitOnBranch(api, on ?? where, req),
+      createBranch: (branch, sha) => createBranchRef(api, where, branch, sha),
+    },
     commitUrl: (sha) => `${job.webUrl}/commit/${sha}`,
   };
 }

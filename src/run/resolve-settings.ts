@@ -35,5 +35,6 @@ export function resolveSettings(config: RepoConfig, flags: Partial<CommandFlags>
     requireGreenChecks: config.require_green_checks,
     draft: config.pull_request.draft,
     branchPrefix: config.pull_request.branch_prefix,
+    commitSigning: config.commit.signing,
   });
 }

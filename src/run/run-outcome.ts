@@ -8,10 +8,13 @@ export type RunOutcome = {
   elapsedMs: number;
   /** Issue #14: markdown the final status adds (context sources and tokens, review-thread replies). */
   context?: string;
+  /** Issue #34: how the commit was published when that needs saying (a fallback to `git push`, and why). */
+  signing?: string;
 } & (
   | { kind: "pushed"; result: CoderResult; sha: string; url: string }
   | { kind: "pull-request"; result: CoderResult; sha: string; pr: { number: number; url: string }; branch: string }
-  | { kind: "patch"; result: CoderResult; sha: string; patch: string }
+  /** `reason`: why a fork that allows maintainer edits still gets a patch (GitHub refused the App's commit). */
+  | { kind: "patch"; result: CoderResult; sha: string; patch: string; reason?: string }
   | { kind: "not-pushed"; result: CoderResult }
   | { kind: "answered"; result: CoderResult }
   | { kind: "reverted"; sha: string; revertedSha: string; url: string }
