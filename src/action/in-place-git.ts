@@ -67,6 +67,8 @@ export function createInPlaceGit(git: Git, options: { workspace: string; logger:
     recentCommits: (dir, n) => git.recentCommits(resolve(dir), n),
     revert: (r) => git.revert(resolve(r.dir), r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(resolve(dir), base),
+    // Issue #34: the Action's commits go through GitHub's API with its token too (signed where GitHub signs them).
+    readCommit: (dir, sha) => git.readCommit(resolve(dir), sha),
   };
   return { runGit, resolve };
 }

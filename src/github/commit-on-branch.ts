@@ -1,3 +1,4 @@
+import type { ProbotOctokit } from "probot";
 import type { ApiCommitResult, ApiCommitRequest } from "../run/run-ports.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, GitHubError, type GitHubFailureKind } from "./github-error.js";
@@ -25,8 +26,18 @@ export async function createCommitOnBranch(api: GitHubClient, where: RepoRef, re
     message: { headline: req.message.headline, ...(req.message.body ? { body: req.message.body } : {}) },
     fileChanges: req.fileChanges,
   };
-  const { data } = await callGitHub(doing, () => api.request("POST /graphql", { query: MUTATION, variables: { input } }));
-  const answer = data as GraphqlAnswer;
+  // Octokit's `graphql` knows the endpoint (`/graphql`, or `/api/graphql` on GitHub Enterprise); a GraphQL error
+  // comes back as a throw carrying GitHub's `errors`, read here as an answer.
+  const gql = (api as GitHubClient & Pick<ProbotOctokit, "graphql">).graphql;
+  const answer: GraphqlAnswer = await callGitHub(doing, async () => {
+    try {
+      return { data: await gql<NonNullable<GraphqlAnswer["data"]>>(MUTATION, { input }) };
+    } catch (error) {
+      const errors = (error as { errors?: unknown }).errors;
+      if (Array.isArray(errors) && errors.length > 0) return { errors: errors as NonNullable<GraphqlAnswer["errors"]> };
+      throw error;
+    }
+  });
   const error = answer.errors?.[0];
   if (error) {
     const message = String(error.message ?? "unknown error").slice(0, 300);
