@@ -40,10 +40,7 @@ export async function publishCommit(args: {
 
 /** Today's "someone pushed" ending, for a branch that moved under a compare-and-swap. */
 export function movedError(branch: string, reason: string): PushRejectedError {
-  return new PushRejectedError(
-    `Someone pushed to \`${branch}\` while I was working, so nothing was pushed (I never force-push). Ask again to start from the new state of the branch.`,
-    reason,
-  );
+  return new PushRejectedError(`Someone pushed to \`${branch}\` while I was working, so nothing was pushed (I never force-push). Ask again to start from the new state of the branch.`, reason);
 }
 
 /** The status comment's line for a commit pushed with git because the API could not make it (null otherwise). */

@@ -36,5 +36,12 @@ export async function publishToFork(args: {
       `GitHub refused my commit to \`${owner}/${repo}\` branch \`${target.headRef}\`: ${made.reason}. The author can tick "Allow edits by maintainers" on this pull request and ask again, or apply the patch below.`,
     );
   }
-  return { kind: "pushed", result, sha: made.oid, url: deps.github.commitUrl(made.oid), elapsedMs: 0, signing: `Committed to the fork's branch \`${owner}/${repo}:${target.headRef}\` (the author allows edits by maintainers).` };
+  return {
+    kind: "pushed",
+    result,
+    sha: made.oid,
+    url: deps.github.commitUrl(made.oid),
+    elapsedMs: 0,
+    signing: `Committed to the fork's branch \`${owner}/${repo}:${target.headRef}\` (the author allows edits by maintainers).`,
+  };
 }

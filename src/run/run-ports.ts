@@ -49,7 +49,6 @@ export interface ApiCommitRequest {
 /** What GitHub made of it: the new commit (and whether it reports it verified), a moved branch, or a refusal. */
 export type ApiCommitResult = { kind: "made"; oid: string; verified: boolean | null } | { kind: "moved"; reason: string } | { kind: "refused"; reason: string };
 
-
 /** Git operations of one run, on a fresh temporary checkout. */
 export interface RunGit {
   clone(req: { url: string; branch: string; dir: string; token: string }): Promise<void>;

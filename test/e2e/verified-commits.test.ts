@@ -56,7 +56,6 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     await requireSignedCommits(e2e.fake, e2e.repo, "feature");
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     await e2e.idle();
-    console.log("DEBUG", status(), e2e.logs().split("\n").filter((l) => /error|warn|fail/i.test(l)).slice(-5).join("\n"));
     const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("fix: add");
     expect(status()).toContain(`🚀 Pushed [\`${head!.sha.slice(0, 7)}\`]`);
@@ -98,7 +97,7 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
   });
 
   it("an issue run creates its branch and commit through the API", async () => {
-    e2e = await app.scenario({ files, permissions: { ann: "admin" }, replies: [fix, "fix: make add add"] });
+    e2e = await app.scenario({ files, permissions: { ann: "admin" }, replies: ["I need src/calc.py\n", fix, "fix: make add add"] });
     const issue = e2e.issue({ title: "add() subtracts", body: "add(1, 2) gives -1", user: "reporter", labels: ["aider"] });
     const p = examplePayload("issues", "labeled");
     p.repository = { ...(e2e.commentPayload(issue, "", "ann").repository as object) };
@@ -130,7 +129,7 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     const script = { "run.sh": "echo one\n" };
     const edit = "run.sh\n```sh\n<<<<<<< SEARCH\necho one\n=======\necho two\n>>>>>>> REPLACE\n```\n";
     // The setup command makes the script executable in the checkout: the commit carries a mode change.
-    e2e = await app.scenario({ files: { ...script, ".github/aider.yml": "setup: chmod +x run.sh\n" }, permissions: { ann: "write" }, replies: [edit, "chore: two"] });
+    e2e = await app.scenario({ files: { ...script, ".github/aider.yml": 'setup: chmod +x run.sh\ntest: "true"\n' }, permissions: { ann: "write" }, replies: [edit, "chore: two"] });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file run.sh say two", "ann"));
     await e2e.idle();
@@ -145,9 +144,9 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
   /** A fork of the scenario's repository holding the PR's branch, and the PR pointing at it. */
   async function forkPr(maintainerCanModify: boolean) {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "outsider", files: { "x.md": "x\n" } });
-    const fork = await seedRepo(e2e.fake, { owner: "outsider", name: e2e.repo.name, files, permissions: {} });
+    const fork = await seedRepo(e2e.fake, { owner: "outsider", name: `${e2e.repo.name}-fork`, files, permissions: {} });
     await e2e.fake.exec.run({ command: "git", args: ["fetch", "--quiet", e2e.fake.bareDir(e2e.repo), "feature:feature"], cwd: e2e.fake.bareDir(fork) });
-    pr.pull!.headRepoFullName = `outsider/${e2e.repo.name}`;
+    pr.pull!.headRepoFullName = `outsider/${fork.name}`;
     pr.pull!.maintainerCanModify = maintainerCanModify;
     return { pr, fork };
   }
@@ -161,11 +160,11 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     expect(head!.subject).toBe("fix: add");
     expect(await fileOnBranch(e2e.fake, fork, "feature", "src/calc.py")).toContain("a + b");
     expect(status()).toContain(`🚀 Pushed [\`${head!.sha.slice(0, 7)}\`]`);
-    expect(status()).toContain(`outsider/${e2e.repo.name}:feature`);
-    expect(e2e.fake.state.apiCommits.filter((c) => c.repo === `outsider/${e2e.repo.name}`).map((c) => c.oid)).toEqual([head!.sha]);
+    expect(status()).toContain(`outsider/${e2e.repo.name}-fork:feature`);
+    expect(e2e.fake.state.apiCommits.filter((c) => c.repo === `outsider/${e2e.repo.name}-fork`).map((c) => c.oid)).toEqual([head!.sha]);
     // The base repository's branch of the same name is untouched, and nothing was pushed with git anywhere.
     expect((await branchLog(e2e.fake, e2e.repo, "feature", 1))[0]!.subject).toBe("x");
-    expect(receivePacks("outsider", e2e.repo.name) + receivePacks(e2e.repo.owner, e2e.repo.name)).toBe(0);
+    expect(receivePacks("outsider", `${e2e.repo.name}-fork`) + receivePacks(e2e.repo.owner, e2e.repo.name)).toBe(0);
   });
 
   it("a fork PR without maintainer edits gets the patch, as before", async () => {
@@ -176,7 +175,7 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     expect(status()).toContain("comes from a fork");
     expect(status()).toContain("+    return a + b");
     expect((await branchLog(e2e.fake, fork, "feature", 1))[0]!.subject).toBe("x");
-    expect(e2e.fake.state.apiCommits.filter((c) => c.repo === `outsider/${e2e.repo.name}`)).toEqual([]);
+    expect(e2e.fake.state.apiCommits.filter((c) => c.repo === `outsider/${e2e.repo.name}-fork`)).toEqual([]);
   });
 
   it("a fork that allows edits but whose branch GitHub refuses to the App gets the patch with GitHub's reason", async () => {
