@@ -13,7 +13,7 @@ export type ApiCommitPlan = { kind: "api"; request: ApiCommitRequest } | { kind:
  * could not be read exactly (binary) and a change over {@link API_COMMIT_MAX_BYTES} need git.
  */
 export function planApiCommit(changes: CommitChanges, branch: string, maxBytes = API_COMMIT_MAX_BYTES): ApiCommitPlan {
-  if (changes.bytes > maxBytes) return { kind: "git", reason: `the change is larger than ${Math.round(maxBytes / 1024 / 1024)} MB` };
+  if (changes.bytes > maxBytes) return { kind: "git", reason: `the change is larger than ${maxBytes >= 1024 * 1024 ? `${Math.round(maxBytes / 1024 / 1024)} MB` : `${maxBytes} bytes`}` };
   const additions: ApiCommitRequest["fileChanges"]["additions"] = [];
   const deletions: ApiCommitRequest["fileChanges"]["deletions"] = [];
   for (const e of changes.entries) {
