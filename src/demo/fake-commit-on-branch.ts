@@ -14,6 +14,9 @@ export interface FakeCommitContext {
 
 type GraphqlAnswer = { status: number; json: unknown };
 
+/** GitHub's user ids of the bots the fake plays (its commit emails are `<id>+<login>@users.noreply.github.com`). */
+const BOT_IDS: Record<string, number> = { "github-actions[bot]": 41898282 };
+
 /** File holding the shas of the commits GitHub "signed" (made through the API), read by the protection hook. */
 export const VERIFIED_FILE = "aider-fake-verified";
 
@@ -74,7 +77,7 @@ export async function createCommitOnBranch(ctx: FakeCommitContext, input: Record
     }
     const tree = (await git(["write-tree"], env)).stdout.trim();
     const bot = ctx.state.botLogin;
-    const who = { GIT_AUTHOR_NAME: bot, GIT_AUTHOR_EMAIL: `1+${bot}@users.noreply.github.com`, GIT_COMMITTER_NAME: "GitHub", GIT_COMMITTER_EMAIL: "noreply@github.com" };
+    const who = { GIT_AUTHOR_NAME: bot, GIT_AUTHOR_EMAIL: `${BOT_IDS[bot] ?? 1}+${bot}@users.noreply.github.com`, GIT_COMMITTER_NAME: "GitHub", GIT_COMMITTER_EMAIL: "noreply@github.com" };
     const body = typeof message.body === "string" && message.body.trim() ? `\n\n${message.body}` : "";
     const msgFile = path.join(tmp, "message");
     await writeFile(msgFile, `${headline}${body}\n`);

@@ -35,6 +35,7 @@ export async function publishCommit(args: {
   const made = await api.create(plan.request);
   if (made.kind === "moved") throw movedError(branch, made.reason);
   if (made.kind === "refused") throw new Error(`GitHub refused my commit to \`${branch}\`: ${made.reason}. Check that the App may write this repository's contents.`);
+  await deps.git.adoptRemoteCommit?.({ dir, branch, oid: made.oid, token: args.token });
   return { via: "api", oid: made.oid, verified: made.verified };
 }
 

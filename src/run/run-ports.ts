@@ -66,6 +66,8 @@ export interface RunGit {
   formatPatch(dir: string, base: string): Promise<string>;
   /** Issue #34: the commit `sha` as its changes against its parent. Absent: commits are pushed with git. */
   readCommit?(dir: string, sha: string): Promise<CommitChanges>;
+  /** After an API commit: make the checkout's HEAD GitHub's commit (only where the checkout outlives the run). */
+  adoptRemoteCommit?(req: { dir: string; branch: string; oid: string; token: string }): Promise<void>;
 }
 
 /** Runs the coder on a checkout (wired to the real LLM, checks, repo map and workspace by the caller). */

@@ -194,6 +194,15 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       return revertCommit(run, dir, sha, await who(dir), trailers);
     },
 
+    /**
+     * Issue #34: after GitHub made the commit `oid` (the same tree as HEAD) on `branch`, fetch it and move HEAD there
+     * without touching the files, so the checkout matches the remote (a workflow's later steps see GitHub's commit).
+     */
+    async adoptRemoteCommit(req: { dir: string; branch: string; oid: string; token: string }): Promise<void> {
+      await this.fetch({ dir: req.dir, branch: req.branch, token: req.token });
+      await run(req.dir, ["reset", "--quiet", "--soft", req.oid]);
+    },
+
     /** Issue #34: a commit's parent, message, changes and new contents, for GitHub's commit API. */
     readCommit: (dir: string, sha: string, maxBytes = API_COMMIT_READ_LIMIT) => readCommitChanges(run, dir, sha, maxBytes),
 
