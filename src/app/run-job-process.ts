@@ -100,6 +100,7 @@ export async function runJob(input: RunJobProcessInput, signal: AbortSignal): Pr
     llm: createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: env.prices }),
     api: octokit,
     gitToken: async () => input.gitToken,
+    commitsApi: new Octokit({ auth: input.gitToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) }),
     bot: input.bot,
     logger: log,
     signal,

@@ -36,7 +36,7 @@ export async function createCommitOnBranch(ctx: FakeCommitContext, input: Record
   const [owner, name] = fullName.split("/");
   const repo = owner && name ? ctx.state.repo(owner, name) : undefined;
   if (!repo) return gqlError(`Could not resolve to a Repository with the name '${fullName}'.`, "NOT_FOUND");
-  const refusal = forkRefusal(ctx.state, repo, branchName);
+  const refusal = forkRefusal(ctx.state, repo, branchName) ?? scopeRefusal(ctx.state, repo, token);
   if (refusal) return gqlError(refusal, "FORBIDDEN");
   const expected = String(input.expectedHeadOid ?? "");
   if (!/^[0-9a-f]{40}$/.test(expected)) return gqlError("Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' is required. Expected type GitObjectID!", "INVALID_ARGUMENT");
@@ -63,7 +63,9 @@ export async function createCommitOnBranch(ctx: FakeCommitContext, input: Record
     for (const d of deletions) {
       const present = await git(["ls-files", "--error-unmatch", "--", String(d.path)], env);
       if (present.exitCode !== 0) return gqlError(`The file '${String(d.path)}' does not exist on '${branchName}' and cannot be deleted.`, "UNPROCESSABLE");
-      await git(["update-index", "--force-remove", "--", String(d.path)], env);
+      // Mode 0 removes the entry (`--force-remove` wants a work tree, which a bare repository has not).
+      const removed = await ctx.exec.run({ command: "git", args: ["update-index", "-z", "--index-info"], cwd: bare, env, input: `0 ${"0".repeat(head.length)}\t${String(d.path)}\0` });
+      if (removed.exitCode !== 0) return gqlError(`Could not delete '${String(d.path)}': ${removed.output.trim()}`, "UNPROCESSABLE");
     }
     for (const [i, a] of additions.entries()) {
       const file = path.join(tmp, `blob-${i}`);
@@ -149,6 +151,20 @@ function forkRefusal(state: FakeGitHubState, repo: FakeRepo, branch: string): st
   if (repo.refuseAppPushes || !pulls.some((p) => p!.head === branch && p!.maintainerCanModify)) {
     return `Resource not accessible by integration: ${state.botLogin} may not push to ${repo.owner}/${repo.name}.`;
   }
+  return null;
+}
+
+/**
+ * Why the token may not write this repository's contents, or null: a token minted with permissions needs
+ * `contents: write`, and one limited to repositories must name this one (a fork's branch is governed by its pull
+ * request instead, see {@link forkRefusal}).
+ */
+function scopeRefusal(state: FakeGitHubState, repo: FakeRepo, token: string): string | null {
+  const scope = state.tokenScopes.find((s) => s.token === token);
+  if (!scope) return null;
+  if (scope.permissions && scope.permissions.contents !== "write") return "Resource not accessible by integration (the token has no contents: write).";
+  const isFork = [...state.repos.values()].some((r) => [...r.issues.values()].some((i) => i.pull?.headRepoFullName?.toLowerCase() === `${repo.owner}/${repo.name}`.toLowerCase()));
+  if (!isFork && scope.repositories && !scope.repositories.includes(repo.name)) return `Resource not accessible by integration (the token is not for ${repo.name}).`;
   return null;
 }
 

@@ -20,6 +20,8 @@ export function createRunGitHub(
   token: () => Promise<string>,
   /** Where best-effort failures go (a review request GitHub refused for another reason than access). */
   log?: { warn(obj: object, msg: string): void },
+  /** Issue #34: the client commits are made with (a token with `contents: write`); default `api`. */
+  commitsApi: GitHubClient = api,
 ): RunGitHub {
   const { owner, repo } = job.req;
   const where = { owner, repo };
@@ -53,8 +55,8 @@ export function createRunGitHub(
     },
     installationToken: token,
     apiCommits: {
-      create: (req, on) => createCommitOnBranch(api, on ?? where, req),
-      createBranch: (branch, sha) => createBranchRef(api, where, branch, sha),
+      create: (req, on) => createCommitOnBranch(commitsApi, on ?? where, req),
+      createBranch: (branch, sha) => createBranchRef(commitsApi, where, branch, sha),
     },
     commitUrl: (sha) => `${job.webUrl}/commit/${sha}`,
   };

@@ -63,6 +63,10 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     // Made by createCommitOnBranch, with the message's trailers kept, and not one receive-pack for this repository.
     expect(e2e.fake.state.apiCommits.filter((c) => c.repo === full())).toEqual([{ repo: full(), branch: "feature", oid: head!.sha }]);
     expect(receivePacks(e2e.repo.owner, e2e.repo.name)).toBe(0);
+    // Made with the job's contents token (the API token has no `contents` permission), never a broader one.
+    const mutation = e2e.fake.state.calls.filter((c) => c.path === "/graphql" && String(c.body).includes("createCommitOnBranch")).at(-1)!;
+    const scope = e2e.fake.state.tokenScopes.find((t) => mutation.authorization?.endsWith(` ${t.token}`));
+    expect(scope).toMatchObject({ repositories: [e2e.repo.name], permissions: { contents: "write" } });
     const message = (await e2e.fake.exec.run({ command: "git", args: ["log", "-1", "--format=%B", head!.sha], cwd: e2e.fake.bareDir(e2e.repo) })).stdout;
     expect(message).toMatch(/Aider-Bot-Run: /);
     expect(message).toContain("Co-authored-by: ann");
