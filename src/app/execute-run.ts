@@ -34,6 +34,11 @@ export interface ExecuteRunDeps {
   api: GitHubClient;
   /** A token for git over HTTP: this repository's contents only (see `app/mint-repo-token`). */
   gitToken(): Promise<string>;
+  /**
+   * Issue #34: a client with that contents token, for commits made through GitHub's API (the `api` token has no
+   * `contents` permission). Absent: `api`.
+   */
+  commitsApi?: GitHubClient;
   bot: { login: string; email: string };
   logger: Logger;
   signal: AbortSignal;
@@ -53,7 +58,7 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
-  const github = createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login);
+  const github = createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login, deps.commitsApi ?? deps.api);
   const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
   const mirror = mirrorPlace(req, deps, cacheRoot);
   const runGit: RunGit = {
@@ -66,6 +71,7 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     recentCommits: (dir, n) => git.recentCommits(dir, n),
     revert: (r) => git.revert(r.dir, r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(dir, base),
+    readCommit: (dir, sha) => git.readCommit(dir, sha),
   };
   const root = jobsRoot(deps.env);
   // The check plan is read once: runJob asks for it while cloning, and container mode picks its image from it.

@@ -133,6 +133,7 @@ export async function runJob(
     llm: meteredLlm(await jobLlm(input, env, log, request)),
     api: octokit,
     gitToken: async () => input.gitToken,
+    commitsApi: new Octokit({ auth: input.gitToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) }),
     bot: input.bot,
     logger: log,
     signal,

@@ -131,6 +131,11 @@ export const repoConfigSchema = z
           .strict(),
       )
       .default([]),
+    // Issue #34: the bot's commits are made by GitHub's API, which signs them (Verified); `git` pushes them unsigned.
+    commit: z
+      .object({ signing: z.enum(["api", "git"]).default("api") })
+      .strict()
+      .default({ signing: "api" }),
   })
   .strict();
 

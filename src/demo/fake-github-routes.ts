@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Exec } from "../exec/types.js";
+import { commitVerification, createGitRef } from "./fake-commit-on-branch.js";
 import { routeJobLogDownload, routePrContext } from "./fake-github-pr-routes.js";
 import type { FakeGitHubState, FakeIssue, FakeRepo } from "./fake-github-state.js";
 
@@ -116,6 +117,7 @@ async function pullJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
     ...issueJson(ctx, repo, issue),
     draft: pull.draft,
     head: { ref: pull.head, sha: (await branchSha(ctx, repo, pull.head)) ?? "0".repeat(40), repo: headRepo, label: `${repo.owner}:${pull.head}` },
+    maintainer_can_modify: pull.maintainerCanModify ?? false,
     base: { ref: pull.base, sha: (await branchSha(ctx, repo, pull.base)) ?? "0".repeat(40), repo: repoJson },
     requested_reviewers: pull.requestedReviewers.map(user),
   };
@@ -287,8 +289,15 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     return { status: 200, json: { id: run.id, name: run.name, head_sha: run.headSha, status: run.status, conclusion: run.conclusion } };
   }
   if (method === "GET" && rest[0] === "commits" && rest[1]) {
-    const sha = await branchSha(ctx, repo, decodeURIComponent(rest[1]));
-    return sha ? { status: 200, json: { sha } } : notFound;
+    const ref = decodeURIComponent(rest[1]);
+    const known = async (oid: string) => (await ctx.exec.run({ command: "git", args: ["cat-file", "-e", `${oid}^{commit}`], cwd: ctx.bareDir(repo) })).exitCode === 0;
+    const sha = /^[0-9a-f]{40}$/.test(ref) ? ((await known(ref)) ? ref : null) : await branchSha(ctx, repo, ref);
+    if (!sha) return notFound;
+    const verification = commitVerification(state, sha);
+    return { status: 200, json: { sha, verification, commit: { verification } } };
+  }
+  if (method === "POST" && r === "git/refs") {
+    return createGitRef(ctx, repo, body);
   }
   void key;
   return notFound;

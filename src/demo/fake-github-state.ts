@@ -8,7 +8,7 @@ export interface FakeIssue {
   /** Closed (or, for a pull request, merged or closed); open when unset. */
   closed?: boolean;
   /** Set for pull requests (GitHub numbers issues and PRs together). */
-  pull?: { head: string; base: string; draft: boolean; requestedReviewers: string[]; headRepoFullName?: string };
+  pull?: { head: string; base: string; draft: boolean; requestedReviewers: string[]; headRepoFullName?: string; maintainerCanModify?: boolean };
 }
 
 export interface FakeComment {
@@ -50,6 +50,8 @@ export interface FakeRepo {
   reviewComments: FakeReviewComment[];
   reactions: { subject: string; content: string; user: string }[];
   checkRuns: FakeCheckRun[];
+  /** A fork whose owner refuses the App's commits even where maintainer edits are allowed (GitHub answers 403). */
+  refuseAppPushes?: boolean;
 }
 
 export interface RecordedApiCall {
@@ -89,6 +91,10 @@ export class FakeGitHubState {
   readonly assets = new Map<string, FakeAsset>();
   /** Every request for an attachment, with its Authorization header (for token and fetch assertions). */
   readonly assetRequests: { path: string; authorization?: string }[] = [];
+  /** Commits GitHub signed (made through `createCommitOnBranch`): `verification.verified` on the commit. */
+  readonly verifiedCommits = new Set<string>();
+  /** Every commit made through `createCommitOnBranch`, in order. */
+  readonly apiCommits: { repo: string; branch: string; oid: string }[] = [];
   private nextId = 1000;
 
   constructor(readonly botLogin: string) {}

@@ -1,15 +1,25 @@
+import { createCommitOnBranch, type FakeCommitContext } from "./fake-commit-on-branch.js";
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
 import { prState } from "./fake-pr-state.js";
 
 /**
  * The GraphQL operations aider-bot uses, answered by the fake (POST /graphql; with GitHub Enterprise `/api/graphql`):
- * `pullRequest.reviewThreads`, `pullRequest.closingIssuesReferences` and the `resolveReviewThread` mutation. The fake
+ * `pullRequest.reviewThreads`, `pullRequest.closingIssuesReferences` and the `resolveReviewThread` and
+ * `createCommitOnBranch` mutations (the latter needs `commits`, the fake's git side, and the caller's token). The fake
  * does not parse GraphQL: it recognises the operation by its fields and reads the variables, and answers in the
  * shapes of GitHub's schema. Anything else gets a GraphQL error the tests can see.
  */
-export function answerGraphql(state: FakeGitHubState, body: { query?: unknown; variables?: Record<string, unknown> }): { status: number; json: unknown } {
+export async function answerGraphql(
+  state: FakeGitHubState,
+  body: { query?: unknown; variables?: Record<string, unknown> },
+  commits?: { ctx: FakeCommitContext; token: string | null },
+): Promise<{ status: number; json: unknown }> {
   const query = String(body.query ?? "");
   const v = body.variables ?? {};
+  if (/createCommitOnBranch\s*\(/.test(query)) {
+    if (!commits) return error("The fake GitHub was started without its git side.", "UNSUPPORTED");
+    return createCommitOnBranch(commits.ctx, (v.input ?? {}) as Record<string, unknown>, commits.token);
+  }
   if (/resolveReviewThread\s*\(/.test(query)) {
     const thread = [...state.repos.values()].flatMap((r) => prState(r).threads).find((t) => t.id === v.threadId);
     if (!thread) return error(`Could not resolve to a node with the global id of '${String(v.threadId)}'`, "NOT_FOUND");

@@ -113,7 +113,10 @@ export async function startFakeGitHub(options: {
     for await (const chunk of req) raw += chunk;
     let out: { status: number; json: unknown };
     try {
-      out = answerGraphql(state, JSON.parse(raw) as { query?: unknown; variables?: Record<string, unknown> });
+      out = await answerGraphql(state, JSON.parse(raw) as { query?: unknown; variables?: Record<string, unknown> }, {
+        ctx: { state, exec, bareDir, webUrl },
+        token: bearerToken(req.headers.authorization),
+      });
     } catch (error) {
       out = { status: 400, json: { message: `Problems parsing JSON: ${String(error)}` } };
     }
@@ -138,6 +141,12 @@ export async function startFakeGitHub(options: {
       await rm(projectRoot, { recursive: true, force: true });
     },
   };
+}
+
+/** The token of an `Authorization: token …` or `bearer …` header (how Octokit sends an installation token). */
+function bearerToken(header: string | undefined): string | null {
+  const m = /^(?:token|bearer)\s+(\S+)$/i.exec(header ?? "");
+  return m ? m[1]! : null;
 }
 
 function basicPassword(header: string | undefined): string | null {

@@ -2,6 +2,7 @@ import type { CoderResult } from "../coder/types.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
 import { completeCheckRun, startCheckRun } from "./check-run.js";
+import { createBranchRef, createCommitOnBranch } from "./commit-on-branch.js";
 import type { GitHubClient } from "./github-client.js";
 import type { JobContext } from "./job-context.js";
 import { ensurePullRequest, requestReview } from "./pull-request.js";
@@ -23,6 +24,8 @@ export function createRunGitHub(
   log?: { warn(obj: object, msg: string): void },
   /** The App's login: its plan comments are the ones a new plan supersedes (issue #34). */
   botLogin?: string,
+  /** Issue #34: the client commits are made with (a token with `contents: write`); default `api`. */
+  commitsApi: GitHubClient = api,
 ): RunGitHub {
   const { owner, repo } = job.req;
   const where = { owner, repo };
@@ -65,6 +68,10 @@ export function createRunGitHub(
       await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", { owner, repo, pull_number: pullNumber, comment_id: commentId, body });
     },
     installationToken: token,
+    apiCommits: {
+      create: (req, on) => createCommitOnBranch(commitsApi, on ?? where, req),
+      createBranch: (branch, sha) => createBranchRef(commitsApi, where, branch, sha),
+    },
     commitUrl: (sha) => `${job.webUrl}/commit/${sha}`,
   };
 }

@@ -66,7 +66,9 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
       break;
     case "patch":
       parts.push(
-        "📎 This pull request comes from a fork, which I cannot (and must not) push to. Here is the change as a patch; apply it with `git am`:",
+        outcome.reason
+          ? `📎 I could not commit to this fork's branch: ${outcome.reason} Here is the change as a patch; apply it with \`git am\`:`
+          : "📎 This pull request comes from a fork, which I cannot (and must not) push to. Here is the change as a patch; apply it with `git am`:",
         details("Patch", fenced(clip(outcome.patch, CAP.patch), "diff")),
       );
       break;
@@ -102,9 +104,11 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   }
   const checks = result && req.verb !== "ask" ? renderChecksStatus(result, outcome.checks, req.settings.autoTest) : null;
   if (checks?.headline) parts.push(checks.headline);
-  if (result) parts.push(...resultDetails(result, outcome.elapsedMs));
-  if (checks?.details) parts.push(checks.details);
-  else parts.push(`<sub>${(outcome.elapsedMs / 1000).toFixed(1)} s</sub>`);
+  if (outcome.signing) parts.push(outcome.signing);
+  if (result) {
+    parts.push(...resultDetails(result, outcome.elapsedMs));
+    if (checks?.details) parts.push(checks.details);
+  } else parts.push(`<sub>${(outcome.elapsedMs / 1000).toFixed(1)} s</sub>`);
   if (outcome.context) parts.push(outcome.context);
   return withMarkers(req, parts.join("\n\n"));
 }

@@ -222,6 +222,8 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
       headSha: String(pr.head.sha),
       headCloneUrl: String(pr.head.repo?.clone_url ?? facts.cloneUrl),
       isFork: pr.head.repo?.full_name !== `${facts.owner}/${facts.repo}`,
+      ...(pr.maintainer_can_modify ? { maintainerCanModify: true } : {}),
+      ...(pr.head.repo?.full_name ? { headRepoFullName: String(pr.head.repo.full_name) } : {}),
     };
     target = facts.review ? { kind: "review-comment", ...head, ...facts.review } : { kind: "pull-request", ...head };
   } else {

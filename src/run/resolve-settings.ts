@@ -53,5 +53,6 @@ export function resolveSettings(
     instructions: { auto: config.instructions, read: config.read, maxTokens: config.context.instructions },
     ...(config.vision !== undefined ? { vision: config.vision } : {}),
     ...(config.sandbox.image ? { sandboxImage: config.sandbox.image } : {}),
+    commitSigning: config.commit.signing,
   });
 }

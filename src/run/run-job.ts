@@ -7,6 +7,8 @@ import type { PreparedContext } from "../context/prepare-pr-context.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
 import { issueBranchName } from "./branch-name.js";
 import { checkSpecsOf, type ResolvedChecks } from "./resolve-checks.js";
+import { publishCommit, signingNote } from "./publish-commit.js";
+import { publishToFork } from "./publish-fork.js";
 import type { RunRequest } from "./run-request.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "./run-ports.js";
 import { runTrailers } from "./run-trailers.js";
@@ -265,13 +267,15 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
           trailers: runTrailers(req.jobId, req.requester),
         });
   if (target.kind !== "issue" && target.isFork) {
-    // We cannot (and must not) push to a fork with our installation token: hand the change over as a patch.
-    const patch = await deps.git.formatPatch(checkout, baseOf(prepared));
-    return { kind: "patch", result, sha, patch, elapsedMs: 0 };
+    // A fork's branch only through the API, when its author allows maintainer edits; otherwise a patch (issue #34).
+    return publishToFork({ req, target, deps, dir: checkout, sha, base: baseOf(prepared), result });
   }
   stage("pushing");
-  await deps.git.push({ dir: checkout, branch: workBranch, token });
-  if (target.kind !== "issue") return { kind: "pushed", result, sha, url: deps.github.commitUrl(sha), elapsedMs: 0 };
+  // Issue #34: made (and signed) by GitHub's API where it can; the published sha is the one GitHub has.
+  const published = await publishCommit({ req, deps, dir: checkout, sha, branch: workBranch, token, newBranch: target.kind === "issue" });
+  const note = signingNote(published);
+  const made = published.via === "api" ? published.oid : sha;
+  if (target.kind !== "issue") return { kind: "pushed", result, sha: made, url: deps.github.commitUrl(made), elapsedMs: 0, ...(note ? { signing: note } : {}) };
   const pr = await deps.github.openPullRequest({
     branch: workBranch,
     base: req.defaultBranch,
@@ -280,7 +284,7 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
     requester: req.requester,
     result,
   });
-  return { kind: "pull-request", result, sha, pr, branch: workBranch, elapsedMs: 0 };
+  return { kind: "pull-request", result, sha: made, pr, branch: workBranch, elapsedMs: 0, ...(note ? { signing: note } : {}) };
 }
 
 /**

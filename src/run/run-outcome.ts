@@ -11,10 +11,13 @@ export type RunOutcome = {
   context?: string;
   /** Issue #30: the run's check commands and where they came from (what was left out, and why). */
   checks?: ResolvedChecks;
+  /** Issue #34: how the commit was published when that needs saying (a fallback to `git push`, and why). */
+  signing?: string;
 } & (
   | { kind: "pushed"; result: CoderResult; sha: string; url: string }
   | { kind: "pull-request"; result: CoderResult; sha: string; pr: { number: number; url: string }; branch: string }
-  | { kind: "patch"; result: CoderResult; sha: string; patch: string }
+  /** `reason`: why a fork that allows maintainer edits still gets a patch (GitHub refused the App's commit). */
+  | { kind: "patch"; result: CoderResult; sha: string; patch: string; reason?: string }
   | { kind: "not-pushed"; result: CoderResult }
   | { kind: "answered"; result: CoderResult }
   /** Issue #34: a plan was made (on commit `sha`) and posted for approval; nothing was edited. */

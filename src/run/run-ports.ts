@@ -1,4 +1,5 @@
 import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
+import type { CommitChanges } from "../workspace/read-commit-changes.js";
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
 import type { RunRequest } from "./run-request.js";
 
@@ -34,7 +35,27 @@ export interface RunGitHub {
   installationToken(): Promise<string>;
   /** Web URL of a commit, for links in comments. */
   commitUrl(sha: string): string;
+  /**
+   * Issue #34: commits GitHub makes (and signs) through its API, on this repository or on `repo` (a fork's branch).
+   * Absent: every commit is pushed with git.
+   */
+  apiCommits?: {
+    create(req: ApiCommitRequest, repo?: { owner: string; repo: string }): Promise<ApiCommitResult>;
+    /** A new branch at `sha` on this repository (an issue run's branch, before its commit). */
+    createBranch(branch: string, sha: string): Promise<void>;
+  };
 }
+
+/** One commit for GitHub's `createCommitOnBranch`: contents are base64. */
+export interface ApiCommitRequest {
+  branch: string;
+  expectedHeadOid: string;
+  message: { headline: string; body: string };
+  fileChanges: { additions: { path: string; contents: string }[]; deletions: { path: string }[] };
+}
+
+/** What GitHub made of it: the new commit (and whether it reports it verified), a moved branch, or a refusal. */
+export type ApiCommitResult = { kind: "made"; oid: string; verified: boolean | null } | { kind: "moved"; reason: string } | { kind: "refused"; reason: string };
 
 /** Git operations of one run, on a fresh temporary checkout. */
 export interface RunGit {
@@ -51,6 +72,10 @@ export interface RunGit {
   revert(req: { dir: string; sha: string; trailers: string[] }): Promise<string>;
   /** `git format-patch`-style text of the commits after `base`. */
   formatPatch(dir: string, base: string): Promise<string>;
+  /** Issue #34: the commit `sha` as its changes against its parent. Absent: commits are pushed with git. */
+  readCommit?(dir: string, sha: string): Promise<CommitChanges>;
+  /** After an API commit: make the checkout's HEAD GitHub's commit (only where the checkout outlives the run). */
+  adoptRemoteCommit?(req: { dir: string; branch: string; oid: string; token: string }): Promise<void>;
 }
 
 /** Runs the coder on a checkout (wired to the real LLM, checks, repo map and workspace by the caller). */

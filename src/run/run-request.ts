@@ -43,11 +43,23 @@ export interface RunSettings {
   vision?: boolean;
   /** `sandbox.image` of the repo config (container mode). */
   sandboxImage?: string;
+  /** Issue #34: commits made by GitHub's API, signed (`api`, the default when absent), or pushed with git. */
+  commitSigning?: "api" | "git";
 }
 
 export type RunTarget =
   /** Push one commit to the PR's head branch. */
-  | { kind: "pull-request"; number: number; headRef: string; headSha: string; headCloneUrl: string; isFork: boolean }
+  | {
+      kind: "pull-request";
+      number: number;
+      headRef: string;
+      headSha: string;
+      headCloneUrl: string;
+      isFork: boolean;
+      /** Issue #34: a fork's PR lets maintainers (and the App) push to its branch; with the fork's `owner/name`. */
+      maintainerCanModify?: boolean;
+      headRepoFullName?: string;
+    }
   /** Branch off the default branch, push, open a PR that fixes the issue. */
   | { kind: "issue"; number: number; title: string }
   /** A review comment: like a PR, and the reply goes into the review thread. */
@@ -58,6 +70,8 @@ export type RunTarget =
       headSha: string;
       headCloneUrl: string;
       isFork: boolean;
+      maintainerCanModify?: boolean;
+      headRepoFullName?: string;
       commentId: number;
       path: string;
       line?: number;

@@ -1,3 +1,4 @@
+import { publishCommit, signingNote } from "./publish-commit.js";
 import type { RunJobDeps } from "./run-job.js";
 import type { RunOutcome } from "./run-outcome.js";
 import type { RunRequest } from "./run-request.js";
@@ -27,6 +28,9 @@ export async function undoLastRun(args: { req: RunRequest; deps: Pick<RunJobDeps
     };
   }
   const sha = await deps.git.revert({ dir, sha: target.sha, trailers: runTrailers(args.req.jobId, args.req.requester).filter((t) => t.startsWith("Co-authored-by")) });
-  await deps.git.push({ dir, branch: args.branch, token: args.token });
-  return { kind: "reverted", sha, revertedSha: target.sha, url: deps.github.commitUrl(sha), elapsedMs: 0 };
+  // Issue #34: the revert is made (and signed) by GitHub's API too, where it can.
+  const published = await publishCommit({ req: args.req, deps, dir, sha, branch: args.branch, token: args.token });
+  const made = published.via === "api" ? published.oid : sha;
+  const note = signingNote(published);
+  return { kind: "reverted", sha: made, revertedSha: target.sha, url: deps.github.commitUrl(made), elapsedMs: 0, ...(note ? { signing: note } : {}) };
 }

@@ -5,6 +5,7 @@ import { commitPaths } from "./git-commit.js";
 import { diffStats, diffText } from "./git-diff.js";
 import { resolveIdentity, type GitIdentity } from "./git-identity.js";
 import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
+import { readCommitChanges } from "./read-commit-changes.js";
 import { openCleanGitDir } from "./git-clean-dir.js";
 import { GitError } from "./git-errors.js";
 import { cloneFromMirror, type MirrorPlace } from "./git-mirror.js";
@@ -14,6 +15,9 @@ import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prep
 import { revertCommit } from "./git-revert.js";
 import { createGitRunner } from "./git-runner.js";
 import type { CommitRequest, CommitResult } from "./types.js";
+
+/** Bytes of file contents read for one API commit; past it, none are read (the commit goes by git push). */
+const API_COMMIT_READ_LIMIT = 30 * 1024 * 1024;
 
 export { gitAuthEnv as authEnv } from "./auth-env.js";
 export type { GitIdentity } from "./git-identity.js";
@@ -192,6 +196,18 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       forgetHead(dir);
       return revertCommit(run, dir, sha, await who(dir), trailers);
     },
+
+    /**
+     * Issue #34: after GitHub made the commit `oid` (the same tree as HEAD) on `branch`, fetch it and move HEAD there
+     * without touching the files, so the checkout matches the remote (a workflow's later steps see GitHub's commit).
+     */
+    async adoptRemoteCommit(req: { dir: string; branch: string; oid: string; token: string }): Promise<void> {
+      await this.fetch({ dir: req.dir, branch: req.branch, token: req.token });
+      await run(req.dir, ["reset", "--quiet", "--soft", req.oid]);
+    },
+
+    /** Issue #34: a commit's parent, message, changes and new contents, for GitHub's commit API. */
+    readCommit: (dir: string, sha: string, maxBytes = API_COMMIT_READ_LIMIT) => readCommitChanges(run, dir, sha, maxBytes),
 
     /** The commits after `base` as an mbox patch series (offered when a push is impossible). */
     async formatPatch(dir: string, base: string): Promise<string> {

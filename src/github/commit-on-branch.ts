@@ -1,0 +1,85 @@
+import type { ProbotOctokit } from "probot";
+import type { ApiCommitResult, ApiCommitRequest } from "../run/run-ports.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
+import { callGitHub, GitHubError, type GitHubFailureKind } from "./github-error.js";
+
+const MUTATION = `mutation($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) { commit { oid url } }
+}`;
+
+interface GraphqlAnswer {
+  data?: { createCommitOnBranch?: { commit?: { oid?: string; url?: string } } } | null;
+  errors?: { type?: string; message?: string }[];
+}
+
+/**
+ * One commit made by GitHub itself (GraphQL `createCommitOnBranch`), which GitHub signs: the branch must still point
+ * at `expectedHeadOid` (a compare-and-swap, never a force). A moved branch and a refusal (a fork that does not let
+ * the App push, a missing permission) are answers, not throws; anything else throws a {@link GitHubError}. The
+ * commit's `verification` is read back, as GitHub reports it (null when it could not be read).
+ */
+export async function createCommitOnBranch(api: GitHubClient, where: RepoRef, req: ApiCommitRequest): Promise<ApiCommitResult> {
+  const doing = `Creating the commit on ${where.owner}/${where.repo} branch ${req.branch}`;
+  const input = {
+    branch: { repositoryNameWithOwner: `${where.owner}/${where.repo}`, branchName: req.branch },
+    expectedHeadOid: req.expectedHeadOid,
+    message: { headline: req.message.headline, ...(req.message.body ? { body: req.message.body } : {}) },
+    fileChanges: req.fileChanges,
+  };
+  // Octokit's `graphql` knows the endpoint (`/graphql`, or `/api/graphql` on GitHub Enterprise); a GraphQL error
+  // comes back as a throw carrying GitHub's `errors`, read here as an answer.
+  const gql = (api as GitHubClient & Pick<ProbotOctokit, "graphql">).graphql;
+  const answer: GraphqlAnswer = await callGitHub(doing, async () => {
+    try {
+      return { data: await gql<NonNullable<GraphqlAnswer["data"]>>(MUTATION, { input }) };
+    } catch (error) {
+      const errors = (error as { errors?: unknown }).errors;
+      if (Array.isArray(errors) && errors.length > 0) return { errors: errors as NonNullable<GraphqlAnswer["errors"]> };
+      throw error;
+    }
+  });
+  const error = answer.errors?.[0];
+  if (error) {
+    const message = String(error.message ?? "unknown error").slice(0, 300);
+    if (error.type === "STALE_DATA" || /Expected branch to point to/i.test(message)) return { kind: "moved", reason: message };
+    const kind = graphqlKind(error.type);
+    if (kind === "forbidden") return { kind: "refused", reason: message };
+    throw new GitHubError(doing, { kind, status: kind === "not-found" ? 404 : kind === "unauthorized" ? 401 : 422, githubMessage: message });
+  }
+  const oid = answer.data?.createCommitOnBranch?.commit?.oid;
+  if (!oid) throw new GitHubError(doing, { kind: "other", status: 200, githubMessage: "GitHub answered without the new commit" });
+  return { kind: "made", oid, verified: await commitVerified(api, where, oid) };
+}
+
+/** A new branch at `sha` (`POST /repos/{o}/{r}/git/refs`); an existing branch of that name is a validation error. */
+export async function createBranchRef(api: GitHubClient, where: RepoRef, branch: string, sha: string): Promise<void> {
+  await callGitHub(`Creating the branch ${branch} on ${where.owner}/${where.repo}`, () =>
+    api.request("POST /repos/{owner}/{repo}/git/refs", { owner: where.owner, repo: where.repo, ref: `refs/heads/${branch}`, sha }),
+  );
+}
+
+/** `verification.verified` of a commit as GitHub reports it; null when it cannot be read (best effort). */
+async function commitVerified(api: GitHubClient, where: RepoRef, sha: string): Promise<boolean | null> {
+  try {
+    const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner: where.owner, repo: where.repo, ref: sha });
+    const verified = (data as { commit?: { verification?: { verified?: unknown } } }).commit?.verification?.verified;
+    return typeof verified === "boolean" ? verified : null;
+  } catch {
+    return null;
+  }
+}
+
+function graphqlKind(type: string | undefined): GitHubFailureKind {
+  switch (type) {
+    case "FORBIDDEN":
+      return "forbidden";
+    case "NOT_FOUND":
+      return "not-found";
+    case "UNAUTHORIZED":
+      return "unauthorized";
+    case "RATE_LIMITED":
+      return "rate-limited";
+    default:
+      return "validation";
+  }
+}

@@ -1,0 +1,52 @@
+import { PushRejectedError } from "../workspace/git-errors.js";
+import { planApiCommit } from "./plan-api-commit.js";
+import type { RunGit, RunGitHub } from "./run-ports.js";
+import type { RunRequest } from "./run-request.js";
+
+/** How a commit reached GitHub: made (and signed) by GitHub's API, or pushed with git (with the reason, if it fell back). */
+export type Published = { via: "api"; oid: string; verified: boolean | null } | { via: "git"; fallback?: string };
+
+/**
+ * Publish the local commit `sha` (HEAD of `dir`) to `branch` of the run's repository: through GitHub's API so GitHub
+ * signs it (`commit.signing: api`, the default), with the commit's parent as the compare-and-swap, or with `git push`
+ * when signing is `git`, the API is not wired, or the API cannot express the change (the reason is returned for the
+ * status comment). `newBranch`: the branch does not exist yet (an issue run) and is created at the parent first. A
+ * moved branch ends the run like a refused push; the App never forces.
+ */
+export async function publishCommit(args: {
+  req: Pick<RunRequest, "settings">;
+  deps: { git: RunGit; github: RunGitHub };
+  dir: string;
+  sha: string;
+  branch: string;
+  token: string;
+  newBranch?: boolean;
+}): Promise<Published> {
+  const { deps, dir, branch } = args;
+  const api = deps.github.apiCommits;
+  const push = async (fallback?: string): Promise<Published> => {
+    await deps.git.push({ dir, branch, token: args.token });
+    return fallback ? { via: "git", fallback } : { via: "git" };
+  };
+  if ((args.req.settings.commitSigning ?? "api") === "git" || !api || !deps.git.readCommit) return push();
+  const plan = planApiCommit(await deps.git.readCommit(dir, args.sha), branch);
+  if (plan.kind === "git") return push(plan.reason);
+  if (args.newBranch) await api.createBranch(branch, plan.request.expectedHeadOid);
+  const made = await api.create(plan.request);
+  if (made.kind === "moved") throw movedError(branch, made.reason);
+  if (made.kind === "refused") throw new Error(`GitHub refused my commit to \`${branch}\`: ${made.reason}. Check that the App may write this repository's contents.`);
+  await deps.git.adoptRemoteCommit?.({ dir, branch, oid: made.oid, token: args.token });
+  return { via: "api", oid: made.oid, verified: made.verified };
+}
+
+/** Today's "someone pushed" ending, for a branch that moved under a compare-and-swap. */
+export function movedError(branch: string, reason: string): PushRejectedError {
+  return new PushRejectedError(`Someone pushed to \`${branch}\` while I was working, so nothing was pushed (I never force-push). Ask again to start from the new state of the branch.`, reason);
+}
+
+/** The status comment's line for a commit pushed with git because the API could not make it (null otherwise). */
+export function signingNote(published: Published): string | null {
+  if (published.via === "git" && published.fallback) return `ℹ️ Pushed with \`git push\` instead of GitHub's API because ${published.fallback}, so this commit is not signed by GitHub (not Verified).`;
+  if (published.via === "api" && published.verified === false) return "ℹ️ GitHub made this commit but does not report it as Verified.";
+  return null;
+}

@@ -1,0 +1,83 @@
+import { publishCommit, signingNote } from "../../src/run/publish-commit.js";
+import type { ApiCommitRequest, ApiCommitResult, RunGit, RunGitHub } from "../../src/run/run-ports.js";
+import type { CommitChanges } from "../../src/workspace/read-commit-changes.js";
+import { PushRejectedError } from "../../src/workspace/git-errors.js";
+
+const parent = "a".repeat(40);
+const plain: CommitChanges = {
+  parent,
+  message: "fix: add\n\nCo-authored-by: ann <ann@example.com>\n",
+  entries: [{ status: "M", srcMode: "100644", dstMode: "100644", dstOid: "b".repeat(40), path: "src/calc.py" }],
+  bytes: 4,
+  contents: new Map([["src/calc.py", Buffer.from("a+b\n")]]),
+};
+
+/** A run's git and GitHub sides that record what publishing did. */
+function sides(changes: CommitChanges, answer: ApiCommitResult) {
+  const calls: string[] = [];
+  const sent: ApiCommitRequest[] = [];
+  const git = {
+    push: async (r: { branch: string }) => void calls.push(`push ${r.branch}`),
+    readCommit: async () => changes,
+  } as unknown as RunGit;
+  const github = {
+    apiCommits: {
+      create: async (req: ApiCommitRequest) => (calls.push(`create ${req.branch}`), sent.push(req), answer),
+      createBranch: async (branch: string, sha: string) => void calls.push(`branch ${branch}@${sha.slice(0, 1)}`),
+    },
+  } as unknown as RunGitHub;
+  return { calls, sent, deps: { git, github } };
+}
+
+const args = (deps: { git: RunGit; github: RunGitHub }, signing?: "api" | "git") => ({
+  req: { settings: { commitSigning: signing } as never },
+  deps,
+  dir: "/tmp/x",
+  sha: "c".repeat(40),
+  branch: "feature",
+  token: "t",
+});
+
+describe("publishCommit: API or git push", () => {
+  it("makes the commit through the API with the parent as the compare-and-swap, and never pushes", async () => {
+    const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
+    await expect(publishCommit(args(s.deps))).resolves.toEqual({ via: "api", oid: "d".repeat(40), verified: true });
+    expect(s.calls).toEqual(["create feature"]);
+    expect(s.sent[0]).toMatchObject({ expectedHeadOid: parent, message: { headline: "fix: add", body: "Co-authored-by: ann <ann@example.com>" } });
+  });
+
+  it("creates an issue run's branch at the parent first", async () => {
+    const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
+    await publishCommit({ ...args(s.deps), newBranch: true });
+    expect(s.calls).toEqual(["branch feature@a", "create feature"]);
+  });
+
+  it("a moved branch is today's refused push, and nothing is pushed with git", async () => {
+    const s = sides(plain, { kind: "moved", reason: 'Expected branch to point to "aaa" but it did not.' });
+    const error = await publishCommit(args(s.deps)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PushRejectedError);
+    expect((error as Error).message).toMatch(/Someone pushed to `feature` while I was working, so nothing was pushed/);
+    expect(s.calls).toEqual(["create feature"]);
+  });
+
+  it("commit.signing: git pushes, and says nothing", async () => {
+    const s = sides(plain, { kind: "made", oid: "d", verified: true });
+    const published = await publishCommit(args(s.deps, "git"));
+    expect(published).toEqual({ via: "git" });
+    expect(s.calls).toEqual(["push feature"]);
+    expect(signingNote(published)).toBeNull();
+  });
+
+  it("what the API cannot express is pushed with git, and the note says why", async () => {
+    const link = { ...plain, entries: [{ status: "A", srcMode: "000000", dstMode: "120000", dstOid: "e".repeat(40), path: "link" }], contents: new Map() };
+    const s = sides(link, { kind: "made", oid: "d", verified: true });
+    const published = await publishCommit(args(s.deps));
+    expect(s.calls).toEqual(["push feature"]);
+    expect(signingNote(published)).toBe("ℹ️ Pushed with `git push` instead of GitHub's API because `link` is a symbolic link, so this commit is not signed by GitHub (not Verified).");
+  });
+
+  it("a refusal on the run's own repository fails the run with GitHub's reason", async () => {
+    const s = sides(plain, { kind: "refused", reason: "Resource not accessible by integration" });
+    await expect(publishCommit(args(s.deps))).rejects.toThrow(/GitHub refused my commit to `feature`: Resource not accessible by integration/);
+  });
+});

@@ -1,0 +1,90 @@
+import { chmod, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createGitRunner } from "../../src/workspace/git-runner.js";
+import { parseRawDiff, readCommitChanges } from "../../src/workspace/read-commit-changes.js";
+import { planApiCommit } from "../../src/run/plan-api-commit.js";
+import { exec, makeRepo, sh, writeFiles } from "./git-fixtures.js";
+
+const run = createGitRunner(exec);
+
+describe("readCommitChanges → planApiCommit (real git)", () => {
+  let dir = "";
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const commit = async (message: string) => {
+    await sh(dir, ["add", "-A"]);
+    await sh(dir, ["commit", "-q", "-m", message]);
+    return (await sh(dir, ["rev-parse", "HEAD"])).trim();
+  };
+
+  it("reads additions, modifications and deletions with their exact bytes, the parent and the message", async () => {
+    dir = await makeRepo({ "a.txt": "one\n", "gone.txt": "bye\n", "dir/b.md": "b\n" });
+    const parent = (await sh(dir, ["rev-parse", "HEAD"])).trim();
+    await writeFiles(dir, { "a.txt": "one\r\ntwo — ünïcode\n", "dir/new file.ts": "export const x = 1;\n" });
+    await unlink(path.join(dir, "gone.txt"));
+    const sha = await commit("fix: things\n\nWhy it changed.\n\nCo-authored-by: ann <1+ann@users.noreply.github.com>");
+    const changes = await readCommitChanges(run, dir, sha, 1_000_000);
+    expect(changes.parent).toBe(parent);
+    const plan = planApiCommit(changes, "feature");
+    expect(plan.kind).toBe("api");
+    if (plan.kind !== "api") return;
+    expect(plan.request.expectedHeadOid).toBe(parent);
+    expect(plan.request.message).toEqual({ headline: "fix: things", body: "Why it changed.\n\nCo-authored-by: ann <1+ann@users.noreply.github.com>" });
+    const added = Object.fromEntries(plan.request.fileChanges.additions.map((a) => [a.path, Buffer.from(a.contents, "base64").toString("utf8")]));
+    expect(added).toEqual({ "a.txt": "one\r\ntwo — ünïcode\n", "dir/new file.ts": "export const x = 1;\n" });
+    expect(plan.request.fileChanges.deletions).toEqual([{ path: "gone.txt" }]);
+  });
+
+  it("falls back to git for a symbolic link, an exec-bit change, a new executable, a binary file and a change over the limit", async () => {
+    dir = await makeRepo({ "run.sh": "echo\n", "a.txt": "a\n" });
+    await symlink("a.txt", path.join(dir, "link"));
+    let sha = await commit("add link");
+    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({ kind: "git", reason: "`link` is a symbolic link" });
+
+    await chmod(path.join(dir, "run.sh"), 0o755);
+    sha = await commit("chmod");
+    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({ kind: "git", reason: "the mode of `run.sh` changes (100644 → 100755)" });
+
+    await writeFile(path.join(dir, "tool"), "#!/bin/sh\n", { mode: 0o755 });
+    sha = await commit("tool");
+    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({ kind: "git", reason: "`tool` is a new executable file" });
+
+    await writeFile(path.join(dir, "img.bin"), Buffer.from([0x89, 0x50, 0x00, 0xff, 0xfe, 0x01]));
+    sha = await commit("binary");
+    const binary = await readCommitChanges(run, dir, sha, 1e6);
+    expect(binary.contents.has("img.bin")).toBe(false);
+    expect(planApiCommit(binary, "b")).toEqual({ kind: "git", reason: "`img.bin` is not UTF-8 text" });
+
+    await writeFile(path.join(dir, "a.txt"), "x".repeat(5000));
+    sha = await commit("big");
+    const big = await readCommitChanges(run, dir, sha, 1000);
+    expect(big.bytes).toBe(5000);
+    expect(big.contents.size).toBe(0);
+    expect(planApiCommit(big, "b", 1000)).toEqual({ kind: "git", reason: "the change is larger than 1000 bytes" });
+  });
+
+  it("deleting a symbolic link or an executable is a plain deletion", async () => {
+    dir = await makeRepo({ "a.txt": "a\n" });
+    await symlink("a.txt", path.join(dir, "link"));
+    await writeFile(path.join(dir, "tool"), "#!/bin/sh\n", { mode: 0o755 });
+    await commit("add");
+    await unlink(path.join(dir, "link"));
+    await unlink(path.join(dir, "tool"));
+    const sha = await commit("remove");
+    const plan = planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b");
+    expect(plan.kind === "api" && plan.request.fileChanges).toEqual({ additions: [], deletions: [{ path: "link" }, { path: "tool" }] });
+  });
+});
+
+describe("parseRawDiff", () => {
+  it("reads -z raw output, names with spaces and newlines included", () => {
+    const z = ":100644 100755 aaaa bbbb M\0run.sh\0:000000 100644 0000 cccc A\0a\nb c.txt\0:100644 000000 dddd 0000 D\0old\0";
+    expect(parseRawDiff(z)).toEqual([
+      { srcMode: "100644", dstMode: "100755", dstOid: "bbbb", status: "M", path: "run.sh" },
+      { srcMode: "000000", dstMode: "100644", dstOid: "cccc", status: "A", path: "a\nb c.txt" },
+      { srcMode: "100644", dstMode: "000000", dstOid: "0000", status: "D", path: "old" },
+    ]);
+  });
+});
