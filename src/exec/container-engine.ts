@@ -10,6 +10,11 @@ export interface ContainerEngine {
   runtime?: string;
   /** Podman's cgroup manager (`cgroupfs`); "" for the engine's default. */
   cgroupManager?: string;
+  /**
+   * Podman: a registries.conf of the operator's (a mirror, a registry on plain HTTP marked `insecure`), given as
+   * `--registries-conf` so the client's environment stays the allow-list. Docker's daemon reads its own configuration.
+   */
+  registriesConf?: string;
   /** `nofile=1024:1024`, … (below the host's hard limits: a higher one makes the start fail). */
   ulimits: readonly string[];
   memory: string;
@@ -69,6 +74,7 @@ export function globalArgs(engine: ContainerEngine): string[] {
   const args = engine.socket ? ["--remote", "--url", socketUrl(engine.socket)] : [];
   if (engine.runtime) args.push("--runtime", engine.runtime);
   if (engine.cgroupManager) args.push("--cgroup-manager", engine.cgroupManager);
+  if (engine.registriesConf) args.push("--registries-conf", engine.registriesConf);
   return args;
 }
 

@@ -24,6 +24,8 @@ const PROBES: Record<Need, { command: string; args: readonly string[]; timeoutMs
   podman: { command: "podman", args: ["--runtime", "runc", "version"], timeoutMs: 60_000, cannotRun: NEEDS.podman.install },
   // The client only: the Docker-socket tests serve Podman's Docker-compatible API themselves.
   docker: { command: "docker", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.docker.install },
+  // Debian's distribution registry (2.8): the pull tests serve one on 127.0.0.1.
+  registry: { command: "docker-registry", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.registry.install },
 };
 
 /** Probed once per test file's module registry (jest loads this module afresh for each file), then remembered. */
