@@ -55,7 +55,10 @@ describeWith(["podman", "docker"], "container sandbox through a Docker socket (t
       detached: true,
     });
     service.stderr!.setEncoding("utf8").on("data", (chunk: string) => (serviceLog = (serviceLog + chunk).slice(-4000)));
-    await waitUntil(() => existsSync(socket) && docker("version", "--format", "{{.Server.Version}}").status === 0, () => `podman system service on ${socket} did not answer: ${serviceLog}`);
+    await waitUntil(
+      () => existsSync(socket) && docker("version", "--format", "{{.Server.Version}}").status === 0,
+      () => `podman system service on ${socket} did not answer: ${serviceLog}`,
+    );
     // A bare path: the engine makes it `unix://…` for the client.
     engine = { kind: "docker", socket, ulimits: ["nofile=1024:1024", "nproc=4096:4096"], memory: "256m", cpus: "1", pids: 128 };
     root = await mkdtemp(path.join(process.cwd(), ".ctr-docker-test-"));

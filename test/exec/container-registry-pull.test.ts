@@ -46,13 +46,25 @@ describeWith(["podman", "registry"], "container mode pulls the repository's imag
     await writeFile(path.join(dir, "registries.conf"), `[[registry]]\nlocation = "127.0.0.1:${port}"\ninsecure = true\n`);
     registry = spawn("docker-registry", ["serve", path.join(dir, "config.yml")], { stdio: ["ignore", "pipe", "pipe"], detached: true });
     for (const stream of [registry.stdout!, registry.stderr!]) stream.setEncoding("utf8").on("data", (chunk: string) => (registryLog += chunk));
-    await waitUntil(async () => (await fetch(`http://127.0.0.1:${port}/v2/`).catch(() => null))?.status === 200, () => `docker-registry did not answer on ${port}: ${registryLog.slice(-2000)}`);
+    await waitUntil(
+      async () => (await fetch(`http://127.0.0.1:${port}/v2/`).catch(() => null))?.status === 200,
+      () => `docker-registry did not answer on ${port}: ${registryLog.slice(-2000)}`,
+    );
     const pushed = podman("push", "--tls-verify=false", TEST_IMAGE, image);
     if (pushed.status !== 0) throw new Error(`podman push to the local registry failed: ${pushed.stderr}`);
     // Only the registry has the image under this name: the first job must pull it.
     podman("rmi", image);
     expect(podman("image", "exists", image).status).toBe(1);
-    engine = { kind: "podman", runtime: "runc", cgroupManager: "cgroupfs", registriesConf: path.join(dir, "registries.conf"), ulimits: ["nofile=1024:1024", "nproc=4096:4096"], memory: "256m", cpus: "1", pids: 128 };
+    engine = {
+      kind: "podman",
+      runtime: "runc",
+      cgroupManager: "cgroupfs",
+      registriesConf: path.join(dir, "registries.conf"),
+      ulimits: ["nofile=1024:1024", "nproc=4096:4096"],
+      memory: "256m",
+      cpus: "1",
+      pids: 128,
+    };
     checkout = path.join(dir, "checkout");
     await mkdir(checkout, { recursive: true });
   });
