@@ -18,13 +18,14 @@ export interface CheckExecOptions {
 }
 
 type EngineEnv = Pick<AppEnv, "containerEngine" | "containerRuntime" | "containerCgroupManager" | "containerMemory" | "containerCpus" | "containerPids" | "containerUlimits"> &
-  Partial<Pick<AppEnv, "containerSocket">>;
+  Partial<Pick<AppEnv, "containerSocket" | "containerRegistriesConf">>;
 
 /** The container engine the environment describes (AIDER_BOT_CONTAINER_*). */
 export function containerEngineFrom(env: EngineEnv): ContainerEngine {
   return {
     kind: env.containerEngine,
     ...(env.containerSocket ? { socket: env.containerSocket } : {}),
+    ...(env.containerRegistriesConf ? { registriesConf: env.containerRegistriesConf } : {}),
     runtime: env.containerRuntime,
     cgroupManager: env.containerCgroupManager,
     ulimits: env.containerUlimits

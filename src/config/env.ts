@@ -192,6 +192,8 @@ const VARIABLES = {
   containerEngine: variable("AIDER_BOT_CONTAINER_ENGINE", oneOf(["podman", "docker"], "podman or docker").default("podman")),
   /** The Docker daemon's socket for `docker` (`unix:///var/run/docker.sock`), or Podman's remote socket. */
   containerSocket: variable("AIDER_BOT_CONTAINER_SOCKET", text()),
+  /** Podman: a registries.conf of its own for pulls (mirrors, a plain-HTTP registry marked `insecure`). */
+  containerRegistriesConf: variable("AIDER_BOT_CONTAINER_REGISTRIES_CONF", text()),
   /** Podman's OCI runtime (`runc` works on cgroup v1 hosts where the default crun refuses); empty: the engine's default. */
   containerRuntime: variable("AIDER_BOT_CONTAINER_RUNTIME", z.string().default("runc")),
   /** Podman's cgroup manager (`cgroupfs` where systemd does not manage cgroups, e.g. inside a container or a VM). */

@@ -10,6 +10,11 @@ export interface ContainerEngine {
   runtime?: string;
   /** Podman's cgroup manager (`cgroupfs`); "" for the engine's default. */
   cgroupManager?: string;
+  /**
+   * Podman: a registries.conf of the operator's (a mirror, a registry on plain HTTP marked `insecure`), given as
+   * `--registries-conf` so the client's environment stays the allow-list. Docker's daemon reads its own configuration.
+   */
+  registriesConf?: string;
   /** `nofile=1024:1024`, … (below the host's hard limits: a higher one makes the start fail). */
   ulimits: readonly string[];
   memory: string;
@@ -56,12 +61,20 @@ const CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "SETGID", "SE
 /** The engine's program. */
 export const engineProgram = (engine: ContainerEngine): string => engine.kind;
 
-/** Flags before the sub-command: the socket, Podman's runtime and cgroup manager. */
+/** A socket as the engines' clients take it: a bare path (`/var/run/docker.sock`) becomes `unix:///var/run/docker.sock`. */
+export const socketUrl = (socket: string): string => (socket.startsWith("/") ? `unix://${socket}` : socket);
+
+/**
+ * Flags before the sub-command: the socket (Docker's client: `--host`; the socket is given on the command line, never
+ * through `DOCKER_HOST`, so the client's environment stays the exec door's allow-list), Podman's runtime and cgroup
+ * manager (Docker's client has no such flags: the daemon chooses).
+ */
 export function globalArgs(engine: ContainerEngine): string[] {
-  if (engine.kind === "docker") return engine.socket ? ["--host", engine.socket] : [];
-  const args = engine.socket ? ["--remote", "--url", engine.socket] : [];
+  if (engine.kind === "docker") return engine.socket ? ["--host", socketUrl(engine.socket)] : [];
+  const args = engine.socket ? ["--remote", "--url", socketUrl(engine.socket)] : [];
   if (engine.runtime) args.push("--runtime", engine.runtime);
   if (engine.cgroupManager) args.push("--cgroup-manager", engine.cgroupManager);
+  if (engine.registriesConf) args.push("--registries-conf", engine.registriesConf);
   return args;
 }
 
@@ -100,6 +113,15 @@ export function execArgs(spec: Pick<ContainerSpec, "name">, command: { argv: rea
   const args = ["exec", ...(command.input ? ["--interactive"] : []), "--workdir", command.cwd];
   for (const [k, v] of Object.entries(command.env)) args.push("--env", `${k}=${v}`);
   return [...args, spec.name, ...command.argv];
+}
+
+/**
+ * List the app's containers: `name pid host` per line. The two clients' templates differ: Docker's `.Labels` is one
+ * comma-joined string (its `.Label "k"` looks one up), Podman's is a map (`index .Labels "k"`; it has no `.Label`).
+ */
+export function listArgs(engine: ContainerEngine, labels: { pid: string; host: string }): string[] {
+  const label = (k: string) => (engine.kind === "docker" ? `{{.Label "${k}"}}` : `{{index .Labels "${k}"}}`);
+  return ["ps", "--all", "--filter", `label=${labels.pid}`, "--format", `{{.Names}} ${label(labels.pid)} ${label(labels.host)}`];
 }
 
 /** Remove the container at once, killing every process in it. */

@@ -208,7 +208,9 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
         await remove();
         return r;
       }
-      if (r.exitCode === 125 && /no such container|is not running|state improper|can only create exec sessions on running containers/i.test(r.stderr)) {
+      // The engine's own failure to exec (the container is gone): Podman exits 125, Docker's client 1 with the daemon's answer.
+      const engineFailed = r.exitCode === 125 || (engine.kind === "docker" && r.exitCode === 1 && /^Error response from daemon:/m.test(r.stderr));
+      if (engineFailed && /no such container|is not running|state improper|can only create exec sessions on running containers/i.test(r.stderr)) {
         running = null;
         return { ...r, exitCode: null, spawnError: `the job's container stopped (${lastLines(r.stderr)}); it may have run out of memory (AIDER_BOT_CONTAINER_MEMORY)` };
       }

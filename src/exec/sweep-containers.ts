@@ -1,5 +1,5 @@
 import os from "node:os";
-import { engineProgram, globalArgs, removeArgs, type ContainerEngine } from "./container-engine.js";
+import { engineProgram, globalArgs, listArgs, removeArgs, type ContainerEngine } from "./container-engine.js";
 import { CONTAINER_HOST_LABEL, CONTAINER_LABEL } from "./container-sandbox.js";
 import type { Exec } from "./types.js";
 
@@ -10,8 +10,7 @@ import type { Exec } from "./types.js";
 export async function sweepContainers(exec: Exec, engine: ContainerEngine, alive: (pid: number) => boolean): Promise<string[]> {
   const program = engineProgram(engine);
   const base = globalArgs(engine);
-  const format = `{{.Names}} {{index .Labels "${CONTAINER_LABEL}"}} {{index .Labels "${CONTAINER_HOST_LABEL}"}}`;
-  const r = await exec.run({ command: program, args: [...base, "ps", "--all", "--filter", `label=${CONTAINER_LABEL}`, "--format", format], cwd: "/", timeoutMs: 30_000 });
+  const r = await exec.run({ command: program, args: [...base, ...listArgs(engine, { pid: CONTAINER_LABEL, host: CONTAINER_HOST_LABEL })], cwd: "/", timeoutMs: 30_000 });
   if (r.exitCode !== 0) return [];
   const gone = r.stdout
     .split("\n")

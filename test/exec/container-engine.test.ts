@@ -1,4 +1,4 @@
-import { cacheVolumeName, execArgs, globalArgs, removeArgs, runArgs, type ContainerEngine } from "../../src/exec/container-engine.js";
+import { cacheVolumeName, execArgs, globalArgs, listArgs, removeArgs, runArgs, type ContainerEngine } from "../../src/exec/container-engine.js";
 
 const podman: ContainerEngine = { kind: "podman", runtime: "runc", cgroupManager: "cgroupfs", ulimits: ["nofile=1024:1024"], memory: "1g", cpus: "2", pids: 256 };
 const docker: ContainerEngine = { kind: "docker", socket: "unix:///var/run/docker.sock", ulimits: [], memory: "1g", cpus: "2", pids: 256 };
@@ -17,7 +17,18 @@ describe("container engine arguments", () => {
   it("Podman: runtime and cgroup manager first; Docker: its socket", () => {
     expect(globalArgs(podman)).toEqual(["--runtime", "runc", "--cgroup-manager", "cgroupfs"]);
     expect(globalArgs(docker)).toEqual(["--host", "unix:///var/run/docker.sock"]);
+    expect(globalArgs({ ...podman, registriesConf: "/etc/aider/registries.conf" })).toEqual(["--runtime", "runc", "--cgroup-manager", "cgroupfs", "--registries-conf", "/etc/aider/registries.conf"]);
     expect(globalArgs({ ...podman, socket: "unix:///run/podman.sock", runtime: "", cgroupManager: "" })).toEqual(["--remote", "--url", "unix:///run/podman.sock"]);
+    // A bare socket path is given to the client as a unix:// URL; tcp:// and ssh:// pass as they are.
+    expect(globalArgs({ ...docker, socket: "/var/run/docker.sock" })).toEqual(["--host", "unix:///var/run/docker.sock"]);
+    expect(globalArgs({ ...docker, socket: "tcp://127.0.0.1:2375" })).toEqual(["--host", "tcp://127.0.0.1:2375"]);
+    expect(globalArgs({ ...docker, socket: undefined })).toEqual([]);
+  });
+
+  it("lists the app's containers by label in each client's template language", () => {
+    const labels = { pid: "io.aider-bot.pid", host: "io.aider-bot.host" };
+    expect(listArgs(docker, labels)).toEqual(["ps", "--all", "--filter", "label=io.aider-bot.pid", "--format", '{{.Names}} {{.Label "io.aider-bot.pid"}} {{.Label "io.aider-bot.host"}}']);
+    expect(listArgs(podman, labels).at(-1)).toBe('{{.Names}} {{index .Labels "io.aider-bot.pid"}} {{index .Labels "io.aider-bot.host"}}');
   });
 
   it("mounts only the checkout (its .git read-only) and the cache volume, cuts the network and capabilities, sets the limits", () => {

@@ -6,7 +6,7 @@ export type { Need } from "./skip-note.js";
 
 /**
  * Tests that need a tool beyond the README's requirements (Node, npm, git, python3, g++): bubblewrap, a Redis server,
- * Podman. Where the tool is there they run for real; where it is not, they are skipped with one line naming what to
+ * Podman, the docker client. Where the tool is there they run for real; where it is not, they are skipped with one line naming what to
  * install, and test/helpers/needs-reporter.js sums the skips up at the end of the run. Use these instead of
  * `describe.skip` or an early `return`, so no test passes without having run.
  *
@@ -22,6 +22,10 @@ const PROBES: Record<Need, { command: string; args: readonly string[]; timeoutMs
   // `version` checks the runtime is there (~1 s; `info` takes 10 s and more on a busy machine). crun refuses this
   // kind of host's hybrid cgroups, so the tests use runc (see the container sandbox).
   podman: { command: "podman", args: ["--runtime", "runc", "version"], timeoutMs: 60_000, cannotRun: NEEDS.podman.install },
+  // The client only: the Docker-socket tests serve Podman's Docker-compatible API themselves.
+  docker: { command: "docker", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.docker.install },
+  // Debian's distribution registry (2.8): the pull tests serve one on 127.0.0.1.
+  registry: { command: "docker-registry", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.registry.install },
 };
 
 /** Probed once per test file's module registry (jest loads this module afresh for each file), then remembered. */

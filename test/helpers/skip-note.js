@@ -8,12 +8,14 @@ export const NEEDS = {
   bubblewrap: { tool: "bubblewrap", install: "apt-get install bubblewrap" },
   redis: { tool: "redis-server", install: "apt-get install redis-server" },
   podman: { tool: "Podman", install: "apt-get install podman runc" },
+  registry: { tool: "docker-registry", install: "apt-get install docker-registry" },
+  docker: { tool: "the docker client", install: "apt-get install docker.io (only its client is used; no daemon needed)" },
 };
 
 /** Where the reporter leaves the run's summary of such skips for the global teardown to print (a global of jest's main process). */
 export const SKIPPED_SUMMARY = Symbol.for("aider-bot.skipped-for-missing-tools");
 
-const MARK = /\[skipped: needs (bubblewrap|redis|podman): ([^\]]*)\]$/;
+const MARK = /\[skipped: needs (bubblewrap|redis|podman|docker|registry): ([^\]]*)\]$/;
 
 /** The title of a test or group skipped because `need` is missing here, `why` said in one line. */
 export function skipTitle(name, need, why) {
