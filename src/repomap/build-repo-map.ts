@@ -6,7 +6,7 @@ import { fitMeasured } from "./fit-to-budget.js";
 import { loadFileTags, type LoadedTags } from "./load-file-tags.js";
 import { createMapMeasure } from "./map-measure.js";
 import { rankLazily, type Ranking } from "./rank-tags.js";
-import { attachLexicon, requestRelevance, type RequestContext } from "./request-relevance.js";
+import { attachNamePostings, requestRelevance, type RequestContext } from "./request-relevance.js";
 import { contentStateKey, openTagCache, type CachedFile, type TagCache } from "./tag-cache.js";
 import { buildTagGraphFromColumns, type TagGraph } from "./tag-graph.js";
 
@@ -171,9 +171,13 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
 function tagGraph(loaded: LoadedTags, cache: TagCache | null): TagGraph {
   const key = contentStateKey([...loaded.byFile].map(([relPath, f]) => ({ relPath, hash: f.hash })));
   const cached = cache?.graph(key);
-  if (cached) return cached;
+  if (cached) {
+    // A graph cached before name postings existed gets them once, stored with it.
+    if (!cached.namePostings) cache?.storeGraph(key, attachNamePostings(cached));
+    return cached;
+  }
   // With the words of its names for the request-aware ranking, cached with it (once per content state).
-  const graph = attachLexicon(buildTagGraphFromColumns([...loaded.byFile].map(([relPath, f]) => ({ relPath, columns: f.columns() }))));
+  const graph = attachNamePostings(buildTagGraphFromColumns([...loaded.byFile].map(([relPath, f]) => ({ relPath, columns: f.columns() }))));
   cache?.storeGraph(key, graph);
   return graph;
 }

@@ -1,5 +1,5 @@
 import { fuseRelevance } from "./fuse-relevance.js";
-import { lexicalScores, namesWords, type LexicalDoc } from "./lexical-scores.js";
+import { fieldPostings, namesWordList, scoreLexically, type NamesPostings } from "./lexical-scores.js";
 import { identName, type TagGraph } from "./tag-graph.js";
 
 /** What a map request says about what it is for, beyond chat files and mentions. */
@@ -26,7 +26,7 @@ export function requestRelevance(
   const text = request.text?.trim() ?? "";
   const hints = request.hintFiles ?? [];
   if (!text && hints.length === 0 && mentions.mentionedFiles.length === 0) return null;
-  const lexical = text ? lexicalScores(lexicalDocs(graph, files), text) : new Map<string, number>();
+  const lexical = text ? graphLexicalScores(graph, files, text) : new Map<string, number>();
   const relevance = fuseRelevance({
     files,
     lexical,
@@ -38,24 +38,30 @@ export function requestRelevance(
   return relevance.size > 0 ? relevance : null;
 }
 
-/** Every file with the words of the names it defines and uses (from the graph's lexicon), in file order. */
-export function lexicalDocs(graph: TagGraph, files: readonly string[]): LexicalDoc[] {
-  const lexicon = graph.lexicon ?? graphLexicon(graph);
-  const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
-  return files.map((relPath) => {
-    const node = byPath.get(relPath);
-    return node === undefined ? { relPath, defs: "", refs: "" } : { relPath, defs: lexicon.defs[node], refs: lexicon.refs[node] };
-  });
+/** Lexical scores of `files` (see scoreLexically) over the graph's cached name postings. */
+export function graphLexicalScores(graph: TagGraph, files: readonly string[], text: string): Map<string, number> {
+  const names = graph.namePostings ?? graphNamePostings(graph);
+  const byPath = nodeIndex(graph);
+  return scoreLexically(files, (i) => byPath.get(files[i]) ?? -1, names, text);
 }
 
-/** Compute the graph's lexicon (see TagGraph.lexicon) and keep it on the graph, so the cache stores it with it. */
-export function attachLexicon(graph: TagGraph): TagGraph {
-  graph.lexicon ??= graphLexicon(graph);
+/** Each graph's path → node map, made once per graph object (a cached graph serves many requests). */
+const NODE_INDEX = new WeakMap<TagGraph, Map<string, number>>();
+
+function nodeIndex(graph: TagGraph): Map<string, number> {
+  let index = NODE_INDEX.get(graph);
+  if (!index) NODE_INDEX.set(graph, (index = new Map(graph.nodes.map((f, node) => [f, node]))));
+  return index;
+}
+
+/** Compute the graph's name postings (see TagGraph.namePostings) and keep them on it, so the cache stores them. */
+export function attachNamePostings(graph: TagGraph): TagGraph {
+  graph.namePostings ??= graphNamePostings(graph);
   return graph;
 }
 
-/** Per node, the words of the names it defines, and of the names it uses that another file defines. */
-function graphLexicon(graph: TagGraph): { defs: string[]; refs: string[] } {
+/** Per node, the words of the names it defines, and of the names it uses that another file defines, as postings. */
+function graphNamePostings(graph: TagGraph): NamesPostings {
   const { nodes } = graph;
   const defs: number[][] = nodes.map(() => []);
   for (let p = 0; p < graph.pairNode.length; p++) defs[graph.pairNode[p]].push(graph.pairIdent[p]);
@@ -69,8 +75,8 @@ function graphLexicon(graph: TagGraph): { defs: string[]; refs: string[] } {
     last[f] = k;
     refs[f].push(k);
   }
-  // Each word once per field (namesWords): BM25 reads a field's length in distinct words, and a word a file's names
-  // repeat says little more than one; fewer words also keep the per-request index small.
-  const words = (ks: number[]): string => namesWords([...new Set(ks)].map((k) => identName(graph, k)));
-  return { defs: defs.map(words), refs: refs.map(words) };
+  // Each word once per field: BM25 reads a field's length in distinct words, and a word a file's names repeat says
+  // little more than one.
+  const words = (ks: number[]): string[] => namesWordList([...new Set(ks)].map((k) => identName(graph, k)));
+  return { defs: fieldPostings(defs.map(words)), refs: fieldPostings(refs.map(words)) };
 }
