@@ -49,36 +49,47 @@ export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<st
   const split = (s: string): string[] => (s ? s.split(" ") : []);
   const names = { defs: fieldPostings(docs.map((d) => split(d.defs))), refs: fieldPostings(docs.map((d) => split(d.refs))) };
   return scoreLexically(
-    docs.map((d) => d.relPath),
-    (i) => i,
-    names,
+    prepareLexical(
+      docs.map((d) => d.relPath),
+      (i) => i,
+      names,
+    ),
     text,
   );
 }
 
 /**
- * {@link lexicalScores} over cached postings: `files` are the documents, `docOf(i)` the document of `names` holding
- * the names of `files[i]` (−1 for none). Only the request's words are looked up: the cost is that of its matches,
- * plus one pass over the paths. Scores are those BM25+ gives over the files with any word (as MiniSearch scores
- * them: per field, k 1.2, b 0.7, d 0.5, a field's length in distinct words, the sum over words and fields times the
- * number of the request's words matched).
+ * The documents of {@link scoreLexically}, prepared once for a list of files (and cached by the caller with the
+ * graph): which files are indexed (any word in any field), each field's mean length, and the paths' postings.
  */
-export function scoreLexically(files: readonly string[], docOf: (i: number) => number, names: NamesPostings, text: string): Map<string, number> {
-  const query = queryWords(text);
-  const scores = new Map<string, number>();
-  if (query.length === 0 || files.length === 0) return scores;
-  const wanted = new Map(query.map((w, q) => [w, q]));
+export interface LexicalIndex {
+  files: readonly string[];
+  names: NamesPostings;
+  /** Files indexed. */
+  count: number;
+  avg: { path: number; defs: number; refs: number };
+  /** Per file, its document of `names` (−1 for none) and its path's length in distinct words. */
+  nameDoc: Int32Array;
+  pathLength: Int32Array;
+  /** Per names document, the indexed file holding it. */
+  docFile: Map<number, number>;
+  /** Per path word, the indexed files whose path holds it and how often. */
+  paths: Map<string, { files: number[]; tf: number[] }>;
+}
+
+/**
+ * Prepare `files` for {@link scoreLexically}: `docOf(i)` is the document of `names` holding the names of `files[i]`
+ * (−1 for none). Files are distinct.
+ */
+export function prepareLexical(files: readonly string[], docOf: (i: number) => number, names: NamesPostings): LexicalIndex {
   const n = files.length;
-  // Which document each file is, which files are indexed (any word in any field), and the fields' lengths.
   const nameDoc = new Int32Array(n);
   const docFile = new Map<number, number>();
   const pathLength = new Int32Array(n);
-  const indexed = new Uint8Array(n);
+  const paths = new Map<string, { files: number[]; tf: number[] }>();
   let count = 0;
   // Running means, updated as MiniSearch updates them (the same rounding, so the same scores).
   const avg = { path: 0, defs: 0, refs: 0 };
-  // Per query word, the files whose path holds it, with the word's frequency there.
-  const pathHits: [number, number][][] = query.map(() => []);
   for (let i = 0; i < n; i++) {
     const doc = docOf(i);
     nameDoc[i] = doc;
@@ -87,51 +98,57 @@ export function scoreLexically(files: readonly string[], docOf: (i: number) => n
     const refs = doc >= 0 ? names.refs.length[doc] : 0;
     if (words.tokens.length === 0 && defs === 0 && refs === 0) continue;
     if (doc >= 0) docFile.set(doc, i);
-    indexed[i] = 1;
     pathLength[i] = words.distinct;
     avg.path = (avg.path * count + words.distinct) / (count + 1);
     avg.defs = (avg.defs * count + defs) / (count + 1);
     avg.refs = (avg.refs * count + refs) / (count + 1);
     count++;
     for (const [w, tf] of words.frequency) {
-      const q = wanted.get(w);
-      if (q !== undefined) pathHits[q].push([i, tf]);
+      let list = paths.get(w);
+      if (!list) paths.set(w, (list = { files: [], tf: [] }));
+      list.files.push(i);
+      list.tf.push(tf);
     }
   }
-  if (count === 0) return scores;
+  return { files, names, count, avg, nameDoc, pathLength, docFile, paths };
+}
+
+/**
+ * BM25+ scores of the prepared files for a request (see {@link lexicalScores}). Only the request's words are looked
+ * up: the cost is that of their matches. Scores are those MiniSearch gives over the indexed files (per field, k 1.2,
+ * b 0.7, d 0.5, a field's length in distinct words, the sum over words and fields times the number of the
+ * request's words matched).
+ */
+export function scoreLexically(index: LexicalIndex, text: string): Map<string, number> {
+  const query = queryWords(text);
+  const scores = new Map<string, number>();
+  const { files, names, count, avg, nameDoc, pathLength, docFile } = index;
+  if (query.length === 0 || count === 0) return scores;
   const bm25 = (tf: number, matching: number, length: number, average: number): number =>
     Math.log(1 + (count - matching + 0.5) / (matching + 0.5)) * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
-
-  const sum = new Float64Array(n);
-  const matched = new Int32Array(n);
-  const termScore = new Float64Array(n);
-  const seen = new Uint8Array(n);
-  const touched: number[] = [];
-  const touch = (i: number, v: number): void => {
-    if (!seen[i]) touched.push(i);
-    seen[i] = 1;
-    termScore[i] += v;
-  };
-  for (let q = 0; q < query.length; q++) {
-    touched.length = 0;
-    const inPath = pathHits[q];
-    for (const [i, tf] of inPath) touch(i, FIELD_BOOST.path * bm25(tf, inPath.length, pathLength[i], avg.path));
+  // Per file touched: its sum over words, its score for the current word, and how many words it matched.
+  const sum = new Map<number, number>();
+  const matched = new Map<number, number>();
+  const termScore = new Map<number, number>();
+  const touch = (i: number, v: number): void => void termScore.set(i, (termScore.get(i) ?? 0) + v);
+  for (const word of query) {
+    termScore.clear();
+    const inPath = index.paths.get(word);
+    if (inPath) for (let j = 0; j < inPath.files.length; j++) touch(inPath.files[j], FIELD_BOOST.path * bm25(inPath.tf[j], inPath.files.length, pathLength[inPath.files[j]], avg.path));
     for (const field of ["defs", "refs"] as const) {
-      const holders = filesHolding(names[field].docs.get(query[q]), docFile);
+      const holders = filesHolding(names[field].docs.get(word), docFile);
       for (const i of holders) touch(i, FIELD_BOOST[field] * bm25(1, holders.length, names[field].length[nameDoc[i]], avg[field]));
     }
-    for (const i of touched) {
-      sum[i] += termScore[i];
-      matched[i]++;
-      termScore[i] = 0;
-      seen[i] = 0;
+    for (const [i, v] of termScore) {
+      sum.set(i, (sum.get(i) ?? 0) + v);
+      matched.set(i, (matched.get(i) ?? 0) + 1);
     }
   }
   let best = 0;
-  for (let i = 0; i < n; i++) if (matched[i] > 0) best = Math.max(best, sum[i] * matched[i]);
+  for (const [i, v] of sum) best = Math.max(best, v * (matched.get(i) ?? 0));
   if (!(best > 0)) return scores;
   // Files in input order, so equal scores keep a stable order downstream.
-  for (let i = 0; i < n; i++) if (matched[i] > 0 && indexed[i]) scores.set(files[i], (sum[i] * matched[i]) / best);
+  for (const i of [...sum.keys()].sort((a, b) => a - b)) scores.set(files[i], ((sum.get(i) ?? 0) * (matched.get(i) ?? 0)) / best);
   return scores;
 }
 

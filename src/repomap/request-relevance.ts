@@ -1,5 +1,5 @@
 import { fuseRelevance } from "./fuse-relevance.js";
-import { fieldPostings, namesWordList, scoreLexically, type NamesPostings } from "./lexical-scores.js";
+import { fieldPostings, namesWordList, prepareLexical, scoreLexically, type LexicalIndex, type NamesPostings } from "./lexical-scores.js";
 import { identName, type TagGraph } from "./tag-graph.js";
 
 /** What a map request says about what it is for, beyond chat files and mentions. */
@@ -40,18 +40,29 @@ export function requestRelevance(
 
 /** Lexical scores of `files` (see scoreLexically) over the graph's cached name postings. */
 export function graphLexicalScores(graph: TagGraph, files: readonly string[], text: string): Map<string, number> {
-  const names = graph.namePostings ?? graphNamePostings(graph);
-  const byPath = nodeIndex(graph);
-  return scoreLexically(files, (i) => byPath.get(files[i]) ?? -1, names, text);
+  return scoreLexically(lexicalIndex(graph, files), text);
 }
 
-/** Each graph's path → node map, made once per graph object (a cached graph serves many requests). */
-const NODE_INDEX = new WeakMap<TagGraph, Map<string, number>>();
+/**
+ * Each graph's lexical index, for the last list of files it served: a cached graph serves request after request
+ * over the same files, which then only look up their own words.
+ */
+const LEXICAL_INDEX = new WeakMap<TagGraph, LexicalIndex>();
 
-function nodeIndex(graph: TagGraph): Map<string, number> {
-  let index = NODE_INDEX.get(graph);
-  if (!index) NODE_INDEX.set(graph, (index = new Map(graph.nodes.map((f, node) => [f, node]))));
+function lexicalIndex(graph: TagGraph, files: readonly string[]): LexicalIndex {
+  const known = LEXICAL_INDEX.get(graph);
+  if (known && sameList(known.files, files)) return known;
+  const names = graph.namePostings ?? graphNamePostings(graph);
+  const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
+  const index = prepareLexical([...files], (i) => byPath.get(files[i]) ?? -1, names);
+  LEXICAL_INDEX.set(graph, index);
   return index;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Compute the graph's name postings (see TagGraph.namePostings) and keep them on it, so the cache stores them. */

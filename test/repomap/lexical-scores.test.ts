@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import { FIELD_BOOST, fieldPostings, lexicalScores, namesWords, scoreLexically, type LexicalDoc } from "../../src/repomap/lexical-scores.js";
+import { FIELD_BOOST, fieldPostings, lexicalScores, namesWords, prepareLexical, scoreLexically, type LexicalDoc } from "../../src/repomap/lexical-scores.js";
 import { splitWords } from "../../src/repomap/split-words.js";
 
 const doc = (relPath: string, defs: string[] = [], refs: string[] = []): LexicalDoc => ({ relPath, defs: namesWords(defs), refs: namesWords(refs) });
@@ -79,8 +79,16 @@ describe("scoreLexically", () => {
 
   test("only the files given are documents: names of files outside them change nothing", () => {
     const names = { defs: fieldPostings([["retry"], ["retry", "queue"]]), refs: fieldPostings([[], []]) };
-    const scores = scoreLexically(["src/a.ts"], () => 1, names, "retry queue");
+    const scores = scoreLexically(
+      prepareLexical(["src/a.ts"], () => 1, names),
+      "retry queue",
+    );
     expect([...scores]).toEqual([["src/a.ts", 1]]);
-    expect(scoreLexically(["src/b.ts"], () => -1, names, "retry").size).toBe(0);
+    expect(
+      scoreLexically(
+        prepareLexical(["src/b.ts"], () => -1, names),
+        "retry",
+      ).size,
+    ).toBe(0);
   });
 });
