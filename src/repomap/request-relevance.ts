@@ -50,13 +50,23 @@ export function graphLexicalScores(graph: TagGraph, files: readonly string[], te
 const LEXICAL_INDEX = new WeakMap<TagGraph, LexicalIndex>();
 
 function lexicalIndex(graph: TagGraph, files: readonly string[]): LexicalIndex {
-  const known = LEXICAL_INDEX.get(graph);
-  if (known && sameList(known.files, files)) return known;
+  for (const known of [graph.lexicalIndex, LEXICAL_INDEX.get(graph)]) if (known && sameList(known.files, files)) return known;
   const names = graph.namePostings ?? graphNamePostings(graph);
   const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
   const index = prepareLexical([...files], (i) => byPath.get(files[i]) ?? -1, names);
   LEXICAL_INDEX.set(graph, index);
   return index;
+}
+
+/**
+ * Compute the graph's name postings and its lexical index for `files` (see TagGraph.lexicalIndex) and keep them on
+ * it, so the cache stores them. Returns whether anything was added (then the graph needs storing again).
+ */
+export function attachLexicalIndex(graph: TagGraph, files: readonly string[]): boolean {
+  if (graph.namePostings && graph.lexicalIndex) return false;
+  attachNamePostings(graph);
+  graph.lexicalIndex = lexicalIndex(graph, files);
+  return true;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

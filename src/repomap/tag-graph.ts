@@ -1,4 +1,4 @@
-import type { NamesPostings } from "./lexical-scores.js";
+import type { LexicalIndex, NamesPostings } from "./lexical-scores.js";
 import { numberColumns, numberTags, type Numbered, type TagColumns } from "./tag-numbering.js";
 import type { Tag } from "./types.js";
 
@@ -55,6 +55,11 @@ export interface TagGraph {
    * and stored again.
    */
   namePostings?: NamesPostings;
+  /**
+   * The lexical index (name postings, plus the paths' postings) for the file list the graph was built for, cached
+   * with it so a warm build only looks up the request's words (see attachLexicalIndex).
+   */
+  lexicalIndex?: LexicalIndex;
 }
 
 /** Above this many edges one identifier is treated as unreferenced (see buildTagGraph). */
