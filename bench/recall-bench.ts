@@ -10,7 +10,10 @@
  * A changed file counts as shown when it is in the chat or the map text. Printed per budget (1,024 and 2,048
  * tokens): share of cases with any / all changed files shown, mean per-case recall, MRR of the first changed file
  * in the whole ranking (chat files first), and the ratio of map build times (new / today).
- * Build time is the process CPU time of each build (steadier than wall time on a shared machine), wall time too.
+ * Build time is the process CPU time of each build (steadier than wall time on a shared machine), wall time too:
+ * each timed call is one `buildRepoMap` (ignore rules, tag cache, graph, ranking with the request's relevance, fit
+ * to budget), the same options apart from `request`. The history (`git log`) is read before, untimed, as a run reads
+ * it once in create-coder-deps; the lexical index is cached with the graph, which the untimed warm-up build stores.
  * Target at 2,048 tokens: mean recall ≥ 0.70, build time ≤ 1.2×. Run: `npx tsx bench/recall-bench.ts [repo]`.
  */
 import { execFileSync } from "node:child_process";

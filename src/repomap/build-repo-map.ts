@@ -6,7 +6,7 @@ import { fitMeasured } from "./fit-to-budget.js";
 import { loadFileTags, type LoadedTags } from "./load-file-tags.js";
 import { createMapMeasure } from "./map-measure.js";
 import { rankLazily, type Ranking } from "./rank-tags.js";
-import { attachLexicon, requestRelevance, type RequestContext } from "./request-relevance.js";
+import { attachLexicalIndex, requestRelevance, type RequestContext } from "./request-relevance.js";
 import { contentStateKey, openTagCache, type CachedFile, type TagCache } from "./tag-cache.js";
 import { buildTagGraphFromColumns, type TagGraph } from "./tag-graph.js";
 
@@ -130,7 +130,7 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
   }
   if (!loaded) return null;
   const tagsMs = phase();
-  const graph = tagGraph(loaded, cache);
+  const graph = tagGraph(loaded, cache, files);
   const graphMs = phase();
   if (!early) await cache?.save();
   const saveMs = phase();
@@ -166,14 +166,20 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
 
 /**
  * The ranking graph for the loaded tags: the cached one when the content state (files and hashes, in order) is the
- * one it was built for, else built from every file's tags and stored. A warm build thus never decodes the tags.
+ * one it was built for, else built from every file's tags and stored (with the lexical index of `files`). A warm
+ * build thus never decodes the tags.
  */
-function tagGraph(loaded: LoadedTags, cache: TagCache | null): TagGraph {
+function tagGraph(loaded: LoadedTags, cache: TagCache | null, files: readonly string[]): TagGraph {
   const key = contentStateKey([...loaded.byFile].map(([relPath, f]) => ({ relPath, hash: f.hash })));
   const cached = cache?.graph(key);
-  if (cached) return cached;
-  // With the words of its names for the request-aware ranking, cached with it (once per content state).
-  const graph = attachLexicon(buildTagGraphFromColumns([...loaded.byFile].map(([relPath, f]) => ({ relPath, columns: f.columns() }))));
+  if (cached) {
+    // A graph cached before its lexical index existed gets it once, stored with it.
+    if (attachLexicalIndex(cached, files)) cache?.storeGraph(key, cached);
+    return cached;
+  }
+  // With the lexical index of the files for the request-aware ranking, cached with it (once per content state).
+  const graph = buildTagGraphFromColumns([...loaded.byFile].map(([relPath, f]) => ({ relPath, columns: f.columns() })));
+  attachLexicalIndex(graph, files);
   cache?.storeGraph(key, graph);
   return graph;
 }

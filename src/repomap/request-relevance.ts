@@ -1,5 +1,5 @@
 import { fuseRelevance } from "./fuse-relevance.js";
-import { lexicalScores, namesWords, type LexicalDoc } from "./lexical-scores.js";
+import { fieldPostings, namesWordList, prepareLexical, scoreLexically, type LexicalIndex, type NamesPostings } from "./lexical-scores.js";
 import { identName, type TagGraph } from "./tag-graph.js";
 
 /** What a map request says about what it is for, beyond chat files and mentions. */
@@ -26,7 +26,7 @@ export function requestRelevance(
   const text = request.text?.trim() ?? "";
   const hints = request.hintFiles ?? [];
   if (!text && hints.length === 0 && mentions.mentionedFiles.length === 0) return null;
-  const lexical = text ? lexicalScores(lexicalDocs(graph, files), text) : new Map<string, number>();
+  const lexical = text ? graphLexicalScores(graph, files, text) : new Map<string, number>();
   const relevance = fuseRelevance({
     files,
     lexical,
@@ -38,24 +38,51 @@ export function requestRelevance(
   return relevance.size > 0 ? relevance : null;
 }
 
-/** Every file with the words of the names it defines and uses (from the graph's lexicon), in file order. */
-export function lexicalDocs(graph: TagGraph, files: readonly string[]): LexicalDoc[] {
-  const lexicon = graph.lexicon ?? graphLexicon(graph);
-  const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
-  return files.map((relPath) => {
-    const node = byPath.get(relPath);
-    return node === undefined ? { relPath, defs: "", refs: "" } : { relPath, defs: lexicon.defs[node], refs: lexicon.refs[node] };
-  });
+/** Lexical scores of `files` (see scoreLexically) over the graph's cached name postings. */
+export function graphLexicalScores(graph: TagGraph, files: readonly string[], text: string): Map<string, number> {
+  return scoreLexically(lexicalIndex(graph, files), text);
 }
 
-/** Compute the graph's lexicon (see TagGraph.lexicon) and keep it on the graph, so the cache stores it with it. */
-export function attachLexicon(graph: TagGraph): TagGraph {
-  graph.lexicon ??= graphLexicon(graph);
+/**
+ * Each graph's lexical index, for the last list of files it served: a cached graph serves request after request
+ * over the same files, which then only look up their own words.
+ */
+const LEXICAL_INDEX = new WeakMap<TagGraph, LexicalIndex>();
+
+function lexicalIndex(graph: TagGraph, files: readonly string[]): LexicalIndex {
+  for (const known of [graph.lexicalIndex, LEXICAL_INDEX.get(graph)]) if (known && sameList(known.files, files)) return known;
+  const names = graph.namePostings ?? graphNamePostings(graph);
+  const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
+  const index = prepareLexical([...files], (i) => byPath.get(files[i]) ?? -1, names);
+  LEXICAL_INDEX.set(graph, index);
+  return index;
+}
+
+/**
+ * Compute the graph's name postings and its lexical index for `files` (see TagGraph.lexicalIndex) and keep them on
+ * it, so the cache stores them. Returns whether anything was added (then the graph needs storing again).
+ */
+export function attachLexicalIndex(graph: TagGraph, files: readonly string[]): boolean {
+  if (graph.namePostings && graph.lexicalIndex) return false;
+  attachNamePostings(graph);
+  graph.lexicalIndex = lexicalIndex(graph, files);
+  return true;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Compute the graph's name postings (see TagGraph.namePostings) and keep them on it, so the cache stores them. */
+export function attachNamePostings(graph: TagGraph): TagGraph {
+  graph.namePostings ??= graphNamePostings(graph);
   return graph;
 }
 
-/** Per node, the words of the names it defines, and of the names it uses that another file defines. */
-function graphLexicon(graph: TagGraph): { defs: string[]; refs: string[] } {
+/** Per node, the words of the names it defines, and of the names it uses that another file defines, as postings. */
+function graphNamePostings(graph: TagGraph): NamesPostings {
   const { nodes } = graph;
   const defs: number[][] = nodes.map(() => []);
   for (let p = 0; p < graph.pairNode.length; p++) defs[graph.pairNode[p]].push(graph.pairIdent[p]);
@@ -69,8 +96,8 @@ function graphLexicon(graph: TagGraph): { defs: string[]; refs: string[] } {
     last[f] = k;
     refs[f].push(k);
   }
-  // Each word once per field (namesWords): BM25 reads a field's length in distinct words, and a word a file's names
-  // repeat says little more than one; fewer words also keep the per-request index small.
-  const words = (ks: number[]): string => namesWords([...new Set(ks)].map((k) => identName(graph, k)));
-  return { defs: defs.map(words), refs: refs.map(words) };
+  // Each word once per field: BM25 reads a field's length in distinct words, and a word a file's names repeat says
+  // little more than one.
+  const words = (ks: number[]): string[] => namesWordList([...new Set(ks)].map((k) => identName(graph, k)));
+  return { defs: fieldPostings(defs.map(words)), refs: fieldPostings(refs.map(words)) };
 }

@@ -1,3 +1,4 @@
+import type { LexicalIndex, NamesPostings } from "./lexical-scores.js";
 import { numberColumns, numberTags, type Numbered, type TagColumns } from "./tag-numbering.js";
 import type { Tag } from "./types.js";
 
@@ -48,11 +49,17 @@ export interface TagGraph {
   /** Each pair's position in (path, name) order: ranking ties are broken by it. */
   pairTie: Int32Array;
   /**
-   * Per node, the words (splitWords, space-separated) of the names it defines and of the repository names it uses,
-   * for the request-aware ranking: computed with the graph and cached with it (see attachLexicon), so a warm build
-   * does not split names again. Absent in a graph cached before it existed: then computed per request.
+   * Per node, the words (splitWords) of the names it defines and of the repository names it uses, as BM25 postings
+   * for the request-aware ranking: computed with the graph and cached with it (see attachNamePostings), so a warm
+   * build neither splits names nor indexes them again. Absent in a graph cached before it existed: then computed
+   * and stored again.
    */
-  lexicon?: { defs: string[]; refs: string[] };
+  namePostings?: NamesPostings;
+  /**
+   * The lexical index (name postings, plus the paths' postings) for the file list the graph was built for, cached
+   * with it so a warm build only looks up the request's words (see attachLexicalIndex).
+   */
+  lexicalIndex?: LexicalIndex;
 }
 
 /** Above this many edges one identifier is treated as unreferenced (see buildTagGraph). */

@@ -57,7 +57,23 @@ function computeKey(relPath: string): string {
  * each source file with its tests. A key with only tests or only sources pairs nothing. Deterministic (input order).
  * Example: `pairTests(["src/a/b.ts", "test/a/b.test.ts"]).get("src/a/b.ts")` → ["test/a/b.test.ts"].
  */
-export function pairTests(files: readonly string[]): Map<string, string[]> {
+export function pairTests(files: readonly string[]): ReadonlyMap<string, readonly string[]> {
+  // Build after build serves the same files: the last answer is kept (it is never modified).
+  if (LAST_PAIRS && sameList(LAST_PAIRS.files, files)) return LAST_PAIRS.pairs;
+  const pairs = computePairs(files);
+  LAST_PAIRS = { files: [...files], pairs };
+  return pairs;
+}
+
+let LAST_PAIRS: { files: readonly string[]; pairs: ReadonlyMap<string, readonly string[]> } | null = null;
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function computePairs(files: readonly string[]): Map<string, string[]> {
   const byKey = new Map<string, { tests: string[]; sources: string[] }>();
   for (const f of files) {
     const key = pairKey(f);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { loadTokenizer } from "../../src/llm/count-tokens.js";
@@ -51,6 +51,23 @@ describe("request-aware ranking in buildRepoMap", () => {
     // Its test is paired with it.
     expect(aware.rankedFiles.indexOf("test/billing/invoice-total.test.ts")).toBeLessThan(aware.rankedFiles.indexOf("src/util/format.ts"));
     expect(aware.stats.tokens).toBeLessThanOrEqual(30);
+  });
+
+  test("the lexical index is cached with the graph: a warm build gives the cold build's map and saves nothing", async () => {
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), "request-cache-"));
+    try {
+      const request = { text: "Invoice totals are wrong when a discount applies" };
+      const cold = await build({ cacheDir, request });
+      // Had the cold build stored the graph without its lexical index, the warm one would add it and save again.
+      const saved = (await stat(path.join(cacheDir, "tags.bin"))).mtimeMs;
+      const warm = await build({ cacheDir, request });
+      expect(warm.text).toBe(cold.text);
+      expect(warm.rankedFiles).toEqual(cold.rankedFiles);
+      expect(warm.stats.parsed).toBe(0);
+      expect((await stat(path.join(cacheDir, "tags.bin"))).mtimeMs).toBe(saved);
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
   });
 
   test("deterministic: the same request gives the same map", async () => {

@@ -27,3 +27,14 @@ describe("test pairing", () => {
     expect(pairs.has("test/e2e/flow.test.ts")).toBe(false);
   });
 });
+
+describe("pairTests on a changed file list", () => {
+  test("answers for the list given, not the last one kept", () => {
+    const a = ["src/a/b.ts", "test/a/b.test.ts"];
+    const b = ["src/a/b.ts", "test/a/c.test.ts", "src/a/c.ts"];
+    expect(pairTests(a).get("src/a/b.ts")).toEqual(["test/a/b.test.ts"]);
+    expect(pairTests(b).get("src/a/b.ts")).toBeUndefined();
+    expect(pairTests(b).get("src/a/c.ts")).toEqual(["test/a/c.test.ts"]);
+    expect(pairTests(a).get("test/a/b.test.ts")).toEqual(["src/a/b.ts"]);
+  });
+});
