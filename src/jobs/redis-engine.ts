@@ -73,6 +73,8 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
   const me = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const local = new Map<string, Local<T>>();
   let closed = false;
+  /** Jobs a shutdown stopped while they were being claimed (after it had aborted the running ones). */
+  const stoppedLate: EngineJob<T>[] = [];
   let worker: Worker<Payload<T> | Tick<T>> | undefined;
   let sub: Redis | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -215,13 +217,21 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     const job = asJob(p, b);
     const controller = new AbortController();
     local.set(id, { job, controller });
+    // A shutdown that began while this job was being claimed stopped only the jobs already here: stop this one too,
+    // before its handler starts, so the worker's close does not wait on a handler that will never see an abort.
+    if (closed) {
+      controller.abort(new JobStopped("shutdown"));
+      stoppedLate.push(job);
+    }
     const markRunning = () => redis.set(k("running", id), me, "PX", o.leaseMs * 2);
     await markRunning();
     const renew = setInterval(() => void Promise.all([takeSlot(), markRunning()]).catch(report), Math.max(50, o.leaseMs / 3));
     let error: unknown;
     try {
       // A cancel sent between the head check and here would be missed: look for its marker once.
-      if (await redis.get(k("cancel", id))) controller.abort(new JobStopped("cancel"));
+      if (controller.signal.aborted) {
+        // stopped by a shutdown before it began
+      } else if (await redis.get(k("cancel", id))) controller.abort(new JobStopped("cancel"));
       else await o.handler!(job, controller.signal);
     } catch (e) {
       error = e ?? new Error("the job failed without an error");
@@ -336,6 +346,7 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
           if (!(await within(closing, graceMs))) await worker.close(true);
         }
       }
+      requeued.push(...stoppedLate.filter((j) => !requeued.includes(j)));
       clearInterval(heartbeat);
       clearInterval(sweeper);
       // What this process recorded goes into BullMQ before its connections close (or, if it cannot, a sweep does it).

@@ -183,6 +183,28 @@ function contract(makeRig: () => Rig): void {
     expect(abandoned[0]![1]).toMatchObject({ kind: "crashed", message: "kaboom" });
   });
 
+  it("a shutdown right after a job is claimed (its handler perhaps not begun) requeues it instead of waiting on it", async () => {
+    // Redis: the queue counts a job running before its handler is entered; a shutdown in that window used to abort
+    // nothing and then wait forever for a handler that never saw an abort.
+    const reasons: unknown[] = [];
+    const first = rig.open<null>({
+      handler: async (_j, signal) => {
+        if (!signal.aborted) await new Promise<void>((r) => signal.addEventListener("abort", () => r()));
+        reasons.push(signal.reason);
+      },
+    });
+    await first.enqueue(job("r1", "r#1", null));
+    await waitUntil(async () => (await first.stats()).running === 1, "the job to be claimed");
+    const result = await first.shutdown(0);
+    // The shutdown returns; the job is reported (Redis) or, claimed but not yet handed to its handler (embedded), left
+    // for the next start's lease recovery. Either way it is not lost.
+    expect(result.requeued.map((j) => j.id).filter((id) => id !== "r1")).toEqual([]);
+    for (const reason of reasons) expect(reason).toMatchObject({ reason: "shutdown" });
+    const ran: string[] = [];
+    rig.open<null>({ handler: async (j) => void ran.push(j.id) });
+    await waitUntil(() => ran.includes("r1"), "the restarted engine to run the requeued job");
+  });
+
   it("a shutdown cuts off a running job with reason shutdown, reports it requeued, and the next start runs it", async () => {
     const reasons: unknown[] = [];
     let entered = false;
