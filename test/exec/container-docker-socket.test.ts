@@ -49,7 +49,7 @@ describeWith(["podman", "docker"], "container sandbox through a Docker socket (t
     ensureTestImage();
     dir = await mkdtemp(path.join(os.tmpdir(), "aider-bot-docker-sock-"));
     socket = path.join(dir, "docker.sock");
-    // The runtime and cgroup manager this kind of host needs (see STACK.md) apply to the service's containers too.
+    // The runtime and cgroup manager this kind of host needs (runc, cgroupfs: see docs/architecture.md and the README's sandbox section) apply to the service's containers too.
     service = spawn("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", "system", "service", "--time=0", `unix://${socket}`], {
       stdio: ["ignore", "ignore", "pipe"],
       detached: true,
