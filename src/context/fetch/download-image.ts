@@ -18,7 +18,7 @@ export async function downloadImage(api: GitHubClient, url: URL, opts: { maxByte
   let refused: string | null = null;
   const capped = cappedFetch(opts, (reason) => (refused = reason));
   try {
-    const res = await (api.request as unknown as (o: Record<string, unknown>) => Promise<{ data: unknown }>)({
+    const res = await api.request({
       method: "GET",
       url: url.href,
       headers: { accept: "image/png,image/jpeg,image/gif,image/webp,image/*;q=0.8" },
