@@ -47,36 +47,31 @@ export interface RunSettings {
   commitSigning?: "api" | "git";
 }
 
+/** The head of a pull request a run works on (its branch, and whether it lives in a fork). */
+export interface PullRequestHead {
+  headRef: string;
+  headSha: string;
+  headCloneUrl: string;
+  isFork: boolean;
+  /** Issue #34: a fork's PR lets maintainers (and the App) push to its branch; with the fork's `owner/name`. */
+  maintainerCanModify?: boolean;
+  headRepoFullName?: string;
+}
+
 export type RunTarget =
   /** Push one commit to the PR's head branch. */
-  | {
-      kind: "pull-request";
-      number: number;
-      headRef: string;
-      headSha: string;
-      headCloneUrl: string;
-      isFork: boolean;
-      /** Issue #34: a fork's PR lets maintainers (and the App) push to its branch; with the fork's `owner/name`. */
-      maintainerCanModify?: boolean;
-      headRepoFullName?: string;
-    }
+  | ({ kind: "pull-request"; number: number } & PullRequestHead)
   /** Branch off the default branch, push, open a PR that fixes the issue. */
   | { kind: "issue"; number: number; title: string }
   /** A review comment: like a PR, and the reply goes into the review thread. */
-  | {
+  | ({
       kind: "review-comment";
       number: number;
-      headRef: string;
-      headSha: string;
-      headCloneUrl: string;
-      isFork: boolean;
-      maintainerCanModify?: boolean;
-      headRepoFullName?: string;
       commentId: number;
       path: string;
       line?: number;
       diffHunk: string;
-    };
+    } & PullRequestHead);
 
 /** Everything run-job needs to carry out one request; built from a queued job. */
 export interface RunRequest {
