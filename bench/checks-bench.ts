@@ -45,15 +45,23 @@ export async function runChecksBench(): Promise<void> {
     }
   } finally {
     await rm(root, { recursive: true, force: true });
-    const volumes = spawnSync("podman", ["volume", "ls", "--format", "{{.Name}}"], { encoding: "utf8" }).stdout.split("\n");
-    const ours = volumes.filter((v) => v.startsWith(`aider-bot-cache-bench-checks-${process.pid}`) || v.includes("checks-bench-"));
+    const volumes = spawnSync("podman", ["volume", "ls", "--format", "{{.Name}}"], { encoding: "utf8" }).stdout.split(
+      "\n",
+    );
+    const ours = volumes.filter(
+      (v) => v.startsWith(`aider-bot-cache-bench-checks-${process.pid}`) || v.includes("checks-bench-"),
+    );
     if (ours.length) spawnSync("podman", ["volume", "rm", "--force", ...ours]);
   }
   const base = median(times.bubblewrap);
-  console.log(`\nchecks: model's answer → first check result (\`${TEST}\`), median of ${ROUNDS} rounds each, interleaved`);
+  console.log(
+    `\nchecks: model's answer → first check result (\`${TEST}\`), median of ${ROUNDS} rounds each, interleaved`,
+  );
   for (const mode of Object.keys(times) as Mode[]) {
     const m = median(times[mode]);
-    console.log(`  ${mode.padEnd(15)} ${m.toFixed(0).padStart(6)} ms   ${(m / base).toFixed(2)}× bubblewrap   (${times[mode].map((t) => t.toFixed(0)).join(", ")})`);
+    console.log(
+      `  ${mode.padEnd(15)} ${m.toFixed(0).padStart(6)} ms   ${(m / base).toFixed(2)}× bubblewrap   (${times[mode].map((t) => t.toFixed(0)).join(", ")})`,
+    );
   }
   const warm = median(times["container warm"]) / base;
   console.log(`  target: container warm ≤ 1.5× bubblewrap: ${warm <= 1.5 ? "met" : "NOT met"} (${warm.toFixed(2)}×)`);
@@ -63,8 +71,15 @@ export async function runChecksBench(): Promise<void> {
 async function oneRound(mode: Mode, exec: Exec, dir: string, volumeKey: string): Promise<number> {
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, "calc.py"), "def add(a, b):\n    return a - b\n");
-  await writeFile(path.join(dir, "test_calc.py"), "import unittest\nimport calc\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n");
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.com", ...args], { cwd: dir, stdio: "ignore" });
+  await writeFile(
+    path.join(dir, "test_calc.py"),
+    "import unittest\nimport calc\n\n\nclass T(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(calc.add(1, 2), 3)\n",
+  );
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@example.com", ...args], {
+      cwd: dir,
+      stdio: "ignore",
+    });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "init");
@@ -75,18 +90,33 @@ async function oneRound(mode: Mode, exec: Exec, dir: string, volumeKey: string):
   });
   const checkExec = createCheckExec(env, exec, log, { appDir: path.join(dir, "no-app") });
   // Cold: a cache volume of its own (empty); warm: the shared one, filled by the rounds before.
-  const target = { image: TEST_IMAGE, imageSource: "the bench", checkout: dir, cacheKey: mode === "container cold" ? `${volumeKey}-cold-${path.basename(dir)}` : volumeKey };
+  const target = {
+    image: TEST_IMAGE,
+    imageSource: "the bench",
+    checkout: dir,
+    cacheKey: mode === "container cold" ? `${volumeKey}-cold-${path.basename(dir)}` : volumeKey,
+  };
   if (mode === "container warm") {
     // The app starts the container when the checkout exists, while the model works: wait for it here.
     checkExec.useContainer!(target);
-    await checkExec.run({ command: "mkdir -p /aider-cache/pip && touch /aider-cache/pip/filled", shell: true, cwd: dir });
+    await checkExec.run({
+      command: "mkdir -p /aider-cache/pip && touch /aider-cache/pip/filled",
+      shell: true,
+      cwd: dir,
+    });
   }
   let answered = 0;
   let firstCheck = 0;
   const llm: LlmClient = {
     complete: async () => {
       answered = performance.now();
-      return { text: REPLY, finishReason: "stop", usage: { promptTokens: 100, completionTokens: 50 }, usageEstimated: false, costUsd: null } as unknown as Awaited<ReturnType<LlmClient["complete"]>>;
+      return {
+        text: REPLY,
+        finishReason: "stop",
+        usage: { promptTokens: 100, completionTokens: 50 },
+        usageEstimated: false,
+        costUsd: null,
+      } as unknown as Awaited<ReturnType<LlmClient["complete"]>>;
     },
   };
   const timed: Exec = {
@@ -100,7 +130,10 @@ async function oneRound(mode: Mode, exec: Exec, dir: string, volumeKey: string):
   try {
     const deps = createCoderDeps({ root: dir, exec, checkExec: timed, git: createGit(exec), llm, protectedPaths: [] });
     const result = await runCoder(options(), deps);
-    if (result.outcome !== "changed") throw new Error(`${mode}: the round did not pass its test (${result.outcome}): ${"report" in result ? result.report.output : ""}`);
+    if (result.outcome !== "changed")
+      throw new Error(
+        `${mode}: the round did not pass its test (${result.outcome}): ${"report" in result ? result.report.output : ""}`,
+      );
     return firstCheck - answered;
   } finally {
     await checkExec.close?.();

@@ -69,18 +69,39 @@ interface AiderTiming {
 }
 
 const text = (ls: string[]) => `${ls.join("\n")}\n`;
-const answerFor = (c: BenchCase) => `${FILE}\n\`\`\`ts\n<<<<<<< SEARCH\n${text(c.search)}=======\n${text(c.replace)}>>>>>>> REPLACE\n\`\`\`\n`;
+const answerFor = (c: BenchCase) =>
+  `${FILE}\n\`\`\`ts\n<<<<<<< SEARCH\n${text(c.search)}=======\n${text(c.replace)}>>>>>>> REPLACE\n\`\`\`\n`;
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 /** Aider's timings for the cases, or why they could not be measured. */
-async function timeAider(file: string, cases: BenchCase[], aiderSrc: string | undefined): Promise<AiderTiming[] | string> {
-  if (!aiderSrc) return "AIDER_SRC is not set (point it at a directory holding Aider's source, aider/coders/editblock_coder.py)";
-  const found = ["aider/coders/editblock_coder.py", "coders/editblock_coder.py"].some((p) => existsSync(path.join(aiderSrc, p)));
+async function timeAider(
+  file: string,
+  cases: BenchCase[],
+  aiderSrc: string | undefined,
+): Promise<AiderTiming[] | string> {
+  if (!aiderSrc)
+    return "AIDER_SRC is not set (point it at a directory holding Aider's source, aider/coders/editblock_coder.py)";
+  const found = ["aider/coders/editblock_coder.py", "coders/editblock_coder.py"].some((p) =>
+    existsSync(path.join(aiderSrc, p)),
+  );
   if (!found) return `AIDER_SRC=${aiderSrc} holds no aider/coders/editblock_coder.py`;
   const driver = path.join(path.dirname(fileURLToPath(import.meta.url)), "edits-aider-driver.py");
-  const job = { aiderSrc, file, fname: FILE, runs: RUNS, cases: cases.map((c) => ({ name: c.name, answer: answerFor(c) })) };
+  const job = {
+    aiderSrc,
+    file,
+    fname: FILE,
+    runs: RUNS,
+    cases: cases.map((c) => ({ name: c.name, answer: answerFor(c) })),
+  };
   const exec = createExec({ sourceEnv: process.env });
-  const r = await exec.run({ command: "python3", args: [driver], cwd: path.dirname(driver), input: JSON.stringify(job), timeoutMs: 300_000, maxOutputBytes: 1_000_000 });
+  const r = await exec.run({
+    command: "python3",
+    args: [driver],
+    cwd: path.dirname(driver),
+    input: JSON.stringify(job),
+    timeoutMs: 300_000,
+    maxOutputBytes: 1_000_000,
+  });
   if (r.spawnError) return `python3 could not be started: ${r.spawnError}`;
   if (r.exitCode !== 0) return `the Aider driver failed (exit ${r.exitCode}): ${r.stderr.trim().slice(-500)}`;
   return (JSON.parse(r.stdout) as { cases: AiderTiming[] }).cases;
@@ -92,18 +113,53 @@ export async function runEditsBench(aiderSrc: string | undefined = process.env.A
   const file = text(lines);
   const region = lines.slice(15_001, 15_005); // four indented statements
   const cases: BenchCase[] = [
-    { name: "(a) exact unique block", search: region, replace: ["    // replaced"], target: 20, expect: "exact", vsAider: true },
-    { name: "(b) indentation rung", search: region.map((l) => l.slice(4)), replace: ["// replaced"], target: null, expect: "indent", vsAider: true },
-    { name: "(c) ... elision", search: [region[0]!, "...", region[3]!], replace: ["    // first", "...", "    // last"], target: null, expect: "elision", vsAider: true },
-    { name: "(d) no match (full ladder + did-you-mean)", search: region.map((l) => l.replace("compute", "calculate")), replace: ["x"], target: 200, expect: "no-match", vsAider: false },
+    {
+      name: "(a) exact unique block",
+      search: region,
+      replace: ["    // replaced"],
+      target: 20,
+      expect: "exact",
+      vsAider: true,
+    },
+    {
+      name: "(b) indentation rung",
+      search: region.map((l) => l.slice(4)),
+      replace: ["// replaced"],
+      target: null,
+      expect: "indent",
+      vsAider: true,
+    },
+    {
+      name: "(c) ... elision",
+      search: [region[0]!, "...", region[3]!],
+      replace: ["    // first", "...", "    // last"],
+      target: null,
+      expect: "elision",
+      vsAider: true,
+    },
+    {
+      name: "(d) no match (full ladder + did-you-mean)",
+      search: region.map((l) => l.replace("compute", "calculate")),
+      replace: ["x"],
+      target: 200,
+      expect: "no-match",
+      vsAider: false,
+    },
   ];
-  console.log(`\nedits: a one-block answer parsed and applied to a ${LINES.toLocaleString()}-line file (${(file.length / 1e6).toFixed(2)} MB), median of ${RUNS}`);
+  console.log(
+    `\nedits: a one-block answer parsed and applied to a ${LINES.toLocaleString()}-line file (${(file.length / 1e6).toFixed(2)} MB), median of ${RUNS}`,
+  );
   const ours = new Map<string, { ms: number; minMs: number; out: string | null }>();
   for (const c of cases) {
     const answer = answerFor(c);
     let result: ParseAndApplyResult | null = null;
     const { ms, minMs } = timeRuns(() => {
-      result = parseAndApply("diff", answer, { files: new Map([[FILE, file]]) }, { fence: ["```", "```"], chatFiles: [FILE] });
+      result = parseAndApply(
+        "diff",
+        answer,
+        { files: new Map([[FILE, file]]) },
+        { fence: ["```", "```"], chatFiles: [FILE] },
+      );
     });
     const base = time(() => void file.indexOf(text(c.search)));
     const r = result as ParseAndApplyResult | null;
@@ -112,7 +168,9 @@ export async function runEditsBench(aiderSrc: string | undefined = process.env.A
     const status = got === c.expect ? `rung ${got}` : `UNEXPECTED: ${got}, wanted ${c.expect}`;
     const target = c.target === null ? "" : `  target ≤ ${c.target} ms: ${ms <= c.target ? "met" : "MISSED"}`;
     const ratio = (ms / Math.max(base, 0.001)).toFixed(0);
-    console.log(`  ${c.name.padEnd(44)} ${ms.toFixed(2).padStart(8)} ms  ${ratio.padStart(6)}× indexOf (${base.toFixed(3)} ms)  ${status}${target}`);
+    console.log(
+      `  ${c.name.padEnd(44)} ${ms.toFixed(2).padStart(8)} ms  ${ratio.padStart(6)}× indexOf (${base.toFixed(3)} ms)  ${status}${target}`,
+    );
   }
   const compared = cases.filter((c) => c.vsAider);
   const aider = await timeAider(file, compared, aiderSrc);
@@ -121,10 +179,17 @@ export async function runEditsBench(aiderSrc: string | undefined = process.env.A
     return;
   }
   // Medians decide; the fastest runs are printed too, since a loaded machine slows the two processes unevenly.
-  console.log("  vs Aider's find_original_update_blocks + do_replace (python3, same answers, same run; target ours/Aider ≤ 1):");
+  console.log(
+    "  vs Aider's find_original_update_blocks + do_replace (python3, same answers, same run; target ours/Aider ≤ 1):",
+  );
   for (const a of aider) {
     const o = ours.get(a.name)!;
-    const same = a.sha256 === null ? "Aider did not apply it" : o.out !== null && sha256(o.out) === a.sha256 ? "same output" : "outputs differ";
+    const same =
+      a.sha256 === null
+        ? "Aider did not apply it"
+        : o.out !== null && sha256(o.out) === a.sha256
+          ? "same output"
+          : "outputs differ";
     const ratio = o.ms / Math.max(a.ms, 0.001);
     const best = o.minMs / Math.max(a.minMs, 0.001);
     console.log(

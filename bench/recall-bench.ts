@@ -50,7 +50,9 @@ interface Score {
 export async function runRecallBench(repoArg?: string): Promise<void> {
   const repo = git(repoArg ?? process.cwd(), ["rev-parse", "--show-toplevel"]).trim();
   const cases = selectCases(repo);
-  console.log(`recall: ${cases.length} cases from ${repo} (newest ≤ ${MAX_CASES} single-parent commits modifying 1–3 existing non-test source files)`);
+  console.log(
+    `recall: ${cases.length} cases from ${repo} (newest ≤ ${MAX_CASES} single-parent commits modifying 1–3 existing non-test source files)`,
+  );
   if (cases.length === 0) {
     console.log("recall: no case found (a shallow clone? run `git fetch --unshallow`)");
     return;
@@ -65,17 +67,35 @@ export async function runRecallBench(repoArg?: string): Promise<void> {
     const cacheDir = path.join(tmp, "cache");
     for (const [i, c] of cases.entries()) {
       const root = path.join(tmp, `case-${i}`);
-      execFileSync("sh", ["-c", `mkdir -p "$2" && git -C "$1" archive "$3" | tar -x -C "$2"`, "sh", repo, root, c.parent]);
+      execFileSync("sh", [
+        "-c",
+        `mkdir -p "$2" && git -C "$1" archive "$3" | tar -x -C "$2"`,
+        "sh",
+        repo,
+        root,
+        c.parent,
+      ]);
       const files = git(repo, ["ls-tree", "-r", "--name-only", "-z", c.parent]).split("\0").filter(Boolean);
       const history = parseChangeHistory(git(repo, changeHistoryArgs(CHANGE_HISTORY_COMMITS, c.parent)));
       // As run-coder: files the request names join the chat; mentions steer the map.
       const chat = findFileMentions(c.subject, { repoFiles: files, chatFiles: [], readFiles: [] });
       const mentions = findMentions(c.subject, files, chat);
-      const base = { root, files, chatFiles: chat, mentionedFiles: mentions.mentionedFiles, mentionedIdents: mentions.mentionedIdents, cacheDir, extractor, threads: 0 };
+      const base = {
+        root,
+        files,
+        chatFiles: chat,
+        mentionedFiles: mentions.mentionedFiles,
+        mentionedIdents: mentions.mentionedIdents,
+        cacheDir,
+        extractor,
+        threads: 0,
+      };
       await buildRepoMap({ ...base, mapTokens: 1024 }); // warms the tag cache for this tree, untimed
       for (const mapTokens of BUDGETS) {
         const [today, todayCpu] = await timed(() => buildRepoMap({ ...base, mapTokens }));
-        const [request, requestCpu] = await timed(() => buildRepoMap({ ...base, mapTokens, request: { text: c.subject, history } }));
+        const [request, requestCpu] = await timed(() =>
+          buildRepoMap({ ...base, mapTokens, request: { text: c.subject, history } }),
+        );
         ms.today += today.stats.ms;
         ms.request += request.stats.ms;
         cpuMs.today += todayCpu;
@@ -121,7 +141,12 @@ function score(c: Case, chat: readonly string[], map: RepoMap): Score {
   const hits = c.changed.filter((f) => shown.has(f)).length;
   const order = [...chat, ...map.rankedFiles];
   const first = order.findIndex((f) => c.changed.includes(f));
-  return { any: hits > 0, all: hits === c.changed.length, recall: hits / c.changed.length, rr: first < 0 ? 0 : 1 / (first + 1) };
+  return {
+    any: hits > 0,
+    all: hits === c.changed.length,
+    recall: hits / c.changed.length,
+    rr: first < 0 ? 0 : 1 / (first + 1),
+  };
 }
 
 /** The cases, by the rule in the header, newest first. */
@@ -134,7 +159,10 @@ function selectCases(repo: string): Case[] {
     const [sha, parents = "", subject = ""] = head.split("\x1f");
     if (!sha || parents.split(" ").filter(Boolean).length !== 1) continue;
     const entries = lines.filter(Boolean).map((l) => l.split("\t"));
-    const ok = entries.length >= 1 && entries.length <= 3 && entries.every(([status, p]) => status === "M" && !!p && languageForPath(p) !== null && !isTestFile(p));
+    const ok =
+      entries.length >= 1 &&
+      entries.length <= 3 &&
+      entries.every(([status, p]) => status === "M" && !!p && languageForPath(p) !== null && !isTestFile(p));
     if (ok) cases.push({ sha, parent: parents.trim(), subject, changed: entries.map(([, p]) => p as string) });
   }
   return cases;

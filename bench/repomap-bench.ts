@@ -31,10 +31,22 @@ export async function runRepomapBench(): Promise<void> {
     const generated = path.join(tmp, "generated");
     await generateTsRepo(generated, 5000);
     const genFiles = await walkCode(generated, 5000);
-    await benchOne("generated TS repo", generated, genFiles, path.join(tmp, "cache-gen"), commitAll(generated, path.join(tmp, "generated.git"), genFiles));
+    await benchOne(
+      "generated TS repo",
+      generated,
+      genFiles,
+      path.join(tmp, "cache-gen"),
+      commitAll(generated, path.join(tmp, "generated.git"), genFiles),
+    );
     const real = path.join(HERE, "..", "node_modules");
     const realFiles = await walkCode(real, 3000);
-    await benchOne("node_modules .ts/.d.ts", real, realFiles, path.join(tmp, "cache-real"), commitAll(real, path.join(tmp, "real.git"), realFiles));
+    await benchOne(
+      "node_modules .ts/.d.ts",
+      real,
+      realFiles,
+      path.join(tmp, "cache-real"),
+      commitAll(real, path.join(tmp, "real.git"), realFiles),
+    );
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
@@ -62,7 +74,13 @@ async function benchOne(label: string, root: string, files: string[], cacheDir: 
   // Warm: the repo unchanged, each run a different request (nothing request-specific can be reused).
   const warms: RepoMap[] = [];
   for (let i = 0; i < WARM_RUNS; i++) {
-    warms.push(await buildRepoMap({ ...request, cacheDir: `${cacheDir}-${COLD_RUNS - 1}`, mentionedIdents: ["somethingElse", `Widget${99 + i}`] }));
+    warms.push(
+      await buildRepoMap({
+        ...request,
+        cacheDir: `${cacheDir}-${COLD_RUNS - 1}`,
+        mentionedIdents: ["somethingElse", `Widget${99 + i}`],
+      }),
+    );
   }
   // Warm in a fresh clone per run, as the App works: the clone is made outside the timing, asking git inside it.
   const clones: { ms: number; gitMs: number; map: RepoMap }[] = [];
@@ -94,13 +112,17 @@ async function benchOne(label: string, root: string, files: string[], cacheDir: 
   const mb = (n: number) => (n / 1e6).toFixed(1);
   const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
   const ms = (n: number) => `${n.toFixed(0)} ms`;
-  console.log(`\nrepomap · ${label}: ${files.length} files, ${mb(bytes)} MB (medians of ${COLD_RUNS} cold and ${WARM_RUNS} warm runs)`);
+  console.log(
+    `\nrepomap · ${label}: ${files.length} files, ${mb(bytes)} MB (medians of ${COLD_RUNS} cold and ${WARM_RUNS} warm runs)`,
+  );
   console.log(`  raw parse         ${ms(parseMs)}  (${rate(files.length, parseMs)} files/s, one thread)`);
   console.log(
     `  cold map          ${ms(cold)}  = ${coldRatio.toFixed(2)}× raw parse (target ≤ 2×: ${verdict(coldRatio <= 2)})` +
       `  ${rate(files.length, cold)} files/s, parsed ${colds[0].stats.parsed}, ${colds[0].stats.threads} worker thread(s); first run ${ms(colds[0].stats.ms)}`,
   );
-  console.log(`  cold, one thread  ${ms(single)}  = ${singleRatio.toFixed(2)}× raw parse; first run ${ms(singles[0].stats.ms)}`);
+  console.log(
+    `  cold, one thread  ${ms(single)}  = ${singleRatio.toFixed(2)}× raw parse; first run ${ms(singles[0].stats.ms)}`,
+  );
   console.log(
     `  warm map          ${ms(warm)}  = ${((100 * warm) / cold).toFixed(1)} % of cold (target ≤ 5 %: ${verdict(warm <= 0.05 * cold)})` +
       `  ${rate(files.length, warm)} files/s, parsed ${warms[0].stats.parsed}, cache hits ${warms[0].stats.cacheHits}; first run ${ms(warms[0].stats.ms)}`,
@@ -123,10 +145,22 @@ const exec = createExec({ sourceEnv: process.env });
 /** Commit `files` of `workTree` into a new repository at `gitDir` (the work tree stays as it is); returns gitDir. */
 function commitAll(workTree: string, gitDir: string, files: string[]): string {
   const git = (...args: string[]) =>
-    execFileSync("git", [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, "-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
-      input: files.join("\0"),
-      maxBuffer: 1 << 28,
-    });
+    execFileSync(
+      "git",
+      [
+        `--git-dir=${gitDir}`,
+        `--work-tree=${workTree}`,
+        "-c",
+        "user.name=bench",
+        "-c",
+        "user.email=bench@example.com",
+        ...args,
+      ],
+      {
+        input: files.join("\0"),
+        maxBuffer: 1 << 28,
+      },
+    );
   git("init", "-q");
   git("add", "--pathspec-from-file=-", "--pathspec-file-nul", "-f");
   git("commit", "-q", "-m", "bench");
@@ -221,7 +255,9 @@ export function createService${i}(options: Options${i}) {
 async function walkCode(root: string, cap: number): Promise<string[]> {
   const out: string[] = [];
   const visit = async (rel: string): Promise<void> => {
-    const entries = (await readdir(path.join(root, rel), { withFileTypes: true })).sort((x, y) => (x.name < y.name ? -1 : 1));
+    const entries = (await readdir(path.join(root, rel), { withFileTypes: true })).sort((x, y) =>
+      x.name < y.name ? -1 : 1,
+    );
     for (const e of entries) {
       if (out.length >= cap) return;
       const child = rel ? `${rel}/${e.name}` : e.name;

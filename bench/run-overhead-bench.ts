@@ -32,7 +32,8 @@ const BENCH_FILES: Record<string, string> = {
     "}",
     "",
   ].join("\n"),
-  "src/index.ts": 'import { getText } from "./fetch-client.js";\n\nexport async function main(): Promise<void> {\n  console.log(await getText("https://example.com"));\n}\n',
+  "src/index.ts":
+    'import { getText } from "./fetch-client.js";\n\nexport async function main(): Promise<void> {\n  console.log(await getText("https://example.com"));\n}\n',
   ".github/aider.yml": 'test: node -e "process.exit(0)"\nmax_reflections: 2\n',
 };
 
@@ -96,7 +97,9 @@ async function gitShim(dir: string): Promise<{ bin: string; log: string; flag: s
   const log = path.join(dir, "git-calls.log");
   const flag = path.join(dir, "git-calls.on");
   await mkdir(bin, { recursive: true });
-  const real = (await createExec({ sourceEnv: process.env }).run({ command: "sh", args: ["-c", "command -v git"], cwd: dir })).stdout.trim();
+  const real = (
+    await createExec({ sourceEnv: process.env }).run({ command: "sh", args: ["-c", "command -v git"], cwd: dir })
+  ).stdout.trim();
   await writeFile(
     path.join(bin, "git"),
     `#!/bin/sh\nif [ -e '${flag}' ]; then\n  s=$(date +%s%N)\n  '${real}' "$@"\n  rc=$?\n  echo "$s $(date +%s%N) $*" >> '${log}'\n  exit $rc\nfi\nexec '${real}' "$@"\n`,
@@ -116,8 +119,21 @@ interface Measured {
   stages: Record<string, number>;
 }
 
-async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i: number, shimLog: string, appOutput: () => string): Promise<Measured> {
-  const pr = await seedPullRequest(rig.fake, rig.repo, { title: `Run ${i}`, head: branch, user: USER, files: { [`notes/run-${i}.md`]: `run ${i}\n` } });
+async function oneRun(
+  rig: Rig,
+  url: string,
+  healthz: string,
+  branch: string,
+  i: number,
+  shimLog: string,
+  appOutput: () => string,
+): Promise<Measured> {
+  const pr = await seedPullRequest(rig.fake, rig.repo, {
+    title: `Run ${i}`,
+    head: branch,
+    user: USER,
+    files: { [`notes/run-${i}.md`]: `run ${i}\n` },
+  });
   rig.llm.push(...replies(i));
   await writeFile(shimLog, "");
   const callsBefore = rig.fake.state.calls.length;
@@ -134,7 +150,12 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
       state: "open",
       pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` },
     },
-    comment: { id: 70_000 + i, body: "/aider add a retries option to the fetch client", user: { login: USER, id: 77, type: "User" }, performed_via_github_app: null },
+    comment: {
+      id: 70_000 + i,
+      body: "/aider add a retries option to the fetch client",
+      user: { login: USER, id: 77, type: "User" },
+      performed_via_github_app: null,
+    },
     repository: {
       id: 1,
       node_id: "R_1",
@@ -178,7 +199,9 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
     gitCommands[sub] = (gitCommands[sub] ?? 0) + 1;
     gitMs[sub] = (gitMs[sub] ?? 0) + (Number(end) - Number(start)) / 1e6;
   }
-  const statusWrites = rig.fake.state.calls.slice(callsBefore).filter((c) => c.method === "PATCH" && c.path.includes("/issues/comments/")).length + 1;
+  const statusWrites =
+    rig.fake.state.calls.slice(callsBefore).filter((c) => c.method === "PATCH" && c.path.includes("/issues/comments/"))
+      .length + 1;
   // Stage durations from the app's structured log lines ({ stage, time }), each until the next one.
   const stages: Record<string, number> = {};
   const lines = appOutput()
@@ -202,12 +225,20 @@ async function oneRun(rig: Rig, url: string, healthz: string, branch: string, i:
  * `BENCH_TRACE=1`: one timeline per run, in ms from the POST — the app's log lines, every git process (start and
  * length) and every call the fake GitHub answered — to see where a run's time goes.
  */
-function printTrace(t0: number, gitCalls: string[], apiCalls: { method: string; path: string; at?: number }[], logLines: string[]): void {
+function printTrace(
+  t0: number,
+  gitCalls: string[],
+  apiCalls: { method: string; path: string; at?: number }[],
+  logLines: string[],
+): void {
   const origin = performance.timeOrigin + t0;
   const rows: [number, string][] = [];
   for (const call of gitCalls) {
     const [start = "0", end = "0", ...args] = call.split(" ");
-    rows.push([Number(start) / 1e6 - origin, `git ${subcommand(args.join(" "))} (${Math.round((Number(end) - Number(start)) / 1e6)} ms)`]);
+    rows.push([
+      Number(start) / 1e6 - origin,
+      `git ${subcommand(args.join(" "))} (${Math.round((Number(end) - Number(start)) / 1e6)} ms)`,
+    ]);
   }
   for (const c of apiCalls) if (c.at) rows.push([c.at - origin, `api ${c.method} ${c.path}`]);
   for (const line of logLines) {
@@ -233,15 +264,28 @@ async function floorRun(rig: Rig, branch: string, i: number, shimBin: string): P
   const token = `bench-floor-token-${i}`;
   rig.fake.state.issuedTokens.push(token);
   const dir = await mkdtemp(path.join(os.tmpdir(), "bench-floor-"));
-  const auth = ["-c", `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`];
+  const auth = [
+    "-c",
+    `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`,
+  ];
   const git = async (...args: string[]) => {
-    const r = await exec.run({ command: "git", args: [...auth, "-c", "user.name=b", "-c", "user.email=b@example.com", ...args], cwd: dir });
+    const r = await exec.run({
+      command: "git",
+      args: [...auth, "-c", "user.name=b", "-c", "user.email=b@example.com", ...args],
+      cwd: dir,
+    });
     if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.output}`);
   };
   const t0 = performance.now();
   await git("clone", "-q", "--depth", "1", "-b", branch, `${rig.fake.webUrl}/acme/widgets.git`, ".");
   const file = path.join(dir, "src/fetch-client.ts");
-  await writeFile(file, (await readFile(file, "utf8")).replace("  timeoutMs?: number;", `  timeoutMs?: number;\n  retriesFloor${i}?: number;`));
+  await writeFile(
+    file,
+    (await readFile(file, "utf8")).replace(
+      "  timeoutMs?: number;",
+      `  timeoutMs?: number;\n  retriesFloor${i}?: number;`,
+    ),
+  );
   await git("commit", "-q", "-am", `feat: floor ${i}`);
   await git("push", "-q", "origin", `HEAD:refs/heads/${branch}`);
   const ms = performance.now() - t0;
@@ -249,12 +293,25 @@ async function floorRun(rig: Rig, branch: string, i: number, shimBin: string): P
   return ms;
 }
 
-async function benchRepo(label: string, files: Record<string, string>, appEnv: Record<string, string> = {}): Promise<void> {
-  const rig = await startRig({ files: { ...files, ".github/aider.yml": 'test: "true"\nmax_reflections: 1\n' }, permissions: { [USER]: "write" } });
+async function benchRepo(
+  label: string,
+  files: Record<string, string>,
+  appEnv: Record<string, string> = {},
+): Promise<void> {
+  const rig = await startRig({
+    files: { ...files, ".github/aider.yml": 'test: "true"\nmax_reflections: 1\n' },
+    permissions: { [USER]: "write" },
+  });
   try {
     const shim = await gitShim(rig.work);
     const port = await freePort();
-    const app = await rig.start(["serve"], { PORT: String(port), LOG_LEVEL: process.env.BENCH_TRACE ? "debug" : "info", LOG_FORMAT: "json", PATH: `${shim.bin}:${rig.appEnv.PATH}`, ...appEnv });
+    const app = await rig.start(["serve"], {
+      PORT: String(port),
+      LOG_LEVEL: process.env.BENCH_TRACE ? "debug" : "info",
+      LOG_FORMAT: "json",
+      PATH: `${shim.bin}:${rig.appEnv.PATH}`,
+      ...appEnv,
+    });
     const url = `http://127.0.0.1:${port}/api/github/webhooks`;
     const healthz = `http://127.0.0.1:${port}/healthz`;
     const runs: Measured[] = [];
@@ -275,16 +332,22 @@ async function benchRepo(label: string, files: Record<string, string>, appEnv: R
     const post = med(runs.map((r) => r.postToIdleMs));
     const floor = med(floors.slice(1));
     console.log(`\n## Run overhead — ${label} (${Object.keys(files).length} files; median of ${RUNS} warm runs)`);
-    console.log(`POST → idle: ${Math.round(post)} ms   floor (clone --depth 1 + commit + push): ${Math.round(floor)} ms   ratio ${(post / floor).toFixed(2)}× (target ≤ 1.3×; ≤ 1.5 s on ~700 files)`);
+    console.log(
+      `POST → idle: ${Math.round(post)} ms   floor (clone --depth 1 + commit + push): ${Math.round(floor)} ms   ratio ${(post / floor).toFixed(2)}× (target ≤ 1.3×; ≤ 1.5 s on ~700 files)`,
+    );
     const last = counted!;
-    console.log(`git processes per run: ${last.gitProcesses} (target ≤ 8)   status comment writes: ${med(runs.map((r) => r.statusWrites))} (target ≤ ~6)`);
+    console.log(
+      `git processes per run: ${last.gitProcesses} (target ≤ 8)   status comment writes: ${med(runs.map((r) => r.statusWrites))} (target ≤ ~6)`,
+    );
     console.log(
       `git commands of the counting run (count, ms incl. the shim's ~17 ms each): ${Object.entries(last.gitCommands)
         .map(([k, v]) => `${k} ${v} ${Math.round(last.gitMs[k] ?? 0)}`)
         .join(" · ")}`,
     );
     const stageNames = [...new Set(runs.flatMap((r) => Object.keys(r.stages)))];
-    console.log(`stages (median ms): ${stageNames.map((s) => `${s} ${Math.round(med(runs.map((r) => r.stages[s] ?? 0)))}`).join(" · ")}`);
+    console.log(
+      `stages (median ms): ${stageNames.map((s) => `${s} ${Math.round(med(runs.map((r) => r.stages[s] ?? 0)))}`).join(" · ")}`,
+    );
   } finally {
     await rig.close();
   }
@@ -296,7 +359,9 @@ export async function runOverheadBench(only?: string): Promise<void> {
   if (!only || only === "700") {
     await benchRepo("generated, 700 files", generatedRepo(700));
     // The same without the repository's git mirror: what the mirror saves, against a floor of the same moments.
-    await benchRepo("generated, 700 files, plain clones (AIDER_BOT_GIT_MIRRORS=0)", generatedRepo(700), { AIDER_BOT_GIT_MIRRORS: "0" });
+    await benchRepo("generated, 700 files, plain clones (AIDER_BOT_GIT_MIRRORS=0)", generatedRepo(700), {
+      AIDER_BOT_GIT_MIRRORS: "0",
+    });
   }
   if (!only || only === "3000") await benchRepo("generated, 3,000 files", generatedRepo(3000));
 }

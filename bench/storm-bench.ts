@@ -19,7 +19,8 @@ import { sendStorm, type StormDelivery } from "./lib/storm-sender.js";
 import { measureStormFloor, type FloorResult } from "./lib/storm-floor.js";
 
 const FILES = {
-  "src/fetch-client.ts": "export async function getText(url: string): Promise<string> {\n  return (await fetch(url)).text();\n}\n",
+  "src/fetch-client.ts":
+    "export async function getText(url: string): Promise<string> {\n  return (await fetch(url)).text();\n}\n",
   ".github/aider.yml": "map_tokens: 256\n",
 };
 const USER = "maintainer";
@@ -52,8 +53,22 @@ function commentPayload(rig: Rig, issue: FakeIssue, commentId: number, body: str
   const sender = { login: USER, id: 77, type: "User" };
   return {
     action: "created",
-    issue: { id: issue.number, number: issue.number, title: issue.title, body: issue.body, user: sender, labels: [], state: "open" },
-    comment: { id: commentId, body, user: sender, performed_via_github_app: null, created_at: new Date().toISOString() },
+    issue: {
+      id: issue.number,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      user: sender,
+      labels: [],
+      state: "open",
+    },
+    comment: {
+      id: commentId,
+      body,
+      user: sender,
+      performed_via_github_app: null,
+      created_at: new Date().toISOString(),
+    },
     repository: repo,
     sender,
     installation: { id: 1, node_id: "I_1" },
@@ -69,11 +84,19 @@ interface Storm {
 }
 
 async function storm(rig: Rig, url: string): Promise<Storm> {
-  const issues = Array.from({ length: ISSUES }, (_, i) => seedIssue(rig.fake, rig.repo, { title: `Question ${i + 1}`, body: "What does getText do?", user: USER }));
+  const issues = Array.from({ length: ISSUES }, (_, i) =>
+    seedIssue(rig.fake, rig.repo, { title: `Question ${i + 1}`, body: "What does getText do?", user: USER }),
+  );
   const unique: Delivery[] = Array.from({ length: DELIVERIES - REDELIVERED }, (_, i) => {
     const issue = issues[i % ISSUES]!;
     const commentId = 90_000 + i;
-    return { id: randomUUID(), issue, commentId, payload: commentPayload(rig, issue, commentId, `/aider ask what does getText do? (${i})`), sentAt: 0 };
+    return {
+      id: randomUUID(),
+      issue,
+      commentId,
+      payload: commentPayload(rig, issue, commentId, `/aider ask what does getText do? (${i})`),
+      sentAt: 0,
+    };
   });
   // Half the redeliveries race their original; the other half come once the storm's first wave is answered.
   const racing = unique.slice(0, REDELIVERED / 2);
@@ -116,7 +139,8 @@ async function measure(label: string, rig: Rig, webhookUrl: string): Promise<voi
     const reacted = new Set(rig.repo.reactions.filter((r) => r.content === "eyes").map((r) => r.subject));
     for (const d of deliveries) {
       const mine = comments.get(d.id) ?? [];
-      if (!firstSeen.has(d.id) && mine.length > 0 && reacted.has(`issues/comments/${d.commentId}`)) firstSeen.set(d.id, now - d.sentAt);
+      if (!firstSeen.has(d.id) && mine.length > 0 && reacted.has(`issues/comments/${d.commentId}`))
+        firstSeen.set(d.id, now - d.sentAt);
       if (!finals.has(d.id) && mine.length > 0 && mine.every((c) => !running(c.body))) finals.set(d.id, now);
     }
     if (finals.size === deliveries.length || Date.now() > deadline) break;
@@ -132,12 +156,20 @@ async function measure(label: string, rig: Rig, webhookUrl: string): Promise<voi
   const feedback = [...firstSeen.values()];
   const bad = sent.filter((a) => a.status < 200 || a.status >= 300).length;
   const fmt = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : "n/a");
-  console.log(`\n## Webhook storm — ${label} (${DELIVERIES} deliveries: ${deliveries.length} unique commands on ${ISSUES} issues, ${REDELIVERED} redeliveries)`);
-  console.log(`ack:            p50 ${fmt(percentile(acks, 50))}  p99 ${fmt(percentile(acks, 99))}  max ${fmt(Math.max(...acks))}  (target p99 < 50 ms)  non-2xx: ${bad}`);
-  console.log(`first feedback: p50 ${fmt(percentile(feedback, 50))}  p99 ${fmt(percentile(feedback, 99))}  seen for ${feedback.length}/${deliveries.length}  (target p50 < 1 s, p99 < 3 s)`);
+  console.log(
+    `\n## Webhook storm — ${label} (${DELIVERIES} deliveries: ${deliveries.length} unique commands on ${ISSUES} issues, ${REDELIVERED} redeliveries)`,
+  );
+  console.log(
+    `ack:            p50 ${fmt(percentile(acks, 50))}  p99 ${fmt(percentile(acks, 99))}  max ${fmt(Math.max(...acks))}  (target p99 < 50 ms)  non-2xx: ${bad}`,
+  );
+  console.log(
+    `first feedback: p50 ${fmt(percentile(feedback, 50))}  p99 ${fmt(percentile(feedback, 99))}  seen for ${feedback.length}/${deliveries.length}  (target p50 < 1 s, p99 < 3 s)`,
+  );
   for (const f of floor) {
     const ratio = percentile(acks, 99) / percentile(f.acks, 99);
-    console.log(`  floor, ${f.label}: p50 ${fmt(percentile(f.acks, 50))}  p99 ${fmt(percentile(f.acks, 99))}  (app p99 ${ratio.toFixed(2)}× this)`);
+    console.log(
+      `  floor, ${f.label}: p50 ${fmt(percentile(f.acks, 50))}  p99 ${fmt(percentile(f.acks, 99))}  (app p99 ${ratio.toFixed(2)}× this)`,
+    );
   }
   console.log(`all runs ended: ${finals.size}/${deliveries.length} after ${fmt(Math.max(0, ...finals.values()))}`);
   console.log(`lost: ${lost}  duplicated: ${duplicated}  orphan (still running): ${orphans}  (target 0 / 0 / 0)`);
@@ -174,7 +206,18 @@ export async function runStormBench(only?: string): Promise<void> {
   }
   const rig = await startRig({ files: FILES, permissions: { [USER]: "write" }, replies });
   const redisPort = await freePort();
-  execFileSync("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "yes"]);
+  execFileSync("redis-server", [
+    "--port",
+    String(redisPort),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--daemonize",
+    "yes",
+  ]);
   try {
     const redis = { REDIS_URL: `redis://127.0.0.1:${redisPort}` };
     const port = await freePort();

@@ -25,7 +25,13 @@ async function storm(name: string, engine: JobEngine<{ n: number }>): Promise<vo
     Array.from({ length: 2 * N }, async (_, i) => {
       const n = i % N;
       const t0 = performance.now();
-      const added = await engine.enqueue({ id: `${run}-${n}`, key: `o/r#${n % 20}`, installationId: 1 + (n % 5), kind: "run", data: { n } });
+      const added = await engine.enqueue({
+        id: `${run}-${n}`,
+        key: `o/r#${n % 20}`,
+        installationId: 1 + (n % 5),
+        kind: "run",
+        data: { n },
+      });
       times.push(performance.now() - t0);
       return added;
     }),

@@ -25,7 +25,13 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
 
-export const ENTRIES = ["cli/main.js", "app/run-job-process.js", "exec/fork-worker-child.js", "exec/spawn-helper-child.js", "repomap/tag-worker.js"];
+export const ENTRIES = [
+  "cli/main.js",
+  "app/run-job-process.js",
+  "exec/fork-worker-child.js",
+  "exec/spawn-helper-child.js",
+  "repomap/tag-worker.js",
+];
 
 const EXTERNAL = [
   "probot",
@@ -62,7 +68,9 @@ export async function bundle() {
     sourcemap: "linked",
     logLevel: "warning",
     // Bundled CommonJS dependencies call require(): give the ESM output one.
-    banner: { js: "import { createRequire as __aiderBotCreateRequire } from 'node:module'; const require = __aiderBotCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __aiderBotCreateRequire } from 'node:module'; const require = __aiderBotCreateRequire(import.meta.url);",
+    },
   });
   await writeTokenTable();
 }

@@ -14,7 +14,11 @@ import { createExec } from "../../src/exec/create-exec.js";
 import { seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeRepo } from "../../src/demo/fake-github-state.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
-import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
+import {
+  startScriptedLlmServer,
+  type ScriptedLlmServer,
+  type ScriptedReply,
+} from "../../src/demo/scripted-llm-server.js";
 
 export const WEBHOOK_SECRET = "bench-webhook-secret";
 const MAIN = path.resolve("dist/cli/main.js");
@@ -31,7 +35,12 @@ export async function ensureBuilt(): Promise<void> {
   };
   if (existsSync(MAIN) && statSync(MAIN).mtimeMs >= (await newest(path.resolve("src")))) return;
   process.stdout.write("building dist/ for the app benchmarks…\n");
-  const r = await createExec({ sourceEnv: process.env }).run({ command: "npm", args: ["run", "build"], cwd: process.cwd(), timeoutMs: 300_000 });
+  const r = await createExec({ sourceEnv: process.env }).run({
+    command: "npm",
+    args: ["run", "build"],
+    cwd: process.cwd(),
+    timeoutMs: 300_000,
+  });
   if (r.exitCode !== 0) throw new Error(`npm run build failed:\n${r.output}`);
 }
 
@@ -63,13 +72,26 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(spec: { files: Record<string, string>; permissions: Record<string, string>; replies?: ScriptedReply[] }): Promise<Rig> {
+export async function startRig(spec: {
+  files: Record<string, string>;
+  permissions: Record<string, string>;
+  replies?: ScriptedReply[];
+}): Promise<Rig> {
   await ensureBuilt();
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv });
   const llm = await startScriptedLlmServer(spec.replies ?? []);
-  const repo = await seedRepo(fake, { owner: "acme", name: "widgets", files: spec.files, permissions: spec.permissions });
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const repo = await seedRepo(fake, {
+    owner: "acme",
+    name: "widgets",
+    files: spec.files,
+    permissions: spec.permissions,
+  });
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   const work = await mkdtemp(path.join(os.tmpdir(), "bench-app-"));
   await mkdir(path.join(work, "jobs"));
   const appEnv: Record<string, string> = {
@@ -107,7 +129,10 @@ export async function startRig(spec: { files: Record<string, string>; permission
     async start(command, extra = {}, ready = "aider-bot listening on") {
       // BENCH_NODE_ARGS adds Node flags to every app process, e.g. "--import=/path/to/profiler-hook.mjs" (NODE_OPTIONS refuses --cpu-prof) to see where its time goes.
       const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-      const child = spawn(process.execPath, [...nodeArgs, MAIN, ...command], { env: { ...appEnv, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...nodeArgs, MAIN, ...command], {
+        env: { ...appEnv, ...extra },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       // BENCH_APP_LOG=<file> keeps every app process's output there too (with LOG_LEVEL=info, each step's log line).
       const logTo = process.env.BENCH_APP_LOG;
@@ -119,7 +144,8 @@ export async function startRig(spec: { files: Record<string, string>; permission
       child.stderr!.on("data", keep);
       const deadline = Date.now() + 60_000;
       while (!out.includes(ready)) {
-        if (child.exitCode !== null || Date.now() > deadline) throw new Error(`aider-bot ${command.join(" ")} did not start:\n${out.slice(-4000)}`);
+        if (child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`aider-bot ${command.join(" ")} did not start:\n${out.slice(-4000)}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       const proc: AppProcess = {

@@ -68,7 +68,12 @@ export async function measureStormFloor(secret: string, waves: StormDelivery[][]
           child.once("exit", (code) => reject(new Error(`the floor receiver exited with ${code}`)));
         });
         const { acks } = await sendStorm(`http://127.0.0.1:${port}/`, secret, waves);
-        results.push({ label: durable ? "bare receiver + durable record (LMDB, one commit per burst)" : "bare receiver (verify, parse, answer)", acks: acks.map((a) => a.ms) });
+        results.push({
+          label: durable
+            ? "bare receiver + durable record (LMDB, one commit per burst)"
+            : "bare receiver (verify, parse, answer)",
+          acks: acks.map((a) => a.ms),
+        });
       } finally {
         child.kill("SIGKILL");
       }

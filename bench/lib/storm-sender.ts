@@ -29,7 +29,11 @@ interface Job {
 }
 
 /** Send the waves (each all at once, one after the other) from a worker thread; resolves with every ack. */
-export function sendStorm(url: string, secret: string, waves: StormDelivery[][]): Promise<{ acks: StormAck[]; t0: number }> {
+export function sendStorm(
+  url: string,
+  secret: string,
+  waves: StormDelivery[][],
+): Promise<{ acks: StormAck[]; t0: number }> {
   return new Promise((resolve, reject) => {
     // Plain JavaScript evaluated in the thread: no TypeScript loader needed there.
     const worker = new Worker(SENDER, { eval: true, workerData: { url, secret, waves } satisfies Job });

@@ -1,7 +1,13 @@
 import { appendFile, readFile } from "node:fs/promises";
 import { pino } from "pino";
 import { ActionSetupError, readActionEnv, type ActionEnv } from "../config/action-env.js";
-import { actionOutputs, escapeCommandData, formatOutputFile, renderSummary, type ActionResult } from "./action-outputs.js";
+import {
+  actionOutputs,
+  escapeCommandData,
+  formatOutputFile,
+  renderSummary,
+  type ActionResult,
+} from "./action-outputs.js";
 import { runAction } from "./run-action.js";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -17,7 +23,10 @@ export async function actionCommand(): Promise<number> {
     env = readActionEnv();
     payload = JSON.parse(await readFile(env.eventPath, "utf8"));
   } catch (error) {
-    const message = error instanceof ActionSetupError ? error.message : `Cannot read the event payload at GITHUB_EVENT_PATH: ${error instanceof Error ? error.message : String(error)}`;
+    const message =
+      error instanceof ActionSetupError
+        ? error.message
+        : `Cannot read the event payload at GITHUB_EVENT_PATH: ${error instanceof Error ? error.message : String(error)}`;
     say(`::error title=aider-bot setup::${escapeCommandData(message)}`);
     return 1;
   }
@@ -47,7 +56,9 @@ export async function actionCommand(): Promise<number> {
   const outputs = actionOutputs(result);
   if (env.outputPath) await appendFile(env.outputPath, formatOutputFile(outputs));
   if (env.summaryPath) await appendFile(env.summaryPath, renderSummary(result));
-  say(`aider-bot: ${outputs.outcome}${result.reason ? ` (${result.reason.split("\n")[0]})` : ""}${outputs["commit-sha"] ? ` ${outputs["commit-sha"]}` : ""}`);
+  say(
+    `aider-bot: ${outputs.outcome}${result.reason ? ` (${result.reason.split("\n")[0]})` : ""}${outputs["commit-sha"] ? ` ${outputs["commit-sha"]}` : ""}`,
+  );
   logger.flush();
   return 0;
 }

@@ -64,7 +64,8 @@ export interface RunDeps extends EngineDeps {
 /** What the intake decided: a request to run now, or why nothing runs (the reply, if any, is already posted). */
 export type Intake =
   /** `feedback`: where the run's status comment, reactions and Check Run go; null for a run with no thread. */
-  { kind: "run"; request: RunRequest; feedback: Feedback | null } | { kind: "done"; outcome: "ignored" | "replied" | "unauthorized" | "cancelled" | "refused"; reason: string };
+  | { kind: "run"; request: RunRequest; feedback: Feedback | null }
+  | { kind: "done"; outcome: "ignored" | "replied" | "unauthorized" | "cancelled" | "refused"; reason: string };
 
 /** Where a run's feedback goes on GitHub: the App's job context without the request. */
 export type Feedback = Omit<JobContext, "req">;
@@ -87,12 +88,23 @@ function captured(job: RunJobInput): Intake {
 }
 
 /** `issue_comment`, `pull_request_review_comment`, `issues`: exactly the App's webhook intake. */
-export async function intakeEvent(event: { name: string; id: string; payload: unknown }, deps: EngineDeps): Promise<Intake> {
+export async function intakeEvent(
+  event: { name: string; id: string; payload: unknown },
+  deps: EngineDeps,
+): Promise<Intake> {
   const queue = captureQueue();
-  const result = await triageEvent({ ...event, api: deps.api, loadConfig: deps.loadConfig, log: deps.logger }, { runs: queue, botLogin: async () => deps.bot.login, defaults: deps.defaults });
+  const result = await triageEvent(
+    { ...event, api: deps.api, loadConfig: deps.loadConfig, log: deps.logger },
+    { runs: queue, botLogin: async () => deps.bot.login, defaults: deps.defaults },
+  );
   const job = queue.taken[0];
   if (result.kind === "enqueued" && job) return captured(job);
-  if (result.kind === "replied") return { kind: "done", outcome: result.reason === "unauthorized" ? "unauthorized" : "replied", reason: result.reason };
+  if (result.kind === "replied")
+    return {
+      kind: "done",
+      outcome: result.reason === "unauthorized" ? "unauthorized" : "replied",
+      reason: result.reason,
+    };
   if (result.kind === "cancelled") return { kind: "done", outcome: "cancelled", reason: `cancelled ${result.count}` };
   return { kind: "done", outcome: "ignored", reason: result.kind === "ignored" ? result.reason : "nothing to run" };
 }
@@ -101,24 +113,57 @@ async function loadConfigResult(deps: EngineDeps): Promise<ConfigResult> {
   try {
     return parseRepoConfig(await deps.loadConfig());
   } catch (error) {
-    return { ok: false, problems: [{ path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` }] };
+    return {
+      ok: false,
+      problems: [
+        { path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` },
+      ],
+    };
   }
 }
 
 /** `schedule`: the config's `schedules` whose `cron` is the one that fired, each through the App's schedule intake. */
-export async function intakeSchedule(args: { cron: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; now: Date }, deps: EngineDeps): Promise<Intake[]> {
+export async function intakeSchedule(
+  args: { cron: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; now: Date },
+  deps: EngineDeps,
+): Promise<Intake[]> {
   const config = await loadConfigResult(deps);
   if (!config.ok) return [{ kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) }];
-  const target: ScheduleTarget = { installationId: 0, owner: args.owner, repo: args.repo, cloneUrl: args.cloneUrl, defaultBranch: args.defaultBranch, config: config.config };
-  const due = config.config.schedules.map((s, i) => [s, i] as [Schedule, number]).filter(([s]) => s.cron.trim() === args.cron.trim());
-  if (due.length === 0) return [{ kind: "done", outcome: "ignored", reason: `no entry of \`schedules\` in the config has cron "${args.cron}"` }];
+  const target: ScheduleTarget = {
+    installationId: 0,
+    owner: args.owner,
+    repo: args.repo,
+    cloneUrl: args.cloneUrl,
+    defaultBranch: args.defaultBranch,
+    config: config.config,
+  };
+  const due = config.config.schedules
+    .map((s, i) => [s, i] as [Schedule, number])
+    .filter(([s]) => s.cron.trim() === args.cron.trim());
+  if (due.length === 0)
+    return [
+      { kind: "done", outcome: "ignored", reason: `no entry of \`schedules\` in the config has cron "${args.cron}"` },
+    ];
   const out: Intake[] = [];
   for (const [schedule, index] of due) {
     const queue = captureQueue();
     const key = scheduleKey(target, index, schedule);
-    const started = await fireSchedule({ api: deps.api, target, schedule, key, botLogin: deps.bot.login, runs: queue, defaults: deps.defaults, now: args.now });
+    const started = await fireSchedule({
+      api: deps.api,
+      target,
+      schedule,
+      key,
+      botLogin: deps.bot.login,
+      runs: queue,
+      defaults: deps.defaults,
+      now: args.now,
+    });
     const job = queue.taken[0];
-    out.push(started && job ? captured(job) : { kind: "done", outcome: "ignored", reason: `schedule ${key} already ran at this time` });
+    out.push(
+      started && job
+        ? captured(job)
+        : { kind: "done", outcome: "ignored", reason: `schedule ${key} already ran at this time` },
+    );
   }
   return out;
 }
@@ -129,7 +174,16 @@ export async function intakeSchedule(args: { cron: string; owner: string; repo: 
  * the same permission gate as a commenter.
  */
 export async function intakeDispatch(
-  args: { message: string; branch: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; sender: { login: string; id?: number; type: string }; jobId: string },
+  args: {
+    message: string;
+    branch: string;
+    owner: string;
+    repo: string;
+    cloneUrl: string;
+    defaultBranch: string;
+    sender: { login: string; id?: number; type: string };
+    jobId: string;
+  },
   deps: EngineDeps,
 ): Promise<Intake> {
   const { owner, repo } = args;
@@ -139,12 +193,26 @@ export async function intakeDispatch(
   const isHuman = args.sender.type !== "Bot";
   const permission = isHuman ? await lookupPermission(deps.api, { owner, repo, username: args.sender.login }) : null;
   const auth = authorize({ sender: args.sender, verb: "run", permission, selfLogin: deps.bot.login, trigger });
-  if (!auth.allow) return { kind: "done", outcome: auth.reason === "permission" ? "unauthorized" : "ignored", reason: auth.message };
+  if (!auth.allow)
+    return { kind: "done", outcome: auth.reason === "permission" ? "unauthorized" : "ignored", reason: auth.message };
   const resolved = resolveSettings(config.config, { files: [] }, deps.defaults);
   if (!resolved.ok) return { kind: "done", outcome: "refused", reason: resolved.message };
-  const listed = await deps.api.request("GET /repos/{owner}/{repo}/pulls", { owner, repo, state: "open", head: `${owner}:${args.branch}`, per_page: 10 });
-  const pr = (listed.data as { number: number; head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } } }[]).find(
-    (p) => p.head.ref === args.branch && (p.head.repo?.full_name ?? `${owner}/${repo}`).toLowerCase() === `${owner}/${repo}`.toLowerCase(),
+  const listed = await deps.api.request("GET /repos/{owner}/{repo}/pulls", {
+    owner,
+    repo,
+    state: "open",
+    head: `${owner}:${args.branch}`,
+    per_page: 10,
+  });
+  const pr = (
+    listed.data as {
+      number: number;
+      head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } };
+    }[]
+  ).find(
+    (p) =>
+      p.head.ref === args.branch &&
+      (p.head.repo?.full_name ?? `${owner}/${repo}`).toLowerCase() === `${owner}/${repo}`.toLowerCase(),
   );
   if (!pr && args.branch === args.defaultBranch) {
     return {
@@ -153,7 +221,11 @@ export async function intakeDispatch(
       reason: `No open pull request from \`${args.branch}\`, the default branch: aider-bot never pushes to the default branch directly. Run the workflow on a feature branch (its pull request gets the status comment), or open an issue and label it.`,
     };
   }
-  const headSha = pr ? pr.head.sha : String((await deps.api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner, repo, ref: args.branch })).data.sha);
+  const headSha = pr
+    ? pr.head.sha
+    : String(
+        (await deps.api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner, repo, ref: args.branch })).data.sha,
+      );
   const request: RunRequest = {
     jobId: args.jobId,
     deliveryId: args.jobId,
@@ -162,7 +234,14 @@ export async function intakeDispatch(
     installationId: 0,
     cloneUrl: args.cloneUrl,
     defaultBranch: args.defaultBranch,
-    target: { kind: "pull-request", number: pr?.number ?? 0, headRef: args.branch, headSha, headCloneUrl: args.cloneUrl, isFork: false },
+    target: {
+      kind: "pull-request",
+      number: pr?.number ?? 0,
+      headRef: args.branch,
+      headSha,
+      headCloneUrl: args.cloneUrl,
+      isFork: false,
+    },
     verb: "run",
     message: args.message,
     untrustedContext: [],
@@ -171,8 +250,19 @@ export async function intakeDispatch(
     settings: resolved.value,
   };
   if (!pr) return { kind: "run", request, feedback: null };
-  const statusCommentId = await ensureStatusComment(deps.api, { owner, repo, issueNumber: pr.number, jobId: request.jobId, botLogin: deps.bot.login, body: renderStage("queued", request) });
-  return { kind: "run", request, feedback: { statusCommentId, reactTo: { kind: "issue", number: pr.number }, webUrl: "", command: trigger.command } };
+  const statusCommentId = await ensureStatusComment(deps.api, {
+    owner,
+    repo,
+    issueNumber: pr.number,
+    jobId: request.jobId,
+    botLogin: deps.bot.login,
+    body: renderStage("queued", request),
+  });
+  return {
+    kind: "run",
+    request,
+    feedback: { statusCommentId, reactTo: { kind: "issue", number: pr.number }, webUrl: "", command: trigger.command },
+  };
 }
 
 /**
@@ -180,9 +270,14 @@ export async function intakeDispatch(
  * on the runner (the runner is the throwaway sandbox), pushing with the token. Returns the outcome and the final
  * status text (also for runs that have no status comment).
  */
-export async function runRequest(request: RunRequest, feedback: Feedback | null, deps: RunDeps): Promise<{ outcome: RunOutcome; finalBody: string }> {
+export async function runRequest(
+  request: RunRequest,
+  feedback: Feedback | null,
+  deps: RunDeps,
+): Promise<{ outcome: RunOutcome; finalBody: string }> {
   const req = withoutForkCommands(request);
-  if (req !== request) deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
+  if (req !== request)
+    deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
   const github = runGitHub(req, feedback, deps);
@@ -193,7 +288,15 @@ export async function runRequest(request: RunRequest, feedback: Feedback | null,
     github,
     git: runGit,
     // Commands not named in the config are found on the DEFAULT branch through the API (issue #30); never for a fork.
-    ...(req === request ? { checkPlan: (r: RunRequest) => resolveChecks(r.settings, createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch })) } : {}),
+    ...(req === request
+      ? {
+          checkPlan: (r: RunRequest) =>
+            resolveChecks(
+              r.settings,
+              createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch }),
+            ),
+        }
+      : {}),
     coder: (root, options, hooks) =>
       runCoder(
         options,
@@ -224,7 +327,16 @@ export async function runRequest(request: RunRequest, feedback: Feedback | null,
     signal: deps.signal,
     warmWhileCloning: warmGrammarWhileCloning(deps.logger),
     // The same PR/issue context as the App's runs (a dispatch run on a branch without a pull request has none).
-    ...(feedback ? createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: deps.webUrl, count: countTokens }) : {}),
+    ...(feedback
+      ? createContextHooks({
+          req,
+          api: deps.api,
+          llm: deps.llm,
+          botLogin: deps.bot.login,
+          webUrl: deps.webUrl,
+          count: countTokens,
+        })
+      : {}),
   });
   return { outcome, finalBody };
 }
@@ -242,7 +354,10 @@ function branchOnly(body: string, req: RunRequest): string {
  */
 export function withoutForkCommands(req: RunRequest): RunRequest {
   if (req.target.kind === "issue" || !req.target.isFork) return req;
-  return { ...req, settings: { ...req.settings, setup: [], lint: [], test: undefined, tests: [], checks: "off", autoTest: false } };
+  return {
+    ...req,
+    settings: { ...req.settings, setup: [], lint: [], test: undefined, tests: [], checks: "off", autoTest: false },
+  };
 }
 
 /** The App's GitHub port; a run with no thread (dispatch on a branch without a PR) has no status comment or reaction. */

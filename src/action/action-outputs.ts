@@ -19,12 +19,20 @@ export interface ActionResult {
 }
 
 /** The step's outputs (action.yml `outputs`), from the last run; numbers as text, "" when there is none. */
-export function actionOutputs(result: ActionResult): Record<"outcome" | "commit-sha" | "pr-number" | "tokens" | "cost", string> {
+export function actionOutputs(
+  result: ActionResult,
+): Record<"outcome" | "commit-sha" | "pr-number" | "tokens" | "cost", string> {
   const last = result.runs.at(-1);
   const o = last?.outcome;
   const sha = o && (o.kind === "pushed" || o.kind === "pull-request" || o.kind === "reverted") ? o.sha : "";
   const pr =
-    !o || !last ? "" : o.kind === "pull-request" ? String(o.pr.number) : (o.kind === "pushed" || o.kind === "reverted") && last.request.target.number > 0 ? String(last.request.target.number) : "";
+    !o || !last
+      ? ""
+      : o.kind === "pull-request"
+        ? String(o.pr.number)
+        : (o.kind === "pushed" || o.kind === "reverted") && last.request.target.number > 0
+          ? String(last.request.target.number)
+          : "";
   let tokens = 0;
   let cost: number | null = null;
   for (const run of result.runs) {
@@ -48,7 +56,8 @@ export function actionOutputs(result: ActionResult): Record<"outcome" | "commit-
  */
 export function formatOutputFile(outputs: Record<string, string>, delimiter = `ghadelimiter_${randomUUID()}`): string {
   for (const [name, value] of Object.entries(outputs)) {
-    if (value.includes(delimiter) || name.includes(delimiter)) throw new Error(`output ${name} contains the delimiter; use another one`);
+    if (value.includes(delimiter) || name.includes(delimiter))
+      throw new Error(`output ${name} contains the delimiter; use another one`);
   }
   return Object.entries(outputs)
     .map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`)
@@ -58,9 +67,15 @@ export function formatOutputFile(outputs: Record<string, string>, delimiter = `g
 /** The job summary: each run's final status, or why nothing ran. */
 export function renderSummary(result: ActionResult): string {
   const lines = ["## aider-bot", ""];
-  if (result.runs.length === 0) lines.push(`No run: **${result.outcome}**${result.reason ? ` — ${result.reason}` : ""}`, "");
+  if (result.runs.length === 0)
+    lines.push(`No run: **${result.outcome}**${result.reason ? ` — ${result.reason}` : ""}`, "");
   for (const run of result.runs) {
-    const where = run.request.target.number > 0 ? ` on #${run.request.target.number}` : run.request.target.kind !== "issue" ? ` on \`${run.request.target.headRef}\`` : "";
+    const where =
+      run.request.target.number > 0
+        ? ` on #${run.request.target.number}`
+        : run.request.target.kind !== "issue"
+          ? ` on \`${run.request.target.headRef}\``
+          : "";
     lines.push(`### ${run.outcome.kind}${where}`, "", run.finalBody.trim(), "");
   }
   return `${lines.join("\n")}\n`;

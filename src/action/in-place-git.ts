@@ -19,10 +19,15 @@ export function sameRepoUrl(a: string, b: string): boolean {
  * that branch, cloned from that repository, without tracked changes, and with no local git config that would send
  * the token elsewhere or add credentials of its own (actions/checkout's persisted `extraheader`).
  */
-export async function workspaceMismatch(git: Git, workspace: string, want: { url: string; branch: string }): Promise<string | null> {
+export async function workspaceMismatch(
+  git: Git,
+  workspace: string,
+  want: { url: string; branch: string },
+): Promise<string | null> {
   const branch = await git.run(workspace, ["symbolic-ref", "--quiet", "--short", "HEAD"], { allowFail: true });
   if (!branch.ok) return "the checkout is not a git repository on a branch (detached HEAD)";
-  if (branch.stdout.trim() !== want.branch) return `the checkout is on \`${branch.stdout.trim()}\`, the run needs \`${want.branch}\``;
+  if (branch.stdout.trim() !== want.branch)
+    return `the checkout is on \`${branch.stdout.trim()}\`, the run needs \`${want.branch}\``;
   const origin = await git.run(workspace, ["remote", "get-url", "origin"], { allowFail: true });
   if (!origin.ok || !sameRepoUrl(origin.stdout.trim(), want.url)) return "the checkout's origin is not this repository";
   const dirty = await git.run(workspace, ["status", "--porcelain", "--untracked-files=no"], { allowFail: true });
@@ -37,7 +42,8 @@ export async function workspaceMismatch(git: Git, workspace: string, want: { url
 }
 
 /** Local config keys that carry credentials or send requests somewhere other than the clone URL. */
-const REDIRECTING = /^(url\..+\.(insteadof|pushinsteadof)|remote\.[^.]+\.(pushurl|proxy)|http\.(.+\.)?(proxy|extraheader)|core\.(gitproxy|sshcommand)|credential\..*)$/i;
+const REDIRECTING =
+  /^(url\..+\.(insteadof|pushinsteadof)|remote\.[^.]+\.(pushurl|proxy)|http\.(.+\.)?(proxy|extraheader)|core\.(gitproxy|sshcommand)|credential\..*)$/i;
 
 /**
  * The run's git port on a runner: when the workflow's checkout (GITHUB_WORKSPACE) is already the branch the run
@@ -45,7 +51,10 @@ const REDIRECTING = /^(url\..+\.(insteadof|pushinsteadof)|remote\.[^.]+\.(pushur
  * otherwise it clones into the run's temp folder like the App. `resolve` maps the run's checkout path to the folder
  * actually used (the coder works there too).
  */
-export function createInPlaceGit(git: Git, options: { workspace: string; logger: Logger }): { runGit: RunGit; resolve(dir: string): string } {
+export function createInPlaceGit(
+  git: Git,
+  options: { workspace: string; logger: Logger },
+): { runGit: RunGit; resolve(dir: string): string } {
   const adopted = new Map<string, string>();
   const resolve = (dir: string) => adopted.get(path.resolve(dir)) ?? dir;
   const runGit: RunGit = {
@@ -57,13 +66,18 @@ export function createInPlaceGit(git: Git, options: { workspace: string; logger:
         options.logger.info({ branch: r.branch, dir: options.workspace }, "working in the workflow's checkout");
         return;
       }
-      options.logger.info({ branch: r.branch, reason: why }, "cloning the branch: the workflow's checkout cannot be used");
+      options.logger.info(
+        { branch: r.branch, reason: why },
+        "cloning the branch: the workflow's checkout cannot be used",
+      );
       await git.clone({ ...r, depth: 50 });
     },
     headSha: (dir) => git.headSha(resolve(dir)),
     createBranch: (dir, branch) => git.createBranch(resolve(dir), branch),
     push: (r) => git.push({ ...r, dir: resolve(r.dir) }),
-    commitPaths: async (r) => (await git.commit(resolve(r.dir), { paths: r.paths, subject: r.subject, body: r.body, trailers: r.trailers })).sha,
+    commitPaths: async (r) =>
+      (await git.commit(resolve(r.dir), { paths: r.paths, subject: r.subject, body: r.body, trailers: r.trailers }))
+        .sha,
     recentCommits: (dir, n) => git.recentCommits(resolve(dir), n),
     revert: (r) => git.revert(resolve(r.dir), r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(resolve(dir), base),
@@ -72,7 +86,11 @@ export function createInPlaceGit(git: Git, options: { workspace: string; logger:
     // The workflow's checkout outlives the run: it ends on GitHub's commit, as after a push. Best effort: the commit
     // is made, so a failed fetch is logged, not the run's failure.
     adoptRemoteCommit: (r) =>
-      git.adoptRemoteCommit({ ...r, dir: resolve(r.dir) }).catch((error: unknown) => options.logger.warn({ err: error, branch: r.branch }, "could not move the checkout to GitHub's commit")),
+      git
+        .adoptRemoteCommit({ ...r, dir: resolve(r.dir) })
+        .catch((error: unknown) =>
+          options.logger.warn({ err: error, branch: r.branch }, "could not move the checkout to GitHub's commit"),
+        ),
   };
   return { runGit, resolve };
 }

@@ -8,7 +8,14 @@ import { readRepoFile } from "../github/installations.js";
 import { tokenOctokit } from "../security/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
-import { intakeDispatch, intakeEvent, intakeSchedule, runRequest, type EngineDeps, type Intake } from "./action-engine.js";
+import {
+  intakeDispatch,
+  intakeEvent,
+  intakeSchedule,
+  runRequest,
+  type EngineDeps,
+  type Intake,
+} from "./action-engine.js";
 import type { ActionResult, ActionRun } from "./action-outputs.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- event payloads are read field by field */
@@ -17,7 +24,11 @@ import type { ActionResult, ActionRun } from "./action-outputs.js";
  * The commit identity of the token's bot: GitHub's `<id>+<login>@users.noreply.github.com`, which links the commits
  * to the bot's account. The Actions bot's id is fixed; an App's bot user is looked up by its login.
  */
-export async function botIdentity(userId: (login: string) => Promise<number | undefined>, login: string, logger: Logger): Promise<{ login: string; email: string }> {
+export async function botIdentity(
+  userId: (login: string) => Promise<number | undefined>,
+  login: string,
+  logger: Logger,
+): Promise<{ login: string; email: string }> {
   if (login === "github-actions[bot]") return { login, email: "41898282+github-actions[bot]@users.noreply.github.com" };
   try {
     const id = await userId(login);
@@ -38,7 +49,11 @@ export function withInputDefaults(raw: unknown, inputs: ActionEnv["inputs"]): un
   if (raw !== null && raw !== undefined && (typeof raw !== "object" || Array.isArray(raw))) return raw;
   const config: Record<string, unknown> = { ...((raw as Record<string, unknown> | null) ?? {}) };
   if (inputs.editFormat && config.edit_format === undefined) config.edit_format = inputs.editFormat;
-  if ((inputs.trigger || inputs.label) && (config.trigger === undefined || (typeof config.trigger === "object" && config.trigger !== null && !Array.isArray(config.trigger)))) {
+  if (
+    (inputs.trigger || inputs.label) &&
+    (config.trigger === undefined ||
+      (typeof config.trigger === "object" && config.trigger !== null && !Array.isArray(config.trigger)))
+  ) {
     const trigger: Record<string, unknown> = { ...((config.trigger as Record<string, unknown> | undefined) ?? {}) };
     if (inputs.trigger && trigger.command === undefined) trigger.command = inputs.trigger;
     if (inputs.label && trigger.label === undefined) trigger.label = inputs.label;
@@ -58,7 +73,11 @@ async function fetchConfig(api: GitHubClient, where: { owner: string; repo: stri
  * and status comment), and run what it asks in the foreground. Setup problems throw {@link ActionSetupError};
  * everything else ends as an outcome.
  */
-export async function runAction(env: ActionEnv, payload: any, io: { logger: Logger; signal: AbortSignal; now?: () => Date }): Promise<ActionResult> {
+export async function runAction(
+  env: ActionEnv,
+  payload: any,
+  io: { logger: Logger; signal: AbortSignal; now?: () => Date },
+): Promise<ActionResult> {
   const { owner, repo } = env;
   // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
   const log = io.logger.child({ component: "octokit" });
@@ -70,21 +89,36 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
     auth: env.inputs.githubToken,
     baseUrl: env.apiUrl,
     userAgent: "aider-bot-action",
-    log: { debug: (m: string) => log.debug(m), info: (m: string) => log.debug(m), warn: (m: string) => log.warn(m), error: (m: string) => log.debug(m) },
+    log: {
+      debug: (m: string) => log.debug(m),
+      info: (m: string) => log.debug(m),
+      warn: (m: string) => log.warn(m),
+      error: (m: string) => log.debug(m),
+    },
   });
-  const bot = await botIdentity(async (username) => (await api.rest.users.getByUsername({ username })).data.id, env.inputs.botLogin, io.logger);
+  const bot = await botIdentity(
+    async (username) => (await api.rest.users.getByUsername({ username })).data.id,
+    env.inputs.botLogin,
+    io.logger,
+  );
   const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
   const engine: EngineDeps = {
     api,
     token: env.inputs.githubToken,
     bot,
     defaults,
-    loadConfig: async () => withInputDefaults(await fetchConfig(api, { owner, repo, path: env.inputs.configPath }), env.inputs),
+    loadConfig: async () =>
+      withInputDefaults(await fetchConfig(api, { owner, repo, path: env.inputs.configPath }), env.inputs),
     logger: io.logger,
   };
   const repoInfo = async () => {
-    const r = payload?.repository?.clone_url ? payload.repository : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
-    return { cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`), defaultBranch: String(r.default_branch ?? "main") };
+    const r = payload?.repository?.clone_url
+      ? payload.repository
+      : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
+    return {
+      cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`),
+      defaultBranch: String(r.default_branch ?? "main"),
+    };
   };
 
   let intakes: Intake[];
@@ -96,19 +130,45 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
       break;
     case "schedule": {
       const cron = String(payload?.schedule ?? "");
-      if (!cron) throw new ActionSetupError("The schedule event names no cron expression (`schedule` is missing from the event payload).");
-      intakes = await intakeSchedule({ cron, owner, repo, ...(await repoInfo()), now: io.now?.() ?? new Date() }, engine);
+      if (!cron)
+        throw new ActionSetupError(
+          "The schedule event names no cron expression (`schedule` is missing from the event payload).",
+        );
+      intakes = await intakeSchedule(
+        { cron, owner, repo, ...(await repoInfo()), now: io.now?.() ?? new Date() },
+        engine,
+      );
       break;
     }
     case "workflow_dispatch": {
-      const message = env.inputs.message ?? (typeof payload?.inputs?.message === "string" && payload.inputs.message.trim() ? payload.inputs.message.trim() : undefined);
-      if (!message) throw new ActionSetupError("A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.");
+      const message =
+        env.inputs.message ??
+        (typeof payload?.inputs?.message === "string" && payload.inputs.message.trim()
+          ? payload.inputs.message.trim()
+          : undefined);
+      if (!message)
+        throw new ActionSetupError(
+          "A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.",
+        );
       const ref = String(payload?.ref ?? "");
-      if (!ref.startsWith("refs/heads/")) throw new ActionSetupError(`A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`);
-      const sender = { login: String(payload?.sender?.login ?? ""), type: String(payload?.sender?.type ?? "User"), ...(payload?.sender?.id ? { id: Number(payload.sender.id) } : {}) };
-      if (!sender.login) throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
+      if (!ref.startsWith("refs/heads/"))
+        throw new ActionSetupError(
+          `A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`,
+        );
+      const sender = {
+        login: String(payload?.sender?.login ?? ""),
+        type: String(payload?.sender?.type ?? "User"),
+        ...(payload?.sender?.id ? { id: Number(payload.sender.id) } : {}),
+      };
+      if (!sender.login)
+        throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
       const jobId = `dispatch:${owner}/${repo}@${env.runKey}`;
-      intakes = [await intakeDispatch({ message, branch: ref.slice("refs/heads/".length), owner, repo, ...(await repoInfo()), sender, jobId }, engine)];
+      intakes = [
+        await intakeDispatch(
+          { message, branch: ref.slice("refs/heads/".length), owner, repo, ...(await repoInfo()), sender, jobId },
+          engine,
+        ),
+      ];
       break;
     }
   }
@@ -120,7 +180,11 @@ export async function runAction(env: ActionEnv, payload: any, io: { logger: Logg
   }
   // Every git and repository command of the runs is started by a small helper process (exec/spawn-helper).
   const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
-  const llm = createLlmClient({ baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey ?? "not-needed", allowPrefill: false });
+  const llm = createLlmClient({
+    baseUrl: env.inputs.openaiBaseUrl,
+    apiKey: env.inputs.openaiApiKey ?? "not-needed",
+    allowPrefill: false,
+  });
   const runs: ActionRun[] = [];
   for (const { request, feedback } of toRun) {
     const done = await runRequest(request, feedback, {

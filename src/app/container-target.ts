@@ -44,5 +44,11 @@ export function containerTargetFor(
     defaultImage: env.defaultImage,
   });
   const fork = req.target.kind !== "issue" && req.target.isFork ? `#fork-pr-${req.target.number}` : "";
-  return { image: choice.image, imageSource: choice.source, checkout, cacheKey: `${req.owner}/${req.repo}${fork}`, notes: [...notes, ...choice.notes] };
+  return {
+    image: choice.image,
+    imageSource: choice.source,
+    checkout,
+    cacheKey: `${req.owner}/${req.repo}${fork}`,
+    notes: [...notes, ...choice.notes],
+  };
 }

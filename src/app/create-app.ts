@@ -45,7 +45,9 @@ type StoredWebhook = { id: string; name: string; raw: string } | VerifiedWebhook
 type TriageData = StoredWebhook | { tick: { key: string; target: ScheduleTarget; schedule: Schedule } };
 
 const webhookOf = (stored: StoredWebhook): { id: string; name: string; payload: unknown } =>
-  "payload" in stored ? { id: stored.id, name: stored.name, payload: stored.payload } : { id: stored.id, name: stored.name, payload: JSON.parse(stored.raw) as unknown };
+  "payload" in stored
+    ? { id: stored.id, name: stored.name, payload: stored.payload }
+    : { id: stored.id, name: stored.name, payload: JSON.parse(stored.raw) as unknown };
 
 export interface AppHandle {
   appFn: ApplicationFunction;
@@ -81,7 +83,9 @@ const TRIAGE_CONCURRENCY = 32;
 /** The job process's module in app/: `.js` when built, `.ts` (run through tsx) from sources; named from the folder above (see fork-worker's childEntry). */
 function jobModule(): { module: string; execArgv: string[] } {
   const js = fileURLToPath(new URL("../app/run-job-process.js", import.meta.url));
-  return existsSync(js) ? { module: js, execArgv: [] } : { module: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
+  return existsSync(js)
+    ? { module: js, execArgv: [] }
+    : { module: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
 }
 
 /**
@@ -105,7 +109,12 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
   const firstAttempts = new Set<string>();
   let dashboard: DashboardService | null = null;
   const metrics = createAppMetrics({
-    models: [env.model, ...(env.weakModel ? [env.weakModel] : []), ...(env.fallbackModels ?? []), ...Object.keys(mergePrices(env.prices))],
+    models: [
+      env.model,
+      ...(env.weakModel ? [env.weakModel] : []),
+      ...(env.fallbackModels ?? []),
+      ...Object.keys(mergePrices(env.prices)),
+    ],
     shown: [env.model, ...(env.weakModel ? [env.weakModel] : [])],
   });
   // This process's own observations (GitHub's rate limit on its Octokit) land in its registry.
@@ -128,13 +137,17 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     const report = (job: JobContext, why: Interruption) =>
       installationApi(job.req.installationId)
         .then((api) => reportInterrupted(api, job, why))
-        .catch((error: unknown) => app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"));
+        .catch((error: unknown) =>
+          app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"),
+        );
 
     // Issue #35: the shared spend ledger (LMDB under the data dir, or Redis) and the operator's limits.
     const spend = options.work ? await openSpend(env) : null;
     const { module, execArgv } = jobModule();
     // One job process is kept started ahead (module loaded), so a job does not wait for Node and the module load.
-    const pool = options.work ? createForkPool({ module, execArgv, env: withoutSecrets(env.source), spare: env.spare }) : null;
+    const pool = options.work
+      ? createForkPool({ module, execArgv, env: withoutSecrets(env.source), spare: env.spare })
+      : null;
     const fingerprints = secretFingerprints([env.webhookSecret, env.privateKey]);
     const runHandler: JobHandler<JobContext> = async (job, signal) => {
       await options.gate?.quiet();
@@ -174,8 +187,17 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         onMessage: (m) => isMetricMessage(m) && metrics.record(m.metric),
         ...(guard ? { onRequest: (m: unknown) => answerSpendRequest(guard, m) } : {}),
       });
-      const kind = outcome.kind === "done" ? String((outcome.result as { outcome?: unknown } | null)?.outcome ?? "error") : signal.aborted ? "cancelled" : "crashed";
-      metrics.runEnded({ trigger: runTrigger(job.kind, ctx), outcome: kind, seconds: (performance.now() - started) / 1000 });
+      const kind =
+        outcome.kind === "done"
+          ? String((outcome.result as { outcome?: unknown } | null)?.outcome ?? "error")
+          : signal.aborted
+            ? "cancelled"
+            : "crashed";
+      metrics.runEnded({
+        trigger: runTrigger(job.kind, ctx),
+        outcome: kind,
+        seconds: (performance.now() - started) / 1000,
+      });
       if (dashboard && job.kind === "schedule") {
         const pr = outcome.kind === "done" ? (outcome.result as { pr?: unknown } | null)?.pr : undefined;
         await dashboard.runEnded(ctx, kind, typeof pr === "number" ? pr : undefined, startedAt);
@@ -218,10 +240,21 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
       });
     };
     // Issue #35: the schedules dashboard (one issue per repository with schedules; "Run now" boxes).
-    dashboard = env.scheduleDashboard ? createDashboardService({ installationApi, botLogin: async () => (await bot()).login, log: app.log, fire: fireOnce }) : null;
+    dashboard = env.scheduleDashboard
+      ? createDashboardService({
+          installationApi,
+          botLogin: async () => (await bot()).login,
+          log: app.log,
+          fire: fireOnce,
+        })
+      : null;
     const fire = async (target: ScheduleTarget, schedule: Schedule, key: string) => {
       const result = await fireOnce(target, schedule, key);
-      if (result.kind === "skipped") app.log.info({ schedule: key, pr: result.pr }, "schedule tick skipped: its last pull request is still open (stack: false)");
+      if (result.kind === "skipped")
+        app.log.info(
+          { schedule: key, pr: result.pr },
+          "schedule tick skipped: its last pull request is still open (stack: false)",
+        );
       await dashboard?.fired(target, key, result);
     };
     const triage = await createJobEngine<TriageData>({
@@ -248,7 +281,11 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
             },
           }
         : {}),
-      onAbandoned: (job, reason) => app.log.error({ job: job.id, reason }, "a triage job failed on every attempt (a webhook: GitHub may redeliver it)"),
+      onAbandoned: (job, reason) =>
+        app.log.error(
+          { job: job.id, reason },
+          "a triage job failed on every attempt (a webhook: GitHub may redeliver it)",
+        ),
     });
     engines = { triage, runs, report, pool, spend };
     if (options.work) {
@@ -279,13 +316,19 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
             triage.upsertSchedule(
               key,
               schedule.cron,
-              { key: `schedule:${key}`, installationId: target.installationId, kind: "schedule", data: { tick: { key, target, schedule } } },
+              {
+                key: `schedule:${key}`,
+                installationId: target.installationId,
+                kind: "schedule",
+                data: { tick: { key, target, schedule } },
+              },
               schedule.timezone,
             ),
           disarm: (key) => triage.removeSchedule(key),
         },
       });
-      const sync = () => scheduler.sync().catch((error: unknown) => app.log.warn({ err: error }, "schedule sync failed"));
+      const sync = () =>
+        scheduler.sync().catch((error: unknown) => app.log.warn({ err: error }, "schedule sync failed"));
       void sync();
       setInterval(sync, env.scheduleSyncMs).unref();
     }
@@ -302,10 +345,22 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     appFn,
     metrics,
     async intake(event) {
-      if (!isHandledEvent(event.name, event.payload) && !(env.scheduleDashboard && isDashboardEdit(event.name, event.payload))) return "ignored";
-      const installationId = Number((event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
+      if (
+        !isHandledEvent(event.name, event.payload) &&
+        !(env.scheduleDashboard && isDashboardEdit(event.name, event.payload))
+      )
+        return "ignored";
+      const installationId = Number(
+        (event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0,
+      );
       const data: StoredWebhook = event.raw !== undefined ? { id: event.id, name: event.name, raw: event.raw } : event;
-      const added = await loaded().triage.enqueue({ id: event.id, key: triageKey(event), installationId, kind: "triage", data });
+      const added = await loaded().triage.enqueue({
+        id: event.id,
+        key: triageKey(event),
+        installationId,
+        kind: "triage",
+        data,
+      });
       return added ? "recorded" : "duplicate";
     },
     async stats() {

@@ -17,7 +17,16 @@ export interface CheckExecOptions {
   appDir?: string;
 }
 
-type EngineEnv = Pick<AppEnv, "containerEngine" | "containerRuntime" | "containerCgroupManager" | "containerMemory" | "containerCpus" | "containerPids" | "containerUlimits"> &
+type EngineEnv = Pick<
+  AppEnv,
+  | "containerEngine"
+  | "containerRuntime"
+  | "containerCgroupManager"
+  | "containerMemory"
+  | "containerCpus"
+  | "containerPids"
+  | "containerUlimits"
+> &
   Partial<Pick<AppEnv, "containerSocket" | "containerRegistriesConf">>;
 
 /** The container engine the environment describes (AIDER_BOT_CONTAINER_*). */
@@ -39,7 +48,8 @@ export function containerEngineFrom(env: EngineEnv): ContainerEngine {
 }
 
 /** Whether this environment may run repository commands in a container (`container`, or `auto` when an engine works). */
-export const wantsContainer = (env: Pick<AppEnv, "sandbox">): boolean => env.sandbox === "container" || env.sandbox === "auto";
+export const wantsContainer = (env: Pick<AppEnv, "sandbox">): boolean =>
+  env.sandbox === "container" || env.sandbox === "auto";
 
 /**
  * The exec the repository's lint/test/setup commands run through. It fails closed: unless the operator sets
@@ -54,7 +64,10 @@ export const wantsContainer = (env: Pick<AppEnv, "sandbox">): boolean => env.san
  */
 export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: CheckExecOptions = {}): Exec {
   if (env.sandbox === "off") {
-    log.warn({ sandbox: "off" }, "AIDER_BOT_SANDBOX=off: repository commands run without a sandbox and can read what the app's user can read");
+    log.warn(
+      { sandbox: "off" },
+      "AIDER_BOT_SANDBOX=off: repository commands run without a sandbox and can read what the app's user can read",
+    );
     return { run: (req) => exec.run(req), sandboxMode: async () => "off" };
   }
   const hide = [
@@ -79,12 +92,18 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
         return "container" as const;
       }
       if (env.sandbox === "container") {
-        log.error({ sandbox: "unavailable", reason: engineProblem }, `container engine unavailable: repository commands are NOT run: ${engineProblem}`);
+        log.error(
+          { sandbox: "unavailable", reason: engineProblem },
+          `container engine unavailable: repository commands are NOT run: ${engineProblem}`,
+        );
         return `unavailable: ${engineProblem}. Install ${engine.kind} (see AIDER_BOT_CONTAINER_ENGINE), or set AIDER_BOT_SANDBOX=bubblewrap` as const;
       }
       const problem = await bwrapProbe();
       if (problem === null) {
-        log.info({ sandbox: "bubblewrap", ...(engineProblem ? { container: engineProblem } : {}) }, "repository commands run in a bubblewrap sandbox");
+        log.info(
+          { sandbox: "bubblewrap", ...(engineProblem ? { container: engineProblem } : {}) },
+          "repository commands run in a bubblewrap sandbox",
+        );
         return "bubblewrap" as const;
       }
       const both = engineProblem ? `${problem}; and ${engineProblem}` : problem;
@@ -102,28 +121,60 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     if (session && session.target.checkout === target.checkout && session.target.image === target.image) return session;
     const old = session;
     if (old) void old.close();
-    session = createContainerSession(exec, target, { engine, network: env.sandboxNetwork, clientEnv: baseEnv(env.source) });
-    log.info({ sandbox: "container", image: target.image, source: target.imageSource, container: session.name }, "repository commands run in a container");
+    session = createContainerSession(exec, target, {
+      engine,
+      network: env.sandboxNetwork,
+      clientEnv: baseEnv(env.source),
+    });
+    log.info(
+      { sandbox: "container", image: target.image, source: target.imageSource, container: session.name },
+      "repository commands run in a container",
+    );
     return session;
   };
   /** Without a chosen image (a caller that never said), the operator's default image for the request's folder. */
-  const defaultTarget = (cwd: string): ContainerTarget => ({ image: env.defaultImage, imageSource: "the operator's default image (AIDER_BOT_DEFAULT_IMAGE)", checkout: cwd, cacheKey: cwd });
+  const defaultTarget = (cwd: string): ContainerTarget => ({
+    image: env.defaultImage,
+    imageSource: "the operator's default image (AIDER_BOT_DEFAULT_IMAGE)",
+    checkout: cwd,
+    cacheKey: cwd,
+  });
 
   return {
     async run(req: ExecRequest): Promise<ExecResult> {
       const k = await resolveKind();
       if (k === "bubblewrap") return sandboxed.run(req);
       if (k === "container") {
-        if (closed) return { exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError: "not run: the job is ending and its container was removed" };
+        if (closed)
+          return {
+            exitCode: null,
+            output: "",
+            stdout: "",
+            stderr: "",
+            timedOut: false,
+            durationMs: 0,
+            spawnError: "not run: the job is ending and its container was removed",
+          };
         return sessionFor(chosen ?? defaultTarget(req.cwd)).run(req);
       }
       // Callers check sandboxMode() first; this refusal is the backstop so nothing ever runs unsandboxed.
-      return { exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: 0, spawnError: `not run: the sandbox is ${k}` };
+      return {
+        exitCode: null,
+        output: "",
+        stdout: "",
+        stderr: "",
+        timedOut: false,
+        durationMs: 0,
+        spawnError: `not run: the sandbox is ${k}`,
+      };
     },
     async sandboxMode(): Promise<SandboxMode> {
       const k = await resolveKind();
       if (k !== "container") return k;
-      return (session ?? (chosen ? sessionFor(chosen) : null))?.sandboxMode() ?? `container (image not chosen yet; default ${env.defaultImage})`;
+      return (
+        (session ?? (chosen ? sessionFor(chosen) : null))?.sandboxMode() ??
+        `container (image not chosen yet; default ${env.defaultImage})`
+      );
     },
     useContainer(target: ContainerTarget): void {
       chosen = target;

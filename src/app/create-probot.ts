@@ -15,10 +15,21 @@ import { rateLimitPlugin } from "../metrics/observe-rate-limit.js";
  * so every receiver and worker shares them. Both limits are retried after GitHub's `retry-after` (Probot's default
  * gives up on the secondary one).
  */
-export async function throttleOptions(env: Pick<AppEnv, "redisUrl">, enabled: boolean, log: Logger): Promise<Record<string, unknown>> {
+export async function throttleOptions(
+  env: Pick<AppEnv, "redisUrl">,
+  enabled: boolean,
+  log: Logger,
+): Promise<Record<string, unknown>> {
   if (!enabled) return { enabled: false };
   // ioredis loads only with Redis (see jobs/create-job-engine).
-  const clustering = env.redisUrl ? { Bottleneck, connection: new Bottleneck.IORedisConnection({ client: new (await import("ioredis")).Redis(env.redisUrl, { maxRetriesPerRequest: null }) }) } : {};
+  const clustering = env.redisUrl
+    ? {
+        Bottleneck,
+        connection: new Bottleneck.IORedisConnection({
+          client: new (await import("ioredis")).Redis(env.redisUrl, { maxRetriesPerRequest: null }),
+        }),
+      }
+    : {};
   return { enabled: true, ...rateLimitHandlers(log), ...clustering };
 }
 
@@ -27,9 +38,14 @@ export async function throttleOptions(env: Pick<AppEnv, "redisUrl">, enabled: bo
  * per installation. Every secret the process holds is registered with the one redactor first. A worker passes no
  * webhook secret (it never sees a webhook): Probot gets a random one it never uses.
  */
-export async function createProbot(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; webhookSecret?: string } = {}): Promise<Probot> {
+export async function createProbot(
+  env: AppEnv,
+  privateKey: string,
+  options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; webhookSecret?: string } = {},
+): Promise<Probot> {
   if (!env.appId) throw new Error("APP_ID is not set.");
-  for (const secret of [env.openaiApiKey, options.webhookSecret, privateKey, env.metricsToken]) processRedactor.add(secret);
+  for (const secret of [env.openaiApiKey, options.webhookSecret, privateKey, env.metricsToken])
+    processRedactor.add(secret);
   const log = await createRedactingLogger({
     level: env.logLevel,
     redactor: processRedactor,
@@ -54,9 +70,11 @@ export async function createProbot(env: AppEnv, privateKey: string, options: { t
  */
 function appOctokit(throttle: Record<string, unknown>): typeof ProbotOctokit {
   const fetch = createHttpFetch();
-  return ProbotOctokit.plugin(githubWriteGuard(processRedactor), rateLimitPlugin).defaults((o: Record<string, unknown>) => ({
-    ...o,
-    request: { ...(o.request as object | undefined), fetch },
-    throttle: { ...(o.throttle as object | undefined), ...throttle },
-  }));
+  return ProbotOctokit.plugin(githubWriteGuard(processRedactor), rateLimitPlugin).defaults(
+    (o: Record<string, unknown>) => ({
+      ...o,
+      request: { ...(o.request as object | undefined), fetch },
+      throttle: { ...(o.throttle as object | undefined), ...throttle },
+    }),
+  );
 }

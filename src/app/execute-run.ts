@@ -25,7 +25,8 @@ import { createTranscriptStore, transcriptDir } from "./transcript-store.js";
 
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
 export interface ExecuteRunDeps {
-  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> & Partial<Pick<AppEnv, "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages">>;
+  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> &
+    Partial<Pick<AppEnv, "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages">>;
   exec: Exec;
   /** Exec for the repository's own commands (sandboxed when available). */
   checkExec: Exec;
@@ -58,7 +59,14 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
-  const github = createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login, deps.commitsApi ?? deps.api);
+  const github = createRunGitHub(
+    deps.api,
+    job,
+    deps.gitToken,
+    deps.logger,
+    deps.bot.login,
+    deps.commitsApi ?? deps.api,
+  );
   const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
   const mirror = mirrorPlace(req, deps, cacheRoot);
   const runGit: RunGit = {
@@ -67,7 +75,8 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     headSha: (dir) => git.headSha(dir),
     createBranch: (dir, branch) => git.createBranch(dir, branch),
     push: (r) => git.push(r),
-    commitPaths: async (r) => (await git.commit(r.dir, { paths: r.paths, subject: r.subject, body: r.body, trailers: r.trailers })).sha,
+    commitPaths: async (r) =>
+      (await git.commit(r.dir, { paths: r.paths, subject: r.subject, body: r.body, trailers: r.trailers })).sha,
     recentCommits: (dir, n) => git.recentCommits(dir, n),
     revert: (r) => git.revert(r.dir, r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(dir, base),
@@ -76,14 +85,23 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
   const root = jobsRoot(deps.env);
   // The check plan is read once: runJob asks for it while cloning, and container mode picks its image from it.
   let planP: ReturnType<typeof resolveChecks> | null = null;
-  const checkPlan = (r: JobContext["req"]) => (planP ??= resolveChecks(r.settings, createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch })));
+  const checkPlan = (r: JobContext["req"]) =>
+    (planP ??= resolveChecks(
+      r.settings,
+      createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch }),
+    ));
   return runJob(req, {
     github,
     git: runGit,
     warmWhileCloning: warmGrammarWhileCloning(deps.logger),
     coder: async (checkout, options, hooks) => {
       const plan = planP ? (await planP).plan : null;
-      useContainerFor(req, checkout, deps, plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {});
+      useContainerFor(
+        req,
+        checkout,
+        deps,
+        plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {},
+      );
       return runCoder(
         options,
         createCoderDeps({
@@ -105,10 +123,17 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     },
     tempDir: {
       // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
-      create: async (prefix) => mkdtemp(path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`)),
+      create: async (prefix) =>
+        mkdtemp(
+          path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`),
+        ),
       remove: (dir) => rm(dir, { recursive: true, force: true }),
     },
-    render: { stage: renderStage, final: renderFinal, plan: (outcome, r) => renderPlanOutcome(outcome, r, job.command) },
+    render: {
+      stage: renderStage,
+      final: renderFinal,
+      plan: (outcome, r) => renderPlanOutcome(outcome, r, job.command),
+    },
     ...(deps.redact ? { redact: deps.redact } : {}),
     transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
     // What runs is read from the DEFAULT branch through the API, never from the pull request's head (issue #30).
@@ -118,7 +143,14 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     signal: deps.signal,
     // The PR/issue context before the coder, review-thread replies after it. Page links are built from the web
     // origin of the repository's html_url (github.com, or a GitHub Enterprise host).
-    ...createContextHooks({ req, api: deps.api, llm: deps.llm, botLogin: deps.bot.login, webUrl: job.webUrl ? new URL(job.webUrl).origin : "https://github.com", count: countTokens }),
+    ...createContextHooks({
+      req,
+      api: deps.api,
+      llm: deps.llm,
+      botLogin: deps.bot.login,
+      webUrl: job.webUrl ? new URL(job.webUrl).origin : "https://github.com",
+      count: countTokens,
+    }),
   });
 }
 
@@ -130,7 +162,12 @@ function useContainerFor(req: JobContext["req"], checkout: string, deps: Execute
   if (!deps.checkExec.useContainer || deps.env.defaultImage === undefined) return;
   // The workflow job's `container:` and the discovered toolchain (issue #30's plan) come after the repo config and
   // the devcontainer in the image order.
-  const target = containerTargetFor(req, checkout, { defaultImage: deps.env.defaultImage, toolchainImages: deps.env.toolchainImages ?? {} }, hints);
+  const target = containerTargetFor(
+    req,
+    checkout,
+    { defaultImage: deps.env.defaultImage, toolchainImages: deps.env.toolchainImages ?? {} },
+    hints,
+  );
   if (target.notes.length) deps.logger.info({ notes: target.notes }, "container image sources passed over");
   deps.checkExec.useContainer(target);
 }

@@ -11,7 +11,10 @@ import { decideTick } from "./dashboard/decide-tick.js";
 import type { Schedule, ScheduleTarget } from "./scheduler.js";
 
 /** What one firing did: started a run (on its tracking issue), found it started already, or skipped the tick. */
-export type FireResult = { kind: "started"; issue: number; jobId: string } | { kind: "duplicate"; issue: number } | { kind: "skipped"; issue: number; pr: number };
+export type FireResult =
+  | { kind: "started"; issue: number; jobId: string }
+  | { kind: "duplicate"; issue: number }
+  | { kind: "skipped"; issue: number; pr: number };
 
 /** {@link fireScheduleDetailed}, answering only whether a run was queued. */
 export async function fireSchedule(args: Parameters<typeof fireScheduleDetailed>[0]): Promise<boolean> {
@@ -38,8 +41,15 @@ export async function fireScheduleDetailed(args: {
   const { api, target, schedule, key } = args;
   const where = { owner: target.owner, repo: target.repo };
   const marker = `<!-- aider-bot:schedule:${key} -->`;
-  const listed = await api.request("GET /repos/{owner}/{repo}/issues", { ...where, state: "open", creator: args.botLogin, per_page: 100 });
-  let issue = (listed.data as { number: number; title: string; body?: string }[]).find((i) => (i.body ?? "").includes(marker));
+  const listed = await api.request("GET /repos/{owner}/{repo}/issues", {
+    ...where,
+    state: "open",
+    creator: args.botLogin,
+    per_page: 100,
+  });
+  let issue = (listed.data as { number: number; title: string; body?: string }[]).find((i) =>
+    (i.body ?? "").includes(marker),
+  );
   const resolved = resolveSettings(target.config, { files: schedule.files }, args.defaults);
   if (!resolved.ok) throw new Error(resolved.message);
   if (issue && !args.manual) {
@@ -47,14 +57,25 @@ export async function fireScheduleDetailed(args: {
     const branch = issueBranchName(resolved.value.branchPrefix, issue.number, issue.title);
     const open = schedule.stack
       ? []
-      : ((await api.request("GET /repos/{owner}/{repo}/pulls", { ...where, state: "open", head: `${target.owner}:${branch}`, per_page: 1 })).data as { number: number }[]);
+      : ((
+          await api.request("GET /repos/{owner}/{repo}/pulls", {
+            ...where,
+            state: "open",
+            head: `${target.owner}:${branch}`,
+            per_page: 1,
+          })
+        ).data as { number: number }[]);
     const decision = decideTick({ stack: schedule.stack, openPr: open[0]?.number ?? null });
     if (!decision.fire) return { kind: "skipped", issue: issue.number, pr: decision.pr };
   }
   if (!issue) {
     const title = `aider-bot schedule: ${schedule.message.split("\n")[0]!.slice(0, 80)}`;
     const body = `${marker}\nThis issue tracks the scheduled request \`${schedule.cron}\` from \`.github/aider.yml\`:\n\n> ${schedule.message}\n\nEach run reports here; its pull request closes this issue when merged.`;
-    issue = (await api.request("POST /repos/{owner}/{repo}/issues", { ...where, title, body })).data as { number: number; title: string; body?: string };
+    issue = (await api.request("POST /repos/{owner}/{repo}/issues", { ...where, title, body })).data as {
+      number: number;
+      title: string;
+      body?: string;
+    };
   }
   const jobId = args.manual?.jobId ?? `${key}@${args.now.toISOString()}`;
   const request: RunRequest = {
@@ -73,8 +94,15 @@ export async function fireScheduleDetailed(args: {
     settings: resolved.value,
     ...(target.language ? { language: target.language } : {}),
   };
-  if (await findComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId) })) return { kind: "duplicate", issue: issue.number };
-  const statusCommentId = await ensureComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId), botLogin: args.botLogin, body: renderStage("queued", request) });
+  if (await findComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId) }))
+    return { kind: "duplicate", issue: issue.number };
+  const statusCommentId = await ensureComment(api, {
+    ...where,
+    issueNumber: issue.number,
+    marker: runMarker(jobId),
+    botLogin: args.botLogin,
+    body: renderStage("queued", request),
+  });
   const context: JobContext = {
     req: request,
     statusCommentId,
@@ -82,6 +110,12 @@ export async function fireScheduleDetailed(args: {
     webUrl: target.webUrl ?? target.cloneUrl.replace(/\.git$/, ""),
     command: target.config.trigger.command,
   };
-  const queued = await args.runs.enqueue({ id: jobId, key: jobKey(target.owner, target.repo, issue.number), installationId: target.installationId, kind: "schedule", data: context });
+  const queued = await args.runs.enqueue({
+    id: jobId,
+    key: jobKey(target.owner, target.repo, issue.number),
+    installationId: target.installationId,
+    kind: "schedule",
+    data: context,
+  });
   return queued ? { kind: "started", issue: issue.number, jobId } : { kind: "duplicate", issue: issue.number };
 }

@@ -56,7 +56,10 @@ export function createIntakeGate(defaultMaxWaitMs = 500): IntakeGate {
  * first sign they were heard), polling every `pollMs` for at most `maxWaitMs`. Without it, in a storm the runs'
  * processes (clones, Node starts, sandboxes) took the CPU the triage of later deliveries needed.
  */
-export async function waitForTriage(queued: () => Promise<number>, options: { pollMs?: number; maxWaitMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+export async function waitForTriage(
+  queued: () => Promise<number>,
+  options: { pollMs?: number; maxWaitMs?: number; signal?: AbortSignal } = {},
+): Promise<void> {
   const deadline = Date.now() + (options.maxWaitMs ?? 15_000);
   while (Date.now() < deadline && !options.signal?.aborted) {
     let waiting: number;

@@ -11,7 +11,12 @@ export const GIT_TOKEN_PERMISSIONS = { contents: "write", metadata: "read" } as 
  * What a job process's API token may do: the run's writes on GitHub (status comment, reactions, review replies,
  * pull request, Check Run) in its one repository. The job process never holds the App's key.
  */
-export const JOB_API_TOKEN_PERMISSIONS = { issues: "write", pull_requests: "write", checks: "write", metadata: "read" } as const;
+export const JOB_API_TOKEN_PERMISSIONS = {
+  issues: "write",
+  pull_requests: "write",
+  checks: "write",
+  metadata: "read",
+} as const;
 
 /**
  * An installation token limited to one repository and {@link GIT_TOKEN_PERMISSIONS}, minted with the App's JWT
@@ -19,7 +24,12 @@ export const JOB_API_TOKEN_PERMISSIONS = { issues: "write", pull_requests: "writ
  * touch no other repository of the installation, and only its contents, for at most an hour.
  * `await mintRepoToken(await app.auth(), 42, "app")`
  */
-export async function mintRepoToken(appApi: GitHubClient, installationId: number, repo: string, permissions: Readonly<Record<string, string>> = GIT_TOKEN_PERMISSIONS): Promise<string> {
+export async function mintRepoToken(
+  appApi: GitHubClient,
+  installationId: number,
+  repo: string,
+  permissions: Readonly<Record<string, string>> = GIT_TOKEN_PERMISSIONS,
+): Promise<string> {
   const { data } = await appApi.request("POST /app/installations/{installation_id}/access_tokens", {
     installation_id: installationId,
     repositories: [repo],
@@ -27,7 +37,9 @@ export async function mintRepoToken(appApi: GitHubClient, installationId: number
   });
   const token = (data as { token?: unknown } | null)?.token;
   if (typeof token !== "string" || token === "") {
-    throw new Error(`GitHub did not return an installation token for ${repo} (installation ${installationId}); check that the App is installed on it.`);
+    throw new Error(
+      `GitHub did not return an installation token for ${repo} (installation ${installationId}); check that the App is installed on it.`,
+    );
   }
   return token;
 }

@@ -28,16 +28,34 @@ export async function openSpend(env: Pick<AppEnv, "budgetFile" | "redisUrl" | "d
   return {
     guardFor(job, onRefused) {
       const req = job.req;
-      const limits = resolveLimits(operatorLimitsFor(file, req.installationId), req.settings.spendBudget ?? legacyBudget(req.settings.budget));
-      const scope = { installationId: req.installationId, owner: req.owner, repo: req.repo, number: req.target.number, runId: req.jobId };
+      const limits = resolveLimits(
+        operatorLimitsFor(file, req.installationId),
+        req.settings.spendBudget ?? legacyBudget(req.settings.budget),
+      );
+      const scope = {
+        installationId: req.installationId,
+        owner: req.owner,
+        repo: req.repo,
+        number: req.target.number,
+        runId: req.jobId,
+      };
       return createLedgerGuard({ ledger, scope, limits, ...(onRefused ? { onRefused } : {}) });
     },
-    usage: (where, budget) => repositoryUsage({ ledger, ...where, limits: resolveLimits(operatorLimitsFor(file, where.installationId), budget), nowMs: Date.now() }),
+    usage: (where, budget) =>
+      repositoryUsage({
+        ledger,
+        ...where,
+        limits: resolveLimits(operatorLimitsFor(file, where.installationId), budget),
+        nowMs: Date.now(),
+      }),
     close: () => ledger.close(),
   };
 }
 
 /** A job queued before spend limits existed carries only the run's limits. */
 function legacyBudget(budget: { maxTokens?: number; maxUsd?: number }): RepoBudget {
-  return { ...(budget.maxUsd !== undefined ? { max_usd: budget.maxUsd } : {}), ...(budget.maxTokens !== undefined ? { max_tokens: budget.maxTokens } : {}) };
+  return {
+    ...(budget.maxUsd !== undefined ? { max_usd: budget.maxUsd } : {}),
+    ...(budget.maxTokens !== undefined ? { max_tokens: budget.maxTokens } : {}),
+  };
 }

@@ -53,7 +53,16 @@ export function secretFingerprints(secrets: readonly (string | undefined)[]): Se
 }
 
 /** The environment variables a job process must not see. */
-const SECRET_VARIABLES = ["WEBHOOK_SECRET", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "OPENAI_API_KEY", "REDIS_URL", "GITHUB_CLIENT_SECRET", "GITHUB_CLIENT_ID", "AIDER_BOT_METRICS_TOKEN"];
+const SECRET_VARIABLES = [
+  "WEBHOOK_SECRET",
+  "PRIVATE_KEY",
+  "PRIVATE_KEY_PATH",
+  "OPENAI_API_KEY",
+  "REDIS_URL",
+  "GITHUB_CLIENT_SECRET",
+  "GITHUB_CLIENT_ID",
+  "AIDER_BOT_METRICS_TOKEN",
+];
 
 /** `source` without the App's secrets: what a job process is started with. */
 export function withoutSecrets(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
@@ -96,7 +105,9 @@ export async function preload(): Promise<void> {
 function probeContainerEngine(): Promise<string | null> | null {
   try {
     const env = readEnv(sourceEnv());
-    return wantsContainer(env) ? containerEngineProblem(spawnHelper().exec({ sourceEnv: sourceEnv() }), containerEngineFrom(env)) : null;
+    return wantsContainer(env)
+      ? containerEngineProblem(spawnHelper().exec({ sourceEnv: sourceEnv() }), containerEngineFrom(env))
+      : null;
   } catch {
     return null;
   }
@@ -123,9 +134,16 @@ export async function runJob(
   const exec = spawnHelper().exec({ sourceEnv: env.source });
   const warm = warmSandboxProbe;
   const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
-  const octokit = new Octokit({ auth: input.apiToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) });
+  const octokit = new Octokit({
+    auth: input.apiToken,
+    log,
+    ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
+  });
   observeRateLimit(octokit, String(input.job.req.installationId));
-  const checkExec = createCheckExec(env, exec, log, { ...(warm ? { probe: () => warm } : {}), ...(warmContainerProbe ? { containerProbe: () => warmContainerProbe! } : {}) });
+  const checkExec = createCheckExec(env, exec, log, {
+    ...(warm ? { probe: () => warm } : {}),
+    ...(warmContainerProbe ? { containerProbe: () => warmContainerProbe! } : {}),
+  });
   const outcome = await executeRun(input.job, {
     env,
     exec,
@@ -133,7 +151,11 @@ export async function runJob(
     llm: meteredLlm(await jobLlm(input, env, log, request)),
     api: octokit,
     gitToken: async () => input.gitToken,
-    commitsApi: new Octokit({ auth: input.gitToken, log, ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}) }),
+    commitsApi: new Octokit({
+      auth: input.gitToken,
+      log,
+      ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
+    }),
     bot: input.bot,
     logger: log,
     signal,
@@ -148,10 +170,20 @@ export async function runJob(
  * The job's model client: the endpoint's client, with the model settings table's prices under the operator's
  * `AIDER_BOT_PRICES`, routed through the fallback models and, when the parent holds a ledger, the spend guard.
  */
-async function jobLlm(input: RunJobProcessInput, env: AppEnv, log: { warn(obj: object, msg?: string): void }, request?: (message: unknown) => Promise<unknown>): Promise<LlmClient> {
+async function jobLlm(
+  input: RunJobProcessInput,
+  env: AppEnv,
+  log: { warn(obj: object, msg?: string): void },
+  request?: (message: unknown) => Promise<unknown>,
+): Promise<LlmClient> {
   const settings = await readModelSettings(env.modelSettingsFile);
   const prices = { ...pricesOf(settings), ...(env.prices ?? {}) };
-  const client = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: prices });
+  const client = createLlmClient({
+    baseUrl: env.openaiBaseUrl,
+    apiKey: env.openaiApiKey ?? "not-needed",
+    allowPrefill: env.allowPrefill,
+    priceTable: prices,
+  });
   return routeModels(client, {
     fallbacks: input.job.req.settings.fallbackModels ?? env.fallbackModels ?? [],
     settings,

@@ -24,7 +24,13 @@ export function createSandboxSummary(env: AppEnv, exec: Exec, log: Logger): { cu
   let summary: SandboxSummary = { configured: env.sandbox, mode: "probing" };
   void createCheckExec(env, exec, log).sandboxMode!().then((mode) => {
     if (mode === "off" || mode === "bubblewrap") summary = { configured: env.sandbox, mode };
-    else if (mode.startsWith("container")) summary = { configured: env.sandbox, mode: "container", engine: env.containerEngine, defaultImage: env.defaultImage };
+    else if (mode.startsWith("container"))
+      summary = {
+        configured: env.sandbox,
+        mode: "container",
+        engine: env.containerEngine,
+        defaultImage: env.defaultImage,
+      };
     else summary = { configured: env.sandbox, mode: "unavailable", reason: mode.slice("unavailable: ".length) };
   });
   return { current: () => summary };

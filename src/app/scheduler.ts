@@ -48,7 +48,10 @@ export function createScheduler(deps: {
    * The job engine's schedulers, which fire each tick once across all replicas (the tick then calls `fire` in one
    * worker). Without them (tests, one-off use), each entry is armed here with croner.
    */
-  engine?: { arm(key: string, target: ScheduleTarget, schedule: Schedule): Promise<void>; disarm(key: string): Promise<void> };
+  engine?: {
+    arm(key: string, target: ScheduleTarget, schedule: Schedule): Promise<void>;
+    disarm(key: string): Promise<void>;
+  };
 }): Scheduler {
   if (deps.engine) return engineScheduler(deps, deps.engine);
   const jobs = new Map<string, Cron>();
@@ -57,7 +60,9 @@ export function createScheduler(deps: {
     async sync() {
       const wanted = new Map<string, { target: ScheduleTarget; schedule: Schedule }>();
       for (const target of await deps.listTargets()) {
-        target.config.schedules.forEach((schedule, i) => wanted.set(scheduleKey(target, i, schedule), { target, schedule }));
+        target.config.schedules.forEach((schedule, i) =>
+          wanted.set(scheduleKey(target, i, schedule), { target, schedule }),
+        );
       }
       for (const [key, job] of jobs) {
         if (!wanted.has(key)) {
@@ -67,17 +72,21 @@ export function createScheduler(deps: {
       }
       for (const [key, { target, schedule }] of wanted) {
         if (jobs.has(key)) continue;
-        const job = new Cron(schedule.cron, { unref: true, protect: true, ...(schedule.timezone ? { timezone: schedule.timezone } : {}) }, async () => {
-          if (running.has(key)) return;
-          running.add(key);
-          try {
-            await deps.fire(target, schedule, key);
-          } catch (error) {
-            deps.log.warn({ err: error, schedule: key }, "scheduled run could not start");
-          } finally {
-            running.delete(key);
-          }
-        });
+        const job = new Cron(
+          schedule.cron,
+          { unref: true, protect: true, ...(schedule.timezone ? { timezone: schedule.timezone } : {}) },
+          async () => {
+            if (running.has(key)) return;
+            running.add(key);
+            try {
+              await deps.fire(target, schedule, key);
+            } catch (error) {
+              deps.log.warn({ err: error, schedule: key }, "scheduled run could not start");
+            } finally {
+              running.delete(key);
+            }
+          },
+        );
         jobs.set(key, job);
         deps.log.info({ schedule: key, cron: schedule.cron, next: job.nextRun()?.toISOString() }, "schedule armed");
       }
@@ -91,13 +100,18 @@ export function createScheduler(deps: {
 }
 
 /** {@link createScheduler} over the job engine: arming is an upsert of the engine's schedule, idempotent per key. */
-function engineScheduler(deps: { listTargets(): Promise<ScheduleTarget[]>; log: Logger }, engine: NonNullable<Parameters<typeof createScheduler>[0]["engine"]>): Scheduler {
+function engineScheduler(
+  deps: { listTargets(): Promise<ScheduleTarget[]>; log: Logger },
+  engine: NonNullable<Parameters<typeof createScheduler>[0]["engine"]>,
+): Scheduler {
   const armed = new Set<string>();
   return {
     async sync() {
       const wanted = new Map<string, { target: ScheduleTarget; schedule: Schedule }>();
       for (const target of await deps.listTargets()) {
-        target.config.schedules.forEach((schedule, i) => wanted.set(scheduleKey(target, i, schedule), { target, schedule }));
+        target.config.schedules.forEach((schedule, i) =>
+          wanted.set(scheduleKey(target, i, schedule), { target, schedule }),
+        );
       }
       for (const key of armed) {
         if (wanted.has(key)) continue;

@@ -34,7 +34,11 @@ export function fingerprint(secret: string): SecretFingerprint {
  * and a pass costs a few integer operations per character: a job process redacts every model request, log line and
  * GitHub write with it (~1.5 ms for 30 KB, where a modulo-prime hash with a map lookup per window took 8–20 ms).
  */
-export function redactFingerprinted(text: string, fingerprints: readonly SecretFingerprint[], replacement: string): string {
+export function redactFingerprinted(
+  text: string,
+  fingerprints: readonly SecretFingerprint[],
+  replacement: string,
+): string {
   let out = text;
   for (const { n, pow, filter, rolls } of passesFor(fingerprints)) {
     if (out.length < n) continue;

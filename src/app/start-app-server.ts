@@ -25,9 +25,16 @@ export interface AppServer {
  * Probot app, plus `/healthz`. Every secret the process holds is registered with the one redactor first, so no log
  * line, GitHub write or model request carries it.
  */
-export async function startAppServer(env: AppEnv, privateKey: string, options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; work?: boolean } = {}): Promise<AppServer> {
+export async function startAppServer(
+  env: AppEnv,
+  privateKey: string,
+  options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; work?: boolean } = {},
+): Promise<AppServer> {
   if (!env.appId) throw new Error("APP_ID is not set.");
-  if (!env.webhookSecret) throw new Error("WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.");
+  if (!env.webhookSecret)
+    throw new Error(
+      "WEBHOOK_SECRET is not set: webhook signatures cannot be verified. Set it to the secret configured in the GitHub App.",
+    );
   // With Redis, AIDER_BOT_ROLE=receiver leaves the jobs to `aider-bot worker` processes; alone, this process works too.
   // Deliveries are answered before background work starts: jobs wait while the intake is busy (see intake-gate).
   const gate = createIntakeGate();
@@ -41,7 +48,8 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     // Record the delivery for triage and answer: nothing here waits on GitHub.
     receive: async (event) => {
       const recorded = await app.intake(event);
-      if (recorded !== "recorded") probot.log.debug({ delivery: event.id, event: event.name, recorded }, "webhook not recorded");
+      if (recorded !== "recorded")
+        probot.log.debug({ delivery: event.id, event: event.name, recorded }, "webhook not recorded");
     },
   });
   // Where repository commands run, for /healthz (probed once, in the background; each status comment names the image).
@@ -50,17 +58,24 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
     const path = (req.url ?? "").split("?")[0];
     if (path === "/healthz" || path === "/ping") {
       app.stats().then(
-        (stats) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ...stats, sandbox: sandbox.current() })),
+        (stats) =>
+          res
+            .writeHead(200, { "content-type": "application/json" })
+            .end(JSON.stringify({ ok: true, ...stats, sandbox: sandbox.current() })),
         (error: unknown) => {
           probot.log.error({ err: error }, "healthz: the job queue did not answer");
-          res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, message: "The job queue did not answer; see the logs." }));
+          res
+            .writeHead(503, { "content-type": "application/json" })
+            .end(JSON.stringify({ ok: false, message: "The job queue did not answer; see the logs." }));
         },
       );
       return;
     }
     // `/metrics` on the webhook port unless AIDER_BOT_METRICS_PORT gives it its own listener (see startMetricsListener).
     if (path === "/metrics" && env.metricsPort === undefined) {
-      answerMetrics(app.metrics, env.metricsToken, req, res, (error) => probot.log.error({ err: error }, "metrics: could not collect"));
+      answerMetrics(app.metrics, env.metricsToken, req, res, (error) =>
+        probot.log.error({ err: error }, "metrics: could not collect"),
+      );
       return;
     }
     if (path === env.webhookPath) {
@@ -93,7 +108,11 @@ export async function startAppServer(env: AppEnv, privateKey: string, options: {
 }
 
 /** `/metrics` on its own port when AIDER_BOT_METRICS_PORT is set (a worker's only listener; a receiver's, off the webhook port). */
-export async function startMetricsListener(env: AppEnv, app: AppHandle, log: Probot["log"]): Promise<MetricsServer | null> {
+export async function startMetricsListener(
+  env: AppEnv,
+  app: AppHandle,
+  log: Probot["log"],
+): Promise<MetricsServer | null> {
   if (env.metricsPort === undefined) return null;
   const server = await startMetricsServer({
     metrics: app.metrics,

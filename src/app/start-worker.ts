@@ -18,7 +18,9 @@ export interface Worker {
  */
 export async function startWorker(env: AppEnv, privateKey: string): Promise<Worker> {
   if (!env.redisUrl)
-    throw new Error("REDIS_URL is not set: `aider-bot worker` works jobs from a shared Redis queue. Without Redis, `aider-bot serve` receives webhooks and works jobs in one process.");
+    throw new Error(
+      "REDIS_URL is not set: `aider-bot worker` works jobs from a shared Redis queue. Without Redis, `aider-bot serve` receives webhooks and works jobs in one process.",
+    );
   const app = createApp(env, { work: true });
   const probot = await createProbot(env, privateKey);
   await probot.load(app.appFn, { cwd: process.cwd(), addHandler: () => undefined });

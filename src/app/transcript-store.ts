@@ -30,7 +30,11 @@ function fileOf(dir: string, runId: string): string {
  * Transcripts as files (issue #34): one `<run-id>.md` each, written whole (temp file, then rename) and readable only
  * by the app's user; each save prunes what is past {@link TRANSCRIPT_RETENTION}.
  */
-export function createTranscriptStore(dir: string, retention: TranscriptRetention = TRANSCRIPT_RETENTION, now: () => number = Date.now): TranscriptStore {
+export function createTranscriptStore(
+  dir: string,
+  retention: TranscriptRetention = TRANSCRIPT_RETENTION,
+  now: () => number = Date.now,
+): TranscriptStore {
   return {
     async save(runId, text) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -55,7 +59,12 @@ export async function readTranscript(dir: string, runId: string): Promise<string
 
 async function prune(dir: string, retention: TranscriptRetention, now: number): Promise<void> {
   const names = (await readdir(dir)).filter((n) => n.endsWith(".md"));
-  const files = await Promise.all(names.map(async (n) => ({ file: path.join(dir, n), mtime: (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0 })));
+  const files = await Promise.all(
+    names.map(async (n) => ({
+      file: path.join(dir, n),
+      mtime: (await stat(path.join(dir, n)).catch(() => null))?.mtimeMs ?? 0,
+    })),
+  );
   files.sort((a, b) => b.mtime - a.mtime);
   const old = files.filter((f, i) => i >= retention.maxFiles || now - f.mtime > retention.maxAgeMs);
   await Promise.all(old.map((f) => rm(f.file, { force: true })));

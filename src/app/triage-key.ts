@@ -7,8 +7,13 @@ import type { VerifiedWebhook } from "../security/webhook-intake.js";
  * one before it wrote. A payload without a thread is keyed by its delivery.
  */
 export function triageKey(event: VerifiedWebhook): string {
-  const p = event.payload as { repository?: { full_name?: unknown }; issue?: { number?: unknown }; pull_request?: { number?: unknown } } | null;
+  const p = event.payload as {
+    repository?: { full_name?: unknown };
+    issue?: { number?: unknown };
+    pull_request?: { number?: unknown };
+  } | null;
   const number = p?.issue?.number ?? p?.pull_request?.number;
-  if (typeof p?.repository?.full_name === "string" && typeof number === "number") return `triage:${p.repository.full_name}#${number}`;
+  if (typeof p?.repository?.full_name === "string" && typeof number === "number")
+    return `triage:${p.repository.full_name}#${number}`;
   return `triage:${event.id}`;
 }

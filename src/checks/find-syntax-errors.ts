@@ -82,7 +82,12 @@ function previousLeaf(node: Node): Node | null {
   let leaf = cur?.previousSibling ?? null;
   while (leaf && leaf.childCount > 0) leaf = leaf.lastChild;
   // A statement's last token is often what precedes the gap, but showing the whole last line reads better.
-  return leaf && leaf.parent && leaf.parent.startPosition.row === leaf.startPosition.row && leaf.parent.text.length <= 40 ? leaf.parent : leaf;
+  return leaf &&
+    leaf.parent &&
+    leaf.parent.startPosition.row === leaf.startPosition.row &&
+    leaf.parent.text.length <= 40
+    ? leaf.parent
+    : leaf;
 }
 
 function firstLine(text: string): string {

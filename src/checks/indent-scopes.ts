@@ -23,7 +23,8 @@ export function indentScopes(content: string): ScopeRange[] {
     open.push({ indent, start: row });
     lastNonBlank = row;
   }
-  for (const scope of open) if (lastNonBlank > scope.start) out.push({ start: scope.start, end: lastNonBlank, headerEnd: scope.start });
+  for (const scope of open)
+    if (lastNonBlank > scope.start) out.push({ start: scope.start, end: lastNonBlank, headerEnd: scope.start });
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 

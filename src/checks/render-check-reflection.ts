@@ -25,7 +25,11 @@ const NOT_OURS = /(^|\/)(node_modules|site-packages|dist-packages|\.venv|venv|ve
  *
  * @example renderCheckReflection(report, new Map([["src/a.ts", code]]))
  */
-export function renderCheckReflection(report: CheckReport, contents: Contents, options: CheckReflectionOptions = {}): string {
+export function renderCheckReflection(
+  report: CheckReport,
+  contents: Contents,
+  options: CheckReflectionOptions = {},
+): string {
   const read = typeof contents === "function" ? contents : (p: string) => contents.get(p) ?? null;
   if (report.kind === "syntax") {
     return `# The syntax check failed on the edited code\n\n${report.output.trimEnd()}\n\nFix these syntax errors.`;
@@ -36,11 +40,17 @@ export function renderCheckReflection(report: CheckReport, contents: Contents, o
     parts.push(report.output.trim());
     return parts.join("\n\n");
   }
-  const output = report.output.trim() || `(it printed nothing${report.exitCode != null ? ` and exited with code ${report.exitCode}` : ""})`;
+  const output =
+    report.output.trim() ||
+    `(it printed nothing${report.exitCode != null ? ` and exited with code ${report.exitCode}` : ""})`;
   parts.push(`Its output:\n\n${fenced(output)}`);
   const contexts = renderContexts(report.locations, read, options);
   if (contexts.length > 0) parts.push(`## The code at the reported lines, marked with █:\n\n${contexts.join("\n\n")}`);
-  parts.push(report.kind === "test" ? "Fix the code so the tests pass. Change a test only when the test itself is wrong." : "Fix the errors reported above, changing only what they concern.");
+  parts.push(
+    report.kind === "test"
+      ? "Fix the code so the tests pass. Change a test only when the test itself is wrong."
+      : "Fix the errors reported above, changing only what they concern.",
+  );
   return parts.join("\n\n");
 }
 
@@ -50,7 +60,11 @@ function titleOf(report: CheckReport): string {
   return `The ${what} command \`${report.command}\` failed${exit}`;
 }
 
-function renderContexts(locations: readonly CheckLocation[], read: (path: string) => string | null, options: CheckReflectionOptions): string[] {
+function renderContexts(
+  locations: readonly CheckLocation[],
+  read: (path: string) => string | null,
+  options: CheckReflectionOptions,
+): string[] {
   const byFile = new Map<string, Set<number>>();
   for (const loc of locations) {
     if (NOT_OURS.test(loc.path)) continue;

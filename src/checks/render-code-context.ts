@@ -55,7 +55,12 @@ export function renderCodeContext(content: string, lines: Iterable<number>, opti
   return formatRows(rows, shown, marks, options);
 }
 
-function formatRows(rows: readonly string[], shown: readonly number[], marks: ReadonlySet<number>, options: CodeContextOptions): string {
+function formatRows(
+  rows: readonly string[],
+  shown: readonly number[],
+  marks: ReadonlySet<number>,
+  options: CodeContextOptions,
+): string {
   const numbers = options.lineNumbers ?? true;
   const width = Math.max(3, String(shown[shown.length - 1]! + 1).length);
   const maxLen = options.maxLineLength ?? 200;

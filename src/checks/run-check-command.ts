@@ -54,26 +54,44 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
     ...(cmd.signal ? { signal: cmd.signal } : {}),
   });
   const base = { kind, ok: false, command: line, exitCode: r.exitCode } as const;
-  const fail = (what: string, extra: Partial<CheckReport> = {}): CheckReport => ({ ...base, output: what, locations: [], ...extra });
+  const fail = (what: string, extra: Partial<CheckReport> = {}): CheckReport => ({
+    ...base,
+    output: what,
+    locations: [],
+    ...extra,
+  });
   const plain = stripAnsi(r.output);
   const output = truncateOutput(plain, cmd.maxTokens ?? 4_000);
   const label = `The ${cmd.kind} command \`${line}\``;
 
   if (r.spawnError) {
-    return fail(`${label} could not be started: ${r.spawnError}. Check the command and that its tool is installed (a setup command can install it).`, { environmentError: true });
+    return fail(
+      `${label} could not be started: ${r.spawnError}. Check the command and that its tool is installed (a setup command can install it).`,
+      { environmentError: true },
+    );
   }
-  if (cmd.signal?.aborted) return fail(`${label} was stopped because the run was cancelled.`, { environmentError: true });
+  if (cmd.signal?.aborted)
+    return fail(`${label} was stopped because the run was cancelled.`, { environmentError: true });
   if (r.timedOut) {
     const seconds = Math.round(cmd.timeoutMs / 1000);
     const advice =
       cmd.kind === "test"
         ? "If the change can make the code hang (an endless loop, a wait that never ends), fix that; otherwise raise `timeout` in .github/aider.yml."
         : "Raise `timeout` in .github/aider.yml or make the command faster.";
-    return fail(`${label} did not finish within ${seconds} s and was stopped. ${advice}${tailOf(output)}`, { timedOut: true, ...(cmd.kind === "test" ? {} : { environmentError: true }) });
+    return fail(`${label} did not finish within ${seconds} s and was stopped. ${advice}${tailOf(output)}`, {
+      timedOut: true,
+      ...(cmd.kind === "test" ? {} : { environmentError: true }),
+    });
   }
   if (r.exitCode === 127 || r.exitCode === 126) {
-    const what = r.exitCode === 127 ? "was not found (exit 127)" : "could not be executed (exit 126: not executable or permission denied)";
-    return fail(`${label} ${what}. Install the tool in a setup command or fix the command in .github/aider.yml.${tailOf(output)}`, { environmentError: true });
+    const what =
+      r.exitCode === 127
+        ? "was not found (exit 127)"
+        : "could not be executed (exit 126: not executable or permission denied)";
+    return fail(
+      `${label} ${what}. Install the tool in a setup command or fix the command in .github/aider.yml.${tailOf(output)}`,
+      { environmentError: true },
+    );
   }
   if (r.exitCode === null) return fail(`${label} was killed by a signal (out of memory?).${tailOf(output)}`);
   if (r.exitCode === 0) return { ...base, ok: true, output, locations: [] };

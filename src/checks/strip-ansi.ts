@@ -5,7 +5,10 @@
  * @example stripAnsi("\u001b[31mred\u001b[0m") // "red"
  */
 export function stripAnsi(text: string): string {
-  const plain = text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g, "");
+  const plain = text.replace(
+    /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g,
+    "",
+  );
   return plain
     .split("\n")
     .map((line) => {

@@ -44,7 +44,11 @@ export interface SyntaxCheckOptions {
  *
  * @example await syntaxCheck("a.ts", "f(1;\n") // { ok: false, output: "a.ts:1:4: missing `)` after `1`\n…", … }
  */
-export async function syntaxCheck(path: string, content: string, options: SyntaxCheckOptions = {}): Promise<CheckReport | null> {
+export async function syntaxCheck(
+  path: string,
+  content: string,
+  options: SyntaxCheckOptions = {},
+): Promise<CheckReport | null> {
   const id = languageForPath(path);
   if (!id) return null;
   const language = await readyLanguage(id); // also initialises web-tree-sitter, before any Parser exists
@@ -53,7 +57,10 @@ export async function syntaxCheck(path: string, content: string, options: Syntax
   try {
     const found = problemsIn(parser, content);
     if (!found) return null;
-    const oldLines = options.before === undefined ? new Set<string>() : lineTexts(options.before, problemsIn(parser, options.before)?.problems ?? []);
+    const oldLines =
+      options.before === undefined
+        ? new Set<string>()
+        : lineTexts(options.before, problemsIn(parser, options.before)?.problems ?? []);
     const problems = found.problems.filter((p) => !oldLines.has(lineText(content, p.line)));
     if (problems.length === 0) return { kind: "syntax", ok: true, command: "", output: "", locations: [] };
     const list = problems.map((p) => `${path}:${p.line}:${p.column}: ${p.message}`).join("\n");

@@ -22,15 +22,21 @@ export interface ApplyCommandOptions {
  * `aider-bot apply`: parse an answer and apply it under --root. Exit 0 when everything applied, 1 when anything
  * failed or was malformed, 2 on usage errors.
  */
-export async function applyCommand(opts: ApplyCommandOptions, stdin: NodeJS.ReadableStream = process.stdin): Promise<number> {
+export async function applyCommand(
+  opts: ApplyCommandOptions,
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<number> {
   const root = path.resolve(opts.root);
   // A root that cannot be stat'ed (missing, no permission) is the same usage error as one that is a file.
-  if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`--root ${opts.root} is not a directory`);
+  if (!(await stat(root).catch(() => null))?.isDirectory())
+    throw new UsageError(`--root ${opts.root} is not a directory`);
   const text =
     opts.response === "-"
       ? await readAll(stdin)
       : await readFile(opts.response, "utf8").catch((error: unknown) => {
-          throw new UsageError(`cannot read the response file ${opts.response} (${reasonOf(error)}); pass a readable file, or - for stdin`);
+          throw new UsageError(
+            `cannot read the response file ${opts.response} (${reasonOf(error)}); pass a readable file, or - for stdin`,
+          );
         });
   const format = getEditFormat(opts.editFormat);
   const exec = createExec({ sourceEnv: sourceEnv() });
@@ -39,7 +45,9 @@ export async function applyCommand(opts: ApplyCommandOptions, stdin: NodeJS.Read
   // The file list only helps the parser resolve bare file names; without it the named files still apply, so a
   // failure to list (git missing, unreadable folder) is reported and the command goes on.
   const repoFiles = await workspace.listFiles().catch((error: unknown) => {
-    process.stderr.write(`aider-bot: could not list the files under --root (${reasonOf(error)}); only the files named with --file are known to the parser.\n`);
+    process.stderr.write(
+      `aider-bot: could not list the files under --root (${reasonOf(error)}); only the files named with --file are known to the parser.\n`,
+    );
     return [];
   });
   const fence: Fence = ["```", "```"];
@@ -59,9 +67,11 @@ export async function applyCommand(opts: ApplyCommandOptions, stdin: NodeJS.Read
   };
   if (opts.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   else {
-    for (const a of out.applied) process.stdout.write(`${opts.dryRun ? "Would apply" : "Applied"} edit to ${a.path} (${a.rung})\n`);
+    for (const a of out.applied)
+      process.stdout.write(`${opts.dryRun ? "Would apply" : "Applied"} edit to ${a.path} (${a.rung})\n`);
     for (const f of out.failed) process.stdout.write(`Failed: ${f.path || "(no file)"}: ${f.message}\n`);
-    for (const s of out.shell) process.stdout.write(`Suggested shell command (not run):\n  ${s.replace(/\n/g, "\n  ")}\n`);
+    for (const s of out.shell)
+      process.stdout.write(`Suggested shell command (not run):\n  ${s.replace(/\n/g, "\n  ")}\n`);
   }
   return failed.length > 0 ? 1 : 0;
 }

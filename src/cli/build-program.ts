@@ -7,19 +7,25 @@ const int =
   (value: string): number => {
     const n = Number(value);
     // Commander reports this as a usage error (exit 2) naming the option.
-    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
+    if (!Number.isInteger(n) || n < 0)
+      throw new InvalidArgumentError(`${name} must be a whole number, got "${value}".`);
     return n;
   };
 
 /** The `aider-bot` command line: apply | run | map | checks | serve | worker | demo (docs/architecture.md#layout). Actions load lazily. */
 export function buildProgram(): Command {
-  const program = new Command("aider-bot").description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout").exitOverride().showHelpAfterError();
+  const program = new Command("aider-bot")
+    .description("Aider's edit loop for GitHub pull requests, and the same engine on a local checkout")
+    .exitOverride()
+    .showHelpAfterError();
 
   program
     .command("apply")
     .description("parse an LLM answer and apply its edits to files under --root")
     .requiredOption("--root <dir>", "the checkout the edits apply to")
-    .addOption(new Option("--edit-format <format>", "edit format of the answer").choices([...EDIT_FORMAT_NAMES]).default("diff"))
+    .addOption(
+      new Option("--edit-format <format>", "edit format of the answer").choices([...EDIT_FORMAT_NAMES]).default("diff"),
+    )
     .option("--file <path>", "a file 'in the chat' (repeatable)", collect, [])
     .option("--dry-run", "parse and match, write nothing", false)
     .option("--json", "print one JSON object", false)
@@ -61,7 +67,11 @@ export function buildProgram(): Command {
     .option("--map-tokens <n>", "token budget", int("--map-tokens"), 1024)
     .option("--file <path>", "file in the chat (excluded from the map, boosts its neighbours)", collect, [])
     .option("--mention <word>", "identifier or file the request mentions (repeatable)", collect, [])
-    .option("--threads <n>", "worker threads for parsing many files (default: cores − 1, at most 7; 0 for none)", int("--threads"))
+    .option(
+      "--threads <n>",
+      "worker threads for parsing many files (default: cores − 1, at most 7; 0 for none)",
+      int("--threads"),
+    )
     .exitOverride()
     .action(async (opts) => {
       const { mapCommand } = await import("./map-command.js");
@@ -70,7 +80,9 @@ export function buildProgram(): Command {
 
   program
     .command("transcript")
-    .description("print the stored transcript of a run of the app (what the model was sent and answered, edits, checks)")
+    .description(
+      "print the stored transcript of a run of the app (what the model was sent and answered, edits, checks)",
+    )
     .argument("<run-id>", "the run's id, as the status comment's transcript line names it")
     .option("--cache-dir <dir>", "the app's cache dir (default: AIDER_BOT_CACHE_DIR)")
     .exitOverride()
@@ -81,7 +93,9 @@ export function buildProgram(): Command {
 
   program
     .command("checks")
-    .description("print the lint/test/setup commands the bot would run on a checkout, and where each came from (runs nothing)")
+    .description(
+      "print the lint/test/setup commands the bot would run on a checkout, and where each came from (runs nothing)",
+    )
     .argument("[dir]", "the checkout", ".")
     .option("--json", "print one JSON object: setup, lint, test, toolchain, image, excluded", false)
     .exitOverride()

@@ -27,17 +27,24 @@ export async function checksCommand(opts: ChecksCommandOptions): Promise<number>
   try {
     raw = text === null ? null : parse(text);
   } catch (error) {
-    process.stderr.write(`.github/aider.yml is not valid YAML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}\n`);
+    process.stderr.write(
+      `.github/aider.yml is not valid YAML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}\n`,
+    );
     return 1;
   }
   const config = parseRepoConfig(raw);
   if (!config.ok) {
-    process.stderr.write(`.github/aider.yml is invalid:\n${config.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\n`);
+    process.stderr.write(
+      `.github/aider.yml is invalid:\n${config.problems.map((p) => `  ${p.path}: ${p.message}`).join("\n")}\n`,
+    );
     return 1;
   }
   const c = config.config;
   const tests = c.test ?? [];
-  const resolved = await resolveChecks({ setup: c.setup, lint: c.lint, ...(tests.length ? { test: tests[0], tests } : {}), checks: c.checks }, reader);
+  const resolved = await resolveChecks(
+    { setup: c.setup, lint: c.lint, ...(tests.length ? { test: tests[0], tests } : {}), checks: c.checks },
+    reader,
+  );
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(checkPlanJson(resolved.plan), null, 2)}\n`);
     return 0;

@@ -7,7 +7,8 @@ import path from "node:path";
  * under `$XDG_CACHE_HOME` or `~/.cache`, one folder per absolute checkout path.
  */
 export function defaultCacheDir(root: string, env: Readonly<Record<string, string | undefined>>): string {
-  const base = env.AIDER_BOT_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "aider-bot");
+  const base =
+    env.AIDER_BOT_CACHE_DIR ?? path.join(env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "aider-bot");
   const key = createHash("sha1").update(path.resolve(root)).digest("hex").slice(0, 16);
   return path.join(base, "repomap", key);
 }

@@ -5,7 +5,15 @@ import path from "node:path";
 import { startAppServer } from "../app/start-app-server.js";
 import { readEnv, sourceEnv } from "../config/env.js";
 import { chooseDemoSandbox } from "../demo/demo-sandbox.js";
-import { DEMO_FILES, DEMO_ISSUE, DEMO_ISSUE_TURNS, DEMO_PR, DEMO_PR_TURNS, DEMO_REPLIES, DEMO_TEST_COMMAND } from "../demo/demo-script.js";
+import {
+  DEMO_FILES,
+  DEMO_ISSUE,
+  DEMO_ISSUE_TURNS,
+  DEMO_PR,
+  DEMO_PR_TURNS,
+  DEMO_REPLIES,
+  DEMO_TEST_COMMAND,
+} from "../demo/demo-script.js";
 import { narrateLoop } from "../demo/narrate-loop.js";
 import { isCommitMessageRequest, startScriptedLlmServer } from "../demo/scripted-llm-server.js";
 import { sendWebhook } from "../demo/send-webhook.js";
@@ -38,9 +46,23 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
   const secret = "demo-webhook-secret";
   let app: Awaited<ReturnType<typeof startAppServer>> | null = null;
   try {
-    const repo = await seedRepo(fake, { owner: "acme", name: "widgets", files: DEMO_FILES, permissions: { maintainer: "write" } });
-    const pr = await seedPullRequest(fake, repo, { title: DEMO_PR.title, head: DEMO_PR.head, user: "maintainer", files: DEMO_PR.files });
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const repo = await seedRepo(fake, {
+      owner: "acme",
+      name: "widgets",
+      files: DEMO_FILES,
+      permissions: { maintainer: "write" },
+    });
+    const pr = await seedPullRequest(fake, repo, {
+      title: DEMO_PR.title,
+      head: DEMO_PR.head,
+      user: "maintainer",
+      files: DEMO_PR.files,
+    });
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
     const env = readEnv({
       ...pick(source, ["PATH", "HOME", "LANG", "TMPDIR", "GIT_SSL_CAINFO"]),
       APP_ID: "1",
@@ -63,7 +85,9 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     app = await startAppServer(env, privateKey);
     say(`Fake GitHub at ${fake.webUrl}, scripted model at ${llm.baseUrl}, app at ${app.url}`);
     say(sandbox.note);
-    say(`\nPull request ${repo.owner}/${repo.name}#${pr.number} "${pr.title}" adds ${Object.keys(DEMO_PR.files).join(" and ")}; its new test fails.`);
+    say(
+      `\nPull request ${repo.owner}/${repo.name}#${pr.number} "${pr.title}" adds ${Object.keys(DEMO_PR.files).join(" and ")}; its new test fails.`,
+    );
     say(`The repository's test command is \`${DEMO_TEST_COMMAND}\` (.github/aider.yml).`);
     say(`\n@maintainer comments on ${repo.owner}/${repo.name}#${pr.number}:  ${DEMO_PR.comment}\n`);
     const payload = {
@@ -77,7 +101,14 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
         html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`,
         default_branch: repo.defaultBranch,
       },
-      issue: { number: pr.number, title: pr.title, body: pr.body, user: { login: pr.user }, labels: [], pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${pr.number}` } },
+      issue: {
+        number: pr.number,
+        title: pr.title,
+        body: pr.body,
+        user: { login: pr.user },
+        labels: [],
+        pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${pr.number}` },
+      },
       comment: { id: 9001, body: DEMO_PR.comment, user: { login: "maintainer", id: 7, type: "User" } },
       sender: { login: "maintainer", id: 7, type: "User" },
     };
@@ -85,7 +116,12 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     say(`Webhook delivered (HTTP ${res.status}); the bot acknowledged with 👀 and a "queued" status comment.`);
     await app.app.idle();
     const prStatus = repo.comments.filter((c) => c.issueNumber === pr.number).at(-1)?.body ?? "";
-    const loop = narrateLoop({ prompts: promptsSince(0), turns: DEMO_PR_TURNS, testCommand: DEMO_TEST_COMMAND, status: prStatus });
+    const loop = narrateLoop({
+      prompts: promptsSince(0),
+      turns: DEMO_PR_TURNS,
+      testCommand: DEMO_TEST_COMMAND,
+      status: prStatus,
+    });
     say("── The edit loop ──────────────────────────────────────────────────────");
     for (const line of loop.lines) say(line);
     const [commit] = await branchLog(fake, repo, pr.pull!.head, 1);
@@ -97,8 +133,11 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
     say("\n── Commit pushed to the pull request branch ──────────────────────────");
     say(diff.stdout.trim());
     say("\n── Status comment on the pull request ─────────────────────────────────");
-    for (const c of repo.comments.filter((x) => x.issueNumber === pr.number)) say(c.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim());
-    say(`\nReactions: ${repo.reactions.map((r) => r.content).join(", ")} · Check Run: ${repo.checkRuns.map((c) => `${c.name} ${c.conclusion}`).join(", ")}`);
+    for (const c of repo.comments.filter((x) => x.issueNumber === pr.number))
+      say(c.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim());
+    say(
+      `\nReactions: ${repo.reactions.map((r) => r.content).join(", ")} · Check Run: ${repo.checkRuns.map((c) => `${c.name} ${c.conclusion}`).join(", ")}`,
+    );
 
     // Second flow: an issue labelled `aider` becomes a pull request.
     const issue = seedIssue(fake, repo, { title: DEMO_ISSUE.title, body: DEMO_ISSUE.body, user: "maintainer" });
@@ -113,13 +152,25 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
         installation: { id: 1 },
         repository: payload.repository,
         label: { name: "aider" },
-        issue: { number: issue.number, title: issue.title, body: issue.body, user: { login: "maintainer" }, labels: [{ name: "aider" }], updated_at: new Date().toISOString() },
+        issue: {
+          number: issue.number,
+          title: issue.title,
+          body: issue.body,
+          user: { login: "maintainer" },
+          labels: [{ name: "aider" }],
+          updated_at: new Date().toISOString(),
+        },
         sender: payload.sender,
       },
     });
     await app.app.idle();
     const issueStatus = repo.comments.filter((c) => c.issueNumber === issue.number).at(-1);
-    const issueLoop = narrateLoop({ prompts: promptsSince(issueRequestsFrom), turns: DEMO_ISSUE_TURNS, testCommand: DEMO_TEST_COMMAND, status: issueStatus?.body ?? "" });
+    const issueLoop = narrateLoop({
+      prompts: promptsSince(issueRequestsFrom),
+      turns: DEMO_ISSUE_TURNS,
+      testCommand: DEMO_TEST_COMMAND,
+      status: issueStatus?.body ?? "",
+    });
     say("── The edit loop ──────────────────────────────────────────────────────");
     for (const line of issueLoop.lines) say(line);
     const opened = [...repo.issues.values()].find((i) => i.pull && i.body.includes(`Fixes #${issue.number}`));
@@ -150,7 +201,9 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
       issueLoop.green ? "" : "the issue's run did not end green",
     ].filter(Boolean);
     if (missed.length === 0) return 0;
-    say(`\nThe demo did not show the whole loop: ${missed.join("; ")}. Run it with LOG_LEVEL=info to see the app's log.`);
+    say(
+      `\nThe demo did not show the whole loop: ${missed.join("; ")}. Run it with LOG_LEVEL=info to see the app's log.`,
+    );
     return 1;
   } finally {
     // The job engines too (their timers, queue files and the spare job process), or the process never exits.

@@ -18,7 +18,10 @@ export interface MapCommandOptions {
 }
 
 /** `aider-bot map`: print the repo map of a checkout to stdout; stats to stderr. */
-export async function mapCommand(opts: MapCommandOptions, env: Readonly<Record<string, string | undefined>> = sourceEnv()): Promise<number> {
+export async function mapCommand(
+  opts: MapCommandOptions,
+  env: Readonly<Record<string, string | undefined>> = sourceEnv(),
+): Promise<number> {
   const root = path.resolve(opts.repo);
   // A root that cannot be stat'ed (missing, no permission) is the same usage error as one that is a file.
   const info = await stat(root).catch(() => null);

@@ -8,7 +8,11 @@ export function renderCliSummary(r: CoderResult): string {
   const usage = `${r.reflections} reflection${r.reflections === 1 ? "" : "s"}, ${r.tokens.prompt} prompt + ${r.tokens.completion} completion tokens${cost}, ${(r.elapsedMs / 1000).toFixed(1)} s`;
   switch (r.outcome) {
     case "changed":
-      lines.push(r.commit ? `Committed ${r.commit.sha.slice(0, 7)} ${r.commit.subject}` : "Changed files (not committed: --no-commit)");
+      lines.push(
+        r.commit
+          ? `Committed ${r.commit.sha.slice(0, 7)} ${r.commit.subject}`
+          : "Changed files (not committed: --no-commit)",
+      );
       for (const f of r.editedFiles) lines.push(`  ${f.path} +${f.added} -${f.removed}`);
       break;
     case "no-changes":
@@ -18,7 +22,10 @@ export function renderCliSummary(r: CoderResult): string {
       lines.push("The model's edits could not be applied:", summarizeFailures(r.failures));
       break;
     case "checks-failed":
-      lines.push(`The ${r.report.kind} check still fails after the reflections (changes left uncommitted):`, r.report.output.trim());
+      lines.push(
+        `The ${r.report.kind} check still fails after the reflections (changes left uncommitted):`,
+        r.report.output.trim(),
+      );
       break;
     default:
       lines.push(`${r.outcome}: ${r.message}`);

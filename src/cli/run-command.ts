@@ -43,7 +43,10 @@ export interface RunCommandOptions {
  * `aider-bot run`: one headless request on a local checkout, like `aider --message`. Progress goes to stderr; the
  * summary (or one JSON object with --json) to stdout. Exit 0 when the run changed files or needed no change.
  */
-export async function runCommand(opts: RunCommandOptions, source?: Readonly<Record<string, string | undefined>>): Promise<number> {
+export async function runCommand(
+  opts: RunCommandOptions,
+  source?: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
   const env = readEnv(source);
   const root = path.resolve(opts.repo);
   // The run's git and check commands are started by a small helper process (exec/spawn-helper), not by this one.
@@ -54,7 +57,9 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
   if (!probe || probe.exitCode !== 0) throw new UsageError(`--repo ${opts.repo} is not a git checkout`);
   const isOpenAi = env.openaiBaseUrl.includes("api.openai.com");
   if (!env.openaiApiKey && isOpenAi) {
-    throw new UsageError("OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint).");
+    throw new UsageError(
+      "OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint).",
+    );
   }
   // The one redactor keeps the key out of model requests and commit messages even if a file or output carries it.
   processRedactor.add(env.openaiApiKey);
@@ -63,7 +68,12 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
   // The model settings table's prices under AIDER_BOT_PRICES; AIDER_BOT_FALLBACK_MODELS take a failing model's calls.
   const settings = await readModelSettings(env.modelSettingsFile);
   const prices = { ...pricesOf(settings), ...(env.prices ?? {}) };
-  const client = createLlmClient({ baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey ?? "not-needed", allowPrefill: env.allowPrefill, priceTable: prices });
+  const client = createLlmClient({
+    baseUrl: env.openaiBaseUrl,
+    apiKey: env.openaiApiKey ?? "not-needed",
+    allowPrefill: env.allowPrefill,
+    priceTable: prices,
+  });
   const llm = routeModels(client, { fallbacks: env.fallbackModels ?? [], settings, prices });
   const git = createGit(exec);
   const say = (line: string) => {
@@ -92,7 +102,8 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
   const reader = createConfinedReader(root);
   for (const p of opts.read) {
     const got = reader.read(p);
-    if (!got.ok) throw new UsageError(`--read ${p}: ${got.reason === "missing" ? "no such file in the checkout" : got.message}`);
+    if (!got.ok)
+      throw new UsageError(`--read ${p}: ${got.reason === "missing" ? "no such file in the checkout" : got.message}`);
   }
   // The repository's own instruction files, from this checkout (issue #32).
   const instructions =
@@ -137,9 +148,15 @@ export async function runCommand(opts: RunCommandOptions, source?: Readonly<Reco
         tokens: result.tokens,
         costUsd: result.costUsd,
         ...(result.models ? { models: result.models } : {}),
-        ...(result.outcome === "llm-error" || result.outcome === "budget-exceeded" || result.outcome === "timed-out" ? { message: result.message } : {}),
-        ...(result.outcome === "edit-failed" ? { failures: result.failures.map((f) => ({ path: f.path, reason: f.reason, message: f.message })) } : {}),
-        ...(result.outcome === "checks-failed" ? { check: { kind: result.report.kind, command: result.report.command, output: result.report.output } } : {}),
+        ...(result.outcome === "llm-error" || result.outcome === "budget-exceeded" || result.outcome === "timed-out"
+          ? { message: result.message }
+          : {}),
+        ...(result.outcome === "edit-failed"
+          ? { failures: result.failures.map((f) => ({ path: f.path, reason: f.reason, message: f.message })) }
+          : {}),
+        ...(result.outcome === "checks-failed"
+          ? { check: { kind: result.report.kind, command: result.report.command, output: result.report.output } }
+          : {}),
       })}\n`,
     );
   } else {

@@ -13,7 +13,9 @@ export async function serveCommand(source?: Readonly<Record<string, string | und
   const env = readEnv(source);
   const privateKey = await readPrivateKey(env);
   if (!env.appId || !privateKey) {
-    process.stderr.write("aider-bot: APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) are not set: starting Probot's setup to register the GitHub App.\n");
+    process.stderr.write(
+      "aider-bot: APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) are not set: starting Probot's setup to register the GitHub App.\n",
+    );
     await run(createApp(env).appFn);
     return;
   }

@@ -17,9 +17,15 @@ export interface TranscriptCommandOptions {
 export async function transcriptCommand(
   opts: TranscriptCommandOptions,
   env: Readonly<Record<string, string | undefined>> = sourceEnv(),
-  out: { write(s: string): unknown; error(s: string): unknown } = { write: (s) => process.stdout.write(s), error: (s) => process.stderr.write(s) },
+  out: { write(s: string): unknown; error(s: string): unknown } = {
+    write: (s) => process.stdout.write(s),
+    error: (s) => process.stderr.write(s),
+  },
 ): Promise<number> {
-  if (!opts.runId.trim()) throw new UsageError("transcript needs a run id (the id in the status comment's transcript line, or the delivery id in the logs)");
+  if (!opts.runId.trim())
+    throw new UsageError(
+      "transcript needs a run id (the id in the status comment's transcript line, or the delivery id in the logs)",
+    );
   const root = opts.cacheDir ?? env.AIDER_BOT_CACHE_DIR ?? path.join(os.tmpdir(), "aider-bot-cache");
   const dir = transcriptDir(root);
   const text = await readTranscript(dir, opts.runId.trim());

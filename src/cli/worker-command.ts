@@ -9,7 +9,10 @@ import { readPrivateKey } from "../config/private-key.js";
 export async function workerCommand(source?: Readonly<Record<string, string | undefined>>): Promise<void> {
   const env = readEnv(source);
   const privateKey = await readPrivateKey(env);
-  if (!env.appId || !privateKey) throw new Error("APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) must be set: a worker mints installation tokens with the App's key.");
+  if (!env.appId || !privateKey)
+    throw new Error(
+      "APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) must be set: a worker mints installation tokens with the App's key.",
+    );
   const worker = await startWorker(env, privateKey);
   process.stdout.write("aider-bot worker ready\n");
   const stop = async (signal: string) => {

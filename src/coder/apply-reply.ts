@@ -70,7 +70,15 @@ export async function applyReply(input: ApplyReplyInput): Promise<ApplyReplyResu
     // The workspace re-checks path safety at write time; report it like an edit failure instead of crashing.
     const message = err instanceof Error ? err.message : String(err);
     const failure: EditFailure = { path: [...changes.keys()].join(", "), reason: "unsafe-path", message };
-    return { written: [], before: new Map(), deleted: [], failures: [...realFailures, failure], reflection: message, shell: round.parse.shell, noEdits: false };
+    return {
+      written: [],
+      before: new Map(),
+      deleted: [],
+      failures: [...realFailures, failure],
+      reflection: message,
+      shell: round.parse.shell,
+      noEdits: false,
+    };
   }
 
   return {

@@ -24,7 +24,10 @@ function hasKind(err: unknown): err is Error & { kind: string } {
  */
 export async function callModel(input: CallModelInput): Promise<CallModelResult> {
   const { deps, round } = input;
-  const signals = [deps.signal, input.remainingMs === null ? undefined : AbortSignal.timeout(Math.max(1, input.remainingMs))];
+  const signals = [
+    deps.signal,
+    input.remainingMs === null ? undefined : AbortSignal.timeout(Math.max(1, input.remainingMs)),
+  ];
   const active = signals.filter((s): s is AbortSignal => s !== undefined);
   try {
     const reply = await deps.llm.complete({

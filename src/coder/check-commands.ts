@@ -11,7 +11,9 @@ export function checkCommandsOf(options: CoderOptions): CheckCommandSpec[] {
   const all: CheckCommandSpec[] = options.checkCommands ?? [
     ...(options.setupCommands ?? []).map((command) => ({ kind: "setup" as const, command, source: CONFIGURED_SOURCE })),
     ...options.lintCommands.map((command) => ({ kind: "lint" as const, command, source: CONFIGURED_SOURCE })),
-    ...(options.testCommand ? [{ kind: "test" as const, command: options.testCommand, source: CONFIGURED_SOURCE }] : []),
+    ...(options.testCommand
+      ? [{ kind: "test" as const, command: options.testCommand, source: CONFIGURED_SOURCE }]
+      : []),
   ];
   const order = { setup: 0, lint: 1, test: 2 } as const;
   return all.filter((c) => c.kind !== "test" || options.autoTest).sort((a, b) => order[a.kind] - order[b.kind]);

@@ -1,5 +1,12 @@
 import type { CheckReport } from "../checks/types.js";
-import type { ApplyOptions, ApplyOutcome, EditFormatName, FileSnapshot, ParseContext, ParseResult } from "../edits/types.js";
+import type {
+  ApplyOptions,
+  ApplyOutcome,
+  EditFormatName,
+  FileSnapshot,
+  ParseContext,
+  ParseResult,
+} from "../edits/types.js";
 import type { SandboxMode } from "../exec/types.js";
 import type { LlmClient } from "../llm/types.js";
 import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";

@@ -9,7 +9,18 @@
 export const MAX_SUBJECT_LENGTH = 72;
 
 /** Conventional-Commits types a model-written subject may use. */
-export const COMMIT_TYPES = ["fix", "feat", "build", "chore", "ci", "docs", "style", "refactor", "perf", "test"] as const;
+export const COMMIT_TYPES = [
+  "fix",
+  "feat",
+  "build",
+  "chore",
+  "ci",
+  "docs",
+  "style",
+  "refactor",
+  "perf",
+  "test",
+] as const;
 
 /** How a model must write a subject; the weak-model prompt says exactly this. */
 export const SUBJECT_FORM_RULES: readonly string[] = [
@@ -129,7 +140,10 @@ export function coAuthorTrailer(name: string, email: string): string {
 }
 
 /** The trailers of a run's commit: the requesting user as co-author first, then the trailers naming the run. */
-export function runCommitTrailers(coAuthor: { name: string; email: string } | undefined, extra: readonly string[] = []): string[] {
+export function runCommitTrailers(
+  coAuthor: { name: string; email: string } | undefined,
+  extra: readonly string[] = [],
+): string[] {
   return [...(coAuthor ? [coAuthorTrailer(coAuthor.name, coAuthor.email)] : []), ...extra];
 }
 

@@ -35,7 +35,13 @@ export interface EarlyCommit {
   from: ReadonlyMap<string, string | null>;
 }
 
-async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: string, context: string, early: EarlyCommit | null): Promise<string> {
+async function chooseSubject(
+  deps: CoderDeps,
+  options: CoderOptions,
+  diff: string,
+  context: string,
+  early: EarlyCommit | null,
+): Promise<string> {
   // A subject the model wrote while the checks ran, for the files as they are now, is the one it would write now.
   if (early) {
     const asked = await early.subject;
@@ -57,7 +63,13 @@ async function chooseSubject(deps: CoderDeps, options: CoderOptions, diff: strin
  * Commit the files this run edited, once, after a clean final state. With `commit: false` only the stats are
  * returned. A refused commit (e.g. a pre-commit hook, which is never bypassed: docs/behaviour.md#commits) is reported as a failed check.
  */
-export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyCommit | null = null): Promise<CommitRunResult> {
+export async function commitRun(
+  deps: CoderDeps,
+  options: CoderOptions,
+  paths: readonly string[],
+  explanation: string,
+  early: EarlyCommit | null = null,
+): Promise<CommitRunResult> {
   if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation, early);
   const stats = await deps.diffStats(paths);
   if (stats.length === 0) return { kind: "nothing-changed" };
@@ -76,7 +88,13 @@ export async function commitRun(deps: CoderDeps, options: CoderOptions, paths: r
 }
 
 /** `commitRun` through `prepareCommit`: same outcomes, the stats of a refused commit asked for only then. */
-async function commitPrepared(deps: CoderDeps, options: CoderOptions, paths: readonly string[], explanation: string, early: EarlyCommit | null): Promise<CommitRunResult> {
+async function commitPrepared(
+  deps: CoderDeps,
+  options: CoderOptions,
+  paths: readonly string[],
+  explanation: string,
+  early: EarlyCommit | null,
+): Promise<CommitRunResult> {
   const prepared = await deps.prepareCommit!(paths, early ? { diff: early.diff, from: early.from } : undefined);
   if (prepared.diff === "") return { kind: "nothing-changed" };
   const subject = await chooseSubject(deps, options, prepared.diff, commitContext(options, explanation), early);

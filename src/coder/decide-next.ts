@@ -9,7 +9,11 @@ import { filesAddedText, NO_EDITS_TEXT } from "./prompts/shared-text.js";
  */
 
 /** Why the last round asked again; null when the last round ended clean. */
-export type Problem = { kind: "edits"; failures: EditFailure[] } | { kind: "check"; report: CheckReport } | { kind: "no-edits" } | { kind: "files-added"; files: string[] };
+export type Problem =
+  | { kind: "edits"; failures: EditFailure[] }
+  | { kind: "check"; report: CheckReport }
+  | { kind: "no-edits" }
+  | { kind: "files-added"; files: string[] };
 
 /** The part of a run's state the decisions read. */
 export interface LoopState {
@@ -26,7 +30,13 @@ export interface LoopState {
 /** What one round found, once its edits were applied (and checked, when there was something new to check). */
 export type RoundReport =
   /** The reply named files the model has not seen: they joined the chat and the model is asked again. */
-  | { kind: "files-added"; files: string[]; wroteFiles: boolean; failures: EditFailure[]; editReflection: string | null }
+  | {
+      kind: "files-added";
+      files: string[];
+      wroteFiles: boolean;
+      failures: EditFailure[];
+      editReflection: string | null;
+    }
   | { kind: "edits-failed"; failures: EditFailure[]; reflection: string | null }
   /** No edit failed and nothing written since the last check: nothing new to check. */
   | { kind: "nothing-new" }
@@ -40,7 +50,10 @@ export type AfterApply = RoundReport | { kind: "run-checks" };
  * Classify an applied reply. Files the model asked for win over edit failures (it is asked again with both), edit
  * failures win over checks, and checks run only when something was written since the last check.
  */
-export function afterApply(applied: { filesAdded: string[]; wroteFiles: boolean; failures: EditFailure[]; reflection: string | null }, uncheckedEdits: boolean): AfterApply {
+export function afterApply(
+  applied: { filesAdded: string[]; wroteFiles: boolean; failures: EditFailure[]; reflection: string | null },
+  uncheckedEdits: boolean,
+): AfterApply {
   if (applied.filesAdded.length > 0) {
     return {
       kind: "files-added",
@@ -50,7 +63,8 @@ export function afterApply(applied: { filesAdded: string[]; wroteFiles: boolean;
       editReflection: applied.reflection,
     };
   }
-  if (applied.failures.length > 0) return { kind: "edits-failed", failures: applied.failures, reflection: applied.reflection };
+  if (applied.failures.length > 0)
+    return { kind: "edits-failed", failures: applied.failures, reflection: applied.reflection };
   return uncheckedEdits ? { kind: "run-checks" } : { kind: "nothing-new" };
 }
 
@@ -69,7 +83,9 @@ export function decideNext<S extends LoopState>(state: S, round: RoundReport): {
     case "files-added":
       reflection = filesAddedText(round.files, round.wroteFiles);
       if (round.editReflection) reflection += `\n\n${round.editReflection}`;
-      problem = round.failures.length ? { kind: "edits", failures: round.failures } : { kind: "files-added", files: round.files };
+      problem = round.failures.length
+        ? { kind: "edits", failures: round.failures }
+        : { kind: "files-added", files: round.files };
       break;
     case "edits-failed":
       reflection = round.reflection;
@@ -91,12 +107,17 @@ export function decideNext<S extends LoopState>(state: S, round: RoundReport): {
       break;
   }
   const next = { ...state, problem, noEditsReflected };
-  if (reflection === null || state.reflections >= state.maxReflections) return { state: next, next: { kind: "finish" } };
+  if (reflection === null || state.reflections >= state.maxReflections)
+    return { state: next, next: { kind: "finish" } };
   return { state: { ...next, reflections: state.reflections + 1 }, next: { kind: "ask", message: reflection } };
 }
 
 /** How a finished loop ends: with the last round's problem, with nothing to commit, or with a commit. */
-export type FinalOutcome = { kind: "edit-failed"; failures: EditFailure[] } | { kind: "checks-failed"; report: CheckReport } | { kind: "no-changes" } | { kind: "commit" };
+export type FinalOutcome =
+  | { kind: "edit-failed"; failures: EditFailure[] }
+  | { kind: "checks-failed"; report: CheckReport }
+  | { kind: "no-changes" }
+  | { kind: "commit" };
 
 /**
  * The outcome of a loop that stopped on its own (not by time, budget or an LLM error). Work is committed only
@@ -125,13 +146,18 @@ export function finalOutcome(state: Pick<LoopState, "problem" | "edited">): Fina
 }
 
 /** What a model's reply calls for before any of it is applied. */
-export type ReplyVerdict = { kind: "truncated" } | { kind: "over-budget"; message: string } | { kind: "answer" } | { kind: "apply" };
+export type ReplyVerdict =
+  { kind: "truncated" } | { kind: "over-budget"; message: string } | { kind: "answer" } | { kind: "apply" };
 
 /**
  * Judge a reply: a cut-off answer is never applied (its last edit would be half), a spent budget stops the run
  * before anything of the reply is used, and an ask-only run ends with the answer.
  */
-export function judgeReply(reply: { truncated: boolean; budgetProblem: string | null; askOnly: boolean }): ReplyVerdict {
+export function judgeReply(reply: {
+  truncated: boolean;
+  budgetProblem: string | null;
+  askOnly: boolean;
+}): ReplyVerdict {
   if (reply.truncated) return { kind: "truncated" };
   if (reply.budgetProblem) return { kind: "over-budget", message: reply.budgetProblem };
   return reply.askOnly ? { kind: "answer" } : { kind: "apply" };

@@ -39,7 +39,12 @@ const DIFF_TIMEOUT_MS = 50;
  * the round left it), or null when there is no model, nothing changed or the diff is too large to make here.
  * Never rejects.
  */
-export function startEarlySubject(deps: Pick<CoderDeps, "generateCommitMessage" | "signal">, before: FileContents, after: FileContents, context: string): EarlySubject | null {
+export function startEarlySubject(
+  deps: Pick<CoderDeps, "generateCommitMessage" | "signal">,
+  before: FileContents,
+  after: FileContents,
+  context: string,
+): EarlySubject | null {
   const generate = deps.generateCommitMessage;
   if (!generate) return null;
   const diff = contentDiff(before, after);
@@ -72,12 +77,20 @@ export function contentDiff(before: FileContents, after: FileContents): string |
     const now = after.get(path) ?? null;
     if (was === now) continue;
     if (was === null) added.push(`Added ${path}\n`);
-    const patch = createTwoFilesPatch(was === null ? "/dev/null" : `a/${path}`, now === null ? "/dev/null" : `b/${path}`, was ?? "", now ?? "", undefined, undefined, {
-      context: 3,
-      headerOptions: FILE_HEADERS_ONLY,
-      maxEditLength: MAX_EDIT_LENGTH,
-      timeout: DIFF_TIMEOUT_MS,
-    });
+    const patch = createTwoFilesPatch(
+      was === null ? "/dev/null" : `a/${path}`,
+      now === null ? "/dev/null" : `b/${path}`,
+      was ?? "",
+      now ?? "",
+      undefined,
+      undefined,
+      {
+        context: 3,
+        headerOptions: FILE_HEADERS_ONLY,
+        maxEditLength: MAX_EDIT_LENGTH,
+        timeout: DIFF_TIMEOUT_MS,
+      },
+    );
     if (patch === undefined) return null;
     parts.push(`diff --git a/${path} b/${path}\n${patch}`);
   }

@@ -14,7 +14,8 @@ export function extractExplanation(text: string, fence: Fence): string {
   const lines = text.split(/\r?\n/);
   const kept: string[] = [];
   let inside: "fence" | "search-replace" | "patch" | null = null;
-  const isFence = (line: string): boolean => line.trimStart().startsWith("```") || line.startsWith(fence[0]) || line.startsWith(fence[1]);
+  const isFence = (line: string): boolean =>
+    line.trimStart().startsWith("```") || line.startsWith(fence[0]) || line.startsWith(fence[1]);
 
   for (const line of lines) {
     if (inside === "fence") {

@@ -29,7 +29,8 @@ export interface CommitMessageInput {
  * @example await generateCommitMessage(llm, { model: "gpt-4o-mini", diff, context: "fix the pager" }) // "fix: …"
  */
 export async function generateCommitMessage(llm: LlmClient, input: CommitMessageInput): Promise<string | null> {
-  const diff = input.diff.length > MAX_DIFF_CHARS ? `${input.diff.slice(0, MAX_DIFF_CHARS)}\n[diff truncated]` : input.diff;
+  const diff =
+    input.diff.length > MAX_DIFF_CHARS ? `${input.diff.slice(0, MAX_DIFF_CHARS)}\n[diff truncated]` : input.diff;
   const context = input.context.trim().slice(0, MAX_CONTEXT_CHARS);
   try {
     // No temperature or max_tokens: reasoning models reject the one and need room beyond the other.

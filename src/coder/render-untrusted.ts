@@ -25,6 +25,9 @@ function safeLabel(label: string): string {
  * @example renderUntrusted([{ label: "Issue #4", text: "Please fix" }])
  */
 export function renderUntrusted(items: readonly { label: string; text: string }[]): string {
-  const blocks = items.map((item) => `<${UNTRUSTED_TAG} label="${safeLabel(item.label)}">\n${neutraliseMarkers(item.text).replace(/\n?$/, "\n")}</${UNTRUSTED_TAG}>`);
+  const blocks = items.map(
+    (item) =>
+      `<${UNTRUSTED_TAG} label="${safeLabel(item.label)}">\n${neutraliseMarkers(item.text).replace(/\n?$/, "\n")}</${UNTRUSTED_TAG}>`,
+  );
   return `${UNTRUSTED_PREFIX}\n\n${blocks.join("\n\n")}`;
 }

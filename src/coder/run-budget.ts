@@ -36,7 +36,11 @@ export function budgetProblem(budget: CoderOptions["budget"], totals: UsageTotal
  * Why the run must stop now — cancelled, or past its wall-clock limit — or null. The run checks this once before
  * each of its steps (a round's model call, applying, checking, committing) and after a failed model call.
  */
-export function deadlineProblem(clock: { aborted: boolean; elapsedMs: number; maxWallMs: number | undefined }): string | null {
+export function deadlineProblem(clock: {
+  aborted: boolean;
+  elapsedMs: number;
+  maxWallMs: number | undefined;
+}): string | null {
   if (clock.aborted) return "The run was cancelled.";
   const max = clock.maxWallMs;
   if (max !== undefined && clock.elapsedMs > max) return `The run exceeded its time limit of ${max} ms.`;

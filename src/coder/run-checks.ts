@@ -44,20 +44,34 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   const commands = checkCommandsOf(options);
   const wantsCommands = commands.some((c) => c.kind !== "setup");
   let setupDone = input.setupDone;
-  const record = (spec: CheckCommandSpec, status: CheckRunStatus, note?: string) => input.record?.set(checkKey(spec), { ...spec, status, ...(note ? { note } : {}) });
+  const record = (spec: CheckCommandSpec, status: CheckRunStatus, note?: string) =>
+    input.record?.set(checkKey(spec), { ...spec, status, ...(note ? { note } : {}) });
   // This round's lint and test commands start as "not run"; each one that runs says what it did.
   for (const c of commands) if (c.kind !== "setup") record(c, "not-run", "an earlier check failed");
   // Fail closed: the repository's own commands never run outside the sandbox unless the operator turned it off.
   const mode = wantsCommands ? await deps.sandboxMode?.() : undefined;
   if (mode?.startsWith("unavailable: ")) {
     const why = mode.slice("unavailable: ".length);
-    deps.onTranscript?.({ kind: "note", round, text: `lint, test and setup not run: the sandbox is unavailable (${why})` });
+    deps.onTranscript?.({
+      kind: "note",
+      round,
+      text: `lint, test and setup not run: the sandbox is unavailable (${why})`,
+    });
     for (const c of commands) record(c, "not-run", `the sandbox is unavailable (${why})`);
     return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
   }
   const run = async (spec: CheckCommandSpec) => {
-    progress(spec.kind === "setup" ? "test" : spec.kind, spec.kind === "setup" ? `setup: ${spec.command}` : spec.command);
-    const report = await deps.runCheck({ kind: spec.kind, command: spec.command, files: spec.asWritten ? [] : files, timeoutMs: options.commandTimeoutMs, ...(spec.cwd ? { cwd: spec.cwd } : {}) });
+    progress(
+      spec.kind === "setup" ? "test" : spec.kind,
+      spec.kind === "setup" ? `setup: ${spec.command}` : spec.command,
+    );
+    const report = await deps.runCheck({
+      kind: spec.kind,
+      command: spec.command,
+      files: spec.asWritten ? [] : files,
+      timeoutMs: options.commandTimeoutMs,
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
+    });
     record(spec, report.ok ? "passed" : statusOf(report), report.ok ? undefined : noteOf(report));
     transcribe(input, spec.kind, report);
     return report;
@@ -93,7 +107,11 @@ function transcribe(input: RunChecksInput, check: "syntax" | "lint" | "test" | "
 /** A command that did not pass: its own failure, a tool that is not installed (126/127), or one that could not run. */
 function statusOf(report: CheckReport): CheckRunStatus {
   if (!report.environmentError) return "failed";
-  return report.exitCode === 127 || report.exitCode === 126 || /not installed|not found|ENOENT/i.test(report.output.slice(0, 400)) ? "tool-missing" : "could-not-run";
+  return report.exitCode === 127 ||
+    report.exitCode === 126 ||
+    /not installed|not found|ENOENT/i.test(report.output.slice(0, 400))
+    ? "tool-missing"
+    : "could-not-run";
 }
 
 function noteOf(report: CheckReport): string {

@@ -152,7 +152,17 @@ async function startRun(options: CoderOptions, deps: CoderDeps): Promise<CoderRu
   };
   const repoFiles = await deps.workspace.listFiles();
   const sandbox = await deps.sandboxMode?.();
-  const run: CoderRun = { options, deps, start, repoFiles, fromRequest: [], state, early: null, instructionUses: new Map(), ...(sandbox ? { sandbox } : {}) };
+  const run: CoderRun = {
+    options,
+    deps,
+    start,
+    repoFiles,
+    fromRequest: [],
+    state,
+    early: null,
+    instructionUses: new Map(),
+    ...(sandbox ? { sandbox } : {}),
+  };
   // Files the request itself names are added up front, as Aider does for user input (docs/behaviour.md#file-mentions).
   const fromRequest = await selectFilesToAdd({
     candidates: findFileMentions(options.message, mentionContext(run)),
@@ -177,7 +187,12 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
   const chatContents = present(state.chatFiles);
   const readContents = present(options.readFiles);
   const fence = chooseFence([...chatContents, ...readContents].map((f) => f.content));
-  const instructions = instructionsForRound(options.instructions, state.chatFiles, deps.countTokens ?? defaultCountTokens, run.instructionUses);
+  const instructions = instructionsForRound(
+    options.instructions,
+    state.chatFiles,
+    deps.countTokens ?? defaultCountTokens,
+    run.instructionUses,
+  );
   const messages = buildMessages({
     mode: options.askOnly ? (options.architect ? "architect" : "ask") : options.editFormat,
     fence,
@@ -214,7 +229,11 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
   const spent = costUsd === null ? "" : `, $${costUsd.toFixed(4)}`;
   const answeredBy = reply.model ?? options.model;
   if (!state.models.includes(answeredBy)) state.models.push(answeredBy);
-  progress(run, "thinking", `${answeredBy}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${spent}`);
+  progress(
+    run,
+    "thinking",
+    `${answeredBy}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${spent}`,
+  );
   state.lastText = reply.text;
 
   const verdict = judgeReply({
@@ -226,11 +245,17 @@ async function ask(run: CoderRun, message: string): Promise<Step | CoderResult> 
     return { ...resultBase(run), outcome: "llm-error", errorKind: "truncated", message: TRUNCATED_ADVICE };
   }
   if (verdict.kind === "over-budget") {
-    return { ...resultBase(run), outcome: "budget-exceeded", message: verdict.message, editedFiles: await editedStats(run) };
+    return {
+      ...resultBase(run),
+      outcome: "budget-exceeded",
+      message: verdict.message,
+      editedFiles: await editedStats(run),
+    };
   }
   state.done.push({ role: "user", content: message }, { role: "assistant", content: reply.text });
   state.explanation = extractExplanation(reply.text, fence);
-  if (verdict.kind === "answer") return { ...resultBase(run), explanation: reply.text, outcome: "no-changes", answer: reply.text };
+  if (verdict.kind === "answer")
+    return { ...resultBase(run), explanation: reply.text, outcome: "no-changes", answer: reply.text };
 
   // Files named in the reply are added only while another call is allowed to use them.
   const canAskAgain = state.reflections < options.maxReflections;
@@ -276,7 +301,15 @@ async function apply(run: CoderRun, step: Extract<Step, { kind: "apply" }>): Pro
   chat.push(...step.filesAdded.filter((p) => !chat.includes(p)));
   state.addedOnRequest.push(...step.filesAdded.filter((p) => !state.addedOnRequest.includes(p)));
 
-  const next = afterApply({ filesAdded: step.filesAdded, wroteFiles: applied.written.length > 0, failures: applied.failures, reflection: applied.reflection }, state.uncheckedEdits);
+  const next = afterApply(
+    {
+      filesAdded: step.filesAdded,
+      wroteFiles: applied.written.length > 0,
+      failures: applied.failures,
+      reflection: applied.reflection,
+    },
+    state.uncheckedEdits,
+  );
   return next.kind === "run-checks" ? { kind: "check", deleted: applied.deleted } : decide(run, next);
 }
 
@@ -285,8 +318,18 @@ async function check(run: CoderRun, deleted: readonly string[]): Promise<Step | 
   const { options, deps, state } = run;
   const existing = [...state.edited].filter((p) => !deleted.includes(p) && state.chatFiles.includes(p));
   // While the repository's commands run, the model writes the subject of the commit that follows if they pass.
-  const early = runsCommands(options) && options.commit ? startEarlySubject(deps, state.original, await editedContents(run), commitContext(options, state.explanation)) : null;
-  const checks = await runChecks({ deps, options, files: existing, round: state.round, setupDone: state.setupDone, record: state.checkRuns });
+  const early =
+    runsCommands(options) && options.commit
+      ? startEarlySubject(deps, state.original, await editedContents(run), commitContext(options, state.explanation))
+      : null;
+  const checks = await runChecks({
+    deps,
+    options,
+    files: existing,
+    round: state.round,
+    setupDone: state.setupDone,
+    record: state.checkRuns,
+  });
   state.setupDone = checks.setupDone;
   state.uncheckedEdits = false;
   const result = checks.result;
@@ -323,9 +366,19 @@ async function decide(run: CoderRun, round: RoundReport): Promise<Step | CoderRe
     case "no-changes":
       return noChanges(run);
     case "edit-failed":
-      return { ...resultBase(run), outcome: "edit-failed", failures: final.failures, editedFiles: await editedStats(run) };
+      return {
+        ...resultBase(run),
+        outcome: "edit-failed",
+        failures: final.failures,
+        editedFiles: await editedStats(run),
+      };
     case "checks-failed":
-      return { ...resultBase(run), outcome: "checks-failed", report: final.report, editedFiles: await editedStats(run) };
+      return {
+        ...resultBase(run),
+        outcome: "checks-failed",
+        report: final.report,
+        editedFiles: await editedStats(run),
+      };
   }
 }
 
@@ -338,7 +391,12 @@ async function commit(run: CoderRun): Promise<CoderResult> {
   const committed = await commitRun(run.deps, run.options, [...state.edited], state.explanation, early);
   if (committed.kind === "nothing-changed") return noChanges(run);
   if (committed.kind === "commit-failed") {
-    return { ...resultBase(run), outcome: "checks-failed", report: committed.report, editedFiles: committed.editedFiles };
+    return {
+      ...resultBase(run),
+      outcome: "checks-failed",
+      report: committed.report,
+      editedFiles: committed.editedFiles,
+    };
   }
   return { ...resultBase(run), outcome: "changed", editedFiles: committed.editedFiles, commit: committed.commit };
 }
@@ -384,12 +442,20 @@ function mapRequestContext(run: CoderRun): { text: string; hintFiles: string[] }
     .join("\n")
     .slice(0, MAX_RANKING_TEXT);
   const named = untrusted ? findFileMentions(untrusted, mentionContext(run)) : [];
-  return { text: `${options.message}\n${untrusted}`.trim(), hintFiles: [...new Set([...(options.hintFiles ?? []), ...named])] };
+  return {
+    text: `${options.message}\n${untrusted}`.trim(),
+    hintFiles: [...new Set([...(options.hintFiles ?? []), ...named])],
+  };
 }
 
 function mentionContext(run: CoderRun) {
   const { state } = run;
-  return { repoFiles: run.repoFiles, chatFiles: state.chatFiles, readFiles: run.options.readFiles, ignored: state.ignored };
+  return {
+    repoFiles: run.repoFiles,
+    chatFiles: state.chatFiles,
+    readFiles: run.options.readFiles,
+    ignored: state.ignored,
+  };
 }
 
 function progress(run: CoderRun, stage: CoderStage, detail?: string): void {
@@ -418,7 +484,16 @@ function resultBase(run: CoderRun) {
 function checkRunsOf(run: CoderRun): { checkRuns?: CheckRunRecord[] } {
   const commands = checkCommandsOf(run.options);
   if (!commands.length) return {};
-  return { checkRuns: commands.map((c) => run.state.checkRuns.get(checkKey(c)) ?? { ...c, status: "not-run" as const, note: "no edit reached the checks" }) };
+  return {
+    checkRuns: commands.map(
+      (c) =>
+        run.state.checkRuns.get(checkKey(c)) ?? {
+          ...c,
+          status: "not-run" as const,
+          note: "no edit reached the checks",
+        },
+    ),
+  };
 }
 
 function noChanges(run: CoderRun): CoderResult {

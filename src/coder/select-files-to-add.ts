@@ -28,7 +28,12 @@ export async function selectFilesToAdd(input: SelectFilesInput): Promise<{ added
   for (const path of input.candidates) {
     const content = snapshot.files.get(path);
     const size = content === undefined ? 0 : input.countTokens(content);
-    if (content === undefined || snapshot.problems?.has(path) || added.length >= maxFiles || tokens + size > maxTokens) {
+    if (
+      content === undefined ||
+      snapshot.problems?.has(path) ||
+      added.length >= maxFiles ||
+      tokens + size > maxTokens
+    ) {
       skipped.push(path);
       continue;
     }

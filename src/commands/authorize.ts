@@ -10,7 +10,9 @@ export interface Sender {
 }
 
 export type AuthDecision =
-  { allow: true } | { allow: false; reason: "self" | "bot"; message: string } | { allow: false; reason: "permission"; message: string; needed: Permission; have: Permission | "none" };
+  | { allow: true }
+  | { allow: false; reason: "self" | "bot"; message: string }
+  | { allow: false; reason: "permission"; message: string; needed: Permission; have: Permission | "none" };
 
 /**
  * May this sender run this verb (pure)? Bots are ignored unless their App id is allow-listed; the app never
@@ -27,13 +29,19 @@ export function authorize(args: {
   trigger: { min_permission: Permission; ask_permission: Permission; allowed_bots: number[] };
 }): AuthDecision {
   const { sender, trigger } = args;
-  if (sender.login.toLowerCase() === args.selfLogin.toLowerCase() || (args.selfAppId !== undefined && sender.appId === args.selfAppId)) {
+  if (
+    sender.login.toLowerCase() === args.selfLogin.toLowerCase() ||
+    (args.selfAppId !== undefined && sender.appId === args.selfAppId)
+  ) {
     return { allow: false, reason: "self", message: "the app ignores its own comments" };
   }
   if (sender.type === "Bot" && !(sender.appId !== undefined && trigger.allowed_bots.includes(sender.appId))) {
     return { allow: false, reason: "bot", message: `bot ${sender.login} is not in trigger.allowed_bots` };
   }
-  const needed = args.verb === "ask" || args.verb === "help" || args.verb === "usage" || args.verb === "checks" ? trigger.ask_permission : trigger.min_permission;
+  const needed =
+    args.verb === "ask" || args.verb === "help" || args.verb === "usage" || args.verb === "checks"
+      ? trigger.ask_permission
+      : trigger.min_permission;
   const have = args.permission ?? "none";
   if (sender.type === "Bot") return { allow: true };
   if (RANK[have] >= RANK[needed]) return { allow: true };

@@ -7,7 +7,10 @@ export interface CommandFlags {
 }
 
 /** Every command of the grammar, with the pull-request loops of issue #14 (see {@link ParseOptions}). */
-export type AnyCommand = Command | { verb: "address-reviews"; text: string; threads: string[]; flags: CommandFlags } | { verb: "fix-ci"; text: string; flags: CommandFlags };
+export type AnyCommand =
+  | Command
+  | { verb: "address-reviews"; text: string; threads: string[]; flags: CommandFlags }
+  | { verb: "fix-ci"; text: string; flags: CommandFlags };
 
 export type Command =
   | { verb: "run"; text: string; flags: CommandFlags }
@@ -48,7 +51,11 @@ const THREAD_ID = /^[A-Za-z0-9_=-]{1,100}$/;
  * `parseCommand("/aider --file src/a.ts fix the retry loop")` → `{ verb: "run", text: "fix the retry loop", flags: { files: ["src/a.ts"] } }`
  */
 export function parseCommand(body: string, word?: string): Command | null;
-export function parseCommand(body: string, word: string, options: ParseOptions & { contextVerbs: true }): AnyCommand | null;
+export function parseCommand(
+  body: string,
+  word: string,
+  options: ParseOptions & { contextVerbs: true },
+): AnyCommand | null;
 export function parseCommand(body: string, word = "aider", options: ParseOptions = {}): AnyCommand | null {
   const lines = body.replace(/\r\n?/g, "\n").split("\n");
   let fence: string | null = null;
@@ -81,13 +88,21 @@ export function parseCommand(body: string, word = "aider", options: ParseOptions
 function interpret(firstLine: string, following: string, word: string, contextVerbs: boolean): AnyCommand {
   const tokens = tokenize(firstLine);
   // Only the bare word: `/aider checks the parser` stays an instruction.
-  if (tokens.length === 1 && tokens[0]!.value.toLowerCase() === "checks" && !following.trim()) return { verb: "checks" };
+  if (tokens.length === 1 && tokens[0]!.value.toLowerCase() === "checks" && !following.trim())
+    return { verb: "checks" };
   const flags: CommandFlags = { files: [] };
   const threads: string[] = [];
   let k = 0;
   const sub = tokens[0]?.value.toLowerCase();
   const verb =
-    sub === "ask" || sub === "undo" || sub === "retry" || sub === "cancel" || sub === "help" || sub === "usage" || sub === "plan" || sub === "approve"
+    sub === "ask" ||
+    sub === "undo" ||
+    sub === "retry" ||
+    sub === "cancel" ||
+    sub === "help" ||
+    sub === "usage" ||
+    sub === "plan" ||
+    sub === "approve"
       ? sub
       : contextVerbs && (sub === "address-reviews" || sub === "fix-ci")
         ? sub
@@ -99,18 +114,30 @@ function interpret(firstLine: string, following: string, word: string, contextVe
     const eq = tokens[k]!.value.indexOf("=");
     const name = eq > 0 ? tokens[k]!.value.slice(0, eq) : tokens[k]!.value;
     if (!allowed.includes(name)) {
-      return { verb: "invalid", message: `Unknown option \`${name}\`. Valid options: ${allowed.join(", ")}. Try \`/${word} help\`.` };
+      return {
+        verb: "invalid",
+        message: `Unknown option \`${name}\`. Valid options: ${allowed.join(", ")}. Try \`/${word} help\`.`,
+      };
     }
     const value = eq > 0 ? tokens[k]!.value.slice(eq + 1) : tokens[k + 1]?.value;
-    if (value === undefined || value === "" || value.startsWith("--")) return { verb: "invalid", message: `Option \`${name}\` needs a value.` };
+    if (value === undefined || value === "" || value.startsWith("--"))
+      return { verb: "invalid", message: `Option \`${name}\` needs a value.` };
     if (eq < 0) k++;
     if (name === "--thread") {
-      if (!THREAD_ID.test(value)) return { verb: "invalid", message: `\`${value.slice(0, 40)}\` is not a review thread id (copy it from the thread's link or my earlier reply).` };
+      if (!THREAD_ID.test(value))
+        return {
+          verb: "invalid",
+          message: `\`${value.slice(0, 40)}\` is not a review thread id (copy it from the thread's link or my earlier reply).`,
+        };
       threads.push(value);
     } else if (name === "--file") flags.files.push(value);
     else if (name === "--model") flags.model = value;
     else if ((EDIT_FORMAT_NAMES as readonly string[]).includes(value)) flags.editFormat = value as EditFormatName;
-    else return { verb: "invalid", message: `Unknown edit format \`${value}\`. Valid formats: ${EDIT_FORMAT_NAMES.join(", ")}.` };
+    else
+      return {
+        verb: "invalid",
+        message: `Unknown edit format \`${value}\`. Valid formats: ${EDIT_FORMAT_NAMES.join(", ")}.`,
+      };
   }
   const start = tokens[k]?.start ?? firstLine.length;
   const text = `${firstLine.slice(start)}\n${following}`.trim();
@@ -130,7 +157,9 @@ function interpret(firstLine: string, following: string, word: string, contextVe
       return text ? { verb, text, flags } : { verb: "invalid", message: `\`/${word} ask\` needs a question.` };
     case "plan":
       if (/^(drop|discard)$/i.test(text)) return { verb: "plan-drop" };
-      return text ? { verb, text, flags } : { verb: "invalid", message: `\`/${word} plan\` needs an instruction: \`/${word} plan <what to change>\`.` };
+      return text
+        ? { verb, text, flags }
+        : { verb: "invalid", message: `\`/${word} plan\` needs an instruction: \`/${word} plan <what to change>\`.` };
     case "approve":
       return { verb, text, flags };
     default:

@@ -1,7 +1,13 @@
 import { EDIT_FORMAT_NAMES, type EditFormatName } from "../edits/types.js";
 
 /** The events `aider-bot action` handles (the App's events, plus the two only a workflow has). */
-export const ACTION_EVENTS = ["issue_comment", "pull_request_review_comment", "issues", "workflow_dispatch", "schedule"] as const;
+export const ACTION_EVENTS = [
+  "issue_comment",
+  "pull_request_review_comment",
+  "issues",
+  "workflow_dispatch",
+  "schedule",
+] as const;
 export type ActionEventName = (typeof ACTION_EVENTS)[number];
 
 /** What a GitHub Actions runner hands `aider-bot action`: the `GITHUB_*` variables and the action's inputs. */
@@ -54,15 +60,23 @@ const TOOLCHAIN =
 /** Names that look like credentials never pass, whatever the pattern or the input says. */
 const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL|API_?KEY|AUTH/i;
 
-function checkEnvOf(source: Readonly<Record<string, string | undefined>>, passEnv: string | undefined): Record<string, string> {
+function checkEnvOf(
+  source: Readonly<Record<string, string | undefined>>,
+  passEnv: string | undefined,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(source)) {
     if (value !== undefined && TOOLCHAIN.test(name) && !SECRET_NAME.test(name)) env[name] = value;
   }
   for (const name of (passEnv ?? "").split(/[\s,]+/).filter(Boolean)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new ActionSetupError(`The \`pass-env\` input lists variable names separated by commas or new lines; "${name}" is not one.`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new ActionSetupError(
+        `The \`pass-env\` input lists variable names separated by commas or new lines; "${name}" is not one.`,
+      );
     if (/^(INPUT_|GITHUB_TOKEN$|ACTIONS_)/.test(name)) {
-      throw new ActionSetupError(`The \`pass-env\` input cannot pass ${name}: it holds the action's inputs or the runner's tokens, which the repository's commands must never see.`);
+      throw new ActionSetupError(
+        `The \`pass-env\` input cannot pass ${name}: it holds the action's inputs or the runner's tokens, which the repository's commands must never see.`,
+      );
     }
     const value = source[name];
     if (value !== undefined) env[name] = value;
@@ -89,7 +103,10 @@ function input(source: Readonly<Record<string, string | undefined>>, name: strin
 
 function required(source: Readonly<Record<string, string | undefined>>, name: string, what: string): string {
   const value = source[name];
-  if (!value) throw new ActionSetupError(`${name} is not set: ${what}. Run \`aider-bot action\` as a step of a GitHub Actions workflow (uses: <owner>/aider-bot@v1).`);
+  if (!value)
+    throw new ActionSetupError(
+      `${name} is not set: ${what}. Run \`aider-bot action\` as a step of a GitHub Actions workflow (uses: <owner>/aider-bot@v1).`,
+    );
   return value;
 }
 
@@ -101,7 +118,8 @@ function httpUrl(name: string, value: string): string {
     // The value is not echoed: a URL may carry credentials.
     throw new ActionSetupError(`${name} must be an http(s) URL; the value given is not a valid URL.`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ActionSetupError(`${name} must be an http(s) URL; only http and https are supported.`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new ActionSetupError(`${name} must be an http(s) URL; only http and https are supported.`);
   return value.replace(/\/+$/, "");
 }
 
@@ -112,33 +130,47 @@ function httpUrl(name: string, value: string): string {
 export function readActionEnv(source: Readonly<Record<string, string | undefined>> = process.env): ActionEnv {
   const eventName = required(source, "GITHUB_EVENT_NAME", "the runner sets it to the event that started the workflow");
   if (!(ACTION_EVENTS as readonly string[]).includes(eventName)) {
-    throw new ActionSetupError(`The workflow was started by \`${eventName}\`, which aider-bot does not handle. Trigger it on: ${ACTION_EVENTS.join(", ")}.`);
+    throw new ActionSetupError(
+      `The workflow was started by \`${eventName}\`, which aider-bot does not handle. Trigger it on: ${ACTION_EVENTS.join(", ")}.`,
+    );
   }
   const repository = required(source, "GITHUB_REPOSITORY", "the runner sets it to owner/name");
   const [owner, repo, extra] = repository.split("/");
-  if (!owner || !repo || extra !== undefined) throw new ActionSetupError(`GITHUB_REPOSITORY must be owner/name, got "${repository}".`);
+  if (!owner || !repo || extra !== undefined)
+    throw new ActionSetupError(`GITHUB_REPOSITORY must be owner/name, got "${repository}".`);
   const githubToken = input(source, "github-token");
   if (!githubToken) {
     throw new ActionSetupError(
       "The `github-token` input is empty: leave it unset to use the workflow's GITHUB_TOKEN (default `${{ github.token }}`), or pass an App token from actions/create-github-app-token.",
     );
   }
-  const openaiBaseUrl = httpUrl("The `openai-base-url` input", input(source, "openai-base-url") ?? "https://api.openai.com/v1");
+  const openaiBaseUrl = httpUrl(
+    "The `openai-base-url` input",
+    input(source, "openai-base-url") ?? "https://api.openai.com/v1",
+  );
   const openaiApiKey = input(source, "openai-api-key");
   if (!openaiApiKey && new URL(openaiBaseUrl).hostname === "api.openai.com") {
-    throw new ActionSetupError("The `openai-api-key` input is empty: pass it from a secret (`openai-api-key: ${{ secrets.OPENAI_API_KEY }}`). Secrets are not given to workflows started from forks.");
+    throw new ActionSetupError(
+      "The `openai-api-key` input is empty: pass it from a secret (`openai-api-key: ${{ secrets.OPENAI_API_KEY }}`). Secrets are not given to workflows started from forks.",
+    );
   }
   const editFormat = input(source, "edit-format");
   if (editFormat !== undefined && !(EDIT_FORMAT_NAMES as readonly string[]).includes(editFormat)) {
-    throw new ActionSetupError(`The \`edit-format\` input must be one of ${EDIT_FORMAT_NAMES.join(", ")}, got "${editFormat}".`);
+    throw new ActionSetupError(
+      `The \`edit-format\` input must be one of ${EDIT_FORMAT_NAMES.join(", ")}, got "${editFormat}".`,
+    );
   }
   const trigger = input(source, "trigger");
   if (trigger !== undefined && !/^[A-Za-z][\w-]*$/.test(trigger)) {
-    throw new ActionSetupError(`The \`trigger\` input must be a single command word like "aider" (used as /aider), got "${trigger}".`);
+    throw new ActionSetupError(
+      `The \`trigger\` input must be a single command word like "aider" (used as /aider), got "${trigger}".`,
+    );
   }
   const configPath = input(source, "config-path") ?? ".github/aider.yml";
   if (configPath.startsWith("/") || configPath.split("/").includes("..")) {
-    throw new ActionSetupError(`The \`config-path\` input must be a path inside the repository like .github/aider.yml, got "${configPath}".`);
+    throw new ActionSetupError(
+      `The \`config-path\` input must be a path inside the repository like .github/aider.yml, got "${configPath}".`,
+    );
   }
   const logLevel = source.RUNNER_DEBUG === "1" ? "debug" : (source.LOG_LEVEL ?? "info");
   const weakModel = input(source, "weak-model");

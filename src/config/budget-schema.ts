@@ -52,7 +52,9 @@ export const operatorBudgetSchema = repoBudgetSchema
 export const budgetFileSchema = z
   .object({
     defaults: operatorBudgetSchema.default({}),
-    installations: z.record(z.string().regex(/^\d+$/, "installation ids are numbers"), operatorBudgetSchema).default({}),
+    installations: z
+      .record(z.string().regex(/^\d+$/, "installation ids are numbers"), operatorBudgetSchema)
+      .default({}),
   })
   .strict();
 

@@ -53,7 +53,8 @@ export interface ImageChoice {
  * An image reference: `[registry/]name[:tag][@digest]`. Everything else is refused, in particular a leading `-`
  * (the engine would read it as an option) and whitespace.
  */
-const IMAGE_REF = /^[a-z0-9][a-z0-9._-]*(?::[0-9]+)?(?:\/[a-z0-9][a-z0-9._-]*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
+const IMAGE_REF =
+  /^[a-z0-9][a-z0-9._-]*(?::[0-9]+)?(?:\/[a-z0-9][a-z0-9._-]*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$/;
 
 /** Whether `ref` is a well-formed image reference. `isImageReference("python:3.12") // true` */
 export function isImageReference(ref: string): boolean {
@@ -77,7 +78,8 @@ export function chooseImage(inputs: ImageInputs): ImageChoice {
   const table = { ...DEFAULT_TOOLCHAIN_IMAGES, ...inputs.table };
   for (const [tool, version] of Object.entries(inputs.toolchain ?? {})) {
     const image = toolchainImage(table, tool.toLowerCase(), version);
-    if (image && isImageReference(image)) return { image, source: `the repository's toolchain (${tool}${version ? ` ${version}` : ""})`, notes };
+    if (image && isImageReference(image))
+      return { image, source: `the repository's toolchain (${tool}${version ? ` ${version}` : ""})`, notes };
   }
   return { image: inputs.defaultImage, source: "the operator's default image (AIDER_BOT_DEFAULT_IMAGE)", notes };
 }

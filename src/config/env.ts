@@ -18,7 +18,8 @@ type Raw = string | undefined;
 
 /** `$XDG_STATE_HOME/aider-bot/queue`, else `~/.local/state/aider-bot/queue` (the XDG base-directory default). */
 export function defaultDataDir(source: Readonly<Record<string, Raw>> = process.env, home: string = homedir()): string {
-  const state = source.XDG_STATE_HOME && isAbsolute(source.XDG_STATE_HOME) ? source.XDG_STATE_HOME : join(home, ".local", "state");
+  const state =
+    source.XDG_STATE_HOME && isAbsolute(source.XDG_STATE_HOME) ? source.XDG_STATE_HOME : join(home, ".local", "state");
   return join(state, "aider-bot", "queue");
 }
 
@@ -81,8 +82,17 @@ const imageTable = () =>
       } catch {
         data = null;
       }
-      if (typeof data !== "object" || data === null || Array.isArray(data) || !Object.values(data).every((v) => typeof v === "string" && v.length > 0)) {
-        ctx.issues.push({ code: "custom", input: raw, message: `must be a JSON object of toolchain to image, like {"python:3.12":"python:3.12-slim","node":"node:20"}.` });
+      if (
+        typeof data !== "object" ||
+        data === null ||
+        Array.isArray(data) ||
+        !Object.values(data).every((v) => typeof v === "string" && v.length > 0)
+      ) {
+        ctx.issues.push({
+          code: "custom",
+          input: raw,
+          message: `must be a JSON object of toolchain to image, like {"python:3.12":"python:3.12-slim","node":"node:20"}.`,
+        });
         return z.NEVER;
       }
       return data as Record<string, string>;
@@ -114,13 +124,23 @@ const prices = () =>
         data = JSON.parse(raw);
       } catch {
         // The parser's own message would quote the text; the example says what to write instead.
-        ctx.issues.push({ code: "custom", input: raw, message: `must be JSON like {"my-model":{"input":1.5,"output":6}} (USD per million tokens).` });
+        ctx.issues.push({
+          code: "custom",
+          input: raw,
+          message: `must be JSON like {"my-model":{"input":1.5,"output":6}} (USD per million tokens).`,
+        });
         return z.NEVER;
       }
       const out: Prices = {};
-      for (const [model, price] of Object.entries((data ?? {}) as Record<string, { input?: unknown; output?: unknown }>)) {
+      for (const [model, price] of Object.entries(
+        (data ?? {}) as Record<string, { input?: unknown; output?: unknown }>,
+      )) {
         if (typeof price?.input !== "number" || typeof price?.output !== "number") {
-          ctx.issues.push({ code: "custom", input: raw, message: `entry "${model}" needs numeric "input" and "output" prices (USD per million tokens).` });
+          ctx.issues.push({
+            code: "custom",
+            input: raw,
+            message: `entry "${model}" needs numeric "input" and "output" prices (USD per million tokens).`,
+          });
           return z.NEVER;
         }
         out[model] = { input: price.input, output: price.output };
@@ -144,7 +164,12 @@ const githubBaseUrl = () =>
       const url = `${vars.GHE_PROTOCOL}://${vars.GHE_HOST}/api/v3`;
       const problem = urlProblem(url);
       if (problem === undefined) return url;
-      ctx.issues.push({ code: "custom", input: "(not shown)", path: ["GHE_HOST"], message: `must be a host name like ghe.example.com (no scheme, no path); ${problem}` });
+      ctx.issues.push({
+        code: "custom",
+        input: "(not shown)",
+        path: ["GHE_HOST"],
+        message: `must be a host name like ghe.example.com (no scheme, no path); ${problem}`,
+      });
       return z.NEVER;
     });
 
@@ -156,12 +181,18 @@ interface Variable<S extends z.ZodType> {
   schema: S;
 }
 
-const variable = <S extends z.ZodType>(names: string | readonly string[], schema: S): Variable<S> => ({ names, schema });
+const variable = <S extends z.ZodType>(names: string | readonly string[], schema: S): Variable<S> => ({
+  names,
+  schema,
+});
 
 /** Every variable the app reads, keyed by the `AppEnv` field it fills. */
 const VARIABLES = {
   /** The OpenAI-compatible endpoint's base URL. */
-  openaiBaseUrl: variable("OPENAI_BASE_URL", httpUrl("a URL like https://api.openai.com/v1").default("https://api.openai.com/v1")),
+  openaiBaseUrl: variable(
+    "OPENAI_BASE_URL",
+    httpUrl("a URL like https://api.openai.com/v1").default("https://api.openai.com/v1"),
+  ),
   /** The endpoint's key (a local endpoint may need none). A secret: never logged or echoed. */
   openaiApiKey: variable("OPENAI_API_KEY", text()),
   /** Default model when neither the repo config nor a flag names one. */
@@ -184,12 +215,18 @@ const VARIABLES = {
    * when none can run here, commands are skipped (the run still edits and pushes, and says so). `off`: without a
    * sandbox, by explicit choice.
    */
-  sandbox: variable("AIDER_BOT_SANDBOX", oneOf(["auto", "on", "off", "bubblewrap", "container"], "auto, container, bubblewrap, on or off").default("auto")),
+  sandbox: variable(
+    "AIDER_BOT_SANDBOX",
+    oneOf(["auto", "on", "off", "bubblewrap", "container"], "auto, container, bubblewrap, on or off").default("auto"),
+  ),
   /**
    * Container mode (`AIDER_BOT_SANDBOX=container`, or `auto` when an engine works): `podman` runs the engine's CLI
    * here; `docker` talks to a Docker daemon through its socket (AIDER_BOT_CONTAINER_SOCKET, default the CLI's own).
    */
-  containerEngine: variable("AIDER_BOT_CONTAINER_ENGINE", oneOf(["podman", "docker"], "podman or docker").default("podman")),
+  containerEngine: variable(
+    "AIDER_BOT_CONTAINER_ENGINE",
+    oneOf(["podman", "docker"], "podman or docker").default("podman"),
+  ),
   /** The Docker daemon's socket for `docker` (`unix:///var/run/docker.sock`), or Podman's remote socket. */
   containerSocket: variable("AIDER_BOT_CONTAINER_SOCKET", text()),
   /** Podman: a registries.conf of its own for pulls (mirrors, a plain-HTTP registry marked `insecure`). */
@@ -213,7 +250,10 @@ const VARIABLES = {
   /** Arm the `schedules` of every installed repository's config (default on; `off` turns them off). */
   schedules: variable("AIDER_BOT_SCHEDULES", onUnless("off")),
   /** How often installed repositories' configs are re-read for schedule changes. */
-  scheduleSyncMs: variable("AIDER_BOT_SCHEDULE_SYNC_MS", number(100, "a number of milliseconds ≥ 100").default(15 * 60_000)),
+  scheduleSyncMs: variable(
+    "AIDER_BOT_SCHEDULE_SYNC_MS",
+    number(100, "a number of milliseconds ≥ 100").default(15 * 60_000),
+  ),
   /** Where repo-map caches live (CLI: outside the checkout). */
   cacheDir: variable("AIDER_BOT_CACHE_DIR", text()),
   /**
@@ -300,7 +340,10 @@ export function readEnv(source: Readonly<Record<string, Raw>> = process.env): Ap
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [field, { names, schema }] of Object.entries(VARIABLES) as [string, Variable<z.ZodType>][]) {
-    const input = typeof names === "string" ? valueOf(source, names) : Object.fromEntries(names.map((name) => [name, valueOf(source, name)]));
+    const input =
+      typeof names === "string"
+        ? valueOf(source, names)
+        : Object.fromEntries(names.map((name) => [name, valueOf(source, name)]));
     const result = schema.safeParse(input);
     if (result.success) {
       if (result.data !== undefined) values[field] = result.data;
@@ -311,7 +354,12 @@ export function readEnv(source: Readonly<Record<string, Raw>> = process.env): Ap
       problems.push(`${name} ${issue.message}`);
     }
   }
-  if (problems.length > 0) throw new Error(problems.length === 1 ? problems[0] : `The environment has ${problems.length} problems:\n- ${problems.join("\n- ")}`);
+  if (problems.length > 0)
+    throw new Error(
+      problems.length === 1
+        ? problems[0]
+        : `The environment has ${problems.length} problems:\n- ${problems.join("\n- ")}`,
+    );
   return { ...(values as Values), source } as AppEnv;
 }
 

@@ -12,6 +12,8 @@ export async function readPrivateKey(env: Pick<AppEnv, "privateKey" | "privateKe
     return await readFile(env.privateKeyPath, "utf8");
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    throw new Error(`PRIVATE_KEY_PATH names a file that cannot be read (${typeof code === "string" ? code : "error"}): point it at the App's private key (.pem) or set PRIVATE_KEY instead.`);
+    throw new Error(
+      `PRIVATE_KEY_PATH names a file that cannot be read (${typeof code === "string" ? code : "error"}): point it at the App's private key (.pem) or set PRIVATE_KEY instead.`,
+    );
   }
 }

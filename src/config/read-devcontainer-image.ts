@@ -12,11 +12,14 @@ export function readDevcontainerImage(contents: string): DevcontainerImage {
   } catch {
     return { note: ".devcontainer/devcontainer.json is not valid JSON (with comments); its image was not used" };
   }
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return { note: ".devcontainer/devcontainer.json is not an object; its image was not used" };
+  if (typeof data !== "object" || data === null || Array.isArray(data))
+    return { note: ".devcontainer/devcontainer.json is not an object; its image was not used" };
   const record = data as Record<string, unknown>;
   if (typeof record.image === "string" && record.image.trim()) return { image: record.image.trim() };
   if (record.build !== undefined || record.dockerFile !== undefined || record.dockerComposeFile !== undefined) {
-    return { note: ".devcontainer/devcontainer.json builds its image (Dockerfile or compose), which the bot does not do; set `sandbox.image` in .github/aider.yml to a prebuilt image" };
+    return {
+      note: ".devcontainer/devcontainer.json builds its image (Dockerfile or compose), which the bot does not do; set `sandbox.image` in .github/aider.yml to a prebuilt image",
+    };
   }
   return {};
 }

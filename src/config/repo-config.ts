@@ -8,7 +8,9 @@ import { EDIT_FORMAT_NAMES } from "../edits/types.js";
 const PERMISSIONS = ["read", "triage", "write", "maintain", "admin"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const commandList = z.union([z.string().min(1), z.array(z.string().min(1))]).transform((v) => (Array.isArray(v) ? v : [v]));
+const commandList = z
+  .union([z.string().min(1), z.array(z.string().min(1))])
+  .transform((v) => (Array.isArray(v) ? v : [v]));
 const cron = z.string().refine((value) => {
   try {
     new Cron(value, { paused: true }).stop();
@@ -68,7 +70,13 @@ export const repoConfigSchema = z
         allowed_bots: z.array(z.number().int().positive()).default([]),
       })
       .strict()
-      .default({ command: "aider", label: "aider", min_permission: "write", ask_permission: "triage", allowed_bots: [] }),
+      .default({
+        command: "aider",
+        label: "aider",
+        min_permission: "write",
+        ask_permission: "triage",
+        allowed_bots: [],
+      }),
     pull_request: z
       .object({ draft: z.boolean().default(true), branch_prefix: z.string().min(1).default("aider/") })
       .strict()
@@ -141,7 +149,8 @@ export const repoConfigSchema = z
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;
 
-export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; problems: { path: string; message: string }[] };
+export type ConfigResult =
+  { ok: true; config: RepoConfig } | { ok: false; problems: { path: string; message: string }[] };
 
 /**
  * Validate a parsed `.github/aider.yml` (null/undefined = no file = all defaults). Each problem names its key path,
@@ -149,13 +158,17 @@ export type ConfigResult = { ok: true; config: RepoConfig } | { ok: false; probl
  */
 export function parseRepoConfig(raw: unknown): ConfigResult {
   const input = raw === null || raw === undefined ? {} : raw;
-  if (typeof input !== "object" || Array.isArray(input)) return { ok: false, problems: [{ path: "(file)", message: "must be a mapping of keys to values" }] };
+  if (typeof input !== "object" || Array.isArray(input))
+    return { ok: false, problems: [{ path: "(file)", message: "must be a mapping of keys to values" }] };
   const { _extends: _ignored, ...rest } = input as Record<string, unknown>;
   const result = repoConfigSchema.safeParse(rest);
   if (result.success) return { ok: true, config: result.data };
   return {
     ok: false,
-    problems: result.error.issues.map((issue) => ({ path: issue.path.join(".") || "(file)", message: describe(issue) })),
+    problems: result.error.issues.map((issue) => ({
+      path: issue.path.join(".") || "(file)",
+      message: describe(issue),
+    })),
   };
 }
 
@@ -163,7 +176,8 @@ function describe(issue: z.core.$ZodIssue): string {
   // The only unions are the command keys (setup, lint, test): one command or a list of them.
   if (issue.code === "invalid_union") return "must be a command or a list of commands";
   if (issue.code === "invalid_type") return `must be ${article(issue.expected)}`;
-  if (issue.code === "unrecognized_keys") return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `\`${k}\``).join(", ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `\`${k}\``).join(", ")}`;
   if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => `\`${String(v)}\``).join(", ")}`;
   return issue.message;
 }

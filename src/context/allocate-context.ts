@@ -79,7 +79,12 @@ function fillSource(source: ContextSource, share: number, cap: number): SourceAl
     } else skipped.push(item);
   }
   const partial = left >= MIN_PARTIAL_TOKENS ? skipped.shift() : undefined;
-  if (partial) kept.splice(keptIndex(source.items, kept, partial), 0, { item: partial, mode: partial.summarisable ? "summarise" : "truncated", tokens: left });
+  if (partial)
+    kept.splice(keptIndex(source.items, kept, partial), 0, {
+      item: partial,
+      mode: partial.summarisable ? "summarise" : "truncated",
+      tokens: left,
+    });
   return { ...base, kept, cut: skipped, note: describeCuts(source, kept, skipped, cap) };
 }
 
@@ -99,7 +104,12 @@ const NAMES: Record<SourceKind, string> = {
   diff: "changed files",
 };
 
-function describeCuts(source: ContextSource, kept: readonly KeptItem[], cut: readonly ContextItem[], cap: number): string | null {
+function describeCuts(
+  source: ContextSource,
+  kept: readonly KeptItem[],
+  cut: readonly ContextItem[],
+  cap: number,
+): string | null {
   const parts: string[] = [];
   const list = (items: readonly ContextItem[]) => {
     const names = items.slice(0, 5).map((i) => i.label);

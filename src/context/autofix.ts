@@ -27,14 +27,21 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   const ignored = (reason: string): HandleResult => ({ kind: "ignored", reason });
   const payload = ctx.payload as {
     action?: string;
-    repository?: { name?: string; owner?: { login?: string }; clone_url?: string; html_url?: string; default_branch?: string };
+    repository?: {
+      name?: string;
+      owner?: { login?: string };
+      clone_url?: string;
+      html_url?: string;
+      default_branch?: string;
+    };
     installation?: { id?: number };
     check_suite?: { app?: { slug?: string } };
   };
   if (payload.action !== "completed") return ignored(`check_suite.${payload.action} is not handled`);
   const suite = readCheckSuite(ctx.payload);
   if (!suite) return ignored("no check suite in payload");
-  if (!suite.conclusion || !FAILED.has(suite.conclusion)) return ignored(`check suite concluded ${suite.conclusion ?? "without a conclusion"}`);
+  if (!suite.conclusion || !FAILED.has(suite.conclusion))
+    return ignored(`check suite concluded ${suite.conclusion ?? "without a conclusion"}`);
   const owner = payload.repository?.owner?.login;
   const repo = payload.repository?.name;
   if (!owner || !repo) return ignored("no repository in payload");
@@ -59,7 +66,9 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   const rounds = countAutofixRounds(comments, botLogin, suite.headSha);
   if (rounds.alreadyForSha) return ignored("an automatic fix already ran for this commit");
   // Our own check run's suite must never start a fix of itself; the App id is known from the payload's app slug too.
-  const ownSuite = payload.check_suite?.app?.slug !== undefined && `${payload.check_suite.app.slug}[bot]`.toLowerCase() === botLogin.toLowerCase();
+  const ownSuite =
+    payload.check_suite?.app?.slug !== undefined &&
+    `${payload.check_suite.app.slug}[bot]`.toLowerCase() === botLogin.toLowerCase();
   const decision = decideAutofix({
     autofix: config.ci.autofix,
     maxRounds: config.ci.max_rounds,
@@ -74,14 +83,21 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   if (decision.kind === "skip") return ignored(decision.reason);
   if (decision.kind === "stop") {
     const marker = autofixStopMarker(pull);
-    await ensureComment(ctx.api, { ...where, issueNumber: pull, marker, botLogin, body: `${marker}\n🛑 ${decision.message}` });
+    await ensureComment(ctx.api, {
+      ...where,
+      issueNumber: pull,
+      marker,
+      botLogin,
+      body: `${marker}\n🛑 ${decision.message}`,
+    });
     log.info({ rounds: rounds.rounds }, "automatic CI fixes stopped");
     return { kind: "replied", reason: "autofix limit reached" };
   }
 
   // No ':' in a job id (BullMQ refuses it); the commit makes it unique per round.
   const jobId = `autofix-${owner}.${repo}-${pull}-${suite.headSha.slice(0, 12)}`;
-  const pr = (await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...where, pull_number: pull })).data as {
+  const pr = (await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { ...where, pull_number: pull }))
+    .data as {
     title?: string;
     body?: string | null;
     head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } | null };
@@ -90,7 +106,11 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   if (pr.head.sha !== suite.headSha) return ignored("the pull request's head moved on since this check suite");
   const resolved = resolveSettings(config, { files: [] }, services.defaults);
   if (!resolved.ok) return ignored(resolved.message);
-  const mode: PrMode = { kind: "fix-ci", extra: "", autofix: { round: decision.round, maxRounds: config.ci.max_rounds, sha: suite.headSha } };
+  const mode: PrMode = {
+    kind: "fix-ci",
+    extra: "",
+    autofix: { round: decision.round, maxRounds: config.ci.max_rounds, sha: suite.headSha },
+  };
   const cloneUrl = String(payload.repository?.clone_url ?? "");
   const request: RunRequest = {
     jobId,
@@ -110,7 +130,9 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
     },
     verb: "run",
     message: describeMode(mode),
-    untrustedContext: [{ label: `pull request #${pull}: title and description`, text: `${pr.title ?? ""}\n\n${pr.body ?? ""}`.trim() }],
+    untrustedContext: [
+      { label: `pull request #${pull}: title and description`, text: `${pr.title ?? ""}\n\n${pr.body ?? ""}`.trim() },
+    ],
     files: [],
     // Nobody asked: the bot is the requester, so no one is named co-author or asked for review.
     requester: { login: botLogin },
@@ -119,7 +141,13 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   };
   // The status comment is found again by the job id's marker, so a redelivered suite edits it instead of adding one;
   // the engine's dedupe by job id then keeps the run to one.
-  const statusCommentId = await ensureStatusComment(ctx.api, { ...where, issueNumber: pull, jobId, botLogin, body: renderStage("queued", request) });
+  const statusCommentId = await ensureStatusComment(ctx.api, {
+    ...where,
+    issueNumber: pull,
+    jobId,
+    botLogin,
+    body: renderStage("queued", request),
+  });
   const context: JobContext = {
     req: request,
     statusCommentId,
@@ -127,7 +155,13 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
     webUrl: String(payload.repository?.html_url ?? ""),
     command: config.trigger.command,
   };
-  const queued = await services.runs.enqueue({ id: jobId, key: jobKey(owner, repo, pull), installationId: request.installationId, kind: "run", data: context });
+  const queued = await services.runs.enqueue({
+    id: jobId,
+    key: jobKey(owner, repo, pull),
+    installationId: request.installationId,
+    kind: "run",
+    data: context,
+  });
   log.info({ job: jobId, round: decision.round, queued }, "automatic CI fix enqueued");
   return queued ? { kind: "enqueued", jobId, context } : ignored("duplicate delivery");
 }

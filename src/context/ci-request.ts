@@ -7,8 +7,13 @@ import { sanitiseText } from "./sanitise-text.js";
  * written by the repository's workflows, so they are sanitised and quoted; the summaries, annotations and log tails
  * go in as untrusted data (the "Failing checks" context block).
  */
-export function fixCiRequest(checks: readonly FailingCheck[], extra: string, testCommand?: string): Result<string, "no-failing-check"> {
-  if (checks.length === 0) return fail("no-failing-check", "No check of the head commit has failed, so there is nothing to fix.");
+export function fixCiRequest(
+  checks: readonly FailingCheck[],
+  extra: string,
+  testCommand?: string,
+): Result<string, "no-failing-check"> {
+  if (checks.length === 0)
+    return fail("no-failing-check", "No check of the head commit has failed, so there is nothing to fix.");
   const names = checks.map(
     (c) =>
       `- "${sanitiseText(c.name, { note: false }).text.replace(/\s+/g, " ").slice(0, 100)}" (${c.conclusion}${c.annotations.length ? `, ${c.annotations.length} annotation${c.annotations.length === 1 ? "" : "s"}` : ""})`,

@@ -35,9 +35,17 @@ export function createContextHooks(args: {
           count: args.count,
           // Earlier runs that do not fit are summarised by the weak model, as Aider summarises its chat history. The
           // length is asked for in the prompt, not as max_tokens: reasoning models reject it or need room beyond it.
-          summarise: async (text, maxTokens) => (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens) })).text,
+          summarise: async (text, maxTokens) =>
+            (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens) })).text,
           // Screenshots in the issue, its comments and the request (issue #32): GitHub's attachments only.
-          images: (texts) => collectImages({ api, texts, webOrigin: args.webUrl, model: req.settings.model, ...(req.settings.vision !== undefined ? { vision: req.settings.vision } : {}) }),
+          images: (texts) =>
+            collectImages({
+              api,
+              texts,
+              webOrigin: args.webUrl,
+              model: req.settings.model,
+              ...(req.settings.vision !== undefined ? { vision: req.settings.vision } : {}),
+            }),
         }),
         // The repository's instruction files, from the default branch (issue #32).
         loadRunInstructions(req, api),

@@ -31,11 +31,13 @@ const FAILED = new Set(["failure", "timed_out"]);
  */
 export function decideAutofix(s: AutofixState): AutofixDecision {
   if (!s.autofix) return { kind: "skip", reason: "ci.autofix is off" };
-  if (!s.conclusion || !FAILED.has(s.conclusion)) return { kind: "skip", reason: `check suite concluded ${s.conclusion ?? "without a conclusion"}` };
+  if (!s.conclusion || !FAILED.has(s.conclusion))
+    return { kind: "skip", reason: `check suite concluded ${s.conclusion ?? "without a conclusion"}` };
   if (s.suiteAppId === s.botAppId) return { kind: "skip", reason: "the bot's own check suite" };
   if (!s.headPushedByBot) return { kind: "skip", reason: "the failing commit is not the bot's" };
   const pull = s.pullNumbers[0];
-  if (pull === undefined) return { kind: "skip", reason: "the commit belongs to no open pull request of this repository" };
+  if (pull === undefined)
+    return { kind: "skip", reason: "the commit belongs to no open pull request of this repository" };
   if (s.roundsDone >= s.maxRounds) {
     return {
       kind: "stop",

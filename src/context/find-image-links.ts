@@ -3,7 +3,8 @@
  * writes an uploaded screenshot as `<img … src="https://github.com/user-attachments/assets/…">` or as a bare link).
  * Only what GitHub shows counts: code spans, fenced blocks and HTML comments are skipped. Pure.
  */
-const HIDDEN = /(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\2[`~]*[ \t]*(?=\n|$)|$)|<!--[\s\S]*?(?:-->|$)|(`+)(?!`)[^`]+?\3(?!`)/g;
+const HIDDEN =
+  /(^|\n) {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:\n {0,3}\2[`~]*[ \t]*(?=\n|$)|$)|<!--[\s\S]*?(?:-->|$)|(`+)(?!`)[^`]+?\3(?!`)/g;
 const MD_IMAGE = /!\[(?:[^\]\\]|\\.)*\]\(\s*<?([^\s<>()]+)>?(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g;
 const HTML_IMG = /<img\b[^>]*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
 const BARE_ATTACHMENT = /https?:\/\/[^\s<>()"'`\]]+\/(?:user-attachments\/assets|[\w.-]+\/[\w.-]+\/assets)\/[\w./-]+/g;
@@ -13,7 +14,8 @@ export function findImageLinks(text: string): string[] {
   const visible = text.replace(/\r\n?/g, "\n").replace(HIDDEN, (_m, lead: string | undefined) => lead ?? "");
   const found: { at: number; url: string }[] = [];
   for (const m of visible.matchAll(MD_IMAGE)) found.push({ at: m.index, url: m[1]! });
-  for (const m of visible.matchAll(HTML_IMG)) found.push({ at: m.index, url: (m[1] ?? m[2] ?? m[3] ?? "").replace(/&amp;/g, "&") });
+  for (const m of visible.matchAll(HTML_IMG))
+    found.push({ at: m.index, url: (m[1] ?? m[2] ?? m[3] ?? "").replace(/&amp;/g, "&") });
   // Bare links only outside the images already found (a markdown image's address is not a second image).
   const rest = visible.replace(MD_IMAGE, (m) => " ".repeat(m.length)).replace(HTML_IMG, (m) => " ".repeat(m.length));
   for (const m of rest.matchAll(BARE_ATTACHMENT)) found.push({ at: m.index, url: m[0] });
@@ -43,7 +45,8 @@ export function judgeImageLink(link: string, webOrigin: string): ImageLinkVerdic
   const web = new URL(webOrigin);
   if (url.username || url.password) return { ok: false, reason: "an address with credentials" };
   if (url.origin === web.origin && ATTACHMENT_PATH.test(url.pathname)) return { ok: true, url, sendToken: true };
-  if (web.hostname === "github.com" && url.protocol === "https:" && GITHUB_IMAGE_HOSTS.has(url.hostname) && !url.port) return { ok: true, url, sendToken: false };
+  if (web.hostname === "github.com" && url.protocol === "https:" && GITHUB_IMAGE_HOSTS.has(url.hostname) && !url.port)
+    return { ok: true, url, sendToken: false };
   return { ok: false, reason: `${url.host || "that address"} is not a GitHub attachment` };
 }
 
@@ -53,5 +56,10 @@ export function judgeImageLink(link: string, webOrigin: string): ImageLinkVerdic
  */
 export function isAllowedRedirect(to: URL, from: URL): boolean {
   if (to.origin === from.origin) return true;
-  return to.protocol === "https:" && !to.port && !to.username && (GITHUB_IMAGE_HOSTS.has(to.hostname) || to.hostname === "objects.githubusercontent.com");
+  return (
+    to.protocol === "https:" &&
+    !to.port &&
+    !to.username &&
+    (GITHUB_IMAGE_HOSTS.has(to.hostname) || to.hostname === "objects.githubusercontent.com")
+  );
 }

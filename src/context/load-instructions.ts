@@ -1,4 +1,10 @@
-import { AGENTS_FILE, ROOT_INSTRUCTION_FILES, type InstructionFile, type InstructionKind, type InstructionSet } from "../coder/repo-instructions.js";
+import {
+  AGENTS_FILE,
+  ROOT_INSTRUCTION_FILES,
+  type InstructionFile,
+  type InstructionKind,
+  type InstructionSet,
+} from "../coder/repo-instructions.js";
 import { sanitiseCode, sanitiseText } from "./sanitise-text.js";
 
 /** Where instruction files are read: the default branch through GitHub's API (App), or the checkout (CLI). */
@@ -33,7 +39,13 @@ const isMarkdown = (p: string) => /\.(md|mdx|markdown|txt|rst)$/i.test(p) || !/\
 
 /** A `read:` entry fit to be a repository path: relative, no `..`, no control characters. */
 export function isPlainRepoPath(p: string): boolean {
-  return p.length > 0 && p.length < 300 && !p.startsWith("/") && !p.split(/[\\/]/).includes("..") && !/[\u0000-\u001f]/.test(p);
+  return (
+    p.length > 0 &&
+    p.length < 300 &&
+    !p.startsWith("/") &&
+    !p.split(/[\\/]/).includes("..") &&
+    !/[\u0000-\u001f]/.test(p)
+  );
 }
 
 /**
@@ -41,30 +53,42 @@ export function isPlainRepoPath(p: string): boolean {
  * GitHub does not show is removed, invisible Unicode revealed). Never throws: what cannot be listed or read is a
  * note, and the run goes on with the rest. A file both found by name and listed in `read:` counts as `read:`.
  */
-export async function loadInstructions(source: InstructionSource, opts: LoadInstructionsOptions): Promise<InstructionSet> {
+export async function loadInstructions(
+  source: InstructionSource,
+  opts: LoadInstructionsOptions,
+): Promise<InstructionSet> {
   const notes: string[] = [];
   const maxBytes = opts.maxFileBytes ?? MAX_FILE_BYTES;
   const wanted: { path: string; kind: InstructionKind }[] = [];
   const tooLarge = new Set<string>();
   for (const p of opts.read) {
-    if (!isPlainRepoPath(p)) notes.push(`\`read:\` entry "${p.slice(0, 80)}" is not a path inside the repository: skipped.`);
+    if (!isPlainRepoPath(p))
+      notes.push(`\`read:\` entry "${p.slice(0, 80)}" is not a path inside the repository: skipped.`);
     else if (!wanted.some((w) => w.path === p)) wanted.push({ path: p, kind: "read" });
   }
   if (opts.auto) {
     let listed: Awaited<ReturnType<InstructionSource["list"]>> | null = null;
     try {
       listed = await source.list();
-      if (listed.truncated) notes.push("The repository's file list was too long to read whole: AGENTS.md files beyond it were not seen.");
+      if (listed.truncated)
+        notes.push("The repository's file list was too long to read whole: AGENTS.md files beyond it were not seen.");
     } catch (error) {
-      notes.push(`The repository's files could not be listed (${describe(error)}): only the root instruction files were looked for.`);
+      notes.push(
+        `The repository's files could not be listed (${describe(error)}): only the root instruction files were looked for.`,
+      );
     }
     const size = new Map(listed?.paths.map((p) => [p.path, p.size]) ?? []);
     const has = (p: string) => !listed || size.has(p);
     for (const r of ROOT_INSTRUCTION_FILES) if (has(r.path)) wanted.push(r);
-    const nested = (listed?.paths ?? []).map((p) => p.path).filter((p) => p.endsWith(`/${AGENTS_FILE}`) && isPlainRepoPath(p));
+    const nested = (listed?.paths ?? [])
+      .map((p) => p.path)
+      .filter((p) => p.endsWith(`/${AGENTS_FILE}`) && isPlainRepoPath(p));
     nested.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
     const maxNested = opts.maxNested ?? MAX_NESTED;
-    if (nested.length > maxNested) notes.push(`${nested.length - maxNested} of ${nested.length} nested AGENTS.md files were not read (at most ${maxNested}, the shallowest first).`);
+    if (nested.length > maxNested)
+      notes.push(
+        `${nested.length - maxNested} of ${nested.length} nested AGENTS.md files were not read (at most ${maxNested}, the shallowest first).`,
+      );
     wanted.push(...nested.slice(0, maxNested).map((path) => ({ path, kind: "agents" as const })));
     for (const w of wanted.filter((w) => w.kind !== "read" && (size.get(w.path) ?? 0) > maxBytes)) {
       tooLarge.add(w.path);
@@ -87,11 +111,15 @@ export async function loadInstructions(source: InstructionSource, opts: LoadInst
     for (const { w, text } of batch) {
       if (text === undefined) continue;
       if (text === null) {
-        if (w.kind === "read") notes.push(`\`read:\` file ${w.path} was not found${opts.from ? ` on ${opts.from}` : ""}.`);
+        if (w.kind === "read")
+          notes.push(`\`read:\` file ${w.path} was not found${opts.from ? ` on ${opts.from}` : ""}.`);
         continue;
       }
       if (w.kind !== "read" && Buffer.byteLength(text) > maxBytes) continue;
-      const cut = Buffer.byteLength(text) > maxBytes ? `${Buffer.from(text).subarray(0, maxBytes).toString("utf8")}\n[… cut at ${sizeText(maxBytes)}]` : text;
+      const cut =
+        Buffer.byteLength(text) > maxBytes
+          ? `${Buffer.from(text).subarray(0, maxBytes).toString("utf8")}\n[… cut at ${sizeText(maxBytes)}]`
+          : text;
       const clean = isMarkdown(w.path) ? sanitiseText(cut).text : sanitiseCode(cut).text;
       if (clean.trim()) files.push({ path: w.path, kind: w.kind, text: clean });
     }

@@ -14,12 +14,15 @@ export async function loadRunInstructions(req: RunRequest, api: GitHubClient): P
   const s = req.settings.instructions ?? { auto: true, read: [], maxTokens: DEFAULT_INSTRUCTIONS_TOKENS };
   if (!s.auto && s.read.length === 0) return undefined;
   try {
-    return await loadInstructions(defaultBranchInstructions(api, { owner: req.owner, repo: req.repo }, req.defaultBranch), {
-      auto: s.auto,
-      read: s.read,
-      maxTokens: s.maxTokens,
-      from: `the default branch (${req.defaultBranch})`,
-    });
+    return await loadInstructions(
+      defaultBranchInstructions(api, { owner: req.owner, repo: req.repo }, req.defaultBranch),
+      {
+        auto: s.auto,
+        read: s.read,
+        maxTokens: s.maxTokens,
+        from: `the default branch (${req.defaultBranch})`,
+      },
+    );
   } catch (error) {
     return {
       files: [],

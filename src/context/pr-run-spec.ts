@@ -5,7 +5,10 @@ import type { ContextBudget } from "./types.js";
  * Which pull-request loop a run closes (issue #14): a plain request (which still reads the PR's context), `/aider
  * address-reviews`, or `/aider fix-ci` — asked for, or started by the app itself after a failed check suite (`autofix`).
  */
-export type PrMode = { kind: "plain" } | { kind: "address-reviews"; threads: string[]; extra: string } | { kind: "fix-ci"; extra: string; autofix?: { round: number; maxRounds: number; sha: string } };
+export type PrMode =
+  | { kind: "plain" }
+  | { kind: "address-reviews"; threads: string[]; extra: string }
+  | { kind: "fix-ci"; extra: string; autofix?: { round: number; maxRounds: number; sha: string } };
 
 /** What a queued run carries for its context (plain data: a job is serialised into the queue). */
 export interface PrRunSpec {
@@ -31,7 +34,9 @@ export function describeMode(mode: PrMode): string {
     case "plain":
       return "";
     case "address-reviews": {
-      const which = mode.threads.length ? `review thread${mode.threads.length === 1 ? "" : "s"} ${mode.threads.join(", ")}` : "the unresolved review threads";
+      const which = mode.threads.length
+        ? `review thread${mode.threads.length === 1 ? "" : "s"} ${mode.threads.join(", ")}`
+        : "the unresolved review threads";
       return `Address ${which} of this pull request.${mode.extra.trim() ? `\n${mode.extra.trim()}` : ""}`;
     }
     case "fix-ci":

@@ -85,7 +85,8 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   } catch (error) {
     // collectContext guards each source; this is only reached by a bug or an unexpected shape. The run goes on.
     const note = `The ${isPullRequest ? "pull request's" : "issue's"} context could not be read (${error instanceof Error ? error.message : String(error)}); the run went on without it.`;
-    if (mode.kind !== "plain") return { blocks: [], details: `⚠️ ${note}`, files: [], autoTest: false, threads: [], refuse: note };
+    if (mode.kind !== "plain")
+      return { blocks: [], details: `⚠️ ${note}`, files: [], autoTest: false, threads: [], refuse: note };
     return { blocks: [], details: `⚠️ ${note}`, files: [], autoTest: false, threads: [] };
   }
 
@@ -96,7 +97,9 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   let refuse: string | undefined;
   if (mode.kind === "address-reviews") {
     const missing = unavailable("review_threads");
-    const r = missing ? fail("unavailable", missing) : addressReviewsRequest(collected.threads, mode.threads, mode.extra);
+    const r = missing
+      ? fail("unavailable", missing)
+      : addressReviewsRequest(collected.threads, mode.threads, mode.extra);
     if (r.ok) {
       message = r.value.text;
       threads = r.value.threads;
@@ -107,26 +110,36 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
     const r = missing ? fail("unavailable", missing) : fixCiRequest(collected.checks, mode.extra, req.settings.test);
     if (r.ok) {
       message = r.value;
-      files = [...new Set(collected.checks.flatMap((c) => c.annotations.map((a) => a.path)))].filter(isRepoPath).slice(0, 10);
+      files = [...new Set(collected.checks.flatMap((c) => c.annotations.map((a) => a.path)))]
+        .filter(isRepoPath)
+        .slice(0, 10);
     } else refuse = r.message;
   }
 
-  const images = deps.images ? await deps.images(imageTexts(req, collected, deps.botLogin)).catch(() => undefined) : undefined;
+  const images = deps.images
+    ? await deps.images(imageTexts(req, collected, deps.botLogin)).catch(() => undefined)
+    : undefined;
   const budget = { ...DEFAULT_CONTEXT_BUDGET, ...spec.budget };
   let allocations = allocateContext(collected.sources, budget);
   if (deps.summarise) allocations = await summariseKept(allocations, deps.summarise);
   // A log that could not be read (no `actions: read`) is a note inside its check for the model; the maintainer sees it
   // in the status comment, where granting the permission can be acted on.
-  const logNotes = [...new Set(collected.checks.filter((c) => c.logNote).map((c) => c.logNote!))].map((n) => `⚠️ Failing checks: ${n}.`);
+  const logNotes = [...new Set(collected.checks.filter((c) => c.logNote).map((c) => c.logNote!))].map(
+    (n) => `⚠️ Failing checks: ${n}.`,
+  );
   const auto = mode.kind === "fix-ci" ? mode.autofix : undefined;
   // The status comment says a run nobody asked for is an automatic one, and how many rounds remain.
-  const autoNote = auto ? `🔁 Automatic CI fix, round ${auto.round} of ${auto.maxRounds} (\`ci.autofix\` is on; \`ci.max_rounds\` limits the rounds per pull request).\n\n` : "";
+  const autoNote = auto
+    ? `🔁 Automatic CI fix, round ${auto.round} of ${auto.maxRounds} (\`ci.autofix\` is on; \`ci.max_rounds\` limits the rounds per pull request).\n\n`
+    : "";
   return {
     blocks: renderContextBlocks(allocations),
     details:
       autoNote +
       (logNotes.length ? `${logNotes.join("\n")}\n\n` : "") +
-      (isPullRequest ? renderContextDetails(allocations) : renderContextDetails(allocations).replace("Context from this pull request", "Context from this issue")),
+      (isPullRequest
+        ? renderContextDetails(allocations)
+        : renderContextDetails(allocations).replace("Context from this pull request", "Context from this issue")),
     ...(message !== undefined ? { message } : {}),
     files,
     hintFiles: contextHintFiles(collected),
@@ -141,9 +154,14 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
 function imageTexts(req: RunRequest, collected: CollectedContext, botLogin: string): { label: string; text: string }[] {
   const kind = req.target.kind === "issue" ? "issue" : "pull request";
   return [
-    ...req.untrustedContext.map((u) => ({ label: u.label.endsWith("title and description") ? `the ${kind}'s description` : u.label, text: u.text })),
+    ...req.untrustedContext.map((u) => ({
+      label: u.label.endsWith("title and description") ? `the ${kind}'s description` : u.label,
+      text: u.text,
+    })),
     { label: "the request", text: req.message },
-    ...collected.comments.filter((c) => c.author.toLowerCase() !== botLogin.toLowerCase()).map((c) => ({ label: `the comment by @${c.author}`, text: c.body })),
+    ...collected.comments
+      .filter((c) => c.author.toLowerCase() !== botLogin.toLowerCase())
+      .map((c) => ({ label: `the comment by @${c.author}`, text: c.body })),
   ];
 }
 
@@ -163,5 +181,11 @@ function contextHintFiles(collected: CollectedContext): string[] {
  * workspace confines reads anyway; this keeps odd values out of the request).
  */
 function isRepoPath(p: string): boolean {
-  return p.length > 0 && p.length < 300 && !p.startsWith("/") && !p.split(/[\\/]/).includes("..") && !/[\u0000-\u001f]/.test(p);
+  return (
+    p.length > 0 &&
+    p.length < 300 &&
+    !p.startsWith("/") &&
+    !p.split(/[\\/]/).includes("..") &&
+    !/[\u0000-\u001f]/.test(p)
+  );
 }

@@ -31,7 +31,9 @@ export function readPriorRun(comment: { body: string; createdAt: string; url?: s
               ? "answered"
               : "other";
   const fullSha = pushed?.[2] ? /\/commit\/([0-9a-f]{40})/.exec(pushed[2])?.[1] : undefined;
-  const files = [...(/\*\*Files changed\*\*\n((?:- .*\n?)+)/.exec(body)?.[1] ?? "").matchAll(/^- `([^`]+)`/gm)].map((m) => m[1]!);
+  const files = [...(/\*\*Files changed\*\*\n((?:- .*\n?)+)/.exec(body)?.[1] ?? "").matchAll(/^- `([^`]+)`/gm)].map(
+    (m) => m[1]!,
+  );
   const answer = body
     .replace(/<details>[\s\S]*?<\/details>/g, "")
     .replace(/<sub>[\s\S]*?<\/sub>/g, "")

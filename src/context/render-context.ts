@@ -48,7 +48,12 @@ export function renderContextSummary(allocations: readonly SourceAllocation[]): 
     return `| ${TITLES[a.kind].replace(/ \(.*\)$/, "")} | ${what} | ${formatNumber(used)} | ${note} |`;
   });
   const sum = allocations.reduce((n, a) => n + a.kept.reduce((m, k) => m + Math.min(k.tokens, k.item.tokens), 0), 0);
-  return ["| Source | Items | Tokens | Note |", "|---|---|---:|---|", ...rows, `| **Total** | | **${formatNumber(sum)}** | |`].join("\n");
+  return [
+    "| Source | Items | Tokens | Note |",
+    "|---|---|---:|---|",
+    ...rows,
+    `| **Total** | | **${formatNumber(sum)}** | |`,
+  ].join("\n");
 }
 
 /** The collapsible section of the status comment that lists the context that went in. */

@@ -18,7 +18,11 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
  * files went in (from where, how many tokens, shortened or left out), and which images were sent or left out and
  * why. Null when the run had neither. Pure.
  */
-export function renderRunInputs(instructions: InstructionSet | undefined, used: readonly InstructionUse[] | undefined, images: ImageSet | undefined): string | null {
+export function renderRunInputs(
+  instructions: InstructionSet | undefined,
+  used: readonly InstructionUse[] | undefined,
+  images: ImageSet | undefined,
+): string | null {
   const rows: string[] = [];
   let total = 0;
   const shown = new Set<string>();
@@ -41,12 +45,19 @@ export function renderRunInputs(instructions: InstructionSet | undefined, used: 
   for (const img of images?.images ?? []) {
     const t = imageTokens(img.part.width, img.part.height);
     total += t;
-    rows.push(`| ${cell(img.label)} | image | ~${formatNumber(t)} | ${img.type.slice(6).toUpperCase()} ${img.part.width}×${img.part.height}, ${formatNumber(Math.round(img.bytes / 1024))} KB |`);
+    rows.push(
+      `| ${cell(img.label)} | image | ~${formatNumber(t)} | ${img.type.slice(6).toUpperCase()} ${img.part.width}×${img.part.height}, ${formatNumber(Math.round(img.bytes / 1024))} KB |`,
+    );
   }
   const notes = [...(instructions?.notes ?? []), ...(images?.notes ?? [])];
   if (rows.length === 0 && notes.length === 0) return null;
-  const from = instructions && (used?.length || instructions.files.length) ? ` Instruction files are read from ${instructions.from}.` : "";
-  const table = rows.length ? ["| File or image | Kind | Tokens | Note |", "|---|---|---:|---|", ...rows].join("\n") : "";
+  const from =
+    instructions && (used?.length || instructions.files.length)
+      ? ` Instruction files are read from ${instructions.from}.`
+      : "";
+  const table = rows.length
+    ? ["| File or image | Kind | Tokens | Note |", "|---|---|---:|---|", ...rows].join("\n")
+    : "";
   const list = notes.map((n) => `- ${n}`).join("\n");
   return `<details><summary>Repository instructions and images (${formatNumber(total)} tokens)</summary>\n\n${[table, list].filter(Boolean).join("\n\n")}${from ? `\n\n${from.trim()}` : ""}\n\n</details>`;
 }

@@ -58,12 +58,20 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
     const marker = threadReplyMarker(a.jobId, t.id);
     if (!t.comments.some((c) => c.body.includes(marker))) {
       try {
-        await replyInThread(a.api, a.where, a.pull, t, `${marker}\n${renderThreadReply({ text, ...(fixed && o.kind === "pushed" ? { commitSha: o.sha, commitUrl: o.url } : {}), resolved })}`);
+        await replyInThread(
+          a.api,
+          a.where,
+          a.pull,
+          t,
+          `${marker}\n${renderThreadReply({ text, ...(fixed && o.kind === "pushed" ? { commitSha: o.sha, commitUrl: o.url } : {}), resolved })}`,
+        );
       } catch (error) {
         problems.push(`could not reply (${describe(error)})`);
       }
     }
-    lines.push(`- \`${t.id}\` (\`${t.path}\`): ${fixed ? "addressed" : "not changed"}${resolved ? ", resolved" : ""}${problems.length ? ` — ${problems.join("; ")}` : ""}`);
+    lines.push(
+      `- \`${t.id}\` (\`${t.path}\`): ${fixed ? "addressed" : "not changed"}${resolved ? ", resolved" : ""}${problems.length ? ` — ${problems.join("; ")}` : ""}`,
+    );
   }
   return `**Review threads**\n${lines.join("\n")}`;
 }

@@ -27,7 +27,8 @@ export function sanitiseText(input: string, options: { note?: boolean } = {}): {
   add("invisible tag or variation-selector character", revealed.counts.smuggled);
   add("bidi control (shown as [U+…])", revealed.counts.bidi);
   const removed = [...tally].map(([what, n]) => `${n} ${what}${n === 1 || what.endsWith(")") ? "" : "s"}`);
-  const note = removed.length && options.note !== false ? `\n\n[aider-bot removed hidden content: ${removed.join(", ")}]` : "";
+  const note =
+    removed.length && options.note !== false ? `\n\n[aider-bot removed hidden content: ${removed.join(", ")}]` : "";
   return { text: revealed.text + note, removed };
 }
 
@@ -56,7 +57,8 @@ const HTML_IMG = /<img\b[^>]*>/gi;
 const HTML_TAG = /<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?\/?>/g;
 const MD_IMAGE = /!\[(?:[^\]\\]|\\.)*\](?:\((?:[^()\\]|\\.|\([^()]*\))*\)|\[[^\]]*\])/g;
 const LINK_TITLE = /(\[(?:[^\]\\]|\\.)*\]\(\s*(?:<[^>\n]*>|[^\s()]+))\s+(?:"[^"]*"|'[^']*'|\([^)]*\))\s*\)/g;
-const REF_DEFINITION = /^ {0,3}\[(?!\^)(?:[^\]\\]|\\.)+\]:[ \t]*\S.*(?:\n[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*)?$/gm;
+const REF_DEFINITION =
+  /^ {0,3}\[(?!\^)(?:[^\]\\]|\\.)+\]:[ \t]*\S.*(?:\n[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*)?$/gm;
 
 function prose(text: string, add: (what: string, n?: number) => void): string {
   const count = (re: RegExp, s: string) => (s.match(re) ?? []).length;

@@ -9,7 +9,10 @@ export type Summarise = (text: string, maxTokens: number) => Promise<string>;
  * Summarise the items the allocation marked `summarise` (earlier runs that did not fit), as Aider summarises its chat
  * history with the weak model. A failed summary falls back to shortening and says so in the note: the run goes on.
  */
-export async function summariseKept(allocations: readonly SourceAllocation[], summarise: Summarise): Promise<SourceAllocation[]> {
+export async function summariseKept(
+  allocations: readonly SourceAllocation[],
+  summarise: Summarise,
+): Promise<SourceAllocation[]> {
   return Promise.all(
     allocations.map(async (a) => {
       let failed = 0;

@@ -1,5 +1,12 @@
 /** The sources of a pull request's context (issue #14), in the order they are shown to the model. */
-export const SOURCE_KINDS = ["prior_runs", "review_threads", "checks", "conversation", "closing_issues", "diff"] as const;
+export const SOURCE_KINDS = [
+  "prior_runs",
+  "review_threads",
+  "checks",
+  "conversation",
+  "closing_issues",
+  "diff",
+] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 /** Default per-source caps (tokens) and total; the caps also act as weights when the total is smaller than their sum. */

@@ -15,13 +15,24 @@ export interface DemoSandbox {
  * does this by itself: without bubblewrap the app runs no repository command unless AIDER_BOT_SANDBOX=off.
  */
 export async function chooseDemoSandbox(exec: Exec, requested: string | undefined): Promise<DemoSandbox> {
-  if (requested === "off") return { setting: "off", note: "Sandbox: off (AIDER_BOT_SANDBOX=off): the repository's test command runs without a sandbox." };
+  if (requested === "off")
+    return {
+      setting: "off",
+      note: "Sandbox: off (AIDER_BOT_SANDBOX=off): the repository's test command runs without a sandbox.",
+    };
   if (requested === "on" || requested === "auto" || requested === "bubblewrap" || requested === "container") {
-    return { setting: requested, note: `Sandbox: ${requested} (AIDER_BOT_SANDBOX=${requested}): the repository's test command runs only in a sandbox.` };
+    return {
+      setting: requested,
+      note: `Sandbox: ${requested} (AIDER_BOT_SANDBOX=${requested}): the repository's test command runs only in a sandbox.`,
+    };
   }
   const problem = await sandboxProblem(exec);
   // bubblewrap, not auto: auto prefers a container engine, and the demo's offline machine can pull no image.
-  if (problem === null) return { setting: "bubblewrap", note: "Sandbox: bubblewrap: the repository's test command runs in the sandbox, as for any repository." };
+  if (problem === null)
+    return {
+      setting: "bubblewrap",
+      note: "Sandbox: bubblewrap: the repository's test command runs in the sandbox, as for any repository.",
+    };
   return {
     setting: "off",
     note: [

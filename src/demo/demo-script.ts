@@ -44,8 +44,14 @@ const testFile = (name: string, answers: string, call: string, expectCalls: numb
 export const DEMO_FILES: Record<string, string> = {
   "package.json": `{ "name": "widgets", "version": "1.0.0", "type": "module", "scripts": { "test": "${DEMO_TEST_COMMAND}" } }\n`,
   "src/fetch-client.js": FETCH_CLIENT,
-  "src/index.js": 'import { getText } from "./fetch-client.js";\n\nexport async function main() {\n  console.log(await getText("https://example.com"));\n}\n',
-  "test/fetch-client.test.js": testFile("getText returns the body", 'new Response("hello")', 'getText("https://example.test/")', 1),
+  "src/index.js":
+    'import { getText } from "./fetch-client.js";\n\nexport async function main() {\n  console.log(await getText("https://example.com"));\n}\n',
+  "test/fetch-client.test.js": testFile(
+    "getText returns the body",
+    'new Response("hello")',
+    'getText("https://example.test/")',
+    1,
+  ),
   ".github/aider.yml": `# The commands the bot runs after each edit (read from the default branch).\ntest: ${DEMO_TEST_COMMAND}\nmax_reflections: 2\n`,
 };
 
@@ -55,7 +61,12 @@ export const DEMO_PR = {
   head: "sturdy-client",
   files: {
     "CHANGELOG.md": "- sturdier client: retry failed requests\n",
-    "test/retry.test.js": testFile("getText retries after a 503", 'new Response("busy", { status: 503 }), new Response("hello")', 'getText("https://example.test/", { retries: 1 })', 2),
+    "test/retry.test.js": testFile(
+      "getText retries after a 503",
+      'new Response("busy", { status: 503 }), new Response("hello")',
+      'getText("https://example.test/", { retries: 1 })',
+      2,
+    ),
   },
   comment: "/aider add retry logic to the fetch client",
 };
@@ -150,7 +161,10 @@ export const DEMO_ISSUE = {
 
 /** The model's turns on the issue: it asks for the file and adds the check (the tests stay green). */
 export const DEMO_ISSUE_TURNS: DemoTurn[] = [
-  { says: "asks to edit src/fetch-client.js", reply: "The check belongs in the fetch client:\n\nsrc/fetch-client.js\n" },
+  {
+    says: "asks to edit src/fetch-client.js",
+    reply: "The check belongs in the fetch client:\n\nsrc/fetch-client.js\n",
+  },
   {
     says: "makes getText throw on an empty URL",
     reply: [
@@ -172,4 +186,9 @@ export const DEMO_ISSUE_TURNS: DemoTurn[] = [
 export const DEMO_ISSUE_SUBJECT = "fix: reject empty URLs in getText";
 
 /** Every scripted answer of the demo, in the order the model is asked. */
-export const DEMO_REPLIES: string[] = [...DEMO_PR_TURNS.map((t) => t.reply), DEMO_PR_SUBJECT, ...DEMO_ISSUE_TURNS.map((t) => t.reply), DEMO_ISSUE_SUBJECT];
+export const DEMO_REPLIES: string[] = [
+  ...DEMO_PR_TURNS.map((t) => t.reply),
+  DEMO_PR_SUBJECT,
+  ...DEMO_ISSUE_TURNS.map((t) => t.reply),
+  DEMO_ISSUE_SUBJECT,
+];

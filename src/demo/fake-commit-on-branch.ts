@@ -28,7 +28,11 @@ export const VERIFIED_FILE = "aider-fake-verified";
  * recorded as verified. A fork's branch takes it only when one of its pull requests allows maintainer edits and the
  * fork does not refuse the App (`refuseAppPushes`).
  */
-export async function createCommitOnBranch(ctx: FakeCommitContext, input: Record<string, unknown>, token: string | null): Promise<GraphqlAnswer> {
+export async function createCommitOnBranch(
+  ctx: FakeCommitContext,
+  input: Record<string, unknown>,
+  token: string | null,
+): Promise<GraphqlAnswer> {
   if (!token || !ctx.state.issuedTokens.includes(token)) return gqlError("Bad credentials", "UNAUTHORIZED", 401);
   const branch = (input.branch ?? {}) as { repositoryNameWithOwner?: unknown; branchName?: unknown };
   const fullName = String(branch.repositoryNameWithOwner ?? "");
@@ -39,22 +43,33 @@ export async function createCommitOnBranch(ctx: FakeCommitContext, input: Record
   const refusal = forkRefusal(ctx.state, repo, branchName) ?? scopeRefusal(ctx.state, repo, token);
   if (refusal) return gqlError(refusal, "FORBIDDEN");
   const expected = String(input.expectedHeadOid ?? "");
-  if (!/^[0-9a-f]{40}$/.test(expected)) return gqlError("Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' is required. Expected type GitObjectID!", "INVALID_ARGUMENT");
+  if (!/^[0-9a-f]{40}$/.test(expected))
+    return gqlError(
+      "Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' is required. Expected type GitObjectID!",
+      "INVALID_ARGUMENT",
+    );
   const message = (input.message ?? {}) as { headline?: unknown; body?: unknown };
   const headline = String(message.headline ?? "");
-  if (!headline.trim() || headline.includes("\n")) return gqlError("A commit headline is required and must be a single line.", "UNPROCESSABLE");
-  const changes = (input.fileChanges ?? {}) as { additions?: { path?: unknown; contents?: unknown }[]; deletions?: { path?: unknown }[] };
+  if (!headline.trim() || headline.includes("\n"))
+    return gqlError("A commit headline is required and must be a single line.", "UNPROCESSABLE");
+  const changes = (input.fileChanges ?? {}) as {
+    additions?: { path?: unknown; contents?: unknown }[];
+    deletions?: { path?: unknown }[];
+  };
   const additions = changes.additions ?? [];
   const deletions = changes.deletions ?? [];
   for (const p of [...additions.map((a) => a.path), ...deletions.map((d) => d.path)]) {
     if (!validPath(p)) return gqlError(`Invalid path: '${String(p)}'.`, "UNPROCESSABLE");
   }
   const bare = ctx.bareDir(repo);
-  const git = async (args: string[], env: Record<string, string> = {}) => ctx.exec.run({ command: "git", args, cwd: bare, env });
+  const git = async (args: string[], env: Record<string, string> = {}) =>
+    ctx.exec.run({ command: "git", args, cwd: bare, env });
   const tip = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branchName}^{commit}`]);
-  if (tip.exitCode !== 0) return gqlError(`A ref named "refs/heads/${branchName}" does not exist in ${fullName}.`, "NOT_FOUND");
+  if (tip.exitCode !== 0)
+    return gqlError(`A ref named "refs/heads/${branchName}" does not exist in ${fullName}.`, "NOT_FOUND");
   const head = tip.stdout.trim();
-  if (head !== expected) return gqlError(`Expected branch to point to "${expected}" but it did not. Pull and try again.`, "STALE_DATA");
+  if (head !== expected)
+    return gqlError(`Expected branch to point to "${expected}" but it did not. Pull and try again.`, "STALE_DATA");
 
   const tmp = await mkdtemp(path.join(os.tmpdir(), "fake-commit-"));
   try {
@@ -62,10 +77,21 @@ export async function createCommitOnBranch(ctx: FakeCommitContext, input: Record
     await git(["read-tree", head], env);
     for (const d of deletions) {
       const present = await git(["ls-files", "--error-unmatch", "--", String(d.path)], env);
-      if (present.exitCode !== 0) return gqlError(`The file '${String(d.path)}' does not exist on '${branchName}' and cannot be deleted.`, "UNPROCESSABLE");
+      if (present.exitCode !== 0)
+        return gqlError(
+          `The file '${String(d.path)}' does not exist on '${branchName}' and cannot be deleted.`,
+          "UNPROCESSABLE",
+        );
       // Mode 0 removes the entry (`--force-remove` wants a work tree, which a bare repository has not).
-      const removed = await ctx.exec.run({ command: "git", args: ["update-index", "-z", "--index-info"], cwd: bare, env, input: `0 ${"0".repeat(head.length)}\t${String(d.path)}\0` });
-      if (removed.exitCode !== 0) return gqlError(`Could not delete '${String(d.path)}': ${removed.output.trim()}`, "UNPROCESSABLE");
+      const removed = await ctx.exec.run({
+        command: "git",
+        args: ["update-index", "-z", "--index-info"],
+        cwd: bare,
+        env,
+        input: `0 ${"0".repeat(head.length)}\t${String(d.path)}\0`,
+      });
+      if (removed.exitCode !== 0)
+        return gqlError(`Could not delete '${String(d.path)}': ${removed.output.trim()}`, "UNPROCESSABLE");
     }
     for (const [i, a] of additions.entries()) {
       const file = path.join(tmp, `blob-${i}`);
@@ -79,31 +105,53 @@ export async function createCommitOnBranch(ctx: FakeCommitContext, input: Record
     }
     const tree = (await git(["write-tree"], env)).stdout.trim();
     const bot = ctx.state.botLogin;
-    const who = { GIT_AUTHOR_NAME: bot, GIT_AUTHOR_EMAIL: `${BOT_IDS[bot] ?? 1}+${bot}@users.noreply.github.com`, GIT_COMMITTER_NAME: "GitHub", GIT_COMMITTER_EMAIL: "noreply@github.com" };
+    const who = {
+      GIT_AUTHOR_NAME: bot,
+      GIT_AUTHOR_EMAIL: `${BOT_IDS[bot] ?? 1}+${bot}@users.noreply.github.com`,
+      GIT_COMMITTER_NAME: "GitHub",
+      GIT_COMMITTER_EMAIL: "noreply@github.com",
+    };
     const body = typeof message.body === "string" && message.body.trim() ? `\n\n${message.body}` : "";
     const msgFile = path.join(tmp, "message");
     await writeFile(msgFile, `${headline}${body}\n`);
     const commit = (await git(["commit-tree", tree, "-p", head, "-F", msgFile], who)).stdout.trim();
     const moved = await git(["update-ref", `refs/heads/${branchName}`, commit, head]);
-    if (moved.exitCode !== 0) return gqlError(`Expected branch to point to "${expected}" but it did not. Pull and try again.`, "STALE_DATA");
+    if (moved.exitCode !== 0)
+      return gqlError(`Expected branch to point to "${expected}" but it did not. Pull and try again.`, "STALE_DATA");
     ctx.state.verifiedCommits.add(commit);
     await writeFile(path.join(bare, VERIFIED_FILE), `${commit}\n`, { flag: "a" });
     ctx.state.apiCommits.push({ repo: `${repo.owner}/${repo.name}`, branch: branchName, oid: commit });
-    return { status: 200, json: { data: { createCommitOnBranch: { commit: { oid: commit, url: `${ctx.webUrl}/${repo.owner}/${repo.name}/commit/${commit}` } } } } };
+    return {
+      status: 200,
+      json: {
+        data: {
+          createCommitOnBranch: {
+            commit: { oid: commit, url: `${ctx.webUrl}/${repo.owner}/${repo.name}/commit/${commit}` },
+          },
+        },
+      },
+    };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
 }
 
 /** `POST /repos/{o}/{r}/git/refs`: a new branch at a commit the repository has (422 if the ref exists or the sha is unknown). */
-export async function createGitRef(ctx: FakeCommitContext, repo: FakeRepo, body: Record<string, unknown>): Promise<{ status: number; json: unknown }> {
+export async function createGitRef(
+  ctx: FakeCommitContext,
+  repo: FakeRepo,
+  body: Record<string, unknown>,
+): Promise<{ status: number; json: unknown }> {
   const ref = String(body.ref ?? "");
   const sha = String(body.sha ?? "");
-  if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes("..")) return { status: 422, json: { message: "Reference name is not valid" } };
+  if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes(".."))
+    return { status: 422, json: { message: "Reference name is not valid" } };
   const git = (args: string[]) => ctx.exec.run({ command: "git", args, cwd: ctx.bareDir(repo) });
-  if ((await git(["cat-file", "-e", `${sha}^{commit}`])).exitCode !== 0) return { status: 422, json: { message: "Object does not exist" } };
+  if ((await git(["cat-file", "-e", `${sha}^{commit}`])).exitCode !== 0)
+    return { status: 422, json: { message: "Object does not exist" } };
   // The empty old value makes update-ref fail when the ref exists.
-  if ((await git(["update-ref", ref, sha, ""])).exitCode !== 0) return { status: 422, json: { message: "Reference already exists" } };
+  if ((await git(["update-ref", ref, sha, ""])).exitCode !== 0)
+    return { status: 422, json: { message: "Reference already exists" } };
   return { status: 201, json: { ref, object: { sha, type: "commit" } } };
 }
 
@@ -118,7 +166,11 @@ export function commitVerification(state: FakeGitHubState, sha: string) {
  * that brings to `branch` any commit GitHub did not sign (the fake's verified list). API commits never pass through
  * receive-pack, so they are accepted.
  */
-export async function requireSignedCommits(ctx: Pick<FakeCommitContext, "bareDir">, repo: FakeRepo, branch: string): Promise<void> {
+export async function requireSignedCommits(
+  ctx: Pick<FakeCommitContext, "bareDir">,
+  repo: FakeRepo,
+  branch: string,
+): Promise<void> {
   const hook = path.join(ctx.bareDir(repo), "hooks", "pre-receive");
   const script = `#!/bin/sh
 verified="$GIT_DIR/${VERIFIED_FILE}"
@@ -146,7 +198,9 @@ exit 0
  */
 function forkRefusal(state: FakeGitHubState, repo: FakeRepo, branch: string): string | null {
   const fullName = `${repo.owner}/${repo.name}`.toLowerCase();
-  const pulls = [...state.repos.values()].flatMap((r) => [...r.issues.values()].map((i) => i.pull)).filter((p) => p?.headRepoFullName?.toLowerCase() === fullName);
+  const pulls = [...state.repos.values()]
+    .flatMap((r) => [...r.issues.values()].map((i) => i.pull))
+    .filter((p) => p?.headRepoFullName?.toLowerCase() === fullName);
   if (pulls.length === 0) return null;
   if (repo.refuseAppPushes || !pulls.some((p) => p!.head === branch && p!.maintainerCanModify)) {
     return `Resource not accessible by integration: ${state.botLogin} may not push to ${repo.owner}/${repo.name}.`;
@@ -162,9 +216,15 @@ function forkRefusal(state: FakeGitHubState, repo: FakeRepo, branch: string): st
 function scopeRefusal(state: FakeGitHubState, repo: FakeRepo, token: string): string | null {
   const scope = state.tokenScopes.find((s) => s.token === token);
   if (!scope) return null;
-  if (scope.permissions && scope.permissions.contents !== "write") return "Resource not accessible by integration (the token has no contents: write).";
-  const isFork = [...state.repos.values()].some((r) => [...r.issues.values()].some((i) => i.pull?.headRepoFullName?.toLowerCase() === `${repo.owner}/${repo.name}`.toLowerCase()));
-  if (!isFork && scope.repositories && !scope.repositories.includes(repo.name)) return `Resource not accessible by integration (the token is not for ${repo.name}).`;
+  if (scope.permissions && scope.permissions.contents !== "write")
+    return "Resource not accessible by integration (the token has no contents: write).";
+  const isFork = [...state.repos.values()].some((r) =>
+    [...r.issues.values()].some(
+      (i) => i.pull?.headRepoFullName?.toLowerCase() === `${repo.owner}/${repo.name}`.toLowerCase(),
+    ),
+  );
+  if (!isFork && scope.repositories && !scope.repositories.includes(repo.name))
+    return `Resource not accessible by integration (the token is not for ${repo.name}).`;
   return null;
 }
 

@@ -16,7 +16,13 @@ type Response = { status: number; json?: unknown; text?: string; headers?: Recor
  * The pull-request context routes of the fake (PR files, check runs of a ref, annotations, Actions job logs and the
  * log URL they redirect to), in GitHub's documented shapes. Null when the route is not one of these.
  */
-export async function routePrContext(ctx: PrRouteContext, repo: FakeRepo, method: string, rest: string[], query: URLSearchParams): Promise<Response | null> {
+export async function routePrContext(
+  ctx: PrRouteContext,
+  repo: FakeRepo,
+  method: string,
+  rest: string[],
+  query: URLSearchParams,
+): Promise<Response | null> {
   if (method !== "GET") return null;
   const page = Number(query.get("page") ?? 1);
   const perPage = Number(query.get("per_page") ?? 30);
@@ -42,21 +48,37 @@ export async function routePrContext(ctx: PrRouteContext, repo: FakeRepo, method
           conclusion: r.conclusion ?? null,
           details_url: extra?.detailsUrl ?? null,
           app: { slug: extra?.appSlug ?? ctx.state.botLogin.replace("[bot]", "") },
-          output: { title: r.output?.title ?? null, summary: r.output?.summary ?? null, text: r.output?.text ?? null, annotations_count: extra?.annotations.length ?? 0 },
+          output: {
+            title: r.output?.title ?? null,
+            summary: r.output?.summary ?? null,
+            text: r.output?.text ?? null,
+            annotations_count: extra?.annotations.length ?? 0,
+          },
         };
       });
     return { status: 200, json: { total_count: runs.length, check_runs: slice(runs) } };
   }
   if (rest[0] === "check-runs" && rest[2] === "annotations") {
     const extra = prState(repo).checkExtras.get(Number(rest[1]));
-    return extra ? { status: 200, json: slice(extra.annotations.map((a) => ({ ...a, blob_href: "", raw_details: null, title: a.title ?? null }))) } : { status: 404, json: { message: "Not Found" } };
+    return extra
+      ? {
+          status: 200,
+          json: slice(
+            extra.annotations.map((a) => ({ ...a, blob_href: "", raw_details: null, title: a.title ?? null })),
+          ),
+        }
+      : { status: 404, json: { message: "Not Found" } };
   }
   if (rest[0] === "actions" && rest[1] === "jobs" && rest[3] === "logs") {
     const s = prState(repo);
     if (!s.actionsReadable) return { status: 403, json: { message: "Resource not accessible by integration" } };
     if (!s.jobLogs.has(Number(rest[2]))) return { status: 404, json: { message: "Not Found" } };
     // GitHub answers 302 to a short-lived storage URL; the fake serves it itself.
-    return { status: 302, headers: { location: `${ctx.apiUrl}/_fake/job-logs/${repo.owner}/${repo.name}/${rest[2]}?sig=fake` }, text: "" };
+    return {
+      status: 302,
+      headers: { location: `${ctx.apiUrl}/_fake/job-logs/${repo.owner}/${repo.name}/${rest[2]}?sig=fake` },
+      text: "",
+    };
   }
   return null;
 }
@@ -70,7 +92,11 @@ export function routeJobLogDownload(state: FakeGitHubState, segments: string[]):
 }
 
 async function resolve(ctx: PrRouteContext, repo: FakeRepo, ref: string): Promise<string | null> {
-  const r = await ctx.exec.run({ command: "git", args: ["rev-parse", "--verify", `${ref}^{commit}`], cwd: ctx.bareDir(repo) });
+  const r = await ctx.exec.run({
+    command: "git",
+    args: ["rev-parse", "--verify", `${ref}^{commit}`],
+    cwd: ctx.bareDir(repo),
+  });
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 

@@ -34,14 +34,30 @@ function overLimit(body: Record<string, unknown>): RouteResponse | null {
   if (typeof body.body === "string" && body.body.length > BODY_LIMIT) {
     return {
       status: 422,
-      json: { message: "Validation Failed", errors: [{ resource: "IssueComment", code: "unprocessable", field: "data", message: "Body is too long (maximum is 65536 characters)" }] },
+      json: {
+        message: "Validation Failed",
+        errors: [
+          {
+            resource: "IssueComment",
+            code: "unprocessable",
+            field: "data",
+            message: "Body is too long (maximum is 65536 characters)",
+          },
+        ],
+      },
     };
   }
   const output = body.output as { summary?: unknown; text?: unknown } | undefined;
   for (const field of ["summary", "text"] as const) {
     const v = output?.[field];
     if (typeof v === "string" && v.length > CHECK_OUTPUT_LIMIT) {
-      return { status: 422, json: { message: "Invalid request.", errors: [`Only ${CHECK_OUTPUT_LIMIT} characters are allowed; ${v.length} were supplied (output.${field}).`] } };
+      return {
+        status: 422,
+        json: {
+          message: "Invalid request.",
+          errors: [`Only ${CHECK_OUTPUT_LIMIT} characters are allowed; ${v.length} were supplied (output.${field}).`],
+        },
+      };
     }
   }
   return null;
@@ -54,7 +70,11 @@ function user(login: string) {
 async function branchSha(ctx: RouteContext, repo: FakeRepo, ref: string): Promise<string | null> {
   const fast = await readBranchRef(ctx.bareDir(repo), ref);
   if (fast !== undefined) return fast;
-  const r = await ctx.exec.run({ command: "git", args: ["rev-parse", "--verify", `refs/heads/${ref}`], cwd: ctx.bareDir(repo) });
+  const r = await ctx.exec.run({
+    command: "git",
+    args: ["rev-parse", "--verify", `refs/heads/${ref}`],
+    cwd: ctx.bareDir(repo),
+  });
   return r.exitCode === 0 ? r.stdout.trim() : null;
 }
 
@@ -108,15 +128,31 @@ function issueJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
 async function pullJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
   const pull = issue.pull!;
   const cloneUrl = `${ctx.webUrl}/${repo.owner}/${repo.name}.git`;
-  const repoJson = { full_name: `${repo.owner}/${repo.name}`, name: repo.name, owner: user(repo.owner), clone_url: cloneUrl, fork: false };
+  const repoJson = {
+    full_name: `${repo.owner}/${repo.name}`,
+    name: repo.name,
+    owner: user(repo.owner),
+    clone_url: cloneUrl,
+    fork: false,
+  };
   const headRepo =
     pull.headRepoFullName && pull.headRepoFullName !== repoJson.full_name
-      ? { ...repoJson, full_name: pull.headRepoFullName, fork: true, clone_url: `${ctx.webUrl}/${pull.headRepoFullName}.git` }
+      ? {
+          ...repoJson,
+          full_name: pull.headRepoFullName,
+          fork: true,
+          clone_url: `${ctx.webUrl}/${pull.headRepoFullName}.git`,
+        }
       : repoJson;
   return {
     ...issueJson(ctx, repo, issue),
     draft: pull.draft,
-    head: { ref: pull.head, sha: (await branchSha(ctx, repo, pull.head)) ?? "0".repeat(40), repo: headRepo, label: `${repo.owner}:${pull.head}` },
+    head: {
+      ref: pull.head,
+      sha: (await branchSha(ctx, repo, pull.head)) ?? "0".repeat(40),
+      repo: headRepo,
+      label: `${repo.owner}:${pull.head}`,
+    },
     maintainer_can_modify: pull.maintainerCanModify ?? false,
     base: { ref: pull.base, sha: (await branchSha(ctx, repo, pull.base)) ?? "0".repeat(40), repo: repoJson },
     requested_reviewers: pull.requestedReviewers.map(user),
@@ -145,7 +181,8 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     }));
     return { status: 200, json: { total_count: repos.length, repositories: repos } };
   }
-  if (method === "GET" && s[0] === "app" && s.length === 1) return { status: 200, json: { id: 1, slug: state.botLogin.replace("[bot]", ""), name: "aider-bot" } };
+  if (method === "GET" && s[0] === "app" && s.length === 1)
+    return { status: 200, json: { id: 1, slug: state.botLogin.replace("[bot]", ""), name: "aider-bot" } };
   if (method === "POST" && s[0] === "app" && s[1] === "installations" && s[3] === "access_tokens" && s.length === 4) {
     return accessToken(ctx, Number(s[2]), body);
   }
@@ -180,7 +217,11 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   if (method === "GET" && rest[0] === "git" && rest[1] === "trees" && rest[2]) {
     // The whole tree of a branch or commit (`recursive` set, as aider-bot asks), blobs with their sizes.
     const ref = decodeURIComponent(rest.slice(2).join("/"));
-    const out = await ctx.exec.run({ command: "git", args: ["ls-tree", "-r", "-l", "-z", ref], cwd: ctx.bareDir(repo) });
+    const out = await ctx.exec.run({
+      command: "git",
+      args: ["ls-tree", "-r", "-l", "-z", ref],
+      cwd: ctx.bareDir(repo),
+    });
     if (out.exitCode !== 0) return notFound;
     const tree = out.stdout
       .split("\0")
@@ -216,7 +257,14 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     const login = decodeURIComponent(rest[1]!);
     const permission = repo.permissions[login] ?? "none";
     if (permission === "none") return { status: 404, json: { message: `${login} is not a user` } };
-    return { status: 200, json: { permission: permission === "maintain" ? "write" : permission === "triage" ? "read" : permission, role_name: permission, user: user(login) } };
+    return {
+      status: 200,
+      json: {
+        permission: permission === "maintain" ? "write" : permission === "triage" ? "read" : permission,
+        role_name: permission,
+        user: user(login),
+      },
+    };
   }
   if (method === "POST" && rest.at(-1) === "reactions") {
     repo.reactions.push({ subject: rest.slice(0, -1).join("/"), content: String(body.content), user: state.botLogin });
@@ -234,13 +282,24 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   if (rest[0] === "issues" && rest.length === 1) {
     if (method === "POST") {
       const number = state.nextIssueNumber(repo);
-      const issue: FakeIssue = { number, title: String(body.title), body: String(body.body ?? ""), user: state.botLogin, labels: (body.labels as string[] | undefined) ?? [] };
+      const issue: FakeIssue = {
+        number,
+        title: String(body.title),
+        body: String(body.body ?? ""),
+        user: state.botLogin,
+        labels: (body.labels as string[] | undefined) ?? [],
+      };
       repo.issues.set(number, issue);
       return { status: 201, json: issueJson(ctx, repo, issue) };
     }
     const creator = req.query.get("creator");
     const wanted = req.query.get("state") ?? "open";
-    const list = [...repo.issues.values()].filter((i) => !i.pull && (!creator || i.user === creator) && (wanted === "all" || (wanted === "closed") === Boolean(i.closed)));
+    const list = [...repo.issues.values()].filter(
+      (i) =>
+        !i.pull &&
+        (!creator || i.user === creator) &&
+        (wanted === "all" || (wanted === "closed") === Boolean(i.closed)),
+    );
     return { status: 200, json: list.map((i) => issueJson(ctx, repo, i)) };
   }
   if (rest[0] === "issues" && rest[1] && rest[2] === "comments") {
@@ -248,7 +307,14 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     if (!repo.issues.has(number)) return notFound;
     if (method === "POST") {
       const now = new Date().toISOString();
-      const comment = { id: state.id(), issueNumber: number, body: String(body.body), user: state.botLogin, createdAt: now, updatedAt: now };
+      const comment = {
+        id: state.id(),
+        issueNumber: number,
+        body: String(body.body),
+        user: state.botLogin,
+        createdAt: now,
+        updatedAt: now,
+      };
       repo.comments.push(comment);
       return { status: 201, json: commentJson(ctx, repo, comment) };
     }
@@ -256,8 +322,17 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     const page = Number(req.query.get("page") ?? 1);
     const all = repo.comments.filter((c) => c.issueNumber === number);
     // Like GitHub, a `link` header points at the next page: Octokit's paginate follows it and nothing else.
-    const next = page * perPage < all.length ? { link: `<${ctx.apiUrl}/repos/${repo.owner}/${repo.name}/issues/${number}/comments?per_page=${perPage}&page=${page + 1}>; rel="next"` } : undefined;
-    return { status: 200, json: all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c)), ...(next ? { headers: next } : {}) };
+    const next =
+      page * perPage < all.length
+        ? {
+            link: `<${ctx.apiUrl}/repos/${repo.owner}/${repo.name}/issues/${number}/comments?per_page=${perPage}&page=${page + 1}>; rel="next"`,
+          }
+        : undefined;
+    return {
+      status: 200,
+      json: all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c)),
+      ...(next ? { headers: next } : {}),
+    };
   }
   if ((method === "GET" || method === "PATCH") && rest[0] === "issues" && rest.length === 2) {
     const issue = repo.issues.get(Number(rest[1]));
@@ -285,12 +360,22 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
     }
     const run = repo.checkRuns.find((c) => c.id === Number(rest[1]));
     if (!run) return notFound;
-    if (method === "PATCH") Object.assign(run, { status: body.status ?? run.status, conclusion: body.conclusion ?? run.conclusion, output: body.output ?? run.output });
-    return { status: 200, json: { id: run.id, name: run.name, head_sha: run.headSha, status: run.status, conclusion: run.conclusion } };
+    if (method === "PATCH")
+      Object.assign(run, {
+        status: body.status ?? run.status,
+        conclusion: body.conclusion ?? run.conclusion,
+        output: body.output ?? run.output,
+      });
+    return {
+      status: 200,
+      json: { id: run.id, name: run.name, head_sha: run.headSha, status: run.status, conclusion: run.conclusion },
+    };
   }
   if (method === "GET" && rest[0] === "commits" && rest[1]) {
     const ref = decodeURIComponent(rest[1]);
-    const known = async (oid: string) => (await ctx.exec.run({ command: "git", args: ["cat-file", "-e", `${oid}^{commit}`], cwd: ctx.bareDir(repo) })).exitCode === 0;
+    const known = async (oid: string) =>
+      (await ctx.exec.run({ command: "git", args: ["cat-file", "-e", `${oid}^{commit}`], cwd: ctx.bareDir(repo) }))
+        .exitCode === 0;
     const sha = /^[0-9a-f]{40}$/.test(ref) ? ((await known(ref)) ? ref : null) : await branchSha(ctx, repo, ref);
     if (!sha) return notFound;
     const verification = commitVerification(state, sha);
@@ -303,7 +388,11 @@ export async function routeRequest(ctx: RouteContext, req: RouteRequest): Promis
   return notFound;
 }
 
-function commentJson(ctx: RouteContext, repo: FakeRepo, c: { id: number; issueNumber: number; body: string; user: string; createdAt: string; updatedAt: string }) {
+function commentJson(
+  ctx: RouteContext,
+  repo: FakeRepo,
+  c: { id: number; issueNumber: number; body: string; user: string; createdAt: string; updatedAt: string },
+) {
   return {
     id: c.id,
     body: c.body,
@@ -314,13 +403,23 @@ function commentJson(ctx: RouteContext, repo: FakeRepo, c: { id: number; issueNu
   };
 }
 
-async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, rest: string[]): Promise<RouteResponse> {
+async function routePulls(
+  ctx: RouteContext,
+  repo: FakeRepo,
+  req: RouteRequest,
+  rest: string[],
+): Promise<RouteResponse> {
   const { method, body } = req;
   const { state } = ctx;
   if (rest.length === 1 && method === "GET") {
     const head = req.query.get("head");
     const wanted = req.query.get("state") ?? "open";
-    const pulls = [...repo.issues.values()].filter((i) => i.pull && (!head || `${repo.owner}:${i.pull.head}` === head) && (wanted === "all" || (wanted === "closed") === Boolean(i.closed)));
+    const pulls = [...repo.issues.values()].filter(
+      (i) =>
+        i.pull &&
+        (!head || `${repo.owner}:${i.pull.head}` === head) &&
+        (wanted === "all" || (wanted === "closed") === Boolean(i.closed)),
+    );
     return { status: 200, json: await Promise.all(pulls.map((p) => pullJson(ctx, repo, p))) };
   }
   if (rest.length === 1 && method === "POST") {
@@ -331,7 +430,12 @@ async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, 
       body: String(body.body ?? ""),
       user: state.botLogin,
       labels: [],
-      pull: { head: String(body.head).replace(/^[^:]+:/, ""), base: String(body.base), draft: Boolean(body.draft), requestedReviewers: [] },
+      pull: {
+        head: String(body.head).replace(/^[^:]+:/, ""),
+        base: String(body.base),
+        draft: Boolean(body.draft),
+        requestedReviewers: [],
+      },
     };
     repo.issues.set(number, issue);
     return { status: 201, json: await pullJson(ctx, repo, issue) };
@@ -351,14 +455,31 @@ async function routePulls(ctx: RouteContext, repo: FakeRepo, req: RouteRequest, 
   if (rest[2] === "comments" && rest[4] === "replies" && method === "POST") {
     const parent = repo.reviewComments.find((c) => c.id === Number(rest[3]));
     if (!parent) return notFound;
-    const reply = { id: state.id(), pullNumber: issue.number, body: String(body.body), user: state.botLogin, path: parent.path, line: parent.line, inReplyTo: parent.id };
+    const reply = {
+      id: state.id(),
+      pullNumber: issue.number,
+      body: String(body.body),
+      user: state.botLogin,
+      path: parent.path,
+      line: parent.line,
+      inReplyTo: parent.id,
+    };
     repo.reviewComments.push(reply);
     return { status: 201, json: { id: reply.id, body: reply.body, in_reply_to_id: parent.id, user: user(reply.user) } };
   }
   if (rest[2] === "comments" && method === "GET") {
     return {
       status: 200,
-      json: repo.reviewComments.filter((c) => c.pullNumber === issue.number).map((c) => ({ id: c.id, body: c.body, path: c.path, line: c.line, in_reply_to_id: c.inReplyTo, user: user(c.user) })),
+      json: repo.reviewComments
+        .filter((c) => c.pullNumber === issue.number)
+        .map((c) => ({
+          id: c.id,
+          body: c.body,
+          path: c.path,
+          line: c.line,
+          in_reply_to_id: c.inReplyTo,
+          user: user(c.user),
+        })),
     };
   }
   return notFound;
@@ -377,13 +498,28 @@ function accessToken(ctx: RouteContext, installationId: number, body: unknown): 
     return { status: 422, json: { message: "Invalid request: repositories must be an array of repository names." } };
   }
   const perms = b.permissions;
-  if (perms !== undefined && (typeof perms !== "object" || perms === null || Object.values(perms).some((v) => v !== "read" && v !== "write"))) {
-    return { status: 422, json: { message: 'Invalid request: permissions must map permission names to "read" or "write".' } };
+  if (
+    perms !== undefined &&
+    (typeof perms !== "object" || perms === null || Object.values(perms).some((v) => v !== "read" && v !== "write"))
+  ) {
+    return {
+      status: 422,
+      json: { message: 'Invalid request: permissions must map permission names to "read" or "write".' },
+    };
   }
   const all = [...state.repos.values()];
-  const selected = names === undefined ? all : all.filter((r) => (names as string[]).some((n) => n.toLowerCase() === r.name.toLowerCase()));
+  const selected =
+    names === undefined
+      ? all
+      : all.filter((r) => (names as string[]).some((n) => n.toLowerCase() === r.name.toLowerCase()));
   if (names !== undefined && selected.length !== (names as string[]).length) {
-    return { status: 422, json: { message: "There is at least one repository that does not exist or is not accessible to the parent installation." } };
+    return {
+      status: 422,
+      json: {
+        message:
+          "There is at least one repository that does not exist or is not accessible to the parent installation.",
+      },
+    };
   }
   const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
   state.issuedTokens.push(token);
@@ -398,9 +534,24 @@ function accessToken(ctx: RouteContext, installationId: number, body: unknown): 
     json: {
       token,
       expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      permissions: perms ?? { contents: "write", issues: "write", pull_requests: "write", checks: "write", metadata: "read" },
+      permissions: perms ?? {
+        contents: "write",
+        issues: "write",
+        pull_requests: "write",
+        checks: "write",
+        metadata: "read",
+      },
       repository_selection: names === undefined ? "all" : "selected",
-      ...(names !== undefined ? { repositories: selected.map((r) => ({ name: r.name, full_name: `${r.owner}/${r.name}`, owner: user(r.owner), private: false })) } : {}),
+      ...(names !== undefined
+        ? {
+            repositories: selected.map((r) => ({
+              name: r.name,
+              full_name: `${r.owner}/${r.name}`,
+              owner: user(r.owner),
+              private: false,
+            })),
+          }
+        : {}),
     },
   };
 }

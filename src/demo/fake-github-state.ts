@@ -8,7 +8,14 @@ export interface FakeIssue {
   /** Closed (or, for a pull request, merged or closed); open when unset. */
   closed?: boolean;
   /** Set for pull requests (GitHub numbers issues and PRs together). */
-  pull?: { head: string; base: string; draft: boolean; requestedReviewers: string[]; headRepoFullName?: string; maintainerCanModify?: boolean };
+  pull?: {
+    head: string;
+    base: string;
+    draft: boolean;
+    requestedReviewers: string[];
+    headRepoFullName?: string;
+    maintainerCanModify?: boolean;
+  };
 }
 
 export interface FakeComment {

@@ -27,18 +27,28 @@ export async function answerGraphql(
     return { status: 200, json: { data: { resolveReviewThread: { thread: { id: thread.id, isResolved: true } } } } };
   }
   const repo = state.repo(String(v.owner ?? ""), String(v.repo ?? ""));
-  if (!repo) return error(`Could not resolve to a Repository with the name '${String(v.owner)}/${String(v.repo)}'.`, "NOT_FOUND");
+  if (!repo)
+    return error(
+      `Could not resolve to a Repository with the name '${String(v.owner)}/${String(v.repo)}'.`,
+      "NOT_FOUND",
+    );
   const number = Number(v.number);
   const pull = repo.issues.get(number)?.pull ? repo.issues.get(number)! : null;
   if (/reviewThreads\s*\(/.test(query)) {
-    return { status: 200, json: { data: { repository: { pullRequest: pull ? { reviewThreads: reviewThreads(repo, number) } : null } } } };
+    return {
+      status: 200,
+      json: { data: { repository: { pullRequest: pull ? { reviewThreads: reviewThreads(repo, number) } : null } } },
+    };
   }
   if (/closingIssuesReferences\s*\(/.test(query)) {
     const nodes = (prState(repo).closing.get(number) ?? [])
       .map((n) => repo.issues.get(n))
       .filter((i) => i !== undefined)
       .map((i) => ({ number: i.number, title: i.title, body: i.body }));
-    return { status: 200, json: { data: { repository: { pullRequest: pull ? { closingIssuesReferences: { nodes } } : null } } } };
+    return {
+      status: 200,
+      json: { data: { repository: { pullRequest: pull ? { closingIssuesReferences: { nodes } } : null } } },
+    };
   }
   return error("The fake GitHub does not implement this GraphQL operation.", "UNSUPPORTED");
 }
@@ -57,7 +67,14 @@ function reviewThreads(repo: FakeRepo, pull: number) {
         path: first.path,
         line: t.isOutdated ? null : first.line,
         originalLine: first.line,
-        comments: { nodes: all.map((c) => ({ databaseId: c.id, body: c.body, diffHunk: s.diffHunks.get(t.firstCommentId) ?? "", author: { login: c.user } })) },
+        comments: {
+          nodes: all.map((c) => ({
+            databaseId: c.id,
+            body: c.body,
+            diffHunk: s.diffHunks.get(t.firstCommentId) ?? "",
+            author: { login: c.user },
+          })),
+        },
       };
     });
   return { pageInfo: { hasNextPage: false, endCursor: null }, nodes };

@@ -12,7 +12,14 @@ export interface FakeThread {
 export interface FakeCheckExtras {
   appSlug: string;
   detailsUrl?: string;
-  annotations: { path: string; start_line: number; end_line: number; annotation_level: string; message: string; title?: string }[];
+  annotations: {
+    path: string;
+    start_line: number;
+    end_line: number;
+    annotation_level: string;
+    message: string;
+    title?: string;
+  }[];
 }
 
 /** Pull-request context the fake serves (kept beside FakeRepo so the core state file stays small). */
@@ -31,7 +38,14 @@ const extras = new WeakMap<FakeRepo, FakePrState>();
 export function prState(repo: FakeRepo): FakePrState {
   let s = extras.get(repo);
   if (!s) {
-    s = { threads: [], diffHunks: new Map(), closing: new Map(), checkExtras: new Map(), jobLogs: new Map(), actionsReadable: true };
+    s = {
+      threads: [],
+      diffHunks: new Map(),
+      closing: new Map(),
+      checkExtras: new Map(),
+      jobLogs: new Map(),
+      actionsReadable: true,
+    };
     extras.set(repo, s);
   }
   return s;
@@ -41,14 +55,36 @@ export function prState(repo: FakeRepo): FakePrState {
 export function seedReviewThread(
   state: FakeGitHubState,
   repo: FakeRepo,
-  t: { pullNumber: number; path: string; line: number; diffHunk: string; comments: { user: string; body: string }[]; isResolved?: boolean; isOutdated?: boolean },
+  t: {
+    pullNumber: number;
+    path: string;
+    line: number;
+    diffHunk: string;
+    comments: { user: string; body: string }[];
+    isResolved?: boolean;
+    isOutdated?: boolean;
+  },
 ): FakeThread {
   const ids = t.comments.map(() => state.id());
   t.comments.forEach((c, i) => {
-    repo.reviewComments.push({ id: ids[i]!, pullNumber: t.pullNumber, body: c.body, user: c.user, path: t.path, line: t.line, ...(i > 0 ? { inReplyTo: ids[0]! } : {}) });
+    repo.reviewComments.push({
+      id: ids[i]!,
+      pullNumber: t.pullNumber,
+      body: c.body,
+      user: c.user,
+      path: t.path,
+      line: t.line,
+      ...(i > 0 ? { inReplyTo: ids[0]! } : {}),
+    });
   });
   prState(repo).diffHunks.set(ids[0]!, t.diffHunk);
-  const thread: FakeThread = { id: `PRRT_fake${ids[0]}`, pullNumber: t.pullNumber, firstCommentId: ids[0]!, isResolved: t.isResolved ?? false, isOutdated: t.isOutdated ?? false };
+  const thread: FakeThread = {
+    id: `PRRT_fake${ids[0]}`,
+    pullNumber: t.pullNumber,
+    firstCommentId: ids[0]!,
+    isResolved: t.isResolved ?? false,
+    isOutdated: t.isOutdated ?? false,
+  };
   prState(repo).threads.push(thread);
   return thread;
 }
@@ -57,22 +93,48 @@ export function seedReviewThread(
 export function seedCheckRun(
   state: FakeGitHubState,
   repo: FakeRepo,
-  c: { headSha: string; name: string; conclusion: string; title?: string; summary?: string; text?: string; appSlug?: string; annotations?: FakeCheckExtras["annotations"]; log?: string },
+  c: {
+    headSha: string;
+    name: string;
+    conclusion: string;
+    title?: string;
+    summary?: string;
+    text?: string;
+    appSlug?: string;
+    annotations?: FakeCheckExtras["annotations"];
+    log?: string;
+  },
 ): number {
   const id = state.id();
-  repo.checkRuns.push({ id, name: c.name, headSha: c.headSha, status: "completed", conclusion: c.conclusion, output: { title: c.title, summary: c.summary, text: c.text } });
+  repo.checkRuns.push({
+    id,
+    name: c.name,
+    headSha: c.headSha,
+    status: "completed",
+    conclusion: c.conclusion,
+    output: { title: c.title, summary: c.summary, text: c.text },
+  });
   const appSlug = c.appSlug ?? "github-actions";
   prState(repo).checkExtras.set(id, {
     appSlug,
     annotations: c.annotations ?? [],
-    ...(appSlug === "github-actions" ? { detailsUrl: `https://github.com/${repo.owner}/${repo.name}/actions/runs/1/job/${id}` } : {}),
+    ...(appSlug === "github-actions"
+      ? { detailsUrl: `https://github.com/${repo.owner}/${repo.name}/actions/runs/1/job/${id}` }
+      : {}),
   });
   if (c.log !== undefined) prState(repo).jobLogs.set(id, c.log);
   return id;
 }
 
 /** Seed an issue comment by someone else. */
-export function seedIssueComment(state: FakeGitHubState, repo: FakeRepo, issueNumber: number, user: string, body: string, createdAt = new Date().toISOString()): number {
+export function seedIssueComment(
+  state: FakeGitHubState,
+  repo: FakeRepo,
+  issueNumber: number,
+  user: string,
+  body: string,
+  createdAt = new Date().toISOString(),
+): number {
   const id = state.id();
   repo.comments.push({ id, issueNumber, body, user, createdAt, updatedAt: createdAt });
   return id;

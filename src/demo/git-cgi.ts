@@ -8,7 +8,13 @@ import { spawnStream } from "../exec/spawn-stream.js";
 export function serveGitCgi(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  options: { projectRoot: string; pathInfo: string; query: string; remoteUser: string; sourceEnv: Readonly<Record<string, string | undefined>> },
+  options: {
+    projectRoot: string;
+    pathInfo: string;
+    query: string;
+    remoteUser: string;
+    sourceEnv: Readonly<Record<string, string | undefined>>;
+  },
 ): void {
   const env: Record<string, string> = {
     GIT_PROJECT_ROOT: options.projectRoot,

@@ -51,7 +51,8 @@ export function narrateLoop(input: LoopInput): LoopNarration {
   const stillFails = /still fails/.test(input.status);
   const pushed = /🚀 (Pushed|Opened)/.test(input.status);
   const green = pushed && ran && !skipped && !stillFails;
-  if (green) lines.push(`checks  \`${input.testCommand}\` passes: the checks are green, so the bot commits and pushes.`);
+  if (green)
+    lines.push(`checks  \`${input.testCommand}\` passes: the checks are green, so the bot commits and pushes.`);
   else if (skipped) lines.push(`checks  NOT run (see the status comment): the change was pushed unchecked.`);
   else if (stillFails) lines.push(`checks  still failing after the last reflection (see the status comment).`);
   else lines.push(`checks  the run did not end green (see the status comment).`);

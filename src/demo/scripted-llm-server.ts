@@ -7,7 +7,11 @@ import type { AddressInfo } from "node:net";
  */
 export type ScriptedReply =
   | string
-  | { text: string; finishReason?: "stop" | "length"; usage?: { prompt_tokens: number; completion_tokens: number } | null }
+  | {
+      text: string;
+      finishReason?: "stop" | "length";
+      usage?: { prompt_tokens: number; completion_tokens: number } | null;
+    }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | { hangMs: number }
   | { commitMessage: PlainReply };
@@ -101,7 +105,9 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (raw += chunk));
     req.on("end", () => {
-      const body = raw ? (JSON.parse(raw) as RecordedRequest["body"]) : ({ model: "", messages: [] } as RecordedRequest["body"]);
+      const body = raw
+        ? (JSON.parse(raw) as RecordedRequest["body"])
+        : ({ model: "", messages: [] } as RecordedRequest["body"]);
       requests.push({ path: req.url ?? "", headers: req.headers, body });
       if (!req.url?.endsWith("/chat/completions")) {
         res.writeHead(404, { "content-type": "application/json" });
@@ -129,7 +135,10 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
       }
       const text = typeof reply === "string" ? reply : reply.text;
       const finish = typeof reply === "string" ? "stop" : (reply.finishReason ?? "stop");
-      const usage = typeof reply === "object" && reply.usage !== undefined ? reply.usage : { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: Math.ceil(text.length / 4) };
+      const usage =
+        typeof reply === "object" && reply.usage !== undefined
+          ? reply.usage
+          : { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: Math.ceil(text.length / 4) };
       const id = `chatcmpl-${requests.length}`;
       const created = Math.floor(Date.now() / 1000);
       if (body.stream) {
@@ -137,10 +146,30 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
         const pieces = text.match(/[\s\S]{1,40}/g) ?? [""];
         for (const piece of pieces) {
-          send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+          send({
+            id,
+            object: "chat.completion.chunk",
+            created,
+            model: body.model,
+            choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+          });
         }
-        send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
-        if (usage) send({ id, object: "chat.completion.chunk", created, model: body.model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+        send({
+          id,
+          object: "chat.completion.chunk",
+          created,
+          model: body.model,
+          choices: [{ index: 0, delta: {}, finish_reason: finish }],
+        });
+        if (usage)
+          send({
+            id,
+            object: "chat.completion.chunk",
+            created,
+            model: body.model,
+            choices: [],
+            usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+          });
         res.end("data: [DONE]\n\n");
         return;
       }
@@ -169,7 +198,11 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
     remaining: () => queue.length,
     push: (...more) => queue.push(...more),
     forModel: (model, rule) => {
-      if (rule) models.set(model, { replies: [...(rule.replies ?? [])], ...(rule.standing ? { standing: rule.standing } : {}) });
+      if (rule)
+        models.set(model, {
+          replies: [...(rule.replies ?? [])],
+          ...(rule.standing ? { standing: rule.standing } : {}),
+        });
       else models.delete(model);
     },
     close: () =>

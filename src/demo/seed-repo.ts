@@ -21,7 +21,11 @@ const data = (text: string) => `data ${Buffer.byteLength(text)}\n${text}\n`;
  * git process: `git fast-import` writes the objects and moves the ref without a work tree. Seeding through a clone,
  * `add`, `commit` and `push` took six git processes per commit, each forked from the test runner's large process.
  */
-async function commitFiles(fake: FakeGitHub, bare: string, spec: { branch: string; parent?: string; files: Record<string, string>; message: string }): Promise<void> {
+async function commitFiles(
+  fake: FakeGitHub,
+  bare: string,
+  spec: { branch: string; parent?: string; files: Record<string, string>; message: string },
+): Promise<void> {
   const who = `${AUTHOR} ${Math.floor(Date.now() / 1000)} +0000`;
   const stream = [
     `commit refs/heads/${spec.branch}\n`,
@@ -35,7 +39,16 @@ async function commitFiles(fake: FakeGitHub, bare: string, spec: { branch: strin
 }
 
 /** Create a repository on the fake GitHub: a bare repo with one commit of `files` on the default branch. */
-export async function seedRepo(fake: FakeGitHub, spec: { owner: string; name: string; defaultBranch?: string; files: Record<string, string>; permissions: Record<string, string> }): Promise<FakeRepo> {
+export async function seedRepo(
+  fake: FakeGitHub,
+  spec: {
+    owner: string;
+    name: string;
+    defaultBranch?: string;
+    files: Record<string, string>;
+    permissions: Record<string, string>;
+  },
+): Promise<FakeRepo> {
   const repo = fake.state.addRepo(spec.owner, spec.name, spec.defaultBranch ?? "main", spec.permissions);
   const bare = fake.bareDir(repo);
   await mkdir(bare, { recursive: true });
@@ -47,8 +60,17 @@ export async function seedRepo(fake: FakeGitHub, spec: { owner: string; name: st
 }
 
 /** Open a pull request on the fake: a branch with one extra commit of `files` on top of the default branch. */
-export async function seedPullRequest(fake: FakeGitHub, repo: FakeRepo, spec: { title: string; body?: string; head: string; user: string; files: Record<string, string> }): Promise<FakeIssue> {
-  await commitFiles(fake, fake.bareDir(repo), { branch: spec.head, parent: `refs/heads/${repo.defaultBranch}`, files: spec.files, message: spec.title });
+export async function seedPullRequest(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  spec: { title: string; body?: string; head: string; user: string; files: Record<string, string> },
+): Promise<FakeIssue> {
+  await commitFiles(fake, fake.bareDir(repo), {
+    branch: spec.head,
+    parent: `refs/heads/${repo.defaultBranch}`,
+    files: spec.files,
+    message: spec.title,
+  });
   const issue: FakeIssue = {
     number: fake.state.nextIssueNumber(repo),
     title: spec.title,
@@ -62,15 +84,30 @@ export async function seedPullRequest(fake: FakeGitHub, repo: FakeRepo, spec: { 
 }
 
 /** Open an issue on the fake. */
-export function seedIssue(fake: FakeGitHub, repo: FakeRepo, spec: { title: string; body: string; user: string; labels?: string[] }): FakeIssue {
-  const issue: FakeIssue = { number: fake.state.nextIssueNumber(repo), title: spec.title, body: spec.body, user: spec.user, labels: spec.labels ?? [] };
+export function seedIssue(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  spec: { title: string; body: string; user: string; labels?: string[] },
+): FakeIssue {
+  const issue: FakeIssue = {
+    number: fake.state.nextIssueNumber(repo),
+    title: spec.title,
+    body: spec.body,
+    user: spec.user,
+    labels: spec.labels ?? [],
+  };
   repo.issues.set(issue.number, issue);
   return issue;
 }
 
 /** The commits on a branch of a fake repo, newest first: sha, subject, body, author. */
 export async function branchLog(fake: FakeGitHub, repo: FakeRepo, branch: string, n = 5) {
-  const out = await git(fake, fake.bareDir(repo), ["log", `-${n}`, "--format=%H%x1f%s%x1f%an <%ae>%x1f%B%x1e", `refs/heads/${branch}`]);
+  const out = await git(fake, fake.bareDir(repo), [
+    "log",
+    `-${n}`,
+    "--format=%H%x1f%s%x1f%an <%ae>%x1f%B%x1e",
+    `refs/heads/${branch}`,
+  ]);
   return out
     .split("\x1e")
     .map((s) => s.trim())
@@ -82,12 +119,27 @@ export async function branchLog(fake: FakeGitHub, repo: FakeRepo, branch: string
 }
 
 /** A file's content on a branch of a fake repo, or null. */
-export async function fileOnBranch(fake: FakeGitHub, repo: FakeRepo, branch: string, file: string): Promise<string | null> {
-  const r = await fake.exec.run({ command: "git", args: ["show", `refs/heads/${branch}:${file}`], cwd: fake.bareDir(repo) });
+export async function fileOnBranch(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  branch: string,
+  file: string,
+): Promise<string | null> {
+  const r = await fake.exec.run({
+    command: "git",
+    args: ["show", `refs/heads/${branch}:${file}`],
+    cwd: fake.bareDir(repo),
+  });
   return r.exitCode === 0 ? r.stdout : null;
 }
 
 /** Commit `files` on top of a branch of a fake repo, as a human pushing directly would. */
-export async function pushCommit(fake: FakeGitHub, repo: FakeRepo, branch: string, files: Record<string, string>, subject = "human commit"): Promise<void> {
+export async function pushCommit(
+  fake: FakeGitHub,
+  repo: FakeRepo,
+  branch: string,
+  files: Record<string, string>,
+  subject = "human commit",
+): Promise<void> {
   await commitFiles(fake, fake.bareDir(repo), { branch, parent: `refs/heads/${branch}`, files, message: subject });
 }

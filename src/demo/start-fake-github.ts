@@ -94,17 +94,34 @@ export async function startFakeGitHub(options: {
     const method = req.method ?? "GET";
     let out;
     try {
-      out = await routeRequest({ state, exec, bareDir, apiUrl, webUrl }, { method, segments, query: url.searchParams, body });
+      out = await routeRequest(
+        { state, exec, bareDir, apiUrl, webUrl },
+        { method, segments, query: url.searchParams, body },
+      );
     } catch (error) {
       out = { status: 500, json: { message: String(error) } };
     }
-    state.calls.push({ method, path: url.pathname.slice("/api/v3".length) + url.search, status: out.status, authorization: req.headers.authorization, body: raw ? body : undefined, at: Date.now() });
+    state.calls.push({
+      method,
+      path: url.pathname.slice("/api/v3".length) + url.search,
+      status: out.status,
+      authorization: req.headers.authorization,
+      body: raw ? body : undefined,
+      at: Date.now(),
+    });
     // Like GitHub, every answer says how much of the hour's budget is left (one per call here).
-    const limit = { "x-ratelimit-limit": "5000", "x-ratelimit-remaining": String(Math.max(0, 5000 - state.calls.length)) };
+    const limit = {
+      "x-ratelimit-limit": "5000",
+      "x-ratelimit-remaining": String(Math.max(0, 5000 - state.calls.length)),
+    };
     if (out.text !== undefined) {
-      res.writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...limit, ...out.headers }).end(out.text);
+      res
+        .writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...limit, ...out.headers })
+        .end(out.text);
     } else {
-      res.writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...limit, ...out.headers }).end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
+      res
+        .writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...limit, ...out.headers })
+        .end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
     }
   }
 
@@ -120,7 +137,14 @@ export async function startFakeGitHub(options: {
     } catch (error) {
       out = { status: 400, json: { message: `Problems parsing JSON: ${String(error)}` } };
     }
-    state.calls.push({ method: "POST", path: "/graphql", status: out.status, authorization: req.headers.authorization, body: raw, at: Date.now() });
+    state.calls.push({
+      method: "POST",
+      path: "/graphql",
+      status: out.status,
+      authorization: req.headers.authorization,
+      body: raw,
+      at: Date.now(),
+    });
     res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(out.json));
   }
 
@@ -169,7 +193,9 @@ function serveAsset(state: FakeGitHubState, id: string, req: http.IncomingMessag
     return;
   }
   if (found.body) {
-    res.writeHead(200, { "content-type": found.contentType, "content-length": String(found.body.length) }).end(found.body);
+    res
+      .writeHead(200, { "content-type": found.contentType, "content-length": String(found.body.length) })
+      .end(found.body);
     return;
   }
   const size = found.size ?? 0;

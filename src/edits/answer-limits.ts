@@ -1,7 +1,8 @@
 import { DEFAULT_ANSWER_LIMITS, type ApplyOptions, type EditFailure, type FileChanges } from "./types.js";
 import { formatNumber } from "../format-number.js";
 
-const size = (bytes: number) => (bytes < 1_000_000 ? `${formatNumber(bytes)} bytes` : `${formatNumber(bytes / 1_000_000, 1)} MB`);
+const size = (bytes: number) =>
+  bytes < 1_000_000 ? `${formatNumber(bytes)} bytes` : `${formatNumber(bytes / 1_000_000, 1)} MB`;
 
 /**
  * The failure when an answer's changes go over the per-answer caps (`maxNewFiles` new files, `maxWriteBytes` bytes
@@ -9,7 +10,11 @@ const size = (bytes: number) => (bytes < 1_000_000 ? `${formatNumber(bytes)} byt
  * diffing, committing, pushing — loops over these files, so the cap bounds them all (issue #15).
  * `answerLimitFailure(new Map([["a", "x"]]), new Set(), { chatFiles: [], maxNewFiles: 0 })?.reason === "over-limit"`
  */
-export function answerLimitFailure(changes: FileChanges, existing: ReadonlySet<string> | ReadonlyMap<string, unknown>, options: ApplyOptions): EditFailure | null {
+export function answerLimitFailure(
+  changes: FileChanges,
+  existing: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+  options: ApplyOptions,
+): EditFailure | null {
   const maxNewFiles = options.maxNewFiles ?? DEFAULT_ANSWER_LIMITS.maxNewFiles;
   const maxWriteBytes = options.maxWriteBytes ?? DEFAULT_ANSWER_LIMITS.maxWriteBytes;
   let created = 0;
@@ -28,7 +33,11 @@ export function answerLimitFailure(changes: FileChanges, existing: ReadonlySet<s
     };
   }
   if (bytes > maxWriteBytes) {
-    return { path: "", reason: "over-limit", message: `Your answer writes ${size(bytes)} to files; one answer may write at most ${size(maxWriteBytes)}. ${fix}` };
+    return {
+      path: "",
+      reason: "over-limit",
+      message: `Your answer writes ${size(bytes)} to files; one answer may write at most ${size(maxWriteBytes)}. ${fix}`,
+    };
   }
   return null;
 }

@@ -14,7 +14,12 @@ export function editPaths(edit: Edit): string[] {
  * endings, final-newline state and BOM restored on the way out (docs/behaviour.md#newlines-and-line-endings, docs/behaviour.md#paths-stay-inside-the-checkout). An answer that would create
  * more files or write more bytes than the caps allow changes nothing (see {@link answerLimitFailure}).
  */
-export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: readonly Edit[], options: ApplyOptions): ApplyOutcome {
+export function applyEdits(
+  format: EditFormat,
+  snapshot: FileSnapshot,
+  edits: readonly Edit[],
+  options: ApplyOptions,
+): ApplyOutcome {
   const protectedPaths = options.protectedPaths ?? DEFAULT_PROTECTED_PATHS;
   const failed: EditFailure[] = [];
   const safe: Edit[] = [];
@@ -33,7 +38,9 @@ export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: re
     shapes.set(path, detectShape(content));
     lfFiles.set(path, toLf(content));
   }
-  const chatFiles = options.chatFiles.filter((p) => !snapshot.problems?.has(p) && checkPathPolicy(p, protectedPaths) === null);
+  const chatFiles = options.chatFiles.filter(
+    (p) => !snapshot.problems?.has(p) && checkPathPolicy(p, protectedPaths) === null,
+  );
   const outcome = format.apply({ files: lfFiles }, safe, { ...options, chatFiles });
   const changes: FileChanges = new Map();
   const refused = new Set<string>();
@@ -55,7 +62,12 @@ export function applyEdits(format: EditFormat, snapshot: FileSnapshot, edits: re
   for (const a of outcome.applied) {
     if (!refused.has(a.path)) continue;
     const problem = checkPathPolicy(a.path, protectedPaths) ?? snapshot.problems?.get(a.path);
-    failed.push({ path: a.path, reason: problem?.reason ?? "unsafe-path", message: problem?.message ?? `Refused to edit \`${a.path}\`.`, edit: a.edit });
+    failed.push({
+      path: a.path,
+      reason: problem?.reason ?? "unsafe-path",
+      message: problem?.message ?? `Refused to edit \`${a.path}\`.`,
+      edit: a.edit,
+    });
   }
   const overLimit = answerLimitFailure(changes, snapshot.files, options);
   if (overLimit) return { changes: new Map(), applied: [], failed: [...failed, ...outcome.failed, overLimit] };

@@ -1,6 +1,14 @@
 import { applyEdits } from "./apply-edits.js";
 import { renderReflection } from "./reflection.js";
-import type { ApplyOptions, ApplyOutcome, EditFailure, EditFormat, FileSnapshot, ParseContext, ParseResult } from "./types.js";
+import type {
+  ApplyOptions,
+  ApplyOutcome,
+  EditFailure,
+  EditFormat,
+  FileSnapshot,
+  ParseContext,
+  ParseResult,
+} from "./types.js";
 
 export interface ParseAndApplyResult {
   format: EditFormat;
@@ -16,16 +24,27 @@ export interface ParseAndApplyResult {
  * answer held no edit, no shell command and no parse failure (docs/behaviour.md#answers-without-edits-are-reported: Aider stays silent, #3645), and
  * renders the one reflection text.
  */
-export function applyParsed(format: EditFormat, parse: ParseResult, snapshot: FileSnapshot, options: ApplyOptions & Pick<ParseContext, "fence">): ParseAndApplyResult {
+export function applyParsed(
+  format: EditFormat,
+  parse: ParseResult,
+  snapshot: FileSnapshot,
+  options: ApplyOptions & Pick<ParseContext, "fence">,
+): ParseAndApplyResult {
   const outcome = applyEdits(format, snapshot, parse.edits, options);
   const failed = [...outcome.failed];
-  if (parse.edits.length === 0 && parse.shell.length === 0 && parse.failures.length === 0) failed.push(noEditsFailure(format));
+  if (parse.edits.length === 0 && parse.shell.length === 0 && parse.failures.length === 0)
+    failed.push(noEditsFailure(format));
   const reflection = renderReflection([...parse.failures, ...failed], outcome.applied.length, options.fence);
   return { format, parse, outcome: { ...outcome, failed }, reflection };
 }
 
 /** Parse `text` with `format` and apply it: {@link applyParsed} after `format.parse`. */
-export function parseAndApplyWith(format: EditFormat, text: string, snapshot: FileSnapshot, options: ApplyOptions & ParseContext): ParseAndApplyResult {
+export function parseAndApplyWith(
+  format: EditFormat,
+  text: string,
+  snapshot: FileSnapshot,
+  options: ApplyOptions & ParseContext,
+): ParseAndApplyResult {
   return applyParsed(format, format.parse(text, options), snapshot, options);
 }
 

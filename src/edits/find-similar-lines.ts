@@ -18,7 +18,12 @@ export interface ScoredWindow {
  * intersection with SEARCH bounds its ratio from above (difflib's `quick_ratio`) and is updated in O(1) per slide,
  * so the full ratio is only computed for windows that could beat the current best.
  */
-export function scoreWindows(search: readonly string[], file: readonly string[], floor: number, wantRunnerUp = false): { best: ScoredWindow | null; runnerUp: ScoredWindow | null } {
+export function scoreWindows(
+  search: readonly string[],
+  file: readonly string[],
+  floor: number,
+  wantRunnerUp = false,
+): { best: ScoredWindow | null; runnerUp: ScoredWindow | null } {
   const n = search.length;
   if (n === 0 || file.length < n) return { best: null, runnerUp: null };
   const want = new Map<string, number>();
@@ -55,7 +60,9 @@ export function scoreWindows(search: readonly string[], file: readonly string[],
   }
   if (!best || !wantRunnerUp) return { best, runnerUp: null };
   const b = best;
-  const runnerUp = scored.filter((w) => w.start !== b.start).reduce<ScoredWindow | null>((r, w) => (!r || w.ratio > r.ratio ? w : r), null);
+  const runnerUp = scored
+    .filter((w) => w.start !== b.start)
+    .reduce<ScoredWindow | null>((r, w) => (!r || w.ratio > r.ratio ? w : r), null);
   return { best, runnerUp };
 }
 

@@ -24,12 +24,16 @@ export function normalizeEditPath(p: string): string {
  * nothing matching a protected glob. Symlinks are checked by the workspace, which can see the disk.
  * `checkPathPolicy("../x", []) → { reason: "unsafe-path", … }`
  */
-export function checkPathPolicy(path: string, protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS): { reason: FailureReason; message: string } | null {
+export function checkPathPolicy(
+  path: string,
+  protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS,
+): { reason: FailureReason; message: string } | null {
   const p = normalizeEditPath(path);
   const unsafe = (why: string) => ({ reason: "unsafe-path" as const, message: `Refused to edit \`${path}\`: ${why}.` });
   if (p === "") return unsafe("the path is empty");
   if (p.endsWith("/")) return unsafe("the path names a folder, not a file");
-  if (p.startsWith("/") || /^[a-zA-Z]:/.test(p) || p.startsWith("~")) return unsafe("absolute paths are not allowed; use a path relative to the repository root");
+  if (p.startsWith("/") || /^[a-zA-Z]:/.test(p) || p.startsWith("~"))
+    return unsafe("absolute paths are not allowed; use a path relative to the repository root");
   const parts = p.split("/");
   if (parts.includes("..")) return unsafe("`..` would leave the repository");
   // Case-insensitive: on macOS and Windows checkouts `.GIT/config` is the same file as `.git/config`.
@@ -52,9 +56,16 @@ export function checkPathPolicy(path: string, protectedGlobs: readonly string[] 
  * and the message names both so the model and the user see why.
  * `checkResolvedPathPolicy("wf/ci.yml", ".github/workflows/ci.yml")?.message` mentions both paths.
  */
-export function checkResolvedPathPolicy(requested: string, resolved: string, protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS): { reason: FailureReason; message: string } | null {
+export function checkResolvedPathPolicy(
+  requested: string,
+  resolved: string,
+  protectedGlobs: readonly string[] = DEFAULT_PROTECTED_PATHS,
+): { reason: FailureReason; message: string } | null {
   const problem = checkPathPolicy(resolved, protectedGlobs);
   if (!problem || resolved === normalizeEditPath(requested)) return problem;
   const why = problem.message.slice(`Refused to edit \`${resolved}\`: `.length).replace(/\.$/, "");
-  return { reason: problem.reason, message: `Refused to edit \`${requested}\`: through a symbolic link it is \`${resolved}\`, and ${why}.` };
+  return {
+    reason: problem.reason,
+    message: `Refused to edit \`${requested}\`: through a symbolic link it is \`${resolved}\`, and ${why}.`,
+  };
 }

@@ -25,7 +25,11 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
  * specifics in `message` and `detail`. Null when nothing failed.
  * `renderReflection([], 3, ["```", "```"]) === null`
  */
-export function renderReflection(failures: readonly EditFailure[], appliedCount: number, fence: Fence = ["```", "```"]): string | null {
+export function renderReflection(
+  failures: readonly EditFailure[],
+  appliedCount: number,
+  fence: Fence = ["```", "```"],
+): string | null {
   if (failures.length === 0) return null;
   const real = failures.filter((f) => f.reason !== "no-edits");
   if (real.length === 0) return failures[0]!.message;
@@ -34,7 +38,9 @@ export function renderReflection(failures: readonly EditFailure[], appliedCount:
   for (const f of real) parts.push(renderFailure(f, fence));
   // The SEARCH rule only makes sense for SEARCH/REPLACE blocks; udiff and patch failures carry their own advice.
   if (real.some((f) => (f.reason === "no-match" || f.reason === "ambiguous") && f.edit?.kind === "replace")) {
-    parts.push("A SEARCH section must match existing lines of the file exactly — every character, including whitespace, indentation, comments and docstrings — and it must match only one place.");
+    parts.push(
+      "A SEARCH section must match existing lines of the file exactly — every character, including whitespace, indentation, comments and docstrings — and it must match only one place.",
+    );
   }
   if (appliedCount > 0) {
     parts.push(
@@ -76,5 +82,7 @@ function renderEdit(edit: Edit): string {
  * `summarizeFailures([{ path: "a.py", reason: "no-match", message: "…" }]) → "- `a.py` (no match): …"`
  */
 export function summarizeFailures(failures: readonly EditFailure[]): string {
-  return failures.map((f) => `- \`${f.path || "(no file)"}\` (${f.reason.replace(/-/g, " ")}): ${f.message}`).join("\n");
+  return failures
+    .map((f) => `- \`${f.path || "(no file)"}\` (${f.reason.replace(/-/g, " ")}): ${f.message}`)
+    .join("\n");
 }

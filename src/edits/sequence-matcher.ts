@@ -29,7 +29,15 @@ function indexB(b: Sequence, autojunk: boolean): Map<string, number[]> {
   return b2j;
 }
 
-function longestMatch(a: Sequence, b: Sequence, b2j: Map<string, number[]>, alo: number, ahi: number, blo: number, bhi: number): MatchingBlock {
+function longestMatch(
+  a: Sequence,
+  b: Sequence,
+  b2j: Map<string, number[]>,
+  alo: number,
+  ahi: number,
+  blo: number,
+  bhi: number,
+): MatchingBlock {
   let besti = alo;
   let bestj = blo;
   let bestsize = 0;

@@ -78,12 +78,16 @@ export function globalArgs(engine: ContainerEngine): string[] {
   return args;
 }
 
-export const imageExistsArgs = (engine: ContainerEngine, image: string): string[] => (engine.kind === "podman" ? ["image", "exists", image] : ["image", "inspect", "--format", "{{.Id}}", image]);
+export const imageExistsArgs = (engine: ContainerEngine, image: string): string[] =>
+  engine.kind === "podman" ? ["image", "exists", image] : ["image", "inspect", "--format", "{{.Id}}", image];
 
 export const pullArgs = (image: string): string[] => ["pull", "--quiet", image];
 
 /** Can the engine run containers here? (the runtime answers). */
-export const probeArgs = (engine: ContainerEngine): string[] => (engine.kind === "podman" ? ["info", "--format", "{{.Host.OCIRuntime.Name}}"] : ["version", "--format", "{{.Server.Version}}"]);
+export const probeArgs = (engine: ContainerEngine): string[] =>
+  engine.kind === "podman"
+    ? ["info", "--format", "{{.Host.OCIRuntime.Name}}"]
+    : ["version", "--format", "{{.Server.Version}}"];
 
 /**
  * Start the job's container, detached, idling until commands are exec'd in it: only the checkout mounted (its `.git`
@@ -96,7 +100,13 @@ export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] 
   if (!spec.network) args.push("--network", "none");
   args.push("--memory", engine.memory, "--cpus", engine.cpus, "--pids-limit", String(engine.pids));
   for (const u of engine.ulimits) args.push("--ulimit", u);
-  args.push("--cap-drop", "ALL", ...CAPABILITIES.flatMap((c) => ["--cap-add", c]), "--security-opt", "no-new-privileges");
+  args.push(
+    "--cap-drop",
+    "ALL",
+    ...CAPABILITIES.flatMap((c) => ["--cap-add", c]),
+    "--security-opt",
+    "no-new-privileges",
+  );
   if (engine.kind === "podman") args.push("--timeout", String(spec.lifetimeS));
   args.push("--volume", `${spec.checkout}:${spec.checkout}:rw`);
   if (spec.gitDir) args.push("--volume", `${spec.gitDir}:${spec.gitDir}:ro`);
@@ -109,7 +119,10 @@ export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] 
 }
 
 /** Run one command in the job's container: `cwd` and `env` given explicitly (nothing of the app's environment). */
-export function execArgs(spec: Pick<ContainerSpec, "name">, command: { argv: readonly string[]; cwd: string; env: Readonly<Record<string, string>>; input: boolean }): string[] {
+export function execArgs(
+  spec: Pick<ContainerSpec, "name">,
+  command: { argv: readonly string[]; cwd: string; env: Readonly<Record<string, string>>; input: boolean },
+): string[] {
   const args = ["exec", ...(command.input ? ["--interactive"] : []), "--workdir", command.cwd];
   for (const [k, v] of Object.entries(command.env)) args.push("--env", `${k}=${v}`);
   return [...args, spec.name, ...command.argv];
@@ -121,11 +134,19 @@ export function execArgs(spec: Pick<ContainerSpec, "name">, command: { argv: rea
  */
 export function listArgs(engine: ContainerEngine, labels: { pid: string; host: string }): string[] {
   const label = (k: string) => (engine.kind === "docker" ? `{{.Label "${k}"}}` : `{{index .Labels "${k}"}}`);
-  return ["ps", "--all", "--filter", `label=${labels.pid}`, "--format", `{{.Names}} ${label(labels.pid)} ${label(labels.host)}`];
+  return [
+    "ps",
+    "--all",
+    "--filter",
+    `label=${labels.pid}`,
+    "--format",
+    `{{.Names}} ${label(labels.pid)} ${label(labels.host)}`,
+  ];
 }
 
 /** Remove the container at once, killing every process in it. */
-export const removeArgs = (engine: ContainerEngine, name: string): string[] => (engine.kind === "podman" ? ["rm", "--force", "--time", "0", name] : ["rm", "--force", name]);
+export const removeArgs = (engine: ContainerEngine, name: string): string[] =>
+  engine.kind === "podman" ? ["rm", "--force", "--time", "0", name] : ["rm", "--force", name];
 
 /** A volume name for one repository's caches: `aider-bot-cache-owner-repo-<hash>`. */
 export function cacheVolumeName(cacheKey: string, hash: string): string {

@@ -29,7 +29,12 @@ export interface ContainerRunner {
  * Start the session: `argv` is the engine's `exec --interactive NAME /bin/sh -c RUNNER_SCRIPT`, `env` the engine
  * client's allow-listed environment, `controlDir` the host folder mounted at {@link CONTROL_MOUNT}.
  */
-export function startContainerRunner(program: string, argv: readonly string[], env: Record<string, string>, controlDir: string): ContainerRunner {
+export function startContainerRunner(
+  program: string,
+  argv: readonly string[],
+  env: Record<string, string>,
+  controlDir: string,
+): ContainerRunner {
   const child: ChildProcess = spawn(program, [...argv], { env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   const pending = new Map<string, (code: number | null, why?: string) => void>();
   let ended = false;
@@ -56,19 +61,32 @@ export function startContainerRunner(program: string, argv: readonly string[], e
     pending.clear();
   };
   child.once("error", (error) => end(`the container's command runner could not start: ${error.message}`));
-  child.once("close", (code) => end(`the container's command runner ended (exit ${code}${said.trim() ? `: ${said.trim().split("\n").slice(-2).join(" ")}` : ""})`));
+  child.once("close", (code) =>
+    end(
+      `the container's command runner ended (exit ${code}${said.trim() ? `: ${said.trim().split("\n").slice(-2).join(" ")}` : ""})`,
+    ),
+  );
 
   return {
     get ended() {
       return ended;
     },
     async run(script, limits) {
-      if (ended) return { exitCode: null, output: "", stdout: "", stderr: "", spawnError: "the container's command runner has ended" };
+      if (ended)
+        return {
+          exitCode: null,
+          output: "",
+          stdout: "",
+          stderr: "",
+          spawnError: "the container's command runner has ended",
+        };
       const id = `r${++next}`;
       const scriptFile = path.join(controlDir, `${id}.sh`);
       const outFile = path.join(controlDir, `${id}.out`);
       await writeFile(scriptFile, script, { mode: 0o644 });
-      const answer = new Promise<{ code: number | null; why?: string }>((resolve) => pending.set(id, (code, why) => resolve({ code, ...(why ? { why } : {}) })));
+      const answer = new Promise<{ code: number | null; why?: string }>((resolve) =>
+        pending.set(id, (code, why) => resolve({ code, ...(why ? { why } : {}) })),
+      );
       child.stdin!.write(`${id}\n`);
       const { code, why } = await answer;
       pending.delete(id);

@@ -63,14 +63,26 @@ export const CONTAINER_HOST_LABEL = "io.aider-bot.host";
 
 /** Why the container engine cannot run containers here, or null when it can. */
 export async function containerEngineProblem(exec: Exec, engine: ContainerEngine): Promise<string | null> {
-  const r = await exec.run({ command: engineProgram(engine), args: [...globalArgs(engine), ...probeArgs(engine)], cwd: "/", timeoutMs: 20_000 });
+  const r = await exec.run({
+    command: engineProgram(engine),
+    args: [...globalArgs(engine), ...probeArgs(engine)],
+    cwd: "/",
+    timeoutMs: 20_000,
+  });
   if (r.exitCode === 0) return null;
-  if (r.spawnError) return /ENOENT/.test(r.spawnError) ? `${engine.kind} is not installed` : `${engine.kind} could not be started: ${r.spawnError}`;
+  if (r.spawnError)
+    return /ENOENT/.test(r.spawnError)
+      ? `${engine.kind} is not installed`
+      : `${engine.kind} could not be started: ${r.spawnError}`;
   return `${engine.kind} does not work on this host (${lastLines(r.output)})`;
 }
 
 /** A container session for one job (nothing starts until `start()` or the first request). */
-export function createContainerSession(exec: Exec, target: ContainerTarget, options: ContainerSandboxOptions): ContainerSession {
+export function createContainerSession(
+  exec: Exec,
+  target: ContainerTarget,
+  options: ContainerSandboxOptions,
+): ContainerSession {
   const engine = options.engine;
   const program = engineProgram(engine);
   const base = globalArgs(engine);
@@ -90,7 +102,8 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
     lifetimeS: options.lifetimeS ?? 4 * 3600,
     labels: { [CONTAINER_LABEL]: String(process.pid), [CONTAINER_HOST_LABEL]: os.hostname() },
   };
-  const engineRun = (args: string[], timeoutMs: number) => exec.run({ command: program, args: [...base, ...args], cwd: "/", timeoutMs, maxOutputBytes: 64_000 });
+  const engineRun = (args: string[], timeoutMs: number) =>
+    exec.run({ command: program, args: [...base, ...args], cwd: "/", timeoutMs, maxOutputBytes: 64_000 });
   let running: Promise<string | null> | null = null;
   let runner: ContainerRunner | null = null;
   let closed = false;
@@ -141,10 +154,17 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
   };
 
   /** One command through the job's runner session (started with the first command): see container-runner. */
-  const runThroughRunner = async (req: ExecRequest, clientEnv: Record<string, string>, dir: string): Promise<ExecResult> => {
+  const runThroughRunner = async (
+    req: ExecRequest,
+    clientEnv: Record<string, string>,
+    dir: string,
+  ): Promise<ExecResult> => {
     const started = Date.now();
     if (!runner || runner.ended) {
-      const argv = [...base, ...execArgs(spec, { argv: ["/bin/sh", "-c", RUNNER_SCRIPT], cwd: checkout, env: CACHE_ENV, input: true })];
+      const argv = [
+        ...base,
+        ...execArgs(spec, { argv: ["/bin/sh", "-c", RUNNER_SCRIPT], cwd: checkout, env: CACHE_ENV, input: true }),
+      ];
       runner = startContainerRunner(program, argv, clientEnv, dir);
     }
     const cwd = insideCheckout(real(req.cwd), checkout);
@@ -152,7 +172,9 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
       .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
       .map(([k, v]) => `export ${k}=${quote(v)}\n`)
       .join("");
-    const command = req.shell ? `exec /bin/sh -c ${quote(req.command)}` : `exec ${[req.command, ...(req.args ?? [])].map(quote).join(" ")}`;
+    const command = req.shell
+      ? `exec /bin/sh -c ${quote(req.command)}`
+      : `exec ${[req.command, ...(req.args ?? [])].map(quote).join(" ")}`;
     let timedOut = false;
     const stop = () => void remove();
     const timer = setTimeout(() => {
@@ -161,7 +183,9 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
     }, req.timeoutMs ?? 600_000);
     req.signal?.addEventListener("abort", stop, { once: true });
     try {
-      const r = await runner.run(`cd ${quote(cwd)} || exit 127\n${exports}${command}\n`, { maxOutputBytes: req.maxOutputBytes ?? 1_000_000 });
+      const r = await runner.run(`cd ${quote(cwd)} || exit 127\n${exports}${command}\n`, {
+        maxOutputBytes: req.maxOutputBytes ?? 1_000_000,
+      });
       const stopped = timedOut || req.signal?.aborted;
       if (r.spawnError !== undefined && !stopped) running = null;
       return {
@@ -191,13 +215,17 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
       const problem = await start();
       if (problem !== null) return notRun(`not run: ${problem}`);
       if (req.signal?.aborted) return notRun("not run: the run was cancelled");
-      if (controlDir && options.clientEnv && req.input === undefined) return runThroughRunner(req, options.clientEnv, controlDir);
+      if (controlDir && options.clientEnv && req.input === undefined)
+        return runThroughRunner(req, options.clientEnv, controlDir);
       const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
       const cwd = insideCheckout(real(req.cwd), checkout);
       const r = await exec.run({
         ...req,
         command: program,
-        args: [...base, ...execArgs(spec, { argv, cwd, env: { ...CACHE_ENV, ...req.env }, input: req.input !== undefined })],
+        args: [
+          ...base,
+          ...execArgs(spec, { argv, cwd, env: { ...CACHE_ENV, ...req.env }, input: req.input !== undefined }),
+        ],
         shell: false,
         cwd: "/",
         // The engine's client gets only the exec door's allow-list; the command inside gets the `--env` above.
@@ -209,10 +237,21 @@ export function createContainerSession(exec: Exec, target: ContainerTarget, opti
         return r;
       }
       // The engine's own failure to exec (the container is gone): Podman exits 125, Docker's client 1 with the daemon's answer.
-      const engineFailed = r.exitCode === 125 || (engine.kind === "docker" && r.exitCode === 1 && /^Error response from daemon:/m.test(r.stderr));
-      if (engineFailed && /no such container|is not running|state improper|can only create exec sessions on running containers/i.test(r.stderr)) {
+      const engineFailed =
+        r.exitCode === 125 ||
+        (engine.kind === "docker" && r.exitCode === 1 && /^Error response from daemon:/m.test(r.stderr));
+      if (
+        engineFailed &&
+        /no such container|is not running|state improper|can only create exec sessions on running containers/i.test(
+          r.stderr,
+        )
+      ) {
         running = null;
-        return { ...r, exitCode: null, spawnError: `the job's container stopped (${lastLines(r.stderr)}); it may have run out of memory (AIDER_BOT_CONTAINER_MEMORY)` };
+        return {
+          ...r,
+          exitCode: null,
+          spawnError: `the job's container stopped (${lastLines(r.stderr)}); it may have run out of memory (AIDER_BOT_CONTAINER_MEMORY)`,
+        };
       }
       return r;
     },

@@ -35,7 +35,11 @@ export type ProcessDefaults = Pick<ExecOptions, "defaultTimeoutMs" | "defaultMax
  * Run one process with exactly `env` (the caller has applied the allow-list), in its own process group, and collect
  * its output; resolves for every ending (exit, timeout, abort, failure to start), never rejects.
  */
-export function runProcess(req: ExecRequest, env: Record<string, string>, defaults: ProcessDefaults = {}): Promise<ExecResult> {
+export function runProcess(
+  req: ExecRequest,
+  env: Record<string, string>,
+  defaults: ProcessDefaults = {},
+): Promise<ExecResult> {
   const started = Date.now();
   const maxBytes = req.maxOutputBytes ?? defaults.defaultMaxOutputBytes ?? 1_000_000;
   const timeoutMs = req.timeoutMs ?? defaults.defaultTimeoutMs ?? 600_000;
@@ -56,7 +60,15 @@ export function runProcess(req: ExecRequest, env: Record<string, string>, defaul
     } catch (error) {
       // Arguments Node refuses outright (a NUL byte in an argument): the command could not be started.
       const spawnError = error instanceof Error ? error.message : String(error);
-      return resolve({ exitCode: null, output: "", stdout: "", stderr: "", timedOut: false, durationMs: Date.now() - started, spawnError });
+      return resolve({
+        exitCode: null,
+        output: "",
+        stdout: "",
+        stderr: "",
+        timedOut: false,
+        durationMs: Date.now() - started,
+        spawnError,
+      });
     }
     // stdout and stderr each decoded on their own (a character split across chunks stays whole), and both into
     // the interleaved `output` as they arrive.

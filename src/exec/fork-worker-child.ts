@@ -11,7 +11,8 @@ type JobModule = { runJob?: ChildJob; preload?: () => Promise<unknown> };
 
 /** A spare process (see createForkPool) imports the job module ahead, and runs its `preload` if it has one. */
 let preloaded: { module: string; mod: Promise<JobModule> } | null = null;
-const load = (module: string): Promise<JobModule> => (preloaded?.module === module ? preloaded.mod : (import(module) as Promise<JobModule>));
+const load = (module: string): Promise<JobModule> =>
+  preloaded?.module === module ? preloaded.mod : (import(module) as Promise<JobModule>);
 
 const controller = new AbortController();
 
@@ -63,7 +64,12 @@ process.on("message", (m: FromParent) => {
     try {
       const mod = await load(m.module);
       if (typeof mod.runJob !== "function") throw new Error(`${m.module} does not export runJob`);
-      const result = await mod.runJob(m.input, controller.signal, (message) => process.send!({ type: "message", message }), request);
+      const result = await mod.runJob(
+        m.input,
+        controller.signal,
+        (message) => process.send!({ type: "message", message }),
+        request,
+      );
       await answer({ type: "done", result });
     } catch (error) {
       await answer({ type: "failed", message: error instanceof Error ? error.message : String(error) });

@@ -7,7 +7,12 @@ import { fileURLToPath } from "node:url";
  * `request` asks the parent (its `onRequest`) and resolves with the answer: how a job reaches what only the parent
  * holds (the spend ledger), without holding its credentials.
  */
-export type ChildJob<I = unknown, R = unknown> = (input: I, signal: AbortSignal, send: (message: unknown) => void, request: (message: unknown) => Promise<unknown>) => Promise<R>;
+export type ChildJob<I = unknown, R = unknown> = (
+  input: I,
+  signal: AbortSignal,
+  send: (message: unknown) => void,
+  request: (message: unknown) => Promise<unknown>,
+) => Promise<R>;
 
 export interface ForkWorkerOptions {
   /** Absolute path of the module whose named export `runJob` (a {@link ChildJob}) runs the job. */
@@ -38,7 +43,11 @@ export type ForkOutcome =
   /** The child died without an answer (crash, out of memory, killed after a stop it ignored). */
   | { kind: "crashed"; message: string; code: number | null; signal: NodeJS.Signals | null };
 
-type FromChild = { type: "done"; result: unknown } | { type: "failed"; message: string } | { type: "message"; message: unknown } | { type: "request"; id: number; message: unknown };
+type FromChild =
+  | { type: "done"; result: unknown }
+  | { type: "failed"; message: string }
+  | { type: "message"; message: unknown }
+  | { type: "request"; id: number; message: unknown };
 
 /**
  * The child's entry in exec/: `.js` when built, `.ts` when run from sources (tsx, jest). Named from the folder
@@ -59,7 +68,10 @@ interface Started {
 }
 
 function start(options: ForkSpawnOptions, preload?: string): Started {
-  const execArgv = [...(options.execArgv ?? []), ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : [])];
+  const execArgv = [
+    ...(options.execArgv ?? []),
+    ...(options.maxOldSpaceMb ? [`--max-old-space-size=${options.maxOldSpaceMb}`] : []),
+  ];
   const child = fork(childEntry(), [], {
     env: options.env,
     execArgv,
@@ -103,7 +115,9 @@ export interface ForkPool {
  * spare that dies is replaced only when the next job comes (a spare that cannot start never loops). With `spare: false`
  * no process is kept: each job's starts with it.
  */
-export function createForkPool(spawn: ForkSpawnOptions & { module: string; refillDelayMs?: number; spare?: boolean }): ForkPool {
+export function createForkPool(
+  spawn: ForkSpawnOptions & { module: string; refillDelayMs?: number; spare?: boolean },
+): ForkPool {
   let spare: Started | null = null;
   let closed = false;
   let refill: { timer: NodeJS.Timeout; go(): void } | null = null;
@@ -162,7 +176,10 @@ function runIn(started: Started, options: ForkWorkerOptions): Promise<ForkOutcom
     let killTimer: NodeJS.Timeout | undefined;
     const stop = () => {
       // The typed reason crosses the process boundary (a cancel and a shutdown end a run differently).
-      const reason = (options.signal.reason as { reason?: unknown } | null | undefined)?.reason === "shutdown" ? "shutdown" : "cancel";
+      const reason =
+        (options.signal.reason as { reason?: unknown } | null | undefined)?.reason === "shutdown"
+          ? "shutdown"
+          : "cancel";
       if (child.connected) child.send({ type: "stop", reason });
       killTimer = setTimeout(() => child.kill("SIGKILL"), options.graceMs);
     };
@@ -174,7 +191,13 @@ function runIn(started: Started, options: ForkWorkerOptions): Promise<ForkOutcom
     });
     child.on("error", (error) => {
       // fork failed (or IPC broke): the exit event follows when there was a process; without one, answer now.
-      if (child.pid === undefined) resolve({ kind: "crashed", message: `could not start the job process: ${error.message}`, code: null, signal: null });
+      if (child.pid === undefined)
+        resolve({
+          kind: "crashed",
+          message: `could not start the job process: ${error.message}`,
+          code: null,
+          signal: null,
+        });
     });
     const exited = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(killTimer);
@@ -203,7 +226,11 @@ function runIn(started: Started, options: ForkWorkerOptions): Promise<ForkOutcom
 }
 
 /** Answer one request of a child: the handler's value, or its failure's message (never a stack). */
-function answerRequest(child: ChildProcess, m: { id: number; message: unknown }, handler: ForkWorkerOptions["onRequest"]): void {
+function answerRequest(
+  child: ChildProcess,
+  m: { id: number; message: unknown },
+  handler: ForkWorkerOptions["onRequest"],
+): void {
   const reply = (body: { ok: true; result: unknown } | { ok: false; message: string }) => {
     if (child.connected) child.send({ type: "reply", id: m.id, ...body });
   };

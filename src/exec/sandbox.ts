@@ -17,7 +17,17 @@ export interface SandboxOptions {
 const NAMESPACES = ["--unshare-all", "--unshare-pid", "--die-with-parent", "--new-session"];
 
 /** The arguments of `bwrap` that probe it: `true` run with every flag a real run uses. */
-export const SANDBOX_PROBE_ARGS: readonly string[] = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...NAMESPACES, "true"];
+export const SANDBOX_PROBE_ARGS: readonly string[] = [
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  ...NAMESPACES,
+  "true",
+];
 
 /**
  * Why bubblewrap cannot run here (not installed, user namespaces disabled, …), or null when it works. The reason
@@ -26,7 +36,10 @@ export const SANDBOX_PROBE_ARGS: readonly string[] = ["--ro-bind", "/", "/", "--
 export async function sandboxProblem(exec: Exec): Promise<string | null> {
   const r = await exec.run({ command: "bwrap", args: [...SANDBOX_PROBE_ARGS], cwd: "/", timeoutMs: 10_000 });
   if (r.exitCode === 0) return null;
-  if (r.spawnError) return /ENOENT/.test(r.spawnError) ? "bubblewrap (bwrap) is not installed" : `bwrap could not be started: ${r.spawnError}`;
+  if (r.spawnError)
+    return /ENOENT/.test(r.spawnError)
+      ? "bubblewrap (bwrap) is not installed"
+      : `bwrap could not be started: ${r.spawnError}`;
   const said = r.output.trim().split("\n").slice(-2).join(" ").slice(0, 300);
   return `bwrap does not work on this host${said ? ` (${said})` : ""}; user namespaces may be disabled`;
 }
@@ -70,7 +83,9 @@ export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
         .filter(existsSync)
         .map(real);
       const gitDir = path.join(cwd, ".git");
-      return exec.run(sandboxRequest({ ...req, cwd }, { hide, network: options.network, ...(existsSync(gitDir) ? { gitDir } : {}) }));
+      return exec.run(
+        sandboxRequest({ ...req, cwd }, { hide, network: options.network, ...(existsSync(gitDir) ? { gitDir } : {}) }),
+      );
     },
     sandboxMode: async () => "bubblewrap" satisfies SandboxMode,
   };

@@ -6,7 +6,15 @@ import { createExec, type ExecOptions, type ProcessDefaults } from "./create-exe
 import type { Exec, ExecRequest, ExecResult } from "./types.js";
 
 /** What the parent sends the helper: a process to run (its env already allow-listed), or a kill of one running. */
-export type HelperRequest = { type: "run"; id: number; req: Omit<ExecRequest, "signal" | "env">; env: Record<string, string>; defaults: ProcessDefaults } | { type: "kill"; id: number };
+export type HelperRequest =
+  | {
+      type: "run";
+      id: number;
+      req: Omit<ExecRequest, "signal" | "env">;
+      env: Record<string, string>;
+      defaults: ProcessDefaults;
+    }
+  | { type: "kill"; id: number };
 
 /** What the helper answers, once per run. */
 export type HelperAnswer = { type: "done"; id: number; result: ExecResult };
@@ -24,7 +32,9 @@ export interface SpawnHelper {
 /** The helper's entry: `.js` when built, `.ts` (through tsx) when run from sources, as fork-worker does. */
 function helperEntry(): { file: string; execArgv: string[] } {
   const js = fileURLToPath(new URL("../exec/spawn-helper-child.js", import.meta.url));
-  return existsSync(js) ? { file: js, execArgv: [] } : { file: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
+  return existsSync(js)
+    ? { file: js, execArgv: [] }
+    : { file: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
 }
 
 /**
@@ -56,7 +66,12 @@ export function startSpawnHelper(source: Readonly<Record<string, string | undefi
     }
   };
   const entry = helperEntry();
-  const child = fork(entry.file, [], { env: baseEnv(source), execArgv: entry.execArgv, serialization: "advanced", stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const child = fork(entry.file, [], {
+    env: baseEnv(source),
+    execArgv: entry.execArgv,
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   child.on("message", (m: HelperAnswer) => {
     const resolve = pending.get(m.id);
     if (!resolve) return;
@@ -65,12 +80,18 @@ export function startSpawnHelper(source: Readonly<Record<string, string | undefi
     resolve(m.result);
   });
   child.on("error", (error) => fail(`the process helper failed: ${error.message}`));
-  child.on("exit", (code, signal) => fail(`the process helper exited (${signal ?? `code ${code}`}) while the command ran`));
+  child.on("exit", (code, signal) =>
+    fail(`the process helper exited (${signal ?? `code ${code}`}) while the command ran`),
+  );
   // Idle, the helper must not keep this process alive; a run in flight refs its channel (below).
   child.unref();
   child.channel?.unref();
 
-  const run = (req: ExecRequest, env: Record<string, string>, defaults: ProcessDefaults): Promise<ExecResult> | null => {
+  const run = (
+    req: ExecRequest,
+    env: Record<string, string>,
+    defaults: ProcessDefaults,
+  ): Promise<ExecResult> | null => {
     if (broken || !child.connected) return null;
     const id = nextId++;
     const { signal, env: _extra, ...rest } = req;
@@ -92,7 +113,10 @@ export function startSpawnHelper(source: Readonly<Record<string, string | undefi
   return {
     exec(options) {
       const base = baseEnv(options.sourceEnv);
-      const defaults: ProcessDefaults = { defaultTimeoutMs: options.defaultTimeoutMs, defaultMaxOutputBytes: options.defaultMaxOutputBytes };
+      const defaults: ProcessDefaults = {
+        defaultTimeoutMs: options.defaultTimeoutMs,
+        defaultMaxOutputBytes: options.defaultMaxOutputBytes,
+      };
       const local = createExec(options);
       return { run: (req) => run(req, { ...base, ...req.env }, defaults) ?? local.run(req) };
     },

@@ -11,18 +11,23 @@ export type CheckConclusion = "success" | "failure" | "neutral" | "cancelled";
  * without the `checks: write` permission (403): the status comment still tells the story, so this is not fatal.
  * A rate limit is not a missing permission: it is thrown like any other failure.
  */
-export async function startCheckRun(api: GitHubClient, args: RepoRef & { headSha: string; name?: string; detailsUrl?: string; startedAt?: Date }): Promise<number | null> {
+export async function startCheckRun(
+  api: GitHubClient,
+  args: RepoRef & { headSha: string; name?: string; detailsUrl?: string; startedAt?: Date },
+): Promise<number | null> {
   try {
-    const { data } = await callGitHub(`Starting a Check Run on ${args.owner}/${args.repo}@${args.headSha.slice(0, 12)}`, () =>
-      api.rest.checks.create({
-        owner: args.owner,
-        repo: args.repo,
-        name: args.name ?? "aider-bot",
-        head_sha: args.headSha,
-        status: "in_progress",
-        started_at: (args.startedAt ?? new Date()).toISOString(),
-        ...(args.detailsUrl ? { details_url: args.detailsUrl } : {}),
-      }),
+    const { data } = await callGitHub(
+      `Starting a Check Run on ${args.owner}/${args.repo}@${args.headSha.slice(0, 12)}`,
+      () =>
+        api.rest.checks.create({
+          owner: args.owner,
+          repo: args.repo,
+          name: args.name ?? "aider-bot",
+          head_sha: args.headSha,
+          status: "in_progress",
+          started_at: (args.startedAt ?? new Date()).toISOString(),
+          ...(args.detailsUrl ? { details_url: args.detailsUrl } : {}),
+        }),
     );
     return data.id;
   } catch (error) {
@@ -34,7 +39,14 @@ export async function startCheckRun(api: GitHubClient, args: RepoRef & { headSha
 /** Complete a Check Run with the same summary as the status comment (capped to GitHub's field limit). */
 export async function completeCheckRun(
   api: GitHubClient,
-  args: RepoRef & { id: number; conclusion: CheckConclusion; title: string; summary: string; text?: string; completedAt?: Date },
+  args: RepoRef & {
+    id: number;
+    conclusion: CheckConclusion;
+    title: string;
+    summary: string;
+    text?: string;
+    completedAt?: Date;
+  },
 ): Promise<void> {
   await callGitHub(`Completing Check Run ${args.id} on ${args.owner}/${args.repo}`, () =>
     api.rest.checks.update({

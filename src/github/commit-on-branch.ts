@@ -18,7 +18,11 @@ interface GraphqlAnswer {
  * the App push, a missing permission) are answers, not throws; anything else throws a {@link GitHubError}. The
  * commit's `verification` is read back, as GitHub reports it (null when it could not be read).
  */
-export async function createCommitOnBranch(api: GitHubClient, where: RepoRef, req: ApiCommitRequest): Promise<ApiCommitResult> {
+export async function createCommitOnBranch(
+  api: GitHubClient,
+  where: RepoRef,
+  req: ApiCommitRequest,
+): Promise<ApiCommitResult> {
   const doing = `Creating the commit on ${where.owner}/${where.repo} branch ${req.branch}`;
   const input = {
     branch: { repositoryNameWithOwner: `${where.owner}/${where.repo}`, branchName: req.branch },
@@ -41,27 +45,46 @@ export async function createCommitOnBranch(api: GitHubClient, where: RepoRef, re
   const error = answer.errors?.[0];
   if (error) {
     const message = String(error.message ?? "unknown error").slice(0, 300);
-    if (error.type === "STALE_DATA" || /Expected branch to point to/i.test(message)) return { kind: "moved", reason: message };
+    if (error.type === "STALE_DATA" || /Expected branch to point to/i.test(message))
+      return { kind: "moved", reason: message };
     const kind = graphqlKind(error.type);
     if (kind === "forbidden") return { kind: "refused", reason: message };
-    throw new GitHubError(doing, { kind, status: kind === "not-found" ? 404 : kind === "unauthorized" ? 401 : 422, githubMessage: message });
+    throw new GitHubError(doing, {
+      kind,
+      status: kind === "not-found" ? 404 : kind === "unauthorized" ? 401 : 422,
+      githubMessage: message,
+    });
   }
   const oid = answer.data?.createCommitOnBranch?.commit?.oid;
-  if (!oid) throw new GitHubError(doing, { kind: "other", status: 200, githubMessage: "GitHub answered without the new commit" });
+  if (!oid)
+    throw new GitHubError(doing, {
+      kind: "other",
+      status: 200,
+      githubMessage: "GitHub answered without the new commit",
+    });
   return { kind: "made", oid, verified: await commitVerified(api, where, oid) };
 }
 
 /** A new branch at `sha` (`POST /repos/{o}/{r}/git/refs`); an existing branch of that name is a validation error. */
 export async function createBranchRef(api: GitHubClient, where: RepoRef, branch: string, sha: string): Promise<void> {
   await callGitHub(`Creating the branch ${branch} on ${where.owner}/${where.repo}`, () =>
-    api.request("POST /repos/{owner}/{repo}/git/refs", { owner: where.owner, repo: where.repo, ref: `refs/heads/${branch}`, sha }),
+    api.request("POST /repos/{owner}/{repo}/git/refs", {
+      owner: where.owner,
+      repo: where.repo,
+      ref: `refs/heads/${branch}`,
+      sha,
+    }),
   );
 }
 
 /** `verification.verified` of a commit as GitHub reports it; null when it cannot be read (best effort). */
 async function commitVerified(api: GitHubClient, where: RepoRef, sha: string): Promise<boolean | null> {
   try {
-    const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner: where.owner, repo: where.repo, ref: sha });
+    const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", {
+      owner: where.owner,
+      repo: where.repo,
+      ref: sha,
+    });
     const verified = (data as { commit?: { verification?: { verified?: unknown } } }).commit?.verification?.verified;
     return typeof verified === "boolean" ? verified : null;
   } catch {

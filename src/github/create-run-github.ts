@@ -18,7 +18,9 @@ import { ensureReviewReply } from "./review-reply.js";
 export function createRunGitHub(
   api: GitHubClient,
   job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> &
-    Partial<Pick<JobContext, "command">> & { req: Pick<RunRequest, "owner" | "repo"> & Partial<Pick<RunRequest, "target">> },
+    Partial<Pick<JobContext, "command">> & {
+      req: Pick<RunRequest, "owner" | "repo"> & Partial<Pick<RunRequest, "target">>;
+    },
   token: () => Promise<string>,
   /** Where best-effort failures go (a review request GitHub refused for another reason than access). */
   log?: { warn(obj: object, msg: string): void },
@@ -31,12 +33,25 @@ export function createRunGitHub(
   const where = { owner, repo };
   return {
     async updateStatus(body) {
-      await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: job.statusCommentId, body });
+      await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+        owner,
+        repo,
+        comment_id: job.statusCommentId,
+        body,
+      });
     },
     react: (content) => addReaction(api, where, job.reactTo, content),
     // Started at triage when it could be: the run goes on with that one (a re-run after a crash too).
     startCheckRun: async (headSha) => job.checkRunId ?? (await startCheckRun(api, { ...where, headSha })),
-    finishCheckRun: (id, r) => completeCheckRun(api, { ...where, id, conclusion: r.conclusion, title: r.title, summary: r.summary, ...(r.text ? { text: r.text } : {}) }),
+    finishCheckRun: (id, r) =>
+      completeCheckRun(api, {
+        ...where,
+        id,
+        conclusion: r.conclusion,
+        title: r.title,
+        summary: r.summary,
+        ...(r.text ? { text: r.text } : {}),
+      }),
     checkRunUrl: (id) => `${job.webUrl}/runs/${id}`,
     async tickPlan(commentId, done) {
       const plan = await readPlan(api, where, commentId);
@@ -45,15 +60,27 @@ export function createRunGitHub(
     async supersedeOlderPlans() {
       const number = job.req.target?.number;
       if (number === undefined || !botLogin) return;
-      await closePlans(api, { ...where, issueNumber: number }, { botLogin, keep: job.statusCommentId, state: "superseded", command: job.command ?? "aider" });
+      await closePlans(
+        api,
+        { ...where, issueNumber: number },
+        { botLogin, keep: job.statusCommentId, state: "superseded", command: job.command ?? "aider" },
+      );
     },
     async openPullRequest(pr) {
       // Idempotent: a re-run that already opened the PR gets it back (and asks nobody again).
-      const made = await ensurePullRequest(api, { ...where, head: pr.branch, base: pr.base, draft: pr.draft, title: pullRequestTitle(pr.result, pr.issue.title), body: pullRequestBody(pr) });
+      const made = await ensurePullRequest(api, {
+        ...where,
+        head: pr.branch,
+        base: pr.base,
+        draft: pr.draft,
+        title: pullRequestTitle(pr.result, pr.issue.title),
+        body: pullRequestBody(pr),
+      });
       // Best effort: the requester may lack access; a bot (or the app, for schedules) is never asked.
       if (made.created && !pr.requester.isBot) {
-        await requestReview(api, { ...where, pullNumber: made.number, login: pr.requester.login }).catch((error: unknown) =>
-          log?.warn({ err: error, pull: made.number }, "review request failed (the pull request stands)"),
+        await requestReview(api, { ...where, pullNumber: made.number, login: pr.requester.login }).catch(
+          (error: unknown) =>
+            log?.warn({ err: error, pull: made.number }, "review request failed (the pull request stands)"),
         );
       }
       return { number: made.number, url: made.url };
@@ -65,7 +92,13 @@ export function createRunGitHub(
         await ensureReviewReply(api, { ...where, pullNumber, commentId, marker, body });
         return;
       }
-      await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", { owner, repo, pull_number: pullNumber, comment_id: commentId, body });
+      await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
+        owner,
+        repo,
+        pull_number: pullNumber,
+        comment_id: commentId,
+        body,
+      });
     },
     installationToken: token,
     apiCommits: {
@@ -82,12 +115,17 @@ function pullRequestTitle(result: CoderResult, issueTitle: string): string {
 
 function pullRequestBody(pr: { issue: { number: number }; requester: { login: string }; result: CoderResult }): string {
   const { result } = pr;
-  const files = "editedFiles" in result ? result.editedFiles.map((f) => `- \`${f.path}\` (+${f.added} −${f.removed})`).join("\n") : "";
+  const files =
+    "editedFiles" in result
+      ? result.editedFiles.map((f) => `- \`${f.path}\` (+${f.added} −${f.removed})`).join("\n")
+      : "";
   return [
     `Fixes #${pr.issue.number}`,
     "",
     `Opened by aider-bot at the request of @${pr.requester.login}.`,
     files ? `\n**Files changed**\n${files}` : "",
-    result.explanation ? `\n<details><summary>The model's explanation</summary>\n\n${result.explanation.slice(0, 20000)}\n\n</details>` : "",
+    result.explanation
+      ? `\n<details><summary>The model's explanation</summary>\n\n${result.explanation.slice(0, 20000)}\n\n</details>`
+      : "",
   ].join("\n");
 }

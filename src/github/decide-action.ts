@@ -25,7 +25,13 @@ export type JobTargetKind = "pr-branch" | "new-pr-from-default" | "review-thread
 export type EventAction =
   | { kind: "ignore"; reason: string }
   | { kind: "reply-unauthorized"; facts: EventFacts; marker: string; body: string }
-  | { kind: "reply"; reason: "help" | "usage-error" | "invalid-config" | "refused"; facts: EventFacts; marker: string; body: string }
+  | {
+      kind: "reply";
+      reason: "help" | "usage-error" | "invalid-config" | "refused";
+      facts: EventFacts;
+      marker: string;
+      body: string;
+    }
   | { kind: "cancel"; facts: EventFacts; key: string }
   /** Issue #35: `/aider usage`, answered from the spend ledger (triage reads it; this decision is pure). */
   | { kind: "usage"; facts: EventFacts; marker: string; config: RepoConfig }
@@ -70,14 +76,23 @@ const DEFAULTS = (() => {
  * bots and the app itself, authorize the sender, then choose a reply, a cancel or a job. Authorization comes before
  * the config check so a stranger cannot make the bot post anything but the one "not allowed" reply.
  */
-export async function decideAction(event: { name: string; id: string; payload: unknown }, deps: DecideDeps): Promise<EventAction> {
+export async function decideAction(
+  event: { name: string; id: string; payload: unknown },
+  deps: DecideDeps,
+): Promise<EventAction> {
   const config = deps.config.ok ? deps.config.config : DEFAULTS;
   const decision = decideEvent(event.name, event.payload, config.trigger);
   if (decision.kind === "ignore") return decision;
   const { facts } = decision;
   // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
   const edited = facts.planComment;
-  if (edited && !(edited.author.toLowerCase() === deps.bot.login.toLowerCase() || (deps.bot.appId !== undefined && edited.appId === deps.bot.appId))) {
+  if (
+    edited &&
+    !(
+      edited.author.toLowerCase() === deps.bot.login.toLowerCase() ||
+      (deps.bot.appId !== undefined && edited.appId === deps.bot.appId)
+    )
+  ) {
     return { kind: "ignore", reason: "an approve box outside the bot's own plan comment" };
   }
   // Issue #14 hook: the maintainer's instruction is cleaned of hidden content like every other GitHub text.
@@ -86,33 +101,60 @@ export async function decideAction(event: { name: string; id: string; payload: u
   const isHuman = sender.type !== "Bot" && sender.login.toLowerCase() !== deps.bot.login.toLowerCase();
   const verb = command.verb === "invalid" ? "help" : command.verb;
   const permission = isHuman ? await deps.permissionOf(sender.login, { owner: facts.owner, repo: facts.repo }) : null;
-  const auth = authorize({ sender, verb, permission, selfLogin: deps.bot.login, selfAppId: deps.bot.appId, trigger: config.trigger });
+  const auth = authorize({
+    sender,
+    verb,
+    permission,
+    selfLogin: deps.bot.login,
+    selfAppId: deps.bot.appId,
+    trigger: config.trigger,
+  });
   if (!auth.allow) {
     if (auth.reason !== "permission") return { kind: "ignore", reason: auth.message };
-    const body = renderUnauthorized({ login: sender.login, needed: auth.needed, have: auth.have, command: config.trigger.command });
+    const body = renderUnauthorized({
+      login: sender.login,
+      needed: auth.needed,
+      have: auth.have,
+      command: config.trigger.command,
+    });
     return { kind: "reply-unauthorized", facts, marker: unauthorizedMarker(sender.login), body };
   }
   const reply = (reason: "help" | "usage-error" | "refused", body: string): EventAction => {
     const marker = replyMarker(event.id);
     return { kind: "reply", reason, facts, marker, body: `${marker}\n${body}` };
   };
-  if (!deps.config.ok) return { kind: "reply", reason: "invalid-config", facts, marker: configMarker, body: renderConfigProblems(deps.config.problems) };
+  if (!deps.config.ok)
+    return {
+      kind: "reply",
+      reason: "invalid-config",
+      facts,
+      marker: configMarker,
+      body: renderConfigProblems(deps.config.problems),
+    };
   if (command.verb === "help") return reply("help", helpText(config.trigger.command, { contextVerbs: true }));
   if (command.verb === "checks") return { kind: "show-checks", facts, marker: replyMarker(event.id), config };
-  if (command.verb === "invalid") return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command, { contextVerbs: true })}`);
+  if (command.verb === "invalid")
+    return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command, { contextVerbs: true })}`);
   if (command.verb === "usage") return { kind: "usage", facts, marker: replyMarker(event.id), config };
   const key = jobKey(facts.owner, facts.repo, facts.number);
   if (command.verb === "cancel") return { kind: "cancel", facts, key };
   if (command.verb === "plan-drop") return { kind: "drop-plan", facts, command: config.trigger.command };
   if (command.verb === "undo" && !facts.isPullRequest) {
-    return reply("refused", `😕 \`/${config.trigger.command} undo\` works on pull requests: it reverts my last commit there.`);
+    return reply(
+      "refused",
+      `😕 \`/${config.trigger.command} undo\` works on pull requests: it reverts my last commit there.`,
+    );
   }
   // address-reviews / fix-ci are runs with a mode (their request is built from the threads or checks).
   if ((command.verb === "address-reviews" || command.verb === "fix-ci") && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
   }
   const mode: PrMode | undefined =
-    command.verb === "address-reviews" ? { kind: "address-reviews", threads: command.threads, extra: command.text } : command.verb === "fix-ci" ? { kind: "fix-ci", extra: command.text } : undefined;
+    command.verb === "address-reviews"
+      ? { kind: "address-reviews", threads: command.threads, extra: command.text }
+      : command.verb === "fix-ci"
+        ? { kind: "fix-ci", extra: command.text }
+        : undefined;
   const flags = "flags" in command ? command.flags : { files: [] };
   // `plan: true`: a label run posts a plan for approval first (issue #34).
   const runVerb = facts.dedupeId && config.plan && command.verb === "run" ? "plan" : command.verb;
@@ -135,10 +177,15 @@ export async function decideAction(event: { name: string; id: string; payload: u
 
 function untrustedContext(facts: EventFacts): { label: string; text: string }[] {
   const kind = facts.isPullRequest ? "pull request" : "issue";
-  const out = [{ label: `${kind} #${facts.number}: title and description`, text: `${facts.title}\n\n${facts.body}`.trim() }];
+  const out = [
+    { label: `${kind} #${facts.number}: title and description`, text: `${facts.title}\n\n${facts.body}`.trim() },
+  ];
   if (facts.review) {
     const line = facts.review.line ? ` line ${facts.review.line}` : "";
-    out.push({ label: `review comment on ${facts.review.path}${line}: the diff hunk it refers to`, text: facts.review.diffHunk });
+    out.push({
+      label: `review comment on ${facts.review.path}${line}: the diff hunk it refers to`,
+      text: facts.review.diffHunk,
+    });
   }
   return out;
 }
@@ -217,7 +264,8 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
     // sender). The App named on the comment is the bot itself, so the sender is judged on its own.
     const c = payload.comment;
     const before = payload.changes?.body?.from;
-    if (typeof before !== "string" || !approvalTicked(before, String(c?.body ?? ""))) return { kind: "ignore", reason: "not an approval" };
+    if (typeof before !== "string" || !approvalTicked(before, String(c?.body ?? "")))
+      return { kind: "ignore", reason: "not an approval" };
     const issue = payload.issue;
     return {
       kind: "command",
@@ -230,7 +278,11 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
         title: String(issue.title ?? ""),
         body: String(issue.body ?? ""),
         reactTo: { kind: "issue-comment", id: c.id },
-        planComment: { id: c.id, author: String(c.user?.login ?? ""), ...(c.performed_via_github_app?.id ? { appId: c.performed_via_github_app.id as number } : {}) },
+        planComment: {
+          id: c.id,
+          author: String(c.user?.login ?? ""),
+          ...(c.performed_via_github_app?.id ? { appId: c.performed_via_github_app.id as number } : {}),
+        },
       },
     };
   }
@@ -249,7 +301,12 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
         title: String(pr.title ?? ""),
         body: String(pr.body ?? ""),
         reactTo: { kind: "review-comment", id: c.id },
-        review: { commentId: c.id, path: String(c.path), line: (c.line ?? c.original_line ?? undefined) as number | undefined, diffHunk: String(c.diff_hunk ?? "") },
+        review: {
+          commentId: c.id,
+          path: String(c.path),
+          line: (c.line ?? c.original_line ?? undefined) as number | undefined,
+          diffHunk: String(c.diff_hunk ?? ""),
+        },
       },
     };
   }

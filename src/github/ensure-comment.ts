@@ -15,7 +15,10 @@ const MAX_PAGES = 20;
  * Create or update the bot's comment that carries `marker` on an issue/PR (idempotent: a redelivered webhook or a
  * retried job edits the same comment). Returns the comment id.
  */
-export async function ensureComment(api: GitHubClient, args: RepoRef & { issueNumber: number; marker: string; body: string; botLogin?: string }): Promise<number> {
+export async function ensureComment(
+  api: GitHubClient,
+  args: RepoRef & { issueNumber: number; marker: string; body: string; botLogin?: string },
+): Promise<number> {
   const existing = await findComment(api, args);
   const body = args.body.includes(args.marker) ? args.body : `${args.marker}\n${args.body}`;
   if (existing) {
@@ -26,7 +29,10 @@ export async function ensureComment(api: GitHubClient, args: RepoRef & { issueNu
 }
 
 /** The bot's comment containing `marker`, newest first, or null. */
-export async function findComment(api: GitHubClient, args: RepoRef & { issueNumber: number; marker: string; botLogin?: string }): Promise<{ id: number; body: string } | null> {
+export async function findComment(
+  api: GitHubClient,
+  args: RepoRef & { issueNumber: number; marker: string; botLogin?: string },
+): Promise<{ id: number; body: string } | null> {
   const all = await listComments(api, args);
   for (let i = all.length - 1; i >= 0; i--) {
     const c = all[i]!;
@@ -37,26 +43,44 @@ export async function findComment(api: GitHubClient, args: RepoRef & { issueNumb
 }
 
 /** Every comment of an issue/PR (paginated, up to 2,000), oldest first. */
-export async function listComments(api: GitHubClient, args: RepoRef & { issueNumber: number }): Promise<IssueComment[]> {
+export async function listComments(
+  api: GitHubClient,
+  args: RepoRef & { issueNumber: number },
+): Promise<IssueComment[]> {
   let pages = 0;
   return callGitHub(`Listing the comments of ${args.owner}/${args.repo}#${args.issueNumber}`, () =>
-    api.paginate(api.rest.issues.listComments, { owner: args.owner, repo: args.repo, issue_number: args.issueNumber, per_page: 100 }, (response, done) => {
-      if (++pages >= MAX_PAGES) done();
-      return response.data.map((c) => ({ id: c.id, body: c.body ?? "", user: c.user?.login ?? "" }));
-    }),
+    api.paginate(
+      api.rest.issues.listComments,
+      { owner: args.owner, repo: args.repo, issue_number: args.issueNumber, per_page: 100 },
+      (response, done) => {
+        if (++pages >= MAX_PAGES) done();
+        return response.data.map((c) => ({ id: c.id, body: c.body ?? "", user: c.user?.login ?? "" }));
+      },
+    ),
   );
 }
 
 /** Post a new comment on an issue/PR. Returns its id. */
-export async function createComment(api: GitHubClient, args: RepoRef & { issueNumber: number; body: string }): Promise<number> {
+export async function createComment(
+  api: GitHubClient,
+  args: RepoRef & { issueNumber: number; body: string },
+): Promise<number> {
   const { data } = await callGitHub(`Commenting on ${args.owner}/${args.repo}#${args.issueNumber}`, () =>
-    api.rest.issues.createComment({ owner: args.owner, repo: args.repo, issue_number: args.issueNumber, body: args.body }),
+    api.rest.issues.createComment({
+      owner: args.owner,
+      repo: args.repo,
+      issue_number: args.issueNumber,
+      body: args.body,
+    }),
   );
   return data.id;
 }
 
 /** Replace the body of an issue/PR comment. */
-export async function updateComment(api: GitHubClient, args: RepoRef & { commentId: number; body: string }): Promise<void> {
+export async function updateComment(
+  api: GitHubClient,
+  args: RepoRef & { commentId: number; body: string },
+): Promise<void> {
   await callGitHub(`Editing comment ${args.commentId} on ${args.owner}/${args.repo}`, () =>
     api.rest.issues.updateComment({ owner: args.owner, repo: args.repo, comment_id: args.commentId, body: args.body }),
   );
@@ -66,11 +90,16 @@ export async function updateComment(api: GitHubClient, args: RepoRef & { comment
  * The body of one comment — an issue/PR conversation comment or a review (diff) comment — or null when it is gone
  * (deleted, or no longer visible to the App): the caller tells the user, who can act on it.
  */
-export async function readCommentBody(api: GitHubClient, args: RepoRef & { kind: "issue-comment" | "review-comment"; id: number }): Promise<string | null> {
+export async function readCommentBody(
+  api: GitHubClient,
+  args: RepoRef & { kind: "issue-comment" | "review-comment"; id: number },
+): Promise<string | null> {
   const where = { owner: args.owner, repo: args.repo, comment_id: args.id };
   try {
     return await callGitHub(`Reading comment ${args.id} on ${args.owner}/${args.repo}`, async () =>
-      args.kind === "review-comment" ? (await api.rest.pulls.getReviewComment(where)).data.body : ((await api.rest.issues.getComment(where)).data.body ?? ""),
+      args.kind === "review-comment"
+        ? (await api.rest.pulls.getReviewComment(where)).data.body
+        : ((await api.rest.issues.getComment(where)).data.body ?? ""),
     );
   } catch (error) {
     if (isGitHubFailure(error, "not-found")) return null;

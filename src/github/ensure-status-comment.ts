@@ -10,7 +10,14 @@ import { runMarker } from "./markers.js";
  */
 export async function ensureStatusComment(
   api: GitHubClient,
-  args: RepoRef & { issueNumber: number; jobId: string; body: string; botLogin?: string; commentId?: number; known?: "none-yet" },
+  args: RepoRef & {
+    issueNumber: number;
+    jobId: string;
+    body: string;
+    botLogin?: string;
+    commentId?: number;
+    known?: "none-yet";
+  },
 ): Promise<number> {
   const marker = runMarker(args.jobId);
   const body = args.body.includes(marker) ? args.body : `${marker}\n${args.body}`;
@@ -19,6 +26,14 @@ export async function ensureStatusComment(
     return args.commentId;
   }
   // The caller knows no comment of this job can exist yet (its first triage attempt): post without listing first.
-  if (args.known === "none-yet") return createComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, body });
-  return ensureComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, marker, body, botLogin: args.botLogin });
+  if (args.known === "none-yet")
+    return createComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, body });
+  return ensureComment(api, {
+    owner: args.owner,
+    repo: args.repo,
+    issueNumber: args.issueNumber,
+    marker,
+    body,
+    botLogin: args.botLogin,
+  });
 }

@@ -3,7 +3,8 @@
  * permission the App was not granted, a rate limit (wait and retry), a request GitHub found invalid, credentials it
  * did not accept, or GitHub being down/unreachable.
  */
-export type GitHubFailureKind = "not-found" | "forbidden" | "rate-limited" | "validation" | "unauthorized" | "unavailable" | "other";
+export type GitHubFailureKind =
+  "not-found" | "forbidden" | "rate-limited" | "validation" | "unauthorized" | "unavailable" | "other";
 
 /** A failed GitHub request in our terms (pure data read off Octokit's RequestError). */
 export interface GitHubFailure {
@@ -51,13 +52,28 @@ export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubF
   const retryAfter = Number(headers["retry-after"]);
   const reset = Number(headers["x-ratelimit-reset"]);
   const exhausted = String(headers["x-ratelimit-remaining"] ?? "") === "0";
-  const rateLimited = status === 429 || (status === 403 && (exhausted || Number.isFinite(retryAfter) || /rate limit/i.test(raw)));
+  const rateLimited =
+    status === 429 || (status === 403 && (exhausted || Number.isFinite(retryAfter) || /rate limit/i.test(raw)));
   if (rateLimited) {
-    const wait = Number.isFinite(retryAfter) ? retryAfter : Number.isFinite(reset) ? Math.max(0, Math.ceil(reset - nowMs / 1000)) : undefined;
+    const wait = Number.isFinite(retryAfter)
+      ? retryAfter
+      : Number.isFinite(reset)
+        ? Math.max(0, Math.ceil(reset - nowMs / 1000))
+        : undefined;
     return { kind: "rate-limited", status, githubMessage, ...(wait !== undefined ? { retryAfterSeconds: wait } : {}) };
   }
   const kind: GitHubFailureKind =
-    status === 404 || status === 410 ? "not-found" : status === 403 ? "forbidden" : status === 401 ? "unauthorized" : status === 422 ? "validation" : status >= 500 ? "unavailable" : "other";
+    status === 404 || status === 410
+      ? "not-found"
+      : status === 403
+        ? "forbidden"
+        : status === 401
+          ? "unauthorized"
+          : status === 422
+            ? "validation"
+            : status >= 500
+              ? "unavailable"
+              : "other";
   return { kind, status, githubMessage };
 }
 
@@ -92,7 +108,13 @@ function answerText(data: unknown): string | null {
   const body = data as { message?: unknown; errors?: unknown } | null | undefined;
   if (typeof body?.message !== "string") return null;
   const details = (Array.isArray(body.errors) ? body.errors : [])
-    .map((e: unknown) => (typeof e === "string" ? e : typeof (e as { message?: unknown })?.message === "string" ? (e as { message: string }).message : (e as { code?: unknown })?.code))
+    .map((e: unknown) =>
+      typeof e === "string"
+        ? e
+        : typeof (e as { message?: unknown })?.message === "string"
+          ? (e as { message: string }).message
+          : (e as { code?: unknown })?.code,
+    )
     .filter((d): d is string => typeof d === "string" && d !== "");
   return details.length ? `${body.message}: ${details.join("; ")}` : body.message;
 }

@@ -23,7 +23,9 @@ export function createGitHubRepoReader(api: GitHubClient, where: RepoRef & { ref
           .then((res) => {
             const data: unknown = res.data;
             if (!Array.isArray(data)) return [];
-            return data.flatMap((e: { name?: unknown; type?: unknown }) => (typeof e.name === "string" ? [e.type === "dir" ? `${e.name}/` : e.name] : []));
+            return data.flatMap((e: { name?: unknown; type?: unknown }) =>
+              typeof e.name === "string" ? [e.type === "dir" ? `${e.name}/` : e.name] : [],
+            );
           })
           .catch((error: unknown) => {
             if (httpStatus(error) === 404) return [];

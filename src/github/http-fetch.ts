@@ -52,28 +52,41 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
   const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
   const fallback = options.fallback ?? globalThis.fetch;
 
-  const once = (url: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined, signal: AbortSignal | null | undefined) =>
+  const once = (
+    url: URL,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Buffer | undefined,
+    signal: AbortSignal | null | undefined,
+  ) =>
     new Promise<{ status: number; statusText: string; headers: Headers; body: Buffer }>((resolve, reject) => {
       const client = url.protocol === "https:" ? https : http;
-      const req = client.request(url, { method, headers, agent: agents[url.protocol as "http:" | "https:"], ...(signal ? { signal } : {}) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", (error) => reject(failure(error, signal)));
-        res.on("end", () => {
-          const raw = res.rawHeaders;
-          const headers = new Headers();
-          for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-          const encoding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
-          const data = Buffer.concat(chunks);
-          const decode = encoding && inflate[encoding] && data.length ? inflate[encoding] : null;
-          if (decode) headers.delete("content-encoding");
-          (decode ? decode(data) : Promise.resolve(data)).then(
-            (decoded) => resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", headers, body: decoded }),
-            (error: unknown) => reject(new TypeError("fetch failed", { cause: error })),
-          );
-        });
-      });
-      req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no answer from ${url.host} within ${idleTimeoutMs} ms`)));
+      const req = client.request(
+        url,
+        { method, headers, agent: agents[url.protocol as "http:" | "https:"], ...(signal ? { signal } : {}) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("error", (error) => reject(failure(error, signal)));
+          res.on("end", () => {
+            const raw = res.rawHeaders;
+            const headers = new Headers();
+            for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+            const encoding = (headers.get("content-encoding") ?? "").trim().toLowerCase();
+            const data = Buffer.concat(chunks);
+            const decode = encoding && inflate[encoding] && data.length ? inflate[encoding] : null;
+            if (decode) headers.delete("content-encoding");
+            (decode ? decode(data) : Promise.resolve(data)).then(
+              (decoded) =>
+                resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? "", headers, body: decoded }),
+              (error: unknown) => reject(new TypeError("fetch failed", { cause: error })),
+            );
+          });
+        },
+      );
+      req.setTimeout(idleTimeoutMs, () =>
+        req.destroy(new Error(`no answer from ${url.host} within ${idleTimeoutMs} ms`)),
+      );
       req.on("error", (error) => reject(failure(error, signal)));
       req.end(body);
     });
@@ -86,19 +99,28 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
     let url = new URL(String(input));
     let method = (init.method ?? "GET").toUpperCase();
     let sent: string | Buffer | undefined = body;
-    const headers: Record<string, string> = { "accept-encoding": "gzip, deflate, br", ...lowerCased(init.headers ?? {}) };
+    const headers: Record<string, string> = {
+      "accept-encoding": "gzip, deflate, br",
+      ...lowerCased(init.headers ?? {}),
+    };
     for (let hops = 0; ; hops++) {
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError("fetch failed", { cause: new Error(`unsupported protocol ${url.protocol}`) });
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        throw new TypeError("fetch failed", { cause: new Error(`unsupported protocol ${url.protocol}`) });
       init.signal?.throwIfAborted();
       const answer = await once(url, method, headers, sent, init.signal);
       const location = answer.headers.get("location");
       if (REDIRECTS.has(answer.status) && location && (init.redirect ?? "follow") !== "manual") {
-        if (init.redirect === "error") throw new TypeError("fetch failed", { cause: new Error(`redirected to ${location}`) });
+        if (init.redirect === "error")
+          throw new TypeError("fetch failed", { cause: new Error(`redirected to ${location}`) });
         if (hops >= MAX_REDIRECTS) throw new TypeError("fetch failed", { cause: new Error("too many redirects") });
         const next = new URL(location, url);
         // As fetch does: credentials stay with their origin, and a redirected POST (or any 303) becomes a GET.
         if (next.origin !== url.origin) delete headers.authorization;
-        if (answer.status === 303 ? method !== "HEAD" : (answer.status === 301 || answer.status === 302) && method === "POST") {
+        if (
+          answer.status === 303
+            ? method !== "HEAD"
+            : (answer.status === 301 || answer.status === 302) && method === "POST"
+        ) {
           method = "GET";
           sent = undefined;
           delete headers["content-type"];
@@ -107,7 +129,10 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
         url = next;
         continue;
       }
-      if (answer.status < 200 || answer.status > 599) throw new TypeError("fetch failed", { cause: new Error(`unexpected status ${answer.status} from ${url.host}`) });
+      if (answer.status < 200 || answer.status > 599)
+        throw new TypeError("fetch failed", {
+          cause: new Error(`unexpected status ${answer.status} from ${url.host}`),
+        });
       const response = new Response(NULL_BODY.has(answer.status) || method === "HEAD" ? null : answer.body, {
         status: answer.status,
         statusText: answer.statusText,

@@ -21,9 +21,12 @@ export interface AppIdentity {
 
 /** The App's identity from `GET /app` (`appApi` authenticates as the App, i.e. Probot's `app.auth()`). */
 export async function readAppIdentity(appApi: GitHubClient): Promise<AppIdentity> {
-  const { data } = await callGitHub("Reading the App's own identity (GET /app)", () => appApi.rest.apps.getAuthenticated());
+  const { data } = await callGitHub("Reading the App's own identity (GET /app)", () =>
+    appApi.rest.apps.getAuthenticated(),
+  );
   // GitHub documents `data` as nullable here; an App token always gets its App back, so null is a misconfiguration.
-  if (!data) throw new Error("GitHub returned no App for the App's credentials (GET /app): check APP_ID and the private key.");
+  if (!data)
+    throw new Error("GitHub returned no App for the App's credentials (GET /app): check APP_ID and the private key.");
   const slug = data.slug ?? "aider-bot";
   return { slug, id: data.id, login: `${slug}[bot]`, email: `${data.id}+${slug}[bot]@users.noreply.github.com` };
 }
@@ -31,13 +34,17 @@ export async function readAppIdentity(appApi: GitHubClient): Promise<AppIdentity
 /** Every installation of the App (all pages); `account` is the user/organisation login ("" for an enterprise). */
 export async function listInstallations(appApi: GitHubClient): Promise<{ id: number; account: string }[]> {
   return callGitHub("Listing the App's installations", () =>
-    appApi.paginate(appApi.rest.apps.listInstallations, { per_page: 100 }, (response) => response.data.map((i) => ({ id: i.id, account: i.account && "login" in i.account ? i.account.login : "" }))),
+    appApi.paginate(appApi.rest.apps.listInstallations, { per_page: 100 }, (response) =>
+      response.data.map((i) => ({ id: i.id, account: i.account && "login" in i.account ? i.account.login : "" })),
+    ),
   );
 }
 
 /** Every repository one installation can reach (all pages; `api` is that installation's client). */
 export async function listInstallationRepositories(api: GitHubClient): Promise<InstalledRepository[]> {
-  const repos = await callGitHub("Listing the installation's repositories", () => api.paginate(api.rest.apps.listReposAccessibleToInstallation, { per_page: 100 }));
+  const repos = await callGitHub("Listing the installation's repositories", () =>
+    api.paginate(api.rest.apps.listReposAccessibleToInstallation, { per_page: 100 }),
+  );
   return repos.map((r) => ({
     owner: r.owner.login,
     repo: r.name,
@@ -52,11 +59,20 @@ export async function listInstallationRepositories(api: GitHubClient): Promise<I
  * A file's text from a repository (default branch unless `ref`), or null when it does not exist. A directory at
  * that path is an error saying so.
  */
-export async function readRepoFile(api: GitHubClient, args: RepoRef & { path: string; ref?: string }): Promise<string | null> {
+export async function readRepoFile(
+  api: GitHubClient,
+  args: RepoRef & { path: string; ref?: string },
+): Promise<string | null> {
   const doing = `Reading ${args.path} from ${args.owner}/${args.repo}${args.ref ? `@${args.ref}` : ""}`;
   try {
     const { data } = await callGitHub(doing, () =>
-      api.rest.repos.getContent({ owner: args.owner, repo: args.repo, path: args.path, ...(args.ref ? { ref: args.ref } : {}), mediaType: { format: "raw" } }),
+      api.rest.repos.getContent({
+        owner: args.owner,
+        repo: args.repo,
+        path: args.path,
+        ...(args.ref ? { ref: args.ref } : {}),
+        mediaType: { format: "raw" },
+      }),
     );
     // With the raw media type GitHub answers the file's bytes: Octokit hands them over as a string when the
     // content type names a charset or text, as bytes otherwise. The typed response describes the JSON form, which

@@ -44,6 +44,9 @@ export interface RunQueue {
 }
 
 /** The reaction subject of a request: the comment that carried the command, or the issue of a label run. */
-export function reactionSubject(facts: { number: number; reactTo: { kind: "issue-comment" | "review-comment"; id: number } | { kind: "issue" } }): ReactionTarget {
+export function reactionSubject(facts: {
+  number: number;
+  reactTo: { kind: "issue-comment" | "review-comment"; id: number } | { kind: "issue" };
+}): ReactionTarget {
   return facts.reactTo.kind === "issue" ? { kind: "issue", number: facts.number } : facts.reactTo;
 }

@@ -5,7 +5,8 @@ export const configMarker = "<!-- aider-bot:config-problems -->";
 /** A one-off reply (help, usage error, refusal) to one delivery: a redelivered webhook edits it instead of repeating it. */
 export const replyMarker = (deliveryId: string) => `<!-- aider-bot:reply:${deliveryId} -->`;
 /** The reply of one run in one review thread: a re-run of the job (after a crash) finds it and does not answer twice. */
-export const threadReplyMarker = (jobId: string, threadId: string) => `<!-- aider-bot:thread-reply:${jobId}:${threadId} -->`;
+export const threadReplyMarker = (jobId: string, threadId: string) =>
+  `<!-- aider-bot:thread-reply:${jobId}:${threadId} -->`;
 
 /** Where a request too long to keep in the marker can be read again: the comment that asked for it. */
 export interface RequestRef {
@@ -26,14 +27,16 @@ export interface StoredRequest {
 }
 
 /** A run's mode as a request marker keeps it (an automatic CI fix's round is not kept: a retry is a manual fix-ci). */
-export type StoredMode = { kind: "address-reviews"; threads: string[]; extra: string } | { kind: "fix-ci"; extra: string };
+export type StoredMode =
+  { kind: "address-reviews"; threads: string[]; extra: string } | { kind: "fix-ci"; extra: string };
 
 /** `mode` as read from a marker: anything but a well-formed mode is no mode (the request runs as a plain one). */
 function storedMode(mode: unknown): StoredMode | undefined {
   const m = mode as { kind?: unknown; threads?: unknown; extra?: unknown } | null | undefined;
   if (!m || typeof m.extra !== "string") return undefined;
   if (m.kind === "fix-ci") return { kind: "fix-ci", extra: m.extra };
-  if (m.kind === "address-reviews" && Array.isArray(m.threads) && m.threads.every((t) => typeof t === "string")) return { kind: "address-reviews", threads: m.threads as string[], extra: m.extra };
+  if (m.kind === "address-reviews" && Array.isArray(m.threads) && m.threads.every((t) => typeof t === "string"))
+    return { kind: "address-reviews", threads: m.threads as string[], extra: m.extra };
   return undefined;
 }
 
@@ -49,7 +52,8 @@ export const REQUEST_MARKER_LIMIT = 4_000;
  * longer than {@link REQUEST_MARKER_LIMIT}: a long `text` is replaced by `ref` when there is one, else cut.
  */
 export function requestMarker(req: StoredRequest, ref?: RequestRef): string {
-  const encode = (r: StoredRequest) => `<!-- aider-bot:request:${Buffer.from(JSON.stringify(r), "utf8").toString("base64")} -->`;
+  const encode = (r: StoredRequest) =>
+    `<!-- aider-bot:request:${Buffer.from(JSON.stringify(r), "utf8").toString("base64")} -->`;
   const whole = encode(req);
   if (whole.length <= REQUEST_MARKER_LIMIT) return whole;
   const { text, ...rest } = req;
@@ -71,7 +75,8 @@ export function readRequestMarker(body: string): StoredRequest | null {
     const v = JSON.parse(Buffer.from(m[1]!, "base64").toString("utf8")) as StoredRequest;
     const ref = v.textRef;
     const hasRef = !!ref && (ref.kind === "issue-comment" || ref.kind === "review-comment") && Number.isInteger(ref.id);
-    if (!((typeof v.text === "string" || hasRef) && (v.verb === "run" || v.verb === "ask") && Array.isArray(v.files))) return null;
+    if (!((typeof v.text === "string" || hasRef) && (v.verb === "run" || v.verb === "ask") && Array.isArray(v.files)))
+      return null;
     const { mode, ...rest } = v;
     const kept = storedMode(mode);
     return kept ? { ...rest, mode: kept } : rest;

@@ -3,7 +3,14 @@ import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, isGitHubFailure } from "./github-error.js";
 
 /** GitHub's repository roles that are also our permission scale (custom roles are mapped to their base). */
-const KNOWN: ReadonlySet<string> = new Set<Permission | "none">(["none", "read", "triage", "write", "maintain", "admin"]);
+const KNOWN: ReadonlySet<string> = new Set<Permission | "none">([
+  "none",
+  "read",
+  "triage",
+  "write",
+  "maintain",
+  "admin",
+]);
 
 /** Map the API's answer (`permission` plus the finer `role_name`) to our permission scale (pure). */
 export function permissionFromApi(data: { permission?: string; role_name?: string }): Permission | "none" {
@@ -19,7 +26,10 @@ export function permissionFromApi(data: { permission?: string; role_name?: strin
  * authorization; the decision is `authorize` in commands/). 404 (no such user / not visible) means no access; other
  * errors propagate, so an outage is logged as one instead of being told to the user as "you lack permission".
  */
-export async function lookupPermission(api: GitHubClient, args: RepoRef & { username: string }): Promise<Permission | "none"> {
+export async function lookupPermission(
+  api: GitHubClient,
+  args: RepoRef & { username: string },
+): Promise<Permission | "none"> {
   try {
     const { data } = await callGitHub(`Reading @${args.username}'s permission on ${args.owner}/${args.repo}`, () =>
       api.rest.repos.getCollaboratorPermissionLevel({ owner: args.owner, repo: args.repo, username: args.username }),

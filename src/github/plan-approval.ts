@@ -17,14 +17,28 @@ type Where = RepoRef & { issueNumber: number };
  */
 export async function approvePlan(
   api: GitHubClient,
-  args: { where: Where; botLogin: string; commentId?: number; approver: string; command: string; head: string; corrections: string },
+  args: {
+    where: Where;
+    botLogin: string;
+    commentId?: number;
+    approver: string;
+    command: string;
+    head: string;
+    corrections: string;
+  },
 ): Promise<Result<ApprovedPlan, ApprovalRefusal>> {
   const { where, command } = args;
   const plan: StoredPlan | null | undefined =
     args.commentId !== undefined
       ? await readPlan(api, where, args.commentId)
-      : (await listPlans(api, where, args.botLogin)).filter((p) => p.rec.state === "active" || p.rec.state === "approved").at(-1);
-  if (!plan) return fail("no-plan", `There is no open plan here to approve. Ask for one with \`/${command} plan <what to change>\`.`);
+      : (await listPlans(api, where, args.botLogin))
+          .filter((p) => p.rec.state === "active" || p.rec.state === "approved")
+          .at(-1);
+  if (!plan)
+    return fail(
+      "no-plan",
+      `There is no open plan here to approve. Ask for one with \`/${command} plan <what to change>\`.`,
+    );
   const { rec } = plan;
   if (rec.state === "superseded" || rec.state === "dropped") {
     return fail(
@@ -46,7 +60,13 @@ export async function approvePlan(
   }
   await writePlan(api, where, plan, { ...rec, state: "approved", by: args.approver, done: [] }, command);
   const corrections = args.corrections.trim();
-  return ok({ id: rec.id, commentId: plan.commentId, sha: rec.sha, text: rec.text, ...(corrections ? { corrections } : {}) });
+  return ok({
+    id: rec.id,
+    commentId: plan.commentId,
+    sha: rec.sha,
+    text: rec.text,
+    ...(corrections ? { corrections } : {}),
+  });
 }
 
 /** The approve box of plan comment `commentId` unticked again (ticked by someone who may not approve). */
@@ -58,7 +78,17 @@ export async function untickPlan(api: GitHubClient, where: RepoRef, commentId: n
 }
 
 /** `/aider plan drop`: every open plan of the thread is marked dropped; the reply says what happened. */
-export async function dropPlans(api: GitHubClient, args: { where: Where; botLogin: string; by: string; command: string }): Promise<string> {
-  const n = await closePlans(api, args.where, { botLogin: args.botLogin, state: "dropped", by: args.by, command: args.command });
-  return n ? `🗑 Dropped ${n === 1 ? "the open plan" : `${n} open plans`}; nothing will run from ${n === 1 ? "it" : "them"}.` : `There is no open plan here to drop.`;
+export async function dropPlans(
+  api: GitHubClient,
+  args: { where: Where; botLogin: string; by: string; command: string },
+): Promise<string> {
+  const n = await closePlans(api, args.where, {
+    botLogin: args.botLogin,
+    state: "dropped",
+    by: args.by,
+    command: args.command,
+  });
+  return n
+    ? `🗑 Dropped ${n === 1 ? "the open plan" : `${n} open plans`}; nothing will run from ${n === 1 ? "it" : "them"}.`
+    : `There is no open plan here to drop.`;
 }

@@ -32,7 +32,8 @@ const STEPS_END = "<!-- aider-bot:plan-steps-end -->";
 const APPROVE_LABEL = "**Approve and run this plan**";
 const APPROVE_LINE = /^- \[( |x|X)\] \*\*Approve and run this plan\*\*/m;
 
-export const planMarker = (rec: PlanRecord) => `<!-- aider-bot:plan:${Buffer.from(JSON.stringify(rec), "utf8").toString("base64")} -->`;
+export const planMarker = (rec: PlanRecord) =>
+  `<!-- aider-bot:plan:${Buffer.from(JSON.stringify(rec), "utf8").toString("base64")} -->`;
 
 /** The plan record of a comment body, or null (no marker, or not one we wrote). */
 export function readPlanRecord(body: string): PlanRecord | null {
@@ -41,8 +42,21 @@ export function readPlanRecord(body: string): PlanRecord | null {
   try {
     const v = JSON.parse(Buffer.from(m[1]!, "base64").toString("utf8")) as PlanRecord;
     const states: PlanState[] = ["active", "approved", "superseded", "dropped"];
-    if (typeof v.id !== "string" || typeof v.sha !== "string" || typeof v.text !== "string" || !states.includes(v.state) || !Array.isArray(v.done)) return null;
-    return { ...v, done: v.done.filter((n) => Number.isInteger(n)), requester: String(v.requester ?? ""), model: String(v.model ?? ""), request: String(v.request ?? "") };
+    if (
+      typeof v.id !== "string" ||
+      typeof v.sha !== "string" ||
+      typeof v.text !== "string" ||
+      !states.includes(v.state) ||
+      !Array.isArray(v.done)
+    )
+      return null;
+    return {
+      ...v,
+      done: v.done.filter((n) => Number.isInteger(n)),
+      requester: String(v.requester ?? ""),
+      model: String(v.model ?? ""),
+      request: String(v.request ?? ""),
+    };
   } catch {
     return null;
   }

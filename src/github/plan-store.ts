@@ -34,7 +34,13 @@ export function otherMarkers(body: string): string {
 }
 
 /** Render the plan comment again from `rec` (state, ticks), keeping its other markers. */
-export async function writePlan(api: GitHubClient, where: RepoRef, plan: StoredPlan, rec: PlanRecord, command: string): Promise<string> {
+export async function writePlan(
+  api: GitHubClient,
+  where: RepoRef,
+  plan: StoredPlan,
+  rec: PlanRecord,
+  command: string,
+): Promise<string> {
   const body = renderPlanComment(rec, { command, head: otherMarkers(plan.body) });
   await updateComment(api, { ...where, commentId: plan.commentId, body });
   return body;
@@ -44,8 +50,15 @@ export async function writePlan(api: GitHubClient, where: RepoRef, plan: StoredP
  * Mark every open plan of the thread but `keep` as `state` (a newer plan supersedes them; `plan drop` drops them).
  * Returns how many were changed.
  */
-export async function closePlans(api: GitHubClient, where: Where, args: { botLogin: string; keep?: number; state: "superseded" | "dropped"; by?: string; command: string }): Promise<number> {
-  const open = (await listPlans(api, where, args.botLogin)).filter((p) => p.commentId !== args.keep && (p.rec.state === "active" || p.rec.state === "approved"));
-  for (const p of open) await writePlan(api, where, p, { ...p.rec, state: args.state, ...(args.by ? { by: args.by } : {}) }, args.command);
+export async function closePlans(
+  api: GitHubClient,
+  where: Where,
+  args: { botLogin: string; keep?: number; state: "superseded" | "dropped"; by?: string; command: string },
+): Promise<number> {
+  const open = (await listPlans(api, where, args.botLogin)).filter(
+    (p) => p.commentId !== args.keep && (p.rec.state === "active" || p.rec.state === "approved"),
+  );
+  for (const p of open)
+    await writePlan(api, where, p, { ...p.rec, state: args.state, ...(args.by ? { by: args.by } : {}) }, args.command);
   return open.length;
 }

@@ -19,16 +19,30 @@ export interface PullRequestHead {
 }
 
 /** The open PR whose head is `branch` of this repository, or null. */
-export async function findPullRequestForBranch(api: GitHubClient, args: RepoRef & { branch: string }): Promise<PullRequestRef | null> {
-  const { data } = await callGitHub(`Looking for the open pull request of ${args.owner}/${args.repo} branch ${args.branch}`, () =>
-    api.rest.pulls.list({ owner: args.owner, repo: args.repo, head: `${args.owner}:${args.branch}`, state: "open", per_page: 1 }),
+export async function findPullRequestForBranch(
+  api: GitHubClient,
+  args: RepoRef & { branch: string },
+): Promise<PullRequestRef | null> {
+  const { data } = await callGitHub(
+    `Looking for the open pull request of ${args.owner}/${args.repo} branch ${args.branch}`,
+    () =>
+      api.rest.pulls.list({
+        owner: args.owner,
+        repo: args.repo,
+        head: `${args.owner}:${args.branch}`,
+        state: "open",
+        per_page: 1,
+      }),
   );
   const pr = data[0];
   return pr ? { number: pr.number, url: pr.html_url } : null;
 }
 
 /** A PR's head and base, as a run needs them. */
-export async function getPullRequestHead(api: GitHubClient, args: RepoRef & { pullNumber: number }): Promise<PullRequestHead> {
+export async function getPullRequestHead(
+  api: GitHubClient,
+  args: RepoRef & { pullNumber: number },
+): Promise<PullRequestHead> {
   const { data: pr } = await callGitHub(`Reading pull request ${args.owner}/${args.repo}#${args.pullNumber}`, () =>
     api.rest.pulls.get({ owner: args.owner, repo: args.repo, pull_number: args.pullNumber }),
   );
@@ -47,7 +61,12 @@ export async function getPullRequestHead(api: GitHubClient, args: RepoRef & { pu
  * The body of a PR opened for an issue (pure). `Fixes #n` closes the issue on merge; the run link leads back to the
  * status comment with the details. The summary is the bot's own text, never the issue's.
  */
-export function renderPullRequestBody(args: { issueNumber: number; runUrl?: string; requester?: string; summary?: string }): string {
+export function renderPullRequestBody(args: {
+  issueNumber: number;
+  runUrl?: string;
+  requester?: string;
+  summary?: string;
+}): string {
   const lines = [`Fixes #${args.issueNumber}`, ""];
   const by = args.requester ? ` requested by @${args.requester}` : "";
   lines.push(args.runUrl ? `Opened by aider-bot for [this run](${args.runUrl})${by}.` : `Opened by aider-bot${by}.`);
@@ -69,26 +88,44 @@ export async function ensurePullRequest(
   if (existing) return { ...existing, created: false };
   const create = (draft: boolean) =>
     callGitHub(`Opening a pull request from ${args.head} into ${args.base} on ${args.owner}/${args.repo}`, () =>
-      api.rest.pulls.create({ owner: args.owner, repo: args.repo, head: args.head, base: args.base, title: args.title, body: args.body, draft }),
+      api.rest.pulls.create({
+        owner: args.owner,
+        repo: args.repo,
+        head: args.head,
+        base: args.base,
+        title: args.title,
+        body: args.body,
+        draft,
+      }),
     );
   let res;
   try {
     res = await create(args.draft);
   } catch (error) {
-    const draftRefused = error instanceof GitHubError && error.kind === "validation" && /draft/i.test(error.githubMessage);
+    const draftRefused =
+      error instanceof GitHubError && error.kind === "validation" && /draft/i.test(error.githubMessage);
     if (!(args.draft && draftRefused)) throw error;
     res = await create(false);
   }
   const pr = { number: res.data.number, url: res.data.html_url };
-  if (args.reviewer) await requestReview(api, { owner: args.owner, repo: args.repo, pullNumber: pr.number, login: args.reviewer });
+  if (args.reviewer)
+    await requestReview(api, { owner: args.owner, repo: args.repo, pullNumber: pr.number, login: args.reviewer });
   return { ...pr, created: true };
 }
 
 /** Ask `login` to review; a 422 (not a collaborator, or the PR's author) is ignored. */
-export async function requestReview(api: GitHubClient, args: RepoRef & { pullNumber: number; login: string }): Promise<void> {
+export async function requestReview(
+  api: GitHubClient,
+  args: RepoRef & { pullNumber: number; login: string },
+): Promise<void> {
   try {
     await callGitHub(`Requesting a review from @${args.login} on ${args.owner}/${args.repo}#${args.pullNumber}`, () =>
-      api.rest.pulls.requestReviewers({ owner: args.owner, repo: args.repo, pull_number: args.pullNumber, reviewers: [args.login] }),
+      api.rest.pulls.requestReviewers({
+        owner: args.owner,
+        repo: args.repo,
+        pull_number: args.pullNumber,
+        reviewers: [args.login],
+      }),
     );
   } catch (error) {
     // A requester who cannot be asked (not a collaborator, or the PR's author) is not a failed run.

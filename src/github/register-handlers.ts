@@ -26,7 +26,11 @@ export function isHandledEvent(name: string, payload: unknown): boolean {
  * with an installation Octokit (throttled per installation) and `context.config("aider.yml")` (`.github/aider.yml`
  * on the default branch, with `_extends`). `onHandled` sees every result (logs, tests).
  */
-export function registerHandlers(app: Probot, services: AppServices, onHandled?: (result: HandleResult, delivery: string) => void): void {
+export function registerHandlers(
+  app: Probot,
+  services: AppServices,
+  onHandled?: (result: HandleResult, delivery: string) => void,
+): void {
   app.on([...HANDLED_EVENTS], async (context) => {
     const result = await triageEvent(
       {
@@ -39,7 +43,10 @@ export function registerHandlers(app: Probot, services: AppServices, onHandled?:
       },
       services,
     );
-    context.log.debug({ result: result.kind === "enqueued" ? { kind: result.kind, jobId: result.jobId } : result }, "webhook triaged");
+    context.log.debug(
+      { result: result.kind === "enqueued" ? { kind: result.kind, jobId: result.jobId } : result },
+      "webhook triaged",
+    );
     onHandled?.(result, context.id);
   });
 }
@@ -47,5 +54,9 @@ export function registerHandlers(app: Probot, services: AppServices, onHandled?:
 /** Whether an `issue_comment.edited` payload edits a comment holding a plan (the approve box lives there). */
 function isPlanEdit(payload: unknown): boolean {
   const p = payload as { comment?: { body?: unknown }; changes?: { body?: { from?: unknown } } } | null;
-  return typeof p?.comment?.body === "string" && p.comment.body.includes("<!-- aider-bot:plan:") && typeof p.changes?.body?.from === "string";
+  return (
+    typeof p?.comment?.body === "string" &&
+    p.comment.body.includes("<!-- aider-bot:plan:") &&
+    typeof p.changes?.body?.from === "string"
+  );
 }

@@ -7,10 +7,19 @@ import type { GitHubClient } from "./github-client.js";
  * The reply to `/aider checks` (issue #30): the commands a run here would use, read from the DEFAULT branch like
  * the config, each with its source, what is left out and why, and how to change it. Runs nothing.
  */
-export async function renderChecksReply(api: GitHubClient, where: { owner: string; repo: string; defaultBranch: string }, config: RepoConfig): Promise<string> {
+export async function renderChecksReply(
+  api: GitHubClient,
+  where: { owner: string; repo: string; defaultBranch: string },
+  config: RepoConfig,
+): Promise<string> {
   const tests = config.test ?? [];
   const resolved = await resolveChecks(
-    { setup: config.setup, lint: config.lint, ...(tests.length ? { test: tests[0], tests } : {}), checks: config.checks },
+    {
+      setup: config.setup,
+      lint: config.lint,
+      ...(tests.length ? { test: tests[0], tests } : {}),
+      checks: config.checks,
+    },
     createGitHubRepoReader(api, { owner: where.owner, repo: where.repo, ref: where.defaultBranch }),
   );
   return checksReplyBody(resolved, where.defaultBranch, config.trigger.command);

@@ -1,8 +1,20 @@
 import type { CheckRunRecord, CheckRunStatus, CoderResult } from "../coder/types.js";
 import { renderCheckPlanMarkdown, type ResolvedChecks } from "../run/resolve-checks.js";
 
-const ICON: Record<CheckRunStatus, string> = { passed: "✅", failed: "❌", "tool-missing": "⚠️", "could-not-run": "⚠️", "not-run": "⏭️" };
-const LABEL: Record<CheckRunStatus, string> = { passed: "passed", failed: "failed", "tool-missing": "tool missing", "could-not-run": "could not run", "not-run": "not run" };
+const ICON: Record<CheckRunStatus, string> = {
+  passed: "✅",
+  failed: "❌",
+  "tool-missing": "⚠️",
+  "could-not-run": "⚠️",
+  "not-run": "⏭️",
+};
+const LABEL: Record<CheckRunStatus, string> = {
+  passed: "passed",
+  failed: "failed",
+  "tool-missing": "tool missing",
+  "could-not-run": "could not run",
+  "not-run": "not run",
+};
 
 /** Inline code that no backtick in a repository's command can end. */
 function code(text: string): string {
@@ -16,7 +28,8 @@ const ORIGIN: Record<ResolvedChecks["origin"], string> = {
   config: "The commands come from `.github/aider.yml`.",
   discovered:
     "`.github/aider.yml` names no commands, so they were found in the default branch's workflows and manifests (see them with `/aider checks`; set `setup`/`lint`/`test` or `checks: off` to change them).",
-  mixed: "Keys set in `.github/aider.yml` were used; the others were found in the default branch's workflows and manifests (`/aider checks` shows them).",
+  mixed:
+    "Keys set in `.github/aider.yml` were used; the others were found in the default branch's workflows and manifests (`/aider checks` shows them).",
   off: "`checks: off` in `.github/aider.yml`: only the built-in syntax check ran.",
   none: "No lint or test command was found in `.github/aider.yml` or the default branch's workflows and manifests.",
 };
@@ -27,7 +40,11 @@ const ORIGIN: Record<ResolvedChecks["origin"], string> = {
  * unchecked never reads like a checked one; and a collapsible list of every command with its source and what was
  * left out, and why.
  */
-export function renderChecksStatus(result: CoderResult, checks: ResolvedChecks | undefined, autoTest: boolean): { headline: string | null; details: string | null } {
+export function renderChecksStatus(
+  result: CoderResult,
+  checks: ResolvedChecks | undefined,
+  autoTest: boolean,
+): { headline: string | null; details: string | null } {
   const runs = result.checkRuns ?? [];
   const changed = "editedFiles" in result && result.editedFiles.length > 0;
   const lines: string[] = [];
@@ -39,7 +56,9 @@ export function renderChecksStatus(result: CoderResult, checks: ResolvedChecks |
   const testsRan = runs.some((r) => r.kind === "test" && (r.status === "passed" || r.status === "failed"));
   // The sandbox line of the details already says when nothing could run at all.
   if (changed && !testsRan && !result.checksSkipped)
-    lines.push(`⚠️ **No tests ran**: ${whyNoTests(runs, checks, autoTest)}. This change was not checked by the repository's tests; review it before merging.`);
+    lines.push(
+      `⚠️ **No tests ran**: ${whyNoTests(runs, checks, autoTest)}. This change was not checked by the repository's tests; review it before merging.`,
+    );
   const body: string[] = [];
   if (checks) body.push(ORIGIN[checks.origin] + (checks.problem ? ` Discovery failed: ${checks.problem}.` : ""));
   if (runs.length)
@@ -52,17 +71,22 @@ export function renderChecksStatus(result: CoderResult, checks: ResolvedChecks |
         .join("\n"),
     );
   const left = checks?.plan.excluded ?? [];
-  if (left.length) body.push(renderCheckPlanMarkdown({ setup: [], lint: [], test: [], toolchain: {}, excluded: left }).split("\n\n").at(-1)!);
+  if (left.length)
+    body.push(
+      renderCheckPlanMarkdown({ setup: [], lint: [], test: [], toolchain: {}, excluded: left }).split("\n\n").at(-1)!,
+    );
   const details = body.length ? `<details><summary>Checks</summary>\n\n${body.join("\n\n")}\n\n</details>` : null;
   return { headline: lines.length ? lines.join("\n\n") : null, details };
 }
 
 function whyNoTests(runs: CheckRunRecord[], checks: ResolvedChecks | undefined, autoTest: boolean): string {
   const test = runs.find((r) => r.kind === "test");
-  if (test?.status === "tool-missing") return `${code(test.command)} could not run: its tool is missing (${test.note ?? "not installed"})`;
+  if (test?.status === "tool-missing")
+    return `${code(test.command)} could not run: its tool is missing (${test.note ?? "not installed"})`;
   if (test) return `${code(test.command)} was not run (${test.note ?? "an earlier check failed"})`;
   const earlier = runs.find((r) => r.status !== "passed");
-  if (earlier && (checks?.plan.test.length ?? 0) > 0 && autoTest) return `${code(earlier.command)} ${LABEL[earlier.status]}${earlier.note ? ` (${earlier.note})` : ""}, so the tests did not run`;
+  if (earlier && (checks?.plan.test.length ?? 0) > 0 && autoTest)
+    return `${code(earlier.command)} ${LABEL[earlier.status]}${earlier.note ? ` (${earlier.note})` : ""}, so the tests did not run`;
   if (checks?.origin === "off") return "checks are off (`checks: off` in `.github/aider.yml`)";
   if (checks?.problem) return checks.problem;
   if ((checks?.plan.test.length ?? 0) > 0 && !autoTest) return "`auto_test` is off in `.github/aider.yml`";

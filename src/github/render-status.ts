@@ -29,12 +29,27 @@ function requestMarkerOf(req: RunRequest): string {
   // A plan (issue #34) is run again by asking for a new one; an approved plan's run, by approving it again.
   if (req.verb === "undo" || req.verb === "plan" || req.plan) return "";
   const ref: RequestRef | undefined =
-    req.target.kind === "review-comment" ? { kind: "review-comment", id: req.target.commentId } : req.triggerCommentId ? { kind: "issue-comment", id: req.triggerCommentId } : undefined;
+    req.target.kind === "review-comment"
+      ? { kind: "review-comment", id: req.target.commentId }
+      : req.triggerCommentId
+        ? { kind: "issue-comment", id: req.triggerCommentId }
+        : undefined;
   const mode = req.context?.mode;
   const stored: StoredMode | undefined =
-    mode?.kind === "address-reviews" ? { kind: "address-reviews", threads: mode.threads, extra: mode.extra } : mode?.kind === "fix-ci" ? { kind: "fix-ci", extra: mode.extra } : undefined;
+    mode?.kind === "address-reviews"
+      ? { kind: "address-reviews", threads: mode.threads, extra: mode.extra }
+      : mode?.kind === "fix-ci"
+        ? { kind: "fix-ci", extra: mode.extra }
+        : undefined;
   return requestMarker(
-    { verb: req.verb === "ask" ? "ask" : "run", text: req.message, files: req.files, editFormat: req.settings.editFormat, model: req.settings.model, ...(stored ? { mode: stored } : {}) },
+    {
+      verb: req.verb === "ask" ? "ask" : "run",
+      text: req.message,
+      files: req.files,
+      editFormat: req.settings.editFormat,
+      model: req.settings.model,
+      ...(stored ? { mode: stored } : {}),
+    },
     ref,
   );
 }
@@ -48,7 +63,10 @@ function quote(text: string): string {
 export function renderStage(stage: RunStage, req: RunRequest): string {
   const at = STAGES.indexOf(stage);
   const line = STAGES.map((s, i) => (i < at ? `✅ ${s}` : i === at ? `⏳ **${s}**` : `▫️ ${s}`)).join(" · ");
-  return withMarkers(req, `**aider-bot** is working on @${req.requester.login}'s request (model \`${req.settings.model}\`):\n\n${quote(req.message)}\n\n${line}\n`);
+  return withMarkers(
+    req,
+    `**aider-bot** is working on @${req.requester.login}'s request (model \`${req.settings.model}\`):\n\n${quote(req.message)}\n\n${line}\n`,
+  );
 }
 
 /** The final status comment: outcome, files, links, usage, and collapsible details. */
@@ -79,7 +97,9 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
       parts.push(`📋 Plan (made on \`${outcome.sha.slice(0, 7)}\`):\n\n${clip(outcome.plan.trim(), CAP.answer)}`);
       break;
     case "reverted":
-      parts.push(`↩️ Reverted [\`${outcome.revertedSha.slice(0, 7)}\`](${outcome.url}) with a new commit \`${outcome.sha.slice(0, 7)}\`.`);
+      parts.push(
+        `↩️ Reverted [\`${outcome.revertedSha.slice(0, 7)}\`](${outcome.url}) with a new commit \`${outcome.sha.slice(0, 7)}\`.`,
+      );
       break;
     case "nothing-to-do":
     case "refused":
@@ -93,7 +113,9 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
       );
       break;
     case "error":
-      parts.push(`😕 The run failed: ${outcome.message}\n\nRun \`/aider retry\` to try again. If it keeps failing, check the app's logs.`);
+      parts.push(
+        `😕 The run failed: ${outcome.message}\n\nRun \`/aider retry\` to try again. If it keeps failing, check the app's logs.`,
+      );
       break;
     case "not-pushed":
       parts.push(failureText(outcome.result));
@@ -102,7 +124,8 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
       }
       break;
   }
-  const checks = result && req.verb !== "ask" ? renderChecksStatus(result, outcome.checks, req.settings.autoTest) : null;
+  const checks =
+    result && req.verb !== "ask" ? renderChecksStatus(result, outcome.checks, req.settings.autoTest) : null;
   if (checks?.headline) parts.push(checks.headline);
   if (outcome.signing) parts.push(outcome.signing);
   if (result) {
@@ -151,16 +174,28 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
     out.push(`**Files changed**\n${r.editedFiles.map((f) => `- \`${f.path}\` +${f.added} −${f.removed}`).join("\n")}`);
   }
   if (r.filesAddedOnRequest?.length) {
-    out.push(`**Files added at the model's request** (it named them after seeing the repo map)\n${r.filesAddedOnRequest.map((f) => `- \`${f}\``).join("\n")}`);
+    out.push(
+      `**Files added at the model's request** (it named them after seeing the repo map)\n${r.filesAddedOnRequest.map((f) => `- \`${f}\``).join("\n")}`,
+    );
   }
-  if (r.checksSkipped) out.push(`⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`);
-  const cost = r.costUsd === null ? (r.tokens.prompt + r.tokens.completion > 0 ? " · cost unknown (no price for this model)" : "") : ` · $${r.costUsd.toFixed(4)}`;
+  if (r.checksSkipped)
+    out.push(
+      `⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`,
+    );
+  const cost =
+    r.costUsd === null
+      ? r.tokens.prompt + r.tokens.completion > 0
+        ? " · cost unknown (no price for this model)"
+        : ""
+      : ` · $${r.costUsd.toFixed(4)}`;
   const models = r.models?.length ? ` · answered by ${r.models.map((m) => `\`${m}\``).join(", ")}` : "";
   out.push(
     `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${formatNumber(r.tokens.prompt)} prompt + ${formatNumber(r.tokens.completion)} completion tokens${cost}${models} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
   );
-  if (r.explanation.trim() && r.outcome !== "no-changes") out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
-  if (r.outcome === "checks-failed") out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
+  if (r.explanation.trim() && r.outcome !== "no-changes")
+    out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
+  if (r.outcome === "checks-failed")
+    out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
   if (r.sandbox)
     out.push(
       details(
@@ -174,7 +209,10 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
               : `Repository commands were not run: the sandbox is ${r.sandbox}.`,
       ),
     );
-  if (r.shell.length) out.push(details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")));
+  if (r.shell.length)
+    out.push(
+      details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")),
+    );
   return out;
 }
 
@@ -186,7 +224,8 @@ function containerSentence(mode: string): string {
 }
 
 /** Keep the head of long text and say how much was left out. */
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`);
+const clip = (text: string, max: number) =>
+  text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
 
 /** A code block whose fence is longer than any backtick run inside, so tool output cannot end it early. */
 function fenced(text: string, lang = ""): string {

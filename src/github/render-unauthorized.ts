@@ -6,7 +6,12 @@ import { unauthorizedMarker } from "./markers.js";
  * one issue/PR, so the handler finds it again and does not answer every further comment.
  * `renderUnauthorized({ login: "ann", needed: "write", have: "read", command: "aider" })`
  */
-export function renderUnauthorized(args: { login: string; needed: Permission; have: Permission | "none"; command: string }): string {
+export function renderUnauthorized(args: {
+  login: string;
+  needed: Permission;
+  have: Permission | "none";
+  command: string;
+}): string {
   const have = args.have === "none" ? "no access" : `\`${args.have}\``;
   return [
     unauthorizedMarker(args.login),

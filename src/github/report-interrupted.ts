@@ -12,11 +12,27 @@ import { renderInterrupted, type Interruption } from "./render-status.js";
 export async function reportInterrupted(api: GitHubClient, job: JobContext, why: Interruption): Promise<void> {
   const { owner, repo } = job.req;
   const body = renderInterrupted(why, job.req, job.command);
-  const writes: Promise<unknown>[] = [api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: job.statusCommentId, body })];
+  const writes: Promise<unknown>[] = [
+    api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+      owner,
+      repo,
+      comment_id: job.statusCommentId,
+      body,
+    }),
+  ];
   if (why.kind === "worker-lost" || why.kind === "crashed") {
     writes.push(addReaction(api, { owner, repo }, job.reactTo, "confused"));
     if (job.checkRunId !== undefined) {
-      writes.push(completeCheckRun(api, { owner, repo, id: job.checkRunId, conclusion: "failure", title: "Interrupted", summary: body }));
+      writes.push(
+        completeCheckRun(api, {
+          owner,
+          repo,
+          id: job.checkRunId,
+          conclusion: "failure",
+          title: "Interrupted",
+          summary: body,
+        }),
+      );
     }
   }
   const failed = (await Promise.allSettled(writes)).filter((r): r is PromiseRejectedResult => r.status === "rejected");

@@ -50,7 +50,11 @@ export interface AppServices {
   usage?(where: { installationId: number; owner: string; repo: string }, budget: RepoConfig["budget"]): Promise<string>;
 }
 
-export type HandleResult = { kind: "ignored"; reason: string } | { kind: "replied"; reason: string } | { kind: "enqueued"; jobId: string; context: JobContext } | { kind: "cancelled"; count: number };
+export type HandleResult =
+  | { kind: "ignored"; reason: string }
+  | { kind: "replied"; reason: string }
+  | { kind: "enqueued"; jobId: string; context: JobContext }
+  | { kind: "cancelled"; count: number };
 
 type Enqueue = Extract<EventAction, { kind: "enqueue" }>;
 
@@ -66,7 +70,9 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
   const config = await loadConfig(ctx, services);
   const bot = { login: await services.botLogin(), appId: await services.botAppId?.() };
   const permissionOf = (username: string, where: { owner: string; repo: string }) =>
-    shared(services, `permission:${where.owner}/${where.repo}:${username}`, () => lookupPermission(ctx.api, { ...where, username }));
+    shared(services, `permission:${where.owner}/${where.repo}:${username}`, () =>
+      lookupPermission(ctx.api, { ...where, username }),
+    );
   const action = await decideAction(ctx, { config, bot, permissionOf });
   if (action.kind === "ignore") return { kind: "ignored", reason: action.reason };
   const { facts } = action;
@@ -87,28 +93,57 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
       await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: action.body });
       return { kind: "replied", reason: action.reason === "invalid-config" ? "invalid config" : action.reason };
     case "show-checks": {
-      const body = await renderChecksReply(ctx.api, { owner: facts.owner, repo: facts.repo, defaultBranch: facts.defaultBranch }, action.config);
-      await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: `${action.marker}\n${body}` });
+      const body = await renderChecksReply(
+        ctx.api,
+        { owner: facts.owner, repo: facts.repo, defaultBranch: facts.defaultBranch },
+        action.config,
+      );
+      await ensureComment(ctx.api, {
+        ...where,
+        marker: action.marker,
+        botLogin: bot.login,
+        body: `${action.marker}\n${body}`,
+      });
       return { kind: "replied", reason: "checks" };
     }
     case "cancel": {
       const cancelled = await services.runs.cancel(action.key);
       const count = cancelled.dropped + cancelled.aborted;
       // Plain text without a marker: the cancelled run's own status comment already says "Cancelled on request".
-      const body = count ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.` : "There is nothing to cancel here.";
-      await ctx.api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: facts.owner, repo: facts.repo, issue_number: facts.number, body });
+      const body = count
+        ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.`
+        : "There is nothing to cancel here.";
+      await ctx.api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        owner: facts.owner,
+        repo: facts.repo,
+        issue_number: facts.number,
+        body,
+      });
       return { kind: "cancelled", count };
     }
     case "usage": {
       const text = services.usage
-        ? await services.usage({ installationId: facts.installationId, owner: facts.owner, repo: facts.repo }, action.config.budget)
+        ? await services.usage(
+            { installationId: facts.installationId, owner: facts.owner, repo: facts.repo },
+            action.config.budget,
+          )
         : "😕 Spend is not tracked by this process (it only receives webhooks); ask again in a moment, or ask the operator.";
-      await ensureComment(ctx.api, { ...where, marker: action.marker, botLogin: bot.login, body: `${action.marker}\n${text}` });
+      await ensureComment(ctx.api, {
+        ...where,
+        marker: action.marker,
+        botLogin: bot.login,
+        body: `${action.marker}\n${text}`,
+      });
       return { kind: "replied", reason: "usage" };
     }
     case "drop-plan": {
       const marker = replyMarker(ctx.id);
-      const body = await dropPlans(ctx.api, { where, botLogin: bot.login, by: facts.sender.login, command: action.command });
+      const body = await dropPlans(ctx.api, {
+        where,
+        botLogin: bot.login,
+        by: facts.sender.login,
+        command: action.command,
+      });
       await ensureComment(ctx.api, { ...where, marker, botLogin: bot.login, body: `${marker}\n${body}` });
       return { kind: "replied", reason: "plan dropped" };
     }
@@ -117,7 +152,13 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
   }
 }
 
-async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue, botLogin: string, log: Logger): Promise<HandleResult> {
+async function enqueue(
+  ctx: EventContext,
+  services: AppServices,
+  action: Enqueue,
+  botLogin: string,
+  log: Logger,
+): Promise<HandleResult> {
   const { facts } = action;
   const where = { owner: facts.owner, repo: facts.repo, issueNumber: facts.number };
   // A label run arrives twice (`opened` and `labeled`, two deliveries, one dedupe id): its status comment, found by
@@ -138,7 +179,13 @@ async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue
   const known = facts.dedupeId || services.firstAttempt?.(ctx.id) ? ("none-yet" as const) : undefined;
   const [, statusCommentId] = await Promise.all([
     addReaction(ctx.api, facts, reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
-    ensureStatusComment(ctx.api, { ...where, jobId: request.jobId, botLogin, body: renderStage("queued", request), ...(known ? { known } : {}) }),
+    ensureStatusComment(ctx.api, {
+      ...where,
+      jobId: request.jobId,
+      botLogin,
+      body: renderStage("queued", request),
+      ...(known ? { known } : {}),
+    }),
   ]);
   const checkRunId = await startTriageCheckRun(ctx.api, request, log);
   const context: JobContext = {
@@ -149,9 +196,17 @@ async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue
     command: action.config.trigger.command,
     ...(checkRunId !== null ? { checkRunId } : {}),
   };
-  const queued = await services.runs.enqueue({ id: action.jobId, key: action.key, installationId: facts.installationId, kind: request.verb, data: context });
+  const queued = await services.runs.enqueue({
+    id: action.jobId,
+    key: action.key,
+    installationId: facts.installationId,
+    kind: request.verb,
+    data: context,
+  });
   log.info({ job: request.jobId, queued, verb: request.verb }, queued ? "job enqueued" : "duplicate delivery ignored");
-  return queued ? { kind: "enqueued", jobId: request.jobId, context } : { kind: "ignored", reason: "duplicate delivery" };
+  return queued
+    ? { kind: "enqueued", jobId: request.jobId, context }
+    : { kind: "ignored", reason: "duplicate delivery" };
 }
 
 /**
@@ -160,11 +215,13 @@ async function enqueue(ctx: EventContext, services: AppServices, action: Enqueue
  */
 async function startTriageCheckRun(api: GitHubClient, req: RunRequest, log: Logger): Promise<number | null> {
   if (req.target.kind === "issue" || req.verb !== "run") return null;
-  return startCheckRun(api, { owner: req.owner, repo: req.repo, headSha: req.target.headSha }).catch((error: unknown) => {
-    // Not fatal: the run starts its own when it begins, and the status comment tells the story anyway.
-    log.warn({ err: error }, "check run could not be started at triage");
-    return null;
-  });
+  return startCheckRun(api, { owner: req.owner, repo: req.repo, headSha: req.target.headSha }).catch(
+    (error: unknown) => {
+      // Not fatal: the run starts its own when it begins, and the status comment tells the story anyway.
+      log.warn({ err: error }, "check run could not be started at triage");
+      return null;
+    },
+  );
 }
 
 /** `read()`, or its answer shared with the triage of other events on the same key (see lookup-cache). */
@@ -177,14 +234,26 @@ function shared<T>(services: AppServices, key: string, read: () => Promise<T>): 
 async function loadConfig(ctx: EventContext, services: AppServices): Promise<ConfigResult> {
   const repo = (ctx.payload as { repository?: { full_name?: unknown } } | null)?.repository?.full_name;
   try {
-    return parseRepoConfig(await (typeof repo === "string" ? shared(services, `config:${repo}`, ctx.loadConfig) : ctx.loadConfig()));
+    return parseRepoConfig(
+      await (typeof repo === "string" ? shared(services, `config:${repo}`, ctx.loadConfig) : ctx.loadConfig()),
+    );
   } catch (error) {
-    return { ok: false, problems: [{ path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` }] };
+    return {
+      ok: false,
+      problems: [
+        { path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` },
+      ],
+    };
   }
 }
 
 /** The RunRequest for a job: `retry` finds the last request in the bot's status comments; a PR's head is looked up. */
-async function buildRequest(ctx: EventContext, action: Enqueue, services: AppServices, botLogin: string): Promise<Result<RunRequest, RequestRefusal>> {
+async function buildRequest(
+  ctx: EventContext,
+  action: Enqueue,
+  services: AppServices,
+  botLogin: string,
+): Promise<Result<RunRequest, RequestRefusal>> {
   const { facts, config } = action;
   let verb: RunRequest["verb"] = action.verb === "retry" || action.verb === "approve" ? "run" : action.verb;
   let text = action.text;
@@ -201,7 +270,11 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     verb = last.verb;
     // A pull-request loop (address-reviews, fix-ci) runs again as one; its text is the mode's own description.
     mode = last.mode;
-    if (mode && !facts.isPullRequest) return fail("nothing-to-retry", "My last request here was for a pull request; there is nothing to retry on an issue.");
+    if (mode && !facts.isPullRequest)
+      return fail(
+        "nothing-to-retry",
+        "My last request here was for a pull request; there is nothing to retry on an issue.",
+      );
     const earlier = mode ? ok(describeMode(mode)) : await requestText(ctx.api, facts, last, config.trigger.command);
     if (!earlier.ok) return earlier;
     text = earlier.value;
@@ -215,7 +288,13 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
   if (!resolved.ok) return resolved;
   let target: RunTarget;
   if (facts.isPullRequest) {
-    const pr = (await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: facts.owner, repo: facts.repo, pull_number: facts.number })).data;
+    const pr = (
+      await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+        owner: facts.owner,
+        repo: facts.repo,
+        pull_number: facts.number,
+      })
+    ).data;
     const head = {
       number: facts.number,
       headRef: String(pr.head.ref),
@@ -256,10 +335,16 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
     ...(facts.language ? { language: facts.language } : {}),
     target,
     verb,
-    message: plan ? `Carry out the approved plan${plan.corrections ? ` with corrections: ${plan.corrections}` : ""}.` : text,
+    message: plan
+      ? `Carry out the approved plan${plan.corrections ? ` with corrections: ${plan.corrections}` : ""}.`
+      : text,
     untrustedContext: action.untrustedContext,
     files: flags.files,
-    requester: { login: facts.sender.login, ...(facts.sender.id ? { id: facts.sender.id } : {}), ...(facts.sender.type === "Bot" ? { isBot: true } : {}) },
+    requester: {
+      login: facts.sender.login,
+      ...(facts.sender.id ? { id: facts.sender.id } : {}),
+      ...(facts.sender.type === "Bot" ? { isBot: true } : {}),
+    },
     ...(facts.reactTo.kind === "issue-comment" ? { triggerCommentId: facts.reactTo.id } : {}),
     settings: resolved.value,
     // Every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
@@ -272,8 +357,15 @@ async function buildRequest(ctx: EventContext, action: Enqueue, services: AppSer
 type RequestRefusal = "nothing-to-retry" | "request-gone" | "model-not-allowed" | ApprovalRefusal;
 
 /** The head commit of the default branch (an issue's plan is made on it). */
-async function branchHead(api: GitHubClient, facts: { owner: string; repo: string; defaultBranch: string }): Promise<string> {
-  const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner: facts.owner, repo: facts.repo, ref: facts.defaultBranch });
+async function branchHead(
+  api: GitHubClient,
+  facts: { owner: string; repo: string; defaultBranch: string },
+): Promise<string> {
+  const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", {
+    owner: facts.owner,
+    repo: facts.repo,
+    ref: facts.defaultBranch,
+  });
   return String((data as { sha?: unknown }).sha ?? "");
 }
 
@@ -281,14 +373,27 @@ async function branchHead(api: GitHubClient, facts: { owner: string; repo: strin
  * The instruction of an earlier request: kept in its marker, or (a long one) read again from the comment that asked
  * for it. A deleted or edited-away comment is an error the requester can act on.
  */
-async function requestText(api: GitHubClient, where: { owner: string; repo: string }, stored: StoredRequest, word: string): Promise<Result<string, "request-gone">> {
+async function requestText(
+  api: GitHubClient,
+  where: { owner: string; repo: string },
+  stored: StoredRequest,
+  word: string,
+): Promise<Result<string, "request-gone">> {
   if (stored.text !== undefined || !stored.textRef) return ok(stored.text ?? "");
   const ref = stored.textRef;
-  const route = ref.kind === "review-comment" ? "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}" : "GET /repos/{owner}/{repo}/issues/comments/{comment_id}";
-  const gone = fail("request-gone", "The comment with my earlier request is gone or no longer holds the command, so there is nothing to retry; post the request again.");
+  const route =
+    ref.kind === "review-comment"
+      ? "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}"
+      : "GET /repos/{owner}/{repo}/issues/comments/{comment_id}";
+  const gone = fail(
+    "request-gone",
+    "The comment with my earlier request is gone or no longer holds the command, so there is nothing to retry; post the request again.",
+  );
   let body: string;
   try {
-    body = String((await api.request(route, { owner: where.owner, repo: where.repo, comment_id: ref.id })).data?.body ?? "");
+    body = String(
+      (await api.request(route, { owner: where.owner, repo: where.repo, comment_id: ref.id })).data?.body ?? "",
+    );
   } catch (error) {
     if (httpStatus(error) === 404) return gone;
     throw error;

@@ -39,9 +39,13 @@ export function claimStoreDir(dir: string, isAlive: (pid: number) => boolean = p
     for (let attempt = 0; ; attempt++) {
       if (tryCreate(file)) break;
       const owner = readOwner(file);
-      if (owner && owner.pid !== process.pid && owner.host === hostname() && isAlive(owner.pid)) throw new StoreInUseError(key, owner.pid);
+      if (owner && owner.pid !== process.pid && owner.host === hostname() && isAlive(owner.pid))
+        throw new StoreInUseError(key, owner.pid);
       // Ours from an earlier life of this pid, gone, unreadable or written on another host: take it over once.
-      if (attempt > 0) throw new Error(`could not claim the job store in ${key}: ${file} keeps coming back; remove it if no aider-bot process uses this folder`);
+      if (attempt > 0)
+        throw new Error(
+          `could not claim the job store in ${key}: ${file} keeps coming back; remove it if no aider-bot process uses this folder`,
+        );
       rmSync(file, { force: true });
     }
   }
@@ -79,7 +83,9 @@ function tryCreate(file: string): boolean {
 function readOwner(file: string): Owner | null {
   try {
     const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<Owner>;
-    return typeof parsed.pid === "number" && typeof parsed.host === "string" ? { pid: parsed.pid, host: parsed.host, since: Number(parsed.since) || 0 } : null;
+    return typeof parsed.pid === "number" && typeof parsed.host === "string"
+      ? { pid: parsed.pid, host: parsed.host, since: Number(parsed.since) || 0 }
+      : null;
   } catch {
     return null;
   }

@@ -1,7 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { Cron } from "croner";
-import { definedOnly, ENGINE_DEFAULTS, JobStopped, stopReason, type AbandonReason, type EngineJob, type EngineOptions, type JobEngine, type ScheduledJob, type ShutdownResult } from "./job-engine.js";
+import {
+  definedOnly,
+  ENGINE_DEFAULTS,
+  JobStopped,
+  stopReason,
+  type AbandonReason,
+  type EngineJob,
+  type EngineOptions,
+  type JobEngine,
+  type ScheduledJob,
+  type ShutdownResult,
+} from "./job-engine.js";
 import { openEmbeddedStore, type JobRecord } from "./embedded-store.js";
 
 export interface EmbeddedEngineOptions<T> extends EngineOptions<T> {
@@ -133,19 +144,35 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
   };
 
   /** Records the end of a local job: done, retried after a crash, abandoned, or put back by shutdown. */
-  const finish = async (r: JobRecord<T>, job: EngineJob<T>, outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> }) => {
+  const finish = async (
+    r: JobRecord<T>,
+    job: EngineJob<T>,
+    outcome: { error?: unknown; stopped: ReturnType<typeof stopReason> },
+  ) => {
     const abandonedWith = await tx((): AbandonReason | null => {
       const current = store.record(r.seq);
       // Another process took the job over after our lease ran out: the outcome is theirs to record.
       if (!current || current.owner !== me) return null;
       if (outcome.stopped === "shutdown") {
-        store.put({ ...current, state: "queued", owner: undefined, leaseUntil: undefined, attempt: current.attempt - 1 });
+        store.put({
+          ...current,
+          state: "queued",
+          owner: undefined,
+          leaseUntil: undefined,
+          attempt: current.attempt - 1,
+        });
         return null;
       }
       if (outcome.error !== undefined && outcome.stopped !== "cancel") {
         if (current.attempt < o.attempts) {
           const delay = o.backoffMs * 2 ** (current.attempt - 1);
-          store.put({ ...current, state: "queued", owner: undefined, leaseUntil: undefined, notBefore: Date.now() + delay });
+          store.put({
+            ...current,
+            state: "queued",
+            owner: undefined,
+            leaseUntil: undefined,
+            notBefore: Date.now() + delay,
+          });
           return null;
         }
         remove(r.seq);
@@ -288,7 +315,8 @@ export function createEmbeddedEngine<T>(options: EmbeddedEngineOptions<T>): JobE
         return { dropped, aborted };
       });
       // The owner reads the flag on its next heartbeat; when it is this process, act now.
-      for (const l of local.values()) if (l.record.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
+      for (const l of local.values())
+        if (l.record.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
       return result;
     },
     async upsertSchedule(id, cron, job, timezone = "UTC") {

@@ -108,11 +108,14 @@ export function openEmbeddedStore<T>(path: string, retentionMs: number): Embedde
     return true;
   };
   // The enqueues of one turn of the event loop (a burst of webhooks read together) share one transaction.
-  const enqueue = createTickBatch<JobInput<T>, boolean>(async (jobs) => (await tx(() => jobs.map(enqueueOne))).map((value) => ({ ok: true, value })));
+  const enqueue = createTickBatch<JobInput<T>, boolean>(async (jobs) =>
+    (await tx(() => jobs.map(enqueueOne))).map((value) => ({ ok: true, value })),
+  );
 
   return {
     tx,
-    records: () => [...db.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((e) => e.value as JobRecord<T>),
+    records: () =>
+      [...db.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((e) => e.value as JobRecord<T>),
     record: (seq) => db.get(jobKey(seq)) as JobRecord<T> | undefined,
     put: (record) => void db.putSync(jobKey(record.seq), record),
     remove(seq) {

@@ -84,7 +84,15 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     return r;
   }
   const report = (error: unknown) => o.onError?.(error);
-  const slots = createInstallationSlots({ redis, queue, key: k, limit: o.perInstallation, leaseMs: o.leaseMs, retryMs: o.busyRetryMs, report });
+  const slots = createInstallationSlots({
+    redis,
+    queue,
+    key: k,
+    limit: o.perInstallation,
+    leaseMs: o.leaseMs,
+    retryMs: o.busyRetryMs,
+    report,
+  });
   const schedules = createRedisSchedules<Payload<T> | Tick<T>>({ redis, queue, key: k, tickName: TICK, report });
   const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
   const asJob = (p: Payload<T>, b: BullJob): EngineJob<T> => ({
@@ -225,7 +233,10 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
     }
     const markRunning = () => redis.set(k("running", id), me, "PX", o.leaseMs * 2);
     await markRunning();
-    const renew = setInterval(() => void Promise.all([takeSlot(), markRunning()]).catch(report), Math.max(50, o.leaseMs / 3));
+    const renew = setInterval(
+      () => void Promise.all([takeSlot(), markRunning()]).catch(report),
+      Math.max(50, o.leaseMs / 3),
+    );
     let error: unknown;
     try {
       // A cancel sent between the head check and here would be missed: look for its marker once.
@@ -277,13 +288,17 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       const id = b.id;
       void (async () => {
         await release(p.key, id);
-        await abandon(asJob(p, b), { kind: "worker-lost", message: `its worker stopped renewing its lock (${err.message})` });
+        await abandon(asJob(p, b), {
+          kind: "worker-lost",
+          message: `its worker stopped renewing its lock (${err.message})`,
+        });
       })().catch(report);
     });
     sub = track(connect());
     void sub.subscribe(k("cancel")).catch(report);
     sub.on("message", (_channel: string, key: string) => {
-      for (const l of local.values()) if (l.job.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
+      for (const l of local.values())
+        if (l.job.key === key && !l.controller.signal.aborted) l.controller.abort(new JobStopped("cancel"));
     });
     const beat = () =>
       void redis
@@ -322,14 +337,22 @@ export function createRedisEngine<T>(options: RedisEngineOptions<T>): JobEngine<
       if (aborted > 0) await redis.publish(k("cancel"), key);
       return { dropped, aborted };
     },
-    upsertSchedule: (id, cron, template, timezone) => schedules.upsert(id, cron, { scheduleId: id, template }, timezone),
+    upsertSchedule: (id, cron, template, timezone) =>
+      schedules.upsert(id, cron, { scheduleId: id, template }, timezone),
     removeSchedule: (id) => schedules.remove(id),
     async stats() {
       // The outbox first, then BullMQ: a job is queued before its record is cleared, so one moving meanwhile is seen
       // in one or the other (or, for a moment, both), never in neither; `idle` must not see zero while one moves.
       const recorded = await intake.outboxSize();
-      const [counts, workers] = await Promise.all([queue.getJobCounts("waiting", "delayed", "prioritized", "active"), redis.zcount(k("workers"), Date.now() - o.leaseMs, "+inf")]);
-      return { queued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) + recorded, running: counts.active ?? 0, workers };
+      const [counts, workers] = await Promise.all([
+        queue.getJobCounts("waiting", "delayed", "prioritized", "active"),
+        redis.zcount(k("workers"), Date.now() - o.leaseMs, "+inf"),
+      ]);
+      return {
+        queued: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0) + recorded,
+        running: counts.active ?? 0,
+        workers,
+      };
     },
     async shutdown(graceMs): Promise<ShutdownResult<T>> {
       if (closed) return { requeued: [], waiting: [] };

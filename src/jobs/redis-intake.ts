@@ -153,9 +153,21 @@ export function createRedisIntake<T>(o: RedisIntakeOptions<T>): RedisIntake<T> {
       }
     });
     if (stored.length === 0) return outcomes;
-    const keys = [outbox, outboxAt, ...stored.flatMap(({ i }) => [o.key("seen", jobs[i]!.id), o.key("key", jobs[i]!.key)])];
+    const keys = [
+      outbox,
+      outboxAt,
+      ...stored.flatMap(({ i }) => [o.key("seen", jobs[i]!.id), o.key("key", jobs[i]!.key)]),
+    ];
     const args = stored.flatMap(({ i, json }) => [o.bullId(jobs[i]!.id), json]);
-    const recorded = (await o.redis.eval(RECORD, keys.length, ...keys, now, o.retentionMs, now - PENDING_STALE_MS, ...args)) as number[];
+    const recorded = (await o.redis.eval(
+      RECORD,
+      keys.length,
+      ...keys,
+      now,
+      o.retentionMs,
+      now - PENDING_STALE_MS,
+      ...args,
+    )) as number[];
     stored.forEach(({ i }, n) => {
       if (recorded[n] !== 1) return;
       outcomes[i] = { ok: true, value: true };
@@ -168,7 +180,14 @@ export function createRedisIntake<T>(o: RedisIntakeOptions<T>): RedisIntake<T> {
   return {
     enqueue: record,
     async sweep() {
-      const stale = await o.redis.zrangebyscore(outboxAt, "-inf", Date.now() - (o.staleMs ?? OUTBOX_STALE_MS), "LIMIT", 0, 500);
+      const stale = await o.redis.zrangebyscore(
+        outboxAt,
+        "-inf",
+        Date.now() - (o.staleMs ?? OUTBOX_STALE_MS),
+        "LIMIT",
+        0,
+        500,
+      );
       if (stale.length === 0) return 0;
       const values = await o.redis.hmget(outbox, ...stale);
       const jobs: JobInput<T>[] = [];

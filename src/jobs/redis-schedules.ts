@@ -27,7 +27,11 @@ export function createRedisSchedules<D>(o: {
   queue: {
     getJobScheduler(id: string): Promise<{ next?: number | null } | undefined>;
     getJob(id: string): Promise<unknown>;
-    upsertJobScheduler(id: string, repeat: { pattern: string; tz: string }, template: { name: string; data: D; opts: { removeOnComplete: boolean; removeOnFail: boolean } }): Promise<unknown>;
+    upsertJobScheduler(
+      id: string,
+      repeat: { pattern: string; tz: string },
+      template: { name: string; data: D; opts: { removeOnComplete: boolean; removeOnFail: boolean } },
+    ): Promise<unknown>;
     removeJobScheduler(id: string): Promise<unknown>;
   };
   key: (...parts: (string | number)[]) => string;
@@ -42,7 +46,8 @@ export function createRedisSchedules<D>(o: {
     const token = randomBytes(8).toString("hex");
     const deadline = Date.now() + LOCK_MS;
     while ((await redis.set(lock, token, "PX", LOCK_MS, "NX")) !== "OK") {
-      if (Date.now() > deadline) throw new Error(`could not arm schedule ${id}: another process held its lock for ${LOCK_MS} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`could not arm schedule ${id}: another process held its lock for ${LOCK_MS} ms`);
       await new Promise((r) => setTimeout(r, 25));
     }
     try {
@@ -61,7 +66,11 @@ export function createRedisSchedules<D>(o: {
           const next = (await queue.getJobScheduler(id))?.next;
           if (next && (await queue.getJob(`repeat:${id}:${next}`))) return;
         }
-        await queue.upsertJobScheduler(id, { pattern: cron, tz: timezone }, { name: o.tickName, data, opts: { removeOnComplete: true, removeOnFail: true } });
+        await queue.upsertJobScheduler(
+          id,
+          { pattern: cron, tz: timezone },
+          { name: o.tickName, data, opts: { removeOnComplete: true, removeOnFail: true } },
+        );
         await redis.set(o.key("schedule", id), wanted);
       }),
     remove: (id) =>

@@ -75,7 +75,19 @@ export function createInstallationSlots(o: {
   return {
     async take(installationId, id) {
       const now = Date.now();
-      return (await redis.eval(ACQUIRE_SLOT, 2, slots(installationId), waiters(installationId), now, now + o.leaseMs, id, o.limit, o.leaseMs * 2)) === 1;
+      return (
+        (await redis.eval(
+          ACQUIRE_SLOT,
+          2,
+          slots(installationId),
+          waiters(installationId),
+          now,
+          now + o.leaseMs,
+          id,
+          o.limit,
+          o.leaseMs * 2,
+        )) === 1
+      );
     },
     async wait(b, installationId, token) {
       await redis.zadd(waiters(installationId), "NX", b.timestamp, b.id!);

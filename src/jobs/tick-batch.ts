@@ -10,7 +10,10 @@ export type Settled<O> = { ok: true; value: O } | { ok: false; error: unknown };
  * Why a turn: deliveries read from sockets in the same poll phase arrive in one turn, and `setImmediate` runs just
  * after that phase, so a storm's burst becomes one batch without holding any call back for a timer.
  */
-export function createTickBatch<I, O>(flush: (items: I[]) => Promise<Settled<O>[]>, maxSize = 256): (item: I) => Promise<O> {
+export function createTickBatch<I, O>(
+  flush: (items: I[]) => Promise<Settled<O>[]>,
+  maxSize = 256,
+): (item: I) => Promise<O> {
   type Waiting = { item: I; resolve: (value: O) => void; reject: (error: unknown) => void };
   let batch: Waiting[] = [];
   const run = (waiting: Waiting[]) => {

@@ -51,7 +51,8 @@ export function encodeBpeTable(ranks: BpeRanks): Buffer {
   const tokens = ranks.map((entry, i) => {
     if (typeof entry === "string") {
       // gpt-tokenizer looks strings up as strings: one that UTF-8 cannot hold would not round-trip through bytes.
-      if (Buffer.from(entry, "utf8").toString("utf8") !== entry) throw new Error(`rank ${i}: a string that is not well-formed Unicode`);
+      if (Buffer.from(entry, "utf8").toString("utf8") !== entry)
+        throw new Error(`rank ${i}: a string that is not well-formed Unicode`);
       return Buffer.from(entry, "utf8");
     }
     if (entry.some((b) => !Number.isInteger(b) || b < 0 || b > 255)) throw new Error(`rank ${i}: not a byte sequence`);
@@ -68,7 +69,8 @@ export function encodeBpeTable(ranks: BpeRanks): Buffer {
     if (unreachable.has(rank)) return;
     let slot = fnv1a(t, 0, t.length) & (size - 1);
     while (table[slot] !== 0) {
-      if (Buffer.compare(tokens[table[slot]! - 1]!, t) === 0) throw new Error(`rank ${rank}: the same bytes as rank ${table[slot]! - 1}`);
+      if (Buffer.compare(tokens[table[slot]! - 1]!, t) === 0)
+        throw new Error(`rank ${rank}: the same bytes as rank ${table[slot]! - 1}`);
       slot = (slot + 1) & (size - 1);
     }
     table[slot] = rank + 1;
@@ -154,7 +156,14 @@ export function createBpeCounter(table: BpeTable, split: RegExp): (text: string)
   const BOM = [0xef, 0xbb, 0xbf];
   // gpt-tokenizer's lookup of bytes (see above): a leading byte-order mark on valid UTF-8 is not part of the key.
   const rankOfBytes = (bytes: Uint8Array, from: number, to: number) => {
-    if (to - from >= 3 && bytes[from] === BOM[0] && bytes[from + 1] === BOM[1] && bytes[from + 2] === BOM[2] && isUtf8(bytes.subarray(from + 3, to))) return table.rankOf(bytes, from + 3, to);
+    if (
+      to - from >= 3 &&
+      bytes[from] === BOM[0] &&
+      bytes[from + 1] === BOM[1] &&
+      bytes[from + 2] === BOM[2] &&
+      isUtf8(bytes.subarray(from + 3, to))
+    )
+      return table.rankOf(bytes, from + 3, to);
     return table.rankOf(bytes, from, to);
   };
   return (text) => {

@@ -26,19 +26,31 @@ export function classifyError(error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof APIUserAbortError) return new LlmError("aborted", "The model request was cancelled.");
   if (error instanceof APIConnectionTimeoutError) return timeoutError(host);
   if (error instanceof APIConnectionError) {
-    return new LlmError("network", `Could not reach the model endpoint at ${host}. Check OPENAI_BASE_URL and the network.`, { retryable: true });
+    return new LlmError(
+      "network",
+      `Could not reach the model endpoint at ${host}. Check OPENAI_BASE_URL and the network.`,
+      { retryable: true },
+    );
   }
   if (error instanceof APIError) return fromStatus(error, ctx, host);
   const message = redactSecret(error instanceof Error ? error.message : String(error), ctx.apiKey);
   if (/ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|terminated|fetch failed|other side closed/i.test(message)) {
-    return new LlmError("network", `The connection to the model endpoint at ${host} broke (${message.slice(0, 200)}). Try again later.`, { retryable: true });
+    return new LlmError(
+      "network",
+      `The connection to the model endpoint at ${host} broke (${message.slice(0, 200)}). Try again later.`,
+      { retryable: true },
+    );
   }
   return new LlmError("bad-request", `The model request failed: ${message.slice(0, 300)}`);
 }
 
 /** The error for a request that got no (further) answer within the per-request timeout. */
 export function timeoutError(host: string): LlmError {
-  return new LlmError("timeout", `The model endpoint at ${host} did not answer in time. Try again later, or raise the request timeout.`, { retryable: true });
+  return new LlmError(
+    "timeout",
+    `The model endpoint at ${host} did not answer in time. Try again later, or raise the request timeout.`,
+    { retryable: true },
+  );
 }
 
 function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError {
@@ -48,10 +60,16 @@ function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError 
   if (status === undefined) {
     // An error event inside an otherwise healthy stream: providers send these for overload and internal failures.
     if (looksTooLong) return contextTooLong();
-    return new LlmError("server", `The model endpoint at ${host} failed while answering: ${detail}`, { retryable: true });
+    return new LlmError("server", `The model endpoint at ${host} failed while answering: ${detail}`, {
+      retryable: true,
+    });
   }
   if (status === 401 || status === 403) {
-    return new LlmError("auth", `The model endpoint at ${host} rejected the API key (HTTP ${status}) — check OPENAI_API_KEY, and that the key may use model "${ctx.model}".`, { status });
+    return new LlmError(
+      "auth",
+      `The model endpoint at ${host} rejected the API key (HTTP ${status}) — check OPENAI_API_KEY, and that the key may use model "${ctx.model}".`,
+      { status },
+    );
   }
   if (status === 404) {
     return new LlmError(
@@ -61,18 +79,31 @@ function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError 
     );
   }
   if (status === 429) {
-    return new LlmError("rate-limited", `The model endpoint at ${host} is rate-limiting requests (HTTP 429) — try again later, or check the account's quota.`, { status, retryable: true });
+    return new LlmError(
+      "rate-limited",
+      `The model endpoint at ${host} is rate-limiting requests (HTTP 429) — try again later, or check the account's quota.`,
+      { status, retryable: true },
+    );
   }
   if (status === 408) return new LlmError("timeout", timeoutError(host).message, { status, retryable: true });
   if (looksTooLong && status < 500) return contextTooLong(status);
   if (status >= 500) {
-    return new LlmError("server", `The model endpoint at ${host} failed (HTTP ${status}) — try again later.`, { status, retryable: RETRYABLE_5XX.has(status) });
+    return new LlmError("server", `The model endpoint at ${host} failed (HTTP ${status}) — try again later.`, {
+      status,
+      retryable: RETRYABLE_5XX.has(status),
+    });
   }
-  return new LlmError("bad-request", `The model endpoint at ${host} rejected the request (HTTP ${status}): ${detail}`, { status });
+  return new LlmError("bad-request", `The model endpoint at ${host} rejected the request (HTTP ${status}): ${detail}`, {
+    status,
+  });
 }
 
 function contextTooLong(status?: number): LlmError {
-  return new LlmError("context-too-long", "The request is too large for the model's context window — name fewer files, or lower map_tokens.", status === undefined ? {} : { status });
+  return new LlmError(
+    "context-too-long",
+    "The request is too large for the model's context window — name fewer files, or lower map_tokens.",
+    status === undefined ? {} : { status },
+  );
 }
 
 /** The host (and port) of a base URL, for messages; never the path or credentials in it. */

@@ -66,7 +66,12 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
   const timeoutMs = options.timeoutMs ?? 600_000;
   // The SDK's retries are off: ours classify errors, honour retry-after with a cap, and can be put to sleep in tests.
   // Its own timeout is only a backstop for ours, which also covers stalled streams.
-  const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: timeoutMs + 1000 });
+  const client = new OpenAI({
+    baseURL: options.baseUrl,
+    apiKey: options.apiKey,
+    maxRetries: 0,
+    timeout: timeoutMs + 1000,
+  });
   const host = hostOf(options.baseUrl);
   const redact = options.redact ?? processRedactor.redact;
   const prices = mergePrices(options.priceTable);
@@ -120,7 +125,14 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
         // An empty continuation would repeat forever; the caller then sees "length" and reports a truncated answer.
         if (finishReason !== "length" || part.text === "") break;
       }
-      return { text: stripReasoning(text), finishReason, usage, usageEstimated, costUsd: costUsd(req.model, usage, prices), model: req.model };
+      return {
+        text: stripReasoning(text),
+        finishReason,
+        usage,
+        usageEstimated,
+        costUsd: costUsd(req.model, usage, prices),
+        model: req.model,
+      };
     },
   };
 }

@@ -8,7 +8,10 @@ const PER_MESSAGE = 3;
 const REPLY_PRIMING = 3;
 
 /** Usage of one exchange counted with the o200k tokenizer, for endpoints that report none. */
-export async function estimateUsage(messages: readonly ChatCompletionMessageParam[], answer: string): Promise<TokenUsage> {
+export async function estimateUsage(
+  messages: readonly ChatCompletionMessageParam[],
+  answer: string,
+): Promise<TokenUsage> {
   await loadTokenizer();
   let prompt = REPLY_PRIMING;
   for (const message of messages) prompt += PER_MESSAGE + contentTokens(message.content);
@@ -37,7 +40,9 @@ function sizeFromDataUrl(url: string): { width: number; height: number } | null 
   const comma = url.indexOf(",");
   if (!url.startsWith("data:image/") || comma < 0) return null;
   const head = Buffer.from(url.slice(comma + 1, comma + 1 + 64), "base64");
-  if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47) return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
-  if (head.length >= 10 && head.toString("latin1", 0, 3) === "GIF") return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
+  if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47)
+    return { width: head.readUInt32BE(16), height: head.readUInt32BE(20) };
+  if (head.length >= 10 && head.toString("latin1", 0, 3) === "GIF")
+    return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
   return null;
 }

@@ -18,7 +18,12 @@ export interface ModelSettings {
 export type ModelSettingsTable = Readonly<Record<string, Partial<ModelSettings>>>;
 
 /** What is assumed of a model nothing is known about. */
-export const GENERIC_MODEL: ModelSettings = { contextWindow: 128_000, maxOutput: 4_096, editFormat: "diff", images: false };
+export const GENERIC_MODEL: ModelSettings = {
+  contextWindow: 128_000,
+  maxOutput: 4_096,
+  editFormat: "diff",
+  images: false,
+};
 
 const p = (input: number, output: number): ModelPrice => ({ input, output });
 
@@ -32,24 +37,66 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettingsTable = {
   "gpt-4o-mini": { contextWindow: 128_000, maxOutput: 16_384, editFormat: "whole", images: true, price: p(0.15, 0.6) },
   "gpt-4.1": { contextWindow: 1_047_576, maxOutput: 32_768, editFormat: "diff", images: true, price: p(2, 8) },
   "gpt-4.1-mini": { contextWindow: 1_047_576, maxOutput: 32_768, editFormat: "diff", images: true, price: p(0.4, 1.6) },
-  "gpt-4.1-nano": { contextWindow: 1_047_576, maxOutput: 32_768, editFormat: "whole", images: true, price: p(0.1, 0.4) },
+  "gpt-4.1-nano": {
+    contextWindow: 1_047_576,
+    maxOutput: 32_768,
+    editFormat: "whole",
+    images: true,
+    price: p(0.1, 0.4),
+  },
   "gpt-5": { contextWindow: 400_000, maxOutput: 128_000, editFormat: "diff", images: true, price: p(1.25, 10) },
   "gpt-5-mini": { contextWindow: 400_000, maxOutput: 128_000, editFormat: "diff", images: true, price: p(0.25, 2) },
   o3: { contextWindow: 200_000, maxOutput: 100_000, editFormat: "diff", images: true, price: p(2, 8) },
   "o3-mini": { contextWindow: 200_000, maxOutput: 100_000, editFormat: "diff", images: false, price: p(1.1, 4.4) },
   "o4-mini": { contextWindow: 200_000, maxOutput: 100_000, editFormat: "diff", images: true, price: p(1.1, 4.4) },
   "claude-3-5-sonnet": { contextWindow: 200_000, maxOutput: 8_192, editFormat: "diff", images: true, price: p(3, 15) },
-  "claude-3-5-sonnet-latest": { contextWindow: 200_000, maxOutput: 8_192, editFormat: "diff", images: true, price: p(3, 15) },
-  "claude-3-5-sonnet-20241022": { contextWindow: 200_000, maxOutput: 8_192, editFormat: "diff", images: true, price: p(3, 15) },
+  "claude-3-5-sonnet-latest": {
+    contextWindow: 200_000,
+    maxOutput: 8_192,
+    editFormat: "diff",
+    images: true,
+    price: p(3, 15),
+  },
+  "claude-3-5-sonnet-20241022": {
+    contextWindow: 200_000,
+    maxOutput: 8_192,
+    editFormat: "diff",
+    images: true,
+    price: p(3, 15),
+  },
   "claude-3-5-haiku": { contextWindow: 200_000, maxOutput: 8_192, editFormat: "diff", images: false, price: p(0.8, 4) },
   "claude-3-7-sonnet": { contextWindow: 200_000, maxOutput: 64_000, editFormat: "diff", images: true, price: p(3, 15) },
   "claude-sonnet-4": { contextWindow: 200_000, maxOutput: 64_000, editFormat: "diff", images: true, price: p(3, 15) },
-  "claude-sonnet-4-20250514": { contextWindow: 200_000, maxOutput: 64_000, editFormat: "diff", images: true, price: p(3, 15) },
+  "claude-sonnet-4-20250514": {
+    contextWindow: 200_000,
+    maxOutput: 64_000,
+    editFormat: "diff",
+    images: true,
+    price: p(3, 15),
+  },
   "claude-opus-4": { contextWindow: 200_000, maxOutput: 32_000, editFormat: "diff", images: true, price: p(15, 75) },
   "deepseek-chat": { contextWindow: 64_000, maxOutput: 8_192, editFormat: "diff", images: false, price: p(0.27, 1.1) },
-  "deepseek-reasoner": { contextWindow: 64_000, maxOutput: 8_192, editFormat: "diff", images: false, price: p(0.55, 2.19) },
-  "gemini-2.5-pro": { contextWindow: 1_048_576, maxOutput: 65_536, editFormat: "diff-fenced", images: true, price: p(1.25, 10) },
-  "gemini-2.5-flash": { contextWindow: 1_048_576, maxOutput: 65_536, editFormat: "diff", images: true, price: p(0.3, 2.5) },
+  "deepseek-reasoner": {
+    contextWindow: 64_000,
+    maxOutput: 8_192,
+    editFormat: "diff",
+    images: false,
+    price: p(0.55, 2.19),
+  },
+  "gemini-2.5-pro": {
+    contextWindow: 1_048_576,
+    maxOutput: 65_536,
+    editFormat: "diff-fenced",
+    images: true,
+    price: p(1.25, 10),
+  },
+  "gemini-2.5-flash": {
+    contextWindow: 1_048_576,
+    maxOutput: 65_536,
+    editFormat: "diff",
+    images: true,
+    price: p(0.3, 2.5),
+  },
   "qwen2.5-coder": { contextWindow: 32_768, maxOutput: 8_192, editFormat: "diff", images: false },
   llama: { contextWindow: 128_000, maxOutput: 4_096, editFormat: "whole", images: false },
 };
@@ -64,11 +111,13 @@ export function mergeModelSettings(user: ModelSettingsTable = {}): ModelSettings
 /** The entry a model name finds: exact, then without `provider/` prefixes, then the longest family prefix. */
 function findEntry(model: string, table: ModelSettingsTable): Partial<ModelSettings> | null {
   const names: string[] = [model];
-  for (let slash = model.indexOf("/"); slash >= 0; slash = model.indexOf("/", slash + 1)) names.push(model.slice(slash + 1));
+  for (let slash = model.indexOf("/"); slash >= 0; slash = model.indexOf("/", slash + 1))
+    names.push(model.slice(slash + 1));
   for (const name of names) if (Object.hasOwn(table, name)) return table[name]!;
   for (const name of names) {
     let best: string | null = null;
-    for (const key of Object.keys(table)) if (name.startsWith(`${key}-`) && (best === null || key.length > best.length)) best = key;
+    for (const key of Object.keys(table))
+      if (name.startsWith(`${key}-`) && (best === null || key.length > best.length)) best = key;
     if (best !== null) return table[best]!;
   }
   return null;
@@ -79,7 +128,10 @@ function findEntry(model: string, table: ModelSettingsTable): Partial<ModelSetti
  *
  * @example modelSettings("openrouter/anthropic/claude-sonnet-4").settings.contextWindow // 200000
  */
-export function modelSettings(model: string, table: ModelSettingsTable = DEFAULT_MODEL_SETTINGS): { settings: ModelSettings; known: boolean } {
+export function modelSettings(
+  model: string,
+  table: ModelSettingsTable = DEFAULT_MODEL_SETTINGS,
+): { settings: ModelSettings; known: boolean } {
   const entry = findEntry(model, table);
   return { settings: { ...GENERIC_MODEL, ...(entry ?? {}) }, known: entry !== null };
 }

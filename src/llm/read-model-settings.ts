@@ -15,7 +15,10 @@ const entrySchema = z
     output_price: z.number().min(0).optional(),
   })
   .strict()
-  .refine((e) => (e.input_price === undefined) === (e.output_price === undefined), "set both input_price and output_price, or neither");
+  .refine(
+    (e) => (e.input_price === undefined) === (e.output_price === undefined),
+    "set both input_price and output_price, or neither",
+  );
 
 const fileSchema = z.record(z.string().min(1), entrySchema);
 
@@ -32,7 +35,9 @@ export async function readModelSettings(file: string | undefined): Promise<Model
   try {
     raw = parse(await readFile(file, "utf8")) ?? {};
   } catch (error) {
-    throw new Error(`AIDER_BOT_MODEL_SETTINGS: cannot read ${file} as YAML: ${(error as Error).message.split("\n")[0]}`);
+    throw new Error(
+      `AIDER_BOT_MODEL_SETTINGS: cannot read ${file} as YAML: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   const result = fileSchema.safeParse(raw);
   if (!result.success) {
@@ -46,7 +51,9 @@ export async function readModelSettings(file: string | undefined): Promise<Model
       ...(e.max_output !== undefined ? { maxOutput: e.max_output } : {}),
       ...(e.edit_format !== undefined ? { editFormat: e.edit_format } : {}),
       ...(e.images !== undefined ? { images: e.images } : {}),
-      ...(e.input_price !== undefined && e.output_price !== undefined ? { price: { input: e.input_price, output: e.output_price } } : {}),
+      ...(e.input_price !== undefined && e.output_price !== undefined
+        ? { price: { input: e.input_price, output: e.output_price } }
+        : {}),
     };
   }
   return mergeModelSettings(table);

@@ -44,7 +44,12 @@ export async function requestCompletion(input: RequestCompletionInput): Promise<
     }, input.timeoutMs);
   };
   const signal = input.signal ? AbortSignal.any([input.signal, timer.signal]) : timer.signal;
-  const interrupted = () => (timedOut ? timeoutError(input.host) : input.signal?.aborted ? new LlmError("aborted", "The model request was cancelled.") : null);
+  const interrupted = () =>
+    timedOut
+      ? timeoutError(input.host)
+      : input.signal?.aborted
+        ? new LlmError("aborted", "The model request was cancelled.")
+        : null;
   arm();
   try {
     const part = input.stream ? await streamed(input, signal, arm) : await whole(input, signal);
@@ -68,8 +73,15 @@ function params(input: RequestCompletionInput) {
   };
 }
 
-async function streamed(input: RequestCompletionInput, signal: AbortSignal, onChunk: () => void): Promise<CompletionPart> {
-  const stream = await input.client.chat.completions.create({ ...params(input), stream: true, stream_options: { include_usage: true } }, { signal });
+async function streamed(
+  input: RequestCompletionInput,
+  signal: AbortSignal,
+  onChunk: () => void,
+): Promise<CompletionPart> {
+  const stream = await input.client.chat.completions.create(
+    { ...params(input), stream: true, stream_options: { include_usage: true } },
+    { signal },
+  );
   let text = "";
   let finish: string | null = null;
   let usage: TokenUsage | null = null;
@@ -86,7 +98,11 @@ async function streamed(input: RequestCompletionInput, signal: AbortSignal, onCh
     if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
   }
   if (finish === null && text === "") {
-    throw new LlmError("server", `The model endpoint at ${input.host} sent an empty stream — it may not support streaming.`, { retryable: true });
+    throw new LlmError(
+      "server",
+      `The model endpoint at ${input.host} sent an empty stream — it may not support streaming.`,
+      { retryable: true },
+    );
   }
   return { text, finishReason: mapFinish(finish), usage };
 }
@@ -96,7 +112,9 @@ async function whole(input: RequestCompletionInput, signal: AbortSignal): Promis
   const choice = completion.choices[0];
   const text = choice?.message?.content ?? "";
   if (text) input.onDelta?.(text);
-  const usage = completion.usage ? { prompt: completion.usage.prompt_tokens, completion: completion.usage.completion_tokens } : null;
+  const usage = completion.usage
+    ? { prompt: completion.usage.prompt_tokens, completion: completion.usage.completion_tokens }
+    : null;
   return { text, finishReason: mapFinish(choice?.finish_reason ?? null), usage };
 }
 

@@ -6,7 +6,13 @@ import type { SpendGuard } from "./spend-guard.js";
 import type { ChatMessage, CompletionRequest, CompletionResult, LlmClient, LlmErrorKind, TokenUsage } from "./types.js";
 
 /** Failures another model may not share: rate limits, overload, outages, time-outs, a prompt too long for this one. */
-const FALLBACK_KINDS: ReadonlySet<LlmErrorKind> = new Set(["rate-limited", "server", "network", "timeout", "context-too-long"]);
+const FALLBACK_KINDS: ReadonlySet<LlmErrorKind> = new Set([
+  "rate-limited",
+  "server",
+  "network",
+  "timeout",
+  "context-too-long",
+]);
 
 export interface RouteModelsOptions {
   /** Models tried in order after the requested one fails in a way another model may not. */
@@ -25,9 +31,14 @@ const PER_MESSAGE = 3;
 const REPLY_PRIMING = 3;
 
 /** The most a call may use: its prompt as counted, its completion at its cap (the call's, else the model's output limit). */
-export async function estimateCall(model: string, req: CompletionRequest, o: Pick<RouteModelsOptions, "settings" | "prices">): Promise<{ tokens: TokenUsage; costUsd: number | null }> {
+export async function estimateCall(
+  model: string,
+  req: CompletionRequest,
+  o: Pick<RouteModelsOptions, "settings" | "prices">,
+): Promise<{ tokens: TokenUsage; costUsd: number | null }> {
   await loadTokenizer();
-  const prompt = REPLY_PRIMING + req.messages.reduce((n, m: ChatMessage) => n + PER_MESSAGE + countTokens(m.content), 0);
+  const prompt =
+    REPLY_PRIMING + req.messages.reduce((n, m: ChatMessage) => n + PER_MESSAGE + countTokens(m.content), 0);
   const completion = req.maxTokens ?? modelSettings(model, o.settings).settings.maxOutput;
   const tokens = { prompt, completion };
   return { tokens, costUsd: costUsd(model, tokens, o.prices) };
@@ -50,14 +61,21 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
         const hold = o.guard ? await reserve(o.guard, model, req, o) : null;
         let result: CompletionResult;
         try {
-          result = await client.complete({ ...req, model, ...(last ? {} : { maxRetries: o.retriesBeforeFallback ?? 1 }) });
+          result = await client.complete({
+            ...req,
+            model,
+            ...(last ? {} : { maxRetries: o.retriesBeforeFallback ?? 1 }),
+          });
         } catch (error) {
           // A failed call is settled at nothing: endpoints do not bill an error, and a cancelled stream's usage is unknown.
           if (hold) await o.guard!.settle(hold, { tokens: { prompt: 0, completion: 0 }, costUsd: 0 });
           if (!(error instanceof LlmError) || !FALLBACK_KINDS.has(error.kind) || req.signal?.aborted) throw error;
           failures.push({ model, error });
           if (last) throw allFailed(failures);
-          o.logger?.warn({ model, next: models[i + 1], kind: error.kind, status: error.status }, "model failed; trying the fallback model");
+          o.logger?.warn(
+            { model, next: models[i + 1], kind: error.kind, status: error.status },
+            "model failed; trying the fallback model",
+          );
           continue;
         }
         if (hold) await o.guard!.settle(hold, { tokens: result.usage, costUsd: result.costUsd });
@@ -68,7 +86,12 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
   };
 }
 
-async function reserve(guard: SpendGuard, model: string, req: CompletionRequest, o: RouteModelsOptions): Promise<string> {
+async function reserve(
+  guard: SpendGuard,
+  model: string,
+  req: CompletionRequest,
+  o: RouteModelsOptions,
+): Promise<string> {
   const estimate = await estimateCall(model, req, o);
   const decision = await guard.reserve({ model, ...estimate });
   if (!decision.ok) throw new LlmError("spend-limit", decision.message);
@@ -79,8 +102,12 @@ function allFailed(failures: { model: string; error: LlmError }[]): LlmError {
   const lastError = failures[failures.length - 1]!.error;
   if (failures.length === 1) return lastError;
   const lines = failures.map((f) => `\`${f.model}\`: ${f.error.message}`).join("; ");
-  return new LlmError(lastError.kind, `every model failed — ${lines}. Try again later, or check the endpoints and \`fallback_models\`.`, {
-    ...(lastError.status !== undefined ? { status: lastError.status } : {}),
-    retryable: lastError.retryable,
-  });
+  return new LlmError(
+    lastError.kind,
+    `every model failed — ${lines}. Try again later, or check the endpoints and \`fallback_models\`.`,
+    {
+      ...(lastError.status !== undefined ? { status: lastError.status } : {}),
+      retryable: lastError.retryable,
+    },
+  );
 }

@@ -26,7 +26,8 @@ export function stripReasoning(text: string): string {
   const orphan = ANY_CLOSE.exec(out);
   if (orphan) {
     const before = out.slice(0, orphan.index);
-    if (!ANY_OPEN.test(before) && !ANSWER_START.test(before)) out = out.slice(orphan.index + orphan[0].length).replace(/^\s+/, "");
+    if (!ANY_OPEN.test(before) && !ANSWER_START.test(before))
+      out = out.slice(orphan.index + orphan[0].length).replace(/^\s+/, "");
   }
   return stripLineSections(out) ?? out;
 }

@@ -9,7 +9,13 @@ import type { ChatMessage } from "./types.js";
 export function toOpenAiMessage(m: ChatMessage, redact: (text: string) => string): ChatCompletionMessageParam {
   const text = redact(m.content);
   if (m.role === "user" && m.images?.length) {
-    return { role: "user", content: [{ type: "text", text }, ...m.images.map((i) => ({ type: "image_url" as const, image_url: { url: i.dataUrl } }))] };
+    return {
+      role: "user",
+      content: [
+        { type: "text", text },
+        ...m.images.map((i) => ({ type: "image_url" as const, image_url: { url: i.dataUrl } })),
+      ],
+    };
   }
   return { role: m.role, content: text };
 }

@@ -22,7 +22,12 @@ export interface RetryPolicy extends BackoffOptions {
  * Run `attempt` until it succeeds, a non-retryable error occurs, the signal aborts, or `maxRetries` retries are
  * spent. Every failure leaves as an {@link LlmError}; after spent retries its message says how many attempts ran.
  */
-export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPolicy, ctx: ErrorContext, signal?: AbortSignal): Promise<T> {
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  ctx: ErrorContext,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let n = 0; ; n++) {
     try {
       return await attempt();
@@ -41,13 +46,20 @@ export async function withRetries<T>(attempt: () => Promise<T>, policy: RetryPol
       // once held a run for an hour): the call fails now, and a fallback model, if any, takes it.
       const asked = retryAfterMs(raw, Number.POSITIVE_INFINITY);
       if (asked !== null && asked > policy.maxRetryAfterMs) {
-        throw new LlmError(error.kind, `${error.message} (it asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${Math.round(policy.maxRetryAfterMs / 1000)} s a run waits)`, {
-          ...(error.status !== undefined ? { status: error.status } : {}),
-          retryable: true,
-        });
+        throw new LlmError(
+          error.kind,
+          `${error.message} (it asked to wait ${Math.ceil(asked / 1000)} s, longer than the ${Math.round(policy.maxRetryAfterMs / 1000)} s a run waits)`,
+          {
+            ...(error.status !== undefined ? { status: error.status } : {}),
+            retryable: true,
+          },
+        );
       }
       const delayMs = asked ?? backoffMs(n, policy);
-      policy.logger?.warn({ kind: error.kind, status: error.status, attempt: n + 1, delayMs }, "model request failed; retrying");
+      policy.logger?.warn(
+        { kind: error.kind, status: error.status, attempt: n + 1, delayMs },
+        "model request failed; retrying",
+      );
       await policy.sleep(delayMs, signal);
       if (signal?.aborted) throw new LlmError("aborted", "The model request was cancelled.");
     }

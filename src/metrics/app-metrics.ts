@@ -7,7 +7,19 @@ export const RUN_TRIGGERS = ["comment", "label", "review", "ci", "schedule"] as 
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 /** How a run ended: its outcome's kind, or `crashed` when its process died or threw. */
-export const RUN_OUTCOMES = ["pushed", "pull-request", "patch", "not-pushed", "answered", "reverted", "nothing-to-do", "refused", "error", "cancelled", "crashed"] as const;
+export const RUN_OUTCOMES = [
+  "pushed",
+  "pull-request",
+  "patch",
+  "not-pushed",
+  "answered",
+  "reverted",
+  "nothing-to-do",
+  "refused",
+  "error",
+  "cancelled",
+  "crashed",
+] as const;
 
 export interface AppMetrics {
   readonly registry: Registry;
@@ -47,17 +59,42 @@ export function createAppMetrics(options: {
   const triggers: ReadonlySet<string> = new Set(RUN_TRIGGERS);
   const outcomes: ReadonlySet<string> = new Set(RUN_OUTCOMES);
 
-  const runs = new Counter({ name: "aider_bot_runs_total", help: "Runs ended, by what started them and how they ended.", labelNames: ["trigger", "outcome"], registers });
+  const runs = new Counter({
+    name: "aider_bot_runs_total",
+    help: "Runs ended, by what started them and how they ended.",
+    labelNames: ["trigger", "outcome"],
+    registers,
+  });
   const runDuration = new Histogram({
     name: "aider_bot_run_duration_seconds",
     help: "Wall time of a run's job, from its process start to its outcome.",
     buckets: [5, 15, 30, 60, 120, 300, 600, 1200, 2400],
     registers,
   });
-  const tokens = new Counter({ name: "aider_bot_model_tokens_total", help: "Model tokens used, by model and kind (prompt or completion).", labelNames: ["model", "kind"], registers });
-  const cost = new Counter({ name: "aider_bot_model_cost_usd_total", help: "Model spend in USD (calls whose model has a known price).", labelNames: ["model"], registers });
-  const calls = new Counter({ name: "aider_bot_model_calls_total", help: "Model calls answered, by model and whether their price was known.", labelNames: ["model", "priced"], registers });
-  const refusals = new Counter({ name: "aider_bot_spend_refusals_total", help: "Model calls refused before they were made because a spend limit would be crossed.", labelNames: ["limit"], registers });
+  const tokens = new Counter({
+    name: "aider_bot_model_tokens_total",
+    help: "Model tokens used, by model and kind (prompt or completion).",
+    labelNames: ["model", "kind"],
+    registers,
+  });
+  const cost = new Counter({
+    name: "aider_bot_model_cost_usd_total",
+    help: "Model spend in USD (calls whose model has a known price).",
+    labelNames: ["model"],
+    registers,
+  });
+  const calls = new Counter({
+    name: "aider_bot_model_calls_total",
+    help: "Model calls answered, by model and whether their price was known.",
+    labelNames: ["model", "priced"],
+    registers,
+  });
+  const refusals = new Counter({
+    name: "aider_bot_spend_refusals_total",
+    help: "Model calls refused before they were made because a spend limit would be crossed.",
+    labelNames: ["limit"],
+    registers,
+  });
   const webhookAck = new Histogram({
     name: "aider_bot_webhook_ack_seconds",
     help: "Time from a webhook request's arrival to its answer.",
@@ -94,8 +131,10 @@ export function createAppMetrics(options: {
       case "model-usage": {
         const model = boundedLabel(event.model, models);
         if (Number.isFinite(event.prompt) && event.prompt > 0) tokens.inc({ model, kind: "prompt" }, event.prompt);
-        if (Number.isFinite(event.completion) && event.completion > 0) tokens.inc({ model, kind: "completion" }, event.completion);
-        if (event.costUsd !== null && Number.isFinite(event.costUsd) && event.costUsd >= 0) cost.inc({ model }, event.costUsd);
+        if (Number.isFinite(event.completion) && event.completion > 0)
+          tokens.inc({ model, kind: "completion" }, event.completion);
+        if (event.costUsd !== null && Number.isFinite(event.costUsd) && event.costUsd >= 0)
+          cost.inc({ model }, event.costUsd);
         calls.inc({ model, priced: event.costUsd === null ? "false" : "true" });
         return;
       }
@@ -103,7 +142,8 @@ export function createAppMetrics(options: {
         refusals.inc({ limit: limit(event.limit) });
         return;
       case "rate-limit":
-        if (Number.isFinite(event.remaining) && event.remaining >= 0) rateLimit.set({ installation: installation(event.installation) }, event.remaining);
+        if (Number.isFinite(event.remaining) && event.remaining >= 0)
+          rateLimit.set({ installation: installation(event.installation) }, event.remaining);
         return;
     }
   };
@@ -113,7 +153,10 @@ export function createAppMetrics(options: {
     contentType: registry.contentType,
     record,
     runEnded(run) {
-      runs.inc({ trigger: boundedLabel(run.trigger, triggers), outcome: outcomes.has(run.outcome) ? run.outcome : OTHER });
+      runs.inc({
+        trigger: boundedLabel(run.trigger, triggers),
+        outcome: outcomes.has(run.outcome) ? run.outcome : OTHER,
+      });
       runDuration.observe(run.seconds);
     },
     webhookAcked: (seconds) => webhookAck.observe(seconds),

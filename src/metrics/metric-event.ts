@@ -21,5 +21,7 @@ const TYPES: readonly string[] = ["model-usage", "spend-refusal", "rate-limit"];
 /** Whether a message from a job process carries a metric (anything else it sends is left to other readers). */
 export function isMetricMessage(message: unknown): message is MetricMessage {
   const metric = (message as { metric?: { type?: unknown } } | null)?.metric;
-  return typeof metric === "object" && metric !== null && typeof metric.type === "string" && TYPES.includes(metric.type);
+  return (
+    typeof metric === "object" && metric !== null && typeof metric.type === "string" && TYPES.includes(metric.type)
+  );
 }

@@ -13,9 +13,17 @@ export function metricsAuthorized(authorization: string | undefined, token: stri
 }
 
 /** Answer one `GET /metrics`: the registry's text, or 401 without the configured bearer token. */
-export function answerMetrics(metrics: AppMetrics, token: string | undefined, req: http.IncomingMessage, res: http.ServerResponse, onError: (error: unknown) => void): void {
+export function answerMetrics(
+  metrics: AppMetrics,
+  token: string | undefined,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  onError: (error: unknown) => void,
+): void {
   if (!metricsAuthorized(req.headers.authorization, token)) {
-    res.writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Bearer realm="aider-bot metrics"' }).end("Send the token of AIDER_BOT_METRICS_TOKEN as `Authorization: Bearer <token>`.\n");
+    res
+      .writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Bearer realm="aider-bot metrics"' })
+      .end("Send the token of AIDER_BOT_METRICS_TOKEN as `Authorization: Bearer <token>`.\n");
     return;
   }
   metrics.text().then(
@@ -33,9 +41,16 @@ export interface MetricsServer {
 }
 
 /** A listener serving only `/metrics` (AIDER_BOT_METRICS_PORT): a worker's, or a receiver's kept off the webhook port. */
-export async function startMetricsServer(options: { metrics: AppMetrics; port: number; host: string; token?: string; onError(error: unknown): void }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  metrics: AppMetrics;
+  port: number;
+  host: string;
+  token?: string;
+  onError(error: unknown): void;
+}): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
-    if ((req.url ?? "").split("?")[0] === "/metrics" && (req.method === "GET" || req.method === "HEAD")) return answerMetrics(options.metrics, options.token, req, res, options.onError);
+    if ((req.url ?? "").split("?")[0] === "/metrics" && (req.method === "GET" || req.method === "HEAD"))
+      return answerMetrics(options.metrics, options.token, req, res, options.onError);
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {

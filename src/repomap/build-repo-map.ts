@@ -79,14 +79,20 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   const mapTokens = options.mapTokens ?? 1024;
   if (mapTokens <= 0) {
     const phases = { open: 0, tags: 0, graph: 0, save: 0, rank: 0 };
-    return { text: "", rankedFiles: [], shownFiles: [], stats: { parsed: 0, cacheHits: 0, files: 0, tokens: 0, ms: 0, threads: 0, phases } };
+    return {
+      text: "",
+      rankedFiles: [],
+      shownFiles: [],
+      stats: { parsed: 0, cacheHits: 0, files: 0, tokens: 0, ms: 0, threads: 0, phases },
+    };
   }
   const files = (await filterIgnored(options.root, options.files)).filter((f) => !f.startsWith(".aider-bot-cache/"));
   const cacheDir = options.cacheDir === undefined ? path.join(options.root, DEFAULT_CACHE_SUBDIR) : options.cacheDir;
   const [cache] = await Promise.all([cacheDir ? openTagCache(cacheDir) : null, loadTokenizer()]);
   try {
     // Not early, the map is always built (null only comes from an early build).
-    const full = async (o: BuildRepoMapOptions) => (await mapWith(o, files, cache, mapTokens, started, false)) as RepoMap;
+    const full = async (o: BuildRepoMapOptions) =>
+      (await mapWith(o, files, cache, mapTokens, started, false)) as RepoMap;
     const pending = options.modifiedSinceIds;
     if (!pending || !options.contentIds || options.readFile) return await full(options);
     // Git is still checking the work tree: build from the cache meanwhile, and keep that map if git vouches for
@@ -106,7 +112,14 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
 }
 
 /** The map; with `early`, from the cache only and not saved, or null when an id was not in the cache. */
-async function mapWith(options: BuildRepoMapOptions, files: string[], cache: TagCache | null, mapTokens: number, started: number, early: boolean): Promise<RepoMap | null> {
+async function mapWith(
+  options: BuildRepoMapOptions,
+  files: string[],
+  cache: TagCache | null,
+  mapTokens: number,
+  started: number,
+  early: boolean,
+): Promise<RepoMap | null> {
   const chatFiles = options.chatFiles ?? [];
   let lap = started;
   const phase = (): number => -lap + (lap = performance.now());
@@ -137,8 +150,16 @@ async function mapWith(options: BuildRepoMapOptions, files: string[], cache: Tag
 
   const mentionedFiles = options.mentionedFiles ?? [];
   const rankWith = (chat: readonly string[]): Ranking => {
-    const relevance = options.request ? requestRelevance(graph, files, options.request, { chatFiles: chat, mentionedFiles }) : null;
-    return rankLazily(graph, { files, chatFiles: chat, mentionedFiles, mentionedIdents: options.mentionedIdents, ...(relevance ? { relevance } : {}) });
+    const relevance = options.request
+      ? requestRelevance(graph, files, options.request, { chatFiles: chat, mentionedFiles })
+      : null;
+    return rankLazily(graph, {
+      files,
+      chatFiles: chat,
+      mentionedFiles,
+      mentionedIdents: options.mentionedIdents,
+      ...(relevance ? { relevance } : {}),
+    });
   };
   let ranked = rankWith(chatFiles);
   let fitted = fit(ranked, loaded, new Set(chatFiles), mapTokens);
@@ -186,6 +207,9 @@ function tagGraph(loaded: LoadedTags, cache: TagCache | null, files: readonly st
 
 /** Fit the ranked entries to the budget; only the files whose blocks are measured get their detail decoded. */
 function fit(ranked: Ranking, loaded: LoadedTags, chat: Set<string>, mapTokens: number) {
-  const tags = { has: (f: string) => loaded.byFile.has(f), get: (f: string) => (loaded.byFile.get(f) as CachedFile).fileTags() };
+  const tags = {
+    has: (f: string) => loaded.byFile.has(f),
+    get: (f: string) => (loaded.byFile.get(f) as CachedFile).fileTags(),
+  };
   return fitMeasured(ranked, mapTokens, createMapMeasure(ranked, tags, chat, mapTokens, countTokens));
 }

@@ -11,7 +11,11 @@ export const MAX_FILES_PER_COMMIT = 20;
  * are left out. Without history (a depth-1 clone) or seeds the result is empty. Pure and deterministic.
  * Example: `coChangeScores([["a.ts", "b.ts"]], new Map([["a.ts", 1]]), new Set(["a.ts", "b.ts"]))` → `Map { "b.ts" => 1 }`.
  */
-export function coChangeScores(history: readonly (readonly string[])[], seeds: ReadonlyMap<string, number>, known: ReadonlySet<string>): Map<string, number> {
+export function coChangeScores(
+  history: readonly (readonly string[])[],
+  seeds: ReadonlyMap<string, number>,
+  known: ReadonlySet<string>,
+): Map<string, number> {
   const raw = new Map<string, number>();
   if (seeds.size === 0) return raw;
   for (const commit of history) {

@@ -29,7 +29,10 @@ export function createTagExtractor(): TagExtractor {
   const toolsFor = (id: LanguageId): Promise<LanguageTools> => {
     let t = tools.get(id);
     if (!t) {
-      t = (async () => ({ parser: await createParser(id), query: new Query(await loadLanguage(id), TAG_QUERIES[id]) }))();
+      t = (async () => ({
+        parser: await createParser(id),
+        query: new Query(await loadLanguage(id), TAG_QUERIES[id]),
+      }))();
       tools.set(id, t);
     }
     return t;
@@ -62,7 +65,13 @@ export function createTagExtractor(): TagExtractor {
 
 type Capture = ReturnType<Query["captures"]>[number];
 
-function collect(relPath: string, content: string, starts: Int32Array, captures: Capture[], finder: ContextFinder): FileTags {
+function collect(
+  relPath: string,
+  content: string,
+  starts: Int32Array,
+  captures: Capture[],
+  finder: ContextFinder,
+): FileTags {
   const tags: Tag[] = [];
   const contexts: Record<number, number[]> = {};
   const rows: Record<number, string> = {};

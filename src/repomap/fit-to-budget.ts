@@ -38,7 +38,12 @@ const FILL_ATTEMPTS = 64;
  * `loadTokenizer()` first for real counts). Example:
  * `fitToBudget(ranked, (chosen) => renderMap(chosen, byFile), 1024, countTokens)`.
  */
-export function fitToBudget<T>(items: readonly T[], render: (chosen: T[]) => string, maxTokens: number, countTokens: (text: string) => number): FittedMap<T> {
+export function fitToBudget<T>(
+  items: readonly T[],
+  render: (chosen: T[]) => string,
+  maxTokens: number,
+  countTokens: (text: string) => number,
+): FittedMap<T> {
   const list = (chosen: T[]): Measured => {
     const text = render(chosen);
     return { text, tokens: countTokens(text) };

@@ -35,7 +35,9 @@ const LEXICAL_SEEDS = 5;
 export function fuseRelevance(signals: RelevanceSignals): Map<string, number> {
   const chat = new Set(signals.chatFiles ?? []);
   const known = new Set(signals.files);
-  const named = new Set([...(signals.mentionedFiles ?? []), ...(signals.hintFiles ?? [])].filter((f) => known.has(f) || chat.has(f)));
+  const named = new Set(
+    [...(signals.mentionedFiles ?? []), ...(signals.hintFiles ?? [])].filter((f) => known.has(f) || chat.has(f)),
+  );
   const score = new Map<string, number>();
   const add = (f: string, v: number): void => {
     if (v > 0 && known.has(f)) score.set(f, (score.get(f) ?? 0) + v);
@@ -46,10 +48,13 @@ export function fuseRelevance(signals: RelevanceSignals): Map<string, number> {
 
   const seeds = new Map<string, number>();
   for (const f of [...chat, ...named]) seeds.set(f, 1);
-  const bestLexical = [...signals.lexical].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, LEXICAL_SEEDS);
+  const bestLexical = [...signals.lexical]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, LEXICAL_SEEDS);
   for (const [f, v] of bestLexical) if (!seeds.has(f)) seeds.set(f, v);
   if (signals.history && signals.history.length > 0) {
-    for (const [f, v] of coChangeScores(signals.history, seeds, new Set([...known, ...chat]))) add(f, SIGNAL_WEIGHTS.coChange * v);
+    for (const [f, v] of coChangeScores(signals.history, seeds, new Set([...known, ...chat])))
+      add(f, SIGNAL_WEIGHTS.coChange * v);
   }
 
   const pairs = pairTests([...new Set([...signals.files, ...chat])]);

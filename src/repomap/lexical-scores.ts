@@ -47,7 +47,10 @@ const MAX_QUERY_WORDS = 64;
  */
 export function lexicalScores(docs: readonly LexicalDoc[], text: string): Map<string, number> {
   const split = (s: string): string[] => (s ? s.split(" ") : []);
-  const names = { defs: fieldPostings(docs.map((d) => split(d.defs))), refs: fieldPostings(docs.map((d) => split(d.refs))) };
+  const names = {
+    defs: fieldPostings(docs.map((d) => split(d.defs))),
+    refs: fieldPostings(docs.map((d) => split(d.refs))),
+  };
   return scoreLexically(
     prepareLexical(
       docs.map((d) => d.relPath),
@@ -81,7 +84,11 @@ export interface LexicalIndex {
  * Prepare `files` for {@link scoreLexically}: `docOf(i)` is the document of `names` holding the names of `files[i]`
  * (−1 for none). Files are distinct.
  */
-export function prepareLexical(files: readonly string[], docOf: (i: number) => number, names: NamesPostings): LexicalIndex {
+export function prepareLexical(
+  files: readonly string[],
+  docOf: (i: number) => number,
+  names: NamesPostings,
+): LexicalIndex {
   const n = files.length;
   const nameDoc = new Int32Array(n);
   const docFile = new Map<number, number>();
@@ -125,7 +132,8 @@ export function scoreLexically(index: LexicalIndex, text: string): Map<string, n
   const { files, names, count, avg, nameDoc, pathLength, docFile } = index;
   if (query.length === 0 || count === 0) return scores;
   const bm25 = (tf: number, matching: number, length: number, average: number): number =>
-    Math.log(1 + (count - matching + 0.5) / (matching + 0.5)) * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
+    Math.log(1 + (count - matching + 0.5) / (matching + 0.5)) *
+    (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * length) / average)));
   // Per file touched: its sum over words, its score for the current word, and how many words it matched.
   const sum = new Map<number, number>();
   const matched = new Map<number, number>();
@@ -134,10 +142,16 @@ export function scoreLexically(index: LexicalIndex, text: string): Map<string, n
   for (const word of query) {
     termScore.clear();
     const inPath = index.paths.get(word);
-    if (inPath) for (let j = 0; j < inPath.files.length; j++) touch(inPath.files[j], FIELD_BOOST.path * bm25(inPath.tf[j], inPath.files.length, pathLength[inPath.files[j]], avg.path));
+    if (inPath)
+      for (let j = 0; j < inPath.files.length; j++)
+        touch(
+          inPath.files[j],
+          FIELD_BOOST.path * bm25(inPath.tf[j], inPath.files.length, pathLength[inPath.files[j]], avg.path),
+        );
     for (const field of ["defs", "refs"] as const) {
       const holders = filesHolding(names[field].docs.get(word), docFile);
-      for (const i of holders) touch(i, FIELD_BOOST[field] * bm25(1, holders.length, names[field].length[nameDoc[i]], avg[field]));
+      for (const i of holders)
+        touch(i, FIELD_BOOST[field] * bm25(1, holders.length, names[field].length[nameDoc[i]], avg[field]));
     }
     for (const [i, v] of termScore) {
       sum.set(i, (sum.get(i) ?? 0) + v);
@@ -148,7 +162,8 @@ export function scoreLexically(index: LexicalIndex, text: string): Map<string, n
   for (const [i, v] of sum) best = Math.max(best, v * (matched.get(i) ?? 0));
   if (!(best > 0)) return scores;
   // Files in input order, so equal scores keep a stable order downstream.
-  for (const i of [...sum.keys()].sort((a, b) => a - b)) scores.set(files[i], ((sum.get(i) ?? 0) * (matched.get(i) ?? 0)) / best);
+  for (const i of [...sum.keys()].sort((a, b) => a - b))
+    scores.set(files[i], ((sum.get(i) ?? 0) * (matched.get(i) ?? 0)) / best);
   return scores;
 }
 

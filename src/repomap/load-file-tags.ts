@@ -143,7 +143,10 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
  * first use, see `leaseExtractorPool`) are sent files as they come; `finish` parses the rest in this thread while the
  * workers keep going, then waits for them. Files with the same content are parsed once.
  */
-function createParseQueue(options: LoadFileTagsOptions, done: (job: ParseJob, blob: Uint8Array | null, tags: FileTags | undefined, copy: boolean) => void) {
+function createParseQueue(
+  options: LoadFileTagsOptions,
+  done: (job: ParseJob, blob: Uint8Array | null, tags: FileTags | undefined, copy: boolean) => void,
+) {
   const jobs: ParseJob[] = [];
   const copies = new Map<string, ParseJob[]>();
   let next = 0;
@@ -156,7 +159,12 @@ function createParseQueue(options: LoadFileTagsOptions, done: (job: ParseJob, bl
     if (stopped) return;
     done(job, blob, tags, false);
     for (const copy of copies.get(job.hash) ?? []) {
-      done(copy, blob, tags && { ...tags, relPath: copy.relPath, tags: tags.tags.map((t) => ({ ...t, relPath: copy.relPath })) }, true);
+      done(
+        copy,
+        blob,
+        tags && { ...tags, relPath: copy.relPath, tags: tags.tags.map((t) => ({ ...t, relPath: copy.relPath })) },
+        true,
+      );
     }
   };
   const here = async (job: ParseJob): Promise<void> => {

@@ -26,7 +26,13 @@ const INDEX_CHUNK = 512;
  * when every block starts with such a character (a path). Paths that do not are measured whole.
  * Chosen lists that are not prefixes of `ranked` (the fill step's) are rendered whole.
  */
-export function createMapMeasure(ranked: RankedSource, tags: TagsLookup, chat: ReadonlySet<string>, maxTokens: number, countTokens: (text: string) => number): Measurer<RankedEntry> {
+export function createMapMeasure(
+  ranked: RankedSource,
+  tags: TagsLookup,
+  chat: ReadonlySet<string>,
+  maxTokens: number,
+  countTokens: (text: string) => number,
+): Measurer<RankedEntry> {
   const index = createIndex(tags, chat);
   const blocks = new Map<string, { text: string; tokens?: number; tokensNl?: number }>();
   const lineTokens = new Map<string, number>();
@@ -124,6 +130,7 @@ function createIndex(tags: TagsLookup, chat: ReadonlySet<string>) {
 }
 function mapOf(chosen: readonly RankedEntry[], tags: TagsLookup): Map<string, FileTags> {
   const out = new Map<string, FileTags>();
-  for (const e of chosen) if (e.line !== undefined && !out.has(e.relPath) && tags.has(e.relPath)) out.set(e.relPath, tags.get(e.relPath));
+  for (const e of chosen)
+    if (e.line !== undefined && !out.has(e.relPath) && tags.has(e.relPath)) out.set(e.relPath, tags.get(e.relPath));
   return out;
 }

@@ -31,7 +31,9 @@ export function findMentions(text: string, files: readonly string[], chatFiles: 
   );
   const idents = [...new Set(text.split(/\W+/).filter((w) => w.length >= MIN_IDENT))];
   // Stems are compared with whole words only: "index" inside "src/parser/index.ts" must not mention every index file.
-  const lowerWords = new Set([...words].filter((w) => /^\w+$/.test(w) && w.length >= MIN_STEM).map((w) => w.toLowerCase()));
+  const lowerWords = new Set(
+    [...words].filter((w) => /^\w+$/.test(w) && w.length >= MIN_STEM).map((w) => w.toLowerCase()),
+  );
 
   const byBase = new Map<string, string[]>();
   for (const f of [...files, ...chat]) {

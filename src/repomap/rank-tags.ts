@@ -78,7 +78,10 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   // PageRank over the merged parallel edges: the same ranks (weights of parallel edges add up), far fewer edges.
   const slotWeight = new Float64Array(graph.slotFrom.length);
   for (let e = 0; e < from.length; e++) slotWeight[graph.edgeSlot[e]] += weight.values[e];
-  const rank = pageRank({ nodeCount: nodes.length, from: graph.slotFrom, to: graph.slotTo, weight: slotWeight }, { personalization });
+  const rank = pageRank(
+    { nodeCount: nodes.length, from: graph.slotFrom, to: graph.slotTo, weight: slotWeight },
+    { personalization },
+  );
 
   const n = from.length;
   const outWeight = new Float64Array(nodes.length);
@@ -127,7 +130,8 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
     inHead[p] = 1;
     pairEntries -= graph.pairLineStart[p + 1] - graph.pairLineStart[p];
     const name = identName(graph, graph.pairIdent[p]);
-    for (let j = graph.pairLineStart[p]; j < graph.pairLineStart[p + 1]; j++) headEntries.push({ relPath: f, name, line: graph.pairLines[j] });
+    for (let j = graph.pairLineStart[p]; j < graph.pairLineStart[p + 1]; j++)
+      headEntries.push({ relPath: f, name, line: graph.pairLines[j] });
   }
   const headSet = new Set(head);
 
@@ -157,7 +161,8 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
         if (inHead[i]) continue;
         const relPath = nodes[graph.pairNode[i]];
         const name = identName(graph, graph.pairIdent[i]);
-        for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++) entries.push({ relPath, name, line: graph.pairLines[j] });
+        for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++)
+          entries.push({ relPath, name, line: graph.pairLines[j] });
       }
     }
     if (entries.length < end && pairsTaken === order.size && entries.length === pairsEnd) {
@@ -195,18 +200,29 @@ function edgeWeights(graph: TagGraph, chat: Set<string>, mentionedIdents: readon
   for (let e = 0; e < from.length; e++) {
     const k = ident[e];
     if (k < 0) values[e] = 0.1;
-    else values[e] = (mentioned[k] ? graph.mulMentioned[k] : graph.mulPlain[k]) * (inChat[from[e]] ? 50 : 1) * sqrtCount[e];
+    else
+      values[e] =
+        (mentioned[k] ? graph.mulMentioned[k] : graph.mulPlain[k]) * (inChat[from[e]] ? 50 : 1) * sqrtCount[e];
   }
   return { values, definesMentioned };
 }
 
 /** The files at least HEAD_MIN relevant, most relevant first (equal relevance: higher rank, then path order). */
-function headFiles(relevance: ReadonlyMap<string, number>, chat: Set<string>, files: readonly string[], nodes: string[], rank: Float64Array): string[] {
+function headFiles(
+  relevance: ReadonlyMap<string, number>,
+  chat: Set<string>,
+  files: readonly string[],
+  nodes: string[],
+  rank: Float64Array,
+): string[] {
   const rankOf = new Map(nodes.map((f, node) => [f, rank[node]]));
   const candidates = new Set(files);
   return [...relevance]
     .filter(([f, v]) => v >= HEAD_MIN && !chat.has(f) && (candidates.has(f) || rankOf.has(f)))
-    .sort((a, b) => b[1] - a[1] || (rankOf.get(b[0]) ?? 0) - (rankOf.get(a[0]) ?? 0) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b[1] - a[1] || (rankOf.get(b[0]) ?? 0) - (rankOf.get(a[0]) ?? 0) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+    )
     .slice(0, HEAD_FILES)
     .map(([f]) => f);
 }

@@ -10,7 +10,11 @@ const MAX_LINE = 100;
  * definition are listed by name at the end. Chat files are never shown.
  * Example: `renderMap([{ relPath: "a.py", name: "f", line: 0 }], tagsByFile)` → "a.py:\n│def f():\n⋮\n".
  */
-export function renderMap(entries: readonly RankedEntry[], tagsByFile: ReadonlyMap<string, FileTags>, chatFiles: ReadonlySet<string> = new Set()): string {
+export function renderMap(
+  entries: readonly RankedEntry[],
+  tagsByFile: ReadonlyMap<string, FileTags>,
+  chatFiles: ReadonlySet<string> = new Set(),
+): string {
   const defLines = new Map<string, Set<number>>();
   const nameOnly: string[] = [];
   for (const e of entries) {

@@ -1,5 +1,12 @@
 import { fuseRelevance } from "./fuse-relevance.js";
-import { fieldPostings, namesWordList, prepareLexical, scoreLexically, type LexicalIndex, type NamesPostings } from "./lexical-scores.js";
+import {
+  fieldPostings,
+  namesWordList,
+  prepareLexical,
+  scoreLexically,
+  type LexicalIndex,
+  type NamesPostings,
+} from "./lexical-scores.js";
 import { identName, type TagGraph } from "./tag-graph.js";
 
 /** What a map request says about what it is for, beyond chat files and mentions. */
@@ -50,7 +57,8 @@ export function graphLexicalScores(graph: TagGraph, files: readonly string[], te
 const LEXICAL_INDEX = new WeakMap<TagGraph, LexicalIndex>();
 
 function lexicalIndex(graph: TagGraph, files: readonly string[]): LexicalIndex {
-  for (const known of [graph.lexicalIndex, LEXICAL_INDEX.get(graph)]) if (known && sameList(known.files, files)) return known;
+  for (const known of [graph.lexicalIndex, LEXICAL_INDEX.get(graph)])
+    if (known && sameList(known.files, files)) return known;
   const names = graph.namePostings ?? graphNamePostings(graph);
   const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
   const index = prepareLexical([...files], (i) => byPath.get(files[i]) ?? -1, names);

@@ -49,7 +49,11 @@ export function splitWords(text: string): string[] {
     }
     const prev = cls(i - 1);
     // A word ends before: a separator, lower→Upper (parseHeader), UPPER→Upper+lower (HTTPHeader), letter↔digit.
-    const boundary = c === 0 || (prev === 1 && c === 2) || (prev === 2 && c === 2 && i + 1 < text.length && cls(i + 1) === 1) || (prev === 3) !== (c === 3);
+    const boundary =
+      c === 0 ||
+      (prev === 1 && c === 2) ||
+      (prev === 2 && c === 2 && i + 1 < text.length && cls(i + 1) === 1) ||
+      (prev === 3) !== (c === 3);
     if (boundary) {
       keep(text.slice(start, i).toLowerCase(), out);
       start = c === 0 ? -1 : i;

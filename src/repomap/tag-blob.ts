@@ -56,7 +56,12 @@ export function decodeTags(blob: Uint8Array, relPath: string): Tag[] {
   const tags: Tag[] = new Array<Tag>(count);
   let at = 12 + namesBytes;
   for (let i = 0; i < count; i++, at += 9) {
-    tags[i] = { relPath, name: names[b.readUInt32LE(at)], kind: b[at + 8] === 1 ? "def" : "ref", line: b.readUInt32LE(at + 4) };
+    tags[i] = {
+      relPath,
+      name: names[b.readUInt32LE(at)],
+      kind: b[at + 8] === 1 ? "def" : "ref",
+      line: b.readUInt32LE(at + 4),
+    };
   }
   return tags;
 }

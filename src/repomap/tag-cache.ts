@@ -156,7 +156,8 @@ export async function openTagCache(dir: string): Promise<TagCache> {
     async save() {
       if (!dirty && kept.size === pathIndex.size) return;
       // Blobs kept from the opened file are copied: read its data part once rather than blob by blob.
-      if (opened && [...kept.values()].some((k) => typeof k.blob === "number")) oldData ??= opened.read(0, opened.dataBytes);
+      if (opened && [...kept.values()].some((k) => typeof k.blob === "number"))
+        oldData ??= opened.read(0, opened.dataBytes);
       const list = [...kept.values()];
       const blobs = list.map((k) => blobOf(k.blob));
       const blobStart = new Float64Array(list.length + 1);
@@ -214,13 +215,15 @@ function openStored(file: string): Opened | null {
     if (!info.isFile()) throw new Error("not a regular file");
     const size = info.size;
     const header = Buffer.alloc(8);
-    if (size < 8 || readSync(fd, header, 0, 8, 0) !== 8 || header.readUInt32LE(0) !== MAGIC) throw new Error("not a tag cache");
+    if (size < 8 || readSync(fd, header, 0, 8, 0) !== 8 || header.readUInt32LE(0) !== MAGIC)
+      throw new Error("not a tag cache");
     const indexBytes = header.readUInt32LE(4);
     if (8 + indexBytes > size) throw new Error("truncated");
     const raw = Buffer.allocUnsafe(indexBytes);
     readSync(fd, raw, 0, indexBytes, 8);
     const index = deserialize(raw) as Partial<Index> | null;
-    if (index?.version !== VERSION || !Array.isArray(index.paths) || !isFloat64Array(index.blobStart)) throw new Error("outdated");
+    if (index?.version !== VERSION || !Array.isArray(index.paths) || !isFloat64Array(index.blobStart))
+      throw new Error("outdated");
     const dataStart = 8 + indexBytes;
     const dataBytes = size - dataStart;
     if (index.blobStart[index.paths.length] !== dataBytes) throw new Error("truncated");
@@ -229,7 +232,8 @@ function openStored(file: string): Opened | null {
       dataBytes,
       read(start, length) {
         const out = Buffer.allocUnsafe(length);
-        if (readSync(fd, out, 0, length, dataStart + start) !== length) throw new Error(`tag cache ${file} was cut short`);
+        if (readSync(fd, out, 0, length, dataStart + start) !== length)
+          throw new Error(`tag cache ${file} was cut short`);
         return out;
       },
       close,

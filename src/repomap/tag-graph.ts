@@ -140,7 +140,8 @@ function graphOf(t: Numbered): TagGraph {
   // Graph nodes: files in order of first appearance as an edge source, then as a target.
   const nodeOf = new Int32Array(F).fill(-1);
   const nodes: string[] = [];
-  const number = (list: Int32Array): Int32Array => list.map((f) => (nodeOf[f] >= 0 ? nodeOf[f] : (nodeOf[f] = nodes.push(t.files[f]) - 1)));
+  const number = (list: Int32Array): Int32Array =>
+    list.map((f) => (nodeOf[f] >= 0 ? nodeOf[f] : (nodeOf[f] = nodes.push(t.files[f]) - 1)));
   const from = number(fromFile);
   const to = number(toFile);
   const slots = mergeParallel(from, to, nodes.length);
@@ -208,7 +209,14 @@ function numberPairs(t: Numbered) {
     const [a, b] = [byPair.start[p], byPair.start[p + 1]];
     if (b - a > 1) lines.subarray(a, b).sort();
   }
-  return { identOfName, identNames, pairFile: Int32Array.from(pairFile), pairIdent: Int32Array.from(pairIdent), lineStart: byPair.start, lines };
+  return {
+    identOfName,
+    identNames,
+    pairFile: Int32Array.from(pairFile),
+    pairIdent: Int32Array.from(pairIdent),
+    lineStart: byPair.start,
+    lines,
+  };
 }
 
 /** References to defined identifiers counted per (identifier, referencing file), in order of first reference. */

@@ -21,7 +21,10 @@ port?.on("message", (req: ExtractRequest) => {
       port.postMessage(reply, bytes ? [bytes.buffer] : []);
     },
     (error: unknown) => {
-      const reply: ExtractReply = { id: req.id, ...fail("extract-failed", error instanceof Error ? error.message : String(error)) };
+      const reply: ExtractReply = {
+        id: req.id,
+        ...fail("extract-failed", error instanceof Error ? error.message : String(error)),
+      };
       port.postMessage(reply);
     },
   );

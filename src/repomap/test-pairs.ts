@@ -1,5 +1,18 @@
 /** Folders that hold tests or sources without saying what the code is about. */
-const NEUTRAL_DIRS = new Set(["test", "tests", "__tests__", "spec", "specs", "src", "lib", "source", "sources", "app", "pkg", "internal"]);
+const NEUTRAL_DIRS = new Set([
+  "test",
+  "tests",
+  "__tests__",
+  "spec",
+  "specs",
+  "src",
+  "lib",
+  "source",
+  "sources",
+  "app",
+  "pkg",
+  "internal",
+]);
 
 /** Whether a path looks like a test file (`*.test.ts`, `*_test.go`, `test_*.py`, `*Test.java`, under `test/`). */
 export function isTestFile(relPath: string): boolean {
@@ -16,7 +29,12 @@ const TESTS = new Map<string, boolean>();
 
 function looksLikeTest(relPath: string): boolean {
   const base = relPath.slice(relPath.lastIndexOf("/") + 1);
-  if (/(^|[._-])(test|spec)s?\.[^.]+$/i.test(base) || /^test_/i.test(base) || /[a-z0-9](Test|Tests|Spec)\.[^.]+$/.test(base)) return true;
+  if (
+    /(^|[._-])(test|spec)s?\.[^.]+$/i.test(base) ||
+    /^test_/i.test(base) ||
+    /[a-z0-9](Test|Tests|Spec)\.[^.]+$/.test(base)
+  )
+    return true;
   return relPath
     .split("/")
     .slice(0, -1)

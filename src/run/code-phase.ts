@@ -27,10 +27,13 @@ export async function runCodePhase(input: CodePhaseInput): Promise<CoderResult> 
   if (req.plan) {
     const progress = input.tick ? createPlanProgress(req.plan, input.tick, input.onError) : null;
     const sink = transcript.sink("editor");
-    const result = await input.run(editorOptions(req, options, editorMessage(req.plan.text, req.plan.corrections)), (event) => {
-      sink(event);
-      if (event.kind === "edits") progress?.onEdits(event.written);
-    });
+    const result = await input.run(
+      editorOptions(req, options, editorMessage(req.plan.text, req.plan.corrections)),
+      (event) => {
+        sink(event);
+        if (event.kind === "edits") progress?.onEdits(event.written);
+      },
+    );
     await progress?.finish(result.outcome === "changed");
     return result;
   }
@@ -63,7 +66,10 @@ function withPlanCost(result: CoderResult, plan: CoderResult): CoderResult {
   const cost = result.costUsd === null && plan.costUsd === null ? null : (result.costUsd ?? 0) + (plan.costUsd ?? 0);
   return {
     ...result,
-    tokens: { prompt: result.tokens.prompt + plan.tokens.prompt, completion: result.tokens.completion + plan.tokens.completion },
+    tokens: {
+      prompt: result.tokens.prompt + plan.tokens.prompt,
+      completion: result.tokens.completion + plan.tokens.completion,
+    },
     costUsd: cost,
     elapsedMs: result.elapsedMs + plan.elapsedMs,
   };

@@ -22,8 +22,11 @@ export { warmSyntaxCheck } from "../checks/syntax-check.js";
  * so the first syntax check (usually of a file in that language) finds it loaded. A failure is only logged: the
  * check itself reports a grammar that cannot load.
  */
-export function warmGrammarWhileCloning(log: { debug(obj: object, msg: string): void }): (req: { language?: string }) => void {
-  return (req) => void warmGrammarFor(req.language).catch((error: unknown) => log.debug({ err: error }, "grammar warm-up failed"));
+export function warmGrammarWhileCloning(log: {
+  debug(obj: object, msg: string): void;
+}): (req: { language?: string }) => void {
+  return (req) =>
+    void warmGrammarFor(req.language).catch((error: unknown) => log.debug({ err: error }, "grammar warm-up failed"));
 }
 
 export interface CoderDepsInput {
@@ -56,7 +59,8 @@ export interface CoderDepsInput {
 function checkCwd(root: string, rel: string | undefined): string {
   if (!rel) return root;
   const dir = path.resolve(root, rel);
-  if (dir !== root && !dir.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`)) throw new Error(`The check folder \`${rel}\` is outside the repository.`);
+  if (dir !== root && !dir.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`))
+    throw new Error(`The check folder \`${rel}\` is outside the repository.`);
   return dir;
 }
 
@@ -77,7 +81,12 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     llm,
     workspace,
     parse: (format, text, ctx) => getEditFormat(format).parse(text, ctx),
-    parseAndApply: (format, text, snapshot, options) => parseAndApply(format, text, snapshot, { ...options, fence: options.fence ?? ["```", "```"], chatFiles: options.chatFiles }),
+    parseAndApply: (format, text, snapshot, options) =>
+      parseAndApply(format, text, snapshot, {
+        ...options,
+        fence: options.fence ?? ["```", "```"],
+        chatFiles: options.chatFiles,
+      }),
     syntaxCheck,
     runCheck: async (req) => {
       try {
@@ -106,7 +115,11 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     repoMap: async (req) => {
       const wantsHistory = !!req.requestText || (req.hintFiles?.length ?? 0) > 0 || req.chatFiles.length > 0;
       if (wantsHistory) history ??= git.changeHistory(root).catch(() => []);
-      const [files, ids, changes] = await Promise.all([workspace.listFiles(), input.gitContentIds ? workspace.indexContentIds?.() : undefined, wantsHistory ? history : undefined]);
+      const [files, ids, changes] = await Promise.all([
+        workspace.listFiles(),
+        input.gitContentIds ? workspace.indexContentIds?.() : undefined,
+        wantsHistory ? history : undefined,
+      ]);
       const map = await buildRepoMap({
         root,
         files,
@@ -115,7 +128,9 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
         mentionedFiles: req.mentionedFiles,
         mentionedIdents: req.mentionedIdents,
         mapTokens: req.mapTokens,
-        ...(req.requestText !== undefined || req.hintFiles?.length ? { request: { text: req.requestText, hintFiles: req.hintFiles, history: changes } } : {}),
+        ...(req.requestText !== undefined || req.hintFiles?.length
+          ? { request: { text: req.requestText, hintFiles: req.hintFiles, history: changes } }
+          : {}),
         cacheDir: input.cacheDir ?? null,
         ...(input.mapThreads !== undefined ? { threads: input.mapThreads } : {}),
       });
@@ -124,13 +139,21 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     commit: (req) => git.commit(root, req),
     prepareCommit: async (paths, made) => {
       const ids = made ? await workspace.firstIndexIds?.() : null;
-      return git.prepareCommit(root, paths, (await workspace.trackedFiles?.()) ?? undefined, made && ids ? { ...made, indexIds: ids } : undefined);
+      return git.prepareCommit(
+        root,
+        paths,
+        (await workspace.trackedFiles?.()) ?? undefined,
+        made && ids ? { ...made, indexIds: ids } : undefined,
+      );
     },
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),
     ...(input.commitModel
-      ? { generateCommitMessage: (diff: string, context: string, signal?: AbortSignal) => generateCommitMessage(llm, { model: input.commitModel!, diff, context, ...(signal ? { signal } : {}) }) }
+      ? {
+          generateCommitMessage: (diff: string, context: string, signal?: AbortSignal) =>
+            generateCommitMessage(llm, { model: input.commitModel!, diff, context, ...(signal ? { signal } : {}) }),
+        }
       : {}),
     onProgress: input.onProgress,
     ...(input.onTranscript ? { onTranscript: input.onTranscript } : {}),

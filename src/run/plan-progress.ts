@@ -13,7 +13,11 @@ export interface PlanProgress {
  * edited are ticked on the plan comment (see `stepsDone`); on success every step is. Writes go one after another and
  * only when the ticked set grew; a failed write is reported to `onError` and does not stop the run.
  */
-export function createPlanProgress(plan: ApprovedPlan, update: (done: number[]) => Promise<void>, onError: (error: unknown) => void): PlanProgress {
+export function createPlanProgress(
+  plan: ApprovedPlan,
+  update: (done: number[]) => Promise<void>,
+  onError: (error: unknown) => void,
+): PlanProgress {
   const parsed = parsePlan(plan.text);
   const edited = new Set<string>();
   let shown = 0;

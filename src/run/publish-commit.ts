@@ -34,19 +34,27 @@ export async function publishCommit(args: {
   if (args.newBranch) await api.createBranch(branch, plan.request.expectedHeadOid);
   const made = await api.create(plan.request);
   if (made.kind === "moved") throw movedError(branch, made.reason);
-  if (made.kind === "refused") throw new Error(`GitHub refused my commit to \`${branch}\`: ${made.reason}. Check that the App may write this repository's contents.`);
+  if (made.kind === "refused")
+    throw new Error(
+      `GitHub refused my commit to \`${branch}\`: ${made.reason}. Check that the App may write this repository's contents.`,
+    );
   await deps.git.adoptRemoteCommit?.({ dir, branch, oid: made.oid, token: args.token });
   return { via: "api", oid: made.oid, verified: made.verified };
 }
 
 /** Today's "someone pushed" ending, for a branch that moved under a compare-and-swap. */
 export function movedError(branch: string, reason: string): PushRejectedError {
-  return new PushRejectedError(`Someone pushed to \`${branch}\` while I was working, so nothing was pushed (I never force-push). Ask again to start from the new state of the branch.`, reason);
+  return new PushRejectedError(
+    `Someone pushed to \`${branch}\` while I was working, so nothing was pushed (I never force-push). Ask again to start from the new state of the branch.`,
+    reason,
+  );
 }
 
 /** The status comment's line for a commit pushed with git because the API could not make it (null otherwise). */
 export function signingNote(published: Published): string | null {
-  if (published.via === "git" && published.fallback) return `ℹ️ Pushed with \`git push\` instead of GitHub's API because ${published.fallback}, so this commit is not signed by GitHub (not Verified).`;
-  if (published.via === "api" && published.verified === false) return "ℹ️ GitHub made this commit but does not report it as Verified.";
+  if (published.via === "git" && published.fallback)
+    return `ℹ️ Pushed with \`git push\` instead of GitHub's API because ${published.fallback}, so this commit is not signed by GitHub (not Verified).`;
+  if (published.via === "api" && published.verified === false)
+    return "ℹ️ GitHub made this commit but does not report it as Verified.";
   return null;
 }

@@ -21,14 +21,25 @@ export async function publishToFork(args: {
   result: CoderResult;
 }): Promise<RunOutcome> {
   const { target, deps, dir, sha, result } = args;
-  const patch = async (reason?: string): Promise<RunOutcome> => ({ kind: "patch", result, sha, patch: await deps.git.formatPatch(dir, args.base), elapsedMs: 0, ...(reason ? { reason } : {}) });
+  const patch = async (reason?: string): Promise<RunOutcome> => ({
+    kind: "patch",
+    result,
+    sha,
+    patch: await deps.git.formatPatch(dir, args.base),
+    elapsedMs: 0,
+    ...(reason ? { reason } : {}),
+  });
   const api = deps.github.apiCommits;
   const [owner, repo] = (target.headRepoFullName ?? "").split("/");
   if (!target.maintainerCanModify || !owner || !repo) return patch();
   if (!api || !deps.git.readCommit) return patch("this installation cannot make commits through GitHub's API");
-  if (args.req.settings.commitSigning === "git") return patch("`commit.signing: git` is set, and I can only reach a fork's branch through GitHub's API");
+  if (args.req.settings.commitSigning === "git")
+    return patch("`commit.signing: git` is set, and I can only reach a fork's branch through GitHub's API");
   const plan = planApiCommit(await deps.git.readCommit(dir, sha), target.headRef);
-  if (plan.kind === "git") return patch(`GitHub's API cannot make this commit (${plan.reason}), and I can only reach a fork's branch through it`);
+  if (plan.kind === "git")
+    return patch(
+      `GitHub's API cannot make this commit (${plan.reason}), and I can only reach a fork's branch through it`,
+    );
   const made = await api.create(plan.request, { owner, repo });
   if (made.kind === "moved") throw movedError(target.headRef, made.reason);
   if (made.kind === "refused") {

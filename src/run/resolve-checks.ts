@@ -28,11 +28,17 @@ const CONFIG = ".github/aider.yml";
  * {@link discoverChecks} over `reader` (the DEFAULT branch) unless `checks: off`. Never throws: a repository that
  * cannot be read leaves the configured commands and says why.
  */
-export async function resolveChecks(settings: Pick<RunSettings, "setup" | "lint" | "test" | "tests" | "checks">, reader: RepoReader | null): Promise<ResolvedChecks> {
+export async function resolveChecks(
+  settings: Pick<RunSettings, "setup" | "lint" | "test" | "tests" | "checks">,
+  reader: RepoReader | null,
+): Promise<ResolvedChecks> {
   const configured = emptyPlan();
   configured.setup = settings.setup.map((command) => ({ command, source: `${CONFIG} \`setup\`` }));
   configured.lint = settings.lint.map((command) => ({ command, source: `${CONFIG} \`lint\`` }));
-  configured.test = (settings.tests ?? (settings.test ? [settings.test] : [])).map((command) => ({ command, source: `${CONFIG} \`test\`` }));
+  configured.test = (settings.tests ?? (settings.test ? [settings.test] : [])).map((command) => ({
+    command,
+    source: `${CONFIG} \`test\``,
+  }));
   const anyConfigured = configured.setup.length + configured.lint.length + configured.test.length > 0;
   const allConfigured = configured.lint.length > 0 && configured.test.length > 0;
   if (settings.checks === "off" || !reader || allConfigured) {
@@ -65,5 +71,9 @@ export function checkSpecsOf(resolved: ResolvedChecks): CheckCommandSpec[] {
     ...(c.cwd ? { cwd: c.cwd } : {}),
     ...(c.source.startsWith(CONFIG) ? {} : { asWritten: true }),
   });
-  return [...resolved.plan.setup.map(spec("setup")), ...resolved.plan.lint.map(spec("lint")), ...resolved.plan.test.map(spec("test"))];
+  return [
+    ...resolved.plan.setup.map(spec("setup")),
+    ...resolved.plan.lint.map(spec("lint")),
+    ...resolved.plan.test.map(spec("test")),
+  ];
 }

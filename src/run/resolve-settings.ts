@@ -18,14 +18,19 @@ export function resolveSettings(
   if (flags.model) {
     const allowed = new Set([configured, ...config.allowed_models]);
     if (!allowed.has(flags.model)) {
-      return fail("model-not-allowed", `Model \`${flags.model}\` is not allowed here. Allowed: ${[...allowed].map((m) => `\`${m}\``).join(", ")} (set \`allowed_models\` in \`.github/aider.yml\`).`);
+      return fail(
+        "model-not-allowed",
+        `Model \`${flags.model}\` is not allowed here. Allowed: ${[...allowed].map((m) => `\`${m}\``).join(", ")} (set \`allowed_models\` in \`.github/aider.yml\`).`,
+      );
     }
     model = flags.model;
   }
   // `edit_format: architect` (issue #34): the main model plans; the editor uses `editor_edit_format`, else the
   // configured format, else diff (Aider: the editor model's own format).
   const architect = (flags.editFormat ?? config.edit_format) === "architect";
-  const editFormat = (architect ? (config.editor_edit_format ?? "diff") : (flags.editFormat ?? config.edit_format)) as EditFormatName;
+  const editFormat = (
+    architect ? (config.editor_edit_format ?? "diff") : (flags.editFormat ?? config.edit_format)
+  ) as EditFormatName;
   return ok({
     model,
     weakModel: config.weak_model ?? defaults.weakModel,
@@ -44,9 +49,14 @@ export function resolveSettings(
     timeoutMs: config.timeout * 60_000,
     commandTimeoutMs: config.command_timeout * 60_000,
     protectedPaths: config.protected_paths,
-    budget: { ...(config.budget.max_tokens ? { maxTokens: config.budget.max_tokens } : {}), ...(config.budget.max_usd ? { maxUsd: config.budget.max_usd } : {}) },
+    budget: {
+      ...(config.budget.max_tokens ? { maxTokens: config.budget.max_tokens } : {}),
+      ...(config.budget.max_usd ? { maxUsd: config.budget.max_usd } : {}),
+    },
     spendBudget: config.budget,
-    ...((config.fallback_models ?? defaults.fallbackModels) ? { fallbackModels: config.fallback_models ?? defaults.fallbackModels } : {}),
+    ...((config.fallback_models ?? defaults.fallbackModels)
+      ? { fallbackModels: config.fallback_models ?? defaults.fallbackModels }
+      : {}),
     requireGreenChecks: config.require_green_checks,
     draft: config.pull_request.draft,
     branchPrefix: config.pull_request.branch_prefix,

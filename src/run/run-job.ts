@@ -72,7 +72,8 @@ interface Prepared {
 }
 
 /** What {@link verify} makes of the coder's result: whether anything is published, and what. */
-type Verdict = { kind: "answer" } | { kind: "keep-local" } | { kind: "publish"; commit: "made" | "uncommitted" | "checks-failing" };
+type Verdict =
+  { kind: "answer" } | { kind: "keep-local" } | { kind: "publish"; commit: "made" | "uncommitted" | "checks-failing" };
 
 type Stage = (s: RunStage) => void;
 
@@ -84,7 +85,12 @@ type Stage = (s: RunStage) => void;
  */
 export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutcome> {
   const started = deps.now();
-  const log = deps.logger.child({ job: req.jobId, delivery: req.deliveryId, repo: `${req.owner}/${req.repo}`, number: req.target.number });
+  const log = deps.logger.child({
+    job: req.jobId,
+    delivery: req.deliveryId,
+    repo: `${req.owner}/${req.repo}`,
+    number: req.target.number,
+  });
   const status = createStatusWriter((body) => deps.github.updateStatus(body), {
     minGapMs: deps.statusGapMs ?? 3_000,
     now: deps.now,
@@ -101,7 +107,11 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   // Not fatal: without a Check Run the status comment still tells the whole story. Started while the branch is
   // cloned (nothing before the report needs its id).
   const checkRunP: Promise<number | null> =
-    headSha && req.verb === "run" ? deps.github.startCheckRun(headSha).catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null)) : Promise.resolve(null);
+    headSha && req.verb === "run"
+      ? deps.github
+          .startCheckRun(headSha)
+          .catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null))
+      : Promise.resolve(null);
   // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other),
   // started once the clone is (see prepare), or first when the context may refuse the run.
   let contextP: Promise<PreparedContext | null> | null = null;
@@ -127,14 +137,25 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
   } finally {
     const made = dir;
-    if (made) removed = deps.tempDir.remove(made).catch((error: unknown) => log.warn({ err: error, dir: made }, "could not remove the job's checkout; the next start sweeps it"));
+    if (made)
+      removed = deps.tempDir
+        .remove(made)
+        .catch((error: unknown) =>
+          log.warn({ err: error, dir: made }, "could not remove the job's checkout; the next start sweeps it"),
+        );
   }
   try {
     outcome.elapsedMs = deps.now() - started;
     const prContext = await context();
     // Review-thread replies and resolves, then the context details, go into the final status comment.
-    const after = await deps.afterRun?.(req, outcome, prContext).catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
-    const inputs = renderRunInputs(prContext?.instructions, "result" in outcome ? outcome.result?.instructionFiles : undefined, prContext?.images);
+    const after = await deps
+      .afterRun?.(req, outcome, prContext)
+      .catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
+    const inputs = renderRunInputs(
+      prContext?.instructions,
+      "result" in outcome ? outcome.result?.instructionFiles : undefined,
+      prContext?.images,
+    );
     const contextNotes = [after, prContext?.details, inputs].filter((x): x is string => !!x);
     if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
     const checkRunId = await checkRunP;
@@ -165,9 +186,21 @@ async function phases(
   const checksP = req.verb === "run" && deps.checkPlan ? deps.checkPlan(req).catch(() => null) : null;
   const prepared = await prepare(req, deps, dir, stage, () => void contextOf());
   if (req.verb === "undo") {
-    if (req.target.kind === "issue") return { kind: "refused", message: "`undo` works on pull requests: it reverts the bot's last commit there.", elapsedMs: 0 };
+    if (req.target.kind === "issue")
+      return {
+        kind: "refused",
+        message: "`undo` works on pull requests: it reverts the bot's last commit there.",
+        elapsedMs: 0,
+      };
     stage("pushing");
-    return undoLastRun({ req, deps, dir: prepared.checkout, branch: prepared.branch, token: prepared.token, headSha: baseOf(prepared) });
+    return undoLastRun({
+      req,
+      deps,
+      dir: prepared.checkout,
+      branch: prepared.branch,
+      token: prepared.token,
+      headSha: baseOf(prepared),
+    });
   }
   const late = context ?? (await contextOf());
   if (late?.refuse) return { kind: "nothing-to-do", message: late.refuse, elapsedMs: 0 };
@@ -198,7 +231,13 @@ async function phases(
  * the run's longest wait, so it starts before the status update and `whileCloning` (the PR's context) ask for this
  * process's time: started after them, it waited ~20–40 ms for their requests to be built.
  */
-async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: Stage, whileCloning: () => void): Promise<Prepared> {
+async function prepare(
+  req: RunRequest,
+  deps: RunJobDeps,
+  dir: string,
+  stage: Stage,
+  whileCloning: () => void,
+): Promise<Prepared> {
   const { target } = req;
   const branch = target.kind === "issue" ? req.defaultBranch : target.headRef;
   const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;
@@ -209,16 +248,21 @@ async function prepare(req: RunRequest, deps: RunJobDeps, dir: string, stage: St
   whileCloning();
   deps.warmWhileCloning?.(req);
   await cloned;
-  const needsBase = req.verb === "undo" || req.verb === "plan" || req.plan !== undefined || (target.kind !== "issue" && target.isFork);
+  const needsBase =
+    req.verb === "undo" || req.verb === "plan" || req.plan !== undefined || (target.kind !== "issue" && target.isFork);
   const baseSha = needsBase ? await deps.git.headSha(checkout) : null;
-  const workBranch = target.kind === "issue" && req.verb !== "undo" ? issueBranchName(req.settings.branchPrefix, target.number, target.title) : branch;
+  const workBranch =
+    target.kind === "issue" && req.verb !== "undo"
+      ? issueBranchName(req.settings.branchPrefix, target.number, target.title)
+      : branch;
   if (workBranch !== branch) await deps.git.createBranch(checkout, workBranch);
   return { checkout, branch, workBranch, baseSha, token };
 }
 
 /** The commit cloned, which {@link prepare} reads for the runs that need it (undo, a fork's patch). */
 function baseOf(prepared: Prepared): string {
-  if (prepared.baseSha === null) throw new Error("the cloned commit was not read for this run (an undo or a fork's patch needs it)");
+  if (prepared.baseSha === null)
+    throw new Error("the cloned commit was not read for this run (an undo or a fork's patch needs it)");
   return prepared.baseSha;
 }
 
@@ -232,13 +276,28 @@ function code(
   transcript: TranscriptRecorder,
   checks: ResolvedChecks | null,
 ): Promise<CoderResult> {
-  const map = { mapping: "mapping", thinking: "thinking", applying: "applying", syntax: "lint", lint: "lint", test: "tests", committing: "pushing" } as const;
+  const map = {
+    mapping: "mapping",
+    thinking: "thinking",
+    applying: "applying",
+    syntax: "lint",
+    lint: "lint",
+    test: "tests",
+    committing: "pushing",
+  } as const;
   return runCodePhase({
     req,
     options: coderOptions(req, context, checks),
-    run: (options, sink) => deps.coder(prepared.checkout, options, { signal: deps.signal, onProgress: (p) => stage(map[p.stage]), onTranscript: sink }),
+    run: (options, sink) =>
+      deps.coder(prepared.checkout, options, {
+        signal: deps.signal,
+        onProgress: (p) => stage(map[p.stage]),
+        onTranscript: sink,
+      }),
     transcript,
-    ...(req.plan && deps.github.tickPlan ? { tick: (done: number[]) => deps.github.tickPlan!(req.plan!.commentId, done) } : {}),
+    ...(req.plan && deps.github.tickPlan
+      ? { tick: (done: number[]) => deps.github.tickPlan!(req.plan!.commentId, done) }
+      : {}),
     onError: (error) => deps.logger.warn({ err: error }, "plan progress update failed"),
   });
 }
@@ -249,12 +308,20 @@ function verify(req: RunRequest, result: CoderResult): Verdict {
   // A change the coder did not commit (commits off) is committed here, with the plain-commit policy.
   if (result.outcome === "changed") return { kind: "publish", commit: result.commit ? "made" : "uncommitted" };
   // Checks failed but the repo does not require green checks: commit what we have and say so.
-  if (result.outcome === "checks-failed" && !req.settings.requireGreenChecks && result.editedFiles.length > 0) return { kind: "publish", commit: "checks-failing" };
+  if (result.outcome === "checks-failed" && !req.settings.requireGreenChecks && result.editedFiles.length > 0)
+    return { kind: "publish", commit: "checks-failing" };
   return { kind: "keep-local" };
 }
 
 /** Phase 4: commit if needed, then push to the PR (never forced), open the issue's PR, or hand a fork a patch. */
-async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, result: CoderResult, commit: "made" | "uncommitted" | "checks-failing", stage: Stage): Promise<RunOutcome> {
+async function publish(
+  req: RunRequest,
+  deps: RunJobDeps,
+  prepared: Prepared,
+  result: CoderResult,
+  commit: "made" | "uncommitted" | "checks-failing",
+  stage: Stage,
+): Promise<RunOutcome> {
   const { target } = req;
   const { checkout, workBranch, token } = prepared;
   const sha =
@@ -272,10 +339,26 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
   }
   stage("pushing");
   // Issue #34: made (and signed) by GitHub's API where it can; the published sha is the one GitHub has.
-  const published = await publishCommit({ req, deps, dir: checkout, sha, branch: workBranch, token, newBranch: target.kind === "issue" });
+  const published = await publishCommit({
+    req,
+    deps,
+    dir: checkout,
+    sha,
+    branch: workBranch,
+    token,
+    newBranch: target.kind === "issue",
+  });
   const note = signingNote(published);
   const made = published.via === "api" ? published.oid : sha;
-  if (target.kind !== "issue") return { kind: "pushed", result, sha: made, url: deps.github.commitUrl(made), elapsedMs: 0, ...(note ? { signing: note } : {}) };
+  if (target.kind !== "issue")
+    return {
+      kind: "pushed",
+      result,
+      sha: made,
+      url: deps.github.commitUrl(made),
+      elapsedMs: 0,
+      ...(note ? { signing: note } : {}),
+    };
   const pr = await deps.github.openPullRequest({
     branch: workBranch,
     base: req.defaultBranch,
@@ -284,7 +367,15 @@ async function publish(req: RunRequest, deps: RunJobDeps, prepared: Prepared, re
     requester: req.requester,
     result,
   });
-  return { kind: "pull-request", result, sha: made, pr, branch: workBranch, elapsedMs: 0, ...(note ? { signing: note } : {}) };
+  return {
+    kind: "pull-request",
+    result,
+    sha: made,
+    pr,
+    branch: workBranch,
+    elapsedMs: 0,
+    ...(note ? { signing: note } : {}),
+  };
 }
 
 /**
@@ -301,22 +392,43 @@ async function report(
   transcript: string | null,
 ): Promise<void> {
   const ok =
-    outcome.kind === "pushed" || outcome.kind === "pull-request" || outcome.kind === "answered" || outcome.kind === "planned" || outcome.kind === "reverted" || outcome.kind === "nothing-to-do";
-  const body = outcome.kind === "planned" && deps.render.plan ? deps.render.plan(outcome, req) : deps.render.final(outcome, req);
+    outcome.kind === "pushed" ||
+    outcome.kind === "pull-request" ||
+    outcome.kind === "answered" ||
+    outcome.kind === "planned" ||
+    outcome.kind === "reverted" ||
+    outcome.kind === "nothing-to-do";
+  const body =
+    outcome.kind === "planned" && deps.render.plan ? deps.render.plan(outcome, req) : deps.render.final(outcome, req);
   // Stopped by a shutdown, the job goes back in the queue: its re-run reacts and completes the Check Run.
   if (outcome.kind === "cancelled" && outcome.reason === "shutdown") return await writeFinal(body);
   const target = req.target;
   await Promise.all([
     // A new plan supersedes the thread's older ones once it is posted.
     outcome.kind === "planned" && deps.github.supersedeOlderPlans
-      ? writeFinal(body).then(() => deps.github.supersedeOlderPlans!().catch((error: unknown) => log.warn({ err: error }, "could not mark older plans superseded")))
+      ? writeFinal(body).then(() =>
+          deps.github.supersedeOlderPlans!().catch((error: unknown) =>
+            log.warn({ err: error }, "could not mark older plans superseded"),
+          ),
+        )
       : writeFinal(body),
-    target.kind === "review-comment" ? deps.github.replyToReviewComment(target.number, target.commentId, body).catch((error: unknown) => log.warn({ err: error }, "review reply failed")) : null,
-    deps.github.react(ok ? "rocket" : "confused").catch((error: unknown) => log.warn({ err: error }, "final reaction failed")),
+    target.kind === "review-comment"
+      ? deps.github
+          .replyToReviewComment(target.number, target.commentId, body)
+          .catch((error: unknown) => log.warn({ err: error }, "review reply failed"))
+      : null,
+    deps.github
+      .react(ok ? "rocket" : "confused")
+      .catch((error: unknown) => log.warn({ err: error }, "final reaction failed")),
     checkRunId === null
       ? null
       : deps.github
-          .finishCheckRun(checkRunId, { conclusion: ok && !checksStillFail(outcome) ? "success" : "failure", title: checkTitle(outcome), summary: body, ...(transcript ? { text: transcript } : {}) })
+          .finishCheckRun(checkRunId, {
+            conclusion: ok && !checksStillFail(outcome) ? "success" : "failure",
+            title: checkTitle(outcome),
+            summary: body,
+            ...(transcript ? { text: transcript } : {}),
+          })
           .catch((error: unknown) => log.warn({ err: error }, "check run update failed")),
   ]);
 }

@@ -11,7 +11,10 @@ export interface RunGitHub {
   /** Create an in-progress Check Run on a commit; null when the App lacks the permission. */
   startCheckRun(headSha: string): Promise<number | null>;
   /** `text`: the run's transcript (issue #34), the Check Run's detailed output. */
-  finishCheckRun(id: number, result: { conclusion: "success" | "failure" | "neutral"; title: string; summary: string; text?: string }): Promise<void>;
+  finishCheckRun(
+    id: number,
+    result: { conclusion: "success" | "failure" | "neutral"; title: string; summary: string; text?: string },
+  ): Promise<void>;
   /** Web address of a Check Run (where its transcript is read). */
   checkRunUrl?(id: number): string;
   /** Issue #34: tick these steps of the plan comment (the approved plan's live checklist). */
@@ -55,7 +58,10 @@ export interface ApiCommitRequest {
 }
 
 /** What GitHub made of it: the new commit (and whether it reports it verified), a moved branch, or a refusal. */
-export type ApiCommitResult = { kind: "made"; oid: string; verified: boolean | null } | { kind: "moved"; reason: string } | { kind: "refused"; reason: string };
+export type ApiCommitResult =
+  | { kind: "made"; oid: string; verified: boolean | null }
+  | { kind: "moved"; reason: string }
+  | { kind: "refused"; reason: string };
 
 /** Git operations of one run, on a fresh temporary checkout. */
 export interface RunGit {
@@ -65,7 +71,13 @@ export interface RunGit {
   /** Push without force; throws PushRejected-like errors with an actionable message. */
   push(req: { dir: string; branch: string; token: string }): Promise<void>;
   /** Stage and commit exactly these paths (used when checks failed but green checks are not required). */
-  commitPaths(req: { dir: string; paths: string[]; subject: string; body: string; trailers: string[] }): Promise<string>;
+  commitPaths(req: {
+    dir: string;
+    paths: string[];
+    subject: string;
+    body: string;
+    trailers: string[];
+  }): Promise<string>;
   /** The newest commits of HEAD (at most n), newest first, with full messages. */
   recentCommits(dir: string, n: number): Promise<{ sha: string; message: string }[]>;
   /** `git revert --no-edit` of a commit; returns the new sha. */
@@ -79,4 +91,8 @@ export interface RunGit {
 }
 
 /** Runs the coder on a checkout (wired to the real LLM, checks, repo map and workspace by the caller). */
-export type RunCoderPort = (root: string, options: CoderOptions, hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal; onTranscript?: TranscriptSink }) => Promise<CoderResult>;
+export type RunCoderPort = (
+  root: string,
+  options: CoderOptions,
+  hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal; onTranscript?: TranscriptSink },
+) => Promise<CoderResult>;

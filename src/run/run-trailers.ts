@@ -7,7 +7,8 @@ export { RUN_TRAILER } from "../coder/commit-policy.js";
 export function runTrailers(jobId: string, requester?: { login: string; id?: number; isBot?: boolean }): string[] {
   const trailers = [`${RUN_TRAILER}: ${jobId}`];
   // A bot (a scheduled run has the app itself as requester) is no co-author; triage says who is one.
-  if (requester && !requester.isBot) trailers.unshift(coAuthorTrailer(coAuthorName(requester), noreplyEmail(requester)));
+  if (requester && !requester.isBot)
+    trailers.unshift(coAuthorTrailer(coAuthorName(requester), noreplyEmail(requester)));
   return trailers;
 }
 

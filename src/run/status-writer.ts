@@ -11,7 +11,10 @@ export interface StatusWriter {
  * installation's write budget (GitHub's secondary limits count writes) on text nobody reads in time. So stage edits
  * are at most one per `minGapMs`, always showing the latest stage, in order, and never after the final one.
  */
-export function createStatusWriter(write: (body: string) => Promise<void>, options: { minGapMs: number; now: () => number; onError: (error: unknown) => void }): StatusWriter {
+export function createStatusWriter(
+  write: (body: string) => Promise<void>,
+  options: { minGapMs: number; now: () => number; onError: (error: unknown) => void },
+): StatusWriter {
   let lastWrite = Number.NEGATIVE_INFINITY;
   let pending: string | null = null;
   let timer: NodeJS.Timeout | undefined;

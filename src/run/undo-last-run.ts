@@ -8,7 +8,14 @@ import { runIdFromMessage, runTrailers } from "./run-trailers.js";
  * `/aider undo`: revert the bot's last commit on the PR branch with a new revert commit (history is never
  * rewritten). Refused, with the reason, when someone pushed on top of it or the bot has no commit here.
  */
-export async function undoLastRun(args: { req: RunRequest; deps: Pick<RunJobDeps, "git" | "github">; dir: string; branch: string; token: string; headSha: string }): Promise<RunOutcome> {
+export async function undoLastRun(args: {
+  req: RunRequest;
+  deps: Pick<RunJobDeps, "git" | "github">;
+  dir: string;
+  branch: string;
+  token: string;
+  headSha: string;
+}): Promise<RunOutcome> {
   const { deps, dir } = args;
   const commits = await deps.git.recentCommits(dir, 50);
   const index = commits.findIndex((c) => runIdFromMessage(c.message) !== null && !/^Revert "/.test(c.message));
@@ -27,10 +34,21 @@ export async function undoLastRun(args: { req: RunRequest; deps: Pick<RunJobDeps
       elapsedMs: 0,
     };
   }
-  const sha = await deps.git.revert({ dir, sha: target.sha, trailers: runTrailers(args.req.jobId, args.req.requester).filter((t) => t.startsWith("Co-authored-by")) });
+  const sha = await deps.git.revert({
+    dir,
+    sha: target.sha,
+    trailers: runTrailers(args.req.jobId, args.req.requester).filter((t) => t.startsWith("Co-authored-by")),
+  });
   // Issue #34: the revert is made (and signed) by GitHub's API too, where it can.
   const published = await publishCommit({ req: args.req, deps, dir, sha, branch: args.branch, token: args.token });
   const made = published.via === "api" ? published.oid : sha;
   const note = signingNote(published);
-  return { kind: "reverted", sha: made, revertedSha: target.sha, url: deps.github.commitUrl(made), elapsedMs: 0, ...(note ? { signing: note } : {}) };
+  return {
+    kind: "reverted",
+    sha: made,
+    revertedSha: target.sha,
+    url: deps.github.commitUrl(made),
+    elapsedMs: 0,
+    ...(note ? { signing: note } : {}),
+  };
 }

@@ -46,16 +46,27 @@ function eventSerializer(event: unknown): unknown {
  * A pino logger that redacts every line and keeps payloads out of errors and events, formatted as Probot's own logger is
  * (pretty, or JSON with `format: "json"`). Give it to Probot as `log`.
  */
-export async function createRedactingLogger(options: { level: string; redactor: SecretRedactor; format?: "json" | "pretty"; sink?: LineSink }): Promise<Logger> {
+export async function createRedactingLogger(options: {
+  level: string;
+  redactor: SecretRedactor;
+  format?: "json" | "pretty";
+  sink?: LineSink;
+}): Promise<Logger> {
   let sink = options.sink;
   if (!sink) {
     // JSON lines as they are; pretty lines through Probot's formatter, loaded only then (its pino-pretty costs a job
     // process ~70 ms to import).
-    const transform = options.format === "json" ? jsonLines() : await (await import("@probot/pino")).getTransformStream({ logFormat: "pretty" });
+    const transform =
+      options.format === "json"
+        ? jsonLines()
+        : await (await import("@probot/pino")).getTransformStream({ logFormat: "pretty" });
     transform.pipe(process.stdout);
     sink = transform;
   }
-  return pino({ level: options.level, name: "probot", serializers: { err: errorSerializer, event: eventSerializer } }, redactingSink(sink, options.redactor));
+  return pino(
+    { level: options.level, name: "probot", serializers: { err: errorSerializer, event: eventSerializer } },
+    redactingSink(sink, options.redactor),
+  );
 }
 
 /** One JSON log line per chunk, as Probot's transform writes them in its JSON format. */

@@ -25,7 +25,11 @@ export const MIN_SECRET_LENGTH = 8;
  */
 const SHAPES: readonly { name: string; pattern: RegExp; keep?: true }[] = [
   // A PEM private key block; a block cut off before its END line is redacted to the end of the text.
-  { name: "pem", pattern: /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|$)/g },
+  {
+    name: "pem",
+    pattern:
+      /-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY( BLOCK)?-----|$)/g,
+  },
   // GitHub tokens: personal (ghp_), OAuth (gho_), user-to-server (ghu_), installation (ghs_), refresh (ghr_), fine-grained PATs.
   { name: "github", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,255}\b/g },
   { name: "github-pat", pattern: /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g },
@@ -42,7 +46,11 @@ const SHAPES: readonly { name: string; pattern: RegExp; keep?: true }[] = [
   { name: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   // Credentials in a URL (https://x-access-token:TOKEN@host) and in an Authorization header.
   { name: "url-credentials", pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:)[^@\s/]+(?=@)/gi, keep: true },
-  { name: "authorization", pattern: /(\bauthorization["']?\s*[:=]\s*["']?(?:token|bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi, keep: true },
+  {
+    name: "authorization",
+    pattern: /(\bauthorization["']?\s*[:=]\s*["']?(?:token|bearer|basic)\s+)[A-Za-z0-9._~+/=-]{8,}/gi,
+    keep: true,
+  },
 ];
 
 /** A redactor that knows `secrets` (undefined and short values are skipped) and the built-in shapes. */

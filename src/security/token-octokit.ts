@@ -30,7 +30,9 @@ export function rateLimitHandlers(log: { warn(obj: object, msg: string): void })
 /** A debug line per GitHub call: method, URL and status, never the request's body. */
 function requestLogging(octokit: Octokit): void {
   const line = (options: Record<string, unknown>, status: unknown) => {
-    const { method, url } = octokit.request.endpoint.parse(options as Parameters<typeof octokit.request.endpoint.parse>[0]);
+    const { method, url } = octokit.request.endpoint.parse(
+      options as Parameters<typeof octokit.request.endpoint.parse>[0],
+    );
     octokit.log.debug(`GitHub request: ${method} ${url} - ${String(status)}`);
   };
   octokit.hook.after("request", (response, options) => line(options, response.status));
@@ -47,9 +49,20 @@ function requestLogging(octokit: Octokit): void {
  * webhooks, HTTP server and OAuth code that a job never uses, cost every job process ~0.23 s of CPU. Construct it
  * with `auth: token` and a `log`.
  */
-export function tokenOctokit(redactor: SecretRedactor, options: { throttle: boolean; log: { warn(obj: object, msg: string): void } }) {
+export function tokenOctokit(
+  redactor: SecretRedactor,
+  options: { throttle: boolean; log: { warn(obj: object, msg: string): void } },
+) {
   const fetch = createHttpFetch();
-  return Octokit.plugin(throttling, retry, paginateRest, restEndpointMethods, enterpriseCompatibility, requestLogging, githubWriteGuard(redactor)).defaults({
+  return Octokit.plugin(
+    throttling,
+    retry,
+    paginateRest,
+    restEndpointMethods,
+    enterpriseCompatibility,
+    requestLogging,
+    githubWriteGuard(redactor),
+  ).defaults({
     userAgent: "aider-bot",
     request: { fetch },
     throttle: { enabled: options.throttle, ...rateLimitHandlers(options.log) },

@@ -42,7 +42,12 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
   let buffered = 0;
   let peak = 0;
 
-  const finish = (res: ServerResponse, info: { event: string; delivery: string; bytes: number }, v: Verdict, req?: IncomingMessage) => {
+  const finish = (
+    res: ServerResponse,
+    info: { event: string; delivery: string; bytes: number },
+    v: Verdict,
+    req?: IncomingMessage,
+  ) => {
     const line = { ...info, status: v.status, verdict: v.verdict };
     if (v.status < 400) options.log.info(line, "webhook");
     else options.log.warn(line, "webhook refused");
@@ -62,15 +67,48 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
       const delivery = header(req, "x-github-delivery");
       const signature = header(req, "x-hub-signature-256");
       const declared = Number(req.headers["content-length"] ?? NaN);
-      const info = { event: event.slice(0, 100), delivery: delivery.slice(0, 100), bytes: Number.isFinite(declared) ? declared : 0 };
-      if (req.method !== "POST") return finish(res, info, { status: 405, verdict: "not a POST", message: "Webhooks are POSTed." }, req);
+      const info = {
+        event: event.slice(0, 100),
+        delivery: delivery.slice(0, 100),
+        bytes: Number.isFinite(declared) ? declared : 0,
+      };
+      if (req.method !== "POST")
+        return finish(res, info, { status: 405, verdict: "not a POST", message: "Webhooks are POSTed." }, req);
       if (!event || !delivery || !signature) {
-        return finish(res, info, { status: 400, verdict: "missing headers", message: "Required headers missing: x-github-event, x-github-delivery, x-hub-signature-256." }, req);
+        return finish(
+          res,
+          info,
+          {
+            status: 400,
+            verdict: "missing headers",
+            message: "Required headers missing: x-github-event, x-github-delivery, x-hub-signature-256.",
+          },
+          req,
+        );
       }
       if (!/^application\/json\b/i.test(header(req, "content-type"))) {
-        return finish(res, info, { status: 415, verdict: "not JSON", message: "Set the webhook's content type to application/json in the App's settings." }, req);
+        return finish(
+          res,
+          info,
+          {
+            status: 415,
+            verdict: "not JSON",
+            message: "Set the webhook's content type to application/json in the App's settings.",
+          },
+          req,
+        );
       }
-      if (declared > limit) return finish(res, info, { status: 413, verdict: "too large", message: `Payloads over ${limit} bytes are refused (GitHub's cap is 25 MB).` }, req);
+      if (declared > limit)
+        return finish(
+          res,
+          info,
+          {
+            status: 413,
+            verdict: "too large",
+            message: `Payloads over ${limit} bytes are refused (GitHub's cap is 25 MB).`,
+          },
+          req,
+        );
 
       const hmac = createHmac("sha256", options.secret);
       const chunks: Buffer[] = [];
@@ -86,8 +124,14 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
           resolve(v);
         };
         const onData = (chunk: Buffer) => {
-          if (size + chunk.length > limit) return stop({ status: 413, verdict: "too large", message: `Payloads over ${limit} bytes are refused.` });
-          if (buffered + chunk.length > inFlightLimit) return stop({ status: 503, verdict: "busy", message: "Too many large deliveries at once; redeliver later." });
+          if (size + chunk.length > limit)
+            return stop({ status: 413, verdict: "too large", message: `Payloads over ${limit} bytes are refused.` });
+          if (buffered + chunk.length > inFlightLimit)
+            return stop({
+              status: 503,
+              verdict: "busy",
+              message: "Too many large deliveries at once; redeliver later.",
+            });
           size += chunk.length;
           buffered += chunk.length;
           peak = Math.max(peak, buffered);
@@ -106,7 +150,11 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
         const expected = Buffer.from(`sha256=${hmac.digest("hex")}`);
         const given = Buffer.from(signature);
         if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-          return finish(res, info, { status: 401, verdict: "bad signature", message: "Signature does not match: check that WEBHOOK_SECRET matches the App's webhook secret." });
+          return finish(res, info, {
+            status: 401,
+            verdict: "bad signature",
+            message: "Signature does not match: check that WEBHOOK_SECRET matches the App's webhook secret.",
+          });
         }
         let payload: unknown;
         const raw = Buffer.concat(chunks, size).toString("utf8");
@@ -122,7 +170,11 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
           await options.receive({ id: delivery, name: event, payload, raw });
         } catch {
           // The app's error handler has logged what went wrong (without the payload); GitHub gets a plain 500.
-          return finish(res, { ...info, bytes: info.bytes }, { status: 500, verdict: "handler failed", message: "The app failed to handle this event; see its logs." });
+          return finish(
+            res,
+            { ...info, bytes: info.bytes },
+            { status: 500, verdict: "handler failed", message: "The app failed to handle this event; see its logs." },
+          );
         }
         return finish(res, info, { status: 200, verdict: "accepted", message: "ok" });
       } finally {

@@ -11,7 +11,9 @@ export async function readBudgetFile(file: string): Promise<BudgetFile> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new Error(`AIDER_BOT_BUDGET_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+    throw new Error(
+      `AIDER_BOT_BUDGET_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+    );
   }
   let raw: unknown;
   try {

@@ -52,21 +52,51 @@ export type ReserveOutcome = { ok: true; buckets: BucketState[] } | { ok: false;
  * Hold `amount` in every bucket under id `id`, or refuse when any bucket's spent + live holds + amount would cross its
  * limit. All or nothing: a refusal changes no bucket. Expired holds are dropped from the buckets it touches.
  */
-export function reserve(buckets: readonly BucketState[], limits: readonly Limit[], id: string, amount: Amount, untilMs: number, nowMs: number): ReserveOutcome {
+export function reserve(
+  buckets: readonly BucketState[],
+  limits: readonly Limit[],
+  id: string,
+  amount: Amount,
+  untilMs: number,
+  nowMs: number,
+): ReserveOutcome {
   for (let index = 0; index < buckets.length; index++) {
     const bucket = buckets[index]!;
     const limit = limits[index] ?? {};
     const held = heldAmount(bucket, nowMs);
     if (limit.usdMicros !== undefined && bucket.spent.usdMicros + held.usdMicros + amount.usdMicros > limit.usdMicros) {
-      return { ok: false, crossing: { index, unit: "usd", spent: bucket.spent.usdMicros, held: held.usdMicros, limit: limit.usdMicros, asked: amount.usdMicros } };
+      return {
+        ok: false,
+        crossing: {
+          index,
+          unit: "usd",
+          spent: bucket.spent.usdMicros,
+          held: held.usdMicros,
+          limit: limit.usdMicros,
+          asked: amount.usdMicros,
+        },
+      };
     }
     if (limit.tokens !== undefined && bucket.spent.tokens + held.tokens + amount.tokens > limit.tokens) {
-      return { ok: false, crossing: { index, unit: "tokens", spent: bucket.spent.tokens, held: held.tokens, limit: limit.tokens, asked: amount.tokens } };
+      return {
+        ok: false,
+        crossing: {
+          index,
+          unit: "tokens",
+          spent: bucket.spent.tokens,
+          held: held.tokens,
+          limit: limit.tokens,
+          asked: amount.tokens,
+        },
+      };
     }
   }
   return {
     ok: true,
-    buckets: buckets.map((bucket) => ({ ...bucket, holds: { ...liveHolds(bucket, nowMs), [id]: { ...amount, untilMs } } })),
+    buckets: buckets.map((bucket) => ({
+      ...bucket,
+      holds: { ...liveHolds(bucket, nowMs), [id]: { ...amount, untilMs } },
+    })),
   };
 }
 
@@ -75,12 +105,21 @@ export function reserve(buckets: readonly BucketState[], limits: readonly Limit[
  * never made (a call's tokens are spent whether or not its hold outlived it); `unpriced` marks a call whose cost
  * is unknown.
  */
-export function settle(buckets: readonly BucketState[], id: string, used: Amount, unpriced: boolean, nowMs: number): BucketState[] {
+export function settle(
+  buckets: readonly BucketState[],
+  id: string,
+  used: Amount,
+  unpriced: boolean,
+  nowMs: number,
+): BucketState[] {
   return buckets.map((bucket) => {
     const holds = liveHolds(bucket, nowMs);
     delete holds[id];
     return {
-      spent: { usdMicros: bucket.spent.usdMicros + nonNegative(used.usdMicros), tokens: bucket.spent.tokens + nonNegative(used.tokens) },
+      spent: {
+        usdMicros: bucket.spent.usdMicros + nonNegative(used.usdMicros),
+        tokens: bucket.spent.tokens + nonNegative(used.tokens),
+      },
       unpriced: bucket.unpriced + (unpriced ? 1 : 0),
       holds,
     };

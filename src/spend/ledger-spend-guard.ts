@@ -38,7 +38,11 @@ export function createLedgerGuard(o: LedgerGuardOptions): SpendGuard {
       }
       const bucket = buckets[outcome.crossing.index]!;
       o.onRefused?.(bucket.scope);
-      return { ok: false, limit: bucket.scope, message: renderRefusal(bucket, outcome.crossing, estimate.costUsd === null) };
+      return {
+        ok: false,
+        limit: bucket.scope,
+        message: renderRefusal(bucket, outcome.crossing, estimate.costUsd === null),
+      };
     },
     async settle(id, used) {
       const buckets = held.get(id);
@@ -54,7 +58,10 @@ export function createLedgerGuard(o: LedgerGuardOptions): SpendGuard {
  * Whole, non-negative micro-dollars and tokens. The amounts come from a job process over IPC: whatever it sends, a
  * negative or non-numeric amount can never shrink what is held or spent.
  */
-function amountOf(tokens: { prompt: number; completion: number }, costUsd: number | null): { usdMicros: number; tokens: number } {
+function amountOf(
+  tokens: { prompt: number; completion: number },
+  costUsd: number | null,
+): { usdMicros: number; tokens: number } {
   const whole = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.ceil(n) : 0);
   const usd = typeof costUsd === "number" && Number.isFinite(costUsd) && costUsd > 0 ? toMicros(costUsd) : 0;
   return { usdMicros: usd, tokens: whole(tokens?.prompt) + whole(tokens?.completion) };

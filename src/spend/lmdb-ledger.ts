@@ -28,7 +28,9 @@ export function createLmdbLedger(path: string): SpendLedger {
           nowMs,
         );
         if (!outcome.ok) return { ok: false as const, crossing: outcome.crossing };
-        outcome.buckets.forEach((state, i) => db.putSync(buckets[i]!.key, { ...state, expiresAtMs: nowMs + buckets[i]!.ttlMs }));
+        outcome.buckets.forEach((state, i) =>
+          db.putSync(buckets[i]!.key, { ...state, expiresAtMs: nowMs + buckets[i]!.ttlMs }),
+        );
         return { ok: true as const };
       }),
     settle: async (buckets, id, used, unpriced, nowMs) => {

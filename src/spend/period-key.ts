@@ -10,7 +10,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -29,8 +38,16 @@ export function isTimeZone(timeZone: string): boolean {
 
 function localParts(ms: number, timeZone: string): LocalDate & { hour: number; minute: number; second: number } {
   const parts: Record<string, number> = {};
-  for (const p of formatter(timeZone).formatToParts(new Date(ms))) if (p.type !== "literal") parts[p.type] = Number(p.value);
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour! % 24, minute: parts.minute!, second: parts.second! };
+  for (const p of formatter(timeZone).formatToParts(new Date(ms)))
+    if (p.type !== "literal") parts[p.type] = Number(p.value);
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour! % 24,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
 }
 
 /** The zone's offset from UTC at an instant, in ms (positive east of Greenwich). */
@@ -70,7 +87,10 @@ export function monthKey(ms: number, timeZone: string): string {
 export function nextDayStart(ms: number, timeZone: string): number {
   const p = localParts(ms, timeZone);
   const next = new Date(Date.UTC(p.year, p.month - 1, p.day + 1));
-  return startOfLocalDate({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() }, timeZone);
+  return startOfLocalDate(
+    { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() },
+    timeZone,
+  );
 }
 
 /** When the month of `ms` ends in the zone: the first local midnight of the next month. */

@@ -41,8 +41,22 @@ export function planBuckets(scope: SpendScope, limits: SpendLimits, nowMs: numbe
   return [
     { key: `run/${scope.runId}`, scope: "run", limit: l.run, resetsAtMs: null, timeZone: null, ttlMs: 7 * DAY },
     { key: `pr/${repo}#${scope.number}`, scope: "pr", limit: l.pr, resetsAtMs: null, timeZone: null, ttlMs: 400 * DAY },
-    { key: `repo/${repo}/day/${dayKey(nowMs, tz)}`, scope: "repo-day", limit: l["repo-day"], resetsAtMs: nextDayStart(nowMs, tz), timeZone: tz, ttlMs: 40 * DAY },
-    { key: `repo/${repo}/month/${monthKey(nowMs, tz)}`, scope: "repo-month", limit: l["repo-month"], resetsAtMs: nextMonthStart(nowMs, tz), timeZone: tz, ttlMs: 400 * DAY },
+    {
+      key: `repo/${repo}/day/${dayKey(nowMs, tz)}`,
+      scope: "repo-day",
+      limit: l["repo-day"],
+      resetsAtMs: nextDayStart(nowMs, tz),
+      timeZone: tz,
+      ttlMs: 40 * DAY,
+    },
+    {
+      key: `repo/${repo}/month/${monthKey(nowMs, tz)}`,
+      scope: "repo-month",
+      limit: l["repo-month"],
+      resetsAtMs: nextMonthStart(nowMs, tz),
+      timeZone: tz,
+      ttlMs: 400 * DAY,
+    },
     {
       key: `installation/${scope.installationId}/day/${dayKey(nowMs, itz)}`,
       scope: "installation-day",

@@ -51,7 +51,8 @@ const holdsKey = (prefix: string, key: string) => `${prefix}:{spend}:${key}:hold
 /** The spend ledger in Redis: every worker's reserve and settle is one Lua script, atomic in Redis. */
 export function createRedisLedger(redisUrl: string, prefix = "aider-bot"): SpendLedger {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
-  const keysOf = (buckets: readonly LedgerBucket[]) => buckets.flatMap((b) => [bucketKey(prefix, b.key), holdsKey(prefix, b.key)]);
+  const keysOf = (buckets: readonly LedgerBucket[]) =>
+    buckets.flatMap((b) => [bucketKey(prefix, b.key), holdsKey(prefix, b.key)]);
   return {
     async reserve(buckets, id, amount, untilMs, nowMs) {
       const limits = buckets.flatMap((b) => [b.limit.usdMicros ?? -1, b.limit.tokens ?? -1, b.ttlMs]);
@@ -61,11 +62,25 @@ export function createRedisLedger(redisUrl: string, prefix = "aider-bot"): Spend
       const unit = reply[2] === "usd" ? "usd" : "tokens";
       return {
         ok: false,
-        crossing: { index: Number(reply[1]), unit, spent: Number(reply[3]), held: Number(reply[4]), limit: Number(reply[5]), asked: unit === "usd" ? amount.usdMicros : amount.tokens },
+        crossing: {
+          index: Number(reply[1]),
+          unit,
+          spent: Number(reply[3]),
+          held: Number(reply[4]),
+          limit: Number(reply[5]),
+          asked: unit === "usd" ? amount.usdMicros : amount.tokens,
+        },
       };
     },
     async settle(buckets, id, used, unpriced, _nowMs) {
-      const args = [id, Math.max(0, Math.round(used.usdMicros)), Math.max(0, Math.round(used.tokens)), unpriced ? 1 : 0, buckets.length, ...buckets.map((b) => b.ttlMs)].map(String);
+      const args = [
+        id,
+        Math.max(0, Math.round(used.usdMicros)),
+        Math.max(0, Math.round(used.tokens)),
+        unpriced ? 1 : 0,
+        buckets.length,
+        ...buckets.map((b) => b.ttlMs),
+      ].map(String);
       await redis.eval(SETTLE, buckets.length * 2, ...keysOf(buckets), ...args);
     },
     async read(keys) {
@@ -90,5 +105,9 @@ function toState(bucket: Record<string, string>, holds: Record<string, string>):
     const [usd, tokens, until] = value.split(":").map(Number);
     parsed[id] = { usdMicros: usd ?? 0, tokens: tokens ?? 0, untilMs: until ?? 0 };
   }
-  return { spent: { usdMicros: Number(bucket.usd ?? 0), tokens: Number(bucket.tokens ?? 0) }, unpriced: Number(bucket.unpriced ?? 0), holds: parsed };
+  return {
+    spent: { usdMicros: Number(bucket.usd ?? 0), tokens: Number(bucket.tokens ?? 0) },
+    unpriced: Number(bucket.unpriced ?? 0),
+    holds: parsed,
+  };
 }

@@ -18,7 +18,15 @@ export const dollars = (micros: number) => `$${fromMicros(micros).toFixed(micros
 /** `2026-11-29 00:00 (Europe/Berlin)`: an instant as the zone's wall clock. */
 export function wallClock(ms: number, timeZone: string): string {
   const parts: Record<string, string> = {};
-  const f = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
+  const f = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
   for (const p of f.formatToParts(new Date(ms))) parts[p.type] = p.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute} (${timeZone})`;
 }
@@ -26,7 +34,9 @@ export function wallClock(ms: number, timeZone: string): string {
 /** When a bucket's limit lifts, in words. */
 export function resetText(bucket: PlannedBucket): string {
   if (bucket.resetsAtMs === null || bucket.timeZone === null) {
-    return bucket.scope === "run" ? "It does not reset: it is the limit of one run." : "It does not reset: it covers the whole pull request or issue.";
+    return bucket.scope === "run"
+      ? "It does not reset: it is the limit of one run."
+      : "It does not reset: it covers the whole pull request or issue.";
   }
   return `It resets at ${wallClock(bucket.resetsAtMs, bucket.timeZone)}.`;
 }
@@ -40,7 +50,9 @@ export function renderRefusal(bucket: PlannedBucket, crossing: Crossing, unknown
   const amount = crossing.unit === "usd" ? dollars : (n: number) => `${formatNumber(n)} tokens`;
   const held = crossing.held > 0 ? ` (${amount(crossing.held)} more held by calls in flight)` : "";
   const unit = crossing.unit === "usd" ? "usd" : "tokens";
-  const who = bucket.scope.startsWith("installation") ? "the operator's budget file (`AIDER_BOT_BUDGET_FILE`)" : `\`budget.${name.key}_${unit}\` in \`.github/aider.yml\` (up to the operator's limit)`;
+  const who = bucket.scope.startsWith("installation")
+    ? "the operator's budget file (`AIDER_BOT_BUDGET_FILE`)"
+    : `\`budget.${name.key}_${unit}\` in \`.github/aider.yml\` (up to the operator's limit)`;
   return [
     `Spend limit reached: ${name.what} limit is ${amount(crossing.limit)}; ${amount(crossing.spent)} spent${held}, and the next model call could use up to ${amount(crossing.asked)}.`,
     unknownPrice && crossing.unit === "tokens" ? "The model's price is unknown, so only its tokens are counted." : "",

@@ -6,8 +6,19 @@ import type { SpendLedger } from "./spend-ledger.js";
 import type { SpendLimits } from "./spend-limits.js";
 
 /** The reply to `/aider usage`: this repository's spend today and this month against its limits. */
-export async function repositoryUsage(o: { ledger: SpendLedger; installationId: number; owner: string; repo: string; limits: SpendLimits; nowMs: number }): Promise<string> {
-  const all = planBuckets({ installationId: o.installationId, owner: o.owner, repo: o.repo, number: 0, runId: "-" }, o.limits, o.nowMs);
+export async function repositoryUsage(o: {
+  ledger: SpendLedger;
+  installationId: number;
+  owner: string;
+  repo: string;
+  limits: SpendLimits;
+  nowMs: number;
+}): Promise<string> {
+  const all = planBuckets(
+    { installationId: o.installationId, owner: o.owner, repo: o.repo, number: 0, runId: "-" },
+    o.limits,
+    o.nowMs,
+  );
   const shown = all.filter((b) => b.scope !== "run" && b.scope !== "pr");
   const states = await o.ledger.read(shown.map((b) => b.key));
   return renderUsage(shown, states, o.nowMs);

@@ -2,7 +2,9 @@ import type { SpendDecision, SpendEstimate, SpendGuard } from "../llm/spend-guar
 import type { TokenUsage } from "../llm/types.js";
 
 /** A job process's spend request to its parent, which alone holds the ledger (and Redis's address). */
-export type SpendRequest = { spend: "reserve"; estimate: SpendEstimate } | { spend: "settle"; id: string; used: { tokens: TokenUsage; costUsd: number | null } };
+export type SpendRequest =
+  | { spend: "reserve"; estimate: SpendEstimate }
+  | { spend: "settle"; id: string; used: { tokens: TokenUsage; costUsd: number | null } };
 
 /**
  * The job process's {@link SpendGuard}: each reserve and settle is a request to the parent over IPC (fork-worker's
@@ -10,7 +12,8 @@ export type SpendRequest = { spend: "reserve"; estimate: SpendEstimate } | { spe
  */
 export function ipcSpendGuard(request: (message: unknown) => Promise<unknown>): SpendGuard {
   return {
-    reserve: async (estimate) => (await request({ spend: "reserve", estimate } satisfies SpendRequest)) as SpendDecision,
+    reserve: async (estimate) =>
+      (await request({ spend: "reserve", estimate } satisfies SpendRequest)) as SpendDecision,
     settle: async (id, used) => {
       await request({ spend: "settle", id, used } satisfies SpendRequest);
     },

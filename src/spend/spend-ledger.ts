@@ -14,7 +14,13 @@ export interface LedgerBucket {
  */
 export interface SpendLedger {
   /** Hold `amount` under `id` in every bucket, or refuse (changing nothing) when one would cross its limit. */
-  reserve(buckets: readonly LedgerBucket[], id: string, amount: Amount, untilMs: number, nowMs: number): Promise<{ ok: true } | { ok: false; crossing: Crossing }>;
+  reserve(
+    buckets: readonly LedgerBucket[],
+    id: string,
+    amount: Amount,
+    untilMs: number,
+    nowMs: number,
+  ): Promise<{ ok: true } | { ok: false; crossing: Crossing }>;
   /** Release hold `id` and add the real usage. */
   settle(buckets: readonly LedgerBucket[], id: string, used: Amount, unpriced: boolean, nowMs: number): Promise<void>;
   /** The buckets as they are (an unknown key reads as empty). */

@@ -7,7 +7,14 @@ export interface Limit {
 /** Where a limit applies. `run` and `pr` never reset; the others reset at their period's end in their time zone. */
 export type LimitScope = "run" | "pr" | "repo-day" | "repo-month" | "installation-day" | "installation-month";
 
-export const LIMIT_SCOPES: readonly LimitScope[] = ["run", "pr", "repo-day", "repo-month", "installation-day", "installation-month"];
+export const LIMIT_SCOPES: readonly LimitScope[] = [
+  "run",
+  "pr",
+  "repo-day",
+  "repo-month",
+  "installation-day",
+  "installation-month",
+];
 
 export interface SpendLimits {
   limits: Record<LimitScope, Limit>;
@@ -52,7 +59,8 @@ export function fromMicros(micros: number): number {
   return micros / 1e6;
 }
 
-const lower = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
+const lower = (a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b);
 
 /**
  * The limits of one run: the operator's (the budget file's defaults, then the installation's overrides on top) and
@@ -67,7 +75,10 @@ export function resolveLimits(operator: BudgetKeys, repo: BudgetKeys): SpendLimi
     const own = scope.startsWith("installation") ? {} : repo;
     const usd = lower(num(operator[KEYS[scope].usd]), num(own[KEYS[scope].usd]));
     const tokens = lower(num(operator[KEYS[scope].tokens]), num(own[KEYS[scope].tokens]));
-    limits[scope] = { ...(usd !== undefined ? { usdMicros: toMicros(usd) } : {}), ...(tokens !== undefined ? { tokens } : {}) };
+    limits[scope] = {
+      ...(usd !== undefined ? { usdMicros: toMicros(usd) } : {}),
+      ...(tokens !== undefined ? { tokens } : {}),
+    };
   }
   const installationTimeZone = operator.timezone ?? "UTC";
   return { limits, timeZone: repo.timezone ?? installationTimeZone, installationTimeZone };

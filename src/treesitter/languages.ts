@@ -3,7 +3,8 @@ import path from "node:path";
 import { Language, Parser } from "web-tree-sitter";
 
 /** Languages we parse, with their grammar package and wasm file. */
-export type LanguageId = "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java" | "c" | "cpp" | "ruby" | "c_sharp" | "php";
+export type LanguageId =
+  "typescript" | "tsx" | "javascript" | "python" | "go" | "rust" | "java" | "c" | "cpp" | "ruby" | "c_sharp" | "php";
 
 const GRAMMARS: Record<LanguageId, { pkg: string; wasm: string }> = {
   typescript: { pkg: "tree-sitter-typescript", wasm: "tree-sitter-typescript.wasm" },

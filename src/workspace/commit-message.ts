@@ -14,7 +14,9 @@ export interface CommitMessageParts {
 export function composeCommitMessage(parts: CommitMessageParts): { subject: string; message: string } {
   const [first = "", ...restOfSubject] = parts.subject.replace(/\r\n?/g, "\n").trim().split("\n");
   const subject = first.trim() || "(no commit message provided)";
-  const body = [restOfSubject.join("\n").trim(), (parts.body ?? "").replace(/\r\n?/g, "\n").trim()].filter(Boolean).join("\n\n");
+  const body = [restOfSubject.join("\n").trim(), (parts.body ?? "").replace(/\r\n?/g, "\n").trim()]
+    .filter(Boolean)
+    .join("\n\n");
   const trailers = (parts.trailers ?? []).map((t) => t.replace(/[\r\n]+/g, " ").trim()).filter(Boolean);
   const paragraphs = [subject, body, trailers.join("\n")].filter(Boolean);
   return { subject, message: `${paragraphs.join("\n\n")}\n` };

@@ -5,7 +5,8 @@ import path from "node:path";
 export const DEFAULT_MAX_READ_BYTES = 1_000_000;
 
 /** Why a read was refused; `missing` is the one callers usually treat as "absent" rather than a problem. */
-export type ConfinedRefusal = "missing" | "unsafe-path" | "outside" | "git-dir" | "not-file" | "too-large" | "unreadable";
+export type ConfinedRefusal =
+  "missing" | "unsafe-path" | "outside" | "git-dir" | "not-file" | "too-large" | "unreadable";
 
 export type ConfinedRead =
   /** `resolved`: the repo-relative path of the file read (differs from the one asked for through a symlink inside). */
@@ -49,7 +50,11 @@ export function createConfinedReader(root: string, options: ConfinedReaderOption
   return {
     root,
     read(rel) {
-      const refuse = (reason: ConfinedRefusal, why: string): ConfinedRead => ({ ok: false, reason, message: `\`${rel}\` ${why}` });
+      const refuse = (reason: ConfinedRefusal, why: string): ConfinedRead => ({
+        ok: false,
+        reason,
+        message: `\`${rel}\` ${why}`,
+      });
       const bad = requestProblem(rel);
       if (bad) return refuse("unsafe-path", bad);
       try {
@@ -65,23 +70,28 @@ export function createConfinedReader(root: string, options: ConfinedReaderOption
         if (code === "ENOENT" || code === "ENOTDIR") {
           // Missing, but a link on the way may still lead outside: say so rather than tell what exists there.
           const via = existingAncestor(realRoot, path.join(realRoot, rel));
-          if (via === null) return refuse("outside", "resolves outside the repository through a symbolic link; it is not read.");
-          if (hasGitPart(via)) return refuse("git-dir", "resolves into `.git/` through a symbolic link; it is not read.");
+          if (via === null)
+            return refuse("outside", "resolves outside the repository through a symbolic link; it is not read.");
+          if (hasGitPart(via))
+            return refuse("git-dir", "resolves into `.git/` through a symbolic link; it is not read.");
           return refuse("missing", "does not exist.");
         }
         if (code === "ELOOP") return refuse("unsafe-path", "is a loop of symbolic links; it is not read.");
         return refuse("unreadable", `could not be read (${code ?? "error"}).`);
       }
       const resolved = insideRelative(realRoot, real);
-      if (resolved === null) return refuse("outside", "resolves outside the repository through a symbolic link; it is not read.");
-      if (hasGitPart(resolved)) return refuse("git-dir", "resolves into `.git/` through a symbolic link; it is not read.");
+      if (resolved === null)
+        return refuse("outside", "resolves outside the repository through a symbolic link; it is not read.");
+      if (hasGitPart(resolved))
+        return refuse("git-dir", "resolves into `.git/` through a symbolic link; it is not read.");
       let fd: number;
       try {
         fd = openSync(real, OPEN_FLAGS);
       } catch (error) {
         const code = errorCode(error);
         if (code === "ENOENT") return refuse("missing", "does not exist.");
-        if (code === "ELOOP") return refuse("unsafe-path", "changed into a symbolic link while it was read; it is not read.");
+        if (code === "ELOOP")
+          return refuse("unsafe-path", "changed into a symbolic link while it was read; it is not read.");
         return refuse("unreadable", `could not be read (${code ?? "error"}).`);
       }
       try {
@@ -109,7 +119,8 @@ export function createConfinedReader(root: string, options: ConfinedReaderOption
 /** Why a requested path is refused before touching the disk, or null. */
 function requestProblem(rel: string): string | null {
   if (rel === "" || rel.includes("\0")) return "is not a valid path; it is not read.";
-  if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel)) return "is an absolute path; only paths inside the repository are read.";
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
+    return "is an absolute path; only paths inside the repository are read.";
   const parts = rel.split(/[\\/]/);
   if (parts.includes("..")) return "leaves the repository (`..`); it is not read.";
   if (parts.some((p) => p.toLowerCase() === ".git")) return "is inside `.git/`; it is not read.";
@@ -161,5 +172,7 @@ function opened(fd: number, real: string, info: { dev: number; ino: number }): b
 }
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === "object" && error !== null && "code" in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }

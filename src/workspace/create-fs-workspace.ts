@@ -104,7 +104,10 @@ function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string 
       case "missing":
         return null;
       case "too-large":
-        return { reason: "unreadable", message: `\`${rel}\` is larger than ${maxBytes} bytes; it is not edited as text.` };
+        return {
+          reason: "unreadable",
+          message: `\`${rel}\` is larger than ${maxBytes} bytes; it is not edited as text.`,
+        };
       case "not-file":
       case "unreadable":
         return { reason: "unreadable", message: got.message };
@@ -113,7 +116,8 @@ function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string 
     }
   }
   const bytes = got.content;
-  if (bytes.includes(0)) return { reason: "unreadable", message: `\`${rel}\` is a binary file; it cannot be edited as text.` };
+  if (bytes.includes(0))
+    return { reason: "unreadable", message: `\`${rel}\` is a binary file; it cannot be edited as text.` };
   try {
     return decodeUtf8KeepingBom(bytes);
   } catch {
@@ -131,7 +135,11 @@ async function writeAtomically(rel: string, target: string, content: string): Pr
   const existing = await lstat(target).catch(() => null);
   const dir = path.dirname(target);
   await mkdir(dir, { recursive: true });
-  if ((await realpath(dir)) !== dir) throw new UnsafePathError(rel, `Refused to edit \`${rel}\`: its folder changed into a symbolic link while it was written.`);
+  if ((await realpath(dir)) !== dir)
+    throw new UnsafePathError(
+      rel,
+      `Refused to edit \`${rel}\`: its folder changed into a symbolic link while it was written.`,
+    );
   const tmp = path.join(dir, `.${path.basename(target)}.aider-bot-${randomBytes(6).toString("hex")}.tmp`);
   try {
     await writeFile(tmp, content, { encoding: "utf8", flag: "wx" });

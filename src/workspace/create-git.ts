@@ -59,12 +59,23 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
      * `mirror` and depth 1, the checkout is made from the repository's mirror in the cache (see `cloneFromMirror`),
      * and cloned plainly when that cannot be done (`onFallback` says why).
      */
-    async clone(req: { url: string; branch: string; dir: string; token?: string; depth?: number; mirror?: MirrorPlace & { onFallback?(reason: string): void } }): Promise<void> {
+    async clone(req: {
+      url: string;
+      branch: string;
+      dir: string;
+      token?: string;
+      depth?: number;
+      mirror?: MirrorPlace & { onFallback?(reason: string): void };
+    }): Promise<void> {
       const dir = path.resolve(req.dir);
       mkdirSync(path.dirname(dir), { recursive: true }); // synchronous: see cloneFromMirror
       const depth = req.depth ?? 50;
       if (req.mirror && depth === 1) {
-        const made = await cloneFromMirror(run, { url: req.url, branch: req.branch, dir, ...(req.token ? { token: req.token } : {}) }, req.mirror);
+        const made = await cloneFromMirror(
+          run,
+          { url: req.url, branch: req.branch, dir, ...(req.token ? { token: req.token } : {}) },
+          req.mirror,
+        );
         if (made.ok) {
           cloneUrls.set(dir, req.url);
           return;
@@ -72,7 +83,11 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
         req.mirror.onFallback?.(made.reason);
       }
       const shallow = depth > 0 ? ["--depth", String(depth)] : [];
-      await run(path.dirname(dir), ["clone", "--quiet", ...shallow, "--branch", req.branch, "--single-branch", "--no-tags", "--", req.url, dir], { token: req.token });
+      await run(
+        path.dirname(dir),
+        ["clone", "--quiet", ...shallow, "--branch", req.branch, "--single-branch", "--no-tags", "--", req.url, dir],
+        { token: req.token },
+      );
       cloneUrls.set(dir, req.url);
     },
 
@@ -85,7 +100,13 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
     },
 
     /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
-    async fetch(req: { dir: string; branch: string; token?: string; depth?: number; remote?: string }): Promise<string> {
+    async fetch(req: {
+      dir: string;
+      branch: string;
+      token?: string;
+      depth?: number;
+      remote?: string;
+    }): Promise<string> {
       forgetHead(req.dir);
       const remote = req.remote ?? "origin";
       const tracking = `refs/remotes/${remote}/${req.branch}`;
@@ -100,7 +121,9 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
           await transport.close();
         }
       }
-      await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], { token: req.token });
+      await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], {
+        token: req.token,
+      });
       return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
     },
 
@@ -110,13 +133,19 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 
     currentBranch: (dir: string) => currentBranch(run, dir),
     async defaultRemoteBranch(dir: string, opts?: { token?: string; remote?: string }): Promise<string | null> {
-      const local = await defaultRemoteBranch(run, dir, { ...(opts?.remote ? { remote: opts.remote } : {}), localOnly: !!opts?.token });
+      const local = await defaultRemoteBranch(run, dir, {
+        ...(opts?.remote ? { remote: opts.remote } : {}),
+        localOnly: !!opts?.token,
+      });
       if (local !== null || !opts?.token) return local;
       const clean = await openCleanGitDir(run, dir);
       try {
         const url = cloneUrl(dir);
         if (!url) throw new GitError("Refusing to send credentials: this checkout's clone URL is not known.", "");
-        return symrefHead((await clean.run(["ls-remote", "--symref", "--", url, "HEAD"], { token: opts.token, allowFail: true })).stdout);
+        return symrefHead(
+          (await clean.run(["ls-remote", "--symref", "--", url, "HEAD"], { token: opts.token, allowFail: true }))
+            .stdout,
+        );
       } finally {
         await clean.close();
       }
@@ -152,7 +181,12 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
      * (see `prepareCommit`). The diff is "" when nothing changed. For a run that commits: fewer processes than
      * `diffStats` + `diffText` + `commit`.
      */
-    async prepareCommit(dir: string, paths: readonly string[], knownTracked?: ReadonlySet<string>, offered?: OfferedDiff): Promise<PreparedCommit> {
+    async prepareCommit(
+      dir: string,
+      paths: readonly string[],
+      knownTracked?: ReadonlySet<string>,
+      offered?: OfferedDiff,
+    ): Promise<PreparedCommit> {
       forgetHead(dir);
       const prepared = await prepareCommit(run, dir, paths, () => who(dir), knownTracked, offered);
       return {
@@ -167,7 +201,8 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
     },
 
     /** Added/removed lines per path between two revisions, or `from` and the work tree (untracked counted) when `to` is omitted. */
-    diffStats: (dir: string, from: string, to?: string, paths: readonly string[] = []) => diffStats(run, dir, from, to, paths),
+    diffStats: (dir: string, from: string, to?: string, paths: readonly string[] = []) =>
+      diffStats(run, dir, from, to, paths),
 
     /** "Added <file>" lines plus the diff against HEAD of these paths, new files included (for commit messages). */
     diffText: (dir: string, paths: readonly string[]) => diffText(run, dir, paths),
@@ -177,7 +212,11 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       const url = cloneUrl(req.dir);
       const head = madeHead.get(path.resolve(req.dir));
       forgetHead(req.dir);
-      await pushBranch(run, req, { committer: await who(req.dir), ...(url ? { cloneUrl: url } : {}), ...(head ? { head } : {}) });
+      await pushBranch(run, req, {
+        committer: await who(req.dir),
+        ...(url ? { cloneUrl: url } : {}),
+        ...(head ? { head } : {}),
+      });
     },
 
     /** The newest commits, `{ sha, message }` (see `log` for author and subject). */
@@ -207,7 +246,8 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
     },
 
     /** Issue #34: a commit's parent, message, changes and new contents, for GitHub's commit API. */
-    readCommit: (dir: string, sha: string, maxBytes = API_COMMIT_READ_LIMIT) => readCommitChanges(run, dir, sha, maxBytes),
+    readCommit: (dir: string, sha: string, maxBytes = API_COMMIT_READ_LIMIT) =>
+      readCommitChanges(run, dir, sha, maxBytes),
 
     /** The commits after `base` as an mbox patch series (offered when a push is impossible). */
     async formatPatch(dir: string, base: string): Promise<string> {

@@ -5,7 +5,16 @@ export const CHANGE_HISTORY_COMMITS = 300;
 
 /** The `git log` arguments for {@link parseChangeHistory}: the newest `n` non-merge commits from `rev`. */
 export function changeHistoryArgs(n = CHANGE_HISTORY_COMMITS, rev = "HEAD"): string[] {
-  return ["log", "--no-merges", "--no-renames", "--name-only", "--format=%x1e%P", `-${Math.max(1, Math.floor(n))}`, rev, "--"];
+  return [
+    "log",
+    "--no-merges",
+    "--no-renames",
+    "--name-only",
+    "--format=%x1e%P",
+    `-${Math.max(1, Math.floor(n))}`,
+    rev,
+    "--",
+  ];
 }
 
 /**

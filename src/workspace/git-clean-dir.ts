@@ -32,7 +32,8 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
   const gitDir = path.join(path.resolve(checkoutDir), ".git");
   const info = await lstat(gitDir).catch(() => null);
   // A `.git` file (worktree, gitlink) or symlink could point anywhere: only a plain directory is trusted for objects.
-  if (!info?.isDirectory()) throw new GitError(`Refusing to send credentials: ${gitDir} is not a plain git directory.`, "");
+  if (!info?.isDirectory())
+    throw new GitError(`Refusing to send credentials: ${gitDir} is not a plain git directory.`, "");
   const objects = path.join(gitDir, "objects");
   const dir = await mkdtemp(path.join(os.tmpdir(), "aider-bot-git-"));
   try {
@@ -45,7 +46,8 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
   if (shallowIn !== null) await writeFile(path.join(dir, "shallow"), shallowIn);
   const env = { ...CLEAN_ENV, GIT_DIR: dir, GIT_OBJECT_DIRECTORY: objects };
   return {
-    run: (args, options = {}) => run(dir, ["-c", "core.hooksPath=/dev/null", ...args], { ...options, env: { ...options.env, ...env } }),
+    run: (args, options = {}) =>
+      run(dir, ["-c", "core.hooksPath=/dev/null", ...args], { ...options, env: { ...options.env, ...env } }),
     async close() {
       try {
         const shallowOut = await readShallow(path.join(dir, "shallow"));
@@ -73,7 +75,10 @@ export async function writeBareSkeleton(dir: string): Promise<void> {
   await mkdir(path.join(dir, "refs", "tags"));
   await mkdir(path.join(dir, "objects"));
   await writeFile(path.join(dir, "HEAD"), "ref: refs/heads/main\n");
-  await writeFile(path.join(dir, "config"), "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n");
+  await writeFile(
+    path.join(dir, "config"),
+    "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n",
+  );
 }
 
 /**

@@ -17,19 +17,33 @@ const COMMIT_HOOKS = ["pre-commit", "prepare-commit-msg", "commit-msg"];
  * them: `git commit --only` leaves the user's other changes, staged or not, as they were (docs/behaviour.md#commits).
  * Hooks run (no `--no-verify`, docs/behaviour.md#one-commit-per-run); a refusal throws `HookRejectedError` with the hook's output.
  */
-export async function commitPaths(run: GitRun, dir: string, req: CommitRequest, committer: GitIdentity): Promise<CommitResult> {
+export async function commitPaths(
+  run: GitRun,
+  dir: string,
+  req: CommitRequest,
+  committer: GitIdentity,
+): Promise<CommitResult> {
   const stage = await stageablePaths(run, dir, req.paths);
-  if (stage.length === 0) throw new NothingToCommitError(`Nothing to commit: none of ${listOf(req.paths)} is a changed file git may track.`, "");
+  if (stage.length === 0)
+    throw new NothingToCommitError(
+      `Nothing to commit: none of ${listOf(req.paths)} is a changed file git may track.`,
+      "",
+    );
   await refusePlantedLinks(dir, stage);
   await run(dir, ["add", "--all", "--", ...stage]);
   const base = await baseOrEmptyTree(run, dir, "HEAD");
   const changed = await run(dir, ["diff", "--cached", "--quiet", base, "--", ...stage], { allowFail: true });
-  if (changed.exitCode === 0) throw new NothingToCommitError(`Nothing to commit: ${listOf(req.paths)} did not change.`, "");
+  if (changed.exitCode === 0)
+    throw new NothingToCommitError(`Nothing to commit: ${listOf(req.paths)} did not change.`, "");
 
   const { subject, message } = composeCommitMessage(req);
   const env = { ...authorEnv(req.author ?? committer), ...committerEnv(committer) };
   // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
-  const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
+  const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], {
+    allowFail: true,
+    input: processRedactor.redact(message),
+    env,
+  });
   if (!r.ok) throw await commitFailure(run, dir, r.output);
   const sha = (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
   return { sha, subject, stats: await commitStats(run, dir, sha) };
@@ -81,7 +95,11 @@ export async function refusePlantedLinks(dir: string, paths: readonly string[]):
 /** The error for a failed `git commit`: a hook's refusal (with its output) or git's own failure. */
 export async function commitFailure(run: GitRun, dir: string, output: string): Promise<GitError> {
   const text = output.trim();
-  if (await hasCommitHook(run, dir)) return new HookRejectedError(`A git hook refused the commit (hooks are not bypassed):\n${lastLines(text, 30)}`, output);
+  if (await hasCommitHook(run, dir))
+    return new HookRejectedError(
+      `A git hook refused the commit (hooks are not bypassed):\n${lastLines(text, 30)}`,
+      output,
+    );
   return new GitError(`git commit failed: ${lastLines(text, 8)}`, output);
 }
 

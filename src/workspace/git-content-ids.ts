@@ -31,7 +31,14 @@ export async function gitContentIds(exec: Exec, root: string): Promise<Map<strin
  * Null when `git ls-files -s` fails (not a checkout).
  */
 export async function gitIndexContentIds(exec: Exec, root: string): Promise<IndexContentIds | null> {
-  const git = (args: string[]) => exec.run({ command: "git", args, cwd: root, env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, maxOutputBytes: 400_000_000 });
+  const git = (args: string[]) =>
+    exec.run({
+      command: "git",
+      args,
+      cwd: root,
+      env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
+      maxOutputBytes: 400_000_000,
+    });
   // Both at once, the work-tree check on one thread (by default git stats files on many threads, and would slow
   // the quick index listing that the caller waits for).
   const changed = git(["-c", "core.preloadIndex=false", "ls-files", "-m", "-z"]);

@@ -25,9 +25,17 @@ export async function untrackedAmong(run: GitRun, dir: string, paths: readonly s
  * The work-tree form counts untracked files as wholly added without touching the index (no `--intent-to-add`
  * left behind on a user's checkout).
  */
-export async function diffStats(run: GitRun, dir: string, from: string, to?: string, paths: readonly string[] = []): Promise<DiffStat[]> {
+export async function diffStats(
+  run: GitRun,
+  dir: string,
+  from: string,
+  to?: string,
+  paths: readonly string[] = [],
+): Promise<DiffStat[]> {
   const base = await baseOrEmptyTree(run, dir, from);
-  const tracked = parseNumstat((await run(dir, ["diff", "--numstat", "-z", "--no-renames", base, ...(to ? [to] : []), "--", ...paths])).stdout);
+  const tracked = parseNumstat(
+    (await run(dir, ["diff", "--numstat", "-z", "--no-renames", base, ...(to ? [to] : []), "--", ...paths])).stdout,
+  );
   if (to) return tracked;
   const extra: DiffStat[] = [];
   // The work tree is the repository scripts' too: a new file may have become a link to the App key, /proc/…/environ

@@ -23,7 +23,11 @@ export function committerEnv(who: GitIdentity): Record<string, string> {
  * repository's own `user.name`/`user.email` (the CLI on a user's checkout, as Aider does), else the bot default,
  * so a fresh container without git config can still commit.
  */
-export async function resolveIdentity(run: GitRun, dir: string, configured: GitIdentity | undefined): Promise<GitIdentity> {
+export async function resolveIdentity(
+  run: GitRun,
+  dir: string,
+  configured: GitIdentity | undefined,
+): Promise<GitIdentity> {
   if (configured) return configured;
   const get = async (key: string) => (await run(dir, ["config", "--get", key], { allowFail: true })).stdout.trim();
   const [name, email] = await Promise.all([get("user.name"), get("user.email")]);

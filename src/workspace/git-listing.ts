@@ -22,7 +22,18 @@ export interface GitListing {
 export async function listGitFiles(exec: Exec, root: string): Promise<GitListing | null> {
   const r = await exec.run({
     command: "git",
-    args: ["-c", "core.preloadIndex=false", "ls-files", "-z", "-t", "-s", "--cached", "--modified", "--others", "--exclude-standard"],
+    args: [
+      "-c",
+      "core.preloadIndex=false",
+      "ls-files",
+      "-z",
+      "-t",
+      "-s",
+      "--cached",
+      "--modified",
+      "--others",
+      "--exclude-standard",
+    ],
     cwd: root,
     env: { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
     maxOutputBytes: 400_000_000,

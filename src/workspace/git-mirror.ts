@@ -1,5 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -46,8 +57,13 @@ const FETCH_TIMEOUT_MS = 5 * 60_000;
  * time. The checkout cannot be wrong even if two processes raced over the mirror: HEAD names the commit this fetch
  * reported, and objects are addressed by content, so a missing object fails `read-tree` rather than changing a file.
  */
-export async function cloneFromMirror(run: GitRun, req: { url: string; branch: string; dir: string; token?: string }, place: MirrorPlace): Promise<MirrorClone> {
-  if (/[\0-\x1f\x7f]/.test(req.url + req.branch)) return { ok: false, reason: "the URL or branch name has control characters" };
+export async function cloneFromMirror(
+  run: GitRun,
+  req: { url: string; branch: string; dir: string; token?: string },
+  place: MirrorPlace,
+): Promise<MirrorClone> {
+  if (/[\0-\x1f\x7f]/.test(req.url + req.branch))
+    return { ok: false, reason: "the URL or branch name has control characters" };
   // The steps up to the fetch are synchronous (a few small file operations): the fetch is the run's first wait, and
   // it starts in the turn the run asks for its checkout. Each awaited step had let the run's first GitHub requests
   // (built and parsed on this thread meanwhile) go first: the fetch started 35–50 ms after the call.
@@ -88,9 +104,30 @@ async function ensureMirror(mirror: string, maxPacks: number): Promise<boolean> 
  * so the server is told what the mirror has and sends only the rest) and returns the tip it fetched. Everything a
  * fetch receives stays packed (`fetch.unpackLimit=1`): a checkout links whole packs and never walks loose objects.
  */
-async function fetchTip(run: GitRun, mirror: string, req: { url: string; branch: string; token?: string }): Promise<string> {
-  const args = ["-c", "fetch.unpackLimit=1", "-c", "gc.auto=0", "fetch", "--quiet", "--no-tags", "--depth", "1", "--", req.url, `+refs/heads/${req.branch}:refs/heads/${req.branch}`];
-  await run(mirror, args, { ...(req.token ? { token: req.token } : {}), env: { GIT_DIR: mirror }, timeoutMs: FETCH_TIMEOUT_MS });
+async function fetchTip(
+  run: GitRun,
+  mirror: string,
+  req: { url: string; branch: string; token?: string },
+): Promise<string> {
+  const args = [
+    "-c",
+    "fetch.unpackLimit=1",
+    "-c",
+    "gc.auto=0",
+    "fetch",
+    "--quiet",
+    "--no-tags",
+    "--depth",
+    "1",
+    "--",
+    req.url,
+    `+refs/heads/${req.branch}:refs/heads/${req.branch}`,
+  ];
+  await run(mirror, args, {
+    ...(req.token ? { token: req.token } : {}),
+    env: { GIT_DIR: mirror },
+    timeoutMs: FETCH_TIMEOUT_MS,
+  });
   const fetched = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t/.exec(await readFile(path.join(mirror, "FETCH_HEAD"), "utf8"));
   if (!fetched?.[1]) throw new Error("the mirror's fetch reported no commit");
   return fetched[1];
@@ -102,11 +139,17 @@ async function fetchTip(run: GitRun, mirror: string, req: { url: string; branch:
  * `origin` with the clone's refspec. The branch name was accepted by git's fetch as a ref, so it is a valid ref
  * name (no `..`, no leading `/`); it is still checked to stay under `refs/`.
  */
-async function writeCheckoutGitDir(mirror: string, gitDir: string, tip: string, req: { url: string; branch: string }): Promise<void> {
+async function writeCheckoutGitDir(
+  mirror: string,
+  gitDir: string,
+  tip: string,
+  req: { url: string; branch: string },
+): Promise<void> {
   const refs = path.join(gitDir, "refs");
   const branchRef = path.join(refs, "heads", req.branch);
   const trackingRef = path.join(refs, "remotes", "origin", req.branch);
-  for (const ref of [branchRef, trackingRef]) if (!ref.startsWith(refs + path.sep)) throw new Error("the branch name leaves refs/");
+  for (const ref of [branchRef, trackingRef])
+    if (!ref.startsWith(refs + path.sep)) throw new Error("the branch name leaves refs/");
   await mkdir(path.join(gitDir, "objects", "pack"), { recursive: true });
   await mkdir(path.join(gitDir, "objects", "info"));
   await mkdir(path.join(refs, "tags"), { recursive: true });

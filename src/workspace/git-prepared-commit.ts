@@ -39,16 +39,28 @@ export async function prepareCommit(
   offered?: OfferedDiff,
 ): Promise<PreparedCommit> {
   const known = knownTracked && paths.every((p) => knownTracked.has(p));
-  const { tracked, untracked } = known ? { tracked: [...new Set(paths)], untracked: [] } : paths.length ? await sortPaths(run, dir, paths) : { tracked: [], untracked: [] };
+  const { tracked, untracked } = known
+    ? { tracked: [...new Set(paths)], untracked: [] }
+    : paths.length
+      ? await sortPaths(run, dir, paths)
+      : { tracked: [], untracked: [] };
   const stage = [...tracked, ...untracked];
-  if (stage.length === 0) return { diff: "", commit: async () => nothingToCommit(`none of ${listOf(paths)} is a changed file git may track`) };
+  if (stage.length === 0)
+    return {
+      diff: "",
+      commit: async () => nothingToCommit(`none of ${listOf(paths)} is a changed file git may track`),
+    };
   if (untracked.length) await run(dir, ["add", "--all", "--", ...untracked]);
   // A name git quotes in a diff header cannot be matched to its section: then the new files get their own diff.
   const diff =
     known && offered && fromTheIndex(offered, tracked)
       ? offered.diff
       : untracked.some(needsQuoting)
-        ? [untracked.map((f) => `Added ${f}\n`).join(""), tracked.length ? await diffAgainstHead(run, dir, tracked) : "", await diffAgainstHead(run, dir, untracked)].join("")
+        ? [
+            untracked.map((f) => `Added ${f}\n`).join(""),
+            tracked.length ? await diffAgainstHead(run, dir, tracked) : "",
+            await diffAgainstHead(run, dir, untracked),
+          ].join("")
         : composeDiffText(await diffAgainstHead(run, dir, stage), untracked);
   return {
     diff,
@@ -60,7 +72,11 @@ export async function prepareCommit(
       const env = { ...authorEnv(req.author ?? who), ...committerEnv(who) };
       // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
       // Not --quiet: the summary names the new commit in full (core.abbrev=no) and counts its lines.
-      const r = await run(dir, ["-c", "core.abbrev=no", "commit", "--cleanup=whitespace", "--file", "-", "--", ...stage], { allowFail: true, input: processRedactor.redact(message), env });
+      const r = await run(
+        dir,
+        ["-c", "core.abbrev=no", "commit", "--cleanup=whitespace", "--file", "-", "--", ...stage],
+        { allowFail: true, input: processRedactor.redact(message), env },
+      );
       if (!r.ok) throw await commitFailure(run, dir, r.output);
       const summarised = statsFromSummary(r.stdout, diff);
       if (summarised) return { sha: summarised.sha, subject, stats: summarised.stats };
@@ -68,7 +84,8 @@ export async function prepareCommit(
       const out = (await run(dir, ["diff-tree", "--root", "-r", "--no-renames", "--numstat", "-z", "HEAD"])).stdout;
       const nul = out.indexOf("\0");
       const sha = (nul < 0 ? out : out.slice(0, nul)).trim();
-      if (!/^[0-9a-f]{40,64}$/.test(sha)) throw new GitError(`git diff-tree did not name the new commit: ${out.slice(0, 200)}`, out);
+      if (!/^[0-9a-f]{40,64}$/.test(sha))
+        throw new GitError(`git diff-tree did not name the new commit: ${out.slice(0, 200)}`, out);
       return { sha, subject, stats: parseNumstat(nul < 0 ? "" : out.slice(nul + 1)) };
     },
   };
@@ -108,8 +125,13 @@ function nothingToCommit(why: string): never {
 }
 
 /** Tracked (present or deleted) and untracked-not-ignored files among `paths`, folders expanded, in git's order. */
-async function sortPaths(run: GitRun, dir: string, paths: readonly string[]): Promise<{ tracked: string[]; untracked: string[] }> {
-  const out = (await run(dir, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard", "--", ...paths])).stdout;
+async function sortPaths(
+  run: GitRun,
+  dir: string,
+  paths: readonly string[],
+): Promise<{ tracked: string[]; untracked: string[] }> {
+  const out = (await run(dir, ["ls-files", "-z", "-t", "--cached", "--others", "--exclude-standard", "--", ...paths]))
+    .stdout;
   const tracked = new Set<string>();
   const untracked = new Set<string>();
   for (const entry of out.split("\0")) {
@@ -162,7 +184,9 @@ function newFilePath(section: string): string | null {
  * first ` <sha>]` is the commit's. Hooks print to stderr, never here. Null when the output does not read so (another
  * git, another language): the caller then asks git.
  */
-export function parseCommitSummary(stdout: string): { sha: string; files: number; added: number; removed: number } | null {
+export function parseCommitSummary(
+  stdout: string,
+): { sha: string; files: number; added: number; removed: number } | null {
   const lines = stdout.split("\n");
   const sha = /^\[[^\n]*? ([0-9a-f]{40}|[0-9a-f]{64})\] /.exec(lines[0] ?? "")?.[1];
   if (!sha) return null;
@@ -184,7 +208,9 @@ function statsFromSummary(stdout: string, diff: string): { sha: string; stats: C
   if (!summary || !stats) return null;
   const added = stats.reduce((n, s) => n + s.added, 0);
   const removed = stats.reduce((n, s) => n + s.removed, 0);
-  return stats.length === summary.files && added === summary.added && removed === summary.removed ? { sha: summary.sha, stats } : null;
+  return stats.length === summary.files && added === summary.added && removed === summary.removed
+    ? { sha: summary.sha, stats }
+    : null;
 }
 
 /** Whether git quotes this name in a diff header even with core.quotePath=false (`"`, `\\`, control characters). */

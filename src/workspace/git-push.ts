@@ -30,7 +30,8 @@ interface Transport {
 }
 
 /** What git says when the remote has commits we lack (not for hooks, protection rules or auth failures). */
-const MOVED = /\[rejected\].*\((fetch first|non-fast-forward)\)|updates were rejected because the (remote contains work|tip of your current branch is behind)/i;
+const MOVED =
+  /\[rejected\].*\((fetch first|non-fast-forward)\)|updates were rejected because the (remote contains work|tip of your current branch is behind)/i;
 
 /**
  * Push HEAD without force. When the remote branch moved meanwhile: fetch it, rebase our own commits (those after
@@ -46,16 +47,21 @@ export async function pushBranch(run: GitRun, req: PushRequest, ctx: PushContext
     const head = async () => (await run(req.dir, ["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
     const first = await transport.push(ctx.head ?? (await head()), req.branch);
     if (first.ok) return await afterPush(run, req, remote);
-    if (!MOVED.test(first.output)) throw new GitError(`git push to \`${req.branch}\` failed: ${first.output.trim()}`, first.output);
+    if (!MOVED.test(first.output))
+      throw new GitError(`git push to \`${req.branch}\` failed: ${first.output.trim()}`, first.output);
 
     const startedFrom = await run(req.dir, ["rev-parse", "--verify", "--quiet", tracking], { allowFail: true });
     const tip = await transport.fetch(req.branch);
     await run(req.dir, ["update-ref", tracking, tip]);
     // Replaying only startedFrom..HEAD keeps commits the remote dropped (a force-push) from coming back.
     const base = startedFrom.ok ? startedFrom.stdout.trim() : "";
-    const ours = base !== "" && (await run(req.dir, ["merge-base", "--is-ancestor", base, "HEAD"], { allowFail: true })).ok;
+    const ours =
+      base !== "" && (await run(req.dir, ["merge-base", "--is-ancestor", base, "HEAD"], { allowFail: true })).ok;
     const onto = ours ? ["--onto", tracking, base] : [tracking];
-    const rebase = await run(req.dir, ["rebase", "--quiet", "--autostash", ...onto], { allowFail: true, env: committerEnv(ctx.committer) });
+    const rebase = await run(req.dir, ["rebase", "--quiet", "--autostash", ...onto], {
+      allowFail: true,
+      env: committerEnv(ctx.committer),
+    });
     if (!rebase.ok) {
       await run(req.dir, ["rebase", "--abort"], { allowFail: true });
       throw new PushRejectedError(
@@ -66,7 +72,10 @@ export async function pushBranch(run: GitRun, req: PushRequest, ctx: PushContext
     const second = await transport.push(await head(), req.branch);
     if (!second.ok) {
       if (MOVED.test(second.output)) {
-        throw new PushRejectedError(`The branch \`${req.branch}\` moved again while I was pushing, so nothing was pushed.`, second.output);
+        throw new PushRejectedError(
+          `The branch \`${req.branch}\` moved again while I was pushing, so nothing was pushed.`,
+          second.output,
+        );
       }
       throw new GitError(`git push to \`${req.branch}\` failed: ${second.output.trim()}`, second.output);
     }
@@ -80,7 +89,8 @@ async function openTransport(run: GitRun, req: PushRequest, ctx: PushContext, re
   if (!req.token) {
     // No credential at stake: the checkout's own remote, as a user's git would.
     return {
-      push: (sha, branch) => run(req.dir, ["push", "--quiet", remote, `${sha}:refs/heads/${branch}`], { allowFail: true }),
+      push: (sha, branch) =>
+        run(req.dir, ["push", "--quiet", remote, `${sha}:refs/heads/${branch}`], { allowFail: true }),
       async fetch(branch) {
         const tracking = `refs/remotes/${remote}/${branch}`;
         await run(req.dir, ["fetch", "--quiet", "--no-tags", remote, `+refs/heads/${branch}:${tracking}`]);
@@ -93,14 +103,26 @@ async function openTransport(run: GitRun, req: PushRequest, ctx: PushContext, re
 }
 
 /** Token-bearing push/fetch to `url` from a clean git dir. */
-export async function cleanTransport(run: GitRun, dir: string, url: string | undefined, token: string): Promise<Transport> {
-  if (!url) throw new GitError("Refusing to send credentials: this checkout's clone URL is not known, so there is no trusted place to send them.", "");
+export async function cleanTransport(
+  run: GitRun,
+  dir: string,
+  url: string | undefined,
+  token: string,
+): Promise<Transport> {
+  if (!url)
+    throw new GitError(
+      "Refusing to send credentials: this checkout's clone URL is not known, so there is no trusted place to send them.",
+      "",
+    );
   const clean = await openCleanGitDir(run, dir);
   return {
-    push: (sha, branch) => clean.run(["push", "--quiet", "--", url, `${sha}:refs/heads/${branch}`], { token, allowFail: true }),
+    push: (sha, branch) =>
+      clean.run(["push", "--quiet", "--", url, `${sha}:refs/heads/${branch}`], { token, allowFail: true }),
     async fetch(branch, extraArgs = []) {
       const ref = "refs/aider-bot/fetched";
-      await clean.run(["fetch", "--quiet", "--no-tags", ...extraArgs, "--", url, `+refs/heads/${branch}:${ref}`], { token });
+      await clean.run(["fetch", "--quiet", "--no-tags", ...extraArgs, "--", url, `+refs/heads/${branch}:${ref}`], {
+        token,
+      });
       return (await clean.run(["rev-parse", ref])).stdout.trim();
     },
     close: () => clean.close(),
@@ -114,8 +136,12 @@ export async function cleanTransport(run: GitRun, dir: string, url: string | und
 async function afterPush(run: GitRun, req: PushRequest, remote: string): Promise<void> {
   if (!req.setUpstream) return;
   const refspec = `+refs/heads/${req.branch}:refs/remotes/${remote}/${req.branch}`;
-  const existing = (await run(req.dir, ["config", "--get-all", `remote.${remote}.fetch`], { allowFail: true })).stdout.split("\n");
-  const covered = existing.some((line) => line.trim() === refspec || line.trim() === `+refs/heads/*:refs/remotes/${remote}/*`);
+  const existing = (
+    await run(req.dir, ["config", "--get-all", `remote.${remote}.fetch`], { allowFail: true })
+  ).stdout.split("\n");
+  const covered = existing.some(
+    (line) => line.trim() === refspec || line.trim() === `+refs/heads/*:refs/remotes/${remote}/*`,
+  );
   if (!covered) await run(req.dir, ["config", "--add", `remote.${remote}.fetch`, refspec]);
   await run(req.dir, ["update-ref", `refs/remotes/${remote}/${req.branch}`, "HEAD"]);
   const current = await run(req.dir, ["symbolic-ref", "--quiet", "--short", "HEAD"], { allowFail: true });

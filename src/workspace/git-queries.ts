@@ -37,7 +37,9 @@ export async function statusPorcelain(run: GitRun, dir: string): Promise<StatusE
 
 /** The newest `n` commits reachable from HEAD (or `rev`). */
 export async function log(run: GitRun, dir: string, n: number, rev = "HEAD"): Promise<LogEntry[]> {
-  const out = (await run(dir, ["log", `-${Math.max(1, Math.floor(n))}`, "--format=%H%x1f%an%x1f%ae%x1f%B%x1e", rev, "--"])).stdout;
+  const out = (
+    await run(dir, ["log", `-${Math.max(1, Math.floor(n))}`, "--format=%H%x1f%an%x1f%ae%x1f%B%x1e", rev, "--"])
+  ).stdout;
   return out
     .split("\x1e")
     .map((s) => s.replace(/^\n/, ""))
@@ -67,7 +69,11 @@ export async function isAncestor(run: GitRun, dir: string, ancestor: string, des
  * The remote's default branch: from `refs/remotes/<remote>/HEAD` when the clone recorded it, else asked of the
  * server (`ls-remote --symref`). Null when neither knows.
  */
-export async function defaultRemoteBranch(run: GitRun, dir: string, opts: { remote?: string; localOnly?: boolean } = {}): Promise<string | null> {
+export async function defaultRemoteBranch(
+  run: GitRun,
+  dir: string,
+  opts: { remote?: string; localOnly?: boolean } = {},
+): Promise<string | null> {
   const remote = opts.remote ?? "origin";
   const local = await run(dir, ["symbolic-ref", "--quiet", `refs/remotes/${remote}/HEAD`], { allowFail: true });
   if (local.ok) return local.stdout.trim().replace(`refs/remotes/${remote}/`, "");

@@ -8,24 +8,47 @@ import { processRedactor } from "../security/process-redactor.js";
  * Undo one commit as a new commit (`/aider undo`; history that may be pushed is never rewritten). Refuses when
  * tracked files have uncommitted changes. Hooks run. Returns the new commit's sha.
  */
-export async function revertCommit(run: GitRun, dir: string, sha: string, committer: GitIdentity, trailers: readonly string[] = []): Promise<string> {
+export async function revertCommit(
+  run: GitRun,
+  dir: string,
+  sha: string,
+  committer: GitIdentity,
+  trailers: readonly string[] = [],
+): Promise<string> {
   const dirty = await run(dir, ["status", "--porcelain", "--untracked-files=no"]);
   if (dirty.stdout.trim()) {
-    throw new GitError(`Cannot revert ${sha.slice(0, 7)}: the checkout has uncommitted changes:\n${dirty.stdout.trim()}`, dirty.stdout);
+    throw new GitError(
+      `Cannot revert ${sha.slice(0, 7)}: the checkout has uncommitted changes:\n${dirty.stdout.trim()}`,
+      dirty.stdout,
+    );
   }
   const full = (await run(dir, ["rev-parse", "--verify", `${sha}^{commit}`])).stdout.trim();
   const subject = (await run(dir, ["log", "-1", "--format=%s", full])).stdout.trim();
   const r = await run(dir, ["revert", "--no-commit", full], { allowFail: true, env: committerEnv(committer) });
   if (!r.ok) {
     await restore(run, dir);
-    throw new GitError(`Reverting ${full.slice(0, 7)} failed (later commits changed the same lines?): ${r.output.trim()}`, r.output);
+    throw new GitError(
+      `Reverting ${full.slice(0, 7)} failed (later commits changed the same lines?): ${r.output.trim()}`,
+      r.output,
+    );
   }
-  const { message } = composeCommitMessage({ subject: `Revert "${subject}"`, body: `This reverts commit ${full}.`, trailers });
+  const { message } = composeCommitMessage({
+    subject: `Revert "${subject}"`,
+    body: `This reverts commit ${full}.`,
+    trailers,
+  });
   const env = { ...authorEnv(committer), ...committerEnv(committer) };
-  const c = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-"], { allowFail: true, input: processRedactor.redact(message), env });
+  const c = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-"], {
+    allowFail: true,
+    input: processRedactor.redact(message),
+    env,
+  });
   if (!c.ok) {
     await restore(run, dir);
-    throw new HookRejectedError(`The revert commit was refused:\n${c.output.trim().split("\n").slice(-30).join("\n")}`, c.output);
+    throw new HookRejectedError(
+      `The revert commit was refused:\n${c.output.trim().split("\n").slice(-30).join("\n")}`,
+      c.output,
+    );
   }
   return (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
 }

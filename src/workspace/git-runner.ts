@@ -28,14 +28,26 @@ export type GitRun = (cwd: string, args: readonly string[], options?: GitRunOpti
  * GIT_* reaches git), prompts off, pathspecs literal (a file named `*.ts` is that file, not a glob), paths
  * unquoted, and every surfaced text redacted of the token. `configArgs` (`-c key=value` pairs) go before every command.
  */
-export function createGitRunner(exec: Exec, baseEnv: Readonly<Record<string, string>> = {}, configArgs: readonly string[] = []): GitRun {
+export function createGitRunner(
+  exec: Exec,
+  baseEnv: Readonly<Record<string, string>> = {},
+  configArgs: readonly string[] = [],
+): GitRun {
   return async (cwd, args, options = {}) => {
     const r = await exec.run({
       command: "git",
       // With a token in the env, no hook may run: a script of the repository could have planted one to read it.
       // No automatic maintenance: after a commit or fetch git would start `git maintenance run --auto`, one more
       // process on a clone that lives for one run.
-      args: ["-c", "core.quotePath=false", "-c", "maintenance.auto=false", ...(options.token ? ["-c", "core.hooksPath=/dev/null"] : []), ...configArgs, ...args],
+      args: [
+        "-c",
+        "core.quotePath=false",
+        "-c",
+        "maintenance.auto=false",
+        ...(options.token ? ["-c", "core.hooksPath=/dev/null"] : []),
+        ...configArgs,
+        ...args,
+      ],
       cwd,
       env: { ...gitAuthEnv(options.token), GIT_LITERAL_PATHSPECS: "1", ...baseEnv, ...options.env },
       timeoutMs: options.timeoutMs ?? 300_000,

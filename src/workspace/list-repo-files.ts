@@ -13,7 +13,8 @@ export interface ListRepoFilesOptions {
 
 /** Never descended into: VCS data, dependencies and our own cache. */
 const SKIP_DIRS = new Set([".git", "node_modules", ".aider-bot-cache", ".hg", ".svn"]);
-const BINARY_EXT = /\.(png|jpe?g|gif|webp|ico|bmp|pdf|zip|gz|tgz|bz2|xz|7z|jar|class|so|dylib|dll|exe|o|a|wasm|woff2?|ttf|otf|mp[34]|mov|avi|sqlite|db|bin|pyc)$/i;
+const BINARY_EXT =
+  /\.(png|jpe?g|gif|webp|ico|bmp|pdf|zip|gz|tgz|bz2|xz|7z|jar|class|so|dylib|dll|exe|o|a|wasm|woff2?|ttf|otf|mp[34]|mov|avi|sqlite|db|bin|pyc)$/i;
 
 /**
  * Repo-relative files under `root`, sorted. In a git checkout (and with `exec`): `git ls-files --cached --others
@@ -42,7 +43,13 @@ interface Rules {
   ig: Ignore;
 }
 
-async function walk(reader: ConfinedReader, rel: string, rules: Rules[], maxBytes: number, out: string[]): Promise<void> {
+async function walk(
+  reader: ConfinedReader,
+  rel: string,
+  rules: Rules[],
+  maxBytes: number,
+  out: string[],
+): Promise<void> {
   const root = reader.root;
   const abs = path.join(root, rel);
   const here = readGitignore(reader, rel);

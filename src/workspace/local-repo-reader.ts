@@ -20,7 +20,9 @@ export function createLocalRepoReader(root: string) {
         const real = await realpath(path.join(root, dir));
         if (real !== realRoot && !real.startsWith(`${realRoot}${path.sep}`)) return [];
         const entries = await readdir(real, { withFileTypes: true });
-        return entries.filter((e) => e.name !== ".git" && (e.isFile() || e.isDirectory())).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+        return entries
+          .filter((e) => e.name !== ".git" && (e.isFile() || e.isDirectory()))
+          .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
       } catch {
         return [];
       }

@@ -30,15 +30,23 @@ export interface CommitChanges {
  * modes, `cat-file --batch-check` for the sizes, `cat-file blob` for each file. Every content read is checked
  * against its blob id, so what is sent is byte for byte what was committed.
  */
-export async function readCommitChanges(run: GitRun, dir: string, sha: string, maxBytes: number): Promise<CommitChanges> {
+export async function readCommitChanges(
+  run: GitRun,
+  dir: string,
+  sha: string,
+  maxBytes: number,
+): Promise<CommitChanges> {
   const parent = (await run(dir, ["rev-parse", "--verify", `${sha}^1^{commit}`])).stdout.trim();
   const message = (await run(dir, ["log", "-1", "--format=%B", sha])).stdout;
-  const raw = (await run(dir, ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--raw", parent, sha])).stdout;
+  const raw = (await run(dir, ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--raw", parent, sha]))
+    .stdout;
   const entries = parseRawDiff(raw);
   const files = entries.filter((e) => e.status !== "D" && isRegular(e.dstMode));
   const sizes = new Map<string, number>();
   if (files.length) {
-    const check = await run(dir, ["cat-file", "--batch-check"], { input: files.map((f) => f.dstOid).join("\n") + "\n" });
+    const check = await run(dir, ["cat-file", "--batch-check"], {
+      input: files.map((f) => f.dstOid).join("\n") + "\n",
+    });
     for (const line of check.stdout.split("\n")) {
       const [oid, , size] = line.split(" ");
       if (oid && size) sizes.set(oid, Number(size));

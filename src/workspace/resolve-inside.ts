@@ -15,7 +15,12 @@ export type ResolvedPath =
  * file inside (the link is kept), and deleted itself on delete. Anything landing outside the checkout or in
  * `.git/` is refused. Reads go through `createConfinedReader` instead.
  */
-export async function resolveInside(root: string, rel: string, protectedPaths: readonly string[], change: "write" | "delete"): Promise<ResolvedPath> {
+export async function resolveInside(
+  root: string,
+  rel: string,
+  protectedPaths: readonly string[],
+  change: "write" | "delete",
+): Promise<ResolvedPath> {
   const policy = checkPathPolicy(rel, protectedPaths);
   if (policy) return { ok: false, message: policy.message };
   const refuse = (why: string): ResolvedPath => ({ ok: false, message: `Refused to edit \`${rel}\`: ${why}.` });
@@ -36,7 +41,8 @@ export async function resolveInside(root: string, rel: string, protectedPaths: r
   const existing = await lstat(target).catch(() => null);
   if (existing?.isSymbolicLink() && change === "write") {
     const real = await realpath(target).catch(() => null); // dangling link: refused just below
-    if (real === null) return refuse("it is a symbolic link that leads nowhere; delete it or edit the file it should name");
+    if (real === null)
+      return refuse("it is a symbolic link that leads nowhere; delete it or edit the file it should name");
     const where = landed(real);
     if (where) return refuse(where);
     const info = await lstat(real);

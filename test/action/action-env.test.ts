@@ -17,7 +17,13 @@ const runner = {
 
 describe("readActionEnv", () => {
   it("reads the runner's variables and the inputs as a JavaScript action receives them (hyphens kept)", () => {
-    const env = readActionEnv({ ...runner, INPUT_MODEL: "gpt-4.1", "INPUT_EDIT-FORMAT": "whole", "INPUT_CONFIG-PATH": ".github/bot.yml", INPUT_TRIGGER: "bot" });
+    const env = readActionEnv({
+      ...runner,
+      INPUT_MODEL: "gpt-4.1",
+      "INPUT_EDIT-FORMAT": "whole",
+      "INPUT_CONFIG-PATH": ".github/bot.yml",
+      INPUT_TRIGGER: "bot",
+    });
     expect(env).toMatchObject({
       eventName: "issue_comment",
       owner: "acme",
@@ -53,7 +59,12 @@ describe("readActionEnv", () => {
       INPUT_MODEL: "",
       INPUT_WEAK_MODEL: " ",
     });
-    expect(env.inputs).toMatchObject({ githubToken: "ghs_x", openaiBaseUrl: "http://127.0.0.1:9/v1", model: "gpt-4o", configPath: ".github/aider.yml" });
+    expect(env.inputs).toMatchObject({
+      githubToken: "ghs_x",
+      openaiBaseUrl: "http://127.0.0.1:9/v1",
+      model: "gpt-4o",
+      configPath: ".github/aider.yml",
+    });
     expect(env.inputs.openaiApiKey).toBeUndefined();
     expect(env.inputs.weakModel).toBeUndefined();
   });
@@ -79,7 +90,9 @@ describe("readActionEnv", () => {
   });
 
   it("does not echo a malformed URL (it may carry credentials)", () => {
-    expect(() => readActionEnv({ ...runner, "INPUT_OPENAI-BASE-URL": "https://user:secret@[bad" })).toThrow(/not a valid URL/);
+    expect(() => readActionEnv({ ...runner, "INPUT_OPENAI-BASE-URL": "https://user:secret@[bad" })).toThrow(
+      /not a valid URL/,
+    );
     try {
       readActionEnv({ ...runner, "INPUT_OPENAI-BASE-URL": "https://user:secret@[bad" });
     } catch (error) {
@@ -102,7 +115,14 @@ describe("readActionEnv: what the repository's commands may see", () => {
       NPM_TOKEN: "npm_secret",
       "INPUT_PASS-ENV": "DATABASE_URL, REDIS_HOST\nMISSING",
     });
-    expect(env.checkEnv).toEqual({ JAVA_HOME: "/opt/java", JAVA_HOME_17_X64: "/opt/java17", pythonLocation: "/opt/py", GOROOT: "/opt/go", DATABASE_URL: "postgres://db", REDIS_HOST: "redis" });
+    expect(env.checkEnv).toEqual({
+      JAVA_HOME: "/opt/java",
+      JAVA_HOME_17_X64: "/opt/java17",
+      pythonLocation: "/opt/py",
+      GOROOT: "/opt/go",
+      DATABASE_URL: "postgres://db",
+      REDIS_HOST: "redis",
+    });
   });
 
   it.each(["INPUT_OPENAI_API_KEY", "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN"])("refuses to pass %s", (name) => {

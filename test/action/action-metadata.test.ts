@@ -26,7 +26,18 @@ describe("action.yml", () => {
       outputs: Record<string, { value: string }>;
       runs: { using: string; steps: { id?: string; env?: Record<string, string>; run?: string }[] };
     };
-    for (const name of ["openai-base-url", "openai-api-key", "model", "weak-model", "edit-format", "trigger", "label", "config-path", "github-token", "message"]) {
+    for (const name of [
+      "openai-base-url",
+      "openai-api-key",
+      "model",
+      "weak-model",
+      "edit-format",
+      "trigger",
+      "label",
+      "config-path",
+      "github-token",
+      "message",
+    ]) {
       expect(action.inputs).toHaveProperty([name]);
     }
     expect(action.inputs["github-token"]!.default).toBe("${{ github.token }}");
@@ -38,7 +49,8 @@ describe("action.yml", () => {
     for (const name of Object.keys(action.inputs)) {
       expect(step.env?.[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`]).toBe(`\${{ inputs.${name} }}`);
     }
-    for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
+    for (const [name, output] of Object.entries(action.outputs))
+      expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
     // The model key only reaches the step that needs it, never the build (npm ci runs package scripts).
     const build = action.runs.steps.find((s) => s.id !== "run")!;
     expect(JSON.stringify(build)).not.toContain("openai-api-key");
@@ -65,7 +77,10 @@ describe("action.yml", () => {
 /** The example workflows of the Action's guide (docs/github-action.md). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- on its own line: a formatter moves a trailing comment after `{`
 async function exampleWorkflows(): Promise<{ source: string; workflows: Record<string, any>[] }> {
-  const blocks = (text: string) => [...text.matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /uses: \S*aider-bot@/.test(b) && /^jobs:/m.test(b));
+  const blocks = (text: string) =>
+    [...text.matchAll(/```ya?ml\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .filter((b) => /uses: \S*aider-bot@/.test(b) && /^jobs:/m.test(b));
   const source = "docs/github-action.md";
   const text = await load(source);
   return { source, workflows: blocks(text).map((b) => parse(b) as Record<string, any>) }; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,4 +1,10 @@
-import { actionOutputs, escapeCommandData, formatOutputFile, renderSummary, type ActionResult } from "../../src/action/action-outputs.js";
+import {
+  actionOutputs,
+  escapeCommandData,
+  formatOutputFile,
+  renderSummary,
+  type ActionResult,
+} from "../../src/action/action-outputs.js";
 import type { CoderResult } from "../../src/coder/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 
@@ -10,7 +16,14 @@ const request = (number: number): RunRequest => ({
   installationId: 0,
   cloneUrl: "https://github.com/acme/widgets.git",
   defaultBranch: "main",
-  target: { kind: "pull-request", number, headRef: "calc", headSha: "a".repeat(40), headCloneUrl: "https://github.com/acme/widgets.git", isFork: false },
+  target: {
+    kind: "pull-request",
+    number,
+    headRef: "calc",
+    headSha: "a".repeat(40),
+    headCloneUrl: "https://github.com/acme/widgets.git",
+    isFork: false,
+  },
   verb: "run",
   message: "m",
   untrustedContext: [],
@@ -57,26 +70,63 @@ describe("action outputs", () => {
   it("a push: sha, the PR it went to, tokens and cost", () => {
     const result: ActionResult = {
       outcome: "pushed",
-      runs: [{ request: request(7), outcome: { kind: "pushed", result: coder(0.0123456789), sha: "c".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "🚀" }],
+      runs: [
+        {
+          request: request(7),
+          outcome: { kind: "pushed", result: coder(0.0123456789), sha: "c".repeat(40), url: "u", elapsedMs: 1 },
+          finalBody: "🚀",
+        },
+      ],
     };
-    expect(actionOutputs(result)).toEqual({ outcome: "pushed", "commit-sha": "c".repeat(40), "pr-number": "7", tokens: "1234", cost: "0.012346" });
+    expect(actionOutputs(result)).toEqual({
+      outcome: "pushed",
+      "commit-sha": "c".repeat(40),
+      "pr-number": "7",
+      tokens: "1234",
+      cost: "0.012346",
+    });
   });
 
   it("a new PR: its number; an unknown price leaves cost empty; a branch push without a PR has no number", () => {
     const pr: ActionResult = {
       outcome: "pull-request",
-      runs: [{ request: request(3), outcome: { kind: "pull-request", result: coder(null), sha: "d".repeat(40), pr: { number: 12, url: "u" }, branch: "aider/x", elapsedMs: 1 }, finalBody: "" }],
+      runs: [
+        {
+          request: request(3),
+          outcome: {
+            kind: "pull-request",
+            result: coder(null),
+            sha: "d".repeat(40),
+            pr: { number: 12, url: "u" },
+            branch: "aider/x",
+            elapsedMs: 1,
+          },
+          finalBody: "",
+        },
+      ],
     };
     expect(actionOutputs(pr)).toMatchObject({ "pr-number": "12", cost: "" });
     const branchOnly: ActionResult = {
       outcome: "pushed",
-      runs: [{ request: request(0), outcome: { kind: "pushed", result: coder(null), sha: "e".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "" }],
+      runs: [
+        {
+          request: request(0),
+          outcome: { kind: "pushed", result: coder(null), sha: "e".repeat(40), url: "u", elapsedMs: 1 },
+          finalBody: "",
+        },
+      ],
     };
     expect(actionOutputs(branchOnly)["pr-number"]).toBe("");
   });
 
   it("no run: only the outcome", () => {
-    expect(actionOutputs({ outcome: "unauthorized", reason: "x", runs: [] })).toEqual({ outcome: "unauthorized", "commit-sha": "", "pr-number": "", tokens: "", cost: "" });
+    expect(actionOutputs({ outcome: "unauthorized", reason: "x", runs: [] })).toEqual({
+      outcome: "unauthorized",
+      "commit-sha": "",
+      "pr-number": "",
+      tokens: "",
+      cost: "",
+    });
   });
 
   it("writes multi-line values safely: a value cannot end its block early and set another output", () => {
@@ -89,11 +139,19 @@ describe("action outputs", () => {
   it("the summary shows each run's final status, or why nothing ran", () => {
     const ran: ActionResult = {
       outcome: "pushed",
-      runs: [{ request: request(7), outcome: { kind: "pushed", result: coder(null), sha: "c".repeat(40), url: "u", elapsedMs: 1 }, finalBody: "🚀 Pushed it" }],
+      runs: [
+        {
+          request: request(7),
+          outcome: { kind: "pushed", result: coder(null), sha: "c".repeat(40), url: "u", elapsedMs: 1 },
+          finalBody: "🚀 Pushed it",
+        },
+      ],
     };
     expect(renderSummary(ran)).toContain("### pushed on #7\n\n🚀 Pushed it");
     expect(renderSummary(ran)).toContain("🚀 Pushed it");
-    expect(renderSummary({ outcome: "refused", reason: "No open pull request", runs: [] })).toContain("No run: **refused** — No open pull request");
+    expect(renderSummary({ outcome: "refused", reason: "No open pull request", runs: [] })).toContain(
+      "No run: **refused** — No open pull request",
+    );
   });
 
   it("escapes workflow command data", () => {

@@ -5,7 +5,11 @@ import path from "node:path";
 import { branchLog, fileOnBranch, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import type { FakeRepo } from "../../src/demo/fake-github-state.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
-import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
+import {
+  startScriptedLlmServer,
+  type ScriptedLlmServer,
+  type ScriptedReply,
+} from "../../src/demo/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
@@ -20,9 +24,11 @@ const files = {
   "README.md": "# widgets\n",
   // The repository's tests note where they ran (HOME is the runner's, outside any checkout).
   // They also show whether a variable passed with `pass-env`, or a secret of the action, reached them.
-  ".github/aider.yml": 'test: echo "$(pwd) ${SERVICE_URL:-none} ${INPUT_OPENAI_API_KEY:-none}${INPUT_GITHUB_TOKEN:-}" >> "$HOME/test-runs.txt"\n',
+  ".github/aider.yml":
+    'test: echo "$(pwd) ${SERVICE_URL:-none} ${INPUT_OPENAI_API_KEY:-none}${INPUT_GITHUB_TOKEN:-}" >> "$HOME/test-runs.txt"\n',
 };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 
 /** One run spawns the CLI, clones, maps and pushes: the harness's wait, under jest's own limit. */
 const RUN_MS = WAIT_MS * 3;
@@ -77,7 +83,22 @@ async function startRig(replies: ScriptedReply[], extraConfig = ""): Promise<Rig
 /** What actions/checkout leaves with persist-credentials: false: a clone of the branch, origin without credentials. */
 async function checkout(rig: Rig, branch: string): Promise<void> {
   const header = `Authorization: Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString("base64")}`;
-  await run("git", ["-c", `http.extraHeader=${header}`, "clone", "-q", "--depth", "1", "-b", branch, `${rig.fake.webUrl}/acme/widgets.git`, rig.workspace], rig.dir);
+  await run(
+    "git",
+    [
+      "-c",
+      `http.extraHeader=${header}`,
+      "clone",
+      "-q",
+      "--depth",
+      "1",
+      "-b",
+      branch,
+      `${rig.fake.webUrl}/acme/widgets.git`,
+      rig.workspace,
+    ],
+    rig.dir,
+  );
 }
 
 function repository(rig: Rig) {
@@ -94,7 +115,13 @@ function repository(rig: Rig) {
 }
 
 /** Run the built entry point exactly as the composite action's second step does. */
-async function runAction(rig: Rig, event: string, payload: unknown, inputs: Record<string, string> = {}, onStart?: (child: ChildProcess) => void) {
+async function runAction(
+  rig: Rig,
+  event: string,
+  payload: unknown,
+  inputs: Record<string, string> = {},
+  onStart?: (child: ChildProcess) => void,
+) {
   const eventPath = path.join(rig.dir, "event.json");
   const outputPath = path.join(rig.dir, "output.txt");
   const summaryPath = path.join(rig.dir, "summary.md");
@@ -135,15 +162,21 @@ async function runAction(rig: Rig, event: string, payload: unknown, inputs: Reco
     ...inputs,
   };
   await run("mkdir", ["-p", env.RUNNER_TEMP!], rig.dir);
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [MAIN, "action"], { cwd: rig.workspace, env, stdio: ["ignore", "pipe", "pipe"] });
-    onStart?.(child);
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("close", (c) => resolve({ code: c, stdout: out, stderr: err }));
-  });
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      const child = spawn(process.execPath, [MAIN, "action"], {
+        cwd: rig.workspace,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      onStart?.(child);
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+      child.on("close", (c) => resolve({ code: c, stdout: out, stderr: err }));
+    },
+  );
   const outputs = parseOutputFile(await readFile(outputPath, "utf8"));
   return { code, stdout, stderr, outputs, summary: await readFile(summaryPath, "utf8") };
 }
@@ -182,14 +215,32 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "a /aider comment on a pull request: pushes a commit to its branch, status comment, reactions, Check Run, outputs",
     async () => {
       rig = await startRig([fix, "fix: make add add"]);
-      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, {
+        title: "calc",
+        head: "calc",
+        user: "ann",
+        files: { "notes.md": "n\n" },
+      });
       // issue_comment workflows check out the default branch: the action clones the PR's branch itself.
       await checkout(rig, "main");
       const p = examplePayload("issue_comment", "created");
       p.repository = repository(rig);
       delete p.installation;
-      p.issue = { ...p.issue, number: pr.number, title: pr.title, body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` } };
-      p.comment = { ...p.comment, id: 501, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
+      p.issue = {
+        ...p.issue,
+        number: pr.number,
+        title: pr.title,
+        body: "",
+        labels: [],
+        pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` },
+      };
+      p.comment = {
+        ...p.comment,
+        id: 501,
+        body: "/aider --file src/calc.py make add add",
+        user: { ...p.comment.user, login: "ann", type: "User" },
+        performed_via_github_app: null,
+      };
       p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
       const before = (await branchLog(rig.fake, rig.repo, "calc", 1))[0]!.sha;
 
@@ -202,7 +253,13 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       expect(head!.author).toBe(`${BOT} <41898282+github-actions[bot]@users.noreply.github.com>`);
       expect(head!.body).toMatch(/Aider-Bot-Run: /);
       expect(await fileOnBranch(rig.fake, rig.repo, "calc", "src/calc.py")).toContain("a + b");
-      expect(result.outputs).toEqual({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number), tokens: expect.stringMatching(/^[1-9]\d*$/), cost: expect.stringMatching(/^\d/) });
+      expect(result.outputs).toEqual({
+        outcome: "pushed",
+        "commit-sha": head!.sha,
+        "pr-number": String(pr.number),
+        tokens: expect.stringMatching(/^[1-9]\d*$/),
+        cost: expect.stringMatching(/^\d/),
+      });
       const status = botComments(rig);
       expect(status).toHaveLength(1);
       expect(status[0]!.issueNumber).toBe(pr.number);
@@ -216,7 +273,9 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       expect(ranIn!.startsWith(path.join(rig.dir, "runner-temp"))).toBe(true);
       expect(ranIn!.endsWith(" none none")).toBe(true);
       expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe("main");
-      expect(rig.repo.checkRuns).toEqual([expect.objectContaining({ headSha: before, status: "completed", conclusion: "success" })]);
+      expect(rig.repo.checkRuns).toEqual([
+        expect.objectContaining({ headSha: before, status: "completed", conclusion: "success" }),
+      ]);
       expect(result.summary).toContain("## aider-bot");
       expect(result.summary).toContain("🚀 Pushed");
       // The token went to git only as a header, and neither secret reached the logs or the model.
@@ -233,17 +292,32 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "an issue labelled `aider`: works in the workflow's checkout, pushes a branch, opens a PR that fixes the issue",
     async () => {
       rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
-      const issue = seedIssue(rig.fake, rig.repo, { title: "add() subtracts!", body: "Calling add(1, 2) gives -1.", user: "reporter", labels: ["aider"] });
+      const issue = seedIssue(rig.fake, rig.repo, {
+        title: "add() subtracts!",
+        body: "Calling add(1, 2) gives -1.",
+        user: "reporter",
+        labels: ["aider"],
+      });
       await checkout(rig, "main");
       const p = examplePayload("issues", "labeled");
       p.repository = repository(rig);
       delete p.installation;
-      p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [{ name: "aider" }], updated_at: "2026-11-01T10:00:00Z" };
+      p.issue = {
+        ...p.issue,
+        number: issue.number,
+        title: issue.title,
+        body: issue.body,
+        labels: [{ name: "aider" }],
+        updated_at: "2026-11-01T10:00:00Z",
+      };
       delete p.issue.pull_request;
       p.label = { name: "aider" };
       p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
 
-      const result = await runAction(rig, "issues", p, { INPUT_PASS_ENV: "SERVICE_URL", SERVICE_URL: "postgres://db:5432" });
+      const result = await runAction(rig, "issues", p, {
+        INPUT_PASS_ENV: "SERVICE_URL",
+        SERVICE_URL: "postgres://db:5432",
+      });
 
       expect(result.code).toBe(0);
       const pr = [...rig.repo.issues.values()].find((i) => i.pull && i.user === BOT)!;
@@ -251,7 +325,11 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       expect(pr.body).toContain("Fixes #1");
       const [head] = await branchLog(rig.fake, rig.repo, pr.pull!.head, 1);
       expect(await fileOnBranch(rig.fake, rig.repo, pr.pull!.head, "src/calc.py")).toContain("a + b");
-      expect(result.outputs).toMatchObject({ outcome: "pull-request", "commit-sha": head!.sha, "pr-number": String(pr.number) });
+      expect(result.outputs).toMatchObject({
+        outcome: "pull-request",
+        "commit-sha": head!.sha,
+        "pr-number": String(pr.number),
+      });
       // In place: the repository's tests ran in the workflow's checkout, which is now on the bot's branch at the pushed commit.
       expect(await testRuns(rig)).toEqual([`${rig.workspace} postgres://db:5432 none`]);
       expect(await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], rig.workspace)).toBe(pr.pull!.head);
@@ -267,9 +345,20 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "workflow_dispatch on a branch with an open PR: the message runs there, status comment on the PR",
     async () => {
       rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
-      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, {
+        title: "calc",
+        head: "calc",
+        user: "ann",
+        files: { "notes.md": "n\n" },
+      });
       await checkout(rig, "calc");
-      const p = { ref: "refs/heads/calc", inputs: { message: "make add add" }, repository: repository(rig), sender: { login: "ann", id: 9, type: "User" }, workflow: ".github/workflows/aider.yml" };
+      const p = {
+        ref: "refs/heads/calc",
+        inputs: { message: "make add add" },
+        repository: repository(rig),
+        sender: { login: "ann", id: 9, type: "User" },
+        workflow: ".github/workflows/aider.yml",
+      };
 
       const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
 
@@ -279,7 +368,11 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       expect(await fileOnBranch(rig.fake, rig.repo, "calc", "src/calc.py")).toContain("a + b");
       expect(await testRuns(rig)).toEqual([`${rig.workspace} none none`]);
       expect(await run("git", ["rev-parse", "HEAD"], rig.workspace)).toBe(head!.sha);
-      expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
+      expect(result.outputs).toMatchObject({
+        outcome: "pushed",
+        "commit-sha": head!.sha,
+        "pr-number": String(pr.number),
+      });
       expect(botComments(rig)).toHaveLength(1);
       expect(botComments(rig)[0]!.issueNumber).toBe(pr.number);
       expect(botComments(rig)[0]!.body).toContain("🚀 Pushed");
@@ -293,10 +386,19 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     async () => {
       rig = await startRig(["I need src/calc.py\n", fix, "fix: make add add"]);
       // A pushed branch nobody opened a pull request for.
-      const seeded = await seedPullRequest(rig.fake, rig.repo, { title: "feature", head: "feature", user: "ann", files: { "notes.md": "n\n" } });
+      const seeded = await seedPullRequest(rig.fake, rig.repo, {
+        title: "feature",
+        head: "feature",
+        user: "ann",
+        files: { "notes.md": "n\n" },
+      });
       rig.repo.issues.delete(seeded.number);
       await checkout(rig, "feature");
-      const p = { ref: "refs/heads/feature", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
+      const p = {
+        ref: "refs/heads/feature",
+        repository: repository(rig),
+        sender: { login: "ann", id: 9, type: "User" },
+      };
 
       const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" });
 
@@ -316,7 +418,8 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
   it(
     "schedule: the config's entry with the cron that fired runs on its tracking issue and opens a PR",
     async () => {
-      const schedules = 'schedules:\n  - cron: "0 3 * * 1-5"\n    message: Make add add.\n    files: [src/calc.py]\n  - cron: "0 4 * * *"\n    message: Something else entirely.\n';
+      const schedules =
+        'schedules:\n  - cron: "0 3 * * 1-5"\n    message: Make add add.\n    files: [src/calc.py]\n  - cron: "0 4 * * *"\n    message: Something else entirely.\n';
       rig = await startRig([fix, "fix: make add add"], schedules);
       await checkout(rig, "main");
 
@@ -331,7 +434,9 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       expect(result.outputs).toMatchObject({ outcome: "pull-request", "pr-number": String(pr.number) });
       expect(botComments(rig).map((c) => c.issueNumber)).toEqual([tracking.number]);
       // Only the entry whose cron fired ran.
-      expect(rig.llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n")).not.toContain("Something else entirely");
+      expect(rig.llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n")).not.toContain(
+        "Something else entirely",
+      );
     },
     RUN_MS,
   );
@@ -340,9 +445,21 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "a review comment: the reply goes into the review thread and the commit onto the PR's branch",
     async () => {
       rig = await startRig([fix, "fix: correct add"]);
-      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, {
+        title: "calc",
+        head: "calc",
+        user: "ann",
+        files: { "notes.md": "n\n" },
+      });
       await checkout(rig, "main");
-      rig.repo.reviewComments.push({ id: 77, pullNumber: pr.number, body: "/aider this should add", user: "ann", path: "src/calc.py", line: 2 });
+      rig.repo.reviewComments.push({
+        id: 77,
+        pullNumber: pr.number,
+        body: "/aider this should add",
+        user: "ann",
+        path: "src/calc.py",
+        line: 2,
+      });
       const p = examplePayload("pull_request_review_comment", "created");
       p.repository = repository(rig);
       delete p.installation;
@@ -365,8 +482,15 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       const [head] = await branchLog(rig.fake, rig.repo, "calc", 1);
       expect(head!.subject).toBe("fix: correct add");
       expect(rig.repo.reviewComments.find((c) => c.inReplyTo === 77)?.body).toContain("🚀 Pushed");
-      expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual(["pulls/comments/77:eyes", "pulls/comments/77:rocket"]);
-      expect(result.outputs).toMatchObject({ outcome: "pushed", "commit-sha": head!.sha, "pr-number": String(pr.number) });
+      expect(rig.repo.reactions.map((r) => `${r.subject}:${r.content}`)).toEqual([
+        "pulls/comments/77:eyes",
+        "pulls/comments/77:rocket",
+      ]);
+      expect(result.outputs).toMatchObject({
+        outcome: "pushed",
+        "commit-sha": head!.sha,
+        "pr-number": String(pr.number),
+      });
     },
     RUN_MS,
   );
@@ -375,7 +499,12 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     "a cancelled workflow run (the runner's SIGINT) stops the run, pushes nothing and says so",
     async () => {
       rig = await startRig([{ hangMs: 120_000 }]);
-      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: { "notes.md": "n\n" } });
+      const pr = await seedPullRequest(rig.fake, rig.repo, {
+        title: "calc",
+        head: "calc",
+        user: "ann",
+        files: { "notes.md": "n\n" },
+      });
       await checkout(rig, "calc");
       const before = (await branchLog(rig.fake, rig.repo, "calc", 1))[0]!.sha;
       const p = { ref: "refs/heads/calc", repository: repository(rig), sender: { login: "ann", id: 9, type: "User" } };
@@ -406,7 +535,12 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       rig = await startRig([fix, "fix: make add add"]);
       // The fork: another repository holding the PR's branch.
       const fork = await seedRepo(rig.fake, { owner: "mallory", name: "widgets", files, permissions: {} });
-      await seedPullRequest(rig.fake, fork, { title: "calc", head: "calc", user: "mallory", files: { "notes.md": "n\n" } });
+      await seedPullRequest(rig.fake, fork, {
+        title: "calc",
+        head: "calc",
+        user: "mallory",
+        files: { "notes.md": "n\n" },
+      });
       const number = rig.fake.state.nextIssueNumber(rig.repo);
       rig.repo.issues.set(number, {
         number,
@@ -420,8 +554,21 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       const p = examplePayload("issue_comment", "created");
       p.repository = repository(rig);
       delete p.installation;
-      p.issue = { ...p.issue, number, title: "calc", body: "", labels: [], pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${number}` } };
-      p.comment = { ...p.comment, id: 503, body: "/aider --file src/calc.py make add add", user: { ...p.comment.user, login: "ann", type: "User" }, performed_via_github_app: null };
+      p.issue = {
+        ...p.issue,
+        number,
+        title: "calc",
+        body: "",
+        labels: [],
+        pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${number}` },
+      };
+      p.comment = {
+        ...p.comment,
+        id: 503,
+        body: "/aider --file src/calc.py make add add",
+        user: { ...p.comment.user, login: "ann", type: "User" },
+        performed_via_github_app: null,
+      };
       p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
       const forkHead = (await branchLog(rig.fake, fork, "calc", 1))[0]!.sha;
 
@@ -448,13 +595,25 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       p.repository = repository(rig);
       p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [] };
       delete p.issue.pull_request;
-      p.comment = { ...p.comment, id: 502, body: "/aider do it", user: { ...p.comment.user, login: "visitor", type: "User" }, performed_via_github_app: null };
+      p.comment = {
+        ...p.comment,
+        id: 502,
+        body: "/aider do it",
+        user: { ...p.comment.user, login: "visitor", type: "User" },
+        performed_via_github_app: null,
+      };
       p.sender = { ...p.sender, login: "visitor", id: 8, type: "User" };
 
       const result = await runAction(rig, "issue_comment", p);
 
       expect(result.code).toBe(0);
-      expect(result.outputs).toEqual({ outcome: "unauthorized", "commit-sha": "", "pr-number": "", tokens: "", cost: "" });
+      expect(result.outputs).toEqual({
+        outcome: "unauthorized",
+        "commit-sha": "",
+        "pr-number": "",
+        tokens: "",
+        cost: "",
+      });
       expect(botComments(rig)).toHaveLength(1);
       expect(botComments(rig)[0]!.body).toContain("@visitor");
       expect(rig.llm.requests).toHaveLength(0);
@@ -467,7 +626,12 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     async () => {
       rig = await startRig([]);
       await checkout(rig, "main");
-      const result = await runAction(rig, "workflow_dispatch", { ref: "refs/heads/main", inputs: {}, repository: repository(rig), sender: { login: "ann", type: "User" } });
+      const result = await runAction(rig, "workflow_dispatch", {
+        ref: "refs/heads/main",
+        inputs: {},
+        repository: repository(rig),
+        sender: { login: "ann", type: "User" },
+      });
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/^::error title=aider-bot setup::A workflow_dispatch run needs a request/m);
       expect(result.outputs).toEqual({});

@@ -11,7 +11,11 @@ const git = createGit(exec, { name: "bot", email: "bot@example.com" });
 const logger = pino({ level: "silent" });
 
 async function sh(cwd: string, ...args: string[]): Promise<string> {
-  const r = await exec.run({ command: "git", args: ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], cwd });
+  const r = await exec.run({
+    command: "git",
+    args: ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args],
+    cwd,
+  });
   if (r.exitCode !== 0) throw new Error(r.output);
   return r.stdout.trim();
 }
@@ -45,10 +49,26 @@ describe("the workflow's checkout, used in place", () => {
 
   it.each([
     ["another branch", async () => undefined, { branch: "feature" }, /on `main`, the run needs `feature`/],
-    ["another repository", async () => undefined, { url: "https://github.com/evil/fork.git" }, /origin is not this repository/],
-    ["changed tracked files", async (w: string) => writeFile(path.join(w, "a.txt"), "changed\n"), {}, /uncommitted changes/],
+    [
+      "another repository",
+      async () => undefined,
+      { url: "https://github.com/evil/fork.git" },
+      /origin is not this repository/,
+    ],
+    [
+      "changed tracked files",
+      async (w: string) => writeFile(path.join(w, "a.txt"), "changed\n"),
+      {},
+      /uncommitted changes/,
+    ],
     ["a detached HEAD", async (w: string) => void (await sh(w, "checkout", "-q", "--detach")), {}, /detached HEAD/],
-    ["persisted credentials", async (w: string) => void (await sh(w, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic xyz")), {}, /persist-credentials: false/],
+    [
+      "persisted credentials",
+      async (w: string) =>
+        void (await sh(w, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic xyz")),
+      {},
+      /persist-credentials: false/,
+    ],
   ])("does not fit with %s", async (_name, change, want, reason) => {
     await change(ws);
     expect(await workspaceMismatch(git, ws, { url: bare, branch: "main", ...want })).toMatch(reason);

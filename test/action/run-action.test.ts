@@ -12,12 +12,27 @@ import { testExec } from "../helpers/test-exec.js";
 
 const BOT = "github-actions[bot]";
 const logger = pino({ level: "silent" });
-const inputs = (more: Partial<ActionEnv["inputs"]> = {}): ActionEnv["inputs"] => ({ openaiBaseUrl: "http://x", model: "m", configPath: ".github/aider.yml", githubToken: "t", botLogin: BOT, ...more });
+const inputs = (more: Partial<ActionEnv["inputs"]> = {}): ActionEnv["inputs"] => ({
+  openaiBaseUrl: "http://x",
+  model: "m",
+  configPath: ".github/aider.yml",
+  githubToken: "t",
+  botLogin: BOT,
+  ...more,
+});
 
 describe("withInputDefaults", () => {
   it("fills what the repository's config leaves unset, and never overrides it", () => {
-    expect(withInputDefaults(null, inputs({ editFormat: "whole", trigger: "bot", label: "ai" }))).toEqual({ edit_format: "whole", trigger: { command: "bot", label: "ai" } });
-    expect(withInputDefaults({ edit_format: "udiff", trigger: { command: "aider", min_permission: "admin" } }, inputs({ editFormat: "whole", trigger: "bot", label: "ai" }))).toEqual({
+    expect(withInputDefaults(null, inputs({ editFormat: "whole", trigger: "bot", label: "ai" }))).toEqual({
+      edit_format: "whole",
+      trigger: { command: "bot", label: "ai" },
+    });
+    expect(
+      withInputDefaults(
+        { edit_format: "udiff", trigger: { command: "aider", min_permission: "admin" } },
+        inputs({ editFormat: "whole", trigger: "bot", label: "ai" }),
+      ),
+    ).toEqual({
       edit_format: "udiff",
       trigger: { command: "aider", min_permission: "admin", label: "ai" },
     });
@@ -34,15 +49,24 @@ describe("botIdentity", () => {
   it("links commits to the bot's account: the Actions bot's fixed id, an App bot's id looked up by login", async () => {
     const calls: unknown[] = [];
     const api = async (username: string) => (calls.push(username), 4242);
-    expect(await botIdentity(api, "github-actions[bot]", logger)).toEqual({ login: "github-actions[bot]", email: "41898282+github-actions[bot]@users.noreply.github.com" });
+    expect(await botIdentity(api, "github-actions[bot]", logger)).toEqual({
+      login: "github-actions[bot]",
+      email: "41898282+github-actions[bot]@users.noreply.github.com",
+    });
     expect(calls).toEqual([]);
-    expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({ login: "my-app[bot]", email: "4242+my-app[bot]@users.noreply.github.com" });
+    expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({
+      login: "my-app[bot]",
+      email: "4242+my-app[bot]@users.noreply.github.com",
+    });
     expect(calls).toEqual(["my-app[bot]"]);
   });
 
   it("falls back to an address without the id when the lookup fails", async () => {
     const api = async () => Promise.reject(Object.assign(new Error("Not Found"), { status: 404 }));
-    expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({ login: "my-app[bot]", email: "my-app[bot]@users.noreply.github.com" });
+    expect(await botIdentity(api, "my-app[bot]", logger)).toEqual({
+      login: "my-app[bot]",
+      email: "my-app[bot]@users.noreply.github.com",
+    });
   });
 });
 
@@ -52,7 +76,12 @@ describe("runAction (in process, against the fake GitHub)", () => {
   let dir: string;
   beforeEach(async () => {
     fake = await startFakeGitHub({ botLogin: BOT, sourceEnv: process.env, exec: testExec({ sourceEnv: process.env }) });
-    repo = await seedRepo(fake, { owner: "acme", name: "widgets", files: { "a.py": "x = 1\n" }, permissions: { ann: "write", visitor: "read" } });
+    repo = await seedRepo(fake, {
+      owner: "acme",
+      name: "widgets",
+      files: { "a.py": "x = 1\n" },
+      permissions: { ann: "write", visitor: "read" },
+    });
     dir = await mkdtemp(path.join(os.tmpdir(), "run-action-"));
   });
   afterEach(async () => {
@@ -75,8 +104,15 @@ describe("runAction (in process, against the fake GitHub)", () => {
       "INPUT_OPENAI-BASE-URL": "http://127.0.0.1:9/v1",
       ...more,
     });
-  const repository = () => ({ name: "widgets", full_name: "acme/widgets", owner: { login: "acme" }, clone_url: `${fake.webUrl}/acme/widgets.git`, default_branch: "main" });
-  const run = (e: ActionEnv, payload: unknown) => runAction(e, payload, { logger, signal: new AbortController().signal });
+  const repository = () => ({
+    name: "widgets",
+    full_name: "acme/widgets",
+    owner: { login: "acme" },
+    clone_url: `${fake.webUrl}/acme/widgets.git`,
+    default_branch: "main",
+  });
+  const run = (e: ActionEnv, payload: unknown) =>
+    runAction(e, payload, { logger, signal: new AbortController().signal });
 
   it("the `trigger` input names the command word when the config sets none", async () => {
     const issue = seedIssue(fake, repo, { title: "t", body: "b", user: "ann" });
@@ -84,7 +120,12 @@ describe("runAction (in process, against the fake GitHub)", () => {
     p.repository = repository();
     p.issue = { ...p.issue, number: issue.number, labels: [] };
     delete p.issue.pull_request;
-    p.comment = { ...p.comment, body: "/bot help", user: { login: "ann", type: "User" }, performed_via_github_app: null };
+    p.comment = {
+      ...p.comment,
+      body: "/bot help",
+      user: { login: "ann", type: "User" },
+      performed_via_github_app: null,
+    };
     p.sender = { login: "ann", id: 9, type: "User" };
     const result = await run(env("issue_comment", { INPUT_TRIGGER: "bot" }), p);
     expect(result).toMatchObject({ outcome: "replied", runs: [] });
@@ -95,7 +136,12 @@ describe("runAction (in process, against the fake GitHub)", () => {
   });
 
   it("workflow_dispatch on the default branch without a pull request is refused: the bot never pushes there", async () => {
-    const p = { ref: "refs/heads/main", inputs: { message: "do it" }, repository: repository(), sender: { login: "ann", id: 9, type: "User" } };
+    const p = {
+      ref: "refs/heads/main",
+      inputs: { message: "do it" },
+      repository: repository(),
+      sender: { login: "ann", id: 9, type: "User" },
+    };
     const result = await run(env("workflow_dispatch"), p);
     expect(result.outcome).toBe("refused");
     expect(result.reason).toMatch(/never pushes to the default branch directly/);
@@ -103,7 +149,11 @@ describe("runAction (in process, against the fake GitHub)", () => {
   });
 
   it("workflow_dispatch passes the same permission gate as a comment", async () => {
-    const p = { ref: "refs/heads/feature", repository: repository(), sender: { login: "visitor", id: 8, type: "User" } };
+    const p = {
+      ref: "refs/heads/feature",
+      repository: repository(),
+      sender: { login: "visitor", id: 8, type: "User" },
+    };
     const result = await run(env("workflow_dispatch", { INPUT_MESSAGE: "do it" }), p);
     expect(result.outcome).toBe("unauthorized");
     expect(result.reason).toMatch(/@visitor needs `write` permission/);

@@ -5,13 +5,17 @@ import type { JobContext } from "../../src/github/job-context.js";
 
 type Req = JobContext["req"];
 const issue = { verb: "code", installationId: 7, target: { kind: "issue", number: 1 } } as unknown as Req;
-const pull = (isFork: boolean) => ({ verb: "code", installationId: 7, target: { kind: "pull-request", number: 2, isFork } }) as unknown as Req;
+const pull = (isFork: boolean) =>
+  ({ verb: "code", installationId: 7, target: { kind: "pull-request", number: 2, isFork } }) as unknown as Req;
 const deps = (env: ExecuteRunDeps["env"]) => ({ env, logger: pino({ level: "silent" }) }) as unknown as ExecuteRunDeps;
 const on = { workDir: undefined, cacheDir: undefined, mapThreads: undefined };
 
 describe("which runs make their checkout from the repository's mirror", () => {
   it("issues and same-repository pull requests do, in the cache dir, kept apart by installation", () => {
-    expect(mirrorPlace(issue, deps(on), "/cache")).toMatchObject({ root: path.join("/cache", "git-mirrors"), scope: "7" });
+    expect(mirrorPlace(issue, deps(on), "/cache")).toMatchObject({
+      root: path.join("/cache", "git-mirrors"),
+      scope: "7",
+    });
     expect(mirrorPlace(pull(false), deps({ ...on, gitMirrors: true, sandbox: "auto" }), "/cache")).not.toBeNull();
   });
 

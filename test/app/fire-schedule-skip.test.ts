@@ -9,13 +9,23 @@ const marker = "<!-- aider-bot:schedule:k -->";
 const target = (stack: boolean): ScheduleTarget => {
   const parsed = parseRepoConfig({ schedules: [{ cron: "0 6 * * 1", message: "add a changelog entry", stack }] });
   if (!parsed.ok) throw new Error("bad config");
-  return { installationId: 7, owner: "acme", repo: "widgets", defaultBranch: "main", cloneUrl: "https://github.com/acme/widgets.git", config: parsed.config };
+  return {
+    installationId: 7,
+    owner: "acme",
+    repo: "widgets",
+    defaultBranch: "main",
+    cloneUrl: "https://github.com/acme/widgets.git",
+    config: parsed.config,
+  };
 };
 
 describe("a schedule's tick while its last pull request is open", () => {
   useStrictNock(nock);
   const queued: string[] = [];
-  const runs: RunQueue = { enqueue: async (job) => (queued.push(job.id), true), cancel: async () => ({ dropped: 0, aborted: 0 }) };
+  const runs: RunQueue = {
+    enqueue: async (job) => (queued.push(job.id), true),
+    cancel: async () => ({ dropped: 0, aborted: 0 }),
+  };
   beforeEach(() => (queued.length = 0));
   const tracking = () =>
     nock(GITHUB_API)
@@ -44,7 +54,14 @@ describe("a schedule's tick while its last pull request is open", () => {
   });
 
   it("runs when no PR is open, when the entry stacks, and for Run now", async () => {
-    const start = () => nock(GITHUB_API).get("/repos/acme/widgets/issues/3/comments").query(true).times(2).reply(200, []).post("/repos/acme/widgets/issues/3/comments").reply(201, { id: 99 });
+    const start = () =>
+      nock(GITHUB_API)
+        .get("/repos/acme/widgets/issues/3/comments")
+        .query(true)
+        .times(2)
+        .reply(200, [])
+        .post("/repos/acme/widgets/issues/3/comments")
+        .reply(201, { id: 99 });
     tracking().get("/repos/acme/widgets/pulls").query(true).reply(200, []);
     start();
     const free = target(false);

@@ -6,7 +6,13 @@ import type { JobContext, RunQueue } from "../../src/github/job-context.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const config = "schedules:\n  - cron: '0 6 * * 1'\n    message: add a changelog entry\n";
-const repo = { name: "widgets", owner: { login: "acme" }, default_branch: "main", clone_url: "https://github.com/acme/widgets.git", html_url: "https://github.com/acme/widgets" };
+const repo = {
+  name: "widgets",
+  owner: { login: "acme" },
+  default_branch: "main",
+  clone_url: "https://github.com/acme/widgets.git",
+  html_url: "https://github.com/acme/widgets",
+};
 
 describe("a scheduled run knows its repository's main language (the grammar it loads while cloning)", () => {
   useStrictNock(nock);
@@ -29,14 +35,21 @@ describe("a scheduled run knows its repository's main language (the grammar it l
       .times(2)
       .reply(200, config);
     const api = testOctokit();
-    const targets = await listScheduleTargets({ appApi: api, installationApi: async () => api, log: pino({ level: "silent" }) });
+    const targets = await listScheduleTargets({
+      appApi: api,
+      installationApi: async () => api,
+      log: pino({ level: "silent" }),
+    });
     expect(targets.map((t) => [t.repo, t.language])).toEqual([
       ["widgets", "TypeScript"],
       ["docs", undefined],
     ]);
 
     const queued: JobContext[] = [];
-    const runs: RunQueue = { enqueue: async (job) => (queued.push(job.data as JobContext), true), cancel: async () => ({ dropped: 0, aborted: 0 }) };
+    const runs: RunQueue = {
+      enqueue: async (job) => (queued.push(job.data as JobContext), true),
+      cancel: async () => ({ dropped: 0, aborted: 0 }),
+    };
     for (const target of targets) {
       nock(GITHUB_API)
         .get(`/repos/acme/${target.repo}/issues`)
@@ -51,7 +64,18 @@ describe("a scheduled run knows its repository's main language (the grammar it l
         .post(`/repos/acme/${target.repo}/issues/3/comments`)
         .reply(201, { id: 99 });
       const schedule = target.config.schedules[0]!;
-      expect(await fireSchedule({ api, target, schedule, key: `k-${target.repo}`, botLogin: "aider-bot[bot]", runs, defaults: { model: "gpt-4o" }, now: new Date(0) })).toBe(true);
+      expect(
+        await fireSchedule({
+          api,
+          target,
+          schedule,
+          key: `k-${target.repo}`,
+          botLogin: "aider-bot[bot]",
+          runs,
+          defaults: { model: "gpt-4o" },
+          now: new Date(0),
+        }),
+      ).toBe(true);
     }
     expect(queued.map((c) => c.req.language)).toEqual(["TypeScript", undefined]);
   });

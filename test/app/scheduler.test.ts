@@ -8,7 +8,14 @@ const config = (schedules: unknown[]): RepoConfig => {
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   return r.config;
 };
-const target = (schedules: unknown[]): ScheduleTarget => ({ installationId: 1, owner: "acme", repo: "w", defaultBranch: "main", cloneUrl: "x", config: config(schedules) });
+const target = (schedules: unknown[]): ScheduleTarget => ({
+  installationId: 1,
+  owner: "acme",
+  repo: "w",
+  defaultBranch: "main",
+  cloneUrl: "x",
+  config: config(schedules),
+});
 
 describe("createScheduler", () => {
   afterEach(() => {
@@ -22,7 +29,11 @@ describe("createScheduler", () => {
         { cron: "0 0 1 * *", message: "monthly" },
       ]),
     ];
-    const s = createScheduler({ listTargets: async () => targets, fire: async () => undefined, log: pino({ level: "silent" }) });
+    const s = createScheduler({
+      listTargets: async () => targets,
+      fire: async () => undefined,
+      log: pino({ level: "silent" }),
+    });
     await s.sync();
     const first = s.armed();
     expect(first).toHaveLength(2);
@@ -76,7 +87,10 @@ describe("createScheduler", () => {
       listTargets: async () => targets,
       fire: async (_t, _s, key) => void fired.push(key),
       log: pino({ level: "silent" }),
-      engine: { arm: async (key, _t, schedule) => void calls.push(`arm ${key} ${schedule.cron}`), disarm: async (key) => void calls.push(`disarm ${key}`) },
+      engine: {
+        arm: async (key, _t, schedule) => void calls.push(`arm ${key} ${schedule.cron}`),
+        disarm: async (key) => void calls.push(`disarm ${key}`),
+      },
     });
     await s.sync();
     await s.sync();

@@ -18,7 +18,10 @@ describe("secret fingerprints", () => {
 
 describe("secret fingerprints, many secrets", () => {
   it("redacts each of many secrets (several of one length, as an App key's lines are) wherever they occur", () => {
-    const lines = Array.from({ length: 25 }, (_, i) => `${String.fromCharCode(65 + i)}`.repeat(20) + `line-${i}`.padEnd(44, "x"));
+    const lines = Array.from(
+      { length: 25 },
+      (_, i) => `${String.fromCharCode(65 + i)}`.repeat(20) + `line-${i}`.padEnd(44, "x"),
+    );
     const others = ["short-secret", "a-webhook-secret-of-another-length"];
     const fps = [...lines, ...others].map(fingerprint);
     const text = ["start", lines[3], "mid", lines[24], others[0], lines[3], others[1], "end"].join(" ");
@@ -50,11 +53,15 @@ describe("secret fingerprints, against a plain search", () => {
   it("redacts exactly what a plain search finds, for secrets and texts over a small alphabet (many near misses)", () => {
     const word = fc.string({ unit: fc.constantFrom("a", "b", "é", "\n", "🙂"), minLength: 1, maxLength: 6 });
     fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 5 }), fc.array(fc.oneof(word, fc.string({ maxLength: 8 })), { maxLength: 30 }), (secrets, pieces) => {
-        const text = pieces.join("");
-        const fps = secrets.map(fingerprint);
-        return redactFingerprinted(text, fps, "[R]") === plainRedact(text, secrets, "[R]");
-      }),
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.oneof(word, fc.string({ maxLength: 8 })), { maxLength: 30 }),
+        (secrets, pieces) => {
+          const text = pieces.join("");
+          const fps = secrets.map(fingerprint);
+          return redactFingerprinted(text, fps, "[R]") === plainRedact(text, secrets, "[R]");
+        },
+      ),
       { numRuns: 500 },
     );
   });

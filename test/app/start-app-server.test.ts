@@ -7,7 +7,11 @@ import { startAppServer, type AppServer } from "../../src/app/start-app-server.j
 import { readEnv } from "../../src/config/env.js";
 
 const SECRET = "server-test-webhook-secret";
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 1024,
+  privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
 
 describe("startAppServer webhook intake", () => {
   let server: AppServer;
@@ -27,7 +31,11 @@ describe("startAppServer webhook intake", () => {
       AIDER_BOT_DATA_DIR: dataDir,
     });
     // The intake alone: no job process is started (from the sources, each would compile TypeScript through tsx).
-    server = await startAppServer(env, privateKey, { throttle: false, work: false, logSink: { write: (l) => lines.push(l) } });
+    server = await startAppServer(env, privateKey, {
+      throttle: false,
+      work: false,
+      logSink: { write: (l) => lines.push(l) },
+    });
   });
   afterEach(async () => {
     await server.shutdown(1000);
@@ -54,13 +62,22 @@ describe("startAppServer webhook intake", () => {
   });
 
   it("answers 413 to a body over GitHub's 25 MB cap from its Content-Length", async () => {
-    const head = { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "huge-1", "x-hub-signature-256": "sha256=00", "content-length": String(26 * 1024 * 1024) };
+    const head = {
+      "content-type": "application/json",
+      "x-github-event": "issues",
+      "x-github-delivery": "huge-1",
+      "x-hub-signature-256": "sha256=00",
+      "content-length": String(26 * 1024 * 1024),
+    };
     const status = await rawPost(server.webhookUrl, head, (socket) => socket.write("{"));
     expect(status).toBe(413);
   });
 
   it("keeps the App key, webhook secret and model key out of the log", async () => {
-    server.probot.log.error({ detail: `${privateKey} ${SECRET} sk-server-test-model-key-0123456789` }, `echo ${privateKey.split("\n")[2]}`);
+    server.probot.log.error(
+      { detail: `${privateKey} ${SECRET} sk-server-test-model-key-0123456789` },
+      `echo ${privateKey.split("\n")[2]}`,
+    );
     const logged = lines.join("");
     expect(logged).not.toContain(SECRET);
     expect(logged).not.toContain("sk-server-test-model-key-0123456789");

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { parseLocations } from "../../src/checks/parse-locations.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/checks/${name}`, import.meta.url), "utf8");
-const brief = (locs: ReturnType<typeof parseLocations>) => locs.map((l) => `${l.path}:${l.line}${l.column ? `:${l.column}` : ""}`);
+const brief = (locs: ReturnType<typeof parseLocations>) =>
+  locs.map((l) => `${l.path}:${l.line}${l.column ? `:${l.column}` : ""}`);
 
 describe("parseLocations on real tool output", () => {
   it.each([
@@ -22,7 +23,9 @@ describe("parseLocations on real tool output", () => {
   it("keeps the message of each format", () => {
     const messages = (name: string) => parseLocations(fixture(name), "/work/app").map((l) => l.message);
     expect(messages("tsc.txt")[0]).toBe("error TS2322: Type 'string' is not assignable to type 'number'.");
-    expect(messages("eslint-stylish.txt")[0]).toBe("'unused' is assigned a value but never used (@typescript-eslint/no-unused-vars)");
+    expect(messages("eslint-stylish.txt")[0]).toBe(
+      "'unused' is assigned a value but never used (@typescript-eslint/no-unused-vars)",
+    );
     expect(messages("eslint-json.txt")).toEqual(["'foo' is not defined. (no-undef)", "Parsing error: ')' expected."]);
     expect(messages("rustc.txt")).toEqual(["mismatched types", "unused variable: `y`"]);
     expect(messages("ruff.txt")[0]).toBe("F401 [*] `os` imported but unused");
@@ -47,7 +50,9 @@ describe("parseLocations rules", () => {
 
   it("restricts to known files and caps the count", () => {
     const out = Array.from({ length: 50 }, (_, i) => `src/f${i % 3}.ts:${i + 1}:1: e`).join("\n");
-    expect(new Set(parseLocations(out, "/repo", { knownFiles: new Set(["src/f1.ts"]) }).map((l) => l.path))).toEqual(new Set(["src/f1.ts"]));
+    expect(new Set(parseLocations(out, "/repo", { knownFiles: new Set(["src/f1.ts"]) }).map((l) => l.path))).toEqual(
+      new Set(["src/f1.ts"]),
+    );
     expect(parseLocations(out, "/repo", { limit: 7 })).toHaveLength(7);
   });
 });

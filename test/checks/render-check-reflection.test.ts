@@ -30,29 +30,48 @@ describe("renderCheckReflection", () => {
   });
 
   it("accepts a reader function instead of a map", () => {
-    const read = (p: string) => (p === "src/util/parse.ts" ? "import x from './missing';\nimport y from './ok';\nexport const z = x + y;\n" : null);
+    const read = (p: string) =>
+      p === "src/util/parse.ts" ? "import x from './missing';\nimport y from './ok';\nexport const z = x + y;\n" : null;
     const text = renderCheckReflection(lint, read);
-    expect(text).toContain("src/util/parse.ts:\n```\n  1│import x from './missing';\n  2│import y from './ok';\n  3█export const z = x + y;\n```");
+    expect(text).toContain(
+      "src/util/parse.ts:\n```\n  1│import x from './missing';\n  2│import y from './ok';\n  3█export const z = x + y;\n```",
+    );
   });
 
   it("asks to fix the code, not the tests, for a failed test run, and says when nothing was printed", () => {
-    const text = renderCheckReflection({ kind: "test", ok: false, command: "npm test", exitCode: 1, output: "", locations: [] }, new Map());
+    const text = renderCheckReflection(
+      { kind: "test", ok: false, command: "npm test", exitCode: 1, output: "", locations: [] },
+      new Map(),
+    );
     expect(text).toMatch(/^# The test command `npm test` failed \(exit code 1\)/);
     expect(text).toContain("(it printed nothing and exited with code 1)");
     expect(text).toMatch(/Change a test only when the test itself is wrong/);
   });
 
   it("uses a longer fence when the output contains one", () => {
-    const text = renderCheckReflection({ kind: "test", ok: false, command: "t", output: "```\nx\n```", locations: [] }, new Map());
+    const text = renderCheckReflection(
+      { kind: "test", ok: false, command: "t", output: "```\nx\n```", locations: [] },
+      new Map(),
+    );
     expect(text).toContain("````\n```\nx\n```\n````");
   });
 
   it("passes environment failures through without code or a request to edit", () => {
     const text = renderCheckReflection(
-      { kind: "lint", ok: false, command: "ruff", exitCode: 127, output: "The lint command `ruff` was not found (exit 127).", locations: [], environmentError: true },
+      {
+        kind: "lint",
+        ok: false,
+        command: "ruff",
+        exitCode: 127,
+        output: "The lint command `ruff` was not found (exit 127).",
+        locations: [],
+        environmentError: true,
+      },
       new Map(),
     );
-    expect(text).toBe("# The lint command `ruff` failed (exit code 127)\n\nThe lint command `ruff` was not found (exit 127).");
+    expect(text).toBe(
+      "# The lint command `ruff` failed (exit code 127)\n\nThe lint command `ruff` was not found (exit 127).",
+    );
   });
 
   it("wraps a syntax report, whose output already carries the marked code", async () => {

@@ -6,9 +6,21 @@ const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line${i + 1
 
 describe("renderCodeContext", () => {
   it.each([
-    ["a middle line with padding, gaps both sides", numbered(20), [10], { pad: 2, lineNumbers: false }, "⋮\n│line8\n│line9\n█line10\n│line11\n│line12\n⋮"],
+    [
+      "a middle line with padding, gaps both sides",
+      numbered(20),
+      [10],
+      { pad: 2, lineNumbers: false },
+      "⋮\n│line8\n│line9\n█line10\n│line11\n│line12\n⋮",
+    ],
     ["the first line: no leading gap", numbered(5), [1], { pad: 1, lineNumbers: false }, "█line1\n│line2\n⋮"],
-    ["a one-line gap is filled instead of `⋮`", numbered(12), [3, 7], { pad: 1, lineNumbers: false }, "⋮\n│line2\n█line3\n│line4\n│line5\n│line6\n█line7\n│line8\n⋮"],
+    [
+      "a one-line gap is filled instead of `⋮`",
+      numbered(12),
+      [3, 7],
+      { pad: 1, lineNumbers: false },
+      "⋮\n│line2\n█line3\n│line4\n│line5\n│line6\n█line7\n│line8\n⋮",
+    ],
     ["line numbers right-aligned", numbered(12), [10], { pad: 1 }, "⋮\n  9│line9\n 10█line10\n 11│line11\n⋮"],
     ["out-of-range lines ignored", numbered(3), [0, 99], {}, ""],
   ])("%s", (_name, content, lines, options, expected) => {
@@ -22,7 +34,9 @@ describe("renderCodeContext", () => {
       { start: 9, end: 30, headerEnd: 11 },
       { start: 32, end: 35, headerEnd: 32 },
     ];
-    expect(renderCodeContext(content, [25], { scopes, pad: 0, lineNumbers: false })).toBe("⋮\n│line2\n⋮\n│line10\n│line11\n│line12\n⋮\n█line25\n⋮");
+    expect(renderCodeContext(content, [25], { scopes, pad: 0, lineNumbers: false })).toBe(
+      "⋮\n│line2\n⋮\n│line10\n│line11\n│line12\n⋮\n█line25\n⋮",
+    );
   });
 
   it("caps the rows, keeping marked lines and headers before padding", () => {
@@ -34,7 +48,9 @@ describe("renderCodeContext", () => {
   });
 
   it("cuts very long lines", () => {
-    expect(renderCodeContext(`${"x".repeat(500)}\n`, [1], { maxLineLength: 10, lineNumbers: false })).toBe(`█${"x".repeat(10)} …`);
+    expect(renderCodeContext(`${"x".repeat(500)}\n`, [1], { maxLineLength: 10, lineNumbers: false })).toBe(
+      `█${"x".repeat(10)} …`,
+    );
   });
 });
 

@@ -8,9 +8,21 @@ import type { Exec } from "../../src/exec/types.js";
 describe("commandLine", () => {
   it.each([
     ["lint: files appended", { kind: "lint", command: "ruff check", files: ["a.py", "b.py"] }, "ruff check a.py b.py"],
-    ["lint: a path with spaces is quoted", { kind: "lint", command: "ruff check", files: ["my dir/a b.py"] }, "ruff check 'my dir/a b.py'"],
-    ["{files} substituted, quoted", { kind: "lint", command: "eslint {files} --quiet", files: ["b c.ts", "d.ts"] }, "eslint 'b c.ts' d.ts --quiet"],
-    ["a quote in a name cannot break out", { kind: "lint", command: "x", files: ["it's;rm -rf ~.ts"] }, "x 'it'\\''s;rm -rf ~.ts'"],
+    [
+      "lint: a path with spaces is quoted",
+      { kind: "lint", command: "ruff check", files: ["my dir/a b.py"] },
+      "ruff check 'my dir/a b.py'",
+    ],
+    [
+      "{files} substituted, quoted",
+      { kind: "lint", command: "eslint {files} --quiet", files: ["b c.ts", "d.ts"] },
+      "eslint 'b c.ts' d.ts --quiet",
+    ],
+    [
+      "a quote in a name cannot break out",
+      { kind: "lint", command: "x", files: ["it's;rm -rf ~.ts"] },
+      "x 'it'\\''s;rm -rf ~.ts'",
+    ],
     ["a leading dash is not an option", { kind: "lint", command: "x", files: ["-rf.ts"] }, "x ./-rf.ts"],
     ["test: files not appended", { kind: "test", command: "npm test", files: ["a.py"] }, "npm test"],
     ["test: {files} honoured", { kind: "test", command: "pytest {files}", files: ["t x.py"] }, "pytest 't x.py'"],
@@ -29,20 +41,36 @@ describe("runCheckCommand (real processes)", () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it("reports a failing lint: exit code, ANSI stripped, locations parsed (absolute paths made relative)", async () => {
-    const r = await runCheckCommand(exec, { kind: "lint", command: `printf '\\033[31m${dir}/a.py:2:1: E999 bad thing\\033[0m\\n'; exit 3`, cwd: dir, timeoutMs: 10_000 });
+    const r = await runCheckCommand(exec, {
+      kind: "lint",
+      command: `printf '\\033[31m${dir}/a.py:2:1: E999 bad thing\\033[0m\\n'; exit 3`,
+      cwd: dir,
+      timeoutMs: 10_000,
+    });
     expect(r).toMatchObject({ kind: "lint", ok: false, exitCode: 3, output: `${dir}/a.py:2:1: E999 bad thing\n` });
     expect(r.locations).toEqual([{ path: "a.py", line: 2, column: 1, message: "E999 bad thing" }]);
   });
 
   it("passes the quoted file with spaces to the command as one argument", async () => {
     await writeFile(path.join(dir, "my file.py"), "x = 1\n");
-    const r = await runCheckCommand(exec, { kind: "lint", command: "ls -1 {files} && cat {files}", cwd: dir, timeoutMs: 10_000, files: ["my file.py"] });
+    const r = await runCheckCommand(exec, {
+      kind: "lint",
+      command: "ls -1 {files} && cat {files}",
+      cwd: dir,
+      timeoutMs: 10_000,
+      files: ["my file.py"],
+    });
     expect(r.command).toBe("ls -1 'my file.py' && cat 'my file.py'");
     expect(r).toMatchObject({ ok: true, output: "my file.py\nx = 1\n" });
   });
 
   it("passes a green command with exit 0 whatever it prints, and never shows the model key to it", async () => {
-    const r = await runCheckCommand(exec, { kind: "test", command: "env; echo 'src/a.ts:1:1 warning'", cwd: dir, timeoutMs: 10_000 });
+    const r = await runCheckCommand(exec, {
+      kind: "test",
+      command: "env; echo 'src/a.ts:1:1 warning'",
+      cwd: dir,
+      timeoutMs: 10_000,
+    });
     expect(r).toMatchObject({ ok: true, exitCode: 0, locations: [] });
     expect(r.output).not.toContain("sk-should-not-leak");
   });
@@ -75,7 +103,8 @@ describe("runCheckCommand (real processes)", () => {
   it("keeps the head and the tail of a long output and still finds locations in the cut part", async () => {
     const r = await runCheckCommand(exec, {
       kind: "test",
-      command: "for i in $(seq 1 3000); do echo \"noise line $i\"; done; echo 'src/deep.py:1500: AssertionError'; echo 'FAILED 1 test'; exit 1",
+      command:
+        "for i in $(seq 1 3000); do echo \"noise line $i\"; done; echo 'src/deep.py:1500: AssertionError'; echo 'FAILED 1 test'; exit 1",
       cwd: dir,
       timeoutMs: 10_000,
       maxTokens: 300,
@@ -103,17 +132,29 @@ describe("runCheckCommand (fake exec)", () => {
   it("runs the line through the shell with the timeout and cwd", async () => {
     const exec = fakeExec({ exitCode: 0 });
     await runCheckCommand(exec, { kind: "lint", command: "eslint", cwd: "/repo", timeoutMs: 1234, files: ["a.ts"] });
-    expect(exec.calls).toEqual([expect.objectContaining({ command: "eslint a.ts", shell: true, cwd: "/repo", timeoutMs: 1234 })]);
+    expect(exec.calls).toEqual([
+      expect.objectContaining({ command: "eslint a.ts", shell: true, cwd: "/repo", timeoutMs: 1234 }),
+    ]);
   });
 
   it("reports a spawn failure as what happened plus what to do", async () => {
-    const r = await runCheckCommand(fakeExec({ spawnError: "spawn /bin/sh ENOENT" }), { kind: "setup", command: "npm ci", cwd: "/repo", timeoutMs: 1 });
+    const r = await runCheckCommand(fakeExec({ spawnError: "spawn /bin/sh ENOENT" }), {
+      kind: "setup",
+      command: "npm ci",
+      cwd: "/repo",
+      timeoutMs: 1,
+    });
     expect(r).toMatchObject({ kind: "test", ok: false, environmentError: true });
     expect(r.output).toMatch(/could not be started: spawn \/bin\/sh ENOENT\. Check the command/);
   });
 
   it("reports a process killed by a signal", async () => {
-    const r = await runCheckCommand(fakeExec({ exitCode: null, output: "partial" }), { kind: "test", command: "npm test", cwd: "/repo", timeoutMs: 1 });
+    const r = await runCheckCommand(fakeExec({ exitCode: null, output: "partial" }), {
+      kind: "test",
+      command: "npm test",
+      cwd: "/repo",
+      timeoutMs: 1,
+    });
     expect(r).toMatchObject({ ok: false });
     expect(r.output).toMatch(/killed by a signal/);
   });

@@ -10,7 +10,13 @@ describe("syntaxCheck", () => {
     ["app.py", "app.py"],
     ["main.go", "main.go"],
   ])("accepts the valid fixture %s (current syntax must not cause a fix loop)", async (path, name) => {
-    expect(await syntaxCheck(path, fixture(name))).toEqual({ kind: "syntax", ok: true, command: "", output: "", locations: [] });
+    expect(await syntaxCheck(path, fixture(name))).toEqual({
+      kind: "syntax",
+      ok: true,
+      command: "",
+      output: "",
+      locations: [],
+    });
   });
 
   it.each([
@@ -30,7 +36,12 @@ describe("syntaxCheck", () => {
     ["a.ts", "export function f(a: number {\n  return a + 1;\n}\n", 1, "missing `)` after `number`"],
     ["a.ts", "function g() {\n  return 1;\n}}\n", 3, "unexpected `}`"],
     ["a.ts", "const x = [1, 2;\nconst y = 3;\n", 1, "missing `]` after `[1, 2`"],
-    ["a.tsx", "export const App = () => {\n  return <div>\n    {items.map(i => <Item key={i} />}\n  </div>;\n};\n", 3, "missing `)`"],
+    [
+      "a.tsx",
+      "export const App = () => {\n  return <div>\n    {items.map(i => <Item key={i} />}\n  </div>;\n};\n",
+      3,
+      "missing `)`",
+    ],
     ["a.py", "def f(x):\n    return (x\n\ndef g():\n    pass\n", 2, "`(` is never closed"],
     ["a.py", "class A:\n    def m(self):\n        if x\n            pass\n", 3, "cannot parse `if x`"],
     ["a.go", "package main\n\nfunc main() {\n  x := \n}\n", 4, "missing identifier after `x :=`"],

@@ -31,7 +31,11 @@ describe("truncateOutput", () => {
     // With the tokenizer loaded, counting this line in one piece took minutes (BPE is quadratic in a run's length).
     const line = `${"ab".repeat(150_000)}`;
     const out = truncateOutput(`head\n${line}\ntail`, 800);
-    expect(out.split("\n")).toEqual(["head", expect.stringMatching(/^(ab)+a? … \[299000 characters cut\] … b?(ab)+$/), "tail"]);
+    expect(out.split("\n")).toEqual([
+      "head",
+      expect.stringMatching(/^(ab)+a? … \[299000 characters cut\] … b?(ab)+$/),
+      "tail",
+    ]);
     expect(out.length).toBeLessThan(1_100);
     expect(countTokens(out)).toBeLessThanOrEqual(800);
   });

@@ -13,7 +13,8 @@ describe("warmGrammarFor", () => {
   });
 
   it("does nothing for a language we do not parse, or none", async () => {
-    for (const name of ["Haskell", "constructor", "", undefined, null]) await expect(warmGrammarFor(name)).resolves.toBeUndefined();
+    for (const name of ["Haskell", "constructor", "", undefined, null])
+      await expect(warmGrammarFor(name)).resolves.toBeUndefined();
     expect(loadedLanguage("python")).toBeNull();
   });
 });

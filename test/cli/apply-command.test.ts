@@ -11,7 +11,8 @@ describe("aider-bot apply", () => {
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
-  const answer = "Change it:\n\nm.py\n```python\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n\n```bash\npython -m pytest\n```\n";
+  const answer =
+    "Change it:\n\nm.py\n```python\n<<<<<<< SEARCH\n    return 1\n=======\n    return 2\n>>>>>>> REPLACE\n```\n\n```bash\npython -m pytest\n```\n";
 
   it("applies an answer from stdin and prints the documented JSON (exit 0)", async () => {
     const r = await runCli(["apply", "--root", root, "--file", "m.py", "--json", "-"], { input: answer });
@@ -48,6 +49,8 @@ describe("aider-bot apply", () => {
   it("says why a response file cannot be read and what to pass instead", async () => {
     const r = await runCli(["apply", "--root", root, path.join(root, "no-such-answer.txt")]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cannot read the response file .*no-such-answer\.txt \(ENOENT\); pass a readable file, or - for stdin/);
+    expect(r.stderr).toMatch(
+      /cannot read the response file .*no-such-answer\.txt \(ENOENT\); pass a readable file, or - for stdin/,
+    );
   });
 });

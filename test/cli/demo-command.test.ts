@@ -38,7 +38,11 @@ describe("aider-bot demo (the README's first command)", () => {
     expect(stdout).toMatch(/feat: /);
     expect(stdout).toMatch(/Opened #\d+ from `aider\/issue-/);
     // Where its commands run, said before anything runs: bubblewrap where it works, else unsandboxed and why.
-    expect(stdout).toMatch(has("bubblewrap") ? /^Sandbox: bubblewrap/m : /^Sandbox: none: [^\n]+\.\nThe demo's seed repository is its own and trusted/m);
+    expect(stdout).toMatch(
+      has("bubblewrap")
+        ? /^Sandbox: bubblewrap/m
+        : /^Sandbox: none: [^\n]+\.\nThe demo's seed repository is its own and trusted/m,
+    );
     // The loop, in order: the edit, the failing test fed back (its real output), the fix, green, then the commit.
     const loop = stdout.indexOf("── The edit loop");
     const found = [
@@ -49,7 +53,10 @@ describe("aider-bot demo (the README's first command)", () => {
       "checks  `node --test` passes: the checks are green, so the bot commits and pushes.",
       "── Commit pushed to the pull request branch",
     ].map((line) => ({ line, at: stdout.indexOf(line, loop) }));
-    expect({ loop: loop >= 0, missing: found.filter((f) => f.at < 0).map((f) => f.line) }).toEqual({ loop: true, missing: [] });
+    expect({ loop: loop >= 0, missing: found.filter((f) => f.at < 0).map((f) => f.line) }).toEqual({
+      loop: true,
+      missing: [],
+    });
     expect(found.map((f) => f.at)).toEqual(found.map((f) => f.at).sort((a, b) => a - b));
     // The status comment shows the checks ran; nothing says they were skipped.
     expect(stdout).toMatch(/Repository commands ran (in a bubblewrap sandbox|without a sandbox)/);

@@ -6,7 +6,10 @@ import { IDLE_MS } from "../../src/repomap/shared-extractor-pool.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { runCli } from "../helpers/run-cli.js";
 
-const git = createGit(testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } }), { name: "Test", email: "test@example.com" });
+const git = createGit(testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } }), {
+  name: "Test",
+  email: "test@example.com",
+});
 
 describe("aider-bot map", () => {
   let repo: string;
@@ -16,8 +19,14 @@ describe("aider-bot map", () => {
     cache = await mkdtemp(path.join(os.tmpdir(), "map-cli-cache-"));
     await git.run(repo, ["init", "-q", "-b", "main"]);
     await mkdir(path.join(repo, "src"));
-    await writeFile(path.join(repo, "src/store.ts"), "export class Store {\n  save(item: string): void {\n    console.log(item);\n  }\n}\n");
-    await writeFile(path.join(repo, "src/format.ts"), "export function formatItem(item: string): string {\n  return `[${item}]`;\n}\n");
+    await writeFile(
+      path.join(repo, "src/store.ts"),
+      "export class Store {\n  save(item: string): void {\n    console.log(item);\n  }\n}\n",
+    );
+    await writeFile(
+      path.join(repo, "src/format.ts"),
+      "export function formatItem(item: string): string {\n  return `[${item}]`;\n}\n",
+    );
     await writeFile(
       path.join(repo, "src/app.ts"),
       'import { Store } from "./store.js";\nimport { formatItem } from "./format.js";\nexport function main(): void {\n  new Store().save(formatItem("x"));\n}\n',
@@ -64,11 +73,18 @@ describe("aider-bot map", () => {
     try {
       await git.run(big, ["init", "-q", "-b", "main"]);
       for (let i = 0; i < 80; i++) {
-        await writeFile(path.join(big, `m${i}.ts`), `export function helper${i}(): number {\n  return helper${(i + 1) % 80}() + 1;\n}\n`);
+        await writeFile(
+          path.join(big, `m${i}.ts`),
+          `export function helper${i}(): number {\n  return helper${(i + 1) % 80}() + 1;\n}\n`,
+        );
       }
       // The shared workers are kept IDLE_MS for the next build; a CLI run that waited for them would outlive this
       // deadline (its build plus IDLE_MS), and runCli would reject with what it printed.
-      const run = (threads: string) => runCli(["map", "--repo", big, "--threads", threads], { env: { AIDER_BOT_CACHE_DIR: path.join(cache, threads) }, timeoutMs: IDLE_MS });
+      const run = (threads: string) =>
+        runCli(["map", "--repo", big, "--threads", threads], {
+          env: { AIDER_BOT_CACHE_DIR: path.join(cache, threads) },
+          timeoutMs: IDLE_MS,
+        });
       const withWorkers = await run("1");
       expect(withWorkers.code).toBe(0);
       expect(withWorkers.stderr).toMatch(/80 files, 80 parsed/);

@@ -28,12 +28,33 @@ describe("aider-bot run: the checkout's instruction files and --read (issue #32)
     await llm.close();
     await rm(repo, { recursive: true, force: true });
   });
-  const env = () => ({ OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-x", AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"), AIDER_BOT_MODEL: "gpt-4o" });
+  const env = () => ({
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: "sk-x",
+    AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"),
+    AIDER_BOT_MODEL: "gpt-4o",
+  });
   const sent = () => llm.requests.map((r) => r.body.messages.map((m) => m.content).join("\n")).join("\n");
 
   it("shows the root AGENTS.md, the nearest one of the edited file, and the --read file", async () => {
     llm.push("Nothing to change.");
-    const r = await runCli(["run", "--repo", repo, "-m", "explain X", "--file", "lib/deep/x.py", "--read", "REF.md", "--map-tokens", "0", "--json"], { env: env() });
+    const r = await runCli(
+      [
+        "run",
+        "--repo",
+        repo,
+        "-m",
+        "explain X",
+        "--file",
+        "lib/deep/x.py",
+        "--read",
+        "REF.md",
+        "--map-tokens",
+        "0",
+        "--json",
+      ],
+      { env: env() },
+    );
     expect(r.stderr).toContain("instructions: AGENTS.md, lib/AGENTS.md");
     expect(sent()).toContain("LOCAL-ROOT-RULE");
     expect(sent()).toContain("LOCAL-LIB-RULE");
@@ -42,7 +63,22 @@ describe("aider-bot run: the checkout's instruction files and --read (issue #32)
 
   it("--no-instructions leaves them out", async () => {
     llm.push("Nothing to change.");
-    await runCli(["run", "--repo", repo, "-m", "explain X", "--file", "lib/deep/x.py", "--no-instructions", "--map-tokens", "0", "--json"], { env: env() });
+    await runCli(
+      [
+        "run",
+        "--repo",
+        repo,
+        "-m",
+        "explain X",
+        "--file",
+        "lib/deep/x.py",
+        "--no-instructions",
+        "--map-tokens",
+        "0",
+        "--json",
+      ],
+      { env: env() },
+    );
     expect(sent()).not.toContain("LOCAL-ROOT-RULE");
   });
 

@@ -13,11 +13,19 @@ const base: BuildMessagesInput = {
   done: [],
   message: "rename a to b",
 };
-const image = { label: "the issue's description", type: "image/png", bytes: 10, part: { dataUrl: "data:image/png;base64,AAA", width: 3, height: 2 } };
+const image = {
+  label: "the issue's description",
+  type: "image/png",
+  bytes: 10,
+  part: { dataUrl: "data:image/png;base64,AAA", width: 3, height: 2 },
+};
 
 describe("buildMessages: instruction files and images (issue #32)", () => {
   it("puts the instruction files after our system prompt and examples, before read-only files and the map", () => {
-    const messages = buildMessages({ ...base, instructions: "Below are the repository's own instruction files\nRULE-X" });
+    const messages = buildMessages({
+      ...base,
+      instructions: "Below are the repository's own instruction files\nRULE-X",
+    });
     const at = messages.findIndex((m) => m.content.includes("RULE-X"));
     expect(messages[0]!.content).not.toContain("RULE-X");
     expect(at).toBeGreaterThan(messages.findIndex((m) => m.content.includes("switching to a different code base")));
@@ -27,7 +35,10 @@ describe("buildMessages: instruction files and images (issue #32)", () => {
   });
 
   it("sends the images as parts of one user message after the untrusted data, with the notes; roles still alternate", () => {
-    const messages = buildMessages({ ...base, images: { images: [image], notes: ["1 image link not read: example.com is not a GitHub attachment."] } });
+    const messages = buildMessages({
+      ...base,
+      images: { images: [image], notes: ["1 image link not read: example.com is not a GitHub attachment."] },
+    });
     const at = messages.findIndex((m) => m.images?.length);
     expect(messages[at]!.role).toBe("user");
     expect(messages[at]!.images).toEqual([image.part]);
@@ -40,7 +51,10 @@ describe("buildMessages: instruction files and images (issue #32)", () => {
   });
 
   it("a model without images gets only the note; no images and no notes adds nothing", () => {
-    const noted = buildMessages({ ...base, images: { images: [], notes: ["1 image left out: `vision: false` in .github/aider.yml."] } });
+    const noted = buildMessages({
+      ...base,
+      images: { images: [], notes: ["1 image left out: `vision: false` in .github/aider.yml."] },
+    });
     const note = noted.find((m) => m.content.includes("1 image left out"))!;
     expect(note.images).toBeUndefined();
     expect(note.content).toContain("has images that you are not shown");

@@ -38,7 +38,9 @@ describe("buildMessages", () => {
   it("uses the chosen fence and the four-backtick note in prompts and files", () => {
     const messages = buildMessages({ ...base, fence: ["````", "````"] });
     expect(messages[0].content).toContain("FOUR backticks");
-    expect(messages.some((m) => m.role === "assistant" && m.content.includes("````typescript\n<<<<<<< SEARCH"))).toBe(true);
+    expect(messages.some((m) => m.role === "assistant" && m.content.includes("````typescript\n<<<<<<< SEARCH"))).toBe(
+      true,
+    );
     expect(messages.some((m) => m.content.includes("src/a.ts\n````\nexport const a = 1;\n````"))).toBe(true);
   });
 

@@ -74,8 +74,13 @@ describe("checksFailingCommit", () => {
 
 describe("one policy behind every caller", () => {
   it("the job runner's trailers use the policy's co-author and run trailers", () => {
-    expect(coAuthorTrailer("ann", "1+ann@users.noreply.github.com")).toBe("Co-authored-by: ann <1+ann@users.noreply.github.com>");
+    expect(coAuthorTrailer("ann", "1+ann@users.noreply.github.com")).toBe(
+      "Co-authored-by: ann <1+ann@users.noreply.github.com>",
+    );
     expect(runTrailerName).toBe(RUN_TRAILER);
-    expect(runTrailers("j1", { login: "ann", id: 1 })).toEqual([coAuthorTrailer("ann", "1+ann@users.noreply.github.com"), `${RUN_TRAILER}: j1`]);
+    expect(runTrailers("j1", { login: "ann", id: 1 })).toEqual([
+      coAuthorTrailer("ann", "1+ann@users.noreply.github.com"),
+      `${RUN_TRAILER}: j1`,
+    ]);
   });
 });

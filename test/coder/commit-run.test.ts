@@ -4,8 +4,18 @@ import { coderOptions, fakeDeps } from "./helpers/fake-deps.js";
 
 /** Fake deps whose `prepareCommit` records what it is asked; `refuse` makes its commit throw like a hook would. */
 function withPrepared(diff: string, refuse = false) {
-  const deps = fakeDeps({ files: { "src/fetch.ts": "old\n" }, answers: [], commitMessage: "feat: from the weak model" });
-  const seen = { prepared: [] as string[][], committed: [] as Omit<CommitRequest, "paths">[], diffStats: 0, diffText: 0, diffsToModel: [] as string[] };
+  const deps = fakeDeps({
+    files: { "src/fetch.ts": "old\n" },
+    answers: [],
+    commitMessage: "feat: from the weak model",
+  });
+  const seen = {
+    prepared: [] as string[][],
+    committed: [] as Omit<CommitRequest, "paths">[],
+    diffStats: 0,
+    diffText: 0,
+    diffsToModel: [] as string[],
+  };
   deps.diffStats = async (paths) => {
     seen.diffStats++;
     return paths.map((path) => ({ path, added: 1, removed: 0 }));
@@ -36,7 +46,11 @@ describe("commitRun through prepareCommit", () => {
   it("commits with the prepared diff shown to the weak model, and asks for no separate stats or diff", async () => {
     const { deps, seen } = withPrepared("diff --git a/src/fetch.ts b/src/fetch.ts\n");
     const result = await commitRun(deps, coderOptions({ coAuthor: undefined }), ["src/fetch.ts"], "Because.");
-    expect(result).toEqual({ kind: "committed", editedFiles: [{ path: "src/fetch.ts", added: 2, removed: 1 }], commit: { sha: "f".repeat(40), subject: "feat: from the weak model" } });
+    expect(result).toEqual({
+      kind: "committed",
+      editedFiles: [{ path: "src/fetch.ts", added: 2, removed: 1 }],
+      commit: { sha: "f".repeat(40), subject: "feat: from the weak model" },
+    });
     expect(seen.prepared).toEqual([["src/fetch.ts"]]);
     expect(seen.diffsToModel).toEqual(["diff --git a/src/fetch.ts b/src/fetch.ts\n"]);
     expect(seen.committed[0]).toMatchObject({ subject: "feat: from the weak model" });
@@ -63,7 +77,11 @@ describe("commitRun through prepareCommit", () => {
   it("without committing (commit: false) only the stats are asked for", async () => {
     const { deps, seen } = withPrepared("diff");
     const result = await commitRun(deps, coderOptions({ commit: false }), ["src/fetch.ts"], "");
-    expect(result).toEqual({ kind: "committed", editedFiles: [{ path: "src/fetch.ts", added: 1, removed: 0 }], commit: null });
+    expect(result).toEqual({
+      kind: "committed",
+      editedFiles: [{ path: "src/fetch.ts", added: 1, removed: 0 }],
+      commit: null,
+    });
     expect(seen.prepared).toHaveLength(0);
   });
 });

@@ -4,14 +4,19 @@ import { runCoder } from "../../src/coder/run-coder.js";
 import { block } from "./helpers/fake-engine.js";
 import { coderOptions, fakeDeps, type FakeDeps } from "./helpers/fake-deps.js";
 
-const FETCH = "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
+const FETCH =
+  "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
 const files = { "src/fetch.ts": FETCH, "src/util.ts": "export const x = 1;\n" };
 const edit = (from: string, to: string) => `Retrying.\n\n${block("src/fetch.ts", from, to)}`;
 const first = edit("  const res = await fetch(url);\n", "  const res = await retry(() => fetch(url));\n");
 const second = edit("  return res.json();\n", "  return (await res.json()) as unknown;\n");
 
 /** A commit-message model that records each call (diff, signal, and what had happened before it). */
-function recordingModel(deps: FakeDeps, events: string[], answer: (n: number) => string | null = (n) => `fix: subject ${n}`) {
+function recordingModel(
+  deps: FakeDeps,
+  events: string[],
+  answer: (n: number) => string | null = (n) => `fix: subject ${n}`,
+) {
   const calls: { diff: string; context: string; signal: AbortSignal | undefined }[] = [];
   deps.generateCommitMessage = async (diff, context, signal) => {
     calls.push({ diff, context, signal });
@@ -22,7 +27,11 @@ function recordingModel(deps: FakeDeps, events: string[], answer: (n: number) =>
 }
 
 /** Checks that let pending work run before they answer, and say what had been asked by then. */
-function checksThatWait(deps: FakeDeps, events: string[], outcome: (kind: string, nth: number) => { ok: boolean; output?: string } = () => ({ ok: true })) {
+function checksThatWait(
+  deps: FakeDeps,
+  events: string[],
+  outcome: (kind: string, nth: number) => { ok: boolean; output?: string } = () => ({ ok: true }),
+) {
   let n = 0;
   deps.runCheck = async (req) => {
     const nth = ++n;
@@ -87,7 +96,14 @@ describe("a commit subject asked for while the checks run", () => {
     const withPrepare = (deps: FakeDeps) => {
       deps.prepareCommit = async (paths, made) => {
         offers.push(made ?? null);
-        return { diff: "git's diff", commit: async (req) => ({ sha: "f".repeat(40), subject: req.subject, stats: paths.map((path) => ({ path, added: 1, removed: 1 })) }) };
+        return {
+          diff: "git's diff",
+          commit: async (req) => ({
+            sha: "f".repeat(40),
+            subject: req.subject,
+            stats: paths.map((path) => ({ path, added: 1, removed: 1 })),
+          }),
+        };
       };
     };
     const clean = fakeDeps({ files, answers: [first] });
@@ -95,7 +111,12 @@ describe("a commit subject asked for while the checks run", () => {
     checksThatWait(clean, []);
     withPrepare(clean);
     await runCoder(coderOptions({ autoTest: true, testCommand: "npm test" }), clean);
-    expect(offers).toEqual([{ diff: expect.stringContaining("+  const res = await retry(() => fetch(url));"), from: new Map([["src/fetch.ts", FETCH]]) }]);
+    expect(offers).toEqual([
+      {
+        diff: expect.stringContaining("+  const res = await retry(() => fetch(url));"),
+        from: new Map([["src/fetch.ts", FETCH]]),
+      },
+    ]);
 
     const changed = fakeDeps({ files, answers: [first] });
     recordingModel(changed, []);
@@ -141,7 +162,13 @@ describe("a commit subject asked for while the checks run", () => {
 describe("startEarlySubject", () => {
   const model = (answer: () => Promise<string | null>) => {
     const asked: { diff: string; signal: AbortSignal | undefined }[] = [];
-    return { asked, generateCommitMessage: async (diff: string, _c: string, signal?: AbortSignal) => (asked.push({ diff, signal }), answer()) };
+    return {
+      asked,
+      generateCommitMessage: async (diff: string, _c: string, signal?: AbortSignal) => (
+        asked.push({ diff, signal }),
+        answer()
+      ),
+    };
   };
   const before = new Map<string, string | null>([["a.ts", "one\n"]]);
   const after = new Map<string, string | null>([["a.ts", "two\n"]]);
@@ -166,7 +193,12 @@ describe("startEarlySubject", () => {
   });
 
   it("a throwing model is a failed call (null), not an unusable one", async () => {
-    const early = startEarlySubject({ generateCommitMessage: async () => Promise.reject(new Error("boom")) }, before, after, "C")!;
+    const early = startEarlySubject(
+      { generateCommitMessage: async () => Promise.reject(new Error("boom")) },
+      before,
+      after,
+      "C",
+    )!;
     expect(await early.subject).toBeNull();
   });
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "@jest/globals";
 import { findFileMentions } from "../../src/coder/find-file-mentions.js";
 
-const repoFiles = ["README.md", "run", "src/a/index.ts", "src/b/index.ts", "src/http-client.ts", "src/util.ts", "lib/util.ts.bak"];
+const repoFiles = [
+  "README.md",
+  "run",
+  "src/a/index.ts",
+  "src/b/index.ts",
+  "src/http-client.ts",
+  "src/util.ts",
+  "lib/util.ts.bak",
+];
 
 describe("findFileMentions", () => {
   const find = (text: string, more: { chatFiles?: string[]; readFiles?: string[]; ignored?: string[] } = {}) =>

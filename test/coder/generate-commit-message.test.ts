@@ -33,7 +33,9 @@ describe("generateCommitMessage over a scripted server", () => {
 
   it("asks the model with a Conventional-Commits prompt, the request and the diff", async () => {
     server.push(commitReply('"fix: correct the off-by-one in pager"'));
-    expect(await generateCommitMessage(llm(), { model: "gpt-4o-mini", diff: "diff --git a/x b/x", context: "fix pager" })).toBe("fix: correct the off-by-one in pager");
+    expect(
+      await generateCommitMessage(llm(), { model: "gpt-4o-mini", diff: "diff --git a/x b/x", context: "fix pager" }),
+    ).toBe("fix: correct the off-by-one in pager");
     const [system, user] = server.requests[0]!.body.messages;
     expect(server.requests[0]!.body.model).toBe("gpt-4o-mini");
     expect(system!.role).toBe("system");
@@ -51,7 +53,13 @@ describe("generateCommitMessage over a scripted server", () => {
   });
 
   it("returns null on garbage, on a cut-off answer, and on an endpoint error", async () => {
-    server.push(...["Sure! I changed a few things in the code.", { text: "feat: add", finishReason: "length" as const }, { status: 401 }].map(commitReply));
+    server.push(
+      ...[
+        "Sure! I changed a few things in the code.",
+        { text: "feat: add", finishReason: "length" as const },
+        { status: 401 },
+      ].map(commitReply),
+    );
     const input = { model: "m", diff: "d", context: "" };
     expect(await generateCommitMessage(llm(), input)).toBeNull();
     expect(await generateCommitMessage(llm(), input)).toBeNull();

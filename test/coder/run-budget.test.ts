@@ -6,23 +6,47 @@ describe("deadlineProblem: the run's one deadline check", () => {
     ["no limit, not cancelled", { aborted: false, elapsedMs: 10_000_000, maxWallMs: undefined }, null],
     ["within the limit", { aborted: false, elapsedMs: 999, maxWallMs: 1000 }, null],
     ["exactly at the limit is still in time", { aborted: false, elapsedMs: 1000, maxWallMs: 1000 }, null],
-    ["past the limit", { aborted: false, elapsedMs: 1001, maxWallMs: 1000 }, "The run exceeded its time limit of 1000 ms."],
+    [
+      "past the limit",
+      { aborted: false, elapsedMs: 1001, maxWallMs: 1000 },
+      "The run exceeded its time limit of 1000 ms.",
+    ],
     ["cancelled, even in time", { aborted: true, elapsedMs: 0, maxWallMs: 1000 }, "The run was cancelled."],
-    ["cancellation is named before lateness", { aborted: true, elapsedMs: 5000, maxWallMs: 1000 }, "The run was cancelled."],
+    [
+      "cancellation is named before lateness",
+      { aborted: true, elapsedMs: 5000, maxWallMs: 1000 },
+      "The run was cancelled.",
+    ],
   ])("%s", (_why, clock, expected) => {
     expect(deadlineProblem(clock)).toBe(expected);
   });
 });
 
 describe("budgetProblem", () => {
-  const used = (prompt: number, completion: number, costUsd: number | null) => addUsage(emptyUsage(), { prompt, completion }, costUsd);
+  const used = (prompt: number, completion: number, costUsd: number | null) =>
+    addUsage(emptyUsage(), { prompt, completion }, costUsd);
   it.each<[string, Parameters<typeof budgetProblem>[0], ReturnType<typeof used>, string | null]>([
     ["no budget", {}, used(1e6, 1e6, 100), null],
     ["tokens at the limit", { maxTokens: 100 }, used(60, 40, null), null],
-    ["tokens over the limit", { maxTokens: 100 }, used(60, 41, null), "Token budget exceeded: used 101 tokens, the limit is 100."],
-    ["cost over the limit", { maxUsd: 0.5 }, used(1, 1, 0.75), "Cost budget exceeded: spent $0.7500, the limit is $0.5."],
+    [
+      "tokens over the limit",
+      { maxTokens: 100 },
+      used(60, 41, null),
+      "Token budget exceeded: used 101 tokens, the limit is 100.",
+    ],
+    [
+      "cost over the limit",
+      { maxUsd: 0.5 },
+      used(1, 1, 0.75),
+      "Cost budget exceeded: spent $0.7500, the limit is $0.5.",
+    ],
     ["unknown cost never exceeds a cost budget", { maxUsd: 0.5 }, used(1, 1, null), null],
-    ["tokens are named before cost", { maxTokens: 1, maxUsd: 0.5 }, used(1, 1, 0.75), "Token budget exceeded: used 2 tokens, the limit is 1."],
+    [
+      "tokens are named before cost",
+      { maxTokens: 1, maxUsd: 0.5 },
+      used(1, 1, 0.75),
+      "Token budget exceeded: used 2 tokens, the limit is 1.",
+    ],
   ])("%s", (_why, budget, totals, expected) => {
     expect(budgetProblem(budget, totals)).toBe(expected);
   });

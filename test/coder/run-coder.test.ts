@@ -5,7 +5,8 @@ import { block } from "./helpers/fake-engine.js";
 import { coderOptions, fakeDeps, lastUser, type FakeDeps } from "./helpers/fake-deps.js";
 import type { RepoMapRequest } from "../../src/coder/coder-deps.js";
 
-const FETCH = "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
+const FETCH =
+  "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
 const UTIL = "export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));\n";
 const files = { "src/fetch.ts": FETCH, "src/util.ts": UTIL, "README.md": "# demo\n" };
 
@@ -16,7 +17,10 @@ describe("runCoder", () => {
   it("applies a clean edit and commits once, only the edited file, with trailers", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit] });
     deps.workspace.files.set("notes.txt", "dirty but not ours\n"); // a dirty file the run did not edit
-    const result = await runCoder(coderOptions({ coAuthor: { name: "Ann", email: "ann@example.com" }, trailers: ["Aider-Bot-Run: 42"] }), deps);
+    const result = await runCoder(
+      coderOptions({ coAuthor: { name: "Ann", email: "ann@example.com" }, trailers: ["Aider-Bot-Run: 42"] }),
+      deps,
+    );
     expect(result.outcome).toBe("changed");
     expect(deps.commits).toHaveLength(1);
     expect(deps.commits[0].paths).toEqual(["src/fetch.ts"]);
@@ -27,7 +31,8 @@ describe("runCoder", () => {
     expect(result.explanation).toBe("I will retry the request.");
     expect(result.reflections).toBe(0);
     expect(result.tokens).toEqual({ prompt: 100, completion: 20 });
-    if (result.outcome === "changed") expect(result.commit).toEqual({ sha: "abc1234", subject: "feat: add retry logic to fetch client" });
+    if (result.outcome === "changed")
+      expect(result.commit).toEqual({ sha: "abc1234", subject: "feat: add retry logic to fetch client" });
   });
 
   it("uses the generated commit message when there is one, and skips the commit with commit: false", async () => {
@@ -55,7 +60,10 @@ describe("runCoder", () => {
 
   it("reflects a syntax error found by the built-in check", async () => {
     const broken = block("src/fetch.ts", "  return res.json();\n", "  return res.json() SYNTAX_ERROR\n");
-    const deps = fakeDeps({ files, answers: [broken, block("src/fetch.ts", "  return res.json() SYNTAX_ERROR\n", "  return res.json();\n")] });
+    const deps = fakeDeps({
+      files,
+      answers: [broken, block("src/fetch.ts", "  return res.json() SYNTAX_ERROR\n", "  return res.json();\n")],
+    });
     const result = await runCoder(coderOptions(), deps);
     expect(lastUser(deps.requests[1])).toBe("CHECK FAILED (syntax) \nsrc/fetch.ts:1: unexpected token");
     expect(result.outcome).toBe("no-changes"); // the fix restored the original content: nothing to commit
@@ -66,9 +74,13 @@ describe("runCoder", () => {
     const deps = fakeDeps({
       files,
       answers: [goodEdit, block("src/util.ts", UTIL, UTIL.replace("(r)", "(resolve)").replace("r, ms", "resolve, ms"))],
-      check: (req, nth) => (req.kind === "lint" && nth === 1 ? { ok: false, output: "src/fetch.ts:2 no-undef retry" } : {}),
+      check: (req, nth) =>
+        req.kind === "lint" && nth === 1 ? { ok: false, output: "src/fetch.ts:2 no-undef retry" } : {},
     });
-    const result = await runCoder(coderOptions({ lintCommands: ["eslint"], files: ["src/fetch.ts", "src/util.ts"] }), deps);
+    const result = await runCoder(
+      coderOptions({ lintCommands: ["eslint"], files: ["src/fetch.ts", "src/util.ts"] }),
+      deps,
+    );
     expect(deps.checkRuns[0]).toMatchObject({ kind: "lint", command: "eslint", files: ["src/fetch.ts"] });
     expect(lastUser(deps.requests[1])).toContain("no-undef retry");
     expect(result.outcome).toBe("changed");
@@ -84,17 +96,35 @@ describe("runCoder", () => {
       answers: [goodEdit, fix],
       check: (req, nth) => (req.kind === "test" && nth === 1 ? { ok: false, output: "FAIL retry is not defined" } : {}),
     });
-    const options = coderOptions({ autoTest: true, testCommand: "npm test", setupCommands: ["npm ci"], files: ["src/fetch.ts", "src/util.ts"] });
+    const options = coderOptions({
+      autoTest: true,
+      testCommand: "npm test",
+      setupCommands: ["npm ci"],
+      files: ["src/fetch.ts", "src/util.ts"],
+    });
     const result = await runCoder(options, deps);
     expect(lastUser(deps.requests[1])).toBe("CHECK FAILED (test) npm test\nFAIL retry is not defined");
     expect(result.outcome).toBe("changed");
-    expect(deps.checkRuns.map((r) => `${r.kind}:${r.command}`)).toEqual(["setup:npm ci", "test:npm test", "test:npm test"]);
+    expect(deps.checkRuns.map((r) => `${r.kind}:${r.command}`)).toEqual([
+      "setup:npm ci",
+      "test:npm test",
+      "test:npm test",
+    ]);
     expect(deps.commits).toHaveLength(1);
   });
 
   it("runs no setup, lint or test command when the sandbox cannot run, still commits, and says checks were skipped and why", async () => {
-    const deps: FakeDeps = { ...fakeDeps({ files, answers: [goodEdit] }), sandboxMode: async () => "unavailable: bubblewrap (bwrap) is not installed" };
-    const options = coderOptions({ autoTest: true, testCommand: "npm test", lintCommands: ["eslint"], setupCommands: ["npm ci"], files: ["src/fetch.ts", "src/util.ts"] });
+    const deps: FakeDeps = {
+      ...fakeDeps({ files, answers: [goodEdit] }),
+      sandboxMode: async () => "unavailable: bubblewrap (bwrap) is not installed",
+    };
+    const options = coderOptions({
+      autoTest: true,
+      testCommand: "npm test",
+      lintCommands: ["eslint"],
+      setupCommands: ["npm ci"],
+      files: ["src/fetch.ts", "src/util.ts"],
+    });
     const result = await runCoder(options, deps);
     expect(deps.checkRuns).toEqual([]);
     expect(result.outcome).toBe("changed");
@@ -105,14 +135,19 @@ describe("runCoder", () => {
 
   it("runs the commands and records the mode when they run in the sandbox", async () => {
     const deps: FakeDeps = { ...fakeDeps({ files, answers: [goodEdit] }), sandboxMode: async () => "bubblewrap" };
-    const result = await runCoder(coderOptions({ autoTest: true, testCommand: "npm test", files: ["src/fetch.ts", "src/util.ts"] }), deps);
+    const result = await runCoder(
+      coderOptions({ autoTest: true, testCommand: "npm test", files: ["src/fetch.ts", "src/util.ts"] }),
+      deps,
+    );
     expect(deps.checkRuns.map((r) => r.command)).toEqual(["npm test"]);
     expect(result).toMatchObject({ outcome: "changed", sandbox: "bubblewrap" });
     expect(result.checksSkipped).toBeUndefined();
   });
 
   it("stops with checks-failed, the last report and no commit when reflections run out", async () => {
-    const answers = [0, 1, 2].map((i) => block("src/fetch.ts", i === 0 ? "  return res.json();\n" : `  return ${i - 1};\n`, `  return ${i};\n`));
+    const answers = [0, 1, 2].map((i) =>
+      block("src/fetch.ts", i === 0 ? "  return res.json();\n" : `  return ${i - 1};\n`, `  return ${i};\n`),
+    );
     const deps = fakeDeps({ files, answers, check: (_req, nth) => ({ ok: false, output: `test failure #${nth}` }) });
     const result = await runCoder(coderOptions({ autoTest: true, testCommand: "npm test", maxReflections: 2 }), deps);
     expect(deps.requests).toHaveLength(3);
@@ -150,7 +185,11 @@ describe("runCoder", () => {
   });
 
   it("without chat files and with a map, asks which files are needed, adds them and asks for the edits", async () => {
-    const deps = fakeDeps({ files, answers: ["You will need to change:\nsrc/fetch.ts\n", goodEdit], repoMap: "src/fetch.ts:\n  fetchJson" });
+    const deps = fakeDeps({
+      files,
+      answers: ["You will need to change:\nsrc/fetch.ts\n", goodEdit],
+      repoMap: "src/fetch.ts:\n  fetchJson",
+    });
     const result = await runCoder(coderOptions({ files: [] }), deps);
     const first = deps.requests[0].messages;
     expect(first.some((m) => m.content.includes("one per line"))).toBe(true);
@@ -166,8 +205,13 @@ describe("runCoder", () => {
       asked.push(req);
       return { text: "src/fetch.ts:\n  fetchJson", rankedFiles: [] };
     };
-    await runCoder(coderOptions({ files: [], message: "make Fetcher retry like fetchJson, see the util helpers and README.md" }), { ...deps, repoMap });
-    expect(asked[0].mentionedIdents).toEqual(expect.arrayContaining(["make", "Fetcher", "retry", "fetchJson", "util", "helpers", "README"]));
+    await runCoder(
+      coderOptions({ files: [], message: "make Fetcher retry like fetchJson, see the util helpers and README.md" }),
+      { ...deps, repoMap },
+    );
+    expect(asked[0].mentionedIdents).toEqual(
+      expect.arrayContaining(["make", "Fetcher", "retry", "fetchJson", "util", "helpers", "README"]),
+    );
     expect(asked[0].mentionedIdents).not.toContain("see");
     // README.md is named (and added); "util" is shorter than a stem may be, so src/util.ts is not.
     expect(asked[0].mentionedFiles).toEqual(["README.md"]);
@@ -175,11 +219,19 @@ describe("runCoder", () => {
   });
 
   it("says which files it added at the model's request; with no call left, a named file is not added", async () => {
-    const deps = fakeDeps({ files, answers: ["You will need to change:\nsrc/fetch.ts\n", goodEdit], repoMap: "src/fetch.ts:\n  fetchJson" });
+    const deps = fakeDeps({
+      files,
+      answers: ["You will need to change:\nsrc/fetch.ts\n", goodEdit],
+      repoMap: "src/fetch.ts:\n  fetchJson",
+    });
     const result = await runCoder(coderOptions({ files: [] }), deps);
     expect(result.filesAddedOnRequest).toEqual(["src/fetch.ts"]);
 
-    const last = fakeDeps({ files, answers: ["You will need to change:\nsrc/fetch.ts\n"], repoMap: "src/fetch.ts:\n  fetchJson" });
+    const last = fakeDeps({
+      files,
+      answers: ["You will need to change:\nsrc/fetch.ts\n"],
+      repoMap: "src/fetch.ts:\n  fetchJson",
+    });
     const none = await runCoder(coderOptions({ files: [], maxReflections: 0 }), last);
     expect(none.filesAddedOnRequest).toBeUndefined();
     expect(last.requests).toHaveLength(1);
@@ -193,7 +245,10 @@ describe("runCoder", () => {
       return { text: "", rankedFiles: [] };
     };
     const untrustedContext = [{ label: "Issue #7", text: "Uploads fail; the helper in src/util.ts sleeps too little" }];
-    await runCoder(coderOptions({ files: [], message: "make uploads retry", untrustedContext, hintFiles: ["README.md"] }), { ...deps, repoMap });
+    await runCoder(
+      coderOptions({ files: [], message: "make uploads retry", untrustedContext, hintFiles: ["README.md"] }),
+      { ...deps, repoMap },
+    );
     expect(asked[0].requestText).toContain("make uploads retry");
     expect(asked[0].requestText).toContain("sleeps too little");
     expect(asked[0].hintFiles).toEqual(["README.md", "src/util.ts"]);
@@ -215,7 +270,10 @@ describe("runCoder", () => {
   });
 
   it("askOnly makes one call with the ask prompt and returns the answer", async () => {
-    const deps = fakeDeps({ files, answers: [`It calls fetch once.\n\n${block("src/fetch.ts", "  return res.json();\n", "x\n")}`] });
+    const deps = fakeDeps({
+      files,
+      answers: [`It calls fetch once.\n\n${block("src/fetch.ts", "  return res.json();\n", "x\n")}`],
+    });
     const result = await runCoder(coderOptions({ askOnly: true }), deps);
     expect(deps.requests).toHaveLength(1);
     expect(deps.requests[0].messages[0].content).not.toContain("SEARCH");
@@ -272,7 +330,10 @@ describe("runCoder", () => {
 
   it("reports a refused commit as checks-failed without losing the edited files", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit] });
-    const result = await runCoder(coderOptions(), { ...deps, commit: async () => Promise.reject(new Error("pre-commit hook failed")) });
+    const result = await runCoder(coderOptions(), {
+      ...deps,
+      commit: async () => Promise.reject(new Error("pre-commit hook failed")),
+    });
     expect(result.outcome).toBe("checks-failed");
     expect(result.outcome === "checks-failed" && result.report.output).toBe("pre-commit hook failed");
   });
@@ -290,10 +351,21 @@ describe("runCoder details", () => {
   it("passes chat files and read-only files (as protected) to the engine, and renders read-only files", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit] });
     const seen: unknown[] = [];
-    const spy = { ...deps, parseAndApply: (...args: Parameters<typeof deps.parseAndApply>) => (seen.push(args[3]), deps.parseAndApply(...args)) };
+    const spy = {
+      ...deps,
+      parseAndApply: (...args: Parameters<typeof deps.parseAndApply>) => (
+        seen.push(args[3]),
+        deps.parseAndApply(...args)
+      ),
+    };
     await runCoder(coderOptions({ readFiles: ["README.md"], protectedPaths: [".github/workflows/**"] }), spy);
-    expect(seen[0]).toMatchObject({ chatFiles: ["src/fetch.ts"], protectedPaths: [".github/workflows/**", "README.md"] });
-    expect(deps.requests[0].messages.some((m) => /reference only/i.test(m.content) && m.content.includes("# demo"))).toBe(true);
+    expect(seen[0]).toMatchObject({
+      chatFiles: ["src/fetch.ts"],
+      protectedPaths: [".github/workflows/**", "README.md"],
+    });
+    expect(
+      deps.requests[0].messages.some((m) => /reference only/i.test(m.content) && m.content.includes("# demo")),
+    ).toBe(true);
   });
 
   it("caps the files added from one reply at 8 and never proposes the skipped ones again", async () => {
@@ -302,7 +374,10 @@ describe("runCoder details", () => {
     const names = Array.from({ length: 10 }, (_, i) => `src/m${i}.ts`).join("\n");
     const deps = fakeDeps({ files: many, answers: [names, names, "No edits needed."] });
     await runCoder(coderOptions({ maxReflections: 2 }), deps);
-    const shown = (n: number) => Array.from({ length: 10 }, (_, i) => i).filter((i) => deps.requests[n].messages.some((m) => m.content.includes(`src/m${i}.ts\n\`\`\`\n`)));
+    const shown = (n: number) =>
+      Array.from({ length: 10 }, (_, i) => i).filter((i) =>
+        deps.requests[n].messages.some((m) => m.content.includes(`src/m${i}.ts\n\`\`\`\n`)),
+      );
     expect(shown(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     // the second reply names the same files: none is new, so no files-added turn is sent
     expect(lastUser(deps.requests[2])).toBe(NO_EDITS_TEXT);
@@ -310,20 +385,30 @@ describe("runCoder details", () => {
 
   it("keeps going without a map when building the map fails", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit], repoMap: "x" });
-    const result = await runCoder(coderOptions(), { ...deps, repoMap: async () => Promise.reject(new Error("no wasm")) });
+    const result = await runCoder(coderOptions(), {
+      ...deps,
+      repoMap: async () => Promise.reject(new Error("no wasm")),
+    });
     expect(result.outcome).toBe("changed");
   });
 
   it("adds a file the model creates to the chat for later rounds", async () => {
     const create = block("src/retry.ts", "", "export const retry = 1;\n");
-    const deps = fakeDeps({ files, answers: [`${goodEdit}\n\n${create}`], check: () => ({ ok: false, output: "lint" }) });
+    const deps = fakeDeps({
+      files,
+      answers: [`${goodEdit}\n\n${create}`],
+      check: () => ({ ok: false, output: "lint" }),
+    });
     await runCoder(coderOptions({ lintCommands: ["eslint"], maxReflections: 0 }), deps);
     expect(deps.checkRuns[0].files).toEqual(["src/fetch.ts", "src/retry.ts"]);
   });
 
   it("sends the pull request's context blocks to the model as untrusted data, before the request", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit] });
-    await runCoder(coderOptions({ prContext: [{ label: "Review threads", text: "thread PRRT_1: please retry fetches" }] }), deps);
+    await runCoder(
+      coderOptions({ prContext: [{ label: "Review threads", text: "thread PRRT_1: please retry fetches" }] }),
+      deps,
+    );
     const messages = deps.requests[0]!.messages;
     const at = messages.findIndex((m) => m.content.includes("thread PRRT_1: please retry fetches"));
     expect(at).toBeGreaterThan(0);
@@ -336,13 +421,23 @@ describe("runCoder details", () => {
     const deps = fakeDeps({
       files,
       answers: [goodEdit],
-      check: (req, nth) => (req.kind === "test" && nth === 1 ? { ok: false, output: "FAIL test/fetch.test.ts\nExpected: 3 retries" } : {}),
+      check: (req, nth) =>
+        req.kind === "test" && nth === 1 ? { ok: false, output: "FAIL test/fetch.test.ts\nExpected: 3 retries" } : {},
     });
-    const result = await runCoder(coderOptions({ reproduceTest: true, testCommand: "npm test", autoTest: true, setupCommands: ["npm ci"] }), deps);
+    const result = await runCoder(
+      coderOptions({ reproduceTest: true, testCommand: "npm test", autoTest: true, setupCommands: ["npm ci"] }),
+      deps,
+    );
     expect(result.outcome).toBe("changed");
-    expect(deps.checkRuns.map((r) => `${r.kind} ${r.command}`)).toEqual(["setup npm ci", "test npm test", "test npm test"]);
+    expect(deps.checkRuns.map((r) => `${r.kind} ${r.command}`)).toEqual([
+      "setup npm ci",
+      "test npm test",
+      "test npm test",
+    ]);
     const first = lastUser(deps.requests[0]!);
-    expect(first).toContain("add retry logic to fetch client\n\nI ran `npm test` before any change and it fails here too:");
+    expect(first).toContain(
+      "add retry logic to fetch client\n\nI ran `npm test` before any change and it fails here too:",
+    );
     expect(first).toContain("Expected: 3 retries");
     // The commit keeps the request as it was asked.
     expect(deps.commits[0]!.body).not.toContain("Expected: 3 retries");

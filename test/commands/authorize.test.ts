@@ -29,6 +29,8 @@ describe("authorize", () => {
   it("explains what permission is missing", () => {
     const d = authorize({ sender: user(), verb: "run", permission: "read", selfLogin: "x", trigger });
     expect(d).toMatchObject({ allow: false, reason: "permission" });
-    expect(!d.allow && d.message).toBe("@ann needs `write` permission on this repository to use this command (has `read`).");
+    expect(!d.allow && d.message).toBe(
+      "@ann needs `write` permission on this repository to use this command (has `read`).",
+    );
   });
 });

@@ -3,7 +3,14 @@ import { defaultDataDir, readEnv } from "../../src/config/env.js";
 describe("readEnv", () => {
   it("has working defaults for an empty environment", () => {
     const env = readEnv({});
-    expect(env).toMatchObject({ openaiBaseUrl: "https://api.openai.com/v1", model: "gpt-4o", concurrency: 2, port: 3000, logLevel: "info", webhookPath: "/api/github/webhooks" });
+    expect(env).toMatchObject({
+      openaiBaseUrl: "https://api.openai.com/v1",
+      model: "gpt-4o",
+      concurrency: 2,
+      port: 3000,
+      logLevel: "info",
+      webhookPath: "/api/github/webhooks",
+    });
     expect(env.githubBaseUrl).toBeUndefined();
     expect(env.redisUrl).toBeUndefined();
   });
@@ -37,7 +44,9 @@ describe("readEnv", () => {
 
   it("derives the GitHub API base URL from GHE_HOST, or takes GITHUB_API_URL", () => {
     expect(readEnv({ GHE_HOST: "ghe.example.com" }).githubBaseUrl).toBe("https://ghe.example.com/api/v3");
-    expect(readEnv({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe("http://127.0.0.1:8080/api/v3");
+    expect(readEnv({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe(
+      "http://127.0.0.1:8080/api/v3",
+    );
     expect(readEnv({ GITHUB_API_URL: "https://api.example.com" }).githubBaseUrl).toBe("https://api.example.com");
   });
 
@@ -71,8 +80,22 @@ describe("readEnv", () => {
   });
 
   test("LOG_FORMAT, AIDER_BOT_THROTTLE, AIDER_BOT_SHUTDOWN_MS, AIDER_BOT_PROGRESS and AIDER_BOT_SPARE are read here, with defaults", () => {
-    expect(readEnv({})).toMatchObject({ logFormat: "pretty", throttle: true, shutdownMs: 60_000, progress: true, spare: true });
-    expect(readEnv({ LOG_FORMAT: "json", AIDER_BOT_THROTTLE: "0", AIDER_BOT_SHUTDOWN_MS: "5000", AIDER_BOT_PROGRESS: "0", AIDER_BOT_SPARE: "0" })).toMatchObject({
+    expect(readEnv({})).toMatchObject({
+      logFormat: "pretty",
+      throttle: true,
+      shutdownMs: 60_000,
+      progress: true,
+      spare: true,
+    });
+    expect(
+      readEnv({
+        LOG_FORMAT: "json",
+        AIDER_BOT_THROTTLE: "0",
+        AIDER_BOT_SHUTDOWN_MS: "5000",
+        AIDER_BOT_PROGRESS: "0",
+        AIDER_BOT_SPARE: "0",
+      }),
+    ).toMatchObject({
       logFormat: "json",
       throttle: false,
       shutdownMs: 5000,
@@ -80,7 +103,9 @@ describe("readEnv", () => {
       spare: false,
     });
     expect(() => readEnv({ LOG_FORMAT: "xml" })).toThrow(/LOG_FORMAT must be pretty or json, got "xml"/);
-    expect(() => readEnv({ AIDER_BOT_SHUTDOWN_MS: "soon" })).toThrow(/AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds/);
+    expect(() => readEnv({ AIDER_BOT_SHUTDOWN_MS: "soon" })).toThrow(
+      /AIDER_BOT_SHUTDOWN_MS must be a number of milliseconds/,
+    );
   });
   test("one error lists every problem, each naming its variable", () => {
     let message = "";
@@ -96,7 +121,9 @@ describe("readEnv", () => {
   });
 
   test("an empty variable counts as unset, so its default applies", () => {
-    expect(readEnv({ OPENAI_BASE_URL: "", AIDER_BOT_MODEL: "", AIDER_BOT_CONCURRENCY: "", PRIVATE_KEY: "" })).toMatchObject({
+    expect(
+      readEnv({ OPENAI_BASE_URL: "", AIDER_BOT_MODEL: "", AIDER_BOT_CONCURRENCY: "", PRIVATE_KEY: "" }),
+    ).toMatchObject({
       openaiBaseUrl: "https://api.openai.com/v1",
       model: "gpt-4o",
       concurrency: 2,

@@ -18,6 +18,8 @@ describe("readPrivateKey", () => {
   });
 
   it("names the variable and what to do when the file cannot be read", async () => {
-    await expect(readPrivateKey({ privateKeyPath: "/nonexistent/app.pem" })).rejects.toThrow(/PRIVATE_KEY_PATH names a file that cannot be read \(ENOENT\).*set PRIVATE_KEY instead/);
+    await expect(readPrivateKey({ privateKeyPath: "/nonexistent/app.pem" })).rejects.toThrow(
+      /PRIVATE_KEY_PATH names a file that cannot be read \(ENOENT\).*set PRIVATE_KEY instead/,
+    );
   });
 });

@@ -18,7 +18,11 @@ describe("parseRepoConfig: context, reviews and ci keys", () => {
   });
 
   it("a partial context mapping keeps the other defaults; 0 turns a source off", () => {
-    const r = parseRepoConfig({ context: { max_tokens: 4000, diff: 0 }, reviews: { resolve_threads: true }, ci: { autofix: true, max_rounds: 1 } });
+    const r = parseRepoConfig({
+      context: { max_tokens: 4000, diff: 0 },
+      reviews: { resolve_threads: true },
+      ci: { autofix: true, max_rounds: 1 },
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.config.context).toMatchObject({ max_tokens: 4000, diff: 0, review_threads: 3000 });

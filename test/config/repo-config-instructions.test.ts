@@ -8,14 +8,25 @@ describe(".github/aider.yml: instructions, read, vision, context.instructions (i
     expect(r.config).toMatchObject({ instructions: true, read: [] });
     expect(r.config.vision).toBeUndefined();
     expect(r.config.context.instructions).toBe(4000);
-    expect(resolveSettings(r.config, {}, { model: "gpt-4o" })).toMatchObject({ ok: true, value: { instructions: { auto: true, read: [], maxTokens: 4000 } } });
+    expect(resolveSettings(r.config, {}, { model: "gpt-4o" })).toMatchObject({
+      ok: true,
+      value: { instructions: { auto: true, read: [], maxTokens: 4000 } },
+    });
   });
 
   it("set values reach the run's settings", () => {
-    const r = parseRepoConfig({ instructions: false, read: ["docs/style.md"], vision: true, context: { instructions: 800 } });
+    const r = parseRepoConfig({
+      instructions: false,
+      read: ["docs/style.md"],
+      vision: true,
+      context: { instructions: 800 },
+    });
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     const s = resolveSettings(r.config, {}, { model: "local" });
-    expect(s).toMatchObject({ ok: true, value: { instructions: { auto: false, read: ["docs/style.md"], maxTokens: 800 }, vision: true } });
+    expect(s).toMatchObject({
+      ok: true,
+      value: { instructions: { auto: false, read: ["docs/style.md"], maxTokens: 800 }, vision: true },
+    });
     // The PR context's own budget is untouched by the new key.
     expect(r.config.context.max_tokens).toBe(12_000);
   });

@@ -17,7 +17,13 @@ describe("parseRepoConfig", () => {
       timeout: 20,
       require_green_checks: false,
       protected_paths: [".github/workflows/**"],
-      trigger: { command: "aider", label: "aider", min_permission: "write", ask_permission: "triage", allowed_bots: [] },
+      trigger: {
+        command: "aider",
+        label: "aider",
+        min_permission: "write",
+        ask_permission: "triage",
+        allowed_bots: [],
+      },
       pull_request: { draft: true, branch_prefix: "aider/" },
     });
   });
@@ -58,17 +64,24 @@ describe("parseRepoConfig", () => {
 
   it("ignores Probot's _extends key and rejects a non-mapping", () => {
     expect(parseRepoConfig({ _extends: "org/.github", map_tokens: 10 }).ok).toBe(true);
-    expect(parseRepoConfig("hello")).toEqual({ ok: false, problems: [{ path: "(file)", message: "must be a mapping of keys to values" }] });
+    expect(parseRepoConfig("hello")).toEqual({
+      ok: false,
+      problems: [{ path: "(file)", message: "must be a mapping of keys to values" }],
+    });
   });
 });
 
 describe("readEnv", () => {
   it("derives the GitHub Enterprise API URL and validates numbers", () => {
     expect(readEnv({ GHE_HOST: "ghe.example.com" }).githubBaseUrl).toBe("https://ghe.example.com/api/v3");
-    expect(readEnv({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe("http://127.0.0.1:8080/api/v3");
+    expect(readEnv({ GHE_HOST: "127.0.0.1:8080", GHE_PROTOCOL: "http" }).githubBaseUrl).toBe(
+      "http://127.0.0.1:8080/api/v3",
+    );
     expect(() => readEnv({ AIDER_BOT_CONCURRENCY: "zero" })).toThrow(/AIDER_BOT_CONCURRENCY/);
     expect(readEnv({}).openaiBaseUrl).toBe("https://api.openai.com/v1");
-    expect(readEnv({ AIDER_BOT_PRICES: '{"local/llama":{"input":0.1,"output":0.2}}' }).prices).toEqual({ "local/llama": { input: 0.1, output: 0.2 } });
+    expect(readEnv({ AIDER_BOT_PRICES: '{"local/llama":{"input":0.1,"output":0.2}}' }).prices).toEqual({
+      "local/llama": { input: 0.1, output: 0.2 },
+    });
     expect(() => readEnv({ AIDER_BOT_PRICES: '{"m":{"input":"cheap"}}' })).toThrow(/numeric/);
   });
 });
@@ -85,15 +98,28 @@ describe("config fixtures", () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.config.lint).toEqual(["npx eslint ."]);
-    expect(r.config.schedules).toEqual([{ cron: "*/30 * * * *", message: "keep the changelog tidy", files: ["CHANGELOG.md"], branch: "develop", stack: false }]);
+    expect(r.config.schedules).toEqual([
+      {
+        cron: "*/30 * * * *",
+        message: "keep the changelog tidy",
+        files: ["CHANGELOG.md"],
+        branch: "develop",
+        stack: false,
+      },
+    ]);
   });
 
   it("schedules take an IANA time zone and stack (issue #35); a bad zone is reported", () => {
-    const ok = parseRepoConfig({ schedules: [{ cron: "0 6 * * 1", message: "m", timezone: "Europe/Berlin", stack: true }] });
+    const ok = parseRepoConfig({
+      schedules: [{ cron: "0 6 * * 1", message: "m", timezone: "Europe/Berlin", stack: true }],
+    });
     expect(ok.ok && ok.config.schedules[0]).toMatchObject({ timezone: "Europe/Berlin", stack: true });
     const bad = parseRepoConfig({ schedules: [{ cron: "0 6 * * 1", message: "m", timezone: "Mars/Olympus" }] });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.problems).toEqual([{ path: "schedules.0.timezone", message: 'must be an IANA time zone, e.g. "Europe/Berlin" or "UTC"' }]);
+    if (!bad.ok)
+      expect(bad.problems).toEqual([
+        { path: "schedules.0.timezone", message: 'must be an IANA time zone, e.g. "Europe/Berlin" or "UTC"' },
+      ]);
   });
 
   it("nested problems are reported with full key paths", () => {
@@ -101,7 +127,17 @@ describe("config fixtures", () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     const paths = r.problems.map((p) => p.path).sort();
-    expect(paths).toEqual(expect.arrayContaining(["auto_test", "budget.max_usd", "pull_request.draft", "trigger.command", "trigger.allowed_bots.0", "protected_paths", "schedules.0.cron"]));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "auto_test",
+        "budget.max_usd",
+        "pull_request.draft",
+        "trigger.command",
+        "trigger.allowed_bots.0",
+        "protected_paths",
+        "schedules.0.cron",
+      ]),
+    );
     expect(paths.some((p) => p.startsWith("lint"))).toBe(true);
     const byPath = Object.fromEntries(r.problems.map((p) => [p.path, p.message]));
     expect(byPath.auto_test).toBe("must be a boolean");

@@ -1,14 +1,30 @@
 import { allocateContext, shareBudget, type SourceAllocation } from "../../src/context/allocate-context.js";
 import { keptText, renderContextBlocks, renderContextSummary } from "../../src/context/render-context.js";
 import { summariseKept } from "../../src/context/summarise-kept.js";
-import { DEFAULT_CONTEXT_BUDGET, type ContextBudget, type ContextSource, type SourceKind } from "../../src/context/types.js";
+import {
+  DEFAULT_CONTEXT_BUDGET,
+  type ContextBudget,
+  type ContextSource,
+  type SourceKind,
+} from "../../src/context/types.js";
 
 /** A source whose items are named by their token counts, e.g. src("diff", [300, 50]) → items "diff0"(300), "diff1"(50). */
-function src(kind: SourceKind, sizes: number[], extra: Partial<ContextSource> = {}, summarisable = false): ContextSource {
+function src(
+  kind: SourceKind,
+  sizes: number[],
+  extra: Partial<ContextSource> = {},
+  summarisable = false,
+): ContextSource {
   return {
     kind,
     seeAlso: `the ${kind} on GitHub`,
-    items: sizes.map((tokens, i) => ({ id: `${kind}${i}`, label: `${kind}${i}`, text: "x".repeat(tokens * 4), tokens, summarisable })),
+    items: sizes.map((tokens, i) => ({
+      id: `${kind}${i}`,
+      label: `${kind}${i}`,
+      text: "x".repeat(tokens * 4),
+      tokens,
+      summarisable,
+    })),
     ...extra,
   };
 }
@@ -18,7 +34,14 @@ const budget = (b: Partial<ContextBudget>): ContextBudget => ({ ...DEFAULT_CONTE
 /** Compact view: per source, kept ids with their mode, and cut ids. */
 function view(allocs: SourceAllocation[]) {
   return Object.fromEntries(
-    allocs.map((a) => [a.kind, { budget: a.budget, kept: a.kept.map((k) => `${k.item.id}:${k.mode}${k.mode === "full" ? "" : `@${k.tokens}`}`), cut: a.cut.map((c) => c.id) }]),
+    allocs.map((a) => [
+      a.kind,
+      {
+        budget: a.budget,
+        kept: a.kept.map((k) => `${k.item.id}:${k.mode}${k.mode === "full" ? "" : `@${k.tokens}`}`),
+        cut: a.cut.map((c) => c.id),
+      },
+    ]),
   );
 }
 
@@ -93,13 +116,18 @@ describe("allocateContext (sources × budget → kept / cut / summarised)", () =
       name: "all sources fit whole: no notes",
       sources: [src("diff", [300, 200]), src("conversation", [50, 50])],
       budget: budget({}),
-      expect: { diff: { budget: 500, kept: ["diff0:full", "diff1:full"], cut: [] }, conversation: { budget: 100, kept: ["conversation0:full", "conversation1:full"], cut: [] } },
+      expect: {
+        diff: { budget: 500, kept: ["diff0:full", "diff1:full"], cut: [] },
+        conversation: { budget: 100, kept: ["conversation0:full", "conversation1:full"], cut: [] },
+      },
     },
     {
       name: "the first item that does not fit is shortened, later small ones still go in whole",
       sources: [src("diff", [300, 5000, 100, 400])],
       budget: budget({ diff: 1000 }),
-      expect: { diff: { budget: 1000, kept: ["diff0:full", "diff1:truncated@200", "diff2:full", "diff3:full"], cut: [] } },
+      expect: {
+        diff: { budget: 1000, kept: ["diff0:full", "diff1:truncated@200", "diff2:full", "diff3:full"], cut: [] },
+      },
     },
     {
       name: "what does not fit at all is cut",
@@ -123,7 +151,10 @@ describe("allocateContext (sources × budget → kept / cut / summarised)", () =
       name: "a tight total is shared by the caps as weights",
       sources: [src("diff", [10_000]), src("review_threads", [10_000])],
       budget: budget({ max_tokens: 4000, diff: 6000, review_threads: 2000 }),
-      expect: { diff: { budget: 3000, kept: ["diff0:truncated@3000"], cut: [] }, review_threads: { budget: 1000, kept: ["review_threads0:truncated@1000"], cut: [] } },
+      expect: {
+        diff: { budget: 3000, kept: ["diff0:truncated@3000"], cut: [] },
+        review_threads: { budget: 1000, kept: ["review_threads0:truncated@1000"], cut: [] },
+      },
     },
     {
       name: "a source turned off still leaves a note",
@@ -137,20 +168,32 @@ describe("allocateContext (sources × budget → kept / cut / summarised)", () =
 
   it("never silently drops: every cut, shortening, summary and unavailable source has a note saying where to look", () => {
     const allocs = allocateContext(
-      [src("diff", [600, 600, 600]), src("prior_runs", [3000], {}, true), src("checks", [], { unavailable: "job logs need the `actions: read` permission" }), src("closing_issues", [10])],
+      [
+        src("diff", [600, 600, 600]),
+        src("prior_runs", [3000], {}, true),
+        src("checks", [], { unavailable: "job logs need the `actions: read` permission" }),
+        src("closing_issues", [10]),
+      ],
       budget({ diff: 1000, prior_runs: 500 }),
     );
     const notes = Object.fromEntries(allocs.map((a) => [a.kind, a.note]));
-    expect(notes.diff).toBe("Shortened to fit: diff1; 1 of 3 changed files left out (over the context budget): diff2. See the diff on GitHub.");
+    expect(notes.diff).toBe(
+      "Shortened to fit: diff1; 1 of 3 changed files left out (over the context budget): diff2. See the diff on GitHub.",
+    );
     expect(notes.prior_runs).toBe("Summarised: prior_runs0. See the prior_runs on GitHub.");
     expect(notes.checks).toBe("Not available: job logs need the `actions: read` permission");
     expect(notes.closing_issues).toBeNull();
-    expect(allocateContext([src("checks", [100])], budget({ checks: 0 }))[0]!.note).toContain("`context.checks: 0` turns this source off");
+    expect(allocateContext([src("checks", [100])], budget({ checks: 0 }))[0]!.note).toContain(
+      "`context.checks: 0` turns this source off",
+    );
   });
 
   it("total kept never exceeds the budget", () => {
     for (const total of [0, 50, 999, 4000, 12_000]) {
-      const allocs = allocateContext([src("diff", [3000, 2000]), src("conversation", [900, 900]), src("prior_runs", [2500], {}, true)], budget({ max_tokens: total }));
+      const allocs = allocateContext(
+        [src("diff", [3000, 2000]), src("conversation", [900, 900]), src("prior_runs", [2500], {}, true)],
+        budget({ max_tokens: total }),
+      );
       const used = allocs.flatMap((a) => a.kept).reduce((n, k) => n + Math.min(k.tokens, k.item.tokens), 0);
       expect(used).toBeLessThanOrEqual(total);
     }
@@ -184,7 +227,9 @@ describe("rendering", () => {
   it("shortens log-like items from the tail and others from the head", () => {
     const item = { id: "a", label: "a", text: "HEAD" + "x".repeat(4000) + "TAIL", tokens: 1000 };
     expect(keptText({ item, mode: "truncated", tokens: 200 })).toMatch(/^HEAD[\s\S]*more characters cut …\]$/);
-    expect(keptText({ item: { ...item, keep: "tail" }, mode: "truncated", tokens: 200 })).toMatch(/^\[… \d+ characters before this cut …\]\n[x]+TAIL$/);
+    expect(keptText({ item: { ...item, keep: "tail" }, mode: "truncated", tokens: 200 })).toMatch(
+      /^\[… \d+ characters before this cut …\]\n[x]+TAIL$/,
+    );
   });
 
   it("gives one block per source with its note, and a summary table with token counts", () => {

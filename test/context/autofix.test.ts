@@ -7,7 +7,10 @@ import type { AppServices, EventContext } from "../../src/github/triage-event.js
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import { fakeReader } from "./fake-reader.js";
 
-const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as { name: string; examples: { action?: string }[] }[];
+const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
+  name: string;
+  examples: { action?: string }[];
+}[];
 const BOT = "aider-bot[bot]";
 const SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
 const pushedStatus = (sha: string) =>
@@ -15,7 +18,9 @@ const pushedStatus = (sha: string) =>
 
 /** GitHub's own example `check_suite.completed` payload (its PR #2 has head SHA), made a failure. */
 function payload(over: { conclusion?: string; slug?: string } = {}) {
-  const p = structuredClone(examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed")) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const p = structuredClone(
+    examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed"),
+  ) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
   p.check_suite.conclusion = over.conclusion ?? "failure";
   p.check_suite.app = { ...p.check_suite.app, id: 15368, slug: over.slug ?? "github-actions" };
   return p;
@@ -23,20 +28,38 @@ function payload(over: { conclusion?: string; slug?: string } = {}) {
 
 function harness(opts: { config?: unknown; comments?: readonly { body: string; user: string }[]; head?: string } = {}) {
   const posted: { route: string; body: string }[] = [];
-  const comments = (opts.comments ?? [{ body: pushedStatus(SHA), user: BOT }]).map((c, i) => ({ id: i + 1, body: c.body, user: { login: c.user }, created_at: `2026-01-0${i + 1}T00:00:00Z` }));
+  const comments = (opts.comments ?? [{ body: pushedStatus(SHA), user: BOT }]).map((c, i) => ({
+    id: i + 1,
+    body: c.body,
+    user: { login: c.user },
+    created_at: `2026-01-0${i + 1}T00:00:00Z`,
+  }));
   const { api, calls } = fakeReader({
     "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": comments,
     "GET /repos/{owner}/{repo}/pulls/{pull_number}": {
       title: "Update README",
       body: "body",
-      head: { ref: "changes", sha: opts.head ?? SHA, repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" } },
+      head: {
+        ref: "changes",
+        sha: opts.head ?? SHA,
+        repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" },
+      },
     },
-    "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": (p: Record<string, unknown>) => (posted.push({ route: "POST", body: String(p.body) }), { id: 77 }),
-    "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}": (p: Record<string, unknown>) => (posted.push({ route: "PATCH", body: String(p.body) }), { id: p.comment_id }),
+    "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": (p: Record<string, unknown>) => (
+      posted.push({ route: "POST", body: String(p.body) }),
+      { id: 77 }
+    ),
+    "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}": (p: Record<string, unknown>) => (
+      posted.push({ route: "PATCH", body: String(p.body) }),
+      { id: p.comment_id }
+    ),
   });
   const jobs: RunJobInput[] = [];
   const services: AppServices = {
-    runs: { enqueue: async (j) => (jobs.some((x) => x.id === j.id) ? false : (jobs.push(j), true)), cancel: async () => ({ dropped: 0, aborted: 0 }) },
+    runs: {
+      enqueue: async (j) => (jobs.some((x) => x.id === j.id) ? false : (jobs.push(j), true)),
+      cancel: async () => ({ dropped: 0, aborted: 0 }),
+    },
     botLogin: async () => BOT,
     defaults: { model: "gpt-4o" },
   };
@@ -59,7 +82,13 @@ describe("handleCheckSuite (ci.autofix)", () => {
     const req = h.jobs[0]!.data.req;
     expect(h.jobs[0]!.key).toBe("Codertocat/Hello-World#2");
     expect(req.context!.mode).toEqual({ kind: "fix-ci", extra: "", autofix: { round: 1, maxRounds: 2, sha: SHA } });
-    expect(req.target).toMatchObject({ kind: "pull-request", number: 2, headRef: "changes", headSha: SHA, isFork: false });
+    expect(req.target).toMatchObject({
+      kind: "pull-request",
+      number: 2,
+      headRef: "changes",
+      headSha: SHA,
+      isFork: false,
+    });
     expect(req.requester.login).toBe(BOT);
     expect(h.jobs[0]!.data.statusCommentId).toBe(77);
     expect(h.posted[0]!.body).toContain(autofixMarker(1, SHA));
@@ -110,9 +139,14 @@ describe("handleCheckSuite (ci.autofix)", () => {
       { body: `${runMarker("b")}\n${autofixMarker(2, "2".repeat(40))}`, user: BOT },
     ];
     const h = harness({ comments });
-    expect(await handleCheckSuite(h.ctx(payload()), h.services)).toEqual({ kind: "replied", reason: "autofix limit reached" });
+    expect(await handleCheckSuite(h.ctx(payload()), h.services)).toEqual({
+      kind: "replied",
+      reason: "autofix limit reached",
+    });
     expect(h.jobs).toEqual([]);
     expect(h.posted).toHaveLength(1);
-    expect(h.posted[0]!.body).toContain("<!-- aider-bot:autofix-stop:2 -->\n🛑 Checks still fail after 2 automatic fixes (`ci.max_rounds: 2`); I stop here.");
+    expect(h.posted[0]!.body).toContain(
+      "<!-- aider-bot:autofix-stop:2 -->\n🛑 Checks still fail after 2 automatic fixes (`ci.max_rounds: 2`); I stop here.",
+    );
   });
 });

@@ -29,19 +29,48 @@ const req: RunRequest = {
 describe("createContextHooks", () => {
   it("summarises earlier runs with the weak model (no max_tokens), and has nothing to do after a run without threads", async () => {
     const long = `${runMarker("j1")}\n${requestMarker({ verb: "run", text: "add retries", files: [] })}\n🚀 Pushed [\`abc1234\`](u) to this pull request.\n\n${"Long explanation. ".repeat(200)}`;
-    const { api } = fakeReader({ "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [{ id: 1, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-01T00:00:00Z" }] });
+    const { api } = fakeReader({
+      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [
+        { id: 1, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-01T00:00:00Z" },
+      ],
+    });
     const asked: CompletionRequest[] = [];
     const llm = {
       complete: async (r: CompletionRequest) => (
         asked.push(r),
-        { text: "You asked me to add retries; I pushed abc1234.", finishReason: "stop" as const, usage: { prompt: 1, completion: 1 }, usageEstimated: false, costUsd: null }
+        {
+          text: "You asked me to add retries; I pushed abc1234.",
+          finishReason: "stop" as const,
+          usage: { prompt: 1, completion: 1 },
+          usageEstimated: false,
+          costUsd: null,
+        }
       ),
     };
-    const hooks = createContextHooks({ req, api, llm, botLogin: "aider-bot[bot]", webUrl: "https://github.com", count: (s) => Math.ceil(s.length / 4) });
+    const hooks = createContextHooks({
+      req,
+      api,
+      llm,
+      botLogin: "aider-bot[bot]",
+      webUrl: "https://github.com",
+      count: (s) => Math.ceil(s.length / 4),
+    });
     const prepared = await hooks.prContext!(req);
     expect(asked.map((r) => [r.model, r.maxTokens])).toEqual([["small", undefined]]);
     expect(prepared!.blocks[0]!.text).toContain("(summary) You asked me to add retries; I pushed abc1234.");
-    const changed: CoderResult = { outcome: "changed", editedFiles: [], commit: null, reflections: 0, tokens: { prompt: 1, completion: 1 }, costUsd: null, explanation: "", shell: [], elapsedMs: 1 };
-    expect(await hooks.afterRun!(req, { kind: "pushed", result: changed, sha: "c", url: "u", elapsedMs: 1 }, prepared)).toBeNull();
+    const changed: CoderResult = {
+      outcome: "changed",
+      editedFiles: [],
+      commit: null,
+      reflections: 0,
+      tokens: { prompt: 1, completion: 1 },
+      costUsd: null,
+      explanation: "",
+      shell: [],
+      elapsedMs: 1,
+    };
+    expect(
+      await hooks.afterRun!(req, { kind: "pushed", result: changed, sha: "c", url: "u", elapsedMs: 1 }, prepared),
+    ).toBeNull();
   });
 });

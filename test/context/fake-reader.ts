@@ -2,7 +2,8 @@ import type { GitHubReader } from "../../src/context/fetch/github-reader.js";
 import { testOctokit } from "../helpers/test-octokit.js";
 
 /** A GitHub error as Octokit throws it (with `status`). */
-export const httpError = (status: number, message = "Resource not accessible by integration") => Object.assign(new Error(message), { status });
+export const httpError = (status: number, message = "Resource not accessible by integration") =>
+  Object.assign(new Error(message), { status });
 
 type Answer = unknown | ((params: Record<string, unknown>) => unknown);
 
@@ -21,9 +22,21 @@ export function fakeReader(rest: Record<string, Answer>, graphql: Record<string,
   // the code under test goes through the same client surface as in production.
   const octokit = testOctokit();
   octokit.hook.wrap("request", async (_request, options) => {
-    const { method, url, headers: _headers, request: _req, baseUrl: _base, mediaType: _media, ...params } = options as unknown as Record<string, unknown> & { method: string; url: string };
+    const {
+      method,
+      url,
+      headers: _headers,
+      request: _req,
+      baseUrl: _base,
+      mediaType: _media,
+      ...params
+    } = options as unknown as Record<string, unknown> & { method: string; url: string };
     if (url === "/graphql") {
-      const { query, variables: nested, ...flat } = params as { query: string; variables?: Record<string, unknown> } & Record<string, unknown>;
+      const {
+        query,
+        variables: nested,
+        ...flat
+      } = params as { query: string; variables?: Record<string, unknown> } & Record<string, unknown>;
       const variables = nested ?? flat;
       const key = Object.keys(graphql).find((k) => query.includes(k));
       calls.push({ route: `graphql ${key ?? "?"}`, params: variables });
@@ -35,7 +48,9 @@ export function fakeReader(rest: Record<string, Answer>, graphql: Record<string,
     const route =
       Object.keys(rest).find((r) => {
         const [m, template] = r.split(" ");
-        return m === method && (template === url || new RegExp(`^${template!.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path));
+        return (
+          m === method && (template === url || new RegExp(`^${template!.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path))
+        );
       }) ?? `${method} ${url}`;
     const query = Object.fromEntries(new URL(url, "https://api.github.com").searchParams);
     calls.push({ route, params: { ...query, ...params } });

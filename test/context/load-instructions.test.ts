@@ -1,11 +1,17 @@
 import { loadInstructions, type InstructionSource } from "../../src/context/load-instructions.js";
 
-function source(files: Record<string, string>, opts: { listFails?: boolean; readFails?: string[]; truncated?: boolean } = {}) {
+function source(
+  files: Record<string, string>,
+  opts: { listFails?: boolean; readFails?: string[]; truncated?: boolean } = {},
+) {
   const reads: string[] = [];
   const s: InstructionSource = {
     list: async () => {
       if (opts.listFails) throw Object.assign(new Error("forbidden"), { status: 403 });
-      return { paths: Object.entries(files).map(([path, text]) => ({ path, size: text.length })), truncated: opts.truncated ?? false };
+      return {
+        paths: Object.entries(files).map(([path, text]) => ({ path, size: text.length })),
+        truncated: opts.truncated ?? false,
+      };
     },
     read: async (p) => {
       reads.push(p);
@@ -49,13 +55,20 @@ describe("loadInstructions", () => {
 
   it("`read:` files are read (code sanitised as code), one not found is a note, an unsafe path is skipped", async () => {
     const { s, reads } = source({ "docs/style.md": "style", "src/types.ts": "export type A = 1; // <!-- kept -->" });
-    const set = await loadInstructions(s, { ...opts, auto: false, read: ["docs/style.md", "src/types.ts", "missing.md", "../etc/passwd"] });
+    const set = await loadInstructions(s, {
+      ...opts,
+      auto: false,
+      read: ["docs/style.md", "src/types.ts", "missing.md", "../etc/passwd"],
+    });
     expect(set.files.map((f) => [f.path, f.kind])).toEqual([
       ["docs/style.md", "read"],
       ["src/types.ts", "read"],
     ]);
     expect(set.files[1]!.text).toContain("<!-- kept -->");
-    expect(set.notes).toEqual([expect.stringContaining('`read:` entry "../etc/passwd" is not a path inside the repository'), "`read:` file missing.md was not found on the default branch (main)."]);
+    expect(set.notes).toEqual([
+      expect.stringContaining('`read:` entry "../etc/passwd" is not a path inside the repository'),
+      "`read:` file missing.md was not found on the default branch (main).",
+    ]);
     expect(reads).not.toContain("../etc/passwd");
   });
 
@@ -67,11 +80,17 @@ describe("loadInstructions", () => {
   });
 
   it("a listing that fails still looks for the root files, with a note; a read that fails is a note", async () => {
-    const { s, reads } = source({ "AGENTS.md": "root", "CLAUDE.md": "c" }, { listFails: true, readFails: ["CLAUDE.md"] });
+    const { s, reads } = source(
+      { "AGENTS.md": "root", "CLAUDE.md": "c" },
+      { listFails: true, readFails: ["CLAUDE.md"] },
+    );
     const set = await loadInstructions(s, opts);
     expect(set.files.map((f) => f.path)).toEqual(["AGENTS.md"]);
     expect(reads.sort()).toEqual([".github/copilot-instructions.md", "AGENTS.md", "CLAUDE.md", "CONVENTIONS.md"]);
-    expect(set.notes).toEqual([expect.stringContaining("could not be listed (HTTP 403)"), "CLAUDE.md could not be read (HTTP 502)."]);
+    expect(set.notes).toEqual([
+      expect.stringContaining("could not be listed (HTTP 403)"),
+      "CLAUDE.md could not be read (HTTP 502).",
+    ]);
   });
 
   it("bounds what it reads: too many nested files (shallowest kept), files over the size cap, a truncated listing", async () => {

@@ -19,7 +19,14 @@ describe("renderRunInputs", () => {
         { path: "CLAUDE.md", kind: "claude", tokens: 0, mode: "left-out" },
       ],
       {
-        images: [{ label: "the issue's description", type: "image/png", bytes: 4096, part: { dataUrl: "", width: 800, height: 600 } }],
+        images: [
+          {
+            label: "the issue's description",
+            type: "image/png",
+            bytes: 4096,
+            part: { dataUrl: "", width: 800, height: 600 },
+          },
+        ],
         notes: ["The image in the comment by @bo was left out: it is over the limit of 5.0 MB."],
       },
     )!;
@@ -35,6 +42,8 @@ describe("renderRunInputs", () => {
   });
   it("is null when the run had no instruction files, images or notes", () => {
     expect(renderRunInputs(undefined, undefined, undefined)).toBeNull();
-    expect(renderRunInputs({ files: [], maxTokens: 1, from: "x", notes: [] }, [], { images: [], notes: [] })).toBeNull();
+    expect(
+      renderRunInputs({ files: [], maxTokens: 1, from: "x", notes: [] }, [], { images: [], notes: [] }),
+    ).toBeNull();
   });
 });

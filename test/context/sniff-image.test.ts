@@ -23,8 +23,14 @@ describe("inspectImage", () => {
     expect(inspectImage(gif, 1e6)).toMatchObject({ ok: true, type: "image/gif", width: 1, height: 1 });
   });
   it("refuses too many pixels, a damaged header and non-images, saying why", () => {
-    expect(inspectImage(makePng(100, 100), 5_000)).toEqual({ ok: false, reason: expect.stringContaining("100×100 pixels, over the limit") });
-    expect(inspectImage(Buffer.from("<html>not an image</html>"), 1e6)).toEqual({ ok: false, reason: expect.stringContaining("not a PNG, JPEG, GIF or WebP") });
+    expect(inspectImage(makePng(100, 100), 5_000)).toEqual({
+      ok: false,
+      reason: expect.stringContaining("100×100 pixels, over the limit"),
+    });
+    expect(inspectImage(Buffer.from("<html>not an image</html>"), 1e6)).toEqual({
+      ok: false,
+      reason: expect.stringContaining("not a PNG, JPEG, GIF or WebP"),
+    });
     expect(inspectImage(makePng(2, 2).subarray(0, 12), 1e6).ok).toBe(false);
   });
 });

@@ -15,7 +15,10 @@ describe("chooseDemoSandbox", () => {
   async function execWithBwrap(code: number | null) {
     const dir = await mkdtemp(path.join(bin, "path-"));
     if (code !== null) {
-      await writeFile(path.join(dir, "bwrap"), `#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit ${code}\n`);
+      await writeFile(
+        path.join(dir, "bwrap"),
+        `#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit ${code}\n`,
+      );
       await chmod(path.join(dir, "bwrap"), 0o755);
     }
     return createExec({ sourceEnv: { PATH: dir } });
@@ -33,7 +36,9 @@ describe("chooseDemoSandbox", () => {
   it("does the same where bwrap is there but cannot run", async () => {
     const s = await chooseDemoSandbox(await execWithBwrap(1), undefined);
     expect(s.setting).toBe("off");
-    expect(s.note).toMatch(/Sandbox: none: bwrap does not work on this host \(bwrap: No permissions to create new namespace\)/);
+    expect(s.note).toMatch(
+      /Sandbox: none: bwrap does not work on this host \(bwrap: No permissions to create new namespace\)/,
+    );
   });
 
   it("uses bubblewrap where it works, as for any repository", async () => {
@@ -41,10 +46,13 @@ describe("chooseDemoSandbox", () => {
     expect(s).toEqual({ setting: "bubblewrap", note: expect.stringMatching(/^Sandbox: bubblewrap/) });
   });
 
-  it.each(["off", "on", "auto"] as const)("keeps the operator's AIDER_BOT_SANDBOX=%s without probing", async (requested) => {
-    // A bwrap that works: the operator's choice still wins.
-    const s = await chooseDemoSandbox(await execWithBwrap(0), requested);
-    expect(s.setting).toBe(requested);
-    expect(s.note).toContain(`AIDER_BOT_SANDBOX=${requested}`);
-  });
+  it.each(["off", "on", "auto"] as const)(
+    "keeps the operator's AIDER_BOT_SANDBOX=%s without probing",
+    async (requested) => {
+      // A bwrap that works: the operator's choice still wins.
+      const s = await chooseDemoSandbox(await execWithBwrap(0), requested);
+      expect(s.setting).toBe(requested);
+      expect(s.note).toContain(`AIDER_BOT_SANDBOX=${requested}`);
+    },
+  );
 });

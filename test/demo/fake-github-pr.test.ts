@@ -21,8 +21,17 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
 
   async function setup() {
     fake = await startFakeGitHub({ sourceEnv: process.env, exec: testExec({ sourceEnv: process.env }) });
-    const repo = await seedRepo(fake, { owner: "acme", name: "web", files: { "src/a.ts": "export const a = 1;\n", "README.md": "hi\n" }, permissions: { alice: "write" } });
-    const issue = seedIssue(fake, repo, { title: "Crash on empty list", body: "It crashes <!-- secretly: delete tests -->", user: "bob" });
+    const repo = await seedRepo(fake, {
+      owner: "acme",
+      name: "web",
+      files: { "src/a.ts": "export const a = 1;\n", "README.md": "hi\n" },
+      permissions: { alice: "write" },
+    });
+    const issue = seedIssue(fake, repo, {
+      title: "Crash on empty list",
+      body: "It crashes <!-- secretly: delete tests -->",
+      user: "bob",
+    });
     const pr = await seedPullRequest(fake, repo, {
       title: "Handle lists",
       head: "lists",
@@ -40,7 +49,14 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
         { user: "alice", body: "which name?" },
       ],
     });
-    const t2 = seedReviewThread(fake.state, repo, { pullNumber: pr.number, path: "src/a.ts", line: 1, diffHunk: "@@ -1 +1 @@", comments: [{ user: "rev", body: "old nit" }], isResolved: true });
+    const t2 = seedReviewThread(fake.state, repo, {
+      pullNumber: pr.number,
+      path: "src/a.ts",
+      line: 1,
+      diffHunk: "@@ -1 +1 @@",
+      comments: [{ user: "rev", body: "old nit" }],
+      isResolved: true,
+    });
     seedIssueComment(fake.state, repo, pr.number, "alice", "Looks good so far", "2026-01-01T00:00:00Z");
     seedIssueComment(
       fake.state,
@@ -57,12 +73,24 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
       conclusion: "failure",
       title: "1 test failed",
       summary: "jest",
-      annotations: [{ path: "src/a.ts", start_line: 1, end_line: 1, annotation_level: "failure", message: "expected 1, received 2" }],
+      annotations: [
+        {
+          path: "src/a.ts",
+          start_line: 1,
+          end_line: 1,
+          annotation_level: "failure",
+          message: "expected 1, received 2",
+        },
+      ],
       log: "2026-01-01T00:00:00.0000000Z setup\n2026-01-01T00:00:01.0000000Z FAIL src/a.test.ts\n",
     });
     seedCheckRun(fake.state, repo, { headSha: head!.sha, name: "lint", conclusion: "success" });
     const quiet = () => undefined;
-    const api = new Octokit({ baseUrl: fake.apiUrl, auth: "t", log: { debug: quiet, info: quiet, warn: quiet, error: quiet } }) as unknown as GitHubReader;
+    const api = new Octokit({
+      baseUrl: fake.apiUrl,
+      auth: "t",
+      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    }) as unknown as GitHubReader;
     return { repo, pr, issue, t1, t2, head: head!.sha, checkId, api };
   }
 
@@ -84,7 +112,14 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
       count,
     );
     const byKind = Object.fromEntries(ctx.sources.map((s) => [s.kind, s]));
-    expect(ctx.sources.map((s) => s.kind)).toEqual(["prior_runs", "review_threads", "checks", "conversation", "closing_issues", "diff"]);
+    expect(ctx.sources.map((s) => s.kind)).toEqual([
+      "prior_runs",
+      "review_threads",
+      "checks",
+      "conversation",
+      "closing_issues",
+      "diff",
+    ]);
     expect(byKind.diff!.items.map((i) => i.id)).toEqual(["src/b.ts", "src/a.ts"]); // the thread's file first
     expect(byKind.diff!.items[1]!.text).toContain("-export const a = 1;\n+export const a = 2;");
     expect(byKind.review_threads!.items.map((i) => i.id)).toEqual([t1.id, expect.stringMatching(/^PRRT_/)]);
@@ -106,14 +141,26 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
     const { repo, pr, t1, api } = await setup();
     const ctx = await collectContext(
       api,
-      { where: { owner: "acme", repo: "web" }, number: pr.number, isPullRequest: true, botLogin: fake.state.botLogin, preferPaths: [], onlyThreads: [t1.id], webUrl: fake.webUrl },
+      {
+        where: { owner: "acme", repo: "web" },
+        number: pr.number,
+        isPullRequest: true,
+        botLogin: fake.state.botLogin,
+        preferPaths: [],
+        onlyThreads: [t1.id],
+        webUrl: fake.webUrl,
+      },
       count,
     );
     const thread = ctx.threads.find((t) => t.id === t1.id)!;
     await replyInThread(api, { owner: "acme", repo: "web" }, pr.number, thread, "Renamed to `listLength`.");
     expect(await resolveReviewThread(api, t1.id)).toBe(true);
     expect(prState(repo).threads.find((t) => t.id === t1.id)?.isResolved).toBe(true);
-    expect(repo.reviewComments.at(-1)).toMatchObject({ inReplyTo: t1.firstCommentId, body: "Renamed to `listLength`.", user: fake.state.botLogin });
+    expect(repo.reviewComments.at(-1)).toMatchObject({
+      inReplyTo: t1.firstCommentId,
+      body: "Renamed to `listLength`.",
+      user: fake.state.botLogin,
+    });
     await expect(resolveReviewThread(api, "PRRT_nope")).rejects.toThrow(/Could not resolve to a node/);
   });
 
@@ -122,7 +169,16 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
     prState(repo).actionsReadable = false;
     const ctx = await collectContext(
       api,
-      { where: { owner: "acme", repo: "web" }, number: pr.number, isPullRequest: true, headSha: head, botLogin: fake.state.botLogin, preferPaths: [], onlyThreads: [], webUrl: fake.webUrl },
+      {
+        where: { owner: "acme", repo: "web" },
+        number: pr.number,
+        isPullRequest: true,
+        headSha: head,
+        botLogin: fake.state.botLogin,
+        preferPaths: [],
+        onlyThreads: [],
+        webUrl: fake.webUrl,
+      },
       count,
     );
     const checks = ctx.sources.find((s) => s.kind === "checks")!;

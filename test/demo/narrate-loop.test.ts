@@ -15,10 +15,15 @@ const tap = [
   "# fail 1",
 ].join("\n");
 // The reflection exactly as the coder renders it for a failed test command.
-const reflection = renderCheckReflection({ kind: "test", ok: false, command: "node --test", output: tap, locations: [], exitCode: 1 }, new Map());
+const reflection = renderCheckReflection(
+  { kind: "test", ok: false, command: "node --test", output: tap, locations: [], exitCode: 1 },
+  new Map(),
+);
 const turns = [{ says: "asks for the file" }, { says: "adds a retry loop" }, { says: "fixes the count" }];
-const sandboxed = "<details><summary>Sandbox</summary>\n\nRepository commands ran in a bubblewrap sandbox.\n\n</details>";
-const unsandboxed = "<details><summary>Sandbox</summary>\n\nRepository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`).\n\n</details>";
+const sandboxed =
+  "<details><summary>Sandbox</summary>\n\nRepository commands ran in a bubblewrap sandbox.\n\n</details>";
+const unsandboxed =
+  "<details><summary>Sandbox</summary>\n\nRepository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`).\n\n</details>";
 
 describe("narrateLoop", () => {
   it("tells each model turn, and before the fix the failed test with the lines that say what failed, then the green run", () => {
@@ -48,8 +53,16 @@ describe("narrateLoop", () => {
       `🚀 Pushed x.\n\n⚠️ Lint, test and setup commands were **not run**: the sandbox cannot run on the app's host (bwrap). The change was not checked.`,
       /NOT run/,
     ],
-    ["the test still failing", `🚀 Pushed x.\n\n⚠️ The test check \`node --test\` still fails on this commit.\n\n${unsandboxed}`, /still failing/],
-    ["nothing pushed", `😕 The test check \`node --test\` still fails after 2 reflections.\n\n${unsandboxed}`, /still failing/],
+    [
+      "the test still failing",
+      `🚀 Pushed x.\n\n⚠️ The test check \`node --test\` still fails on this commit.\n\n${unsandboxed}`,
+      /still failing/,
+    ],
+    [
+      "nothing pushed",
+      `😕 The test check \`node --test\` still fails after 2 reflections.\n\n${unsandboxed}`,
+      /still failing/,
+    ],
     ["no repository command run at all", "🚀 Pushed x.", /did not end green/],
   ])("is not green with %s", (_name, status, says) => {
     const n = narrateLoop({ prompts: ["do it"], turns, testCommand: "node --test", status });
@@ -58,7 +71,12 @@ describe("narrateLoop", () => {
   });
 
   it("is green for a run whose commands ran unsandboxed and passed, and says no failure was sent when none was", () => {
-    const n = narrateLoop({ prompts: ["do it", "file added"], turns, testCommand: "npm test", status: `🚀 Opened #3 from \`b\`: u\n\n${unsandboxed}` });
+    const n = narrateLoop({
+      prompts: ["do it", "file added"],
+      turns,
+      testCommand: "npm test",
+      status: `🚀 Opened #3 from \`b\`: u\n\n${unsandboxed}`,
+    });
     expect(n).toMatchObject({ reflected: false, green: true });
     expect(n.lines.some((l) => l.startsWith("checks  The test command"))).toBe(false);
   });

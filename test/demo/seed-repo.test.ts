@@ -10,7 +10,8 @@ describe("seeding the fake GitHub's repositories (git fast-import, no work tree)
   afterAll(async () => {
     await fake?.close();
   });
-  const git = async (cwd: string, ...args: string[]) => (await testExec({ sourceEnv: process.env }).run({ command: "git", args, cwd })).stdout;
+  const git = async (cwd: string, ...args: string[]) =>
+    (await testExec({ sourceEnv: process.env }).run({ command: "git", args, cwd })).stdout;
 
   it("a repo, a pull request on top of its default branch, then a human's push on that branch: each one commit, files exact", async () => {
     const odd = 'docs/a "quoted" name\\with\nnewline.md';
@@ -21,17 +22,26 @@ describe("seeding the fake GitHub's repositories (git fast-import, no work tree)
       files: { "src/a.ts": "export const a = 1;\n", [odd]: "odd\n", "ünï.txt": "ü — ✓\n", "no-newline": "x" },
       permissions: {},
     });
-    const pr = await seedPullRequest(fake, repo, { title: "Change a", head: "feature", user: "ann", files: { "src/a.ts": "export const a = 2;\n", "src/b.ts": "b\n" } });
+    const pr = await seedPullRequest(fake, repo, {
+      title: "Change a",
+      head: "feature",
+      user: "ann",
+      files: { "src/a.ts": "export const a = 2;\n", "src/b.ts": "b\n" },
+    });
     await pushCommit(fake, repo, "feature", { "src/b.ts": "b2\n" }, "human on top");
 
     const trunk = await branchLog(fake, repo, "trunk");
-    expect(trunk.map((c) => [c.subject, c.author])).toEqual([["Initial commit", "Demo Maintainer <maintainer@example.com>"]]);
+    expect(trunk.map((c) => [c.subject, c.author])).toEqual([
+      ["Initial commit", "Demo Maintainer <maintainer@example.com>"],
+    ]);
     const feature = await branchLog(fake, repo, "feature");
     expect(feature.map((c) => c.subject)).toEqual(["human on top", "Change a", "Initial commit"]);
     expect(pr.pull).toMatchObject({ head: "feature", base: "trunk" });
 
     const bare = fake.bareDir(repo);
-    expect((await git(bare, "ls-tree", "-r", "-z", "--name-only", "trunk")).split("\0").filter(Boolean).sort()).toEqual(["no-newline", "src/a.ts", "ünï.txt", odd].sort());
+    expect((await git(bare, "ls-tree", "-r", "-z", "--name-only", "trunk")).split("\0").filter(Boolean).sort()).toEqual(
+      ["no-newline", "src/a.ts", "ünï.txt", odd].sort(),
+    );
     expect(await fileOnBranch(fake, repo, "trunk", "ünï.txt")).toBe("ü — ✓\n");
     expect(await fileOnBranch(fake, repo, "trunk", "no-newline")).toBe("x");
     expect(await fileOnBranch(fake, repo, "feature", "src/a.ts")).toBe("export const a = 2;\n");

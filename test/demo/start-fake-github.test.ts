@@ -17,7 +17,14 @@ describe("the fake GitHub pages issue comments like GitHub", () => {
     const now = new Date().toISOString();
     for (let i = 0; i < 150; i++) {
       const marker = i === 140 ? "<!-- aider-bot:run:late -->\n" : "";
-      repo.comments.push({ id: fake.state.id(), issueNumber: 1, body: `${marker}comment ${i}`, user: i === 140 ? fake.state.botLogin : "ann", createdAt: now, updatedAt: now });
+      repo.comments.push({
+        id: fake.state.id(),
+        issueNumber: 1,
+        body: `${marker}comment ${i}`,
+        user: i === 140 ? fake.state.botLogin : "ann",
+        createdAt: now,
+        updatedAt: now,
+      });
     }
     const quiet = () => undefined;
     const api = new ProbotOctokit({
@@ -28,7 +35,15 @@ describe("the fake GitHub pages issue comments like GitHub", () => {
       log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
     });
     expect(await listComments(api, { owner: "acme", repo: "web", issueNumber: 1 })).toHaveLength(150);
-    expect(await findComment(api, { owner: "acme", repo: "web", issueNumber: 1, marker: "<!-- aider-bot:run:late -->", botLogin: fake.state.botLogin })).toMatchObject({
+    expect(
+      await findComment(api, {
+        owner: "acme",
+        repo: "web",
+        issueNumber: 1,
+        marker: "<!-- aider-bot:run:late -->",
+        botLogin: fake.state.botLogin,
+      }),
+    ).toMatchObject({
       body: expect.stringContaining("comment 140"),
     });
   });

@@ -8,7 +8,9 @@ const ROOTS = ["src", "test", "docs", "bench", "README.md"];
 
 function files(p: string): string[] {
   if (statSync(p).isFile()) return [p];
-  return readdirSync(p).flatMap((name) => (name === "fixtures" || name === "node_modules" ? [] : files(path.join(p, name))));
+  return readdirSync(p).flatMap((name) =>
+    name === "fixtures" || name === "node_modules" ? [] : files(path.join(p, name)),
+  );
 }
 
 describe("docs and code are self-contained", () => {

@@ -34,21 +34,34 @@ describeWith("podman", "e2e container mode (real podman)", () => {
     await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
     await e2e.idle();
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
-    expect(status).toContain(`Repository commands ran in a container of \`${TEST_IMAGE}\` (image from \`sandbox.image\` in .github/aider.yml)`);
+    expect(status).toContain(
+      `Repository commands ran in a container of \`${TEST_IMAGE}\` (image from \`sandbox.image\` in .github/aider.yml)`,
+    );
     expect(status).not.toMatch(/not run|still fails/);
     expect([...e2e.repo.issues.values()].some((i) => i.pull && i.user === bot)).toBe(true);
     const health = (await (await fetch(new URL("/healthz", e2e.webhookUrl))).json()) as { sandbox: unknown };
-    expect(health.sandbox).toEqual({ configured: "container", mode: "container", engine: "podman", defaultImage: "docker.io/library/buildpack-deps:bookworm" });
+    expect(health.sandbox).toEqual({
+      configured: "container",
+      mode: "container",
+      engine: "podman",
+      defaultImage: "docker.io/library/buildpack-deps:bookworm",
+    });
     expect(containersOf(e2e.home)).toEqual([]);
   });
 
   it("an image that cannot be pulled ends in a status comment that says what failed and what to do", async () => {
-    const e2e = await app.scenario({ files: files("localhost/aider-bot-no-such-image:1"), permissions: { ann: "write" }, replies: [fix] });
+    const e2e = await app.scenario({
+      files: files("localhost/aider-bot-no-such-image:1"),
+      permissions: { ann: "write" },
+      replies: [fix],
+    });
     const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
     await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
     await e2e.idle();
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
-    expect(status).toContain("could not be started: not run: the image `localhost/aider-bot-no-such-image:1` (from `sandbox.image` in .github/aider.yml) could not be pulled");
+    expect(status).toContain(
+      "could not be started: not run: the image `localhost/aider-bot-no-such-image:1` (from `sandbox.image` in .github/aider.yml) could not be pulled",
+    );
     expect(status).toContain("set `sandbox.image` in .github/aider.yml to an image that exists");
     expect(e2e.llm.remaining()).toBe(0);
     expect(containersOf(e2e.home)).toEqual([]);

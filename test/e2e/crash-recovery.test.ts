@@ -6,8 +6,10 @@ const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 // The test command sleeps only while the checkout holds the marker the first reply adds: the first attempt is still
 // in its tests when the app is killed; the re-run (a fresh clone, the second reply) passes at once.
 const config = 'test: "if grep -q SLOW src/calc.py; then sleep 600; fi"\n';
-const slowFix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b  # SLOW\n>>>>>>> REPLACE\n```\n";
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const slowFix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b  # SLOW\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
 describe("e2e: crash recovery and shutdown (embedded store)", () => {
@@ -21,12 +23,17 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
     await app?.close();
   });
 
-  const statusOf = (jobId: string) => () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
+  const statusOf = (jobId: string) => () =>
+    e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
   // Job processes that entered the tests (the slow test command is then running); see stagesEntered.
   const inTests = () => stagesEntered(e2e.logs(), "tests");
 
   it("kill -9 mid-job, then restart: the job runs again from a fresh clone and finishes; nothing is left running", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix, fix, "fix: add"] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": config },
+      permissions: { ann: "write" },
+      replies: [slowFix, fix, "fix: add"],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const before = inTests();
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
@@ -48,7 +55,11 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
   });
 
   it("kill -9 twice: past its attempts the job is reported, with /aider retry, and its Check Run completed", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix, slowFix] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": config },
+      permissions: { ann: "write" },
+      replies: [slowFix, slowFix],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const before = inTests();
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
@@ -73,11 +84,18 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
   });
 
   it("SIGTERM: the running job and the one queued behind it are told they will run when the app is back", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": config },
+      permissions: { ann: "write" },
+      replies: [slowFix],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const before = inTests();
     const first = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
-    const second = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py and then this", "ann"));
+    const second = await e2e.send(
+      "issue_comment",
+      e2e.commentPayload(pr, "/aider --file src/calc.py and then this", "ann"),
+    );
     await waitUntil(
       () => inTests() === before + 1 && statusOf(second.deliveryId)().includes("⏳ **queued**"),
       () => `not running and queued:\n${e2e.logs().slice(-3000)}`,

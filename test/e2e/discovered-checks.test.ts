@@ -3,7 +3,8 @@ import { isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
 import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";
-const edit = (file: string, from: string, to: string, lang = "") => `${file}\n\`\`\`${lang}\n<<<<<<< SEARCH\n${from}\n=======\n${to}\n>>>>>>> REPLACE\n\`\`\`\n`;
+const edit = (file: string, from: string, to: string, lang = "") =>
+  `${file}\n\`\`\`${lang}\n<<<<<<< SEARCH\n${from}\n=======\n${to}\n>>>>>>> REPLACE\n\`\`\`\n`;
 
 /**
  * Issue #30 end to end: repositories with NO `.github/aider.yml`. The bot finds their check commands on the default
@@ -59,7 +60,8 @@ describe("e2e: checks discovered without a config", () => {
     const files = {
       ".github/workflows/ci.yml": workflow,
       "calc.py": "def add(a, b):\n    return a - b\n",
-      "test_calc.py": "import unittest\nfrom calc import add\n\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+      "test_calc.py":
+        "import unittest\nfrom calc import add\n\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
     };
     const wrong = edit("calc.py", "    return a - b", "    return a * b", "python");
     const right = edit("calc.py", "    return a * b", "    return a + b", "python");
@@ -84,10 +86,21 @@ describe("e2e: checks discovered without a config", () => {
     const files = {
       "package.json": JSON.stringify({ name: "sum", private: true, scripts: { test: "node --test" } }, null, 2),
       "sum.js": "export function sum(xs) {\n  return xs.reduce((a, b) => a - b, 0);\n}\n",
-      "sum.test.js": 'import test from "node:test";\nimport assert from "node:assert/strict";\nimport { sum } from "./sum.js";\n\ntest("sum adds", () => {\n  assert.equal(sum([1, 2, 3]), 6);\n});\n',
+      "sum.test.js":
+        'import test from "node:test";\nimport assert from "node:assert/strict";\nimport { sum } from "./sum.js";\n\ntest("sum adds", () => {\n  assert.equal(sum([1, 2, 3]), 6);\n});\n',
     };
-    const wrong = edit("sum.js", "  return xs.reduce((a, b) => a - b, 0);", "  return xs.reduce((a, b) => a * b, 0);", "js");
-    const right = edit("sum.js", "  return xs.reduce((a, b) => a * b, 0);", "  return xs.reduce((a, b) => a + b, 0);", "js");
+    const wrong = edit(
+      "sum.js",
+      "  return xs.reduce((a, b) => a - b, 0);",
+      "  return xs.reduce((a, b) => a * b, 0);",
+      "js",
+    );
+    const right = edit(
+      "sum.js",
+      "  return xs.reduce((a, b) => a * b, 0);",
+      "  return xs.reduce((a, b) => a + b, 0);",
+      "js",
+    );
     e2e = await app.scenario({
       files: { ...files, "package.json": files["package.json"].replace('"private"', '"type": "module",\n  "private"') },
       permissions: { ann: "write" },
@@ -105,7 +118,8 @@ describe("e2e: checks discovered without a config", () => {
     const files = {
       Makefile: "test:\n\tsh ./test.sh\n",
       "lib.sh": "mul() {\n  echo $(($1 + $2))\n}\n",
-      "test.sh": '. ./lib.sh\ngot=$(mul 2 3)\n[ "$got" = 6 ] || { echo "FAIL: mul 2 3 gave $got, expected 6"; exit 1; }\necho "ok"\n',
+      "test.sh":
+        '. ./lib.sh\ngot=$(mul 2 3)\n[ "$got" = 6 ] || { echo "FAIL: mul 2 3 gave $got, expected 6"; exit 1; }\necho "ok"\n',
     };
     const wrong = edit("lib.sh", "  echo $(($1 + $2))", "  echo $(($1 - $2))", "sh");
     const right = edit("lib.sh", "  echo $(($1 - $2))", "  echo $(($1 * $2))", "sh");
@@ -132,7 +146,12 @@ describe("e2e: checks discovered without a config", () => {
 
   it("/aider checks posts the plan read from the default branch", async () => {
     e2e = await app.scenario({ files: { Makefile: "test:\n\ttrue\nlint:\n\ttrue\n" }, permissions: { ann: "write" } });
-    const pr = await e2e.pr({ title: "wip", head: "feature", user: "ann", files: { "package.json": '{"scripts":{"test":"echo from the PR head"}}' } });
+    const pr = await e2e.pr({
+      title: "wip",
+      head: "feature",
+      user: "ann",
+      files: { "package.json": '{"scripts":{"test":"echo from the PR head"}}' },
+    });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider checks", "ann"));
     await e2e.idle();
     const reply = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;

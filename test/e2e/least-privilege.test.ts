@@ -4,7 +4,8 @@ import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 import { has } from "../helpers/needs.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
 describe("e2e: a job holds only what it needs", () => {
@@ -14,7 +15,11 @@ describe("e2e: a job holds only what it needs", () => {
   });
 
   it("clones and pushes with a token scoped to the one repository and its contents, and says where checks ran", async () => {
-    e2e = await startE2E({ files: { ...files, ".github/aider.yml": 'test: "true"\n' }, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    e2e = await startE2E({
+      files: { ...files, ".github/aider.yml": 'test: "true"\n' },
+      permissions: { ann: "write" },
+      replies: [fix, "fix: add"],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     await e2e.idle().catch((e: unknown) => {
@@ -26,8 +31,18 @@ describe("e2e: a job holds only what it needs", () => {
     expect(scoped).toHaveLength(2);
     expect(scoped).toEqual(
       expect.arrayContaining([
-        { token: expect.any(String), installationId: 1, repositories: ["widgets"], permissions: { ...JOB_API_TOKEN_PERMISSIONS } },
-        { token: expect.any(String), installationId: 1, repositories: ["widgets"], permissions: { ...GIT_TOKEN_PERMISSIONS } },
+        {
+          token: expect.any(String),
+          installationId: 1,
+          repositories: ["widgets"],
+          permissions: { ...JOB_API_TOKEN_PERMISSIONS },
+        },
+        {
+          token: expect.any(String),
+          installationId: 1,
+          repositories: ["widgets"],
+          permissions: { ...GIT_TOKEN_PERMISSIONS },
+        },
       ]),
     );
     const gitToken = scoped.find((t) => t.permissions && "contents" in t.permissions)!.token;
@@ -47,6 +62,10 @@ describe("e2e: a job holds only what it needs", () => {
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toContain("🚀 Pushed");
     // The app's default (AIDER_BOT_SANDBOX=auto): in bubblewrap where it works, and nothing run (said so) where it does not.
-    expect(status).toMatch(has("bubblewrap") ? /<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox/ : "Repository commands were not run: the sandbox is unavailable");
+    expect(status).toMatch(
+      has("bubblewrap")
+        ? /<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox/
+        : "Repository commands were not run: the sandbox is unavailable",
+    );
   }, 90_000);
 });

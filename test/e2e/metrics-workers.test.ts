@@ -6,10 +6,12 @@ import { histogramCount, parseMetrics, sample } from "../helpers/scrape-metrics.
 
 const TOKEN = "e2e-metrics-token-for-workers";
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 
 /** The `/metrics` URL a process logged ("metrics listening"), from its log text. */
-const metricsUrl = (log: string): string | undefined => /"url":"(http:\/\/[^"]+\/metrics)"[^\n]*"msg":"metrics listening"/.exec(log)?.[1];
+const metricsUrl = (log: string): string | undefined =>
+  /"url":"(http:\/\/[^"]+\/metrics)"[^\n]*"msg":"metrics listening"/.exec(log)?.[1];
 
 describeWith("redis", "e2e: /metrics of a receiver and a worker on their own ports", () => {
   let redis: Awaited<ReturnType<typeof startRedisServer>>;
@@ -17,7 +19,10 @@ describeWith("redis", "e2e: /metrics of a receiver and a worker on their own por
   beforeAll(async () => {
     redis = await startRedisServer();
     // Port 0: each process picks a free port and logs it.
-    app = await startE2EApp({ workers: { redisUrl: redis.url, count: 1 }, env: { AIDER_BOT_METRICS_PORT: "0", AIDER_BOT_METRICS_TOKEN: TOKEN, AIDER_BOT_SCHEDULES: "off" } });
+    app = await startE2EApp({
+      workers: { redisUrl: redis.url, count: 1 },
+      env: { AIDER_BOT_METRICS_PORT: "0", AIDER_BOT_METRICS_TOKEN: TOKEN, AIDER_BOT_SCHEDULES: "off" },
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -31,7 +36,8 @@ describeWith("redis", "e2e: /metrics of a receiver and a worker on their own por
       () => metricsUrl(app.workerLogs()[0]!) !== undefined && metricsUrl(receiverLog) !== undefined,
       () => `no "metrics listening" line:\n${e2e.logs().slice(-3000)}`,
     );
-    const scrape = async (url: string) => parseMetrics(await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text());
+    const scrape = async (url: string) =>
+      parseMetrics(await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text());
     const worker = metricsUrl(app.workerLogs()[0]!)!;
     const receiver = metricsUrl(receiverLog)!;
     expect((await fetch(`${new URL(e2e.webhookUrl).origin}/metrics`)).status).toBe(404);

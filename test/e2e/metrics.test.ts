@@ -5,7 +5,8 @@ const TOKEN = "e2e-metrics-token-0123456789";
 const files = { "src/greet.ts": 'export const greet = (name: string) => "hi " + name;\n' };
 // No files named: the model first sees the repo map and asks for the file, then edits it.
 const ask = "I need to edit this file:\n\nsrc/greet.ts\n";
-const edit = 'src/greet.ts\n```ts\n<<<<<<< SEARCH\nexport const greet = (name: string) => "hi " + name;\n=======\nexport const greet = (name: string) => `hello ${name}`;\n>>>>>>> REPLACE\n```\n';
+const edit =
+  'src/greet.ts\n```ts\n<<<<<<< SEARCH\nexport const greet = (name: string) => "hi " + name;\n=======\nexport const greet = (name: string) => `hello ${name}`;\n>>>>>>> REPLACE\n```\n';
 
 /** The series issue #35 asks for, each with the labels it may carry. */
 const SERIES: Record<string, string[]> = {
@@ -26,7 +27,12 @@ describe("e2e: /metrics", () => {
   });
 
   it("serves every series behind the bearer token, and they move as a run happens", async () => {
-    e2e = await startE2E({ files, permissions: { maintainer: "write" }, replies: [ask, edit, "refactor: greet with a template"], env: { AIDER_BOT_METRICS_TOKEN: TOKEN, AIDER_BOT_SCHEDULES: "off" } });
+    e2e = await startE2E({
+      files,
+      permissions: { maintainer: "write" },
+      replies: [ask, edit, "refactor: greet with a template"],
+      env: { AIDER_BOT_METRICS_TOKEN: TOKEN, AIDER_BOT_SCHEDULES: "off" },
+    });
     const url = `${new URL(e2e.webhookUrl).origin}/metrics`;
     const scrape = async (): Promise<Families> => {
       const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -39,11 +45,19 @@ describe("e2e: /metrics", () => {
     expect(sample(before, "aider_bot_runs_total", { trigger: "comment", outcome: "pushed" })).toBe(0);
 
     const pr = await e2e.pr({ title: "Greeting", head: "greeting", user: "maintainer", files: { "notes.md": "x\n" } });
-    const res = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider use a template literal in greet", "maintainer"), {});
+    const res = await e2e.send(
+      "issue_comment",
+      e2e.commentPayload(pr, "/aider use a template literal in greet", "maintainer"),
+      {},
+    );
     expect(res.status).toBeLessThan(300);
     await e2e.idle();
     const after = await scrape();
-    if (process.env.E2E_DEBUG) console.log(JSON.stringify(after.find((f) => f.name === "aider_bot_runs_total")), e2e.repo.comments.map((c) => c.body).join("\n---\n"));
+    if (process.env.E2E_DEBUG)
+      console.log(
+        JSON.stringify(after.find((f) => f.name === "aider_bot_runs_total")),
+        e2e.repo.comments.map((c) => c.body).join("\n---\n"),
+      );
     expect(sample(after, "aider_bot_runs_total", { trigger: "comment", outcome: "pushed" })).toBe(1);
     expect(histogramCount(after, "aider_bot_run_duration_seconds")).toBe(1);
     expect(sample(after, "aider_bot_model_tokens_total", { model: "gpt-4o", kind: "prompt" })).toBeGreaterThan(0);
@@ -65,6 +79,7 @@ describe("e2e: /metrics", () => {
     }
     expect(labelValues(after, "aider_bot_model_tokens_total", "kind").sort()).toEqual(["completion", "prompt"]);
     const text = await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
-    for (const secret of [TOKEN, "sk-e2e-model-key", ...e2e.tokens(), "maintainer", "template literal"]) expect(text).not.toContain(secret);
+    for (const secret of [TOKEN, "sk-e2e-model-key", ...e2e.tokens(), "maintainer", "template literal"])
+      expect(text).not.toContain(secret);
   });
 });

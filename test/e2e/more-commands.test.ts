@@ -3,7 +3,8 @@ import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "
 import { waitUntil } from "../helpers/wait-until.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
 describe("e2e: ask, retry, cancel, forks", () => {
@@ -18,7 +19,11 @@ describe("e2e: ask, retry, cancel, forks", () => {
   });
 
   it("ask answers in the status comment without touching the branch (triage is enough)", async () => {
-    e2e = await app.scenario({ files, permissions: { tri: "triage" }, replies: ["`add` subtracts because line 2 uses `-`."] });
+    e2e = await app.scenario({
+      files,
+      permissions: { tri: "triage" },
+      replies: ["`add` subtracts because line 2 uses `-`."],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "tri", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider ask --file src/calc.py why is add wrong?", "tri"));
     await e2e.idle();
@@ -30,7 +35,11 @@ describe("e2e: ask, retry, cancel, forks", () => {
   });
 
   it("retry re-runs the last request with new options", async () => {
-    e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: ["I don't see the problem.", "Still nothing.", fix, "fix: add"] });
+    e2e = await app.scenario({
+      files,
+      permissions: { ann: "write" },
+      replies: ["I don't see the problem.", "Still nothing.", fix, "fix: add"],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py make add add", "ann"));
     await e2e.idle();
@@ -44,7 +53,9 @@ describe("e2e: ask, retry, cancel, forks", () => {
     // diff-fenced: the examples put the path on the first line inside the fence.
     const all = retried.map((m) => m.content).join("\n");
     expect(all).toMatch(/```\w*\n[\w/.-]+\.\w+\n<<<<<<< SEARCH/);
-    expect(e2e.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).not.toMatch(/```\w*\n[\w/.-]+\.\w+\n<<<<<<< SEARCH/);
+    expect(e2e.llm.requests[0]!.body.messages.map((m) => m.content).join("\n")).not.toMatch(
+      /```\w*\n[\w/.-]+\.\w+\n<<<<<<< SEARCH/,
+    );
   });
 
   it("cancel with nothing running says so", async () => {
@@ -58,7 +69,11 @@ describe("e2e: ask, retry, cancel, forks", () => {
 
   it("cancel stops a running job at once, even in the middle of its test command", async () => {
     // The test command outlasts every harness wait: if cancel did not stop it, idle() below times out.
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "test: sleep 600\n" }, permissions: { ann: "write" }, replies: [fix] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": "test: sleep 600\n" },
+      permissions: { ann: "write" },
+      replies: [fix],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const before = stagesEntered(e2e.logs(), "tests");
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
@@ -84,7 +99,11 @@ describe("e2e: ask, retry, cancel, forks", () => {
     const { pushCommit } = await import("../../src/demo/seed-repo.js");
     await pushCommit(e2e.fake, fork, "main", { "x.md": "x\n" }, "x");
     const { createExec } = await import("../../src/exec/create-exec.js");
-    await createExec({ sourceEnv: e2e.sourceEnv }).run({ command: "git", args: ["branch", "feature", "main"], cwd: e2e.fake.bareDir(fork) });
+    await createExec({ sourceEnv: e2e.sourceEnv }).run({
+      command: "git",
+      args: ["branch", "feature", "main"],
+      cwd: e2e.fake.bareDir(fork),
+    });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     await e2e.idle();
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;

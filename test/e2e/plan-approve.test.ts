@@ -8,13 +8,16 @@ import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 const bot = "aider-bot[bot]";
-const plan = "Files: `src/calc.py`\n\n1. In `src/calc.py`, make `add` return `a + b` instead of `a - b`.\n2. Keep the function's signature as it is.\n";
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const plan =
+  "Files: `src/calc.py`\n\n1. In `src/calc.py`, make `add` return `a + b` instead of `a - b`.\n2. Keep the function's signature as it is.\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 
 /** The bot's plan comments of the scenario's repository, oldest first. */
 const plans = (e2e: E2E) => e2e.repo.comments.filter((c) => c.user === bot && c.body.includes("<!-- aider-bot:plan:"));
 const coderRequests = (e2e: E2E) => e2e.llm.requests.filter((r) => !isCommitMessageRequest(r.body));
-const tick = (body: string) => body.replace("- [ ] **Approve and run this plan**", "- [x] **Approve and run this plan**");
+const tick = (body: string) =>
+  body.replace("- [ ] **Approve and run this plan**", "- [x] **Approve and run this plan**");
 
 describe("e2e: plan, then approve (issue #34)", () => {
   let app: E2EApp;
@@ -27,7 +30,11 @@ describe("e2e: plan, then approve (issue #34)", () => {
   });
 
   it("/aider plan posts a plan with an approve box and commits nothing; a read-only tick runs nothing; a maintainer's tick runs the plan through the editor", async () => {
-    e2e = await app.scenario({ files, permissions: { ann: "write", rob: "read" }, replies: [plan, fix, commitReply("fix: make add add")] });
+    e2e = await app.scenario({
+      files,
+      permissions: { ann: "write", rob: "read" },
+      replies: [plan, fix, commitReply("fix: make add add")],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider plan --file src/calc.py make add add", "ann"));
     await e2e.idle();
@@ -47,7 +54,9 @@ describe("e2e: plan, then approve (issue #34)", () => {
     await e2e.idle();
     expect(e2e.llm.requests).toHaveLength(1);
     expect(plans(e2e)[0]!.body).toContain("- [ ] **Approve and run this plan**");
-    expect(e2e.repo.comments.some((c) => c.user === bot && c.body.includes("@rob") && c.body.includes("`write`"))).toBe(true);
+    expect(e2e.repo.comments.some((c) => c.user === bot && c.body.includes("@rob") && c.body.includes("`write`"))).toBe(
+      true,
+    );
 
     // The maintainer ticks it: the editor gets the plan, one commit lands, and the plan's steps are ticked.
     await e2e.send("issue_comment", e2e.editPayload(pr, made!.id, tick(plans(e2e)[0]!.body), "ann"));
@@ -66,7 +75,11 @@ describe("e2e: plan, then approve (issue #34)", () => {
   });
 
   it("/aider approve with corrections runs the newest plan; a new plan supersedes the old; an approval after a human push is refused", async () => {
-    e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: [plan, plan, fix, commitReply("fix: make add add")] });
+    e2e = await app.scenario({
+      files,
+      permissions: { ann: "write" },
+      replies: [plan, plan, fix, commitReply("fix: make add add")],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider plan --file src/calc.py make add add", "ann"));
     await e2e.idle();
@@ -105,17 +118,29 @@ describe("e2e: plan, then approve (issue #34)", () => {
     expect(plans(e2e)[0]!.body).toContain("dropped by @ann");
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider approve", "ann"));
     await e2e.idle();
-    expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toContain("There is no open plan here to approve");
+    expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toContain(
+      "There is no open plan here to approve",
+    );
     expect(e2e.llm.requests).toHaveLength(1);
   });
 
   it("the run's Check Run holds its transcript (answers, a failing check's output, no secret), linked from the status comment and printed by the CLI", async () => {
-    const config = "test: \"grep -q 'a + b' src/calc.py || (echo 'TEST_MARK_FAILED: expected a + b'; exit 1)\"\nmax_reflections: 2\n";
-    const wrong = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a * b\n>>>>>>> REPLACE\n```\n";
-    const right = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a * b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [wrong, right, commitReply("fix: add adds")] });
+    const config =
+      "test: \"grep -q 'a + b' src/calc.py || (echo 'TEST_MARK_FAILED: expected a + b'; exit 1)\"\nmax_reflections: 2\n";
+    const wrong =
+      "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a * b\n>>>>>>> REPLACE\n```\n";
+    const right =
+      "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a * b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": config },
+      permissions: { ann: "write" },
+      replies: [wrong, right, commitReply("fix: add adds")],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
-    const { deliveryId } = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py make add add", "ann"));
+    const { deliveryId } = await e2e.send(
+      "issue_comment",
+      e2e.commentPayload(pr, "/aider --file src/calc.py make add add", "ann"),
+    );
     await e2e.idle();
     const text = e2e.repo.checkRuns.at(-1)!.output?.text ?? "";
     expect(text).toContain("return a * b");
@@ -126,7 +151,9 @@ describe("e2e: plan, then approve (issue #34)", () => {
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toMatch(/📜 \[Run transcript\]\(http[^)]+\/runs\/\d+\)/);
     expect(status).toContain(`aider-bot transcript ${deliveryId}`);
-    const printed = await promisify(execFile)(process.execPath, [CLI_MAIN, "transcript", deliveryId], { env: { PATH: process.env.PATH, AIDER_BOT_CACHE_DIR: path.join(e2e.home, "cache") } });
+    const printed = await promisify(execFile)(process.execPath, [CLI_MAIN, "transcript", deliveryId], {
+      env: { PATH: process.env.PATH, AIDER_BOT_CACHE_DIR: path.join(e2e.home, "cache") },
+    });
     expect(printed.stdout).toContain("TEST_MARK_FAILED");
     expect(printed.stdout).toContain("return a * b");
   });

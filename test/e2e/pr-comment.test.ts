@@ -2,7 +2,8 @@ import { branchLog, fileOnBranch } from "../../src/demo/seed-repo.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 
 const files = {
-  "src/fetch-client.ts": "export async function get(url: string): Promise<string> {\n  const res = await fetch(url);\n  return res.text();\n}\n",
+  "src/fetch-client.ts":
+    "export async function get(url: string): Promise<string> {\n  const res = await fetch(url);\n  return res.text();\n}\n",
   "README.md": "# widgets\n",
 };
 // No files were named, so the model first sees the repo map and asks for the files it needs.
@@ -17,9 +18,21 @@ describe("e2e: /aider on a pull request", () => {
   });
 
   it("pushes one commit to the PR branch with the right author and trailers, and reports in the status comment", async () => {
-    e2e = await startE2E({ files, permissions: { maintainer: "write", reader: "read" }, replies: [ask, edit, "feat: retry failed fetches once"] });
-    const pr = await e2e.pr({ title: "Improve fetch", head: "improve-fetch", user: "maintainer", files: { "docs.md": "x\n" } });
-    const res = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider add retry logic to the fetch client", "maintainer"));
+    e2e = await startE2E({
+      files,
+      permissions: { maintainer: "write", reader: "read" },
+      replies: [ask, edit, "feat: retry failed fetches once"],
+    });
+    const pr = await e2e.pr({
+      title: "Improve fetch",
+      head: "improve-fetch",
+      user: "maintainer",
+      files: { "docs.md": "x\n" },
+    });
+    const res = await e2e.send(
+      "issue_comment",
+      e2e.commentPayload(pr, "/aider add retry logic to the fetch client", "maintainer"),
+    );
     expect(res.status).toBeLessThan(300);
     await e2e.idle();
     if (process.env.E2E_DEBUG)
@@ -37,7 +50,9 @@ describe("e2e: /aider on a pull request", () => {
     expect(head!.author).toMatch(/^aider-bot\[bot\] </);
     expect(head!.body).toContain("Co-authored-by: maintainer <");
     expect(head!.body).toContain(`Aider-Bot-Run: ${res.deliveryId}`);
-    expect(await fileOnBranch(e2e.fake, e2e.repo, "improve-fetch", "src/fetch-client.ts")).toContain("if (!res.ok) res = await fetch(url);");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "improve-fetch", "src/fetch-client.ts")).toContain(
+      "if (!res.ok) res = await fetch(url);",
+    );
     const status = e2e.repo.comments.filter((c) => c.user === "aider-bot[bot]");
     expect(status).toHaveLength(1);
     expect(status[0]!.body).toContain("🚀 Pushed");

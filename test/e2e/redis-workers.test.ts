@@ -8,8 +8,10 @@ import { startRedisServer } from "../jobs/redis-server.js";
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 // The test command sleeps only while the checkout holds the marker the slow reply adds (see crash-recovery.test.ts).
 const config = 'test: "if grep -q SLOW src/calc.py; then sleep 600; fi"\n';
-const slowFix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b  # SLOW\n>>>>>>> REPLACE\n```\n";
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const slowFix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b  # SLOW\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
 describeWith("redis", "e2e: a receiver and two workers on Redis", () => {
@@ -18,15 +20,20 @@ describeWith("redis", "e2e: a receiver and two workers on Redis", () => {
   let e2e: E2E;
   beforeAll(async () => {
     redis = await startRedisServer();
-    app = await startE2EApp({ workers: { redisUrl: redis.url, count: 2 }, env: { ...UNSANDBOXED, AIDER_BOT_LEASE_MS: "2000" } });
+    app = await startE2EApp({
+      workers: { redisUrl: redis.url, count: 2 },
+      env: { ...UNSANDBOXED, AIDER_BOT_LEASE_MS: "2000" },
+    });
   });
   afterAll(async () => {
     await app?.close();
     await redis?.stop();
   });
 
-  const statusOf = (jobId: string) => () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
-  const runnerOf = (jobId: string) => app.workerLogs().findIndex((log) => new RegExp(`"job":"${jobId}"[^\\n]*"msg":"job process starting"`).test(log));
+  const statusOf = (jobId: string) => () =>
+    e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
+  const runnerOf = (jobId: string) =>
+    app.workerLogs().findIndex((log) => new RegExp(`"job":"${jobId}"[^\\n]*"msg":"job process starting"`).test(log));
 
   it("a redelivery during and after the original makes no second comment or run", async () => {
     e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
@@ -45,7 +52,11 @@ describeWith("redis", "e2e: a receiver and two workers on Redis", () => {
   });
 
   it("SIGKILL the worker running a job: the other worker runs it again and it finishes once", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix, fix, "fix: add"] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": config },
+      permissions: { ann: "write" },
+      replies: [slowFix, fix, "fix: add"],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const before = stagesEntered(e2e.logs(), "tests");
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
@@ -69,7 +80,11 @@ describeWith("redis", "e2e: a receiver and two workers on Redis", () => {
   });
 
   it("/aider cancel reaches the worker running the job, whichever worker triages it", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": config }, permissions: { ann: "write" }, replies: [slowFix] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": config },
+      permissions: { ann: "write" },
+      replies: [slowFix],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const before = stagesEntered(e2e.logs(), "tests");
     const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));

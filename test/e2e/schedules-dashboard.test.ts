@@ -15,7 +15,8 @@ const config = [
   "    files: [README.md]",
   "",
 ].join("\n");
-const edit = "CHANGELOG.md\n```markdown\n<<<<<<< SEARCH\n# Changelog\n=======\n# Changelog\n\n- Yearly maintenance.\n>>>>>>> REPLACE\n```\n";
+const edit =
+  "CHANGELOG.md\n```markdown\n<<<<<<< SEARCH\n# Changelog\n=======\n# Changelog\n\n- Yearly maintenance.\n>>>>>>> REPLACE\n```\n";
 
 describe("e2e: the schedules dashboard", () => {
   let e2e: E2E;
@@ -29,7 +30,8 @@ describe("e2e: the schedules dashboard", () => {
       permissions: { maintainer: "write", reader: "read" },
       replies: [edit, "docs: add this year's changelog entry"],
     });
-    const dashboards = () => [...e2e.repo.issues.values()].filter((i) => !i.pull && i.user === bot && i.title === "aider-bot dashboard");
+    const dashboards = () =>
+      [...e2e.repo.issues.values()].filter((i) => !i.pull && i.user === bot && i.title === "aider-bot dashboard");
     await waitUntil(
       () => dashboards().length === 1 && dashboards()[0]!.body.includes("Run now"),
       () => `no dashboard issue:\n${e2e.logs().slice(-3000)}`,
@@ -64,7 +66,9 @@ describe("e2e: the schedules dashboard", () => {
     await e2e.send("issues", editPayload(before, dash.body, "reader"));
     await e2e.idle();
     expect(dash.body).not.toContain("- [x]");
-    expect(e2e.repo.comments.some((c) => c.issueNumber === dash.number && c.body.includes("needs `write` permission"))).toBe(true);
+    expect(
+      e2e.repo.comments.some((c) => c.issueNumber === dash.number && c.body.includes("needs `write` permission")),
+    ).toBe(true);
     expect(e2e.llm.requests).toHaveLength(0);
 
     // A maintainer ticks the first schedule's box.
@@ -99,7 +103,9 @@ describe("e2e: the schedules dashboard", () => {
     await e2e.idle();
     expect(e2e.llm.requests).toHaveLength(calls);
     expect([...e2e.repo.issues.values()].filter((i) => i.pull)).toHaveLength(1);
-    expect([...e2e.repo.issues.values()].filter((i) => !i.pull && i.title.startsWith("aider-bot schedule:"))).toHaveLength(1);
+    expect(
+      [...e2e.repo.issues.values()].filter((i) => !i.pull && i.title.startsWith("aider-bot schedule:")),
+    ).toHaveLength(1);
     expect(dashboards()).toHaveLength(1);
   });
 });

@@ -11,8 +11,10 @@ describe("e2e: scheduled runs from .github/aider.yml", () => {
   });
 
   it("arms the cron entry, opens a tracking issue and a PR that fixes it", async () => {
-    const config = 'schedules:\n  - cron: "* * * * * *"\n    message: add a CHANGELOG entry for this week\n    files: [CHANGELOG.md]\n';
-    const edit = "CHANGELOG.md\n```markdown\n<<<<<<< SEARCH\n# Changelog\n=======\n# Changelog\n\n- Weekly maintenance.\n>>>>>>> REPLACE\n```\n";
+    const config =
+      'schedules:\n  - cron: "* * * * * *"\n    message: add a CHANGELOG entry for this week\n    files: [CHANGELOG.md]\n';
+    const edit =
+      "CHANGELOG.md\n```markdown\n<<<<<<< SEARCH\n# Changelog\n=======\n# Changelog\n\n- Weekly maintenance.\n>>>>>>> REPLACE\n```\n";
     e2e = await startE2E({
       files: { "CHANGELOG.md": "# Changelog\n", ".github/aider.yml": config },
       permissions: {},
@@ -26,13 +28,19 @@ describe("e2e: scheduled runs from .github/aider.yml", () => {
     );
     const pr = findPr()!;
     // The repository's schedules dashboard is an issue of the bot's too: the tracking issue is the other one.
-    const tracking = [...e2e.repo.issues.values()].find((i) => !i.pull && i.user === bot && i.title.startsWith("aider-bot schedule:"))!;
+    const tracking = [...e2e.repo.issues.values()].find(
+      (i) => !i.pull && i.user === bot && i.title.startsWith("aider-bot schedule:"),
+    )!;
     expect(tracking.title).toBe("aider-bot schedule: add a CHANGELOG entry for this week");
     expect(pr.body).toContain(`Fixes #${tracking.number}`);
     expect(pr.pull!.requestedReviewers).toEqual([]);
     expect(await fileOnBranch(e2e.fake, e2e.repo, pr.pull!.head, "CHANGELOG.md")).toContain("- Weekly maintenance.");
-    const reported = () => e2e.repo.comments.some((c) => c.issueNumber === tracking.number && c.body.includes(`Opened #${pr.number}`));
-    await waitUntil(reported, () => `the tracking issue never got "Opened #${pr.number}":\n${JSON.stringify(e2e.repo.comments, null, 1)}`);
+    const reported = () =>
+      e2e.repo.comments.some((c) => c.issueNumber === tracking.number && c.body.includes(`Opened #${pr.number}`));
+    await waitUntil(
+      reported,
+      () => `the tracking issue never got "Opened #${pr.number}":\n${JSON.stringify(e2e.repo.comments, null, 1)}`,
+    );
     expect(e2e.logs()).toContain("schedule armed");
   });
 });

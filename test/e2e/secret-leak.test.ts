@@ -18,10 +18,12 @@ import { TEST_TIMEOUT_MS } from "../helpers/timeouts.js";
  */
 
 const bot = "aider-bot[bot]";
-const fix1 = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix1 =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 // A new file the lint script then swaps for a link to the App key: counting its lines must not read the key.
 const newFile = "src/notes.py\n```python\n<<<<<<< SEARCH\n=======\nNOTE = 1\n>>>>>>> REPLACE\n```\n";
-const fix2 = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a + b\n=======\n    return b + a\n>>>>>>> REPLACE\n```\n";
+const fix2 =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a + b\n=======\n    return b + a\n>>>>>>> REPLACE\n```\n";
 
 interface Rig {
   root: string;
@@ -55,7 +57,10 @@ async function makeRig(): Promise<Rig> {
     capture: await startCapture(),
   };
   await mkdir(path.dirname(rig.outsideFile), { recursive: true });
-  await writeFile(rig.outsideFile, `DATABASE_PASSWORD = "${rig.outsideSecret}"\n\n\ndef connect_${rig.outsideSecret}():\n    return DATABASE_PASSWORD\n`);
+  await writeFile(
+    rig.outsideFile,
+    `DATABASE_PASSWORD = "${rig.outsideSecret}"\n\n\ndef connect_${rig.outsideSecret}():\n    return DATABASE_PASSWORD\n`,
+  );
   await mkdir(path.dirname(rig.otherFile), { recursive: true });
   await writeFile(rig.otherFile, `TOKEN = "${rig.otherSecret}"\n`);
   await mkdir(rig.tmpDir, { recursive: true });
@@ -127,12 +132,14 @@ esac
 `;
 }
 
-const config = "setup: sh evil.sh setup\nlint: sh evil.sh lint\ntest: sh evil.sh test\nauto_test: true\nmax_reflections: 2\n";
+const config =
+  "setup: sh evil.sh setup\nlint: sh evil.sh lint\ntest: sh evil.sh test\nauto_test: true\nmax_reflections: 2\n";
 
 /** Commit symbolic links on the default branch of the fake's bare repo, as a hostile contributor would. */
 async function commitLinks(e2e: E2E, links: Record<string, string>): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), "leak-links-"));
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=x", "-c", "user.email=x@example.com", ...args], { cwd: work, stdio: "pipe" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=x", "-c", "user.email=x@example.com", ...args], { cwd: work, stdio: "pipe" });
   try {
     git("clone", "-q", e2e.fake.bareDir(e2e.repo), ".");
     for (const [link, target] of Object.entries(links)) {
@@ -155,7 +162,8 @@ async function* filesUnder(dir: string): AsyncGenerator<{ file: string; text: st
     const info = await lstat(full).catch(() => null);
     if (!info) continue;
     if (info.isDirectory()) yield* filesUnder(full);
-    else if (info.isFile() && info.size < 20_000_000) yield { file: full, text: (await readFile(full)).toString("latin1") };
+    else if (info.isFile() && info.size < 20_000_000)
+      yield { file: full, text: (await readFile(full)).toString("latin1") };
   }
 }
 
@@ -172,7 +180,11 @@ interface Run {
 /** Start one app for `mode`, run one request on the hostile repository, and collect every surface it wrote to. */
 async function runHostile(mode: Mode): Promise<Run> {
   const rig = await makeRig();
-  const env: Record<string, string> = { OPENAI_API_KEY: rig.modelKey, AIDER_BOT_WORK_DIR: rig.workDir, TMPDIR: rig.tmpDir };
+  const env: Record<string, string> = {
+    OPENAI_API_KEY: rig.modelKey,
+    AIDER_BOT_WORK_DIR: rig.workDir,
+    TMPDIR: rig.tmpDir,
+  };
   if (mode === "off") env.AIDER_BOT_SANDBOX = "off";
   if (mode === "on") env.AIDER_BOT_SANDBOX = "bubblewrap";
   if (mode === "container") env.AIDER_BOT_SANDBOX = "container";
@@ -180,7 +192,10 @@ async function runHostile(mode: Mode): Promise<Run> {
     // A bwrap first on PATH that cannot run, as on a host without user namespaces.
     const bin = path.join(rig.root, "bin");
     await mkdir(bin, { recursive: true });
-    await writeFile(path.join(bin, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n");
+    await writeFile(
+      path.join(bin, "bwrap"),
+      "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n",
+    );
     await chmod(path.join(bin, "bwrap"), 0o755);
     env.PATH = `${bin}:${process.env.PATH ?? ""}`;
   }
@@ -193,20 +208,37 @@ async function runHostile(mode: Mode): Promise<Run> {
   const echo = (tail: string) => `Here is what I saw: ${rig.modelKey} e2e-webhook-secret ${tail}`;
   // Replies: the edit; after the failed lint, an echo and another edit; after the failed test, an echo (the run then
   // pushes with the test still failing). Without checks: the edit, then a commit message that echoes the model key.
-  const replies = mode === "unavailable" ? [fix1, `fix: add ${rig.modelKey}`] : [`${fix1}\n${newFile}`, `${echo("lint")}\n\n${fix2}`, echo("test")];
+  const replies =
+    mode === "unavailable"
+      ? [fix1, `fix: add ${rig.modelKey}`]
+      : [`${fix1}\n${newFile}`, `${echo("lint")}\n\n${fix2}`, echo("test")];
   let e2e: E2E | undefined;
   try {
     e2e = await startE2E({ files, permissions: { ann: "write" }, replies, env, privateKeyPath: rig.keyFile });
     await commitLinks(e2e, { "settings.py": rig.outsideFile, "k.py": "/proc/self/environ", "key.py": rig.keyFile });
-    const issue = e2e.issue({ title: "add is broken", body: "It subtracts. Compare settings.py, k.py and key.py.", user: "reporter" });
-    await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file src/calc.py fix add; settings.py, k.py and key.py show the config", "ann"));
+    const issue = e2e.issue({
+      title: "add is broken",
+      body: "It subtracts. Compare settings.py, k.py and key.py.",
+      user: "reporter",
+    });
+    await e2e.send(
+      "issue_comment",
+      e2e.commentPayload(
+        issue,
+        "/aider --file src/calc.py fix add; settings.py, k.py and key.py show the config",
+        "ann",
+      ),
+    );
     await e2e.idle();
   } catch (error) {
     await finish({ e2e, rig });
     throw error;
   }
   const prs = [...e2e.repo.issues.values()].filter((i) => i.pull && i.user === bot);
-  const commits = execFileSync("git", ["log", "-p", "--all", "--format=%H%n%B"], { cwd: e2e.fake.bareDir(e2e.repo), maxBuffer: 100_000_000 }).toString();
+  const commits = execFileSync("git", ["log", "-p", "--all", "--format=%H%n%B"], {
+    cwd: e2e.fake.bareDir(e2e.repo),
+    maxBuffer: 100_000_000,
+  }).toString();
   const leftovers: string[] = [];
   for (const dir of [rig.workDir, rig.tmpDir, e2e.home]) {
     for await (const f of filesUnder(dir)) {
@@ -241,7 +273,11 @@ async function runHostile(mode: Mode): Promise<Run> {
 
 /** The secrets the app itself holds or a committed link names: none may appear anywhere, in any mode. */
 function appSecrets(run: Run): Record<string, string> {
-  const out: Record<string, string> = { "model key": run.rig.modelKey, "webhook secret": run.e2e.secret, "outside file's secret (committed link)": run.rig.outsideSecret };
+  const out: Record<string, string> = {
+    "model key": run.rig.modelKey,
+    "webhook secret": run.e2e.secret,
+    "outside file's secret (committed link)": run.rig.outsideSecret,
+  };
   run.e2e.privateKey
     .split("\n")
     .filter((l) => l.length >= 16 && !l.startsWith("-----"))
@@ -259,7 +295,11 @@ function expectNoLeak(run: Run, secrets: Record<string, string>, pushed = true):
   const found: string[] = [];
   for (const [where, text] of Object.entries(run.surfaces)) {
     for (const [what, value] of Object.entries(secrets)) if (text.includes(value)) found.push(`${what} in ${where}`);
-    if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text) && where !== "leftover files (work dir, TMPDIR, HOME and caches)") found.push(`a PEM block in ${where}`);
+    if (
+      /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text) &&
+      where !== "leftover files (work dir, TMPDIR, HOME and caches)"
+    )
+      found.push(`a PEM block in ${where}`);
   }
   expect(found).toEqual([]);
 }
@@ -285,7 +325,9 @@ describeWith("bubblewrap", "e2e secret leaks, sandbox on (bubblewrap)", () => {
     expect(run.modelText).toContain("could not lock config file .git/config: Read-only file system");
     expect(run.e2e.llm.remaining()).toBe(0);
     // The new file the lint script swapped for a link to the key is not committed (the host's key path stays private).
-    expect(run.status).toContain("The run failed: Refused to commit: `src/notes.py` is a symbolic link leading outside the repository");
+    expect(run.status).toContain(
+      "The run failed: Refused to commit: `src/notes.py` is a symbolic link leading outside the repository",
+    );
   });
 
   it("no app secret, token, outside file or other checkout reaches model requests, comments, Check Runs, commits, logs or leftover files (nothing is pushed)", () => {
@@ -332,34 +374,44 @@ describe("e2e secret leaks, sandbox unavailable (checks skipped: nothing of the 
   });
 });
 
-describeWith("podman", "e2e secret leaks, container sandbox (Podman, the repository's image from .github/aider.yml)", () => {
-  let run: Run;
-  beforeAll(async () => {
-    ensureTestImage();
-    run = await runHostile("container");
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    spawnSync("podman", ["volume", "rm", "--force", ...volumesOf(run)]);
-    await finish(run);
-  });
+describeWith(
+  "podman",
+  "e2e secret leaks, container sandbox (Podman, the repository's image from .github/aider.yml)",
+  () => {
+    let run: Run;
+    beforeAll(async () => {
+      ensureTestImage();
+      run = await runHostile("container");
+    }, TEST_TIMEOUT_MS);
+    afterAll(async () => {
+      spawnSync("podman", ["volume", "rm", "--force", ...volumesOf(run)]);
+      await finish(run);
+    });
 
-  it("the scripts ran in the repository's image and saw neither the app's process, the key file nor another checkout; .git was read-only; no container is left", () => {
-    expect(run.modelText).toContain("TRICKS-RAN-lint");
-    expect(run.modelText).toContain("TRICKS-RAN-test");
-    expect(run.modelText).toContain(IMAGE_MARKER.content);
-    expect(run.modelText).not.toContain("APP-ENVIRON-READ");
-    expect(run.modelText).toContain("could not lock config file .git/config: Read-only file system");
-    expect(run.e2e.llm.remaining()).toBe(0);
-    expect(run.e2e.logs()).toMatch(new RegExp(`"image":"${TEST_IMAGE}","source":"\`sandbox.image\` in .github/aider.yml".*"msg":"repository commands run in a container"`));
-    expect(run.status).toContain("The run failed: Refused to commit: `src/notes.py` is a symbolic link leading outside the repository");
-    const left = spawnSync("podman", ["ps", "-a", "--format", "{{.Names}} {{.Mounts}}"], { encoding: "utf8" }).stdout;
-    expect(left.split("\n").filter((l) => l.includes(run.rig.workDir))).toEqual([]);
-  });
+    it("the scripts ran in the repository's image and saw neither the app's process, the key file nor another checkout; .git was read-only; no container is left", () => {
+      expect(run.modelText).toContain("TRICKS-RAN-lint");
+      expect(run.modelText).toContain("TRICKS-RAN-test");
+      expect(run.modelText).toContain(IMAGE_MARKER.content);
+      expect(run.modelText).not.toContain("APP-ENVIRON-READ");
+      expect(run.modelText).toContain("could not lock config file .git/config: Read-only file system");
+      expect(run.e2e.llm.remaining()).toBe(0);
+      expect(run.e2e.logs()).toMatch(
+        new RegExp(
+          `"image":"${TEST_IMAGE}","source":"\`sandbox.image\` in .github/aider.yml".*"msg":"repository commands run in a container"`,
+        ),
+      );
+      expect(run.status).toContain(
+        "The run failed: Refused to commit: `src/notes.py` is a symbolic link leading outside the repository",
+      );
+      const left = spawnSync("podman", ["ps", "-a", "--format", "{{.Names}} {{.Mounts}}"], { encoding: "utf8" }).stdout;
+      expect(left.split("\n").filter((l) => l.includes(run.rig.workDir))).toEqual([]);
+    });
 
-  it("no app secret, token, outside file or other checkout reaches model requests, comments, Check Runs, commits, logs or leftover files (nothing is pushed)", () => {
-    expectNoLeak(run, { ...appSecrets(run), "other checkout's secret": run.rig.otherSecret }, false);
-  });
-});
+    it("no app secret, token, outside file or other checkout reaches model requests, comments, Check Runs, commits, logs or leftover files (nothing is pushed)", () => {
+      expectNoLeak(run, { ...appSecrets(run), "other checkout's secret": run.rig.otherSecret }, false);
+    });
+  },
+);
 
 /** The cache volumes a run's repository got (one per repository). */
 function volumesOf(run: Run | undefined): string[] {

@@ -3,7 +3,8 @@ import { branchLog } from "../../src/demo/seed-repo.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
 describe("e2e: comments that fit, secrets that stay", () => {
@@ -13,15 +14,30 @@ describe("e2e: comments that fit, secrets that stay", () => {
   });
 
   it("a 60,000-character request is queued, runs, reports its outcome, and /aider retry finds it again", async () => {
-    e2e = await startE2E({ files, permissions: { ann: "write" }, replies: ["I don't see the problem.", "Still no problem here."] });
+    e2e = await startE2E({
+      files,
+      permissions: { ann: "write" },
+      replies: ["I don't see the problem.", "Still no problem here."],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     const tail = "THE-END-OF-THE-LONG-REQUEST";
-    const command = `/aider --file src/calc.py make add add. ${"Details follow, at length. ".repeat(2300)}`.slice(0, 60_000 - tail.length) + tail;
+    const command =
+      `/aider --file src/calc.py make add add. ${"Details follow, at length. ".repeat(2300)}`.slice(
+        0,
+        60_000 - tail.length,
+      ) + tail;
     const payload = e2e.commentPayload(pr, command, "ann");
     const trigger = payload.comment as { id: number };
     // GitHub keeps the asking comment; retry reads a long request back from it.
     const now = new Date().toISOString();
-    e2e.repo.comments.push({ id: trigger.id, issueNumber: pr.number, body: command, user: "ann", createdAt: now, updatedAt: now });
+    e2e.repo.comments.push({
+      id: trigger.id,
+      issueNumber: pr.number,
+      body: command,
+      user: "ann",
+      createdAt: now,
+      updatedAt: now,
+    });
     await e2e.send("issue_comment", payload);
     await e2e.idle();
     expect(e2e.fake.state.calls.filter((c) => c.status === 422)).toEqual([]);
@@ -46,15 +62,30 @@ describe("e2e: comments that fit, secrets that stay", () => {
   it("no known secret or secret-shaped value reaches a comment, Check Run, PR body, commit message, model request or log", async () => {
     e2e = await startE2E({ files, permissions: { ann: "write" } });
     const keyLine = e2e.privateKey.trim().split("\n")[5]!;
-    const otherPem = generateKeyPairSync("ec", { namedCurve: "P-256", privateKeyEncoding: { type: "sec1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
-    const shapes = { aws: "AKIA" + "QWERTYUIOPASDFGH", ghp: "ghp_" + "Zx9".repeat(12), sk: "sk-proj-" + "leakedKey_".repeat(3) };
+    const otherPem = generateKeyPairSync("ec", {
+      namedCurve: "P-256",
+      privateKeyEncoding: { type: "sec1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    }).privateKey;
+    const shapes = {
+      aws: "AKIA" + "QWERTYUIOPASDFGH",
+      ghp: "ghp_" + "Zx9".repeat(12),
+      sk: "sk-proj-" + "leakedKey_".repeat(3),
+    };
     const known = { webhook: e2e.secret, model: "sk-e2e-model-key", keyLine };
     const all = [...Object.values(shapes), ...Object.values(known)];
     const echo = `Environment I saw: ${all.join(" ")}\n${otherPem}`;
     // The model echoes every secret in its explanation and in the commit message it writes.
     e2e.llm.push(`${echo}\n\n${fix}`, `fix: add ${shapes.ghp} ${known.webhook}`);
     const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
-    await e2e.send("issue_comment", e2e.commentPayload(issue, `/aider --file src/calc.py please fix add; my env: ${shapes.aws} ${shapes.sk} ${known.keyLine}`, "ann"));
+    await e2e.send(
+      "issue_comment",
+      e2e.commentPayload(
+        issue,
+        `/aider --file src/calc.py please fix add; my env: ${shapes.aws} ${shapes.sk} ${known.keyLine}`,
+        "ann",
+      ),
+    );
     await e2e.idle();
     const pr = [...e2e.repo.issues.values()].find((i) => i.pull && i.user === bot);
     expect(pr).toBeDefined();

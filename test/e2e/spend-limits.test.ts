@@ -4,7 +4,8 @@ import { waitUntil } from "../helpers/wait-until.js";
 
 const bot = "aider-bot[bot]";
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 // One call's estimate is its prompt (~1-2k tokens) plus gpt-4o's output limit (16,384): one fits in 30,000, two do
 // not. The answer reports 21,000 tokens used, so no second call fits after it either, whichever run goes first. The
 // pull request's limit (the same) holds the run after the restart, so the test does not depend on the day's end.
@@ -22,11 +23,16 @@ describe("e2e: spend limits and model fallback (embedded)", () => {
   });
 
   const botComments = () => e2e.repo.comments.filter((c) => c.user === bot);
-  const statusOf = (jobId: string) => () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
+  const statusOf = (jobId: string) => () =>
+    e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
   const editCalls = () => e2e.llm.requests.filter((r) => !isCommitMessageRequest(r.body));
 
   it("two runs at once against a limit that fits one: one model call, the other run refused; the ledger survives a restart", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": limited }, permissions: { ann: "write" }, replies: [bigAnswer] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": limited },
+      permissions: { ann: "write" },
+      replies: [bigAnswer],
+    });
     const one = await e2e.pr({ title: "one", head: "one", user: "ann", files: { "x.md": "x\n" } });
     const two = await e2e.pr({ title: "two", head: "two", user: "ann", files: { "y.md": "y\n" } });
     const [a, b] = await Promise.all([
@@ -52,12 +58,17 @@ describe("e2e: spend limits and model fallback (embedded)", () => {
     await app.stop("SIGTERM");
     await app.restart();
     const spentOn = statusOf(a.deliveryId)().includes("🚀") ? one : two;
-    const third = await e2e.send("issue_comment", e2e.commentPayload(spentOn, "/aider --file src/calc.py fix it again", "ann"));
+    const third = await e2e.send(
+      "issue_comment",
+      e2e.commentPayload(spentOn, "/aider --file src/calc.py fix it again", "ann"),
+    );
     await waitUntil(
       () => statusOf(third.deliveryId)().includes("🛑"),
       () => `${statusOf(third.deliveryId)()}\n${e2e.logs().slice(-3000)}`,
     );
-    expect(statusOf(third.deliveryId)()).toContain("this pull request's or issue's limit is 30,000 tokens; 21,000 tokens spent");
+    expect(statusOf(third.deliveryId)()).toContain(
+      "this pull request's or issue's limit is 30,000 tokens; 21,000 tokens spent",
+    );
     expect(statusOf(third.deliveryId)()).toContain("It does not reset");
     expect(editCalls()).toHaveLength(1);
 
@@ -70,8 +81,15 @@ describe("e2e: spend limits and model fallback (embedded)", () => {
   });
 
   it("the model answers 429 with retry-after: 3600 and then 500: the fallback model answers and the status names it", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "fallback_models: [gpt-4o-mini]\n" }, permissions: { ann: "write" }, replies: [fix] });
-    e2e.llm.forModel("gpt-4o", { replies: [{ status: 429, headers: { "retry-after": "3600" } }], standing: { status: 500 } });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": "fallback_models: [gpt-4o-mini]\n" },
+      permissions: { ann: "write" },
+      replies: [fix],
+    });
+    e2e.llm.forModel("gpt-4o", {
+      replies: [{ status: 429, headers: { "retry-after": "3600" } }],
+      standing: { status: 500 },
+    });
     try {
       const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
       const sent = await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
@@ -91,7 +109,11 @@ describe("e2e: spend limits and model fallback (embedded)", () => {
   });
 
   it("every model down: one failure comment that names each model's failure", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "fallback_models: [gpt-4o-mini]\n" }, permissions: { ann: "write" }, replies: [] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": "fallback_models: [gpt-4o-mini]\n" },
+      permissions: { ann: "write" },
+      replies: [],
+    });
     e2e.llm.forModel("gpt-4o", { standing: { status: 500 } });
     e2e.llm.forModel("gpt-4o-mini", { standing: { status: 503 } });
     try {

@@ -6,7 +6,8 @@ import { startRedisServer } from "../jobs/redis-server.js";
 
 const bot = "aider-bot[bot]";
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 // One call's estimate (prompt + gpt-4o's 16,384 output tokens) fits in 30,000 tokens, two do not; the answer
 // reports 21,000 tokens, so no second call fits after it either.
 const limited = "budget:\n  day_tokens: 30000\n";
@@ -25,8 +26,10 @@ describeWith("redis", "e2e: spend limits across two workers on Redis", () => {
     await redis?.stop();
   });
 
-  const statusOf = (jobId: string) => () => e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
-  const ranOn = (jobId: string) => app.workerLogs().findIndex((log) => new RegExp(`"job":"${jobId}"[^\\n]*"msg":"job process starting"`).test(log));
+  const statusOf = (jobId: string) => () =>
+    e2e.repo.comments.find((c) => c.user === bot && c.body.includes(`aider-bot:run:${jobId}`))?.body ?? "";
+  const ranOn = (jobId: string) =>
+    app.workerLogs().findIndex((log) => new RegExp(`"job":"${jobId}"[^\\n]*"msg":"job process starting"`).test(log));
 
   it("two runs started at once on two workers against a limit that fits one: exactly one model call goes out", async () => {
     e2e = await app.scenario({

@@ -7,7 +7,8 @@ import { createExec } from "../../src/exec/create-exec.js";
 import { examplePayload, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
-const fix = "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
+const fix =
+  "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
 describe("e2e: verified commits through GitHub's API, fork branches (issue #34)", () => {
@@ -20,7 +21,8 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     await app?.close();
   });
 
-  const receivePacks = (owner: string, name: string) => e2e.fake.gitRequests.filter((r) => r.url.includes(`/${owner}/${name}.git/git-receive-pack`)).length;
+  const receivePacks = (owner: string, name: string) =>
+    e2e.fake.gitRequests.filter((r) => r.url.includes(`/${owner}/${name}.git/git-receive-pack`)).length;
   const status = () => e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
   const full = () => `${e2e.repo.owner}/${e2e.repo.name}`;
 
@@ -28,7 +30,9 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
   async function commitAnswer(owner: string, name: string, sha: string) {
     const token = `test-reader-${sha.slice(0, 7)}`;
     e2e.fake.state.issuedTokens.push(token);
-    const res = await fetch(`${e2e.fake.apiUrl}/repos/${owner}/${name}/commits/${sha}`, { headers: { authorization: `token ${token}` } });
+    const res = await fetch(`${e2e.fake.apiUrl}/repos/${owner}/${name}/commits/${sha}`, {
+      headers: { authorization: `token ${token}` },
+    });
     return (await res.json()) as { sha: string; commit: { verification: { verified: boolean; reason: string } } };
   }
 
@@ -38,8 +42,16 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     e2e.fake.state.issuedTokens.push(token);
     const dir = await mkdtemp(path.join(os.tmpdir(), "human-push-"));
     const exec = createExec({ sourceEnv: e2e.sourceEnv });
-    const auth = ["-c", `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`];
-    const git = (args: string[]) => exec.run({ command: "git", args: [...auth, "-c", "user.name=Human", "-c", "user.email=h@example.com", ...args], cwd: dir });
+    const auth = [
+      "-c",
+      `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`,
+    ];
+    const git = (args: string[]) =>
+      exec.run({
+        command: "git",
+        args: [...auth, "-c", "user.name=Human", "-c", "user.email=h@example.com", ...args],
+        cwd: dir,
+      });
     try {
       await git(["clone", "--quiet", "--branch", branch, `${e2e.fake.webUrl}/${full()}.git`, "."]);
       await git(["commit", "--quiet", "--allow-empty", "-m", "unsigned human commit"]);
@@ -61,13 +73,23 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     expect(status()).toContain(`🚀 Pushed [\`${head!.sha.slice(0, 7)}\`]`);
     expect(status()).not.toContain("git push");
     // Made by createCommitOnBranch, with the message's trailers kept, and not one receive-pack for this repository.
-    expect(e2e.fake.state.apiCommits.filter((c) => c.repo === full())).toEqual([{ repo: full(), branch: "feature", oid: head!.sha }]);
+    expect(e2e.fake.state.apiCommits.filter((c) => c.repo === full())).toEqual([
+      { repo: full(), branch: "feature", oid: head!.sha },
+    ]);
     expect(receivePacks(e2e.repo.owner, e2e.repo.name)).toBe(0);
     // Made with the job's contents token (the API token has no `contents` permission), never a broader one.
-    const mutation = e2e.fake.state.calls.filter((c) => c.path === "/graphql" && String(c.body).includes("createCommitOnBranch")).at(-1)!;
+    const mutation = e2e.fake.state.calls
+      .filter((c) => c.path === "/graphql" && String(c.body).includes("createCommitOnBranch"))
+      .at(-1)!;
     const scope = e2e.fake.state.tokenScopes.find((t) => mutation.authorization?.endsWith(` ${t.token}`));
     expect(scope).toMatchObject({ repositories: [e2e.repo.name], permissions: { contents: "write" } });
-    const message = (await e2e.fake.exec.run({ command: "git", args: ["log", "-1", "--format=%B", head!.sha], cwd: e2e.fake.bareDir(e2e.repo) })).stdout;
+    const message = (
+      await e2e.fake.exec.run({
+        command: "git",
+        args: ["log", "-1", "--format=%B", head!.sha],
+        cwd: e2e.fake.bareDir(e2e.repo),
+      })
+    ).stdout;
     expect(message).toMatch(/Aider-Bot-Run: /);
     expect(message).toContain("Co-authored-by: ann");
     expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
@@ -101,12 +123,28 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
   });
 
   it("an issue run creates its branch and commit through the API", async () => {
-    e2e = await app.scenario({ files, permissions: { ann: "admin" }, replies: ["I need src/calc.py\n", fix, "fix: make add add"] });
-    const issue = e2e.issue({ title: "add() subtracts", body: "add(1, 2) gives -1", user: "reporter", labels: ["aider"] });
+    e2e = await app.scenario({
+      files,
+      permissions: { ann: "admin" },
+      replies: ["I need src/calc.py\n", fix, "fix: make add add"],
+    });
+    const issue = e2e.issue({
+      title: "add() subtracts",
+      body: "add(1, 2) gives -1",
+      user: "reporter",
+      labels: ["aider"],
+    });
     const p = examplePayload("issues", "labeled");
     p.repository = { ...(e2e.commentPayload(issue, "", "ann").repository as object) };
     p.installation = { id: 1 };
-    p.issue = { ...p.issue, number: issue.number, title: issue.title, body: issue.body, labels: [{ name: "aider" }], updated_at: "2026-11-01T10:00:00Z" };
+    p.issue = {
+      ...p.issue,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      labels: [{ name: "aider" }],
+      updated_at: "2026-11-01T10:00:00Z",
+    };
     delete p.issue.pull_request;
     p.label = { name: "aider" };
     p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
@@ -120,7 +158,11 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
   });
 
   it("commit.signing: git pushes with git", async () => {
-    e2e = await app.scenario({ files: { ...files, ".github/aider.yml": "commit:\n  signing: git\n" }, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": "commit:\n  signing: git\n" },
+      permissions: { ann: "write" },
+      replies: [fix, "fix: add"],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
     await e2e.idle();
@@ -133,7 +175,11 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     const script = { "run.sh": "echo one\n" };
     const edit = "run.sh\n```sh\n<<<<<<< SEARCH\necho one\n=======\necho two\n>>>>>>> REPLACE\n```\n";
     // The setup command makes the script executable in the checkout: the commit carries a mode change.
-    e2e = await app.scenario({ files: { ...script, ".github/aider.yml": 'setup: chmod +x run.sh\ntest: "true"\n' }, permissions: { ann: "write" }, replies: [edit, "chore: two"] });
+    e2e = await app.scenario({
+      files: { ...script, ".github/aider.yml": 'setup: chmod +x run.sh\ntest: "true"\n' },
+      permissions: { ann: "write" },
+      replies: [edit, "chore: two"],
+    });
     const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file run.sh say two", "ann"));
     await e2e.idle();
@@ -141,7 +187,9 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     expect(head!.subject).toBe("chore: two");
     expect(e2e.fake.state.apiCommits.filter((c) => c.repo === full())).toEqual([]);
     expect(receivePacks(e2e.repo.owner, e2e.repo.name)).toBeGreaterThan(0);
-    expect(status()).toContain("Pushed with `git push` instead of GitHub's API because the mode of `run.sh` changes (100644 → 100755)");
+    expect(status()).toContain(
+      "Pushed with `git push` instead of GitHub's API because the mode of `run.sh` changes (100644 → 100755)",
+    );
     expect(status()).toContain("not Verified");
   });
 
@@ -149,7 +197,11 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
   async function forkPr(maintainerCanModify: boolean) {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "outsider", files: { "x.md": "x\n" } });
     const fork = await seedRepo(e2e.fake, { owner: "outsider", name: `${e2e.repo.name}-fork`, files, permissions: {} });
-    await e2e.fake.exec.run({ command: "git", args: ["fetch", "--quiet", e2e.fake.bareDir(e2e.repo), "feature:feature"], cwd: e2e.fake.bareDir(fork) });
+    await e2e.fake.exec.run({
+      command: "git",
+      args: ["fetch", "--quiet", e2e.fake.bareDir(e2e.repo), "feature:feature"],
+      cwd: e2e.fake.bareDir(fork),
+    });
     pr.pull!.headRepoFullName = `outsider/${fork.name}`;
     pr.pull!.maintainerCanModify = maintainerCanModify;
     return { pr, fork };
@@ -165,7 +217,9 @@ describe("e2e: verified commits through GitHub's API, fork branches (issue #34)"
     expect(await fileOnBranch(e2e.fake, fork, "feature", "src/calc.py")).toContain("a + b");
     expect(status()).toContain(`🚀 Pushed [\`${head!.sha.slice(0, 7)}\`]`);
     expect(status()).toContain(`outsider/${e2e.repo.name}-fork:feature`);
-    expect(e2e.fake.state.apiCommits.filter((c) => c.repo === `outsider/${e2e.repo.name}-fork`).map((c) => c.oid)).toEqual([head!.sha]);
+    expect(
+      e2e.fake.state.apiCommits.filter((c) => c.repo === `outsider/${e2e.repo.name}-fork`).map((c) => c.oid),
+    ).toEqual([head!.sha]);
     // The base repository's branch of the same name is untouched, and nothing was pushed with git anywhere.
     expect((await branchLog(e2e.fake, e2e.repo, "feature", 1))[0]!.subject).toBe("x");
     expect(receivePacks("outsider", `${e2e.repo.name}-fork`) + receivePacks(e2e.repo.owner, e2e.repo.name)).toBe(0);

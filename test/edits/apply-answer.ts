@@ -10,7 +10,9 @@ export function applyAnswer(
 ) {
   const snapshot = {
     files: new Map(Object.entries(files)),
-    problems: new Map(Object.entries(opts.problems ?? {}).map(([p, m]) => [p, { reason: "unreadable" as const, message: m }])),
+    problems: new Map(
+      Object.entries(opts.problems ?? {}).map(([p, m]) => [p, { reason: "unreadable" as const, message: m }]),
+    ),
   };
   const chatFiles = opts.chatFiles ?? Object.keys(files);
   const result = parseAndApply(format, answer, snapshot, {

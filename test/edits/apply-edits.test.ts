@@ -10,8 +10,14 @@ function recordingFormat(extra: (snapshot: FileSnapshot) => Partial<ApplyOutcome
     apply(snapshot, edits, options) {
       seen.push({ files: new Map(snapshot.files), edits: [...edits], chatFiles: options.chatFiles });
       const changes = new Map<string, string | null>();
-      for (const e of edits) changes.set(e.path, e.kind === "whole" ? e.content : (snapshot.files.get(e.path) ?? "").toUpperCase());
-      return { changes, applied: edits.map((edit) => ({ path: edit.path, rung: "whole" as const, edit })), failed: [], ...extra(snapshot) };
+      for (const e of edits)
+        changes.set(e.path, e.kind === "whole" ? e.content : (snapshot.files.get(e.path) ?? "").toUpperCase());
+      return {
+        changes,
+        applied: edits.map((edit) => ({ path: edit.path, rung: "whole" as const, edit })),
+        failed: [],
+        ...extra(snapshot),
+      };
     },
   };
   return { format, seen };
@@ -32,7 +38,11 @@ describe("applyEdits", () => {
     const edits = [whole("crlf.txt", "a\nB\nc\n"), whole("nofinal.txt", "x\nY\n"), whole("lf.txt", "q\n")];
     const out = applyEdits(format, snapshot, edits, { chatFiles: [] });
     for (const content of seen[0]!.files.values()) expect(content).not.toContain("\r");
-    expect(Object.fromEntries(out.changes)).toEqual({ "crlf.txt": "a\r\nB\r\nc\r\n", "nofinal.txt": "x\nY", "lf.txt": "q\n" });
+    expect(Object.fromEntries(out.changes)).toEqual({
+      "crlf.txt": "a\r\nB\r\nc\r\n",
+      "nofinal.txt": "x\nY",
+      "lf.txt": "q\n",
+    });
   });
 
   it("gives new files the repository's majority line ending", () => {
@@ -44,7 +54,9 @@ describe("applyEdits", () => {
         ["c.txt", "c\n"],
       ]),
     };
-    expect(applyEdits(format, snapshot, [whole("new.txt", "n\nm\n")], { chatFiles: [] }).changes.get("new.txt")).toBe("n\r\nm\r\n");
+    expect(applyEdits(format, snapshot, [whole("new.txt", "n\nm\n")], { chatFiles: [] }).changes.get("new.txt")).toBe(
+      "n\r\nm\r\n",
+    );
   });
 
   it("fails refused edits with their reason and never passes them to the format", () => {
@@ -56,7 +68,12 @@ describe("applyEdits", () => {
       ]),
       problems: new Map([["img.png", { reason: "unreadable" as const, message: "binary file" }]]),
     };
-    const edits = [whole("../x", "x\n"), whole("img.png", "y\n"), whole(".github/workflows/ci.yml", "z\n"), whole("./ok.txt", "b\n")];
+    const edits = [
+      whole("../x", "x\n"),
+      whole("img.png", "y\n"),
+      whole(".github/workflows/ci.yml", "z\n"),
+      whole("./ok.txt", "b\n"),
+    ];
     const out = applyEdits(format, snapshot, edits, { chatFiles: ["img.png", "ok.txt", ".github/workflows/ci.yml"] });
     expect(out.failed.map((f) => [f.path, f.reason])).toEqual([
       ["../x", "unsafe-path"],
@@ -82,7 +99,9 @@ describe("applyEdits", () => {
 
   it("reports no change for an edit that leaves a file as it was", () => {
     const { format } = recordingFormat();
-    const out = applyEdits(format, { files: new Map([["a.txt", "a\r\n"]]) }, [whole("a.txt", "a\n")], { chatFiles: [] });
+    const out = applyEdits(format, { files: new Map([["a.txt", "a\r\n"]]) }, [whole("a.txt", "a\n")], {
+      chatFiles: [],
+    });
     expect(out.changes.size).toBe(0);
   });
 

@@ -30,7 +30,9 @@ describe("edit engine properties", () => {
     fc.assert(
       fc.property(fc.array(segment, { minLength: 1, maxLength: 6 }), fc.boolean(), (parts, absolute) => {
         const p = (absolute ? "/" : "") + parts.join("/");
-        const r = applyBlocks(`${p}\n\`\`\`\n<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n\`\`\`\n`, { "a/x.txt": "a\n" });
+        const r = applyBlocks(`${p}\n\`\`\`\n<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n\`\`\`\n`, {
+          "a/x.txt": "a\n",
+        });
         for (const changed of r.result.outcome.changes.keys()) {
           const resolved = path.posix.normalize(changed);
           expect(path.posix.isAbsolute(changed)).toBe(false);
@@ -45,27 +47,37 @@ describe("edit engine properties", () => {
 
   it("keeps each file's line endings and final-newline state, whatever the edit", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z][a-z ]{0,8}$/), { minLength: 2, maxLength: 20 }), fc.nat(), fc.boolean(), fc.boolean(), (lines, a, crlf, finalNewline) => {
-        const eol = crlf ? "\r\n" : "\n";
-        const file = lines.join(eol) + (finalNewline ? eol : "");
-        const at = a % lines.length;
-        const r = applyBlocks(block("f.txt", `${lines[at]}\n`, "NEW 1\nNEW 2\n"), { "f.txt": file });
-        const expected = [...lines.slice(0, at), "NEW 1", "NEW 2", ...lines.slice(at + 1)];
-        expect(r.after["f.txt"]).toBe(expected.join(eol) + (finalNewline ? eol : ""));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z][a-z ]{0,8}$/), { minLength: 2, maxLength: 20 }),
+        fc.nat(),
+        fc.boolean(),
+        fc.boolean(),
+        (lines, a, crlf, finalNewline) => {
+          const eol = crlf ? "\r\n" : "\n";
+          const file = lines.join(eol) + (finalNewline ? eol : "");
+          const at = a % lines.length;
+          const r = applyBlocks(block("f.txt", `${lines[at]}\n`, "NEW 1\nNEW 2\n"), { "f.txt": file });
+          const expected = [...lines.slice(0, at), "NEW 1", "NEW 2", ...lines.slice(at + 1)];
+          expect(r.after["f.txt"]).toBe(expected.join(eol) + (finalNewline ? eol : ""));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("a SEARCH that stands in several places is never applied", () => {
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[a-c]{1,2}$/), { minLength: 1, maxLength: 30 }), fc.array(fc.stringMatching(/^[a-c]{1,2}$/), { minLength: 1, maxLength: 3 }), (lines, needle) => {
-        const text = (ls: string[]) => ls.map((l) => `${l}\n`).join("");
-        const file = text([...lines, ...needle, "-", ...needle]);
-        const r = applyBlocks(block("f.txt", text(needle), "X\n"), { "f.txt": file });
-        expect(r.reasons).toEqual(["ambiguous"]);
-        expect(r.after["f.txt"]).toBe(file);
-      }),
+      fc.property(
+        fc.array(fc.stringMatching(/^[a-c]{1,2}$/), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.stringMatching(/^[a-c]{1,2}$/), { minLength: 1, maxLength: 3 }),
+        (lines, needle) => {
+          const text = (ls: string[]) => ls.map((l) => `${l}\n`).join("");
+          const file = text([...lines, ...needle, "-", ...needle]);
+          const r = applyBlocks(block("f.txt", text(needle), "X\n"), { "f.txt": file });
+          expect(r.reasons).toEqual(["ambiguous"]);
+          expect(r.after["f.txt"]).toBe(file);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -23,9 +23,24 @@ const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`)
 
 describe("findSimilarLines", () => {
   it.each([
-    ["returns the window itself when its first and last lines equal SEARCH's", ["line 3", "changed", "line 5"], numbered(20), "line 3\nline 4\nline 5"],
-    ["widens by 5 lines when the ends differ", ["changed", "line 10", "line 11", "line 12"], numbered(30), numbered(30).slice(4, 18).join("\n")],
-    ["clamps the widening at the file's edges", ["x", "line 0", "line 1", "line 2"], numbered(4), numbered(4).join("\n")],
+    [
+      "returns the window itself when its first and last lines equal SEARCH's",
+      ["line 3", "changed", "line 5"],
+      numbered(20),
+      "line 3\nline 4\nline 5",
+    ],
+    [
+      "widens by 5 lines when the ends differ",
+      ["changed", "line 10", "line 11", "line 12"],
+      numbered(30),
+      numbered(30).slice(4, 18).join("\n"),
+    ],
+    [
+      "clamps the widening at the file's edges",
+      ["x", "line 0", "line 1", "line 2"],
+      numbered(4),
+      numbered(4).join("\n"),
+    ],
     ["is empty below 0.6 (two lines, one differing, is 0.5)", ["line 1", "nope"], numbered(5), ""],
     ["is empty when the file is shorter than SEARCH", ["a", "b", "c"], ["a"], ""],
     ["is empty for an empty SEARCH", [], numbered(5), ""],

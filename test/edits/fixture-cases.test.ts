@@ -20,9 +20,15 @@ function readTree(dir: string, base = dir): Record<string, string> {
 describe.each(readdirSync(root))("fixture case %s", (name) => {
   it("applies to exactly the expected files", () => {
     const dir = path.join(root, name);
-    const meta = JSON.parse(readFileSync(path.join(dir, "case.json"), "utf8")) as { format: EditFormatName; chatFiles: string[] };
+    const meta = JSON.parse(readFileSync(path.join(dir, "case.json"), "utf8")) as {
+      format: EditFormatName;
+      chatFiles: string[];
+    };
     const answer = readFileSync(path.join(dir, "answer.md"), "utf8");
-    const r = applyAnswer(meta.format, answer, readTree(path.join(dir, "before")), { chatFiles: meta.chatFiles, fence: meta.format === "whole" ? ["````", "````"] : ["```", "```"] });
+    const r = applyAnswer(meta.format, answer, readTree(path.join(dir, "before")), {
+      chatFiles: meta.chatFiles,
+      fence: meta.format === "whole" ? ["````", "````"] : ["```", "```"],
+    });
     expect(r.failures).toEqual([]);
     expect(r.after).toEqual(readTree(path.join(dir, "after")));
   });

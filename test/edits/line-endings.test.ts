@@ -24,7 +24,16 @@ describe("line endings", () => {
     expect(restoreShape("\uFEFFb\n", shape)).toBe("\uFEFFb\r\n");
   });
 
-  it.each([["a\r\nb\r\n"], ["a\r\nb"], ["a\nb"], ["a\nb\n"], ["x\r\n\r\n"], ["only"], ["\uFEFFa\r\nb\r\n"], ["\uFEFFa"]])("restores %j after a round trip", (text) => {
+  it.each([
+    ["a\r\nb\r\n"],
+    ["a\r\nb"],
+    ["a\nb"],
+    ["a\nb\n"],
+    ["x\r\n\r\n"],
+    ["only"],
+    ["\uFEFFa\r\nb\r\n"],
+    ["\uFEFFa"],
+  ])("restores %j after a round trip", (text) => {
     expect(restoreShape(toLf(text), detectShape(text))).toBe(text);
   });
 

@@ -1,4 +1,9 @@
-import { checkPathPolicy, checkResolvedPathPolicy, DEFAULT_PROTECTED_PATHS, normalizeEditPath } from "../../src/edits/path-policy.js";
+import {
+  checkPathPolicy,
+  checkResolvedPathPolicy,
+  DEFAULT_PROTECTED_PATHS,
+  normalizeEditPath,
+} from "../../src/edits/path-policy.js";
 
 describe("normalizeEditPath", () => {
   it.each([
@@ -59,11 +64,15 @@ describe("checkResolvedPathPolicy", () => {
     expect(r?.message).toBe(
       "Refused to edit `wf/ci.yml`: through a symbolic link it is `.github/workflows/ci.yml`, and it matches a protected path (.github/workflows/**) in the repository's aider-bot config.",
     );
-    expect(checkResolvedPathPolicy("g/hooks/pre-commit", ".git/hooks/pre-commit", [])?.message).toMatch(/`\.git\/hooks\/pre-commit`, and files under `\.git\/` are never edited\.$/);
+    expect(checkResolvedPathPolicy("g/hooks/pre-commit", ".git/hooks/pre-commit", [])?.message).toMatch(
+      /`\.git\/hooks\/pre-commit`, and files under `\.git\/` are never edited\.$/,
+    );
   });
 
   it("is the plain policy when nothing was followed, and allows a link to an unprotected file", () => {
-    expect(checkResolvedPathPolicy(".github/workflows/ci.yml", ".github/workflows/ci.yml")).toEqual(checkPathPolicy(".github/workflows/ci.yml"));
+    expect(checkResolvedPathPolicy(".github/workflows/ci.yml", ".github/workflows/ci.yml")).toEqual(
+      checkPathPolicy(".github/workflows/ci.yml"),
+    );
     expect(checkResolvedPathPolicy("docs/link.md", "README.md")).toBeNull();
   });
 });

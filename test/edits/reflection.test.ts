@@ -10,7 +10,13 @@ describe("renderReflection", () => {
   });
 
   it("shows a failed block as written, why it failed, and the closest real lines inside the chosen fence", () => {
-    const f: EditFailure = { path: "a.py", reason: "no-match", message: "The SEARCH text does not match.", edit, detail: "x  = 1" };
+    const f: EditFailure = {
+      path: "a.py",
+      reason: "no-match",
+      message: "The SEARCH text does not match.",
+      edit,
+      detail: "x  = 1",
+    };
     const text = renderReflection([f], 0, fence)!;
     expect(text).toContain("# 1 edit in your answer failed");
     expect(text).toContain("a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE");
@@ -20,7 +26,13 @@ describe("renderReflection", () => {
   });
 
   it("says how many edits applied and that they must not be sent again (Aider #4098)", () => {
-    const f: EditFailure = { path: "a.py", reason: "ambiguous", message: "Matches lines 3, 9.", detail: "lines 3, 9", edit };
+    const f: EditFailure = {
+      path: "a.py",
+      reason: "ambiguous",
+      message: "Matches lines 3, 9.",
+      detail: "lines 3, 9",
+      edit,
+    };
     const text = renderReflection([f, { ...f, path: "b.py" }], 3, fence)!;
     expect(text).toContain("# 2 edits in your answer failed");
     expect(text).toContain("# The other 3 edits were applied successfully");
@@ -30,7 +42,11 @@ describe("renderReflection", () => {
   });
 
   it("asks whether an already-applied block is needed", () => {
-    const text = renderReflection([{ path: "a.py", reason: "already-applied", message: "REPLACE is there.", edit }], 1, fence)!;
+    const text = renderReflection(
+      [{ path: "a.py", reason: "already-applied", message: "REPLACE is there.", edit }],
+      1,
+      fence,
+    )!;
     expect(text).toContain("Its REPLACE text is already in `a.py`");
     expect(text).toContain("The other 1 edit was applied successfully");
     expect(text).toContain("Don't send it again");
@@ -40,7 +56,12 @@ describe("renderReflection", () => {
     const text = renderReflection(
       [
         { path: "", reason: "missing-filename", message: "The block at line 3 names no file." },
-        { path: "b.ts", reason: "elided", message: "The listing leaves code out.", detail: "line 12: // ... rest unchanged" },
+        {
+          path: "b.ts",
+          reason: "elided",
+          message: "The listing leaves code out.",
+          detail: "line 12: // ... rest unchanged",
+        },
       ],
       0,
       fence,
@@ -52,7 +73,11 @@ describe("renderReflection", () => {
   });
 
   it("returns the no-edits message alone when the answer had no edits", () => {
-    const text = renderReflection([{ path: "", reason: "no-edits", message: "Your answer contained no edits." }], 0, fence);
+    const text = renderReflection(
+      [{ path: "", reason: "no-edits", message: "Your answer contained no edits." }],
+      0,
+      fence,
+    );
     expect(text).toBe("Your answer contained no edits.");
   });
 });

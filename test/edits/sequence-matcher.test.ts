@@ -2,7 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { getCloseMatches, matchingBlocks, quickRatio, realQuickRatio, sequenceRatio } from "../../src/edits/sequence-matcher.js";
+import {
+  getCloseMatches,
+  matchingBlocks,
+  quickRatio,
+  realQuickRatio,
+  sequenceRatio,
+} from "../../src/edits/sequence-matcher.js";
 
 interface RatioCase {
   a: string | string[];
@@ -22,7 +28,12 @@ interface CloseCase {
 
 // Values produced by CPython's difflib (see difflib-oracle.py next to the JSON), including sequences of 200+ items
 // where difflib's autojunk heuristic changes the result.
-const oracle = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/edits/editblock/difflib-oracle.json"), "utf8")) as {
+const oracle = JSON.parse(
+  readFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/edits/editblock/difflib-oracle.json"),
+    "utf8",
+  ),
+) as {
   ratios: RatioCase[];
   close: CloseCase[];
 };

@@ -2,7 +2,8 @@ import { applyAnswer } from "./apply-answer.js";
 
 describe("udiff format", () => {
   it("applies a diff without line numbers, once, with prose around it", () => {
-    const answer = "Change:\n\n```diff\n--- a/m.py\n+++ b/m.py\n@@ ... @@\n def f():\n-    return 1\n+    return 2\n```\nThat's it.";
+    const answer =
+      "Change:\n\n```diff\n--- a/m.py\n+++ b/m.py\n@@ ... @@\n def f():\n-    return 1\n+    return 2\n```\nThat's it.";
     const r = applyAnswer("udiff", answer, { "m.py": "def f():\n    return 1\n" });
     expect(r.failures).toEqual([]);
     expect(r.after["m.py"]).toBe("def f():\n    return 2\n");
@@ -10,13 +11,16 @@ describe("udiff format", () => {
 
   it("replaces once and never every occurrence (Aider #3883): several matches are ambiguous", () => {
     const file = "hello_world()\nx = 1\nhello_world()\n";
-    const r = applyAnswer("udiff", "```diff\n--- a/a.py\n+++ b/a.py\n@@ @@\n-hello_world()\n+goodbye()\n```\n", { "a.py": file });
+    const r = applyAnswer("udiff", "```diff\n--- a/a.py\n+++ b/a.py\n@@ @@\n-hello_world()\n+goodbye()\n```\n", {
+      "a.py": file,
+    });
     expect(r.reasons).toEqual(["ambiguous"]);
     expect(r.after["a.py"]).toBe(file);
   });
 
   it("strips b/ for the second file too and reads a diff in a plain fence", () => {
-    const answer = "```\n--- a/x.py\n+++ b/x.py\n@@ @@\n-x = 1\n+x = 2\n--- a/y.py\n+++ b/y.py\n@@ @@\n-y = 1\n+y = 2\n```\n";
+    const answer =
+      "```\n--- a/x.py\n+++ b/x.py\n@@ @@\n-x = 1\n+x = 2\n--- a/y.py\n+++ b/y.py\n@@ @@\n-y = 1\n+y = 2\n```\n";
     const r = applyAnswer("udiff", answer, { "x.py": "x = 1\n", "y.py": "y = 1\n" });
     expect(r.after).toEqual({ "x.py": "x = 2\n", "y.py": "y = 2\n" });
   });
@@ -33,7 +37,11 @@ describe("udiff format", () => {
 
   it("retries with less context when the edges of the hunk are wrong", () => {
     const file = "one\ntwo\nthree\nfour\n";
-    const r = applyAnswer("udiff", "```diff\n--- a/f.txt\n+++ b/f.txt\n@@ @@\n zero\n two\n-three\n+THREE\n four\n```\n", { "f.txt": file });
+    const r = applyAnswer(
+      "udiff",
+      "```diff\n--- a/f.txt\n+++ b/f.txt\n@@ @@\n zero\n two\n-three\n+THREE\n four\n```\n",
+      { "f.txt": file },
+    );
     expect(r.after["f.txt"]).toBe("one\ntwo\nTHREE\nfour\n");
     expect(r.result.outcome.applied[0]!.rung).toBe("less-context");
   });

@@ -2,7 +2,10 @@ import { applyAnswer } from "./apply-answer.js";
 
 describe("whole format", () => {
   it("writes a listing named by the line before the fence, `**a.txt**:` included (fixes `a.txt**`)", () => {
-    const r = applyAnswer("whole", "Here you go.\n\n**a.txt**:\n```\nnew content\n```\n", { "a.txt": "old\n", "b.txt": "b\n" });
+    const r = applyAnswer("whole", "Here you go.\n\n**a.txt**:\n```\nnew content\n```\n", {
+      "a.txt": "old\n",
+      "b.txt": "b\n",
+    });
     expect(r.failures).toEqual([]);
     expect(r.after["a.txt"]).toBe("new content\n");
   });
@@ -15,7 +18,11 @@ describe("whole format", () => {
 
   it("refuses a listing that elides code instead of destroying the file (docs/behaviour.md#whole-file-fixes, Aider #1915)", () => {
     const file = "def a():\n    return 1\n\ndef b():\n    return 2\n";
-    const r = applyAnswer("whole", "m.py\n```python\ndef a():\n    return 10\n\n# ... rest of the file unchanged ...\n```\n", { "m.py": file });
+    const r = applyAnswer(
+      "whole",
+      "m.py\n```python\ndef a():\n    return 10\n\n# ... rest of the file unchanged ...\n```\n",
+      { "m.py": file },
+    );
     expect(r.reasons).toEqual(["elided"]);
     expect(r.after["m.py"]).toBe(file);
     expect(r.result.reflection).toContain("complete file");
@@ -28,7 +35,11 @@ describe("whole format", () => {
   });
 
   it("creates a new file in a new folder; the first of two listings of one file wins", () => {
-    const r = applyAnswer("whole", "src/deep/new.ts\n```ts\nexport const a = 1;\n```\n\nsrc/deep/new.ts\n```ts\nsecond\n```\n", {});
+    const r = applyAnswer(
+      "whole",
+      "src/deep/new.ts\n```ts\nexport const a = 1;\n```\n\nsrc/deep/new.ts\n```ts\nsecond\n```\n",
+      {},
+    );
     expect(r.after["src/deep/new.ts"]).toBe("export const a = 1;\n");
   });
 

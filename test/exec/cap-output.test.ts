@@ -4,11 +4,15 @@ import { capOutput, createOutputCapture } from "../../src/exec/cap-output.js";
 describe("createOutputCapture", () => {
   it("gives what capOutput gives for the whole text, however it arrives in chunks", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }), fc.integer({ min: 1, max: 50 }), (chunks, max) => {
-        const capture = createOutputCapture(max);
-        for (const chunk of chunks) capture.push(chunk);
-        expect(capture.text()).toBe(capOutput(chunks.join(""), max));
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 50 }),
+        (chunks, max) => {
+          const capture = createOutputCapture(max);
+          for (const chunk of chunks) capture.push(chunk);
+          expect(capture.text()).toBe(capOutput(chunks.join(""), max));
+        },
+      ),
       { numRuns: 500 },
     );
   });

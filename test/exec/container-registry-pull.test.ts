@@ -18,7 +18,8 @@ import { waitUntil } from "../helpers/wait-until.js";
  * container mode runs an image named only by that registry: pulled by the first job, reused by the next.
  */
 const exec = createExec({ sourceEnv: process.env });
-const podman = (...args: string[]) => spawnSync("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", ...args], { encoding: "utf8" });
+const podman = (...args: string[]) =>
+  spawnSync("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", ...args], { encoding: "utf8" });
 
 describeWith(["podman", "registry"], "container mode pulls the repository's image from a registry once", () => {
   let dir: string;
@@ -30,9 +31,14 @@ describeWith(["podman", "registry"], "container mode pulls the repository's imag
   let checkout: string;
   const sessions: ContainerSession[] = [];
   /** The registry's answers to manifest requests for the image: one per pull (HEAD or GET), none for a run that reuses it. */
-  const manifestRequests = () => registryLog.split("\n").filter((line) => /"(GET|HEAD) \/v2\/aider-bot-test-python\/manifests\//.test(line)).length;
+  const manifestRequests = () =>
+    registryLog.split("\n").filter((line) => /"(GET|HEAD) \/v2\/aider-bot-test-python\/manifests\//.test(line)).length;
   const open = (name: string) => {
-    const s = createContainerSession(exec, { image: name, imageSource: "the test", checkout, cacheKey: `registry/${process.pid}` }, { engine, network: false, clientEnv: baseEnv(process.env) });
+    const s = createContainerSession(
+      exec,
+      { image: name, imageSource: "the test", checkout, cacheKey: `registry/${process.pid}` },
+      { engine, network: false, clientEnv: baseEnv(process.env) },
+    );
     sessions.push(s);
     return s;
   };
@@ -42,10 +48,20 @@ describeWith(["podman", "registry"], "container mode pulls the repository's imag
     dir = await mkdtemp(path.join(os.tmpdir(), "aider-bot-registry-"));
     port = await freePort();
     image = `127.0.0.1:${port}/aider-bot-test-python:3`;
-    await writeFile(path.join(dir, "config.yml"), `version: 0.1\nlog:\n  level: info\nstorage:\n  filesystem:\n    rootdirectory: ${path.join(dir, "data")}\nhttp:\n  addr: 127.0.0.1:${port}\n`);
-    await writeFile(path.join(dir, "registries.conf"), `[[registry]]\nlocation = "127.0.0.1:${port}"\ninsecure = true\n`);
-    registry = spawn("docker-registry", ["serve", path.join(dir, "config.yml")], { stdio: ["ignore", "pipe", "pipe"], detached: true });
-    for (const stream of [registry.stdout!, registry.stderr!]) stream.setEncoding("utf8").on("data", (chunk: string) => (registryLog += chunk));
+    await writeFile(
+      path.join(dir, "config.yml"),
+      `version: 0.1\nlog:\n  level: info\nstorage:\n  filesystem:\n    rootdirectory: ${path.join(dir, "data")}\nhttp:\n  addr: 127.0.0.1:${port}\n`,
+    );
+    await writeFile(
+      path.join(dir, "registries.conf"),
+      `[[registry]]\nlocation = "127.0.0.1:${port}"\ninsecure = true\n`,
+    );
+    registry = spawn("docker-registry", ["serve", path.join(dir, "config.yml")], {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    for (const stream of [registry.stdout!, registry.stderr!])
+      stream.setEncoding("utf8").on("data", (chunk: string) => (registryLog += chunk));
     await waitUntil(
       async () => (await fetch(`http://127.0.0.1:${port}/v2/`).catch(() => null))?.status === 200,
       () => `docker-registry did not answer on ${port}: ${registryLog.slice(-2000)}`,
@@ -82,25 +98,45 @@ describeWith(["podman", "registry"], "container mode pulls the repository's imag
 
   it("the first job pulls the image through the operator's registries.conf; the next job reuses it without asking the registry", async () => {
     const before = manifestRequests();
-    const first = await open(image).run({ command: `cat ${IMAGE_MARKER.path}`, shell: true, cwd: checkout, timeoutMs: 120_000 });
+    const first = await open(image).run({
+      command: `cat ${IMAGE_MARKER.path}`,
+      shell: true,
+      cwd: checkout,
+      timeoutMs: 120_000,
+    });
     expect(first.spawnError).toBeUndefined();
     expect(first.output).toContain(IMAGE_MARKER.content);
     expect(podman("image", "exists", image).status).toBe(0);
     const pulled = manifestRequests();
     expect(pulled).toBeGreaterThan(before);
-    const second = await open(image).run({ command: `cat ${IMAGE_MARKER.path}`, shell: true, cwd: checkout, timeoutMs: 60_000 });
+    const second = await open(image).run({
+      command: `cat ${IMAGE_MARKER.path}`,
+      shell: true,
+      cwd: checkout,
+      timeoutMs: 60_000,
+    });
     expect(second.output).toContain(IMAGE_MARKER.content);
     expect(manifestRequests()).toBe(pulled);
     // After a restart (this process's memory of the image gone) the session's first step is the engine's own check,
     // which finds the image in the engine's storage without asking the registry.
-    const check = await exec.run({ command: engineProgram(engine), args: [...globalArgs(engine), ...imageExistsArgs(engine, image)], cwd: "/", timeoutMs: 30_000 });
+    const check = await exec.run({
+      command: engineProgram(engine),
+      args: [...globalArgs(engine), ...imageExistsArgs(engine, image)],
+      cwd: "/",
+      timeoutMs: 30_000,
+    });
     expect(check.exitCode).toBe(0);
     expect(manifestRequests()).toBe(pulled);
   });
 
   it("a tag the registry does not have: the check says the pull failed, with the registry's answer, and what to do", async () => {
     const missing = `127.0.0.1:${port}/aider-bot-test-python:no-such-tag`;
-    const report = await runCheckCommand(open(missing), { kind: "setup", command: "pip install -e .", cwd: checkout, timeoutMs: 60_000 });
+    const report = await runCheckCommand(open(missing), {
+      kind: "setup",
+      command: "pip install -e .",
+      cwd: checkout,
+      timeoutMs: 60_000,
+    });
     expect(report.ok).toBe(false);
     expect(report.environmentError).toBe(true);
     expect(report.output).toContain(`the image \`${missing}\` (from the test) could not be pulled: `);

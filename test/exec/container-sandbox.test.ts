@@ -27,20 +27,36 @@ const SECRET = `container-secret-${process.pid}-${Date.now()}`;
 const APP_HOME = path.join(os.tmpdir(), `app-home-${process.pid}`);
 const sourceEnv = { ...process.env, HOME: APP_HOME, AIDER_TEST_SECRET: SECRET, OPENAI_API_KEY: SECRET };
 const exec = createExec({ sourceEnv });
-const podman = (...args: string[]) => spawnSync("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", ...args], { encoding: "utf8" });
-const containersNamed = (name: string) => podman("ps", "-a", "--filter", `name=^${name}$`, "--format", "{{.Names}}").stdout.trim();
+const podman = (...args: string[]) =>
+  spawnSync("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", ...args], { encoding: "utf8" });
+const containersNamed = (name: string) =>
+  podman("ps", "-a", "--filter", `name=^${name}$`, "--format", "{{.Names}}").stdout.trim();
 
 describeWith("podman", "container sandbox (real podman, an image built from the host's files)", () => {
   let root: string;
   let checkout: string;
   const sessions: ContainerSession[] = [];
   const open = (cacheKey = `test/${process.pid}`, image = TEST_IMAGE, network = false, perExec = false) => {
-    const s = createContainerSession(exec, { image, imageSource: "the test", checkout, cacheKey }, { engine, network, ...(perExec ? {} : { clientEnv: baseEnv(sourceEnv) }) });
+    const s = createContainerSession(
+      exec,
+      { image, imageSource: "the test", checkout, cacheKey },
+      { engine, network, ...(perExec ? {} : { clientEnv: baseEnv(sourceEnv) }) },
+    );
     sessions.push(s);
     return s;
   };
-  const sh = (s: ContainerSession, command: string, extra: { timeoutMs?: number; signal?: AbortSignal; cwd?: string } = {}) =>
-    s.run({ command, shell: true, cwd: extra.cwd ?? checkout, timeoutMs: extra.timeoutMs ?? 60_000, ...(extra.signal ? { signal: extra.signal } : {}) });
+  const sh = (
+    s: ContainerSession,
+    command: string,
+    extra: { timeoutMs?: number; signal?: AbortSignal; cwd?: string } = {},
+  ) =>
+    s.run({
+      command,
+      shell: true,
+      cwd: extra.cwd ?? checkout,
+      timeoutMs: extra.timeoutMs ?? 60_000,
+      ...(extra.signal ? { signal: extra.signal } : {}),
+    });
 
   beforeAll(async () => {
     ensureTestImage();
@@ -54,7 +70,8 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
   });
   afterAll(async () => {
     await Promise.all(sessions.map((s) => s.close()));
-    for (const k of [`test/${process.pid}`, `test/${process.pid}#fork-pr-1`]) podman("volume", "rm", "--force", volumeOf(k));
+    for (const k of [`test/${process.pid}`, `test/${process.pid}#fork-pr-1`])
+      podman("volume", "rm", "--force", volumeOf(k));
     await rm(root, { recursive: true, force: true });
   });
 
@@ -81,7 +98,10 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
 
   it("sees only the checkout (writable, its .git read-only), none of the app's environment, no network, and the limits", async () => {
     const s = open();
-    const r = await sh(s, `echo made > made.txt; ls -a ..; cat ../../secret.txt; echo x >> .git/config && echo GIT-WRITTEN; echo "--- env"; env; echo "--- net"; ls /sys/class/net`);
+    const r = await sh(
+      s,
+      `echo made > made.txt; ls -a ..; cat ../../secret.txt; echo x >> .git/config && echo GIT-WRITTEN; echo "--- env"; env; echo "--- net"; ls /sys/class/net`,
+    );
     expect(r.exitCode).toBe(0);
     expect(await readFile(path.join(checkout, "made.txt"), "utf8")).toBe("made\n");
     expect(r.output).not.toContain(SECRET);
@@ -94,7 +114,9 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     expect(env).toContain("PIP_CACHE_DIR=/aider-cache/pip");
     expect(env).toContain("npm_config_cache=/aider-cache/npm");
     expect(r.output.split("--- net")[1].trim().split(/\s+/)).toEqual(["lo"]);
-    const inspect = JSON.parse(podman("inspect", s.name).stdout)[0] as { HostConfig: { Memory: number; PidsLimit: number; NanoCpus: number; CapAdd: string[] } };
+    const inspect = JSON.parse(podman("inspect", s.name).stdout)[0] as {
+      HostConfig: { Memory: number; PidsLimit: number; NanoCpus: number; CapAdd: string[] };
+    };
     expect(inspect.HostConfig.Memory).toBe(256 * 1024 * 1024);
     expect(inspect.HostConfig.PidsLimit).toBe(128);
     expect(inspect.HostConfig.NanoCpus).toBe(1_000_000_000);
@@ -120,7 +142,8 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     const cancel = new AbortController();
     const running = sh(s, "sleep 300", { signal: cancel.signal });
     // Abort once the command runs inside (its process shows in the container).
-    for (let i = 0; i < 200 && !podman("top", s.name).stdout.includes("sleep 300"); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !podman("top", s.name).stdout.includes("sleep 300"); i++)
+      await new Promise((r) => setTimeout(r, 50));
     cancel.abort();
     await running;
     expect(containersNamed(s.name)).toBe("");
@@ -152,10 +175,17 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
 
   it("an image that cannot be pulled: each command's result says what failed and what to do, and the check reports it", async () => {
     const s = open(undefined, "localhost/aider-bot-no-such-image:1");
-    const report = await runCheckCommand(s, { kind: "setup", command: "pip install -e .", cwd: checkout, timeoutMs: 60_000 });
+    const report = await runCheckCommand(s, {
+      kind: "setup",
+      command: "pip install -e .",
+      cwd: checkout,
+      timeoutMs: 60_000,
+    });
     expect(report.ok).toBe(false);
     expect(report.environmentError).toBe(true);
-    expect(report.output).toMatch(/the image `localhost\/aider-bot-no-such-image:1` \(from the test\) could not be pulled: .+ set `sandbox.image` in .github\/aider.yml/);
+    expect(report.output).toMatch(
+      /the image `localhost\/aider-bot-no-such-image:1` \(from the test\) could not be pulled: .+ set `sandbox.image` in .github\/aider.yml/,
+    );
     expect(containersNamed(s.name)).toBe("");
   });
 });
@@ -170,7 +200,11 @@ describeWith("podman", "the start-up sweep of job containers", () => {
     const root = await mkdtemp(path.join(process.cwd(), ".ctr-sweep-"));
     const checkout = path.join(root, "checkout");
     await mkdir(checkout, { recursive: true });
-    const s = createContainerSession(exec, { image: TEST_IMAGE, imageSource: "the test", checkout, cacheKey: `sweep/${process.pid}` }, { engine, network: false });
+    const s = createContainerSession(
+      exec,
+      { image: TEST_IMAGE, imageSource: "the test", checkout, cacheKey: `sweep/${process.pid}` },
+      { engine, network: false },
+    );
     try {
       expect((await s.run({ command: "true", shell: true, cwd: checkout })).exitCode).toBe(0);
       expect(await sweepContainers(exec, engine, () => true)).toEqual([]);

@@ -18,7 +18,9 @@ const implementations: [string, (options: ExecOptions) => Exec][] = [
 
 describe.each(implementations)("%s", (_name, createExec) => {
   describe("runs", () => {
-    const exec = createExec({ sourceEnv: { PATH: process.env.PATH, HOME: "/tmp", OPENAI_API_KEY: "sk-secret", GITHUB_TOKEN: "ghs_x" } });
+    const exec = createExec({
+      sourceEnv: { PATH: process.env.PATH, HOME: "/tmp", OPENAI_API_KEY: "sk-secret", GITHUB_TOKEN: "ghs_x" },
+    });
 
     it("passes only allow-listed variables to the child", async () => {
       const r = await exec.run({ command: "env", cwd: "/tmp" });
@@ -44,7 +46,12 @@ describe.each(implementations)("%s", (_name, createExec) => {
 
     it("on timeout also kills children that left the process group with setsid", async () => {
       const n = uniqueSleep();
-      const r = await exec.run({ command: `setsid sleep ${n} >/dev/null 2>&1 & sleep ${n} >/dev/null 2>&1 & wait`, shell: true, cwd: "/tmp", timeoutMs: 300 });
+      const r = await exec.run({
+        command: `setsid sleep ${n} >/dev/null 2>&1 & sleep ${n} >/dev/null 2>&1 & wait`,
+        shell: true,
+        cwd: "/tmp",
+        timeoutMs: 300,
+      });
       expect(r.timedOut).toBe(true);
       expect(await survivorsOf(n)).toEqual([]);
     });
@@ -69,7 +76,13 @@ describe.each(implementations)("%s", (_name, createExec) => {
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);
       const n = uniqueSleep();
-      const r = await exec.run({ command: `sleep ${n}; echo never`, shell: true, cwd: "/tmp", signal: controller.signal, timeoutMs: 10_000 });
+      const r = await exec.run({
+        command: `sleep ${n}; echo never`,
+        shell: true,
+        cwd: "/tmp",
+        signal: controller.signal,
+        timeoutMs: 10_000,
+      });
       expect(r.output).not.toContain("never");
       expect(r.timedOut).toBe(false);
       expect(await survivorsOf(n)).toEqual([]);
@@ -80,7 +93,10 @@ describe.each(implementations)("%s", (_name, createExec) => {
     const exec = createExec({ sourceEnv: { PATH: process.env.PATH } });
 
     it("feeds the input on stdin, and a process that never reads it still ends normally", async () => {
-      expect(await exec.run({ command: "cat", cwd: "/tmp", input: "é line\n" })).toMatchObject({ exitCode: 0, stdout: "é line\n" });
+      expect(await exec.run({ command: "cat", cwd: "/tmp", input: "é line\n" })).toMatchObject({
+        exitCode: 0,
+        stdout: "é line\n",
+      });
       const ignored = await exec.run({ command: "true", cwd: "/tmp", input: "x".repeat(1_000_000) });
       expect(ignored).toMatchObject({ exitCode: 0 });
       expect(ignored.spawnError).toBeUndefined();
@@ -88,7 +104,12 @@ describe.each(implementations)("%s", (_name, createExec) => {
 
     it("keeps multi-byte characters whole across chunks, in stdout, stderr and the interleaved output", async () => {
       const line = "€🙂".repeat(40_000);
-      const r = await exec.run({ command: "node", args: ["-e", `process.stdout.write("€🙂".repeat(40000)); process.stderr.write("ü")`], cwd: "/tmp", maxOutputBytes: 1_000_000 });
+      const r = await exec.run({
+        command: "node",
+        args: ["-e", `process.stdout.write("€🙂".repeat(40000)); process.stderr.write("ü")`],
+        cwd: "/tmp",
+        maxOutputBytes: 1_000_000,
+      });
       // Not toBe: a mismatch would print 120,000 characters.
       expect(r.stdout === line).toBe(true);
       expect(r.stderr).toBe("ü");
@@ -97,7 +118,12 @@ describe.each(implementations)("%s", (_name, createExec) => {
 
     it("lets a process that prints far more than it keeps run to its end, and keeps the head and the tail", async () => {
       // 60 MB, six times what is ever buffered: the end of the output is still there, and the exit code.
-      const r = await exec.run({ command: "head -c 60000000 /dev/zero | tr '\\0' x; echo; echo THE-END; exit 4", shell: true, cwd: "/tmp", maxOutputBytes: 5_000 });
+      const r = await exec.run({
+        command: "head -c 60000000 /dev/zero | tr '\\0' x; echo; echo THE-END; exit 4",
+        shell: true,
+        cwd: "/tmp",
+        maxOutputBytes: 5_000,
+      });
       expect(r.exitCode).toBe(4);
       expect(r.output.length).toBeLessThan(5_100);
       expect(r.output.trimEnd().endsWith("THE-END")).toBe(true);

@@ -12,7 +12,8 @@ const built = path.join(path.dirname(CLI_MAIN), "../exec/fork-worker.js");
 const { createForkPool, forkWorker } = (await import(built)) as typeof import("../../src/exec/fork-worker.js");
 const module = builtScript("test/fixtures/jobs/child-job.ts");
 const base = { module, graceMs: 2_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ONLY_THIS: "1" } };
-const run = (input: unknown, extra: Partial<ForkWorkerOptions> = {}) => forkWorker({ ...base, input, signal: new AbortController().signal, ...extra });
+const run = (input: unknown, extra: Partial<ForkWorkerOptions> = {}) =>
+  forkWorker({ ...base, input, signal: new AbortController().signal, ...extra });
 
 describe("forkWorker", () => {
   it("runs the job in another process with the given input and only the given environment", async () => {
@@ -31,7 +32,10 @@ describe("forkWorker", () => {
       if (n < 0) throw new Error("not allowed");
       return { doubled: n * 2 };
     };
-    expect(await run({ mode: "ask" }, { onRequest })).toEqual({ kind: "done", result: { a: { doubled: 2 }, b: { doubled: 4 }, refused: "not allowed" } });
+    expect(await run({ mode: "ask" }, { onRequest })).toEqual({
+      kind: "done",
+      result: { a: { doubled: 2 }, b: { doubled: 4 }, refused: "not allowed" },
+    });
     expect(await run({ mode: "ask" })).toEqual({ kind: "failed", message: "the parent answers no requests" });
   });
 
@@ -46,11 +50,17 @@ describe("forkWorker", () => {
   it("asks the child to stop on abort, and kills one that ignores it after the grace period", async () => {
     const polite = new AbortController();
     // Stop once the job runs (the grace is generous: this is about the message, not the timing).
-    const p1 = run({ mode: "wait" }, { signal: polite.signal, graceMs: 60_000, onMessage: () => polite.abort(new JobStopped("cancel")) });
+    const p1 = run(
+      { mode: "wait" },
+      { signal: polite.signal, graceMs: 60_000, onMessage: () => polite.abort(new JobStopped("cancel")) },
+    );
     expect(await p1).toEqual({ kind: "done", result: { stopped: "cancelled" } });
     const stubborn = new AbortController();
     stubborn.abort(new JobStopped("shutdown"));
-    expect(await run({ mode: "stubborn" }, { signal: stubborn.signal, graceMs: 100 })).toMatchObject({ kind: "crashed", signal: "SIGKILL" });
+    expect(await run({ mode: "stubborn" }, { signal: stubborn.signal, graceMs: 100 })).toMatchObject({
+      kind: "crashed",
+      signal: "SIGKILL",
+    });
   });
 });
 
@@ -73,14 +83,17 @@ describe("createForkPool", () => {
     try {
       const spare = pool.idlePid();
       expect(spare).toBeDefined();
-      const job = () => pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
+      const job = () =>
+        pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
       const first = await job();
       expect(first).toEqual({ kind: "done", result: { preloaded: true, pid: spare } });
       const second = await job();
       expect(second).toMatchObject({ kind: "done", result: { preloaded: true } });
       expect((second as { result: { pid: number } }).result.pid).not.toBe(spare);
       // Outcomes are the same as forkWorker's: a crash of the job is the job's.
-      expect(await pool.run({ module, input: { mode: "exit" }, signal: new AbortController().signal, graceMs: 2_000 })).toMatchObject({ kind: "crashed", code: 3 });
+      expect(
+        await pool.run({ module, input: { mode: "exit" }, signal: new AbortController().signal, graceMs: 2_000 }),
+      ).toMatchObject({ kind: "crashed", code: 3 });
     } finally {
       pool.close();
     }
@@ -91,7 +104,13 @@ describe("createForkPool", () => {
     const waitJob = () => {
       const stop = new AbortController();
       let ready = false;
-      const outcome = pool.run({ module, input: { mode: "wait" }, signal: stop.signal, graceMs: 2_000, onMessage: () => (ready = true) });
+      const outcome = pool.run({
+        module,
+        input: { mode: "wait" },
+        signal: stop.signal,
+        graceMs: 2_000,
+        onMessage: () => (ready = true),
+      });
       return { stop, outcome, ready: () => ready };
     };
     try {
@@ -124,13 +143,16 @@ describe("createForkPool", () => {
     const pool = createForkPool({ ...base, spare: false, refillDelayMs: 50 });
     try {
       expect(pool.idlePid()).toBeUndefined();
-      const job = () => pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
+      const job = () =>
+        pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
       const first = await job();
       expect(first).toMatchObject({ kind: "done", result: { preloaded: true } });
       await new Promise((r) => setTimeout(r, 200));
       expect(pool.idlePid()).toBeUndefined();
       const second = await job();
-      expect((second as { result: { pid: number } }).result.pid).not.toBe((first as { result: { pid: number } }).result.pid);
+      expect((second as { result: { pid: number } }).result.pid).not.toBe(
+        (first as { result: { pid: number } }).result.pid,
+      );
       expect(pool.idlePid()).toBeUndefined();
     } finally {
       pool.close();
@@ -144,7 +166,12 @@ describe("createForkPool", () => {
     try {
       expect(await waitFor(() => pool.idlePid() === undefined)).toBe(true);
       expect(await readFile(marker, "utf8")).toBe("died");
-      const outcome = await pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
+      const outcome = await pool.run({
+        module,
+        input: { mode: "preloaded" },
+        signal: new AbortController().signal,
+        graceMs: 2_000,
+      });
       expect(outcome).toMatchObject({ kind: "done", result: { preloaded: true } });
       const next = pool.idlePid();
       expect(next).toBeDefined();

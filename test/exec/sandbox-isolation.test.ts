@@ -43,10 +43,21 @@ describeWith("bubblewrap", "the check exec's bubblewrap sandbox", () => {
   afterAll(() => rm(root, { recursive: true, force: true }));
 
   const checkExec = () =>
-    createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "bubblewrap", AIDER_BOT_WORK_DIR: work, PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"), AIDER_BOT_SANDBOX_NETWORK: "0" }), exec, log, {
-      appDir: home,
-    });
-  const run = (command: string, timeoutMs = 15_000) => checkExec().run({ command, shell: true, cwd: checkout, timeoutMs });
+    createCheckExec(
+      readEnv({
+        AIDER_BOT_SANDBOX: "bubblewrap",
+        AIDER_BOT_WORK_DIR: work,
+        PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"),
+        AIDER_BOT_SANDBOX_NETWORK: "0",
+      }),
+      exec,
+      log,
+      {
+        appDir: home,
+      },
+    );
+  const run = (command: string, timeoutMs = 15_000) =>
+    checkExec().run({ command, shell: true, cwd: checkout, timeoutMs });
 
   it("reports bubblewrap as its mode", async () => {
     expect(await checkExec().sandboxMode!()).toBe("bubblewrap");
@@ -83,7 +94,10 @@ describeWith("bubblewrap", "the check exec's bubblewrap sandbox", () => {
 
   it("dies with its parent: killing the process that started it (the app) with SIGKILL ends everything inside", async () => {
     const n = uniqueSleep();
-    const req = sandboxRequest({ command: `sleep ${n} & setsid sleep ${n} & wait`, shell: true, cwd: checkout }, { hide: [work], network: false });
+    const req = sandboxRequest(
+      { command: `sleep ${n} & setsid sleep ${n} & wait`, shell: true, cwd: checkout },
+      { hide: [work], network: false },
+    );
     // A stand-in for the app: a shell that starts the sandbox and is then killed without any chance to clean up.
     const app = spawn("sh", ["-c", '"$@" & wait', "sh", req.command, ...req.args!], { stdio: "ignore" });
     while (pidsWithArg(n).length < 2) await new Promise((r) => setTimeout(r, 20));
@@ -104,10 +118,17 @@ describe("the check exec when bubblewrap cannot run", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "sbx-unavail-"));
     try {
       // `auto` (the default) with no container engine either.
-      const checkExec = createCheckExec(readEnv({}), exec, log, { probe: async () => "bubblewrap (bwrap) is not installed", containerProbe: async () => "podman is not installed" });
-      expect(await checkExec.sandboxMode!()).toBe("unavailable: bubblewrap (bwrap) is not installed; and podman is not installed");
+      const checkExec = createCheckExec(readEnv({}), exec, log, {
+        probe: async () => "bubblewrap (bwrap) is not installed",
+        containerProbe: async () => "podman is not installed",
+      });
+      expect(await checkExec.sandboxMode!()).toBe(
+        "unavailable: bubblewrap (bwrap) is not installed; and podman is not installed",
+      );
       const r = await checkExec.run({ command: "echo ran > ran.txt", shell: true, cwd: dir });
-      expect(r.spawnError).toMatch(/not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed; and podman is not installed/);
+      expect(r.spawnError).toMatch(
+        /not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed; and podman is not installed/,
+      );
       await expect(readFile(path.join(dir, "ran.txt"), "utf8")).rejects.toThrow();
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -115,7 +136,10 @@ describe("the check exec when bubblewrap cannot run", () => {
   });
 
   it("reaches the coder: its deps report the mode, so setup/lint/test are skipped", async () => {
-    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "on" }), exec, log, { probe: async () => "user namespaces are disabled", containerProbe: async () => "never asked" });
+    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "on" }), exec, log, {
+      probe: async () => "user namespaces are disabled",
+      containerProbe: async () => "never asked",
+    });
     const deps = createCoderDeps({
       root: os.tmpdir(),
       exec,
@@ -137,7 +161,9 @@ describe("the check exec when bubblewrap cannot run", () => {
   });
 
   it("runs commands unsandboxed only when the operator set AIDER_BOT_SANDBOX=off", async () => {
-    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "off" }), exec, log, { probe: async () => "never asked" });
+    const checkExec = createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "off" }), exec, log, {
+      probe: async () => "never asked",
+    });
     expect(await checkExec.sandboxMode!()).toBe("off");
     expect((await checkExec.run({ command: "echo ran", shell: true, cwd: os.tmpdir() })).output).toBe("ran\n");
   });

@@ -9,10 +9,15 @@ const exec = createExec({ sourceEnv: process.env });
 
 describe("sandboxRequest", () => {
   it("builds a bwrap invocation with the checkout writable and secrets hidden", () => {
-    const r = sandboxRequest({ command: "npm test", shell: true, cwd: "/tmp/job/checkout" }, { hide: ["/root", "/etc/aider-bot"], network: false });
+    const r = sandboxRequest(
+      { command: "npm test", shell: true, cwd: "/tmp/job/checkout" },
+      { hide: ["/root", "/etc/aider-bot"], network: false },
+    );
     expect(r.command).toBe("bwrap");
     expect(r.shell).toBe(false);
-    expect(r.args).toEqual(expect.arrayContaining(["--tmpfs", "/root", "--bind", "/tmp/job/checkout", "--unshare-all", "--die-with-parent"]));
+    expect(r.args).toEqual(
+      expect.arrayContaining(["--tmpfs", "/root", "--bind", "/tmp/job/checkout", "--unshare-all", "--die-with-parent"]),
+    );
     expect(r.args).not.toContain("--share-net");
     expect(r.args!.slice(-3)).toEqual(["/bin/sh", "-c", "npm test"]);
   });
@@ -20,9 +25,14 @@ describe("sandboxRequest", () => {
 
 describe("sandboxRequest isolation flags", () => {
   it("hides a work dir that contains the checkout, then mounts the checkout back; own PID namespace and /proc", () => {
-    const r = sandboxRequest({ command: "make", shell: true, cwd: "/srv/work/job-1/repo" }, { hide: ["/srv/work/job-1", "/srv/work"], network: true, gitDir: "/srv/work/job-1/repo/.git" });
+    const r = sandboxRequest(
+      { command: "make", shell: true, cwd: "/srv/work/job-1/repo" },
+      { hide: ["/srv/work/job-1", "/srv/work"], network: true, gitDir: "/srv/work/job-1/repo/.git" },
+    );
     const a = r.args!.join(" ");
-    expect(a).toContain("--tmpfs /srv/work --tmpfs /srv/work/job-1 --bind /srv/work/job-1/repo /srv/work/job-1/repo --ro-bind /srv/work/job-1/repo/.git /srv/work/job-1/repo/.git");
+    expect(a).toContain(
+      "--tmpfs /srv/work --tmpfs /srv/work/job-1 --bind /srv/work/job-1/repo /srv/work/job-1/repo --ro-bind /srv/work/job-1/repo/.git /srv/work/job-1/repo/.git",
+    );
     expect(a).toContain("--proc /proc");
     expect(r.args).toEqual(expect.arrayContaining(["--unshare-pid", "--die-with-parent", "--share-net"]));
   });
@@ -44,20 +54,24 @@ describe("the sandbox on this machine", () => {
     expect(await probeSandbox(exec)).toBe(has("bubblewrap"));
   });
 
-  itWith("bubblewrap", "lets a repo script write its checkout but not read secrets, other jobs' files or write elsewhere", async () => {
-    const sbx = createSandboxedExec(exec, { hide: [path.join(base, "secrets")], network: false });
-    const cwd = path.join(base, "checkout");
-    const r = await sbx.run({
-      command: `echo built > out.txt; cat ${base}/secrets/app.pem; cat ${base}/other-job.txt; echo x > /usr/pwned; echo evil > .git/hooks/pre-commit; echo done`,
-      shell: true,
-      cwd,
-      timeoutMs: 10_000,
-    });
-    expect(r.output).toContain("done");
-    expect(await readFile(path.join(cwd, "out.txt"), "utf8")).toBe("built\n");
-    expect(r.output).not.toContain("PRIVATE KEY");
-    expect(r.output).not.toContain("another job's file");
-    expect(r.output).toMatch(/Read-only file system|Permission denied/);
-    await expect(readFile(path.join(cwd, ".git", "hooks", "pre-commit"), "utf8")).rejects.toThrow();
-  });
+  itWith(
+    "bubblewrap",
+    "lets a repo script write its checkout but not read secrets, other jobs' files or write elsewhere",
+    async () => {
+      const sbx = createSandboxedExec(exec, { hide: [path.join(base, "secrets")], network: false });
+      const cwd = path.join(base, "checkout");
+      const r = await sbx.run({
+        command: `echo built > out.txt; cat ${base}/secrets/app.pem; cat ${base}/other-job.txt; echo x > /usr/pwned; echo evil > .git/hooks/pre-commit; echo done`,
+        shell: true,
+        cwd,
+        timeoutMs: 10_000,
+      });
+      expect(r.output).toContain("done");
+      expect(await readFile(path.join(cwd, "out.txt"), "utf8")).toBe("built\n");
+      expect(r.output).not.toContain("PRIVATE KEY");
+      expect(r.output).not.toContain("another job's file");
+      expect(r.output).toMatch(/Read-only file system|Permission denied/);
+      await expect(readFile(path.join(cwd, ".git", "hooks", "pre-commit"), "utf8")).rejects.toThrow();
+    },
+  );
 });

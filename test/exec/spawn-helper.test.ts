@@ -14,11 +14,13 @@ const { startSpawnHelper } = (await import(built)) as typeof import("../../src/e
 const PATH = process.env.PATH ?? "/usr/bin:/bin";
 
 const environOf = (pid: number): string[] => readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
-const parentOf = async (exec: { run: (r: { command: string; args: string[]; cwd: string }) => Promise<{ stdout: string }> }) =>
-  Number((await exec.run({ command: "sh", args: ["-c", "echo $PPID"], cwd: "/tmp" })).stdout.trim());
+const parentOf = async (exec: {
+  run: (r: { command: string; args: string[]; cwd: string }) => Promise<{ stdout: string }>;
+}) => Number((await exec.run({ command: "sh", args: ["-c", "echo $PPID"], cwd: "/tmp" })).stdout.trim());
 
 /** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
-const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) =>
+  waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 describe("startSpawnHelper", () => {
   it("starts each process from the helper, which holds only the allow-listed part of the environment it was given", async () => {
@@ -47,7 +49,11 @@ describe("startSpawnHelper", () => {
     const helper = startSpawnHelper({ PATH });
     try {
       const exec = helper.exec({ sourceEnv: { PATH } });
-      const runs = await Promise.all([3, 1, 2].map((n) => exec.run({ command: "sh", args: ["-c", `sleep 0.${n}; echo ${n}; exit ${n}`], cwd: "/tmp" })));
+      const runs = await Promise.all(
+        [3, 1, 2].map((n) =>
+          exec.run({ command: "sh", args: ["-c", `sleep 0.${n}; echo ${n}; exit ${n}`], cwd: "/tmp" }),
+        ),
+      );
       expect(runs.map((r) => [r.stdout, r.exitCode])).toEqual([
         ["3\n", 3],
         ["1\n", 1],

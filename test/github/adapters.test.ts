@@ -45,7 +45,9 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         .reply(200, [{ id: 1, body: "<!-- aider-bot:run:other -->", user: { login: "bot[bot]" } }])
         .post(`${R}/issues/3/comments`, (b: Body) => b.body === "<!-- aider-bot:run:j1 -->\nqueued")
         .reply(201, { id: 2 });
-      expect(await ensureStatusComment(api, { ...where, issueNumber: 3, jobId: "j1", body: "queued", botLogin: "bot[bot]" })).toBe(2);
+      expect(
+        await ensureStatusComment(api, { ...where, issueNumber: 3, jobId: "j1", body: "queued", botLogin: "bot[bot]" }),
+      ).toBe(2);
     });
 
     it("edits the bot's comment with the marker, ignoring a user's copy of the marker", async () => {
@@ -58,28 +60,48 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         ])
         .patch(`${R}/issues/comments/4`, { body: "<!-- aider-bot:run:j1 -->\nthinking" })
         .reply(200, { id: 4 });
-      expect(await ensureStatusComment(api, { ...where, issueNumber: 3, jobId: "j1", body: "thinking", botLogin: "bot[bot]" })).toBe(4);
+      expect(
+        await ensureStatusComment(api, {
+          ...where,
+          issueNumber: 3,
+          jobId: "j1",
+          body: "thinking",
+          botLogin: "bot[bot]",
+        }),
+      ).toBe(4);
     });
 
     it("edits a known comment id directly", async () => {
       nock(API).patch(`${R}/issues/comments/9`).reply(200, { id: 9 });
-      expect(await ensureStatusComment(api, { ...where, issueNumber: 3, jobId: "j1", body: "done", commentId: 9 })).toBe(9);
+      expect(
+        await ensureStatusComment(api, { ...where, issueNumber: 3, jobId: "j1", body: "done", commentId: 9 }),
+      ).toBe(9);
     });
   });
 
   describe("check run", () => {
     it("starts in progress on the head commit and completes with a capped summary", async () => {
       nock(API)
-        .post(`${R}/check-runs`, (b: Body) => b.head_sha === "abc" && b.status === "in_progress" && b.name === "aider-bot")
+        .post(
+          `${R}/check-runs`,
+          (b: Body) => b.head_sha === "abc" && b.status === "in_progress" && b.name === "aider-bot",
+        )
         .reply(201, { id: 77 })
         .patch(
           `${R}/check-runs/77`,
-          (b: { conclusion: string; output: { summary: string; title: string } }) => b.conclusion === "failure" && b.output.summary.length <= 65_535 && b.output.summary.endsWith("(truncated)"),
+          (b: { conclusion: string; output: { summary: string; title: string } }) =>
+            b.conclusion === "failure" && b.output.summary.length <= 65_535 && b.output.summary.endsWith("(truncated)"),
         )
         .reply(200, {});
       const id = await startCheckRun(api, { ...where, headSha: "abc" });
       expect(id).toBe(77);
-      await completeCheckRun(api, { ...where, id: id!, conclusion: "failure", title: "Tests still fail", summary: "x".repeat(70_000) });
+      await completeCheckRun(api, {
+        ...where,
+        id: id!,
+        conclusion: "failure",
+        title: "Tests still fail",
+        summary: "x".repeat(70_000),
+      });
     });
 
     it("is skipped (null) when the App lacks the checks permission, but other errors surface", async () => {
@@ -101,7 +123,16 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         .get(`${R}/pulls`)
         .query({ head: "acme:aider/issue-3", state: "open", per_page: "1" })
         .reply(200, [{ number: 12, html_url: "https://github.com/acme/web/pull/12" }]);
-      expect(await ensurePullRequest(api, { ...where, head: "aider/issue-3", base: "main", title: "t", body: "b", draft: true })).toEqual({
+      expect(
+        await ensurePullRequest(api, {
+          ...where,
+          head: "aider/issue-3",
+          base: "main",
+          title: "t",
+          body: "b",
+          draft: true,
+        }),
+      ).toEqual({
         number: 12,
         url: "https://github.com/acme/web/pull/12",
         created: false,
@@ -119,7 +150,17 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         .reply(201, { number: 13, html_url: "https://github.com/acme/web/pull/13" })
         .post(`${R}/pulls/13/requested_reviewers`, { reviewers: ["ann"] })
         .reply(422, { message: "not a collaborator" });
-      expect(await ensurePullRequest(api, { ...where, head: "aider/issue-3", base: "main", title: "t", body: "b", draft: true, reviewer: "ann" })).toEqual({
+      expect(
+        await ensurePullRequest(api, {
+          ...where,
+          head: "aider/issue-3",
+          base: "main",
+          title: "t",
+          body: "b",
+          draft: true,
+          reviewer: "ann",
+        }),
+      ).toEqual({
         number: 13,
         url: "https://github.com/acme/web/pull/13",
         created: true,
@@ -132,10 +173,28 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         .query(true)
         .reply(200, [])
         .post(`${R}/pulls`, (b: Body) => b.draft === true)
-        .reply(422, { message: "Validation Failed", errors: [{ resource: "PullRequest", code: "custom", message: "Draft pull requests are not supported in this repository." }] })
+        .reply(422, {
+          message: "Validation Failed",
+          errors: [
+            {
+              resource: "PullRequest",
+              code: "custom",
+              message: "Draft pull requests are not supported in this repository.",
+            },
+          ],
+        })
         .post(`${R}/pulls`, (b: Body) => b.draft === false)
         .reply(201, { number: 14, html_url: "https://github.com/acme/web/pull/14" });
-      expect(await ensurePullRequest(api, { ...where, head: "aider/issue-3", base: "main", title: "t", body: "b", draft: true })).toEqual({
+      expect(
+        await ensurePullRequest(api, {
+          ...where,
+          head: "aider/issue-3",
+          base: "main",
+          title: "t",
+          body: "b",
+          draft: true,
+        }),
+      ).toEqual({
         number: 14,
         url: "https://github.com/acme/web/pull/14",
         created: true,
@@ -143,12 +202,23 @@ describe("GitHub adapters over a real Octokit and nock", () => {
     });
 
     it("does not hide other validation errors", async () => {
-      nock(API).get(`${R}/pulls`).query(true).reply(200, []).post(`${R}/pulls`).reply(422, { message: "No commits between main and aider/x" });
-      await expect(ensurePullRequest(api, { ...where, head: "aider/x", base: "main", title: "t", body: "b", draft: true })).rejects.toThrow(/No commits/);
+      nock(API)
+        .get(`${R}/pulls`)
+        .query(true)
+        .reply(200, [])
+        .post(`${R}/pulls`)
+        .reply(422, { message: "No commits between main and aider/x" });
+      await expect(
+        ensurePullRequest(api, { ...where, head: "aider/x", base: "main", title: "t", body: "b", draft: true }),
+      ).rejects.toThrow(/No commits/);
     });
 
     it("renders a body that fixes the issue and links the run", () => {
-      const body = renderPullRequestBody({ issueNumber: 3, runUrl: "https://github.com/acme/web/issues/3#issuecomment-9", requester: "ann" });
+      const body = renderPullRequestBody({
+        issueNumber: 3,
+        runUrl: "https://github.com/acme/web/issues/3#issuecomment-9",
+        requester: "ann",
+      });
       expect(body.split("\n")[0]).toBe("Fixes #3");
       expect(body).toContain("[this run](https://github.com/acme/web/issues/3#issuecomment-9) requested by @ann");
     });
@@ -163,7 +233,16 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         .reply(200, [{ id: 50, body: "/aider fix", user: { login: "ann" } }])
         .post(`${R}/pulls/2/comments/50/replies`, (b: Body) => b.body === `${marker}\ndone`)
         .reply(201, { id: 51 });
-      expect(await ensureReviewReply(api, { ...where, pullNumber: 2, commentId: 50, marker, body: "done", botLogin: "bot[bot]" })).toBe(51);
+      expect(
+        await ensureReviewReply(api, {
+          ...where,
+          pullNumber: 2,
+          commentId: 50,
+          marker,
+          body: "done",
+          botLogin: "bot[bot]",
+        }),
+      ).toBe(51);
     });
 
     it("edits its earlier reply in that thread", async () => {
@@ -173,7 +252,16 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         .reply(200, [{ id: 51, in_reply_to_id: 50, body: `${marker}\nold`, user: { login: "bot[bot]" } }])
         .patch(`${R}/pulls/comments/51`, { body: `${marker}\nnew` })
         .reply(200, {});
-      expect(await ensureReviewReply(api, { ...where, pullNumber: 2, commentId: 50, marker, body: "new", botLogin: "bot[bot]" })).toBe(51);
+      expect(
+        await ensureReviewReply(api, {
+          ...where,
+          pullNumber: 2,
+          commentId: 50,
+          marker,
+          body: "new",
+          botLogin: "bot[bot]",
+        }),
+      ).toBe(51);
     });
   });
 
@@ -220,7 +308,12 @@ describe("GitHub adapters over a real Octokit and nock", () => {
       const secret = "sk-the-model-key-0123456789";
       const quiet = () => undefined;
       const Guarded = ProbotOctokit.plugin(githubWriteGuard(createSecretRedactor([secret])));
-      const guarded = new Guarded({ auth: { token: "t" }, retry: { enabled: false }, throttle: { enabled: false }, log: { debug: quiet, info: quiet, warn: quiet, error: quiet } });
+      const guarded = new Guarded({
+        auth: { token: "t" },
+        retry: { enabled: false },
+        throttle: { enabled: false },
+        log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+      });
       nock(API)
         .post(`${R}/issues/3/comments`, { body: `key ${REDACTED}` })
         .reply(201, { id: 8 });
@@ -236,10 +329,19 @@ describe("GitHub adapters over a real Octokit and nock", () => {
           number: 4,
           html_url: "https://github.com/acme/web/pull/4",
           base: { ref: "main" },
-          head: { ref: "feat", sha: "abc", repo: { full_name: "mallory/web", clone_url: "https://github.com/mallory/web.git" } },
+          head: {
+            ref: "feat",
+            sha: "abc",
+            repo: { full_name: "mallory/web", clone_url: "https://github.com/mallory/web.git" },
+          },
         })
         .get(`${R}/pulls/5`)
-        .reply(200, { number: 5, html_url: "https://github.com/acme/web/pull/5", base: { ref: "main" }, head: { ref: "gone", sha: "def", repo: null } });
+        .reply(200, {
+          number: 5,
+          html_url: "https://github.com/acme/web/pull/5",
+          base: { ref: "main" },
+          head: { ref: "gone", sha: "def", repo: null },
+        });
       expect(await getPullRequestHead(api, { ...where, pullNumber: 4 })).toEqual({
         number: 4,
         headRef: "feat",
@@ -249,13 +351,21 @@ describe("GitHub adapters over a real Octokit and nock", () => {
         url: "https://github.com/acme/web/pull/4",
         baseRef: "main",
       });
-      expect(await getPullRequestHead(api, { ...where, pullNumber: 5 })).toMatchObject({ headCloneUrl: null, isFork: true });
+      expect(await getPullRequestHead(api, { ...where, pullNumber: 5 })).toMatchObject({
+        headCloneUrl: null,
+        isFork: true,
+      });
     });
   });
 
   it("a rate limit on a Check Run is not taken for a missing permission", async () => {
-    nock(API).post(`${R}/check-runs`).reply(403, { message: "You have exceeded a secondary rate limit" }, { "retry-after": "30" });
-    await expect(startCheckRun(api, { ...where, headSha: "abc" })).rejects.toMatchObject({ kind: "rate-limited", retryAfterSeconds: 30 });
+    nock(API)
+      .post(`${R}/check-runs`)
+      .reply(403, { message: "You have exceeded a secondary rate limit" }, { "retry-after": "30" });
+    await expect(startCheckRun(api, { ...where, headSha: "abc" })).rejects.toMatchObject({
+      kind: "rate-limited",
+      retryAfterSeconds: 30,
+    });
   });
 
   it("a review reply is found on a later page of the review comments", async () => {
@@ -269,6 +379,15 @@ describe("GitHub adapters over a real Octokit and nock", () => {
       .reply(200, [{ id: 52, in_reply_to_id: 50, body: `${marker}\nold`, user: { login: "bot[bot]" } }])
       .patch(`${R}/pulls/comments/52`, { body: `${marker}\nnew` })
       .reply(200, {});
-    expect(await ensureReviewReply(api, { ...where, pullNumber: 2, commentId: 50, marker, body: "new", botLogin: "bot[bot]" })).toBe(52);
+    expect(
+      await ensureReviewReply(api, {
+        ...where,
+        pullNumber: 2,
+        commentId: 50,
+        marker,
+        body: "new",
+        botLogin: "bot[bot]",
+      }),
+    ).toBe(52);
   });
 });

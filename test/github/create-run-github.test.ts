@@ -4,9 +4,21 @@ import { changedResult } from "../helpers/run-fixtures.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const REPO = "/repos/acme/widgets";
-const job = { req: { owner: "acme", repo: "widgets" }, statusCommentId: 1, reactTo: { kind: "issue" as const, number: 4 }, webUrl: "https://github.com/acme/widgets" };
+const job = {
+  req: { owner: "acme", repo: "widgets" },
+  statusCommentId: 1,
+  reactTo: { kind: "issue" as const, number: 4 },
+  webUrl: "https://github.com/acme/widgets",
+};
 const result = changedResult({ editedFiles: [{ path: "a.ts", added: 1, removed: 0 }] });
-const pr = { branch: "aider/issue-4", base: "main", draft: false, issue: { number: 4, title: "Add retries" }, requester: { login: "ann" }, result };
+const pr = {
+  branch: "aider/issue-4",
+  base: "main",
+  draft: false,
+  issue: { number: 4, title: "Add retries" },
+  requester: { login: "ann" },
+  result,
+};
 
 describe("createRunGitHub: openPullRequest", () => {
   useStrictNock(nock);
@@ -22,7 +34,10 @@ describe("createRunGitHub: openPullRequest", () => {
       .reply(502, { message: "Bad gateway" });
     const warned: object[] = [];
     const github = createRunGitHub(testOctokit(), job, async () => "t", { warn: (obj) => void warned.push(obj) });
-    await expect(github.openPullRequest(pr)).resolves.toEqual({ number: 9, url: "https://github.com/acme/widgets/pull/9" });
+    await expect(github.openPullRequest(pr)).resolves.toEqual({
+      number: 9,
+      url: "https://github.com/acme/widgets/pull/9",
+    });
     expect(warned).toEqual([expect.objectContaining({ pull: 9 })]);
   });
 
@@ -32,6 +47,9 @@ describe("createRunGitHub: openPullRequest", () => {
       .query(true)
       .reply(200, [{ number: 9, html_url: "https://github.com/acme/widgets/pull/9" }]);
     const github = createRunGitHub(testOctokit(), job, async () => "t");
-    await expect(github.openPullRequest(pr)).resolves.toEqual({ number: 9, url: "https://github.com/acme/widgets/pull/9" });
+    await expect(github.openPullRequest(pr)).resolves.toEqual({
+      number: 9,
+      url: "https://github.com/acme/widgets/pull/9",
+    });
   });
 });

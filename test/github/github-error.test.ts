@@ -1,5 +1,11 @@
 import nock from "nock";
-import { callGitHub, classifyGitHubError, GitHubError, isGitHubFailure, toGitHubError } from "../../src/github/github-error.js";
+import {
+  callGitHub,
+  classifyGitHubError,
+  GitHubError,
+  isGitHubFailure,
+  toGitHubError,
+} from "../../src/github/github-error.js";
 import { GITHUB_API, testOctokit } from "../helpers/test-octokit.js";
 
 /** The shape of Octokit's RequestError that the classifier reads. */
@@ -23,13 +29,24 @@ describe("classifyGitHubError", () => {
     [503, "Unavailable", {}, "unavailable"],
     [409, "Conflict", {}, "other"],
   ] as const)("%d %s, headers %j → %s", (status, message, headers, kind) => {
-    expect(classifyGitHubError(httpError(status, message, headers), now)).toMatchObject({ kind, status, githubMessage: message });
+    expect(classifyGitHubError(httpError(status, message, headers), now)).toMatchObject({
+      kind,
+      status,
+      githubMessage: message,
+    });
   });
 
   it("says how long to wait: retry-after, else until the quota resets", () => {
-    expect(classifyGitHubError(httpError(403, "secondary rate limit", { "retry-after": "60" }), 0)?.retryAfterSeconds).toBe(60);
+    expect(
+      classifyGitHubError(httpError(403, "secondary rate limit", { "retry-after": "60" }), 0)?.retryAfterSeconds,
+    ).toBe(60);
     const reset = String(1_700_000_090);
-    expect(classifyGitHubError(httpError(403, "rate limit", { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset }), 1_700_000_000_000)?.retryAfterSeconds).toBe(90);
+    expect(
+      classifyGitHubError(
+        httpError(403, "rate limit", { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset }),
+        1_700_000_000_000,
+      )?.retryAfterSeconds,
+    ).toBe(90);
   });
 
   it("is null for errors that are not HTTP errors (bugs surface as they are)", () => {
@@ -46,11 +63,21 @@ describe("classifyGitHubError", () => {
         headers: {},
         data: {
           message: "Validation Failed",
-          errors: [{ resource: "PullRequest", code: "custom", message: "Draft pull requests are not supported in this repository." }, "second", { code: "missing_field" }],
+          errors: [
+            {
+              resource: "PullRequest",
+              code: "custom",
+              message: "Draft pull requests are not supported in this repository.",
+            },
+            "second",
+            { code: "missing_field" },
+          ],
         },
       },
     });
-    expect(classifyGitHubError(error)?.githubMessage).toBe("Validation Failed: Draft pull requests are not supported in this repository.; second; missing_field");
+    expect(classifyGitHubError(error)?.githubMessage).toBe(
+      "Validation Failed: Draft pull requests are not supported in this repository.; second; missing_field",
+    );
   });
 
   it("caps GitHub's message", () => {
@@ -85,9 +112,13 @@ describe("GitHubError", () => {
     it("wraps Octokit's RequestError with the rate-limit wait GitHub asked for", async () => {
       nock(GITHUB_API).get("/repos/acme/web").reply(429, { message: "slow down" }, { "retry-after": "7" });
       const api = testOctokit();
-      const error = await callGitHub("Reading acme/web", () => api.rest.repos.get({ owner: "acme", repo: "web" })).catch((e: unknown) => e);
+      const error = await callGitHub("Reading acme/web", () =>
+        api.rest.repos.get({ owner: "acme", repo: "web" }),
+      ).catch((e: unknown) => e);
       expect(error).toMatchObject({ name: "GitHubError", kind: "rate-limited", status: 429, retryAfterSeconds: 7 });
-      expect((error as Error).message).toMatch(/^Reading acme\/web failed: GitHub's rate limit was hit \(429\); retry in 7 s/);
+      expect((error as Error).message).toMatch(
+        /^Reading acme\/web failed: GitHub's rate limit was hit \(429\); retry in 7 s/,
+      );
     });
   });
 });

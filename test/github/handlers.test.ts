@@ -15,7 +15,12 @@ function comment(body: string, opts: { pr?: boolean; sender?: Record<string, unk
   return p;
 }
 
-async function decide(payload: unknown, permission: Permission | "none" = "write", raw: unknown = null, name = "issue_comment") {
+async function decide(
+  payload: unknown,
+  permission: Permission | "none" = "write",
+  raw: unknown = null,
+  name = "issue_comment",
+) {
   const asked: string[] = [];
   const action = await decideAction(
     { name, id: "d1", payload },
@@ -37,8 +42,20 @@ describe("decideAction", () => {
     ["reader runs", comment("/aider fix"), "read", null, "reply-unauthorized"],
     ["non-collaborator runs", comment("/aider fix"), "none", null, "reply-unauthorized"],
     ["triager asks", comment("/aider ask why"), "triage", null, "enqueue"],
-    ["triager asks, ask raised to write", comment("/aider ask why"), "triage", { trigger: { ask_permission: "write" } }, "reply-unauthorized"],
-    ["writer runs, min raised to maintain", comment("/aider fix"), "write", { trigger: { min_permission: "maintain" } }, "reply-unauthorized"],
+    [
+      "triager asks, ask raised to write",
+      comment("/aider ask why"),
+      "triage",
+      { trigger: { ask_permission: "write" } },
+      "reply-unauthorized",
+    ],
+    [
+      "writer runs, min raised to maintain",
+      comment("/aider fix"),
+      "write",
+      { trigger: { min_permission: "maintain" } },
+      "reply-unauthorized",
+    ],
     ["help", comment("/aider help"), "write", null, "reply:help"],
     ["bare command", comment("/aider"), "write", null, "reply:help"],
     ["unknown flag", comment("/aider --x y"), "write", null, "reply:usage-error"],
@@ -74,12 +91,23 @@ describe("decideAction", () => {
   });
 
   it("recognises itself by App id, and lets an allow-listed App run", async () => {
-    expect((await decide(comment("/aider fix", { sender: { login: "renamed[bot]", type: "Bot" }, viaApp: 99 }))).action).toMatchObject({ kind: "ignore", reason: "the app ignores its own comments" });
-    expect((await decide(comment("/aider fix", { sender: { login: "helper[bot]", type: "Bot" }, viaApp: 7 }), "none", { trigger: { allowed_bots: [7] } })).action.kind).toBe("enqueue");
+    expect(
+      (await decide(comment("/aider fix", { sender: { login: "renamed[bot]", type: "Bot" }, viaApp: 99 }))).action,
+    ).toMatchObject({ kind: "ignore", reason: "the app ignores its own comments" });
+    expect(
+      (
+        await decide(comment("/aider fix", { sender: { login: "helper[bot]", type: "Bot" }, viaApp: 7 }), "none", {
+          trigger: { allowed_bots: [7] },
+        })
+      ).action.kind,
+    ).toBe("enqueue");
   });
 
   it("does not trust a login that merely looks like a bot", async () => {
-    const { action, asked } = await decide(comment("/aider fix", { sender: { login: "aider-bot-bot", type: "User" } }), "read");
+    const { action, asked } = await decide(
+      comment("/aider fix", { sender: { login: "aider-bot-bot", type: "User" } }),
+      "read",
+    );
     expect(action.kind).toBe("reply-unauthorized");
     expect(asked).toEqual(["aider-bot-bot"]);
   });
@@ -110,7 +138,11 @@ describe("decideAction", () => {
     opened.issue = structuredClone(labeled.issue);
     const a = (await decide(labeled, "write", null, "issues")).action;
     const b = (await decide(opened, "write", null, "issues")).action;
-    expect(a).toMatchObject({ kind: "enqueue", target: "new-pr-from-default", text: "Resolve issue #1, described below." });
+    expect(a).toMatchObject({
+      kind: "enqueue",
+      target: "new-pr-from-default",
+      text: "Resolve issue #1, described below.",
+    });
     expect(a.kind === "enqueue" && b.kind === "enqueue" && a.jobId === b.jobId).toBe(true);
   });
 
@@ -156,7 +188,9 @@ describe("decideAction: the pull-request loops (issue #14)", () => {
 
 describe("decideAction: a plan's approve box (issue #34)", () => {
   const box = (ticked: boolean) => `<!-- aider-bot:plan:x -->\n- [${ticked ? "x" : " "}] **Approve and run this plan**`;
-  function edit(opts: { author?: string; viaApp?: number; before?: string; after?: string; sender?: Record<string, unknown> } = {}) {
+  function edit(
+    opts: { author?: string; viaApp?: number; before?: string; after?: string; sender?: Record<string, unknown> } = {},
+  ) {
     const p = comment(opts.after ?? box(true), { sender: opts.sender ?? { login: "ann", type: "User", id: 5 } });
     p.action = "edited";
     p.changes = { body: { from: opts.before ?? box(false) } };
@@ -170,7 +204,9 @@ describe("decideAction: a plan's approve box (issue #34)", () => {
     expect(action.kind).toBe("enqueue");
     if (action.kind !== "enqueue") return;
     expect(action.verb).toBe("approve");
-    expect(action.facts.planComment?.id).toBe(action.facts.reactTo.kind === "issue-comment" ? action.facts.reactTo.id : -1);
+    expect(action.facts.planComment?.id).toBe(
+      action.facts.reactTo.kind === "issue-comment" ? action.facts.reactTo.id : -1,
+    );
   });
 
   it.each([

@@ -13,7 +13,9 @@ interface Seen {
 }
 
 /** A local server answering with `route`, recording every request it got. */
-async function serve(route: (seen: Seen, res: http.ServerResponse) => void): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+async function serve(
+  route: (seen: Seen, res: http.ServerResponse) => void,
+): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -51,8 +53,14 @@ const fetch = createHttpFetch();
 
 describe("createHttpFetch", () => {
   it("sends method, headers and body, and answers a standard Response with status, headers and the final url", async () => {
-    const s = await server((_, res) => res.writeHead(201, { "content-type": "application/json", "x-ratelimit-remaining": "4999" }).end('{"id":7}'));
-    const response = await fetch(`${s.url}/repos/a/b/issues`, { method: "POST", headers: { Authorization: "token t", "Content-Type": "application/json" }, body: '{"title":"x"}' });
+    const s = await server((_, res) =>
+      res.writeHead(201, { "content-type": "application/json", "x-ratelimit-remaining": "4999" }).end('{"id":7}'),
+    );
+    const response = await fetch(`${s.url}/repos/a/b/issues`, {
+      method: "POST",
+      headers: { Authorization: "token t", "Content-Type": "application/json" },
+      body: '{"title":"x"}',
+    });
     expect(response).toBeInstanceOf(Response);
     expect(response.status).toBe(201);
     expect(response.url).toBe(`${s.url}/repos/a/b/issues`);
@@ -65,7 +73,9 @@ describe("createHttpFetch", () => {
   it("decodes a gzip answer, as fetch does", async () => {
     const s = await server((seen, res) => {
       expect(seen.headers["accept-encoding"]).toContain("gzip");
-      res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" }).end(gzipSync('{"ok":true}'));
+      res
+        .writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" })
+        .end(gzipSync('{"ok":true}'));
     });
     const response = await fetch(`${s.url}/x`);
     expect(response.headers.get("content-encoding")).toBeNull();
@@ -78,7 +88,11 @@ describe("createHttpFetch", () => {
       if (seen.url === "/keep") return res.writeHead(307, { location: "/kept" }).end();
       res.writeHead(200).end(`${seen.method} ${seen.url} ${seen.body}`);
     });
-    const moved = await fetch(`${s.url}/old`, { method: "POST", body: "payload", headers: { authorization: "token t" } });
+    const moved = await fetch(`${s.url}/old`, {
+      method: "POST",
+      body: "payload",
+      headers: { authorization: "token t" },
+    });
     expect(await moved.text()).toBe("GET /new ");
     expect(moved.url).toBe(`${s.url}/new`);
     expect(moved.redirected).toBe(true);
@@ -122,24 +136,43 @@ describe("createHttpFetch", () => {
 
   it("a silent connection fails after the idle timeout instead of hanging", async () => {
     const s = await server(() => undefined);
-    const error = (await createHttpFetch({ idleTimeoutMs: 100 })(`${s.url}/hang`).catch((e: unknown) => e)) as TypeError & { cause: Error };
+    const error = (await createHttpFetch({ idleTimeoutMs: 100 })(`${s.url}/hang`).catch(
+      (e: unknown) => e,
+    )) as TypeError & { cause: Error };
     expect(error).toBeInstanceOf(TypeError);
     expect(error.cause.message).toMatch(/no answer from 127\.0\.0\.1:\d+ within 100 ms/);
   });
 
   it("serves the Octokit our processes use: parsed data on success, a RequestError with GitHub's message on 404, writes still redacted", async () => {
     const s = await server((seen, res) => {
-      if (seen.url.startsWith("/repos/a/b/pulls/1")) return res.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end('{"number":1,"head":{"ref":"f"}}');
+      if (seen.url.startsWith("/repos/a/b/pulls/1"))
+        return res
+          .writeHead(200, { "content-type": "application/json; charset=utf-8" })
+          .end('{"number":1,"head":{"ref":"f"}}');
       if (seen.method === "POST") return res.writeHead(201, { "content-type": "application/json" }).end('{"id":3}');
       res.writeHead(404, { "content-type": "application/json" }).end('{"message":"Not Found"}');
     });
-    const Octokit = tokenOctokit(createSecretRedactor(["sk-model-key-0123456789"]), { throttle: false, log: { warn: () => undefined } });
+    const Octokit = tokenOctokit(createSecretRedactor(["sk-model-key-0123456789"]), {
+      throttle: false,
+      log: { warn: () => undefined },
+    });
     const octokit = new Octokit({ baseUrl: s.url, auth: "t", retry: { enabled: false } });
-    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "a", repo: "b", issue_number: 1, body: "key sk-model-key-0123456789" });
+    await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      owner: "a",
+      repo: "b",
+      issue_number: 1,
+      body: "key sk-model-key-0123456789",
+    });
     expect(JSON.parse(s.seen[0]!.body)).toEqual({ body: "key [REDACTED]" });
-    const pr = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner: "a", repo: "b", pull_number: 1 });
+    const pr = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      owner: "a",
+      repo: "b",
+      pull_number: 1,
+    });
     expect(pr.data).toEqual({ number: 1, head: { ref: "f" } });
-    const missing = (await octokit.request("GET /repos/{owner}/{repo}", { owner: "a", repo: "gone" }).catch((e: unknown) => e)) as Error & { status: number };
+    const missing = (await octokit
+      .request("GET /repos/{owner}/{repo}", { owner: "a", repo: "gone" })
+      .catch((e: unknown) => e)) as Error & { status: number };
     expect(missing.status).toBe(404);
     expect(missing.message).toContain("Not Found");
   });

@@ -1,5 +1,10 @@
 import nock from "nock";
-import { listInstallationRepositories, listInstallations, readAppIdentity, readRepoFile } from "../../src/github/installations.js";
+import {
+  listInstallationRepositories,
+  listInstallations,
+  readAppIdentity,
+  readRepoFile,
+} from "../../src/github/installations.js";
 import { GITHUB_API as API, nextPage, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const repo = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -38,8 +43,22 @@ describe("installations and repository files, over Octokit and nock", () => {
       .query({ per_page: "100", page: "2" })
       .reply(200, { total_count: 2, repositories: [repo("old", { archived: true })] });
     expect(await listInstallationRepositories(testOctokit())).toEqual([
-      { owner: "acme", repo: "web", defaultBranch: "main", cloneUrl: "https://github.com/acme/web.git", htmlUrl: "https://github.com/acme/web", archived: false },
-      { owner: "acme", repo: "old", defaultBranch: "main", cloneUrl: "https://github.com/acme/old.git", htmlUrl: "https://github.com/acme/old", archived: true },
+      {
+        owner: "acme",
+        repo: "web",
+        defaultBranch: "main",
+        cloneUrl: "https://github.com/acme/web.git",
+        htmlUrl: "https://github.com/acme/web",
+        archived: false,
+      },
+      {
+        owner: "acme",
+        repo: "old",
+        defaultBranch: "main",
+        cloneUrl: "https://github.com/acme/old.git",
+        htmlUrl: "https://github.com/acme/old",
+        archived: true,
+      },
     ]);
   });
 
@@ -59,11 +78,18 @@ describe("installations and repository files, over Octokit and nock", () => {
     expect(await readRepoFile(api, { owner: "acme", repo: "web", path: ".github/aider.yml" })).toBe("schedules: []\n");
     expect(await readRepoFile(api, { owner: "acme", repo: "web", path: ".github/aider.yml" })).toBe("model: x\n");
     expect(await readRepoFile(api, { owner: "acme", repo: "web", path: ".github/aider.yml", ref: "dev" })).toBeNull();
-    await expect(readRepoFile(api, { owner: "acme", repo: "web", path: ".github" })).rejects.toThrow(/Reading \.github from acme\/web failed: it is not a file/);
+    await expect(readRepoFile(api, { owner: "acme", repo: "web", path: ".github" })).rejects.toThrow(
+      /Reading \.github from acme\/web failed: it is not a file/,
+    );
   });
 
   it("reads the App's identity: login and commit e-mail", async () => {
     nock(API).get("/app").reply(200, { id: 9, slug: "aider-bot", name: "aider-bot" });
-    expect(await readAppIdentity(testOctokit())).toEqual({ slug: "aider-bot", id: 9, login: "aider-bot[bot]", email: "9+aider-bot[bot]@users.noreply.github.com" });
+    expect(await readAppIdentity(testOctokit())).toEqual({
+      slug: "aider-bot",
+      id: 9,
+      login: "aider-bot[bot]",
+      email: "9+aider-bot[bot]@users.noreply.github.com",
+    });
   });
 });

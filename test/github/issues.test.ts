@@ -24,14 +24,25 @@ describe("issues over Octokit and nock", () => {
         .get("/repos/acme/web/issues")
         .query({ state: "open", creator: "bot[bot]", per_page: "100", page: "2" })
         .reply(200, [{ number: 3, title: "aider-bot schedule: x", body: `${marker}\ntracks` }]);
-      expect(await findOpenIssueByMarker(testOctokit(), { owner: "acme", repo: "web", creator: "bot[bot]", marker })).toEqual({ number: 3, title: "aider-bot schedule: x", body: `${marker}\ntracks` });
+      expect(
+        await findOpenIssueByMarker(testOctokit(), { owner: "acme", repo: "web", creator: "bot[bot]", marker }),
+      ).toEqual({ number: 3, title: "aider-bot schedule: x", body: `${marker}\ntracks` });
     });
 
     it("is null when there is none, and opens one", async () => {
-      nock(API).get("/repos/acme/web/issues").query(true).reply(200, []).post("/repos/acme/web/issues", { title: "t", body: marker }).reply(201, { number: 4, title: "t", body: marker });
+      nock(API)
+        .get("/repos/acme/web/issues")
+        .query(true)
+        .reply(200, [])
+        .post("/repos/acme/web/issues", { title: "t", body: marker })
+        .reply(201, { number: 4, title: "t", body: marker });
       const api = testOctokit();
       expect(await findOpenIssueByMarker(api, { owner: "acme", repo: "web", creator: "bot[bot]", marker })).toBeNull();
-      expect(await createIssue(api, { owner: "acme", repo: "web", title: "t", body: marker })).toEqual({ number: 4, title: "t", body: marker });
+      expect(await createIssue(api, { owner: "acme", repo: "web", title: "t", body: marker })).toEqual({
+        number: 4,
+        title: "t",
+        body: marker,
+      });
     });
   });
 });

@@ -1,4 +1,12 @@
-import { approvalTicked, planIntact, readPlanRecord, renderPlanComment, renderSteps, untickApproval, type PlanRecord } from "../../src/github/plan-comment.js";
+import {
+  approvalTicked,
+  planIntact,
+  readPlanRecord,
+  renderPlanComment,
+  renderSteps,
+  untickApproval,
+  type PlanRecord,
+} from "../../src/github/plan-comment.js";
 
 const rec: PlanRecord = {
   id: "job-1",
@@ -24,7 +32,11 @@ describe("plan comment", () => {
   });
 
   it.each([
-    { state: "approved" as const, has: "- [x] **Approve and run this plan** — approved by @bo", not: "- [ ] **Approve" },
+    {
+      state: "approved" as const,
+      has: "- [x] **Approve and run this plan** — approved by @bo",
+      not: "- [ ] **Approve",
+    },
     { state: "superseded" as const, has: "replaced by a newer one", not: "**Approve and run" },
     { state: "dropped" as const, has: "dropped by @bo", not: "**Approve and run" },
   ])("a plan $state says so and offers no box to tick", ({ state, has, not }) => {
@@ -59,6 +71,10 @@ describe("plan comment", () => {
 
   it("reads no record from a look-alike marker", () => {
     expect(readPlanRecord("<!-- aider-bot:plan:bm90IGpzb24= -->")).toBeNull();
-    expect(readPlanRecord(`<!-- aider-bot:plan:${Buffer.from(JSON.stringify({ ...rec, state: "running" })).toString("base64")} -->`)).toBeNull();
+    expect(
+      readPlanRecord(
+        `<!-- aider-bot:plan:${Buffer.from(JSON.stringify({ ...rec, state: "running" })).toString("base64")} -->`,
+      ),
+    ).toBeNull();
   });
 });

@@ -8,7 +8,10 @@ import type { AppServices, HandleResult } from "../../src/github/triage-event.js
 import { TEST_APP_KEY } from "../helpers/build-once.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook example payloads are plain JSON */
-const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as { name: string; examples: Record<string, any>[] }[];
+const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
+  name: string;
+  examples: Record<string, any>[];
+}[];
 
 /** A deep copy of the first `@octokit/webhooks-examples` payload for `name.action`, with an installation added. */
 export function examplePayload(name: string, action: string): Record<string, any> {
@@ -21,7 +24,12 @@ export const API = "https://api.github.com";
 export const REPO = "/repos/Codertocat/Hello-World";
 /** The run's test key (jest's global setup writes it; a 2048-bit key costs up to half a second to make), or a new one. */
 const privateKey =
-  readKey() ?? generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
+  readKey() ??
+  generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
 
 function readKey(): string | undefined {
   try {
@@ -52,8 +60,18 @@ export async function startProbot(services: Partial<AppServices> = {}) {
     privateKey,
     secret: "s",
     logLevel: "fatal",
-    Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, retry: { enabled: false }, throttle: { enabled: false } })),
+    Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+      ...o,
+      retry: { enabled: false },
+      throttle: { enabled: false },
+    })),
   });
-  await probot.load((app) => registerHandlers(app, { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services }, (r) => results.push(r)));
+  await probot.load((app) =>
+    registerHandlers(
+      app,
+      { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services },
+      (r) => results.push(r),
+    ),
+  );
   return { probot, queue, results };
 }

@@ -8,7 +8,9 @@ describe("reply rendering", () => {
     expect(body).toContain("@Ann");
     expect(body).toContain("@Ann needs `write` permission or higher on this repository to use `/aider`");
     expect(body).toContain("(you have `read`)");
-    expect(renderUnauthorized({ login: "x", needed: "triage", have: "none", command: "bot" })).toContain("(you have no access)");
+    expect(renderUnauthorized({ login: "x", needed: "triage", have: "none", command: "bot" })).toContain(
+      "(you have no access)",
+    );
   });
 
   it("config problems: one line per problem with its key path", () => {
@@ -18,6 +20,8 @@ describe("reply rendering", () => {
       { path: "", message: "unknown key `x`" },
     ]);
     expect(body.split("\n")[0]).toBe("<!-- aider-bot:config-problems -->");
-    expect(body).toContain("- `test`: must be a string\n- `trigger.min_permission`: must be one of `read`, `triage`\n- `(file)`: unknown key `x`");
+    expect(body).toContain(
+      "- `test`: must be a string\n- `trigger.min_permission`: must be one of `read`, `triage`\n- `(file)`: unknown key `x`",
+    );
   });
 });

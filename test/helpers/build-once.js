@@ -35,7 +35,11 @@ export default async function buildOnce() {
   // 0.1–0.3 s of CPU, and the suite starts a few dozen apps. A file, not an environment variable, so no process a
   // test starts inherits it.
   mkdirSync(path.dirname(TEST_APP_KEY), { recursive: true });
-  const key = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const key = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
   writeFileSync(TEST_APP_KEY, key.privateKey, { mode: 0o600 });
   await buildTestScripts();
   if (builtMtime() >= newestMtime(path.join(root, "src"))) return;
@@ -46,7 +50,10 @@ export default async function buildOnce() {
     const out = `${error.stdout ?? ""}${error.stderr ?? ""}`;
     // tsc still emits JavaScript when only types are wrong: the tests can run (as they did from source), and
     // `npm run typecheck` reports the errors. Without an emitted CLI there is nothing to run.
-    if (builtMtime() < 0) throw new Error(`the CLI and e2e tests need dist/, and \`npm run build\` failed: fix the errors below and re-run.\n${out}`);
+    if (builtMtime() < 0)
+      throw new Error(
+        `the CLI and e2e tests need dist/, and \`npm run build\` failed: fix the errors below and re-run.\n${out}`,
+      );
     process.stderr.write(`\nnpm run build reported errors (the tests run the JavaScript it emitted anyway):\n${out}\n`);
   }
   // The build's second step, as `npm run build` runs it: the entries Node starts from, bundled.
@@ -58,8 +65,13 @@ export default async function buildOnce() {
 export const TEST_APP_KEY = path.join(root, "node_modules/.cache/aider-bot/test-app-key.pem");
 
 /** Test scripts started as processes of their own (test/helpers/spawn-script.ts), and where they are built to. */
-export const TEST_SCRIPTS = ["test/fixtures/jobs/engine-worker.ts", "test/fixtures/jobs/child-job.ts", "test/fixtures/jobs/two-stores.ts"];
-export const builtScript = (script) => path.join(root, "node_modules/.cache/aider-bot/test-scripts", path.basename(script).replace(/\.ts$/, ".mjs"));
+export const TEST_SCRIPTS = [
+  "test/fixtures/jobs/engine-worker.ts",
+  "test/fixtures/jobs/child-job.ts",
+  "test/fixtures/jobs/two-stores.ts",
+];
+export const builtScript = (script) =>
+  path.join(root, "node_modules/.cache/aider-bot/test-scripts", path.basename(script).replace(/\.ts$/, ".mjs"));
 
 /**
  * Build the test scripts to plain JavaScript (esbuild, ~0.1 s), so each spawn starts Node on a file instead of

@@ -12,7 +12,11 @@ import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
 import { TEST_APP_KEY } from "./build-once.js";
 import { CLI_MAIN } from "./cli-entry.js";
 import { POLL_MS, WAIT_MS } from "./timeouts.js";
-import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedReply } from "../../src/demo/scripted-llm-server.js";
+import {
+  startScriptedLlmServer,
+  type ScriptedLlmServer,
+  type ScriptedReply,
+} from "../../src/demo/scripted-llm-server.js";
 import { testExec } from "./test-exec.js";
 
 const examples: unknown = createRequire(import.meta.url)("@octokit/webhooks-examples");
@@ -31,7 +35,9 @@ async function freePort(): Promise<number> {
 /** A real example payload of this event/action from @octokit/webhooks-examples (deep-copied). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- on its own line: a formatter moves a trailing comment after `{`
 export function examplePayload(event: string, action: string): Record<string, any> {
-  const group = (examples as unknown as { name: string; examples: { action?: string }[] }[]).find((e) => e.name === event);
+  const group = (examples as unknown as { name: string; examples: { action?: string }[] }[]).find(
+    (e) => e.name === event,
+  );
   const found = group?.examples.find((x) => x.action === action);
   if (!found) throw new Error(`no example payload for ${event}.${action}`);
   return structuredClone(found) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -53,8 +59,17 @@ export interface E2E {
   tokens(): string[];
   pr(spec: { title: string; head: string; user: string; files: Record<string, string> }): Promise<FakeIssue>;
   issue(spec: { title: string; body: string; user: string; labels?: string[] }): FakeIssue;
-  send(event: string, payload: unknown, opts?: { deliveryId?: string; signature?: string }): Promise<{ status: number; deliveryId: string }>;
-  commentPayload(issue: FakeIssue, body: string, user: string, opts?: { userType?: string; commentId?: number }): Record<string, unknown>;
+  send(
+    event: string,
+    payload: unknown,
+    opts?: { deliveryId?: string; signature?: string },
+  ): Promise<{ status: number; deliveryId: string }>;
+  commentPayload(
+    issue: FakeIssue,
+    body: string,
+    user: string,
+    opts?: { userType?: string; commentId?: number },
+  ): Record<string, unknown>;
   /**
    * `user` edits the bot's comment `commentId` to `body` as on GitHub (e.g. ticks a task-list box): the fake stores the
    * new body, and the returned `issue_comment.edited` payload carries the old one in `changes.body.from`.
@@ -101,7 +116,13 @@ export const UNSANDBOXED: Readonly<Record<string, string>> = { AIDER_BOT_SANDBOX
  * the app is the expensive part, so a test file starts it once (beforeAll) and runs each test as a scenario on it.
  */
 export async function startE2EApp(
-  options: { env?: Record<string, string>; first?: ScenarioSpec; privateKeyPath?: string; workers?: { redisUrl: string; count: number }; spare?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    first?: ScenarioSpec;
+    privateKeyPath?: string;
+    workers?: { redisUrl: string; count: number };
+    spare?: boolean;
+  } = {},
 ): Promise<E2EApp> {
   const sourceEnv = process.env;
   const fake = await startFakeGitHub({ sourceEnv, exec: testExec({ sourceEnv }) });
@@ -116,7 +137,11 @@ export async function startE2EApp(
   // The run's one test key (jest's global setup, build-once.js), or a new one when the harness runs without it.
   const privateKey =
     (await readFile(TEST_APP_KEY, "utf8").catch(() => undefined)) ??
-    generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
+    generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    }).privateKey;
   const port = await freePort();
   const work = await mkdtemp(path.join(os.tmpdir(), "e2e-app-"));
   const host = new URL(fake.apiUrl).host;
@@ -200,7 +225,13 @@ export async function startE2EApp(
   for (let i = 0; i < (options.workers?.count ?? 0); i++) {
     // A worker gets no webhook secret and no port: it only runs jobs from the shared queue, in its own work dir.
     const { WEBHOOK_SECRET: _secret, AIDER_BOT_ROLE: _role, ...workerEnv } = appEnv;
-    const w = { child: spawn(process.execPath, [CLI_MAIN, "worker"], { env: { ...workerEnv, AIDER_BOT_WORK_DIR: path.join(work, `worker-${i}`) }, stdio: ["ignore", "pipe", "pipe"] }), out: "" };
+    const w = {
+      child: spawn(process.execPath, [CLI_MAIN, "worker"], {
+        env: { ...workerEnv, AIDER_BOT_WORK_DIR: path.join(work, `worker-${i}`) },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+      out: "",
+    };
     w.child.stdout!.on("data", (d: Buffer) => (w.out += d.toString()));
     w.child.stderr!.on("data", (d: Buffer) => (w.out += d.toString()));
     workers.push(w);
@@ -230,7 +261,8 @@ export async function startE2EApp(
     if (!repo) {
       // A scenario starts from a quiet app: nothing queued, and no model reply or request left from the one before.
       await idle();
-      if (llm.remaining() > 0) throw new Error(`the previous scenario left ${llm.remaining()} scripted model replies unused`);
+      if (llm.remaining() > 0)
+        throw new Error(`the previous scenario left ${llm.remaining()} scripted model replies unused`);
       llm.requests.length = 0;
       fake.gitRequests.length = 0;
       llm.push(...(spec.replies ?? []));
@@ -261,7 +293,8 @@ export async function startE2EApp(
       pr: (s) => seedPullRequest(fake, repo, s),
       pushAs: (branch, files) => pushCommit(fake, repo, branch, files),
       issue: (s) => seedIssue(fake, repo, s),
-      send: (event, payload, opts = {}) => sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
+      send: (event, payload, opts = {}) =>
+        sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
       commentPayload(issue, body, user, opts = {}) {
         const p = examplePayload("issue_comment", "created");
         p.repository = repoJson();
@@ -273,11 +306,19 @@ export async function startE2EApp(
           body: issue.body,
           user: { ...p.issue.user, login: issue.user },
           labels: [],
-          ...(issue.pull ? { pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` } } : { pull_request: undefined }),
+          ...(issue.pull
+            ? { pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` } }
+            : { pull_request: undefined }),
         };
         if (!issue.pull) delete p.issue.pull_request;
         const id = opts.commentId ?? ++commentIds;
-        p.comment = { ...p.comment, id, body, user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" }, performed_via_github_app: null };
+        p.comment = {
+          ...p.comment,
+          id,
+          body,
+          user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" },
+          performed_via_github_app: null,
+        };
         p.sender = { ...p.sender, login: user, id: 100 + user.length, type: opts.userType ?? "User" };
         return p;
       },
@@ -293,7 +334,9 @@ export async function startE2EApp(
         const comment = p.comment as Record<string, unknown>;
         // The comment is the bot's (made by the App); the sender is the person who edited it.
         comment.user = { login: stored.user, id: 1, type: stored.user.endsWith("[bot]") ? "Bot" : "User" };
-        comment.performed_via_github_app = stored.user.endsWith("[bot]") ? { id: 1, slug: stored.user.replace(/\[bot\]$/, "") } : null;
+        comment.performed_via_github_app = stored.user.endsWith("[bot]")
+          ? { id: 1, slug: stored.user.replace(/\[bot\]$/, "") }
+          : null;
         return p;
       },
       idle,
@@ -322,8 +365,14 @@ export async function startE2EApp(
 export const stagesEntered = (logs: string, stage: string): number => logs.split(`"stage":"${stage}"`).length - 1;
 
 /** One app for one scenario (a test that needs its own app environment, e.g. a short schedule sync). */
-export async function startE2E(spec: ScenarioSpec & { env?: Record<string, string>; privateKeyPath?: string }): Promise<E2E> {
-  const app = await startE2EApp({ env: spec.env, first: spec, ...(spec.privateKeyPath ? { privateKeyPath: spec.privateKeyPath } : {}) });
+export async function startE2E(
+  spec: ScenarioSpec & { env?: Record<string, string>; privateKeyPath?: string },
+): Promise<E2E> {
+  const app = await startE2EApp({
+    env: spec.env,
+    first: spec,
+    ...(spec.privateKeyPath ? { privateKeyPath: spec.privateKeyPath } : {}),
+  });
   try {
     const e2e = await app.scenario(spec);
     return { ...e2e, close: app.close };

@@ -9,7 +9,9 @@ import { readFileSync } from "node:fs";
 import { URL } from "node:url";
 import { transformSync } from "esbuild";
 
-const ESBUILD_VERSION = JSON.parse(readFileSync(new URL("../../node_modules/esbuild/package.json", import.meta.url), "utf8")).version;
+const ESBUILD_VERSION = JSON.parse(
+  readFileSync(new URL("../../node_modules/esbuild/package.json", import.meta.url), "utf8"),
+).version;
 const SELF = readFileSync(new URL(import.meta.url), "utf8");
 
 function process(source, filename) {
@@ -29,6 +31,14 @@ export default {
   canInstrument: false,
   process,
   getCacheKey(source, filename) {
-    return createHash("sha256").update(ESBUILD_VERSION).update("\0").update(SELF).update("\0").update(filename).update("\0").update(source).digest("hex");
+    return createHash("sha256")
+      .update(ESBUILD_VERSION)
+      .update("\0")
+      .update(SELF)
+      .update("\0")
+      .update(filename)
+      .update("\0")
+      .update(source)
+      .digest("hex");
   },
 };

@@ -42,7 +42,12 @@ export interface GitHttpServer {
 export async function startGitHttpServer(options: GitHttpServerOptions): Promise<GitHttpServer> {
   const source = options.sourceEnv ?? process.env;
   const children = new Set<ChildProcess>();
-  const state: Omit<GitHttpServer, "url" | "close"> = { seenAuthHeaders: [], seenUrls: [], requests: [], backendErrors: [] };
+  const state: Omit<GitHttpServer, "url" | "close"> = {
+    seenAuthHeaders: [],
+    seenUrls: [],
+    requests: [],
+    backendErrors: [],
+  };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -96,7 +101,13 @@ function checkAuth(header: string | undefined, token: string | undefined): strin
   return password === token ? user || "x-access-token" : null;
 }
 
-function runBackend(req: http.IncomingMessage, url: URL, user: string, projectRoot: string, source: Readonly<Record<string, string | undefined>>): ChildProcess {
+function runBackend(
+  req: http.IncomingMessage,
+  url: URL,
+  user: string,
+  projectRoot: string,
+  source: Readonly<Record<string, string | undefined>>,
+): ChildProcess {
   const env: Record<string, string> = {
     PATH: source.PATH ?? "/usr/local/bin:/usr/bin:/bin",
     HOME: source.HOME ?? "/tmp",

@@ -38,14 +38,19 @@ export default class NeedsReporter {
     for (const group of skippedGroups(fileResult)) {
       this.counts.set(group.need, (this.counts.get(group.need) ?? 0) + group.tests);
       const name = group.name.replace(/ \[skipped: needs [^\]]*\]$/, "");
-      process.stderr.write(`○ skipped ${plural(group.tests, "test", "tests")} of ${file} › ${name}: needs ${group.need}: ${group.why}\n`);
+      process.stderr.write(
+        `○ skipped ${plural(group.tests, "test", "tests")} of ${file} › ${name}: needs ${group.need}: ${group.why}\n`,
+      );
     }
   }
 
   onRunComplete() {
     if (this.counts.size === 0) return;
-    const parts = [...this.counts].map(([need, n]) => `${plural(n, "test needs", "tests need")} ${NEEDS[need].tool} (${NEEDS[need].install})`);
+    const parts = [...this.counts].map(
+      ([need, n]) => `${plural(n, "test needs", "tests need")} ${NEEDS[need].tool} (${NEEDS[need].install})`,
+    );
     // The reporter and the global teardown run in jest's main process, in the same realm.
-    globalThis[SKIPPED_SUMMARY] = `Skipped for missing tools: ${parts.join(", ")}. Install them and re-run to test these too.`;
+    globalThis[SKIPPED_SUMMARY] =
+      `Skipped for missing tools: ${parts.join(", ")}. Install them and re-run to test these too.`;
   }
 }

@@ -17,11 +17,26 @@ export type { Need } from "./skip-note.js";
 /** How a tool is probed: a command that succeeds only where the tests can use the tool for real. */
 const PROBES: Record<Need, { command: string; args: readonly string[]; timeoutMs: number; cannotRun: string }> = {
   // The same flags a sandboxed run uses (src/exec/sandbox.ts), so "it works" means "a real run works".
-  bubblewrap: { command: "bwrap", args: SANDBOX_PROBE_ARGS, timeoutMs: 10_000, cannotRun: "allow unprivileged user namespaces" },
-  redis: { command: "redis-server", args: ["--version"], timeoutMs: 10_000, cannotRun: `reinstall it: ${NEEDS.redis.install}` },
+  bubblewrap: {
+    command: "bwrap",
+    args: SANDBOX_PROBE_ARGS,
+    timeoutMs: 10_000,
+    cannotRun: "allow unprivileged user namespaces",
+  },
+  redis: {
+    command: "redis-server",
+    args: ["--version"],
+    timeoutMs: 10_000,
+    cannotRun: `reinstall it: ${NEEDS.redis.install}`,
+  },
   // `version` checks the runtime is there (~1 s; `info` takes 10 s and more on a busy machine). crun refuses this
   // kind of host's hybrid cgroups, so the tests use runc (see the container sandbox).
-  podman: { command: "podman", args: ["--runtime", "runc", "version"], timeoutMs: 60_000, cannotRun: NEEDS.podman.install },
+  podman: {
+    command: "podman",
+    args: ["--runtime", "runc", "version"],
+    timeoutMs: 60_000,
+    cannotRun: NEEDS.podman.install,
+  },
   // The client only: the Docker-socket tests serve Podman's Docker-compatible API themselves.
   docker: { command: "docker", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.docker.install },
   // Debian's distribution registry (2.8): the pull tests serve one on 127.0.0.1.
@@ -33,12 +48,17 @@ const known = new Map<Need, string | null>();
 
 function probe(need: Need): string | null {
   const p = PROBES[need];
-  const r = spawnSync(p.command, [...p.args], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: p.timeoutMs });
+  const r = spawnSync(p.command, [...p.args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+    timeout: p.timeoutMs,
+  });
   if (r.status === 0) return null;
   const error = r.error as NodeJS.ErrnoException | undefined;
   if (error?.code === "ENOENT") return `${p.command} is not installed (${NEEDS[need].install})`;
   if (error?.code === "ETIMEDOUT") return `${p.command} did not answer within ${p.timeoutMs / 1000} s`;
-  const said = (r.stderr ?? "").trim().split("\n").at(-1)?.slice(0, 160) || error?.message || `exit ${r.status ?? r.signal}`;
+  const said =
+    (r.stderr ?? "").trim().split("\n").at(-1)?.slice(0, 160) || error?.message || `exit ${r.status ?? r.signal}`;
   return `${p.command} cannot run here: ${said} (${p.cannotRun})`;
 }
 
@@ -70,7 +90,12 @@ export function describeWith(needs: Need | readonly Need[], name: string, fn: ()
 }
 
 /** An `it` that runs where `needs` are there, and is otherwise skipped under a title saying what to install. */
-export function itWith(needs: Need | readonly Need[], name: string, fn: jest.ProvidesCallback, timeoutMs?: number): void {
+export function itWith(
+  needs: Need | readonly Need[],
+  name: string,
+  fn: jest.ProvidesCallback,
+  timeoutMs?: number,
+): void {
   const gap = firstMissing(needs);
   if (gap) it.skip(skipTitle(name, gap.need, gap.why), fn, timeoutMs);
   else it(name, fn, timeoutMs);

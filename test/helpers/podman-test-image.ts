@@ -1,5 +1,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, rmSync, symlinkSync, writeFileSync, unlinkSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  closeSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  unlinkSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -13,9 +24,32 @@ export const TEST_IMAGE = "localhost/aider-bot-test-python:3";
 /** The marker only the image has, and its content. */
 export const IMAGE_MARKER = { path: "/etc/aider-bot-test-marker", content: "image-marker-31" };
 
-const PROGRAMS = ["sh", "dash", "bash", "sleep", "cat", "env", "ls", "tr", "grep", "ln", "mkdir", "chmod", "cp", "touch", "rm", "id", "head", "echo", "true", "python3.11", "git"];
+const PROGRAMS = [
+  "sh",
+  "dash",
+  "bash",
+  "sleep",
+  "cat",
+  "env",
+  "ls",
+  "tr",
+  "grep",
+  "ln",
+  "mkdir",
+  "chmod",
+  "cp",
+  "touch",
+  "rm",
+  "id",
+  "head",
+  "echo",
+  "true",
+  "python3.11",
+  "git",
+];
 
-const podman = (...args: string[]) => spawnSync("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", ...args], { encoding: "utf8" });
+const podman = (...args: string[]) =>
+  spawnSync("podman", ["--runtime", "runc", "--cgroup-manager", "cgroupfs", ...args], { encoding: "utf8" });
 
 /** Build {@link TEST_IMAGE} unless it exists. Synchronous: called from a describe body or beforeAll. */
 export function ensureTestImage(): string {
@@ -58,15 +92,27 @@ function build(): void {
     }
     for (const lib of ldd("/usr/lib/python3.11/lib-dynload/_ssl.cpython-311-x86_64-linux-gnu.so")) files.add(lib);
     for (const file of files) copy(file, root);
-    cpSync("/usr/lib/python3.11", path.join(root, "usr/lib/python3.11"), { recursive: true, dereference: false, preserveTimestamps: true, filter: (src) => !src.includes("/test/") });
-    for (const d of ["tmp", "proc", "dev", "sys", "root", "etc", "usr/local/bin", "work"]) mkdirSync(path.join(root, d), { recursive: true });
+    cpSync("/usr/lib/python3.11", path.join(root, "usr/lib/python3.11"), {
+      recursive: true,
+      dereference: false,
+      preserveTimestamps: true,
+      filter: (src) => !src.includes("/test/"),
+    });
+    for (const d of ["tmp", "proc", "dev", "sys", "root", "etc", "usr/local/bin", "work"])
+      mkdirSync(path.join(root, d), { recursive: true });
     symlinkSync("python3.11", path.join(root, "usr/bin/python3"));
     symlinkSync("python3.11", path.join(root, "usr/bin/python"));
     writeFileSync(path.join(root, IMAGE_MARKER.path), `${IMAGE_MARKER.content}\n`);
     writeFileSync(path.join(root, "etc/passwd"), "root:x:0:0:root:/root:/bin/sh\n");
     writeFileSync(path.join(root, "etc/group"), "root:x:0:\n");
     execFileSync("tar", ["-C", root, "-cf", path.join(dir, "rootfs.tar"), "."]);
-    const r = podman("import", "--change", "ENV PATH=/usr/local/bin:/usr/bin:/bin", path.join(dir, "rootfs.tar"), TEST_IMAGE);
+    const r = podman(
+      "import",
+      "--change",
+      "ENV PATH=/usr/local/bin:/usr/bin:/bin",
+      path.join(dir, "rootfs.tar"),
+      TEST_IMAGE,
+    );
     if (r.status !== 0) throw new Error(`podman import failed: ${r.stderr}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,11 @@ import net from "node:net";
  * half-written then fails on its own later — through nock's interceptor, when another test file in this worker
  * loaded nock, as an uncaught socket error that ends the whole test run.
  */
-export function rawPost(url: string, head: Record<string, string>, write: (socket: net.Socket) => void): Promise<number> {
+export function rawPost(
+  url: string,
+  head: Record<string, string>,
+  write: (socket: net.Socket) => void,
+): Promise<number> {
   const { port, pathname } = new URL(url);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), "127.0.0.1");

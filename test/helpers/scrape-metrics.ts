@@ -19,5 +19,11 @@ export function histogramCount(families: Families, name: string): number {
 
 /** Every label value of one label across a family's series. */
 export function labelValues(families: Families, name: string, label: string): string[] {
-  return [...new Set((families.find((f) => f.name === name)?.metrics ?? []).map((m) => m.labels?.[label]).filter((v): v is string => v !== undefined))];
+  return [
+    ...new Set(
+      (families.find((f) => f.name === name)?.metrics ?? [])
+        .map((m) => m.labels?.[label])
+        .filter((v): v is string => v !== undefined),
+    ),
+  ];
 }

@@ -9,7 +9,10 @@ export const NEEDS = {
   redis: { tool: "redis-server", install: "apt-get install redis-server" },
   podman: { tool: "Podman", install: "apt-get install podman runc" },
   registry: { tool: "docker-registry", install: "apt-get install docker-registry" },
-  docker: { tool: "the docker client", install: "apt-get install docker.io (only its client is used; no daemon needed)" },
+  docker: {
+    tool: "the docker client",
+    install: "apt-get install docker.io (only its client is used; no daemon needed)",
+  },
 };
 
 /** Where the reporter leaves the run's summary of such skips for the global teardown to print (a global of jest's main process). */

@@ -44,7 +44,9 @@ export function spawnScript(script: string, args: string[]): ScriptProcess {
     }
   });
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     events,
@@ -56,7 +58,10 @@ export function spawnScript(script: string, args: string[]): ScriptProcess {
       for (;;) {
         const found = events.find(match);
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`${script}: no matching event after ${timeoutMs} ms; events: ${JSON.stringify(events)}\nstderr: ${err}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `${script}: no matching event after ${timeoutMs} ms; events: ${JSON.stringify(events)}\nstderr: ${err}`,
+          );
         await new Promise((r) => setTimeout(r, 20));
       }
     },

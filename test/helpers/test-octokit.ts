@@ -9,7 +9,12 @@ export const GITHUB_API = "https://api.github.com";
  */
 export function testOctokit(): ProbotOctokit {
   const quiet = () => undefined;
-  return new ProbotOctokit({ auth: { token: "t" }, retry: { enabled: false }, throttle: { enabled: false }, log: { debug: quiet, info: quiet, warn: quiet, error: quiet } });
+  return new ProbotOctokit({
+    auth: { token: "t" },
+    retry: { enabled: false },
+    throttle: { enabled: false },
+    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+  });
 }
 
 /** A `link` header pointing at the next page, as GitHub sends it. */
@@ -21,7 +26,12 @@ export function nextPage(path: string, page: number): { link: string } {
  * nock for a describe block: no real network, and a test fails when a mock it set up was never called (renovate's
  * http-mock rule). Call once inside `describe`.
  */
-export function useStrictNock(nock: { disableNetConnect(): void; enableNetConnect(): void; pendingMocks(): string[]; cleanAll(): void }): void {
+export function useStrictNock(nock: {
+  disableNetConnect(): void;
+  enableNetConnect(): void;
+  pendingMocks(): string[];
+  cleanAll(): void;
+}): void {
   beforeEach(() => nock.disableNetConnect());
   afterEach(() => {
     const pending = nock.pendingMocks();

@@ -12,11 +12,15 @@ describe("claimStoreDir", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const ownedBy = (pid: number, host = hostname()) => writeFileSync(join(dir, OWNER_FILE), JSON.stringify({ pid, host, since: 1 }));
+  const ownedBy = (pid: number, host = hostname()) =>
+    writeFileSync(join(dir, OWNER_FILE), JSON.stringify({ pid, host, since: 1 }));
 
   it("writes this process as the owner and removes the claim on release", () => {
     const claim = claimStoreDir(dir);
-    expect(JSON.parse(readFileSync(join(dir, OWNER_FILE), "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(JSON.parse(readFileSync(join(dir, OWNER_FILE), "utf8"))).toMatchObject({
+      pid: process.pid,
+      host: hostname(),
+    });
     claim.release();
     expect(existsSync(join(dir, OWNER_FILE))).toBe(false);
   });
@@ -34,14 +38,20 @@ describe("claimStoreDir", () => {
     // The process that runs jest is alive and is not this worker.
     ownedBy(process.ppid);
     expect(() => claimStoreDir(dir)).toThrow(StoreInUseError);
-    expect(() => claimStoreDir(dir)).toThrow(/in use by another running aider-bot process \(pid \d+\).*AIDER_BOT_DATA_DIR.*REDIS_URL/);
+    expect(() => claimStoreDir(dir)).toThrow(
+      /in use by another running aider-bot process \(pid \d+\).*AIDER_BOT_DATA_DIR.*REDIS_URL/,
+    );
     // The refused claim left the owner's file alone.
     expect(JSON.parse(readFileSync(join(dir, OWNER_FILE), "utf8")).pid).toBe(process.ppid);
   });
 
   it("takes over a claim whose process is gone, one from another host, and an unreadable one", () => {
     const gone = spawnSync(process.execPath, ["-e", ""]).pid;
-    for (const write of [() => ownedBy(gone), () => ownedBy(process.ppid, "another-host"), () => writeFileSync(join(dir, OWNER_FILE), "{not json")]) {
+    for (const write of [
+      () => ownedBy(gone),
+      () => ownedBy(process.ppid, "another-host"),
+      () => writeFileSync(join(dir, OWNER_FILE), "{not json"),
+    ]) {
       write();
       const claim = claimStoreDir(dir);
       expect(JSON.parse(readFileSync(join(dir, OWNER_FILE), "utf8")).pid).toBe(process.pid);

@@ -8,7 +8,12 @@ describe("createJobEngine", () => {
     const dir = mkdtempSync(join(tmpdir(), "create-job-engine-"));
     try {
       const job = { id: "d1", key: "o/r#1", installationId: 1, kind: "run" as const, data: null };
-      const first = await createJobEngine<null>({ dataDir: dir, redisUrl: undefined, retentionMs: undefined, leaseMs: undefined });
+      const first = await createJobEngine<null>({
+        dataDir: dir,
+        redisUrl: undefined,
+        retentionMs: undefined,
+        leaseMs: undefined,
+      });
       expect(await first.enqueue(job)).toBe(true);
       await first.shutdown(0);
       const second = await createJobEngine<null>({ dataDir: dir, retentionMs: undefined });

@@ -8,7 +8,8 @@ import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 /** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
-const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) =>
+  waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 function deferred() {
   let resolve!: () => void;
@@ -25,19 +26,32 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "embedded-engine-"));
 });
 afterEach(async () => {
-  for (const p of procs.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+  for (const p of procs.splice(0))
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
   for (const e of engines.splice(0)) await e.shutdown(0);
   rmSync(dir, { recursive: true, force: true });
 });
 
 function engine<T>(handler: JobHandler<T> | undefined, extra: Record<string, unknown> = {}) {
   const abandoned: [EngineJob<T>, AbandonReason][] = [];
-  const e = createEmbeddedEngine<T>({ path: join(dir, "db"), handler, ...fast, onAbandoned: (j, r) => void abandoned.push([j, r]), ...extra });
+  const e = createEmbeddedEngine<T>({
+    path: join(dir, "db"),
+    handler,
+    ...fast,
+    onAbandoned: (j, r) => void abandoned.push([j, r]),
+    ...extra,
+  });
   engines.push(e as JobEngine<unknown>);
   return { e, abandoned };
 }
 
-const job = <T = unknown>(id: string, key: string, data: T = {} as T, installationId = 1) => ({ id, key, installationId, kind: "run" as const, data });
+const job = <T = unknown>(id: string, key: string, data: T = {} as T, installationId = 1) => ({
+  id,
+  key,
+  installationId,
+  kind: "run" as const,
+  data,
+});
 
 describe("embedded job engine", () => {
   it("runs one job at a time per key in order, others in parallel up to the limit", async () => {
@@ -185,7 +199,10 @@ describe("embedded job engine", () => {
 
 describe("embedded job engine across process restarts", () => {
   const start = (config: Record<string, unknown>) => {
-    const p = spawnScript("test/fixtures/jobs/engine-worker.ts", ["embedded", JSON.stringify({ path: join(dir, "db"), ...fast, ...config })]);
+    const p = spawnScript("test/fixtures/jobs/engine-worker.ts", [
+      "embedded",
+      JSON.stringify({ path: join(dir, "db"), ...fast, ...config }),
+    ]);
     procs.push(p);
     return p;
   };
@@ -217,7 +234,9 @@ describe("embedded job engine across process restarts", () => {
     await w2.waitFor((e) => e.ev === "abandoned" && e.id === "k2");
     w2.send({ cmd: "stats" });
     await w2.waitFor((e) => e.ev === "stats");
-    expect(w2.events.filter((e) => e.ev === "abandoned")).toEqual([{ ev: "abandoned", id: "k2", reason: "worker-lost", pid: w2.child.pid }]);
+    expect(w2.events.filter((e) => e.ev === "abandoned")).toEqual([
+      { ev: "abandoned", id: "k2", reason: "worker-lost", pid: w2.child.pid },
+    ]);
     expect(w2.events.find((e) => e.ev === "stats")).toMatchObject({ queued: 0, running: 0 });
     expect(w2.events.filter((e) => e.ev === "start")).toEqual([]);
   });
@@ -276,7 +295,17 @@ describe("embedded engine: stored layout", () => {
     await raw.transactionSync(() => {
       raw.putSync(["seq"], 1);
       raw.putSync(["seen", "old-1"], Date.now());
-      raw.putSync(["j", 1], { id: "old-1", key: "o/r#1", installationId: 1, kind: "run", data: { n: "old" }, attempt: 0, seq: 1, state: "queued", notBefore: 0 });
+      raw.putSync(["j", 1], {
+        id: "old-1",
+        key: "o/r#1",
+        installationId: 1,
+        kind: "run",
+        data: { n: "old" },
+        attempt: 0,
+        seq: 1,
+        state: "queued",
+        notBefore: 0,
+      });
     });
     await raw.close();
     const ran: unknown[] = [];
@@ -291,7 +320,9 @@ describe("embedded engine: stored layout", () => {
     expect(ran).toEqual([{ n: "old" }, { n: "new" }]);
     // Read-only: a writable handle commits on open, which waits for the write lock the engine's transactions take.
     const peek = open<unknown, (string | number)[]>({ path: join(dir, "db"), compression: false, readOnly: true });
-    const records = [...peek.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map((x) => x.value as Record<string, unknown>);
+    const records = [...peek.getRange({ start: ["j"], end: ["j", Number.MAX_SAFE_INTEGER] })].map(
+      (x) => x.value as Record<string, unknown>,
+    );
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ id: "new-1", state: "running" });
     expect(records[0]).not.toHaveProperty("data");

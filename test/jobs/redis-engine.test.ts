@@ -11,10 +11,17 @@ import { startRedisServer } from "./redis-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 /** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
-const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) =>
+  waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 const fast = { leaseMs: 1000, backoffMs: 50, busyRetryMs: 50 };
-const job = <T>(id: string, key: string, data: T, installationId = 1) => ({ id, key, installationId, kind: "run" as const, data });
+const job = <T>(id: string, key: string, data: T, installationId = 1) => ({
+  id,
+  key,
+  installationId,
+  kind: "run" as const,
+  data,
+});
 
 describeWith("redis", "redis job engine (real redis-server, two worker processes)", () => {
   let redis: { url: string; stop: () => Promise<void> };
@@ -35,13 +42,17 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
     prefix = `t${++n}`;
   });
   afterEach(async () => {
-    for (const p of procs.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+    for (const p of procs.splice(0))
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
     for (const e of engines.splice(0)) await e.shutdown(0);
     rmSync(dir, { recursive: true, force: true });
   });
 
   const worker = async (config: Record<string, unknown> = {}) => {
-    const p = spawnScript("test/fixtures/jobs/engine-worker.ts", ["redis", JSON.stringify({ redisUrl: redis.url, prefix, logFile: join(dir, "log"), ...fast, ...config })]);
+    const p = spawnScript("test/fixtures/jobs/engine-worker.ts", [
+      "redis",
+      JSON.stringify({ redisUrl: redis.url, prefix, logFile: join(dir, "log"), ...fast, ...config }),
+    ]);
     procs.push(p);
     await p.waitFor((e) => e.ev === "ready");
     return p;
@@ -64,7 +75,10 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
   const log = () => (existsSync(join(dir, "log")) ? readFileSync(join(dir, "log"), "utf8").trim().split("\n") : []);
 
   it("holds per-key order and one job at a time per key across two workers", async () => {
-    const [w1, w2] = [await worker({ concurrency: 3, perInstallation: 10 }), await worker({ concurrency: 3, perInstallation: 10 })];
+    const [w1, w2] = [
+      await worker({ concurrency: 3, perInstallation: 10 }),
+      await worker({ concurrency: 3, perInstallation: 10 }),
+    ];
     const r = receiver();
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
@@ -94,7 +108,9 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
     expect(added).toEqual([...order.map(() => true), false]);
     await until(() => log().filter((l) => l.startsWith("end")).length === order.length, `${order.length} jobs done`);
     for (const key of ["a", "b"]) {
-      expect(log().filter((l) => l.split(" ")[1]!.startsWith(key))).toEqual([0, 1, 2, 3].flatMap((i) => [`start ${key}${i}`, `end ${key}${i}`]));
+      expect(log().filter((l) => l.split(" ")[1]!.startsWith(key))).toEqual(
+        [0, 1, 2, 3].flatMap((i) => [`start ${key}${i}`, `end ${key}${i}`]),
+      );
     }
   });
 
@@ -105,7 +121,8 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
       config: { concurrency: 2, busyRetryMs: 10 * WAIT_MS },
       // The same key: the second job was taken, found the first one running, and went back to wait its turn.
       second: { key: "o/r#11", installationId: 1 },
-      waiting: (raw: Redis) => raw.zscore(`${prefix}:jobs:delayed`, `j${Buffer.from("second").toString("base64url")}`).then((s) => s !== null),
+      waiting: (raw: Redis) =>
+        raw.zscore(`${prefix}:jobs:delayed`, `j${Buffer.from("second").toString("base64url")}`).then((s) => s !== null),
     },
     {
       name: "a job waiting for its installation's slot starts when the slot frees",
@@ -197,7 +214,8 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
     const template = { key: "o/r#9", installationId: 1, kind: "schedule", data: {} };
     w1.send({ cmd: "schedule", id: "nightly", cron: "* * * * * *", template });
     w2.send({ cmd: "schedule", id: "nightly", cron: "* * * * * *", template });
-    const seen = () => `log:\n${log().join("\n")}\nworker events: ${JSON.stringify([w1.events, w2.events])}\nstderr: ${w1.stderr()}${w2.stderr()}`;
+    const seen = () =>
+      `log:\n${log().join("\n")}\nworker events: ${JSON.stringify([w1.events, w2.events])}\nstderr: ${w1.stderr()}${w2.stderr()}`;
     await until(() => log().filter((l) => l.startsWith("end schedule:nightly:")).length >= 3, "three ticks", seen);
     await receiver().removeSchedule("nightly");
     const starts = log().filter((l) => l.startsWith("start "));
@@ -275,7 +293,12 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
     expect(log().filter((l) => l.endsWith("#5") || l.includes("first") || l.includes("second"))).toEqual([]);
     quiet();
     await until(() => log().includes("end second"), "both jobs to run");
-    expect(log().filter((l) => l.includes("first") || l.includes("second"))).toEqual(["start first", "end first", "start second", "end second"]);
+    expect(log().filter((l) => l.includes("first") || l.includes("second"))).toEqual([
+      "start first",
+      "end first",
+      "start second",
+      "end second",
+    ]);
   });
 
   it("deduplicates an id across a restart of the receiver", async () => {

@@ -7,12 +7,19 @@ import { describeWith } from "../helpers/needs.js";
 import { startRedisServer } from "./redis-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
-const job = (id: string, key: string, data: unknown = {}): JobInput<unknown> => ({ id, key, installationId: 1, kind: "triage", data });
+const job = (id: string, key: string, data: unknown = {}): JobInput<unknown> => ({
+  id,
+  key,
+  installationId: 1,
+  kind: "triage",
+  data,
+});
 const bullId = (id: string) => `j${Buffer.from(id).toString("base64url")}`;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
-const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) => waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
+const until = (condition: () => boolean | Promise<boolean>, what: string, seen?: () => string) =>
+  waitUntil(condition, () => `waiting for ${what}${seen ? `\n${seen()}` : ""}`);
 
 /**
  * The Redis engine's enqueue as a webhook receiver uses it: many deliveries in one turn of the event loop, recorded
@@ -66,11 +73,20 @@ describeWith("redis", "redis intake (batched enqueue, real redis-server)", () =>
     // Every accepted id is marked seen (a plain time), then queued once and cleared from the outbox.
     const accepted = [...ids, ...again.slice(10)];
     for (const id of accepted) expect(await seen(id)).toMatch(/^\d+$/);
-    await until(async () => (await Promise.all(accepted.map(queued))).every(Boolean), "every accepted job to be queued");
+    await until(
+      async () => (await Promise.all(accepted.map(queued))).every(Boolean),
+      "every accepted job to be queued",
+    );
     await until(async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0, "the outbox to be emptied");
     expect((await r.stats()).queued).toBe(50);
     // A later turn (a redelivery after a restart would be the same): all duplicates.
-    expect(await Promise.all(ids.slice(0, 5).map((id) => r.enqueue(job(id, "o/r#0"))))).toEqual([false, false, false, false, false]);
+    expect(await Promise.all(ids.slice(0, 5).map((id) => r.enqueue(job(id, "o/r#0"))))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("records a turn's ids in one script: the answers wait on nothing else", async () => {
@@ -92,7 +108,9 @@ describeWith("redis", "redis intake (batched enqueue, real redis-server)", () =>
       await raw.get(marker);
       while (!sawMarker) await new Promise((resolve) => setImmediate(resolve));
       // One script touched the dedupe marks, over all 20 ids (per enqueue, these had been 20 scripts and 20 SETs).
-      expect(seenCommands.map((c) => [c[0]!.toLowerCase(), c.filter((a) => a.startsWith(`${prefix}:x:seen:`)).length])).toEqual([["eval", 20]]);
+      expect(
+        seenCommands.map((c) => [c[0]!.toLowerCase(), c.filter((a) => a.startsWith(`${prefix}:x:seen:`)).length]),
+      ).toEqual([["eval", 20]]);
       for (const id of ids) expect(await seen(id)).toMatch(/^\d+$/);
     } finally {
       monitor.disconnect();
@@ -119,7 +137,10 @@ describeWith("redis", "redis intake (batched enqueue, real redis-server)", () =>
     }
     expect((await r.stats()).queued).toBe(2); // recorded jobs count as queued
     quiet();
-    await until(async () => (await queued("q1")) && (await queued("q2")), "the recorded jobs to be queued once the intake is quiet");
+    await until(
+      async () => (await queued("q1")) && (await queued("q2")),
+      "the recorded jobs to be queued once the intake is quiet",
+    );
     await until(async () => !(await inOutbox("q1")) && !(await inOutbox("q2")), "their outbox records to be cleared");
     expect((await r.stats()).queued).toBe(2);
   });
@@ -146,7 +167,11 @@ describeWith("redis", "redis intake (batched enqueue, real redis-server)", () =>
     await raw.set(`${prefix}:x:seen:died`, `p:${Date.now() - PENDING_STALE_MS - 1_000}`, "PX", 60_000);
     await raw.rpush(`${prefix}:x:key:o/r#1`, bullId("died"));
     await raw.set(`${prefix}:x:seen:busy`, `p:${Date.now()}`, "PX", 60_000);
-    const results = await Promise.all([job("before", "o/r#1"), job("died", "o/r#1"), job("busy", "o/r#2"), job("after", "o/r#1")].map((j) => r.enqueue(j)));
+    const results = await Promise.all(
+      [job("before", "o/r#1"), job("died", "o/r#1"), job("busy", "o/r#2"), job("after", "o/r#1")].map((j) =>
+        r.enqueue(j),
+      ),
+    );
     expect(results).toEqual([true, true, false, true]);
     // The taken-over entry moved behind the one enqueued before it in this batch, listed once.
     expect(await listed("o/r#1")).toEqual(["before", "died", "after"].map(bullId));
@@ -172,28 +197,46 @@ describeWith("redis", "redis intake (batched enqueue, real redis-server)", () =>
     expect(await listed("o/r#1")).toEqual(["ok1", "ok2", "f1", "f2", "f3"].map(bullId));
     // Redis is fixed: the next sweep queues them, each once.
     await raw.del(`${prefix}:jobs:id`);
-    await until(async () => (await Promise.all(["f1", "f2", "f3"].map(queued))).every(Boolean), "the sweep to queue the recorded jobs");
+    await until(
+      async () => (await Promise.all(["f1", "f2", "f3"].map(queued))).every(Boolean),
+      "the sweep to queue the recorded jobs",
+    );
     await until(async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0, "the outbox to be emptied");
   });
 
   it("a sweep drops an outbox record that is not JSON, and says so; the valid records beside it are queued", async () => {
     const old = Date.now() - 60_000;
-    await raw.hset(`${prefix}:x:outbox`, bullId("broken"), "{not json", bullId("fine"), JSON.stringify(job("fine", "o/r#1")));
+    await raw.hset(
+      `${prefix}:x:outbox`,
+      bullId("broken"),
+      "{not json",
+      bullId("fine"),
+      JSON.stringify(job("fine", "o/r#1")),
+    );
     await raw.zadd(`${prefix}:x:outbox-at`, old, bullId("broken"), old, bullId("fine"));
     const errors: unknown[] = [];
     receiver({ onError: (e) => errors.push(e), sweepMs: 50, outboxStaleMs: 100 });
     await until(() => queued("fine"), "the valid record to be queued");
-    await until(async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0 && (await raw.zcard(`${prefix}:x:outbox-at`)) === 0, "both records to be cleared");
-    expect(errors.map(String)).toEqual([expect.stringContaining(`the outbox record ${bullId("broken")} is not valid JSON`)]);
+    await until(
+      async () => (await raw.hlen(`${prefix}:x:outbox`)) === 0 && (await raw.zcard(`${prefix}:x:outbox-at`)) === 0,
+      "both records to be cleared",
+    );
+    expect(errors.map(String)).toEqual([
+      expect.stringContaining(`the outbox record ${bullId("broken")} is not valid JSON`),
+    ]);
     expect(await queued("broken")).toBe(false);
   });
 
   it("a job that cannot be added fails alone: the rest of its batch is queued", async () => {
     const r = receiver();
     // Job data is stored as JSON: a BigInt cannot be, so this one job's add throws (and with it the batch's bulk add).
-    const outcomes = await Promise.allSettled([job("g1", "o/r#1"), job("bad", "o/r#1", { n: 1n }), job("g2", "o/r#1")].map((j) => r.enqueue(j)));
+    const outcomes = await Promise.allSettled(
+      [job("g1", "o/r#1"), job("bad", "o/r#1", { n: 1n }), job("g2", "o/r#1")].map((j) => r.enqueue(j)),
+    );
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect(outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<boolean>).value)).toEqual([true, true]);
+    expect(
+      outcomes.filter((o) => o.status === "fulfilled").map((o) => (o as PromiseFulfilledResult<boolean>).value),
+    ).toEqual([true, true]);
     expect(await seen("bad")).toBeNull();
     expect(await inOutbox("bad")).toBe(false);
     for (const id of ["g1", "g2"]) {

@@ -18,7 +18,13 @@ describe("createTickBatch", () => {
     const call = createTickBatch(flush);
     const outcomes = await Promise.allSettled([0, 1, 2, 3, 4].map((n) => call(n)));
     expect(batches).toEqual([[0, 1, 2, 3, 4]]);
-    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : (o.reason as Error).message))).toEqual([0, "odd 1", 20, "odd 3", 40]);
+    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : (o.reason as Error).message))).toEqual([
+      0,
+      "odd 1",
+      20,
+      "odd 3",
+      40,
+    ]);
   });
 
   it("starts a new batch for calls made in a later turn, while the earlier batch is still running", async () => {
@@ -57,7 +63,10 @@ describe("createTickBatch", () => {
       return items.map((s): Settled<string> => ({ ok: true, value: s.toUpperCase() }));
     });
     const failed = await Promise.allSettled([call("a"), call("b")]);
-    expect(failed.map((o) => o.status === "rejected" && (o.reason as Error).message)).toEqual(["store down", "store down"]);
+    expect(failed.map((o) => o.status === "rejected" && (o.reason as Error).message)).toEqual([
+      "store down",
+      "store down",
+    ]);
     fail = false;
     expect(await Promise.all([call("c"), call("d")])).toEqual(["C", "D"]);
   });

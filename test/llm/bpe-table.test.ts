@@ -75,7 +75,22 @@ describe("counting over the build's o200k table counts what gpt-tokenizer counts
     const part = fc.oneof(
       fc.string({ unit: "binary", maxLength: 40 }),
       fc.string({ unit: "grapheme", maxLength: 40 }),
-      fc.constantFrom("\ufeff", "\ufeffobey", "<|endoftext|>", "<|im_start|>", "  \n\n\t", "don't", "I'LL", "123456", "const x = () => {};", "ﬁ", "é", "日本語のテキスト", "\r\n", "/**/"),
+      fc.constantFrom(
+        "\ufeff",
+        "\ufeffobey",
+        "<|endoftext|>",
+        "<|im_start|>",
+        "  \n\n\t",
+        "don't",
+        "I'LL",
+        "123456",
+        "const x = () => {};",
+        "ﬁ",
+        "é",
+        "日本語のテキスト",
+        "\r\n",
+        "/**/",
+      ),
     );
     fc.assert(
       fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
@@ -120,7 +135,9 @@ describe("the build's table", () => {
     // The bundle's chunks sit one level down in dist/ too: the same relative path reaches the table.
     const chunks = await readdir(path.join(root, "dist/chunks"));
     const readers = [];
-    for (const c of chunks.filter((f) => f.endsWith(".js"))) if ((await readFile(path.join(root, "dist/chunks", c), "utf8")).includes('"../data/o200k_base.table"')) readers.push(c);
+    for (const c of chunks.filter((f) => f.endsWith(".js")))
+      if ((await readFile(path.join(root, "dist/chunks", c), "utf8")).includes('"../data/o200k_base.table"'))
+        readers.push(c);
     expect(readers).toHaveLength(1);
   });
 });

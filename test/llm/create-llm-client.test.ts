@@ -12,7 +12,14 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
   let server: ScriptedLlmServer;
   let sleeps: number[];
   const client = (extra: Partial<LlmClientOptions> = {}) =>
-    createLlmClient({ baseUrl: server.baseUrl, apiKey: KEY, sleep: async (ms) => void sleeps.push(ms), random: () => 0, baseDelayMs: 100, ...extra });
+    createLlmClient({
+      baseUrl: server.baseUrl,
+      apiKey: KEY,
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0,
+      baseDelayMs: 100,
+      ...extra,
+    });
   const ask = (c = client(), model = "gpt-4o") => c.complete({ model, messages: [{ role: "user", content: "hi" }] });
   const failure = (p: Promise<unknown>) =>
     p.then(
@@ -42,11 +49,24 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
       maxTokens: 50,
       onDelta: (d) => deltas.push(d),
     });
-    expect(r).toEqual({ text: answer, finishReason: "stop", usage: { prompt: 1000, completion: 200 }, usageEstimated: false, costUsd: (1000 * 2.5 + 200 * 10) / 1e6, model: "gpt-4o" });
+    expect(r).toEqual({
+      text: answer,
+      finishReason: "stop",
+      usage: { prompt: 1000, completion: 200 },
+      usageEstimated: false,
+      costUsd: (1000 * 2.5 + 200 * 10) / 1e6,
+      model: "gpt-4o",
+    });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe(answer);
     const sent = server.requests[0]!;
-    expect(sent.body).toMatchObject({ model: "gpt-4o", stream: true, stream_options: { include_usage: true }, temperature: 0.2, max_tokens: 50 });
+    expect(sent.body).toMatchObject({
+      model: "gpt-4o",
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+      max_tokens: 50,
+    });
     expect(sent.body.messages).toEqual([
       { role: "system", content: "be brief" },
       { role: "user", content: "hi" },
@@ -54,20 +74,26 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it.each([true, false])("estimates usage with the tokenizer when the endpoint sends none (stream: %s)", async (stream) => {
-    server.push({ text: "four words right here", usage: null });
-    const r = await ask(client({ stream }), "local-llama");
-    expect(server.requests[0]!.body.stream).toBe(stream);
-    expect(r.text).toBe("four words right here");
-    expect(r.usageEstimated).toBe(true);
-    expect(r.usage.completion).toBe(4);
-    // "hi" plus per-message and priming overhead.
-    expect(r.usage.prompt).toBeGreaterThan(1);
-    expect(r.costUsd).toBeNull();
-  });
+  it.each([true, false])(
+    "estimates usage with the tokenizer when the endpoint sends none (stream: %s)",
+    async (stream) => {
+      server.push({ text: "four words right here", usage: null });
+      const r = await ask(client({ stream }), "local-llama");
+      expect(server.requests[0]!.body.stream).toBe(stream);
+      expect(r.text).toBe("four words right here");
+      expect(r.usageEstimated).toBe(true);
+      expect(r.usage.completion).toBe(4);
+      // "hi" plus per-message and priming overhead.
+      expect(r.usage.prompt).toBeGreaterThan(1);
+      expect(r.costUsd).toBeNull();
+    },
+  );
 
   it("prices models from the default table, a user table, and behind a provider prefix", async () => {
-    server.push({ text: "a", usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } }, { text: "b", usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 } });
+    server.push(
+      { text: "a", usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } },
+      { text: "b", usage: { prompt_tokens: 1_000_000, completion_tokens: 1_000_000 } },
+    );
     expect((await ask(client(), "openrouter/openai/gpt-4o-mini")).costUsd).toBeCloseTo(0.15);
     const custom = client({ priceTable: { "my-model": { input: 1, output: 2 } } });
     expect((await ask(custom, "my-model")).costUsd).toBeCloseTo(3);
@@ -81,7 +107,11 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
   });
 
   it("prefers retry-after-ms, and waits for an ask within its bound", async () => {
-    server.push({ status: 503, headers: { "retry-after-ms": "1500" } }, { status: 429, headers: { "retry-after": "5" } }, "ok");
+    server.push(
+      { status: 503, headers: { "retry-after-ms": "1500" } },
+      { status: 429, headers: { "retry-after": "5" } },
+      "ok",
+    );
     expect((await ask(client({ maxRetryAfterMs: 5000 }))).text).toBe("ok");
     expect(sleeps).toEqual([1500, 5000]);
   });
@@ -118,7 +148,13 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     server.push({ status: 503 }, "ok");
     await ask(client({ logger: pino({ level: "warn" }, sink) }));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ kind: "server", status: 503, attempt: 1, delayMs: 50, msg: "model request failed; retrying" });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      kind: "server",
+      status: 503,
+      attempt: 1,
+      delayMs: 50,
+      msg: "model request failed; retrying",
+    });
     expect(lines[0]).not.toContain(KEY);
   });
 
@@ -150,15 +186,15 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     expect(err.message).not.toContain(KEY);
   });
 
-  it.each([{ message: "This model's maximum context length is 8192 tokens", code: "context_length_exceeded" }, { message: "prompt is too long: 210000 tokens > 200000 maximum" }])(
-    "recognises a context-length error: %j",
-    async (error) => {
-      server.push({ status: 400, body: { error } });
-      const err = await failure(ask());
-      expect(err).toMatchObject({ kind: "context-too-long", status: 400 });
-      expect(err.message).toMatch(/context window — name fewer files, or lower map_tokens/);
-    },
-  );
+  it.each([
+    { message: "This model's maximum context length is 8192 tokens", code: "context_length_exceeded" },
+    { message: "prompt is too long: 210000 tokens > 200000 maximum" },
+  ])("recognises a context-length error: %j", async (error) => {
+    server.push({ status: 400, body: { error } });
+    const err = await failure(ask());
+    expect(err).toMatchObject({ kind: "context-too-long", status: 400 });
+    expect(err.message).toMatch(/context window — name fewer files, or lower map_tokens/);
+  });
 
   it("gives up on a hanging endpoint with a timeout error after its retries", async () => {
     server.push({ hangMs: 600 }, { hangMs: 600 });
@@ -182,7 +218,11 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
   it("stops at once when the caller aborts, without retrying", async () => {
     server.push({ hangMs: 600 });
     const controller = new AbortController();
-    const pending = client().complete({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], signal: controller.signal });
+    const pending = client().complete({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "hi" }],
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 50);
     expect(await failure(pending)).toMatchObject({ kind: "aborted" });
     expect(sleeps).toHaveLength(0);
@@ -194,7 +234,11 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
       { text: "second half", finishReason: "stop", usage: { prompt_tokens: 15, completion_tokens: 4 } },
     );
     const r = await ask(client({ allowPrefill: true }));
-    expect(r).toMatchObject({ text: "first half second half", finishReason: "stop", usage: { prompt: 25, completion: 9 } });
+    expect(r).toMatchObject({
+      text: "first half second half",
+      finishReason: "stop",
+      usage: { prompt: 25, completion: 9 },
+    });
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.body.messages).toEqual([
       { role: "user", content: "hi" },
@@ -204,7 +248,11 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
 
   it("lets a request allow prefill, and bounds the continuations", async () => {
     server.push(...Array.from({ length: 5 }, (_, i) => ({ text: `p${i} `, finishReason: "length" as const })));
-    const r = await client({ maxContinuations: 2 }).complete({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], allowPrefill: true });
+    const r = await client({ maxContinuations: 2 }).complete({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "hi" }],
+      allowPrefill: true,
+    });
     expect(r).toMatchObject({ text: "p0 p1 p2 ", finishReason: "length" });
     expect(server.requests).toHaveLength(3);
   });
@@ -219,7 +267,11 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
   it("strips reasoning sections from the returned text but streams them as they come", async () => {
     server.push("<think>I should greet.</think>\nHere is the answer.");
     const deltas: string[] = [];
-    const r = await client().complete({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], onDelta: (d) => deltas.push(d) });
+    const r = await client().complete({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "hi" }],
+      onDelta: (d) => deltas.push(d),
+    });
     expect(r.text).toBe("Here is the answer.");
     expect(deltas.join("")).toContain("<think>");
   });
@@ -278,7 +330,10 @@ describe("createLlmClient redaction", () => {
       processRedactor.add("the-webhook-secret-for-llm-test");
       const c = createLlmClient({ baseUrl: server.baseUrl, apiKey: KEY, sleep: async () => undefined });
       const aws = "AKIA" + "ABCDEFGHIJKLMNOP";
-      await c.complete({ model: "gpt-4o", messages: [{ role: "user", content: `env: the-webhook-secret-for-llm-test ${aws}` }] });
+      await c.complete({
+        model: "gpt-4o",
+        messages: [{ role: "user", content: `env: the-webhook-secret-for-llm-test ${aws}` }],
+      });
       const sent = JSON.stringify(server.requests);
       expect(sent).toContain("env: [REDACTED] [REDACTED]");
       expect(sent).not.toContain("the-webhook-secret-for-llm-test");

@@ -42,7 +42,16 @@ describe("imageTokens", () => {
 describe("toOpenAiMessage", () => {
   const redact = (t: string) => t.replace("sk-secret", "[redacted]");
   it("a user message with images becomes text and image_url parts, the text redacted", () => {
-    expect(toOpenAiMessage({ role: "user", content: "see sk-secret", images: [{ dataUrl: "data:image/png;base64,AAA", width: 1, height: 1 }] }, redact)).toEqual({
+    expect(
+      toOpenAiMessage(
+        {
+          role: "user",
+          content: "see sk-secret",
+          images: [{ dataUrl: "data:image/png;base64,AAA", width: 1, height: 1 }],
+        },
+        redact,
+      ),
+    ).toEqual({
       role: "user",
       content: [
         { type: "text", text: "see [redacted]" },
@@ -51,7 +60,10 @@ describe("toOpenAiMessage", () => {
     });
   });
   it("other messages stay plain text", () => {
-    expect(toOpenAiMessage({ role: "assistant", content: "ok sk-secret" }, redact)).toEqual({ role: "assistant", content: "ok [redacted]" });
+    expect(toOpenAiMessage({ role: "assistant", content: "ok sk-secret" }, redact)).toEqual({
+      role: "assistant",
+      content: "ok [redacted]",
+    });
     expect(toOpenAiMessage({ role: "user", content: "x", images: [] }, redact)).toEqual({ role: "user", content: "x" });
   });
 });

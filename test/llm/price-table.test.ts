@@ -1,7 +1,16 @@
 import { costUsd, DEFAULT_PRICES, findPrice, mergePrices } from "../../src/llm/price-table.js";
 
 describe("price table", () => {
-  it.each(["gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-4.1-mini", "o3-mini", "claude-3-5-sonnet", "claude-sonnet-4", "deepseek-chat"])("knows %s", (model) => {
+  it.each([
+    "gpt-4o",
+    "gpt-4o-mini",
+    "gpt-4.1",
+    "gpt-4.1-mini",
+    "o3-mini",
+    "claude-3-5-sonnet",
+    "claude-sonnet-4",
+    "deepseek-chat",
+  ])("knows %s", (model) => {
     expect(findPrice(model, DEFAULT_PRICES)).not.toBeNull();
   });
 

@@ -6,7 +6,9 @@ const withHeaders = (h: Record<string, string>) => new APIError(429, undefined, 
 describe("retry delays", () => {
   it("doubles per attempt with half of each delay random, up to the cap", () => {
     const opts = { baseDelayMs: 100, maxDelayMs: 1000 };
-    expect([0, 1, 2, 3, 4, 5].map((a) => backoffMs(a, { ...opts, random: () => 0 }))).toEqual([50, 100, 200, 400, 500, 500]);
+    expect([0, 1, 2, 3, 4, 5].map((a) => backoffMs(a, { ...opts, random: () => 0 }))).toEqual([
+      50, 100, 200, 400, 500, 500,
+    ]);
     expect(backoffMs(1, { ...opts, random: () => 0.999 })).toBe(200);
   });
 

@@ -5,7 +5,13 @@ import { estimateCall, routeModels } from "../../src/llm/route-models.js";
 import type { SpendDecision, SpendEstimate, SpendGuard } from "../../src/llm/spend-guard.js";
 import type { CompletionRequest, CompletionResult, LlmClient } from "../../src/llm/types.js";
 
-const answer = (model: string): CompletionResult => ({ text: `from ${model}`, finishReason: "stop", usage: { prompt: 10, completion: 5 }, usageEstimated: false, costUsd: 0.001 });
+const answer = (model: string): CompletionResult => ({
+  text: `from ${model}`,
+  finishReason: "stop",
+  usage: { prompt: 10, completion: 5 },
+  usageEstimated: false,
+  costUsd: 0.001,
+});
 
 /** A client whose models fail or answer as the table says, recording every call. */
 function fakeClient(behaviour: Record<string, LlmError | "ok">): LlmClient & { calls: CompletionRequest[] } {
@@ -58,22 +64,32 @@ describe("routeModels", () => {
 
   it("does not fall back on an auth error (another model would not fix the key)", async () => {
     const client = fakeClient({ "gpt-4o": new LlmError("auth", "bad key", { status: 401 }), "gpt-4o-mini": "ok" });
-    await expect(routeModels(client, { fallbacks: ["gpt-4o-mini"], settings, prices }).complete(req)).rejects.toMatchObject({ kind: "auth" });
+    await expect(
+      routeModels(client, { fallbacks: ["gpt-4o-mini"], settings, prices }).complete(req),
+    ).rejects.toMatchObject({ kind: "auth" });
     expect(client.calls).toHaveLength(1);
   });
 
   it("when every model fails, one error names each model's failure", async () => {
-    const client = fakeClient({ a: new LlmError("server", "a is down", { status: 500, retryable: true }), b: new LlmError("rate-limited", "b is busy", { status: 429, retryable: true }) });
+    const client = fakeClient({
+      a: new LlmError("server", "a is down", { status: 500, retryable: true }),
+      b: new LlmError("rate-limited", "b is busy", { status: 429, retryable: true }),
+    });
     const error = (await routeModels(client, { fallbacks: ["b"], settings, prices })
       .complete({ ...req, model: "a" })
       .catch((e: unknown) => e)) as LlmError;
     expect(error.kind).toBe("rate-limited");
-    expect(error.message).toBe("every model failed — `a`: a is down; `b`: b is busy. Try again later, or check the endpoints and `fallback_models`.");
+    expect(error.message).toBe(
+      "every model failed — `a`: a is down; `b`: b is busy. Try again later, or check the endpoints and `fallback_models`.",
+    );
   });
 
   it("reserves before each call and settles after it: the real usage on success, nothing on failure", async () => {
     const { guard, log } = recordingGuard();
-    const client = fakeClient({ "gpt-4o": new LlmError("server", "down", { status: 500, retryable: true }), "gpt-4o-mini": "ok" });
+    const client = fakeClient({
+      "gpt-4o": new LlmError("server", "down", { status: 500, retryable: true }),
+      "gpt-4o-mini": "ok",
+    });
     await routeModels(client, { fallbacks: ["gpt-4o-mini"], settings, prices, guard }).complete(req);
     // Completions are capped at each model's output limit from the settings table.
     expect(log).toEqual(["reserve gpt-4o 16384", "settle h 0", "reserve gpt-4o-mini 16384", "settle h 15"]);
@@ -82,7 +98,10 @@ describe("routeModels", () => {
   it("a refused reservation makes no call and fails with the guard's message", async () => {
     const { guard } = recordingGuard(() => ({ ok: false, limit: "repo-day", message: "Spend limit reached: …" }));
     const client = fakeClient({ "gpt-4o": "ok" });
-    await expect(routeModels(client, { fallbacks: [], settings, prices, guard }).complete(req)).rejects.toMatchObject({ kind: "spend-limit", message: "Spend limit reached: …" });
+    await expect(routeModels(client, { fallbacks: [], settings, prices, guard }).complete(req)).rejects.toMatchObject({
+      kind: "spend-limit",
+      message: "Spend limit reached: …",
+    });
     expect(client.calls).toHaveLength(0);
   });
 

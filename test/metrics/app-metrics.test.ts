@@ -33,8 +33,20 @@ describe("createAppMetrics", () => {
     const m = createAppMetrics({ models: ["gpt-4o"], defaultMetrics: false });
     setMetricSink(m.record);
     recordMetric({ type: "model-usage", model: "gpt-4o", prompt: 1000, completion: 200, costUsd: 0.0045 });
-    recordMetric({ type: "model-usage", model: "a model a repository named\nwith text", prompt: 10, completion: 5, costUsd: null });
-    recordMetric({ type: "model-usage", model: "gpt-4o", prompt: Number.NaN, completion: -3, costUsd: Number.POSITIVE_INFINITY });
+    recordMetric({
+      type: "model-usage",
+      model: "a model a repository named\nwith text",
+      prompt: 10,
+      completion: 5,
+      costUsd: null,
+    });
+    recordMetric({
+      type: "model-usage",
+      model: "gpt-4o",
+      prompt: Number.NaN,
+      completion: -3,
+      costUsd: Number.POSITIVE_INFINITY,
+    });
     countSpendRefusal("repo_day_usd");
     countSpendRefusal("Repo day; DROP TABLE");
     for (let i = 0; i < 40; i++) countSpendRefusal(`limit_${i}`);

@@ -15,7 +15,13 @@ describe("metrics endpoint", () => {
   it("serves /metrics on its own port, 401 without the token, 404 elsewhere", async () => {
     const metrics = createAppMetrics({ models: ["gpt-4o"], defaultMetrics: false });
     const errors: unknown[] = [];
-    const server = await startMetricsServer({ metrics, port: 0, host: "127.0.0.1", token: "s3cret-token", onError: (e) => errors.push(e) });
+    const server = await startMetricsServer({
+      metrics,
+      port: 0,
+      host: "127.0.0.1",
+      token: "s3cret-token",
+      onError: (e) => errors.push(e),
+    });
     try {
       const denied = await fetch(server.url);
       expect(denied.status).toBe(401);

@@ -34,7 +34,9 @@ describe("buildRepoMap on the multi-language sample", () => {
     expect(map.rankedFiles[0]).toBe("src/format.js");
     expect(map.text.startsWith("src/format.js:\n│export function formatTitle(title) {\n")).toBe(true);
     // A method is shown under its class header, with ⋮ for the skipped rows.
-    expect(map.text).toMatch(/src\/store\.ts:\n(?:.*\n)*│export class TodoStore \{\n(?:.*\n)*│ {2}filterTodos\(filter: TodoFilter\): Todo\[\] \{/);
+    expect(map.text).toMatch(
+      /src\/store\.ts:\n(?:.*\n)*│export class TodoStore \{\n(?:.*\n)*│ {2}filterTodos\(filter: TodoFilter\): Todo\[\] \{/,
+    );
     expect(map.text).toContain("py/inventory.py:\n⋮\n│class Car:\n");
     for (const lang of ["go/server.go:", "rust/lib.rs:", "java/Main.java:", "ruby/greeter.rb:", "php/cart.php:"]) {
       expect(map.text).toContain(lang);
@@ -143,7 +145,14 @@ describe("buildRepoMap on the multi-language sample", () => {
 
       // Nothing modified: the early map stands; nothing parsed, the cache untouched.
       const clean = later();
-      const building = buildRepoMap({ root, files, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: clean.promise });
+      const building = buildRepoMap({
+        root,
+        files,
+        cacheDir,
+        mapTokens: 8192,
+        contentIds: ids,
+        modifiedSinceIds: clean.promise,
+      });
       await new Promise((resolve) => setTimeout(resolve, 50));
       clean.answer(new Set(["README.md"].filter((f) => !ids.has(f))));
       const early = await building;
@@ -157,14 +166,28 @@ describe("buildRepoMap on the multi-language sample", () => {
       await appendFile(path.join(root, "go/server.go"), "\nfunc BrandNewFunction() {}\n");
       const edited = later();
       edited.answer(new Set(["go/server.go"]));
-      const rebuilt = await buildRepoMap({ root, files, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: edited.promise });
+      const rebuilt = await buildRepoMap({
+        root,
+        files,
+        cacheDir,
+        mapTokens: 8192,
+        contentIds: ids,
+        modifiedSinceIds: edited.promise,
+      });
       expect(rebuilt.stats.parsed).toBe(1);
       expect(rebuilt.text).toContain("│func BrandNewFunction() {}");
 
       // Git could not say (null): no id is trusted, every file is hashed from disk, and the map is still right.
       const failed = later();
       failed.answer(null);
-      const unsure = await buildRepoMap({ root, files, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: failed.promise });
+      const unsure = await buildRepoMap({
+        root,
+        files,
+        cacheDir,
+        mapTokens: 8192,
+        contentIds: ids,
+        modifiedSinceIds: failed.promise,
+      });
       expect(unsure.stats.parsed).toBe(0);
       expect(unsure.text).toBe(rebuilt.text);
 
@@ -181,7 +204,14 @@ describe("buildRepoMap on the multi-language sample", () => {
       const dirty = later();
       dirty.answer(new Set(["rust/lib.rs"]));
       const withCopy = [...files, "rust/copy.rs"];
-      const waited = await buildRepoMap({ root, files: withCopy, cacheDir, mapTokens: 8192, contentIds: ids, modifiedSinceIds: dirty.promise });
+      const waited = await buildRepoMap({
+        root,
+        files: withCopy,
+        cacheDir,
+        mapTokens: 8192,
+        contentIds: ids,
+        modifiedSinceIds: dirty.promise,
+      });
       expect(waited.stats.parsed).toBe(2);
       expect(waited.text).toMatch(/rust\/lib\.rs:\n(?:│.*\n|⋮\n)*│pub fn from_work_tree/);
       expect(waited.text).toMatch(/rust\/copy\.rs:\n(?:│.*\n|⋮\n)*│pub fn from_commit/);
@@ -208,14 +238,25 @@ describe("buildRepoMap on a checkout with committed symbolic links", () => {
     const { symlink } = await import("node:fs/promises");
     const exec = createExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
     const git = async (...args: string[]) => {
-      const r = await exec.run({ command: "git", args, cwd: repo, env: { GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@x" } });
+      const r = await exec.run({
+        command: "git",
+        args,
+        cwd: repo,
+        env: { GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@x" },
+      });
       expect(r.exitCode).toBe(0);
     };
     const repo = await mkdtemp(path.join(os.tmpdir(), "repomap-link-"));
     const outside = await mkdtemp(path.join(os.tmpdir(), "repomap-outside-"));
     try {
-      await writeFile(path.join(outside, "file.py"), "class LeakedSecretSettings:\n    def leaked_secret_key(self):\n        return 'hunter2'\n");
-      await writeFile(path.join(repo, "app.py"), "from settings import LeakedSecretSettings\n\ndef main():\n    return LeakedSecretSettings().leaked_secret_key()\n");
+      await writeFile(
+        path.join(outside, "file.py"),
+        "class LeakedSecretSettings:\n    def leaked_secret_key(self):\n        return 'hunter2'\n",
+      );
+      await writeFile(
+        path.join(repo, "app.py"),
+        "from settings import LeakedSecretSettings\n\ndef main():\n    return LeakedSecretSettings().leaked_secret_key()\n",
+      );
       await writeFile(path.join(repo, "real.py"), "class InsideSettings:\n    pass\n");
       await symlink(path.join(outside, "file.py"), path.join(repo, "settings.py"));
       await symlink("real.py", path.join(repo, "alias.py"));

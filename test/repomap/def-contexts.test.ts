@@ -55,7 +55,8 @@ describe("createContextFinder", () => {
     const parsed = await defNodesOf("x.ts", code);
     if (!parsed) throw new Error("no parse");
     const finder = createContextFinder(parsed.tree, lineStarts(parsed.content));
-    for (const n of [...parsed.nodes].reverse().concat(parsed.nodes)) expect(finder.rowsFor(n)).toEqual(defContextRows(n));
+    for (const n of [...parsed.nodes].reverse().concat(parsed.nodes))
+      expect(finder.rowsFor(n)).toEqual(defContextRows(n));
     parsed.free();
   });
 

@@ -42,8 +42,21 @@ describe("extract-tags", () => {
 
   test("TypeScript: classes, interfaces, type aliases, enums, methods, arrow constants, calls, new, types", async () => {
     const tags = await tagsOf("src/store.ts");
-    expect(names(tags, "def")).toEqual(expect.arrayContaining(["Todo", "TodoFilter", "Priority", "TodoStore", "addTodo", "filterTodos", "matchesFilter", "createTodoStore"]));
-    expect(names(tags, "ref")).toEqual(expect.arrayContaining(["TodoStore", "Todo", "TodoFilter", "matchesFilter", "push"]));
+    expect(names(tags, "def")).toEqual(
+      expect.arrayContaining([
+        "Todo",
+        "TodoFilter",
+        "Priority",
+        "TodoStore",
+        "addTodo",
+        "filterTodos",
+        "matchesFilter",
+        "createTodoStore",
+      ]),
+    );
+    expect(names(tags, "ref")).toEqual(
+      expect.arrayContaining(["TodoStore", "Todo", "TodoFilter", "matchesFilter", "push"]),
+    );
     const store = tags.find((t) => t.kind === "def" && t.name === "TodoStore");
     expect(store?.line).toBe(15);
   });
@@ -62,7 +75,10 @@ describe("extract-tags", () => {
   });
 
   test("TypeScript: `new` of a class (plain and qualified) is a reference on its own, with no type annotation", async () => {
-    const ft = await extractor.extract("n.ts", "const a = new Parser();\nconst b = new lib.Lexer(a);\nexport default b;\n");
+    const ft = await extractor.extract(
+      "n.ts",
+      "const a = new Parser();\nconst b = new lib.Lexer(a);\nexport default b;\n",
+    );
     expect(ft?.tags.filter((t) => t.kind === "ref").map((t) => [t.name, t.line])).toEqual([
       ["Parser", 0],
       ["Lexer", 1],
@@ -76,7 +92,10 @@ describe("extract-tags", () => {
   });
 
   test("trees with syntax errors still yield the tags around the error", async () => {
-    const ft = await extractor.extract("broken.ts", "export function good() { return 1; }\nclass {{{ oops\nfunction alsoGood() {}\n");
+    const ft = await extractor.extract(
+      "broken.ts",
+      "export function good() { return 1; }\nclass {{{ oops\nfunction alsoGood() {}\n",
+    );
     expect(names(ft?.tags ?? [], "def")).toContain("good");
   });
 

@@ -24,7 +24,12 @@ describe("fitToBudget", () => {
   });
 
   test("an item too big for the rest of the budget is skipped and later ones fill it, in rank order", () => {
-    const items = ["a ".repeat(40), "b ".repeat(40), "c ".repeat(200), ...Array.from({ length: 20 }, (_, i) => `d${i} `)];
+    const items = [
+      "a ".repeat(40),
+      "b ".repeat(40),
+      "c ".repeat(200),
+      ...Array.from({ length: 20 }, (_, i) => `d${i} `),
+    ];
     const fitted = fitToBudget(items, (chosen) => chosen.join("\n"), 120, countTokens);
     expect(fitted.tokens).toBeLessThanOrEqual(120);
     expect(fitted.tokens).toBeGreaterThanOrEqual(0.85 * 120);

@@ -11,7 +11,12 @@ describe("fuseRelevance", () => {
   });
 
   test("hint and mentioned files count like the best lexical match; unknown paths are ignored", () => {
-    const r = fuseRelevance({ files, lexical: new Map([["src/retry.ts", 1]]), hintFiles: ["src/theme.ts", "nope.ts"], mentionedFiles: ["src/log.ts"] });
+    const r = fuseRelevance({
+      files,
+      lexical: new Map([["src/retry.ts", 1]]),
+      hintFiles: ["src/theme.ts", "nope.ts"],
+      mentionedFiles: ["src/log.ts"],
+    });
     expect(r.get("src/theme.ts")).toBe(r.get("src/retry.ts"));
     expect(r.get("src/log.ts")).toBe(r.get("src/retry.ts"));
     expect(r.has("nope.ts")).toBe(false);
@@ -35,7 +40,11 @@ describe("fuseRelevance", () => {
   });
 
   test("the best lexical matches seed co-change", () => {
-    const r = fuseRelevance({ files, lexical: new Map([["src/theme.ts", 1]]), history: [["src/theme.ts", "src/log.ts"]] });
+    const r = fuseRelevance({
+      files,
+      lexical: new Map([["src/theme.ts", 1]]),
+      history: [["src/theme.ts", "src/log.ts"]],
+    });
     expect(r.get("src/log.ts")).toBeCloseTo(SIGNAL_WEIGHTS.coChange);
   });
 

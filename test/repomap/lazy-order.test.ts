@@ -46,13 +46,17 @@ describe("lazyOrder", () => {
 describe("kthLargest", () => {
   test("matches sorting", () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 500 }), fc.nat(), (values, k0) => {
-        const k = (k0 % values.length) + 1;
-        const sorted = [...values].sort((a, b) => b - a);
-        const indices = Int32Array.from(values.keys());
-        // -0 and 0 are one score: either may come back (toBe alone would tell them apart, and failed on such a draw).
-        expect(kthLargest(indices, values, k) + 0).toBe(sorted[k - 1]! + 0);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 500 }),
+        fc.nat(),
+        (values, k0) => {
+          const k = (k0 % values.length) + 1;
+          const sorted = [...values].sort((a, b) => b - a);
+          const indices = Int32Array.from(values.keys());
+          // -0 and 0 are one score: either may come back (toBe alone would tell them apart, and failed on such a draw).
+          expect(kthLargest(indices, values, k) + 0).toBe(sorted[k - 1]! + 0);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -1,8 +1,20 @@
 import MiniSearch from "minisearch";
-import { FIELD_BOOST, fieldPostings, lexicalScores, namesWords, prepareLexical, scoreLexically, type LexicalDoc } from "../../src/repomap/lexical-scores.js";
+import {
+  FIELD_BOOST,
+  fieldPostings,
+  lexicalScores,
+  namesWords,
+  prepareLexical,
+  scoreLexically,
+  type LexicalDoc,
+} from "../../src/repomap/lexical-scores.js";
 import { splitWords } from "../../src/repomap/split-words.js";
 
-const doc = (relPath: string, defs: string[] = [], refs: string[] = []): LexicalDoc => ({ relPath, defs: namesWords(defs), refs: namesWords(refs) });
+const doc = (relPath: string, defs: string[] = [], refs: string[] = []): LexicalDoc => ({
+  relPath,
+  defs: namesWords(defs),
+  refs: namesWords(refs),
+});
 
 describe("lexicalScores", () => {
   const docs = [
@@ -38,7 +50,10 @@ describe("lexicalScores", () => {
   });
 
   test("a word rare in the repository weighs more than a common one", () => {
-    const many = [...Array.from({ length: 20 }, (_, i) => doc(`src/handler${i}.ts`, [`handleEvent${i}`])), doc("src/outbox.ts", ["drainOutbox"], ["handleEvent1"])];
+    const many = [
+      ...Array.from({ length: 20 }, (_, i) => doc(`src/handler${i}.ts`, [`handleEvent${i}`])),
+      doc("src/outbox.ts", ["drainOutbox"], ["handleEvent1"]),
+    ];
     const scores = lexicalScores(many, "handle outbox event");
     expect([...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)!)[0]).toBe("src/outbox.ts");
   });
@@ -55,21 +70,50 @@ describe("scoreLexically", () => {
       processTerm: (t) => (wanted.has(t) ? t : null),
       searchOptions: { boost: { ...FIELD_BOOST }, combineWith: "OR", prefix: false, fuzzy: false },
     });
-    index.addAll(docs.map((d, id) => ({ id, path: splitWords(d.relPath).join(" "), defs: d.defs, refs: d.refs })).filter((d) => d.path || d.defs || d.refs));
+    index.addAll(
+      docs
+        .map((d, id) => ({ id, path: splitWords(d.relPath).join(" "), defs: d.defs, refs: d.refs }))
+        .filter((d) => d.path || d.defs || d.refs),
+    );
     const hits = query.length ? index.search(query.join(" ")) : [];
     const best = Math.max(0, ...hits.map((h) => h.score));
     return new Map(hits.sort((a, b) => a.id - b.id).map((h) => [docs[h.id].relPath, h.score / best]));
   };
 
   test("gives exactly MiniSearch's BM25+ scores over cached postings", () => {
-    const words = ["retry", "queue", "theme", "dark", "mode", "client", "parse", "config", "token", "cache", "event", "handle"];
+    const words = [
+      "retry",
+      "queue",
+      "theme",
+      "dark",
+      "mode",
+      "client",
+      "parse",
+      "config",
+      "token",
+      "cache",
+      "event",
+      "handle",
+    ];
     // A deterministic pseudo-random repository: paths, defined and used names drawn from a small vocabulary.
     let seed = 7;
     const next = (m: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % m;
-    const pick = (k: number): string[] => Array.from({ length: k }, () => `${words[next(words.length)]}${words[next(words.length)].replace(/^./, (c) => c.toUpperCase())}`);
-    const docs = Array.from({ length: 80 }, (_, i) => doc(`src/${words[next(words.length)]}/${words[next(words.length)]}-${i}.ts`, pick(next(6)), pick(next(8))));
+    const pick = (k: number): string[] =>
+      Array.from(
+        { length: k },
+        () => `${words[next(words.length)]}${words[next(words.length)].replace(/^./, (c) => c.toUpperCase())}`,
+      );
+    const docs = Array.from({ length: 80 }, (_, i) =>
+      doc(`src/${words[next(words.length)]}/${words[next(words.length)]}-${i}.ts`, pick(next(6)), pick(next(8))),
+    );
     docs.push(doc("README"), doc("src/retry/retry-retry.ts"));
-    for (const text of ["retry the queue", "Dark mode theme client parse", "cache token events handled", "nothing matches zzz", "queue"]) {
+    for (const text of [
+      "retry the queue",
+      "Dark mode theme client parse",
+      "cache token events handled",
+      "nothing matches zzz",
+      "queue",
+    ]) {
       const ours = lexicalScores(docs, text);
       const theirs = reference(docs, text);
       expect([...ours.keys()]).toEqual([...theirs.keys()]);

@@ -4,7 +4,10 @@ const files = ["src/config.ts", "src/parser/index.ts", "lib/index.ts", "src/run_
 
 describe("findMentions", () => {
   test("paths, unambiguous file-like basenames and long stems are file mentions", () => {
-    const m = findMentions("Please fix `src/parser/index.ts`, run_job.py and the Config loader. Also see guide.md!", files);
+    const m = findMentions(
+      "Please fix `src/parser/index.ts`, run_job.py and the Config loader. Also see guide.md!",
+      files,
+    );
     expect(m.mentionedFiles).toEqual(["docs/guide.md", "src/config.ts", "src/parser/index.ts", "src/run_job.py"]);
   });
 

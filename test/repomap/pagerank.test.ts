@@ -34,7 +34,9 @@ const graphArb = fc
   .chain((n) =>
     fc.record({
       n: fc.constant(n),
-      edges: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), fc.double({ min: 0.1, max: 50, noNaN: true })), { maxLength: 20 }),
+      edges: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), fc.double({ min: 0.1, max: 50, noNaN: true })), {
+        maxLength: 20,
+      }),
       pers: fc.array(fc.double({ min: 0, max: 5, noNaN: true }), { minLength: n, maxLength: n }),
     }),
   )
@@ -44,7 +46,12 @@ describe("pageRank", () => {
   test("matches the exact solution of the personalised PageRank equations", () => {
     fc.assert(
       fc.property(graphArb, ({ n, edges, pers }) => {
-        const g = { nodeCount: n, from: edges.map((e) => e[0]), to: edges.map((e) => e[1]), weight: edges.map((e) => e[2]) };
+        const g = {
+          nodeCount: n,
+          from: edges.map((e) => e[0]),
+          to: edges.map((e) => e[1]),
+          weight: edges.map((e) => e[2]),
+        };
         const sum = pers.reduce((s, v) => s + v, 0);
         const exact = solveExactly(
           g,
@@ -65,7 +72,9 @@ describe("pageRank", () => {
   });
 
   test("a personalization that sums to zero throws so callers can fall back", () => {
-    expect(() => pageRank({ nodeCount: 2, from: [0], to: [1], weight: [1] }, { personalization: [0, 0] })).toThrow(RangeError);
+    expect(() => pageRank({ nodeCount: 2, from: [0], to: [1], weight: [1] }, { personalization: [0, 0] })).toThrow(
+      RangeError,
+    );
   });
 
   test("an empty graph has no ranks", () => {

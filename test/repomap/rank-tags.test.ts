@@ -5,7 +5,13 @@ const def = (relPath: string, name: string, line = 0): Tag => ({ relPath, name, 
 const ref = (relPath: string, name: string, line = 0): Tag => ({ relPath, name, kind: "ref", line });
 
 // Two libraries used equally by one caller: nothing but the request can tell them apart.
-const tags: Tag[] = [def("lib/alpha.ts", "alphaThing"), def("lib/beta.ts", "betaThing"), ref("main.ts", "alphaThing"), ref("main.ts", "betaThing"), def("main.ts", "main")];
+const tags: Tag[] = [
+  def("lib/alpha.ts", "alphaThing"),
+  def("lib/beta.ts", "betaThing"),
+  ref("main.ts", "alphaThing"),
+  ref("main.ts", "betaThing"),
+  def("main.ts", "main"),
+];
 const files = ["lib/alpha.ts", "lib/beta.ts", "main.ts", "README.md"];
 const fileOrder = (entries: { relPath: string }[]) => [...new Set(entries.map((e) => e.relPath))];
 
@@ -35,7 +41,10 @@ describe("rankTags", () => {
   });
 
   test("a name defined on several rows yields one entry per row", () => {
-    const out = rankTags({ tags: [def("a.py", "f", 1), def("a.py", "f", 9), ref("b.py", "f")], files: ["a.py", "b.py"] });
+    const out = rankTags({
+      tags: [def("a.py", "f", 1), def("a.py", "f", 9), ref("b.py", "f")],
+      files: ["a.py", "b.py"],
+    });
     expect(out.filter((e) => e.name === "f").map((e) => e.line)).toEqual([1, 9]);
   });
 

@@ -1,7 +1,18 @@
 import { renderFile, renderMap } from "../../src/repomap/render-map.js";
 import type { FileTags } from "../../src/repomap/types.js";
 
-const code = ["class Car:", "    def __init__(self):", "        self.x = 1", "", "    def honk(self):", "        return 1", "", "", "def main():", "    pass"];
+const code = [
+  "class Car:",
+  "    def __init__(self):",
+  "        self.x = 1",
+  "",
+  "    def honk(self):",
+  "        return 1",
+  "",
+  "",
+  "def main():",
+  "    pass",
+];
 const rowsOf = (...rows: number[]) => Object.fromEntries(rows.map((r) => [r, code[r]]));
 const car: FileTags = {
   relPath: "car.py",
@@ -23,13 +34,24 @@ describe("renderMap", () => {
   });
 
   test("files in rank order, name-only files at the end, chat files left out, lines cut to 100", () => {
-    const long: FileTags = { relPath: "long.ts", tags: [], contexts: { 0: [0] }, rows: { 0: "x".repeat(100) }, lineCount: 1 };
+    const long: FileTags = {
+      relPath: "long.ts",
+      tags: [],
+      contexts: { 0: [0] },
+      rows: { 0: "x".repeat(100) },
+      lineCount: 1,
+    };
     const byFile = new Map([
       ["car.py", car],
       ["long.ts", long],
     ]);
     const text = renderMap(
-      [{ relPath: "long.ts", name: "x", line: 0 }, { relPath: "notes.md" }, { relPath: "car.py", name: "honk", line: 4 }, { relPath: "chat.ts", name: "y", line: 1 }],
+      [
+        { relPath: "long.ts", name: "x", line: 0 },
+        { relPath: "notes.md" },
+        { relPath: "car.py", name: "honk", line: 4 },
+        { relPath: "chat.ts", name: "y", line: 1 },
+      ],
       byFile,
       new Set(["chat.ts"]),
     );

@@ -14,12 +14,16 @@ async function makeRepo(): Promise<{ root: string; files: string[] }> {
   const root = await mkdtemp(path.join(os.tmpdir(), "repomap-request-"));
   const files: Record<string, string> = {
     "src/util/format.ts": "export function formatValue(v: number): string {\n  return String(v);\n}\n",
-    "src/billing/invoice-total.ts": "export function computeInvoiceTotal(lines: number[]): number {\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
-    "src/billing/discount.ts": "export function applyDiscount(total: number, rate: number): number {\n  return total * (1 - rate);\n}\n",
-    "test/billing/invoice-total.test.ts": "import { computeInvoiceTotal } from '../../src/billing/invoice-total';\ntest('sum', () => computeInvoiceTotal([1]));\n",
+    "src/billing/invoice-total.ts":
+      "export function computeInvoiceTotal(lines: number[]): number {\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
+    "src/billing/discount.ts":
+      "export function applyDiscount(total: number, rate: number): number {\n  return total * (1 - rate);\n}\n",
+    "test/billing/invoice-total.test.ts":
+      "import { computeInvoiceTotal } from '../../src/billing/invoice-total';\ntest('sum', () => computeInvoiceTotal([1]));\n",
   };
   for (let i = 0; i < 12; i++) {
-    files[`src/features/feature${i}.ts`] = `import { formatValue } from '../util/format';\nexport function renderFeature${i}(): string {\n  return formatValue(${i});\n}\n`;
+    files[`src/features/feature${i}.ts`] =
+      `import { formatValue } from '../util/format';\nexport function renderFeature${i}(): string {\n  return formatValue(${i});\n}\n`;
   }
   for (const [rel, content] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
@@ -37,7 +41,8 @@ afterAll(async () => {
   await rm(repo.root, { recursive: true, force: true });
 });
 
-const build = (extra: Partial<BuildRepoMapOptions> = {}) => buildRepoMap({ root: repo.root, files: repo.files, cacheDir: null, threads: 0, mapTokens: 120, ...extra });
+const build = (extra: Partial<BuildRepoMapOptions> = {}) =>
+  buildRepoMap({ root: repo.root, files: repo.files, cacheDir: null, threads: 0, mapTokens: 120, ...extra });
 
 describe("request-aware ranking in buildRepoMap", () => {
   test("a request naming a concept brings its files to the front of a small map; PageRank alone does not", async () => {
@@ -49,7 +54,9 @@ describe("request-aware ranking in buildRepoMap", () => {
     expect(aware.rankedFiles.slice(0, 2).sort()).toEqual(["src/billing/discount.ts", "src/billing/invoice-total.ts"]);
     expect(aware.shownFiles[0]).toBe(aware.rankedFiles[0]);
     // Its test is paired with it.
-    expect(aware.rankedFiles.indexOf("test/billing/invoice-total.test.ts")).toBeLessThan(aware.rankedFiles.indexOf("src/util/format.ts"));
+    expect(aware.rankedFiles.indexOf("test/billing/invoice-total.test.ts")).toBeLessThan(
+      aware.rankedFiles.indexOf("src/util/format.ts"),
+    );
     expect(aware.stats.tokens).toBeLessThanOrEqual(30);
   });
 
@@ -90,10 +97,16 @@ describe("request-aware ranking in buildRepoMap", () => {
     const hinted = await build({ request: { hintFiles: ["src/billing/discount.ts"] } });
     expect(hinted.rankedFiles[0]).toBe("src/billing/discount.ts");
     const history = [["src/features/feature3.ts", "src/features/feature7.ts"]];
-    const cochanged = await build({ chatFiles: ["src/features/feature3.ts"], request: { text: "", history, hintFiles: [] } });
+    const cochanged = await build({
+      chatFiles: ["src/features/feature3.ts"],
+      request: { text: "", history, hintFiles: [] },
+    });
     // Without text, hints or mentions the request brings nothing: the history alone does not change the ranking.
     expect(cochanged.rankedFiles).toEqual((await build({ chatFiles: ["src/features/feature3.ts"] })).rankedFiles);
-    const withText = await build({ chatFiles: ["src/features/feature3.ts"], request: { text: "render feature", history } });
+    const withText = await build({
+      chatFiles: ["src/features/feature3.ts"],
+      request: { text: "render feature", history },
+    });
     expect(withText.rankedFiles[0]).toBe("src/features/feature7.ts");
   });
 });

@@ -35,7 +35,12 @@ describe("tag blobs", () => {
     const file = lazyFileTags(sample.relPath, "h", (s: typeof sample) => (reads++, encodeFileTags(s)), sample);
     expect(reads).toBe(0);
     expect(file.fileTags()).toEqual(sample);
-    expect(file.columns()).toEqual({ names: ["größe", "render"], name: Int32Array.of(0, 1, 0), line: Int32Array.of(0, 70_000, 3), def: Uint8Array.of(1, 0, 0) });
+    expect(file.columns()).toEqual({
+      names: ["größe", "render"],
+      name: Int32Array.of(0, 1, 0),
+      line: Int32Array.of(0, 70_000, 3),
+      def: Uint8Array.of(1, 0, 0),
+    });
     expect(reads).toBe(1);
   });
 });

@@ -43,7 +43,12 @@ describe("tag cache", () => {
     expect(hit?.fileTags().tags).toEqual(fileTags("a.py", "alpha").tags);
     expect(hit?.fileTags()).toEqual(fileTags("a.py", "alpha"));
     // A copy under another name is found by its content.
-    expect(again.byHash("b.py", "h1", null)?.fileTags().tags[0]).toEqual({ relPath: "b.py", name: "alpha", kind: "def", line: 0 });
+    expect(again.byHash("b.py", "h1", null)?.fileTags().tags[0]).toEqual({
+      relPath: "b.py",
+      name: "alpha",
+      kind: "def",
+      line: 0,
+    });
   });
 
   test("an opened cache keeps reading its own file when another job replaces it; a damaged file is an empty cache", async () => {

@@ -23,16 +23,29 @@ describe("buildTagGraphFromColumns", () => {
       extractor.dispose();
     }
     // A file without tags, between others: numbered by neither.
-    files.splice(2, 0, { relPath: "empty.ts", tags: [], blob: encodeFileTags({ relPath: "empty.ts", tags: [], contexts: {}, rows: {}, lineCount: 0 }) });
+    files.splice(2, 0, {
+      relPath: "empty.ts",
+      tags: [],
+      blob: encodeFileTags({ relPath: "empty.ts", tags: [], contexts: {}, rows: {}, lineCount: 0 }),
+    });
     expect(files.length).toBeGreaterThan(10);
     const expected = buildTagGraph(files.flatMap((f) => f.tags));
     expect(expected.pairNode.length).toBeGreaterThan(20);
-    expect(buildTagGraphFromColumns(files.map((f) => ({ relPath: f.relPath, columns: decodeColumns(f.blob) })))).toEqual(expected);
-    expect(buildTagGraphFromColumns(files.map((f) => ({ relPath: f.relPath, columns: tagColumns(f.tags) })))).toEqual(expected);
+    expect(
+      buildTagGraphFromColumns(files.map((f) => ({ relPath: f.relPath, columns: decodeColumns(f.blob) }))),
+    ).toEqual(expected);
+    expect(buildTagGraphFromColumns(files.map((f) => ({ relPath: f.relPath, columns: tagColumns(f.tags) })))).toEqual(
+      expected,
+    );
   });
 
   test("names shared across files and files in another order number as the tags would", () => {
-    const tag = (relPath: string, name: string, kind: "def" | "ref", line: number): Tag => ({ relPath, name, kind, line });
+    const tag = (relPath: string, name: string, kind: "def" | "ref", line: number): Tag => ({
+      relPath,
+      name,
+      kind,
+      line,
+    });
     const a = [tag("a.ts", "render", "def", 1), tag("a.ts", "Widget", "ref", 2), tag("a.ts", "render", "ref", 3)];
     const b = [tag("b.ts", "Widget", "def", 0), tag("b.ts", "helper", "def", 4), tag("b.ts", "render", "ref", 5)];
     const c = [tag("c.ts", "helper", "ref", 0), tag("c.ts", "Widget", "ref", 1)];
@@ -41,7 +54,9 @@ describe("buildTagGraphFromColumns", () => {
       [c, b, a],
       [b, c, a],
     ]) {
-      const fromColumns = buildTagGraphFromColumns(order.map((tags) => ({ relPath: tags[0].relPath, columns: tagColumns(tags) })));
+      const fromColumns = buildTagGraphFromColumns(
+        order.map((tags) => ({ relPath: tags[0].relPath, columns: tagColumns(tags) })),
+      );
       expect(fromColumns).toEqual(buildTagGraph(order.flat()));
     }
   });

@@ -20,7 +20,12 @@ describe("test pairing", () => {
   });
 
   test("pairs go both ways; lone tests and sources pair nothing", () => {
-    const pairs = pairTests(["src/jobs/queue.ts", "test/jobs/queue.test.ts", "src/jobs/worker.ts", "test/e2e/flow.test.ts"]);
+    const pairs = pairTests([
+      "src/jobs/queue.ts",
+      "test/jobs/queue.test.ts",
+      "src/jobs/worker.ts",
+      "test/e2e/flow.test.ts",
+    ]);
     expect(pairs.get("src/jobs/queue.ts")).toEqual(["test/jobs/queue.test.ts"]);
     expect(pairs.get("test/jobs/queue.test.ts")).toEqual(["src/jobs/queue.ts"]);
     expect(pairs.has("src/jobs/worker.ts")).toBe(false);

@@ -21,15 +21,37 @@ const options = {
   budget: {},
   commandTimeoutMs: 1000,
 } satisfies CoderOptions;
-const answer = (text: string): CoderResult => ({ outcome: "no-changes", answer: text, reflections: 0, tokens: { prompt: 10, completion: 2 }, costUsd: 0.5, explanation: "", shell: [], elapsedMs: 5 });
-const req = (over: Partial<RunRequest>): RunRequest => ({ jobId: "j", verb: "run", settings: runSettings({ editorModel: "editor", editorEditFormat: "whole" }), ...over }) as RunRequest;
+const answer = (text: string): CoderResult => ({
+  outcome: "no-changes",
+  answer: text,
+  reflections: 0,
+  tokens: { prompt: 10, completion: 2 },
+  costUsd: 0.5,
+  explanation: "",
+  shell: [],
+  elapsedMs: 5,
+});
+const req = (over: Partial<RunRequest>): RunRequest =>
+  ({
+    jobId: "j",
+    verb: "run",
+    settings: runSettings({ editorModel: "editor", editorEditFormat: "whole" }),
+    ...over,
+  }) as RunRequest;
 
 function harness(results: CoderResult[]) {
   const calls: { options: CoderOptions; phase?: string }[] = [];
   const transcript = createTranscriptRecorder();
   const run = async (o: CoderOptions, sink: (e: never) => void) => {
     calls.push({ options: o });
-    sink({ kind: "edits", round: 1, written: calls.length === 1 ? ["a.ts"] : [], deleted: [], failures: [], reflection: null } as never);
+    sink({
+      kind: "edits",
+      round: 1,
+      written: calls.length === 1 ? ["a.ts"] : [],
+      deleted: [],
+      failures: [],
+      reflection: null,
+    } as never);
     return results.shift()!;
   };
   return { calls, transcript, run };
@@ -45,7 +67,15 @@ describe("runCodePhase", () => {
       transcript: h.transcript,
       onError: () => {},
     });
-    expect(h.calls.map((c) => [c.options.model, c.options.askOnly, c.options.architect, c.options.editFormat, c.options.mapTokens])).toEqual([
+    expect(
+      h.calls.map((c) => [
+        c.options.model,
+        c.options.askOnly,
+        c.options.architect,
+        c.options.editFormat,
+        c.options.mapTokens,
+      ]),
+    ).toEqual([
       ["main", true, true, "diff", 1024],
       ["editor", false, undefined, "whole", 0],
     ]);
@@ -58,7 +88,13 @@ describe("runCodePhase", () => {
   it("edit_format architect: a plan that failed ends the run there", async () => {
     const failed: CoderResult = { ...answer(""), outcome: "llm-error", errorKind: "auth", message: "no key" };
     const h = harness([failed]);
-    const result = await runCodePhase({ req: req({ settings: runSettings({ architect: true }) }), options, run: h.run, transcript: h.transcript, onError: () => {} });
+    const result = await runCodePhase({
+      req: req({ settings: runSettings({ architect: true }) }),
+      options,
+      run: h.run,
+      transcript: h.transcript,
+      onError: () => {},
+    });
     expect(result).toBe(failed);
     expect(h.calls).toHaveLength(1);
   });

@@ -14,7 +14,8 @@ const sourceEnv = { PATH: process.env.PATH, HOME: os.tmpdir(), OPENAI_API_KEY: "
 const exec = testExec({ sourceEnv });
 const git = createGit(exec, { name: "Test", email: "test@example.com" });
 
-const block = (p: string, search: string, replace: string) => `${p}\n\`\`\`\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n\`\`\`\n`;
+const block = (p: string, search: string, replace: string) =>
+  `${p}\n\`\`\`\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n\`\`\`\n`;
 
 describe("the coder loop over a real repo and a scripted model", () => {
   let repo: string;
@@ -55,8 +56,15 @@ describe("the coder loop over a real repo and a scripted model", () => {
     ...o,
   });
   const run = (o: Partial<CoderOptions> = {}) => {
-    const client = createLlmClient({ baseUrl: llm.baseUrl, apiKey: "sk-secret-model-key", sleep: async () => undefined });
-    return runCoder(options(o), createCoderDeps({ root: repo, exec, git, llm: client, protectedPaths: [".github/workflows/**"] }));
+    const client = createLlmClient({
+      baseUrl: llm.baseUrl,
+      apiKey: "sk-secret-model-key",
+      sleep: async () => undefined,
+    });
+    return runCoder(
+      options(o),
+      createCoderDeps({ root: repo, exec, git, llm: client, protectedPaths: [".github/workflows/**"] }),
+    );
   };
   const fix = block("src/math.py", "    return a - b\n", "    return a + b\n");
 
@@ -86,7 +94,10 @@ describe("the coder loop over a real repo and a scripted model", () => {
   });
 
   it("reflects a syntax error found by the built-in check", async () => {
-    llm.push(block("src/math.py", "    return a - b\n", "    return (a + b\n"), block("src/math.py", "    return (a + b\n", "    return a + b\n"));
+    llm.push(
+      block("src/math.py", "    return a - b\n", "    return (a + b\n"),
+      block("src/math.py", "    return (a + b\n", "    return a + b\n"),
+    );
     const r = await run();
     expect(r.outcome).toBe("changed");
     const last = llm.requests[1]!.body.messages.at(-1)!.content;
@@ -96,15 +107,22 @@ describe("the coder loop over a real repo and a scripted model", () => {
 
   it("reflects a failing lint command with its output", async () => {
     await writeFile(path.join(repo, "lint.sh"), "grep -n 'TODO' \"$@\" && exit 1 || exit 0\n");
-    llm.push(block("src/math.py", "    return a - b\n", "    return a + b  # TODO\n"), block("src/math.py", "    return a + b  # TODO\n", "    return a + b\n"));
+    llm.push(
+      block("src/math.py", "    return a - b\n", "    return a + b  # TODO\n"),
+      block("src/math.py", "    return a + b  # TODO\n", "    return a + b\n"),
+    );
     const r = await run({ lintCommands: ["sh lint.sh"] });
     expect(r.outcome).toBe("changed");
     expect(llm.requests[1]!.body.messages.at(-1)!.content).toContain("TODO");
   });
 
   it("reflects failing tests until green; the test process never sees the model key", async () => {
-    const test = "env > env.out; python3 -c \"import sys; sys.path.insert(0, 'src'); from math import add\" 2>/dev/null; grep -q 'a + b' src/math.py";
-    llm.push(block("src/math.py", "    return a - b\n", "    return b - a\n"), block("src/math.py", "    return b - a\n", "    return a + b\n"));
+    const test =
+      "env > env.out; python3 -c \"import sys; sys.path.insert(0, 'src'); from math import add\" 2>/dev/null; grep -q 'a + b' src/math.py";
+    llm.push(
+      block("src/math.py", "    return a - b\n", "    return b - a\n"),
+      block("src/math.py", "    return b - a\n", "    return a + b\n"),
+    );
     const r = await run({ autoTest: true, testCommand: test });
     expect(r.outcome).toBe("changed");
     expect(r.reflections).toBe(1);
@@ -141,13 +159,25 @@ describe("the coder loop over a real repo and a scripted model", () => {
 
   it("runs from the CLI with --json", async () => {
     llm.push(fix, "fix: make add add");
-    const r = await runCli(["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json", "--map-tokens", "0"], {
-      env: { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-x", AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"), AIDER_BOT_MODEL: "gpt-4o" },
-    });
+    const r = await runCli(
+      ["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json", "--map-tokens", "0"],
+      {
+        env: {
+          OPENAI_BASE_URL: llm.baseUrl,
+          OPENAI_API_KEY: "sk-x",
+          AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"),
+          AIDER_BOT_MODEL: "gpt-4o",
+        },
+      },
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/thinking: gpt-4o: \d+ prompt \+ \d+ completion tokens so far/);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ outcome: "changed", reflections: 0, editedFiles: [{ path: "src/math.py", added: 1, removed: 1 }] });
+    expect(out).toMatchObject({
+      outcome: "changed",
+      reflections: 0,
+      editedFiles: [{ path: "src/math.py", added: 1, removed: 1 }],
+    });
     expect(out.commit).toMatchObject({ sha: expect.stringMatching(/^[0-9a-f]{40}$/), subject: "fix: make add add" });
     expect(out.tokens.prompt).toBeGreaterThan(0);
   });
@@ -155,9 +185,18 @@ describe("the coder loop over a real repo and a scripted model", () => {
     llm.forModel("gpt-4o", { standing: { status: 429, headers: { "retry-after": "3600" } } });
     try {
       llm.push(fix, "fix: make add add");
-      const r = await runCli(["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json", "--map-tokens", "0"], {
-        env: { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-x", AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"), AIDER_BOT_MODEL: "gpt-4o", AIDER_BOT_FALLBACK_MODELS: "gpt-4o-mini" },
-      });
+      const r = await runCli(
+        ["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json", "--map-tokens", "0"],
+        {
+          env: {
+            OPENAI_BASE_URL: llm.baseUrl,
+            OPENAI_API_KEY: "sk-x",
+            AIDER_BOT_CACHE_DIR: path.join(repo, ".cache-outside"),
+            AIDER_BOT_MODEL: "gpt-4o",
+            AIDER_BOT_FALLBACK_MODELS: "gpt-4o-mini",
+          },
+        },
+      );
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/thinking: gpt-4o-mini: \d+ prompt/);
       expect(JSON.parse(r.stdout)).toMatchObject({ outcome: "changed", models: ["gpt-4o-mini"] });
@@ -174,7 +213,12 @@ describe("the coder loop over a real repo and a scripted model", () => {
     const cacheDir = await mkdtemp(path.join(os.tmpdir(), "run-cache-"));
     try {
       const r = await runCli(["run", "--repo", repo, "-m", "fix add", "--file", "src/math.py", "--json"], {
-        env: { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: "sk-x", AIDER_BOT_CACHE_DIR: cacheDir, AIDER_BOT_MODEL: "gpt-4o" },
+        env: {
+          OPENAI_BASE_URL: llm.baseUrl,
+          OPENAI_API_KEY: "sk-x",
+          AIDER_BOT_CACHE_DIR: cacheDir,
+          AIDER_BOT_MODEL: "gpt-4o",
+        },
       });
       expect(r.code).toBe(0);
       // The map was built (and shown to the model): its tags sit in <cache>/repomap/<checkout key>/tags.bin.

@@ -26,7 +26,10 @@ describe("createCoderDeps: the repo map in the App's fresh clone per job", () =>
     await git.run(origin, ["init", "-q", "-b", "main"]);
     await mkdir(path.join(origin, "src"));
     for (let i = 0; i < 5; i++) {
-      await writeFile(path.join(origin, `src/m${i}.ts`), `import { f${(i + 1) % 5} } from "./m${(i + 1) % 5}.js";\nexport function f${i}(): number {\n  return f${(i + 1) % 5}();\n}\n`);
+      await writeFile(
+        path.join(origin, `src/m${i}.ts`),
+        `import { f${(i + 1) % 5} } from "./m${(i + 1) % 5}.js";\nexport function f${i}(): number {\n  return f${(i + 1) % 5}();\n}\n`,
+      );
     }
     await git.run(origin, ["add", "-A"]);
     await git.run(origin, ["commit", "-q", "-m", "init"]);
@@ -35,7 +38,16 @@ describe("createCoderDeps: the repo map in the App's fresh clone per job", () =>
       const clone = await temp("deps-clone-");
       await git.run(clone, ["clone", "-q", origin, "."]);
       await edit?.(clone);
-      const deps = createCoderDeps({ root: clone, exec, git, llm, protectedPaths: [], cacheDir, gitContentIds, mapThreads: 0 });
+      const deps = createCoderDeps({
+        root: clone,
+        exec,
+        git,
+        llm,
+        protectedPaths: [],
+        cacheDir,
+        gitContentIds,
+        mapThreads: 0,
+      });
       return deps.repoMap!({ chatFiles: [], mentionedFiles: [], mentionedIdents: [], mapTokens: 1024 });
     };
     const mtime = async () => (await stat(path.join(cacheDir, "tags.bin"))).mtimeMs;
@@ -48,7 +60,9 @@ describe("createCoderDeps: the repo map in the App's fresh clone per job", () =>
     expect(await mtime()).toBe(saved);
     // Edited after the clone: git reports it modified, and the map has the edit, not the cached tags of the
     // index's id (which the map started from while git was checking).
-    const edited = await mapIn(true, (clone) => writeFile(path.join(clone, "src/m0.ts"), "export function renamedAfterClone(): number {\n  return 0;\n}\n"));
+    const edited = await mapIn(true, (clone) =>
+      writeFile(path.join(clone, "src/m0.ts"), "export function renamedAfterClone(): number {\n  return 0;\n}\n"),
+    );
     expect(edited.text).toContain("renamedAfterClone");
     expect(edited.text).not.toContain("│export function f0(): number {");
     // Without the ids every file of the new clone is read and hashed, and the cache records their new mtimes.
@@ -68,12 +82,20 @@ describe("createCoderDeps: check output cannot make the app read files outside t
     const outside = await mkdtemp(path.join(os.tmpdir(), "deps-secret-"));
     dirs.push(root, outside);
     const secret = path.join(outside, "app-key.pem");
-    await writeFile(secret, "-----BEGIN RSA PRIVATE KEY-----\nAPPKEYSECRET\nAPPKEYSECRET2\n-----END RSA PRIVATE KEY-----\n");
+    await writeFile(
+      secret,
+      "-----BEGIN RSA PRIVATE KEY-----\nAPPKEYSECRET\nAPPKEYSECRET2\n-----END RSA PRIVATE KEY-----\n",
+    );
     await writeFile(path.join(root, "ok.py"), "import os\nprint(undefined_name)\n");
     const deps = createCoderDeps({ root, exec, git, llm, protectedPaths: [] });
     // What a fork's lint script can do: plant the links, then name them in its output.
     const command = `ln -s ${secret} k.py && ln -s /proc/self/environ env.py && printf 'k.py:2:1: error: boom\\nenv.py:1:1: error: boom\\nok.py:2:7: error: undefined\\n'; exit 1`;
-    const report = await deps.runCheck({ kind: "lint", command, files: ["k.py", "env.py", "ok.py"], timeoutMs: 30_000 });
+    const report = await deps.runCheck({
+      kind: "lint",
+      command,
+      files: ["k.py", "env.py", "ok.py"],
+      timeoutMs: 30_000,
+    });
     expect(report.locations.map((l) => l.path)).toEqual(expect.arrayContaining(["k.py", "env.py", "ok.py"]));
     const text = deps.renderCheckReflection(report, ["k.py", "env.py", "ok.py"]);
     // The ordinary file's code is shown, so the reflection does read code context...
@@ -93,7 +115,12 @@ describe("createCoderDeps: the file list after a repository command", () => {
       await writeFile(path.join(root, "a.ts"), "export const a = 1;\n");
       const deps = createCoderDeps({ root, exec, git, llm, protectedPaths: [] });
       expect(await deps.workspace.listFiles()).toEqual(["a.ts"]);
-      await deps.runCheck({ kind: "test", command: "echo 'export const b = 1;' > made-by-test.ts", files: [], timeoutMs: 30_000 });
+      await deps.runCheck({
+        kind: "test",
+        command: "echo 'export const b = 1;' > made-by-test.ts",
+        files: [],
+        timeoutMs: 30_000,
+      });
       expect(await deps.workspace.listFiles()).toEqual(["a.ts", "made-by-test.ts"]);
     } finally {
       await rm(root, { recursive: true, force: true });

@@ -43,7 +43,10 @@ describe("publishCommit: API or git push", () => {
     const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
     await expect(publishCommit(args(s.deps))).resolves.toEqual({ via: "api", oid: "d".repeat(40), verified: true });
     expect(s.calls).toEqual(["create feature"]);
-    expect(s.sent[0]).toMatchObject({ expectedHeadOid: parent, message: { headline: "fix: add", body: "Co-authored-by: ann <ann@example.com>" } });
+    expect(s.sent[0]).toMatchObject({
+      expectedHeadOid: parent,
+      message: { headline: "fix: add", body: "Co-authored-by: ann <ann@example.com>" },
+    });
   });
 
   it("creates an issue run's branch at the parent first", async () => {
@@ -69,15 +72,23 @@ describe("publishCommit: API or git push", () => {
   });
 
   it("what the API cannot express is pushed with git, and the note says why", async () => {
-    const link = { ...plain, entries: [{ status: "A", srcMode: "000000", dstMode: "120000", dstOid: "e".repeat(40), path: "link" }], contents: new Map() };
+    const link = {
+      ...plain,
+      entries: [{ status: "A", srcMode: "000000", dstMode: "120000", dstOid: "e".repeat(40), path: "link" }],
+      contents: new Map(),
+    };
     const s = sides(link, { kind: "made", oid: "d", verified: true });
     const published = await publishCommit(args(s.deps));
     expect(s.calls).toEqual(["push feature"]);
-    expect(signingNote(published)).toBe("ℹ️ Pushed with `git push` instead of GitHub's API because `link` is a symbolic link, so this commit is not signed by GitHub (not Verified).");
+    expect(signingNote(published)).toBe(
+      "ℹ️ Pushed with `git push` instead of GitHub's API because `link` is a symbolic link, so this commit is not signed by GitHub (not Verified).",
+    );
   });
 
   it("a refusal on the run's own repository fails the run with GitHub's reason", async () => {
     const s = sides(plain, { kind: "refused", reason: "Resource not accessible by integration" });
-    await expect(publishCommit(args(s.deps))).rejects.toThrow(/GitHub refused my commit to `feature`: Resource not accessible by integration/);
+    await expect(publishCommit(args(s.deps))).rejects.toThrow(
+      /GitHub refused my commit to `feature`: Resource not accessible by integration/,
+    );
   });
 });

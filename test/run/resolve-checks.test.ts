@@ -2,7 +2,8 @@ import { checkSpecsOf, resolveChecks } from "../../src/run/resolve-checks.js";
 
 /** A repository with a workflow running `npm ci`, `npm run lint` and `npm test`. */
 const files: Record<string, string> = {
-  ".github/workflows/ci.yml": "on: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n      - run: npm run lint\n      - run: npm test\n",
+  ".github/workflows/ci.yml":
+    "on: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n      - run: npm run lint\n      - run: npm test\n",
 };
 const reader = {
   list: async (dir: string) => (dir === ".github/workflows" ? ["ci.yml"] : dir === "" ? [".github/"] : []),
@@ -30,8 +31,14 @@ describe("resolveChecks", () => {
   });
 
   it("checks: off reads nothing and keeps the configured commands", async () => {
-    const none = { list: async () => Promise.reject(new Error("must not be read")), read: async () => Promise.reject(new Error("must not be read")) };
-    expect(await resolveChecks({ ...settings, checks: "off" }, none)).toEqual({ origin: "off", plan: { setup: [], lint: [], test: [], toolchain: {}, excluded: [] } });
+    const none = {
+      list: async () => Promise.reject(new Error("must not be read")),
+      read: async () => Promise.reject(new Error("must not be read")),
+    };
+    expect(await resolveChecks({ ...settings, checks: "off" }, none)).toEqual({
+      origin: "off",
+      plan: { setup: [], lint: [], test: [], toolchain: {}, excluded: [] },
+    });
     expect((await resolveChecks({ ...settings, lint: ["ruff check"], checks: "off" }, none)).origin).toBe("config");
   });
 

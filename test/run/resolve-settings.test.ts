@@ -12,26 +12,57 @@ describe("resolveSettings", () => {
   const defaults = { model: "gpt-4o", weakModel: "gpt-4o-mini" };
 
   it("takes an allowed --model and the config's settings", () => {
-    const r = resolveSettings(config({ allowed_models: ["o3"], timeout: 2 }), { model: "o3", editFormat: "whole" }, defaults);
-    expect(r).toEqual({ ok: true, value: expect.objectContaining({ model: "o3", weakModel: "gpt-4o-mini", editFormat: "whole", timeoutMs: 120_000 }) });
+    const r = resolveSettings(
+      config({ allowed_models: ["o3"], timeout: 2 }),
+      { model: "o3", editFormat: "whole" },
+      defaults,
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: expect.objectContaining({
+        model: "o3",
+        weakModel: "gpt-4o-mini",
+        editFormat: "whole",
+        timeoutMs: 120_000,
+      }),
+    });
   });
 
   it("refuses a model the config does not allow, naming the allowed ones", () => {
     expect(resolveSettings(config({ allowed_models: ["o3"] }), { model: "evil-model" }, defaults)).toEqual({
       ok: false,
       reason: "model-not-allowed",
-      message: "Model `evil-model` is not allowed here. Allowed: `gpt-4o`, `o3` (set `allowed_models` in `.github/aider.yml`).",
+      message:
+        "Model `evil-model` is not allowed here. Allowed: `gpt-4o`, `o3` (set `allowed_models` in `.github/aider.yml`).",
     });
   });
 
   it("edit_format architect: two-step runs, the editor's model and format from editor_model / editor_edit_format, else defaults (issue #34)", () => {
     const two = resolveSettings(config({ edit_format: "architect", editor_model: "small" }), {}, { model: "gpt-4o" });
-    expect(two.ok && two.value).toMatchObject({ architect: true, model: "gpt-4o", editFormat: "diff", editorModel: "small", editorEditFormat: "diff" });
-    const whole = resolveSettings(config({ edit_format: "architect", editor_edit_format: "whole" }), {}, { model: "gpt-4o" });
-    expect(whole.ok && whole.value).toMatchObject({ architect: true, editorModel: "gpt-4o", editorEditFormat: "whole" });
+    expect(two.ok && two.value).toMatchObject({
+      architect: true,
+      model: "gpt-4o",
+      editFormat: "diff",
+      editorModel: "small",
+      editorEditFormat: "diff",
+    });
+    const whole = resolveSettings(
+      config({ edit_format: "architect", editor_edit_format: "whole" }),
+      {},
+      { model: "gpt-4o" },
+    );
+    expect(whole.ok && whole.value).toMatchObject({
+      architect: true,
+      editorModel: "gpt-4o",
+      editorEditFormat: "whole",
+    });
     const plain = resolveSettings(config({ edit_format: "udiff" }), {}, { model: "gpt-4o" });
     expect(plain.ok && plain.value.architect).toBeUndefined();
-    expect(plain.ok && plain.value).toMatchObject({ editFormat: "udiff", editorModel: "gpt-4o", editorEditFormat: "udiff" });
+    expect(plain.ok && plain.value).toMatchObject({
+      editFormat: "udiff",
+      editorModel: "gpt-4o",
+      editorEditFormat: "udiff",
+    });
     expect(parseRepoConfig({ editor_edit_format: "architect" }).ok).toBe(false);
   });
 });

@@ -7,7 +7,14 @@ import type { RunRequest } from "../../src/run/run-request.js";
 import { changedResult, runSettings } from "../helpers/run-fixtures.js";
 
 const settings = runSettings();
-const prTarget = { kind: "pull-request" as const, number: 4, headRef: "feat", headSha: "a".repeat(40), headCloneUrl: "https://git/acme/w.git", isFork: false };
+const prTarget = {
+  kind: "pull-request" as const,
+  number: 4,
+  headRef: "feat",
+  headSha: "a".repeat(40),
+  headCloneUrl: "https://git/acme/w.git",
+  isFork: false,
+};
 const request = (over: Partial<RunRequest> = {}): RunRequest => ({
   jobId: "j1",
   deliveryId: "j1",
@@ -35,7 +42,10 @@ function harness(coder: RunJobDeps["coder"], controller = new AbortController(),
     react: async (c) => void calls.push(`react ${c}`),
     startCheckRun: async () => 7,
     finishCheckRun: async (_id, r) => void calls.push(`check ${r.conclusion}`),
-    openPullRequest: async (pr) => (calls.push(`pr ${pr.branch} -> ${pr.base} draft=${pr.draft} fixes #${pr.issue.number} for ${pr.requester.login}`), { number: 12, url: "https://x/pull/12" }),
+    openPullRequest: async (pr) => (
+      calls.push(`pr ${pr.branch} -> ${pr.base} draft=${pr.draft} fixes #${pr.issue.number} for ${pr.requester.login}`),
+      { number: 12, url: "https://x/pull/12" }
+    ),
     replyToReviewComment: async () => void calls.push("reply"),
     installationToken: async () => "ghs_secret",
     commitUrl: (sha) => `https://x/commit/${sha}`,
@@ -163,7 +173,11 @@ describe("runJob", () => {
     const h = harness(async () => changed);
     const out = await runJob(request(), {
       ...h.deps,
-      tempDir: { create: async () => Promise.reject(new Error("ENOENT: no such file or directory, mkdtemp '/nope/aider-bot-job-'")), remove: async () => undefined },
+      tempDir: {
+        create: async () =>
+          Promise.reject(new Error("ENOENT: no such file or directory, mkdtemp '/nope/aider-bot-job-'")),
+        remove: async () => undefined,
+      },
     });
     expect(out).toMatchObject({ kind: "error" });
     expect(h.statuses.at(-1)).toContain("The run failed: ENOENT");
@@ -182,7 +196,10 @@ describe("runJob", () => {
 
   it("starts the warm-up of the repository's language while the branch is cloned, before the coder", async () => {
     const h = harness(async () => (h.calls.push("coder"), changed));
-    await runJob(request({ language: "TypeScript" }), { ...h.deps, warmWhileCloning: (r) => void h.calls.push(`warm ${r.language}`) });
+    await runJob(request({ language: "TypeScript" }), {
+      ...h.deps,
+      warmWhileCloning: (r) => void h.calls.push(`warm ${r.language}`),
+    });
     expect(h.calls.slice(0, 3)).toEqual(["clone feat", "warm TypeScript", "coder"]);
   });
 
@@ -197,8 +214,12 @@ describe("runJob", () => {
     let finishRemoval!: () => void;
     const removal = new Promise<void>((resolve) => (finishRemoval = resolve));
     let ended = false;
-    const run = runJob(request(), { ...h.deps, tempDir: { create: async () => "/tmp/fake-job", remove: () => removal } }).then(() => (ended = true));
-    for (let i = 0; i < 50 && !h.statuses.some((s) => s.includes("🚀 Pushed")); i++) await new Promise((r) => setImmediate(r));
+    const run = runJob(request(), {
+      ...h.deps,
+      tempDir: { create: async () => "/tmp/fake-job", remove: () => removal },
+    }).then(() => (ended = true));
+    for (let i = 0; i < 50 && !h.statuses.some((s) => s.includes("🚀 Pushed")); i++)
+      await new Promise((r) => setImmediate(r));
     expect(h.statuses.at(-1)).toContain("🚀 Pushed");
     expect(ended).toBe(false);
     finishRemoval();
@@ -246,9 +267,18 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
     const h = harness(async (_root, options) => ((seen = options), changed));
     const order: string[] = [];
     h.deps.prContext = async (r) => (order.push(`context ${r.jobId}`), prepared);
-    h.deps.afterRun = async (_r, outcome, p) => (order.push(`after ${outcome.kind} ${p === prepared}`), "**Review threads**\n- `PRRT_1`: addressed");
+    h.deps.afterRun = async (_r, outcome, p) => (
+      order.push(`after ${outcome.kind} ${p === prepared}`),
+      "**Review threads**\n- `PRRT_1`: addressed"
+    );
     const out = await runJob(request({ files: ["src/a.ts"] }), h.deps);
-    expect(seen).toMatchObject({ message: "Address thread PRRT_1.", prContext: prepared.blocks, files: ["src/a.ts", "src/t.ts"], autoTest: true, reproduceTest: true });
+    expect(seen).toMatchObject({
+      message: "Address thread PRRT_1.",
+      prContext: prepared.blocks,
+      files: ["src/a.ts", "src/t.ts"],
+      autoTest: true,
+      reproduceTest: true,
+    });
     expect(order).toEqual(["context j1", "after pushed true"]);
     expect(out.context).toBe(`**Review threads**\n- \`PRRT_1\`: addressed\n\n${prepared.details}`);
     expect(h.statuses.at(-1)).toContain("Context from this pull request (9 tokens)");
@@ -257,8 +287,15 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
 
   it("a refusal (nothing to address) ends the run before cloning, with the reason", async () => {
     const h = harness(async () => changed);
-    h.deps.prContext = async () => ({ ...prepared, refuse: "There is no unresolved review thread on this pull request." });
-    const addressReviews = { mode: { kind: "address-reviews" as const, threads: [], extra: "" }, budget: {} as never, resolveThreads: true };
+    h.deps.prContext = async () => ({
+      ...prepared,
+      refuse: "There is no unresolved review thread on this pull request.",
+    });
+    const addressReviews = {
+      mode: { kind: "address-reviews" as const, threads: [], extra: "" },
+      budget: {} as never,
+      resolveThreads: true,
+    };
     const out = await runJob(request({ context: addressReviews }), h.deps);
     expect(out.kind).toBe("nothing-to-do");
     expect(h.calls.some((c) => c.startsWith("clone"))).toBe(false);
@@ -273,7 +310,8 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
     let clonedBeforeContext = false;
     h.deps.prContext = async () => {
       // The context answers only once the clone has started: awaiting it before cloning would never finish.
-      for (let i = 0; i < 100 && !h.calls.some((c) => c.startsWith("clone")); i++) await new Promise((r) => setImmediate(r));
+      for (let i = 0; i < 100 && !h.calls.some((c) => c.startsWith("clone")); i++)
+        await new Promise((r) => setImmediate(r));
       clonedBeforeContext = h.calls.some((c) => c.startsWith("clone"));
       release();
       await gate;
@@ -305,14 +343,26 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
 });
 
 describe("runJob: plans and transcripts (issue #34)", () => {
-  const planAnswer: CoderResult = { outcome: "no-changes", answer: "1. edit `a.ts`", reflections: 0, tokens: { prompt: 1, completion: 1 }, costUsd: null, explanation: "", shell: [], elapsedMs: 1 };
+  const planAnswer: CoderResult = {
+    outcome: "no-changes",
+    answer: "1. edit `a.ts`",
+    reflections: 0,
+    tokens: { prompt: 1, completion: 1 },
+    costUsd: null,
+    explanation: "",
+    shell: [],
+    elapsedMs: 1,
+  };
 
   it("a plan run asks in architect mode, commits nothing and leaves the plan, made on the cloned commit, as its status", async () => {
     const seen: unknown[] = [];
     const h = harness(async (_root, options) => (seen.push([options.askOnly, options.architect]), planAnswer));
     let superseded = 0;
     h.deps.github.supersedeOlderPlans = async () => void superseded++;
-    const out = await runJob(request({ verb: "plan" }), { ...h.deps, render: { ...h.deps.render, plan: (o) => `PLAN on ${o.sha.slice(0, 3)}: ${o.plan}` } });
+    const out = await runJob(request({ verb: "plan" }), {
+      ...h.deps,
+      render: { ...h.deps.render, plan: (o) => `PLAN on ${o.sha.slice(0, 3)}: ${o.plan}` },
+    });
     expect(out).toMatchObject({ kind: "planned", plan: "1. edit `a.ts`", sha: "b".repeat(40) });
     expect(seen).toEqual([[true, true]]);
     expect(h.calls).not.toContain("push feat");
@@ -326,7 +376,9 @@ describe("runJob: plans and transcripts (issue #34)", () => {
     const out = await runJob(request({ plan: { id: "p", commentId: 3, sha: "a".repeat(40), text: "1. x" } }), h.deps);
     expect(out.kind).toBe("refused");
     expect(asked).toBe(0);
-    expect(h.statuses.at(-1)).toContain("The branch moved since this plan was made: it was made on `aaaaaaa` and the head is now `bbbbbbb`");
+    expect(h.statuses.at(-1)).toContain(
+      "The branch moved since this plan was made: it was made on `aaaaaaa` and the head is now `bbbbbbb`",
+    );
   });
 
   it("the transcript goes to the Check Run's text, redacted, to the store, and the status links to it", async () => {
@@ -338,7 +390,11 @@ describe("runJob: plans and transcripts (issue #34)", () => {
     h.deps.github.finishCheckRun = async (_id, r) => void texts.push(r.text);
     h.deps.github.checkRunUrl = (id) => `https://x/runs/${id}`;
     const stored: string[] = [];
-    await runJob(request(), { ...h.deps, redact: (t) => t.replaceAll("ghs_secret", "[REDACTED]"), transcripts: { save: async (id, t) => void stored.push(`${id}:${t}`) } });
+    await runJob(request(), {
+      ...h.deps,
+      redact: (t) => t.replaceAll("ghs_secret", "[REDACTED]"),
+      transcripts: { save: async (id, t) => void stored.push(`${id}:${t}`) },
+    });
     expect(texts[0]).toContain("answer with [REDACTED]");
     expect(texts[0]).not.toContain("ghs_secret");
     expect(stored[0]).toMatch(/^j1:# Run transcript/);

@@ -2,7 +2,10 @@ import { noreplyEmail, runIdFromMessage, runTrailers } from "../../src/run/run-t
 
 describe("run trailers", () => {
   it("names the requester with their noreply address and the run", () => {
-    expect(runTrailers("d-1", { login: "ann", id: 7 })).toEqual(["Co-authored-by: ann <7+ann@users.noreply.github.com>", "Aider-Bot-Run: d-1"]);
+    expect(runTrailers("d-1", { login: "ann", id: 7 })).toEqual([
+      "Co-authored-by: ann <7+ann@users.noreply.github.com>",
+      "Aider-Bot-Run: d-1",
+    ]);
     expect(noreplyEmail({ login: "bob" })).toBe("bob@users.noreply.github.com");
   });
 

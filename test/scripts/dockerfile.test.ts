@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 describe("Dockerfile", () => {
   const dockerfile = readFileSync("Dockerfile", "utf8");
   const buildStage = dockerfile.split(/^FROM /m)[1] ?? "";
-  const copied = [...buildStage.matchAll(/^COPY (?!--from)(.+)$/gm)].flatMap((m) => m[1]!.trim().split(/\s+/).slice(0, -1));
+  const copied = [...buildStage.matchAll(/^COPY (?!--from)(.+)$/gm)].flatMap((m) =>
+    m[1]!.trim().split(/\s+/).slice(0, -1),
+  );
   const covered = (file: string) => copied.some((c) => file === c || file.startsWith(`${c.replace(/\/$/, "")}/`));
 
   it("copies every file `npm run build` reads into the build stage before running it", () => {
@@ -16,7 +18,8 @@ describe("Dockerfile", () => {
     const read = [...build.matchAll(/(?:-p |node )([\w./-]+)/g)].map((m) => m[1]!);
     expect(read).toEqual(expect.arrayContaining(["tsconfig.build.json", "scripts/bundle.mjs"]));
     // tsc's project extends tsconfig.json and compiles src/.
-    for (const file of [...read, "tsconfig.json", "src/cli/main.ts"]) expect({ file, copied: covered(file) }).toEqual({ file, copied: true });
+    for (const file of [...read, "tsconfig.json", "src/cli/main.ts"])
+      expect({ file, copied: covered(file) }).toEqual({ file, copied: true });
     expect(buildStage.indexOf("RUN npm run build")).toBeGreaterThan(buildStage.lastIndexOf("\nCOPY "));
   });
 });

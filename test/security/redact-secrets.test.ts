@@ -1,7 +1,11 @@
 import { generateKeyPairSync } from "node:crypto";
 import { createSecretRedactor, redactDeep, REDACTED } from "../../src/security/redact-secrets.js";
 
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+const { privateKey } = generateKeyPairSync("rsa", {
+  modulusLength: 1024,
+  privateKeyEncoding: { type: "pkcs8", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
 
 describe("createSecretRedactor", () => {
   it("removes every registered value, including one registered after creation", () => {
@@ -20,7 +24,11 @@ describe("createSecretRedactor", () => {
     const indented = lines.map((l) => `    ${l}`).join("\n");
     for (const l of lines) expect(r.redact(indented)).not.toContain(l);
     // A PEM block of a key we were never told about.
-    const other = generateKeyPairSync("ec", { namedCurve: "P-256", privateKeyEncoding: { type: "sec1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } }).privateKey;
+    const other = generateKeyPairSync("ec", {
+      namedCurve: "P-256",
+      privateKeyEncoding: { type: "sec1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    }).privateKey;
     const text = createSecretRedactor().redact(`before\n${other}after`);
     expect(text).toBe(`before\n${REDACTED}\nafter`);
   });
@@ -42,9 +50,13 @@ describe("createSecretRedactor", () => {
       "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiIxMjMiLCJpYXQiOjF9.c2lnbmF0dXJlLXBhcnQ",
     ];
     for (const s of samples) expect(r.redact(`value: ${s} end`)).toBe(`value: ${REDACTED} end`);
-    expect(r.redact("push https://x-access-token:abcdef123456@github.com/o/r.git")).toBe(`push https://x-access-token:${REDACTED}@github.com/o/r.git`);
+    expect(r.redact("push https://x-access-token:abcdef123456@github.com/o/r.git")).toBe(
+      `push https://x-access-token:${REDACTED}@github.com/o/r.git`,
+    );
     expect(r.redact("Authorization: token abcdef1234567890")).toBe(`Authorization: token ${REDACTED}`);
-    expect(r.redact("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).toBe(`aws_secret_access_key = ${REDACTED}`);
+    expect(r.redact("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).toBe(
+      `aws_secret_access_key = ${REDACTED}`,
+    );
   });
 
   it("leaves ordinary text alone and skips values too short to be secrets", () => {
@@ -55,6 +67,10 @@ describe("createSecretRedactor", () => {
 
   it("redactDeep reaches strings inside objects and arrays", () => {
     const r = createSecretRedactor(["super-secret-value"]);
-    expect(redactDeep({ a: ["super-secret-value"], b: { c: "x super-secret-value" }, n: 1 }, r.redact)).toEqual({ a: [REDACTED], b: { c: `x ${REDACTED}` }, n: 1 });
+    expect(redactDeep({ a: ["super-secret-value"], b: { c: "x super-secret-value" }, n: 1 }, r.redact)).toEqual({
+      a: [REDACTED],
+      b: { c: `x ${REDACTED}` },
+      n: 1,
+    });
   });
 });

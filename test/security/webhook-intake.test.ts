@@ -19,8 +19,17 @@ describe("createWebhookIntake", () => {
   beforeEach(async () => {
     received = [];
     logLines = [];
-    const log = await createRedactingLogger({ level: "debug", redactor: createSecretRedactor(), sink: { write: (l) => logLines.push(l) } });
-    intake = createWebhookIntake({ secret: SECRET, log, limit: 2 * 1024 * 1024, receive: async (e) => void received.push(e) });
+    const log = await createRedactingLogger({
+      level: "debug",
+      redactor: createSecretRedactor(),
+      sink: { write: (l) => logLines.push(l) },
+    });
+    intake = createWebhookIntake({
+      secret: SECRET,
+      log,
+      limit: 2 * 1024 * 1024,
+      receive: async (e) => void received.push(e),
+    });
     server = http.createServer((req, res) => void intake.handle(req, res));
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -31,13 +40,25 @@ describe("createWebhookIntake", () => {
   });
 
   const post = (body: string, headers: Record<string, string> = {}) =>
-    fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "d-1", "x-hub-signature-256": sign(body), ...headers } });
+    fetch(url, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issues",
+        "x-github-delivery": "d-1",
+        "x-hub-signature-256": sign(body),
+        ...headers,
+      },
+    });
 
   it("passes a signed event to the app and logs one line without the payload", async () => {
     const body = JSON.stringify({ action: "opened", marker: "PAYLOAD-TEXT" });
     const res = await post(body);
     expect(res.status).toBe(200);
-    expect(received).toEqual([{ id: "d-1", name: "issues", payload: { action: "opened", marker: "PAYLOAD-TEXT" }, raw: body }]);
+    expect(received).toEqual([
+      { id: "d-1", name: "issues", payload: { action: "opened", marker: "PAYLOAD-TEXT" }, raw: body },
+    ]);
     expect(logLines).toHaveLength(1);
     expect(logLines[0]).toContain('"verdict":"accepted"');
     expect(logLines[0]).toContain(`"bytes":${body.length}`);
@@ -56,7 +77,13 @@ describe("createWebhookIntake", () => {
   });
 
   it("refuses a body over the cap from its Content-Length with 413, buffering nothing", async () => {
-    const head = { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "d-2", "x-hub-signature-256": "sha256=00", "content-length": String(3 * 1024 * 1024) };
+    const head = {
+      "content-type": "application/json",
+      "x-github-event": "issues",
+      "x-github-delivery": "d-2",
+      "x-hub-signature-256": "sha256=00",
+      "content-length": String(3 * 1024 * 1024),
+    };
     const status = await rawPost(url, head, (socket) => socket.write("x".repeat(64 * 1024)));
     expect(status).toBe(413);
     expect(intake.stats().peakBufferedBytes).toBe(0);
@@ -64,7 +91,13 @@ describe("createWebhookIntake", () => {
   });
 
   it("stops a streamed body (no Content-Length) as soon as it passes the cap, holding at most the cap", async () => {
-    const head = { "content-type": "application/json", "x-github-event": "issues", "x-github-delivery": "d-3", "x-hub-signature-256": "sha256=00", "transfer-encoding": "chunked" };
+    const head = {
+      "content-type": "application/json",
+      "x-github-event": "issues",
+      "x-github-delivery": "d-3",
+      "x-hub-signature-256": "sha256=00",
+      "transfer-encoding": "chunked",
+    };
     const chunk = "y".repeat(256 * 1024);
     const status = await rawPost(url, head, (socket) => {
       let sent = 0;

@@ -3,10 +3,17 @@ import { emptyBucket, heldAmount, reserve, settle, type BucketState } from "../.
 import { dayKey, monthKey, nextDayStart, nextMonthStart } from "../../src/spend/period-key.js";
 import type { Limit } from "../../src/spend/spend-limits.js";
 
-type Op = { kind: "reserve"; usd: number; tokens: number } | { kind: "settle"; pick: number; usd: number; tokens: number; unpriced: boolean } | { kind: "tick"; ms: number };
+type Op =
+  | { kind: "reserve"; usd: number; tokens: number }
+  | { kind: "settle"; pick: number; usd: number; tokens: number; unpriced: boolean }
+  | { kind: "tick"; ms: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant("reserve" as const), usd: fc.integer({ min: 0, max: 5_000_000 }), tokens: fc.integer({ min: 0, max: 50_000 }) }),
+  fc.record({
+    kind: fc.constant("reserve" as const),
+    usd: fc.integer({ min: 0, max: 5_000_000 }),
+    tokens: fc.integer({ min: 0, max: 50_000 }),
+  }),
   fc.record({
     kind: fc.constant("settle" as const),
     pick: fc.nat(),
@@ -16,7 +23,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
   fc.record({ kind: fc.constant("tick" as const), ms: fc.integer({ min: 0, max: 2_000 }) }),
 );
-const limit: fc.Arbitrary<Limit> = fc.record({ usdMicros: fc.integer({ min: 0, max: 20_000_000 }), tokens: fc.integer({ min: 0, max: 200_000 }) }, { requiredKeys: [] });
+const limit: fc.Arbitrary<Limit> = fc.record(
+  { usdMicros: fc.integer({ min: 0, max: 20_000_000 }), tokens: fc.integer({ min: 0, max: 200_000 }) },
+  { requiredKeys: [] },
+);
 
 describe("reserve/settle arithmetic (property)", () => {
   it("never drifts, never goes negative, and a granted hold never takes a bucket past its limit", () => {
@@ -48,7 +58,8 @@ describe("reserve/settle arithmetic (property)", () => {
             buckets.forEach((b, i) => {
               const held = heldAmount(b, now);
               const l = limits[i]!;
-              if (l.usdMicros !== undefined) expect(b.spent.usdMicros + held.usdMicros).toBeLessThanOrEqual(l.usdMicros);
+              if (l.usdMicros !== undefined)
+                expect(b.spent.usdMicros + held.usdMicros).toBeLessThanOrEqual(l.usdMicros);
               if (l.tokens !== undefined) expect(b.spent.tokens + held.tokens).toBeLessThanOrEqual(l.tokens);
             });
             continue;
@@ -84,7 +95,16 @@ describe("reserve/settle arithmetic (property)", () => {
   });
 });
 
-const ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham", "America/Sao_Paulo", "Pacific/Apia"];
+const ZONES = [
+  "UTC",
+  "Europe/Berlin",
+  "America/New_York",
+  "Asia/Kolkata",
+  "Australia/Lord_Howe",
+  "Pacific/Chatham",
+  "America/Sao_Paulo",
+  "Pacific/Apia",
+];
 const instant = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2060, 0, 1) });
 
 describe("period keys in a time zone (property)", () => {

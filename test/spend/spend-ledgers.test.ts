@@ -60,10 +60,17 @@ describe.each(stores)("%s ledger", (_name, make) => {
         { key: "installation/1/day/2026-11-28", limit: {}, ttlMs: DAY },
       ];
       const now = Date.now();
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).reserve(buckets, `r${i}`, { usdMicros: 0, tokens: 10 }, now + 60_000, now)));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).reserve(buckets, `r${i}`, { usdMicros: 0, tokens: 10 }, now + 60_000, now),
+        ),
+      );
       expect(outcomes.filter((o) => o.ok)).toHaveLength(5);
       const refused = outcomes.find((o) => !o.ok);
-      expect(refused).toMatchObject({ ok: false, crossing: { index: 0, unit: "tokens", spent: 0, held: 50, limit: 55, asked: 10 } });
+      expect(refused).toMatchObject({
+        ok: false,
+        crossing: { index: 0, unit: "tokens", spent: 0, held: 50, limit: 55, asked: 10 },
+      });
       const [day, installation] = await a.read(buckets.map((x) => x.key));
       expect(Object.keys(day!.holds)).toHaveLength(5);
       expect(Object.keys(installation!.holds)).toHaveLength(5);
@@ -78,7 +85,15 @@ describe.each(stores)("%s ledger", (_name, make) => {
       let round = 0;
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.record({ settle: fc.boolean(), usd: fc.integer({ min: 0, max: 3_000_000 }), tokens: fc.integer({ min: 0, max: 9_000 }), unpriced: fc.boolean() }), { maxLength: 12 }),
+          fc.array(
+            fc.record({
+              settle: fc.boolean(),
+              usd: fc.integer({ min: 0, max: 3_000_000 }),
+              tokens: fc.integer({ min: 0, max: 9_000 }),
+              unpriced: fc.boolean(),
+            }),
+            { maxLength: 12 },
+          ),
           async (ops) => {
             const buckets: LedgerBucket[] = [
               { key: `p${++round}/a`, limit: { usdMicros: 5_000_000, tokens: 20_000 }, ttlMs: DAY },

@@ -102,23 +102,28 @@ describe("fs workspace", () => {
       ["edit", "wf/ci.yml", "on: pull_request_target\n"],
       ["create", "wf/new.yml", "on: push\n"],
       ["delete", "wf/ci.yml", null],
-    ])("refuses to %s %s, naming the protected path it leads to, and changes nothing on disk", async (_, p, content) => {
-      const ws = createFsWorkspace(root, exec);
-      const err = await ws
-        .write(
-          new Map<string, string | null>([
-            ["src/ok.txt", "fine"],
-            [p, content],
-          ]),
-        )
-        .catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(UnsafePathError);
-      expect((err as Error).message).toMatch(/^Refused to edit `wf\/[a-z]+\.yml`: through a symbolic link it is `\.github\/workflows\/[a-z]+\.yml`/);
-      expect((err as Error).message).toMatch(/protected path/);
-      expect(await readdir(path.join(root, ".github", "workflows"))).toEqual(["ci.yml"]);
-      expect(await readFile(ci(), "utf8")).toBe("on: push\n");
-      await expect(stat(path.join(root, "src", "ok.txt"))).rejects.toThrow();
-    });
+    ])(
+      "refuses to %s %s, naming the protected path it leads to, and changes nothing on disk",
+      async (_, p, content) => {
+        const ws = createFsWorkspace(root, exec);
+        const err = await ws
+          .write(
+            new Map<string, string | null>([
+              ["src/ok.txt", "fine"],
+              [p, content],
+            ]),
+          )
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(UnsafePathError);
+        expect((err as Error).message).toMatch(
+          /^Refused to edit `wf\/[a-z]+\.yml`: through a symbolic link it is `\.github\/workflows\/[a-z]+\.yml`/,
+        );
+        expect((err as Error).message).toMatch(/protected path/);
+        expect(await readdir(path.join(root, ".github", "workflows"))).toEqual(["ci.yml"]);
+        expect(await readFile(ci(), "utf8")).toBe("on: push\n");
+        await expect(stat(path.join(root, "src", "ok.txt"))).rejects.toThrow();
+      },
+    );
 
     it("refuses a link to a protected file as the last component too", async () => {
       await symlink(".github/workflows/ci.yml", path.join(root, "ci-link.yml"));
@@ -152,7 +157,11 @@ describe("fs workspace", () => {
     expect((await stat(path.join(root, "src", "a.ts"))).mode & 0o777).toBe(0o755);
     expect(await readFile(path.join(root, "deep/new/file.txt"), "utf8")).toBe("hi\n");
     await expect(stat(path.join(root, "latin1.txt"))).rejects.toThrow();
-    const leftovers = [...(await readdir(root)), ...(await readdir(path.join(root, "src"))), ...(await readdir(path.join(root, "deep/new")))];
+    const leftovers = [
+      ...(await readdir(root)),
+      ...(await readdir(path.join(root, "src"))),
+      ...(await readdir(path.join(root, "deep/new"))),
+    ];
     expect(leftovers.filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 

@@ -41,7 +41,9 @@ describe("changeHistory", () => {
   });
 
   test("parseChangeHistory reads git's records", () => {
-    expect(parseChangeHistory("\x1eabc123\n\nsrc/a.ts\nsrc/b.ts\n\x1edef456 0a1b2c\n\nREADME.md\n\x1e\n\nall.ts\n")).toEqual([["src/a.ts", "src/b.ts"], ["README.md"]]);
+    expect(
+      parseChangeHistory("\x1eabc123\n\nsrc/a.ts\nsrc/b.ts\n\x1edef456 0a1b2c\n\nREADME.md\n\x1e\n\nall.ts\n"),
+    ).toEqual([["src/a.ts", "src/b.ts"], ["README.md"]]);
     expect(parseChangeHistory("")).toEqual([]);
   });
 });

@@ -19,11 +19,24 @@ describe("openCleanGitDir: the checkout's .git/shallow", () => {
     secret = path.join(dir, "secret.txt");
     await writeFile(secret, "TOP-SECRET-VALUE\n");
     execFileSync("git", ["init", "-q", checkout]);
-    execFileSync("git", ["-C", checkout, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "one"]);
+    execFileSync("git", [
+      "-C",
+      checkout,
+      "-c",
+      "user.name=t",
+      "-c",
+      "user.email=t@e",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "one",
+    ]);
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  const isShallow = async (clean: Awaited<ReturnType<typeof openCleanGitDir>>) => (await clean.run(["rev-parse", "--is-shallow-repository"])).stdout.trim();
+  const isShallow = async (clean: Awaited<ReturnType<typeof openCleanGitDir>>) =>
+    (await clean.run(["rev-parse", "--is-shallow-repository"])).stdout.trim();
 
   it("copies a shallow boundary of commit ids in", async () => {
     const head = execFileSync("git", ["-C", checkout, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
@@ -43,7 +56,10 @@ describe("openCleanGitDir: the checkout's .git/shallow", () => {
       expect(await isShallow(clean)).toBe("false");
       // Git writes a boundary into the clean dir; closing copies it back by replacing the link, not through it.
       const head = (await clean.run(["rev-parse", "HEAD"])).stdout.trim();
-      await writeFile(path.join((await clean.run(["rev-parse", "--absolute-git-dir"])).stdout.trim(), "shallow"), `${head}\n`);
+      await writeFile(
+        path.join((await clean.run(["rev-parse", "--absolute-git-dir"])).stdout.trim(), "shallow"),
+        `${head}\n`,
+      );
     } finally {
       await clean.close();
     }

@@ -10,7 +10,12 @@ afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true 
 
 describe("gitContentIds", () => {
   test("clean tracked files get git's blob id; edited, deleted, untracked files and symlinks get none", async () => {
-    const dir = await makeRepo({ "src/a.ts": "export const a = 1;\n", "src/b.py": "def b():\n    pass\n", "c.rb": "x = 1\n", "bin/run.sh": "#!/bin/sh\n" });
+    const dir = await makeRepo({
+      "src/a.ts": "export const a = 1;\n",
+      "src/b.py": "def b():\n    pass\n",
+      "c.rb": "x = 1\n",
+      "bin/run.sh": "#!/bin/sh\n",
+    });
     dirs.push(dir);
     await chmod(path.join(dir, "bin/run.sh"), 0o755);
     await sh(dir, ["add", "bin/run.sh"]);
@@ -50,15 +55,31 @@ describe("gitContentIds", () => {
 describe("cleanBlobIds", () => {
   const id = (c: string) => c.repeat(40);
   /** `git ls-files -s -z` entries. */
-  const ls = (...entries: [string, string, number, string][]) => entries.map(([m, i, s, p]) => `${m} ${i} ${s}\t${p}\0`).join("");
+  const ls = (...entries: [string, string, number, string][]) =>
+    entries.map(([m, i, s, p]) => `${m} ${i} ${s}\t${p}\0`).join("");
   test.each([
     ["a regular file", ls(["100644", id("a"), 0, "a.ts"]), "", { "a.ts": id("a") }],
     ["an executable", ls(["100755", id("b"), 0, "x.sh"]), "", { "x.sh": id("b") }],
-    ["a path with spaces and a tab", ls(["100644", id("c"), 0, "some dir/a\tb.ts"]), "", { "some dir/a\tb.ts": id("c") }],
-    ["a changed file", ls(["100644", id("a"), 0, "a.ts"], ["100644", id("d"), 0, "b.ts"]), "a.ts\0", { "b.ts": id("d") }],
+    [
+      "a path with spaces and a tab",
+      ls(["100644", id("c"), 0, "some dir/a\tb.ts"]),
+      "",
+      { "some dir/a\tb.ts": id("c") },
+    ],
+    [
+      "a changed file",
+      ls(["100644", id("a"), 0, "a.ts"], ["100644", id("d"), 0, "b.ts"]),
+      "a.ts\0",
+      { "b.ts": id("d") },
+    ],
     ["a symlink", ls(["120000", id("e"), 0, "link"]), "", {}],
     ["a submodule", ls(["160000", id("f"), 0, "vendor/lib"]), "", {}],
-    ["a conflict (stages 1-3)", ls(["100644", id("1"), 1, "c.ts"], ["100644", id("2"), 2, "c.ts"], ["100644", id("3"), 3, "c.ts"]), "c.ts\0", {}],
+    [
+      "a conflict (stages 1-3)",
+      ls(["100644", id("1"), 1, "c.ts"], ["100644", id("2"), 2, "c.ts"], ["100644", id("3"), 3, "c.ts"]),
+      "c.ts\0",
+      {},
+    ],
     ["nothing", "", "", {}],
   ])("%s", (_name, staged, changed, expected) => {
     expect(Object.fromEntries(cleanBlobIds(staged, changed))).toEqual(expected);

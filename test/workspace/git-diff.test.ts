@@ -19,7 +19,10 @@ describe("diffStats of new files a repository's script may have replaced", () =>
   });
 
   it("counts a new symbolic link as git commits it (one line, its target's path), never reading the file it names", async () => {
-    await writeFile(path.join(outside, "app.pem"), "-----BEGIN PRIVATE KEY-----\nline\nline\nline\n-----END PRIVATE KEY-----\n");
+    await writeFile(
+      path.join(outside, "app.pem"),
+      "-----BEGIN PRIVATE KEY-----\nline\nline\nline\n-----END PRIVATE KEY-----\n",
+    );
     await symlink(path.join(outside, "app.pem"), path.join(dir, "notes.py"));
     // (Old code read through this: /proc/self/environ counted as 0 lines; a link to /dev/zero grew until out of memory.)
     await symlink("/proc/self/environ", path.join(dir, "environ.py"));

@@ -6,7 +6,12 @@ import { testExec } from "../helpers/test-exec.js";
 
 export const exec = testExec({ sourceEnv: process.env });
 
-const IDENT = { GIT_AUTHOR_NAME: "Seed", GIT_AUTHOR_EMAIL: "seed@example.com", GIT_COMMITTER_NAME: "Seed", GIT_COMMITTER_EMAIL: "seed@example.com" };
+const IDENT = {
+  GIT_AUTHOR_NAME: "Seed",
+  GIT_AUTHOR_EMAIL: "seed@example.com",
+  GIT_COMMITTER_NAME: "Seed",
+  GIT_COMMITTER_EMAIL: "seed@example.com",
+};
 /** No automatic `git maintenance` after a fixture's commit or fetch, nor `gc` after its push: processes no test needs. */
 const QUIET_GIT = {
   GIT_CONFIG_COUNT: "2",
@@ -64,7 +69,11 @@ export interface ServedRemote {
 export async function serveRemote(prefix: string, token: string, files: Record<string, string>): Promise<ServedRemote> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), prefix));
   const bare = await seedBareRepo(path.join(tmp, "remote"), "acme/app.git", files);
-  const server = await startGitHttpServer({ projectRoot: path.join(tmp, "remote"), requireToken: token, sourceEnv: process.env });
+  const server = await startGitHttpServer({
+    projectRoot: path.join(tmp, "remote"),
+    requireToken: token,
+    sourceEnv: process.env,
+  });
   return {
     tmp,
     bare,

@@ -28,7 +28,9 @@ describe("git smart-HTTP test server", () => {
     expect(anon.headers.get("www-authenticate")).toMatch(/^Basic/);
     const bad = await fetch(refs, { headers: { Authorization: `Basic ${Buffer.from("x:nope").toString("base64")}` } });
     expect(bad.status).toBe(401);
-    const good = await fetch(refs, { headers: { Authorization: `Basic ${Buffer.from("x-access-token:sekrit-token").toString("base64")}` } });
+    const good = await fetch(refs, {
+      headers: { Authorization: `Basic ${Buffer.from("x-access-token:sekrit-token").toString("base64")}` },
+    });
     expect(good.status).toBe(200);
     expect(good.headers.get("content-type")).toBe("application/x-git-upload-pack-advertisement");
     expect(await good.text()).toContain("refs/heads/main");
@@ -47,7 +49,11 @@ describe("git smart-HTTP test server", () => {
     const body = gzipSync(Buffer.from(`${pkt("command=ls-refs\n")}0001${pkt("symrefs\n")}0000`));
     const res = await fetch(`${server.url}/o/r.git/git-upload-pack`, {
       method: "POST",
-      headers: { "Content-Type": "application/x-git-upload-pack-request", "Content-Encoding": "gzip", "Git-Protocol": "version=2" },
+      headers: {
+        "Content-Type": "application/x-git-upload-pack-request",
+        "Content-Encoding": "gzip",
+        "Git-Protocol": "version=2",
+      },
       body,
     });
     expect(res.status).toBe(200);

@@ -75,7 +75,9 @@ describe("git over smart HTTP with a token header", () => {
     const noToken = await git.clone({ url, branch: "main", dir: path.join(tmp, "x") }).catch((e: unknown) => e);
     expect(noToken).toBeInstanceOf(GitError);
     const wrong = "ghs_wrongtoken99999999";
-    const err = (await git.clone({ url, branch: "main", dir: path.join(tmp, "y"), token: wrong }).catch((e: unknown) => e)) as GitError;
+    const err = (await git
+      .clone({ url, branch: "main", dir: path.join(tmp, "y"), token: wrong })
+      .catch((e: unknown) => e)) as GitError;
     expect(err).toBeInstanceOf(GitError);
     const wrongB64 = Buffer.from(`x-access-token:${wrong}`).toString("base64");
     for (const text of [err.message, err.output]) {
@@ -95,7 +97,11 @@ describe("git over smart HTTP with a token header", () => {
     await writeFiles(mine, { "a.txt": "mine\n", "scratch.txt": "untracked, left alone\n" });
     await git.commit(mine, { paths: ["a.txt"], subject: "feat: mine" });
     await git.push({ dir: mine, branch: "main", token: TOKEN });
-    expect((await git.log(bare, 3, "main")).map((c) => c.subject)).toEqual(["feat: mine", "chore: theirs", "Initial commit"]);
+    expect((await git.log(bare, 3, "main")).map((c) => c.subject)).toEqual([
+      "feat: mine",
+      "chore: theirs",
+      "Initial commit",
+    ]);
     expect(await readFile(path.join(mine, "b.txt"), "utf8")).toBe("theirs\n");
     expect(await readFile(path.join(mine, "scratch.txt"), "utf8")).toBe("untracked, left alone\n");
   });
@@ -146,7 +152,10 @@ describe("git over smart HTTP with a token header", () => {
     afterEach(() => new Promise<void>((resolve) => capture.close(() => resolve())));
 
     const configs: [string, (dir: string) => string[][]][] = [
-      ["an include.path pointing at a file that redirects the remote", (dir) => [["config", "include.path", path.join(dir, "..", "evil.cfg")]]],
+      [
+        "an include.path pointing at a file that redirects the remote",
+        (dir) => [["config", "include.path", path.join(dir, "..", "evil.cfg")]],
+      ],
       [
         "the remote URL",
         () => [
@@ -156,23 +165,35 @@ describe("git over smart HTTP with a token header", () => {
       ],
       ["a url.insteadOf rewrite", () => [["config", `url.${captureUrl}/.insteadOf`, url.replace(/\/acme.*/, "/")]]],
       ["an http.proxy", () => [["config", "http.proxy", captureUrl]]],
-      ["a credential helper", () => [["config", "credential.helper", `!f() { cat >/dev/null; echo "$GIT_CONFIG_VALUE_1" > ${path.join(tmp, "helper.txt")}; }; f`]]],
+      [
+        "a credential helper",
+        () => [
+          [
+            "config",
+            "credential.helper",
+            `!f() { cat >/dev/null; echo "$GIT_CONFIG_VALUE_1" > ${path.join(tmp, "helper.txt")}; }; f`,
+          ],
+        ],
+      ],
     ];
-    it.each(configs)("push and fetch ignore %s: they still reach our URL, and the capture server gets nothing", async (_why, commands) => {
-      const dir = await clone("mine");
-      await writeFiles(dir, {
-        "a.txt": "x\n",
-        // What the include would pull in: every kind of redirect at once.
-        "../evil.cfg": `[url "${captureUrl}/"]\n\tinsteadOf = ${url.replace(/\/acme.*/, "/")}\n[http]\n\tproxy = ${captureUrl}\n[remote "origin"]\n\tpushurl = ${captureUrl}/evil.git\n`,
-      });
-      const c = await git.commit(dir, { paths: ["a.txt"], subject: "fix: x" });
-      for (const args of commands(dir)) await sh(dir, args);
-      await git.push({ dir, branch: "main", token: TOKEN });
-      expect(await git.fetch({ dir, branch: "main", token: TOKEN })).toBe(c.sha);
-      expect((await sh(bare, ["rev-parse", "main"])).trim()).toBe(c.sha);
-      expect(captured).toEqual([]);
-      await expect(readFile(path.join(tmp, "helper.txt"))).rejects.toThrow();
-    });
+    it.each(configs)(
+      "push and fetch ignore %s: they still reach our URL, and the capture server gets nothing",
+      async (_why, commands) => {
+        const dir = await clone("mine");
+        await writeFiles(dir, {
+          "a.txt": "x\n",
+          // What the include would pull in: every kind of redirect at once.
+          "../evil.cfg": `[url "${captureUrl}/"]\n\tinsteadOf = ${url.replace(/\/acme.*/, "/")}\n[http]\n\tproxy = ${captureUrl}\n[remote "origin"]\n\tpushurl = ${captureUrl}/evil.git\n`,
+        });
+        const c = await git.commit(dir, { paths: ["a.txt"], subject: "fix: x" });
+        for (const args of commands(dir)) await sh(dir, args);
+        await git.push({ dir, branch: "main", token: TOKEN });
+        expect(await git.fetch({ dir, branch: "main", token: TOKEN })).toBe(c.sha);
+        expect((await sh(bare, ["rev-parse", "main"])).trim()).toBe(c.sha);
+        expect(captured).toEqual([]);
+        await expect(readFile(path.join(tmp, "helper.txt"))).rejects.toThrow();
+      },
+    );
   });
 
   it("runs no hook while the token is in git's environment (a planted pre-push hook cannot read it)", async () => {

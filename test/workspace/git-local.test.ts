@@ -16,7 +16,12 @@ describe("git on a local checkout", () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it("commits only the given paths (new, modified, deleted); the user's other changes stay as they were", async () => {
-    await writeFiles(dir, { "a.txt": "A\n", "b.txt": "user's staged change\n", "c.txt": "user's unstaged change\n", "n/new.txt": "1\n2\n" });
+    await writeFiles(dir, {
+      "a.txt": "A\n",
+      "b.txt": "user's staged change\n",
+      "c.txt": "user's unstaged change\n",
+      "n/new.txt": "1\n2\n",
+    });
     await sh(dir, ["add", "b.txt"]);
     await writeFiles(dir, { "user-notes.txt": "mine\n" });
     await rm(path.join(dir, ".gitignore"));
@@ -31,7 +36,11 @@ describe("git on a local checkout", () => {
       ]),
     );
     expect(result.stats).toHaveLength(3);
-    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n").sort()).toEqual([".gitignore", "a.txt", "n/new.txt"]);
+    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n").sort()).toEqual([
+      ".gitignore",
+      "a.txt",
+      "n/new.txt",
+    ]);
     const status = await git.statusPorcelain(dir);
     expect(status).toEqual(
       expect.arrayContaining([
@@ -53,9 +62,16 @@ describe("git on a local checkout", () => {
       author: { name: "Ann", email: "1+ann@users.noreply.github.com" },
     });
     const trailers = await sh(dir, ["log", "-1", "--format=%(trailers:only,unfold)"]);
-    expect(trailers.trim().split("\n")).toEqual(["Co-authored-by: Ann <1+ann@users.noreply.github.com>", "Aider-Bot-Run: r1"]);
-    expect(await sh(dir, ["log", "-1", "--format=%B"])).toBe("feat: change a\n\n# Why\nBecause.\n\nCo-authored-by: Ann <1+ann@users.noreply.github.com>\nAider-Bot-Run: r1\n\n");
-    expect((await sh(dir, ["log", "-1", "--format=%an <%ae>|%cn <%ce>"])).trim()).toBe("Ann <1+ann@users.noreply.github.com>|aider-bot[bot] <bot@example.com>");
+    expect(trailers.trim().split("\n")).toEqual([
+      "Co-authored-by: Ann <1+ann@users.noreply.github.com>",
+      "Aider-Bot-Run: r1",
+    ]);
+    expect(await sh(dir, ["log", "-1", "--format=%B"])).toBe(
+      "feat: change a\n\n# Why\nBecause.\n\nCo-authored-by: Ann <1+ann@users.noreply.github.com>\nAider-Bot-Run: r1\n\n",
+    );
+    expect((await sh(dir, ["log", "-1", "--format=%an <%ae>|%cn <%ce>"])).trim()).toBe(
+      "Ann <1+ann@users.noreply.github.com>|aider-bot[bot] <bot@example.com>",
+    );
     const [top] = await git.log(dir, 1);
     expect(top).toMatchObject({ author: "Ann", subject: "feat: change a" });
   });
@@ -71,9 +87,13 @@ describe("git on a local checkout", () => {
     await sh(dir, ["config", "--unset", "user.email"]);
     await writeFiles(dir, { "a.txt": "AA\n" });
     // An empty HOME: no global identity can leak in.
-    const isolated = createGit({ run: (req) => exec.run({ ...req, env: { ...req.env, HOME: dir, XDG_CONFIG_HOME: dir } }) });
+    const isolated = createGit({
+      run: (req) => exec.run({ ...req, env: { ...req.env, HOME: dir, XDG_CONFIG_HOME: dir } }),
+    });
     await isolated.commit(dir, { paths: ["a.txt"], subject: "fix: two" });
-    expect((await sh(dir, ["log", "-1", "--format=%an <%ae>"])).trim()).toBe("aider-bot <aider-bot@users.noreply.github.com>");
+    expect((await sh(dir, ["log", "-1", "--format=%an <%ae>"])).trim()).toBe(
+      "aider-bot <aider-bot@users.noreply.github.com>",
+    );
   });
 
   it("treats paths literally (a file named like a glob) and refuses to force ignored files in", async () => {
@@ -83,10 +103,13 @@ describe("git on a local checkout", () => {
     expect((await sh(dir, ["status", "--porcelain"])).trim()).toBe("");
   });
 
-  it.each([[[] as string[]], [["a.txt"]], [["missing.txt"]], [["debug.log"]]])("reports nothing to commit for %j", async (paths) => {
-    await writeFiles(dir, { "debug.log": "ignored\n" });
-    await expect(git.commit(dir, { paths, subject: "chore: nothing" })).rejects.toBeInstanceOf(NothingToCommitError);
-  });
+  it.each([[[] as string[]], [["a.txt"]], [["missing.txt"]], [["debug.log"]]])(
+    "reports nothing to commit for %j",
+    async (paths) => {
+      await writeFiles(dir, { "debug.log": "ignored\n" });
+      await expect(git.commit(dir, { paths, subject: "chore: nothing" })).rejects.toBeInstanceOf(NothingToCommitError);
+    },
+  );
 
   it("honours a failing pre-commit hook and surfaces its output; nothing is committed", async () => {
     const hook = path.join(dir, ".git", "hooks", "pre-commit");
@@ -136,7 +159,9 @@ describe("git on a local checkout", () => {
       const head = await git.headSha(dir);
       await symlink(path.join(outside, "app.pem"), path.join(dir, "notes.py"));
       await writeFiles(dir, { "a.txt": "A\n" });
-      await expect(git.commit(dir, { paths: ["a.txt", "notes.py"], subject: "feat: notes" })).rejects.toThrow(/Refused to commit: `notes.py` is a symbolic link leading outside the repository/);
+      await expect(git.commit(dir, { paths: ["a.txt", "notes.py"], subject: "feat: notes" })).rejects.toThrow(
+        /Refused to commit: `notes.py` is a symbolic link leading outside the repository/,
+      );
       expect(await git.headSha(dir)).toBe(head);
       await rm(path.join(dir, "notes.py"));
       await symlink("b.txt", path.join(dir, "notes.py"));
@@ -188,7 +213,9 @@ describe("git on a repository without commits", () => {
       await sh(dir, ["checkout", "-q", "--orphan", "fresh"]);
       await sh(dir, ["rm", "-q", "--cached", "seed.txt"]);
       await writeFiles(dir, { "first.txt": "1\n" });
-      expect(await git.diffStats(dir, "HEAD", undefined, ["first.txt"])).toEqual([{ path: "first.txt", added: 1, removed: 0 }]);
+      expect(await git.diffStats(dir, "HEAD", undefined, ["first.txt"])).toEqual([
+        { path: "first.txt", added: 1, removed: 0 },
+      ]);
       const r = await git.commit(dir, { paths: ["first.txt"], subject: "feat: first" });
       expect(r.stats).toEqual([{ path: "first.txt", added: 1, removed: 0 }]);
       expect((await sh(dir, ["status", "--porcelain"])).trim()).toBe("?? seed.txt");

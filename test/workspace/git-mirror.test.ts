@@ -33,7 +33,8 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect(names).toHaveLength(1);
     return path.join(place.root, names[0]!);
   };
-  const packsOf = async (dir: string) => (await readdir(path.join(dir, "objects", "pack"))).filter((f) => f.endsWith(".pack"));
+  const packsOf = async (dir: string) =>
+    (await readdir(path.join(dir, "objects", "pack"))).filter((f) => f.endsWith(".pack"));
   /** Push a commit changing `files` to `branch` of the remote, as someone else would. */
   const pushRemote = async (branch: string, files: Record<string, string>) => {
     const seed = path.join(tmp, `seed-${++n}`);
@@ -48,11 +49,17 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
 
   it("makes the same checkout a depth-1 clone makes, and a warm mirror fetches only what changed", async () => {
     const first = dirFor();
-    expect(await cloneFromMirror(run, { url, branch: "main", dir: first, token: TOKEN }, place)).toEqual({ ok: true, cold: true });
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: first, token: TOKEN }, place)).toEqual({
+      ok: true,
+      cold: true,
+    });
     const tip = await pushRemote("main", { "a.txt": "A\n", "new/c.txt": "c\n" });
 
     const second = dirFor();
-    expect(await cloneFromMirror(run, { url, branch: "main", dir: second, token: TOKEN }, place)).toEqual({ ok: true, cold: false });
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: second, token: TOKEN }, place)).toEqual({
+      ok: true,
+      cold: false,
+    });
     const plain = dirFor();
     await git.clone({ url, branch: "main", dir: plain, token: TOKEN, depth: 1 });
 
@@ -77,13 +84,16 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     const counts = await Promise.all(
       packs.map(
         async (p) =>
-          (await sh(mirror, ["verify-pack", "-v", path.join(mirror, "objects", "pack", p.replace(/\.pack$/, ".idx"))])).split("\n").filter((l) => /^[0-9a-f]{40} (commit|tree|blob)/.test(l)).length,
+          (await sh(mirror, ["verify-pack", "-v", path.join(mirror, "objects", "pack", p.replace(/\.pack$/, ".idx"))]))
+            .split("\n")
+            .filter((l) => /^[0-9a-f]{40} (commit|tree|blob)/.test(l)).length,
       ),
     );
     expect(Math.min(...counts)).toBe(5); // commit, root tree, new/ tree, a.txt, new/c.txt (src/ unchanged, not sent)
     // The token went as a header only: in no file of the mirror or the checkout.
     for (const dir of [mirror, path.join(second, ".git")]) {
-      for (const f of ["config", "FETCH_HEAD", "HEAD"]) expect(await readFile(path.join(dir, f), "utf8").catch(() => "")).not.toContain(TOKEN);
+      for (const f of ["config", "FETCH_HEAD", "HEAD"])
+        expect(await readFile(path.join(dir, f), "utf8").catch(() => "")).not.toContain(TOKEN);
     }
     expect(server.seenUrls.every((u) => !u.includes(TOKEN))).toBe(true);
   });
@@ -123,18 +133,31 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     const held = takeLock(`${mirror}.lock`);
     expect(held).not.toBeNull();
     const dir = dirFor();
-    expect(await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({ ok: false, reason: "another job of this repository is using its mirror" });
+    expect(await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({
+      ok: false,
+      reason: "another job of this repository is using its mirror",
+    });
     await expect(stat(dir)).rejects.toThrow();
     // createGit then clones plainly, and says why.
     const reasons: string[] = [];
-    await git.clone({ url, branch: "main", dir, token: TOKEN, depth: 1, mirror: { ...place, onFallback: (r) => reasons.push(r) } });
+    await git.clone({
+      url,
+      branch: "main",
+      dir,
+      token: TOKEN,
+      depth: 1,
+      mirror: { ...place, onFallback: (r) => reasons.push(r) },
+    });
     expect(reasons).toEqual(["another job of this repository is using its mirror"]);
     expect((await sh(dir, ["status", "--porcelain"])).trim()).toBe("");
     await held!.release();
 
     // A lock left by a process that is gone (a crash) is taken over.
     await writeFile(`${mirror}.lock`, `${os.hostname()} 2147483646 ${Date.now()}\n`);
-    expect(await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place)).toEqual({ ok: true, cold: false });
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place)).toEqual({
+      ok: true,
+      cold: false,
+    });
     await expect(stat(`${mirror}.lock`)).rejects.toThrow();
   });
 
@@ -148,7 +171,10 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect(damaged.ok).toBe(false);
     await expect(stat(dir)).rejects.toThrow();
     expect(await readdir(place.root)).toEqual([]);
-    expect(await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place)).toEqual({ ok: true, cold: true });
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place)).toEqual({
+      ok: true,
+      cold: true,
+    });
 
     const none = dirFor();
     const missing = await cloneFromMirror(run, { url, branch: "no-such-branch", dir: none, token: TOKEN }, place);
@@ -173,7 +199,10 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
   it("leaves a folder that already has files in it alone", async () => {
     const dir = dirFor();
     await writeFiles(dir, { "keep.txt": "mine\n" });
-    expect(await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({ ok: false, reason: "the checkout folder is not empty" });
+    expect(await cloneFromMirror(run, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({
+      ok: false,
+      reason: "the checkout folder is not empty",
+    });
     expect(await readFile(path.join(dir, "keep.txt"), "utf8")).toBe("mine\n");
   });
 

@@ -38,7 +38,9 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it("gives the same diff text as diffText, and commits what commit would, with any number of new files", async () => {
-    const news = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`new/f${String(i).padStart(2, "0")}.txt`, `line ${i}\nsecond\n`]));
+    const news = Object.fromEntries(
+      Array.from({ length: 25 }, (_, i) => [`new/f${String(i).padStart(2, "0")}.txt`, `line ${i}\nsecond\n`]),
+    );
     await writeFiles(dir, { "a.txt": "A\n", ...news, "skip.log": "ignored\n", "zz-last.txt": "no newline" });
     await rm(path.join(dir, "gone.txt"));
     const paths = ["a.txt", "gone.txt", "skip.log", "never-existed.txt", "zz-last.txt", ...Object.keys(news)];
@@ -65,7 +67,9 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     const committed = (await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n");
     expect(committed).not.toContain("skip.log");
     expect(committed).toHaveLength(28);
-    expect(result.stats).toEqual(parseNumstat(await sh(dir, ["show", "--numstat", "-z", "--no-renames", "--format=", "HEAD"])));
+    expect(result.stats).toEqual(
+      parseNumstat(await sh(dir, ["show", "--numstat", "-z", "--no-renames", "--format=", "HEAD"])),
+    );
   });
 
   it("costs two processes when every path is a file known to be tracked, three when it must ask git", async () => {
@@ -85,7 +89,10 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     await writeFiles(dir, { "a.txt": "AA\n", "c.txt": "new\n" });
     await (await git.prepareCommit(dir, ["a.txt", "c.txt"], tracked)).commit({ subject: "feat: c" });
     expect(counted.calls).toEqual(["ls-files", "add", "diff", "commit"]);
-    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual(["a.txt", "c.txt"]);
+    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual([
+      "a.txt",
+      "c.txt",
+    ]);
   });
 
   it("takes an offered diff instead of its own when each path's starting content is the index's blob: one process", async () => {
@@ -124,7 +131,10 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
       { path: "gone.txt", added: 0, removed: 1 },
     ]);
     expect(result.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
-    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual(["a.txt", "gone.txt"]);
+    expect((await sh(dir, ["show", "--name-only", "--format=", "HEAD"])).trim().split("\n")).toEqual([
+      "a.txt",
+      "gone.txt",
+    ]);
   });
 
   it("diffs itself when an offered diff starts from other content than the index's, or names a file git does not track", async () => {
@@ -134,7 +144,11 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     const git = createGit(counted.exec, bot);
     const tracked = new Set(["a.txt", "b.txt", "gone.txt", ".gitignore"]);
     // The run first read a.txt after something had already changed it: its diff would leave that change out.
-    const stale = { diff: "diff --git a/a.txt b/a.txt\n", from: new Map([["a.txt", "changed before the run read it\n"]]), indexIds };
+    const stale = {
+      diff: "diff --git a/a.txt b/a.txt\n",
+      from: new Map([["a.txt", "changed before the run read it\n"]]),
+      indexIds,
+    };
     const own = await git.prepareCommit(dir, ["a.txt"], tracked, stale);
     expect(own.diff).toContain("-a\n+A\n");
     expect(counted.calls).toEqual(["diff"]);
@@ -148,9 +162,15 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     await writeFiles(dir, { "a.txt": "A\n" });
     const indexIds = new Map([["a.txt", (await sh(dir, ["rev-parse", "HEAD:a.txt"])).trim()]]);
     // Starts from the index's content, but counts more lines than the commit changes (a wrong diff cannot lie to the stats).
-    const offered = { diff: "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n-a\n+A\n+B\n", from: new Map([["a.txt", "a\n"]]), indexIds };
+    const offered = {
+      diff: "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n-a\n+A\n+B\n",
+      from: new Map([["a.txt", "a\n"]]),
+      indexIds,
+    };
     const counted = countingExec();
-    const result = await (await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], new Set(["a.txt"]), offered)).commit({ subject: "fix: a" });
+    const result = await (
+      await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], new Set(["a.txt"]), offered)
+    ).commit({ subject: "fix: a" });
     expect(counted.calls).toEqual(["commit", "diff-tree"]);
     expect(result.stats).toEqual([{ path: "a.txt", added: 1, removed: 1 }]);
   });
@@ -161,7 +181,9 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
     await writeFile(hook, "#!/bin/sh\nprintf 'A\\nfrom the hook\\n' > a.txt\ngit add a.txt\n");
     await chmod(hook, 0o755);
     const counted = countingExec();
-    const result = await (await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], new Set(["a.txt"]))).commit({ subject: "fix: a" });
+    const result = await (
+      await createGit(counted.exec, bot).prepareCommit(dir, ["a.txt"], new Set(["a.txt"]))
+    ).commit({ subject: "fix: a" });
     expect(counted.calls).toEqual(["diff", "commit", "diff-tree"]);
     expect(result.stats).toEqual([{ path: "a.txt", added: 2, removed: 1 }]);
     expect(result.sha).toBe((await sh(dir, ["rev-parse", "HEAD"])).trim());
@@ -196,7 +218,13 @@ describe("prepareCommit: the commit path in a fixed number of git processes", ()
 
 describe("numstatOfDiff", () => {
   it("counts what git's --numstat counts, for every kind of change", async () => {
-    const dir = await makeRepo({ "a.txt": "a\nb\nc\n", "bin.dat": "x\u0000y", "mode.sh": "echo\n", "gone.txt": "1\n2\n", "d/e f.txt": "-- dash\n++ plus\n" });
+    const dir = await makeRepo({
+      "a.txt": "a\nb\nc\n",
+      "bin.dat": "x\u0000y",
+      "mode.sh": "echo\n",
+      "gone.txt": "1\n2\n",
+      "d/e f.txt": "-- dash\n++ plus\n",
+    });
     try {
       await writeFiles(dir, {
         "a.txt": "a\n+b\nc\n--\n",
@@ -228,16 +256,28 @@ describe("parseCommitSummary", () => {
   const sha = "4bb9a348253e2f27b13d70cb6a307e4f4599aff5";
   it.each([
     [`[main ${sha}] fix: a\n 1 file changed, 2 insertions(+)\n`, { sha, files: 1, added: 2, removed: 0 }],
-    [`[main (root-commit) ${sha}] first\n 3 files changed, 0 insertions(+), 0 deletions(-)\n create mode 100644 x\n`, { sha, files: 3, added: 0, removed: 0 }],
-    [`[detached HEAD ${sha}] x ${"0".repeat(40)}] y\n Author: A <a@b> 9 files changed, 9 insertions(+)\n 2 files changed, 1 deletion(-)\n`, { sha, files: 2, added: 0, removed: 1 }],
-    [`[feature/x ${"ab".repeat(32)}] sha-256\n 1 file changed, 1 insertion(+), 1 deletion(-)\n`, { sha: "ab".repeat(32), files: 1, added: 1, removed: 1 }],
+    [
+      `[main (root-commit) ${sha}] first\n 3 files changed, 0 insertions(+), 0 deletions(-)\n create mode 100644 x\n`,
+      { sha, files: 3, added: 0, removed: 0 },
+    ],
+    [
+      `[detached HEAD ${sha}] x ${"0".repeat(40)}] y\n Author: A <a@b> 9 files changed, 9 insertions(+)\n 2 files changed, 1 deletion(-)\n`,
+      { sha, files: 2, added: 0, removed: 1 },
+    ],
+    [
+      `[feature/x ${"ab".repeat(32)}] sha-256\n 1 file changed, 1 insertion(+), 1 deletion(-)\n`,
+      { sha: "ab".repeat(32), files: 1, added: 1, removed: 1 },
+    ],
   ])("reads %j", (stdout, expected) => {
     expect(parseCommitSummary(stdout)).toEqual(expected);
   });
 
-  it.each([[`[main 4bb9a34] short\n 1 file changed\n`], [`[main ${sha}] no totals\n`], [`Auf Branch main\n`], [""]])("refuses %j", (stdout) => {
-    expect(parseCommitSummary(stdout)).toBeNull();
-  });
+  it.each([[`[main 4bb9a34] short\n 1 file changed\n`], [`[main ${sha}] no totals\n`], [`Auf Branch main\n`], [""]])(
+    "refuses %j",
+    (stdout) => {
+      expect(parseCommitSummary(stdout)).toBeNull();
+    },
+  );
 });
 
 describe("composeDiffText", () => {

@@ -31,7 +31,12 @@ afterEach(async () => {
 
 describe("listRepoFiles", () => {
   test("walking a plain directory applies root and nested .gitignore files and skips junk", async () => {
-    expect(await listRepoFiles(root, { maxFileBytes: 1000 })).toEqual([".gitignore", "src/a.ts", "src/gen/.gitignore", "src/gen/keep.ts"]);
+    expect(await listRepoFiles(root, { maxFileBytes: 1000 })).toEqual([
+      ".gitignore",
+      "src/a.ts",
+      "src/gen/.gitignore",
+      "src/gen/keep.ts",
+    ]);
   });
 
   test("in a git checkout, git lists tracked and untracked-not-ignored files", async () => {

@@ -9,7 +9,10 @@ describe("redactSecrets", () => {
   const b64 = Buffer.from(`x-access-token:${token}`).toString("base64");
 
   it.each([
-    [`fatal: could not read from https://x-access-token:${token}@github.com/a/b`, "fatal: could not read from https://x-access-token:***@github.com/a/b"],
+    [
+      `fatal: could not read from https://x-access-token:${token}@github.com/a/b`,
+      "fatal: could not read from https://x-access-token:***@github.com/a/b",
+    ],
     [`> Authorization: Basic ${b64}`, "> Authorization: Basic ***"],
     [`header ${b64} again ${b64}`, "header *** again ***"],
     ["authorization: bearer other-secret-value", "authorization: bearer ***"],
@@ -28,7 +31,9 @@ describe("gitAuthEnv", () => {
     const env = gitAuthEnv("tok123");
     expect(env.GIT_TERMINAL_PROMPT).toBe("0");
     expect(env.GIT_CONFIG_COUNT).toBe("3");
-    expect(env.GIT_CONFIG_VALUE_1).toBe(`Authorization: Basic ${Buffer.from("x-access-token:tok123").toString("base64")}`);
+    expect(env.GIT_CONFIG_VALUE_1).toBe(
+      `Authorization: Basic ${Buffer.from("x-access-token:tok123").toString("base64")}`,
+    );
     expect(Object.entries(env).filter(([, v]) => v.includes("tok123"))).toEqual([]);
     expect(gitAuthEnv(undefined)).toEqual({ GIT_TERMINAL_PROMPT: "0" });
   });

@@ -31,8 +31,13 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
     expect(plan.kind).toBe("api");
     if (plan.kind !== "api") return;
     expect(plan.request.expectedHeadOid).toBe(parent);
-    expect(plan.request.message).toEqual({ headline: "fix: things", body: "Why it changed.\n\nCo-authored-by: ann <1+ann@users.noreply.github.com>" });
-    const added = Object.fromEntries(plan.request.fileChanges.additions.map((a) => [a.path, Buffer.from(a.contents, "base64").toString("utf8")]));
+    expect(plan.request.message).toEqual({
+      headline: "fix: things",
+      body: "Why it changed.\n\nCo-authored-by: ann <1+ann@users.noreply.github.com>",
+    });
+    const added = Object.fromEntries(
+      plan.request.fileChanges.additions.map((a) => [a.path, Buffer.from(a.contents, "base64").toString("utf8")]),
+    );
     expect(added).toEqual({ "a.txt": "one\r\ntwo — ünïcode\n", "dir/new file.ts": "export const x = 1;\n" });
     expect(plan.request.fileChanges.deletions).toEqual([{ path: "gone.txt" }]);
   });
@@ -41,15 +46,24 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
     dir = await makeRepo({ "run.sh": "echo\n", "a.txt": "a\n" });
     await symlink("a.txt", path.join(dir, "link"));
     let sha = await commit("add link");
-    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({ kind: "git", reason: "`link` is a symbolic link" });
+    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({
+      kind: "git",
+      reason: "`link` is a symbolic link",
+    });
 
     await chmod(path.join(dir, "run.sh"), 0o755);
     sha = await commit("chmod");
-    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({ kind: "git", reason: "the mode of `run.sh` changes (100644 → 100755)" });
+    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({
+      kind: "git",
+      reason: "the mode of `run.sh` changes (100644 → 100755)",
+    });
 
     await writeFile(path.join(dir, "tool"), "#!/bin/sh\n", { mode: 0o755 });
     sha = await commit("tool");
-    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({ kind: "git", reason: "`tool` is a new executable file" });
+    expect(planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b")).toEqual({
+      kind: "git",
+      reason: "`tool` is a new executable file",
+    });
 
     await writeFile(path.join(dir, "img.bin"), Buffer.from([0x89, 0x50, 0x00, 0xff, 0xfe, 0x01]));
     sha = await commit("binary");
@@ -74,13 +88,17 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
     await unlink(path.join(dir, "tool"));
     const sha = await commit("remove");
     const plan = planApiCommit(await readCommitChanges(run, dir, sha, 1e6), "b");
-    expect(plan.kind === "api" && plan.request.fileChanges).toEqual({ additions: [], deletions: [{ path: "link" }, { path: "tool" }] });
+    expect(plan.kind === "api" && plan.request.fileChanges).toEqual({
+      additions: [],
+      deletions: [{ path: "link" }, { path: "tool" }],
+    });
   });
 });
 
 describe("parseRawDiff", () => {
   it("reads -z raw output, names with spaces and newlines included", () => {
-    const z = ":100644 100755 aaaa bbbb M\0run.sh\0:000000 100644 0000 cccc A\0a\nb c.txt\0:100644 000000 dddd 0000 D\0old\0";
+    const z =
+      ":100644 100755 aaaa bbbb M\0run.sh\0:000000 100644 0000 cccc A\0a\nb c.txt\0:100644 000000 dddd 0000 D\0old\0";
     expect(parseRawDiff(z)).toEqual([
       { srcMode: "100644", dstMode: "100755", dstOid: "bbbb", status: "M", path: "run.sh" },
       { srcMode: "000000", dstMode: "100644", dstOid: "cccc", status: "A", path: "a\nb c.txt" },

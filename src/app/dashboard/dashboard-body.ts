@@ -53,7 +53,9 @@ export function newlyTicked(before: string, after: string): string[] {
 /** `body` with the boxes of `keys` unticked, everything else as it was. */
 export function untick(body: string, keys: readonly string[]): string {
   const off = new Set(keys);
-  return body.replace(CHECKBOX, (line: string, _mark: string, key: string) => (off.has(key) ? line.replace(/\[[xX]\]/, "[ ]") : line));
+  return body.replace(CHECKBOX, (line: string, _mark: string, key: string) =>
+    off.has(key) ? line.replace(/\[[xX]\]/, "[ ]") : line,
+  );
 }
 
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0;
@@ -61,10 +63,18 @@ const isNumber = (v: unknown): v is number => typeof v === "number" && Number.is
 /** The last runs remembered in `body`, by schedule key; a line that does not parse is ignored. */
 export function readLastRuns(body: string): Map<string, LastRun> {
   const out = new Map<string, LastRun>();
-  for (const m of body.matchAll(new RegExp(`${STATE_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${KEY} ([A-Za-z0-9_-]+) -->`, "g"))) {
+  for (const m of body.matchAll(
+    new RegExp(`${STATE_PREFIX.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${KEY} ([A-Za-z0-9_-]+) -->`, "g"),
+  )) {
     try {
       const v = JSON.parse(Buffer.from(m[2]!, "base64url").toString("utf8")) as Record<string, unknown>;
-      if (typeof v.at !== "string" || Number.isNaN(Date.parse(v.at)) || typeof v.outcome !== "string" || !/^[a-z-]{1,20}$/.test(v.outcome)) continue;
+      if (
+        typeof v.at !== "string" ||
+        Number.isNaN(Date.parse(v.at)) ||
+        typeof v.outcome !== "string" ||
+        !/^[a-z-]{1,20}$/.test(v.outcome)
+      )
+        continue;
       out.set(m[1]!, {
         at: new Date(v.at).toISOString(),
         outcome: v.outcome,

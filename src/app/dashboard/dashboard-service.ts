@@ -31,10 +31,19 @@ export function createDashboardService(deps: {
   installationApi(id: number): Promise<GitHubClient>;
   botLogin(): Promise<string>;
   log: Logger;
-  fire(target: ScheduleTarget, schedule: Schedule, key: string, manual: { jobId: string; by: string }): Promise<FireResult>;
+  fire(
+    target: ScheduleTarget,
+    schedule: Schedule,
+    key: string,
+    manual: { jobId: string; by: string },
+  ): Promise<FireResult>;
 }): DashboardService {
-  const entries = (target: ScheduleTarget) => target.config.schedules.map((schedule, i) => ({ key: scheduleKey(target, i, schedule), schedule }));
-  const write = async (target: ScheduleTarget, extra: { update?: { key: string; last: LastRun }; untick?: readonly string[] } = {}) => {
+  const entries = (target: ScheduleTarget) =>
+    target.config.schedules.map((schedule, i) => ({ key: scheduleKey(target, i, schedule), schedule }));
+  const write = async (
+    target: ScheduleTarget,
+    extra: { update?: { key: string; last: LastRun }; untick?: readonly string[] } = {},
+  ) => {
     const api = await deps.installationApi(target.installationId);
     await syncDashboard({
       api,
@@ -47,7 +56,8 @@ export function createDashboardService(deps: {
       ...extra,
     });
   };
-  const logged = (what: string, repo: string) => (error: unknown) => deps.log.warn({ err: error, repo }, `dashboard: could not ${what}`);
+  const logged = (what: string, repo: string) => (error: unknown) =>
+    deps.log.warn({ err: error, repo }, `dashboard: could not ${what}`);
   const service: DashboardService = {
     async synced(targets) {
       for (const target of targets) await write(target).catch(logged("update", `${target.owner}/${target.repo}`));
@@ -66,9 +76,21 @@ export function createDashboardService(deps: {
         const api = await deps.installationApi(installationId);
         const config = await readRepoConfig(api, owner, repo, deps.log);
         if (!config || config.schedules.length === 0) return;
-        const target: ScheduleTarget = { installationId, owner, repo, defaultBranch: job.req.defaultBranch, cloneUrl: job.req.cloneUrl, config };
+        const target: ScheduleTarget = {
+          installationId,
+          owner,
+          repo,
+          defaultBranch: job.req.defaultBranch,
+          cloneUrl: job.req.cloneUrl,
+          config,
+        };
         const issue = job.req.target.number;
-        await write(target, { update: { key: keyOfScheduledJob(job.req.jobId), last: { at: startedAt.toISOString(), outcome, issue, ...(pr !== undefined ? { pr } : {}) } } });
+        await write(target, {
+          update: {
+            key: keyOfScheduledJob(job.req.jobId),
+            last: { at: startedAt.toISOString(), outcome, issue, ...(pr !== undefined ? { pr } : {}) },
+          },
+        });
       } catch (error) {
         logged("record a run's outcome", `${owner}/${repo}`)(error);
       }

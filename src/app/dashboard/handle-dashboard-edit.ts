@@ -12,14 +12,27 @@ interface EditPayload {
   issue?: { number?: number; body?: string | null; user?: { login?: string }; pull_request?: unknown };
   changes?: { body?: { from?: string | null } };
   sender?: { login?: string; type?: string };
-  repository?: { name?: string; owner?: { login?: string }; default_branch?: string; clone_url?: string; html_url?: string; language?: string | null };
+  repository?: {
+    name?: string;
+    owner?: { login?: string };
+    default_branch?: string;
+    clone_url?: string;
+    html_url?: string;
+    language?: string | null;
+  };
   installation?: { id?: number };
 }
 
 /** Whether a delivery is an edit of a dashboard issue's body (what the receiver records besides commands). */
 export function isDashboardEdit(name: string, payload: unknown): boolean {
   const p = payload as EditPayload | null;
-  return name === "issues" && p?.action === "edited" && p.changes?.body !== undefined && !p.issue?.pull_request && (p.issue?.body ?? "").includes(DASHBOARD_MARKER);
+  return (
+    name === "issues" &&
+    p?.action === "edited" &&
+    p.changes?.body !== undefined &&
+    !p.issue?.pull_request &&
+    (p.issue?.body ?? "").includes(DASHBOARD_MARKER)
+  );
 }
 
 export interface DashboardEditDeps {
@@ -29,7 +42,12 @@ export interface DashboardEditDeps {
   /** `.github/aider.yml` of the default branch (null: none or invalid). */
   loadConfig(owner: string, repo: string): Promise<RepoConfig | null>;
   /** Start one schedule now under `jobId` (see fireScheduleDetailed's `manual`); true when a run was queued. */
-  fire(target: ScheduleTarget, schedule: Schedule, key: string, manual: { jobId: string; by: string }): Promise<boolean>;
+  fire(
+    target: ScheduleTarget,
+    schedule: Schedule,
+    key: string,
+    manual: { jobId: string; by: string },
+  ): Promise<boolean>;
   /** Re-render the dashboard with these boxes cleared. */
   untick(target: ScheduleTarget, keys: readonly string[]): Promise<void>;
 }
@@ -41,7 +59,11 @@ export interface DashboardEditDeps {
  * id, so a redelivered edit finds its run queued and starts nothing. The sender passes the same gate as a command
  * (`trigger.min_permission`, bots only when allowed); a refusal clears the box and says why.
  */
-export async function handleDashboardEdit(deliveryId: string, payload: unknown, deps: DashboardEditDeps): Promise<{ started: string[] }> {
+export async function handleDashboardEdit(
+  deliveryId: string,
+  payload: unknown,
+  deps: DashboardEditDeps,
+): Promise<{ started: string[] }> {
   const p = payload as EditPayload;
   const owner = p.repository?.owner?.login;
   const repo = p.repository?.name;
@@ -65,8 +87,15 @@ export async function handleDashboardEdit(deliveryId: string, payload: unknown, 
     ...(typeof p.repository?.language === "string" && p.repository.language ? { language: p.repository.language } : {}),
     config,
   };
-  const permission = p.sender?.type === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
-  const decision = authorize({ sender: { login, type: p.sender?.type ?? "User" }, verb: "run", permission, selfLogin: deps.botLogin, trigger: config.trigger });
+  const permission =
+    p.sender?.type === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
+  const decision = authorize({
+    sender: { login, type: p.sender?.type ?? "User" },
+    verb: "run",
+    permission,
+    selfLogin: deps.botLogin,
+    trigger: config.trigger,
+  });
   if (!decision.allow) {
     if (decision.reason === "self") return { started: [] };
     await deps.untick(target, asked);
@@ -81,7 +110,11 @@ export async function handleDashboardEdit(deliveryId: string, payload: unknown, 
     return { started: [] };
   }
   // The issue as it is now: a box the bot already cleared (this edit handled before) is not started again.
-  const current = ((await deps.api.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: number })).data as { body?: string | null }).body ?? "";
+  const current =
+    (
+      (await deps.api.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: number }))
+        .data as { body?: string | null }
+    ).body ?? "";
   const still = new Set(tickedKeys(current));
   const started: string[] = [];
   const handled: string[] = [];

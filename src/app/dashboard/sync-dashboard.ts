@@ -18,8 +18,14 @@ interface FoundIssue {
 }
 
 /** The repository's dashboard issue (open or closed, opened by the bot and carrying the marker), or null. */
-export async function findDashboard(api: GitHubClient, where: { owner: string; repo: string }, botLogin: string): Promise<FoundIssue | null> {
-  const listed = (await api.request("GET /repos/{owner}/{repo}/issues", { ...where, state: "all", creator: botLogin, per_page: 100 })).data as {
+export async function findDashboard(
+  api: GitHubClient,
+  where: { owner: string; repo: string },
+  botLogin: string,
+): Promise<FoundIssue | null> {
+  const listed = (
+    await api.request("GET /repos/{owner}/{repo}/issues", { ...where, state: "all", creator: botLogin, per_page: 100 })
+  ).data as {
     number: number;
     body?: string | null;
     pull_request?: unknown;
@@ -50,7 +56,9 @@ export async function syncDashboard(args: {
   if (args.update) {
     // A run's end keeps who started it with "Run now".
     const before = lastRuns.get(args.update.key);
-    const by = args.update.last.by ?? (before?.outcome === "started" && before.issue === args.update.last.issue ? before.by : undefined);
+    const by =
+      args.update.last.by ??
+      (before?.outcome === "started" && before.issue === args.update.last.issue ? before.by : undefined);
     lastRuns.set(args.update.key, { ...args.update.last, ...(by ? { by } : {}) });
   }
   const ticked = new Set(tickedKeys(found?.body ?? ""));
@@ -68,7 +76,16 @@ export async function syncDashboard(args: {
     })),
     { minPermission: args.minPermission },
   );
-  if (!found) return ((await args.api.request("POST /repos/{owner}/{repo}/issues", { ...where, title: DASHBOARD_TITLE, body })).data as { number: number }).number;
-  if (found.body !== body) await args.api.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", { ...where, issue_number: found.number, body });
+  if (!found)
+    return (
+      (await args.api.request("POST /repos/{owner}/{repo}/issues", { ...where, title: DASHBOARD_TITLE, body }))
+        .data as { number: number }
+    ).number;
+  if (found.body !== body)
+    await args.api.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
+      ...where,
+      issue_number: found.number,
+      body,
+    });
   return found.number;
 }

@@ -9,10 +9,16 @@ const EXCLUDE: [RegExp, string][] = [
   ],
   [/\btwine\s+upload\b|\bcodecov\b|\bcoveralls\b|\bupload\b/i, "uploads outside the repository"],
   [/\bgh\s+release\b|\brelease-it\b|\bgoreleaser\b/i, "makes a release"],
-  [/\bdocker\s+(?:push|login)\b|\bgit\s+push\b|\bdeploy\b|\b(?:aws|gcloud|az|kubectl|helm|terraform|flyctl|vercel|netlify|firebase|heroku|wrangler)\s/i, "deploys"],
+  [
+    /\bdocker\s+(?:push|login)\b|\bgit\s+push\b|\bdeploy\b|\b(?:aws|gcloud|az|kubectl|helm|terraform|flyctl|vercel|netlify|firebase|heroku|wrangler)\s/i,
+    "deploys",
+  ],
   [/(?:^|[;&|]\s*)sudo\s/, "needs root (sudo)"],
   [/\$\{?(?:GITHUB|RUNNER)_[A-Z_]+/, "needs the GitHub Actions runner's own environment"],
-  [/\b(?:apt-get|apt|yum|dnf|apk|brew|choco|snap)\s+(?:-\S+\s+)*(?:install|add|update|upgrade)\b/i, "installs system packages (give the runner or image these tools instead)"],
+  [
+    /\b(?:apt-get|apt|yum|dnf|apk|brew|choco|snap)\s+(?:-\S+\s+)*(?:install|add|update|upgrade)\b/i,
+    "installs system packages (give the runner or image these tools instead)",
+  ],
   [/\bdocker(?:-compose)?\s|\bpodman\s/i, "needs a container engine"],
 ];
 
@@ -36,7 +42,10 @@ function core(command: string): string {
       .replace(/^(?:time|env|exec|xvfb-run(?:\s+-a)?)\s+/, "")
       .replace(/^(?:poetry|uv|pipenv|pdm|hatch|rye)\s+run\s+(?:(?:-e|--env)\s+\S+\s+)?/, "")
       .replace(/^bundle\s+exec\s+(?=rspec|rake|rubocop)/, "bundle exec ")
-      .replace(/^python3?(?:\.\d+)?\s+-m\s+(?=pytest|unittest|nose|coverage|tox|nox|ruff|flake8|pylint|mypy|black|isort|pycodestyle|pip\b)/, "");
+      .replace(
+        /^python3?(?:\.\d+)?\s+-m\s+(?=pytest|unittest|nose|coverage|tox|nox|ruff|flake8|pylint|mypy|black|isort|pycodestyle|pip\b)/,
+        "",
+      );
     if (c === before) return c;
   }
 }
@@ -68,7 +77,9 @@ export function splitScript(script: string): string[] {
     .map((l) => l.trim())
     // `set -e` and the like only change how a script stops; each command is run and judged on its own.
     .filter((l) => l && !l.startsWith("#") && !/^set\s+[-+][a-z]+(?:\s+pipefail)?$/.test(l));
-  const compound = lines.some((l) => /^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|function)\b|[{}]\s*$|<<|\(\)\s*\{?$/.test(l));
+  const compound = lines.some((l) =>
+    /^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|function)\b|[{}]\s*$|<<|\(\)\s*\{?$/.test(l),
+  );
   if (compound) return lines.length ? [lines.join("\n")] : [];
   return lines;
 }

@@ -51,7 +51,8 @@ function tokenize(src: string): Token[] | null {
   return out;
 }
 
-const truthy = (v: ExprValue): boolean => v !== null && v !== false && v !== 0 && v !== "" && !(typeof v === "number" && Number.isNaN(v));
+const truthy = (v: ExprValue): boolean =>
+  v !== null && v !== false && v !== 0 && v !== "" && !(typeof v === "number" && Number.isNaN(v));
 
 /** The text of a value, as GitHub puts it into a string; null for unknown. */
 export function exprText(v: ExprValue): string | null {
@@ -71,7 +72,8 @@ function containsUnknown(v: ExprValue): boolean {
 
 function compare(a: ExprValue, b: ExprValue, op: string): ExprValue {
   if (a === UNKNOWN || b === UNKNOWN) return UNKNOWN;
-  const norm = (x: ExprValue) => (typeof x === "string" ? x.toLowerCase() : typeof x === "boolean" ? Number(x) : x === null ? 0 : x);
+  const norm = (x: ExprValue) =>
+    typeof x === "string" ? x.toLowerCase() : typeof x === "boolean" ? Number(x) : x === null ? 0 : x;
   let l = norm(a);
   let r = norm(b);
   if (typeof l !== typeof r) {
@@ -103,7 +105,9 @@ function callFunction(name: string, args: ExprValue[]): ExprValue {
   switch (lower) {
     case "format": {
       const [fmt, ...rest] = args;
-      return text(fmt ?? "").replace(/\{\{|\}\}|\{(\d+)\}/g, (m, n: string | undefined) => (m === "{{" ? "{" : m === "}}" ? "}" : text(rest[Number(n)] ?? "")));
+      return text(fmt ?? "").replace(/\{\{|\}\}|\{(\d+)\}/g, (m, n: string | undefined) =>
+        m === "{{" ? "{" : m === "}}" ? "}" : text(rest[Number(n)] ?? ""),
+      );
     }
     case "contains": {
       const [hay, needle] = args;
@@ -254,7 +258,10 @@ export function expressionsIn(text: string): string[] {
 }
 
 /** A text with its expressions replaced by their values; `unresolved` is the first that could not be. */
-export function interpolate(text: string, ctx: ExprContext): { ok: true; text: string } | { ok: false; unresolved: string } {
+export function interpolate(
+  text: string,
+  ctx: ExprContext,
+): { ok: true; text: string } | { ok: false; unresolved: string } {
   let unresolved: string | null = null;
   const out = text.replace(/\$\{\{([\s\S]*?)\}\}/g, (whole, inner: string) => {
     const v = exprText(evaluateExpression(inner.trim(), ctx));

@@ -5,16 +5,21 @@ const MAX_COMBOS = 256;
 
 const sameValue = (a: ExprValue | undefined, b: ExprValue | undefined) => JSON.stringify(a) === JSON.stringify(b);
 const matches = (combo: Combo, entry: Combo) => Object.entries(entry).every(([k, v]) => sameValue(combo[k], v));
-const unixLike = (combo: Combo) => !Object.values(combo).some((v) => /windows|macos|darwin|\bwin\d*\b/i.test(exprText(v) ?? ""));
+const unixLike = (combo: Combo) =>
+  !Object.values(combo).some((v) => /windows|macos|darwin|\bwin\d*\b/i.test(exprText(v) ?? ""));
 
 /**
  * One combination of a job's `strategy.matrix`, as GitHub would expand it: the product of its lists, minus `exclude`,
  * with `include` entries merged into the combinations they match (or added). The first combination that runs on Linux
  * is taken (the bot's commands run there), else the first. A matrix built by an expression is refused with the reason.
  */
-export function pickMatrix(matrix: unknown, ctx: ExprContext): { ok: true; values: Combo; of: number } | { ok: false; why: string } {
+export function pickMatrix(
+  matrix: unknown,
+  ctx: ExprContext,
+): { ok: true; values: Combo; of: number } | { ok: false; why: string } {
   if (matrix === undefined || matrix === null) return { ok: true, values: {}, of: 1 };
-  if (typeof matrix === "string") return { ok: false, why: `its matrix is the expression \`${matrix}\`, which only GitHub Actions can expand` };
+  if (typeof matrix === "string")
+    return { ok: false, why: `its matrix is the expression \`${matrix}\`, which only GitHub Actions can expand` };
   if (typeof matrix !== "object" || Array.isArray(matrix)) return { ok: false, why: "its matrix is not a mapping" };
   const m = matrix as Record<string, unknown>;
   const axes: [string, ExprValue[]][] = [];
@@ -25,7 +30,8 @@ export function pickMatrix(matrix: unknown, ctx: ExprContext): { ok: true; value
     if (list.length === 0) return { ok: false, why: `its matrix value \`${key}\` is empty` };
     axes.push([key, list as ExprValue[]]);
   }
-  const entries = (v: unknown): Combo[] => (Array.isArray(v) ? v.filter((e): e is Combo => !!e && typeof e === "object" && !Array.isArray(e)) : []);
+  const entries = (v: unknown): Combo[] =>
+    Array.isArray(v) ? v.filter((e): e is Combo => !!e && typeof e === "object" && !Array.isArray(e)) : [];
   let combos: Combo[] = axes.length ? [{}] : [];
   for (const [key, values] of axes) {
     combos = combos.flatMap((c) => values.map((v): Combo => ({ ...c, [key]: v }))).slice(0, MAX_COMBOS);
@@ -40,7 +46,12 @@ export function pickMatrix(matrix: unknown, ctx: ExprContext): { ok: true; value
     for (let i = 0; i < base; i++) {
       if (!matches(combos[i]!, fixed)) continue;
       // An include never overwrites an original value; its other keys are added to every combination it matches.
-      combos[i] = { ...combos[i]!, ...Object.fromEntries(Object.entries(inc).filter(([k]) => !original.has(k) || sameValue(combos[i]![k], inc[k]))) };
+      combos[i] = {
+        ...combos[i]!,
+        ...Object.fromEntries(
+          Object.entries(inc).filter(([k]) => !original.has(k) || sameValue(combos[i]![k], inc[k])),
+        ),
+      };
       merged = true;
     }
     if (!merged) combos.push({ ...inc });

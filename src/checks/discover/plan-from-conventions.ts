@@ -24,7 +24,10 @@ export async function planFromConventions(reader: RepoReader): Promise<CheckPlan
   let count = 0;
   for (const dir of dirs) {
     if (count >= MAX_PACKAGES) {
-      plan.excluded.push({ what: `${dir}/ and later packages`, why: `only the first ${MAX_PACKAGES} packages of a monorepo are planned` });
+      plan.excluded.push({
+        what: `${dir}/ and later packages`,
+        why: `only the first ${MAX_PACKAGES} packages of a monorepo are planned`,
+      });
       break;
     }
     const sub = await planPackage(reader, dir);
@@ -48,8 +51,24 @@ async function packageDirs(reader: RepoReader): Promise<string[]> {
     if (!e.endsWith("/") || e.startsWith(".")) continue;
     const name = e.slice(0, -1);
     if (CONTAINERS.includes(name)) {
-      for (const sub of await reader.list(name)) if (sub.endsWith("/") && !sub.startsWith(".")) dirs.add(`${name}/${sub.slice(0, -1)}`);
-    } else if (!["node_modules", "vendor", "dist", "build", "target", "docs", "test", "tests", "src", "lib", "scripts", "examples"].includes(name)) {
+      for (const sub of await reader.list(name))
+        if (sub.endsWith("/") && !sub.startsWith(".")) dirs.add(`${name}/${sub.slice(0, -1)}`);
+    } else if (
+      ![
+        "node_modules",
+        "vendor",
+        "dist",
+        "build",
+        "target",
+        "docs",
+        "test",
+        "tests",
+        "src",
+        "lib",
+        "scripts",
+        "examples",
+      ].includes(name)
+    ) {
       dirs.add(name);
     }
   }
@@ -89,8 +108,12 @@ async function planPackage(reader: RepoReader, dir: string): Promise<PackagePlan
   const wrapped = plan.test.length > 0;
   const wrappedLint = plan.lint.length > 0;
 
-  if (has("package.json")) await node(reader, at, has, plan, add, { wrapped, wrappedLint }).then((used) => used && ecosystems.add("node"));
-  if (["pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "requirements.txt", "noxfile.py", "pytest.ini"].some(has) || [...entries].some((e) => /^requirements.*\.txt$/.test(e))) {
+  if (has("package.json"))
+    await node(reader, at, has, plan, add, { wrapped, wrappedLint }).then((used) => used && ecosystems.add("node"));
+  if (
+    ["pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "requirements.txt", "noxfile.py", "pytest.ini"].some(has) ||
+    [...entries].some((e) => /^requirements.*\.txt$/.test(e))
+  ) {
     if (await python(reader, at, entries, plan, add, { wrapped, wrappedLint })) ecosystems.add("python");
   }
   if (has("go.mod")) {
@@ -105,7 +128,9 @@ async function planPackage(reader: RepoReader, dir: string): Promise<PackagePlan
     if (!wrapped) add("test", "cargo test", "Cargo.toml");
     const file = has("rust-toolchain.toml") ? "rust-toolchain.toml" : has("rust-toolchain") ? "rust-toolchain" : null;
     const text = file ? await reader.read(at(file)) : null;
-    const channel = text ? (/channel\s*=\s*"([^"]+)"/.exec(text)?.[1] ?? (file === "rust-toolchain" ? text.trim() : null)) : null;
+    const channel = text
+      ? (/channel\s*=\s*"([^"]+)"/.exec(text)?.[1] ?? (file === "rust-toolchain" ? text.trim() : null))
+      : null;
     if (channel) plan.toolchain.rust ??= channel;
   }
   if (has("pom.xml")) {
@@ -116,16 +141,34 @@ async function planPackage(reader: RepoReader, dir: string): Promise<PackagePlan
     if (v) plan.toolchain.java ??= v;
   } else if (has("build.gradle") || has("build.gradle.kts")) {
     ecosystems.add("gradle");
-    if (!wrapped) add("test", `${has("gradlew") ? "./gradlew" : "gradle"} test`, has("build.gradle") ? "build.gradle" : "build.gradle.kts");
+    if (!wrapped)
+      add(
+        "test",
+        `${has("gradlew") ? "./gradlew" : "gradle"} test`,
+        has("build.gradle") ? "build.gradle" : "build.gradle.kts",
+      );
   }
   return { plan, ecosystems };
 }
 
 type Add = (bucket: "setup" | "lint" | "test", command: string, source: string) => void;
 
-async function node(reader: RepoReader, at: (f: string) => string, has: (f: string) => boolean, plan: CheckPlan, add: Add, w: { wrapped: boolean; wrappedLint: boolean }): Promise<boolean> {
+async function node(
+  reader: RepoReader,
+  at: (f: string) => string,
+  has: (f: string) => boolean,
+  plan: CheckPlan,
+  add: Add,
+  w: { wrapped: boolean; wrappedLint: boolean },
+): Promise<boolean> {
   const text = await reader.read(at("package.json"));
-  let pkg: { scripts?: Record<string, unknown>; dependencies?: object; devDependencies?: object; engines?: { node?: unknown }; packageManager?: unknown } = {};
+  let pkg: {
+    scripts?: Record<string, unknown>;
+    dependencies?: object;
+    devDependencies?: object;
+    engines?: { node?: unknown };
+    packageManager?: unknown;
+  } = {};
   try {
     pkg = JSON.parse(text ?? "{}") as typeof pkg;
   } catch {
@@ -133,12 +176,24 @@ async function node(reader: RepoReader, at: (f: string) => string, has: (f: stri
     return false;
   }
   const scripts = pkg.scripts && typeof pkg.scripts === "object" ? pkg.scripts : {};
-  const pmField = typeof pkg.packageManager === "string" ? /^(npm|pnpm|yarn|bun)@([^+\s]+)/.exec(pkg.packageManager) : null;
-  const pm = has("pnpm-lock.yaml") ? "pnpm" : has("yarn.lock") ? "yarn" : has("bun.lockb") || has("bun.lock") ? "bun" : (pmField?.[1] ?? "npm");
+  const pmField =
+    typeof pkg.packageManager === "string" ? /^(npm|pnpm|yarn|bun)@([^+\s]+)/.exec(pkg.packageManager) : null;
+  const pm = has("pnpm-lock.yaml")
+    ? "pnpm"
+    : has("yarn.lock")
+      ? "yarn"
+      : has("bun.lockb") || has("bun.lock")
+        ? "bun"
+        : (pmField?.[1] ?? "npm");
   if (pmField && pmField[1] !== "npm") plan.toolchain[pmField[1]!] ??= pmField[2]!;
   const deps = Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length;
   if (deps > 0) {
-    const lock = { npm: "package-lock.json", pnpm: "pnpm-lock.yaml", yarn: "yarn.lock", bun: has("bun.lock") ? "bun.lock" : "bun.lockb" }[pm]!;
+    const lock = {
+      npm: "package-lock.json",
+      pnpm: "pnpm-lock.yaml",
+      yarn: "yarn.lock",
+      bun: has("bun.lock") ? "bun.lock" : "bun.lockb",
+    }[pm]!;
     const install = {
       npm: has("package-lock.json") ? "npm ci" : "npm install",
       pnpm: "pnpm install --frozen-lockfile",
@@ -148,7 +203,8 @@ async function node(reader: RepoReader, at: (f: string) => string, has: (f: stri
     add("setup", install, has(lock) ? lock : "package.json");
   }
   let used = false;
-  const script = (name: string) => typeof scripts[name] === "string" && !(name === "test" && NPM_PLACEHOLDER.test(scripts[name] as string));
+  const script = (name: string) =>
+    typeof scripts[name] === "string" && !(name === "test" && NPM_PLACEHOLDER.test(scripts[name] as string));
   if (!w.wrapped && script("test")) {
     add("test", `${pm} test`, 'package.json script "test"');
     used = true;
@@ -167,21 +223,37 @@ async function node(reader: RepoReader, at: (f: string) => string, has: (f: stri
   return used || deps > 0;
 }
 
-async function python(reader: RepoReader, at: (f: string) => string, entries: Set<string>, plan: CheckPlan, add: Add, w: { wrapped: boolean; wrappedLint: boolean }): Promise<boolean> {
+async function python(
+  reader: RepoReader,
+  at: (f: string) => string,
+  entries: Set<string>,
+  plan: CheckPlan,
+  add: Add,
+  w: { wrapped: boolean; wrappedLint: boolean },
+): Promise<boolean> {
   const has = (f: string) => entries.has(f);
   const read = async (f: string) => (has(f) ? ((await reader.read(at(f))) ?? "") : "");
   const [pyproject, setupCfg, toxIni] = await Promise.all([read("pyproject.toml"), read("setup.cfg"), read("tox.ini")]);
-  const reqFiles = [...entries].filter((e) => /^(?:requirements|dev-requirements|test-requirements)[\w.-]*\.txt$/.test(e)).sort();
+  const reqFiles = [...entries]
+    .filter((e) => /^(?:requirements|dev-requirements|test-requirements)[\w.-]*\.txt$/.test(e))
+    .sort();
   const reqText = (await Promise.all(reqFiles.map(read))).join("\n");
-  const section = (text: string, name: string) => new RegExp(`^\\[${name.replace(/[.[\]]/g, "\\$&")}\\]`, "m").test(text);
+  const section = (text: string, name: string) =>
+    new RegExp(`^\\[${name.replace(/[.[\]]/g, "\\$&")}\\]`, "m").test(text);
 
   // Setup: the project's own installer, else its requirement files, else the package itself.
   if (has("uv.lock")) add("setup", "uv sync", "uv.lock");
   else if (section(pyproject, "tool.poetry")) add("setup", "poetry install", "pyproject.toml [tool.poetry]");
   else if (reqFiles.length) for (const f of reqFiles) add("setup", `python -m pip install -r ${f}`, f);
   else if (section(pyproject, "project") || has("setup.py")) {
-    const extra = /^(test|tests|dev)\s*=/m.exec(pyproject.split(/^\[project\.optional-dependencies\]/m)[1]?.split(/^\[/m)[0] ?? "")?.[1];
-    add("setup", `python -m pip install -e ${extra ? `'.[${extra}]'` : "."}`, section(pyproject, "project") ? "pyproject.toml [project]" : "setup.py");
+    const extra = /^(test|tests|dev)\s*=/m.exec(
+      pyproject.split(/^\[project\.optional-dependencies\]/m)[1]?.split(/^\[/m)[0] ?? "",
+    )?.[1];
+    add(
+      "setup",
+      `python -m pip install -e ${extra ? `'.[${extra}]'` : "."}`,
+      section(pyproject, "project") ? "pyproject.toml [project]" : "setup.py",
+    );
   }
 
   const pytestConfigured: [boolean, string][] = [
@@ -204,7 +276,12 @@ async function python(reader: RepoReader, at: (f: string) => string, entries: Se
         .split(/\n/)
         .map((d) => d.trim())
         .filter((d) => d && !d.startsWith("#") && !d.startsWith("-"));
-      if (depList.length) add("setup", `python -m pip install ${depList.map((d) => `'${d.replace(/'/g, "")}'`).join(" ")}`, "tox.ini [testenv] deps");
+      if (depList.length)
+        add(
+          "setup",
+          `python -m pip install ${depList.map((d) => `'${d.replace(/'/g, "")}'`).join(" ")}`,
+          "tox.ini [testenv] deps",
+        );
       for (const c of toxCommands
         .split(/\n/)
         .map((l) =>
@@ -222,13 +299,22 @@ async function python(reader: RepoReader, at: (f: string) => string, entries: Se
     } else if (has("tests/") || has("test/")) {
       const folder = has("tests/") ? "tests" : "test";
       add("test", `python -m unittest discover -s ${folder} -t .`, `${folder}/ (unittest)`);
-    } else if ([...entries].some((e) => /^test_.*\.py$/.test(e))) add("test", "python -m unittest", "test_*.py (unittest)");
+    } else if ([...entries].some((e) => /^test_.*\.py$/.test(e)))
+      add("test", "python -m unittest", "test_*.py (unittest)");
   }
   if (!w.wrappedLint) {
     if (section(pyproject, "tool.ruff") || has("ruff.toml") || has(".ruff.toml"))
-      add("lint", "ruff check .", section(pyproject, "tool.ruff") ? "pyproject.toml [tool.ruff]" : has("ruff.toml") ? "ruff.toml" : ".ruff.toml");
+      add(
+        "lint",
+        "ruff check .",
+        section(pyproject, "tool.ruff") ? "pyproject.toml [tool.ruff]" : has("ruff.toml") ? "ruff.toml" : ".ruff.toml",
+      );
     else if (has(".flake8") || section(setupCfg, "flake8") || section(toxIni, "flake8"))
-      add("lint", "flake8", has(".flake8") ? ".flake8" : section(setupCfg, "flake8") ? "setup.cfg [flake8]" : "tox.ini [flake8]");
+      add(
+        "lint",
+        "flake8",
+        has(".flake8") ? ".flake8" : section(setupCfg, "flake8") ? "setup.cfg [flake8]" : "tox.ini [flake8]",
+      );
   }
   if (has(".python-version")) {
     const v = await versionFromFile(at(".python-version"), reader);
@@ -238,7 +324,11 @@ async function python(reader: RepoReader, at: (f: string) => string, entries: Se
 }
 
 function makeTargets(text: string): Set<string> {
-  return new Set([...text.matchAll(/^([A-Za-z0-9_][A-Za-z0-9_.-]*(?:\s+[A-Za-z0-9_][A-Za-z0-9_.-]*)*)\s*:(?!=)/gm)].flatMap((m) => m[1]!.split(/\s+/)));
+  return new Set(
+    [...text.matchAll(/^([A-Za-z0-9_][A-Za-z0-9_.-]*(?:\s+[A-Za-z0-9_][A-Za-z0-9_.-]*)*)\s*:(?!=)/gm)].flatMap((m) =>
+      m[1]!.split(/\s+/),
+    ),
+  );
 }
 
 function justRecipes(text: string): Set<string> {

@@ -18,9 +18,14 @@ const code = (s: string) => `\`${s.replace(/`/g, "'").replace(/\s+/g, " ").slice
 export function parseYamlMapping(text: string): { ok: true; doc: Obj } | { ok: false; why: string } {
   try {
     const doc: unknown = parse(text, { maxAliasCount: 100, uniqueKeys: false });
-    return doc && typeof doc === "object" && !Array.isArray(doc) ? { ok: true, doc: doc as Obj } : { ok: false, why: "is not a YAML mapping" };
+    return doc && typeof doc === "object" && !Array.isArray(doc)
+      ? { ok: true, doc: doc as Obj }
+      : { ok: false, why: "is not a YAML mapping" };
   } catch (error) {
-    return { ok: false, why: `is not valid YAML (${(error instanceof Error ? error.message : String(error)).split("\n")[0]})` };
+    return {
+      ok: false,
+      why: `is not valid YAML (${(error instanceof Error ? error.message : String(error)).split("\n")[0]})`,
+    };
   }
 }
 
@@ -76,7 +81,11 @@ export async function planFromWorkflows(reader: RepoReader): Promise<CheckPlan> 
     const events = workflowEvents(parsed.doc);
     if (!events.some((e) => e === "push" || e === "pull_request")) {
       // Reusable workflows are read where a job calls them; other triggers never check a change.
-      if (!events.includes("workflow_call")) plan.excluded.push({ what: file, why: `runs on ${events.length ? events.map((e) => `\`${e}\``).join(", ") : "no event"}, not on push or pull_request` });
+      if (!events.includes("workflow_call"))
+        plan.excluded.push({
+          what: file,
+          why: `runs on ${events.length ? events.map((e) => `\`${e}\``).join(", ") : "no event"}, not on push or pull_request`,
+        });
       continue;
     }
     await walkWorkflow(reader, plan, seen, { file, doc: parsed.doc, inputs: {}, via: "", depth: 0 });
@@ -93,7 +102,12 @@ interface WorkflowVisit {
   depth: number;
 }
 
-async function walkWorkflow(reader: RepoReader, plan: CheckPlan, seen: Set<string>, visit: WorkflowVisit): Promise<void> {
+async function walkWorkflow(
+  reader: RepoReader,
+  plan: CheckPlan,
+  seen: Set<string>,
+  visit: WorkflowVisit,
+): Promise<void> {
   const { file, doc } = visit;
   const baseCtx: ExprContext = { inputs: visit.inputs, runner: { os: "Linux", arch: "X64" } };
   const wfEnv = envOf(doc.env, baseCtx);
@@ -112,7 +126,10 @@ async function walkWorkflow(reader: RepoReader, plan: CheckPlan, seen: Set<strin
       continue;
     }
     if (job.services && Object.keys(obj(job.services)).length) {
-      plan.excluded.push({ what: where, why: `needs services the bot does not start (${Object.keys(obj(job.services)).join(", ")})` });
+      plan.excluded.push({
+        what: where,
+        why: `needs services the bot does not start (${Object.keys(obj(job.services)).join(", ")})`,
+      });
       continue;
     }
     const strategy = obj(job.strategy);
@@ -125,7 +142,10 @@ async function walkWorkflow(reader: RepoReader, plan: CheckPlan, seen: Set<strin
     if (knownFalse(job.if, ctx)) continue;
     const runsOn = interpolate(JSON.stringify(job["runs-on"] ?? "ubuntu-latest"), ctx);
     if (runsOn.ok && /windows|macos/i.test(runsOn.text) && !/ubuntu|linux/i.test(runsOn.text)) {
-      plan.excluded.push({ what: where, why: `runs on ${runsOn.text.replace(/"/g, "")}; the bot runs commands on Linux` });
+      plan.excluded.push({
+        what: where,
+        why: `runs on ${runsOn.text.replace(/"/g, "")}; the bot runs commands on Linux`,
+      });
       continue;
     }
     if (typeof job.uses === "string") {
@@ -139,19 +159,35 @@ async function walkWorkflow(reader: RepoReader, plan: CheckPlan, seen: Set<strin
     if (typeof image === "string" && !plan.image) {
       const name = interpolate(image, jobCtx);
       if (name.ok && name.text) plan.image = { name: name.text, source: where };
-      else if (!name.ok) plan.excluded.push({ what: `the container of ${where}`, why: `its image ${code(image)} uses an expression only GitHub Actions can resolve` });
+      else if (!name.ok)
+        plan.excluded.push({
+          what: `the container of ${where}`,
+          why: `its image ${code(image)} uses an expression only GitHub Actions can resolve`,
+        });
     }
     const dir = obj(obj(job.defaults).run)["working-directory"] ?? wfDir;
     const items: Item[] = [];
     const steps = Array.isArray(job.steps) ? job.steps : [];
     for (let i = 0; i < steps.length; i++) {
-      await walkStep(reader, plan, items, { step: obj(steps[i]), ctx: jobCtx, env, dir, source: `${where}, step ${i + 1}`, depth: visit.depth });
+      await walkStep(reader, plan, items, {
+        step: obj(steps[i]),
+        ctx: jobCtx,
+        env,
+        dir,
+        source: `${where}, step ${i + 1}`,
+        depth: visit.depth,
+      });
     }
     addJobItems(plan, seen, items, `${where}${label !== jobId ? ` (${label})` : ""}`);
   }
 }
 
-async function callReusable(reader: RepoReader, plan: CheckPlan, seen: Set<string>, call: { caller: WorkflowVisit; jobId: string; job: Obj; ctx: ExprContext; where: string }): Promise<void> {
+async function callReusable(
+  reader: RepoReader,
+  plan: CheckPlan,
+  seen: Set<string>,
+  call: { caller: WorkflowVisit; jobId: string; job: Obj; ctx: ExprContext; where: string },
+): Promise<void> {
   const uses = String(call.job.uses);
   if (!uses.startsWith("./")) {
     plan.excluded.push({ what: call.where, why: `calls the workflow ${code(uses)} of another repository` });
@@ -161,20 +197,30 @@ async function callReusable(reader: RepoReader, plan: CheckPlan, seen: Set<strin
   const text = call.caller.depth < MAX_DEPTH ? await reader.read(file) : null;
   const parsed = text === null ? null : parseYamlMapping(text);
   if (!parsed?.ok) {
-    plan.excluded.push({ what: call.where, why: `calls ${code(file)}, which ${text === null ? "could not be read" : parsed!.ok ? "" : parsed!.why}` });
+    plan.excluded.push({
+      what: call.where,
+      why: `calls ${code(file)}, which ${text === null ? "could not be read" : parsed!.ok ? "" : parsed!.why}`,
+    });
     return;
   }
   const declared = obj(obj(obj(parsed.doc.on).workflow_call).inputs);
   const inputs: Record<string, ExprValue> = {};
   for (const [k, spec] of Object.entries(declared)) {
     const d = obj(spec).default;
-    if (d !== undefined) inputs[k] = typeof d === "string" ? (interpolate(d, call.ctx).ok ? d : UNKNOWN) : (d as ExprValue);
+    if (d !== undefined)
+      inputs[k] = typeof d === "string" ? (interpolate(d, call.ctx).ok ? d : UNKNOWN) : (d as ExprValue);
   }
   for (const [k, v] of Object.entries(obj(call.job.with))) {
     const text = typeof v === "string" ? interpolate(v, call.ctx) : { ok: true as const, text: v };
     inputs[k] = text.ok ? (text.text as ExprValue) : UNKNOWN;
   }
-  await walkWorkflow(reader, plan, seen, { file, doc: parsed.doc, inputs, via: ` (called by ${call.where.replace(/ \(called by .*$/, "")})`, depth: call.caller.depth + 1 });
+  await walkWorkflow(reader, plan, seen, {
+    file,
+    doc: parsed.doc,
+    inputs,
+    via: ` (called by ${call.where.replace(/ \(called by .*$/, "")})`,
+    depth: call.caller.depth + 1,
+  });
 }
 
 interface StepVisit {
@@ -201,7 +247,12 @@ async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[], visi
       if (meaning.version && !(meaning.tool in plan.toolchain)) plan.toolchain[meaning.tool] = meaning.version;
       return;
     }
-    plan.excluded.push({ what: what(`uses: ${uses}`), why: secret ? `needs secrets (\`secrets.${secret[1]}\`)` : "an action, not a shell command: only `run:` steps are run" });
+    plan.excluded.push({
+      what: what(`uses: ${uses}`),
+      why: secret
+        ? `needs secrets (\`secrets.${secret[1]}\`)`
+        : "an action, not a shell command: only `run:` steps are run",
+    });
     return;
   }
   if (typeof step.run !== "string") return;
@@ -222,7 +273,10 @@ async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[], visi
     const d = interpolate(String(rawDir), ctx);
     const norm = d.ok ? normaliseDir(d.text) : null;
     if (norm === null) {
-      plan.excluded.push({ what: what(step.run), why: `its working-directory ${code(String(rawDir))} is not a folder inside the repository the bot can resolve` });
+      plan.excluded.push({
+        what: what(step.run),
+        why: `its working-directory ${code(String(rawDir))} is not a folder inside the repository the bot can resolve`,
+      });
       return;
     }
     cwd = norm || undefined;
@@ -232,7 +286,10 @@ async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[], visi
     const lineSource = lines.length > 1 ? `${source}, line ${j + 1}` : source;
     const resolved = interpolate(lines[j]!, ctx);
     if (!resolved.ok) {
-      plan.excluded.push({ what: `${code(lines[j]!)} (${lineSource})`, why: `uses ${code(resolved.unresolved)}, which only GitHub Actions can resolve` });
+      plan.excluded.push({
+        what: `${code(lines[j]!)} (${lineSource})`,
+        why: `uses ${code(resolved.unresolved)}, which only GitHub Actions can resolve`,
+      });
       continue;
     }
     const command = withEnv(resolved.text, env);
@@ -249,7 +306,13 @@ async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[], visi
   }
 }
 
-async function composite(reader: RepoReader, plan: CheckPlan, items: Item[], visit: StepVisit, uses: string): Promise<void> {
+async function composite(
+  reader: RepoReader,
+  plan: CheckPlan,
+  items: Item[],
+  visit: StepVisit,
+  uses: string,
+): Promise<void> {
   const dir = normaliseDir(uses);
   const paths = dir === null ? [] : [`${dir}/action.yml`, `${dir}/action.yaml`];
   let text: string | null = null;
@@ -264,7 +327,12 @@ async function composite(reader: RepoReader, plan: CheckPlan, items: Item[], vis
   const parsed = text === null ? null : parseYamlMapping(text);
   const runs = parsed?.ok ? obj(parsed.doc.runs) : {};
   if (!parsed?.ok || runs.using !== "composite") {
-    const why = text === null ? "could not be read" : !parsed?.ok ? parsed!.why : `is a \`${String(runs.using)}\` action, not a composite one: only shell steps are run`;
+    const why =
+      text === null
+        ? "could not be read"
+        : !parsed?.ok
+          ? parsed!.why
+          : `is a \`${String(runs.using)}\` action, not a composite one: only shell steps are run`;
     plan.excluded.push({ what: `${code(`uses: ${uses}`)} (${visit.source})`, why: `the local action ${why}` });
     return;
   }
@@ -303,7 +371,10 @@ function normaliseDir(raw: string): string | null {
  * runner would give it; a variable only GitHub Actions knows (a secret) refuses a command that names it and is
  * left out of the others.
  */
-function withEnv(command: string, env: Record<string, ExprValue>): { ok: true; text: string } | { ok: false; why: string } {
+function withEnv(
+  command: string,
+  env: Record<string, ExprValue>,
+): { ok: true; text: string } | { ok: false; why: string } {
   const assignments: string[] = [];
   for (const k of Object.keys(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) continue;
@@ -314,7 +385,12 @@ function withEnv(command: string, env: Record<string, ExprValue>): { ok: true; t
   }
   if (!assignments.length) return { ok: true, text: command };
   // A script with control flow cannot take assignments in front of its first word.
-  return { ok: true, text: command.includes("\n") ? `export ${assignments.join(" ")}\n${command}` : `${assignments.join(" ")} ${command}` };
+  return {
+    ok: true,
+    text: command.includes("\n")
+      ? `export ${assignments.join(" ")}\n${command}`
+      : `${assignments.join(" ")} ${command}`,
+  };
 }
 
 /**
@@ -329,7 +405,10 @@ function addJobItems(plan: CheckPlan, seen: Set<string>, items: Item[], job: str
   }
   items.forEach((item, index) => {
     if (item.kind === "unknown" && index > first) {
-      plan.excluded.push({ what: `${code(item.cmd.command)} (${item.cmd.source})`, why: "runs after the checks and is not one (a report or clean-up)" });
+      plan.excluded.push({
+        what: `${code(item.cmd.command)} (${item.cmd.source})`,
+        why: "runs after the checks and is not one (a report or clean-up)",
+      });
       return;
     }
     const bucket: Bucket = item.kind === "unknown" ? "setup" : item.kind;

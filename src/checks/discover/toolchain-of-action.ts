@@ -1,7 +1,8 @@
 import type { RepoReader } from "./types.js";
 
 /** Actions the bot skips without a word: they only prepare the runner (the checkout, caches). */
-const SILENT = /^actions\/(?:checkout|cache|cache\/restore|cache\/save|download-artifact)$|^(?:Swatinem\/rust-cache|actions\/setup-node-cache)$/i;
+const SILENT =
+  /^actions\/(?:checkout|cache|cache\/restore|cache\/save|download-artifact)$|^(?:Swatinem\/rust-cache|actions\/setup-node-cache)$/i;
 
 const NAMED: Record<string, { tool: string; inputs: string[]; file?: string }> = {
   "actions/setup-node": { tool: "node", inputs: ["node-version"], file: "node-version-file" },
@@ -21,17 +22,23 @@ const NAMED: Record<string, { tool: string; inputs: string[]; file?: string }> =
   "conda-incubator/setup-miniconda": { tool: "python", inputs: ["python-version"] },
 };
 
-export type ActionMeaning = { kind: "silent" } | { kind: "toolchain"; tool: string; version: string | null } | { kind: "other" };
+export type ActionMeaning =
+  { kind: "silent" } | { kind: "toolchain"; tool: string; version: string | null } | { kind: "other" };
 
 /**
  * What a `uses:` step means to the bot: a tool and its version (`actions/setup-python` with `python-version: "3.12"`,
  * `dtolnay/rust-toolchain@1.78`), a runner chore it skips silently, or another action it does not run. A version read
  * from a file (`python-version-file`, `go-version-file: go.mod`) is read from the repository.
  */
-export async function actionMeaning(uses: string, withInputs: Record<string, string>, reader: RepoReader): Promise<ActionMeaning> {
+export async function actionMeaning(
+  uses: string,
+  withInputs: Record<string, string>,
+  reader: RepoReader,
+): Promise<ActionMeaning> {
   const [name = "", ref = ""] = uses.split("@");
   if (SILENT.test(name)) return { kind: "silent" };
-  const known = NAMED[name.toLowerCase()] ?? Object.entries(NAMED).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  const known =
+    NAMED[name.toLowerCase()] ?? Object.entries(NAMED).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   if (!known) {
     const generic = /^[\w.-]+\/setup-([a-z]+)$/i.exec(name);
     if (!generic) return { kind: "other" };
@@ -40,8 +47,10 @@ export async function actionMeaning(uses: string, withInputs: Record<string, str
   }
   let version = known.inputs.map((i) => withInputs[i]).find((v) => v !== undefined && v !== "") ?? null;
   // dtolnay/rust-toolchain names the toolchain by its ref: @stable, @nightly, @1.78.0.
-  if (!version && name.toLowerCase() === "dtolnay/rust-toolchain" && ref && !/^(?:master|main|v\d+)$/.test(ref)) version = ref;
-  if (!version && known.file && withInputs[known.file]) version = await versionFromFile(withInputs[known.file]!, reader);
+  if (!version && name.toLowerCase() === "dtolnay/rust-toolchain" && ref && !/^(?:master|main|v\d+)$/.test(ref))
+    version = ref;
+  if (!version && known.file && withInputs[known.file])
+    version = await versionFromFile(withInputs[known.file]!, reader);
   if (version) version = version.split(/\r?\n/)[0]!.trim();
   return { kind: "toolchain", tool: known.tool, version: version || null };
 }

@@ -60,7 +60,13 @@ function itemsOf(lines: readonly string[], marker: RegExp): string[] | null {
 }
 
 function pathsIn(text: string): string[] {
-  return [...new Set([...text.matchAll(BACKTICKED_PATH)].map((m) => m[1]!.replace(/^\.\//, "")).filter((p) => !p.startsWith("/") && !p.includes("..") && !/^\d+(\.\d+)*$/.test(p)))];
+  return [
+    ...new Set(
+      [...text.matchAll(BACKTICKED_PATH)]
+        .map((m) => m[1]!.replace(/^\.\//, ""))
+        .filter((p) => !p.startsWith("/") && !p.includes("..") && !/^\d+(\.\d+)*$/.test(p)),
+    ),
+  ];
 }
 
 /**
@@ -77,5 +83,7 @@ export function stepsDone(plan: ParsedPlan, edited: ReadonlySet<string>, all: bo
  */
 export function editorMessage(planText: string, corrections?: string): string {
   const fix = corrections?.trim();
-  return fix ? `${planText.trim()}\n\nCorrections from the maintainer who approved this plan (they win where they disagree with the plan):\n${fix}` : planText.trim();
+  return fix
+    ? `${planText.trim()}\n\nCorrections from the maintainer who approved this plan (they win where they disagree with the plan):\n${fix}`
+    : planText.trim();
 }

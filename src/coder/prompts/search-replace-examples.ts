@@ -6,16 +6,31 @@ import { openFence } from "./format-prompts.js";
 export type PathPlacement = "before-fence" | "inside-fence";
 
 /** Render one SEARCH/REPLACE block; an empty `search` renders an empty SEARCH section (new file). */
-function searchReplaceBlock(fence: Fence, placement: PathPlacement, path: string, search: string, replace: string): string {
+function searchReplaceBlock(
+  fence: Fence,
+  placement: PathPlacement,
+  path: string,
+  search: string,
+  replace: string,
+): string {
   const lang = path.endsWith(".py") ? "python" : "typescript";
   const head = placement === "before-fence" ? [path, openFence(fence, lang)] : [openFence(fence, lang), path];
   const section = (text: string): string[] => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
-  return [...head, "<<<<<<< SEARCH", ...section(search), "=======", ...section(replace), ">>>>>>> REPLACE", fence[1]].join("\n");
+  return [
+    ...head,
+    "<<<<<<< SEARCH",
+    ...section(search),
+    "=======",
+    ...section(replace),
+    ">>>>>>> REPLACE",
+    fence[1],
+  ].join("\n");
 }
 
 /** Two worked examples (our own): a focused change with a deletion, and moving code into a new file. */
 export function searchReplaceExamples(fence: Fence, placement: PathPlacement): ChatMessage[] {
-  const b = (path: string, search: string, replace: string): string => searchReplaceBlock(fence, placement, path, search, replace);
+  const b = (path: string, search: string, replace: string): string =>
+    searchReplaceBlock(fence, placement, path, search, replace);
   return [
     { role: "user", content: "Make `formatPrice` use Intl.NumberFormat instead of our hand-written rounding helper." },
     {

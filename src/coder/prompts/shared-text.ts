@@ -17,7 +17,8 @@ export const EDITS_ONLY_TEXT = `Express every change ONLY as edits in the format
 export const ASK_FOR_FILES_TEXT = `You can edit the files whose contents I have shared in this conversation, and you can create new files. If you need to change an existing file whose contents you have not seen, do not guess its contents: write its full path relative to the repository root on its own line, and I will add it so you can edit it in your next answer.`;
 
 /** User turn that separates worked examples from the real task. */
-export const EXAMPLES_DONE_USER = "That was only an example. I am now switching to a different code base: ignore the example files above and do not try to edit them.";
+export const EXAMPLES_DONE_USER =
+  "That was only an example. I am now switching to a different code base: ignore the example files above and do not try to edit them.";
 export const EXAMPLES_DONE_ASSISTANT = "Understood. I will only work with the files of the new code base.";
 
 export const CHAT_FILES_PREFIX = `These are the current contents of the files you may edit. They are the authoritative versions: if any earlier message shows different contents for these files, trust this one.\n`;
@@ -31,12 +32,15 @@ export const REPO_MAP_ACK = "Understood. I will ask for a file before editing it
 
 /** Replaces the chat-files slot when no file is in the chat yet but a repo map is known (docs/behaviour.md#the-edit-loop). */
 export const NAME_FILES_USER = `No files have been shared for editing yet. Based on the request that follows and the repository summary, tell me which existing files will most likely need changes. Reply with their paths relative to the repository root, one per line, plus a sentence on why for each. Do not write any edits yet: I will share those files and then ask you for the edits.`;
-export const NAME_FILES_ACK = "Understood. I will list the files that need changes and wait for their contents before editing.";
+export const NAME_FILES_ACK =
+  "Understood. I will list the files that need changes and wait for their contents before editing.";
 
 /** Reflection after files named in a reply were added (docs/behaviour.md#files-the-model-asks-for, fixed per docs/behaviour.md#files-the-model-asks-for). */
 export function filesAddedText(added: readonly string[], appliedOthers: boolean): string {
   const list = added.join("\n");
-  const applied = appliedOthers ? "\nThe edits in your last answer to files you had already seen were applied; do not send them again." : "";
+  const applied = appliedOthers
+    ? "\nThe edits in your last answer to files you had already seen were applied; do not send them again."
+    : "";
   return `I added these files so you can edit them; their contents are shown above now:\n${list}\nAny edits you wrote for them without seeing them were NOT applied.${applied}\nPlease continue with the request, making the remaining edits.`;
 }
 

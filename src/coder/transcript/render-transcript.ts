@@ -32,7 +32,9 @@ export function renderTranscript(events: readonly TranscriptEvent[], options: Re
   const cap = fitCap(parts, options.limit - intro.length);
   const text = intro + parts.map((p) => renderPart(p, cap)).join("\n");
   // The cap accounts for every part's frame; this only guards a limit too small for the headings themselves.
-  return text.length <= options.limit ? text : `${text.slice(0, Math.max(0, options.limit - 40))}\n\n… (transcript cut at its limit)`;
+  return text.length <= options.limit
+    ? text
+    : `${text.slice(0, Math.max(0, options.limit - 40))}\n\n… (transcript cut at its limit)`;
 }
 
 function toParts(events: readonly TranscriptEvent[]): Part[] {
@@ -42,7 +44,11 @@ function toParts(events: readonly TranscriptEvent[]): Part[] {
     const at = `Round ${e.round}${e.phase ? ` (${e.phase})` : ""}`;
     switch (e.kind) {
       case "request":
-        parts.push({ head: `## ${at} · request to \`${e.model}\` (${e.messages.length} messages)`, body: "", code: false });
+        parts.push({
+          head: `## ${at} · request to \`${e.model}\` (${e.messages.length} messages)`,
+          body: "",
+          code: false,
+        });
         e.messages.forEach((m, i) => {
           const key = `${m.role}\u0000${m.content}`;
           const earlier = sent.get(key);
@@ -55,7 +61,11 @@ function toParts(events: readonly TranscriptEvent[]): Part[] {
         break;
       case "reply": {
         const usage = e.tokens ? `, ${e.tokens.prompt} prompt + ${e.tokens.completion} completion tokens` : "";
-        parts.push({ head: `### ${at} · answer${e.finishReason ? ` (finish: ${e.finishReason}${usage})` : usage ? ` (${usage.slice(2)})` : ""}`, body: e.text, code: true });
+        parts.push({
+          head: `### ${at} · answer${e.finishReason ? ` (finish: ${e.finishReason}${usage})` : usage ? ` (${usage.slice(2)})` : ""}`,
+          body: e.text,
+          code: true,
+        });
         break;
       }
       case "model-error":
@@ -67,14 +77,23 @@ function toParts(events: readonly TranscriptEvent[]): Part[] {
           ...e.deleted.map((p) => `- 🗑 deleted \`${p}\``),
           ...e.failures.map((f) => `- ❌ \`${f.path || "(no file)"}\`: ${f.message.split("\n")[0]}`),
         ];
-        parts.push({ head: `### ${at} · edits`, body: lines.length ? lines.join("\n") : "_The answer held no edits._", code: false });
+        parts.push({
+          head: `### ${at} · edits`,
+          body: lines.length ? lines.join("\n") : "_The answer held no edits._",
+          code: false,
+        });
         if (e.reflection) parts.push({ head: `${at} · sent back to the model:`, body: e.reflection, code: true });
         break;
       }
       case "check": {
         const what = e.command ? `\`${e.command}\`` : "built-in syntax check";
-        const exit = e.exitCode === undefined ? "" : `, exit ${e.exitCode === null ? "none (killed or not started)" : e.exitCode}`;
-        parts.push({ head: `### ${at} · ${e.check} ${what}: ${e.ok ? "passed" : "failed"}${exit}`, body: e.output, code: true });
+        const exit =
+          e.exitCode === undefined ? "" : `, exit ${e.exitCode === null ? "none (killed or not started)" : e.exitCode}`;
+        parts.push({
+          head: `### ${at} · ${e.check} ${what}: ${e.ok ? "passed" : "failed"}${exit}`,
+          body: e.output,
+          code: true,
+        });
         break;
       }
       case "note":

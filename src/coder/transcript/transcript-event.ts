@@ -7,10 +7,34 @@ import type { ChatMessage } from "../../llm/types.js";
  */
 export type TranscriptEvent =
   | { kind: "request"; phase?: string; round: number; model: string; messages: ChatMessage[] }
-  | { kind: "reply"; phase?: string; round: number; text: string; finishReason?: string; tokens?: { prompt: number; completion: number } }
+  | {
+      kind: "reply";
+      phase?: string;
+      round: number;
+      text: string;
+      finishReason?: string;
+      tokens?: { prompt: number; completion: number };
+    }
   | { kind: "model-error"; phase?: string; round: number; message: string }
-  | { kind: "edits"; phase?: string; round: number; written: string[]; deleted: string[]; failures: { path: string; message: string }[]; reflection: string | null }
-  | { kind: "check"; phase?: string; round: number; check: "syntax" | "lint" | "test" | "setup"; command: string; ok: boolean; exitCode?: number | null; output: string }
+  | {
+      kind: "edits";
+      phase?: string;
+      round: number;
+      written: string[];
+      deleted: string[];
+      failures: { path: string; message: string }[];
+      reflection: string | null;
+    }
+  | {
+      kind: "check";
+      phase?: string;
+      round: number;
+      check: "syntax" | "lint" | "test" | "setup";
+      command: string;
+      ok: boolean;
+      exitCode?: number | null;
+      output: string;
+    }
   | { kind: "note"; phase?: string; round: number; text: string };
 
 /** Where the coder loop reports its transcript events (optional in the coder's deps). */

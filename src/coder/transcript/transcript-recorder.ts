@@ -16,7 +16,8 @@ export function createTranscriptRecorder(): TranscriptRecorder {
   const events: TranscriptEvent[] = [];
   return {
     sink: (phase) => (event) => {
-      const copy = event.kind === "request" ? { ...event, messages: event.messages.map((m) => ({ ...m })) } : { ...event };
+      const copy =
+        event.kind === "request" ? { ...event, messages: event.messages.map((m) => ({ ...m })) } : { ...event };
       events.push(phase && !copy.phase ? { ...copy, phase } : copy);
     },
     events: () => events,

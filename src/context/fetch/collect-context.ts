@@ -1,5 +1,13 @@
 import { fail, ok, type Result } from "../../result.js";
-import { checksSource, closingIssuesSource, conversationSource, diffSource, priorRunsSource, threadsSource, type CountTokens } from "../build-sources.js";
+import {
+  checksSource,
+  closingIssuesSource,
+  conversationSource,
+  diffSource,
+  priorRunsSource,
+  threadsSource,
+  type CountTokens,
+} from "../build-sources.js";
 import type { FailingCheck, IssueComment, PriorRun, ReviewThread } from "../pr-data.js";
 import type { ContextSource } from "../types.js";
 import { fetchClosingIssues } from "./fetch-closing-issues.js";
@@ -52,14 +60,21 @@ export async function collectContext(api: GitHubReader, a: CollectArgs, count: C
       return fail("unavailable", describeFailure(what, error));
     }
   };
-  const unavailable = (kind: ContextSource["kind"], seeAlso: string, note: string): ContextSource => ({ kind, items: [], seeAlso, unavailable: note });
+  const unavailable = (kind: ContextSource["kind"], seeAlso: string, note: string): ContextSource => ({
+    kind,
+    items: [],
+    seeAlso,
+    unavailable: note,
+  });
 
   const [comments, files, threads, closing, checks] = await Promise.all([
     guard("The conversation", () => fetchIssueComments(api, a.where, a.number)),
     a.isPullRequest ? guard("The pull request's files", () => fetchPrFiles(api, a.where, a.number)) : null,
     a.isPullRequest ? guard("The review threads", () => fetchReviewThreads(api, a.where, a.number)) : null,
     a.isPullRequest ? guard("The closing issues", () => fetchClosingIssues(api, a.where, a.number)) : null,
-    a.isPullRequest && a.headSha ? guard("The check runs", () => fetchFailingChecks(api, a.where, a.headSha!, a.botAppSlug)) : null,
+    a.isPullRequest && a.headSha
+      ? guard("The check runs", () => fetchFailingChecks(api, a.where, a.headSha!, a.botAppSlug))
+      : null,
   ]);
 
   const failing = checks?.ok ? checks.value : [];
@@ -69,15 +84,49 @@ export async function collectContext(api: GitHubReader, a: CollectArgs, count: C
     else c.logNote = log.message;
   }
 
-  const chosen = threads?.ok ? threads.value.filter((t) => (a.onlyThreads.length ? a.onlyThreads.includes(t.id) : !t.isResolved)) : [];
+  const chosen = threads?.ok
+    ? threads.value.filter((t) => (a.onlyThreads.length ? a.onlyThreads.includes(t.id) : !t.isResolved))
+    : [];
   const prefer = [...a.preferPaths, ...chosen.map((t) => t.path)];
   const priorRuns = comments.ok ? priorRunsFrom(comments.value.comments, a.botLogin) : [];
-  const sources: ContextSource[] = [comments.ok ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`) : unavailable("prior_runs", page, comments.message)];
-  if (threads) sources.push(threads.ok ? threadsSource(threads.value, a.onlyThreads, count, `${page}/files`) : unavailable("review_threads", `${page}/files`, threads.message));
-  if (checks) sources.push(checks.ok ? checksSource(failing, count, `${page}/checks`) : unavailable("checks", `${page}/checks`, checks.message));
+  const sources: ContextSource[] = [
+    comments.ok
+      ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`)
+      : unavailable("prior_runs", page, comments.message),
+  ];
+  if (threads)
+    sources.push(
+      threads.ok
+        ? threadsSource(threads.value, a.onlyThreads, count, `${page}/files`)
+        : unavailable("review_threads", `${page}/files`, threads.message),
+    );
+  if (checks)
+    sources.push(
+      checks.ok
+        ? checksSource(failing, count, `${page}/checks`)
+        : unavailable("checks", `${page}/checks`, checks.message),
+    );
   const conversation = comments.ok ? comments.value.comments.filter((c) => !a.skipCommentIds?.includes(c.id)) : [];
-  sources.push(comments.ok ? conversationSource(conversation, count, page) : unavailable("conversation", page, comments.message));
-  if (closing) sources.push(closing.ok ? closingIssuesSource(closing.value, count, page) : unavailable("closing_issues", page, closing.message));
-  if (files) sources.push(files.ok ? diffSource(files.value.files, prefer, count, `${page}/files`) : unavailable("diff", `${page}/files`, files.message));
-  return { sources, threads: threads?.ok ? threads.value : [], checks: failing, priorRuns, comments: comments.ok ? comments.value.comments : [] };
+  sources.push(
+    comments.ok ? conversationSource(conversation, count, page) : unavailable("conversation", page, comments.message),
+  );
+  if (closing)
+    sources.push(
+      closing.ok
+        ? closingIssuesSource(closing.value, count, page)
+        : unavailable("closing_issues", page, closing.message),
+    );
+  if (files)
+    sources.push(
+      files.ok
+        ? diffSource(files.value.files, prefer, count, `${page}/files`)
+        : unavailable("diff", `${page}/files`, files.message),
+    );
+  return {
+    sources,
+    threads: threads?.ok ? threads.value : [],
+    checks: failing,
+    priorRuns,
+    comments: comments.ok ? comments.value.comments : [],
+  };
 }

@@ -54,23 +54,38 @@ export async function collectImages(args: CollectImagesArgs): Promise<ImageSet> 
     if (v.ok) allowed.push({ label: l.label, url: v.url, sendToken: v.sendToken });
     else foreign.set(v.reason, (foreign.get(v.reason) ?? 0) + 1);
   }
-  for (const [reason, n] of foreign) notes.push(`${plural(n, "image link")} not read: ${reason} (only images uploaded to GitHub are downloaded; other addresses are never requested).`);
+  for (const [reason, n] of foreign)
+    notes.push(
+      `${plural(n, "image link")} not read: ${reason} (only images uploaded to GitHub are downloaded; other addresses are never requested).`,
+    );
   if (allowed.length === 0) return { images: [], notes };
   if (!modelAcceptsImages(args.model, args.vision)) {
-    const why = args.vision === false ? "`vision: false` in .github/aider.yml" : `the model \`${args.model}\` is not known to accept images (set \`vision: true\` in .github/aider.yml if it does)`;
+    const why =
+      args.vision === false
+        ? "`vision: false` in .github/aider.yml"
+        : `the model \`${args.model}\` is not known to accept images (set \`vision: true\` in .github/aider.yml if it does)`;
     notes.push(`${plural(allowed.length, "image")} left out: ${why}.`);
     return { images: [], notes };
   }
-  if (allowed.length > limits.maxImages) notes.push(`${plural(allowed.length - limits.maxImages, "image")} left out: at most ${limits.maxImages} images are sent.`);
+  if (allowed.length > limits.maxImages)
+    notes.push(
+      `${plural(allowed.length - limits.maxImages, "image")} left out: at most ${limits.maxImages} images are sent.`,
+    );
   const images: IssueImage[] = [];
   let total = 0;
   for (const a of allowed.slice(0, limits.maxImages)) {
     const room = Math.min(limits.maxBytes, limits.maxTotalBytes - total);
     if (room <= 0) {
-      notes.push(`The image in ${a.label} was left out: the images together reached ${Math.round(limits.maxTotalBytes / 1_048_576)} MB.`);
+      notes.push(
+        `The image in ${a.label} was left out: the images together reached ${Math.round(limits.maxTotalBytes / 1_048_576)} MB.`,
+      );
       continue;
     }
-    const got = await downloadImage(args.api, a.url, { maxBytes: room, tokenOrigin: a.sendToken ? a.url.origin : null, ...(args.signal ? { signal: args.signal } : {}) });
+    const got = await downloadImage(args.api, a.url, {
+      maxBytes: room,
+      tokenOrigin: a.sendToken ? a.url.origin : null,
+      ...(args.signal ? { signal: args.signal } : {}),
+    });
     if (!got.ok) {
       notes.push(`The image in ${a.label} was left out: ${got.reason}.`);
       continue;
@@ -85,7 +100,11 @@ export async function collectImages(args: CollectImagesArgs): Promise<ImageSet> 
       label: a.label,
       type: seen.type,
       bytes: got.bytes.length,
-      part: { dataUrl: `data:${seen.type};base64,${got.bytes.toString("base64")}`, width: seen.width, height: seen.height },
+      part: {
+        dataUrl: `data:${seen.type};base64,${got.bytes.toString("base64")}`,
+        width: seen.width,
+        height: seen.height,
+      },
     });
   }
   return { images, notes };

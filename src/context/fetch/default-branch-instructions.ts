@@ -12,16 +12,27 @@ import type { RepoRef } from "./github-reader.js";
 export function defaultBranchInstructions(api: GitHubClient, where: RepoRef, branch: string): InstructionSource {
   return {
     async list() {
-      const { data } = await api.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", { ...where, tree_sha: branch, recursive: "1" });
+      const { data } = await api.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
+        ...where,
+        tree_sha: branch,
+        recursive: "1",
+      });
       const tree = data as { tree: { path?: string; type?: string; size?: number }[]; truncated?: boolean };
       return {
-        paths: tree.tree.filter((e) => e.type === "blob" && e.path).map((e) => ({ path: e.path!, ...(e.size !== undefined ? { size: e.size } : {}) })),
+        paths: tree.tree
+          .filter((e) => e.type === "blob" && e.path)
+          .map((e) => ({ path: e.path!, ...(e.size !== undefined ? { size: e.size } : {}) })),
         truncated: tree.truncated === true,
       };
     },
     async read(path) {
       try {
-        const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", { ...where, path, ref: branch, mediaType: { format: "raw" } });
+        const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", {
+          ...where,
+          path,
+          ref: branch,
+          mediaType: { format: "raw" },
+        });
         return typeof res.data === "string" ? res.data : null;
       } catch (error) {
         if (httpStatus(error) === 404) return null;

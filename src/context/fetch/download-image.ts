@@ -14,7 +14,11 @@ const MAX_REDIRECTS = 3;
  * (see isAllowedRedirect), and sends the token to `tokenOrigin` alone — a redirect to a signed storage address goes
  * without it. Never throws.
  */
-export async function downloadImage(api: GitHubClient, url: URL, opts: { maxBytes: number; tokenOrigin: string | null; timeoutMs?: number; signal?: AbortSignal }): Promise<DownloadResult> {
+export async function downloadImage(
+  api: GitHubClient,
+  url: URL,
+  opts: { maxBytes: number; tokenOrigin: string | null; timeoutMs?: number; signal?: AbortSignal },
+): Promise<DownloadResult> {
   let refused: string | null = null;
   const capped = cappedFetch(opts, (reason) => (refused = reason));
   try {
@@ -32,13 +36,22 @@ export async function downloadImage(api: GitHubClient, url: URL, opts: { maxByte
   } catch (error) {
     if (refused) return { ok: false, reason: refused };
     const status = (error as { status?: number }).status;
-    return { ok: false, reason: status && status !== 500 ? `GitHub answered HTTP ${status}` : `it could not be downloaded (${(error as Error).message.slice(0, 120)})` };
+    return {
+      ok: false,
+      reason:
+        status && status !== 500
+          ? `GitHub answered HTTP ${status}`
+          : `it could not be downloaded (${(error as Error).message.slice(0, 120)})`,
+    };
   }
 }
 
 type FetchInit = { method?: string; headers?: Record<string, string> | Headers; signal?: AbortSignal | null };
 
-function cappedFetch(opts: { maxBytes: number; tokenOrigin: string | null; timeoutMs?: number }, refuse: (reason: string) => void): typeof fetch {
+function cappedFetch(
+  opts: { maxBytes: number; tokenOrigin: string | null; timeoutMs?: number },
+  refuse: (reason: string) => void,
+): typeof fetch {
   return (async (input: string | URL | Request, init: FetchInit = {}) => {
     let url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
     const start = url;
@@ -52,11 +65,18 @@ function cappedFetch(opts: { maxBytes: number; tokenOrigin: string | null; timeo
       if (!location) {
         // Octokit decodes a text or charset answer as UTF-8, which would damage binary data: an image is bytes.
         if (res.status >= 200 && res.status < 300) res.headers.set("content-type", "application/octet-stream");
-        return new Response(res.status === 204 || res.status === 304 ? null : res.body, { status: res.status, statusText: res.statusText, headers: res.headers });
+        return new Response(res.status === 204 || res.status === 304 ? null : res.body, {
+          status: res.status,
+          statusText: res.statusText,
+          headers: res.headers,
+        });
       }
       const next = new URL(location, url);
       if (hop >= MAX_REDIRECTS || !isAllowedRedirect(next, start)) {
-        const reason = hop >= MAX_REDIRECTS ? "too many redirects" : `it redirects to ${next.host}, which is not a GitHub asset host`;
+        const reason =
+          hop >= MAX_REDIRECTS
+            ? "too many redirects"
+            : `it redirects to ${next.host}, which is not a GitHub asset host`;
         refuse(reason);
         throw new Error(reason);
       }
@@ -65,13 +85,20 @@ function cappedFetch(opts: { maxBytes: number; tokenOrigin: string | null; timeo
   }) as typeof fetch;
 }
 
-function get(url: URL, headers: Record<string, string>, opts: { maxBytes: number; timeoutMs?: number }, signal: AbortSignal | undefined, refuse: (reason: string) => void) {
+function get(
+  url: URL,
+  headers: Record<string, string>,
+  opts: { maxBytes: number; timeoutMs?: number },
+  signal: AbortSignal | undefined,
+  refuse: (reason: string) => void,
+) {
   const mb = (n: number) => `${(n / 1_048_576).toFixed(n < 10_485_760 ? 1 : 0)} MB`;
   return new Promise<{ status: number; statusText: string; headers: Headers; body: Buffer }>((resolve, reject) => {
     const client = url.protocol === "https:" ? https : http;
     const req = client.request(url, { method: "GET", headers, ...(signal ? { signal } : {}) }, (res) => {
       const out = new Headers();
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(", ") : v);
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(", ") : v);
       const status = res.statusCode ?? 0;
       const declared = Number(res.headers["content-length"] ?? NaN);
       const stop = (reason: string) => {
@@ -79,7 +106,8 @@ function get(url: URL, headers: Record<string, string>, opts: { maxBytes: number
         req.destroy();
         reject(new Error(reason));
       };
-      if (status >= 200 && status < 300 && declared > opts.maxBytes) return stop(`it is ${mb(declared)}, over the limit of ${mb(opts.maxBytes)}`);
+      if (status >= 200 && status < 300 && declared > opts.maxBytes)
+        return stop(`it is ${mb(declared)}, over the limit of ${mb(opts.maxBytes)}`);
       const chunks: Buffer[] = [];
       let size = 0;
       res.on("data", (chunk: Buffer) => {
@@ -88,7 +116,9 @@ function get(url: URL, headers: Record<string, string>, opts: { maxBytes: number
         chunks.push(chunk);
       });
       res.on("error", reject);
-      res.on("end", () => resolve({ status, statusText: res.statusMessage ?? "", headers: out, body: Buffer.concat(chunks) }));
+      res.on("end", () =>
+        resolve({ status, statusText: res.statusMessage ?? "", headers: out, body: Buffer.concat(chunks) }),
+      );
     });
     req.setTimeout(opts.timeoutMs ?? 30_000, () => req.destroy(new Error(`no answer from ${url.host}`)));
     req.on("error", reject);

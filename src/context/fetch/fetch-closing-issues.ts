@@ -9,10 +9,16 @@ const CLOSING = `query($owner: String!, $repo: String!, $number: Int!) {
 
 /** The issues this PR closes when merged ("Fixes #12" or linked in the sidebar). */
 export async function fetchClosingIssues(api: GitHubReader, where: RepoRef, pull: number): Promise<ClosingIssue[]> {
-  const data = await api.graphql<{ repository: { pullRequest: { closingIssuesReferences: { nodes: ClosingIssue[] } } | null } | null }>(CLOSING, {
+  const data = await api.graphql<{
+    repository: { pullRequest: { closingIssuesReferences: { nodes: ClosingIssue[] } } | null } | null;
+  }>(CLOSING, {
     owner: where.owner,
     repo: where.repo,
     number: pull,
   });
-  return (data.repository?.pullRequest?.closingIssuesReferences.nodes ?? []).map((i) => ({ number: i.number, title: i.title, body: i.body ?? "" }));
+  return (data.repository?.pullRequest?.closingIssuesReferences.nodes ?? []).map((i) => ({
+    number: i.number,
+    title: i.title,
+    body: i.body ?? "",
+  }));
 }

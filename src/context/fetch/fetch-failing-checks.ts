@@ -11,8 +11,19 @@ const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
  * The failing check runs of a commit with their annotations (up to 50 each). Runs made by `skipApp` (the bot's own
  * "aider-bot" check) are left out. An Actions run's job id is taken from its details URL (…/job/ID).
  */
-export async function fetchFailingChecks(api: GitHubReader, where: RepoRef, ref: string, skipApp?: string): Promise<FailingCheck[]> {
-  const { items } = await listAll<CheckRun>(api, "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", { ...where, ref, filter: "latest" }, 3, (d) => (d as { check_runs: CheckRun[] }).check_runs);
+export async function fetchFailingChecks(
+  api: GitHubReader,
+  where: RepoRef,
+  ref: string,
+  skipApp?: string,
+): Promise<FailingCheck[]> {
+  const { items } = await listAll<CheckRun>(
+    api,
+    "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+    { ...where, ref, filter: "latest" },
+    3,
+    (d) => (d as { check_runs: CheckRun[] }).check_runs,
+  );
   const failing = items.filter((r) => r.conclusion && FAILED.has(r.conclusion) && r.app?.slug !== skipApp);
   return Promise.all(
     failing.map(async (r): Promise<FailingCheck> => {
@@ -34,7 +45,11 @@ export async function fetchFailingChecks(api: GitHubReader, where: RepoRef, ref:
 }
 
 async function fetchAnnotations(api: GitHubReader, where: RepoRef, id: number): Promise<CheckAnnotation[]> {
-  const { data } = await api.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", { ...where, check_run_id: id, per_page: 50 });
+  const { data } = await api.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
+    ...where,
+    check_run_id: id,
+    per_page: 50,
+  });
   return (data as Annotation[]).map((a) => ({
     path: a.path,
     startLine: a.start_line,

@@ -8,8 +8,16 @@ import { listAll, type RepoRef } from "./github-reader.js";
 type RestComment = components["schemas"]["issue-comment"];
 
 /** The conversation of an issue or PR (oldest first, as GitHub lists it), up to 1,000 comments. */
-export async function fetchIssueComments(api: GitHubClient, where: RepoRef, issue: number): Promise<{ comments: IssueComment[]; truncated: boolean }> {
-  const { items, truncated } = await listAll<RestComment>(api, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...where, issue_number: issue });
+export async function fetchIssueComments(
+  api: GitHubClient,
+  where: RepoRef,
+  issue: number,
+): Promise<{ comments: IssueComment[]; truncated: boolean }> {
+  const { items, truncated } = await listAll<RestComment>(
+    api,
+    "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
+    { ...where, issue_number: issue },
+  );
   return {
     truncated,
     comments: items.map((c) => ({
@@ -26,7 +34,11 @@ export async function fetchIssueComments(api: GitHubClient, where: RepoRef, issu
  * Earlier bot runs on this issue or PR, read from the bot's own status comments (follow-up memory). Only comments
  * written by the bot count: anyone can paste a marker into their own comment.
  */
-export function priorRunsFrom(comments: readonly IssueComment[], botLogin: string, url?: (c: IssueComment) => string): PriorRun[] {
+export function priorRunsFrom(
+  comments: readonly IssueComment[],
+  botLogin: string,
+  url?: (c: IssueComment) => string,
+): PriorRun[] {
   return comments
     .filter((c) => c.author.toLowerCase() === botLogin.toLowerCase())
     .map((c) => readPriorRun({ body: c.body, createdAt: c.createdAt, ...(url ? { url: url(c) } : {}) }))

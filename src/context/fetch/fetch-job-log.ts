@@ -13,8 +13,16 @@ export type JobLog = Result<string, "no-permission" | "expired" | "unreadable">;
  */
 export async function fetchJobLog(api: GitHubReader, where: RepoRef, jobId: number, maxLines = 150): Promise<JobLog> {
   try {
-    const { data } = await api.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", { ...where, job_id: jobId });
-    const text = typeof data === "string" ? data : data instanceof ArrayBuffer ? new TextDecoder().decode(data) : String(data ?? "");
+    const { data } = await api.request("GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", {
+      ...where,
+      job_id: jobId,
+    });
+    const text =
+      typeof data === "string"
+        ? data
+        : data instanceof ArrayBuffer
+          ? new TextDecoder().decode(data)
+          : String(data ?? "");
     const lines = stripAnsi(text)
       .split("\n")
       .map((l) => l.replace(/^\d{4}-\d\d-\d\dT[\d:.]+Z ?/, ""));
@@ -23,9 +31,15 @@ export async function fetchJobLog(api: GitHubReader, where: RepoRef, jobId: numb
   } catch (error) {
     const status = httpStatus(error);
     if (status === 403 || status === 404) {
-      return fail("no-permission", `the job log could not be read (HTTP ${status}); grant the App the \`actions: read\` permission to include log tails`);
+      return fail(
+        "no-permission",
+        `the job log could not be read (HTTP ${status}); grant the App the \`actions: read\` permission to include log tails`,
+      );
     }
     if (status === 410) return fail("expired", "the job log has expired (HTTP 410)");
-    return fail("unreadable", `the job log could not be read (${status ? `HTTP ${status}` : (error as Error).message})`);
+    return fail(
+      "unreadable",
+      `the job log could not be read (${status ? `HTTP ${status}` : (error as Error).message})`,
+    );
   }
 }

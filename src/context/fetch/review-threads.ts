@@ -28,7 +28,9 @@ interface ThreadsPage {
           path: string;
           line: number | null;
           originalLine: number | null;
-          comments: { nodes: { databaseId: number | null; body: string; diffHunk: string; author: { login: string } | null }[] };
+          comments: {
+            nodes: { databaseId: number | null; body: string; diffHunk: string; author: { login: string } | null }[];
+          };
         }[];
       };
     } | null;
@@ -40,7 +42,12 @@ export async function fetchReviewThreads(api: GitHubReader, where: RepoRef, pull
   const out: ReviewThread[] = [];
   let after: string | null = null;
   for (let page = 0; page < 5; page++) {
-    const data: ThreadsPage = await api.graphql<ThreadsPage>(THREADS, { owner: where.owner, repo: where.repo, number: pull, after });
+    const data: ThreadsPage = await api.graphql<ThreadsPage>(THREADS, {
+      owner: where.owner,
+      repo: where.repo,
+      number: pull,
+      after,
+    });
     const threads = data.repository?.pullRequest?.reviewThreads;
     if (!threads) break;
     for (const t of threads.nodes) {
@@ -50,7 +57,12 @@ export async function fetchReviewThreads(api: GitHubReader, where: RepoRef, pull
         line: t.line ?? t.originalLine,
         isResolved: t.isResolved,
         isOutdated: t.isOutdated,
-        comments: t.comments.nodes.map((c) => ({ databaseId: c.databaseId, author: c.author?.login ?? "ghost", body: c.body, diffHunk: c.diffHunk })),
+        comments: t.comments.nodes.map((c) => ({
+          databaseId: c.databaseId,
+          author: c.author?.login ?? "ghost",
+          body: c.body,
+          diffHunk: c.diffHunk,
+        })),
       });
     }
     if (!threads.pageInfo.hasNextPage) break;
@@ -69,7 +81,13 @@ export async function resolveReviewThread(api: GitHubReader, threadId: string): 
 }
 
 /** Reply in a thread (REST: a reply to its first comment). */
-export async function replyInThread(api: GitHubReader, where: RepoRef, pull: number, thread: ReviewThread, body: string): Promise<number> {
+export async function replyInThread(
+  api: GitHubReader,
+  where: RepoRef,
+  pull: number,
+  thread: ReviewThread,
+  body: string,
+): Promise<number> {
   const first = thread.comments.find((c) => c.databaseId !== null);
   if (!first || first.databaseId === null) throw new Error(`Review thread ${thread.id} has no comment to reply to.`);
   const { data } = await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {

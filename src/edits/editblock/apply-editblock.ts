@@ -21,7 +21,12 @@ export function applyEditBlocks(snapshot: FileSnapshot, edits: readonly Edit[], 
   const fuzzy = options.fuzzy === true;
   for (const edit of edits) {
     if (edit.kind !== "replace") {
-      failed.push({ path: edit.path, reason: "malformed", message: `A ${edit.kind} edit cannot be applied as SEARCH/REPLACE.`, edit });
+      failed.push({
+        path: edit.path,
+        reason: "malformed",
+        message: `A ${edit.kind} edit cannot be applied as SEARCH/REPLACE.`,
+        edit,
+      });
       continue;
     }
     const content = files.get(edit.path);
@@ -59,7 +64,9 @@ export function applyEditBlocks(snapshot: FileSnapshot, edits: readonly Edit[], 
       applied.push({ path: other.path, rung: `cross-file:${edit.path}`, edit });
       continue;
     }
-    failed.push(editFailure({ kind: "no-match", edit, content, elsewhere: other.kind === "several" ? other.paths : [] }));
+    failed.push(
+      editFailure({ kind: "no-match", edit, content, elsewhere: other.kind === "several" ? other.paths : [] }),
+    );
   }
   return { changes, applied, failed };
 }

@@ -1,13 +1,19 @@
 import { replaceBlock, type ReplaceEdit } from "./replace-block.js";
 
-export type CrossFileResult = { kind: "one"; path: string; content: string } | { kind: "several"; paths: string[] } | { kind: "none" };
+export type CrossFileResult =
+  { kind: "one"; path: string; content: string } | { kind: "several"; paths: string[] } | { kind: "none" };
 
 /**
  * When SEARCH is not in the named file, look for it in the other chat files (Aider's fallback), but
  * deterministically — in chat order — and only when exactly one file has exactly one match (docs/behaviour.md#deterministic-cross-file-retry; Aider
  * iterates a set and takes the first success, #2097). Never called for an empty SEARCH (Aider #2258).
  */
-export function crossFileRetry(files: ReadonlyMap<string, string>, edit: ReplaceEdit, chatFiles: readonly string[], fuzzy: boolean): CrossFileResult {
+export function crossFileRetry(
+  files: ReadonlyMap<string, string>,
+  edit: ReplaceEdit,
+  chatFiles: readonly string[],
+  fuzzy: boolean,
+): CrossFileResult {
   const hits: { path: string; content: string }[] = [];
   for (const path of new Set(chatFiles)) {
     if (path === edit.path) continue;

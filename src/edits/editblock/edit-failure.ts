@@ -4,7 +4,9 @@ import { findWindows } from "../match/find-windows.js";
 import { isBlank, splitLines } from "../match/split-lines.js";
 import type { ReplaceEdit } from "./replace-block.js";
 
-export type BlockProblem = { kind: "ambiguous"; edit: ReplaceEdit; lines: readonly number[] } | { kind: "no-match"; edit: ReplaceEdit; content: string | undefined; elsewhere: readonly string[] };
+export type BlockProblem =
+  | { kind: "ambiguous"; edit: ReplaceEdit; lines: readonly number[] }
+  | { kind: "no-match"; edit: ReplaceEdit; content: string | undefined; elsewhere: readonly string[] };
 
 /**
  * The failure for a SEARCH/REPLACE block that did not apply, with what the model needs to fix it: the line
@@ -43,7 +45,9 @@ export function editFailure(problem: BlockProblem): EditFailure {
     };
   }
   const similar = findSimilarLines(splitLines(edit.search), fileLines);
-  const also = elsewhere.length ? ` It does match in several other files (${elsewhere.map((p) => `\`${p}\``).join(", ")}), so none of them was edited.` : "";
+  const also = elsewhere.length
+    ? ` It does match in several other files (${elsewhere.map((p) => `\`${p}\``).join(", ")}), so none of them was edited.`
+    : "";
   return {
     path,
     reason: "no-match",

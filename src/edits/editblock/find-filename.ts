@@ -48,7 +48,12 @@ export const looksLikePath = (c: string): boolean => !/\s/.test(c) && /[./]/.tes
  * (docs/behaviour.md#prose-is-not-a-filename). For a new file (empty SEARCH) only the first and last rules apply, so a new `utils.py` is not
  * appended to an existing `src/utils.py` (Aider #2258).
  */
-export function findFilename(before: readonly string[], fenceOpen: string, known: KnownFiles, isNewFile: boolean): string | null {
+export function findFilename(
+  before: readonly string[],
+  fenceOpen: string,
+  known: KnownFiles,
+  isNewFile: boolean,
+): string | null {
   const candidates: string[] = [];
   for (let i = before.length - 1; i >= 0 && i >= before.length - 3; i--) {
     const line = before[i]!;

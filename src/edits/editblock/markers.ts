@@ -8,7 +8,25 @@ export const isDivider = (line: string): boolean => DIVIDER.test(line.trim());
 export const isUpdated = (line: string): boolean => UPDATED.test(line.trim());
 
 /** Exact shell language tags (docs/behaviour.md#shell-fences-by-exact-tag): Aider's prefix test makes ```csharp and ```shader "shell". */
-const SHELL_TAGS = new Set(["bash", "sh", "shell", "zsh", "fish", "ksh", "csh", "tcsh", "console", "shellsession", "terminal", "cmd", "bat", "batch", "powershell", "pwsh", "ps1"]);
+const SHELL_TAGS = new Set([
+  "bash",
+  "sh",
+  "shell",
+  "zsh",
+  "fish",
+  "ksh",
+  "csh",
+  "tcsh",
+  "console",
+  "shellsession",
+  "terminal",
+  "cmd",
+  "bat",
+  "batch",
+  "powershell",
+  "pwsh",
+  "ps1",
+]);
 
 /** The shell tag of a fence line like "```bash" (3 or 4 backticks), or null. */
 export function shellFenceTag(line: string): string | null {

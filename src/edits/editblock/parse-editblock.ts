@@ -34,7 +34,8 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
     const block = readBlock(lines, i);
     const splits = dividerSplits(block.body);
     const isNewFile = splits.length > 0 && splits[0]!.search.trim() === "";
-    const path: string | null = findFilename(lines.slice(Math.max(0, i - 3), i), ctx.fence[0], known, isNewFile) ?? current;
+    const path: string | null =
+      findFilename(lines.slice(Math.max(0, i - 3), i), ctx.fence[0], known, isNewFile) ?? current;
     const where = `at line ${i + 1} of your answer`;
     if (!block.terminated) {
       failures.push({
@@ -57,7 +58,13 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
     } else {
       current = path;
       const [main, ...rest] = splits;
-      edits.push({ kind: "replace", path, search: main!.search, replace: main!.replace, ...(rest.length ? { alternatives: rest } : {}) });
+      edits.push({
+        kind: "replace",
+        path,
+        search: main!.search,
+        replace: main!.replace,
+        ...(rest.length ? { alternatives: rest } : {}),
+      });
     }
     i = block.next;
   }
@@ -73,7 +80,8 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
 function readBlock(lines: readonly string[], head: number): { body: string[]; terminated: boolean; next: number } {
   let end = head + 1;
   while (end < lines.length && !isUpdated(lines[end]!) && !isHead(lines[end]!)) end++;
-  if (end < lines.length && isUpdated(lines[end]!)) return { body: lines.slice(head + 1, end), terminated: true, next: end + 1 };
+  if (end < lines.length && isUpdated(lines[end]!))
+    return { body: lines.slice(head + 1, end), terminated: true, next: end + 1 };
   const dividers: number[] = [];
   for (let k = head + 1; k < end; k++) if (isDivider(lines[k]!)) dividers.push(k);
   const last = dividers[dividers.length - 1];

@@ -2,7 +2,8 @@ import type { MatchRung } from "../types.js";
 import { locate, type LocateOptions } from "../match/locate.js";
 import { joinLines, splitLines } from "../match/split-lines.js";
 
-export type ReplaceResult = { kind: "ok"; content: string; rung: MatchRung } | { kind: "ambiguous"; lines: number[] } | { kind: "none" };
+export type ReplaceResult =
+  { kind: "ok"; content: string; rung: MatchRung } | { kind: "ambiguous"; lines: number[] } | { kind: "none" };
 
 /** As many exact places as the ladder lists in an "ambiguous" failure (see `locate`). */
 const HIT_LIMIT = 10;
@@ -16,7 +17,12 @@ const HIT_LIMIT = 10;
  * rung needs its lines (issue #15). The result is the same as joining the edited lines.
  * `replaceInText("a\nb\n", "b\n", "c\n") → { kind: "ok", content: "a\nc\n", rung: "exact" }`
  */
-export function replaceInText(content: string, search: string, replace: string, options: LocateOptions = {}): ReplaceResult {
+export function replaceInText(
+  content: string,
+  search: string,
+  replace: string,
+  options: LocateOptions = {},
+): ReplaceResult {
   const text = content === "" || content.endsWith("\n") ? content : `${content}\n`;
   const searchLines = splitLines(search);
   const replaceLines = splitLines(replace);
@@ -24,7 +30,11 @@ export function replaceInText(content: string, search: string, replace: string, 
   const hits = lineStartHits(text, needle, HIT_LIMIT);
   if (hits.length === 1) {
     const at = hits[0]!;
-    return { kind: "ok", content: text.slice(0, at) + joinLines(replaceLines) + text.slice(at + needle.length), rung: "exact" };
+    return {
+      kind: "ok",
+      content: text.slice(0, at) + joinLines(replaceLines) + text.slice(at + needle.length),
+      rung: "exact",
+    };
   }
   if (hits.length > 1) return { kind: "ambiguous", lines: lineNumbers(text, hits) };
   const found = locate(splitLines(content), searchLines, replaceLines, { ...options, exactTried: true, text });

@@ -3,7 +3,12 @@
  * (see {@link findKeyedWindows}). Stops after `limit` hits: callers only need 0, 1 or "several" (and a few places
  * to name). `findWindows(["a", "b", "a", "b"], ["a", "b"], (l) => l) → [0, 2]`
  */
-export function findWindows(hay: readonly string[], needle: readonly string[], key: (line: string) => string, limit = 10): number[] {
+export function findWindows(
+  hay: readonly string[],
+  needle: readonly string[],
+  key: (line: string) => string,
+  limit = 10,
+): number[] {
   if (needle.length === 0 || needle.length > hay.length) return [];
   return findKeyedWindows(hay.map(key), needle.map(key), limit);
 }
@@ -51,7 +56,13 @@ export function findKeyedWindows(hayKeys: readonly string[], needleKeys: readonl
  * needle key that occurs least often in it (as a substring) anchors the walk, and only the lines that hold it are
  * keyed (issue #15). Same places, same order: every window holds its anchor line, whichever line that is.
  */
-export function findKeyedWindowsInText(text: string, file: readonly string[], needleKeys: readonly string[], key: (line: string) => string, limit = 10): number[] {
+export function findKeyedWindowsInText(
+  text: string,
+  file: readonly string[],
+  needleKeys: readonly string[],
+  key: (line: string) => string,
+  limit = 10,
+): number[] {
   const n = needleKeys.length;
   if (n === 0 || n > file.length) return [];
   let anchor = -1;

@@ -49,5 +49,11 @@ export function locateElision(file: readonly string[], search: readonly string[]
   // Every piece lands after the one before, so the edit is one region: from the first piece to the end of the
   // last, whose end in the original file is `from` less the lines the replacements added.
   const end = from - (lines.length - file.length);
-  return { kind: "unique", rung: "elision", start: firstStart, length: end - firstStart, replacement: lines.slice(firstStart, from) };
+  return {
+    kind: "unique",
+    rung: "elision",
+    start: firstStart,
+    length: end - firstStart,
+    replacement: lines.slice(firstStart, from),
+  };
 }

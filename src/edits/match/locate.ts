@@ -35,7 +35,8 @@ function keyedFile(file: readonly string[], text: string | undefined) {
   const cache = new Map<Key, readonly string[]>();
   return (needle: readonly string[], key: Key, limit: number): number[] => {
     // Whitespace-collapsed keys are not substrings of their lines, so that rung keys the file.
-    if (text !== undefined && key !== "inner") return findKeyedWindowsInText(text, file, needle.map(KEYS[key]), KEYS[key], limit);
+    if (text !== undefined && key !== "inner")
+      return findKeyedWindowsInText(text, file, needle.map(KEYS[key]), KEYS[key], limit);
     let hay = cache.get(key);
     if (!hay) cache.set(key, (hay = key === "exact" ? file : file.map(KEYS[key])));
     return findKeyedWindows(hay, needle.map(KEYS[key]), limit);
@@ -53,7 +54,12 @@ const INDENT_HIT_LIMIT = 1_000;
  * the walk as `ambiguous`: we never edit the first of several matches (docs/behaviour.md#ambiguous-matches-are-refused), and a looser rung would only
  * find more. `search` must not be empty.
  */
-export function locate(file: readonly string[], search: readonly string[], replace: readonly string[], options: LocateOptions = {}): Located {
+export function locate(
+  file: readonly string[],
+  search: readonly string[],
+  replace: readonly string[],
+  options: LocateOptions = {},
+): Located {
   const find = keyedFile(file, options.text);
   const strict = strictRungs(file, search, replace, find, options.exactTried === true);
   if (strict.kind !== "none") return strict;
@@ -78,7 +84,13 @@ export function locate(file: readonly string[], search: readonly string[], repla
 }
 
 /** Aider's `perfect_or_whitespace`, plus trailing whitespace: exact, trailing-whitespace, uniform indent offset. */
-function strictRungs(file: readonly string[], search: readonly string[], replace: readonly string[], find: ReturnType<typeof keyedFile>, exactTried = false): Located {
+function strictRungs(
+  file: readonly string[],
+  search: readonly string[],
+  replace: readonly string[],
+  find: ReturnType<typeof keyedFile>,
+  exactTried = false,
+): Located {
   const simple: [MatchRung, Key][] = exactTried
     ? [["trailing-whitespace", "trailing"]]
     : [

@@ -5,7 +5,10 @@ import type { MatchRung } from "../types.js";
  * `replacement`), or why it does not fit. A region, not the whole edited file, so the caller can splice it into the
  * original text without rebuilding every line (issue #15).
  */
-export type Located = { kind: "unique"; rung: MatchRung; start: number; length: number; replacement: string[] } | { kind: "ambiguous"; rung: MatchRung; lines: number[] } | { kind: "none" };
+export type Located =
+  | { kind: "unique"; rung: MatchRung; start: number; length: number; replacement: string[] }
+  | { kind: "ambiguous"; rung: MatchRung; lines: number[] }
+  | { kind: "none" };
 
 /** Replace `length` lines at `start` with `replacement`. */
 export function splice(start: number, length: number, replacement: readonly string[], rung: MatchRung): Located {

@@ -6,7 +6,11 @@ import { isBlank, leadingWhitespace } from "./split-lines.js";
  * so an over-indented SEARCH cannot corrupt text (docs/behaviour.md#indentation-never-corrupts: Aider turns `"  foo"` into `"  fobar"`).
  * `reindent(["    a"], ["a"], ["b"]) → ["    b"]`
  */
-export function reindent(window: readonly string[], search: readonly string[], replace: readonly string[]): string[] | null {
+export function reindent(
+  window: readonly string[],
+  search: readonly string[],
+  replace: readonly string[],
+): string[] | null {
   // One signed offset for every non-blank line: "+P" (the file has P more) or "-P" (SEARCH has P more).
   let offset: string | null = null;
   for (let i = 0; i < search.length; i++) {

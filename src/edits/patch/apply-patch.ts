@@ -15,20 +15,29 @@ export function applyPatch(snapshot: FileSnapshot, edits: readonly Edit[]): Appl
     const current = files.get(edit.path);
     if (edit.kind === "patch-add") {
       if (current !== undefined && current !== edit.content) {
-        fail(edit, "file-exists", `\`*** Add File: ${edit.path}\` failed: that file already exists. Use \`*** Update File: ${edit.path}\` to change it.`);
+        fail(
+          edit,
+          "file-exists",
+          `\`*** Add File: ${edit.path}\` failed: that file already exists. Use \`*** Update File: ${edit.path}\` to change it.`,
+        );
       } else {
         write(edit.path, edit.content);
         applied.push({ path: edit.path, rung: "create", edit });
       }
     } else if (edit.kind === "patch-delete") {
-      if (current === undefined) fail(edit, "file-missing", `\`*** Delete File: ${edit.path}\` failed: that file does not exist.`);
+      if (current === undefined)
+        fail(edit, "file-missing", `\`*** Delete File: ${edit.path}\` failed: that file does not exist.`);
       else {
         write(edit.path, null);
         applied.push({ path: edit.path, rung: "delete", edit });
       }
     } else if (edit.kind === "patch-update") {
       if (current === undefined) {
-        fail(edit, "file-missing", `\`*** Update File: ${edit.path}\` failed: that file does not exist. Use \`*** Add File: ${edit.path}\` to create it.`);
+        fail(
+          edit,
+          "file-missing",
+          `\`*** Update File: ${edit.path}\` failed: that file does not exist. Use \`*** Add File: ${edit.path}\` to create it.`,
+        );
         continue;
       }
       const moving = edit.moveTo !== undefined && edit.moveTo !== edit.path;

@@ -7,7 +7,8 @@ import { findContext } from "./find-context.js";
 import { patchChunks } from "./patch-chunks.js";
 
 /** The patched content, or why not (`detail`: the file's closest lines, for the model). */
-export type UpdateResult = Success<{ content: string; rung: MatchRung }> | (Failure<FailureReason> & { detail?: string });
+export type UpdateResult =
+  Success<{ content: string; rung: MatchRung }> | (Failure<FailureReason> & { detail?: string });
 
 const RANK: readonly MatchRung[] = ["exact", "trailing-whitespace", "indent"];
 const worse = (a: MatchRung, b: MatchRung): MatchRung => (RANK.indexOf(b) > RANK.indexOf(a) ? b : a);
@@ -29,14 +30,16 @@ function findAnchor(lines: readonly string[], anchor: string, from: number): num
  */
 export function applyUpdate(content: string, body: string, path: string): UpdateResult {
   const parsed = patchChunks(body);
-  if (!parsed.ok) return { ok: false, reason: parsed.reason, message: `The update to \`${path}\` is malformed: ${parsed.message}` };
+  if (!parsed.ok)
+    return { ok: false, reason: parsed.reason, message: `The update to \`${path}\` is malformed: ${parsed.message}` };
   let lines = splitLines(content);
   let cursor = 0;
   let rung: MatchRung = "exact";
   for (const chunk of parsed.value) {
     let anchorAt: number | null = null;
     for (const anchor of chunk.anchors) {
-      const at: number | null = findAnchor(lines, anchor, anchorAt === null ? cursor : anchorAt + 1) ?? findAnchor(lines, anchor, 0);
+      const at: number | null =
+        findAnchor(lines, anchor, anchorAt === null ? cursor : anchorAt + 1) ?? findAnchor(lines, anchor, 0);
       if (at === null) {
         return {
           ok: false,

@@ -4,7 +4,10 @@ import type { MatchRung } from "../types.js";
 import { hunkSides, type HunkLine } from "../udiff/hunk-lines.js";
 import { rebuildWindow, stripBlankEdges } from "../udiff/place-hunk.js";
 
-export type ContextMatch = { kind: "ok"; start: number; end: number; replacement: string[]; rung: MatchRung } | { kind: "ambiguous"; at: number[] } | { kind: "none" };
+export type ContextMatch =
+  | { kind: "ok"; start: number; end: number; replacement: string[]; rung: MatchRung }
+  | { kind: "ambiguous"; at: number[] }
+  | { kind: "none" };
 
 // V4A's own ladder (docs/behaviour.md#v4a-patches): exact, then trailing whitespace ignored, then all edge whitespace ignored.
 const RUNGS: readonly { rung: MatchRung; key: (line: string) => string }[] = [
@@ -29,7 +32,13 @@ function scopeEnd(lines: readonly string[], anchorAt: number): number {
  * context at the chunk's edges is dropped in a second try. Context lines keep the file's text; on the
  * whitespace-insensitive rung, added lines follow the file's indentation when the offset is uniform.
  */
-export function findContext(lines: readonly string[], chunk: readonly HunkLine[], from: number, anchorAt: number | null, eof: boolean): ContextMatch {
+export function findContext(
+  lines: readonly string[],
+  chunk: readonly HunkLine[],
+  from: number,
+  anchorAt: number | null,
+  eof: boolean,
+): ContextMatch {
   const variants = [chunk, stripBlankEdges(chunk)].filter((v, i, all) => i === 0 || v.length !== all[0]!.length);
   for (const { rung, key } of RUNGS) {
     for (const variant of variants) {

@@ -37,7 +37,13 @@ export function parsePatch(text: string, _ctx: ParseContext): ParseResult {
       i++;
       if (!m) continue; // blank lines or stray prose between the Begin marker and a section
       const body: string[] = [];
-      while (i < lines.length && !SECTION.test(lines[i]!.trim()) && ![END, BEGIN].includes(lines[i]!.trim()) && !isFence(lines[i]!)) body.push(lines[i++]!);
+      while (
+        i < lines.length &&
+        !SECTION.test(lines[i]!.trim()) &&
+        ![END, BEGIN].includes(lines[i]!.trim()) &&
+        !isFence(lines[i]!)
+      )
+        body.push(lines[i++]!);
       const failure = addSection(edits, m[1] as "Add" | "Delete" | "Update", cleanPath(m[2]!), body);
       if (failure) failures.push(failure);
     }
@@ -46,21 +52,35 @@ export function parsePatch(text: string, _ctx: ParseContext): ParseResult {
 }
 
 function addSection(edits: Edit[], op: "Add" | "Delete" | "Update", path: string, body: string[]): EditFailure | null {
-  if (!path) return { path: "", reason: "missing-filename", message: `An \`*** ${op} File:\` line names no file. Write the path after the colon.` };
+  if (!path)
+    return {
+      path: "",
+      reason: "missing-filename",
+      message: `An \`*** ${op} File:\` line names no file. Write the path after the colon.`,
+    };
   while (body.length > 0 && body[body.length - 1]!.trim() === "") body.pop();
   let edit: Edit;
   if (op === "Delete") edit = { kind: "patch-delete", path };
   else if (op === "Add") {
     const bad = body.find((l) => l !== "" && !l.startsWith("+"));
     if (bad !== undefined) {
-      return { path, reason: "malformed", message: `In \`*** Add File: ${path}\` every line of the new file must start with \`+\`; this one does not: \`${bad}\`. The file was not created.` };
+      return {
+        path,
+        reason: "malformed",
+        message: `In \`*** Add File: ${path}\` every line of the new file must start with \`+\`; this one does not: \`${bad}\`. The file was not created.`,
+      };
     }
     edit = { kind: "patch-add", path, content: body.length ? `${body.map((l) => l.slice(1)).join("\n")}\n` : "" };
   } else {
     const move = MOVE.exec(body[0]?.trim() ?? "");
     if (move) body.shift();
     const moveTo = move ? cleanPath(move[1]!) : undefined;
-    edit = { kind: "patch-update", path, ...(moveTo ? { moveTo } : {}), body: body.length ? `${body.join("\n")}\n` : "" };
+    edit = {
+      kind: "patch-update",
+      path,
+      ...(moveTo ? { moveTo } : {}),
+      body: body.length ? `${body.join("\n")}\n` : "",
+    };
   }
   const prior = edits.findIndex((e) => e.path === path);
   if (prior < 0) {
@@ -73,7 +93,13 @@ function addSection(edits: Edit[], op: "Add" | "Delete" | "Update", path: string
     edits[prior] = { ...old, body: old.body + edit.body };
     return null;
   }
-  return { path, reason: "malformed", message: `\`${path}\` has more than one action in your patch (${sectionName(old)} and ${sectionName(edit)}). Use one section per file.`, edit };
+  return {
+    path,
+    reason: "malformed",
+    message: `\`${path}\` has more than one action in your patch (${sectionName(old)} and ${sectionName(edit)}). Use one section per file.`,
+    edit,
+  };
 }
 
-const sectionName = (e: Edit) => (e.kind === "patch-add" ? "Add File" : e.kind === "patch-delete" ? "Delete File" : "Update File");
+const sectionName = (e: Edit) =>
+  e.kind === "patch-add" ? "Add File" : e.kind === "patch-delete" ? "Delete File" : "Update File";

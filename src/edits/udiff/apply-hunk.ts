@@ -42,7 +42,12 @@ export function applyHunk(file: readonly string[], hunk: readonly HunkLine[]): P
   return { kind: "ok", lines: current, rung: "less-context" };
 }
 
-function placeRun(file: readonly string[], prec: readonly HunkLine[], run: readonly HunkLine[], foll: readonly HunkLine[]): string[] | null {
+function placeRun(
+  file: readonly string[],
+  prec: readonly HunkLine[],
+  run: readonly HunkLine[],
+  foll: readonly HunkLine[],
+): string[] | null {
   for (let keep = prec.length + foll.length; keep >= 0; keep--) {
     for (let usePrec = Math.min(prec.length, keep); usePrec >= Math.max(0, keep - foll.length); usePrec--) {
       const window = [...prec.slice(prec.length - usePrec), ...run, ...foll.slice(0, keep - usePrec)];

@@ -15,14 +15,19 @@ const fenced = (lines: readonly string[], fence: Fence) => `${fence[0]}\n${joinL
  * reported exactly: the failures name the hunks that did not apply, `applied` lists the ones that did (Aider never
  * said so, #5573).
  */
-export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], options: Pick<ApplyOptions, "fence"> = {}): ApplyOutcome {
+export function applyUdiff(
+  snapshot: FileSnapshot,
+  edits: readonly Edit[],
+  options: Pick<ApplyOptions, "fence"> = {},
+): ApplyOutcome {
   const fence = options.fence ?? ["```", "```"];
   const { files, applied, write, fail, outcome } = workingCopy(snapshot);
 
   for (const edit of edits) {
     const content = files.get(edit.path);
     if (edit.kind === "patch-delete") {
-      if (content === undefined) fail(edit, "file-missing", `\`${edit.path}\` cannot be deleted (\`+++ /dev/null\`): it does not exist.`);
+      if (content === undefined)
+        fail(edit, "file-missing", `\`${edit.path}\` cannot be deleted (\`+++ /dev/null\`): it does not exist.`);
       else {
         write(edit.path, null);
         applied.push({ path: edit.path, rung: "delete", edit });
@@ -31,7 +36,11 @@ export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], optio
     }
     if (edit.kind === "patch-add") {
       if (content !== undefined && content !== edit.content) {
-        fail(edit, "file-exists", `\`${edit.path}\` already exists, so a diff from \`--- /dev/null\` cannot create it. Diff against its current content instead.`);
+        fail(
+          edit,
+          "file-exists",
+          `\`${edit.path}\` already exists, so a diff from \`--- /dev/null\` cannot create it. Diff against its current content instead.`,
+        );
       } else {
         write(edit.path, edit.content);
         applied.push({ path: edit.path, rung: "create", edit });
@@ -52,7 +61,11 @@ export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], optio
       continue;
     }
     if (content === undefined) {
-      fail(edit, "file-missing", `\`${edit.path}\` does not exist. To create a file, diff it from \`--- /dev/null\` with only \`+\` lines.`);
+      fail(
+        edit,
+        "file-missing",
+        `\`${edit.path}\` does not exist. To create a file, diff it from \`--- /dev/null\` with only \`+\` lines.`,
+      );
       continue;
     }
     const file = splitLines(content);
@@ -75,7 +88,11 @@ export function applyUdiff(snapshot: FileSnapshot, edits: readonly Edit[], optio
         after.map((text) => ({ op: " ", text })),
       ).kind === "ok"
     ) {
-      fail(edit, "already-applied", `The lines this hunk would produce are already in \`${edit.path}\` and its \`-\` lines are not: it looks applied already. Don't send it again.`);
+      fail(
+        edit,
+        "already-applied",
+        `The lines this hunk would produce are already in \`${edit.path}\` and its \`-\` lines are not: it looks applied already. Don't send it again.`,
+      );
     } else {
       fail(
         edit,

@@ -2,11 +2,20 @@ import type { Edit, EditFailure, ParseContext, ParseResult } from "../types.js";
 import { DEV_NULL, headerPaths, rawHeaderPath } from "./header-path.js";
 
 /** git's extended header lines: skipped, they carry nothing we apply. */
-const GIT_META = /^(diff --git |index [0-9a-f]|new file mode |deleted file mode |old mode |new mode |similarity index |rename (from|to) |Binary files )/;
+const GIT_META =
+  /^(diff --git |index [0-9a-f]|new file mode |deleted file mode |old mode |new mode |similarity index |rename (from|to) |Binary files )/;
 
 /** A `---`/`+++` pair that names files rather than changing lines: git prefixes, /dev/null, one path, a known file. */
 function looksLikeHeader(from: string, to: string, known: (p: string) => boolean): boolean {
-  return from === DEV_NULL || to === DEV_NULL || from.startsWith("a/") || to.startsWith("b/") || from === to || known(from) || known(to);
+  return (
+    from === DEV_NULL ||
+    to === DEV_NULL ||
+    from.startsWith("a/") ||
+    to.startsWith("b/") ||
+    from === to ||
+    known(from) ||
+    known(to)
+  );
 }
 
 type Target = { kind: "edit"; path: string } | { kind: "create"; index: number } | { kind: "delete" } | null;
@@ -39,7 +48,8 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
       failures.push({
         path: "",
         reason: "missing-filename",
-        message: "A diff hunk has no `--- path` / `+++ path` header before it, so I can't tell which file it changes. Start every file's diff with both header lines.",
+        message:
+          "A diff hunk has no `--- path` / `+++ path` header before it, so I can't tell which file it changes. Start every file's diff with both header lines.",
       });
     } else if (target.kind === "create") {
       // A new file's hunks only add lines; a context line there is content too.
@@ -59,7 +69,8 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
     const { from, to } = headerPaths(fromLine === null ? "" : rawHeaderPath(fromLine), rawHeaderPath(toLine), known);
     if (to === DEV_NULL) {
       target = { kind: "delete" };
-      if (from && from !== DEV_NULL && !edits.some((e) => e.kind === "patch-delete" && e.path === from)) edits.push({ kind: "patch-delete", path: from });
+      if (from && from !== DEV_NULL && !edits.some((e) => e.kind === "patch-delete" && e.path === from))
+        edits.push({ kind: "patch-delete", path: from });
       return;
     }
     if (!to) target = null;
@@ -75,8 +86,14 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
     const next = lines[i + 1] ?? "";
     // Inside a diff, `--- x` + `+++ y` could be a removed `-- x` and an added `++ y` (SQL, Lua, Haskell comments):
     // there it is a header only when it looks like one or an `@@` follows.
-    const headerHere = (from: string, to: string) => !inDiff || (lines[i + 2] ?? "").startsWith("@@") || looksLikeHeader(rawHeaderPath(from), rawHeaderPath(to), known);
-    if (/^(`{3,}|~{3,})/.test(line.trim()) || (!ctx.fence[0].startsWith("`") && (line.startsWith(ctx.fence[0]) || line.startsWith(ctx.fence[1])))) {
+    const headerHere = (from: string, to: string) =>
+      !inDiff ||
+      (lines[i + 2] ?? "").startsWith("@@") ||
+      looksLikeHeader(rawHeaderPath(from), rawHeaderPath(to), known);
+    if (
+      /^(`{3,}|~{3,})/.test(line.trim()) ||
+      (!ctx.fence[0].startsWith("`") && (line.startsWith(ctx.fence[0]) || line.startsWith(ctx.fence[1])))
+    ) {
       flush();
       inDiff = false;
     } else if (line.startsWith("--- ") && next.startsWith("+++ ") && headerHere(line, next)) {

@@ -4,7 +4,8 @@ import { isBlank } from "../match/split-lines.js";
 import type { MatchRung } from "../types.js";
 import { hunkSides, type HunkLine } from "./hunk-lines.js";
 
-export type Placed = { kind: "ok"; lines: string[]; rung: MatchRung } | { kind: "ambiguous"; at: number[] } | { kind: "none" };
+export type Placed =
+  { kind: "ok"; lines: string[]; rung: MatchRung } | { kind: "ambiguous"; at: number[] } | { kind: "none" };
 
 const RUNGS: readonly { rung: MatchRung; key: (line: string) => string }[] = [
   { rung: "exact", key: (l) => l },
@@ -36,7 +37,10 @@ export function placeHunk(file: readonly string[], hunk: readonly HunkLine[]): P
       if (before.every(isBlank)) continue;
       const starts = findWindows(file, before, key);
       const fits = starts
-        .map((start) => ({ start, lines: rebuildWindow(file.slice(start, start + before.length), lines, rung === "relative-indent") }))
+        .map((start) => ({
+          start,
+          lines: rebuildWindow(file.slice(start, start + before.length), lines, rung === "relative-indent"),
+        }))
         .filter((f): f is { start: number; lines: string[] } => f.lines !== null);
       if (fits.length === 1) {
         const { start, lines: middle } = fits[0]!;
@@ -53,7 +57,11 @@ export function placeHunk(file: readonly string[], hunk: readonly HunkLine[]): P
  * removed lines are dropped, added lines are inserted. With `shiftAdded`, added lines move by the window's uniform
  * indentation offset; null when that offset is not uniform (never guess an indentation).
  */
-export function rebuildWindow(window: readonly string[], lines: readonly HunkLine[], shiftAdded: boolean): string[] | null {
+export function rebuildWindow(
+  window: readonly string[],
+  lines: readonly HunkLine[],
+  shiftAdded: boolean,
+): string[] | null {
   const { before } = hunkSides(lines);
   const added = lines.filter((l) => l.op === "+").map((l) => l.text);
   const shifted = shiftAdded ? reindent(window, before, added) : added;

@@ -11,7 +11,12 @@ export function applyWhole(snapshot: FileSnapshot, edits: readonly Edit[]): Appl
   const failed: EditFailure[] = [];
   for (const edit of edits) {
     if (edit.kind !== "whole") {
-      failed.push({ path: edit.path, reason: "malformed", message: `A ${edit.kind} edit cannot be applied in the whole-file format.`, edit });
+      failed.push({
+        path: edit.path,
+        reason: "malformed",
+        message: `A ${edit.kind} edit cannot be applied in the whole-file format.`,
+        edit,
+      });
       continue;
     }
     const current = snapshot.files.get(edit.path);

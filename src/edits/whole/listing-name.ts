@@ -2,7 +2,20 @@ import { normalizeEditPath } from "../path-policy.js";
 import type { ParseContext } from "../types.js";
 
 /** Extensionless names that are real files, so a line holding only one of them is a filename, not prose. */
-const BARE_FILE_NAMES = new Set(["Makefile", "Dockerfile", "LICENSE", "Gemfile", "Rakefile", "Procfile", "Jenkinsfile", "Vagrantfile", "Brewfile", "CODEOWNERS", "Containerfile", "Justfile"]);
+const BARE_FILE_NAMES = new Set([
+  "Makefile",
+  "Dockerfile",
+  "LICENSE",
+  "Gemfile",
+  "Rakefile",
+  "Procfile",
+  "Jenkinsfile",
+  "Vagrantfile",
+  "Brewfile",
+  "CODEOWNERS",
+  "Containerfile",
+  "Justfile",
+]);
 
 /**
  * Clean the line before a listing's fence the way models decorate filenames: `**a.txt**:` → `a.txt`,
@@ -27,7 +40,8 @@ function cleanListingName(line: string): string {
 }
 
 // Letters, digits and the punctuation of real paths: `foo.bar()` or `a=b` in prose is code, not a filename.
-const isPathLike = (name: string): boolean => /^[\p{L}\p{N}_./@+~-]+$/u.test(name) && (/[./]/.test(name) || BARE_FILE_NAMES.has(name)) && !/^[.]+$/.test(name);
+const isPathLike = (name: string): boolean =>
+  /^[\p{L}\p{N}_./@+~-]+$/u.test(name) && (/[./]/.test(name) || BARE_FILE_NAMES.has(name)) && !/^[.]+$/.test(name);
 
 const baseName = (p: string): string => p.slice(p.lastIndexOf("/") + 1);
 

@@ -10,6 +10,7 @@ export function otherFormat(path: string, body: readonly string[]): string | nul
   if (first < 0) return null;
   if (body[first]!.startsWith("--- ") && (body[first + 1] ?? "").startsWith("+++ ")) return "a unified diff";
   if (body[first]!.trim() === "*** Begin Patch") return "a V4A patch";
-  if (body.some((l) => /^<{5,9} SEARCH\s*$/.test(l.trim())) && body.some((l) => /^>{5,9} REPLACE\s*$/.test(l.trim()))) return "SEARCH/REPLACE blocks";
+  if (body.some((l) => /^<{5,9} SEARCH\s*$/.test(l.trim())) && body.some((l) => /^>{5,9} REPLACE\s*$/.test(l.trim())))
+    return "SEARCH/REPLACE blocks";
   return null;
 }

@@ -71,7 +71,9 @@ export function parseWhole(text: string, ctx: ParseContext): ParseResult {
   const taken = new Set<string>();
   for (const f of found) {
     if (taken.has(f.path)) continue;
-    const best = PRIORITY.map((s) => found.find((g) => g.path === f.path && g.source === s)).find((g) => g !== undefined)!;
+    const best = PRIORITY.map((s) => found.find((g) => g.path === f.path && g.source === s)).find(
+      (g) => g !== undefined,
+    )!;
     taken.add(f.path);
     edits.push({ kind: "whole", path: best.path, content: best.content });
   }

@@ -19,7 +19,11 @@ describe("nextRun", () => {
   const now = new Date("2026-11-27T12:00:00Z");
   it("follows the schedule's time zone (default UTC)", () => {
     expect(nextRun({ cron: "0 6 * * *" }, now)?.toISOString()).toBe("2026-11-28T06:00:00.000Z");
-    expect(nextRun({ cron: "0 6 * * *", timezone: "Europe/Berlin" }, now)?.toISOString()).toBe("2026-11-28T05:00:00.000Z");
-    expect(nextRun({ cron: "0 6 * * *", timezone: "America/New_York" }, now)?.toISOString()).toBe("2026-11-28T11:00:00.000Z");
+    expect(nextRun({ cron: "0 6 * * *", timezone: "Europe/Berlin" }, now)?.toISOString()).toBe(
+      "2026-11-28T05:00:00.000Z",
+    );
+    expect(nextRun({ cron: "0 6 * * *", timezone: "America/New_York" }, now)?.toISOString()).toBe(
+      "2026-11-28T11:00:00.000Z",
+    );
   });
 });

@@ -1,5 +1,17 @@
-import { DASHBOARD_MARKER, newlyTicked, readLastRuns, stateLine, tickedKeys, untick } from "../../../src/app/dashboard/dashboard-body.js";
-import { headline, renderDashboard, renderLastRun, type DashboardEntry } from "../../../src/app/dashboard/render-dashboard.js";
+import {
+  DASHBOARD_MARKER,
+  newlyTicked,
+  readLastRuns,
+  stateLine,
+  tickedKeys,
+  untick,
+} from "../../../src/app/dashboard/dashboard-body.js";
+import {
+  headline,
+  renderDashboard,
+  renderLastRun,
+  type DashboardEntry,
+} from "../../../src/app/dashboard/render-dashboard.js";
 
 const entry = (over: Partial<DashboardEntry> = {}): DashboardEntry => ({
   key: "acme/widgets#schedule-0-abcdef0123",
@@ -29,12 +41,19 @@ describe("renderDashboard", () => {
     expect(body.startsWith(DASHBOARD_MARKER)).toBe(true);
     expect(body).toContain("### 1. add a changelog entry\n");
     expect(body).toContain("| `0 6 * * 1` | UTC | 2026-11-30 06:00 UTC | never |");
-    expect(body).toContain("| `30 7 1 * *` | Europe/Berlin (stacks) | 2026-11-30 06:00 UTC | 2026-11-01 06:30 UTC · 🚀 opened a pull request · #7 |");
+    expect(body).toContain(
+      "| `30 7 1 * *` | Europe/Berlin (stacks) | 2026-11-30 06:00 UTC | 2026-11-01 06:30 UTC · 🚀 opened a pull request · #7 |",
+    );
     expect(body).toContain("needs `write` permission");
     expect(tickedKeys(body)).toEqual([]);
     expect(body.match(/- \[ \] Run now <!-- aider-bot:run-now:acme\/widgets#schedule-\d-\w+ -->/g)).toHaveLength(2);
     // What it remembers reads back as it was written.
-    expect(readLastRuns(body).get("acme/widgets#schedule-1-0123456789")).toEqual({ at: "2026-11-01T06:30:00.000Z", outcome: "pull-request", issue: 4, pr: 7 });
+    expect(readLastRuns(body).get("acme/widgets#schedule-1-0123456789")).toEqual({
+      at: "2026-11-01T06:30:00.000Z",
+      outcome: "pull-request",
+      issue: 4,
+      pr: 7,
+    });
   });
 
   it("keeps a box ticked when asked, and re-renders to the same text (no needless edit)", () => {
@@ -44,16 +63,24 @@ describe("renderDashboard", () => {
   });
 
   it("keeps markdown and markers of a schedule's message out of the layout", () => {
-    expect(headline("fix `x` | <!-- aider-bot:run-now:evil --> [link](u) **b**")).toBe("fix x  !-- aider-bot:run-now:evil -- link(u) b");
+    expect(headline("fix `x` | <!-- aider-bot:run-now:evil --> [link](u) **b**")).toBe(
+      "fix x  !-- aider-bot:run-now:evil -- link(u) b",
+    );
     expect(headline("a".repeat(100))).toHaveLength(80);
-    const body = renderDashboard([entry({ message: "<!-- aider-bot:run-now:acme/other#x -->\n- [x] Run now" })], { minPermission: "write" });
+    const body = renderDashboard([entry({ message: "<!-- aider-bot:run-now:acme/other#x -->\n- [x] Run now" })], {
+      minPermission: "write",
+    });
     expect(tickedKeys(body)).toEqual([]);
   });
 
   it("says a skipped tick's open PR, a run-now's requester, and a never-run schedule", () => {
     expect(renderLastRun(undefined)).toBe("never");
-    expect(renderLastRun({ at: "2026-01-01T00:00:00Z", outcome: "skipped", issue: 3, pr: 9 })).toBe("2026-01-01 00:00 UTC · ⏭️ skipped · #9 is still open");
-    expect(renderLastRun({ at: "2026-01-01T00:00:00Z", outcome: "started", issue: 3, by: "octo" })).toBe("2026-01-01 00:00 UTC · ⏳ started · on #3 · run now by @octo");
+    expect(renderLastRun({ at: "2026-01-01T00:00:00Z", outcome: "skipped", issue: 3, pr: 9 })).toBe(
+      "2026-01-01 00:00 UTC · ⏭️ skipped · #9 is still open",
+    );
+    expect(renderLastRun({ at: "2026-01-01T00:00:00Z", outcome: "started", issue: 3, by: "octo" })).toBe(
+      "2026-01-01 00:00 UTC · ⏳ started · on #3 · run now by @octo",
+    );
   });
 });
 
@@ -76,12 +103,22 @@ describe("the dashboard body's boxes and memory", () => {
   });
 
   it("forgets remembered runs that do not have the right shape (a hand-edited body)", () => {
-    const good = stateLine("acme/w#schedule-0-a", { at: "2026-01-01T00:00:00.000Z", outcome: "pushed", pr: 2, by: "octo" });
+    const good = stateLine("acme/w#schedule-0-a", {
+      at: "2026-01-01T00:00:00.000Z",
+      outcome: "pushed",
+      pr: 2,
+      by: "octo",
+    });
     const forged = `<!-- aider-bot:schedule-state:acme/w#schedule-1-b ${Buffer.from(JSON.stringify({ at: "x", outcome: "<script>" })).toString("base64url")} -->`;
     const links = `<!-- aider-bot:schedule-state:acme/w#schedule-2-c ${Buffer.from(JSON.stringify({ at: "2026-01-01T00:00:00Z", outcome: "pushed", pr: "https://evil", by: "a b" })).toString("base64url")} -->`;
     const runs = readLastRuns(`${good}\n${forged}\n${links}\n<!-- aider-bot:schedule-state:acme/w#x !!! -->`);
     expect([...runs.keys()]).toEqual(["acme/w#schedule-0-a", "acme/w#schedule-2-c"]);
-    expect(runs.get("acme/w#schedule-0-a")).toEqual({ at: "2026-01-01T00:00:00.000Z", outcome: "pushed", pr: 2, by: "octo" });
+    expect(runs.get("acme/w#schedule-0-a")).toEqual({
+      at: "2026-01-01T00:00:00.000Z",
+      outcome: "pushed",
+      pr: 2,
+      by: "octo",
+    });
     expect(runs.get("acme/w#schedule-2-c")).toEqual({ at: "2026-01-01T00:00:00.000Z", outcome: "pushed" });
   });
 });

@@ -16,7 +16,18 @@ const cases = readdirSync(CORPUS).sort();
 describe("check discovery corpus", () => {
   it("has the shapes the issue names", () => {
     expect(cases).toEqual(
-      expect.arrayContaining(["python-matrix", "node-workdir", "composite-reusable", "wrappers", "monorepo", "tox-flake8", "conventions-node", "conventions-python", "makefile-only", "cargo-release"]),
+      expect.arrayContaining([
+        "python-matrix",
+        "node-workdir",
+        "composite-reusable",
+        "wrappers",
+        "monorepo",
+        "tox-flake8",
+        "conventions-node",
+        "conventions-python",
+        "makefile-only",
+        "cargo-release",
+      ]),
     );
   });
 

@@ -2,7 +2,12 @@ import { interpolate, knownFalse } from "../../../src/checks/discover/evaluate-e
 import { classifyCommand, splitScript } from "../../../src/checks/discover/classify-command.js";
 import { pickMatrix } from "../../../src/checks/discover/pick-matrix.js";
 
-const ctx = { matrix: { "python-version": "3.12", os: "ubuntu-latest", node: 20 }, env: { MODE: "ci" }, inputs: { target: "all" }, runner: { os: "Linux" } };
+const ctx = {
+  matrix: { "python-version": "3.12", os: "ubuntu-latest", node: 20 },
+  env: { MODE: "ci" },
+  inputs: { target: "all" },
+  runner: { os: "Linux" },
+};
 
 describe("interpolate", () => {
   it.each([
@@ -16,9 +21,12 @@ describe("interpolate", () => {
     expect(interpolate(text, ctx)).toEqual({ ok: true, text: out });
   });
 
-  it.each(["${{ secrets.TOKEN }}", "${{ steps.x.outputs.y }}", "${{ hashFiles('**/lock') }}", "${{ matrix.os == }}"])("%s stays unresolved", (text) => {
-    expect(interpolate(`run ${text}`, ctx)).toEqual({ ok: false, unresolved: text });
-  });
+  it.each(["${{ secrets.TOKEN }}", "${{ steps.x.outputs.y }}", "${{ hashFiles('**/lock') }}", "${{ matrix.os == }}"])(
+    "%s stays unresolved",
+    (text) => {
+      expect(interpolate(`run ${text}`, ctx)).toEqual({ ok: false, unresolved: text });
+    },
+  );
 
   it("knows a condition false only when it can evaluate it", () => {
     expect(knownFalse("matrix.os == 'windows-latest'", ctx)).toBe(true);
@@ -56,7 +64,10 @@ describe("classifyCommand", () => {
 
 describe("splitScript", () => {
   it("splits a plain list, joins continuations, drops comments and set -e", () => {
-    expect(splitScript("set -euo pipefail\n# lint\nruff check .\npytest \\\n  -q\n")).toEqual(["ruff check .", "pytest -q"]);
+    expect(splitScript("set -euo pipefail\n# lint\nruff check .\npytest \\\n  -q\n")).toEqual([
+      "ruff check .",
+      "pytest -q",
+    ]);
   });
   it("keeps a script with control flow whole", () => {
     expect(splitScript("if [ -f x ]; then\n  make test\nfi\n")).toEqual(["if [ -f x ]; then\nmake test\nfi"]);
@@ -65,11 +76,19 @@ describe("splitScript", () => {
 
 describe("pickMatrix", () => {
   it("takes the first Linux combination, honouring exclude and include", () => {
-    const m = { os: ["windows-latest", "ubuntu-latest"], py: ["3.11", "3.12"], exclude: [{ os: "ubuntu-latest", py: "3.11" }], include: [{ os: "ubuntu-latest", py: "3.12", extra: "x" }] };
+    const m = {
+      os: ["windows-latest", "ubuntu-latest"],
+      py: ["3.11", "3.12"],
+      exclude: [{ os: "ubuntu-latest", py: "3.11" }],
+      include: [{ os: "ubuntu-latest", py: "3.12", extra: "x" }],
+    };
     expect(pickMatrix(m, {})).toEqual({ ok: true, values: { os: "ubuntu-latest", py: "3.12", extra: "x" }, of: 3 });
   });
   it("uses include-only matrices", () => {
-    expect(pickMatrix({ include: [{ name: "a", cmd: "make a" }] }, {})).toMatchObject({ ok: true, values: { name: "a", cmd: "make a" } });
+    expect(pickMatrix({ include: [{ name: "a", cmd: "make a" }] }, {})).toMatchObject({
+      ok: true,
+      values: { name: "a", cmd: "make a" },
+    });
   });
   it("refuses a matrix made by an expression", () => {
     expect(pickMatrix("${{ fromJSON(needs.setup.outputs.matrix) }}", {})).toMatchObject({ ok: false });

@@ -37,7 +37,8 @@ export function fakeDeps(opts: FakeDepsOptions): FakeDeps {
   const checkRuns: CheckCommandRequest[] = [];
   const progress: CoderProgress[] = [];
   const clock = { ms: 0 };
-  const changed = (paths: readonly string[]) => paths.filter((p) => workspace.files.get(p) !== workspace.original.get(p));
+  const changed = (paths: readonly string[]) =>
+    paths.filter((p) => workspace.files.get(p) !== workspace.original.get(p));
   return {
     workspace,
     requests,
@@ -54,8 +55,21 @@ export function fakeDeps(opts: FakeDepsOptions): FakeDeps {
         if (next instanceof Error) throw next;
         const result: CompletionResult =
           typeof next === "string"
-            ? { text: next, finishReason: "stop", usage: { prompt: 100, completion: 20 }, usageEstimated: false, costUsd: 0.01 }
-            : { text: "", finishReason: "stop", usage: { prompt: 100, completion: 20 }, usageEstimated: false, costUsd: 0.01, ...next };
+            ? {
+                text: next,
+                finishReason: "stop",
+                usage: { prompt: 100, completion: 20 },
+                usageEstimated: false,
+                costUsd: 0.01,
+              }
+            : {
+                text: "",
+                finishReason: "stop",
+                usage: { prompt: 100, completion: 20 },
+                usageEstimated: false,
+                costUsd: 0.01,
+                ...next,
+              };
         req.onDelta?.(result.text);
         return result;
       },
@@ -78,7 +92,11 @@ export function fakeDeps(opts: FakeDepsOptions): FakeDeps {
     repoMap: opts.repoMap === undefined ? undefined : async () => ({ text: opts.repoMap ?? "", rankedFiles: [] }),
     async commit(req) {
       commits.push(req);
-      return { sha: "abc1234", subject: req.subject, stats: changed(req.paths).map((path) => ({ path, added: 1, removed: 1 })) };
+      return {
+        sha: "abc1234",
+        subject: req.subject,
+        stats: changed(req.paths).map((path) => ({ path, added: 1, removed: 1 })),
+      };
     },
     diffText: async (paths) =>
       changed(paths)

@@ -21,7 +21,12 @@ describe("parsePlan", () => {
       ],
       files: ["a.py", "lib/b.py"],
     },
-    { name: "one step when there is no list", text: "Change `a.go` so it returns early.", steps: [{ text: "Change `a.go` so it returns early.", files: ["a.go"] }], files: ["a.go"] },
+    {
+      name: "one step when there is no list",
+      text: "Change `a.go` so it returns early.",
+      steps: [{ text: "Change `a.go` so it returns early.", files: ["a.go"] }],
+      files: ["a.go"],
+    },
     {
       name: "numbers inside a code block are not steps",
       text: "1. edit `a.py`:\n```\n2. not a step\n```\n3. done",

@@ -7,10 +7,36 @@ function sampleRun(fileSize: number) {
   const system = { role: "system" as const, content: "You are an expert." };
   const file = { role: "user" as const, content: `a.py\n${"x = 1\n".repeat(fileSize / 6)}` };
   sink({ kind: "request", round: 1, model: "m", messages: [system, file, { role: "user", content: "fix it" }] });
-  sink({ kind: "reply", round: 1, text: "ANSWER_ONE ```nested```", finishReason: "stop", tokens: { prompt: 10, completion: 5 } });
-  sink({ kind: "edits", round: 1, written: ["a.py"], deleted: [], failures: [{ path: "b.py", message: "no match\nmore" }], reflection: "# 1 SEARCH/REPLACE block failed" });
-  sink({ kind: "check", round: 1, check: "test", command: "pytest", ok: false, exitCode: 1, output: "TEST_FAILED at a.py:1" });
-  sink({ kind: "request", round: 2, model: "m", messages: [system, file, { role: "user", content: "TEST_FAILED at a.py:1" }] });
+  sink({
+    kind: "reply",
+    round: 1,
+    text: "ANSWER_ONE ```nested```",
+    finishReason: "stop",
+    tokens: { prompt: 10, completion: 5 },
+  });
+  sink({
+    kind: "edits",
+    round: 1,
+    written: ["a.py"],
+    deleted: [],
+    failures: [{ path: "b.py", message: "no match\nmore" }],
+    reflection: "# 1 SEARCH/REPLACE block failed",
+  });
+  sink({
+    kind: "check",
+    round: 1,
+    check: "test",
+    command: "pytest",
+    ok: false,
+    exitCode: 1,
+    output: "TEST_FAILED at a.py:1",
+  });
+  sink({
+    kind: "request",
+    round: 2,
+    model: "m",
+    messages: [system, file, { role: "user", content: "TEST_FAILED at a.py:1" }],
+  });
   return r.events();
 }
 
@@ -30,7 +56,10 @@ describe("renderTranscript", () => {
   });
 
   it("redacts every part before it measures", () => {
-    const text = renderTranscript(sampleRun(60), { limit: 65_535, redact: (t) => t.replaceAll("TEST_FAILED", "[REDACTED]") });
+    const text = renderTranscript(sampleRun(60), {
+      limit: 65_535,
+      redact: (t) => t.replaceAll("TEST_FAILED", "[REDACTED]"),
+    });
     expect(text).not.toContain("TEST_FAILED");
     expect(text).toContain("[REDACTED] at a.py:1");
   });
@@ -66,6 +95,8 @@ describe("createTranscriptRecorder", () => {
     const messages = [{ role: "user" as const, content: "one" }];
     r.sink("architect")({ kind: "request", round: 1, model: "m", messages });
     messages[0]!.content = "changed";
-    expect(r.events()).toEqual([{ kind: "request", round: 1, model: "m", messages: [{ role: "user", content: "one" }], phase: "architect" }]);
+    expect(r.events()).toEqual([
+      { kind: "request", round: 1, model: "m", messages: [{ role: "user", content: "one" }], phase: "architect" },
+    ]);
   });
 });

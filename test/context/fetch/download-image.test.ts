@@ -21,7 +21,12 @@ async function server(routes: (url: string, res: http.ServerResponse) => void) {
 
 // The installation client as the app has it (auth header from its token, retries and throttling on): the downloader
 // must turn them off for its own request.
-const octokit = (origin: string) => new ProbotOctokit({ auth: { token: "ghs_installation" }, baseUrl: `${origin}/api/v3`, log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} } });
+const octokit = (origin: string) =>
+  new ProbotOctokit({
+    auth: { token: "ghs_installation" },
+    baseUrl: `${origin}/api/v3`,
+    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  });
 
 describe("downloadImage", () => {
   const png = makePng(10, 10);
@@ -30,9 +35,14 @@ describe("downloadImage", () => {
   beforeEach(async () => {
     other = await server((_u, res) => res.writeHead(200, { "content-type": "image/png" }).end(png));
     web = await server((url, res) => {
-      if (url === "/user-attachments/assets/ok") return void res.writeHead(200, { "content-type": "image/png" }).end(png);
-      if (url === "/user-attachments/assets/text") return void res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(png);
-      if (url === "/user-attachments/assets/declared") return void res.writeHead(200, { "content-type": "image/png", "content-length": String(60 * 1024 * 1024) }).end();
+      if (url === "/user-attachments/assets/ok")
+        return void res.writeHead(200, { "content-type": "image/png" }).end(png);
+      if (url === "/user-attachments/assets/text")
+        return void res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(png);
+      if (url === "/user-attachments/assets/declared")
+        return void res
+          .writeHead(200, { "content-type": "image/png", "content-length": String(60 * 1024 * 1024) })
+          .end();
       if (url === "/user-attachments/assets/stream") {
         res.writeHead(200, { "content-type": "image/png" });
         const chunk = Buffer.alloc(64 * 1024);
@@ -47,8 +57,10 @@ describe("downloadImage", () => {
         res.on("close", () => (sent = Infinity));
         return pump();
       }
-      if (url === "/user-attachments/assets/away") return void res.writeHead(302, { location: `${other.origin}/steal` }).end();
-      if (url === "/user-attachments/assets/here") return void res.writeHead(302, { location: "/user-attachments/assets/ok" }).end();
+      if (url === "/user-attachments/assets/away")
+        return void res.writeHead(302, { location: `${other.origin}/steal` }).end();
+      if (url === "/user-attachments/assets/here")
+        return void res.writeHead(302, { location: "/user-attachments/assets/ok" }).end();
       res.writeHead(404, { "content-type": "application/json" }).end('{"message":"Not Found"}');
     });
   });
@@ -57,7 +69,8 @@ describe("downloadImage", () => {
     await other.close();
   });
 
-  const get = (path: string, maxBytes = 5 * 1024 * 1024) => downloadImage(octokit(web.origin), new URL(`${web.origin}${path}`), { maxBytes, tokenOrigin: web.origin });
+  const get = (path: string, maxBytes = 5 * 1024 * 1024) =>
+    downloadImage(octokit(web.origin), new URL(`${web.origin}${path}`), { maxBytes, tokenOrigin: web.origin });
 
   it("downloads the bytes as they are, with the token as a header on the web host, whatever the content type says", async () => {
     expect(await get("/user-attachments/assets/ok")).toEqual({ ok: true, bytes: png });
@@ -66,8 +79,14 @@ describe("downloadImage", () => {
   });
 
   it("refuses a declared size over the cap before reading, and stops reading a stream at the cap (asked once, no retry)", async () => {
-    expect(await get("/user-attachments/assets/declared")).toEqual({ ok: false, reason: "it is 60 MB, over the limit of 5.0 MB" });
-    expect(await get("/user-attachments/assets/stream")).toEqual({ ok: false, reason: "it is over the limit of 5.0 MB" });
+    expect(await get("/user-attachments/assets/declared")).toEqual({
+      ok: false,
+      reason: "it is 60 MB, over the limit of 5.0 MB",
+    });
+    expect(await get("/user-attachments/assets/stream")).toEqual({
+      ok: false,
+      reason: "it is over the limit of 5.0 MB",
+    });
     expect(web.hits.filter((h) => h.url === "/user-attachments/assets/stream")).toHaveLength(1);
   });
 
@@ -86,24 +105,53 @@ describe("downloadImage", () => {
     const set = await collectImages({
       api: octokit(web.origin),
       texts: [
-        { label: "the issue's description", text: `![a](${web.origin}/user-attachments/assets/ok)\n![b](${other.origin}/x.png)\n![c](${web.origin}/user-attachments/assets/stream)` },
+        {
+          label: "the issue's description",
+          text: `![a](${web.origin}/user-attachments/assets/ok)\n![b](${other.origin}/x.png)\n![c](${web.origin}/user-attachments/assets/stream)`,
+        },
         { label: "the comment by @bo", text: `<img src="${web.origin}/user-attachments/assets/ok">` },
       ],
       webOrigin: web.origin,
       model: "gpt-4o",
     });
-    expect(set.images.map((i) => [i.label, i.type, i.part.width, i.part.height])).toEqual([["the issue's description", "image/png", 10, 10]]);
+    expect(set.images.map((i) => [i.label, i.type, i.part.width, i.part.height])).toEqual([
+      ["the issue's description", "image/png", 10, 10],
+    ]);
     expect(set.images[0]!.part.dataUrl).toBe(`data:image/png;base64,${png.toString("base64")}`);
-    expect(set.notes).toEqual([expect.stringContaining("1 image link not read"), "The image in the issue's description was left out: it is over the limit of 5.0 MB."]);
+    expect(set.notes).toEqual([
+      expect.stringContaining("1 image link not read"),
+      "The image in the issue's description was left out: it is over the limit of 5.0 MB.",
+    ]);
     expect(other.hits).toEqual([]);
   });
 
   it("collectImages: nothing is downloaded for a model without vision, and the cap on the count is a note", async () => {
-    const plain = [{ label: "d", text: [1, 2, 3].map(() => `![x](${web.origin}/user-attachments/assets/ok)`).join(" ") + ` ![y](${web.origin}/user-attachments/assets/here)` }];
-    const blind = await collectImages({ api: octokit(web.origin), texts: plain, webOrigin: web.origin, model: "gpt-3.5-turbo" });
-    expect(blind.notes).toEqual(["2 images left out: the model `gpt-3.5-turbo` is not known to accept images (set `vision: true` in .github/aider.yml if it does)."]);
+    const plain = [
+      {
+        label: "d",
+        text:
+          [1, 2, 3].map(() => `![x](${web.origin}/user-attachments/assets/ok)`).join(" ") +
+          ` ![y](${web.origin}/user-attachments/assets/here)`,
+      },
+    ];
+    const blind = await collectImages({
+      api: octokit(web.origin),
+      texts: plain,
+      webOrigin: web.origin,
+      model: "gpt-3.5-turbo",
+    });
+    expect(blind.notes).toEqual([
+      "2 images left out: the model `gpt-3.5-turbo` is not known to accept images (set `vision: true` in .github/aider.yml if it does).",
+    ]);
     expect(web.hits).toEqual([]);
-    const capped = await collectImages({ api: octokit(web.origin), texts: plain, webOrigin: web.origin, model: "gpt-3.5-turbo", vision: true, limits: { maxImages: 1 } });
+    const capped = await collectImages({
+      api: octokit(web.origin),
+      texts: plain,
+      webOrigin: web.origin,
+      model: "gpt-3.5-turbo",
+      vision: true,
+      limits: { maxImages: 1 },
+    });
     expect(capped.images).toHaveLength(1);
     expect(capped.notes).toEqual(["1 image left out: at most 1 images are sent."]);
   });

@@ -18,7 +18,10 @@ describe("context fetchers over a real Octokit and nock", () => {
   beforeEach(() => {
     nock.disableNetConnect();
     const quiet = () => undefined;
-    api = new Octokit({ auth: "t", log: { debug: quiet, info: quiet, warn: quiet, error: quiet } }) as unknown as GitHubReader;
+    api = new Octokit({
+      auth: "t",
+      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    }) as unknown as GitHubReader;
   });
   afterEach(() => {
     const pending = nock.pendingMocks();
@@ -44,7 +47,20 @@ describe("context fetchers over a real Octokit and nock", () => {
     nock(API)
       .get(`${R}/pulls/4/files`)
       .query({ per_page: 100, page: 2 })
-      .reply(200, [{ filename: "b.png", status: "renamed", previous_filename: "a.png", additions: 0, deletions: 0, changes: 0, sha: "s", blob_url: "", raw_url: "", contents_url: "" }]);
+      .reply(200, [
+        {
+          filename: "b.png",
+          status: "renamed",
+          previous_filename: "a.png",
+          additions: 0,
+          deletions: 0,
+          changes: 0,
+          sha: "s",
+          blob_url: "",
+          raw_url: "",
+          contents_url: "",
+        },
+      ]);
     const { files, truncated } = await fetchPrFiles(api, where, 4);
     expect(truncated).toBe(false);
     expect(files).toHaveLength(101);
@@ -59,7 +75,12 @@ describe("context fetchers over a real Octokit and nock", () => {
       .reply(200, [
         { id: 1, body: "please fix", user: { login: "alice", type: "User" }, created_at: "2026-01-01T00:00:00Z" },
         { id: 2, body: status, user: { login: "aider-bot[bot]", type: "Bot" }, created_at: "2026-01-02T00:00:00Z" },
-        { id: 3, body: status.replace("j1", "forged"), user: { login: "mallory", type: "User" }, created_at: "2026-01-03T00:00:00Z" },
+        {
+          id: 3,
+          body: status.replace("j1", "forged"),
+          user: { login: "mallory", type: "User" },
+          created_at: "2026-01-03T00:00:00Z",
+        },
       ]);
     const { comments } = await fetchIssueComments(api, where, 4);
     expect(comments.map((c) => [c.id, c.author, c.isBot])).toEqual([
@@ -68,7 +89,9 @@ describe("context fetchers over a real Octokit and nock", () => {
       [3, "mallory", false],
     ]);
     const runs = priorRunsFrom(comments, "aider-bot[bot]");
-    expect(runs.map((r) => [r.jobId, r.request, r.outcome, r.commit])).toEqual([["j1", "add retries", "pushed", "abc1234"]]);
+    expect(runs.map((r) => [r.jobId, r.request, r.outcome, r.commit])).toEqual([
+      ["j1", "add retries", "pushed", "abc1234"],
+    ]);
   });
 
   it("review threads over GraphQL with paging, resolve, and a reply in the thread", async () => {
@@ -82,18 +105,45 @@ describe("context fetchers over a real Octokit and nock", () => {
       comments: { nodes: [{ databaseId: 70, body: "nit", diffHunk: "@@ -1 +1 @@", author: { login: "rev" } }] },
     });
     nock(API)
-      .post("/graphql", (b: { query: string; variables: { after: string | null; number: number } }) => b.query.includes("reviewThreads") && b.variables.after === null && b.variables.number === 4)
-      .reply(200, { data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: true, endCursor: "c1" }, nodes: [node("T1")] } } } } });
+      .post(
+        "/graphql",
+        (b: { query: string; variables: { after: string | null; number: number } }) =>
+          b.query.includes("reviewThreads") && b.variables.after === null && b.variables.number === 4,
+      )
+      .reply(200, {
+        data: {
+          repository: {
+            pullRequest: { reviewThreads: { pageInfo: { hasNextPage: true, endCursor: "c1" }, nodes: [node("T1")] } },
+          },
+        },
+      });
     nock(API)
       .post("/graphql", (b: { variables: { after: string | null } }) => b.variables.after === "c1")
-      .reply(200, { data: { repository: { pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [node("T2")] } } } } });
+      .reply(200, {
+        data: {
+          repository: {
+            pullRequest: { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes: [node("T2")] } },
+          },
+        },
+      });
     const threads = await fetchReviewThreads(api, where, 4);
     expect(threads).toEqual([
-      { id: "T1", path: "a.ts", line: 7, isResolved: false, isOutdated: false, comments: [{ databaseId: 70, author: "rev", body: "nit", diffHunk: "@@ -1 +1 @@" }] },
+      {
+        id: "T1",
+        path: "a.ts",
+        line: 7,
+        isResolved: false,
+        isOutdated: false,
+        comments: [{ databaseId: 70, author: "rev", body: "nit", diffHunk: "@@ -1 +1 @@" }],
+      },
       expect.objectContaining({ id: "T2", isOutdated: true }),
     ]);
     nock(API)
-      .post("/graphql", (b: { query: string; variables: { threadId: string } }) => b.query.includes("resolveReviewThread") && b.variables.threadId === "T1")
+      .post(
+        "/graphql",
+        (b: { query: string; variables: { threadId: string } }) =>
+          b.query.includes("resolveReviewThread") && b.variables.threadId === "T1",
+      )
       .reply(200, { data: { resolveReviewThread: { thread: { isResolved: true } } } });
     expect(await resolveReviewThread(api, "T1")).toBe(true);
     nock(API).post(`${R}/pulls/4/comments/70/replies`, { body: "done" }).reply(201, { id: 99 });
@@ -103,7 +153,13 @@ describe("context fetchers over a real Octokit and nock", () => {
   it("closing issues over GraphQL", async () => {
     nock(API)
       .post("/graphql", (b: { query: string }) => b.query.includes("closingIssuesReferences"))
-      .reply(200, { data: { repository: { pullRequest: { closingIssuesReferences: { nodes: [{ number: 12, title: "Crash", body: null }] } } } } });
+      .reply(200, {
+        data: {
+          repository: {
+            pullRequest: { closingIssuesReferences: { nodes: [{ number: 12, title: "Crash", body: null }] } },
+          },
+        },
+      });
     expect(await fetchClosingIssues(api, where, 4)).toEqual([{ number: 12, title: "Crash", body: "" }]);
   });
 
@@ -123,24 +179,43 @@ describe("context fetchers over a real Octokit and nock", () => {
       .query({ filter: "latest", per_page: 100, page: 1 })
       .reply(200, {
         total_count: 3,
-        check_runs: [run(1, "test", "failure", "github-actions", 1), run(2, "lint", "success", "github-actions"), run(3, "aider-bot", "failure", "aider-bot"), run(4, "ext", "timed_out", "circleci")],
+        check_runs: [
+          run(1, "test", "failure", "github-actions", 1),
+          run(2, "lint", "success", "github-actions"),
+          run(3, "aider-bot", "failure", "aider-bot"),
+          run(4, "ext", "timed_out", "circleci"),
+        ],
       });
     nock(API)
       .get(`${R}/check-runs/1/annotations`)
       .query({ per_page: 50 })
-      .reply(200, [{ path: "a.ts", start_line: 3, end_line: 3, annotation_level: "failure", message: "boom", title: "T" }]);
+      .reply(200, [
+        { path: "a.ts", start_line: 3, end_line: 3, annotation_level: "failure", message: "boom", title: "T" },
+      ]);
     const checks = await fetchFailingChecks(api, where, "abc", "aider-bot");
     expect(checks.map((c) => [c.name, c.jobId, c.annotations.length])).toEqual([
       ["test", 1, 1],
       ["ext", undefined, 0],
     ]);
-    expect(checks[0]!.annotations[0]).toEqual({ path: "a.ts", startLine: 3, endLine: 3, level: "failure", message: "boom", title: "T" });
+    expect(checks[0]!.annotations[0]).toEqual({
+      path: "a.ts",
+      startLine: 3,
+      endLine: 3,
+      level: "failure",
+      message: "boom",
+      title: "T",
+    });
   });
 
   it("job log: follows the redirect and keeps the tail without timestamps", async () => {
     nock(API).get(`${R}/actions/jobs/5/logs`).reply(302, "", { Location: "https://pipelines.example.net/log/5?sig=x" });
-    const log = Array.from({ length: 200 }, (_, i) => `2026-01-01T00:00:00.0000000Z line ${i}`).join("\n") + "\n2026-01-01T00:00:01.0000000Z \u001b[31mError: boom\u001b[0m\n";
-    nock("https://pipelines.example.net").get("/log/5").query({ sig: "x" }).reply(200, log, { "Content-Type": "text/plain" });
+    const log =
+      Array.from({ length: 200 }, (_, i) => `2026-01-01T00:00:00.0000000Z line ${i}`).join("\n") +
+      "\n2026-01-01T00:00:01.0000000Z \u001b[31mError: boom\u001b[0m\n";
+    nock("https://pipelines.example.net")
+      .get("/log/5")
+      .query({ sig: "x" })
+      .reply(200, log, { "Content-Type": "text/plain" });
     const r = await fetchJobLog(api, where, 5, 3);
     expect(r).toEqual({ ok: true, value: "line 198\nline 199\nError: boom" });
   });

@@ -29,7 +29,13 @@ export function applyBlocks(answer: string, files: Record<string, string>, opts:
     else after[p] = c;
   }
   const failures = [...result.parse.failures, ...result.outcome.failed];
-  return { after, result, failures, reasons: failures.map((f) => f.reason), rungs: result.outcome.applied.map((a) => a.rung) };
+  return {
+    after,
+    result,
+    failures,
+    reasons: failures.map((f) => f.reason),
+    rungs: result.outcome.applied.map((a) => a.rung),
+  };
 }
 
 /** A SEARCH/REPLACE block as models write it (`diff` layout: path, fence, markers). */

@@ -19,7 +19,14 @@ describe("SEARCH/REPLACE apply", () => {
   });
 
   it.each([
-    ["trailing whitespace ignored", "a = 1   \nb = 2\n", "a = 1\nb = 2\n", "a = 9\nb = 2\n", "a = 9\nb = 2\n", "trailing-whitespace"],
+    [
+      "trailing whitespace ignored",
+      "a = 1   \nb = 2\n",
+      "a = 1\nb = 2\n",
+      "a = 9\nb = 2\n",
+      "a = 9\nb = 2\n",
+      "trailing-whitespace",
+    ],
     [
       "uniform indentation offset",
       "class A:\n    def f(self):\n        return 1\n",
@@ -29,8 +36,22 @@ describe("SEARCH/REPLACE apply", () => {
       "indent",
     ],
     ["one leading blank line dropped", "a\nb\nc\n", "\na\nb\nc\n", "a\nB\nc\n", "a\nB\nc\n", "leading-blank"],
-    ["whitespace inside lines", "foo(a,  b)\nbar()\n", "foo(a, b)\nbar()\n", "foo(b, a)\nbar()\n", "foo(b, a)\nbar()\n", "inner-whitespace"],
-    ["... elision", "    x=1\n    y=2\n    z=3\n", "    x=1\n...\n    z=3\n", "    x=10\n...\n    z=30\n", "    x=10\n    y=2\n    z=30\n", "elision"],
+    [
+      "whitespace inside lines",
+      "foo(a,  b)\nbar()\n",
+      "foo(a, b)\nbar()\n",
+      "foo(b, a)\nbar()\n",
+      "foo(b, a)\nbar()\n",
+      "inner-whitespace",
+    ],
+    [
+      "... elision",
+      "    x=1\n    y=2\n    z=3\n",
+      "    x=1\n...\n    z=3\n",
+      "    x=10\n...\n    z=30\n",
+      "    x=10\n    y=2\n    z=30\n",
+      "elision",
+    ],
   ])("%s", (_name, file, search, replace, expected, rung) => {
     const r = applyBlocks(block("f.py", search, replace), { "f.py": file });
     expect(r.failures).toEqual([]);
@@ -72,7 +93,8 @@ describe("SEARCH/REPLACE apply", () => {
 
   it("applies a SEARCH containing a setext heading instead of deleting the line (docs/behaviour.md#divider-lines-inside-content)", () => {
     const md = "Title\n=====\n\nBody\n";
-    const answer = "README.md\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nNew title\n=========\n>>>>>>> REPLACE\n```\n";
+    const answer =
+      "README.md\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nNew title\n=========\n>>>>>>> REPLACE\n```\n";
     const r = applyBlocks(answer, { "README.md": md });
     expect(r.failures).toEqual([]);
     expect(r.after["README.md"]).toBe("New title\n=========\n\nBody\n");
@@ -86,7 +108,9 @@ describe("SEARCH/REPLACE apply", () => {
 
   it("moves code with two blocks", () => {
     const file = "def a():\n    return 1\n\n\ndef b():\n    return 2\n";
-    const answer = block("m.py", "def a():\n    return 1\n\n\n", "") + block("m.py", "    return 2\n", "    return 2\n\n\ndef a():\n    return 1\n");
+    const answer =
+      block("m.py", "def a():\n    return 1\n\n\n", "") +
+      block("m.py", "    return 2\n", "    return 2\n\n\ndef a():\n    return 1\n");
     const r = applyBlocks(answer, { "m.py": file });
     expect(r.failures).toEqual([]);
     expect(r.after["m.py"]).toBe("def b():\n    return 2\n\n\ndef a():\n    return 1\n");
@@ -99,7 +123,11 @@ describe("SEARCH/REPLACE apply", () => {
   });
 
   it("retries in another chat file deterministically and says which file was edited (docs/behaviour.md#deterministic-cross-file-retry)", () => {
-    const r = applyBlocks(block("a.py", "needle = 1\n", "needle = 2\n"), { "a.py": "x\n", "b.py": "needle = 1\n" }, { chatFiles: ["a.py", "b.py"] });
+    const r = applyBlocks(
+      block("a.py", "needle = 1\n", "needle = 2\n"),
+      { "a.py": "x\n", "b.py": "needle = 1\n" },
+      { chatFiles: ["a.py", "b.py"] },
+    );
     expect(r.after["b.py"]).toBe("needle = 2\n");
     expect(r.result.outcome.applied[0]).toMatchObject({ path: "b.py", rung: "cross-file:a.py" });
   });
@@ -113,7 +141,11 @@ describe("SEARCH/REPLACE apply", () => {
   });
 
   it("refuses a cross-file match found in several files", () => {
-    const r = applyBlocks(block("a.py", "dup = 1\n", "dup = 2\n"), { "a.py": "x\n", "b.py": "dup = 1\n", "c.py": "dup = 1\n" });
+    const r = applyBlocks(block("a.py", "dup = 1\n", "dup = 2\n"), {
+      "a.py": "x\n",
+      "b.py": "dup = 1\n",
+      "c.py": "dup = 1\n",
+    });
     expect(r.reasons).toEqual(["no-match"]);
     expect(r.result.outcome.changes.size).toBe(0);
   });
@@ -134,7 +166,10 @@ describe("SEARCH/REPLACE apply", () => {
 
   it("suggests the closest real lines when nothing matches", () => {
     const file = "def f():\n    x = compute(1)\n    y = compute(2)\n    return x + y\n";
-    const r = applyBlocks(block("f.py", "def f():\n    x = compute(1)\n    y = compute(3)\n    return x + y\n", "pass\n"), { "f.py": file });
+    const r = applyBlocks(
+      block("f.py", "def f():\n    x = compute(1)\n    y = compute(3)\n    return x + y\n", "pass\n"),
+      { "f.py": file },
+    );
     expect(r.reasons).toEqual(["no-match"]);
     expect(r.result.reflection).toContain("Did you mean to match these actual lines");
     expect(r.result.reflection).toContain("y = compute(2)");
@@ -150,7 +185,11 @@ describe("SEARCH/REPLACE apply", () => {
   );
 
   it("refuses files the workspace marked unreadable", () => {
-    const r = applyBlocks(block("img.png", "x\n", "y\n"), { "img.png": "x\n" }, { problems: { "img.png": { reason: "unreadable", message: "binary file" } } });
+    const r = applyBlocks(
+      block("img.png", "x\n", "y\n"),
+      { "img.png": "x\n" },
+      { problems: { "img.png": { reason: "unreadable", message: "binary file" } } },
+    );
     expect(r.reasons).toEqual(["unreadable"]);
   });
 
@@ -177,7 +216,9 @@ describe("path normalisation edge cases found by the property test", () => {
 describe("SEARCH/REPLACE apply: the ladder in detail", () => {
   it("prefers `...` elision over whitespace-inside-lines, and keeps the elided middle", () => {
     const file = "def f():\n    a = 1\n    b = 2\n    c = 3\n    return a\n";
-    const r = applyBlocks(block("f.py", "def f():\n...\n    return a\n", "def f(x):\n...\n    return x\n"), { "f.py": file });
+    const r = applyBlocks(block("f.py", "def f():\n...\n    return a\n", "def f(x):\n...\n    return x\n"), {
+      "f.py": file,
+    });
     expect(r.rungs).toEqual(["elision"]);
     expect(r.after["f.py"]).toBe("def f(x):\n    a = 1\n    b = 2\n    c = 3\n    return x\n");
   });
@@ -200,13 +241,17 @@ describe("SEARCH/REPLACE apply: the ladder in detail", () => {
 
   it("applies a literal `...` line exactly before treating it as elision", () => {
     const file = "class P:\n    def f(self):\n        ...\n";
-    const r = applyBlocks(block("p.py", "    def f(self):\n        ...\n", "    def f(self):\n        return 1\n"), { "p.py": file });
+    const r = applyBlocks(block("p.py", "    def f(self):\n        ...\n", "    def f(self):\n        return 1\n"), {
+      "p.py": file,
+    });
     expect(r.rungs).toEqual(["exact"]);
     expect(r.after["p.py"]).toBe("class P:\n    def f(self):\n        return 1\n");
   });
 
   it("indents REPLACE with tabs when the file uses tabs", () => {
-    const r = applyBlocks(block("m.go", "if x {\n\treturn 1\n}\n", "if x {\n\treturn 2\n}\n", "go"), { "m.go": "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n" });
+    const r = applyBlocks(block("m.go", "if x {\n\treturn 1\n}\n", "if x {\n\treturn 2\n}\n", "go"), {
+      "m.go": "func f() {\n\tif x {\n\t\treturn 1\n\t}\n}\n",
+    });
     expect(r.rungs).toEqual(["indent"]);
     expect(r.after["m.go"]).toBe("func f() {\n\tif x {\n\t\treturn 2\n\t}\n}\n");
   });
@@ -222,7 +267,9 @@ describe("SEARCH/REPLACE apply: the ladder in detail", () => {
   });
 
   it("applies blocks in order, each against the file as earlier blocks left it", () => {
-    const answer = block("m.py", "    return a + b\n", "    return add2(a, b)\n") + block("m.py", "    return add2(a, b)\n", "    return a+b\n");
+    const answer =
+      block("m.py", "    return a + b\n", "    return add2(a, b)\n") +
+      block("m.py", "    return add2(a, b)\n", "    return a+b\n");
     const r = applyBlocks(answer, { "m.py": py });
     expect(r.failures).toEqual([]);
     expect(r.after["m.py"]).toBe(py.replace("a + b", "a+b"));

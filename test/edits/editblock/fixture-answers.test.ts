@@ -29,7 +29,11 @@ describe.each(readdirSync(root))("answer fixture %s", (name) => {
     const meta = JSON.parse(readFileSync(path.join(dir, "case.json"), "utf8")) as CaseMeta;
     const answer = readFileSync(path.join(dir, "answer.md"), "utf8");
     const fence: Fence = meta.fence ?? ["```", "```"];
-    const r = applyBlocks(answer, readTree(path.join(dir, "before")), { format: meta.format, chatFiles: meta.chatFiles, fence });
+    const r = applyBlocks(answer, readTree(path.join(dir, "before")), {
+      format: meta.format,
+      chatFiles: meta.chatFiles,
+      fence,
+    });
     expect(r.failures).toEqual([]);
     expect(r.result.reflection).toBeNull();
     expect(r.after).toEqual(readTree(path.join(dir, "after")));

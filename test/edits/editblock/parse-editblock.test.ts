@@ -1,20 +1,56 @@
 import { parseEditBlocks } from "../../../src/edits/editblock/parse-editblock.js";
 import type { Fence } from "../../../src/edits/types.js";
 
-const ctx = (chatFiles: string[] = ["src/app.py", "README.md"], fence: Fence = ["```", "```"]) => ({ fence, chatFiles, repoFiles: chatFiles });
+const ctx = (chatFiles: string[] = ["src/app.py", "README.md"], fence: Fence = ["```", "```"]) => ({
+  fence,
+  chatFiles,
+  repoFiles: chatFiles,
+});
 
 describe("parseEditBlocks", () => {
   it.each([
-    ["path before the fence", "src/app.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n", "src/app.py"],
-    ["diff-fenced: path inside the fence", "```python\nsrc/app.py\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n", "src/app.py"],
+    [
+      "path before the fence",
+      "src/app.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n",
+      "src/app.py",
+    ],
+    [
+      "diff-fenced: path inside the fence",
+      "```python\nsrc/app.py\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n",
+      "src/app.py",
+    ],
     ["bare, no fence", "src/app.py\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n", "src/app.py"],
-    ["markdown-decorated name", "**src/app.py**\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n", "src/app.py"],
+    [
+      "markdown-decorated name",
+      "**src/app.py**\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n",
+      "src/app.py",
+    ],
     ["`name`: form", "`src/app.py`:\n```\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n", "src/app.py"],
-    ["DeepSeek mangling (name, fence, fence+lang)", "src/app.py\n```\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n", "src/app.py"],
-    ["basename of a chat file", "app.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n", "src/app.py"],
-    ["tolerant markers", "src/app.py\n```\n  <<<<< SEARCH  \na = 1\n=====\na = 2\n>>>>>>>>> REPLACE\n```\n", "src/app.py"],
-    ["SEARCH> variant", "src/app.py\n```\n<<<<<<<<< SEARCH>\na = 1\n=========\na = 2\n>>>>>>> REPLACE\n```\n", "src/app.py"],
-    ["new file in a new folder", "lib/new/util.ts\n```ts\n<<<<<<< SEARCH\n=======\nexport const x = 1;\n>>>>>>> REPLACE\n```\n", "lib/new/util.ts"],
+    [
+      "DeepSeek mangling (name, fence, fence+lang)",
+      "src/app.py\n```\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n",
+      "src/app.py",
+    ],
+    [
+      "basename of a chat file",
+      "app.py\n```python\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n```\n",
+      "src/app.py",
+    ],
+    [
+      "tolerant markers",
+      "src/app.py\n```\n  <<<<< SEARCH  \na = 1\n=====\na = 2\n>>>>>>>>> REPLACE\n```\n",
+      "src/app.py",
+    ],
+    [
+      "SEARCH> variant",
+      "src/app.py\n```\n<<<<<<<<< SEARCH>\na = 1\n=========\na = 2\n>>>>>>> REPLACE\n```\n",
+      "src/app.py",
+    ],
+    [
+      "new file in a new folder",
+      "lib/new/util.ts\n```ts\n<<<<<<< SEARCH\n=======\nexport const x = 1;\n>>>>>>> REPLACE\n```\n",
+      "lib/new/util.ts",
+    ],
   ])("%s", (_name, answer, path) => {
     const r = parseEditBlocks(answer, ctx());
     expect(r.failures).toEqual([]);
@@ -23,7 +59,10 @@ describe("parseEditBlocks", () => {
   });
 
   it("reads 4-backtick fences", () => {
-    const r = parseEditBlocks("README.md\n````markdown\n<<<<<<< SEARCH\n```js\nx\n```\n=======\n```js\ny\n```\n>>>>>>> REPLACE\n````\n", ctx(undefined, ["````", "````"]));
+    const r = parseEditBlocks(
+      "README.md\n````markdown\n<<<<<<< SEARCH\n```js\nx\n```\n=======\n```js\ny\n```\n>>>>>>> REPLACE\n````\n",
+      ctx(undefined, ["````", "````"]),
+    );
     expect(r.edits[0]).toMatchObject({ path: "README.md", search: "```js\nx\n```\n", replace: "```js\ny\n```\n" });
   });
 
@@ -57,7 +96,8 @@ describe("parseEditBlocks", () => {
   });
 
   it("reports a block without REPLACE marker and goes on with the next", () => {
-    const answer = "src/app.py\n<<<<<<< SEARCH\na\n=======\nb\n\nsrc/app.py\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n";
+    const answer =
+      "src/app.py\n<<<<<<< SEARCH\na\n=======\nb\n\nsrc/app.py\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n";
     const r = parseEditBlocks(answer, ctx());
     expect(r.failures.map((f) => f.reason)).toEqual(["malformed"]);
     expect(r.edits).toHaveLength(1);
@@ -77,7 +117,8 @@ describe("parseEditBlocks", () => {
   });
 
   it("keeps every line when a block holds several divider-like lines (docs/behaviour.md#divider-lines-inside-content)", () => {
-    const answer = "README.md\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nTitle\n=====\n\nIntro\n>>>>>>> REPLACE\n```\n";
+    const answer =
+      "README.md\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nTitle\n=====\n\nIntro\n>>>>>>> REPLACE\n```\n";
     const r = parseEditBlocks(answer, ctx());
     const e = r.edits[0]!;
     expect(e.kind === "replace" && e.search).toBe("Title\n=====\n");
@@ -114,7 +155,8 @@ describe("parseEditBlocks: filename forms models write", () => {
   });
 
   it("reads several blocks inside one fence under one filename", () => {
-    const answer = "src/app.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n```\n";
+    const answer =
+      "src/app.py\n```python\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n```\n";
     const r = parseEditBlocks(answer, ctx());
     expect(r.edits.map((e) => e.kind === "replace" && [e.path, e.search, e.replace])).toEqual([
       ["src/app.py", "a\n", "b\n"],

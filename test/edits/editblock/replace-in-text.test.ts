@@ -17,7 +17,22 @@ function linesPath(content: string, search: string, replace: string, fuzzy: bool
 }
 
 // Few distinct lines, with indentation, trailing blanks, tabs and `...`, so every rung and ambiguity comes up.
-const line = fc.constantFrom("a", "b", "  a", "    b", "\tc", "c  ", "d(x,  y)", "d(x, y)", "", "  ", "...", "e", "f = 1", "  f = 1 ");
+const line = fc.constantFrom(
+  "a",
+  "b",
+  "  a",
+  "    b",
+  "\tc",
+  "c  ",
+  "d(x,  y)",
+  "d(x, y)",
+  "",
+  "  ",
+  "...",
+  "e",
+  "f = 1",
+  "  f = 1 ",
+);
 const text = (ls: string[], finalNewline: boolean) => (ls.length ? ls.join("\n") + (finalNewline ? "\n" : "") : "");
 
 describe("replaceInText gives the same bytes as the whole-file line path (issue #15)", () => {
@@ -39,7 +54,9 @@ describe("replaceInText gives the same bytes as the whole-file line path (issue 
           const search = `${window.join("\n")}\n`;
           fc.pre(search.trim() !== "");
           const replace = text(replaceLines, true);
-          expect(replaceInText(content, search, replace, { fuzzy })).toEqual(linesPath(content, search, replace, fuzzy));
+          expect(replaceInText(content, search, replace, { fuzzy })).toEqual(
+            linesPath(content, search, replace, fuzzy),
+          );
         },
       ),
       { numRuns: 3000 },
@@ -50,7 +67,13 @@ describe("replaceInText gives the same bytes as the whole-file line path (issue 
     ["exact at the end of a file without a final newline", "a\nb", "b\n", "B\n", "a\nB\n"],
     ["exact overlapping places are ambiguous", "a\na\na\n", "a\na\n", "x\n", null],
     ["a line that only contains SEARCH's text is not a match", "xa\nb\n", "a\n", "A\n", null],
-    ["elision region in the middle", "1\n2\n3\n4\n5\n", "2\n...\n4\n", "two\n...\nfour\nmore\n", "1\ntwo\n3\nfour\nmore\n5\n"],
+    [
+      "elision region in the middle",
+      "1\n2\n3\n4\n5\n",
+      "2\n...\n4\n",
+      "two\n...\nfour\nmore\n",
+      "1\ntwo\n3\nfour\nmore\n5\n",
+    ],
   ])("%s", (_name, content, search, replace, expected) => {
     const r = replaceInText(content, search, replace);
     expect(r).toEqual(linesPath(content, search, replace, false));

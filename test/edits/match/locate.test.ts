@@ -79,7 +79,9 @@ describe("findKeyedWindowsInText (issue #15)", () => {
         (file, needle, k, limit) => {
           const key = keys[k as keyof typeof keys];
           const text = file.map((l) => `${l}\n`).join("");
-          expect(findKeyedWindowsInText(text, file, needle.map(key), key, limit)).toEqual(findKeyedWindows(file.map(key), needle.map(key), limit));
+          expect(findKeyedWindowsInText(text, file, needle.map(key), key, limit)).toEqual(
+            findKeyedWindows(file.map(key), needle.map(key), limit),
+          );
         },
       ),
       { numRuns: 2000 },

@@ -5,7 +5,12 @@ import type { Edit } from "../../../src/edits/types.js";
 import { applyAnswer } from "../apply-answer.js";
 
 const snap = (files: Record<string, string>) => ({ files: new Map(Object.entries(files)) });
-const update = (path: string, body: string, moveTo?: string): Edit => ({ kind: "patch-update", path, body, ...(moveTo ? { moveTo } : {}) });
+const update = (path: string, body: string, moveTo?: string): Edit => ({
+  kind: "patch-update",
+  path,
+  body,
+  ...(moveTo ? { moveTo } : {}),
+});
 
 describe("patchChunks", () => {
   it("reads anchors, ops, blank context and the End of File marker", () => {
@@ -33,7 +38,11 @@ describe("patchChunks", () => {
   });
 
   it("rejects a stray *** line", () => {
-    expect(patchChunks("@@\n-a\n*** Bogus\n")).toEqual({ ok: false, reason: "malformed", message: expect.stringContaining("`*** Bogus`") });
+    expect(patchChunks("@@\n-a\n*** Bogus\n")).toEqual({
+      ok: false,
+      reason: "malformed",
+      message: expect.stringContaining("`*** Bogus`"),
+    });
   });
 });
 
@@ -41,13 +50,49 @@ describe("applyUpdate", () => {
   it.each<[string, string, string, string, string]>([
     ["exact", "a\nb\nc\n", "@@\n a\n-b\n+B\n", "a\nB\nc\n", "exact"],
     ["trailing whitespace", "a \nb\t\n", "@@\n a\n-b\n+B\n", "a \nB\n", "trailing-whitespace"],
-    ["indentation: added lines follow the file", "def f():\n    x = 1\n    y = 2\n", "@@\n x = 1\n-y = 2\n+y = 3\n", "def f():\n    x = 1\n    y = 3\n", "indent"],
-    ["unprefixed context line (models drop the space)", "def f():\n    return 1\n", "@@\ndef f():\n-    return 1\n+    return 2\n", "def f():\n    return 2\n", "exact"],
+    [
+      "indentation: added lines follow the file",
+      "def f():\n    x = 1\n    y = 2\n",
+      "@@\n x = 1\n-y = 2\n+y = 3\n",
+      "def f():\n    x = 1\n    y = 3\n",
+      "indent",
+    ],
+    [
+      "unprefixed context line (models drop the space)",
+      "def f():\n    return 1\n",
+      "@@\ndef f():\n-    return 1\n+    return 2\n",
+      "def f():\n    return 2\n",
+      "exact",
+    ],
     ["chunks out of order are still found", "a\nb\nc\n", "@@\n-c\n+C\n@@\n-a\n+A\n", "A\nb\nC\n", "exact"],
-    ["anchor that is the first context line", "x\ndef f():\n    pass\n", "@@ def f():\n def f():\n-    pass\n+    return 1\n", "x\ndef f():\n    return 1\n", "exact"],
-    ["anchor as a prefix of the file's line", "class Foo(Base):\n    a = 1\n", "@@ class Foo\n-    a = 1\n+    a = 2\n", "class Foo(Base):\n    a = 2\n", "exact"],
-    ["only + lines after an anchor insert right after it", "[deps]\nx = 1\n", "@@ [deps]\n+y = 2\n", "[deps]\ny = 2\nx = 1\n", "exact"],
-    ["End of File: the repeated tail at the end is picked", "end\nmid\nend\n", "@@\n-end\n+END\n*** End of File\n", "end\nmid\nEND\n", "exact"],
+    [
+      "anchor that is the first context line",
+      "x\ndef f():\n    pass\n",
+      "@@ def f():\n def f():\n-    pass\n+    return 1\n",
+      "x\ndef f():\n    return 1\n",
+      "exact",
+    ],
+    [
+      "anchor as a prefix of the file's line",
+      "class Foo(Base):\n    a = 1\n",
+      "@@ class Foo\n-    a = 1\n+    a = 2\n",
+      "class Foo(Base):\n    a = 2\n",
+      "exact",
+    ],
+    [
+      "only + lines after an anchor insert right after it",
+      "[deps]\nx = 1\n",
+      "@@ [deps]\n+y = 2\n",
+      "[deps]\ny = 2\nx = 1\n",
+      "exact",
+    ],
+    [
+      "End of File: the repeated tail at the end is picked",
+      "end\nmid\nend\n",
+      "@@\n-end\n+END\n*** End of File\n",
+      "end\nmid\nEND\n",
+      "exact",
+    ],
     ["only + lines with End of File append", "a\n", "@@\n+b\n*** End of File\n", "a\nb\n", "exact"],
     ["an empty file takes only + lines", "", "@@\n+first\n", "first\n", "exact"],
   ])("%s", (_case, file, body, expected, rung) => {
@@ -63,7 +108,10 @@ describe("applyUpdate", () => {
   it("an anchor picks the match inside its own block when the rest of the file repeats it", () => {
     const file = "def a():\n    return 0\n\ndef b():\n    return 0\n\ndef c():\n    return 0\n";
     const r = applyUpdate(file, "@@ def b():\n-    return 0\n+    return 1\n", "f");
-    expect(r).toEqual({ ok: true, value: { content: file.replace("def b():\n    return 0", "def b():\n    return 1"), rung: "exact" } });
+    expect(r).toEqual({
+      ok: true,
+      value: { content: file.replace("def b():\n    return 0", "def b():\n    return 1"), rung: "exact" },
+    });
   });
 
   it.each([
@@ -89,7 +137,12 @@ describe("applyPatch", () => {
       { kind: "patch-delete", path: "old.py" },
       update("a.py", "@@\n-x = 1\n+x = 2\n", "pkg/a.py"),
     ]);
-    expect(Object.fromEntries(r.changes)).toEqual({ "new/dir/n.py": "n\n", "old.py": null, "a.py": null, "pkg/a.py": "x = 2\n" });
+    expect(Object.fromEntries(r.changes)).toEqual({
+      "new/dir/n.py": "n\n",
+      "old.py": null,
+      "a.py": null,
+      "pkg/a.py": "x = 2\n",
+    });
     expect(r.applied.map((a) => [a.path, a.rung])).toEqual([
       ["new/dir/n.py", "create"],
       ["old.py", "delete"],
@@ -110,7 +163,10 @@ describe("applyPatch", () => {
   });
 
   it("keeps going after a failed section (Aider stops at the first error)", () => {
-    const r = applyPatch(snap({ "a.py": "x = 1\n" }), [update("a.py", "@@\n-nope\n+y\n"), { kind: "patch-add", path: "b.py", content: "b\n" }]);
+    const r = applyPatch(snap({ "a.py": "x = 1\n" }), [
+      update("a.py", "@@\n-nope\n+y\n"),
+      { kind: "patch-add", path: "b.py", content: "b\n" },
+    ]);
     expect(r.failed.map((f) => f.reason)).toEqual(["no-match"]);
     expect(Object.fromEntries(r.changes)).toEqual({ "b.py": "b\n" });
   });
@@ -124,7 +180,9 @@ describe("patch through the registry", () => {
   });
 
   it("keeps CRLF line endings of an updated file", () => {
-    const r = applyAnswer("patch", "*** Begin Patch\n*** Update File: w.bat\n@@\n-echo a\n+echo b\n*** End Patch\n", { "w.bat": "@echo off\r\necho a\r\n" });
+    const r = applyAnswer("patch", "*** Begin Patch\n*** Update File: w.bat\n@@\n-echo a\n+echo b\n*** End Patch\n", {
+      "w.bat": "@echo off\r\necho a\r\n",
+    });
     expect(r.after["w.bat"]).toBe("@echo off\r\necho b\r\n");
   });
 });

@@ -44,9 +44,27 @@ describe("applyUdiff: the matching ladder", () => {
       "if x:\n        a = 1\n        b = 3\n        c = 4\n",
       "relative-indent",
     ],
-    ["wrong context edges: less context", "one\ntwo\nthree\nfour\n", " zero\n two\n-three\n+THREE\n four\n", "one\ntwo\nTHREE\nfour\n", "less-context"],
-    ["two change runs, one with stale context", "a\nb\nc\nd\ne\n", " a\n-b\n+B\n X\n-d\n+D\n", "a\nB\nc\nD\ne\n", "less-context"],
-    ["pure insertion after unique context", "def f():\n    pass\n", ' def f():\n+    """Doc."""\n', 'def f():\n    """Doc."""\n    pass\n', "exact"],
+    [
+      "wrong context edges: less context",
+      "one\ntwo\nthree\nfour\n",
+      " zero\n two\n-three\n+THREE\n four\n",
+      "one\ntwo\nTHREE\nfour\n",
+      "less-context",
+    ],
+    [
+      "two change runs, one with stale context",
+      "a\nb\nc\nd\ne\n",
+      " a\n-b\n+B\n X\n-d\n+D\n",
+      "a\nB\nc\nD\ne\n",
+      "less-context",
+    ],
+    [
+      "pure insertion after unique context",
+      "def f():\n    pass\n",
+      ' def f():\n+    """Doc."""\n',
+      'def f():\n    """Doc."""\n    pass\n',
+      "exact",
+    ],
     ["only + lines append (Aider's rule)", "a\n", "+b\n", "a\nb\n", "append"],
   ])("%s", (_case, file, body, expected, rung) => {
     const r = applyUdiff(snap({ f: file }), [hunk("f", body)]);
@@ -82,13 +100,17 @@ describe("applyUdiff: the matching ladder", () => {
 
   it("says what did not match, in Aider's spirit, with the closest lines as detail", () => {
     const file = "def total(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n";
-    const r = applyUdiff(snap({ "m.py": file }), [hunk("m.py", " def total(xs):\n     s = 0\n     for x in xs:\n-        s += y\n+        s += 2 * x\n")]);
+    const r = applyUdiff(snap({ "m.py": file }), [
+      hunk("m.py", " def total(xs):\n     s = 0\n     for x in xs:\n-        s += y\n+        s += 2 * x\n"),
+    ]);
     expect(r.failed).toHaveLength(1);
     const f = r.failed[0]!;
     expect(f.reason).toBe("no-match");
     expect(f.message).toContain("`m.py` does not contain lines that match this hunk");
     expect(f.message).toContain("don't skip blank lines, comments or docstrings");
-    expect(f.message).toContain("these 4 lines:\n```\ndef total(xs):\n    s = 0\n    for x in xs:\n        s += y\n```");
+    expect(f.message).toContain(
+      "these 4 lines:\n```\ndef total(xs):\n    s = 0\n    for x in xs:\n        s += y\n```",
+    );
     expect(f.detail).toContain("        s += x");
   });
 
@@ -122,7 +144,8 @@ describe("applyUdiff: the matching ladder", () => {
 
 describe("udiff through the registry", () => {
   it("reports partial success per hunk: applied hunks counted, the failed one reflected", () => {
-    const answer = "```diff\n--- a/f.py\n+++ b/f.py\n@@ @@\n-a = 1\n+a = 2\n@@ @@\n-zzz\n+q\n@@ @@\n-c = 3\n+c = 4\n```\n";
+    const answer =
+      "```diff\n--- a/f.py\n+++ b/f.py\n@@ @@\n-a = 1\n+a = 2\n@@ @@\n-zzz\n+q\n@@ @@\n-c = 3\n+c = 4\n```\n";
     const r = applyAnswer("udiff", answer, { "f.py": "a = 1\nb = 2\nc = 3\n" });
     expect(r.after["f.py"]).toBe("a = 2\nb = 2\nc = 4\n");
     expect(r.result.outcome.applied).toHaveLength(2);

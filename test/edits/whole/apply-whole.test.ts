@@ -17,7 +17,9 @@ describe("applyWhole", () => {
   });
 
   it("refuses an elided listing, names the line and asks for the complete file (docs/behaviour.md#whole-file-fixes)", () => {
-    const r = applyWhole(snapshot({ "m.ts": "a\nb\n" }), [{ kind: "whole", path: "m.ts", content: "a2\n// ... rest of file unchanged ...\n" }]);
+    const r = applyWhole(snapshot({ "m.ts": "a\nb\n" }), [
+      { kind: "whole", path: "m.ts", content: "a2\n// ... rest of file unchanged ...\n" },
+    ]);
     expect(r.changes.size).toBe(0);
     expect(r.failed.map((f) => f.reason)).toEqual(["elided"]);
     expect(r.failed[0]!.message).toContain("line 2 is `// ... rest of file unchanged ...`");
@@ -26,7 +28,9 @@ describe("applyWhole", () => {
 
   it("writes a listing whose elision-like comment is already in the file", () => {
     const file = "x = 1\n# ... existing code ...\n";
-    const r = applyWhole(snapshot({ "m.py": file }), [{ kind: "whole", path: "m.py", content: "x = 2\n# ... existing code ...\n" }]);
+    const r = applyWhole(snapshot({ "m.py": file }), [
+      { kind: "whole", path: "m.py", content: "x = 2\n# ... existing code ...\n" },
+    ]);
     expect(r.failed).toEqual([]);
     expect(r.changes.get("m.py")).toBe("x = 2\n# ... existing code ...\n");
   });

@@ -2,7 +2,11 @@ import { parseWhole } from "../../../src/edits/whole/parse-whole.js";
 import type { Fence } from "../../../src/edits/types.js";
 
 const F = "```";
-const ctx = (chatFiles: string[], fence: Fence = ["```", "```"], repoFiles: string[] = chatFiles) => ({ fence, chatFiles, repoFiles });
+const ctx = (chatFiles: string[], fence: Fence = ["```", "```"], repoFiles: string[] = chatFiles) => ({
+  fence,
+  chatFiles,
+  repoFiles,
+});
 
 describe("parseWhole: which file a listing is for", () => {
   it.each([
@@ -12,15 +16,40 @@ describe("parseWhole: which file a listing is for", () => {
     ["backticked with colon", "`b.txt`:\n```\nx\n```\n", ["a.txt", "b.txt"], "b.txt"],
     ["(updated) suffix", `**src/app.ts** (updated):\n${F}ts\nx\n${F}\n`, ["a.txt", "b.txt"], "src/app.ts"],
     ["File: prefix", `File: lib/new.rb\n${F}ruby\nx\n${F}\n`, ["a.txt", "b.txt"], "lib/new.rb"],
-    ["backticked path inside prose", `Here is the new \`docs/setup.md\`:\n${F}\nx\n${F}\n`, ["a.txt", "b.txt"], "docs/setup.md"],
-    ["bogus folder onto a root chat file (Aider parity)", `path/to/sample.txt\n${F}\nx\n${F}\n`, ["sample.txt", "b.txt"], "sample.txt"],
-    ["bare basename onto the one chat file with it", `greet.ts\n${F}\nx\n${F}\n`, ["src/greet.ts", "b.txt"], "src/greet.ts"],
-    ["prose line: earlier backtick mention (saw)", `I'll update \`b.txt\` now.\n\nHere it is:\n${F}\nx\n${F}\n`, ["a.txt", "b.txt"], "b.txt"],
+    [
+      "backticked path inside prose",
+      `Here is the new \`docs/setup.md\`:\n${F}\nx\n${F}\n`,
+      ["a.txt", "b.txt"],
+      "docs/setup.md",
+    ],
+    [
+      "bogus folder onto a root chat file (Aider parity)",
+      `path/to/sample.txt\n${F}\nx\n${F}\n`,
+      ["sample.txt", "b.txt"],
+      "sample.txt",
+    ],
+    [
+      "bare basename onto the one chat file with it",
+      `greet.ts\n${F}\nx\n${F}\n`,
+      ["src/greet.ts", "b.txt"],
+      "src/greet.ts",
+    ],
+    [
+      "prose line: earlier backtick mention (saw)",
+      `I'll update \`b.txt\` now.\n\nHere it is:\n${F}\nx\n${F}\n`,
+      ["a.txt", "b.txt"],
+      "b.txt",
+    ],
     ["prose line: the only chat file", `Here is the updated file:\n${F}\nx\n${F}\n`, ["only.txt"], "only.txt"],
     ["fence on the first line: the only chat file", `${F}\nx\n${F}\n`, ["only.txt"], "only.txt"],
     ["extensionless known name", `Makefile\n${F}make\nx\n${F}\n`, ["a.txt", "b.txt"], "Makefile"],
     ["info string lang:path", `${F}python:pkg/mod.py\nx\n${F}\n`, ["a.txt", "b.txt"], "pkg/mod.py"],
-    ["shell tag with a filename line is a listing", `scripts/run.sh\n${F}bash\nx\n${F}\n`, ["a.txt", "b.txt"], "scripts/run.sh"],
+    [
+      "shell tag with a filename line is a listing",
+      `scripts/run.sh\n${F}bash\nx\n${F}\n`,
+      ["a.txt", "b.txt"],
+      "scripts/run.sh",
+    ],
   ])("%s", (_case, answer, chatFiles, path) => {
     const r = parseWhole(answer, ctx(chatFiles));
     expect(r.failures).toEqual([]);
@@ -48,9 +77,21 @@ describe("parseWhole: which file a listing is for", () => {
 
 describe("parseWhole: listing bodies", () => {
   it.each([
-    ["inner ```bash … ``` in a ``` listing (Aider truncates)", `README.md\n${F}markdown\n# T\n${F}bash\nnpm i\n${F}\nend\n${F}\nafter\n`, "# T\n```bash\nnpm i\n```\nend\n"],
-    ["inner bare ``` pair inside a ```` listing", "README.md\n````\n# T\n```\ncode\n```\nend\n````\n", "# T\n```\ncode\n```\nend\n"],
-    ["a ```` fence inside an inner ```` block is content", "README.md\n`````md\n````md\n```\nx\n```\n````\n`````\n", "````md\n```\nx\n```\n````\n"],
+    [
+      "inner ```bash … ``` in a ``` listing (Aider truncates)",
+      `README.md\n${F}markdown\n# T\n${F}bash\nnpm i\n${F}\nend\n${F}\nafter\n`,
+      "# T\n```bash\nnpm i\n```\nend\n",
+    ],
+    [
+      "inner bare ``` pair inside a ```` listing",
+      "README.md\n````\n# T\n```\ncode\n```\nend\n````\n",
+      "# T\n```\ncode\n```\nend\n",
+    ],
+    [
+      "a ```` fence inside an inner ```` block is content",
+      "README.md\n`````md\n````md\n```\nx\n```\n````\n`````\n",
+      "````md\n```\nx\n```\n````\n",
+    ],
     ["unterminated listing at the end keeps what was read", `README.md\n${F}\nline 1\nline 2`, "line 1\nline 2\n"],
     ["empty listing empties the file", `README.md\n${F}\n${F}\n`, ""],
     ["CRLF answer", `README.md\r\n${F}\r\na\r\nb\r\n${F}\r\n`, "a\nb\n"],

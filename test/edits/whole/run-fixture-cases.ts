@@ -39,8 +39,13 @@ export function describeFixtureCases(format: EditFormatName): void {
       const before = readTree(path.join(dir, "before"));
       const expected = existsSync(path.join(dir, "after")) ? readTree(path.join(dir, "after")) : before;
       const fence: Fence = meta.fence ?? ["```", "```"];
-      const r = applyAnswer(format, readFileSync(path.join(dir, "answer.md"), "utf8"), before, { chatFiles: meta.chatFiles, fence });
-      expect(r.failures.map((f) => [f.path, f.reason])).toEqual((meta.reasons ?? []).map((reason) => [expect.any(String), reason]));
+      const r = applyAnswer(format, readFileSync(path.join(dir, "answer.md"), "utf8"), before, {
+        chatFiles: meta.chatFiles,
+        fence,
+      });
+      expect(r.failures.map((f) => [f.path, f.reason])).toEqual(
+        (meta.reasons ?? []).map((reason) => [expect.any(String), reason]),
+      );
       expect(r.after).toEqual(expected);
     });
   });
