@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { checksFailingCommit } from "../coder/commit-policy.js";
 import { createTranscriptRecorder, type TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
 import type { CoderOptions, CoderResult } from "../coder/types.js";
-import type { PreparedContext } from "../context/prepare-pr-context.js";
+import type { PreparedContext } from "./prepare-pr-context.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
 import { issueBranchName } from "./branch-name.js";
 import { checkSpecsOf, type ResolvedChecks } from "./resolve-checks.js";

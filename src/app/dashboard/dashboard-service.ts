@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { GitHubClient } from "../../github/github-client.js";
-import type { JobContext } from "../../github/job-context.js";
-import type { FireResult } from "../fire-schedule.js";
+import type { JobContext } from "../../run/job-context.js";
+import type { FireResult } from "../../triage/fire-schedule.js";
 import { readRepoConfig } from "../list-schedule-targets.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../scheduler.js";
 import type { LastRun } from "./dashboard-body.js";
