@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
 import { fireSchedule } from "../triage/fire-schedule.js";
-import { scheduleKey, type Schedule, type ScheduleTarget } from "../app/scheduler.js";
+import { scheduleKey, type Schedule, type ScheduleTarget } from "../triage/schedule-key.js";
 import { runCoder } from "../coder/run-coder.js";
 import { authorize } from "../commands/authorize.js";
 import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/repo-config.js";

@@ -6,7 +6,7 @@ import { fixCiRequest } from "../context/ci-request.js";
 import { collectContext, type CollectedContext } from "../context/fetch/collect-context.js";
 import type { GitHubReader } from "../context/fetch/github-reader.js";
 import type { ReviewThread } from "../context/pr-data.js";
-import { DEFAULT_CONTEXT_BUDGET } from "../context/types.js";
+import { DEFAULT_CONTEXT_BUDGET } from "../config/context-budget.js";
 import { renderContextBlocks, renderContextDetails } from "../context/render-context.js";
 import { addressReviewsRequest } from "../context/review-request.js";
 import { summariseKept, type Summarise } from "../context/summarise-kept.js";

@@ -8,7 +8,7 @@ import { resolveSettings } from "../run/resolve-settings.js";
 import type { RunRequest } from "../run/run-request.js";
 import { issueBranchName } from "../run/branch-name.js";
 import { decideTick } from "./decide-tick.js";
-import type { Schedule, ScheduleTarget } from "../app/scheduler.js";
+import type { Schedule, ScheduleTarget } from "./schedule-key.js";
 
 /** What one firing did: started a run (on its tracking issue), found it started already, or skipped the tick. */
 export type FireResult =

@@ -233,7 +233,7 @@ describe("renderContextDetails", () => {
   it("wraps the token table in a collapsed section with the total", async () => {
     const { renderContextDetails } = await import("../../src/context/render-context.js");
     const { allocateContext } = await import("../../src/context/allocate-context.js");
-    const { DEFAULT_CONTEXT_BUDGET } = await import("../../src/context/types.js");
+    const { DEFAULT_CONTEXT_BUDGET } = await import("../../src/config/context-budget.js");
     const allocs = allocateContext(
       [
         diffSource(

@@ -1,6 +1,6 @@
 import { describeMode, prRunSpec, type PrMode } from "../../src/context/pr-run-spec.js";
 import { preparePrContext } from "../../src/run/prepare-pr-context.js";
-import { DEFAULT_CONTEXT_BUDGET } from "../../src/context/types.js";
+import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { RunRequest } from "../../src/run/run-request.js";

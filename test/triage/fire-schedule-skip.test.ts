@@ -1,6 +1,6 @@
 import nock from "nock";
 import { fireScheduleDetailed } from "../../src/triage/fire-schedule.js";
-import type { ScheduleTarget } from "../../src/app/scheduler.js";
+import type { ScheduleTarget } from "../../src/triage/schedule-key.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import type { RunQueue } from "../../src/run/job-context.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
