@@ -2,7 +2,7 @@ import { parseRepoConfig } from "../config/repo-config.js";
 import { ensureComment } from "../github/ensure-comment.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import type { JobContext } from "../run/job-context.js";
-import type { AppServices, EventContext, HandleResult } from "./triage-event.js";
+import type { AppServices, EventContext, HandleResult } from "./event-context.js";
 import { renderStage } from "../report/render-status.js";
 import { jobKey } from "../jobs/job.js";
 import { resolveSettings } from "../run/resolve-settings.js";

@@ -1,5 +1,6 @@
 import type { Probot } from "probot";
-import { triageEvent, type AppServices, type HandleResult } from "./triage-event.js";
+import type { AppServices, HandleResult } from "./event-context.js";
+import { triageEvent } from "./triage-event.js";
 
 /** The webhook events that can carry a request; the receiver drops every other event before recording anything. */
 export const HANDLED_EVENTS = [

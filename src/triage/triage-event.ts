@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
-import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/repo-config.js";
+import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
 import { handleCheckSuite } from "./handle-check-suite.js";
 import { describeMode, prRunSpec } from "../context/pr-run-spec.js";
 import { fail, ok, type Result } from "../result.js";
@@ -12,49 +12,14 @@ import { ensureComment, findComment, listComments } from "../github/ensure-comme
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import { httpStatus } from "../github/github-api.js";
 import { type GitHubClient } from "../github/github-client.js";
-import { reactionSubject, type JobContext, type RunQueue } from "../run/job-context.js";
+import { reactionSubject, type JobContext } from "../run/job-context.js";
+import type { AppServices, EventContext, HandleResult } from "./event-context.js";
 import { readRequestMarker, replyMarker, runMarker, type StoredRequest } from "../github/markers.js";
 import { approvePlan, dropPlans, untickPlan, type ApprovalRefusal } from "./plan-approval.js";
-import type { LookupCache } from "../github/lookup-cache.js";
 import { lookupPermission } from "../github/permissions.js";
 import { addReaction } from "../github/reactions.js";
 import { renderChecksReply } from "../report/render-checks-reply.js";
 import { renderStage } from "../report/render-status.js";
-
-export interface EventContext {
-  name: string;
-  /** X-GitHub-Delivery. */
-  id: string;
-  payload: unknown;
-  api: GitHubClient;
-  /** `.github/aider.yml` from the default branch, parsed YAML (Probot's context.config, so `_extends` works). */
-  loadConfig(): Promise<unknown>;
-  log: Logger;
-}
-
-export interface AppServices {
-  /** Where run jobs go (the durable engine, keyed `owner/repo#n`: one run at a time per PR or issue). */
-  runs: RunQueue;
-  botLogin(): Promise<string>;
-  /** The App's own id, when known: comments it made are recognised by `performed_via_github_app` too. */
-  botAppId?(): Promise<number | undefined>;
-  defaults: { model: string; weakModel?: string; fallbackModels?: string[] };
-  /**
-   * Whether this delivery's triage is on its first attempt: then no status comment of it can exist yet and it is
-   * posted without listing the thread first (a retried triage may have posted one before it died).
-   */
-  firstAttempt?(deliveryId: string): boolean;
-  /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */
-  lookups?: LookupCache;
-  /** Issue #35: the answer to `/aider usage` (markdown) from the spend ledger; absent where no ledger is open. */
-  usage?(where: { installationId: number; owner: string; repo: string }, budget: RepoConfig["budget"]): Promise<string>;
-}
-
-export type HandleResult =
-  | { kind: "ignored"; reason: string }
-  | { kind: "replied"; reason: string }
-  | { kind: "enqueued"; jobId: string; context: JobContext }
-  | { kind: "cancelled"; count: number };
 
 type Enqueue = Extract<EventAction, { kind: "enqueue" }>;
 

@@ -3,7 +3,7 @@ import pino from "pino";
 import { autofixMarker } from "../../src/report/autofix-rounds.js";
 import { handleCheckSuite } from "../../src/triage/handle-check-suite.js";
 import type { RunJobInput } from "../../src/run/job-context.js";
-import type { AppServices, EventContext } from "../../src/triage/triage-event.js";
+import type { AppServices, EventContext } from "../../src/triage/event-context.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import { fakeReader } from "../context/fake-reader.js";
 

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { Probot, ProbotOctokit } from "probot";
 import type { RunJobInput, RunQueue } from "../../src/run/job-context.js";
 import { registerHandlers } from "../../src/triage/register-handlers.js";
-import type { AppServices, HandleResult } from "../../src/triage/triage-event.js";
+import type { AppServices, HandleResult } from "../../src/triage/event-context.js";
 import { TEST_APP_KEY } from "../helpers/build-once.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook example payloads are plain JSON */
