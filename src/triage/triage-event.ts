@@ -212,6 +212,14 @@ async function loadConfig(ctx: EventContext, services: AppServices): Promise<Con
   }
 }
 
+/** What a job runs: the command's own verb, text, flags and mode, or (`retry`) those of the earlier request. */
+interface RequestInputs {
+  verb: RunRequest["verb"];
+  text: string;
+  flags: Enqueue["flags"];
+  mode: Enqueue["mode"];
+}
+
 /** The RunRequest for a job: `retry` finds the last request in the bot's status comments; a PR's head is looked up. */
 async function buildRequest(
   ctx: EventContext,
@@ -220,75 +228,16 @@ async function buildRequest(
   botLogin: string,
 ): Promise<Result<RunRequest, RequestRefusal>> {
   const { facts, config } = action;
-  let verb: RunRequest["verb"] = action.verb === "retry" || action.verb === "approve" ? "run" : action.verb;
-  let text = action.text;
-  let flags = action.flags;
-  let mode = action.mode;
-  if (action.verb === "retry") {
-    const comments = await listComments(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number });
-    const last = comments
-      .filter((c) => c.user === botLogin)
-      .map((c) => readRequestMarker(c.body))
-      .filter((r) => r !== null)
-      .at(-1);
-    if (!last) return fail("nothing-to-retry", "There is no earlier request of mine here to retry.");
-    verb = last.verb;
-    // A pull-request loop (address-reviews, fix-ci) runs again as one; its text is the mode's own description.
-    mode = last.mode;
-    if (mode && !facts.isPullRequest)
-      return fail(
-        "nothing-to-retry",
-        "My last request here was for a pull request; there is nothing to retry on an issue.",
-      );
-    const earlier = mode ? ok(describeMode(mode)) : await requestText(ctx.api, facts, last, config.trigger.command);
-    if (!earlier.ok) return earlier;
-    text = earlier.value;
-    flags = {
-      files: action.flags.files.length ? action.flags.files : last.files,
-      editFormat: action.flags.editFormat ?? (last.editFormat as typeof flags.editFormat),
-      model: action.flags.model ?? last.model,
-    };
-  }
+  const inputs = action.verb === "retry" ? await retryInputs(ctx, action, botLogin) : ok(commandInputs(action));
+  if (!inputs.ok) return inputs;
+  const { verb, text, flags, mode } = inputs.value;
   const resolved = resolveSettings(config, flags, services.defaults);
   if (!resolved.ok) return resolved;
-  let target: RunTarget;
-  if (facts.isPullRequest) {
-    const pr = (
-      await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-        owner: facts.owner,
-        repo: facts.repo,
-        pull_number: facts.number,
-      })
-    ).data;
-    const head = {
-      number: facts.number,
-      headRef: String(pr.head.ref),
-      headSha: String(pr.head.sha),
-      headCloneUrl: String(pr.head.repo?.clone_url ?? facts.cloneUrl),
-      isFork: pr.head.repo?.full_name !== `${facts.owner}/${facts.repo}`,
-      ...(pr.maintainer_can_modify ? { maintainerCanModify: true } : {}),
-      ...(pr.head.repo?.full_name ? { headRepoFullName: String(pr.head.repo.full_name) } : {}),
-    };
-    target = facts.review ? { kind: "review-comment", ...head, ...facts.review } : { kind: "pull-request", ...head };
-  } else {
-    target = { kind: "issue", number: facts.number, title: facts.title };
-  }
+  const target = await runTarget(ctx.api, facts);
   // Issue #34: an approval runs the open plan, if it still fits the branch (checked again after the clone).
-  let plan: RunRequest["plan"];
-  if (action.verb === "approve") {
-    const head = target.kind === "issue" ? await branchHead(ctx.api, facts) : target.headSha;
-    const approved = await approvePlan(ctx.api, {
-      where: { owner: facts.owner, repo: facts.repo, issueNumber: facts.number },
-      botLogin,
-      ...(facts.planComment ? { commentId: facts.planComment.id } : {}),
-      approver: facts.sender.login,
-      command: config.trigger.command,
-      head,
-      corrections: text,
-    });
-    if (!approved.ok) return approved;
-    plan = approved.value;
-  }
+  const approved = action.verb === "approve" ? await approvedPlan(ctx.api, action, target, text, botLogin) : ok(null);
+  if (!approved.ok) return approved;
+  const plan = approved.value;
   return ok({
     jobId: action.jobId,
     deliveryId: ctx.id,
@@ -315,6 +264,86 @@ async function buildRequest(
     // Every run built here reads its PR/issue context; address-reviews / fix-ci carry their mode.
     context: prRunSpec(config, mode ?? { kind: "plain" }),
     ...(plan ? { plan } : {}),
+  });
+}
+
+/** The inputs of a command as it was written (an approval runs as `run`). */
+function commandInputs(action: Enqueue): RequestInputs {
+  const verb = action.verb === "retry" || action.verb === "approve" ? "run" : action.verb;
+  return { verb, text: action.text, flags: action.flags, mode: action.mode };
+}
+
+/** `retry`: the last request of the bot's status comments here, with the flags given now taking precedence. */
+async function retryInputs(
+  ctx: EventContext,
+  action: Enqueue,
+  botLogin: string,
+): Promise<Result<RequestInputs, RequestRefusal>> {
+  const { facts, config } = action;
+  const comments = await listComments(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number });
+  const last = comments
+    .filter((c) => c.user === botLogin)
+    .map((c) => readRequestMarker(c.body))
+    .filter((r) => r !== null)
+    .at(-1);
+  if (!last) return fail("nothing-to-retry", "There is no earlier request of mine here to retry.");
+  // A pull-request loop (address-reviews, fix-ci) runs again as one; its text is the mode's own description.
+  const mode = last.mode;
+  if (mode && !facts.isPullRequest)
+    return fail(
+      "nothing-to-retry",
+      "My last request here was for a pull request; there is nothing to retry on an issue.",
+    );
+  const earlier = mode ? ok(describeMode(mode)) : await requestText(ctx.api, facts, last, config.trigger.command);
+  if (!earlier.ok) return earlier;
+  const flags = {
+    files: action.flags.files.length ? action.flags.files : last.files,
+    editFormat: action.flags.editFormat ?? (last.editFormat as Enqueue["flags"]["editFormat"]),
+    model: action.flags.model ?? last.model,
+  };
+  return ok({ verb: last.verb, text: earlier.value, flags, mode });
+}
+
+/** Where the run works: the pull request's head as GitHub reports it now (or its review thread), or the issue. */
+async function runTarget(api: GitHubClient, facts: Enqueue["facts"]): Promise<RunTarget> {
+  if (!facts.isPullRequest) return { kind: "issue", number: facts.number, title: facts.title };
+  const pr = (
+    await api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+      owner: facts.owner,
+      repo: facts.repo,
+      pull_number: facts.number,
+    })
+  ).data;
+  const head = {
+    number: facts.number,
+    headRef: String(pr.head.ref),
+    headSha: String(pr.head.sha),
+    headCloneUrl: String(pr.head.repo?.clone_url ?? facts.cloneUrl),
+    isFork: pr.head.repo?.full_name !== `${facts.owner}/${facts.repo}`,
+    ...(pr.maintainer_can_modify ? { maintainerCanModify: true } : {}),
+    ...(pr.head.repo?.full_name ? { headRepoFullName: String(pr.head.repo.full_name) } : {}),
+  };
+  return facts.review ? { kind: "review-comment", ...head, ...facts.review } : { kind: "pull-request", ...head };
+}
+
+/** Issue #34: the plan an approval runs, if it is still open and made on the branch's current head. */
+async function approvedPlan(
+  api: GitHubClient,
+  action: Enqueue,
+  target: RunTarget,
+  corrections: string,
+  botLogin: string,
+): Promise<Result<NonNullable<RunRequest["plan"]>, ApprovalRefusal>> {
+  const { facts } = action;
+  const head = target.kind === "issue" ? await branchHead(api, facts) : target.headSha;
+  return approvePlan(api, {
+    where: { owner: facts.owner, repo: facts.repo, issueNumber: facts.number },
+    botLogin,
+    ...(facts.planComment ? { commentId: facts.planComment.id } : {}),
+    approver: facts.sender.login,
+    command: action.config.trigger.command,
+    head,
+    corrections,
   });
 }
 
