@@ -6,7 +6,7 @@ import type { AppEnv } from "../config/env.js";
 import { createForkPool, type ForkPool } from "../exec/fork-worker.js";
 import { waitForTriage, type IntakeGate } from "./intake-gate.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
-import { createLookupCache } from "../github/lookup-cache.js";
+import { createLookupCache } from "../triage/lookup-cache.js";
 import { isHandledEvent, registerHandlers } from "../triage/register-handlers.js";
 import { reportInterrupted } from "../report/report-interrupted.js";
 import type { Interruption } from "../report/render-status.js";

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { GitHubClient } from "../github/github-client.js";
-import type { LookupCache } from "../github/lookup-cache.js";
+import type { LookupCache } from "./lookup-cache.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
 
 /** One verified webhook as triage sees it: Probot's context, narrowed to what triage uses. */

@@ -1,5 +1,5 @@
 import nock from "nock";
-import { createLookupCache } from "../../src/github/lookup-cache.js";
+import { createLookupCache } from "../../src/triage/lookup-cache.js";
 import { describeMode, type PrMode } from "../../src/context/pr-run-spec.js";
 import { API, REPO, examplePayload, startProbot } from "./probot-harness.js";
 

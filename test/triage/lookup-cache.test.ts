@@ -1,4 +1,4 @@
-import { createLookupCache } from "../../src/github/lookup-cache.js";
+import { createLookupCache } from "../../src/triage/lookup-cache.js";
 
 describe("createLookupCache", () => {
   const clock = () => {
