@@ -45,7 +45,7 @@ export interface RunJobDeps {
    * language); not awaited, and its failure is its own business.
    */
   warmWhileCloning?(req: RunRequest): void;
-  /** The PR/issue context, read before the coder (context/prepare-pr-context; never throws). */
+  /** The PR/issue context, read before the coder (run/prepare-pr-context; never throws). */
   prContext?(req: RunRequest): Promise<PreparedContext | null>;
   /**
    * The run's check commands (issue #30: configured keys, else discovered on the DEFAULT branch); started while the
