@@ -2,74 +2,144 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 /**
- * Which other folders of src/ each folder may import (docs/architecture.md#layout). A folder missing from a list is
- * refused, so the layering (cli → app → github → run → coder → workspace/checks/repomap → edits/llm/exec) cannot
- * quietly grow a new upward import or cycle.
+ * Which other folders of src/ each folder may import: the layering of docs/architecture.md#layout, printed there as
+ * the same table (test/architecture/layering.test.ts checks that the two agree, that the table has no cycle and that
+ * every import in src/ keeps to it). Top to bottom: cli → app, action → compose → triage → report → run → context →
+ * github → coder → the building blocks below it. A folder missing from a list is refused, so no upward import or
+ * cycle can quietly appear. Root files of src/ (result.ts, format-number.ts) are leaves anyone may import.
  */
-const MAY_IMPORT = {
+export const MAY_IMPORT = {
   cli: "*",
-  action: ["app", "coder", "commands", "config", "context", "exec", "github", "llm", "run", "security", "workspace"],
   app: [
+    "compose",
+    "triage",
+    "report",
+    "run",
+    "context",
+    "github",
     "coder",
     "commands",
     "config",
-    "context",
     "exec",
-    "github",
     "jobs",
     "llm",
     "metrics",
-    "run",
     "security",
     "spend",
     "workspace",
   ],
-  github: ["coder", "commands", "config", "context", "edits", "jobs", "run"],
-  jobs: ["exec"],
-  run: ["checks", "coder", "commands", "config", "context", "edits", "exec", "llm", "metrics", "repomap", "workspace"],
-  context: ["checks", "coder", "commands", "config", "github", "jobs", "llm", "run"],
-  coder: ["checks", "edits", "exec", "llm", "metrics", "repomap", "workspace"],
+  action: [
+    "compose",
+    "triage",
+    "report",
+    "run",
+    "context",
+    "github",
+    "coder",
+    "commands",
+    "config",
+    "exec",
+    "llm",
+    "security",
+    "workspace",
+  ],
+  compose: [
+    "triage",
+    "report",
+    "run",
+    "context",
+    "github",
+    "coder",
+    "checks",
+    "commands",
+    "config",
+    "edits",
+    "exec",
+    "jobs",
+    "llm",
+    "metrics",
+    "repomap",
+    "security",
+    "spend",
+    "treesitter",
+    "workspace",
+  ],
+  triage: ["report", "run", "context", "github", "commands", "config", "jobs"],
+  report: ["run", "context", "github", "coder", "config", "edits"],
+  run: [
+    "context",
+    "github",
+    "coder",
+    "checks",
+    "commands",
+    "config",
+    "edits",
+    "exec",
+    "jobs",
+    "llm",
+    "metrics",
+    "repomap",
+    "workspace",
+  ],
+  context: ["github", "coder", "checks", "commands", "config", "llm"],
+  github: ["config", "security"],
+  coder: ["checks", "edits", "exec", "llm", "repomap", "workspace"],
   checks: ["exec", "llm", "treesitter"],
   repomap: ["exec", "llm", "treesitter", "workspace"],
   workspace: ["edits", "exec", "security"],
-  edits: [],
-  llm: ["metrics", "security"],
-  exec: ["jobs"],
-  security: ["github"],
-  commands: ["config", "edits"],
-  config: ["context", "edits"],
-  demo: ["exec"],
-  treesitter: [],
   spend: ["config", "llm", "metrics"],
+  jobs: ["exec"],
+  llm: ["metrics", "security"],
+  commands: ["config", "edits"],
+  config: ["edits"],
+  demo: ["exec"],
+  edits: [],
+  exec: [],
+  security: [],
   metrics: [],
+  treesitter: [],
 };
-// Imports the table above allows that docs/architecture.md does not: known debts, listed so they stay visible.
-// action → app, github ↔ context, context ↔ run, context → jobs/coder, exec → jobs, security → github,
-// checks → llm, config → context.
+
+/**
+ * TEMPORARY: files that build a run's dependencies still sit in lower folders and import upwards (the third,
+ * run/create-coder-deps.ts, keeps to run/'s list); the compose helper moves them into src/compose/ (issue #33).
+ * Remove each entry when its file has moved: the layering test fails on an entry whose file is gone or no longer
+ * needs it.
+ */
+export const PENDING_COMPOSE_EXCEPTIONS = {
+  "src/context/create-context-hooks.ts": ["run", "report"],
+  "src/github/create-run-github.ts": ["run", "report", "coder"],
+};
 const FOLDERS = Object.keys(MAY_IMPORT);
 
-const layering = Object.entries(MAY_IMPORT)
-  .filter(([, allowed]) => allowed !== "*")
-  .map(([folder, allowed]) => {
-    const refused = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
-    return {
-      files: [`src/${folder}/**/*.ts`],
-      rules: {
-        "no-restricted-imports": [
-          "error",
+/** The no-restricted-imports rule refusing every folder `folder` may not import (but those in `extra`). */
+function refuseOthers(folder, allowed, extra = []) {
+  const refused = FOLDERS.filter((f) => f !== folder && !allowed.includes(f) && !extra.includes(f));
+  return {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
           {
-            patterns: [
-              {
-                // Files sit one or two folders below src/ (edits/udiff/, context/fetch/…).
-                group: refused.flatMap((f) => [`../${f}/**`, `../../${f}/**`]),
-                message: `src/${folder}/ may import only ${allowed.join(", ") || "no other folder"} (docs/architecture.md#layout).`,
-              },
-            ],
+            // Files sit one or two folders below src/ (edits/udiff/, context/fetch/…).
+            group: refused.flatMap((f) => [`../${f}/**`, `../../${f}/**`]),
+            message: `src/${folder}/ may import only ${allowed.join(", ") || "no other folder"} (docs/architecture.md#layout).`,
           },
         ],
       },
-    };
-  });
+    ],
+  };
+}
+
+const layering = [
+  ...Object.entries(MAY_IMPORT)
+    .filter(([, allowed]) => allowed !== "*")
+    .map(([folder, allowed]) => ({ files: [`src/${folder}/**/*.ts`], rules: refuseOthers(folder, allowed) })),
+  ...Object.entries(PENDING_COMPOSE_EXCEPTIONS).map(([file, extra]) => {
+    const folder = file.split("/")[1];
+    return { files: [file], rules: refuseOthers(folder, MAY_IMPORT[folder], extra) };
+  }),
+];
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "test/fixtures/**"] },

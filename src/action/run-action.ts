@@ -5,7 +5,7 @@ import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
-import { tokenOctokit } from "../security/token-octokit.js";
+import { tokenOctokit } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import {

@@ -4,8 +4,8 @@ import { Probot, ProbotOctokit } from "probot";
 import { createHttpFetch } from "../github/http-fetch.js";
 import type { AppEnv } from "../config/env.js";
 import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
-import { githubWriteGuard } from "../security/guard-github-writes.js";
-import { rateLimitHandlers } from "../security/token-octokit.js";
+import { githubWriteGuard } from "../github/guard-github-writes.js";
+import { rateLimitHandlers } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { rateLimitPlugin } from "../metrics/observe-rate-limit.js";
 

@@ -2,7 +2,7 @@ import { parse } from "yaml";
 import type { Logger } from "pino";
 import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import type { GitHubClient } from "../github/github-client.js";
-import type { ScheduleTarget } from "./scheduler.js";
+import type { ScheduleTarget } from "../triage/schedule-key.js";
 
 /**
  * Every installed repository with a valid `.github/aider.yml` that has schedules. Invalid configs are skipped with a

@@ -1,6 +1,6 @@
 import type { AppEnv } from "../config/env.js";
 import type { RepoBudget } from "../config/budget-schema.js";
-import type { JobContext } from "../github/job-context.js";
+import type { JobContext } from "../run/job-context.js";
 import type { SpendGuard } from "../llm/spend-guard.js";
 import { operatorLimitsFor, readBudgetFile } from "../spend/budget-file.js";
 import { createLedgerGuard } from "../spend/ledger-spend-guard.js";

@@ -1,4 +1,4 @@
-import type { JobContext } from "../github/job-context.js";
+import type { JobContext } from "../run/job-context.js";
 import type { JobKind } from "../jobs/job.js";
 import type { RunTrigger } from "../metrics/app-metrics.js";
 

@@ -1,4 +1,4 @@
-import { DEFAULT_INSTRUCTIONS_TOKENS } from "../context/instructions-budget.js";
+import { DEFAULT_INSTRUCTIONS_TOKENS } from "../config/instructions-budget.js";
 import type { InstructionSource } from "../context/load-instructions.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 

@@ -1,7 +1,7 @@
 import { Cron } from "croner";
 import { z } from "zod";
-import { DEFAULT_INSTRUCTIONS_TOKENS } from "../context/instructions-budget.js";
-import { DEFAULT_CONTEXT_BUDGET } from "../context/types.js";
+import { DEFAULT_INSTRUCTIONS_TOKENS } from "./instructions-budget.js";
+import { DEFAULT_CONTEXT_BUDGET } from "./context-budget.js";
 import { repoBudgetSchema } from "./budget-schema.js";
 import { EDIT_FORMAT_NAMES } from "../edits/types.js";
 

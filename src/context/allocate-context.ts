@@ -1,4 +1,5 @@
-import type { ContextBudget, ContextItem, ContextSource, SourceKind } from "./types.js";
+import type { ContextBudget, SourceKind } from "../config/context-budget.js";
+import type { ContextItem, ContextSource } from "./types.js";
 
 /** How an item went in: whole, shortened (head kept), or to be (or already) summarised by the weak model. */
 export type KeptMode = "full" | "truncated" | "summarise" | "summarised";

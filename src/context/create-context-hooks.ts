@@ -5,9 +5,9 @@ import type { RunRequest } from "../run/run-request.js";
 import type { CountTokens } from "./build-sources.js";
 import type { GitHubReader } from "./fetch/github-reader.js";
 import { collectImages } from "./fetch/collect-images.js";
-import { loadRunInstructions } from "./load-run-instructions.js";
-import { preparePrContext } from "./prepare-pr-context.js";
-import { replyToThreads } from "./reply-to-threads.js";
+import { loadRunInstructions } from "../run/load-run-instructions.js";
+import { preparePrContext } from "../run/prepare-pr-context.js";
+import { replyToThreads } from "../report/reply-to-threads.js";
 import { summaryMessages } from "./summarise-kept.js";
 
 /**

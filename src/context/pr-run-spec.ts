@@ -1,5 +1,5 @@
 import type { RepoConfig } from "../config/repo-config.js";
-import type { ContextBudget } from "./types.js";
+import type { ContextBudget } from "../config/context-budget.js";
 
 /**
  * Which pull-request loop a run closes (issue #14): a plain request (which still reads the PR's context), `/aider

@@ -1,5 +1,5 @@
 import type { KeptItem, SourceAllocation } from "./allocate-context.js";
-import type { SourceKind } from "./types.js";
+import type { SourceKind } from "../config/context-budget.js";
 import { formatNumber } from "../format-number.js";
 
 const TITLES: Record<SourceKind, string> = {

@@ -1,5 +1,5 @@
 // The entry of a job process started by fork-worker.ts: waits for the job over IPC, runs it, answers, exits.
-import { JobStopped, type StopReason } from "../jobs/job-engine.js";
+import { JobStopped, type StopReason } from "./job-stopped.js";
 import type { ChildJob } from "./fork-worker.js";
 
 type FromParent =

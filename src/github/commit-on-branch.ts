@@ -1,11 +1,24 @@
 import type { ProbotOctokit } from "probot";
-import type { ApiCommitResult, ApiCommitRequest } from "../run/run-ports.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, GitHubError, type GitHubFailureKind } from "./github-error.js";
 
 const MUTATION = `mutation($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) { commit { oid url } }
 }`;
+
+/** One commit for GitHub's `createCommitOnBranch`: contents are base64. */
+export interface ApiCommitRequest {
+  branch: string;
+  expectedHeadOid: string;
+  message: { headline: string; body: string };
+  fileChanges: { additions: { path: string; contents: string }[]; deletions: { path: string }[] };
+}
+
+/** What GitHub made of it: the new commit (and whether it reports it verified), a moved branch, or a refusal. */
+export type ApiCommitResult =
+  | { kind: "made"; oid: string; verified: boolean | null }
+  | { kind: "moved"; reason: string }
+  | { kind: "refused"; reason: string };
 
 interface GraphqlAnswer {
   data?: { createCommitOnBranch?: { commit?: { oid?: string; url?: string } } } | null;

@@ -4,10 +4,10 @@ import type { RunRequest } from "../run/run-request.js";
 import { completeCheckRun, startCheckRun } from "./check-run.js";
 import { createBranchRef, createCommitOnBranch } from "./commit-on-branch.js";
 import type { GitHubClient } from "./github-client.js";
-import type { JobContext } from "./job-context.js";
+import type { JobContext } from "../run/job-context.js";
 import { ensurePullRequest, requestReview } from "./pull-request.js";
 import { addReaction } from "./reactions.js";
-import { closePlans, readPlan, writePlan } from "./plan-store.js";
+import { closePlans, readPlan, writePlan } from "../report/plan-store.js";
 import { ensureReviewReply } from "./review-reply.js";
 
 /**

@@ -1,5 +1,8 @@
 import type { JobKind } from "./job.js";
 
+// The abort reason is defined beside the worker process that raises it (exec/ never imports jobs/).
+export { JobStopped, stopReason, type StopReason } from "../exec/job-stopped.js";
+
 /** What the intake records: `id` is the delivery id (dedupe), `key` is `owner/repo#number` (one job at a time). */
 export interface JobInput<T> {
   id: string;
@@ -12,22 +15,6 @@ export interface JobInput<T> {
 /** A job as a handler or a hook sees it: `attempt` counts starts, 1 on the first run, more after a crash. */
 export interface EngineJob<T> extends JobInput<T> {
   attempt: number;
-}
-
-/** Why a running job's signal was aborted: a user's `/aider cancel`, or this worker shutting down. */
-export type StopReason = "cancel" | "shutdown";
-
-/** The `signal.reason` of an aborted job; `reason` tells a cancel from a shutdown without matching text. */
-export class JobStopped extends Error {
-  constructor(readonly reason: StopReason) {
-    super(reason === "cancel" ? "cancelled" : "shutting down");
-    this.name = "JobStopped";
-  }
-}
-
-/** The stop reason of an aborted signal, or null when it is not aborted (or aborted by something else). */
-export function stopReason(signal: AbortSignal): StopReason | null {
-  return signal.aborted && signal.reason instanceof JobStopped ? signal.reason.reason : null;
 }
 
 /**

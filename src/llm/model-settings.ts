@@ -1,4 +1,8 @@
-import type { ModelPrice } from "./price-table.js";
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+}
 
 /** What the bot knows about a model, as Aider's model settings: used for estimates, limits and defaults. */
 export interface ModelSettings {

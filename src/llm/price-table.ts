@@ -1,11 +1,5 @@
-import { DEFAULT_MODEL_SETTINGS, type ModelSettingsTable } from "./model-settings.js";
+import { DEFAULT_MODEL_SETTINGS, type ModelPrice, type ModelSettingsTable } from "./model-settings.js";
 import type { TokenUsage } from "./types.js";
-
-/** USD per million tokens. */
-export interface ModelPrice {
-  input: number;
-  output: number;
-}
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 

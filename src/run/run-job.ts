@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { checksFailingCommit } from "../coder/commit-policy.js";
 import { createTranscriptRecorder, type TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
 import type { CoderOptions, CoderResult } from "../coder/types.js";
-import type { PreparedContext } from "../context/prepare-pr-context.js";
+import type { PreparedContext } from "./prepare-pr-context.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
 import { issueBranchName } from "./branch-name.js";
 import { checkSpecsOf, type ResolvedChecks } from "./resolve-checks.js";
@@ -45,7 +45,7 @@ export interface RunJobDeps {
    * language); not awaited, and its failure is its own business.
    */
   warmWhileCloning?(req: RunRequest): void;
-  /** The PR/issue context, read before the coder (context/prepare-pr-context; never throws). */
+  /** The PR/issue context, read before the coder (run/prepare-pr-context; never throws). */
   prContext?(req: RunRequest): Promise<PreparedContext | null>;
   /**
    * The run's check commands (issue #30: configured keys, else discovered on the DEFAULT branch); started while the

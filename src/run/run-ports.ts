@@ -1,6 +1,7 @@
 import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
 import type { CommitChanges } from "../workspace/read-commit-changes.js";
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
+import type { ApiCommitRequest, ApiCommitResult } from "../github/commit-on-branch.js";
 import type { RunRequest } from "./run-request.js";
 
 /** The GitHub writes one run makes, bound to its repository, issue/PR and status comment. */
@@ -48,20 +49,6 @@ export interface RunGitHub {
     createBranch(branch: string, sha: string): Promise<void>;
   };
 }
-
-/** One commit for GitHub's `createCommitOnBranch`: contents are base64. */
-export interface ApiCommitRequest {
-  branch: string;
-  expectedHeadOid: string;
-  message: { headline: string; body: string };
-  fileChanges: { additions: { path: string; contents: string }[]; deletions: { path: string }[] };
-}
-
-/** What GitHub made of it: the new commit (and whether it reports it verified), a moved branch, or a refusal. */
-export type ApiCommitResult =
-  | { kind: "made"; oid: string; verified: boolean | null }
-  | { kind: "moved"; reason: string }
-  | { kind: "refused"; reason: string };
 
 /** Git operations of one run, on a fresh temporary checkout. */
 export interface RunGit {

@@ -1,7 +1,7 @@
 import { publishCommit, signingNote } from "./publish-commit.js";
-import type { RunJobDeps } from "./run-job.js";
 import type { RunOutcome } from "./run-outcome.js";
 import type { RunRequest } from "./run-request.js";
+import type { RunGit, RunGitHub } from "./run-ports.js";
 import { runIdFromMessage, runTrailers } from "./run-trailers.js";
 
 /**
@@ -10,7 +10,7 @@ import { runIdFromMessage, runTrailers } from "./run-trailers.js";
  */
 export async function undoLastRun(args: {
   req: RunRequest;
-  deps: Pick<RunJobDeps, "git" | "github">;
+  deps: { git: RunGit; github: RunGitHub };
   dir: string;
   branch: string;
   token: string;

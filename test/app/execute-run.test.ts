@@ -1,7 +1,7 @@
 import path from "node:path";
 import pino from "pino";
 import { mirrorPlace, type ExecuteRunDeps } from "../../src/app/execute-run.js";
-import type { JobContext } from "../../src/github/job-context.js";
+import type { JobContext } from "../../src/run/job-context.js";
 
 type Req = JobContext["req"];
 const issue = { verb: "code", installationId: 7, target: { kind: "issue", number: 1 } } as unknown as Req;

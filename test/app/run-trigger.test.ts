@@ -1,5 +1,5 @@
 import { runTrigger } from "../../src/app/run-trigger.js";
-import type { JobContext } from "../../src/github/job-context.js";
+import type { JobContext } from "../../src/run/job-context.js";
 
 const ctx = (req: Partial<JobContext["req"]>): JobContext =>
   ({ req: { target: { kind: "issue", number: 1, title: "t" }, ...req } }) as unknown as JobContext;

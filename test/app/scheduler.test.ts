@@ -1,7 +1,8 @@
 import { jest } from "@jest/globals";
 import pino from "pino";
 import { parseRepoConfig, type RepoConfig } from "../../src/config/repo-config.js";
-import { createScheduler, type ScheduleTarget } from "../../src/app/scheduler.js";
+import { createScheduler } from "../../src/app/scheduler.js";
+import type { ScheduleTarget } from "../../src/triage/schedule-key.js";
 
 const config = (schedules: unknown[]): RepoConfig => {
   const r = parseRepoConfig({ schedules });

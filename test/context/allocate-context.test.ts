@@ -1,12 +1,8 @@
 import { allocateContext, shareBudget, type SourceAllocation } from "../../src/context/allocate-context.js";
 import { keptText, renderContextBlocks, renderContextSummary } from "../../src/context/render-context.js";
 import { summariseKept } from "../../src/context/summarise-kept.js";
-import {
-  DEFAULT_CONTEXT_BUDGET,
-  type ContextBudget,
-  type ContextSource,
-  type SourceKind,
-} from "../../src/context/types.js";
+import { DEFAULT_CONTEXT_BUDGET, type ContextBudget, type SourceKind } from "../../src/config/context-budget.js";
+import type { ContextSource } from "../../src/context/types.js";
 
 /** A source whose items are named by their token counts, e.g. src("diff", [300, 50]) → items "diff0"(300), "diff1"(50). */
 function src(

@@ -1,6 +1,6 @@
 import type { CoderResult } from "../../src/coder/types.js";
 import { createContextHooks } from "../../src/context/create-context-hooks.js";
-import { DEFAULT_CONTEXT_BUDGET } from "../../src/context/types.js";
+import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { CompletionRequest } from "../../src/llm/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";

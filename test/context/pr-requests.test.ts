@@ -6,7 +6,7 @@ import {
   threadsSource,
 } from "../../src/context/build-sources.js";
 import { fixCiRequest } from "../../src/context/ci-request.js";
-import { decideAutofix, type AutofixState } from "../../src/context/decide-autofix.js";
+import { decideAutofix, type AutofixState } from "../../src/triage/decide-autofix.js";
 import type { FailingCheck, ReviewThread } from "../../src/context/pr-data.js";
 import { readPriorRun } from "../../src/context/read-prior-run.js";
 import { addressReviewsRequest, readThreadReplies, renderThreadReply } from "../../src/context/review-request.js";
@@ -217,7 +217,7 @@ describe("source builders", () => {
 
 describe("countAutofixRounds", () => {
   it("counts only the bot's autofix markers and spots a repeat for the same commit", async () => {
-    const { autofixMarker, countAutofixRounds } = await import("../../src/context/autofix-rounds.js");
+    const { autofixMarker, countAutofixRounds } = await import("../../src/report/autofix-rounds.js");
     const sha = "a".repeat(40);
     const comments = [
       { author: "aider-bot[bot]", body: `${autofixMarker(1, sha)}\nfixed` },
@@ -233,7 +233,7 @@ describe("renderContextDetails", () => {
   it("wraps the token table in a collapsed section with the total", async () => {
     const { renderContextDetails } = await import("../../src/context/render-context.js");
     const { allocateContext } = await import("../../src/context/allocate-context.js");
-    const { DEFAULT_CONTEXT_BUDGET } = await import("../../src/context/types.js");
+    const { DEFAULT_CONTEXT_BUDGET } = await import("../../src/config/context-budget.js");
     const allocs = allocateContext(
       [
         diffSource(

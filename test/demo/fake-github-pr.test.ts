@@ -4,7 +4,7 @@ import { collectContext } from "../../src/context/fetch/collect-context.js";
 import type { GitHubReader } from "../../src/context/fetch/github-reader.js";
 import { replyInThread, resolveReviewThread } from "../../src/context/fetch/review-threads.js";
 import { renderContextBlocks, renderContextSummary } from "../../src/context/render-context.js";
-import { DEFAULT_CONTEXT_BUDGET } from "../../src/context/types.js";
+import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../src/demo/fake-pr-state.js";
 import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";

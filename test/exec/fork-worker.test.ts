@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ForkWorkerOptions } from "../../src/exec/fork-worker.js";
-import { JobStopped } from "../../src/jobs/job-engine.js";
+import { JobStopped } from "../../src/exec/job-stopped.js";
 import { builtScript } from "../helpers/build-once.js";
 import { CLI_MAIN } from "../helpers/cli-entry.js";
 

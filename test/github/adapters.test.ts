@@ -8,7 +8,7 @@ import { addReaction } from "../../src/github/reactions.js";
 import { ensureReviewReply } from "../../src/github/review-reply.js";
 import { GITHUB_API as API, nextPage, testOctokit } from "../helpers/test-octokit.js";
 import { ProbotOctokit } from "probot";
-import { githubWriteGuard } from "../../src/security/guard-github-writes.js";
+import { githubWriteGuard } from "../../src/github/guard-github-writes.js";
 import { createSecretRedactor, REDACTED } from "../../src/security/redact-secrets.js";
 
 const R = "/repos/acme/web";

@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { createHttpFetch } from "../../src/github/http-fetch.js";
-import { tokenOctokit } from "../../src/security/token-octokit.js";
+import { tokenOctokit } from "../../src/github/token-octokit.js";
 import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 interface Seen {

@@ -1,6 +1,6 @@
 import pino from "pino";
 import type { CoderResult } from "../../src/coder/types.js";
-import { renderFinal, renderStage } from "../../src/github/render-status.js";
+import { renderFinal, renderStage } from "../../src/report/render-status.js";
 import { runJob, type RunJobDeps } from "../../src/run/run-job.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";

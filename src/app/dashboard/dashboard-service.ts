@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
 import type { GitHubClient } from "../../github/github-client.js";
-import type { JobContext } from "../../github/job-context.js";
-import type { FireResult } from "../fire-schedule.js";
+import type { JobContext } from "../../run/job-context.js";
+import type { FireResult } from "../../triage/fire-schedule.js";
 import { readRepoConfig } from "../list-schedule-targets.js";
-import { scheduleKey, type Schedule, type ScheduleTarget } from "../scheduler.js";
+import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/schedule-key.js";
 import type { LastRun } from "./dashboard-body.js";
 import { handleDashboardEdit } from "./handle-dashboard-edit.js";
 import { syncDashboard } from "./sync-dashboard.js";

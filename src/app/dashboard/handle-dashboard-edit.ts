@@ -4,7 +4,7 @@ import type { RepoConfig } from "../../config/repo-config.js";
 import { ensureComment } from "../../github/ensure-comment.js";
 import type { GitHubClient } from "../../github/github-client.js";
 import { lookupPermission } from "../../github/permissions.js";
-import { scheduleKey, type Schedule, type ScheduleTarget } from "../scheduler.js";
+import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, newlyTicked, tickedKeys } from "./dashboard-body.js";
 
 interface EditPayload {

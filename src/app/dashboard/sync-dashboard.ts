@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import type { GitHubClient } from "../../github/github-client.js";
-import type { Schedule } from "../scheduler.js";
+import type { Schedule } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, DASHBOARD_TITLE, readLastRuns, tickedKeys, type LastRun } from "./dashboard-body.js";
 import { renderDashboard } from "./render-dashboard.js";
 

@@ -1,0 +1,43 @@
+import type { RepoConfig } from "../config/repo-config.js";
+import { renderCheckPlanMarkdown, resolveChecks, type ResolvedChecks } from "../run/resolve-checks.js";
+import { createGitHubRepoReader } from "../github/github-repo-reader.js";
+import type { GitHubClient } from "../github/github-client.js";
+
+/**
+ * The reply to `/aider checks` (issue #30): the commands a run here would use, read from the DEFAULT branch like
+ * the config, each with its source, what is left out and why, and how to change it. Runs nothing.
+ */
+export async function renderChecksReply(
+  api: GitHubClient,
+  where: { owner: string; repo: string; defaultBranch: string },
+  config: RepoConfig,
+): Promise<string> {
+  const tests = config.test ?? [];
+  const resolved = await resolveChecks(
+    {
+      setup: config.setup,
+      lint: config.lint,
+      ...(tests.length ? { test: tests[0], tests } : {}),
+      checks: config.checks,
+    },
+    createGitHubRepoReader(api, { owner: where.owner, repo: where.repo, ref: where.defaultBranch }),
+  );
+  return checksReplyBody(resolved, where.defaultBranch, config.trigger.command);
+}
+
+/** The reply's text for a resolved plan (pure). */
+export function checksReplyBody(resolved: ResolvedChecks, branch: string, word: string): string {
+  const head: Record<ResolvedChecks["origin"], string> = {
+    config: "These are the commands `.github/aider.yml` names.",
+    discovered: `\`.github/aider.yml\` names no commands, so I found these in \`${branch}\`'s workflows and manifests.`,
+    mixed: `Keys set in \`.github/aider.yml\` win; the rest I found in \`${branch}\`'s workflows and manifests.`,
+    off: "`checks: off` is set in `.github/aider.yml`: only my built-in syntax check runs.",
+    none: `I found no lint or test command in \`.github/aider.yml\` or in \`${branch}\`'s workflows and manifests, so only my built-in syntax check runs.`,
+  };
+  return [
+    `**Checks I would run** after each edit (\`/${word} checks\`; nothing was run to answer this)`,
+    head[resolved.origin] + (resolved.problem ? `\n\n⚠️ Discovery failed: ${resolved.problem}. Try again later.` : ""),
+    renderCheckPlanMarkdown(resolved.plan),
+    "To change them, set `setup`, `lint` and `test` in `.github/aider.yml` on the default branch (each key you set replaces what I found), or `checks: off` to run only the syntax check.",
+  ].join("\n\n");
+}

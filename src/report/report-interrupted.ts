@@ -1,0 +1,44 @@
+import { completeCheckRun } from "../github/check-run.js";
+import type { GitHubClient } from "../github/github-client.js";
+import type { JobContext } from "../run/job-context.js";
+import { addReaction } from "../github/reactions.js";
+import { renderInterrupted, type Interruption } from "./render-status.js";
+
+/**
+ * Tell a job's requester what happened when its run cannot: the status comment says so, and a job given up (lost
+ * worker, crash) also gets 😕 and its Check Run completed, so nothing stays "in progress". A job that will run again
+ * (shutdown) keeps its Check Run for the re-run to complete. Each write is attempted even if another fails.
+ */
+export async function reportInterrupted(api: GitHubClient, job: JobContext, why: Interruption): Promise<void> {
+  const { owner, repo } = job.req;
+  const body = renderInterrupted(why, job.req, job.command);
+  const writes: Promise<unknown>[] = [
+    api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+      owner,
+      repo,
+      comment_id: job.statusCommentId,
+      body,
+    }),
+  ];
+  if (why.kind === "worker-lost" || why.kind === "crashed") {
+    writes.push(addReaction(api, { owner, repo }, job.reactTo, "confused"));
+    if (job.checkRunId !== undefined) {
+      writes.push(
+        completeCheckRun(api, {
+          owner,
+          repo,
+          id: job.checkRunId,
+          conclusion: "failure",
+          title: "Interrupted",
+          summary: body,
+        }),
+      );
+    }
+  }
+  const failed = (await Promise.allSettled(writes)).filter((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed.length)
+    throw new AggregateError(
+      failed.map((f) => f.reason as unknown),
+      `could not report the interrupted job ${job.req.jobId} on ${owner}/${repo}#${job.req.target.number}`,
+    );
+}

@@ -1,0 +1,405 @@
+import { authorize, type Sender } from "../commands/authorize.js";
+import { helpText } from "../commands/help-text.js";
+import { parseCommand, type AnyCommand, type CommandFlags } from "../commands/parse-command.js";
+import { parseRepoConfig, type ConfigResult, type Permission, type RepoConfig } from "../config/repo-config.js";
+import { describeMode, type PrMode } from "../context/pr-run-spec.js";
+import { sanitiseCommand } from "../context/sanitise-command.js";
+import { jobKey } from "../jobs/job.js";
+import { configMarker, replyMarker, unauthorizedMarker } from "../github/markers.js";
+import { approvalTicked } from "../report/plan-comment.js";
+import { renderConfigProblems } from "../report/render-config-problems.js";
+import { renderUnauthorized } from "../report/render-unauthorized.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are validated field by field in decideEvent */
+
+/** Who the app is: its own comments and actions are never commands. */
+export interface BotIdentity {
+  login: string;
+  appId?: number;
+}
+
+/** Where a job's result goes: a commit on the PR's branch, a new PR off the default branch, or a review-thread reply. */
+export type JobTargetKind = "pr-branch" | "new-pr-from-default" | "review-thread";
+
+/** What one webhook asks of the app. Every reply carries a marker, so a redelivery edits it instead of repeating it. */
+export type EventAction =
+  | { kind: "ignore"; reason: string }
+  | { kind: "reply-unauthorized"; facts: EventFacts; marker: string; body: string }
+  | {
+      kind: "reply";
+      reason: "help" | "usage-error" | "invalid-config" | "refused";
+      facts: EventFacts;
+      marker: string;
+      body: string;
+    }
+  | { kind: "cancel"; facts: EventFacts; key: string }
+  /** Issue #35: `/aider usage`, answered from the spend ledger (triage reads it; this decision is pure). */
+  | { kind: "usage"; facts: EventFacts; marker: string; config: RepoConfig }
+  /** Issue #34: `/aider plan drop`. */
+  | { kind: "drop-plan"; facts: EventFacts; command: string }
+  /** `/aider checks`: post the check plan of the default branch (issue #30). */
+  | { kind: "show-checks"; facts: EventFacts; marker: string; config: RepoConfig }
+  | {
+      kind: "enqueue";
+      facts: EventFacts;
+      /** Dedupe id: the delivery id (or the label-run id that merges `opened` + `labeled`). */
+      jobId: string;
+      key: string;
+      verb: "run" | "ask" | "undo" | "retry" | "plan" | "approve";
+      /** The requester's instruction ("" for undo/retry); untrusted issue/PR text is NOT in here. */
+      text: string;
+      flags: CommandFlags;
+      target: JobTargetKind;
+      /** Issue/PR title and body, review diff hunk: data for the model, never instructions. */
+      untrustedContext: { label: string; text: string }[];
+      config: RepoConfig;
+      /** Issue #14: the PR loop this run closes (address-reviews, fix-ci); absent: a plain request. */
+      mode?: PrMode;
+    };
+
+export interface DecideDeps {
+  /** The parsed `.github/aider.yml` (or its problems). */
+  config: ConfigResult;
+  bot: BotIdentity;
+  /** The collaborator-permission lookup (io, injected); only called for human senders of a command. */
+  permissionOf(login: string, where: { owner: string; repo: string }): Promise<Permission | "none">;
+}
+
+const DEFAULTS = (() => {
+  const r = parseRepoConfig(null);
+  if (!r.ok) throw new Error("the default repo config must be valid");
+  return r.config;
+})();
+
+/**
+ * Decide what a webhook asks of the app (pure apart from the injected permission lookup): parse the command, drop
+ * bots and the app itself, authorize the sender, then choose a reply, a cancel or a job. Authorization comes before
+ * the config check so a stranger cannot make the bot post anything but the one "not allowed" reply.
+ */
+export async function decideAction(
+  event: { name: string; id: string; payload: unknown },
+  deps: DecideDeps,
+): Promise<EventAction> {
+  const config = deps.config.ok ? deps.config.config : DEFAULTS;
+  const decision = decideEvent(event.name, event.payload, config.trigger);
+  if (decision.kind === "ignore") return decision;
+  const { facts } = decision;
+  // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
+  const edited = facts.planComment;
+  if (
+    edited &&
+    !(
+      edited.author.toLowerCase() === deps.bot.login.toLowerCase() ||
+      (deps.bot.appId !== undefined && edited.appId === deps.bot.appId)
+    )
+  ) {
+    return { kind: "ignore", reason: "an approve box outside the bot's own plan comment" };
+  }
+  // Issue #14 hook: the maintainer's instruction is cleaned of hidden content like every other GitHub text.
+  const command = sanitiseCommand(decision.command);
+  const sender: Sender = facts.sender;
+  const isHuman = sender.type !== "Bot" && sender.login.toLowerCase() !== deps.bot.login.toLowerCase();
+  const verb = command.verb === "invalid" ? "help" : command.verb;
+  const permission = isHuman ? await deps.permissionOf(sender.login, { owner: facts.owner, repo: facts.repo }) : null;
+  const auth = authorize({
+    sender,
+    verb,
+    permission,
+    selfLogin: deps.bot.login,
+    selfAppId: deps.bot.appId,
+    trigger: config.trigger,
+  });
+  if (!auth.allow) {
+    if (auth.reason !== "permission") return { kind: "ignore", reason: auth.message };
+    const body = renderUnauthorized({
+      login: sender.login,
+      needed: auth.needed,
+      have: auth.have,
+      command: config.trigger.command,
+    });
+    return { kind: "reply-unauthorized", facts, marker: unauthorizedMarker(sender.login), body };
+  }
+  const reply = (reason: "help" | "usage-error" | "refused", body: string): EventAction => {
+    const marker = replyMarker(event.id);
+    return { kind: "reply", reason, facts, marker, body: `${marker}\n${body}` };
+  };
+  if (!deps.config.ok)
+    return {
+      kind: "reply",
+      reason: "invalid-config",
+      facts,
+      marker: configMarker,
+      body: renderConfigProblems(deps.config.problems),
+    };
+  if (command.verb === "help") return reply("help", helpText(config.trigger.command, { contextVerbs: true }));
+  if (command.verb === "checks") return { kind: "show-checks", facts, marker: replyMarker(event.id), config };
+  if (command.verb === "invalid")
+    return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command, { contextVerbs: true })}`);
+  if (command.verb === "usage") return { kind: "usage", facts, marker: replyMarker(event.id), config };
+  const key = jobKey(facts.owner, facts.repo, facts.number);
+  if (command.verb === "cancel") return { kind: "cancel", facts, key };
+  if (command.verb === "plan-drop") return { kind: "drop-plan", facts, command: config.trigger.command };
+  if (command.verb === "undo" && !facts.isPullRequest) {
+    return reply(
+      "refused",
+      `😕 \`/${config.trigger.command} undo\` works on pull requests: it reverts my last commit there.`,
+    );
+  }
+  // address-reviews / fix-ci are runs with a mode (their request is built from the threads or checks).
+  if ((command.verb === "address-reviews" || command.verb === "fix-ci") && !facts.isPullRequest) {
+    return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
+  }
+  const mode: PrMode | undefined =
+    command.verb === "address-reviews"
+      ? { kind: "address-reviews", threads: command.threads, extra: command.text }
+      : command.verb === "fix-ci"
+        ? { kind: "fix-ci", extra: command.text }
+        : undefined;
+  const flags = "flags" in command ? command.flags : { files: [] };
+  // `plan: true`: a label run posts a plan for approval first (issue #34).
+  const runVerb = facts.dedupeId && config.plan && command.verb === "run" ? "plan" : command.verb;
+  // `--model` is checked against `allowed_models` when settings are resolved (after `retry` merges the earlier
+  // request's flags), by run/resolve-settings.
+  return {
+    kind: "enqueue",
+    facts,
+    jobId: facts.dedupeId ?? event.id,
+    key,
+    verb: mode ? "run" : (runVerb as "run" | "ask" | "undo" | "retry" | "plan" | "approve"),
+    text: mode ? describeMode(mode) : "text" in command ? command.text : "",
+    ...(mode ? { mode } : {}),
+    flags: { ...flags, files: [...new Set([...flags.files, ...(facts.review ? [facts.review.path] : [])])] },
+    target: facts.review ? "review-thread" : facts.isPullRequest ? "pr-branch" : "new-pr-from-default",
+    untrustedContext: untrustedContext(facts),
+    config,
+  };
+}
+
+function untrustedContext(facts: EventFacts): { label: string; text: string }[] {
+  const kind = facts.isPullRequest ? "pull request" : "issue";
+  const out = [
+    { label: `${kind} #${facts.number}: title and description`, text: `${facts.title}\n\n${facts.body}`.trim() },
+  ];
+  if (facts.review) {
+    const line = facts.review.line ? ` line ${facts.review.line}` : "";
+    out.push({
+      label: `review comment on ${facts.review.path}${line}: the diff hunk it refers to`,
+      text: facts.review.diffHunk,
+    });
+  }
+  return out;
+}
+
+export interface EventFacts {
+  owner: string;
+  repo: string;
+  number: number;
+  isPullRequest: boolean;
+  sender: { login: string; id?: number; type: string; appId?: number };
+  installationId: number;
+  cloneUrl: string;
+  /** The repository's web address as the payload gives it (`html_url`): links are built from it, never guessed. */
+  webUrl: string;
+  defaultBranch: string;
+  /** The repository's main language as GitHub detects it (`language`), when the payload names one. */
+  language?: string;
+  title: string;
+  body: string;
+  /** Where the 👀 goes. */
+  reactTo: { kind: "issue-comment" | "review-comment"; id: number } | { kind: "issue" };
+  review?: { commentId: number; path: string; line?: number; diffHunk: string };
+  /**
+   * Dedupe id for label runs: GitHub sends both `issues.opened` and `issues.labeled` for an issue created with the
+   * label; both carry the same `updated_at`, so the second is recognised and ignored (a later re-label runs again).
+   */
+  dedupeId?: string;
+  /** Issue #34: the plan comment whose approve box this edit ticked (its author is checked to be the bot). */
+  planComment?: { id: number; author: string; appId?: number };
+}
+
+type EventDecision = { kind: "ignore"; reason: string } | { kind: "command"; command: AnyCommand; facts: EventFacts };
+
+/** The fields of a webhook's repository, sender and installation that every event carries. */
+interface PayloadBase {
+  action?: string;
+  repository?: {
+    name?: string;
+    owner?: { login?: string };
+    clone_url?: string;
+    html_url?: string;
+    default_branch?: string;
+    language?: string | null;
+  };
+  installation?: { id?: number };
+  sender?: { login?: string; id?: number; type?: string };
+  comment?: CommentPayload;
+  issue?: IssuePayload;
+}
+
+/** An issue (or the issue side of a pull request) as the events carry it. */
+interface IssuePayload {
+  number: number;
+  title?: string;
+  body?: string | null;
+  pull_request?: unknown;
+  labels?: ({ name?: string } | string)[];
+  updated_at?: string;
+  created_at?: string;
+  performed_via_github_app?: { id?: number } | null;
+}
+
+/** A comment (issue or review) as the events carry it. */
+interface CommentPayload {
+  id: number;
+  body?: string;
+  user?: { login?: string } | null;
+  performed_via_github_app?: { id?: number } | null;
+  path?: string;
+  line?: number | null;
+  original_line?: number | null;
+  diff_hunk?: string;
+}
+
+type BaseFacts = Omit<EventFacts, "number" | "isPullRequest" | "title" | "body" | "reactTo">;
+type Trigger = { command: string; label: string };
+
+/**
+ * The facts and the command of a webhook (pure): a command and the facts to run it, or why it is ignored. The command
+ * word and trigger label come from the repository's config.
+ */
+function decideEvent(name: string, payload: any, trigger: Trigger): EventDecision {
+  const base = baseFacts(payload);
+  if (!base) return { kind: "ignore", reason: "no repository in payload" };
+  if (name === "issue_comment" && payload.action === "created") return issueComment(payload, base, trigger);
+  if (name === "issue_comment" && payload.action === "edited") return planApproval(payload, base);
+  if (name === "pull_request_review_comment" && payload.action === "created")
+    return reviewComment(payload, base, trigger);
+  if (name === "issues" && (payload.action === "labeled" || payload.action === "opened"))
+    return labelRun(payload, base, trigger);
+  return { kind: "ignore", reason: `event ${name}.${payload?.action} is not handled` };
+}
+
+/** What every event tells of its repository and sender; null without a repository. */
+function baseFacts(payload: PayloadBase | null | undefined): BaseFacts | null {
+  const repo = payload?.repository;
+  if (!payload || !repo?.owner?.login || !repo?.name) return null;
+  return {
+    owner: repo.owner.login,
+    repo: repo.name,
+    installationId: Number(payload.installation?.id ?? 0),
+    cloneUrl: String(repo.clone_url ?? ""),
+    webUrl: String(repo.html_url ?? ""),
+    defaultBranch: String(repo.default_branch ?? "main"),
+    ...(typeof repo.language === "string" && repo.language ? { language: repo.language } : {}),
+    sender: {
+      login: String(payload.sender?.login ?? ""),
+      id: payload.sender?.id,
+      type: String(payload.sender?.type ?? "User"),
+      // Bots are told apart by the App that acted: a comment or issue made by an App names it here.
+      appId: (payload.comment ?? payload.issue)?.performed_via_github_app?.id ?? undefined,
+    },
+  };
+}
+
+/** The facts of the issue or pull request an event is about. */
+function issueFacts(issue: IssuePayload): Pick<EventFacts, "number" | "isPullRequest" | "title" | "body"> {
+  return {
+    number: issue.number,
+    isPullRequest: Boolean(issue.pull_request),
+    title: String(issue.title ?? ""),
+    body: String(issue.body ?? ""),
+  };
+}
+
+/** `issue_comment.created`: a command in a comment on an issue or pull request. */
+function issueComment(
+  payload: { comment: CommentPayload; issue: IssuePayload },
+  base: BaseFacts,
+  trigger: Trigger,
+): EventDecision {
+  const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
+  if (!command) return { kind: "ignore", reason: "no command" };
+  return {
+    kind: "command",
+    command,
+    facts: { ...base, ...issueFacts(payload.issue), reactTo: { kind: "issue-comment", id: payload.comment.id } },
+  };
+}
+
+/**
+ * `issue_comment.edited` (issue #34): ticking a plan's approve box is an edit of the bot's comment by the person who
+ * ticked it (the sender). The App named on the comment is the bot itself, so the sender is judged on its own.
+ */
+function planApproval(
+  payload: { comment: CommentPayload; issue: IssuePayload; changes?: { body?: { from?: unknown } } },
+  base: BaseFacts,
+): EventDecision {
+  const c = payload.comment;
+  const before = payload.changes?.body?.from;
+  if (typeof before !== "string" || !approvalTicked(before, String(c?.body ?? "")))
+    return { kind: "ignore", reason: "not an approval" };
+  const appId = c.performed_via_github_app?.id;
+  return {
+    kind: "command",
+    command: { verb: "approve", text: "", flags: { files: [] } },
+    facts: {
+      ...base,
+      sender: { ...base.sender, appId: undefined },
+      ...issueFacts(payload.issue),
+      reactTo: { kind: "issue-comment", id: c.id },
+      planComment: { id: c.id, author: String(c.user?.login ?? ""), ...(appId ? { appId } : {}) },
+    },
+  };
+}
+
+/** `pull_request_review_comment.created`: a command on a line of a pull request's diff. */
+function reviewComment(
+  payload: { comment: CommentPayload; pull_request: IssuePayload },
+  base: BaseFacts,
+  trigger: Trigger,
+): EventDecision {
+  const command = parseCommand(String(payload.comment?.body ?? ""), trigger.command, { contextVerbs: true });
+  if (!command) return { kind: "ignore", reason: "no command" };
+  const c = payload.comment;
+  return {
+    kind: "command",
+    command,
+    facts: {
+      ...base,
+      ...issueFacts(payload.pull_request),
+      isPullRequest: true,
+      reactTo: { kind: "review-comment", id: c.id },
+      review: {
+        commentId: c.id,
+        path: String(c.path),
+        line: c.line ?? c.original_line ?? undefined,
+        diffHunk: String(c.diff_hunk ?? ""),
+      },
+    },
+  };
+}
+
+/** `issues.labeled` / `issues.opened`: an issue carrying the trigger label asks for a run. */
+function labelRun(
+  payload: { action: string; issue: IssuePayload; label?: { name?: string } },
+  base: BaseFacts,
+  trigger: Trigger,
+): EventDecision {
+  const issue = payload.issue;
+  const labels = (issue?.labels ?? []).map((l) => String(typeof l === "string" ? l : (l?.name ?? l)));
+  const hit = payload.action === "labeled" ? payload.label?.name === trigger.label : labels.includes(trigger.label);
+  if (!hit) return { kind: "ignore", reason: `not labelled ${trigger.label}` };
+  if (issue.pull_request) return { kind: "ignore", reason: "label on a pull request" };
+  return {
+    kind: "command",
+    // The title and body are untrusted (anyone may open an issue): they reach the model only as delimited data.
+    command: { verb: "run", text: `Resolve issue #${issue.number}, described below.`, flags: { files: [] } },
+    facts: {
+      ...base,
+      ...issueFacts(issue),
+      isPullRequest: false,
+      reactTo: { kind: "issue" },
+      dedupeId: `label:${base.owner}/${base.repo}#${issue.number}@${String(issue.updated_at ?? issue.created_at ?? "")}`,
+    },
+  };
+}

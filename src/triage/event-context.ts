@@ -1,0 +1,41 @@
+import type { Logger } from "pino";
+import type { RepoConfig } from "../config/repo-config.js";
+import type { GitHubClient } from "../github/github-client.js";
+import type { LookupCache } from "./lookup-cache.js";
+import type { JobContext, RunQueue } from "../run/job-context.js";
+
+/** One verified webhook as triage sees it: Probot's context, narrowed to what triage uses. */
+export interface EventContext {
+  name: string;
+  /** X-GitHub-Delivery. */
+  id: string;
+  payload: unknown;
+  api: GitHubClient;
+  /** `.github/aider.yml` from the default branch, parsed YAML (Probot's context.config, so `_extends` works). */
+  loadConfig(): Promise<unknown>;
+  log: Logger;
+}
+
+export interface AppServices {
+  /** Where run jobs go (the durable engine, keyed `owner/repo#n`: one run at a time per PR or issue). */
+  runs: RunQueue;
+  botLogin(): Promise<string>;
+  /** The App's own id, when known: comments it made are recognised by `performed_via_github_app` too. */
+  botAppId?(): Promise<number | undefined>;
+  defaults: { model: string; weakModel?: string; fallbackModels?: string[] };
+  /**
+   * Whether this delivery's triage is on its first attempt: then no status comment of it can exist yet and it is
+   * posted without listing the thread first (a retried triage may have posted one before it died).
+   */
+  firstAttempt?(deliveryId: string): boolean;
+  /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */
+  lookups?: LookupCache;
+  /** Issue #35: the answer to `/aider usage` (markdown) from the spend ledger; absent where no ledger is open. */
+  usage?(where: { installationId: number; owner: string; repo: string }, budget: RepoConfig["budget"]): Promise<string>;
+}
+
+export type HandleResult =
+  | { kind: "ignored"; reason: string }
+  | { kind: "replied"; reason: string }
+  | { kind: "enqueued"; jobId: string; context: JobContext }
+  | { kind: "cancelled"; count: number };

@@ -1,0 +1,533 @@
+import type { CoderResult } from "../../src/coder/types.js";
+import { readRequestMarker, runMarker } from "../../src/github/markers.js";
+import { renderFinal, renderInterrupted, renderStage } from "../../src/report/render-status.js";
+import type { RunOutcome } from "../../src/run/run-outcome.js";
+import type { RunRequest } from "../../src/run/run-request.js";
+
+const req: RunRequest = {
+  jobId: "job-1",
+  deliveryId: "job-1",
+  owner: "acme",
+  repo: "w",
+  installationId: 1,
+  cloneUrl: "https://github.com/acme/w.git",
+  defaultBranch: "main",
+  target: {
+    kind: "pull-request",
+    number: 3,
+    headRef: "f",
+    headSha: "a".repeat(40),
+    headCloneUrl: "https://github.com/acme/w.git",
+    isFork: false,
+  },
+  verb: "run",
+  message: "add retry logic <script>",
+  untrustedContext: [],
+  files: ["src/a.ts"],
+  requester: { login: "ann" },
+  settings: {
+    model: "gpt-4o",
+    editFormat: "diff",
+    mapTokens: 1024,
+    maxReflections: 3,
+    setup: [],
+    lint: [],
+    autoTest: false,
+    timeoutMs: 1,
+    commandTimeoutMs: 1,
+    protectedPaths: [],
+    budget: {},
+    requireGreenChecks: true,
+    draft: true,
+    branchPrefix: "aider/",
+  },
+};
+const base = {
+  reflections: 2,
+  tokens: { prompt: 12345, completion: 678 },
+  costUsd: 0.0123,
+  explanation: "I added a loop.",
+  shell: ["npm test"],
+  elapsedMs: 4200,
+};
+const files = [{ path: "src/a.ts", added: 5, removed: 1 }];
+
+describe("status comment rendering", () => {
+  it("keeps a pull-request loop's mode for retry, without an automatic fix's round; a malformed mode reads as none", () => {
+    const reviews: RunRequest = {
+      ...req,
+      context: {
+        mode: { kind: "address-reviews", threads: ["PRRT_a"], extra: "" },
+        budget: {} as never,
+        resolveThreads: false,
+      },
+    };
+    expect(readRequestMarker(renderStage("queued", reviews))?.mode).toEqual({
+      kind: "address-reviews",
+      threads: ["PRRT_a"],
+      extra: "",
+    });
+    const auto: RunRequest = {
+      ...req,
+      context: {
+        mode: { kind: "fix-ci", extra: "", autofix: { round: 1, maxRounds: 2, sha: "b".repeat(40) } },
+        budget: {} as never,
+        resolveThreads: false,
+      },
+    };
+    expect(readRequestMarker(renderStage("queued", auto))?.mode).toEqual({ kind: "fix-ci", extra: "" });
+    expect(readRequestMarker(renderStage("queued", req))?.mode).toBeUndefined();
+    const forged = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", text: "x", files: [], mode: { kind: "address-reviews", threads: [1], extra: "" } })).toString("base64")} -->`;
+    expect(readRequestMarker(forged)).toEqual({ verb: "run", text: "x", files: [] });
+  });
+
+  it("shows the stages, keeps the request for retry and escapes HTML in the quote", () => {
+    const body = renderStage("thinking", req);
+    expect(body).toContain(runMarker("job-1"));
+    expect(body).toContain("✅ cloning · ✅ mapping · ⏳ **thinking** · ▫️ applying");
+    expect(body).toContain("> add retry logic &lt;script&gt;");
+    expect(readRequestMarker(body)).toEqual({
+      verb: "run",
+      text: "add retry logic <script>",
+      files: ["src/a.ts"],
+      editFormat: "diff",
+      model: "gpt-4o",
+    });
+  });
+
+  const cases: [string, RunOutcome, RegExp[]][] = [
+    [
+      "pushed",
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "https://x/commit/b",
+        result: {
+          ...base,
+          outcome: "changed",
+          editedFiles: files,
+          commit: { sha: "b".repeat(40), subject: "feat: x" },
+        } as CoderResult,
+        elapsedMs: 4200,
+      },
+      [
+        /🚀 Pushed \[`bbbbbbb`\]\(https:\/\/x\/commit\/b\)/,
+        /`src\/a.ts` \+5 −1/,
+        /2 reflections · 12,345 prompt \+ 678 completion tokens · \$0\.0123 · 4\.2 s/,
+        /<summary>The model's explanation<\/summary>/,
+        /not run/,
+      ],
+    ],
+    [
+      "pull request",
+      {
+        kind: "pull-request",
+        sha: "c".repeat(40),
+        pr: { number: 9, url: "https://x/pull/9" },
+        branch: "aider/issue-3-x",
+        result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/Opened #9 from `aider\/issue-3-x`/],
+    ],
+    [
+      "edit failed",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "edit-failed",
+          editedFiles: [],
+          failures: [
+            {
+              path: "src/x.ts",
+              reason: "no-match",
+              message: "The SEARCH text does not match any lines in `src/x.ts`.",
+            },
+          ],
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [
+        /The SEARCH block did not match `src\/x.ts` after 3 attempts; nothing was pushed/,
+        /\/aider retry --file PATH/,
+        /`src\/x.ts` \(no match\)/,
+      ],
+    ],
+    [
+      "edit failed, other reasons",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          reflections: 0,
+          outcome: "edit-failed",
+          editedFiles: [],
+          failures: [{ path: ".github/workflows/ci.yml", reason: "unsafe-path", message: "Protected path." }],
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/edits to `.github\/workflows\/ci.yml` could not be applied after 1 attempt;/],
+    ],
+    [
+      "changed but not pushed (checks failed, pushed anyway elsewhere)",
+      {
+        kind: "pushed",
+        sha: "e".repeat(40),
+        url: "https://x/commit/e",
+        result: {
+          ...base,
+          outcome: "checks-failed",
+          editedFiles: files,
+          report: { kind: "lint", ok: false, command: "eslint .", output: "1 error", locations: [] },
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/The lint check `eslint .` still fails on this commit/, /does not set `require_green_checks`/],
+    ],
+    ["cancelled", { kind: "cancelled", reason: "cancel", elapsedMs: 1 }, [/Cancelled on request; nothing was pushed/]],
+    [
+      "shut down",
+      { kind: "cancelled", reason: "shutdown", elapsedMs: 1 },
+      [/app restarted while this ran; nothing was pushed.*starts again from a fresh clone/],
+    ],
+    [
+      "reverted",
+      { kind: "reverted", sha: "f".repeat(40), revertedSha: "1".repeat(40), url: "https://x/commit/1", elapsedMs: 1 },
+      [/Reverted \[`1111111`\]/],
+    ],
+    [
+      "checks failed with green checks required",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "checks-failed",
+          editedFiles: files,
+          report: { kind: "test", ok: false, command: "npm test", output: "1 failing", locations: [] },
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [
+        /The test check `npm test` still fails after 2 reflections/,
+        /require_green_checks/,
+        /<summary>Output of npm test<\/summary>/,
+      ],
+    ],
+    [
+      "llm error",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "llm-error",
+          errorKind: "auth",
+          message: "The model endpoint rejected the API key.",
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/The model call failed: The model endpoint rejected the API key\./],
+    ],
+    [
+      "budget",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "budget-exceeded",
+          editedFiles: [],
+          message: "The run used $1.20 of its $1.00 budget.",
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/Raise `budget`/],
+    ],
+    [
+      "timed out",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "timed-out",
+          editedFiles: [],
+          message: "The run exceeded its time limit.",
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/Raise `timeout`/],
+    ],
+    [
+      "no changes",
+      {
+        kind: "answered",
+        result: { ...base, outcome: "no-changes", answer: "The function is already correct." } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/The function is already correct\./],
+    ],
+    [
+      "fork patch",
+      {
+        kind: "patch",
+        sha: "d".repeat(40),
+        patch: "From abc\n+x",
+        result: { ...base, outcome: "changed", editedFiles: files, commit: null } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/comes from a fork/, /git am/, /```diff\nFrom abc/],
+    ],
+    [
+      "refused undo",
+      { kind: "refused", message: "Someone pushed on top of my last commit.", elapsedMs: 1 },
+      [/😕 Someone pushed on top/],
+    ],
+    [
+      "error",
+      { kind: "error", message: "The branch `f` moved while I worked.", elapsedMs: 1 },
+      [/moved while I worked/, /\/aider retry/],
+    ],
+  ];
+  it.each(cases)("final: %s", (_name, outcome, patterns) => {
+    const body = renderFinal(outcome, req);
+    for (const p of patterns) expect(body).toMatch(p);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+  });
+
+  it("stays under GitHub's comment size limit", () => {
+    const huge = {
+      kind: "not-pushed",
+      result: {
+        ...base,
+        explanation: "x".repeat(100_000),
+        outcome: "checks-failed",
+        editedFiles: files,
+        report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] },
+      },
+      elapsedMs: 1,
+    } as RunOutcome;
+    const body = renderFinal(huge, req);
+    expect(body.length).toBeLessThan(65_536);
+    expect((body.match(/<details>/g) ?? []).length).toBe((body.match(/<\/details>/g) ?? []).length);
+  });
+
+  it("keeps tool output that contains backticks inside its code block", () => {
+    const r = {
+      ...base,
+      outcome: "checks-failed",
+      editedFiles: files,
+      report: { kind: "test", ok: false, command: "npm test", output: "expected ```x``` got", locations: [] },
+    } as CoderResult;
+    const body = renderFinal({ kind: "not-pushed", result: r, elapsedMs: 1 }, req);
+    expect(body).toContain("````\nexpected ```x``` got\n````");
+  });
+
+  it("shows usage: tokens, cost, reflections and elapsed time; says so when the cost is unknown", () => {
+    const r = {
+      ...base,
+      costUsd: null,
+      reflections: 1,
+      outcome: "changed",
+      editedFiles: files,
+      commit: null,
+    } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: r, elapsedMs: 61_000 }, req);
+    expect(body).toContain(
+      "1 reflection · 12,345 prompt + 678 completion tokens · cost unknown (no price for this model) · 61.0 s",
+    );
+    expect(body).not.toContain("$");
+  });
+
+  it("names the models that answered (a fallback's too), and renders a spend refusal as such", () => {
+    const r = {
+      ...base,
+      costUsd: 0.5,
+      reflections: 0,
+      outcome: "changed",
+      editedFiles: files,
+      commit: null,
+      models: ["gpt-4o", "gpt-4o-mini"],
+    } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: r, elapsedMs: 1_000 }, req);
+    expect(body).toContain("· $0.5000 · answered by `gpt-4o`, `gpt-4o-mini` ·");
+    const refused = {
+      ...base,
+      costUsd: null,
+      tokens: { prompt: 0, completion: 0 },
+      outcome: "llm-error",
+      errorKind: "spend-limit",
+      message: "Spend limit reached: …",
+    } as CoderResult;
+    const text = renderFinal({ kind: "not-pushed", result: refused, elapsedMs: 1_000 }, req);
+    expect(text).toContain("🛑 Spend limit reached: …");
+    expect(text).not.toContain("The model call failed");
+  });
+
+  it("says plainly when checks were skipped and why, and names the sandbox mode in the details", () => {
+    const skipped = {
+      ...base,
+      outcome: "changed",
+      editedFiles: files,
+      commit: null,
+      sandbox: "unavailable: bubblewrap (bwrap) is not installed",
+      checksSkipped: "the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)",
+    } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: skipped, elapsedMs: 1 }, req);
+    expect(body).toContain(
+      "⚠️ Lint, test and setup commands were **not run**: the sandbox cannot run on the app's host (bubblewrap (bwrap) is not installed)",
+    );
+    expect(body).toMatch(
+      /<summary>Sandbox<\/summary>\s+Repository commands were not run: the sandbox is unavailable: bubblewrap \(bwrap\) is not installed\./,
+    );
+    const sandboxed = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: { ...skipped, sandbox: "bubblewrap", checksSkipped: undefined } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(sandboxed).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox\./);
+    expect(sandboxed).not.toContain("not run**");
+    const off = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: { ...skipped, sandbox: "off", checksSkipped: undefined } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(off).toContain("without a sandbox (`AIDER_BOT_SANDBOX=off`)");
+    const container = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: {
+          ...skipped,
+          sandbox: "container (image python:3.12, from the repository's toolchain (python 3.12))",
+          checksSkipped: undefined,
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(container).toMatch(
+      /<summary>Sandbox<\/summary>\s+Repository commands ran in a container of `python:3.12` \(image from the repository's toolchain \(python 3.12\)\)\./,
+    );
+  });
+  it("lists the files added at the model's request, and says nothing of them when there were none", () => {
+    const asked = {
+      ...base,
+      outcome: "changed",
+      editedFiles: files,
+      commit: null,
+      filesAddedOnRequest: ["src/util.ts", "src/http/client.ts"],
+    } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: asked, elapsedMs: 1 }, req);
+    expect(body).toContain(
+      "**Files added at the model's request** (it named them after seeing the repo map)\n- `src/util.ts`\n- `src/http/client.ts`",
+    );
+    const plain = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: { ...asked, filesAddedOnRequest: undefined } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(plain).not.toContain("at the model's request");
+  });
+});
+
+describe("status comments for long requests", () => {
+  const long = `make this change:\n${"please refactor the parser carefully. ".repeat(1600)}`.slice(0, 60_000);
+  const longReq: RunRequest = { ...req, message: long, triggerCommentId: 4242 };
+
+  it("a 60,000-character request gets a queued comment under the limit that refers to the asking comment", () => {
+    expect(long.length).toBe(60_000);
+    const body = renderStage("queued", longReq);
+    expect(body.length).toBeLessThan(65_536);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+    expect(readRequestMarker(body)).toEqual({
+      verb: "run",
+      textRef: { kind: "issue-comment", id: 4242 },
+      files: ["src/a.ts"],
+      editFormat: "diff",
+      model: "gpt-4o",
+    });
+  });
+
+  it("a review-thread request refers to its review comment", () => {
+    const review: RunRequest = {
+      ...longReq,
+      triggerCommentId: undefined,
+      target: {
+        kind: "review-comment",
+        number: 3,
+        headRef: "f",
+        headSha: "a".repeat(40),
+        headCloneUrl: "u",
+        isFork: false,
+        commentId: 77,
+        path: "a.ts",
+        line: 1,
+        diffHunk: "",
+      } as RunRequest["target"],
+    };
+    expect(readRequestMarker(renderStage("queued", review))?.textRef).toEqual({ kind: "review-comment", id: 77 });
+  });
+
+  it("without a comment to refer to, the stored text is cut so the marker stays small", () => {
+    const body = renderStage("queued", { ...longReq, triggerCommentId: undefined });
+    const stored = readRequestMarker(body)!;
+    expect(body.length).toBeLessThan(10_000);
+    expect(long.startsWith(stored.text!)).toBe(true);
+  });
+
+  it("the final status of a long request shows its outcome and keeps both markers intact, even with huge output", () => {
+    const huge = {
+      kind: "not-pushed",
+      result: {
+        ...base,
+        explanation: "x".repeat(100_000),
+        outcome: "checks-failed",
+        editedFiles: files,
+        report: { kind: "lint", ok: false, command: "eslint", output: "y".repeat(100_000), locations: [] },
+      },
+      elapsedMs: 1,
+    } as RunOutcome;
+    const body = renderFinal(huge, longReq);
+    expect(body.length).toBeLessThan(65_536);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+    expect(body).toMatch(/The lint check `eslint` still fails/);
+    expect(readRequestMarker(body)?.textRef).toEqual({ kind: "issue-comment", id: 4242 });
+  });
+});
+
+describe("renderInterrupted", () => {
+  it.each([
+    [
+      "worker lost",
+      { kind: "worker-lost", message: "its worker stopped renewing the lease 2 times" },
+      [/💥 This run was interrupted.*lease 2 times.*`\/bot retry`/],
+    ],
+    [
+      "crashed",
+      { kind: "crashed", message: "GitHub answered 502" },
+      [/failed before it could report: GitHub answered 502/, /`\/bot retry`/],
+    ],
+    ["requeued", { kind: "requeued" }, [/starts again from a fresh clone/]],
+    ["waiting", { kind: "waiting" }, [/stays queued and runs when the app is back/]],
+  ] as const)("%s", (_name, why, patterns) => {
+    const body = renderInterrupted(why, req, "bot");
+    for (const p of patterns) expect(body).toMatch(p);
+    expect(body.startsWith(runMarker("job-1"))).toBe(true);
+    expect(body).toContain("<!-- aider-bot:request:");
+  });
+});

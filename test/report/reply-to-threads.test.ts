@@ -1,0 +1,173 @@
+import type { CoderResult } from "../../src/coder/types.js";
+import type { ReviewThread } from "../../src/context/pr-data.js";
+import { replyToThreads } from "../../src/report/reply-to-threads.js";
+import { threadReplyMarker } from "../../src/github/markers.js";
+import type { RunOutcome } from "../../src/run/run-outcome.js";
+import { changedResult } from "../helpers/run-fixtures.js";
+import { fakeReader, httpError } from "../context/fake-reader.js";
+
+const thread = (id: string, path: string, databaseId: number): ReviewThread => ({
+  id,
+  path,
+  line: 3,
+  isResolved: false,
+  isOutdated: false,
+  comments: [{ databaseId, author: "rev", body: "nit", diffHunk: "@@" }],
+});
+const threads = [thread("PRRT_a", "src/a.ts", 71), thread("PRRT_b", "src/b.ts", 72), thread("PRRT_c", "src/c.ts", 73)];
+const explanation =
+  "Done.\nTHREAD PRRT_a: renamed x to count.\nTHREAD PRRT_b: left as is; the name is used by the public API.\n";
+const result = (over: Parameters<typeof changedResult>[0] = {}) =>
+  changedResult({
+    editedFiles: [{ path: "src/a.ts", added: 1, removed: 1 }],
+    commit: { sha: "c".repeat(40), subject: "fix: x" },
+    explanation,
+    ...over,
+  });
+const pushed: RunOutcome = {
+  kind: "pushed",
+  result: result(),
+  sha: "c".repeat(40),
+  url: "https://github.com/acme/web/commit/ccc",
+  elapsedMs: 1,
+};
+
+function github(resolve: unknown = { resolveReviewThread: { thread: { isResolved: true } } }) {
+  const replies: { to: unknown; body: string }[] = [];
+  const fake = fakeReader(
+    {
+      "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies": (p: Record<string, unknown>) => (
+        replies.push({ to: p.comment_id, body: String(p.body) }),
+        { id: 900 }
+      ),
+    },
+    { resolveReviewThread: resolve },
+  );
+  return { ...fake, replies };
+}
+
+describe("replyToThreads", () => {
+  it("replies in every thread and resolves only the ones the pushed commit fixed (reported on, file touched)", async () => {
+    const g = github();
+    const summary = await replyToThreads({
+      api: g.api,
+      where: { owner: "acme", repo: "web" },
+      pull: 4,
+      jobId: "job-1",
+      threads,
+      outcome: pushed,
+      resolve: true,
+    });
+    expect(g.replies.map((r) => r.to)).toEqual([71, 72, 73]);
+    expect(g.replies[0]!.body).toBe(
+      `${threadReplyMarker("job-1", "PRRT_a")}\n` +
+        "🤖 renamed x to count.\n\nChanged in [`ccccccc`](https://github.com/acme/web/commit/ccc).\n\n<sub>I resolved this thread (`reviews.resolve_threads: true`); unresolve it if you disagree.</sub>",
+    );
+    // Reported on, but its file was not touched: not resolved, no commit link.
+    expect(g.replies[1]!.body).toBe(
+      `${threadReplyMarker("job-1", "PRRT_b")}\n🤖 left as is; the name is used by the public API.`,
+    );
+    expect(g.replies[2]!.body).toContain("did not say anything about this thread");
+    expect(g.calls.filter((c) => c.route.startsWith("graphql")).map((c) => c.params.threadId)).toEqual(["PRRT_a"]);
+    expect(summary).toBe(
+      "**Review threads**\n- `PRRT_a` (`src/a.ts`): addressed, resolved\n- `PRRT_b` (`src/b.ts`): not changed\n- `PRRT_c` (`src/c.ts`): not changed",
+    );
+  });
+
+  it("never resolves when the config says no, and nothing when nothing was pushed", async () => {
+    const g = github();
+    await replyToThreads({
+      api: g.api,
+      where: { owner: "acme", repo: "web" },
+      pull: 4,
+      jobId: "job-1",
+      threads,
+      outcome: pushed,
+      resolve: false,
+    });
+    expect(g.calls.some((c) => c.route.startsWith("graphql"))).toBe(false);
+    const h = github();
+    const notPushed: RunOutcome = {
+      kind: "not-pushed",
+      result: { ...result(), outcome: "edit-failed", failures: [], editedFiles: [] } as unknown as CoderResult,
+      elapsedMs: 1,
+    };
+    await replyToThreads({
+      api: h.api,
+      where: { owner: "acme", repo: "web" },
+      pull: 4,
+      jobId: "job-1",
+      threads,
+      outcome: notPushed,
+      resolve: true,
+    });
+    expect(h.calls.some((c) => c.route.startsWith("graphql"))).toBe(false);
+    expect(h.replies[0]!.body).toContain("(Nothing was pushed; my status comment says why.)");
+  });
+
+  it("a re-run of the job (its worker died after replying) does not reply again where its reply is already in the thread", async () => {
+    const g = github();
+    const answered: ReviewThread = {
+      ...threads[0]!,
+      comments: [
+        ...threads[0]!.comments,
+        {
+          databaseId: 900,
+          author: "aider-bot",
+          body: `${threadReplyMarker("job-1", "PRRT_a")}\n🤖 renamed x to count.`,
+        },
+      ],
+    };
+    const summary = await replyToThreads({
+      api: g.api,
+      where: { owner: "acme", repo: "web" },
+      pull: 4,
+      jobId: "job-1",
+      threads: [answered, threads[1]!],
+      outcome: pushed,
+      resolve: true,
+    });
+    expect(g.replies.map((r) => r.to)).toEqual([72]);
+    expect(summary).toContain("`PRRT_a` (`src/a.ts`): addressed, resolved");
+    // Another run's reply in the thread is no reason to stay silent.
+    const h = github();
+    await replyToThreads({
+      api: h.api,
+      where: { owner: "acme", repo: "web" },
+      pull: 4,
+      jobId: "job-2",
+      threads: [answered],
+      outcome: pushed,
+      resolve: false,
+    });
+    expect(h.replies.map((r) => r.to)).toEqual([71]);
+  });
+
+  it("a failed resolve or reply is a line in the summary, not a failure; an errored run replies nowhere", async () => {
+    const g = github(() => httpError(403));
+    const summary = await replyToThreads({
+      api: g.api,
+      where: { owner: "acme", repo: "web" },
+      pull: 4,
+      jobId: "job-1",
+      threads: [threads[0]!],
+      outcome: pushed,
+      resolve: true,
+    });
+    expect(summary).toContain("`PRRT_a` (`src/a.ts`): addressed — could not resolve it (HTTP 403)");
+    expect(g.replies[0]!.body).not.toContain("I resolved this thread");
+    const e = github();
+    expect(
+      await replyToThreads({
+        api: e.api,
+        where: { owner: "acme", repo: "web" },
+        pull: 4,
+        jobId: "job-1",
+        threads,
+        outcome: { kind: "error", message: "x", elapsedMs: 1 },
+        resolve: true,
+      }),
+    ).toBeNull();
+    expect(e.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,152 @@
+import { createRequire } from "node:module";
+import pino from "pino";
+import { autofixMarker } from "../../src/report/autofix-rounds.js";
+import { handleCheckSuite } from "../../src/triage/handle-check-suite.js";
+import type { RunJobInput } from "../../src/run/job-context.js";
+import type { AppServices, EventContext } from "../../src/triage/event-context.js";
+import { requestMarker, runMarker } from "../../src/github/markers.js";
+import { fakeReader } from "../context/fake-reader.js";
+
+const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
+  name: string;
+  examples: { action?: string }[];
+}[];
+const BOT = "aider-bot[bot]";
+const SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
+const pushedStatus = (sha: string) =>
+  `${runMarker("j1")}\n🚀 Pushed [\`${sha.slice(0, 7)}\`](https://github.com/Codertocat/Hello-World/commit/${sha}) to this pull request.\n${requestMarker({ verb: "run", text: "x", files: [] })}`;
+
+/** GitHub's own example `check_suite.completed` payload (its PR #2 has head SHA), made a failure. */
+function payload(over: { conclusion?: string; slug?: string } = {}) {
+  const p = structuredClone(
+    examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed"),
+  ) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  p.check_suite.conclusion = over.conclusion ?? "failure";
+  p.check_suite.app = { ...p.check_suite.app, id: 15368, slug: over.slug ?? "github-actions" };
+  return p;
+}
+
+function harness(opts: { config?: unknown; comments?: readonly { body: string; user: string }[]; head?: string } = {}) {
+  const posted: { route: string; body: string }[] = [];
+  const comments = (opts.comments ?? [{ body: pushedStatus(SHA), user: BOT }]).map((c, i) => ({
+    id: i + 1,
+    body: c.body,
+    user: { login: c.user },
+    created_at: `2026-01-0${i + 1}T00:00:00Z`,
+  }));
+  const { api, calls } = fakeReader({
+    "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": comments,
+    "GET /repos/{owner}/{repo}/pulls/{pull_number}": {
+      title: "Update README",
+      body: "body",
+      head: {
+        ref: "changes",
+        sha: opts.head ?? SHA,
+        repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" },
+      },
+    },
+    "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": (p: Record<string, unknown>) => (
+      posted.push({ route: "POST", body: String(p.body) }),
+      { id: 77 }
+    ),
+    "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}": (p: Record<string, unknown>) => (
+      posted.push({ route: "PATCH", body: String(p.body) }),
+      { id: p.comment_id }
+    ),
+  });
+  const jobs: RunJobInput[] = [];
+  const services: AppServices = {
+    runs: {
+      enqueue: async (j) => (jobs.some((x) => x.id === j.id) ? false : (jobs.push(j), true)),
+      cancel: async () => ({ dropped: 0, aborted: 0 }),
+    },
+    botLogin: async () => BOT,
+    defaults: { model: "gpt-4o" },
+  };
+  const ctx = (p: unknown): EventContext => ({
+    name: "check_suite",
+    id: "d-1",
+    payload: p,
+    api,
+    loadConfig: async () => opts.config ?? { ci: { autofix: true, max_rounds: 2 } },
+    log: pino({ level: "silent" }),
+  });
+  return { ctx, services, calls, posted, jobs };
+}
+
+describe("handleCheckSuite (ci.autofix)", () => {
+  it("a failed suite on the bot's commit queues a fix-ci run with the round in its status comment", async () => {
+    const h = harness();
+    const out = await handleCheckSuite(h.ctx(payload()), h.services);
+    expect(out).toMatchObject({ kind: "enqueued", jobId: `autofix-Codertocat.Hello-World-2-${SHA.slice(0, 12)}` });
+    const req = h.jobs[0]!.data.req;
+    expect(h.jobs[0]!.key).toBe("Codertocat/Hello-World#2");
+    expect(req.context!.mode).toEqual({ kind: "fix-ci", extra: "", autofix: { round: 1, maxRounds: 2, sha: SHA } });
+    expect(req.target).toMatchObject({
+      kind: "pull-request",
+      number: 2,
+      headRef: "changes",
+      headSha: SHA,
+      isFork: false,
+    });
+    expect(req.requester.login).toBe(BOT);
+    expect(h.jobs[0]!.data.statusCommentId).toBe(77);
+    expect(h.posted[0]!.body).toContain(autofixMarker(1, SHA));
+    expect(h.posted[0]!.body).toContain("automatic CI fix, round 1 of 2");
+  });
+
+  it.each([
+    ["ci.autofix off", { config: {} }, payload()],
+    ["a passing suite", {}, payload({ conclusion: "success" })],
+    ["the bot's own suite", {}, payload({ slug: "aider-bot" })],
+    ["a person's commit", { comments: [{ body: "looks good", user: "ann" }] }, payload()],
+    ["a forged status comment", { comments: [{ body: pushedStatus(SHA), user: "mallory" }] }, payload()],
+    [
+      "a fix already ran for this commit",
+      {
+        comments: [
+          { body: pushedStatus(SHA), user: BOT },
+          { body: `${runMarker("a")}\n${autofixMarker(1, SHA)}`, user: BOT },
+        ],
+      },
+      payload(),
+    ],
+    ["the head moved on", { head: "f".repeat(40) }, payload()],
+  ] as const)("ignores %s", async (_name, opts, p) => {
+    const h = harness(opts);
+    const out = await handleCheckSuite(h.ctx(p), h.services);
+    expect(out.kind).toBe("ignored");
+    expect(h.jobs).toEqual([]);
+    expect(h.posted).toEqual([]);
+  });
+
+  it("does not even read the PR when the suite passed or autofix is off", async () => {
+    for (const [opts, p] of [
+      [{}, payload({ conclusion: "success" })],
+      [{ config: {} }, payload()],
+    ] as const) {
+      const h = harness(opts);
+      await handleCheckSuite(h.ctx(p), h.services);
+      expect(h.calls).toEqual([]);
+    }
+  });
+
+  it("after max_rounds it says so once (a later suite edits the same note) and queues nothing", async () => {
+    const other = "1".repeat(40);
+    const comments = [
+      { body: pushedStatus(SHA), user: BOT },
+      { body: `${runMarker("a")}\n${autofixMarker(1, other)}`, user: BOT },
+      { body: `${runMarker("b")}\n${autofixMarker(2, "2".repeat(40))}`, user: BOT },
+    ];
+    const h = harness({ comments });
+    expect(await handleCheckSuite(h.ctx(payload()), h.services)).toEqual({
+      kind: "replied",
+      reason: "autofix limit reached",
+    });
+    expect(h.jobs).toEqual([]);
+    expect(h.posted).toHaveLength(1);
+    expect(h.posted[0]!.body).toContain(
+      "<!-- aider-bot:autofix-stop:2 -->\n🛑 Checks still fail after 2 automatic fixes (`ci.max_rounds: 2`); I stop here.",
+    );
+  });
+});

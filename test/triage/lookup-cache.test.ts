@@ -1,0 +1,58 @@
+import { createLookupCache } from "../../src/triage/lookup-cache.js";
+
+describe("createLookupCache", () => {
+  const clock = () => {
+    let t = 1_000;
+    return { now: () => t, advance: (ms: number) => (t += ms) };
+  };
+
+  test("one read serves every caller within the TTL, in flight or done", async () => {
+    const c = clock();
+    const cache = createLookupCache({ ttlMs: 10_000, now: c.now });
+    let reads = 0;
+    const load = async () => ++reads;
+    const [a, b] = await Promise.all([cache.get("acme/widgets", load), cache.get("acme/widgets", load)]);
+    c.advance(9_999);
+    expect([a, b, await cache.get("acme/widgets", load), reads]).toEqual([1, 1, 1, 1]);
+  });
+
+  test("reads again once the TTL is over, and keys are separate", async () => {
+    const c = clock();
+    const cache = createLookupCache({ ttlMs: 10_000, now: c.now });
+    let reads = 0;
+    const load = async () => ++reads;
+    await cache.get("acme/widgets", load);
+    expect(await cache.get("acme/other", load)).toBe(2);
+    c.advance(10_000);
+    expect(await cache.get("acme/widgets", load)).toBe(3);
+  });
+
+  test("a failed read reaches the callers that shared it and is not kept", async () => {
+    const cache = createLookupCache({ ttlMs: 10_000 });
+    let calls = 0;
+    const failing = () => (++calls === 1 ? Promise.reject(new Error("GitHub answered 502")) : Promise.resolve("ok"));
+    const shared = [cache.get("k", failing), cache.get("k", failing)];
+    await expect(Promise.all(shared)).rejects.toThrow("502");
+    expect(await cache.get("k", failing)).toBe("ok");
+    expect(calls).toBe(2);
+  });
+
+  test("ttlMs 0 turns sharing off", async () => {
+    const cache = createLookupCache({ ttlMs: 0 });
+    let reads = 0;
+    const load = async () => ++reads;
+    await Promise.all([cache.get("k", load), cache.get("k", load)]);
+    expect(reads).toBe(2);
+  });
+
+  test("keeps at most maxEntries, dropping the oldest", async () => {
+    const cache = createLookupCache({ ttlMs: 10_000, maxEntries: 2 });
+    let reads = 0;
+    const load = async () => ++reads;
+    await cache.get("a", load);
+    await cache.get("b", load);
+    await cache.get("c", load);
+    expect(await cache.get("b", load)).toBe(2);
+    expect(await cache.get("a", load)).toBe(4);
+  });
+});

@@ -1,0 +1,77 @@
+import { generateKeyPairSync } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Probot, ProbotOctokit } from "probot";
+import type { RunJobInput, RunQueue } from "../../src/run/job-context.js";
+import { registerHandlers } from "../../src/triage/register-handlers.js";
+import type { AppServices, HandleResult } from "../../src/triage/event-context.js";
+import { TEST_APP_KEY } from "../helpers/build-once.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- webhook example payloads are plain JSON */
+const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
+  name: string;
+  examples: Record<string, any>[];
+}[];
+
+/** A deep copy of the first `@octokit/webhooks-examples` payload for `name.action`, with an installation added. */
+export function examplePayload(name: string, action: string): Record<string, any> {
+  const p = structuredClone(examples.find((e) => e.name === name)!.examples.find((x) => x.action === action)!);
+  p.installation = { id: 1 };
+  return p;
+}
+
+export const API = "https://api.github.com";
+export const REPO = "/repos/Codertocat/Hello-World";
+/** The run's test key (jest's global setup writes it; a 2048-bit key costs up to half a second to make), or a new one. */
+const privateKey =
+  readKey() ??
+  generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  }).privateKey;
+
+function readKey(): string | undefined {
+  try {
+    return readFileSync(TEST_APP_KEY, "utf8");
+  } catch {
+    return undefined; // run without jest's global setup: make one
+  }
+}
+
+/** A run queue that records jobs and cancels (no handler runs: these tests stop at the enqueue). */
+export function recordingQueue(): RunQueue & { jobs: RunJobInput[]; cancelled: string[] } {
+  const jobs: RunJobInput[] = [];
+  const cancelled: string[] = [];
+  return {
+    jobs,
+    cancelled,
+    enqueue: async (job) => (jobs.some((j) => j.id === job.id) ? false : (jobs.push(job), true)),
+    cancel: async (key) => (cancelled.push(key), { dropped: 0, aborted: 1 }),
+  };
+}
+
+/** Probot with retries and throttling off, our handlers registered, results collected. */
+export async function startProbot(services: Partial<AppServices> = {}) {
+  const queue = recordingQueue();
+  const results: HandleResult[] = [];
+  const probot = new Probot({
+    appId: 1,
+    privateKey,
+    secret: "s",
+    logLevel: "fatal",
+    Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+      ...o,
+      retry: { enabled: false },
+      throttle: { enabled: false },
+    })),
+  });
+  await probot.load((app) =>
+    registerHandlers(
+      app,
+      { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services },
+      (r) => results.push(r),
+    ),
+  );
+  return { probot, queue, results };
+}

@@ -1,0 +1,62 @@
+import { createRequire } from "node:module";
+import { decideAutofix } from "../../src/triage/decide-autofix.js";
+import type { PriorRun } from "../../src/context/pr-data.js";
+import { pushedByBot, readCheckSuite } from "../../src/triage/read-check-suite.js";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- GitHub's example payloads, read as loose JSON
+type Example = Record<string, any>;
+const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
+  name: string;
+  examples: Example[];
+}[];
+const completed = () =>
+  structuredClone(examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed")!);
+
+describe("readCheckSuite + pushedByBot → decideAutofix", () => {
+  it("reads GitHub's example check_suite.completed payload", () => {
+    const p = completed();
+    expect(readCheckSuite(p)).toEqual({
+      conclusion: "success",
+      headSha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+      suiteAppId: 29310,
+      pullNumbers: [2],
+    });
+  });
+
+  it("a failed suite on the bot's commit starts round 1; a PR from another repository is left out", () => {
+    const p = completed();
+    p.check_suite.conclusion = "failure";
+    const facts = readCheckSuite(p)!;
+    const runs: PriorRun[] = [
+      {
+        jobId: "j",
+        verb: "run",
+        request: "x",
+        outcome: "pushed",
+        commit: "ec26c3e",
+        files: [],
+        answer: "",
+        createdAt: "",
+      },
+    ];
+    expect(pushedByBot(runs, facts.headSha)).toBe(true);
+    expect(pushedByBot([{ ...runs[0]!, outcome: "reverted" }], facts.headSha)).toBe(false);
+    expect(
+      decideAutofix({
+        ...facts,
+        autofix: true,
+        maxRounds: 2,
+        botAppId: 1,
+        headPushedByBot: pushedByBot(runs, facts.headSha),
+        roundsDone: 0,
+      }),
+    ).toEqual({ kind: "fix", pull: 2, round: 1 });
+    p.check_suite.pull_requests[0].base.repo.id = 42;
+    expect(readCheckSuite(p)!.pullNumbers).toEqual([]);
+  });
+
+  it("null for a payload without a suite", () => {
+    expect(readCheckSuite({})).toBeNull();
+    expect(readCheckSuite(null)).toBeNull();
+  });
+});
