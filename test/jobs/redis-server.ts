@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { Redis } from "ioredis";
+import { waitUntil } from "../helpers/wait-until.js";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -22,12 +24,12 @@ export async function startRedisServer(): Promise<{ url: string; stop: () => Pro
   );
   let out = "";
   child.stdout!.setEncoding("utf8").on("data", (c: string) => (out += c));
-  const deadline = Date.now() + 10_000;
-  while (!out.includes("Ready to accept connections")) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`redis-server did not start on port ${port}: ${out}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const ready = () => out.includes("Ready to accept connections");
+  await waitUntil(
+    () => ready() || child.exitCode !== null,
+    () => `redis-server did not start on port ${port}: ${out}`,
+  );
+  if (!ready()) throw new Error(`redis-server exited on port ${port}: ${out}`);
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: async () => {
@@ -37,4 +39,21 @@ export async function startRedisServer(): Promise<{ url: string; stop: () => Pro
       await exited;
     },
   };
+}
+
+/**
+ * Counts the commands any client sends the server that `match` accepts (through MONITOR): a test's positive
+ * signal that another process has done something again (swept, checked a key's head) instead of a sleep.
+ * `const sweeps = await watchCommands(url, (c) => c[0] === "zrangebyscore"); await waitUntil(() => sweeps.count() >= 3, …)`
+ */
+export async function watchCommands(
+  url: string,
+  match: (command: string[]) => boolean,
+): Promise<{ count(): number; close(): void }> {
+  const monitor = await new Redis(url).monitor();
+  let seen = 0;
+  monitor.on("monitor", (_time: string, args: string[]) => {
+    if (match([String(args[0]).toLowerCase(), ...args.slice(1)])) seen++;
+  });
+  return { count: () => seen, close: () => monitor.disconnect() };
 }
