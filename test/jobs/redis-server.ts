@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
-import { Redis } from "ioredis";
+import { connect, createServer } from "node:net";
 import { waitUntil } from "../helpers/wait-until.js";
 
 async function freePort(): Promise<number> {
@@ -42,18 +41,34 @@ export async function startRedisServer(): Promise<{ url: string; stop: () => Pro
 }
 
 /**
- * Counts the commands any client sends the server that `match` accepts (through MONITOR): a test's positive
- * signal that another process has done something again (swept, checked a key's head) instead of a sleep.
+ * Counts the commands any client sends the server that `match` accepts (a raw MONITOR connection; each command
+ * comes as a `+<time> [db addr] "cmd" "arg" …` line): a test's positive signal that another process has done
+ * something again (swept, checked a key's head) instead of a sleep.
  * `const sweeps = await watchCommands(url, (c) => c[0] === "zrangebyscore"); await waitUntil(() => sweeps.count() >= 3, …)`
  */
 export async function watchCommands(
   url: string,
   match: (command: string[]) => boolean,
 ): Promise<{ count(): number; close(): void }> {
-  const monitor = await new Redis(url).monitor();
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
   let seen = 0;
-  monitor.on("monitor", (_time: string, args: string[]) => {
-    if (match([String(args[0]).toLowerCase(), ...args.slice(1)])) seen++;
+  let accepted = false;
+  let buffer = "";
+  socket.setEncoding("utf8").on("data", (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf("\r\n")) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 2);
+      if (line === "+OK") accepted = true;
+      const words = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? "");
+      if (words.length > 0 && match([(words[0] ?? "").toLowerCase(), ...words.slice(1)])) seen++;
+    }
   });
-  return { count: () => seen, close: () => monitor.disconnect() };
+  socket.on("error", () => undefined); // closed with the server at the end of the suite
+  await new Promise<void>((resolve) => socket.once("connect", resolve));
+  socket.write("MONITOR\r\n");
+  await waitUntil(() => accepted, "redis-server to accept MONITOR");
+  return { count: () => seen, close: () => socket.destroy() };
 }
