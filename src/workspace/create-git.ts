@@ -132,32 +132,7 @@ function cloneOperations({ run, setCloneUrl }: GitState) {
 /** Fetch, push and ask the remote: token-bearing commands go to the clone URL from a clean git dir. */
 function remoteOperations({ run, who, cloneUrl, madeHead, forgetHead }: GitState) {
   /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
-  const fetch = async (req: {
-    dir: string;
-    branch: string;
-    token?: string;
-    depth?: number;
-    remote?: string;
-  }): Promise<string> => {
-    forgetHead(req.dir);
-    const remote = req.remote ?? "origin";
-    const tracking = `refs/remotes/${remote}/${req.branch}`;
-    const depth = req.depth ? ["--depth", String(req.depth)] : [];
-    if (req.token) {
-      const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
-      try {
-        const tip = await transport.fetch(req.branch, depth);
-        await run(req.dir, ["update-ref", tracking, tip]);
-        return tip;
-      } finally {
-        await transport.close();
-      }
-    }
-    await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], {
-      token: req.token,
-    });
-    return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
-  };
+  const fetch = (req: FetchRequest): Promise<string> => fetchBranch({ run, cloneUrl, forgetHead }, req);
 
   return {
     fetch,
@@ -299,4 +274,37 @@ function commitOperations({ run, who, forgetHead, remember }: GitState) {
       return revertCommit(run, dir, sha, await who(dir), trailers);
     },
   };
+}
+
+interface FetchRequest {
+  dir: string;
+  branch: string;
+  token?: string;
+  depth?: number;
+  remote?: string;
+}
+
+/** `git fetch` of one branch into its tracking ref: with a token, from a clean git dir to the clone URL. */
+async function fetchBranch(
+  { run, cloneUrl, forgetHead }: Pick<GitState, "run" | "cloneUrl" | "forgetHead">,
+  req: FetchRequest,
+): Promise<string> {
+  forgetHead(req.dir);
+  const remote = req.remote ?? "origin";
+  const tracking = `refs/remotes/${remote}/${req.branch}`;
+  const depth = req.depth ? ["--depth", String(req.depth)] : [];
+  if (req.token) {
+    const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
+    try {
+      const tip = await transport.fetch(req.branch, depth);
+      await run(req.dir, ["update-ref", tracking, tip]);
+      return tip;
+    } finally {
+      await transport.close();
+    }
+  }
+  await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], {
+    token: req.token,
+  });
+  return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
 }
