@@ -83,6 +83,50 @@ export function createContainerSession(
   target: ContainerTarget,
   options: ContainerSandboxOptions,
 ): ContainerSession {
+  const session = sessionParts(exec, target, options);
+  const start = () => startContainer(session, options.pullTimeoutMs ?? 600_000);
+  const { controlDir } = session;
+  return {
+    target,
+    name: session.spec.name,
+    start,
+    async close() {
+      session.live.closed = true;
+      await session.remove();
+      if (controlDir) await rm(controlDir, { recursive: true, force: true });
+    },
+    sandboxMode: async () => `container (image ${target.image}, from ${target.imageSource})`,
+    async run(req: ExecRequest): Promise<ExecResult> {
+      const problem = await start();
+      if (problem !== null) return notRun(`not run: ${problem}`);
+      if (req.signal?.aborted) return notRun("not run: the run was cancelled");
+      if (controlDir && options.clientEnv && req.input === undefined)
+        return runThroughRunner(session, req, options.clientEnv, controlDir);
+      return runByEngineExec(session, req);
+    },
+  };
+}
+
+/** What the parts of one session share: its container's spec, the engine client and what is live now. */
+interface SessionParts {
+  exec: Exec;
+  engine: ContainerEngine;
+  program: string;
+  /** The engine's global arguments, before every subcommand. */
+  base: string[];
+  target: ContainerTarget;
+  spec: ContainerSpec;
+  checkout: string;
+  /** The runner's scripts and outputs (only with `clientEnv`). */
+  controlDir: string | undefined;
+  engineRun(args: string[], timeoutMs: number): Promise<ExecResult>;
+  /** The start under way or done (null: not started, or failed), the runner session, and whether `close()` ran. */
+  live: { running: Promise<string | null> | null; runner: ContainerRunner | null; closed: boolean };
+  /** Remove the container and stop the runner session; the next request starts a fresh container. */
+  remove(): Promise<void>;
+}
+
+function sessionParts(exec: Exec, target: ContainerTarget, options: ContainerSandboxOptions): SessionParts {
   const engine = options.engine;
   const program = engineProgram(engine);
   const base = globalArgs(engine);
@@ -104,158 +148,153 @@ export function createContainerSession(
   };
   const engineRun = (args: string[], timeoutMs: number) =>
     exec.run({ command: program, args: [...base, ...args], cwd: "/", timeoutMs, maxOutputBytes: 64_000 });
-  let running: Promise<string | null> | null = null;
-  let runner: ContainerRunner | null = null;
-  let closed = false;
+  const live: SessionParts["live"] = { running: null, runner: null, closed: false };
   const remove = async (): Promise<void> => {
-    running = null;
-    const r = runner;
-    runner = null;
+    live.running = null;
+    const r = live.runner;
+    live.runner = null;
     await engineRun(removeArgs(engine, name), 60_000);
     r?.stop();
   };
+  return { exec, engine, program, base, target, spec, checkout, controlDir, engineRun, live, remove };
+}
 
-  const ensureImage = (): Promise<string | null> => {
-    const key = `${engine.kind} ${engine.socket ?? ""} ${target.image}`;
-    let known = present.get(key);
-    if (!known) {
-      known = (async () => {
-        if ((await engineRun(imageExistsArgs(engine, target.image), 30_000)).exitCode === 0) return null;
-        const r = await engineRun(pullArgs(target.image), options.pullTimeoutMs ?? 600_000);
-        if (r.exitCode === 0) return null;
-        const said = r.timedOut ? "the pull did not finish in time" : (r.spawnError ?? lastLines(r.output));
-        return `the image \`${target.image}\` (from ${target.imageSource}) could not be pulled: ${said}. Check the image's name and that the app's host can reach its registry, or set \`sandbox.image\` in .github/aider.yml to an image that exists`;
-      })();
-      present.set(key, known);
-      // A failed pull is tried again by the next job, not remembered.
-      void known.then((problem) => problem !== null && present.delete(key));
-    }
-    return known;
-  };
-
-  const start = (): Promise<string | null> => {
-    if (closed) return Promise.resolve("the job's container was already removed (the job is ending)");
-    running ??= (async () => {
-      const pulled = await ensureImage();
-      if (pulled !== null) return pulled;
-      if (closed) return "the job's container was already removed (the job is ending)";
-      if (controlDir) await mkdir(controlDir, { recursive: true, mode: 0o700 });
-      const r = await engineRun(runArgs(engine, spec), 120_000);
+/** The image of the session's target, pulled when missing: null when present, else what failed and what to do. */
+function ensureImage({ engine, target, engineRun }: SessionParts, pullTimeoutMs: number): Promise<string | null> {
+  const key = `${engine.kind} ${engine.socket ?? ""} ${target.image}`;
+  let known = present.get(key);
+  if (!known) {
+    known = (async () => {
+      if ((await engineRun(imageExistsArgs(engine, target.image), 30_000)).exitCode === 0) return null;
+      const r = await engineRun(pullArgs(target.image), pullTimeoutMs);
       if (r.exitCode === 0) return null;
-      const said = r.spawnError ?? lastLines(r.output);
-      // Half-created containers are removed too.
-      await engineRun(removeArgs(engine, name), 60_000);
-      return `a container could not be started from \`${target.image}\` (from ${target.imageSource}): ${said}. The image needs /bin/sh; check the engine's settings (AIDER_BOT_CONTAINER_*) and its log`;
+      const said = r.timedOut ? "the pull did not finish in time" : (r.spawnError ?? lastLines(r.output));
+      return `the image \`${target.image}\` (from ${target.imageSource}) could not be pulled: ${said}. Check the image's name and that the app's host can reach its registry, or set \`sandbox.image\` in .github/aider.yml to an image that exists`;
     })();
-    const attempt = running;
-    // A failed start is not kept: the next request tries again.
-    void attempt.then((problem) => problem !== null && running === attempt && (running = null));
-    return attempt;
-  };
+    present.set(key, known);
+    // A failed pull is tried again by the next job, not remembered.
+    void known.then((problem) => problem !== null && present.delete(key));
+  }
+  return known;
+}
 
-  /** One command through the job's runner session (started with the first command): see container-runner. */
-  const runThroughRunner = async (
-    req: ExecRequest,
-    clientEnv: Record<string, string>,
-    dir: string,
-  ): Promise<ExecResult> => {
-    const started = Date.now();
-    if (!runner || runner.ended) {
-      const argv = [
-        ...base,
-        ...execArgs(spec, { argv: ["/bin/sh", "-c", RUNNER_SCRIPT], cwd: checkout, env: CACHE_ENV, input: true }),
-      ];
-      runner = startContainerRunner(program, argv, clientEnv, dir);
-    }
-    const cwd = insideCheckout(real(req.cwd), checkout);
-    const exports = Object.entries(req.env ?? {})
-      .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
-      .map(([k, v]) => `export ${k}=${quote(v)}\n`)
-      .join("");
-    const command = req.shell
-      ? `exec /bin/sh -c ${quote(req.command)}`
-      : `exec ${[req.command, ...(req.args ?? [])].map(quote).join(" ")}`;
-    let timedOut = false;
-    const stop = () => void remove();
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, req.timeoutMs ?? 600_000);
-    req.signal?.addEventListener("abort", stop, { once: true });
-    try {
-      const r = await runner.run(`cd ${quote(cwd)} || exit 127\n${exports}${command}\n`, {
-        maxOutputBytes: req.maxOutputBytes ?? 1_000_000,
-      });
-      const stopped = timedOut || req.signal?.aborted;
-      if (r.spawnError !== undefined && !stopped) running = null;
-      return {
-        ...r,
-        ...(stopped ? { exitCode: null, spawnError: undefined } : {}),
-        ...(req.signal?.aborted && !timedOut ? { spawnError: "the command was cancelled" } : {}),
-        timedOut,
-        durationMs: Date.now() - started,
-      };
-    } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener("abort", stop);
-    }
-  };
+/** Start the container once (concurrent callers share the attempt); a failed start is retried by the next call. */
+function startContainer(session: SessionParts, pullTimeoutMs: number): Promise<string | null> {
+  const { live, engine, spec, target, controlDir, engineRun } = session;
+  if (live.closed) return Promise.resolve("the job's container was already removed (the job is ending)");
+  live.running ??= (async () => {
+    const pulled = await ensureImage(session, pullTimeoutMs);
+    if (pulled !== null) return pulled;
+    if (live.closed) return "the job's container was already removed (the job is ending)";
+    if (controlDir) await mkdir(controlDir, { recursive: true, mode: 0o700 });
+    const r = await engineRun(runArgs(engine, spec), 120_000);
+    if (r.exitCode === 0) return null;
+    const said = r.spawnError ?? lastLines(r.output);
+    // Half-created containers are removed too.
+    await engineRun(removeArgs(engine, spec.name), 60_000);
+    return `a container could not be started from \`${target.image}\` (from ${target.imageSource}): ${said}. The image needs /bin/sh; check the engine's settings (AIDER_BOT_CONTAINER_*) and its log`;
+  })();
+  const attempt = live.running;
+  // A failed start is not kept: the next request tries again.
+  void attempt.then((problem) => problem !== null && live.running === attempt && (live.running = null));
+  return attempt;
+}
 
-  return {
-    target,
-    name,
-    start,
-    async close() {
-      closed = true;
-      await remove();
-      if (controlDir) await rm(controlDir, { recursive: true, force: true });
-    },
-    sandboxMode: async () => `container (image ${target.image}, from ${target.imageSource})`,
-    async run(req: ExecRequest): Promise<ExecResult> {
-      const problem = await start();
-      if (problem !== null) return notRun(`not run: ${problem}`);
-      if (req.signal?.aborted) return notRun("not run: the run was cancelled");
-      if (controlDir && options.clientEnv && req.input === undefined)
-        return runThroughRunner(req, options.clientEnv, controlDir);
-      const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
-      const cwd = insideCheckout(real(req.cwd), checkout);
-      const r = await exec.run({
-        ...req,
-        command: program,
-        args: [
-          ...base,
-          ...execArgs(spec, { argv, cwd, env: { ...CACHE_ENV, ...req.env }, input: req.input !== undefined }),
-        ],
-        shell: false,
-        cwd: "/",
-        // The engine's client gets only the exec door's allow-list; the command inside gets the `--env` above.
-        env: {},
-      });
-      if (r.timedOut || req.signal?.aborted) {
-        // The engine's client was killed; the command inside lives on until the container goes: remove it now.
-        await remove();
-        return r;
-      }
-      // The engine's own failure to exec (the container is gone): Podman exits 125, Docker's client 1 with the daemon's answer.
-      const engineFailed =
-        r.exitCode === 125 ||
-        (engine.kind === "docker" && r.exitCode === 1 && /^Error response from daemon:/m.test(r.stderr));
-      if (
-        engineFailed &&
-        /no such container|is not running|state improper|can only create exec sessions on running containers/i.test(
-          r.stderr,
-        )
-      ) {
-        running = null;
-        return {
-          ...r,
-          exitCode: null,
-          spawnError: `the job's container stopped (${lastLines(r.stderr)}); it may have run out of memory (AIDER_BOT_CONTAINER_MEMORY)`,
-        };
-      }
-      return r;
-    },
-  };
+/** One command through the job's runner session (started with the first command): see container-runner. */
+async function runThroughRunner(
+  session: SessionParts,
+  req: ExecRequest,
+  clientEnv: Record<string, string>,
+  dir: string,
+): Promise<ExecResult> {
+  const { live, base, spec, checkout, program } = session;
+  const started = Date.now();
+  if (!live.runner || live.runner.ended) {
+    const argv = [
+      ...base,
+      ...execArgs(spec, { argv: ["/bin/sh", "-c", RUNNER_SCRIPT], cwd: checkout, env: CACHE_ENV, input: true }),
+    ];
+    live.runner = startContainerRunner(program, argv, clientEnv, dir);
+  }
+  const runner = live.runner;
+  let timedOut = false;
+  const stop = () => void session.remove();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, req.timeoutMs ?? 600_000);
+  req.signal?.addEventListener("abort", stop, { once: true });
+  try {
+    const r = await runner.run(runnerScript(req, insideCheckout(real(req.cwd), checkout)), {
+      maxOutputBytes: req.maxOutputBytes ?? 1_000_000,
+    });
+    const stopped = timedOut || req.signal?.aborted;
+    if (r.spawnError !== undefined && !stopped) live.running = null;
+    return {
+      ...r,
+      ...(stopped ? { exitCode: null, spawnError: undefined } : {}),
+      ...(req.signal?.aborted && !timedOut ? { spawnError: "the command was cancelled" } : {}),
+      timedOut,
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener("abort", stop);
+  }
+}
+
+/** The script the runner runs for one request: go to `cwd`, export the request's env, exec the command. */
+function runnerScript(req: ExecRequest, cwd: string): string {
+  const exports = Object.entries(req.env ?? {})
+    .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+    .map(([k, v]) => `export ${k}=${quote(v)}\n`)
+    .join("");
+  const command = req.shell
+    ? `exec /bin/sh -c ${quote(req.command)}`
+    : `exec ${[req.command, ...(req.args ?? [])].map(quote).join(" ")}`;
+  return `cd ${quote(cwd)} || exit 127\n${exports}${command}\n`;
+}
+
+/** One command as its own engine `exec` (without a runner session, or when the request has stdin input). */
+async function runByEngineExec(session: SessionParts, req: ExecRequest): Promise<ExecResult> {
+  const { exec, engine, program, base, spec, checkout, live } = session;
+  const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const cwd = insideCheckout(real(req.cwd), checkout);
+  const r = await exec.run({
+    ...req,
+    command: program,
+    args: [
+      ...base,
+      ...execArgs(spec, { argv, cwd, env: { ...CACHE_ENV, ...req.env }, input: req.input !== undefined }),
+    ],
+    shell: false,
+    cwd: "/",
+    // The engine's client gets only the exec door's allow-list; the command inside gets the `--env` above.
+    env: {},
+  });
+  if (r.timedOut || req.signal?.aborted) {
+    // The engine's client was killed; the command inside lives on until the container goes: remove it now.
+    await session.remove();
+    return r;
+  }
+  // The engine's own failure to exec (the container is gone): Podman exits 125, Docker's client 1 with the daemon's answer.
+  const engineFailed =
+    r.exitCode === 125 ||
+    (engine.kind === "docker" && r.exitCode === 1 && /^Error response from daemon:/m.test(r.stderr));
+  if (
+    engineFailed &&
+    /no such container|is not running|state improper|can only create exec sessions on running containers/i.test(
+      r.stderr,
+    )
+  ) {
+    live.running = null;
+    return {
+      ...r,
+      exitCode: null,
+      spawnError: `the job's container stopped (${lastLines(r.stderr)}); it may have run out of memory (AIDER_BOT_CONTAINER_MEMORY)`,
+    };
+  }
+  return r;
 }
 
 /** Commands run only in the checkout (where the container has it mounted); anything else runs at its root. */

@@ -51,14 +51,39 @@ export function createAppMetrics(options: {
   defaultMetrics?: boolean;
 }): AppMetrics {
   const registry = new Registry();
-  const registers = [registry];
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: "aider_bot_" });
   const models = new Set(options.models.filter((m) => m.length > 0 && m.length <= 100));
-  const installation = learnedLabel(/^(app|[0-9]{1,20})$/, 1_000);
-  const limit = learnedLabel(/^[a-z][a-z0-9_]{0,39}$/, 32);
   const triggers: ReadonlySet<string> = new Set(RUN_TRIGGERS);
   const outcomes: ReadonlySet<string> = new Set(RUN_OUTCOMES);
+  const series = defineSeries([registry]);
+  let stats: (() => Promise<{ queued: number; running: number }>) | null = null;
+  defineQueueGauge([registry], () => stats);
+  // Every series shows from the first scrape (at zero), so a dashboard and an alert have something to read.
+  const shown = (options.shown ?? []).filter((m) => models.has(m));
+  for (const kind of ["prompt", "completion"]) for (const model of shown) series.tokens.inc({ model, kind }, 0);
+  for (const model of shown) series.cost.inc({ model }, 0);
+  for (const trigger of RUN_TRIGGERS) series.runs.inc({ trigger, outcome: "pushed" }, 0);
+  return {
+    registry,
+    text: () => registry.metrics(),
+    contentType: registry.contentType,
+    record: eventRecorder(series, models),
+    runEnded(run) {
+      series.runs.inc({
+        trigger: boundedLabel(run.trigger, triggers),
+        outcome: outcomes.has(run.outcome) ? run.outcome : OTHER,
+      });
+      series.runDuration.observe(run.seconds);
+    },
+    webhookAcked: (seconds) => series.webhookAck.observe(seconds),
+    queueFrom(next) {
+      stats = next;
+    },
+  };
+}
 
+/** The app's own series, registered in `registers` (the queue gauge aside: see {@link defineQueueGauge}). */
+function defineSeries(registers: Registry[]) {
   const runs = new Counter({
     name: "aider_bot_runs_total",
     help: "Runs ended, by what started them and how they ended.",
@@ -107,26 +132,39 @@ export function createAppMetrics(options: {
     labelNames: ["installation"],
     registers,
   });
-  let stats: (() => Promise<{ queued: number; running: number }>) | null = null;
+  return { runs, runDuration, tokens, cost, calls, refusals, webhookAck, rateLimit };
+}
+
+type Series = ReturnType<typeof defineSeries>;
+
+/** `aider_bot_queue_jobs`, read at scrape time from the engine's stats (none until `queueFrom` names them). */
+function defineQueueGauge(
+  registers: Registry[],
+  stats: () => (() => Promise<{ queued: number; running: number }>) | null,
+): void {
   new Gauge({
     name: "aider_bot_queue_jobs",
     help: "Jobs (triage and runs) queued and running across the cluster, read at scrape time.",
     labelNames: ["state"],
     registers,
     async collect() {
-      if (!stats) return;
-      const s = await stats();
+      const read = stats();
+      if (!read) return;
+      const s = await read();
       this.set({ state: "queued" }, s.queued);
       this.set({ state: "running" }, s.running);
     },
   });
-  // Every series shows from the first scrape (at zero), so a dashboard and an alert have something to read.
-  const shown = (options.shown ?? []).filter((m) => models.has(m));
-  for (const kind of ["prompt", "completion"]) for (const model of shown) tokens.inc({ model, kind }, 0);
-  for (const model of shown) cost.inc({ model }, 0);
-  for (const trigger of RUN_TRIGGERS) runs.inc({ trigger, outcome: "pushed" }, 0);
+}
 
-  const record = (event: MetricEvent) => {
+/** Apply one observation to the series; models outside `models`, bad installations and limit names become `other`. */
+function eventRecorder(
+  { tokens, cost, calls, refusals, rateLimit }: Series,
+  models: ReadonlySet<string>,
+): (event: MetricEvent) => void {
+  const installation = learnedLabel(/^(app|[0-9]{1,20})$/, 1_000);
+  const limit = learnedLabel(/^[a-z][a-z0-9_]{0,39}$/, 32);
+  return (event: MetricEvent) => {
     switch (event.type) {
       case "model-usage": {
         const model = boundedLabel(event.model, models);
@@ -146,22 +184,5 @@ export function createAppMetrics(options: {
           rateLimit.set({ installation: installation(event.installation) }, event.remaining);
         return;
     }
-  };
-  return {
-    registry,
-    text: () => registry.metrics(),
-    contentType: registry.contentType,
-    record,
-    runEnded(run) {
-      runs.inc({
-        trigger: boundedLabel(run.trigger, triggers),
-        outcome: outcomes.has(run.outcome) ? run.outcome : OTHER,
-      });
-      runDuration.observe(run.seconds);
-    },
-    webhookAcked: (seconds) => webhookAck.observe(seconds),
-    queueFrom(next) {
-      stats = next;
-    },
   };
 }

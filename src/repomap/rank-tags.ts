@@ -63,9 +63,49 @@ const CHUNK = 256;
  */
 export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   const chat = new Set(input.chatFiles ?? []);
+  const { nodes } = graph;
+  const relevance = input.relevance && input.relevance.size > 0 ? input.relevance : null;
+  const { rank, pairRank } = rankPairs(graph, input, chat, relevance);
+  const pairs = orderPairs(graph, pairRank, chat);
+  // The most relevant files first, each with its best definition (or by name when it has none).
+  const head = relevance ? headFiles(relevance, chat, input.files, nodes, rank) : [];
+  const { headEntries, inHead, headPairEntries } = headOf(graph, head, pairs.best);
+  const headSet = new Set(head);
+
+  // Then the files without a shown definition: those in the graph by rank, then the rest as given.
+  const listed = new Set<string>([...chat, ...head]);
+  for (const node of pairs.withDefs) listed.add(nodes[node]);
+  // By rank, equal ranks in node order (what a stable sort gives).
+  const byRank = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
+  const tail: string[] = [];
+  const addTail = (f: string): void => {
+    if (listed.has(f)) return;
+    listed.add(f);
+    tail.push(f);
+  };
+  for (const node of byRank) addTail(nodes[node]);
+  for (const f of input.files) addTail(f);
+
+  const read = lazyEntries(graph, pairs.order, inHead, headEntries, pairs.pairEntries - headPairEntries, tail);
+  return {
+    length: read.length,
+    files: [...head, ...pairs.withDefs.filter((node) => !headSet.has(nodes[node])).map((node) => nodes[node]), ...tail],
+    slice: read.slice,
+  };
+}
+
+/**
+ * Personalised PageRank over the graph with this request's edge weights, each file's rank spread over its out-edges
+ * onto (definer, identifier) pairs, and each pair lifted by its file's relevance.
+ */
+function rankPairs(
+  graph: TagGraph,
+  input: RankRequest,
+  chat: Set<string>,
+  relevance: ReadonlyMap<string, number> | null,
+): { rank: Float64Array; pairRank: Float64Array } {
   const { nodes, from } = graph;
   const weight = edgeWeights(graph, chat, input.mentionedIdents ?? []);
-  const relevance = input.relevance && input.relevance.size > 0 ? input.relevance : null;
   const personalization = personalize(
     nodes,
     new Set([...input.files, ...chat]).size,
@@ -94,8 +134,16 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
     nodes.forEach((f, node) => (nodeRelevance[node] = relevance.get(f) ?? 0));
     for (let i = 0; i < pairCount; i++) pairRank[i] *= 1 + RELEVANCE_LIFT * nodeRelevance[graph.pairNode[i]];
   }
+  return { rank, pairRank };
+}
 
-  // Best first; ties in reverse (path, name) order, as Aider's reverse sort of tuples does.
+/**
+ * The pairs outside chat files in lazy best-first order (ties in reverse (path, name) order, as Aider's reverse sort
+ * of tuples does), each file's best pair, the files with a definition best first, and the entries the pairs make.
+ */
+function orderPairs(graph: TagGraph, pairRank: Float64Array, chat: Set<string>) {
+  const { nodes } = graph;
+  const pairCount = graph.pairNode.length;
   const tie = graph.pairTie;
   const chatNode = nodes.map((f) => chat.has(f));
   const candidates = new Int32Array(pairCount);
@@ -114,11 +162,15 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   const withDefs: number[] = [];
   best.forEach((p, node) => p >= 0 && withDefs.push(node));
   withDefs.sort((a, b) => pairRank[best[b]] - pairRank[best[a]] || tie[best[b]] - tie[best[a]]);
+  return { order, best, withDefs, pairEntries };
+}
 
-  // The most relevant files first, each with its best definition (or by name when it has none).
-  const head = relevance ? headFiles(relevance, chat, input.files, nodes, rank) : [];
+/** The head files' entries (each file's best definition, or its name alone), the pairs they show, and their count. */
+function headOf(graph: TagGraph, head: readonly string[], best: Int32Array) {
+  const { nodes } = graph;
   const headEntries: RankedEntry[] = [];
-  const inHead = new Uint8Array(pairCount);
+  const inHead = new Uint8Array(graph.pairNode.length);
+  let headPairEntries = 0;
   const nodeOf = new Map(nodes.map((f, node) => [f, node]));
   for (const f of head) {
     const node = nodeOf.get(f);
@@ -128,27 +180,27 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
       continue;
     }
     inHead[p] = 1;
-    pairEntries -= graph.pairLineStart[p + 1] - graph.pairLineStart[p];
+    headPairEntries += graph.pairLineStart[p + 1] - graph.pairLineStart[p];
     const name = identName(graph, graph.pairIdent[p]);
     for (let j = graph.pairLineStart[p]; j < graph.pairLineStart[p + 1]; j++)
       headEntries.push({ relPath: f, name, line: graph.pairLines[j] });
   }
-  const headSet = new Set(head);
+  return { headEntries, inHead, headPairEntries };
+}
 
-  // Then the files without a shown definition: those in the graph by rank, then the rest as given.
-  const listed = new Set<string>([...chat, ...head]);
-  for (const node of withDefs) listed.add(nodes[node]);
-  // By rank, equal ranks in node order (what a stable sort gives).
-  const byRank = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
-  const tail: string[] = [];
-  const addTail = (f: string): void => {
-    if (listed.has(f)) return;
-    listed.add(f);
-    tail.push(f);
-  };
-  for (const node of byRank) addTail(nodes[node]);
-  for (const f of input.files) addTail(f);
-
+/**
+ * The head entries, then the pairs' entries (not in the head) in `order`, ordered only as far as they are read,
+ * then the tail files by name: `pairEntries` is how many entries those pairs make.
+ */
+function lazyEntries(
+  graph: TagGraph,
+  order: ReturnType<typeof lazyOrder>,
+  inHead: Uint8Array,
+  headEntries: readonly RankedEntry[],
+  pairEntries: number,
+  tail: readonly string[],
+): RankedSource {
+  const { nodes } = graph;
   const entries: RankedEntry[] = [...headEntries];
   let pairsTaken = 0;
   const pairsEnd = headEntries.length + pairEntries;
@@ -171,7 +223,6 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
   };
   return {
     length,
-    files: [...head, ...withDefs.filter((node) => !headSet.has(nodes[node])).map((node) => nodes[node]), ...tail],
     slice(start, end) {
       const stop = Math.min(end, length);
       ensure(stop);

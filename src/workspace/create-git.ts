@@ -13,7 +13,7 @@ import { changeHistory } from "./git-change-history.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
 import { revertCommit } from "./git-revert.js";
-import { createGitRunner } from "./git-runner.js";
+import { createGitRunner, type GitRun } from "./git-runner.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 
 /** Bytes of file contents read for one API commit; past it, none are read (the commit goes by git push). */
@@ -26,6 +26,19 @@ export type { PreparedCommit } from "./git-prepared-commit.js";
 /** Transports git may use: no `ext::` (runs commands) or `fd::`, whatever URL a config or event carries. */
 const ALLOWED_PROTOCOLS = "https:http:ssh:git:file";
 
+/** What the parts of {@link createGit} share: the runner, the committer and what is known about each checkout. */
+interface GitState {
+  run: GitRun;
+  who(dir: string): Promise<GitIdentity>;
+  /** The URL a checkout was cloned from (token-bearing commands go there, never to a remote its config names). */
+  cloneUrl(dir: string): string | undefined;
+  setCloneUrl(dir: string, url: string): void;
+  /** The commit this object last made in a checkout, while nothing else it ran could have moved HEAD since. */
+  madeHead(dir: string): string | undefined;
+  forgetHead(dir: string): void;
+  remember(dir: string, sha: string): void;
+}
+
 /**
  * Every git operation the coder and the App need, over the project's single exec door with an explicit
  * environment (no ambient GIT_*, no prompts, tokens only as per-command headers, output redacted).
@@ -36,24 +49,39 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
   // With a configured committer, any command (also through `run`) commits as the bot by default.
   const identityArgs = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
   const run = createGitRunner(exec, { GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS }, identityArgs);
-  const who = (dir: string) => resolveIdentity(run, dir, committer);
   // Clone URLs by checkout: token-bearing commands go to this URL from a clean git dir, never to a remote the
   // checkout's (repository-writable) config names.
   const cloneUrls = new Map<string, string>();
-  const cloneUrl = (dir: string) => cloneUrls.get(path.resolve(dir));
   // The commit this object last made in a checkout, while nothing else it ran could have moved HEAD since: `push`
   // then needs no `rev-parse HEAD`. Any other command through this object forgets it.
   const madeHead = new Map<string, string>();
-  const forgetHead = (dir: string) => madeHead.delete(path.resolve(dir));
-  const remember = (dir: string, sha: string) => madeHead.set(path.resolve(dir), sha);
-
+  const state: GitState = {
+    run,
+    who: (dir) => resolveIdentity(run, dir, committer),
+    cloneUrl: (dir) => cloneUrls.get(path.resolve(dir)),
+    setCloneUrl: (dir, url) => void cloneUrls.set(path.resolve(dir), url),
+    madeHead: (dir) => madeHead.get(path.resolve(dir)),
+    forgetHead: (dir) => void madeHead.delete(path.resolve(dir)),
+    remember: (dir, sha) => void madeHead.set(path.resolve(dir), sha),
+  };
   return {
     /** Any git command (same env, redaction and error rules); for callers with needs not covered below. */
     run: ((cwd, args, options) => {
-      forgetHead(cwd);
+      state.forgetHead(cwd);
       return run(cwd, args, options);
     }) as typeof run,
+    ...cloneOperations(state),
+    ...remoteOperations(state),
+    ...queryOperations(state),
+    ...commitOperations(state),
+  };
+}
 
+export type Git = ReturnType<typeof createGit>;
+
+/** Clone a repository, or adopt a checkout made elsewhere: either way this object then knows its clone URL. */
+function cloneOperations({ run, setCloneUrl }: GitState) {
+  return {
     /**
      * Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. With
      * `mirror` and depth 1, the checkout is made from the repository's mirror in the cache (see `cloneFromMirror`),
@@ -77,7 +105,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
           req.mirror,
         );
         if (made.ok) {
-          cloneUrls.set(dir, req.url);
+          setCloneUrl(dir, req.url);
           return;
         }
         req.mirror.onFallback?.(made.reason);
@@ -88,7 +116,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
         ["clone", "--quiet", ...shallow, "--branch", req.branch, "--single-branch", "--no-tags", "--", req.url, dir],
         { token: req.token },
       );
-      cloneUrls.set(dir, req.url);
+      setCloneUrl(dir, req.url);
     },
 
     /**
@@ -96,42 +124,18 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
      * pushes and fetches go to `url`, from a clean git dir as always. The caller has checked the checkout's origin.
      */
     adopt(dir: string, url: string): void {
-      cloneUrls.set(path.resolve(dir), url);
+      setCloneUrl(dir, url);
     },
+  };
+}
 
-    /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
-    async fetch(req: {
-      dir: string;
-      branch: string;
-      token?: string;
-      depth?: number;
-      remote?: string;
-    }): Promise<string> {
-      forgetHead(req.dir);
-      const remote = req.remote ?? "origin";
-      const tracking = `refs/remotes/${remote}/${req.branch}`;
-      const depth = req.depth ? ["--depth", String(req.depth)] : [];
-      if (req.token) {
-        const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
-        try {
-          const tip = await transport.fetch(req.branch, depth);
-          await run(req.dir, ["update-ref", tracking, tip]);
-          return tip;
-        } finally {
-          await transport.close();
-        }
-      }
-      await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], {
-        token: req.token,
-      });
-      return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
-    },
+/** Fetch, push and ask the remote: token-bearing commands go to the clone URL from a clean git dir. */
+function remoteOperations({ run, who, cloneUrl, madeHead, forgetHead }: GitState) {
+  /** Fetch one remote branch into `refs/remotes/origin/<branch>`; returns its tip. */
+  const fetch = (req: FetchRequest): Promise<string> => fetchBranch({ run, cloneUrl, forgetHead }, req);
 
-    async headSha(dir: string): Promise<string> {
-      return (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
-    },
-
-    currentBranch: (dir: string) => currentBranch(run, dir),
+  return {
+    fetch,
     async defaultRemoteBranch(dir: string, opts?: { token?: string; remote?: string }): Promise<string | null> {
       const local = await defaultRemoteBranch(run, dir, {
         ...(opts?.remote ? { remote: opts.remote } : {}),
@@ -150,12 +154,70 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
         await clean.close();
       }
     },
+
+    /** Push HEAD to `branch` without force; if the remote moved, fetch + rebase once and push again. */
+    async push(req: PushRequest): Promise<void> {
+      const url = cloneUrl(req.dir);
+      const head = madeHead(req.dir);
+      forgetHead(req.dir);
+      await pushBranch(run, req, {
+        committer: await who(req.dir),
+        ...(url ? { cloneUrl: url } : {}),
+        ...(head ? { head } : {}),
+      });
+    },
+
+    /**
+     * Issue #34: after GitHub made the commit `oid` (the same tree as HEAD) on `branch`, fetch it and move HEAD there
+     * without touching the files, so the checkout matches the remote (a workflow's later steps see GitHub's commit).
+     */
+    async adoptRemoteCommit(req: { dir: string; branch: string; oid: string; token: string }): Promise<void> {
+      await fetch({ dir: req.dir, branch: req.branch, token: req.token });
+      await run(req.dir, ["reset", "--quiet", "--soft", req.oid]);
+    },
+  };
+}
+
+/** Read-only questions about a checkout: its HEAD, branch, status, history and diffs. */
+function queryOperations({ run }: GitState) {
+  return {
+    async headSha(dir: string): Promise<string> {
+      return (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
+    },
+
+    currentBranch: (dir: string) => currentBranch(run, dir),
     statusPorcelain: (dir: string) => statusPorcelain(run, dir),
     log: (dir: string, n: number, rev?: string) => log(run, dir, n, rev),
     /** Recent commits as the paths each changed, for the map's co-change signal; [] without history. */
     changeHistory: (dir: string, n?: number) => changeHistory(run, dir, n),
     isAncestor: (dir: string, ancestor: string, descendant: string) => isAncestor(run, dir, ancestor, descendant),
 
+    /** Added/removed lines per path between two revisions, or `from` and the work tree (untracked counted) when `to` is omitted. */
+    diffStats: (dir: string, from: string, to?: string, paths: readonly string[] = []) =>
+      diffStats(run, dir, from, to, paths),
+
+    /** "Added <file>" lines plus the diff against HEAD of these paths, new files included (for commit messages). */
+    diffText: (dir: string, paths: readonly string[]) => diffText(run, dir, paths),
+
+    /** The newest commits, `{ sha, message }` (see `log` for author and subject). */
+    async recentCommits(dir: string, n: number): Promise<{ sha: string; message: string }[]> {
+      return (await log(run, dir, n)).map(({ sha, message }) => ({ sha, message }));
+    },
+
+    /** Issue #34: a commit's parent, message, changes and new contents, for GitHub's commit API. */
+    readCommit: (dir: string, sha: string, maxBytes = API_COMMIT_READ_LIMIT) =>
+      readCommitChanges(run, dir, sha, maxBytes),
+
+    /** The commits after `base` as an mbox patch series (offered when a push is impossible). */
+    async formatPatch(dir: string, base: string): Promise<string> {
+      return (await run(dir, ["format-patch", "--stdout", `${base}..HEAD`])).stdout;
+    },
+  };
+}
+
+/** Branch, commit and revert: each remembers (or forgets) the HEAD this object made, for `push`. */
+function commitOperations({ run, who, forgetHead, remember }: GitState) {
+  return {
     /** Create `branch` at `startPoint` (default HEAD) and check it out. */
     async checkoutNewBranch(dir: string, branch: string, startPoint?: string): Promise<void> {
       forgetHead(dir);
@@ -200,30 +262,6 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       };
     },
 
-    /** Added/removed lines per path between two revisions, or `from` and the work tree (untracked counted) when `to` is omitted. */
-    diffStats: (dir: string, from: string, to?: string, paths: readonly string[] = []) =>
-      diffStats(run, dir, from, to, paths),
-
-    /** "Added <file>" lines plus the diff against HEAD of these paths, new files included (for commit messages). */
-    diffText: (dir: string, paths: readonly string[]) => diffText(run, dir, paths),
-
-    /** Push HEAD to `branch` without force; if the remote moved, fetch + rebase once and push again. */
-    async push(req: PushRequest): Promise<void> {
-      const url = cloneUrl(req.dir);
-      const head = madeHead.get(path.resolve(req.dir));
-      forgetHead(req.dir);
-      await pushBranch(run, req, {
-        committer: await who(req.dir),
-        ...(url ? { cloneUrl: url } : {}),
-        ...(head ? { head } : {}),
-      });
-    },
-
-    /** The newest commits, `{ sha, message }` (see `log` for author and subject). */
-    async recentCommits(dir: string, n: number): Promise<{ sha: string; message: string }[]> {
-      return (await log(run, dir, n)).map(({ sha, message }) => ({ sha, message }));
-    },
-
     /** `git revert` one commit as a new commit with these trailers; refuses on a dirty checkout. Returns the new sha. */
     async revertCommit(dir: string, sha: string, trailers: readonly string[] = []): Promise<string> {
       forgetHead(dir);
@@ -235,25 +273,38 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
       forgetHead(dir);
       return revertCommit(run, dir, sha, await who(dir), trailers);
     },
-
-    /**
-     * Issue #34: after GitHub made the commit `oid` (the same tree as HEAD) on `branch`, fetch it and move HEAD there
-     * without touching the files, so the checkout matches the remote (a workflow's later steps see GitHub's commit).
-     */
-    async adoptRemoteCommit(req: { dir: string; branch: string; oid: string; token: string }): Promise<void> {
-      await this.fetch({ dir: req.dir, branch: req.branch, token: req.token });
-      await run(req.dir, ["reset", "--quiet", "--soft", req.oid]);
-    },
-
-    /** Issue #34: a commit's parent, message, changes and new contents, for GitHub's commit API. */
-    readCommit: (dir: string, sha: string, maxBytes = API_COMMIT_READ_LIMIT) =>
-      readCommitChanges(run, dir, sha, maxBytes),
-
-    /** The commits after `base` as an mbox patch series (offered when a push is impossible). */
-    async formatPatch(dir: string, base: string): Promise<string> {
-      return (await run(dir, ["format-patch", "--stdout", `${base}..HEAD`])).stdout;
-    },
   };
 }
 
-export type Git = ReturnType<typeof createGit>;
+interface FetchRequest {
+  dir: string;
+  branch: string;
+  token?: string;
+  depth?: number;
+  remote?: string;
+}
+
+/** `git fetch` of one branch into its tracking ref: with a token, from a clean git dir to the clone URL. */
+async function fetchBranch(
+  { run, cloneUrl, forgetHead }: Pick<GitState, "run" | "cloneUrl" | "forgetHead">,
+  req: FetchRequest,
+): Promise<string> {
+  forgetHead(req.dir);
+  const remote = req.remote ?? "origin";
+  const tracking = `refs/remotes/${remote}/${req.branch}`;
+  const depth = req.depth ? ["--depth", String(req.depth)] : [];
+  if (req.token) {
+    const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
+    try {
+      const tip = await transport.fetch(req.branch, depth);
+      await run(req.dir, ["update-ref", tracking, tip]);
+      return tip;
+    } finally {
+      await transport.close();
+    }
+  }
+  await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], {
+    token: req.token,
+  });
+  return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
+}

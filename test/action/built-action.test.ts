@@ -13,6 +13,7 @@ import {
 import { testExec } from "../helpers/test-exec.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
+import { pollUntil } from "../helpers/wait-until.js";
 
 const ROOT = path.resolve(".");
 const MAIN = path.join(ROOT, "dist/cli/main.js");
@@ -512,13 +513,11 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
 
       const result = await runAction(rig, "workflow_dispatch", p, { INPUT_MESSAGE: "make add add" }, (child) => {
         // Cancel once the model has been asked (the run is in its longest stage).
-        const poll = setInterval(() => {
-          if (r.llm.requests.length > 0) {
-            clearInterval(poll);
-            child.kill("SIGINT");
-          }
-        }, 50);
-        child.on("close", () => clearInterval(poll));
+        let closed = false;
+        child.on("close", () => (closed = true));
+        void pollUntil(() => r.llm.requests.length > 0 || closed).then(
+          (asked) => asked && !closed && child.kill("SIGINT"),
+        );
       });
 
       expect(result.code).toBe(0);

@@ -12,6 +12,7 @@ import { baseEnv } from "../../src/exec/base-env.js";
 import { createSandboxedExec } from "../../src/exec/sandbox.js";
 import { describeWith, has } from "../helpers/needs.js";
 import { ensureTestImage, IMAGE_MARKER, TEST_IMAGE } from "../helpers/podman-test-image.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const engine: ContainerEngine = {
   kind: "podman",
@@ -142,8 +143,10 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     const cancel = new AbortController();
     const running = sh(s, "sleep 300", { signal: cancel.signal });
     // Abort once the command runs inside (its process shows in the container).
-    for (let i = 0; i < 200 && !podman("top", s.name).stdout.includes("sleep 300"); i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(
+      () => podman("top", s.name).stdout.includes("sleep 300"),
+      () => `sleep 300 never showed in the container:\n${podman("top", s.name).stdout}`,
+    );
     cancel.abort();
     await running;
     expect(containersNamed(s.name)).toBe("");

@@ -2,7 +2,8 @@ import path from "node:path";
 import { createExec, type ExecOptions } from "../../src/exec/create-exec.js";
 import type { Exec } from "../../src/exec/types.js";
 import { CLI_MAIN } from "../helpers/cli-entry.js";
-import { survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
+import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 // The contract holds for both ways a process is started: here (createExec), and by the built spawn helper a job
 // process uses (exec/spawn-helper), whose child entry is the built one, as in the app.
@@ -74,15 +75,18 @@ describe.each(implementations)("%s", (_name, createExec) => {
     it("kills the process group when the signal aborts", async () => {
       const exec = createExec({ sourceEnv: { PATH: process.env.PATH } });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
       const n = uniqueSleep();
-      const r = await exec.run({
+      const running = exec.run({
         command: `sleep ${n}; echo never`,
         shell: true,
         cwd: "/tmp",
         signal: controller.signal,
         timeoutMs: 10_000,
       });
+      // Aborted once the command runs (its sleep shows among the host's processes).
+      await waitUntil(() => pidsWithArg(n).length > 0, "the command to start");
+      controller.abort();
+      const r = await running;
       expect(r.output).not.toContain("never");
       expect(r.timedOut).toBe(false);
       expect(await survivorsOf(n)).toEqual([]);

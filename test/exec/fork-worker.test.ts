@@ -5,6 +5,7 @@ import type { ForkWorkerOptions } from "../../src/exec/fork-worker.js";
 import { JobStopped } from "../../src/exec/job-stopped.js";
 import { builtScript } from "../helpers/build-once.js";
 import { CLI_MAIN } from "../helpers/cli-entry.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 // The built module (jest's global setup built it), as the app runs it: its job processes start on the built child
 // entry and load the fixture built to JavaScript, instead of compiling TypeScript through tsx in each process.
@@ -73,10 +74,6 @@ describe("createForkPool", () => {
       return false; // ESRCH: no such process
     }
   };
-  const waitFor = async (ok: () => boolean) => {
-    for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
-    return ok();
-  };
 
   it("hands each job to a process started (and preloaded) ahead, a fresh one per job", async () => {
     const pool = createForkPool(base);
@@ -114,9 +111,9 @@ describe("createForkPool", () => {
       return { stop, outcome, ready: () => ready };
     };
     try {
-      expect(await waitFor(() => pool.idlePid() !== undefined)).toBe(true);
+      await waitUntil(() => pool.idlePid() !== undefined, "the pool never started its spare process");
       const job = waitJob();
-      expect(await waitFor(job.ready)).toBe(true);
+      await waitUntil(job.ready, "the job never reported it was running");
       // While the job runs (its clone and map would compete with a spare's start-up), no spare is started.
       expect(pool.idlePid()).toBeUndefined();
       job.stop.abort();
@@ -127,11 +124,11 @@ describe("createForkPool", () => {
     }
     const quick = createForkPool({ ...base, refillDelayMs: 200 });
     try {
-      expect(await waitFor(() => quick.idlePid() !== undefined)).toBe(true);
+      await waitUntil(() => quick.idlePid() !== undefined, "the pool never started a spare process");
       const stop = new AbortController();
       const outcome = quick.run({ module, input: { mode: "wait" }, signal: stop.signal, graceMs: 2_000 });
       // A long job does not keep the pool empty: the spare comes after the delay.
-      expect(await waitFor(() => quick.idlePid() !== undefined)).toBe(true);
+      await waitUntil(() => quick.idlePid() !== undefined, "the pool never started a spare process");
       stop.abort();
       await outcome;
     } finally {
@@ -147,7 +144,10 @@ describe("createForkPool", () => {
         pool.run({ module, input: { mode: "preloaded" }, signal: new AbortController().signal, graceMs: 2_000 });
       const first = await job();
       expect(first).toMatchObject({ kind: "done", result: { preloaded: true } });
-      await new Promise((r) => setTimeout(r, 200));
+      // Past the moment a pool with spares refills: the job's process has exited (a refill's other trigger, the
+      // 50 ms refillDelayMs from the job's start, is shorter than any forked Node process's start-up and run).
+      const firstPid = (first as { result: { pid: number } }).result.pid;
+      await waitUntil(() => !alive(firstPid), `the first job's process ${firstPid} did not exit`);
       expect(pool.idlePid()).toBeUndefined();
       const second = await job();
       expect((second as { result: { pid: number } }).result.pid).not.toBe(
@@ -164,7 +164,7 @@ describe("createForkPool", () => {
     const marker = path.join(dir, "died");
     const pool = createForkPool({ ...base, env: { ...base.env, DIE_ONCE: marker } });
     try {
-      expect(await waitFor(() => pool.idlePid() === undefined)).toBe(true);
+      await waitUntil(() => pool.idlePid() === undefined, "the spare process stayed listed after it died");
       expect(await readFile(marker, "utf8")).toBe("died");
       const outcome = await pool.run({
         module,
@@ -176,7 +176,7 @@ describe("createForkPool", () => {
       const next = pool.idlePid();
       expect(next).toBeDefined();
       pool.close();
-      expect(await waitFor(() => !alive(next!))).toBe(true);
+      await waitUntil(() => !alive(next!), "the spare process outlived close()");
       expect(pool.idlePid()).toBeUndefined();
     } finally {
       pool.close();

@@ -11,6 +11,7 @@ import { createCoderDeps } from "../../src/run/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { describeWith } from "../helpers/needs.js";
 import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const exec = createExec({ sourceEnv: process.env });
 const log = pino({ level: "silent" });
@@ -100,7 +101,10 @@ describeWith("bubblewrap", "the check exec's bubblewrap sandbox", () => {
     );
     // A stand-in for the app: a shell that starts the sandbox and is then killed without any chance to clean up.
     const app = spawn("sh", ["-c", '"$@" & wait', "sh", req.command, ...req.args!], { stdio: "ignore" });
-    while (pidsWithArg(n).length < 2) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(
+      () => pidsWithArg(n).length >= 2,
+      () => `both sleeps never ran inside the sandbox (pids: ${pidsWithArg(n).join(", ")})`,
+    );
     process.kill(app.pid!, "SIGKILL");
     expect(await survivorsOf(n)).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { gzipSync } from "node:zlib";
 import { createHttpFetch } from "../../src/github/http-fetch.js";
 import { tokenOctokit } from "../../src/github/token-octokit.js";
 import { createSecretRedactor } from "../../src/security/redact-secrets.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 interface Seen {
   method: string;
@@ -122,10 +123,13 @@ describe("createHttpFetch", () => {
   });
 
   it("an abort rejects with an AbortError; a refused connection with fetch's TypeError and the socket's error as cause", async () => {
-    const s = await server(() => undefined); // never answers
+    let arrived = false;
+    const s = await server(() => void (arrived = true)); // never answers
     const controller = new AbortController();
     const pending = fetch(`${s.url}/slow`, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the request is at the server (waiting on its answer).
+    await waitUntil(() => arrived, "the request to reach the server");
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
     const closed = await serve(() => undefined);
     await closed.close();

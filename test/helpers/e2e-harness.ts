@@ -11,7 +11,8 @@ import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../src/demo
 import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
 import { TEST_APP_KEY } from "./build-once.js";
 import { CLI_MAIN } from "./cli-entry.js";
-import { POLL_MS, WAIT_MS } from "./timeouts.js";
+import { WAIT_MS } from "./timeouts.js";
+import { pollUntil, waitUntil } from "./wait-until.js";
 import {
   startScriptedLlmServer,
   type ScriptedLlmServer,
@@ -211,14 +212,10 @@ export async function startE2EApp(
     const from = out.length;
     child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
-    const deadline = Date.now() + WAIT_MS;
-    for (;;) {
-      if (out.slice(from).includes("aider-bot listening on")) break;
-      if (exited() || Date.now() > deadline) {
-        await close();
-        throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out.slice(from)}`);
-      }
-      await new Promise((r) => setTimeout(r, POLL_MS));
+    const listening = () => out.slice(from).includes("aider-bot listening on");
+    if (!(await pollUntil(() => listening() || exited())) || !listening()) {
+      await close();
+      throw new Error(`the app did not start within ${WAIT_MS} ms:\n${out.slice(from)}`);
     }
   };
   await launch();
@@ -235,24 +232,19 @@ export async function startE2EApp(
     w.child.stdout!.on("data", (d: Buffer) => (w.out += d.toString()));
     w.child.stderr!.on("data", (d: Buffer) => (w.out += d.toString()));
     workers.push(w);
-    const deadline = Date.now() + WAIT_MS;
-    while (!w.out.includes("aider-bot worker ready")) {
-      if (w.child.exitCode !== null || Date.now() > deadline) {
-        await close();
-        throw new Error(`worker ${i} did not start within ${WAIT_MS} ms:\n${w.out}`);
-      }
-      await new Promise((r) => setTimeout(r, POLL_MS));
+    const ready = () => w.out.includes("aider-bot worker ready");
+    if (!(await pollUntil(() => ready() || w.child.exitCode !== null)) || !ready()) {
+      await close();
+      throw new Error(`worker ${i} did not start within ${WAIT_MS} ms:\n${w.out}`);
     }
   }
   const base = `http://127.0.0.1:${port}`;
   const idle = async (timeoutMs = WAIT_MS) => {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
+    const quiet = async () => {
       const stats = (await (await fetch(`${base}/healthz`)).json()) as { running: number; queued: number };
-      if (stats.running === 0 && stats.queued === 0) return;
-      if (Date.now() > end) throw new Error(`jobs still running after ${timeoutMs} ms\n${out.slice(-4000)}`);
-      await new Promise((r) => setTimeout(r, POLL_MS));
-    }
+      return stats.running === 0 && stats.queued === 0;
+    };
+    await waitUntil(quiet, () => `jobs still running\n${out.slice(-4000)}`, timeoutMs);
   };
   let commentIds = 500;
   const scenario = async (spec: ScenarioSpec): Promise<E2E> => {

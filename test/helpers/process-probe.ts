@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { pollUntil } from "./wait-until.js";
 
 /** Host pids whose command line contains `marker` (read from /proc). */
 export function pidsWithArg(marker: string): number[] {
@@ -14,13 +15,9 @@ export function pidsWithArg(marker: string): number[] {
   return out;
 }
 
-/** Poll (without sleeping on a fixed delay first) until no process carries `marker`; the survivors after ~5 s. */
+/** Poll (without sleeping on a fixed delay first) until no process carries `marker`; the survivors after 5 s. */
 export async function survivorsOf(marker: string): Promise<number[]> {
-  for (let i = 0; i < 100; i++) {
-    if (pidsWithArg(marker).length === 0) return [];
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return pidsWithArg(marker);
+  return (await pollUntil(() => pidsWithArg(marker).length === 0, 5_000)) ? [] : pidsWithArg(marker);
 }
 
 /** A unique `sleep` duration to find a test's processes by (seconds; long enough to outlive the test). */

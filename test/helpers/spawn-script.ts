@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { builtScript, TEST_SCRIPTS } from "./build-once.js";
+import { waitUntil } from "./wait-until.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -54,16 +55,14 @@ export function spawnScript(script: string, args: string[]): ScriptProcess {
     stderr: () => err,
     exited,
     async waitFor(match, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = events.find(match);
-        if (found) return found;
-        if (Date.now() > deadline)
-          throw new Error(
-            `${script}: no matching event after ${timeoutMs} ms; events: ${JSON.stringify(events)}\nstderr: ${err}`,
-          );
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await waitUntil(
+        () => events.some(match),
+        () => `${script}: no matching event; events: ${JSON.stringify(events)}\nstderr: ${err}`,
+        timeoutMs,
+      );
+      const found = events.find(match);
+      if (!found) throw new Error(`${script}: a matching event was seen, then not found`); // events only grow
+      return found;
     },
   };
 }

@@ -7,7 +7,7 @@ import type { JobEngine } from "../../src/jobs/job-engine.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
 import { describeWith } from "../helpers/needs.js";
-import { startRedisServer } from "./redis-server.js";
+import { startRedisServer, watchCommands } from "./redis-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 /** Poll for `condition` (the suite's one polling helper); a timeout says what was awaited and, with `seen`, what was seen. */
@@ -272,7 +272,11 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
       );
       // GitHub's redelivery is a duplicate: the job was recorded before the receiver answered.
       expect(await receiver().enqueue(died)).toBe(false);
-      await new Promise((r) => setTimeout(r, 300)); // several more sweeps
+      const sweeps = await watchCommands(
+        redis.url,
+        (c) => c[0] === "zrangebyscore" && c[1] === `${prefix}:x:outbox-at`,
+      );
+      await until(() => sweeps.count() >= 3, "three more sweeps of the outbox").finally(sweeps.close);
       expect(log().filter((l) => l === "start died")).toHaveLength(1);
       expect(await raw.hlen(`${prefix}:x:outbox`)).toBe(0);
     } finally {
@@ -289,7 +293,9 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
     engines.push(slow);
     expect(await slow.enqueue(job("first", "o/r#5", { workMs: 1 }))).toBe(true);
     expect(await receiver().enqueue(job("second", "o/r#5", { workMs: 1 }))).toBe(true);
-    await new Promise((r) => setTimeout(r, 300)); // the worker has looked at `second` (and waited) several times
+    const headChecks = await watchCommands(redis.url, (c) => c[0] === "lindex" && c[1] === `${prefix}:x:key:o/r#5`);
+    // The worker has looked at `second` (and waited) several times.
+    await until(() => headChecks.count() >= 3, "three head checks of the key").finally(headChecks.close);
     expect(log().filter((l) => l.endsWith("#5") || l.includes("first") || l.includes("second"))).toEqual([]);
     quiet();
     await until(() => log().includes("end second"), "both jobs to run");

@@ -152,8 +152,12 @@ describeWith("redis", "redis intake (batched enqueue, real redis-server)", () =>
     expect(await r.enqueue(job("s1", "o/r#1"))).toBe(true);
     // The move waits on the intake: the shutdown begins before it can start, and must wait for it.
     const closing = r.shutdown(0);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    let closed = false;
+    void closing.then(() => (closed = true));
+    // The shutdown has begun (new work is refused) and waits: the record is still in the outbox.
+    expect(await r.enqueue(job("s2", "o/r#2"))).toBe(false);
     expect(await inOutbox("s1")).toBe(true);
+    expect(closed).toBe(false);
     quiet();
     await closing;
     expect(await queued("s1")).toBe(true);

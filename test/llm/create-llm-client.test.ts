@@ -5,6 +5,7 @@ import { pino } from "pino";
 import { createLlmClient, type LlmClientOptions } from "../../src/llm/create-llm-client.js";
 import { LlmError } from "../../src/llm/llm-error.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const KEY = "sk-test-secret-key-0123456789";
 
@@ -223,7 +224,9 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
       messages: [{ role: "user", content: "hi" }],
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the request is at the server (which holds its answer for 600 ms).
+    await waitUntil(() => server.requests.length > 0, "the request to reach the server");
+    controller.abort();
     expect(await failure(pending)).toMatchObject({ kind: "aborted" });
     expect(sleeps).toHaveLength(0);
   });

@@ -7,6 +7,7 @@ import { countTokens, loadTokenizer } from "../../src/llm/count-tokens.js";
 import { buildRepoMap } from "../../src/repomap/build-repo-map.js";
 import { listRepoFiles } from "../../src/workspace/list-repo-files.js";
 import { contentHash } from "../../src/repomap/tag-cache.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const SAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/repomap/sample");
 let root: string;
@@ -135,7 +136,7 @@ describe("buildRepoMap on the multi-language sample", () => {
     // Git's second answer, released by the test: the early map is ready before it.
     const later = () => {
       let answer: (modified: ReadonlySet<string> | null) => void = () => {};
-      const promise = new Promise<ReadonlySet<string> | null>((resolve) => (answer = resolve));
+      const promise = new WatchedPromise<ReadonlySet<string> | null>((resolve) => (answer = resolve));
       return { promise, answer };
     };
     try {
@@ -153,12 +154,14 @@ describe("buildRepoMap on the multi-language sample", () => {
         contentIds: ids,
         modifiedSinceIds: clean.promise,
       });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      let settled = false;
+      void building.then(() => (settled = true));
+      // The early map is built and the build now waits for git's answer: it does not end without it.
+      await waitUntil(() => clean.promise.waited, "the build to wait for git's answer");
+      expect(settled).toBe(false);
       clean.answer(new Set(["README.md"].filter((f) => !ids.has(f))));
       const early = await building;
       expect(early.stats.parsed).toBe(0);
-      // Its time includes waiting for git's answer (released after 50 ms).
-      expect(early.stats.ms).toBeGreaterThanOrEqual(45);
       expect(early.text).toBe(first.text);
       expect((await stat(path.join(cacheDir, "tags.bin"))).mtimeMs).toBe(saved);
 
@@ -305,3 +308,15 @@ describe("buildRepoMap on a checkout with committed symbolic links", () => {
     }
   });
 });
+
+/** A promise that notes when it is first waited on (`await` calls `then` on a Promise subclass). */
+class WatchedPromise<T> extends Promise<T> {
+  waited = false;
+  override then<A = T, B = never>(
+    onFulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    this.waited = true;
+    return super.then(onFulfilled, onRejected);
+  }
+}

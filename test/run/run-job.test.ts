@@ -5,6 +5,7 @@ import { runJob, type RunJobDeps } from "../../src/run/run-job.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { changedResult, runSettings } from "../helpers/run-fixtures.js";
+import { pollUntil } from "../helpers/wait-until.js";
 
 const settings = runSettings();
 const prTarget = {
@@ -153,10 +154,9 @@ describe("runJob", () => {
       ...h.deps,
       github: {
         ...h.deps.github,
-        // Answers a little later: a run that awaited it before cloning would begin its clone only after this.
+        // Answers only once the clone has begun: a run that awaited it before cloning never would.
         startCheckRun: async () => {
-          await new Promise((r) => setTimeout(r, 20));
-          cloneBeganFirst = cloneStarted;
+          cloneBeganFirst = await pollUntil(() => cloneStarted);
           return 7;
         },
         react: async () => Promise.reject(new Error("reactions are down")),

@@ -145,102 +145,137 @@ function callFunction(name: string, args: ExprValue[]): ExprValue {
 export function evaluateExpression(src: string, ctx: ExprContext): ExprValue {
   const tokens = tokenize(src);
   if (!tokens) return UNKNOWN;
-  let pos = 0;
-  const peek = () => tokens[pos];
-  const isOp = (v: string) => peek()?.t === "op" && peek()!.v === v;
-  const fail = (): never => {
-    throw new SyntaxError(src);
-  };
+  const parser = new ExpressionParser(src, tokens, ctx);
+  try {
+    const value = parser.or();
+    return parser.atEnd() ? value : UNKNOWN;
+  } catch {
+    return UNKNOWN;
+  }
+}
 
-  const primary = (): ExprValue => {
-    const tok = tokens[pos++] ?? fail();
+/**
+ * A recursive-descent evaluator over one expression's tokens, lowest precedence first: `||`, `&&`, comparisons,
+ * `!`, then primaries (literals, parentheses, calls, context names with `.name`/`[key]` accessors). Throws a
+ * SyntaxError on a malformed expression (the caller's {@link UNKNOWN}).
+ */
+class ExpressionParser {
+  private pos = 0;
+
+  constructor(
+    private readonly src: string,
+    private readonly tokens: Token[],
+    private readonly ctx: ExprContext,
+  ) {}
+
+  atEnd(): boolean {
+    return this.pos === this.tokens.length;
+  }
+
+  or(): ExprValue {
+    let left = this.and();
+    while (this.takeOp("||")) {
+      const right = this.and();
+      left = left === UNKNOWN ? UNKNOWN : truthy(left) ? left : right;
+    }
+    return left;
+  }
+
+  private and(): ExprValue {
+    let left = this.comparison();
+    while (this.takeOp("&&")) {
+      const right = this.comparison();
+      left = left === UNKNOWN ? (right === UNKNOWN || truthy(right) ? UNKNOWN : right) : truthy(left) ? right : left;
+    }
+    return left;
+  }
+
+  private comparison(): ExprValue {
+    const left = this.unary();
+    const tok = this.tokens[this.pos];
+    if (tok?.t === "op" && ["==", "!=", "<", ">", "<=", ">="].includes(tok.v)) {
+      this.pos++;
+      return compare(left, this.unary(), tok.v);
+    }
+    return left;
+  }
+
+  private unary(): ExprValue {
+    if (this.takeOp("!")) {
+      const v = this.unary();
+      return v === UNKNOWN ? UNKNOWN : !truthy(v);
+    }
+    return this.primary();
+  }
+
+  private primary(): ExprValue {
+    const tok = this.next();
     if (tok.t === "str" || tok.t === "num") return tok.v;
     if (tok.t === "op" && tok.v === "(") {
-      const v = or();
-      if (!isOp(")")) fail();
-      pos++;
+      const v = this.or();
+      this.expectOp(")");
       return v;
     }
-    if (tok.t !== "id") return fail();
+    if (tok.t !== "id") return this.fail();
     const word = tok.v;
-    if (isOp("(")) {
-      pos++;
-      const args: ExprValue[] = [];
-      if (!isOp(")")) {
-        for (;;) {
-          args.push(or());
-          if (isOp(",")) pos++;
-          else break;
-        }
-      }
-      if (!isOp(")")) fail();
-      pos++;
-      return callFunction(word, args);
-    }
+    if (this.takeOp("(")) return callFunction(word, this.callArgs());
     if (word === "true") return true;
     if (word === "false") return false;
     if (word === "null") return null;
-    let value: ExprValue = word in ctx ? ctx[word]! : UNKNOWN;
+    return this.accessors(word in this.ctx ? this.ctx[word]! : UNKNOWN);
+  }
+
+  /** A call's arguments, after its `(`, through its `)`. */
+  private callArgs(): ExprValue[] {
+    const args: ExprValue[] = [];
+    if (!this.isOp(")")) {
+      do args.push(this.or());
+      while (this.takeOp(","));
+    }
+    this.expectOp(")");
+    return args;
+  }
+
+  /** `value` read through the `.name`, `.*` and `[key]` accessors that follow it. */
+  private accessors(value: ExprValue): ExprValue {
     for (;;) {
-      if (isOp(".")) {
-        pos++;
-        const next = tokens[pos++] ?? fail();
+      if (this.takeOp(".")) {
+        const next = this.next();
         if (next.t === "op" && next.v === "*") {
           value = UNKNOWN;
           continue;
         }
-        if (next.t !== "id") fail();
-        value = member(value, (next as { v: string }).v);
-      } else if (isOp("[")) {
-        pos++;
-        const key = or();
-        if (!isOp("]")) fail();
-        pos++;
+        if (next.t !== "id") return this.fail();
+        value = member(value, next.v);
+      } else if (this.takeOp("[")) {
+        const key = this.or();
+        this.expectOp("]");
         value = key === UNKNOWN ? UNKNOWN : member(value, exprText(key) ?? "");
-      } else break;
+      } else return value;
     }
-    return value;
-  };
-  const unary = (): ExprValue => {
-    if (isOp("!")) {
-      pos++;
-      const v = unary();
-      return v === UNKNOWN ? UNKNOWN : !truthy(v);
-    }
-    return primary();
-  };
-  const comparison = (): ExprValue => {
-    const left = unary();
-    const tok = peek();
-    if (tok?.t === "op" && ["==", "!=", "<", ">", "<=", ">="].includes(tok.v)) {
-      pos++;
-      return compare(left, unary(), tok.v);
-    }
-    return left;
-  };
-  const and = (): ExprValue => {
-    let left = comparison();
-    while (isOp("&&")) {
-      pos++;
-      const right = comparison();
-      left = left === UNKNOWN ? (right === UNKNOWN || truthy(right) ? UNKNOWN : right) : truthy(left) ? right : left;
-    }
-    return left;
-  };
-  const or = (): ExprValue => {
-    let left = and();
-    while (isOp("||")) {
-      pos++;
-      const right = and();
-      left = left === UNKNOWN ? UNKNOWN : truthy(left) ? left : right;
-    }
-    return left;
-  };
-  try {
-    const value = or();
-    return pos === tokens.length ? value : UNKNOWN;
-  } catch {
-    return UNKNOWN;
+  }
+
+  private next(): Token {
+    return this.tokens[this.pos++] ?? this.fail();
+  }
+
+  private isOp(v: string): boolean {
+    const tok = this.tokens[this.pos];
+    return tok?.t === "op" && tok.v === v;
+  }
+
+  private takeOp(v: string): boolean {
+    if (!this.isOp(v)) return false;
+    this.pos++;
+    return true;
+  }
+
+  private expectOp(v: string): void {
+    if (!this.takeOp(v)) this.fail();
+  }
+
+  private fail(): never {
+    throw new SyntaxError(this.src);
   }
 }
 
