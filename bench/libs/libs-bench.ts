@@ -4,6 +4,11 @@
  * "Libraries and hand-written code".
  */
 const PIECES: Record<string, () => Promise<void>> = {
+  http: async () => (await import("./http-bench.js")).runHttpBench(),
+  tokens: async () => (await import("./tokens-bench.js")).runTokensBench(),
+  kill: async () => (await import("./kill-bench.js")).runKillBench(),
+  retries: async () => (await import("./retries-bench.js")).runRetriesBench(),
+  pool: async () => (await import("./pool-bench.js")).runPoolBench(),
   router: async () => (await import("./router-bench.js")).runRouterBench(),
 };
 

@@ -8,6 +8,13 @@ import http from "node:http";
 import { startFakeGitHub } from "../../src/demo/start-fake-github.js";
 import { seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
 import { routeRequest } from "../../src/demo/fake-github-routes.js";
+import { APP_ROUTES } from "../../src/demo/fake-app-routes.js";
+import { CHECK_RUN_ROUTES } from "../../src/demo/fake-check-run-routes.js";
+import { PR_CONTEXT_ROUTES } from "../../src/demo/fake-github-pr-routes.js";
+import { ISSUE_ROUTES } from "../../src/demo/fake-issue-routes.js";
+import { PULL_ROUTES } from "../../src/demo/fake-pull-routes.js";
+import { REPO_ROUTES } from "../../src/demo/fake-repo-routes.js";
+import { createRouteTable, type RepoCall } from "../../src/demo/fake-route-table.js";
 import { fixed, median, msSince } from "./bench-stats.js";
 
 const ROUNDS = 7;
@@ -89,12 +96,35 @@ export async function runRouterBench(): Promise<void> {
       routedPerCall.push(msSince(start) / CALLS_PER_ROUND);
     }
     agent.destroy();
+    // The table lookup alone (what the route table adds to a request), the same mix of paths.
+    const findApp = createRouteTable(APP_ROUTES);
+    const findRepo = createRouteTable<RepoCall>([
+      ...PR_CONTEXT_ROUTES,
+      ...REPO_ROUTES,
+      ...ISSUE_ROUTES,
+      ...PULL_ROUTES,
+      ...CHECK_RUN_ROUTES,
+    ]);
+    const paths = calls.map((c) => ({
+      method: c.method,
+      segments: new URL(`http://x${c.path}`).pathname.split("/").filter(Boolean),
+    }));
+    const lookups: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < 100_000; i++) {
+        const p = paths[i % paths.length]!;
+        if (!findApp(p.method, p.segments)) findRepo(p.method, p.segments.slice(3));
+      }
+      lookups.push(msSince(start) / 100_000);
+    }
     const http_ = median(perCall);
     const routed = median(routedPerCall);
     console.log(`\n== fake GitHub router (${ROUNDS} rounds × ${CALLS_PER_ROUND} calls, ${calls.length}-call mix)`);
     console.log(`  HTTP request to the fake, median per call   ${fixed(http_ * 1000, 0)} µs`);
     console.log(`  routeRequest alone (handlers included)      ${fixed(routed * 1000, 0)} µs`);
     console.log(`  router + handlers share of a request        ${fixed((100 * routed) / http_, 1)} %`);
+    console.log(`  route-table lookup alone                    ${fixed(median(lookups) * 1000, 2)} µs`);
   } finally {
     await fake.close();
   }
