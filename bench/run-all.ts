@@ -26,3 +26,9 @@ if (!only || only === "overhead") {
   const { runOverheadBench } = await import("./run-overhead-bench.js");
   await runOverheadBench(process.argv[3]);
 }
+// Hand-written pieces against the libraries they stand in for (issue #33): `npm run bench libs [piece]`, piece one
+// of http, retries, kill, tokens, pool, router (default: all).
+if (only === "libs") {
+  const { runLibsBench } = await import("./libs/libs-bench.js");
+  await runLibsBench(process.argv[3]);
+}

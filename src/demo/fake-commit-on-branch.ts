@@ -34,106 +34,150 @@ export async function createCommitOnBranch(
   token: string | null,
 ): Promise<GraphqlAnswer> {
   if (!token || !ctx.state.issuedTokens.includes(token)) return gqlError("Bad credentials", "UNAUTHORIZED", 401);
-  const branch = (input.branch ?? {}) as { repositoryNameWithOwner?: unknown; branchName?: unknown };
-  const fullName = String(branch.repositoryNameWithOwner ?? "");
-  const branchName = String(branch.branchName ?? "").replace(/^refs\/heads\//, "");
-  const [owner, name] = fullName.split("/");
-  const repo = owner && name ? ctx.state.repo(owner, name) : undefined;
-  if (!repo) return gqlError(`Could not resolve to a Repository with the name '${fullName}'.`, "NOT_FOUND");
-  const refusal = forkRefusal(ctx.state, repo, branchName) ?? scopeRefusal(ctx.state, repo, token);
-  if (refusal) return gqlError(refusal, "FORBIDDEN");
-  const expected = String(input.expectedHeadOid ?? "");
-  if (!/^[0-9a-f]{40}$/.test(expected))
-    return gqlError(
-      "Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' is required. Expected type GitObjectID!",
-      "INVALID_ARGUMENT",
-    );
-  const message = (input.message ?? {}) as { headline?: unknown; body?: unknown };
-  const headline = String(message.headline ?? "");
-  if (!headline.trim() || headline.includes("\n"))
-    return gqlError("A commit headline is required and must be a single line.", "UNPROCESSABLE");
-  const changes = (input.fileChanges ?? {}) as {
-    additions?: { path?: unknown; contents?: unknown }[];
-    deletions?: { path?: unknown }[];
-  };
-  const additions = changes.additions ?? [];
-  const deletions = changes.deletions ?? [];
-  for (const p of [...additions.map((a) => a.path), ...deletions.map((d) => d.path)]) {
-    if (!validPath(p)) return gqlError(`Invalid path: '${String(p)}'.`, "UNPROCESSABLE");
-  }
+  const commit = readCommitInput(ctx.state, input, token);
+  if ("error" in commit) return commit.error;
+  const { repo, branchName, fullName, expected } = commit;
   const bare = ctx.bareDir(repo);
-  const git = async (args: string[], env: Record<string, string> = {}) =>
-    ctx.exec.run({ command: "git", args, cwd: bare, env });
+  const git: Git = async (args, env = {}, stdin) =>
+    ctx.exec.run({ command: "git", args, cwd: bare, env, ...(stdin === undefined ? {} : { input: stdin }) });
   const tip = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branchName}^{commit}`]);
   if (tip.exitCode !== 0)
     return gqlError(`A ref named "refs/heads/${branchName}" does not exist in ${fullName}.`, "NOT_FOUND");
   const head = tip.stdout.trim();
-  if (head !== expected)
-    return gqlError(`Expected branch to point to "${expected}" but it did not. Pull and try again.`, "STALE_DATA");
+  if (head !== expected) return staleHead(expected);
 
   const tmp = await mkdtemp(path.join(os.tmpdir(), "fake-commit-"));
   try {
     const env = { GIT_INDEX_FILE: path.join(tmp, "index") };
     await git(["read-tree", head], env);
-    for (const d of deletions) {
-      const present = await git(["ls-files", "--error-unmatch", "--", String(d.path)], env);
-      if (present.exitCode !== 0)
-        return gqlError(
-          `The file '${String(d.path)}' does not exist on '${branchName}' and cannot be deleted.`,
-          "UNPROCESSABLE",
-        );
-      // Mode 0 removes the entry (`--force-remove` wants a work tree, which a bare repository has not).
-      const removed = await ctx.exec.run({
-        command: "git",
-        args: ["update-index", "-z", "--index-info"],
-        cwd: bare,
-        env,
-        input: `0 ${"0".repeat(head.length)}\t${String(d.path)}\0`,
-      });
-      if (removed.exitCode !== 0)
-        return gqlError(`Could not delete '${String(d.path)}': ${removed.output.trim()}`, "UNPROCESSABLE");
-    }
-    for (const [i, a] of additions.entries()) {
-      const file = path.join(tmp, `blob-${i}`);
-      await writeFile(file, Buffer.from(String(a.contents ?? ""), "base64"));
-      const oid = (await git(["hash-object", "-w", "--", file])).stdout.trim();
-      // GitHub keeps an existing file's mode; a new file is a regular file.
-      const staged = (await git(["ls-files", "--stage", "--", String(a.path)], env)).stdout.trim();
-      const mode = /^100755 /.test(staged) ? "100755" : "100644";
-      const r = await git(["update-index", "--add", "--cacheinfo", `${mode},${oid},${String(a.path)}`], env);
-      if (r.exitCode !== 0) return gqlError(`Could not add '${String(a.path)}': ${r.output.trim()}`, "UNPROCESSABLE");
-    }
-    const tree = (await git(["write-tree"], env)).stdout.trim();
-    const bot = ctx.state.botLogin;
-    const who = {
-      GIT_AUTHOR_NAME: bot,
-      GIT_AUTHOR_EMAIL: `${BOT_IDS[bot] ?? 1}+${bot}@users.noreply.github.com`,
-      GIT_COMMITTER_NAME: "GitHub",
-      GIT_COMMITTER_EMAIL: "noreply@github.com",
-    };
-    const body = typeof message.body === "string" && message.body.trim() ? `\n\n${message.body}` : "";
-    const msgFile = path.join(tmp, "message");
-    await writeFile(msgFile, `${headline}${body}\n`);
-    const commit = (await git(["commit-tree", tree, "-p", head, "-F", msgFile], who)).stdout.trim();
-    const moved = await git(["update-ref", `refs/heads/${branchName}`, commit, head]);
-    if (moved.exitCode !== 0)
-      return gqlError(`Expected branch to point to "${expected}" but it did not. Pull and try again.`, "STALE_DATA");
-    ctx.state.verifiedCommits.add(commit);
-    await writeFile(path.join(bare, VERIFIED_FILE), `${commit}\n`, { flag: "a" });
-    ctx.state.apiCommits.push({ repo: `${repo.owner}/${repo.name}`, branch: branchName, oid: commit });
-    return {
-      status: 200,
-      json: {
-        data: {
-          createCommitOnBranch: {
-            commit: { oid: commit, url: `${ctx.webUrl}/${repo.owner}/${repo.name}/commit/${commit}` },
-          },
-        },
-      },
-    };
+    const refused =
+      (await stageDeletions(git, env, head, commit.deletions, branchName)) ??
+      (await stageAdditions(git, env, tmp, commit.additions));
+    if (refused) return refused;
+    const oid = await commitIndex(ctx.state.botLogin, git, env, tmp, head, commit.message);
+    const moved = await git(["update-ref", `refs/heads/${branchName}`, oid, head]);
+    if (moved.exitCode !== 0) return staleHead(expected);
+    ctx.state.verifiedCommits.add(oid);
+    await writeFile(path.join(bare, VERIFIED_FILE), `${oid}\n`, { flag: "a" });
+    ctx.state.apiCommits.push({ repo: `${repo.owner}/${repo.name}`, branch: branchName, oid });
+    const url = `${ctx.webUrl}/${repo.owner}/${repo.name}/commit/${oid}`;
+    return { status: 200, json: { data: { createCommitOnBranch: { commit: { oid, url } } } } };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+type Git = (args: string[], env?: Record<string, string>, stdin?: string) => ReturnType<Exec["run"]>;
+type Addition = { path?: unknown; contents?: unknown };
+type Deletion = { path?: unknown };
+
+interface CommitInput {
+  repo: FakeRepo;
+  fullName: string;
+  branchName: string;
+  expected: string;
+  /** The commit message: headline, then the body after a blank line when there is one. */
+  message: string;
+  additions: Addition[];
+  deletions: Deletion[];
+}
+
+const staleHead = (expected: string) =>
+  gqlError(`Expected branch to point to "${expected}" but it did not. Pull and try again.`, "STALE_DATA");
+
+/** The mutation's input checked as GitHub checks it before touching git: the repository, the token, the fields. */
+function readCommitInput(
+  state: FakeGitHubState,
+  input: Record<string, unknown>,
+  token: string,
+): CommitInput | { error: GraphqlAnswer } {
+  const branch = (input.branch ?? {}) as { repositoryNameWithOwner?: unknown; branchName?: unknown };
+  const fullName = String(branch.repositoryNameWithOwner ?? "");
+  const branchName = String(branch.branchName ?? "").replace(/^refs\/heads\//, "");
+  const [owner, name] = fullName.split("/");
+  const repo = owner && name ? state.repo(owner, name) : undefined;
+  if (!repo) return { error: gqlError(`Could not resolve to a Repository with the name '${fullName}'.`, "NOT_FOUND") };
+  const refusal = forkRefusal(state, repo, branchName) ?? scopeRefusal(state, repo, token);
+  if (refusal) return { error: gqlError(refusal, "FORBIDDEN") };
+  const expected = String(input.expectedHeadOid ?? "");
+  if (!/^[0-9a-f]{40}$/.test(expected)) {
+    const text =
+      "Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' is required. Expected type GitObjectID!";
+    return { error: gqlError(text, "INVALID_ARGUMENT") };
+  }
+  const message = (input.message ?? {}) as { headline?: unknown; body?: unknown };
+  const headline = String(message.headline ?? "");
+  if (!headline.trim() || headline.includes("\n"))
+    return { error: gqlError("A commit headline is required and must be a single line.", "UNPROCESSABLE") };
+  const body = typeof message.body === "string" && message.body.trim() ? `\n\n${message.body}` : "";
+  const changes = (input.fileChanges ?? {}) as { additions?: Addition[]; deletions?: Deletion[] };
+  const additions = changes.additions ?? [];
+  const deletions = changes.deletions ?? [];
+  for (const p of [...additions.map((a) => a.path), ...deletions.map((d) => d.path)]) {
+    if (!validPath(p)) return { error: gqlError(`Invalid path: '${String(p)}'.`, "UNPROCESSABLE") };
+  }
+  return { repo, fullName, branchName, expected, message: `${headline}${body}`, additions, deletions };
+}
+
+/** Remove deleted files from the temporary index; an error answer when one is not there. */
+async function stageDeletions(
+  git: Git,
+  env: Record<string, string>,
+  head: string,
+  deletions: Deletion[],
+  branchName: string,
+): Promise<GraphqlAnswer | null> {
+  for (const d of deletions) {
+    const file = String(d.path);
+    const present = await git(["ls-files", "--error-unmatch", "--", file], env);
+    if (present.exitCode !== 0)
+      return gqlError(`The file '${file}' does not exist on '${branchName}' and cannot be deleted.`, "UNPROCESSABLE");
+    // Mode 0 removes the entry (`--force-remove` wants a work tree, which a bare repository has not).
+    const removed = await git(["update-index", "-z", "--index-info"], env, `0 ${"0".repeat(head.length)}\t${file}\0`);
+    if (removed.exitCode !== 0)
+      return gqlError(`Could not delete '${file}': ${removed.output.trim()}`, "UNPROCESSABLE");
+  }
+  return null;
+}
+
+/** Write added files as blobs and stage them (an existing file keeps its mode; a new one is a regular file). */
+async function stageAdditions(
+  git: Git,
+  env: Record<string, string>,
+  tmp: string,
+  additions: Addition[],
+): Promise<GraphqlAnswer | null> {
+  for (const [i, a] of additions.entries()) {
+    const file = path.join(tmp, `blob-${i}`);
+    await writeFile(file, Buffer.from(String(a.contents ?? ""), "base64"));
+    const oid = (await git(["hash-object", "-w", "--", file])).stdout.trim();
+    const staged = (await git(["ls-files", "--stage", "--", String(a.path)], env)).stdout.trim();
+    const mode = /^100755 /.test(staged) ? "100755" : "100644";
+    const r = await git(["update-index", "--add", "--cacheinfo", `${mode},${oid},${String(a.path)}`], env);
+    if (r.exitCode !== 0) return gqlError(`Could not add '${String(a.path)}': ${r.output.trim()}`, "UNPROCESSABLE");
+  }
+  return null;
+}
+
+/** The commit of the temporary index on top of `head`, authored by the App's bot and committed by GitHub. */
+async function commitIndex(
+  bot: string,
+  git: Git,
+  env: Record<string, string>,
+  tmp: string,
+  head: string,
+  message: string,
+): Promise<string> {
+  const tree = (await git(["write-tree"], env)).stdout.trim();
+  const who = {
+    GIT_AUTHOR_NAME: bot,
+    GIT_AUTHOR_EMAIL: `${BOT_IDS[bot] ?? 1}+${bot}@users.noreply.github.com`,
+    GIT_COMMITTER_NAME: "GitHub",
+    GIT_COMMITTER_EMAIL: "noreply@github.com",
+  };
+  const msgFile = path.join(tmp, "message");
+  await writeFile(msgFile, `${message}\n`);
+  return (await git(["commit-tree", tree, "-p", head, "-F", msgFile], who)).stdout.trim();
 }
 
 /** `POST /repos/{o}/{r}/git/refs`: a new branch at a commit the repository has (422 if the ref exists or the sha is unknown). */

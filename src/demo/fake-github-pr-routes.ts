@@ -1,97 +1,85 @@
-import type { Exec } from "../exec/types.js";
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
 import { prState } from "./fake-pr-state.js";
-
-export interface PrRouteContext {
-  state: FakeGitHubState;
-  exec: Exec;
-  bareDir(repo: FakeRepo): string;
-  apiUrl: string;
-  webUrl: string;
-}
-
-type Response = { status: number; json?: unknown; text?: string; headers?: Record<string, string> };
+import { notFound, type RepoCall, type Route, type RouteContext, type RouteResponse } from "./fake-route-table.js";
 
 /**
  * The pull-request context routes of the fake (PR files, check runs of a ref, annotations, Actions job logs and the
- * log URL they redirect to), in GitHub's documented shapes. Null when the route is not one of these.
+ * log URL they redirect to), in GitHub's documented shapes.
  */
-export async function routePrContext(
-  ctx: PrRouteContext,
-  repo: FakeRepo,
-  method: string,
-  rest: string[],
-  query: URLSearchParams,
-): Promise<Response | null> {
-  if (method !== "GET") return null;
+export const PR_CONTEXT_ROUTES: readonly Route<RepoCall>[] = [
+  { method: "GET", path: "pulls/:number/files", handle: pullFiles },
+  { method: "GET", path: "commits/:ref/check-runs", handle: checkRunsOfRef },
+  { method: "GET", path: "check-runs/:id/annotations", handle: annotations },
+  { method: "GET", path: "actions/jobs/:id/logs", handle: jobLogs },
+];
+
+/** `page` and `per_page` of a list call, as a slicer (GitHub's defaults: page 1, 30 per page). */
+function pageOf(query: URLSearchParams): <T>(all: T[]) => T[] {
   const page = Number(query.get("page") ?? 1);
   const perPage = Number(query.get("per_page") ?? 30);
-  const slice = <T>(all: T[]) => all.slice((page - 1) * perPage, page * perPage);
+  return (all) => all.slice((page - 1) * perPage, page * perPage);
+}
 
-  if (rest[0] === "pulls" && rest[2] === "files" && rest.length === 3) {
-    const pull = repo.issues.get(Number(rest[1]))?.pull;
-    if (!pull) return { status: 404, json: { message: "Not Found" } };
-    return { status: 200, json: slice(await prFiles(ctx, repo, pull.base, pull.head)) };
-  }
-  if (rest[0] === "commits" && rest[2] === "check-runs") {
-    const ref = decodeURIComponent(rest[1]!);
-    const sha = await resolve(ctx, repo, ref);
-    const runs = repo.checkRuns
-      .filter((r) => r.headSha === ref || r.headSha === sha)
-      .map((r) => {
-        const extra = prState(repo).checkExtras.get(r.id);
-        return {
-          id: r.id,
-          name: r.name,
-          head_sha: r.headSha,
-          status: r.status,
-          conclusion: r.conclusion ?? null,
-          details_url: extra?.detailsUrl ?? null,
-          app: { slug: extra?.appSlug ?? ctx.state.botLogin.replace("[bot]", "") },
-          output: {
-            title: r.output?.title ?? null,
-            summary: r.output?.summary ?? null,
-            text: r.output?.text ?? null,
-            annotations_count: extra?.annotations.length ?? 0,
-          },
-        };
-      });
-    return { status: 200, json: { total_count: runs.length, check_runs: slice(runs) } };
-  }
-  if (rest[0] === "check-runs" && rest[2] === "annotations") {
-    const extra = prState(repo).checkExtras.get(Number(rest[1]));
-    return extra
-      ? {
-          status: 200,
-          json: slice(
-            extra.annotations.map((a) => ({ ...a, blob_href: "", raw_details: null, title: a.title ?? null })),
-          ),
-        }
-      : { status: 404, json: { message: "Not Found" } };
-  }
-  if (rest[0] === "actions" && rest[1] === "jobs" && rest[3] === "logs") {
-    const s = prState(repo);
-    if (!s.actionsReadable) return { status: 403, json: { message: "Resource not accessible by integration" } };
-    if (!s.jobLogs.has(Number(rest[2]))) return { status: 404, json: { message: "Not Found" } };
-    // GitHub answers 302 to a short-lived storage URL; the fake serves it itself.
-    return {
-      status: 302,
-      headers: { location: `${ctx.apiUrl}/_fake/job-logs/${repo.owner}/${repo.name}/${rest[2]}?sig=fake` },
-      text: "",
-    };
-  }
-  return null;
+async function pullFiles({ ctx, req, repo, match }: RepoCall): Promise<RouteResponse> {
+  const pull = repo.issues.get(Number(match.param("number")))?.pull;
+  if (!pull) return notFound;
+  return { status: 200, json: pageOf(req.query)(await prFiles(ctx, repo, pull.base, pull.head)) };
+}
+
+async function checkRunsOfRef({ ctx, req, repo, match }: RepoCall): Promise<RouteResponse> {
+  const ref = decodeURIComponent(match.param("ref"));
+  const sha = await resolve(ctx, repo, ref);
+  const runs = repo.checkRuns
+    .filter((r) => r.headSha === ref || r.headSha === sha)
+    .map((r) => {
+      const extra = prState(repo).checkExtras.get(r.id);
+      return {
+        id: r.id,
+        name: r.name,
+        head_sha: r.headSha,
+        status: r.status,
+        conclusion: r.conclusion ?? null,
+        details_url: extra?.detailsUrl ?? null,
+        app: { slug: extra?.appSlug ?? ctx.state.botLogin.replace("[bot]", "") },
+        output: {
+          title: r.output?.title ?? null,
+          summary: r.output?.summary ?? null,
+          text: r.output?.text ?? null,
+          annotations_count: extra?.annotations.length ?? 0,
+        },
+      };
+    });
+  return { status: 200, json: { total_count: runs.length, check_runs: pageOf(req.query)(runs) } };
+}
+
+function annotations({ req, repo, match }: RepoCall): RouteResponse {
+  const extra = prState(repo).checkExtras.get(Number(match.param("id")));
+  if (!extra) return notFound;
+  const list = extra.annotations.map((a) => ({ ...a, blob_href: "", raw_details: null, title: a.title ?? null }));
+  return { status: 200, json: pageOf(req.query)(list) };
+}
+
+function jobLogs({ ctx, repo, match }: RepoCall): RouteResponse {
+  const s = prState(repo);
+  const job = match.param("id");
+  if (!s.actionsReadable) return { status: 403, json: { message: "Resource not accessible by integration" } };
+  if (!s.jobLogs.has(Number(job))) return notFound;
+  // GitHub answers 302 to a short-lived storage URL; the fake serves it itself.
+  return {
+    status: 302,
+    headers: { location: `${ctx.apiUrl}/_fake/job-logs/${repo.owner}/${repo.name}/${job}?sig=fake` },
+    text: "",
+  };
 }
 
 /** The short-lived log URL the job-logs route redirects to (no auth needed, as on GitHub's storage). */
-export function routeJobLogDownload(state: FakeGitHubState, segments: string[]): Response | null {
-  if (segments[0] !== "_fake" || segments[1] !== "job-logs") return null;
-  const repo = state.repo(segments[2] ?? "", segments[3] ?? "");
-  const log = repo ? prState(repo).jobLogs.get(Number(segments[4])) : undefined;
+export function routeJobLogDownload(state: FakeGitHubState, owner: string, name: string, job: number): RouteResponse {
+  const repo = state.repo(owner, name);
+  const log = repo ? prState(repo).jobLogs.get(job) : undefined;
   return log === undefined ? { status: 404, text: "BlobNotFound" } : { status: 200, text: log };
 }
 
-async function resolve(ctx: PrRouteContext, repo: FakeRepo, ref: string): Promise<string | null> {
+async function resolve(ctx: RouteContext, repo: FakeRepo, ref: string): Promise<string | null> {
   const r = await ctx.exec.run({
     command: "git",
     args: ["rev-parse", "--verify", `${ref}^{commit}`],
@@ -101,7 +89,7 @@ async function resolve(ctx: PrRouteContext, repo: FakeRepo, ref: string): Promis
 }
 
 /** `GET /pulls/{n}/files` computed with git from the bare repository (three-dot diff, as GitHub shows). */
-async function prFiles(ctx: PrRouteContext, repo: FakeRepo, base: string, head: string) {
+async function prFiles(ctx: RouteContext, repo: FakeRepo, base: string, head: string) {
   const range = `refs/heads/${base}...refs/heads/${head}`;
   const cwd = ctx.bareDir(repo);
   const names = await ctx.exec.run({ command: "git", args: ["diff", "--name-status", "-M", range], cwd });

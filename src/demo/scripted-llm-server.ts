@@ -121,69 +121,7 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         res.end(JSON.stringify({ error: { message: "scripted LLM server: no reply left in the script" } }));
         return;
       }
-      if (typeof reply === "object" && "hangMs" in reply) {
-        // A hang ends with the connection, or when the server closes: its timer must not keep the process alive
-        // (a jest run waited out a 120 s hang after its last test).
-        const hang = setTimeout(() => res.destroy(), reply.hangMs);
-        res.once("close", () => clearTimeout(hang));
-        return;
-      }
-      if (typeof reply === "object" && "status" in reply) {
-        res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-        res.end(JSON.stringify(reply.body ?? { error: { message: `scripted error ${reply.status}` } }));
-        return;
-      }
-      const text = typeof reply === "string" ? reply : reply.text;
-      const finish = typeof reply === "string" ? "stop" : (reply.finishReason ?? "stop");
-      const usage =
-        typeof reply === "object" && reply.usage !== undefined
-          ? reply.usage
-          : { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: Math.ceil(text.length / 4) };
-      const id = `chatcmpl-${requests.length}`;
-      const created = Math.floor(Date.now() / 1000);
-      if (body.stream) {
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-        const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
-        const pieces = text.match(/[\s\S]{1,40}/g) ?? [""];
-        for (const piece of pieces) {
-          send({
-            id,
-            object: "chat.completion.chunk",
-            created,
-            model: body.model,
-            choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
-          });
-        }
-        send({
-          id,
-          object: "chat.completion.chunk",
-          created,
-          model: body.model,
-          choices: [{ index: 0, delta: {}, finish_reason: finish }],
-        });
-        if (usage)
-          send({
-            id,
-            object: "chat.completion.chunk",
-            created,
-            model: body.model,
-            choices: [],
-            usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-          });
-        res.end("data: [DONE]\n\n");
-        return;
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          id,
-          object: "chat.completion",
-          created,
-          model: body.model,
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: finish }],
-          ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
-        }),
-      );
+      answer(res, reply, { id: `chatcmpl-${requests.length}`, body, promptChars: raw.length });
     });
   });
   server.on("connection", (s) => {
@@ -211,4 +149,74 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         server.close(() => resolve());
       }),
   };
+}
+
+type Usage = { prompt_tokens: number; completion_tokens: number };
+
+/** Answer a chat completion with a scripted reply: a hang, a raw HTTP error, or a completion (streamed if asked). */
+function answer(
+  res: http.ServerResponse,
+  reply: PlainReply,
+  request: { id: string; body: RecordedRequest["body"]; promptChars: number },
+): void {
+  if (typeof reply === "object" && "hangMs" in reply) {
+    // A hang ends with the connection, or when the server closes: its timer must not keep the process alive
+    // (a jest run waited out a 120 s hang after its last test).
+    const hang = setTimeout(() => res.destroy(), reply.hangMs);
+    res.once("close", () => clearTimeout(hang));
+    return;
+  }
+  if (typeof reply === "object" && "status" in reply) {
+    res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+    res.end(JSON.stringify(reply.body ?? { error: { message: `scripted error ${reply.status}` } }));
+    return;
+  }
+  const text = typeof reply === "string" ? reply : reply.text;
+  const finish = typeof reply === "string" ? "stop" : (reply.finishReason ?? "stop");
+  const usage =
+    typeof reply === "object" && reply.usage !== undefined
+      ? reply.usage
+      : { prompt_tokens: Math.ceil(request.promptChars / 4), completion_tokens: Math.ceil(text.length / 4) };
+  const completion = { id: request.id, created: Math.floor(Date.now() / 1000), model: request.body.model };
+  if (request.body.stream) streamCompletion(res, completion, text, finish, usage);
+  else writeCompletion(res, completion, text, finish, usage);
+}
+
+type CompletionHead = { id: string; created: number; model: string };
+
+function withTotal(usage: Usage) {
+  return { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+}
+
+/** A completion as server-sent chunks of 40 characters, then the finish reason, then the usage (when there is one). */
+function streamCompletion(
+  res: http.ServerResponse,
+  head: CompletionHead,
+  text: string,
+  finish: string,
+  usage: Usage | null,
+): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const send = (choices: unknown[], extra: object = {}) =>
+    res.write(`data: ${JSON.stringify({ ...head, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
+  for (const piece of text.match(/[\s\S]{1,40}/g) ?? [""]) {
+    send([{ index: 0, delta: { content: piece }, finish_reason: null }]);
+  }
+  send([{ index: 0, delta: {}, finish_reason: finish }]);
+  if (usage) send([], { usage: withTotal(usage) });
+  res.end("data: [DONE]\n\n");
+}
+
+function writeCompletion(
+  res: http.ServerResponse,
+  head: CompletionHead,
+  text: string,
+  finish: string,
+  usage: Usage | null,
+): void {
+  res.writeHead(200, { "content-type": "application/json" });
+  const choices = [{ index: 0, message: { role: "assistant", content: text }, finish_reason: finish }];
+  res.end(
+    JSON.stringify({ ...head, object: "chat.completion", choices, ...(usage ? { usage: withTotal(usage) } : {}) }),
+  );
 }

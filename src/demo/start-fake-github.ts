@@ -6,8 +6,8 @@ import type { AddressInfo } from "node:net";
 import { createExec } from "../exec/create-exec.js";
 import type { Exec } from "../exec/types.js";
 import { FakeGitHubState, type FakeRepo } from "./fake-github-state.js";
-import { routeRequest } from "./fake-github-routes.js";
-import { answerGraphql } from "./fake-graphql.js";
+import { handleApi, handleGraphql } from "./fake-github-handlers.js";
+import type { RouteContext } from "./fake-route-table.js";
 import { serveGitCgi } from "./git-cgi.js";
 
 export interface FakeGitHub {
@@ -40,121 +40,34 @@ export async function startFakeGitHub(options: {
   const exec = options.exec ?? createExec({ sourceEnv: options.sourceEnv });
   const gitRequests: FakeGitHub["gitRequests"] = [];
   const bareDir = (repo: FakeRepo) => path.join(projectRoot, repo.owner, `${repo.name}.git`);
-  let apiUrl = "";
-  let webUrl = "";
-
+  // The URLs are known once the server listens; requests come only after that.
+  const ctx: RouteContext = { state, exec, bareDir, apiUrl: "", webUrl: "" };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname.startsWith("/api/v3/")) {
-      void handleApi(req, res, url);
-      return;
-    }
+    if (url.pathname.startsWith("/api/v3/")) return void handleApi(ctx, req, res, url);
     // Octokit sends GraphQL for a GitHub Enterprise base URL (…/api/v3) to …/api/graphql.
-    if (url.pathname === "/api/graphql" && req.method === "POST") {
-      void handleGraphql(req, res);
-      return;
-    }
+    if (url.pathname === "/api/graphql" && req.method === "POST") return void handleGraphql(ctx, req, res);
     const asset = /^\/user-attachments\/assets\/([\w-]+)$/.exec(url.pathname);
-    if (asset && req.method === "GET") {
-      serveAsset(state, asset[1]!, req, res);
-      return;
-    }
-    const gitMatch = /^\/([^/]+)\/([^/]+\.git)(\/.*)$/.exec(url.pathname);
-    if (gitMatch) {
+    if (asset?.[1] && req.method === "GET") return serveAsset(state, asset[1], req, res);
+    // The whole path (`/owner/repo.git/…`) is the CGI's PATH_INFO under the project root.
+    if (/^\/[^/]+\/[^/]+\.git\/.*$/.test(url.pathname)) {
       gitRequests.push({ url: req.url ?? "", authorization: req.headers.authorization });
-      const token = basicPassword(req.headers.authorization);
-      if (!token || !state.issuedTokens.includes(token)) {
-        res.writeHead(401, { "WWW-Authenticate": 'Basic realm="fake-github"' });
-        res.end("authentication required");
-        return;
-      }
-      serveGitCgi(req, res, {
+      return serveGit(state, req, res, {
         projectRoot,
-        pathInfo: `/${gitMatch[1]}/${gitMatch[2]}${gitMatch[3]}`,
+        pathInfo: url.pathname,
         query: url.search.slice(1),
-        remoteUser: "x-access-token",
         sourceEnv: options.sourceEnv,
       });
-      return;
     }
     res.writeHead(404).end();
   });
-
-  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
-    let body: Record<string, unknown> = {};
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-    } catch {
-      // Routes check the fields they need and answer 422 like GitHub; an unparsable body reads as an empty one.
-      body = {};
-    }
-    const segments = url.pathname.slice("/api/v3/".length).split("/").filter(Boolean);
-    const method = req.method ?? "GET";
-    let out;
-    try {
-      out = await routeRequest(
-        { state, exec, bareDir, apiUrl, webUrl },
-        { method, segments, query: url.searchParams, body },
-      );
-    } catch (error) {
-      out = { status: 500, json: { message: String(error) } };
-    }
-    state.calls.push({
-      method,
-      path: url.pathname.slice("/api/v3".length) + url.search,
-      status: out.status,
-      authorization: req.headers.authorization,
-      body: raw ? body : undefined,
-      at: Date.now(),
-    });
-    // Like GitHub, every answer says how much of the hour's budget is left (one per call here).
-    const limit = {
-      "x-ratelimit-limit": "5000",
-      "x-ratelimit-remaining": String(Math.max(0, 5000 - state.calls.length)),
-    };
-    if (out.text !== undefined) {
-      res
-        .writeHead(out.status, { "content-type": "text/plain; charset=utf-8", ...limit, ...out.headers })
-        .end(out.text);
-    } else {
-      res
-        .writeHead(out.status, { "content-type": "application/json; charset=utf-8", ...limit, ...out.headers })
-        .end(out.status === 204 ? undefined : JSON.stringify(out.json ?? {}));
-    }
-  }
-
-  async function handleGraphql(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let raw = "";
-    for await (const chunk of req) raw += chunk;
-    let out: { status: number; json: unknown };
-    try {
-      out = await answerGraphql(state, JSON.parse(raw) as { query?: unknown; variables?: Record<string, unknown> }, {
-        ctx: { state, exec, bareDir, webUrl },
-        token: bearerToken(req.headers.authorization),
-      });
-    } catch (error) {
-      out = { status: 400, json: { message: `Problems parsing JSON: ${String(error)}` } };
-    }
-    state.calls.push({
-      method: "POST",
-      path: "/graphql",
-      status: out.status,
-      authorization: req.headers.authorization,
-      body: raw,
-      at: Date.now(),
-    });
-    res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(out.json));
-  }
-
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  webUrl = `http://127.0.0.1:${port}`;
-  apiUrl = `${webUrl}/api/v3`;
+  ctx.webUrl = `http://127.0.0.1:${port}`;
+  ctx.apiUrl = `${ctx.webUrl}/api/v3`;
   return {
-    apiUrl,
-    webUrl,
+    apiUrl: ctx.apiUrl,
+    webUrl: ctx.webUrl,
     state,
     gitRequests,
     bareDir,
@@ -167,10 +80,25 @@ export async function startFakeGitHub(options: {
   };
 }
 
-/** The token of an `Authorization: token …` or `bearer …` header (how Octokit sends an installation token). */
-function bearerToken(header: string | undefined): string | null {
-  const m = /^(?:token|bearer)\s+(\S+)$/i.exec(header ?? "");
-  return m ? m[1]! : null;
+/** Git over smart HTTP for a token this fake issued (HTTP Basic auth, as git sends it); 401 otherwise. */
+function serveGit(
+  state: FakeGitHubState,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  where: {
+    projectRoot: string;
+    pathInfo: string;
+    query: string;
+    sourceEnv: Readonly<Record<string, string | undefined>>;
+  },
+): void {
+  const token = basicPassword(req.headers.authorization);
+  if (!token || !state.issuedTokens.includes(token)) {
+    res.writeHead(401, { "WWW-Authenticate": 'Basic realm="fake-github"' });
+    res.end("authentication required");
+    return;
+  }
+  serveGitCgi(req, res, { ...where, remoteUser: "x-access-token" });
 }
 
 function basicPassword(header: string | undefined): string | null {

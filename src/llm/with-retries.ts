@@ -1,3 +1,10 @@
+// Hand-written, kept (issue #33; `npm run bench libs retries`, docs/performance.md): beside the OpenAI SDK's own
+// `maxRetries` (switched off in create-llm-client.ts), on the same scripted failures. Both wait as asked for a short
+// `retry-after`(-ms) and back off on a bare 503. The SDK waits for whatever `retry-after` says (5 s in the bench: it
+// answered after 5.1 s; a `retry-after: 3600` holds a run an hour), where ours fails at once past its cap (30 s) so a
+// fallback model takes the call; the SDK retries 409 and 501, which ours reports at once with what to do; it does not
+// retry a stream that fails after its headers, which ours does; its sleep ignores the run's abort signal. Overhead is
+// the same order (one extra promise per attempt); what users see decided.
 import { classifyError, type ErrorContext } from "./classify-error.js";
 import { LlmError } from "./llm-error.js";
 import { backoffMs, retryAfterMs, type BackoffOptions } from "./retry-delay.js";

@@ -1,0 +1,113 @@
+import { userJson } from "./fake-github-json.js";
+import type { FakeGitHubState } from "./fake-github-state.js";
+import type { AppCall, Route, RouteResponse } from "./fake-route-table.js";
+import { routeJobLogDownload } from "./fake-github-pr-routes.js";
+
+/** The fake's routes outside a repository: the App, its installation, its tokens, and the job-log storage URL. */
+export const APP_ROUTES: readonly Route<AppCall>[] = [
+  {
+    method: "GET",
+    path: "app/installations",
+    handle: ({ ctx }) => {
+      const owners = [...new Set([...ctx.state.repos.values()].map((r) => r.owner))];
+      return { status: 200, json: [{ id: 1, account: userJson(owners[0] ?? "acme") }] };
+    },
+  },
+  {
+    method: "GET",
+    path: "installation/repositories",
+    handle: ({ ctx }) => {
+      const repos = [...ctx.state.repos.values()].map((r) => ({
+        name: r.name,
+        full_name: `${r.owner}/${r.name}`,
+        owner: userJson(r.owner),
+        default_branch: r.defaultBranch,
+        clone_url: `${ctx.webUrl}/${r.owner}/${r.name}.git`,
+        html_url: `${ctx.webUrl}/${r.owner}/${r.name}`,
+        archived: false,
+      }));
+      return { status: 200, json: { total_count: repos.length, repositories: repos } };
+    },
+  },
+  {
+    method: "GET",
+    path: "app",
+    handle: ({ ctx }) => ({
+      status: 200,
+      json: { id: 1, slug: ctx.state.botLogin.replace("[bot]", ""), name: "aider-bot" },
+    }),
+  },
+  {
+    method: "POST",
+    path: "app/installations/:id/access_tokens",
+    handle: ({ ctx, req, match }) => accessToken(ctx.state, Number(match.param("id")), req.body),
+  },
+  {
+    method: "*",
+    path: "_fake/job-logs/:owner/:repo/:job",
+    handle: ({ ctx, match }) =>
+      routeJobLogDownload(ctx.state, match.param("owner"), match.param("repo"), Number(match.param("job"))),
+  },
+];
+
+const INVALID_REPOSITORIES = "Invalid request: repositories must be an array of repository names.";
+const INVALID_PERMISSIONS = 'Invalid request: permissions must map permission names to "read" or "write".';
+const INACCESSIBLE =
+  "There is at least one repository that does not exist or is not accessible to the parent installation.";
+
+/**
+ * `POST /app/installations/{installation_id}/access_tokens` as GitHub documents it: optional `repositories`
+ * (names) and `permissions` narrow the token; a name the installation cannot reach is a 422. The scope asked for is
+ * recorded in `state.tokenScopes`.
+ */
+function accessToken(state: FakeGitHubState, installationId: number, body: Record<string, unknown>): RouteResponse {
+  const names = body.repositories;
+  if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== "string"))) {
+    return { status: 422, json: { message: INVALID_REPOSITORIES } };
+  }
+  const perms = body.permissions;
+  if (
+    perms !== undefined &&
+    (typeof perms !== "object" || perms === null || Object.values(perms).some((v) => v !== "read" && v !== "write"))
+  ) {
+    return { status: 422, json: { message: INVALID_PERMISSIONS } };
+  }
+  const wanted = names as string[] | undefined;
+  const all = [...state.repos.values()];
+  const selected =
+    wanted === undefined ? all : all.filter((r) => wanted.some((n) => n.toLowerCase() === r.name.toLowerCase()));
+  if (wanted !== undefined && selected.length !== wanted.length) {
+    return { status: 422, json: { message: INACCESSIBLE } };
+  }
+  const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
+  state.issuedTokens.push(token);
+  state.tokenScopes.push({
+    token,
+    installationId,
+    ...(wanted !== undefined ? { repositories: [...wanted] } : {}),
+    ...(perms !== undefined ? { permissions: { ...(perms as Record<string, string>) } } : {}),
+  });
+  const defaultPermissions = {
+    contents: "write",
+    issues: "write",
+    pull_requests: "write",
+    checks: "write",
+    metadata: "read",
+  };
+  const repositories = selected.map((r) => ({
+    name: r.name,
+    full_name: `${r.owner}/${r.name}`,
+    owner: userJson(r.owner),
+    private: false,
+  }));
+  return {
+    status: 201,
+    json: {
+      token,
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+      permissions: perms ?? defaultPermissions,
+      repository_selection: wanted === undefined ? "all" : "selected",
+      ...(wanted !== undefined ? { repositories } : {}),
+    },
+  };
+}
