@@ -20,7 +20,7 @@ export interface JobRecord<T> extends Omit<EngineJob<T>, "data"> {
 type Key = (string | number)[];
 
 /**
- * How the embedded queue lies in its LMDB file, and nothing about when jobs run (that is embedded-engine.ts):
+ * How the embedded queue lies in its LMDB file, and nothing about when jobs run (that is embedded-engine.ts and its parts):
  * `["j", seq]` job records, `["d", seq]` their data, `["seen", id]` delivery ids with the time first seen,
  * `["w", worker]` worker heartbeats, `["sched", id]` schedules, `["seq"]` the last sequence number.
  * Writes happen inside {@link EmbeddedStore.tx}.

@@ -117,6 +117,9 @@ export const ENGINE_DEFAULTS = {
   leaseMs: 30_000,
 } as const;
 
+/** Options with the defaults filled in: what an engine's parts read. */
+export type EngineSettings<T> = EngineOptions<T> & { -readonly [K in keyof typeof ENGINE_DEFAULTS]: number };
+
 /** `options` without its undefined fields, so spreading it over defaults keeps the defaults. */
 export function definedOnly<O extends object>(options: O): O {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as O;

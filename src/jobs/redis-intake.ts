@@ -86,130 +86,133 @@ export interface RedisIntake<T> {
  * off its key's list, which a worker checks before running it.
  */
 export function createRedisIntake<T>(o: RedisIntakeOptions<T>): RedisIntake<T> {
-  const outbox = o.key("outbox");
-  const outboxAt = o.key("outbox-at");
-  const waiting: JobInput<T>[] = [];
-  let moving: Promise<void> | null = null;
-
-  /** Adds jobs; one outcome each. A bad job fails a whole bulk: then each is added on its own, so only it fails. */
-  const addAll = async (jobs: JobInput<T>[]): Promise<Settled<true>[]> => {
-    try {
-      await o.queue.addBulk(jobs);
-      return jobs.map(() => ({ ok: true, value: true }));
-    } catch {
-      return Promise.all(
-        jobs.map((job) =>
-          o.queue.add(job).then(
-            (): Settled<true> => ({ ok: true, value: true }),
-            (error: unknown): Settled<true> => ({ ok: false, error }),
-          ),
-        ),
-      );
-    }
-  };
-
-  /** Removes outbox records (hash entry and time entry together). */
-  const clear = async (ids: string[]): Promise<void> => {
-    if (ids.length > 0)
-      await o.redis
-        .multi()
-        .hdel(outbox, ...ids)
-        .zrem(outboxAt, ...ids)
-        .exec();
-  };
-
-  /** Queues jobs in BullMQ and clears their outbox records; a job whose add failed keeps its record. */
-  const move = async (jobs: JobInput<T>[]): Promise<void> => {
-    const added = await addAll(jobs);
-    const done = jobs.filter((_, i) => added[i]!.ok).map((job) => o.bullId(job.id));
-    const failed = added.find((a) => !a.ok);
-    await clear(done);
-    if (failed && !failed.ok) o.report(failed.error);
-  };
-
-  /** Moves what this process recorded, a chunk at a time, each once the intake is quiet. */
-  const startMoving = () => {
-    moving ??= (async () => {
-      while (waiting.length > 0) {
-        await o.quiet?.();
-        await move(waiting.splice(0, MOVE_CHUNK)).catch(o.report);
-      }
-    })().finally(() => {
-      moving = null;
-      if (waiting.length > 0) startMoving();
-    });
-  };
-
-  const record = createTickBatch<JobInput<T>, boolean>(async (jobs) => {
-    const now = Date.now();
-    const outcomes: Settled<boolean>[] = jobs.map(() => ({ ok: true, value: false }));
-    // A job that cannot be stored as JSON fails alone, before the batch is written.
-    const stored: { i: number; json: string }[] = [];
-    jobs.forEach((job, i) => {
-      try {
-        stored.push({ i, json: JSON.stringify(job) });
-      } catch (error) {
-        outcomes[i] = { ok: false, error };
-      }
-    });
-    if (stored.length === 0) return outcomes;
-    const keys = [
-      outbox,
-      outboxAt,
-      ...stored.flatMap(({ i }) => [o.key("seen", jobs[i]!.id), o.key("key", jobs[i]!.key)]),
-    ];
-    const args = stored.flatMap(({ i, json }) => [o.bullId(jobs[i]!.id), json]);
-    const recorded = (await o.redis.eval(
-      RECORD,
-      keys.length,
-      ...keys,
-      now,
-      o.retentionMs,
-      now - PENDING_STALE_MS,
-      ...args,
-    )) as number[];
-    stored.forEach(({ i }, n) => {
-      if (recorded[n] !== 1) return;
-      outcomes[i] = { ok: true, value: true };
-      waiting.push(jobs[i]!);
-    });
-    if (waiting.length > 0) startMoving();
-    return outcomes;
-  });
-
+  const s: IntakeState<T> = { o, outbox: o.key("outbox"), outboxAt: o.key("outbox-at"), waiting: [], moving: null };
   return {
-    enqueue: record,
-    async sweep() {
-      const stale = await o.redis.zrangebyscore(
-        outboxAt,
-        "-inf",
-        Date.now() - (o.staleMs ?? OUTBOX_STALE_MS),
-        "LIMIT",
-        0,
-        500,
-      );
-      if (stale.length === 0) return 0;
-      const values = await o.redis.hmget(outbox, ...stale);
-      const jobs: JobInput<T>[] = [];
-      const unreadable: string[] = [];
-      stale.forEach((id, i) => {
-        const json = values[i];
-        try {
-          if (json) jobs.push(JSON.parse(json) as JobInput<T>);
-          else unreadable.push(id); // moved meanwhile (its time entry is the only leftover)
-        } catch {
-          unreadable.push(id);
-          o.report(new Error(`the outbox record ${id} is not valid JSON: dropped`));
-        }
-      });
-      await clear(unreadable);
-      for (let i = 0; i < jobs.length; i += MOVE_CHUNK) await move(jobs.slice(i, i + MOVE_CHUNK));
-      return jobs.length;
-    },
+    enqueue: createTickBatch<JobInput<T>, boolean>((jobs) => recordBatch(s, jobs)),
+    sweep: () => sweepStale(s),
     async drain() {
-      while (moving) await moving;
+      while (s.moving) await s.moving;
     },
-    outboxSize: () => o.redis.hlen(outbox),
-    inOutbox: async (id) => (await o.redis.hexists(outbox, id)) === 1,
+    outboxSize: () => o.redis.hlen(s.outbox),
+    inOutbox: async (id) => (await o.redis.hexists(s.outbox, id)) === 1,
   };
+}
+
+/** One intake's state: its outbox keys, the jobs it recorded and has yet to queue, and the move under way. */
+interface IntakeState<T> {
+  o: RedisIntakeOptions<T>;
+  outbox: string;
+  outboxAt: string;
+  waiting: JobInput<T>[];
+  moving: Promise<void> | null;
+}
+
+/** Records one turn's jobs in one script; each job's answer says whether it was new. */
+async function recordBatch<T>(s: IntakeState<T>, jobs: JobInput<T>[]): Promise<Settled<boolean>[]> {
+  const now = Date.now();
+  const outcomes: Settled<boolean>[] = jobs.map(() => ({ ok: true, value: false }));
+  // A job that cannot be stored as JSON fails alone, before the batch is written.
+  const stored: { job: JobInput<T>; i: number; json: string }[] = [];
+  jobs.forEach((job, i) => {
+    try {
+      stored.push({ job, i, json: JSON.stringify(job) });
+    } catch (error) {
+      outcomes[i] = { ok: false, error };
+    }
+  });
+  if (stored.length === 0) return outcomes;
+  const keys = [
+    s.outbox,
+    s.outboxAt,
+    ...stored.flatMap(({ job }) => [s.o.key("seen", job.id), s.o.key("key", job.key)]),
+  ];
+  const args = stored.flatMap(({ job, json }) => [s.o.bullId(job.id), json]);
+  const recorded = (await s.o.redis.eval(
+    RECORD,
+    keys.length,
+    ...keys,
+    now,
+    s.o.retentionMs,
+    now - PENDING_STALE_MS,
+    ...args,
+  )) as number[];
+  stored.forEach(({ job, i }, n) => {
+    if (recorded[n] !== 1) return;
+    outcomes[i] = { ok: true, value: true };
+    s.waiting.push(job);
+  });
+  if (s.waiting.length > 0) startMoving(s);
+  return outcomes;
+}
+
+/** Moves what this process recorded, a chunk at a time, each once the intake is quiet. */
+function startMoving<T>(s: IntakeState<T>): void {
+  s.moving ??= (async () => {
+    while (s.waiting.length > 0) {
+      await s.o.quiet?.();
+      await move(s, s.waiting.splice(0, MOVE_CHUNK)).catch(s.o.report);
+    }
+  })().finally(() => {
+    s.moving = null;
+    if (s.waiting.length > 0) startMoving(s);
+  });
+}
+
+/** Queues jobs in BullMQ and clears their outbox records; a job whose add failed keeps its record. */
+async function move<T>(s: IntakeState<T>, jobs: JobInput<T>[]): Promise<void> {
+  const added = await addAll(s, jobs);
+  const done = jobs.filter((_, i) => added[i]?.ok).map((job) => s.o.bullId(job.id));
+  const failed = added.find((a) => !a.ok);
+  await clear(s, done);
+  if (failed && !failed.ok) s.o.report(failed.error);
+}
+
+/** Adds jobs; one outcome each. A bad job fails a whole bulk: then each is added on its own, so only it fails. */
+async function addAll<T>(s: IntakeState<T>, jobs: JobInput<T>[]): Promise<Settled<true>[]> {
+  try {
+    await s.o.queue.addBulk(jobs);
+    return jobs.map(() => ({ ok: true, value: true }));
+  } catch {
+    return Promise.all(
+      jobs.map((job) =>
+        s.o.queue.add(job).then(
+          (): Settled<true> => ({ ok: true, value: true }),
+          (error: unknown): Settled<true> => ({ ok: false, error }),
+        ),
+      ),
+    );
+  }
+}
+
+/** Removes outbox records (hash entry and time entry together). */
+async function clear<T>(s: IntakeState<T>, ids: string[]): Promise<void> {
+  if (ids.length > 0)
+    await s.o.redis
+      .multi()
+      .hdel(s.outbox, ...ids)
+      .zrem(s.outboxAt, ...ids)
+      .exec();
+}
+
+/** Queues the outbox records older than the stale age (their mover died); drops records that are not JSON. */
+async function sweepStale<T>(s: IntakeState<T>): Promise<number> {
+  const before = Date.now() - (s.o.staleMs ?? OUTBOX_STALE_MS);
+  const stale = await s.o.redis.zrangebyscore(s.outboxAt, "-inf", before, "LIMIT", 0, 500);
+  if (stale.length === 0) return 0;
+  const values = await s.o.redis.hmget(s.outbox, ...stale);
+  const jobs: JobInput<T>[] = [];
+  const unreadable: string[] = [];
+  stale.forEach((id, i) => {
+    const json = values[i];
+    try {
+      if (json) jobs.push(JSON.parse(json) as JobInput<T>);
+      else unreadable.push(id); // moved meanwhile (its time entry is the only leftover)
+    } catch {
+      unreadable.push(id);
+      s.o.report(new Error(`the outbox record ${id} is not valid JSON: dropped`));
+    }
+  });
+  await clear(s, unreadable);
+  for (let i = 0; i < jobs.length; i += MOVE_CHUNK) await move(s, jobs.slice(i, i + MOVE_CHUNK));
+  return jobs.length;
 }

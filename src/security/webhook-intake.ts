@@ -1,5 +1,7 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { checkWebhookRequest, webhookHeaders, type Verdict, type WebhookHeaders } from "./check-webhook-request.js";
+import { readWebhookBody, type BufferBudget, type WebhookBody } from "./read-webhook-body.js";
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub. */
 export const GITHUB_PAYLOAD_LIMIT = 25 * 1024 * 1024;
@@ -28,8 +30,6 @@ export interface WebhookIntake {
   stats(): { bufferedBytes: number; peakBufferedBytes: number };
 }
 
-type Verdict = { status: number; verdict: string; message: string };
-
 /**
  * The webhook endpoint, bounded: a body over the limit is refused from its Content-Length (or as soon as the count
  * of streamed bytes passes it) without being kept; the HMAC is computed as bytes arrive and checked before the body
@@ -38,154 +38,89 @@ type Verdict = { status: number; verdict: string; message: string };
  */
 export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntake {
   const limit = options.limit ?? GITHUB_PAYLOAD_LIMIT;
-  const inFlightLimit = options.inFlightLimit ?? 4 * limit;
-  let buffered = 0;
-  let peak = 0;
-
-  const finish = (
-    res: ServerResponse,
-    info: { event: string; delivery: string; bytes: number },
-    v: Verdict,
-    req?: IncomingMessage,
-  ) => {
-    const line = { ...info, status: v.status, verdict: v.verdict };
-    if (v.status < 400) options.log.info(line, "webhook");
-    else options.log.warn(line, "webhook refused");
-    if (res.headersSent) return;
-    // A refused body is not read further: the connection closes once the answer is sent.
-    if (req && v.status >= 400 && !req.readableEnded) {
-      res.setHeader("connection", "close");
-      res.on("finish", () => req.destroy());
-    }
-    res.writeHead(v.status, { "content-type": "application/json" }).end(JSON.stringify({ message: v.message }));
-  };
-
+  const budget: BufferBudget = { buffered: 0, peak: 0, limit, inFlightLimit: options.inFlightLimit ?? 4 * limit };
   return {
-    stats: () => ({ bufferedBytes: buffered, peakBufferedBytes: peak }),
-    async handle(req, res) {
-      const event = header(req, "x-github-event");
-      const delivery = header(req, "x-github-delivery");
-      const signature = header(req, "x-hub-signature-256");
-      const declared = Number(req.headers["content-length"] ?? NaN);
-      const info = {
-        event: event.slice(0, 100),
-        delivery: delivery.slice(0, 100),
-        bytes: Number.isFinite(declared) ? declared : 0,
-      };
-      if (req.method !== "POST")
-        return finish(res, info, { status: 405, verdict: "not a POST", message: "Webhooks are POSTed." }, req);
-      if (!event || !delivery || !signature) {
-        return finish(
-          res,
-          info,
-          {
-            status: 400,
-            verdict: "missing headers",
-            message: "Required headers missing: x-github-event, x-github-delivery, x-hub-signature-256.",
-          },
-          req,
-        );
-      }
-      if (!/^application\/json\b/i.test(header(req, "content-type"))) {
-        return finish(
-          res,
-          info,
-          {
-            status: 415,
-            verdict: "not JSON",
-            message: "Set the webhook's content type to application/json in the App's settings.",
-          },
-          req,
-        );
-      }
-      if (declared > limit)
-        return finish(
-          res,
-          info,
-          {
-            status: 413,
-            verdict: "too large",
-            message: `Payloads over ${limit} bytes are refused (GitHub's cap is 25 MB).`,
-          },
-          req,
-        );
-
-      const hmac = createHmac("sha256", options.secret);
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const release = () => {
-        buffered -= size;
-      };
-      const outcome = await new Promise<Verdict | null>((resolve) => {
-        const stop = (v: Verdict | null) => {
-          req.off("data", onData);
-          req.off("end", onEnd);
-          req.off("error", onError);
-          resolve(v);
-        };
-        const onData = (chunk: Buffer) => {
-          if (size + chunk.length > limit)
-            return stop({ status: 413, verdict: "too large", message: `Payloads over ${limit} bytes are refused.` });
-          if (buffered + chunk.length > inFlightLimit)
-            return stop({
-              status: 503,
-              verdict: "busy",
-              message: "Too many large deliveries at once; redeliver later.",
-            });
-          size += chunk.length;
-          buffered += chunk.length;
-          peak = Math.max(peak, buffered);
-          hmac.update(chunk);
-          chunks.push(chunk);
-        };
-        const onEnd = () => stop(null);
-        const onError = () => stop({ status: 400, verdict: "aborted", message: "The request was aborted." });
-        req.on("data", onData);
-        req.on("end", onEnd);
-        req.on("error", onError);
-      });
-      info.bytes = size;
-      try {
-        if (outcome) return finish(res, info, outcome, req);
-        const expected = Buffer.from(`sha256=${hmac.digest("hex")}`);
-        const given = Buffer.from(signature);
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-          return finish(res, info, {
-            status: 401,
-            verdict: "bad signature",
-            message: "Signature does not match: check that WEBHOOK_SECRET matches the App's webhook secret.",
-          });
-        }
-        let payload: unknown;
-        const raw = Buffer.concat(chunks, size).toString("utf8");
-        try {
-          payload = JSON.parse(raw);
-        } catch {
-          return finish(res, info, { status: 400, verdict: "invalid JSON", message: "The payload is not valid JSON." });
-        }
-        chunks.length = 0;
-        release();
-        size = 0;
-        try {
-          await options.receive({ id: delivery, name: event, payload, raw });
-        } catch {
-          // The app's error handler has logged what went wrong (without the payload); GitHub gets a plain 500.
-          return finish(
-            res,
-            { ...info, bytes: info.bytes },
-            { status: 500, verdict: "handler failed", message: "The app failed to handle this event; see its logs." },
-          );
-        }
-        return finish(res, info, { status: 200, verdict: "accepted", message: "ok" });
-      } finally {
-        release();
-        size = 0;
-      }
-    },
+    stats: () => ({ bufferedBytes: budget.buffered, peakBufferedBytes: budget.peak }),
+    handle: (req, res) => handleDelivery(options, budget, req, res),
   };
 }
 
-function header(req: IncomingMessage, name: string): string {
-  const v = req.headers[name];
-  return (Array.isArray(v) ? v[0] : v) ?? "";
+/** What the delivery's log line says of it. */
+interface LogInfo {
+  event: string;
+  delivery: string;
+  bytes: number;
+}
+
+/** Checks, reads, verifies and hands one delivery to the app; answers it and logs one line. */
+async function handleDelivery(
+  options: WebhookIntakeOptions,
+  budget: BufferBudget,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const h = webhookHeaders(req);
+  const info: LogInfo = {
+    event: h.event.slice(0, 100),
+    delivery: h.delivery.slice(0, 100),
+    bytes: Number.isFinite(h.declared) ? h.declared : 0,
+  };
+  const refused = checkWebhookRequest(req, h, budget.limit);
+  if (refused) return finish(options, res, info, refused, req);
+  const body = await readWebhookBody(req, options.secret, budget);
+  info.bytes = body.size;
+  try {
+    if (body.refused) return finish(options, res, info, body.refused, req);
+    return finish(options, res, info, await verifyAndReceive(options, h, body));
+  } finally {
+    body.release();
+  }
+}
+
+/** The verdict on a body read whole: its signature checked, then its JSON parsed and handed to the app. */
+async function verifyAndReceive(options: WebhookIntakeOptions, h: WebhookHeaders, body: WebhookBody): Promise<Verdict> {
+  const expected = Buffer.from(`sha256=${body.digest()}`);
+  const given = Buffer.from(h.signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return {
+      status: 401,
+      verdict: "bad signature",
+      message: "Signature does not match: check that WEBHOOK_SECRET matches the App's webhook secret.",
+    };
+  }
+  let payload: unknown;
+  const raw = Buffer.concat(body.chunks, body.size).toString("utf8");
+  try {
+    payload = JSON.parse(raw);
+  } catch {
+    return { status: 400, verdict: "invalid JSON", message: "The payload is not valid JSON." };
+  }
+  // The bytes are given back before the app runs: a slow handler does not hold the in-flight budget.
+  body.release();
+  try {
+    await options.receive({ id: h.delivery, name: h.event, payload, raw });
+  } catch {
+    // The app's error handler has logged what went wrong (without the payload); GitHub gets a plain 500.
+    return { status: 500, verdict: "handler failed", message: "The app failed to handle this event; see its logs." };
+  }
+  return { status: 200, verdict: "accepted", message: "ok" };
+}
+
+/** Logs the delivery's one line and answers it. A refused body is not read further: the connection closes after. */
+function finish(
+  options: WebhookIntakeOptions,
+  res: ServerResponse,
+  info: LogInfo,
+  v: Verdict,
+  req?: IncomingMessage,
+): void {
+  const line = { ...info, status: v.status, verdict: v.verdict };
+  if (v.status < 400) options.log.info(line, "webhook");
+  else options.log.warn(line, "webhook refused");
+  if (res.headersSent) return;
+  if (req && v.status >= 400 && !req.readableEnded) {
+    res.setHeader("connection", "close");
+    res.on("finish", () => req.destroy());
+  }
+  res.writeHead(v.status, { "content-type": "application/json" }).end(JSON.stringify({ message: v.message }));
 }

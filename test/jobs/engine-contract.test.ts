@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmbeddedEngine } from "../../src/jobs/embedded-engine.js";
 import type { AbandonReason, EngineJob, EngineOptions, JobEngine } from "../../src/jobs/job-engine.js";
 import { createRedisEngine } from "../../src/jobs/redis-engine.js";
+import { spawnScript, type ScriptProcess } from "../helpers/spawn-script.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { describeWith } from "../helpers/needs.js";
 import { startRedisServer } from "./redis-server.js";
@@ -11,48 +12,79 @@ import { startRedisServer } from "./redis-server.js";
 /**
  * The guarantees docs/architecture.md ("Jobs") says both engines give, checked against each with the same tests:
  * one job at a time per key in order, dedupe by delivery id across a restart, cancel, retries then abandonment for
- * a crashing job, and a shutdown that hands a running job to the next start. Engine-specific behaviour (leases,
- * outbox sweeps, processes killed with -9) stays in each engine's own test file.
+ * a crashing job, lease (stall) recovery of a job whose worker was killed, and a shutdown that hands a running job
+ * (or one it caught being claimed) to the next start. Engine-specific behaviour (outbox sweeps, schedules across
+ * replicas, a SIGTERM'd worker process) stays in each engine's own test file.
  */
 interface Rig {
   /** A new engine on this test's store; every engine opened here is on the same queue (a restart, or a replica). */
   open<T>(options?: EngineOptions<T>): JobEngine<T>;
+  /** A worker in a process of its own on the same queue (test/fixtures/jobs/engine-worker.ts), once it is ready. */
+  spawnWorker(config?: Record<string, unknown>): Promise<ScriptProcess>;
+  /** A path in this test's scratch directory. */
+  path(name: string): string;
   close(): Promise<void>;
 }
 
+/** A job's data for a spawned worker: its handler holds until this file exists. */
+type Held = { holdUntil?: string };
+
 const fast = { leaseMs: 1500, backoffMs: 20 };
 
-function embeddedRig(): Rig {
+/** What every rig shares: a scratch directory, the spawned workers and the engines it opened, closed in that order. */
+function rigParts(
+  mode: "embedded" | "redis",
+  config: Record<string, unknown>,
+  create: <T>(o: EngineOptions<T>) => JobEngine<T>,
+) {
   const dir = mkdtempSync(join(tmpdir(), "engine-contract-"));
   const engines: JobEngine<unknown>[] = [];
-  return {
+  const procs: ScriptProcess[] = [];
+  const rig: Rig = {
     open: <T>(options: EngineOptions<T> = {}) => {
-      const e = createEmbeddedEngine<T>({ path: join(dir, "db"), pollMs: 30, ...fast, ...options });
+      const e = create<T>(options);
       engines.push(e as JobEngine<unknown>);
       return e;
     },
+    spawnWorker: async (extra = {}) => {
+      const p = spawnScript("test/fixtures/jobs/engine-worker.ts", [
+        mode,
+        JSON.stringify({ ...config, ...fast, ...extra }),
+      ]);
+      procs.push(p);
+      await p.waitFor((e) => e.ev === "ready");
+      return p;
+    },
+    path: (name) => join(dir, name),
     close: async () => {
+      for (const p of procs.splice(0)) {
+        if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+        await p.exited;
+      }
       for (const e of engines.splice(0)) await e.shutdown(0);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return { rig, dir };
+}
+
+function embeddedRig(): Rig {
+  let path = "";
+  const { rig, dir } = rigParts("embedded", {}, <T>(options: EngineOptions<T>) =>
+    createEmbeddedEngine<T>({ path, pollMs: 30, ...fast, ...options }),
+  );
+  path = join(dir, "db");
+  return { ...rig, spawnWorker: (extra = {}) => rig.spawnWorker({ path, pollMs: 30, ...extra }) };
 }
 
 let redis: { url: string; stop: () => Promise<void> } | null = null;
 let prefixes = 0;
 function redisRig(): Rig {
   const prefix = `contract${++prefixes}`;
-  const engines: JobEngine<unknown>[] = [];
-  return {
-    open: <T>(options: EngineOptions<T> = {}) => {
-      const e = createRedisEngine<T>({ redisUrl: redis!.url, prefix, busyRetryMs: 50, ...fast, ...options });
-      engines.push(e as JobEngine<unknown>);
-      return e;
-    },
-    close: async () => {
-      for (const e of engines.splice(0)) await e.shutdown(0);
-    },
-  };
+  const url = redis!.url;
+  return rigParts("redis", { redisUrl: url, prefix, busyRetryMs: 50 }, <T>(options: EngineOptions<T>) =>
+    createRedisEngine<T>({ redisUrl: url, prefix, busyRetryMs: 50, ...fast, ...options }),
+  ).rig;
 }
 
 const job = <T>(id: string, key: string, data: T) => ({ id, key, installationId: 1, kind: "run" as const, data });
@@ -183,9 +215,10 @@ function contract(makeRig: () => Rig): void {
     expect(abandoned[0]![1]).toMatchObject({ kind: "crashed", message: "kaboom" });
   });
 
-  it("a shutdown right after a job is claimed (its handler perhaps not begun) requeues it instead of waiting on it", async () => {
-    // Redis: the queue counts a job running before its handler is entered; a shutdown in that window used to abort
-    // nothing and then wait forever for a handler that never saw an abort.
+  it("a shutdown right after a job is claimed (its handler perhaps not begun) reports it requeued, and the next start runs it", async () => {
+    // The queue counts a job running before its handler is entered. A shutdown in that window used to abort nothing:
+    // Redis then waited forever for a handler that never saw an abort; the embedded engine left the job running in
+    // its store, for lease recovery to find (as a lost attempt) and unreported.
     const reasons: unknown[] = [];
     const first = rig.open<null>({
       handler: async (_j, signal) => {
@@ -195,14 +228,54 @@ function contract(makeRig: () => Rig): void {
     });
     await first.enqueue(job("r1", "r#1", null));
     await waitUntil(async () => (await first.stats()).running === 1, "the job to be claimed");
-    const result = await first.shutdown(0);
-    // The shutdown returns; the job is reported (Redis) or, claimed but not yet handed to its handler (embedded), left
-    // for the next start's lease recovery. Either way it is not lost.
-    expect(result.requeued.map((j) => j.id).filter((id) => id !== "r1")).toEqual([]);
+    // A grace period (not 0) lets a claim under way reach the point where it sees the shutdown.
+    const result = await first.shutdown(200);
+    expect(result.requeued.map((j) => j.id)).toEqual(["r1"]);
     for (const reason of reasons) expect(reason).toMatchObject({ reason: "shutdown" });
+    const ran: EngineJob<null>[] = [];
+    rig.open<null>({ handler: async (j) => void ran.push(j) });
+    await waitUntil(() => ran.some((j) => j.id === "r1"), "the restarted engine to run the requeued job");
+    // Put back by the shutdown, not recovered as a lost worker's job: the shutdown did not cost it an attempt.
+    expect(ran.find((j) => j.id === "r1")?.attempt).toBe(1);
+  });
+
+  it("lease recovery: a worker killed mid-job loses its lease, and another worker runs the job again as its next attempt", async () => {
+    const worker = await rig.spawnWorker({ attempts: 2 });
+    const release = rig.path("release");
+    await rig.open<Held>().enqueue(job("l1", "r#1", { holdUntil: release }));
+    await worker.waitFor((e) => e.ev === "start" && e.id === "l1");
+    worker.child.kill("SIGKILL");
+    await worker.exited;
+    writeFileSync(release, "");
+    const ran: EngineJob<Held>[] = [];
+    const abandoned: EngineJob<Held>[] = [];
+    rig.open<Held>({ handler: async (j) => void ran.push(j), onAbandoned: (j) => void abandoned.push(j) });
+    await waitUntil(() => ran.length === 1, "the job to run again once its lease lapsed");
+    expect(ran[0]).toMatchObject({ id: "l1", attempt: 2 });
+    expect(abandoned).toEqual([]);
+  });
+
+  it("lease recovery: a worker killed on the job's last attempt gets it reported abandoned as worker-lost, once", async () => {
+    const worker = await rig.spawnWorker({ attempts: 1 });
+    await rig.open<Held>().enqueue(job("l2", "r#1", { holdUntil: rig.path("never") }));
+    await worker.waitFor((e) => e.ev === "start" && e.id === "l2");
+    worker.child.kill("SIGKILL");
+    await worker.exited;
     const ran: string[] = [];
-    rig.open<null>({ handler: async (j) => void ran.push(j.id) });
-    await waitUntil(() => ran.includes("r1"), "the restarted engine to run the requeued job");
+    const abandoned: [EngineJob<Held>, AbandonReason][] = [];
+    const options = {
+      attempts: 1,
+      handler: async (j: EngineJob<Held>) => void ran.push(j.id),
+      onAbandoned: (j: EngineJob<Held>, r: AbandonReason) => void abandoned.push([j, r]),
+    };
+    const e = rig.open<Held>(options);
+    rig.open<Held>(options);
+    await waitUntil(() => abandoned.length === 1, "the job to be reported abandoned");
+    // A later job of the key runs: the key is free, and by then both survivors have had every chance to report twice.
+    await e.enqueue(job("l3", "r#1", {}));
+    await waitUntil(() => ran.includes("l3"), "the key's next job to run");
+    expect(abandoned.map(([j, r]) => [j.id, r.kind])).toEqual([["l2", "worker-lost"]]);
+    expect(ran).toEqual(["l3"]);
   });
 
   it("a shutdown cuts off a running job with reason shutdown, reports it requeued, and the next start runs it", async () => {

@@ -1,115 +1,119 @@
-import { APIError } from "openai";
+import { APIConnectionError, APIError } from "openai";
 import { LlmError } from "../../src/llm/llm-error.js";
 import { defaultSleep, withRetries, type RetryPolicy } from "../../src/llm/with-retries.js";
 
-const ctx = { model: "gpt-4o", baseUrl: "https://llm.example.com/v1", apiKey: "sk-live-0123456789abcdef" };
-const status = (code: number, headers: Record<string, string> = {}, message = "failed") =>
-  new APIError(code, undefined, message, new Headers(headers));
+const ctx = { model: "m", baseUrl: "https://llm.example/v1", apiKey: "sk-secret-key-123" };
+const status = (code: number, headers: Record<string, string> = {}) =>
+  new APIError(code, undefined, `status ${code}`, new Headers(headers));
 
-/** A policy whose sleeps are recorded, never waited (the delays are the subject, not the time). */
-function policy(overrides: Partial<RetryPolicy> = {}) {
+/** A policy whose sleep records the delays asked for and returns at once (no test waits). */
+function policy(extra: Partial<RetryPolicy> = {}) {
   const slept: number[] = [];
   const warned: object[] = [];
   const p: RetryPolicy = {
-    maxRetries: 2,
+    maxRetries: 3,
     maxRetryAfterMs: 60_000,
     baseDelayMs: 100,
     maxDelayMs: 1_000,
     random: () => 0,
     sleep: async (ms) => void slept.push(ms),
     logger: { warn: (obj) => void warned.push(obj) },
-    ...overrides,
+    ...extra,
   };
   return { p, slept, warned };
 }
 
-/** An attempt that throws each of `errors` in turn, then answers "ok"; `calls()` counts the attempts. */
+/** An attempt that throws each of `errors` in turn, then returns "ok". */
 function failing(...errors: unknown[]) {
-  let n = 0;
-  return {
-    attempt: async () => {
-      const e = errors[n++];
-      if (e !== undefined) throw e;
-      return "ok";
-    },
-    calls: () => n,
+  let calls = 0;
+  const attempt = async () => {
+    const e = errors[calls++];
+    if (e !== undefined) throw e;
+    return "ok";
   };
+  return { attempt, calls: () => calls };
 }
 
-const rejection = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (e: unknown) => e as LlmError,
-  );
-
 describe("withRetries", () => {
-  it("retries retryable failures with backoff and returns the first answer", async () => {
+  it("retries a retryable failure with backoff and returns the first success, logging each retry", async () => {
     const { p, slept, warned } = policy();
-    const a = failing(status(503), status(500));
-    expect(await withRetries(a.attempt, p, ctx)).toBe("ok");
+    const a = failing(status(503), new APIConnectionError({ message: "reset" }));
+    await expect(withRetries(a.attempt, p, ctx)).resolves.toBe("ok");
     expect(a.calls()).toBe(3);
-    expect(slept).toEqual([50, 100]); // equal jitter with random 0: half of 100, then half of 200
+    expect(slept).toEqual([50, 100]);
     expect(warned).toEqual([
-      { kind: "server", status: 503, attempt: 1, delayMs: 50 },
-      { kind: "server", status: 500, attempt: 2, delayMs: 100 },
+      expect.objectContaining({ kind: "server", status: 503, attempt: 1, delayMs: 50 }),
+      expect.objectContaining({ kind: "network", attempt: 2, delayMs: 100 }),
     ]);
   });
 
-  it("does not retry a failure that will not clear up (401, 400, 501)", async () => {
-    for (const code of [401, 400, 501]) {
-      const { p, slept } = policy();
-      const a = failing(status(code));
-      const err = await rejection(withRetries(a.attempt, p, ctx));
-      expect(err).toBeInstanceOf(LlmError);
-      expect(err.retryable).toBe(false);
-      expect(a.calls()).toBe(1);
-      expect(slept).toEqual([]);
-    }
+  it("does not retry a failure that will not clear up (a rejected key), and passes its message on", async () => {
+    const { p, slept } = policy();
+    const a = failing(status(401));
+    const error = await withRetries(a.attempt, p, ctx).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LlmError);
+    expect(error).toMatchObject({ kind: "auth", status: 401 });
+    expect(a.calls()).toBe(1);
+    expect(slept).toEqual([]);
   });
 
-  it("gives up after maxRetries, saying how many attempts ran and keeping the status", async () => {
-    const { p } = policy({ maxRetries: 1 });
-    const a = failing(status(502), status(502), status(502));
-    const err = await rejection(withRetries(a.attempt, p, ctx));
-    expect(a.calls()).toBe(2);
-    expect(err).toMatchObject({ kind: "server", status: 502, retryable: true });
-    expect(err.message).toMatch(/\(gave up after 2 attempts\)$/);
-    const once = policy({ maxRetries: 0 });
-    expect((await rejection(withRetries(failing(status(429)).attempt, once.p, ctx))).message).toMatch(
-      /gave up after 1 attempt\)$/,
-    );
+  it("gives up after maxRetries retries and says how many attempts ran", async () => {
+    const { p } = policy({ maxRetries: 2 });
+    const a = failing(status(429), status(429), status(429), status(429));
+    const error = await withRetries(a.attempt, p, ctx).catch((e: unknown) => e);
+    expect(a.calls()).toBe(3);
+    expect(error).toMatchObject({ kind: "rate-limited", status: 429, retryable: true });
+    expect((error as Error).message).toMatch(/gave up after 3 attempts\)$/);
   });
 
-  it("waits what retry-after asks, and fails at once when it asks longer than maxRetryAfterMs", async () => {
+  it("says 'attempt' for one: maxRetries 0 makes one call", async () => {
+    const { p } = policy({ maxRetries: 0 });
+    const error = await withRetries(failing(status(500)).attempt, p, ctx).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/gave up after 1 attempt\)$/);
+  });
+
+  it("waits what the endpoint asks (retry-after) instead of its own backoff", async () => {
+    const { p, slept } = policy();
+    await withRetries(failing(status(429, { "retry-after": "2" })).attempt, p, ctx);
+    expect(slept).toEqual([2000]);
+  });
+
+  it("fails at once when the endpoint asks for a longer wait than a run waits, naming both", async () => {
     const { p, slept } = policy({ maxRetryAfterMs: 30_000 });
-    expect(await withRetries(failing(status(429, { "retry-after": "2" })).attempt, p, ctx)).toBe("ok");
-    expect(slept).toEqual([2_000]);
-    const long = policy({ maxRetryAfterMs: 30_000 });
     const a = failing(status(429, { "retry-after": "3600" }));
-    const err = await rejection(withRetries(a.attempt, long.p, ctx));
+    const error = await withRetries(a.attempt, p, ctx).catch((e: unknown) => e);
     expect(a.calls()).toBe(1);
-    expect(long.slept).toEqual([]);
-    expect(err).toMatchObject({ kind: "rate-limited", status: 429, retryable: true });
-    expect(err.message).toMatch(/asked to wait 3600 s, longer than the 30 s a run waits/);
+    expect(slept).toEqual([]);
+    expect((error as Error).message).toMatch(/asked to wait 3600 s, longer than the 30 s a run waits/);
+    expect(error).toMatchObject({ status: 429, retryable: true });
   });
 
-  it("stops as cancelled when the signal aborts during a failure or during the wait", async () => {
+  it("a cancel during the wait ends the retries with a cancelled error", async () => {
     const controller = new AbortController();
-    controller.abort();
-    const { p } = policy();
-    const a = failing(status(503));
-    expect(await rejection(withRetries(a.attempt, p, ctx, controller.signal))).toMatchObject({ kind: "aborted" });
+    const { p } = policy({ sleep: async () => controller.abort() });
+    const a = failing(status(503), status(503));
+    const error = await withRetries(a.attempt, p, ctx, controller.signal).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "aborted", message: "The model request was cancelled." });
     expect(a.calls()).toBe(1);
+  });
 
-    const during = new AbortController();
-    const b = failing(status(503), status(503));
-    const waitAborted = policy({ sleep: async () => during.abort() });
-    expect(await rejection(withRetries(b.attempt, waitAborted.p, ctx, during.signal))).toMatchObject({
-      kind: "aborted",
-    });
-    expect(b.calls()).toBe(1);
+  it("a failure after the signal aborted is reported as cancelled, not retried", async () => {
+    const controller = new AbortController();
+    const { p, slept } = policy();
+    const attempt = async () => {
+      controller.abort();
+      throw status(503);
+    };
+    await expect(withRetries(attempt, p, ctx, controller.signal)).rejects.toMatchObject({ kind: "aborted" });
+    expect(slept).toEqual([]);
+  });
+
+  it("never puts the API key in the message of an error it gives up with", async () => {
+    const { p } = policy({ maxRetries: 1 });
+    const leak = new Error(`socket hang up calling with ${ctx.apiKey}`);
+    const error = await withRetries(failing(leak, leak).attempt, p, ctx).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "network" });
+    expect((error as Error).message).not.toContain(ctx.apiKey);
   });
 
   it("defaultSleep resolves at once for an aborted signal, and early when the signal aborts", async () => {
