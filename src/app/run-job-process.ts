@@ -12,7 +12,7 @@ import { routeModels } from "../llm/route-models.js";
 import type { LlmClient } from "../llm/types.js";
 import { ipcSpendGuard } from "../spend/spend-ipc.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
-import { warmSyntaxCheck } from "../run/create-coder-deps.js";
+import { warmSyntaxCheck } from "../compose/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
 import { tokenOctokit } from "../security/token-octokit.js";

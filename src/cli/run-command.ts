@@ -10,7 +10,7 @@ import { pricesOf } from "../llm/price-table.js";
 import { readModelSettings } from "../llm/read-model-settings.js";
 import { routeModels } from "../llm/route-models.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
-import { createCoderDeps } from "../run/create-coder-deps.js";
+import { createCoderDeps } from "../compose/create-coder-deps.js";
 import { createGit } from "../workspace/create-git.js";
 import { loadInstructions } from "../context/load-instructions.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
