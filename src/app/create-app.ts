@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ApplicationFunction, Probot } from "probot";
+import { runDefaults } from "../compose/run-settings.js";
 import type { AppEnv } from "../config/env.js";
 import { createForkPool, type ForkPool } from "../exec/fork-worker.js";
 import { waitForTriage, type IntakeGate } from "./intake-gate.js";
@@ -234,7 +235,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
         key,
         botLogin: (await bot()).login,
         runs: runPort,
-        defaults: { model: env.model, weakModel: env.weakModel, fallbackModels: env.fallbackModels },
+        defaults: runDefaults(env),
         now: new Date(),
         ...(manual ? { manual } : {}),
       });
@@ -335,7 +336,7 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     registerHandlers(app, {
       runs: runPort,
       botLogin: async () => (await bot()).login,
-      defaults: { model: env.model, weakModel: env.weakModel, fallbackModels: env.fallbackModels },
+      defaults: runDefaults(env),
       firstAttempt: (id) => firstAttempts.has(id),
       lookups: createLookupCache({ ttlMs: env.triageCacheMs }),
       ...(spend ? { usage: spend.usage } : {}),
