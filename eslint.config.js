@@ -100,21 +100,11 @@ export const MAY_IMPORT = {
   treesitter: [],
 };
 
-/**
- * TEMPORARY: files that build a run's dependencies still sit in lower folders and import upwards (the third,
- * run/create-coder-deps.ts, keeps to run/'s list); the compose helper moves them into src/compose/ (issue #33).
- * Remove each entry when its file has moved: the layering test fails on an entry whose file is gone or no longer
- * needs it.
- */
-export const PENDING_COMPOSE_EXCEPTIONS = {
-  "src/context/create-context-hooks.ts": ["run", "report"],
-  "src/github/create-run-github.ts": ["run", "report", "coder"],
-};
 const FOLDERS = Object.keys(MAY_IMPORT);
 
-/** The no-restricted-imports rule refusing every folder `folder` may not import (but those in `extra`). */
-function refuseOthers(folder, allowed, extra = []) {
-  const refused = FOLDERS.filter((f) => f !== folder && !allowed.includes(f) && !extra.includes(f));
+/** The no-restricted-imports rule refusing every folder `folder` may not import. */
+function refuseOthers(folder, allowed) {
+  const refused = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
   return {
     "no-restricted-imports": [
       "error",
@@ -135,10 +125,6 @@ const layering = [
   ...Object.entries(MAY_IMPORT)
     .filter(([, allowed]) => allowed !== "*")
     .map(([folder, allowed]) => ({ files: [`src/${folder}/**/*.ts`], rules: refuseOthers(folder, allowed) })),
-  ...Object.entries(PENDING_COMPOSE_EXCEPTIONS).map(([file, extra]) => {
-    const folder = file.split("/")[1];
-    return { files: [file], rules: refuseOthers(folder, MAY_IMPORT[folder], extra) };
-  }),
 ];
 
 export default tseslint.config(

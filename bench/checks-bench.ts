@@ -19,7 +19,7 @@ import { readEnv } from "../src/config/env.js";
 import { createExec } from "../src/exec/create-exec.js";
 import type { Exec } from "../src/exec/types.js";
 import type { LlmClient } from "../src/llm/types.js";
-import { createCoderDeps } from "../src/run/create-coder-deps.js";
+import { createCoderDeps } from "../src/compose/create-coder-deps.js";
 import { createGit } from "../src/workspace/create-git.js";
 import { ensureTestImage, TEST_IMAGE } from "../test/helpers/podman-test-image.js";
 

@@ -4,30 +4,25 @@
  * foreground instead of queueing it, so a capturing queue takes the place of the App's. When the App's intake or
  * run seams move, only this file changes.
  */
-import { mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
 import { fireSchedule } from "../triage/fire-schedule.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../triage/schedule-key.js";
-import { runCoder } from "../coder/run-coder.js";
 import { authorize } from "../commands/authorize.js";
 import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/repo-config.js";
 import type { Exec } from "../exec/types.js";
-import { createRunGitHub } from "../github/create-run-github.js";
+import { composeRun } from "../compose/compose-run.js";
+import { createRunGitHub } from "../compose/create-run-github.js";
+import type { DriverSettings } from "../compose/run-settings.js";
+import { renderStage } from "../report/render-status.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext, RunJobInput, RunQueue } from "../run/job-context.js";
 import { lookupPermission } from "../github/permissions.js";
-import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import { triageEvent } from "../triage/triage-event.js";
 import { renderConfigProblems } from "../report/render-config-problems.js";
-import { renderFinal, renderStage } from "../report/render-status.js";
-import { createContextHooks } from "../context/create-context-hooks.js";
-import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
-import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
 import { resolveSettings } from "../run/resolve-settings.js";
-import { resolveChecks } from "../run/resolve-checks.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGitHub } from "../run/run-ports.js";
@@ -48,6 +43,8 @@ export interface EngineDeps {
 }
 
 export interface RunDeps extends EngineDeps {
+  /** The run's settings from the runner's environment (compose/run-settings: `driverSettings(…, "action")`). */
+  settings: DriverSettings;
   exec: Exec;
   llm: LlmClient;
   /** GITHUB_WORKSPACE: used in place when it is the branch the run changes. */
@@ -280,64 +277,33 @@ export async function runRequest(
     deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
-  const github = runGitHub(req, feedback, deps);
-  // No bubblewrap: the runner is a throwaway machine, and the workflow's toolchain must be reachable.
-  const checkExec: Exec = { run: (r) => deps.exec.run({ ...r, env: { ...deps.checkEnv, ...r.env } }) };
   let finalBody = "";
-  const outcome = await runJob(req, {
-    github,
-    git: runGit,
-    // Commands not named in the config are found on the DEFAULT branch through the API (issue #30); never for a fork.
-    ...(req === request
-      ? {
-          checkPlan: (r: RunRequest) =>
-            resolveChecks(
-              r.settings,
-              createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch }),
-            ),
-        }
-      : {}),
-    coder: (root, options, hooks) =>
-      runCoder(
-        options,
-        createCoderDeps({
-          root: resolve(root),
-          exec: deps.exec,
-          checkExec,
-          git,
-          llm: deps.llm,
-          commitModel: options.weakModel ?? options.model,
-          protectedPaths: options.protectedPaths,
-          cacheDir: path.join(deps.tempRoot, "aider-bot-cache", "repomap", req.owner, req.repo),
-          gitContentIds: true,
-          onProgress: hooks.onProgress,
-          signal: hooks.signal,
-        }),
-      ),
-    tempDir: {
-      create: (prefix) => mkdtemp(path.join(deps.tempRoot, prefix)),
-      remove: (dir) => rm(dir, { recursive: true, force: true }),
-    },
-    render: {
-      stage: renderStage,
-      final: (o, r) => (finalBody = branchOnly(renderFinal(o, r), r)),
-    },
-    logger: deps.logger,
-    now: () => Date.now(),
-    signal: deps.signal,
-    warmWhileCloning: warmGrammarWhileCloning(deps.logger),
-    // The same PR/issue context as the App's runs (a dispatch run on a branch without a pull request has none).
-    ...(feedback
-      ? createContextHooks({
-          req,
-          api: deps.api,
-          llm: deps.llm,
-          botLogin: deps.bot.login,
-          webUrl: deps.webUrl,
-          count: countTokens,
-        })
-      : {}),
-  });
+  const outcome = await runJob(
+    req,
+    composeRun({
+      req,
+      // Commands not named in the config are found on the DEFAULT branch (issue #30); never for a fork.
+      settings: req === request ? deps.settings : { ...deps.settings, checkPlan: "configured-only" },
+      api: deps.api,
+      llm: deps.llm,
+      exec: deps.exec,
+      // No bubblewrap: the runner is a throwaway machine, and the workflow's toolchain must be reachable.
+      checkExec: { run: (r) => deps.exec.run({ ...r, env: { ...deps.checkEnv, ...r.env } }) },
+      git,
+      runGit,
+      github: runGitHub(req, feedback, deps),
+      botLogin: deps.bot.login,
+      cacheRoot: path.join(deps.tempRoot, "aider-bot-cache"),
+      workRoot: deps.tempRoot,
+      // The same PR/issue context as the App's runs (a dispatch run on a branch without a pull request has none).
+      webOrigin: feedback ? deps.webUrl : null,
+      command: feedback?.command ?? "aider",
+      logger: deps.logger,
+      signal: deps.signal,
+      coderRoot: resolve,
+      finalText: (body, r) => (finalBody = branchOnly(body, r)),
+    }),
+  );
   return { outcome, finalBody };
 }
 
@@ -370,7 +336,7 @@ function runGitHub(req: RunRequest, feedback: Feedback | null, deps: RunDeps): R
     webUrl,
     ...(feedback?.checkRunId !== undefined ? { checkRunId: feedback.checkRunId } : {}),
   };
-  const github = createRunGitHub(deps.api, job, async () => deps.token, deps.logger);
+  const github = createRunGitHub(deps.api, job, async () => deps.token, deps.logger, deps.bot.login);
   if (feedback) return github;
   return { ...github, updateStatus: async () => undefined, react: async () => undefined };
 }

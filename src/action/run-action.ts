@@ -7,7 +7,8 @@ import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
 import { tokenOctokit } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
-import { createLlmClient } from "../llm/create-llm-client.js";
+import { composeLlm } from "../compose/compose-llm.js";
+import { driverSettings, runDefaults } from "../compose/run-settings.js";
 import {
   intakeDispatch,
   intakeEvent,
@@ -78,14 +79,43 @@ export async function runAction(
   payload: any,
   io: { logger: Logger; signal: AbortSignal; now?: () => Date },
 ): Promise<ActionResult> {
-  const { owner, repo } = env;
-  // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
-  const log = io.logger.child({ component: "octokit" });
   // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
   for (const secret of [env.inputs.githubToken, env.inputs.openaiApiKey]) processRedactor.add(secret);
+  const api = actionOctokit(env, io.logger);
+  const bot = await botIdentity(
+    async (username) => (await api.rest.users.getByUsername({ username })).data.id,
+    env.inputs.botLogin,
+    io.logger,
+  );
+  const engine: EngineDeps = {
+    api,
+    token: env.inputs.githubToken,
+    bot,
+    defaults: runDefaults(env.runEnv),
+    loadConfig: async () =>
+      withInputDefaults(
+        await fetchConfig(api, { owner: env.owner, repo: env.repo, path: env.inputs.configPath }),
+        env.inputs,
+      ),
+    logger: io.logger,
+  };
+  const intakes = await intakeFor(env, payload, engine, io.now?.() ?? new Date());
+  const toRun = intakes.filter((i): i is Extract<Intake, { kind: "run" }> => i.kind === "run");
+  if (toRun.length === 0) {
+    const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
+    return { outcome: done?.outcome ?? "ignored", ...(done ? { reason: done.reason } : {}), runs: [] };
+  }
+  const runs = await runInForeground(toRun, env, engine, io);
+  return { outcome: runs.at(-1)!.outcome.kind, runs };
+}
+
+/** The workflow token's Octokit, with the App's redacting write guard and Probot's throttle settings. */
+function actionOctokit(env: ActionEnv, logger: Logger) {
+  // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
+  const log = logger.child({ component: "octokit" });
   // Probot's throttle settings (its rate-limit handlers) kept; only `enabled` is ours.
   const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
-  const api = new Octokit({
+  return new Octokit({
     auth: env.inputs.githubToken,
     baseUrl: env.apiUrl,
     userAgent: "aider-bot-action",
@@ -96,99 +126,99 @@ export async function runAction(
       error: (m: string) => log.debug(m),
     },
   });
-  const bot = await botIdentity(
-    async (username) => (await api.rest.users.getByUsername({ username })).data.id,
-    env.inputs.botLogin,
-    io.logger,
-  );
-  const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
-  const engine: EngineDeps = {
-    api,
-    token: env.inputs.githubToken,
-    bot,
-    defaults,
-    loadConfig: async () =>
-      withInputDefaults(await fetchConfig(api, { owner, repo, path: env.inputs.configPath }), env.inputs),
-    logger: io.logger,
-  };
-  const repoInfo = async () => {
-    const r = payload?.repository?.clone_url
-      ? payload.repository
-      : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
-    return {
-      cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`),
-      defaultBranch: String(r.default_branch ?? "main"),
-    };
-  };
+}
 
-  let intakes: Intake[];
+/** The event through the App's intake: what to run, or why nothing runs. */
+async function intakeFor(env: ActionEnv, payload: any, engine: EngineDeps, now: Date): Promise<Intake[]> {
   switch (env.eventName) {
     case "issue_comment":
     case "pull_request_review_comment":
     case "issues":
-      intakes = [await intakeEvent({ name: env.eventName, id: env.runKey, payload }, engine)];
-      break;
+      return [await intakeEvent({ name: env.eventName, id: env.runKey, payload }, engine)];
     case "schedule": {
       const cron = String(payload?.schedule ?? "");
       if (!cron)
         throw new ActionSetupError(
           "The schedule event names no cron expression (`schedule` is missing from the event payload).",
         );
-      intakes = await intakeSchedule(
-        { cron, owner, repo, ...(await repoInfo()), now: io.now?.() ?? new Date() },
-        engine,
-      );
-      break;
+      const repo = await repoInfo(env, payload, engine.api);
+      return intakeSchedule({ cron, owner: env.owner, repo: env.repo, ...repo, now }, engine);
     }
-    case "workflow_dispatch": {
-      const message =
-        env.inputs.message ??
-        (typeof payload?.inputs?.message === "string" && payload.inputs.message.trim()
-          ? payload.inputs.message.trim()
-          : undefined);
-      if (!message)
-        throw new ActionSetupError(
-          "A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.",
-        );
-      const ref = String(payload?.ref ?? "");
-      if (!ref.startsWith("refs/heads/"))
-        throw new ActionSetupError(
-          `A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`,
-        );
-      const sender = {
-        login: String(payload?.sender?.login ?? ""),
-        type: String(payload?.sender?.type ?? "User"),
-        ...(payload?.sender?.id ? { id: Number(payload.sender.id) } : {}),
-      };
-      if (!sender.login)
-        throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
-      const jobId = `dispatch:${owner}/${repo}@${env.runKey}`;
-      intakes = [
-        await intakeDispatch(
-          { message, branch: ref.slice("refs/heads/".length), owner, repo, ...(await repoInfo()), sender, jobId },
-          engine,
-        ),
-      ];
-      break;
-    }
+    case "workflow_dispatch":
+      return [await intakeDispatch(await dispatchArgs(env, payload, engine.api), engine)];
   }
+}
 
-  const toRun = intakes.filter((i): i is Extract<Intake, { kind: "run" }> => i.kind === "run");
-  if (toRun.length === 0) {
-    const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
-    return { outcome: done?.outcome ?? "ignored", ...(done ? { reason: done.reason } : {}), runs: [] };
-  }
+/** The repository's clone URL and default branch: from the event when it carries them, else from the API. */
+async function repoInfo(
+  env: ActionEnv,
+  payload: any,
+  api: GitHubClient,
+): Promise<{ cloneUrl: string; defaultBranch: string }> {
+  const { owner, repo } = env;
+  const r = payload?.repository?.clone_url
+    ? payload.repository
+    : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
+  return {
+    cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`),
+    defaultBranch: String(r.default_branch ?? "main"),
+  };
+}
+
+/** A `workflow_dispatch` event as a request: its message, branch and sender, each checked. */
+async function dispatchArgs(
+  env: ActionEnv,
+  payload: any,
+  api: GitHubClient,
+): Promise<Parameters<typeof intakeDispatch>[0]> {
+  const { owner, repo } = env;
+  const message =
+    env.inputs.message ??
+    (typeof payload?.inputs?.message === "string" && payload.inputs.message.trim()
+      ? payload.inputs.message.trim()
+      : undefined);
+  if (!message)
+    throw new ActionSetupError(
+      "A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.",
+    );
+  const ref = String(payload?.ref ?? "");
+  if (!ref.startsWith("refs/heads/"))
+    throw new ActionSetupError(
+      `A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`,
+    );
+  const sender = {
+    login: String(payload?.sender?.login ?? ""),
+    type: String(payload?.sender?.type ?? "User"),
+    ...(payload?.sender?.id ? { id: Number(payload.sender.id) } : {}),
+  };
+  if (!sender.login)
+    throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
+  const jobId = `dispatch:${owner}/${repo}@${env.runKey}`;
+  const branch = ref.slice("refs/heads/".length);
+  return { message, branch, owner, repo, ...(await repoInfo(env, payload, api)), sender, jobId };
+}
+
+/** Each request run to its end in this step, one after the other, with the composition root's settings. */
+async function runInForeground(
+  toRun: Extract<Intake, { kind: "run" }>[],
+  env: ActionEnv,
+  engine: EngineDeps,
+  io: { logger: Logger; signal: AbortSignal },
+): Promise<ActionRun[]> {
+  const settings = driverSettings(env.runEnv, "action");
   // Every git and repository command of the runs is started by a small helper process (exec/spawn-helper).
   const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
-  const llm = createLlmClient({
-    baseUrl: env.inputs.openaiBaseUrl,
-    apiKey: env.inputs.openaiApiKey ?? "not-needed",
-    allowPrefill: false,
-  });
   const runs: ActionRun[] = [];
   for (const { request, feedback } of toRun) {
+    const llm = await composeLlm({
+      settings: settings.llm,
+      fallbackModels: request.settings.fallbackModels,
+      endpoint: { baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey },
+      logger: io.logger,
+    });
     const done = await runRequest(request, feedback, {
       ...engine,
+      settings,
       exec,
       llm,
       workspace: env.workspace,
@@ -200,5 +230,5 @@ export async function runAction(
     runs.push({ request, ...done });
     if (io.signal.aborted) break;
   }
-  return { outcome: runs.at(-1)!.outcome.kind, runs };
+  return runs;
 }

@@ -80,39 +80,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
   ];
   const sandboxed = createSandboxedExec(exec, { hide, network: env.sandboxNetwork });
   const engine = containerEngineFrom(env);
-  const bwrapProbe = options.probe ?? (() => sandboxProblem(exec));
-  const engineProbe = options.containerProbe ?? (() => containerEngineProblem(exec, engine));
-
-  let kind: Promise<"container" | "bubblewrap" | `unavailable: ${string}`> | null = null;
-  const resolveKind = () =>
-    (kind ??= (async () => {
-      const engineProblem = wantsContainer(env) ? await engineProbe() : null;
-      if (wantsContainer(env) && engineProblem === null) {
-        log.info({ sandbox: "container", engine: engine.kind }, "repository commands run in containers");
-        return "container" as const;
-      }
-      if (env.sandbox === "container") {
-        log.error(
-          { sandbox: "unavailable", reason: engineProblem },
-          `container engine unavailable: repository commands are NOT run: ${engineProblem}`,
-        );
-        return `unavailable: ${engineProblem}. Install ${engine.kind} (see AIDER_BOT_CONTAINER_ENGINE), or set AIDER_BOT_SANDBOX=bubblewrap` as const;
-      }
-      const problem = await bwrapProbe();
-      if (problem === null) {
-        log.info(
-          { sandbox: "bubblewrap", ...(engineProblem ? { container: engineProblem } : {}) },
-          "repository commands run in a bubblewrap sandbox",
-        );
-        return "bubblewrap" as const;
-      }
-      const both = engineProblem ? `${problem}; and ${engineProblem}` : problem;
-      log.error(
-        { sandbox: "unavailable", reason: both },
-        `no sandbox available: repository commands (setup, lint, test) are NOT run: ${both}. Install bubblewrap and allow user namespaces, or a container engine, or set AIDER_BOT_SANDBOX=off to run them unsandboxed.`,
-      );
-      return `unavailable: ${both}` as const;
-    })());
+  const resolveKind = sandboxKind(env, exec, log, options, engine);
 
   let session: ContainerSession | null = null;
   let chosen: ContainerTarget | null = null;
@@ -145,28 +113,11 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       const k = await resolveKind();
       if (k === "bubblewrap") return sandboxed.run(req);
       if (k === "container") {
-        if (closed)
-          return {
-            exitCode: null,
-            output: "",
-            stdout: "",
-            stderr: "",
-            timedOut: false,
-            durationMs: 0,
-            spawnError: "not run: the job is ending and its container was removed",
-          };
+        if (closed) return notRun("the job is ending and its container was removed");
         return sessionFor(chosen ?? defaultTarget(req.cwd)).run(req);
       }
       // Callers check sandboxMode() first; this refusal is the backstop so nothing ever runs unsandboxed.
-      return {
-        exitCode: null,
-        output: "",
-        stdout: "",
-        stderr: "",
-        timedOut: false,
-        durationMs: 0,
-        spawnError: `not run: the sandbox is ${k}`,
-      };
+      return notRun(`the sandbox is ${k}`);
     },
     async sandboxMode(): Promise<SandboxMode> {
       const k = await resolveKind();
@@ -188,4 +139,62 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       await session?.close();
     },
   };
+}
+
+/** A command's result when it was not started, and why. */
+function notRun(why: string): ExecResult {
+  return {
+    exitCode: null,
+    output: "",
+    stdout: "",
+    stderr: "",
+    timedOut: false,
+    durationMs: 0,
+    spawnError: `not run: ${why}`,
+  };
+}
+
+/**
+ * Which sandbox the repository's commands get, decided once (on the first command or `sandboxMode()`): a working
+ * container engine when the mode wants one, else bubblewrap (not in `container` mode), else none, with the reason.
+ */
+function sandboxKind(
+  env: AppEnv,
+  exec: Exec,
+  log: Logger,
+  options: CheckExecOptions,
+  engine: ReturnType<typeof containerEngineFrom>,
+): () => Promise<"container" | "bubblewrap" | `unavailable: ${string}`> {
+  const bwrapProbe = options.probe ?? (() => sandboxProblem(exec));
+  const engineProbe = options.containerProbe ?? (() => containerEngineProblem(exec, engine));
+  let kind: Promise<"container" | "bubblewrap" | `unavailable: ${string}`> | null = null;
+  return () =>
+    (kind ??= (async () => {
+      const engineProblem = wantsContainer(env) ? await engineProbe() : null;
+      if (wantsContainer(env) && engineProblem === null) {
+        log.info({ sandbox: "container", engine: engine.kind }, "repository commands run in containers");
+        return "container" as const;
+      }
+      if (env.sandbox === "container") {
+        log.error(
+          { sandbox: "unavailable", reason: engineProblem },
+          `container engine unavailable: repository commands are NOT run: ${engineProblem}`,
+        );
+        return `unavailable: ${engineProblem}. Install ${engine.kind} (see AIDER_BOT_CONTAINER_ENGINE), or set AIDER_BOT_SANDBOX=bubblewrap` as const;
+      }
+      const problem = await bwrapProbe();
+      if (problem === null) {
+        log.info(
+          { sandbox: "bubblewrap", ...(engineProblem ? { container: engineProblem } : {}) },
+          "repository commands run in a bubblewrap sandbox",
+        );
+        return "bubblewrap" as const;
+      }
+      const both = engineProblem ? `${problem}; and ${engineProblem}` : problem;
+      log.error(
+        { sandbox: "unavailable", reason: both },
+        `no sandbox available: repository commands (setup, lint, test) are NOT run: ${both}. Install bubblewrap and allow user namespaces, or a container engine, or set AIDER_BOT_SANDBOX=off to run them unsandboxed.`,
+      );
+      return `unavailable: ${both}` as const;
+    })());
 }

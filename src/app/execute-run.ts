@@ -1,32 +1,27 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
-import { runCoder } from "../coder/run-coder.js";
+import { composeRun } from "../compose/compose-run.js";
+import { createRunGitHub } from "../compose/create-run-github.js";
+import type { DriverSettings } from "../compose/run-settings.js";
 import type { AppEnv } from "../config/env.js";
-import { createContextHooks } from "../context/create-context-hooks.js";
 import type { Exec } from "../exec/types.js";
-import { createRunGitHub } from "../github/create-run-github.js";
-import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../run/job-context.js";
-import { renderFinal, renderStage } from "../report/render-status.js";
-import { renderPlanOutcome } from "../report/render-plan.js";
-import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
-import { createCoderDeps, warmGrammarWhileCloning } from "../run/create-coder-deps.js";
-import { resolveChecks } from "../run/resolve-checks.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
+import { createGit, type Git } from "../workspace/create-git.js";
 import { containerTargetFor, type PlanImageHints } from "./container-target.js";
-import { createGit } from "../workspace/create-git.js";
 import { createTranscriptStore, transcriptDir } from "./transcript-store.js";
 
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
 export interface ExecuteRunDeps {
-  env: Pick<AppEnv, "workDir" | "cacheDir" | "mapThreads"> &
-    Partial<Pick<AppEnv, "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages">>;
+  env: Pick<AppEnv, "workDir" | "cacheDir"> &
+    Partial<Pick<AppEnv, "mapThreads" | "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages">>;
+  /** The run's settings from the environment (compose/run-settings: `driverSettings(env, "app")`). */
+  settings: DriverSettings;
   exec: Exec;
   /** Exec for the repository's own commands (sandboxed when available). */
   checkExec: Exec;
@@ -55,21 +50,47 @@ export function jobsRoot(env: Pick<AppEnv, "workDir">): string {
 /** Prefix of every job's checkout directory, followed by the pid of its process: what the start-up sweep removes. */
 export const JOB_DIR_PREFIX = "aider-bot-job-";
 
-/** Run one job's {@link JobContext} with real git, the coder and GitHub writes. */
+/** Run one job's {@link JobContext} with real git, the coder and GitHub writes, as the composition root builds it. */
 export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
-  const github = createRunGitHub(
-    deps.api,
-    job,
-    deps.gitToken,
-    deps.logger,
-    deps.bot.login,
-    deps.commitsApi ?? deps.api,
-  );
   const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
-  const mirror = mirrorPlace(req, deps, cacheRoot);
-  const runGit: RunGit = {
+  return runJob(
+    req,
+    composeRun({
+      req,
+      settings: deps.settings,
+      api: deps.api,
+      llm: deps.llm,
+      exec: deps.exec,
+      checkExec: deps.checkExec,
+      git,
+      runGit: cloningGit(git, req, mirrorPlace(req, deps, cacheRoot)),
+      github: createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login, deps.commitsApi ?? deps.api),
+      botLogin: deps.bot.login,
+      cacheRoot,
+      workRoot: jobsRoot(deps.env),
+      // Page links are built from the web origin of the repository's html_url (github.com, or a GitHub Enterprise host).
+      webOrigin: job.webUrl ? new URL(job.webUrl).origin : "https://github.com",
+      command: job.command ?? "aider",
+      logger: deps.logger,
+      signal: deps.signal,
+      ...(deps.redact ? { redact: deps.redact } : {}),
+      transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
+      beforeCoder: (checkout, plan) =>
+        useContainerFor(
+          req,
+          checkout,
+          deps,
+          plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {},
+        ),
+    }),
+  );
+}
+
+/** The App's checkout: a fresh clone per job (from the repository's mirror when it can be). */
+function cloningGit(git: Git, req: JobContext["req"], mirror: ReturnType<typeof mirrorPlace>): RunGit {
+  return {
     // Only `undo` looks back (for the bot's last commit); every other run needs the branch's tip alone.
     clone: (r) => git.clone({ ...r, depth: req.verb === "undo" ? 50 : 1, ...(mirror ? { mirror } : {}) }),
     headSha: (dir) => git.headSha(dir),
@@ -82,76 +103,6 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
     formatPatch: (dir, base) => git.formatPatch(dir, base),
     readCommit: (dir, sha) => git.readCommit(dir, sha),
   };
-  const root = jobsRoot(deps.env);
-  // The check plan is read once: runJob asks for it while cloning, and container mode picks its image from it.
-  let planP: ReturnType<typeof resolveChecks> | null = null;
-  const checkPlan = (r: JobContext["req"]) =>
-    (planP ??= resolveChecks(
-      r.settings,
-      createGitHubRepoReader(deps.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch }),
-    ));
-  return runJob(req, {
-    github,
-    git: runGit,
-    warmWhileCloning: warmGrammarWhileCloning(deps.logger),
-    coder: async (checkout, options, hooks) => {
-      const plan = planP ? (await planP).plan : null;
-      useContainerFor(
-        req,
-        checkout,
-        deps,
-        plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {},
-      );
-      return runCoder(
-        options,
-        createCoderDeps({
-          root: checkout,
-          exec: deps.exec,
-          checkExec: deps.checkExec,
-          git,
-          llm: deps.llm,
-          commitModel: options.weakModel ?? options.model,
-          protectedPaths: options.protectedPaths,
-          cacheDir: path.join(cacheRoot, "repomap", req.owner, req.repo),
-          gitContentIds: true,
-          ...(deps.env.mapThreads !== undefined ? { mapThreads: deps.env.mapThreads } : {}),
-          onProgress: hooks.onProgress,
-          ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
-          signal: hooks.signal,
-        }),
-      );
-    },
-    tempDir: {
-      // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
-      create: async (prefix) =>
-        mkdtemp(
-          path.join(await mkdir(root, { recursive: true, mode: 0o700 }).then(() => root), `${prefix}${process.pid}-`),
-        ),
-      remove: (dir) => rm(dir, { recursive: true, force: true }),
-    },
-    render: {
-      stage: renderStage,
-      final: renderFinal,
-      plan: (outcome, r) => renderPlanOutcome(outcome, r, job.command),
-    },
-    ...(deps.redact ? { redact: deps.redact } : {}),
-    transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
-    // What runs is read from the DEFAULT branch through the API, never from the pull request's head (issue #30).
-    checkPlan,
-    logger: deps.logger,
-    now: () => Date.now(),
-    signal: deps.signal,
-    // The PR/issue context before the coder, review-thread replies after it. Page links are built from the web
-    // origin of the repository's html_url (github.com, or a GitHub Enterprise host).
-    ...createContextHooks({
-      req,
-      api: deps.api,
-      llm: deps.llm,
-      botLogin: deps.bot.login,
-      webUrl: job.webUrl ? new URL(job.webUrl).origin : "https://github.com",
-      count: countTokens,
-    }),
-  });
 }
 
 /**

@@ -1,18 +1,15 @@
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
-import { readEnv, sourceEnv, type AppEnv } from "../config/env.js";
+import { composeLlm } from "../compose/compose-llm.js";
+import { driverSettings } from "../compose/run-settings.js";
+import { readEnv, sourceEnv } from "../config/env.js";
 import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import { containerEngineProblem } from "../exec/container-sandbox.js";
 import { warmHttpFetch } from "../github/http-fetch.js";
 import type { JobContext } from "../run/job-context.js";
-import { createLlmClient } from "../llm/create-llm-client.js";
-import { pricesOf } from "../llm/price-table.js";
-import { readModelSettings } from "../llm/read-model-settings.js";
-import { routeModels } from "../llm/route-models.js";
-import type { LlmClient } from "../llm/types.js";
 import { ipcSpendGuard } from "../spend/spend-ipc.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
-import { warmSyntaxCheck } from "../run/create-coder-deps.js";
+import { warmSyntaxCheck } from "../compose/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
 import { tokenOctokit } from "../github/token-octokit.js";
@@ -144,11 +141,21 @@ export async function runJob(
     ...(warm ? { probe: () => warm } : {}),
     ...(warmContainerProbe ? { containerProbe: () => warmContainerProbe! } : {}),
   });
+  const settings = driverSettings(env, "app");
+  const llm = await composeLlm({
+    settings: settings.llm,
+    fallbackModels: input.job.req.settings.fallbackModels ?? env.fallbackModels,
+    endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey },
+    logger: log,
+    // The job's model calls reserve and settle through the parent, which holds the ledger (issue #35).
+    ...(settings.spendGuard && input.spend && request ? { guard: ipcSpendGuard(request) } : {}),
+  });
   const outcome = await executeRun(input.job, {
     env,
+    settings,
     exec,
     checkExec,
-    llm: meteredLlm(await jobLlm(input, env, log, request)),
+    llm: meteredLlm(llm),
     api: octokit,
     gitToken: async () => input.gitToken,
     commitsApi: new Octokit({
@@ -164,31 +171,4 @@ export async function runJob(
   }).finally(() => checkExec.close?.());
   // The pull request a run opened, for the schedules dashboard (the parent records it).
   return { outcome: outcome.kind, ...(outcome.kind === "pull-request" ? { pr: outcome.pr.number } : {}) };
-}
-
-/**
- * The job's model client: the endpoint's client, with the model settings table's prices under the operator's
- * `AIDER_BOT_PRICES`, routed through the fallback models and, when the parent holds a ledger, the spend guard.
- */
-async function jobLlm(
-  input: RunJobProcessInput,
-  env: AppEnv,
-  log: { warn(obj: object, msg?: string): void },
-  request?: (message: unknown) => Promise<unknown>,
-): Promise<LlmClient> {
-  const settings = await readModelSettings(env.modelSettingsFile);
-  const prices = { ...pricesOf(settings), ...(env.prices ?? {}) };
-  const client = createLlmClient({
-    baseUrl: env.openaiBaseUrl,
-    apiKey: env.openaiApiKey ?? "not-needed",
-    allowPrefill: env.allowPrefill,
-    priceTable: prices,
-  });
-  return routeModels(client, {
-    fallbacks: input.job.req.settings.fallbackModels ?? env.fallbackModels ?? [],
-    settings,
-    prices,
-    logger: log,
-    ...(input.spend && request ? { guard: ipcSpendGuard(request) } : {}),
-  });
 }

@@ -19,6 +19,14 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError();
 
+  addEditCommands(program);
+  addInspectCommands(program);
+  addServiceCommands(program);
+  return program;
+}
+
+/** `apply` and `run`: the edit engine and the edit loop on a local checkout. */
+function addEditCommands(program: Command): void {
   program
     .command("apply")
     .description("parse an LLM answer and apply its edits to files under --root")
@@ -59,7 +67,10 @@ export function buildProgram(): Command {
       const { runCommand } = await import("./run-command.js");
       process.exitCode = await runCommand(opts);
     });
+}
 
+/** `map`, `transcript`, `checks`: what the bot would see, sent or run (nothing is changed). */
+function addInspectCommands(program: Command): void {
   program
     .command("map")
     .description("print the repo map")
@@ -103,7 +114,10 @@ export function buildProgram(): Command {
       const { checksCommand } = await import("./checks-command.js");
       process.exitCode = await checksCommand({ dir, json: opts.json });
     });
+}
 
+/** `serve`, `worker`, `demo`, `action`: the App, its workers, the offline demo and the Action's step. */
+function addServiceCommands(program: Command): void {
   program
     .command("serve")
     .description("run the GitHub App (same as npm start)")
@@ -139,6 +153,4 @@ export function buildProgram(): Command {
       const { actionCommand } = await import("../action/action-command.js");
       process.exitCode = await actionCommand();
     });
-
-  return program;
 }

@@ -63,24 +63,12 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
       privateKeyEncoding: { type: "pkcs8", format: "pem" },
       publicKeyEncoding: { type: "spki", format: "pem" },
     });
-    const env = readEnv({
-      ...pick(source, ["PATH", "HOME", "LANG", "TMPDIR", "GIT_SSL_CAINFO"]),
-      APP_ID: "1",
-      WEBHOOK_SECRET: secret,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      LOG_LEVEL: source.LOG_LEVEL ?? "warn",
-      LOG_FORMAT: source.LOG_FORMAT,
-      GITHUB_API_URL: fake.apiUrl,
-      OPENAI_BASE_URL: llm.baseUrl,
-      OPENAI_API_KEY: "demo-key",
-      AIDER_BOT_MODEL: "gpt-4o",
-      // Its own fake GitHub: no pacing of writes (one a second, as real GitHub asks) in the app or its job processes,
-      // which read this from the environment they inherit.
-      AIDER_BOT_THROTTLE: "0",
-      AIDER_BOT_SANDBOX: sandbox.setting,
-      AIDER_BOT_DATA_DIR: path.join(scratch, "queue"),
-      AIDER_BOT_CACHE_DIR: path.join(scratch, "cache"),
+    const env = demoEnv(source, {
+      secret,
+      apiUrl: fake.apiUrl,
+      llmUrl: llm.baseUrl,
+      sandbox: sandbox.setting,
+      scratch,
     });
     app = await startAppServer(env, privateKey);
     say(`Fake GitHub at ${fake.webUrl}, scripted model at ${llm.baseUrl}, app at ${app.url}`);
@@ -89,109 +77,9 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
       `\nPull request ${repo.owner}/${repo.name}#${pr.number} "${pr.title}" adds ${Object.keys(DEMO_PR.files).join(" and ")}; its new test fails.`,
     );
     say(`The repository's test command is \`${DEMO_TEST_COMMAND}\` (.github/aider.yml).`);
-    say(`\n@maintainer comments on ${repo.owner}/${repo.name}#${pr.number}:  ${DEMO_PR.comment}\n`);
-    const payload = {
-      action: "created",
-      installation: { id: 1 },
-      repository: {
-        name: repo.name,
-        full_name: `${repo.owner}/${repo.name}`,
-        owner: { login: repo.owner, type: "Organization" },
-        clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`,
-        html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`,
-        default_branch: repo.defaultBranch,
-      },
-      issue: {
-        number: pr.number,
-        title: pr.title,
-        body: pr.body,
-        user: { login: pr.user },
-        labels: [],
-        pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${pr.number}` },
-      },
-      comment: { id: 9001, body: DEMO_PR.comment, user: { login: "maintainer", id: 7, type: "User" } },
-      sender: { login: "maintainer", id: 7, type: "User" },
-    };
-    const res = await sendWebhook({ url: app.webhookUrl, secret, event: "issue_comment", payload });
-    say(`Webhook delivered (HTTP ${res.status}); the bot acknowledged with 👀 and a "queued" status comment.`);
-    await app.app.idle();
-    const prStatus = repo.comments.filter((c) => c.issueNumber === pr.number).at(-1)?.body ?? "";
-    const loop = narrateLoop({
-      prompts: promptsSince(0),
-      turns: DEMO_PR_TURNS,
-      testCommand: DEMO_TEST_COMMAND,
-      status: prStatus,
-    });
-    say("── The edit loop ──────────────────────────────────────────────────────");
-    for (const line of loop.lines) say(line);
-    const [commit] = await branchLog(fake, repo, pr.pull!.head, 1);
-    const diff = await exec.run({
-      command: "git",
-      args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`],
-      cwd: fake.bareDir(repo),
-    });
-    say("\n── Commit pushed to the pull request branch ──────────────────────────");
-    say(diff.stdout.trim());
-    say("\n── Status comment on the pull request ─────────────────────────────────");
-    for (const c of repo.comments.filter((x) => x.issueNumber === pr.number))
-      say(c.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim());
-    say(
-      `\nReactions: ${repo.reactions.map((r) => r.content).join(", ")} · Check Run: ${repo.checkRuns.map((c) => `${c.name} ${c.conclusion}`).join(", ")}`,
-    );
-
-    // Second flow: an issue labelled `aider` becomes a pull request.
-    const issue = seedIssue(fake, repo, { title: DEMO_ISSUE.title, body: DEMO_ISSUE.body, user: "maintainer" });
-    say(`\n@maintainer labels issue #${issue.number} "${issue.title}" with \`aider\`\n`);
-    const issueRequestsFrom = llm.requests.length;
-    await sendWebhook({
-      url: app.webhookUrl,
-      secret,
-      event: "issues",
-      payload: {
-        action: "labeled",
-        installation: { id: 1 },
-        repository: payload.repository,
-        label: { name: "aider" },
-        issue: {
-          number: issue.number,
-          title: issue.title,
-          body: issue.body,
-          user: { login: "maintainer" },
-          labels: [{ name: "aider" }],
-          updated_at: new Date().toISOString(),
-        },
-        sender: payload.sender,
-      },
-    });
-    await app.app.idle();
-    const issueStatus = repo.comments.filter((c) => c.issueNumber === issue.number).at(-1);
-    const issueLoop = narrateLoop({
-      prompts: promptsSince(issueRequestsFrom),
-      turns: DEMO_ISSUE_TURNS,
-      testCommand: DEMO_TEST_COMMAND,
-      status: issueStatus?.body ?? "",
-    });
-    say("── The edit loop ──────────────────────────────────────────────────────");
-    for (const line of issueLoop.lines) say(line);
-    const opened = [...repo.issues.values()].find((i) => i.pull && i.body.includes(`Fixes #${issue.number}`));
-    say("\n── Pull request opened for the issue ──────────────────────────────────");
-    if (opened) {
-      say(
-        `#${opened.number} ${opened.title}  (${opened.pull!.draft ? "draft, " : ""}${opened.pull!.head} → ${opened.pull!.base}, review requested from ${opened.pull!.requestedReviewers.join(", ")})`,
-      );
-      say(opened.body);
-    } else {
-      say("(no pull request was opened — see the status comment below)");
-    }
-    if (issueStatus)
-      say(
-        `\nStatus comment on #${issue.number}: ${
-          issueStatus.body
-            .replace(/<!--[\s\S]*?-->\n?/g, "")
-            .trim()
-            .split("\n")[0]
-        }`,
-      );
+    const run: DemoRun = { say, fake, llm, app, exec, repo, secret, promptsSince };
+    const { loop, commit, payload } = await showPullRequestFlow(run, pr);
+    const { issueLoop, opened } = await showIssueFlow(run, payload);
     // The demo shows the loop or fails: a run whose checks were skipped or never failed is not the demo.
     const missed = [
       loop.reflected ? "" : "no failing test was sent back to the model",
@@ -218,4 +106,156 @@ function pick(source: Readonly<Record<string, string | undefined>>, keys: string
   const out: Record<string, string> = {};
   for (const k of keys) if (source[k] !== undefined) out[k] = source[k]!;
   return out;
+}
+
+/** What the demo's two flows share: the fake GitHub, the scripted model's log, the running app, the repository. */
+interface DemoRun {
+  say(line: string): void;
+  fake: Awaited<ReturnType<typeof startFakeGitHub>>;
+  llm: Awaited<ReturnType<typeof startScriptedLlmServer>>;
+  app: Awaited<ReturnType<typeof startAppServer>>;
+  exec: ReturnType<typeof createExec>;
+  repo: Awaited<ReturnType<typeof seedRepo>>;
+  secret: string;
+  promptsSince(from: number): string[];
+}
+
+/** The app's environment for the demo: its own fake GitHub, scripted model, sandbox choice, queue and caches. */
+function demoEnv(
+  source: Readonly<Record<string, string | undefined>>,
+  o: { secret: string; apiUrl: string; llmUrl: string; sandbox: string; scratch: string },
+) {
+  return readEnv({
+    ...pick(source, ["PATH", "HOME", "LANG", "TMPDIR", "GIT_SSL_CAINFO"]),
+    APP_ID: "1",
+    WEBHOOK_SECRET: o.secret,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: source.LOG_LEVEL ?? "warn",
+    LOG_FORMAT: source.LOG_FORMAT,
+    GITHUB_API_URL: o.apiUrl,
+    OPENAI_BASE_URL: o.llmUrl,
+    OPENAI_API_KEY: "demo-key",
+    AIDER_BOT_MODEL: "gpt-4o",
+    // Its own fake GitHub: no pacing of writes (one a second, as real GitHub asks) in the app or its job processes,
+    // which read this from the environment they inherit.
+    AIDER_BOT_THROTTLE: "0",
+    AIDER_BOT_SANDBOX: o.sandbox,
+    AIDER_BOT_DATA_DIR: path.join(o.scratch, "queue"),
+    AIDER_BOT_CACHE_DIR: path.join(o.scratch, "cache"),
+  });
+}
+
+/** First flow: `/aider …` on the pull request whose new test fails; the loop, the commit pushed, the comment. */
+async function showPullRequestFlow(d: DemoRun, pr: Awaited<ReturnType<typeof seedPullRequest>>) {
+  const { say, fake, app, exec, repo, secret, promptsSince } = d;
+  say(`\n@maintainer comments on ${repo.owner}/${repo.name}#${pr.number}:  ${DEMO_PR.comment}\n`);
+  const payload = {
+    action: "created",
+    installation: { id: 1 },
+    repository: {
+      name: repo.name,
+      full_name: `${repo.owner}/${repo.name}`,
+      owner: { login: repo.owner, type: "Organization" },
+      clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`,
+      html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`,
+      default_branch: repo.defaultBranch,
+    },
+    issue: {
+      number: pr.number,
+      title: pr.title,
+      body: pr.body,
+      user: { login: pr.user },
+      labels: [],
+      pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${pr.number}` },
+    },
+    comment: { id: 9001, body: DEMO_PR.comment, user: { login: "maintainer", id: 7, type: "User" } },
+    sender: { login: "maintainer", id: 7, type: "User" },
+  };
+  const res = await sendWebhook({ url: app.webhookUrl, secret, event: "issue_comment", payload });
+  say(`Webhook delivered (HTTP ${res.status}); the bot acknowledged with 👀 and a "queued" status comment.`);
+  await app.app.idle();
+  const prStatus = repo.comments.filter((c) => c.issueNumber === pr.number).at(-1)?.body ?? "";
+  const loop = narrateLoop({
+    prompts: promptsSince(0),
+    turns: DEMO_PR_TURNS,
+    testCommand: DEMO_TEST_COMMAND,
+    status: prStatus,
+  });
+  say("── The edit loop ──────────────────────────────────────────────────────");
+  for (const line of loop.lines) say(line);
+  const [commit] = await branchLog(fake, repo, pr.pull!.head, 1);
+  const diff = await exec.run({
+    command: "git",
+    args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`],
+    cwd: fake.bareDir(repo),
+  });
+  say("\n── Commit pushed to the pull request branch ──────────────────────────");
+  say(diff.stdout.trim());
+  say("\n── Status comment on the pull request ─────────────────────────────────");
+  for (const c of repo.comments.filter((x) => x.issueNumber === pr.number))
+    say(c.body.replace(/<!--[\s\S]*?-->\n?/g, "").trim());
+  say(
+    `\nReactions: ${repo.reactions.map((r) => r.content).join(", ")} · Check Run: ${repo.checkRuns.map((c) => `${c.name} ${c.conclusion}`).join(", ")}`,
+  );
+
+  return { loop, commit, payload };
+}
+
+/** Second flow: an issue labelled `aider` becomes a pull request. */
+async function showIssueFlow(d: DemoRun, payload: { repository: unknown; sender: unknown }) {
+  const { say, fake, llm, app, repo, secret, promptsSince } = d;
+  const issue = seedIssue(fake, repo, { title: DEMO_ISSUE.title, body: DEMO_ISSUE.body, user: "maintainer" });
+  say(`\n@maintainer labels issue #${issue.number} "${issue.title}" with \`aider\`\n`);
+  const issueRequestsFrom = llm.requests.length;
+  await sendWebhook({
+    url: app.webhookUrl,
+    secret,
+    event: "issues",
+    payload: {
+      action: "labeled",
+      installation: { id: 1 },
+      repository: payload.repository,
+      label: { name: "aider" },
+      issue: {
+        number: issue.number,
+        title: issue.title,
+        body: issue.body,
+        user: { login: "maintainer" },
+        labels: [{ name: "aider" }],
+        updated_at: new Date().toISOString(),
+      },
+      sender: payload.sender,
+    },
+  });
+  await app.app.idle();
+  const issueStatus = repo.comments.filter((c) => c.issueNumber === issue.number).at(-1);
+  const issueLoop = narrateLoop({
+    prompts: promptsSince(issueRequestsFrom),
+    turns: DEMO_ISSUE_TURNS,
+    testCommand: DEMO_TEST_COMMAND,
+    status: issueStatus?.body ?? "",
+  });
+  say("── The edit loop ──────────────────────────────────────────────────────");
+  for (const line of issueLoop.lines) say(line);
+  const opened = [...repo.issues.values()].find((i) => i.pull && i.body.includes(`Fixes #${issue.number}`));
+  say("\n── Pull request opened for the issue ──────────────────────────────────");
+  if (opened) {
+    say(
+      `#${opened.number} ${opened.title}  (${opened.pull!.draft ? "draft, " : ""}${opened.pull!.head} → ${opened.pull!.base}, review requested from ${opened.pull!.requestedReviewers.join(", ")})`,
+    );
+    say(opened.body);
+  } else {
+    say("(no pull request was opened — see the status comment below)");
+  }
+  if (issueStatus)
+    say(
+      `\nStatus comment on #${issue.number}: ${
+        issueStatus.body
+          .replace(/<!--[\s\S]*?-->\n?/g, "")
+          .trim()
+          .split("\n")[0]
+      }`,
+    );
+  return { issueLoop, opened };
 }

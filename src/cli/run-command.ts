@@ -1,24 +1,23 @@
 import path from "node:path";
 import { runCoder } from "../coder/run-coder.js";
 import type { CoderResult } from "../coder/types.js";
-import { readEnv } from "../config/env.js";
-import type { EditFormatName } from "../edits/types.js";
-import { DEFAULT_PROTECTED_PATHS } from "../edits/path-policy.js";
-import { startSpawnHelper } from "../exec/spawn-helper.js";
-import { createLlmClient } from "../llm/create-llm-client.js";
-import { pricesOf } from "../llm/price-table.js";
-import { readModelSettings } from "../llm/read-model-settings.js";
-import { routeModels } from "../llm/route-models.js";
-import { loadTokenizer } from "../llm/count-tokens.js";
-import { createCoderDeps } from "../run/create-coder-deps.js";
-import { createGit } from "../workspace/create-git.js";
+import { composeLlm } from "../compose/compose-llm.js";
+import { createCoderDeps } from "../compose/create-coder-deps.js";
+import { resolveRunSettings, type ComposedSettings } from "../compose/run-settings.js";
+import { readEnv, type RunEnv } from "../config/env.js";
+import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import { loadInstructions } from "../context/load-instructions.js";
+import type { EditFormatName } from "../edits/types.js";
+import { startSpawnHelper } from "../exec/spawn-helper.js";
+import type { Exec } from "../exec/types.js";
+import { loadTokenizer } from "../llm/count-tokens.js";
+import { processRedactor } from "../security/process-redactor.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
+import { createGit } from "../workspace/create-git.js";
 import { CLI_INSTRUCTIONS_TOKENS, checkoutInstructions } from "./checkout-instructions.js";
 import { defaultCacheDir } from "./default-cache-dir.js";
 import { UsageError } from "./exit-code.js";
 import { renderCliSummary } from "./render-cli-summary.js";
-import { processRedactor } from "../security/process-redactor.js";
 
 export interface RunCommandOptions {
   repo: string;
@@ -51,12 +50,8 @@ export async function runCommand(
   const root = path.resolve(opts.repo);
   // The run's git and check commands are started by a small helper process (exec/spawn-helper), not by this one.
   const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
-  // The spawn fails when --repo does not exist; for the user that is the same "not a git checkout" as a failed probe.
-  // git failing to start at all reads the same to the user: the folder cannot be used as a checkout.
-  const probe = await exec.run({ command: "git", args: ["rev-parse", "--show-toplevel"], cwd: root }).catch(() => null);
-  if (!probe || probe.exitCode !== 0) throw new UsageError(`--repo ${opts.repo} is not a git checkout`);
-  const isOpenAi = env.openaiBaseUrl.includes("api.openai.com");
-  if (!env.openaiApiKey && isOpenAi) {
+  await checkRepo(exec, root, opts.repo);
+  if (!env.openaiApiKey && env.openaiBaseUrl.includes("api.openai.com")) {
     throw new UsageError(
       "OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint).",
     );
@@ -64,103 +59,149 @@ export async function runCommand(
   // The one redactor keeps the key out of model requests and commit messages even if a file or output carries it.
   processRedactor.add(env.openaiApiKey);
   await loadTokenizer();
-  const model = opts.model ?? env.model;
-  // The model settings table's prices under AIDER_BOT_PRICES; AIDER_BOT_FALLBACK_MODELS take a failing model's calls.
-  const settings = await readModelSettings(env.modelSettingsFile);
-  const prices = { ...pricesOf(settings), ...(env.prices ?? {}) };
-  const client = createLlmClient({
-    baseUrl: env.openaiBaseUrl,
-    apiKey: env.openaiApiKey ?? "not-needed",
-    allowPrefill: env.allowPrefill,
-    priceTable: prices,
+  const settings = cliSettings(env, opts);
+  const s = settings.run;
+  const llm = await composeLlm({
+    settings: settings.llm,
+    fallbackModels: s.fallbackModels,
+    endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey },
   });
-  const llm = routeModels(client, { fallbacks: env.fallbackModels ?? [], settings, prices });
-  const git = createGit(exec);
   const say = (line: string) => {
     if (!opts.json || env.progress) process.stderr.write(`${line}\n`);
   };
-  say(`aider-bot: ${model}, ${opts.editFormat ?? "diff"} edits, repo ${root}`);
-  let streamed = 0;
+  say(`aider-bot: ${s.model}, ${s.editFormat} edits, repo ${root}`);
   const deps = createCoderDeps({
     root,
     exec,
-    git,
+    git: createGit(exec),
     llm,
-    commitModel: opts.weakModel ?? env.weakModel ?? model,
-    protectedPaths: DEFAULT_PROTECTED_PATHS,
+    commitModel: s.weakModel ?? s.model,
+    protectedPaths: s.protectedPaths,
     // One folder per checkout under AIDER_BOT_CACHE_DIR too: repositories sharing one cache file would evict each other.
     cacheDir: defaultCacheDir(root, env.source),
+    gitContentIds: settings.gitContentIds,
+    ...(settings.mapThreads !== undefined ? { mapThreads: settings.mapThreads } : {}),
     onProgress: (p) => {
-      if (p.stage === "thinking" && p.delta) {
-        streamed += p.delta.length;
-        return;
-      }
+      if (p.stage === "thinking" && p.delta) return;
       say(`  [round ${p.round}] ${p.stage}${p.detail ? `: ${p.detail}` : ""}`);
     },
   });
-  // `--read` files must exist: a typo would otherwise leave the model without the file, silently.
-  const reader = createConfinedReader(root);
-  for (const p of opts.read) {
-    const got = reader.read(p);
-    if (!got.ok)
-      throw new UsageError(`--read ${p}: ${got.reason === "missing" ? "no such file in the checkout" : got.message}`);
-  }
-  // The repository's own instruction files, from this checkout (issue #32).
-  const instructions =
-    opts.instructions === false
-      ? undefined
-      : await loadInstructions(
-          checkoutInstructions(root, () => deps.workspace.listFiles()),
-          { auto: true, read: [], maxTokens: CLI_INSTRUCTIONS_TOKENS, from: "the checkout" },
-        );
-  if (instructions?.files.length) say(`  instructions: ${instructions.files.map((f) => f.path).join(", ")}`);
-  for (const note of instructions?.notes ?? []) say(`  instructions: ${note}`);
+  checkReads(root, opts.read);
+  const instructions = await cliInstructions(root, opts, () => deps.workspace.listFiles(), say);
   const result: CoderResult = await runCoder(
     {
       message: opts.message,
       files: opts.file,
       readFiles: opts.read,
       ...(instructions ? { instructions } : {}),
-      editFormat: opts.editFormat ?? "diff",
-      model,
-      weakModel: opts.weakModel ?? env.weakModel,
-      lintCommands: opts.lintCmd,
-      testCommand: opts.testCmd,
-      autoTest: opts.autoTest,
-      maxReflections: opts.maxReflections,
-      mapTokens: opts.mapTokens,
+      editFormat: s.editFormat,
+      model: s.model,
+      weakModel: s.weakModel,
+      lintCommands: s.lint,
+      testCommand: s.test,
+      autoTest: s.autoTest,
+      maxReflections: s.maxReflections,
+      mapTokens: s.mapTokens,
       commit: opts.commit,
-      trailers: [`Co-authored-by: aider-bot (${model}) <aider-bot@users.noreply.github.com>`],
-      protectedPaths: [...DEFAULT_PROTECTED_PATHS],
+      trailers: [`Co-authored-by: aider-bot (${s.model}) <aider-bot@users.noreply.github.com>`],
+      protectedPaths: s.protectedPaths,
       budget: {},
-      commandTimeoutMs: 10 * 60_000,
+      commandTimeoutMs: s.commandTimeoutMs,
     },
     deps,
   );
-  void streamed;
-  if (opts.json) {
-    process.stdout.write(
-      `${JSON.stringify({
-        outcome: result.outcome,
-        editedFiles: "editedFiles" in result ? result.editedFiles : [],
-        commit: result.outcome === "changed" ? result.commit : null,
-        reflections: result.reflections,
-        tokens: result.tokens,
-        costUsd: result.costUsd,
-        ...(result.models ? { models: result.models } : {}),
-        ...(result.outcome === "llm-error" || result.outcome === "budget-exceeded" || result.outcome === "timed-out"
-          ? { message: result.message }
-          : {}),
-        ...(result.outcome === "edit-failed"
-          ? { failures: result.failures.map((f) => ({ path: f.path, reason: f.reason, message: f.message })) }
-          : {}),
-        ...(result.outcome === "checks-failed"
-          ? { check: { kind: result.report.kind, command: result.report.command, output: result.report.output } }
-          : {}),
-      })}\n`,
-    );
-  } else {
-    process.stdout.write(renderCliSummary(result));
-  }
+  process.stdout.write(opts.json ? `${JSON.stringify(cliJson(result))}\n` : renderCliSummary(result));
   return result.outcome === "changed" || result.outcome === "no-changes" ? 0 : 1;
+}
+
+/**
+ * The CLI's flags as a repository config: the defaults of `.github/aider.yml` with the flags on top, so a CLI run
+ * gets its settings from the same resolution as the App's and the Action's (compose/run-settings). Not validated
+ * again: the flags have their own checks (commander's), and their bounds are the CLI's.
+ */
+export function cliRepoConfig(
+  opts: Omit<RunCommandOptions, "repo" | "message" | "file" | "read" | "json">,
+): RepoConfig {
+  const defaults = parseRepoConfig({});
+  if (!defaults.ok) throw new Error("the repository config's defaults do not validate");
+  return {
+    ...defaults.config,
+    ...(opts.model ? { model: opts.model } : {}),
+    ...(opts.weakModel ? { weak_model: opts.weakModel } : {}),
+    edit_format: opts.editFormat ?? "diff",
+    lint: opts.lintCmd,
+    ...(opts.testCmd ? { test: [opts.testCmd] } : {}),
+    auto_test: opts.autoTest,
+    max_reflections: opts.maxReflections,
+    map_tokens: opts.mapTokens,
+    // The CLI runs the commands it is given; it does not discover others.
+    checks: "off",
+  };
+}
+
+/** The run's settings: the environment's (models, fallbacks, prices, map threads) and the flags', as for every driver. */
+export function cliSettings(env: RunEnv, opts: Parameters<typeof cliRepoConfig>[0]): ComposedSettings {
+  const settings = resolveRunSettings(env, cliRepoConfig(opts), "cli");
+  // Only a flag naming a model outside `allowed_models` is refused, and the CLI passes none as a flag.
+  if (!settings.ok) throw new UsageError(settings.message);
+  return settings.value;
+}
+
+/** `--repo` must be a git checkout. */
+async function checkRepo(exec: Exec, root: string, given: string): Promise<void> {
+  // The spawn fails when --repo does not exist; for the user that is the same "not a git checkout" as a failed probe.
+  // git failing to start at all reads the same to the user: the folder cannot be used as a checkout.
+  const probe = await exec.run({ command: "git", args: ["rev-parse", "--show-toplevel"], cwd: root }).catch(() => null);
+  if (!probe || probe.exitCode !== 0) throw new UsageError(`--repo ${given} is not a git checkout`);
+}
+
+/** `--read` files must exist: a typo would otherwise leave the model without the file, silently. */
+function checkReads(root: string, reads: readonly string[]): void {
+  const reader = createConfinedReader(root);
+  for (const p of reads) {
+    const got = reader.read(p);
+    if (!got.ok)
+      throw new UsageError(`--read ${p}: ${got.reason === "missing" ? "no such file in the checkout" : got.message}`);
+  }
+}
+
+/** The repository's own instruction files, from this checkout (issue #32), unless `--no-instructions`. */
+async function cliInstructions(
+  root: string,
+  opts: Pick<RunCommandOptions, "instructions">,
+  listFiles: () => Promise<string[]>,
+  say: (line: string) => void,
+) {
+  if (opts.instructions === false) return undefined;
+  const instructions = await loadInstructions(checkoutInstructions(root, listFiles), {
+    auto: true,
+    read: [],
+    maxTokens: CLI_INSTRUCTIONS_TOKENS,
+    from: "the checkout",
+  });
+  if (instructions.files.length) say(`  instructions: ${instructions.files.map((f) => f.path).join(", ")}`);
+  for (const note of instructions.notes) say(`  instructions: ${note}`);
+  return instructions;
+}
+
+/** `--json`: one object with the outcome and what a script needs of it. */
+function cliJson(result: CoderResult): Record<string, unknown> {
+  return {
+    outcome: result.outcome,
+    editedFiles: "editedFiles" in result ? result.editedFiles : [],
+    commit: result.outcome === "changed" ? result.commit : null,
+    reflections: result.reflections,
+    tokens: result.tokens,
+    costUsd: result.costUsd,
+    ...(result.models ? { models: result.models } : {}),
+    ...(result.outcome === "llm-error" || result.outcome === "budget-exceeded" || result.outcome === "timed-out"
+      ? { message: result.message }
+      : {}),
+    ...(result.outcome === "edit-failed"
+      ? { failures: result.failures.map((f) => ({ path: f.path, reason: f.reason, message: f.message })) }
+      : {}),
+    ...(result.outcome === "checks-failed"
+      ? { check: { kind: result.report.kind, command: result.report.command, output: result.report.output } }
+      : {}),
+  };
 }

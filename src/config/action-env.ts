@@ -1,4 +1,5 @@
 import { EDIT_FORMAT_NAMES, type EditFormatName } from "../edits/types.js";
+import { readRunEnv, type RunEnv } from "./env.js";
 
 /** The events `aider-bot action` handles (the App's events, plus the two only a workflow has). */
 export const ACTION_EVENTS = [
@@ -50,6 +51,11 @@ export interface ActionEnv {
    * service container). Nothing else of the runner's environment reaches them.
    */
   checkEnv: Record<string, string>;
+  /**
+   * The run's settings from the environment, as the App reads them (`AIDER_BOT_MAP_THREADS`, `AIDER_BOT_FALLBACK_MODELS`,
+   * `AIDER_BOT_PRICES`, …, set with the workflow step's `env:`), the models from the action's inputs.
+   */
+  runEnv: RunEnv;
   /** The raw environment, for the exec allow-list only (inputs and tokens are not on it). */
   source: Readonly<Record<string, string | undefined>>;
 }
@@ -177,6 +183,7 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
   const label = input(source, "label");
   const message = input(source, "message");
   const checkEnv = checkEnvOf(source, input(source, "pass-env"));
+  const model = input(source, "model") ?? "gpt-4o";
   return {
     eventName: eventName as ActionEventName,
     eventPath: required(source, "GITHUB_EVENT_PATH", "the runner writes the event's payload to that file"),
@@ -194,7 +201,7 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
     inputs: {
       openaiBaseUrl,
       ...(openaiApiKey ? { openaiApiKey } : {}),
-      model: input(source, "model") ?? "gpt-4o",
+      model,
       ...(weakModel ? { weakModel } : {}),
       ...(editFormat ? { editFormat: editFormat as EditFormatName } : {}),
       ...(trigger ? { trigger } : {}),
@@ -205,6 +212,16 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
       botLogin: input(source, "bot-login") ?? "github-actions[bot]",
     },
     checkEnv,
+    runEnv: { ...runEnvOf(source), model, ...(weakModel ? { weakModel } : {}) },
     source,
   };
+}
+
+/** {@link readRunEnv} with its problems reported as the action's setup errors. */
+function runEnvOf(source: Readonly<Record<string, string | undefined>>): RunEnv {
+  try {
+    return readRunEnv(source);
+  } catch (error) {
+    throw new ActionSetupError(error instanceof Error ? error.message : String(error));
+  }
 }

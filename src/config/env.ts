@@ -335,11 +335,38 @@ export type AppEnv = Omit<Values, UndefinedKeys<Values>> &
     source: Readonly<Record<string, Raw>>;
   };
 
+/**
+ * The variables that shape a run whichever driver starts it (the App, the Action, the CLI): the models and their
+ * prices and fallbacks, prefill, the repo map's threads. The Action reads these from its runner's environment too.
+ */
+export const RUN_ENV_FIELDS = [
+  "model",
+  "weakModel",
+  "fallbackModels",
+  "prices",
+  "modelSettingsFile",
+  "allowPrefill",
+  "mapThreads",
+] as const satisfies readonly (keyof Variables)[];
+
+/** The environment's part of a run (see {@link RUN_ENV_FIELDS}). */
+export type RunEnv = Pick<AppEnv, (typeof RUN_ENV_FIELDS)[number]>;
+
 /** Read and validate the app's environment; one error lists every problem. `readEnv({ OPENAI_API_KEY: "sk-…" })` */
 export function readEnv(source: Readonly<Record<string, Raw>> = process.env): AppEnv {
+  return { ...(readVariables(source, Object.keys(VARIABLES) as (keyof Variables)[]) as Values), source } as AppEnv;
+}
+
+/** Only the run's variables (validated like {@link readEnv}): what the Action takes from its runner's environment. */
+export function readRunEnv(source: Readonly<Record<string, Raw>>): RunEnv {
+  return readVariables(source, RUN_ENV_FIELDS) as RunEnv;
+}
+
+function readVariables(source: Readonly<Record<string, Raw>>, fields: readonly (keyof Variables)[]): Partial<Values> {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
-  for (const [field, { names, schema }] of Object.entries(VARIABLES) as [string, Variable<z.ZodType>][]) {
+  for (const field of fields) {
+    const { names, schema } = VARIABLES[field] as Variable<z.ZodType>;
     const input =
       typeof names === "string"
         ? valueOf(source, names)
@@ -360,7 +387,7 @@ export function readEnv(source: Readonly<Record<string, Raw>> = process.env): Ap
         ? problems[0]
         : `The environment has ${problems.length} problems:\n- ${problems.join("\n- ")}`,
     );
-  return { ...(values as Values), source } as AppEnv;
+  return values as Partial<Values>;
 }
 
 /**

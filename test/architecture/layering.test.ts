@@ -19,16 +19,13 @@ interface ImportEdge {
   to: string;
 }
 
-/** `MAY_IMPORT` and the temporary per-file exceptions, read from eslint.config.js and checked for shape. */
-async function lintTables(): Promise<{ table: Table; exceptions: Map<string, string[]> }> {
+/** `MAY_IMPORT`, read from eslint.config.js and checked for shape. */
+async function lintTable(): Promise<Table> {
   const mod: Record<string, unknown> = await import(pathToFileURL(path.join(ROOT, "eslint.config.js")).href);
   const table: Table = new Map();
   for (const [folder, allowed] of Object.entries(objectOf(mod.MAY_IMPORT, "MAY_IMPORT")))
     table.set(folder, allowed === "*" ? "*" : stringsOf(allowed, `MAY_IMPORT.${folder}`));
-  const exceptions = new Map<string, string[]>();
-  for (const [file, extra] of Object.entries(objectOf(mod.PENDING_COMPOSE_EXCEPTIONS, "PENDING_COMPOSE_EXCEPTIONS")))
-    exceptions.set(file, stringsOf(extra, `PENDING_COMPOSE_EXCEPTIONS["${file}"]`));
-  return { table, exceptions };
+  return table;
 }
 
 function objectOf(value: unknown, name: string): Record<string, unknown> {
@@ -142,7 +139,7 @@ function folderOf(file: string): string | null {
 }
 
 /** Every import the table refuses, named file → file with the rule it breaks. */
-function layeringViolations(edges: ImportEdge[], table: Table, exceptions: Map<string, string[]>): string[] {
+function layeringViolations(edges: ImportEdge[], table: Table): string[] {
   const problems: string[] = [];
   for (const { from, to } of edges) {
     const a = folderOf(from);
@@ -161,7 +158,7 @@ function layeringViolations(edges: ImportEdge[], table: Table, exceptions: Map<s
       problems.push(`${from} → ${to}: src/${b}/ has no row in MAY_IMPORT (eslint.config.js) and docs/architecture.md`);
       continue;
     }
-    if (allowed === "*" || allowed.includes(b) || exceptions.get(from)?.includes(b)) continue;
+    if (allowed === "*" || allowed.includes(b)) continue;
     problems.push(
       `${from} → ${to}: src/${a}/ may import only ${allowed.join(", ") || "no other folder"}, not ${b}/ ` +
         "(MAY_IMPORT in eslint.config.js, docs/architecture.md#layout)",
@@ -190,11 +187,10 @@ function fileCycles(edges: ImportEdge[]): string[] {
 
 describe("layering (docs/architecture.md#layout, MAY_IMPORT in eslint.config.js)", () => {
   let table: Table;
-  let exceptions: Map<string, string[]>;
   let edges: ImportEdge[];
 
   beforeAll(async () => {
-    ({ table, exceptions } = await lintTables());
+    table = await lintTable();
     edges = importGraph();
   });
 
@@ -217,20 +213,11 @@ describe("layering (docs/architecture.md#layout, MAY_IMPORT in eslint.config.js)
   });
 
   it("every import between folders of src/ is one the table allows", () => {
-    expect(layeringViolations(edges, table, exceptions)).toEqual([]);
+    expect(layeringViolations(edges, table)).toEqual([]);
   });
 
   it("no file imports itself back through others", () => {
     expect(fileCycles(edges)).toEqual([]);
-  });
-
-  it("every temporary exception is still needed (remove it once its file has moved to src/compose/)", () => {
-    const stale = [...exceptions].flatMap(([file, extra]) =>
-      extra
-        .filter((b) => !edges.some((e) => e.from === file && folderOf(e.to) === b))
-        .map((b) => `${file} no longer imports ${b}/ (or is gone): drop it from PENDING_COMPOSE_EXCEPTIONS`),
-    );
-    expect(stale).toEqual([]);
   });
 
   // The checker itself: an upward import, a type-only one and a dynamic one are each caught, and so is a cycle.
@@ -248,7 +235,7 @@ describe("layering (docs/architecture.md#layout, MAY_IMPORT in eslint.config.js)
       ['const m = await import("../run/run-job.js");'],
       ['let y: import("../run/run-job.js").X;'],
     ])("refuses github → run written as %s, naming the files and the rule", (line) => {
-      const found = layeringViolations(importsOf(at("src/github/a.ts"), line), small, new Map());
+      const found = layeringViolations(importsOf(at("src/github/a.ts"), line), small);
       expect(found).toEqual([
         "src/github/a.ts → src/run/run-job.ts: src/github/ may import only no other folder, not run/ " +
           "(MAY_IMPORT in eslint.config.js, docs/architecture.md#layout)",
@@ -257,7 +244,7 @@ describe("layering (docs/architecture.md#layout, MAY_IMPORT in eslint.config.js)
 
     it("allows a downward import, a root leaf and an import within the folder", () => {
       const text = 'import "../github/b.js";\nimport "../result.js";\nimport "./c.js";';
-      expect(layeringViolations(importsOf(at("src/run/a.ts"), text), small, new Map())).toEqual([]);
+      expect(layeringViolations(importsOf(at("src/run/a.ts"), text), small)).toEqual([]);
     });
 
     it("finds a cycle in the table and between files", () => {

@@ -7,7 +7,7 @@ import { createCheckExec } from "../../src/app/create-check-exec.js";
 import { readEnv } from "../../src/config/env.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import { sandboxProblem, sandboxRequest } from "../../src/exec/sandbox.js";
-import { createCoderDeps } from "../../src/run/create-coder-deps.js";
+import { createCoderDeps } from "../../src/compose/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { describeWith } from "../helpers/needs.js";
 import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";

@@ -5,7 +5,7 @@ import { runCoder } from "../../src/coder/run-coder.js";
 import type { CoderOptions } from "../../src/coder/types.js";
 import { testExec } from "../helpers/test-exec.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
-import { createCoderDeps } from "../../src/run/create-coder-deps.js";
+import { createCoderDeps } from "../../src/compose/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
 import { runCli } from "../helpers/run-cli.js";

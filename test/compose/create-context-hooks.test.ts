@@ -1,11 +1,11 @@
 import type { CoderResult } from "../../src/coder/types.js";
-import { createContextHooks } from "../../src/context/create-context-hooks.js";
+import { createContextHooks } from "../../src/compose/create-context-hooks.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { CompletionRequest } from "../../src/llm/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { runSettings } from "../helpers/run-fixtures.js";
-import { fakeReader } from "./fake-reader.js";
+import { fakeReader } from "../context/fake-reader.js";
 
 const settings = runSettings({ model: "big", weakModel: "small" });
 const req: RunRequest = {

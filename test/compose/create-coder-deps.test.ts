@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { testExec } from "../helpers/test-exec.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
-import { createCoderDeps, warmGrammarWhileCloning } from "../../src/run/create-coder-deps.js";
+import { createCoderDeps, warmGrammarWhileCloning } from "../../src/compose/create-coder-deps.js";
 import { loadedLanguage } from "../../src/checks/ready-languages.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { createGit } from "../../src/workspace/create-git.js";

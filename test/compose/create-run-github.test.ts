@@ -1,5 +1,5 @@
 import nock from "nock";
-import { createRunGitHub } from "../../src/github/create-run-github.js";
+import { createRunGitHub } from "../../src/compose/create-run-github.js";
 import { changedResult } from "../helpers/run-fixtures.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 

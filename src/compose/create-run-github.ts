@@ -1,14 +1,14 @@
 import type { CoderResult } from "../coder/types.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
-import { completeCheckRun, startCheckRun } from "./check-run.js";
-import { createBranchRef, createCommitOnBranch } from "./commit-on-branch.js";
-import type { GitHubClient } from "./github-client.js";
+import { completeCheckRun, startCheckRun } from "../github/check-run.js";
+import { createBranchRef, createCommitOnBranch } from "../github/commit-on-branch.js";
+import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../run/job-context.js";
-import { ensurePullRequest, requestReview } from "./pull-request.js";
-import { addReaction } from "./reactions.js";
+import { ensurePullRequest, requestReview } from "../github/pull-request.js";
+import { addReaction } from "../github/reactions.js";
 import { closePlans, readPlan, writePlan } from "../report/plan-store.js";
-import { ensureReviewReply } from "./review-reply.js";
+import { ensureReviewReply } from "../github/review-reply.js";
 
 /**
  * {@link RunGitHub} over an installation Octokit, bound to one job's {@link JobContext}: its repository, issue or PR,

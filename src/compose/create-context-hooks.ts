@@ -2,13 +2,13 @@ import type { GitHubClient } from "../github/github-client.js";
 import type { LlmClient } from "../llm/types.js";
 import type { RunJobDeps } from "../run/run-job.js";
 import type { RunRequest } from "../run/run-request.js";
-import type { CountTokens } from "./build-sources.js";
-import type { GitHubReader } from "./fetch/github-reader.js";
-import { collectImages } from "./fetch/collect-images.js";
+import type { CountTokens } from "../context/build-sources.js";
+import type { GitHubReader } from "../context/fetch/github-reader.js";
+import { collectImages } from "../context/fetch/collect-images.js";
 import { loadRunInstructions } from "../run/load-run-instructions.js";
 import { preparePrContext } from "../run/prepare-pr-context.js";
 import { replyToThreads } from "../report/reply-to-threads.js";
-import { summaryMessages } from "./summarise-kept.js";
+import { summaryMessages } from "../context/summarise-kept.js";
 
 /**
  * The two run-job hooks of issue #14 for one job, over the installation's Octokit (REST + GraphQL): read the

@@ -1,0 +1,134 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Logger } from "pino";
+import type { AppEnv } from "../config/env.js";
+import { createForkPool, type ForkOutcome, type ForkPool } from "../exec/fork-worker.js";
+import type { GitHubClient } from "../github/github-client.js";
+import type { JobContext } from "../run/job-context.js";
+import type { EngineJob, JobHandler } from "../jobs/job-engine.js";
+import type { AppMetrics } from "../metrics/app-metrics.js";
+import { isMetricMessage } from "../metrics/metric-event.js";
+import { countSpendRefusal } from "../metrics/record-metric.js";
+import { answerSpendRequest } from "../spend/spend-ipc.js";
+import type { DashboardService } from "./dashboard/dashboard-service.js";
+import { waitForTriage, type IntakeGate } from "./intake-gate.js";
+import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
+import type { AppSpend } from "./open-spend.js";
+import { runTrigger } from "./run-trigger.js";
+import { secretFingerprints, withoutSecrets, type RunJobProcessInput } from "./run-job-process.js";
+
+/** The job process's module in app/: `.js` when built, `.ts` (run through tsx) from sources; named from the folder above (see fork-worker's childEntry). */
+export function jobModule(): { module: string; execArgv: string[] } {
+  const js = fileURLToPath(new URL("../app/run-job-process.js", import.meta.url));
+  return existsSync(js)
+    ? { module: js, execArgv: [] }
+    : { module: js.replace(/\.js$/, ".ts"), execArgv: ["--import", "tsx"] };
+}
+
+/** The pool of job processes; one is kept started ahead (module loaded), so a job does not wait for Node. */
+export function startJobPool(env: Pick<AppEnv, "source" | "spare">): ForkPool {
+  const { module, execArgv } = jobModule();
+  return createForkPool({ module, execArgv, env: withoutSecrets(env.source), spare: env.spare });
+}
+
+export interface RunHandlerDeps {
+  env: Pick<AppEnv, "source" | "webhookSecret" | "privateKey" | "openaiApiKey">;
+  gate?: IntakeGate;
+  /** Triage jobs waiting: a run starts once triage has caught up (see intake-gate). */
+  triageQueued(): Promise<number>;
+  appApi(): Promise<GitHubClient>;
+  bot(): Promise<{ login: string; email: string }>;
+  log: Logger;
+  /** Null in a process that only receives webhooks. */
+  pool: ForkPool | null;
+  spend: AppSpend | null;
+  metrics: AppMetrics;
+  dashboard(): DashboardService | null;
+}
+
+/**
+ * The run job's handler: mint the job's two repository tokens, start the job in its own process (see
+ * run-job-process) with the spend guard answered over IPC, record the run's metrics, and throw on a crash so the
+ * engine runs it again from a fresh clone.
+ */
+export function createRunHandler(deps: RunHandlerDeps): JobHandler<JobContext> {
+  const { module } = jobModule();
+  const fingerprints = secretFingerprints([deps.env.webhookSecret, deps.env.privateKey]);
+  return async (job, signal) => {
+    await deps.gate?.quiet();
+    await waitForTriage(deps.triageQueued, { signal });
+    const ctx = job.data;
+    const log = deps.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
+    const input = { ...(await jobTokens(deps, ctx)), job: ctx, fingerprints, ...processInput(deps) };
+    log.info({ attempt: job.attempt }, "job process starting");
+    if (!deps.pool) throw new Error("this process only receives webhooks: it does not run jobs");
+    // The job's model calls reserve and settle through this process, which holds the ledger (issue #35).
+    const guard = deps.spend?.guardFor(ctx, (limit) => {
+      log.warn({ limit }, "model call refused: spend limit");
+      countSpendRefusal(limit.replace(/-/g, "_")); // a fixed scope name: run, pr, repo_day, installation_month…
+    });
+    const started = performance.now();
+    const startedAt = new Date();
+    // The job process sends its model usage and GitHub's rate limits over IPC; its outcome comes back as the result.
+    const outcome = await deps.pool.run({
+      module,
+      input,
+      signal,
+      graceMs: 10_000,
+      onMessage: (m) => isMetricMessage(m) && deps.metrics.record(m.metric),
+      ...(guard ? { onRequest: (m: unknown) => answerSpendRequest(guard, m) } : {}),
+    });
+    await recordRunEnd(deps, job, outcome, signal, { started, startedAt });
+    if (outcome.kind === "done" || signal.aborted) return;
+    // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
+    throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
+  };
+}
+
+/** Two tokens limited to the job's repository (API writes, git) and the bot's identity. */
+async function jobTokens(
+  deps: RunHandlerDeps,
+  ctx: JobContext,
+): Promise<Pick<RunJobProcessInput, "apiToken" | "gitToken" | "bot">> {
+  const [apiToken, gitToken, bot] = await Promise.all([
+    mintRepoToken(await deps.appApi(), ctx.req.installationId, ctx.req.repo, JOB_API_TOKEN_PERMISSIONS),
+    mintRepoToken(await deps.appApi(), ctx.req.installationId, ctx.req.repo),
+    deps.bot(),
+  ]);
+  return { apiToken, gitToken, bot };
+}
+
+/** What every job process gets besides its job: the environment without the App's secrets, the model key. */
+function processInput(deps: RunHandlerDeps): Pick<RunJobProcessInput, "source" | "modelKey" | "spend"> {
+  return {
+    source: withoutSecrets(deps.env.source),
+    ...(deps.env.openaiApiKey ? { modelKey: deps.env.openaiApiKey } : {}),
+    ...(deps.spend ? { spend: true } : {}),
+  };
+}
+
+/** The run's metrics, and the schedules dashboard's record of a scheduled run. */
+async function recordRunEnd(
+  deps: RunHandlerDeps,
+  job: EngineJob<JobContext>,
+  outcome: ForkOutcome,
+  signal: AbortSignal,
+  at: { started: number; startedAt: Date },
+): Promise<void> {
+  const kind =
+    outcome.kind === "done"
+      ? String((outcome.result as { outcome?: unknown } | null)?.outcome ?? "error")
+      : signal.aborted
+        ? "cancelled"
+        : "crashed";
+  deps.metrics.runEnded({
+    trigger: runTrigger(job.kind, job.data),
+    outcome: kind,
+    seconds: (performance.now() - at.started) / 1000,
+  });
+  const dashboard = deps.dashboard();
+  if (dashboard && job.kind === "schedule") {
+    const pr = outcome.kind === "done" ? (outcome.result as { pr?: unknown } | null)?.pr : undefined;
+    await dashboard.runEnded(job.data, kind, typeof pr === "number" ? pr : undefined, at.startedAt);
+  }
+}

@@ -1,0 +1,46 @@
+import type { Probot } from "probot";
+import type { JobHandler } from "../jobs/job-engine.js";
+import type { VerifiedWebhook } from "../security/webhook-intake.js";
+import type { DashboardService } from "./dashboard/dashboard-service.js";
+import { isDashboardEdit } from "./dashboard/handle-dashboard-edit.js";
+import type { IntakeGate } from "./intake-gate.js";
+import type { Schedule, ScheduleTarget } from "../triage/schedule-key.js";
+
+/**
+ * A delivery is stored as the text GitHub sent (`raw`), parsed again by its triage: encoding the parsed payload into
+ * the queue cost more than the rest of the intake. Records stored whole (`payload`) by an older version still work.
+ */
+export type StoredWebhook = { id: string; name: string; raw: string } | VerifiedWebhook;
+/** What a triage job carries: a verified webhook, or a schedule's tick (fired once per tick across replicas). */
+export type TriageData = StoredWebhook | { tick: { key: string; target: ScheduleTarget; schedule: Schedule } };
+
+export const webhookOf = (stored: StoredWebhook): { id: string; name: string; payload: unknown } =>
+  "payload" in stored
+    ? { id: stored.id, name: stored.name, payload: stored.payload }
+    : { id: stored.id, name: stored.name, payload: JSON.parse(stored.raw) as unknown };
+
+/**
+ * The triage job's handler: a schedule's tick fires it, a dashboard edit goes to the dashboard, and every other
+ * webhook goes through Probot to the handlers (github/register-handlers). `firstAttempts` holds the deliveries on
+ * their first attempt while they are triaged: nothing of theirs can be on GitHub yet.
+ */
+export function createTriageHandler(deps: {
+  app: Pick<Probot, "receive">;
+  gate?: IntakeGate;
+  fire(target: ScheduleTarget, schedule: Schedule, key: string): Promise<void>;
+  dashboard(): DashboardService | null;
+  firstAttempts: Set<string>;
+}): JobHandler<TriageData> {
+  return async (job) => {
+    await deps.gate?.quiet();
+    if ("tick" in job.data) return deps.fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
+    const event = webhookOf(job.data);
+    if (isDashboardEdit(event.name, event.payload)) return deps.dashboard()?.edited(event.id, event.payload);
+    if (job.attempt === 1) deps.firstAttempts.add(event.id);
+    try {
+      await deps.app.receive(event as Parameters<Probot["receive"]>[0]);
+    } finally {
+      deps.firstAttempts.delete(event.id);
+    }
+  };
+}

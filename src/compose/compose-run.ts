@@ -1,0 +1,154 @@
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "pino";
+import { runCoder } from "../coder/run-coder.js";
+import type { Exec } from "../exec/types.js";
+import type { GitHubClient } from "../github/github-client.js";
+import { createGitHubRepoReader } from "../github/github-repo-reader.js";
+import { renderPlanOutcome } from "../report/render-plan.js";
+import { renderFinal, renderStage } from "../report/render-status.js";
+import { countTokens } from "../llm/count-tokens.js";
+import type { LlmClient } from "../llm/types.js";
+import type { TranscriptStore } from "../run/publish-transcript.js";
+import { resolveChecks, type CheckPlan, type ResolvedChecks } from "../run/resolve-checks.js";
+import type { RunJobDeps } from "../run/run-job.js";
+import type { RunCoderPort, RunGit, RunGitHub } from "../run/run-ports.js";
+import type { RunRequest } from "../run/run-request.js";
+import type { Git } from "../workspace/create-git.js";
+import { createCoderDeps, warmGrammarWhileCloning } from "./create-coder-deps.js";
+import { createContextHooks } from "./create-context-hooks.js";
+import type { DriverSettings } from "./run-settings.js";
+
+/** What a driver hands the composition root for one run: its settings, its checkout and its ports. */
+export interface ComposeRunInput {
+  req: RunRequest;
+  settings: DriverSettings;
+  /** The GitHub client of the run's repository (comments, pull requests, the default branch's files). */
+  api: GitHubClient;
+  llm: LlmClient;
+  exec: Exec;
+  /** Exec for the repository's own commands (the App's sandbox, the runner's toolchain environment). */
+  checkExec: Exec;
+  /** The run's git (its commit identity), for the coder's commits and diffs. */
+  git: Git;
+  /** The driver's checkout: a fresh clone (App), the workflow's own checkout when it fits (Action). */
+  runGit: RunGit;
+  github: RunGitHub;
+  botLogin: string;
+  /** Repo-map caches go under `<cacheRoot>/repomap/<owner>/<repo>`. */
+  cacheRoot: string;
+  /** Where the run's temporary checkouts are made (created if missing). */
+  workRoot: string;
+  /** The web origin of page links in the PR context; null: the run has no thread to read (no context hooks). */
+  webOrigin: string | null;
+  /** The repository's command word (`/aider`), for the plan comment. */
+  command: string;
+  logger: Logger;
+  signal: AbortSignal;
+  redact?(text: string): string;
+  transcripts?: TranscriptStore;
+  /** The folder the coder works in for a checkout `runGit` made (the Action maps it to the workflow's). */
+  coderRoot?(checkout: string): string;
+  /** Called as the coder starts, with the check plan when it was read (the App's container mode picks its image). */
+  beforeCoder?(checkout: string, plan: CheckPlan | null): void;
+  /** The final status text as the driver words it (the Action names the branch of a run without a pull request). */
+  finalText?(body: string, req: RunRequest): string;
+}
+
+/**
+ * The one composition root of a run (the App's job process, the Action, and through {@link createCoderDeps} the
+ * CLI): everything `runJob` needs, built from the driver's settings and ports. A driver keeps only what is its own
+ * (the job process and IPC, the workflow's checkout and event, the local checkout and flags).
+ */
+export function composeRun(input: ComposeRunInput): RunJobDeps {
+  const { req, settings } = input;
+  const checkPlan = checkPlanOf(input);
+  return {
+    github: input.github,
+    git: input.runGit,
+    warmWhileCloning: warmGrammarWhileCloning(input.logger),
+    coder: composeCoder(input, checkPlan),
+    tempDir: tempDirIn(input.workRoot),
+    render: {
+      stage: renderStage,
+      final: (outcome, r) => (input.finalText ?? ((body) => body))(renderFinal(outcome, r), r),
+      plan: (outcome, r) => renderPlanOutcome(outcome, r, input.command),
+    },
+    ...(input.redact ? { redact: input.redact } : {}),
+    ...(settings.transcripts && input.transcripts ? { transcripts: input.transcripts } : {}),
+    ...(checkPlan ? { checkPlan: checkPlan.read } : {}),
+    logger: input.logger,
+    now: () => Date.now(),
+    signal: input.signal,
+    // The PR/issue context before the coder, review-thread replies after it.
+    ...(input.webOrigin !== null
+      ? createContextHooks({
+          req,
+          api: input.api,
+          llm: input.llm,
+          botLogin: input.botLogin,
+          webUrl: input.webOrigin,
+          count: countTokens,
+        })
+      : {}),
+  };
+}
+
+/** The check plan, read once: runJob asks for it while cloning, and the coder's start looks at it again. */
+interface CheckPlanSource {
+  read(r: RunRequest): Promise<ResolvedChecks>;
+  /** The plan when it has been asked for (null: never asked, e.g. a run without discovery). */
+  current(): Promise<CheckPlan | null>;
+}
+
+/** What runs is read from the DEFAULT branch through the API, never from the pull request's head (issue #30). */
+function checkPlanOf(input: ComposeRunInput): CheckPlanSource | null {
+  if (input.settings.checkPlan !== "default-branch") return null;
+  let planP: Promise<ResolvedChecks> | null = null;
+  return {
+    read: (r) =>
+      (planP ??= resolveChecks(
+        r.settings,
+        createGitHubRepoReader(input.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch }),
+      )),
+    current: async () => (planP ? (await planP).plan : null),
+  };
+}
+
+/** The coder over the real edit engine, checks, repo map and workspace, with the driver's settings. */
+function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null): RunCoderPort {
+  const { req, settings } = input;
+  return async (checkout, options, hooks) => {
+    if (input.beforeCoder) input.beforeCoder(checkout, checkPlan ? await checkPlan.current() : null);
+    return runCoder(
+      options,
+      createCoderDeps({
+        root: input.coderRoot ? input.coderRoot(checkout) : checkout,
+        exec: input.exec,
+        checkExec: input.checkExec,
+        git: input.git,
+        llm: input.llm,
+        commitModel: options.weakModel ?? options.model,
+        protectedPaths: options.protectedPaths,
+        cacheDir: path.join(input.cacheRoot, "repomap", req.owner, req.repo),
+        gitContentIds: settings.gitContentIds,
+        ...(settings.mapThreads !== undefined ? { mapThreads: settings.mapThreads } : {}),
+        onProgress: hooks.onProgress,
+        ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
+        signal: hooks.signal,
+      }),
+    );
+  };
+}
+
+/** Private temporary folders under `root`, named with this process's id (the App's start-up sweep reads it). */
+export function tempDirIn(root: string): RunJobDeps["tempDir"] {
+  return {
+    // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
+    create: async (prefix) => {
+      await mkdir(root, { recursive: true, mode: 0o700 });
+      return mkdtemp(path.join(root, `${prefix}${process.pid}-`));
+    },
+    remove: (dir) => rm(dir, { recursive: true, force: true }),
+  };
+}
