@@ -107,7 +107,8 @@ function rowAt(starts: Int32Array, index: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= index) lo = mid; // lo < mid <= hi < starts.length
+    if (starts[mid]! <= index)
+      lo = mid; // lo < mid <= hi < starts.length
     else hi = mid - 1;
   }
   return lo;
