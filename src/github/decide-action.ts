@@ -9,8 +9,7 @@ import { configMarker, replyMarker, unauthorizedMarker } from "./markers.js";
 import { approvalTicked } from "./plan-comment.js";
 import { renderConfigProblems } from "./render-config-problems.js";
 import { renderUnauthorized } from "./render-unauthorized.js";
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are validated field by field in decideEvent */
+import { readWebhookEvent, type DecidableEvent } from "./webhook-event.js";
 
 /** Who the app is: its own comments and actions are never commands. */
 export interface BotIdentity {
@@ -81,7 +80,10 @@ export async function decideAction(
   deps: DecideDeps,
 ): Promise<EventAction> {
   const config = deps.config.ok ? deps.config.config : DEFAULTS;
-  const decision = decideEvent(event.name, event.payload, config.trigger);
+  const read = readWebhookEvent(event.name, event.payload);
+  const decision: EventDecision = read.ok
+    ? decideEvent(read.event, config.trigger)
+    : { kind: "ignore", reason: read.reason };
   if (decision.kind === "ignore") return decision;
   const { facts } = decision;
   // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
@@ -223,12 +225,12 @@ type EventDecision = { kind: "ignore"; reason: string } | { kind: "command"; com
  * The facts and the command of a webhook (pure): a command and the facts to run it, or why it is ignored. The command word and
  * trigger label come from the repository's config.
  */
-function decideEvent(name: string, payload: any, trigger: { command: string; label: string }): EventDecision {
-  const repo = payload?.repository;
-  if (!repo?.owner?.login || !repo?.name) return { kind: "ignore", reason: "no repository in payload" };
+function decideEvent(event: DecidableEvent, trigger: { command: string; label: string }): EventDecision {
+  const { name, payload } = event;
+  const repo = payload.repository;
   const base = {
-    owner: repo.owner.login as string,
-    repo: repo.name as string,
+    owner: repo.owner.login,
+    repo: repo.name,
     installationId: Number(payload.installation?.id ?? 0),
     cloneUrl: String(repo.clone_url ?? ""),
     webUrl: String(repo.html_url ?? ""),
@@ -236,10 +238,10 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
     ...(typeof repo.language === "string" && repo.language ? { language: repo.language } : {}),
     sender: {
       login: String(payload.sender?.login ?? ""),
-      id: payload.sender?.id as number | undefined,
+      id: payload.sender?.id,
       type: String(payload.sender?.type ?? "User"),
       // Bots are told apart by the App that acted: a comment or issue made by an App names it here.
-      appId: ((payload.comment ?? payload.issue)?.performed_via_github_app?.id as number | undefined) ?? undefined,
+      appId: appThatActed("comment" in payload ? payload.comment : payload.issue),
     },
   };
   if (name === "issue_comment" && payload.action === "created") {
@@ -281,7 +283,7 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
         planComment: {
           id: c.id,
           author: String(c.user?.login ?? ""),
-          ...(c.performed_via_github_app?.id ? { appId: c.performed_via_github_app.id as number } : {}),
+          ...(c.performed_via_github_app?.id ? { appId: c.performed_via_github_app.id } : {}),
         },
       },
     };
@@ -304,7 +306,7 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
         review: {
           commentId: c.id,
           path: String(c.path),
-          line: (c.line ?? c.original_line ?? undefined) as number | undefined,
+          line: c.line ?? c.original_line ?? undefined,
           diffHunk: String(c.diff_hunk ?? ""),
         },
       },
@@ -312,7 +314,7 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
   }
   if (name === "issues" && (payload.action === "labeled" || payload.action === "opened")) {
     const issue = payload.issue;
-    const labels: string[] = (issue?.labels ?? []).map((l: any) => String(l?.name ?? l));
+    const labels: string[] = (issue.labels ?? []).map((l) => l.name);
     const hit = payload.action === "labeled" ? payload.label?.name === trigger.label : labels.includes(trigger.label);
     if (!hit) return { kind: "ignore", reason: `not labelled ${trigger.label}` };
     if (issue.pull_request) return { kind: "ignore", reason: "label on a pull request" };
@@ -331,5 +333,12 @@ function decideEvent(name: string, payload: any, trigger: { command: string; lab
       },
     };
   }
-  return { kind: "ignore", reason: `event ${name}.${payload?.action} is not handled` };
+  return { kind: "ignore", reason: `event ${name}.${event.payload.action} is not handled` };
+}
+
+/** The App that wrote a comment or issue (GitHub names it on both; its review-comment type leaves it out). */
+function appThatActed(item: object): number | undefined {
+  if (!("performed_via_github_app" in item)) return undefined;
+  const app = item.performed_via_github_app;
+  return typeof app === "object" && app !== null && "id" in app && typeof app.id === "number" ? app.id : undefined;
 }
