@@ -1,5 +1,6 @@
 import os from "node:os";
 import type { Logger } from "pino";
+import { readActionPayload } from "./action-payload.js";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
@@ -17,8 +18,6 @@ import {
   type Intake,
 } from "./action-engine.js";
 import type { ActionResult, ActionRun } from "./action-outputs.js";
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- event payloads are read field by field */
 
 /**
  * The commit identity of the token's bot: GitHub's `<id>+<login>@users.noreply.github.com`, which links the commits
@@ -75,9 +74,10 @@ async function fetchConfig(api: GitHubClient, where: { owner: string; repo: stri
  */
 export async function runAction(
   env: ActionEnv,
-  payload: any,
+  payload: unknown,
   io: { logger: Logger; signal: AbortSignal; now?: () => Date },
 ): Promise<ActionResult> {
+  const event = readActionPayload(payload);
   const { owner, repo } = env;
   // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
   const log = io.logger.child({ component: "octokit" });
@@ -112,8 +112,8 @@ export async function runAction(
     logger: io.logger,
   };
   const repoInfo = async () => {
-    const r = payload?.repository?.clone_url
-      ? payload.repository
+    const r = event.repository?.clone_url
+      ? event.repository
       : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
     return {
       cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`),
@@ -129,7 +129,7 @@ export async function runAction(
       intakes = [await intakeEvent({ name: env.eventName, id: env.runKey, payload }, engine)];
       break;
     case "schedule": {
-      const cron = String(payload?.schedule ?? "");
+      const cron = String(event.schedule ?? "");
       if (!cron)
         throw new ActionSetupError(
           "The schedule event names no cron expression (`schedule` is missing from the event payload).",
@@ -143,22 +143,22 @@ export async function runAction(
     case "workflow_dispatch": {
       const message =
         env.inputs.message ??
-        (typeof payload?.inputs?.message === "string" && payload.inputs.message.trim()
-          ? payload.inputs.message.trim()
+        (typeof event.inputs?.message === "string" && event.inputs.message.trim()
+          ? event.inputs.message.trim()
           : undefined);
       if (!message)
         throw new ActionSetupError(
           "A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.",
         );
-      const ref = String(payload?.ref ?? "");
+      const ref = String(event.ref ?? "");
       if (!ref.startsWith("refs/heads/"))
         throw new ActionSetupError(
           `A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`,
         );
       const sender = {
-        login: String(payload?.sender?.login ?? ""),
-        type: String(payload?.sender?.type ?? "User"),
-        ...(payload?.sender?.id ? { id: Number(payload.sender.id) } : {}),
+        login: String(event.sender?.login ?? ""),
+        type: String(event.sender?.type ?? "User"),
+        ...(event.sender?.id ? { id: Number(event.sender.id) } : {}),
       };
       if (!sender.login)
         throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
