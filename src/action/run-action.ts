@@ -1,6 +1,7 @@
 import os from "node:os";
 import type { Logger } from "pino";
 import { readActionPayload } from "./action-payload.js";
+import { getRepository, getUserId } from "../github/repositories.js";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
@@ -96,11 +97,7 @@ export async function runAction(
       error: (m: string) => log.debug(m),
     },
   });
-  const bot = await botIdentity(
-    async (username) => (await api.rest.users.getByUsername({ username })).data.id,
-    env.inputs.botLogin,
-    io.logger,
-  );
+  const bot = await botIdentity(async (username) => getUserId(api, username), env.inputs.botLogin, io.logger);
   const defaults = { model: env.inputs.model, ...(env.inputs.weakModel ? { weakModel: env.inputs.weakModel } : {}) };
   const engine: EngineDeps = {
     api,
@@ -113,11 +110,11 @@ export async function runAction(
   };
   const repoInfo = async () => {
     const r = event.repository?.clone_url
-      ? event.repository
-      : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
+      ? { cloneUrl: event.repository.clone_url, defaultBranch: event.repository.default_branch }
+      : await getRepository(api, { owner, repo });
     return {
-      cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`),
-      defaultBranch: String(r.default_branch ?? "main"),
+      cloneUrl: r.cloneUrl ?? `${env.serverUrl}/${owner}/${repo}.git`,
+      defaultBranch: r.defaultBranch ?? "main",
     };
   };
 
