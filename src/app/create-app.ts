@@ -10,6 +10,7 @@ import { createLookupCache } from "../github/lookup-cache.js";
 import { isHandledEvent, registerHandlers } from "../github/register-handlers.js";
 import { reportInterrupted } from "../github/report-interrupted.js";
 import type { Interruption } from "../github/render-status.js";
+import { getAuthenticatedApp } from "../github/repositories.js";
 import { createJobEngine } from "../jobs/create-job-engine.js";
 import type { EngineStats, JobEngine, JobHandler } from "../jobs/job-engine.js";
 import type { VerifiedWebhook } from "../security/webhook-intake.js";
@@ -124,9 +125,9 @@ export function createApp(env: AppEnv, options: AppOptions = { work: true }): Ap
     let botPromise: Promise<{ login: string; email: string }> | null = null;
     const bot = () =>
       (botPromise ??= app.auth().then(async (octokit) => {
-        const { data } = await octokit.request("GET /app");
-        const slug = (data as { slug?: string } | null)?.slug ?? "aider-bot";
-        const id = (data as { id?: number } | null)?.id ?? 0;
+        const app = await getAuthenticatedApp(octokit);
+        const slug = app.slug ?? "aider-bot";
+        const id = app.id ?? 0;
         return { login: `${slug}[bot]`, email: `${id}+${slug}[bot]@users.noreply.github.com` };
       })).catch((error: unknown) => {
         botPromise = null;
