@@ -106,8 +106,8 @@ async function benchOne(label: string, root: string, files: string[], cacheDir: 
   const cold = median(colds.map((m) => m.stats.ms));
   const single = median(singles.map((m) => m.stats.ms));
   // Each run against the raw parse measured beside it; the median of those ratios.
-  const coldRatio = median(colds.map((m, i) => m.stats.ms / parseRuns[i]));
-  const singleRatio = median(singles.map((m, i) => m.stats.ms / parseRuns[i]));
+  const coldRatio = median(colds.map((m, i) => m.stats.ms / parseRuns[i]!));
+  const singleRatio = median(singles.map((m, i) => m.stats.ms / parseRuns[i]!));
   const warm = median(warms.map((m) => m.stats.ms));
   const mb = (n: number) => (n / 1e6).toFixed(1);
   const verdict = (ok: boolean) => (ok ? "met" : "MISSED");
@@ -118,26 +118,26 @@ async function benchOne(label: string, root: string, files: string[], cacheDir: 
   console.log(`  raw parse         ${ms(parseMs)}  (${rate(files.length, parseMs)} files/s, one thread)`);
   console.log(
     `  cold map          ${ms(cold)}  = ${coldRatio.toFixed(2)}× raw parse (target ≤ 2×: ${verdict(coldRatio <= 2)})` +
-      `  ${rate(files.length, cold)} files/s, parsed ${colds[0].stats.parsed}, ${colds[0].stats.threads} worker thread(s); first run ${ms(colds[0].stats.ms)}`,
+      `  ${rate(files.length, cold)} files/s, parsed ${colds[0]!.stats.parsed}, ${colds[0]!.stats.threads} worker thread(s); first run ${ms(colds[0]!.stats.ms)}`,
   );
   console.log(
-    `  cold, one thread  ${ms(single)}  = ${singleRatio.toFixed(2)}× raw parse; first run ${ms(singles[0].stats.ms)}`,
+    `  cold, one thread  ${ms(single)}  = ${singleRatio.toFixed(2)}× raw parse; first run ${ms(singles[0]!.stats.ms)}`,
   );
   console.log(
     `  warm map          ${ms(warm)}  = ${((100 * warm) / cold).toFixed(1)} % of cold (target ≤ 5 %: ${verdict(warm <= 0.05 * cold)})` +
-      `  ${rate(files.length, warm)} files/s, parsed ${warms[0].stats.parsed}, cache hits ${warms[0].stats.cacheHits}; first run ${ms(warms[0].stats.ms)}`,
+      `  ${rate(files.length, warm)} files/s, parsed ${warms[0]!.stats.parsed}, cache hits ${warms[0]!.stats.cacheHits}; first run ${ms(warms[0]!.stats.ms)}`,
   );
   const fresh = median(clones.map((c) => c.ms));
   console.log(
     `  warm, fresh clone ${ms(fresh)}  = ${((100 * fresh) / cold).toFixed(1)} % of cold (target ≤ 5 %: ${verdict(fresh <= 0.05 * cold)})` +
-      `  git's index ids after ${ms(median(clones.map((c) => c.gitMs)))} (its work-tree check runs alongside); parsed ${clones[0].map.stats.parsed}, cache hits ${clones[0].map.stats.cacheHits}; first run ${ms(clones[0].ms)}`,
+      `  git's index ids after ${ms(median(clones.map((c) => c.gitMs)))} (its work-tree check runs alongside); parsed ${clones[0]!.map.stats.parsed}, cache hits ${clones[0]!.map.stats.cacheHits}; first run ${ms(clones[0]!.ms)}`,
   );
   const phases = (m: RepoMap) =>
     Object.entries(m.stats.phases)
       .map(([k, v]) => `${k} ${v.toFixed(0)}`)
       .join(", ");
-  console.log(`  phases (ms)       cold: ${phases(colds[COLD_RUNS - 1])}; warm: ${phases(warms[WARM_RUNS - 1])}`);
-  console.log(`  map tokens        ${warms[0].stats.tokens}; peak RSS ${mb(peakRss)} MB`);
+  console.log(`  phases (ms)       cold: ${phases(colds[COLD_RUNS - 1]!)}; warm: ${phases(warms[WARM_RUNS - 1]!)}`);
+  console.log(`  map tokens        ${warms[0]!.stats.tokens}; peak RSS ${mb(peakRss)} MB`);
 }
 
 const exec = createExec({ sourceEnv: process.env });
@@ -170,7 +170,7 @@ function commitAll(workTree: string, gitDir: string, files: string[]): string {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** Parse every file once with one parser per language, no queries: the floor any tag extraction stands on. */
@@ -183,7 +183,7 @@ async function rawParse(files: string[], contents: string[]): Promise<number> {
   const started = performance.now();
   files.forEach((f, i) => {
     const parser = parsers.get(languageForPath(f) as LanguageId);
-    parser?.parse(contents[i])?.delete();
+    parser?.parse(contents[i]!)?.delete();
   });
   const ms = performance.now() - started;
   for (const p of parsers.values()) p.delete();

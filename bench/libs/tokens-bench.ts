@@ -34,7 +34,7 @@ export async function runTokensBench(): Promise<void> {
   if (!existsSync(path.join(ROOT, "dist/data/o200k_base.table"))) throw new Error("run `npm run build` first");
   const files = sources(path.join(ROOT, "src"));
   const child = path.join(ROOT, "bench/libs/token-load-child.ts");
-  const samples: Record<string, Sample[]> = { ours: [], library: [] };
+  const samples: Record<"ours" | "library", Sample[]> = { ours: [], library: [] };
   for (let run = 0; run < RUNS; run++) {
     for (const which of ["ours", "library"] as const) {
       const out = execFileSync(
@@ -42,10 +42,10 @@ export async function runTokensBench(): Promise<void> {
         ["--expose-gc", "--import", "tsx", child, which, JSON.stringify(files)],
         { cwd: ROOT, encoding: "utf8" },
       );
-      samples[which]!.push(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Sample);
+      samples[which].push(JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as Sample);
     }
   }
-  const m = (which: string, key: keyof Sample) => median(samples[which]!.map((s) => s[key]));
+  const m = (which: "ours" | "library", key: keyof Sample) => median(samples[which].map((s) => s[key]));
   const first = samples.ours[0];
   console.log(
     `\n== token counting, o200k (${RUNS} fresh processes each, medians; ${files.length} files, ${first?.chars} chars)`,

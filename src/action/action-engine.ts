@@ -21,6 +21,8 @@ import type { JobContext, RunJobInput, RunQueue } from "../run/job-context.js";
 import { lookupPermission } from "../github/permissions.js";
 import { triageEvent } from "../triage/triage-event.js";
 import { renderConfigProblems } from "../report/render-config-problems.js";
+import { listOpenPullRequestsForBranch } from "../github/pull-request.js";
+import { getCommitSha } from "../github/repositories.js";
 import type { LlmClient } from "../llm/types.js";
 import { resolveSettings } from "../run/resolve-settings.js";
 import { runJob } from "../run/run-job.js";
@@ -194,22 +196,11 @@ export async function intakeDispatch(
     return { kind: "done", outcome: auth.reason === "permission" ? "unauthorized" : "ignored", reason: auth.message };
   const resolved = resolveSettings(config.config, { files: [] }, deps.defaults);
   if (!resolved.ok) return { kind: "done", outcome: "refused", reason: resolved.message };
-  const listed = await deps.api.request("GET /repos/{owner}/{repo}/pulls", {
-    owner,
-    repo,
-    state: "open",
-    head: `${owner}:${args.branch}`,
-    per_page: 10,
-  });
-  const pr = (
-    listed.data as {
-      number: number;
-      head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } };
-    }[]
-  ).find(
+  const listed = await listOpenPullRequestsForBranch(deps.api, { owner, repo, branch: args.branch });
+  const pr = listed.find(
     (p) =>
-      p.head.ref === args.branch &&
-      (p.head.repo?.full_name ?? `${owner}/${repo}`).toLowerCase() === `${owner}/${repo}`.toLowerCase(),
+      p.headRef === args.branch &&
+      (p.headFullName ?? `${owner}/${repo}`).toLowerCase() === `${owner}/${repo}`.toLowerCase(),
   );
   if (!pr && args.branch === args.defaultBranch) {
     return {
@@ -218,11 +209,7 @@ export async function intakeDispatch(
       reason: `No open pull request from \`${args.branch}\`, the default branch: aider-bot never pushes to the default branch directly. Run the workflow on a feature branch (its pull request gets the status comment), or open an issue and label it.`,
     };
   }
-  const headSha = pr
-    ? pr.head.sha
-    : String(
-        (await deps.api.request("GET /repos/{owner}/{repo}/commits/{ref}", { owner, repo, ref: args.branch })).data.sha,
-      );
+  const headSha = pr ? pr.headSha : await getCommitSha(deps.api, { owner, repo, ref: args.branch });
   const request: RunRequest = {
     jobId: args.jobId,
     deliveryId: args.jobId,

@@ -1,3 +1,5 @@
+import { readActionPayload, type ActionPayload } from "./action-payload.js";
+import { getRepository, getUserId } from "../github/repositories.js";
 import os from "node:os";
 import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
@@ -18,8 +20,6 @@ import {
   type Intake,
 } from "./action-engine.js";
 import type { ActionResult, ActionRun } from "./action-outputs.js";
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- event payloads are read field by field */
 
 /**
  * The commit identity of the token's bot: GitHub's `<id>+<login>@users.noreply.github.com`, which links the commits
@@ -76,17 +76,14 @@ async function fetchConfig(api: GitHubClient, where: { owner: string; repo: stri
  */
 export async function runAction(
   env: ActionEnv,
-  payload: any,
+  payload: unknown,
   io: { logger: Logger; signal: AbortSignal; now?: () => Date },
 ): Promise<ActionResult> {
+  const event = readActionPayload(payload);
   // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
   for (const secret of [env.inputs.githubToken, env.inputs.openaiApiKey]) processRedactor.add(secret);
   const api = actionOctokit(env, io.logger);
-  const bot = await botIdentity(
-    async (username) => (await api.rest.users.getByUsername({ username })).data.id,
-    env.inputs.botLogin,
-    io.logger,
-  );
+  const bot = await botIdentity(async (username) => getUserId(api, username), env.inputs.botLogin, io.logger);
   const engine: EngineDeps = {
     api,
     token: env.inputs.githubToken,
@@ -99,7 +96,7 @@ export async function runAction(
       ),
     logger: io.logger,
   };
-  const intakes = await intakeFor(env, payload, engine, io.now?.() ?? new Date());
+  const intakes = await intakeFor(env, payload, event, engine, io.now?.() ?? new Date());
   const toRun = intakes.filter((i): i is Extract<Intake, { kind: "run" }> => i.kind === "run");
   if (toRun.length === 0) {
     const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
@@ -129,73 +126,79 @@ function actionOctokit(env: ActionEnv, logger: Logger) {
 }
 
 /** The event through the App's intake: what to run, or why nothing runs. */
-async function intakeFor(env: ActionEnv, payload: any, engine: EngineDeps, now: Date): Promise<Intake[]> {
+async function intakeFor(
+  env: ActionEnv,
+  payload: unknown,
+  event: ActionPayload,
+  engine: EngineDeps,
+  now: Date,
+): Promise<Intake[]> {
   switch (env.eventName) {
     case "issue_comment":
     case "pull_request_review_comment":
     case "issues":
       return [await intakeEvent({ name: env.eventName, id: env.runKey, payload }, engine)];
     case "schedule": {
-      const cron = String(payload?.schedule ?? "");
+      const cron = String(event.schedule ?? "");
       if (!cron)
         throw new ActionSetupError(
           "The schedule event names no cron expression (`schedule` is missing from the event payload).",
         );
-      const repo = await repoInfo(env, payload, engine.api);
+      const repo = await repoInfo(env, event, engine.api);
       return intakeSchedule({ cron, owner: env.owner, repo: env.repo, ...repo, now }, engine);
     }
     case "workflow_dispatch":
-      return [await intakeDispatch(await dispatchArgs(env, payload, engine.api), engine)];
+      return [await intakeDispatch(await dispatchArgs(env, event, engine.api), engine)];
   }
 }
 
 /** The repository's clone URL and default branch: from the event when it carries them, else from the API. */
 async function repoInfo(
   env: ActionEnv,
-  payload: any,
+  event: ActionPayload,
   api: GitHubClient,
 ): Promise<{ cloneUrl: string; defaultBranch: string }> {
   const { owner, repo } = env;
-  const r = payload?.repository?.clone_url
-    ? payload.repository
-    : (await api.request("GET /repos/{owner}/{repo}", { owner, repo })).data;
+  const r = event.repository?.clone_url
+    ? { cloneUrl: event.repository.clone_url, defaultBranch: event.repository.default_branch }
+    : await getRepository(api, { owner, repo });
   return {
-    cloneUrl: String(r.clone_url ?? `${env.serverUrl}/${owner}/${repo}.git`),
-    defaultBranch: String(r.default_branch ?? "main"),
+    cloneUrl: r.cloneUrl ?? `${env.serverUrl}/${owner}/${repo}.git`,
+    defaultBranch: r.defaultBranch ?? "main",
   };
 }
 
 /** A `workflow_dispatch` event as a request: its message, branch and sender, each checked. */
 async function dispatchArgs(
   env: ActionEnv,
-  payload: any,
+  event: ActionPayload,
   api: GitHubClient,
 ): Promise<Parameters<typeof intakeDispatch>[0]> {
   const { owner, repo } = env;
   const message =
     env.inputs.message ??
-    (typeof payload?.inputs?.message === "string" && payload.inputs.message.trim()
-      ? payload.inputs.message.trim()
+    (typeof event.inputs?.message === "string" && event.inputs.message.trim()
+      ? event.inputs.message.trim()
       : undefined);
   if (!message)
     throw new ActionSetupError(
       "A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.",
     );
-  const ref = String(payload?.ref ?? "");
+  const ref = String(event.ref ?? "");
   if (!ref.startsWith("refs/heads/"))
     throw new ActionSetupError(
       `A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`,
     );
   const sender = {
-    login: String(payload?.sender?.login ?? ""),
-    type: String(payload?.sender?.type ?? "User"),
-    ...(payload?.sender?.id ? { id: Number(payload.sender.id) } : {}),
+    login: String(event.sender?.login ?? ""),
+    type: String(event.sender?.type ?? "User"),
+    ...(event.sender?.id ? { id: Number(event.sender.id) } : {}),
   };
   if (!sender.login)
     throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
   const jobId = `dispatch:${owner}/${repo}@${env.runKey}`;
   const branch = ref.slice("refs/heads/".length);
-  return { message, branch, owner, repo, ...(await repoInfo(env, payload, api)), sender, jobId };
+  return { message, branch, owner, repo, ...(await repoInfo(env, event, api)), sender, jobId };
 }
 
 /** Each request run to its end in this step, one after the other, with the composition root's settings. */

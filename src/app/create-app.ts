@@ -1,3 +1,4 @@
+import { getAuthenticatedApp } from "../github/repositories.js";
 import path from "node:path";
 import type { ApplicationFunction, Probot } from "probot";
 import { runDefaults } from "../compose/run-settings.js";
@@ -108,9 +109,9 @@ function appGitHub(app: Probot): AppGitHub & { bot(): Promise<{ login: string; e
   let botPromise: Promise<{ login: string; email: string }> | null = null;
   const bot = () =>
     (botPromise ??= app.auth().then(async (octokit) => {
-      const { data } = await octokit.request("GET /app");
-      const slug = (data as { slug?: string } | null)?.slug ?? "aider-bot";
-      const id = (data as { id?: number } | null)?.id ?? 0;
+      const app = await getAuthenticatedApp(octokit);
+      const slug = app.slug ?? "aider-bot";
+      const id = app.id ?? 0;
       return { login: `${slug}[bot]`, email: `${id}+${slug}[bot]@users.noreply.github.com` };
     })).catch((error: unknown) => {
       botPromise = null;

@@ -1,8 +1,10 @@
 import type { Fence } from "../edits/types.js";
 
 /** Candidate fences, in order of preference (docs/behaviour.md#messages-and-fences). */
+const TRIPLE_BACKTICKS: Fence = ["```", "```"];
+
 export const FENCE_CANDIDATES: readonly Fence[] = [
-  ["```", "```"],
+  TRIPLE_BACKTICKS,
   ["````", "````"],
   ["<source>", "</source>"],
   ["<code>", "</code>"],
@@ -23,5 +25,5 @@ export function chooseFence(contents: Iterable<string>): Fence {
     const collides = lines.some((line) => line.startsWith(fence[0]) || line.startsWith(fence[1]));
     if (!collides) return fence;
   }
-  return FENCE_CANDIDATES[0];
+  return TRIPLE_BACKTICKS;
 }

@@ -69,12 +69,12 @@ export function commitSubjectFromRequest(request: string): string {
     .replace(/\s+/g, " ")
     .trim();
   // Lowercase a capitalised first word ("Add" → "add") but keep acronyms and identifiers ("README", "HTTPClient").
-  if (/^[A-Z][a-z]/.test(text)) text = text[0].toLowerCase() + text.slice(1);
+  if (/^[A-Z][a-z]/.test(text)) text = text.charAt(0).toLowerCase() + text.slice(1);
   if (!text) return "chore: apply requested changes";
 
   const lower = text.toLowerCase();
   const type = TYPE_RULES.find(([, re]) => re.test(lower))?.[0] ?? "feat";
-  const [first, ...rest] = text.split(" ");
+  const [first = "", ...rest] = text.split(" ");
   // "fix crash in parser" → "fix: crash in parser", not "fix: fix crash in parser".
   const description = first.toLowerCase() === type && rest.length > 0 ? rest.join(" ") : text;
   return truncateSubject(`${type}: ${description}`);

@@ -15,10 +15,18 @@ export async function findOpenIssueByMarker(
   api: GitHubClient,
   args: RepoRef & { creator: string; marker: string },
 ): Promise<IssueRef | null> {
+  return findIssueByMarker(api, { ...args, state: "open" });
+}
+
+/** {@link findOpenIssueByMarker} among the creator's issues in `state` ("all": closed ones too). */
+export async function findIssueByMarker(
+  api: GitHubClient,
+  args: RepoRef & { creator: string; marker: string; state: "open" | "all" },
+): Promise<IssueRef | null> {
   const pages = api.paginate.iterator(api.rest.issues.listForRepo, {
     owner: args.owner,
     repo: args.repo,
-    state: "open",
+    state: args.state,
     creator: args.creator,
     per_page: 100,
   });
@@ -40,4 +48,22 @@ export async function createIssue(
     api.rest.issues.create({ owner: args.owner, repo: args.repo, title: args.title, body: args.body }),
   );
   return { number: data.number, title: data.title, body: data.body ?? "" };
+}
+
+/** An issue's body as it is now ("" when it has none). */
+export async function getIssueBody(api: GitHubClient, args: RepoRef & { number: number }): Promise<string> {
+  const { data } = await callGitHub(`Reading issue ${args.owner}/${args.repo}#${args.number}`, () =>
+    api.rest.issues.get({ owner: args.owner, repo: args.repo, issue_number: args.number }),
+  );
+  return data.body ?? "";
+}
+
+/** Replace an issue's body. */
+export async function updateIssueBody(
+  api: GitHubClient,
+  args: RepoRef & { number: number; body: string },
+): Promise<void> {
+  await callGitHub(`Updating issue ${args.owner}/${args.repo}#${args.number}`, () =>
+    api.rest.issues.update({ owner: args.owner, repo: args.repo, issue_number: args.number, body: args.body }),
+  );
 }

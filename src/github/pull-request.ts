@@ -38,6 +38,30 @@ export async function findPullRequestForBranch(
   return pr ? { number: pr.number, url: pr.html_url } : null;
 }
 
+/** The open PRs whose head is `owner:branch` (GitHub's head filter), with where each head is. */
+export async function listOpenPullRequestsForBranch(
+  api: GitHubClient,
+  args: RepoRef & { branch: string },
+): Promise<{ number: number; headRef: string; headSha: string; headFullName: string | null }[]> {
+  const { data } = await callGitHub(
+    `Looking for the open pull requests of ${args.owner}/${args.repo} branch ${args.branch}`,
+    () =>
+      api.rest.pulls.list({
+        owner: args.owner,
+        repo: args.repo,
+        head: `${args.owner}:${args.branch}`,
+        state: "open",
+        per_page: 10,
+      }),
+  );
+  return data.map((pr) => ({
+    number: pr.number,
+    headRef: pr.head.ref,
+    headSha: pr.head.sha,
+    headFullName: pr.head.repo?.full_name ?? null,
+  }));
+}
+
 /** A PR's head and base, as a run needs them. */
 export async function getPullRequestHead(
   api: GitHubClient,

@@ -49,7 +49,8 @@ function noteSameRowChildren(n: Node, row: number, note: (n: Node) => void): voi
 
 function headerRows(row: number, multiLine: { start: number; end: number }[]): number[] {
   if (multiLine.length < 2) return [row];
-  const smallest = [...multiLine].sort((a, b) => a.end - a.start - (b.end - b.start) || a.end - b.end)[0];
+  const [smallest] = [...multiLine].sort((a, b) => a.end - a.start - (b.end - b.start) || a.end - b.end);
+  if (!smallest) return [row];
   const end = Math.min(smallest.end, row + HEADER_MAX);
   const rows: number[] = [];
   for (let r = row; r < end; r++) rows.push(r);

@@ -45,23 +45,31 @@ export function lineStarts(text: string): Int32Array {
 export function createContextFinder(tree: Tree, starts: Int32Array): ContextFinder {
   const stack: ChainNode[] = [chainNode(tree.rootNode, -1, tree.rootNode.endIndex, starts)];
   const contains = (n: ChainNode, start: number, end: number): boolean => n.startIndex <= start && end <= n.endIndex;
+  // The root is never popped (see the `stack.length === 1` stop below), so the stack always has a top.
+  const stackTop = (): ChainNode => stack[stack.length - 1]!;
   const reach = (target: Node, start: number, end: number): boolean => {
-    while (!contains(stack[stack.length - 1], start, end)) {
+    while (!contains(stackTop(), start, end)) {
       if (stack.length === 1) return false;
       stack.pop();
     }
-    for (let top = stack[stack.length - 1]; top.node.id !== target.id; top = stack[stack.length - 1]) {
+    for (let top = stackTop(); top.node.id !== target.id; top = stackTop()) {
       const children = top.node.children;
       // The last child starting at or before `start`; earlier ones too when it does not hold the target (a
       // zero-width node sharing the offset).
       let i = lastStartingBy(children, start);
+      let taken: Node | undefined;
       let endIndex = -1;
       for (; i >= 0; i--) {
-        endIndex = children[i].endIndex;
-        if (end <= endIndex) break;
+        const child = children[i];
+        if (!child) continue;
+        endIndex = child.endIndex;
+        if (end <= endIndex) {
+          taken = child;
+          break;
+        }
       }
-      if (i < 0 || endIndex <= children[i].startIndex) return false;
-      stack.push(chainNode(children[i], i, endIndex, starts));
+      if (!taken || endIndex <= taken.startIndex) return false;
+      stack.push(chainNode(taken, i, endIndex, starts));
     }
     return true;
   };
@@ -99,7 +107,8 @@ function rowAt(starts: Int32Array, index: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= index) lo = mid;
+    if (starts[mid]! <= index)
+      lo = mid; // lo < mid <= hi < starts.length
     else hi = mid - 1;
   }
   return lo;
@@ -134,17 +143,16 @@ function chainNode(node: Node, childIndex: number, endIndex: number, starts: Int
 function rowsFromChain(chain: ChainNode[], line: number): number[] {
   const rows: number[] = [line];
   let i = chain.length - 1;
-  while (i >= 0 && chain[i].row !== 0) {
-    const row = chain[i].row;
+  for (let head = chain[i]; head && head.row !== 0; head = chain[i]) {
+    const row = head.row;
     let count = 0;
     let minEnd = Infinity;
-    for (; i >= 0 && chain[i].row === row; i--) {
-      const n = chain[i];
+    for (let n = chain[i]; n && n.row === row; n = chain[--i]) {
       if (n.endRow > row) {
         count++;
         if (n.endRow < minEnd) minEnd = n.endRow;
       }
-      const onChain = i + 1 < chain.length ? chain[i + 1].childIndex : -1;
+      const onChain = chain[i + 1]?.childIndex ?? -1;
       for (const c of n.sameRow) {
         if (c.index === onChain) continue;
         count++;
@@ -156,8 +164,5 @@ function rowsFromChain(chain: ChainNode[], line: number): number[] {
     for (let r = row; r < end; r++) rows.push(r);
   }
   rows.sort((a, b) => a - b);
-  let kept = 0;
-  for (let k = 0; k < rows.length; k++) if (k === 0 || rows[k] !== rows[k - 1]) rows[kept++] = rows[k];
-  rows.length = kept;
-  return rows;
+  return rows.filter((r, k) => k === 0 || r !== rows[k - 1]);
 }

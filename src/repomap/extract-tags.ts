@@ -78,8 +78,10 @@ function collect(
   // A final newline ends the last line rather than starting an empty one.
   const lineCount = content.endsWith("\n") ? starts.length - 1 : starts.length;
   const rowText = (n: number): string => {
-    const end = n + 1 < starts.length ? starts[n + 1] - 1 : content.length;
-    const text = content.slice(starts[n], Math.min(end, starts[n] + MAX_ROW_CHARS + 1));
+    const start = starts[n] ?? content.length;
+    const next = starts[n + 1];
+    const end = next === undefined ? content.length : next - 1;
+    const text = content.slice(start, Math.min(end, start + MAX_ROW_CHARS + 1));
     return (text.endsWith("\r") ? text.slice(0, -1) : text).slice(0, MAX_ROW_CHARS);
   };
   // A node can match a def pattern and a catch-all ref pattern (`(type_identifier) @ref`), or two def patterns:

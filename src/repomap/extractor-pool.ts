@@ -37,6 +37,13 @@ export interface ExtractorPool {
   dispose(): Promise<void>;
 }
 
+/** One worker thread of the pool: whether it still answers, and how many jobs it owes. */
+interface WorkerSlot {
+  worker: Worker;
+  alive: boolean;
+  load: number;
+}
+
 /** Worker threads used by default: one fewer than the cores (the caller's thread parses too), at most 7. */
 export function defaultThreads(): number {
   return Math.max(0, Math.min(7, availableParallelism() - 1));
@@ -50,27 +57,24 @@ export function defaultThreads(): number {
  * Example: `const pool = createExtractorPool(2); const blob = await pool.extract("a.ts", code); await pool.dispose();`
  */
 export function createExtractorPool(threads: number, entry: { code: string } | null = workerEntry()): ExtractorPool {
-  const waiting = new Map<number, { resolve: (b: Uint8Array | null | undefined) => void; worker: number }>();
-  const alive: boolean[] = [];
-  const load: number[] = [];
+  const waiting = new Map<number, { resolve: (b: Uint8Array | null | undefined) => void; slot: WorkerSlot }>();
   let nextId = 0;
-  const workers = entry
-    ? Array.from({ length: threads }, (_, w) => {
-        alive[w] = true;
-        load[w] = 0;
+  const slots: WorkerSlot[] = entry
+    ? Array.from({ length: threads }, () => {
         const worker = new Worker(entry.code, { eval: true });
+        const slot: WorkerSlot = { worker, alive: true, load: 0 };
         worker.on("message", (reply: ExtractReply) => {
           const job = waiting.get(reply.id);
           if (!job) return;
           waiting.delete(reply.id);
-          if (--load[w] === 0) worker.unref();
+          if (--slot.load === 0) worker.unref();
           // A failed extraction goes back to the caller's thread, which parses it again and reports its own error.
           job.resolve(reply.ok ? reply.value : undefined);
         });
         const fail = (): void => {
-          alive[w] = false;
+          slot.alive = false;
           for (const [id, job] of waiting) {
-            if (job.worker !== w) continue;
+            if (job.slot !== slot) continue;
             waiting.delete(id);
             job.resolve(undefined);
           }
@@ -80,31 +84,32 @@ export function createExtractorPool(threads: number, entry: { code: string } | n
         // A worker keeps the process alive only while it owes answers (an idle shared one must not). After the
         // listeners: adding a "message" listener refs the worker's port again.
         worker.unref();
-        return worker;
+        return slot;
       })
     : [];
   return {
-    threads: workers.length,
+    threads: slots.length,
     get pending() {
       return waiting.size;
     },
     get healthy() {
-      return alive.every(Boolean);
+      return slots.every((slot) => slot.alive);
     },
     extract(relPath, content) {
-      let w = -1;
-      for (let i = 0; i < workers.length; i++) if (alive[i] && (w < 0 || load[i] < load[w])) w = i;
-      if (w < 0) return Promise.resolve(undefined);
+      let least: WorkerSlot | undefined;
+      for (const slot of slots) if (slot.alive && (!least || slot.load < least.load)) least = slot;
+      if (!least) return Promise.resolve(undefined);
+      const slot = least;
       const id = nextId++;
-      if (load[w]++ === 0) workers[w].ref();
+      if (slot.load++ === 0) slot.worker.ref();
       return new Promise((resolve) => {
-        waiting.set(id, { resolve, worker: w });
+        waiting.set(id, { resolve, slot });
         const request: ExtractRequest = { id, relPath, content };
-        workers[w].postMessage(request);
+        slot.worker.postMessage(request);
       });
     },
     async dispose() {
-      await Promise.all(workers.map((worker) => worker.terminate()));
+      await Promise.all(slots.map((slot) => slot.worker.terminate()));
     },
   };
 }

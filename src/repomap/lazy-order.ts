@@ -1,3 +1,7 @@
+// Typed-array reads here end in `!`: every index is a loop bound taken from the arrays' own lengths, or an offset
+// from the `*Start` / `items` arrays built together with the arrays they index, so each read is in bounds. These
+// are the ranking's hot loops over typed arrays; a check per read would say nothing more.
+
 /** Candidates ordered best first, sorted only as far as someone reads. */
 export interface LazyOrder {
   readonly size: number;
@@ -20,7 +24,7 @@ export function lazyOrder(score: ArrayLike<number>, tie: ArrayLike<number>, cand
   // The unsorted candidates are rest[0, restLength): a copy, partitioned in place batch after batch.
   const rest = Int32Array.from(candidates);
   let restLength = rest.length;
-  const better = (a: number, b: number): number => score[b] - score[a] || tie[b] - tie[a];
+  const better = (a: number, b: number): number => score[b]! - score[a]! || tie[b]! - tie[a]!;
   return {
     size: candidates.length,
     head(count) {
@@ -35,8 +39,8 @@ export function lazyOrder(score: ArrayLike<number>, tie: ArrayLike<number>, cand
         const batch: number[] = [];
         let kept = 0;
         for (let j = 0; j < restLength; j++) {
-          const i = rest[j];
-          if (score[i] >= threshold) batch.push(i);
+          const i = rest[j]!;
+          if (score[i]! >= threshold) batch.push(i);
           else rest[kept++] = i;
         }
         restLength = kept;
@@ -50,21 +54,21 @@ export function lazyOrder(score: ArrayLike<number>, tie: ArrayLike<number>, cand
 /** The k-th largest score (1-based) among `indices`, by quickselect on a copy. */
 export function kthLargest(indices: Int32Array, score: ArrayLike<number>, k: number): number {
   const values = new Float64Array(indices.length);
-  for (let j = 0; j < indices.length; j++) values[j] = score[indices[j]];
+  for (let j = 0; j < indices.length; j++) values[j] = score[indices[j]!]!;
   // Looking for position k-1 in descending order is position n-k in ascending order.
   const target = values.length - k;
   let lo = 0;
   let hi = values.length - 1;
   while (lo < hi) {
-    const pivot = median3(values[lo], values[(lo + hi) >> 1], values[hi]);
+    const pivot = median3(values[lo]!, values[(lo + hi) >> 1]!, values[hi]!);
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while (values[i] < pivot) i++;
-      while (values[j] > pivot) j--;
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
       if (i <= j) {
-        const t = values[i];
-        values[i] = values[j];
+        const t = values[i]!;
+        values[i] = values[j]!;
         values[j] = t;
         i++;
         j--;
@@ -72,9 +76,9 @@ export function kthLargest(indices: Int32Array, score: ArrayLike<number>, k: num
     }
     if (target <= j) hi = j;
     else if (target >= i) lo = i;
-    else return values[target];
+    else return values[target]!;
   }
-  return values[target];
+  return values[target]!;
 }
 
 function median3(a: number, b: number, c: number): number {

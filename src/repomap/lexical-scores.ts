@@ -97,12 +97,13 @@ export function prepareLexical(
   let count = 0;
   // Running means, updated as MiniSearch updates them (the same rounding, so the same scores).
   const avg = { path: 0, defs: 0, refs: 0 };
-  for (let i = 0; i < n; i++) {
+  for (const [i, file] of files.entries()) {
     const doc = docOf(i);
     nameDoc[i] = doc;
-    const words = pathWords(files[i]);
-    const defs = doc >= 0 ? names.defs.length[doc] : 0;
-    const refs = doc >= 0 ? names.refs.length[doc] : 0;
+    const words = pathWords(file);
+    // A document the postings do not hold has no words.
+    const defs = names.defs.length[doc] ?? 0;
+    const refs = names.refs.length[doc] ?? 0;
     if (words.tokens.length === 0 && defs === 0 && refs === 0) continue;
     if (doc >= 0) docFile.set(doc, i);
     pathLength[i] = words.distinct;
@@ -143,15 +144,13 @@ export function scoreLexically(index: LexicalIndex, text: string): Map<string, n
     termScore.clear();
     const inPath = index.paths.get(word);
     if (inPath)
-      for (let j = 0; j < inPath.files.length; j++)
-        touch(
-          inPath.files[j],
-          FIELD_BOOST.path * bm25(inPath.tf[j], inPath.files.length, pathLength[inPath.files[j]], avg.path),
-        );
+      inPath.files.forEach((i, j) =>
+        touch(i, FIELD_BOOST.path * bm25(inPath.tf[j] ?? 0, inPath.files.length, pathLength[i] ?? 0, avg.path)),
+      );
     for (const field of ["defs", "refs"] as const) {
       const holders = filesHolding(names[field].docs.get(word), docFile);
       for (const i of holders)
-        touch(i, FIELD_BOOST[field] * bm25(1, holders.length, names[field].length[nameDoc[i]], avg[field]));
+        touch(i, FIELD_BOOST[field] * bm25(1, holders.length, names[field].length[nameDoc[i] ?? -1] ?? 0, avg[field]));
     }
     for (const [i, v] of termScore) {
       sum.set(i, (sum.get(i) ?? 0) + v);
@@ -162,8 +161,10 @@ export function scoreLexically(index: LexicalIndex, text: string): Map<string, n
   for (const [i, v] of sum) best = Math.max(best, v * (matched.get(i) ?? 0));
   if (!(best > 0)) return scores;
   // Files in input order, so equal scores keep a stable order downstream.
-  for (const i of [...sum.keys()].sort((a, b) => a - b))
-    scores.set(files[i], ((sum.get(i) ?? 0) * (matched.get(i) ?? 0)) / best);
+  for (const [i, v] of [...sum].sort(([a], [b]) => a - b)) {
+    const file = files[i];
+    if (file !== undefined) scores.set(file, (v * (matched.get(i) ?? 0)) / best);
+  }
   return scores;
 }
 

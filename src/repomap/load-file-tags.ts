@@ -87,8 +87,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
   try {
     const known = options.readFile ? undefined : options.contentIds;
     let sinceYield = 0;
-    for (let i = 0; i < queue.length; i++) {
-      const rel = queue[i];
+    for (const [i, rel] of queue.entries()) {
       const id = known?.get(rel);
       const fromId = id && cache ? cache.byHash(rel, id, null) : null;
       if (fromId) {
@@ -134,7 +133,10 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
     parser.dispose();
   }
   const byFile = new Map<string, CachedFile>();
-  found.forEach((f, i) => f && byFile.set(queue[i], f));
+  for (const [i, rel] of queue.entries()) {
+    const f = found[i];
+    if (f) byFile.set(rel, f);
+  }
   return { byFile, parsed, cacheHits, threads: parser.threads() };
 }
 
@@ -172,8 +174,8 @@ function createParseQueue(
     finished(job, tags ? encodeFileTags(tags) : null, tags ?? undefined);
   };
   const send = (): void => {
-    while (pool && !stopped && pool.pending < pool.threads * WINDOW && next < jobs.length) {
-      const job = jobs[next++];
+    for (let job = jobs[next]; pool && !stopped && pool.pending < pool.threads * WINDOW && job; job = jobs[next]) {
+      next++;
       // A worker that could not start or died hands its job back to this thread.
       sent.push(
         pool
@@ -202,8 +204,9 @@ function createParseQueue(
       send();
     },
     async finish(): Promise<void> {
-      for (let n = 1; next < jobs.length; n++) {
-        await here(jobs[next++]);
+      for (let n = 1, job = jobs[next]; job; n++, job = jobs[next]) {
+        next++;
+        await here(job);
         // Let the workers' answers in (they arrive as events) and keep them fed.
         if (pool && n % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
         send();

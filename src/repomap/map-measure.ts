@@ -47,10 +47,9 @@ export function createMapMeasure(
     const names = index.nameFiles.filter((f) => f.first < m && !((index.defFirst.get(f.relPath) ?? m) < m));
     const texts: string[] = [];
     let tokens = 0;
-    for (let i = 0; i < defFiles.length; i++) {
-      const f = defFiles[i];
+    for (const [i, f] of defFiles.entries()) {
       let count = 0;
-      while (count < f.positions.length && f.positions[count] < m) count++;
+      while (count < f.positions.length && f.positions[count]! < m) count++; // count < length: in bounds
       const key = `${f.relPath}\0${count}`;
       let block = blocks.get(key);
       if (!block) {

@@ -1,3 +1,7 @@
+// Typed-array reads here end in `!`: every index is a loop bound taken from the arrays' own lengths, or an offset
+// from the `*Start` / `items` arrays built together with the arrays they index, so each read is in bounds. These
+// are the ranking's hot loops over typed arrays; a check per read would say nothing more.
+
 /** A weighted directed multigraph over nodes 0..nodeCount-1 (parallel edges add up, as in networkx). */
 export interface WeightedGraph {
   nodeCount: number;
@@ -30,21 +34,21 @@ export function pageRank(graph: WeightedGraph, options: PageRankOptions = {}): F
   if (n === 0) return new Float64Array(0);
   const p = restartVector(n, options.personalization);
   const outWeight = new Float64Array(n);
-  for (let e = 0; e < graph.from.length; e++) outWeight[graph.from[e]] += graph.weight[e];
+  for (let e = 0; e < graph.from.length; e++) outWeight[graph.from[e]!]! += graph.weight[e]!;
   const share = new Float64Array(graph.from.length);
-  for (let e = 0; e < share.length; e++) share[e] = graph.weight[e] / outWeight[graph.from[e]];
+  for (let e = 0; e < share.length; e++) share[e] = graph.weight[e]! / outWeight[graph.from[e]!]!;
   let x = new Float64Array(n).fill(1 / n);
   // Two vectors, swapped each iteration: a new one per iteration is garbage a warm map build does not need.
   let next = new Float64Array(n);
   for (let iter = 0; iter < maxIterations; iter++) {
     next.fill(0);
     let dangling = 0;
-    for (let i = 0; i < n; i++) if (outWeight[i] === 0) dangling += x[i];
-    for (let e = 0; e < share.length; e++) next[graph.to[e]] += x[graph.from[e]] * share[e];
+    for (let i = 0; i < n; i++) if (outWeight[i] === 0) dangling += x[i]!;
+    for (let e = 0; e < share.length; e++) next[graph.to[e]!]! += x[graph.from[e]!]! * share[e]!;
     let err = 0;
     for (let i = 0; i < n; i++) {
-      next[i] = alpha * (next[i] + dangling * p[i]) + (1 - alpha) * p[i];
-      err += Math.abs(next[i] - x[i]);
+      next[i] = alpha * (next[i]! + dangling * p[i]!) + (1 - alpha) * p[i]!;
+      err += Math.abs(next[i]! - x[i]!);
     }
     [x, next] = [next, x];
     if (err < n * tol) break;

@@ -3,6 +3,10 @@ import { lazyOrder } from "./lazy-order.js";
 import { buildTagGraph, findIdent, identCount, identName, type TagGraph } from "./tag-graph.js";
 import type { RankedEntry, RankedSource, Tag } from "./types.js";
 
+// Typed-array reads here end in `!`: every index is a loop bound taken from the arrays' own lengths, or an offset
+// from the `*Start` / `items` arrays built together with the arrays they index, so each read is in bounds. These
+// are the ranking's hot loops over typed arrays; a check per read would say nothing more.
+
 export { identMultiplier } from "./tag-graph.js";
 
 export interface RankInput {
@@ -74,22 +78,26 @@ export function rankLazily(graph: TagGraph, input: RankRequest): Ranking {
 
   // Then the files without a shown definition: those in the graph by rank, then the rest as given.
   const listed = new Set<string>([...chat, ...head]);
-  for (const node of pairs.withDefs) listed.add(nodes[node]);
+  for (const node of pairs.withDefs) listed.add(nodes[node]!);
   // By rank, equal ranks in node order (what a stable sort gives).
-  const byRank = Int32Array.from(nodes.keys()).sort((a, b) => rank[b] - rank[a] || a - b);
+  const byRank = Int32Array.from(nodes.keys()).sort((a, b) => rank[b]! - rank[a]! || a - b);
   const tail: string[] = [];
   const addTail = (f: string): void => {
     if (listed.has(f)) return;
     listed.add(f);
     tail.push(f);
   };
-  for (const node of byRank) addTail(nodes[node]);
+  for (const node of byRank) addTail(nodes[node]!);
   for (const f of input.files) addTail(f);
 
   const read = lazyEntries(graph, pairs.order, inHead, headEntries, pairs.pairEntries - headPairEntries, tail);
   return {
     length: read.length,
-    files: [...head, ...pairs.withDefs.filter((node) => !headSet.has(nodes[node])).map((node) => nodes[node]), ...tail],
+    files: [
+      ...head,
+      ...pairs.withDefs.filter((node) => !headSet.has(nodes[node]!)).map((node) => nodes[node]!),
+      ...tail,
+    ],
     slice: read.slice,
   };
 }
@@ -117,7 +125,7 @@ function rankPairs(
   );
   // PageRank over the merged parallel edges: the same ranks (weights of parallel edges add up), far fewer edges.
   const slotWeight = new Float64Array(graph.slotFrom.length);
-  for (let e = 0; e < from.length; e++) slotWeight[graph.edgeSlot[e]] += weight.values[e];
+  for (let e = 0; e < from.length; e++) slotWeight[graph.edgeSlot[e]!]! += weight.values[e]!;
   const rank = pageRank(
     { nodeCount: nodes.length, from: graph.slotFrom, to: graph.slotTo, weight: slotWeight },
     { personalization },
@@ -125,14 +133,14 @@ function rankPairs(
 
   const n = from.length;
   const outWeight = new Float64Array(nodes.length);
-  for (let s = 0; s < slotWeight.length; s++) outWeight[graph.slotFrom[s]] += slotWeight[s];
+  for (let s = 0; s < slotWeight.length; s++) outWeight[graph.slotFrom[s]!]! += slotWeight[s]!;
   const pairCount = graph.pairNode.length;
   const pairRank = new Float64Array(pairCount);
-  for (let i = 0; i < n; i++) pairRank[graph.pair[i]] += (rank[from[i]] * weight.values[i]) / outWeight[from[i]];
+  for (let i = 0; i < n; i++) pairRank[graph.pair[i]!]! += (rank[from[i]!]! * weight.values[i]!) / outWeight[from[i]!]!;
   const nodeRelevance = new Float64Array(nodes.length);
   if (relevance) {
     nodes.forEach((f, node) => (nodeRelevance[node] = relevance.get(f) ?? 0));
-    for (let i = 0; i < pairCount; i++) pairRank[i] *= 1 + RELEVANCE_LIFT * nodeRelevance[graph.pairNode[i]];
+    for (let i = 0; i < pairCount; i++) pairRank[i]! *= 1 + RELEVANCE_LIFT * nodeRelevance[graph.pairNode[i]!]!;
   }
   return { rank, pairRank };
 }
@@ -151,17 +159,17 @@ function orderPairs(graph: TagGraph, pairRank: Float64Array, chat: Set<string>) 
   const best = new Int32Array(nodes.length).fill(-1);
   let pairEntries = 0;
   for (let i = 0; i < pairCount; i++) {
-    const node = graph.pairNode[i];
+    const node = graph.pairNode[i]!;
     if (chatNode[node]) continue;
     candidates[candidateCount++] = i;
-    pairEntries += graph.pairLineStart[i + 1] - graph.pairLineStart[i];
-    const b = best[node];
-    if (b < 0 || pairRank[i] > pairRank[b] || (pairRank[i] === pairRank[b] && tie[i] > tie[b])) best[node] = i;
+    pairEntries += graph.pairLineStart[i + 1]! - graph.pairLineStart[i]!;
+    const b = best[node]!;
+    if (b < 0 || pairRank[i]! > pairRank[b]! || (pairRank[i] === pairRank[b] && tie[i]! > tie[b]!)) best[node] = i;
   }
   const order = lazyOrder(pairRank, tie, candidates.subarray(0, candidateCount));
   const withDefs: number[] = [];
   best.forEach((p, node) => p >= 0 && withDefs.push(node));
-  withDefs.sort((a, b) => pairRank[best[b]] - pairRank[best[a]] || tie[best[b]] - tie[best[a]]);
+  withDefs.sort((a, b) => pairRank[best[b]!]! - pairRank[best[a]!]! || tie[best[b]!]! - tie[best[a]!]!);
   return { order, best, withDefs, pairEntries };
 }
 
@@ -174,16 +182,16 @@ function headOf(graph: TagGraph, head: readonly string[], best: Int32Array) {
   const nodeOf = new Map(nodes.map((f, node) => [f, node]));
   for (const f of head) {
     const node = nodeOf.get(f);
-    const p = node === undefined ? -1 : best[node];
+    const p = node === undefined ? -1 : best[node]!;
     if (p < 0) {
       headEntries.push({ relPath: f });
       continue;
     }
     inHead[p] = 1;
-    headPairEntries += graph.pairLineStart[p + 1] - graph.pairLineStart[p];
-    const name = identName(graph, graph.pairIdent[p]);
-    for (let j = graph.pairLineStart[p]; j < graph.pairLineStart[p + 1]; j++)
-      headEntries.push({ relPath: f, name, line: graph.pairLines[j] });
+    headPairEntries += graph.pairLineStart[p + 1]! - graph.pairLineStart[p]!;
+    const name = identName(graph, graph.pairIdent[p]!);
+    for (let j = graph.pairLineStart[p]!; j < graph.pairLineStart[p + 1]!; j++)
+      headEntries.push({ relPath: f, name, line: graph.pairLines[j]! });
   }
   return { headEntries, inHead, headPairEntries };
 }
@@ -209,12 +217,12 @@ function lazyEntries(
     while (entries.length < end && pairsTaken < order.size) {
       const sorted = order.head(pairsTaken + Math.max(CHUNK, end - entries.length));
       for (; pairsTaken < sorted.length; pairsTaken++) {
-        const i = sorted[pairsTaken];
+        const i = sorted[pairsTaken]!;
         if (inHead[i]) continue;
-        const relPath = nodes[graph.pairNode[i]];
-        const name = identName(graph, graph.pairIdent[i]);
-        for (let j = graph.pairLineStart[i]; j < graph.pairLineStart[i + 1]; j++)
-          entries.push({ relPath, name, line: graph.pairLines[j] });
+        const relPath = nodes[graph.pairNode[i]!]!;
+        const name = identName(graph, graph.pairIdent[i]!);
+        for (let j = graph.pairLineStart[i]!; j < graph.pairLineStart[i + 1]!; j++)
+          entries.push({ relPath, name, line: graph.pairLines[j]! });
       }
     }
     if (entries.length < end && pairsTaken === order.size && entries.length === pairsEnd) {
@@ -241,19 +249,19 @@ function edgeWeights(graph: TagGraph, chat: Set<string>, mentionedIdents: readon
     const k = findIdent(graph, name);
     if (k < 0) continue;
     mentioned[k] = 1;
-    const [a, b] = [graph.definerStart[k], graph.definerStart[k + 1]];
+    const [a, b] = [graph.definerStart[k]!, graph.definerStart[k + 1]!];
     // Not in Aider, where a mention only re-weights edges, so "fix park_car" could not lift a file whose
     // `park_car` is only used inside it: files defining a mentioned identifier (one defined in ≤ 5 files).
-    if (b - a <= 5) for (let i = a; i < b; i++) definesMentioned.add(nodes[graph.definers[i]]);
+    if (b - a <= 5) for (let i = a; i < b; i++) definesMentioned.add(nodes[graph.definers[i]!]!);
   }
   const inChat = nodes.map((f) => chat.has(f));
   const values = new Float64Array(from.length);
   for (let e = 0; e < from.length; e++) {
-    const k = ident[e];
+    const k = ident[e]!;
     if (k < 0) values[e] = 0.1;
     else
       values[e] =
-        (mentioned[k] ? graph.mulMentioned[k] : graph.mulPlain[k]) * (inChat[from[e]] ? 50 : 1) * sqrtCount[e];
+        (mentioned[k] ? graph.mulMentioned[k]! : graph.mulPlain[k]!) * (inChat[from[e]!] ? 50 : 1) * sqrtCount[e]!;
   }
   return { values, definesMentioned };
 }

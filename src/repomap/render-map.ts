@@ -52,9 +52,9 @@ export function renderFile(ft: FileTags, lois: ReadonlySet<number>): string {
   const text = (r: number): string | undefined => ft.rows[r];
   let rows = [...show].sort((a, b) => a - b);
   // As in TreeContext: a gap of a single row is not worth a `⋮`; show the row instead.
-  for (let i = 0; i + 1 < rows.length; i++) {
-    if (rows[i + 1] - rows[i] === 2 && text(rows[i] + 1) !== undefined) show.add(rows[i] + 1);
-  }
+  rows.forEach((r, i) => {
+    if (rows[i + 1] === r + 2 && text(r + 1) !== undefined) show.add(r + 1);
+  });
   // …and a blank row after a shown row is kept, so blocks stay visually separated.
   for (const r of rows) {
     const next = text(r + 1);

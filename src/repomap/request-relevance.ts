@@ -61,7 +61,7 @@ function lexicalIndex(graph: TagGraph, files: readonly string[]): LexicalIndex {
     if (known && sameList(known.files, files)) return known;
   const names = graph.namePostings ?? graphNamePostings(graph);
   const byPath = new Map(graph.nodes.map((f, node) => [f, node]));
-  const index = prepareLexical([...files], (i) => byPath.get(files[i]) ?? -1, names);
+  const index = prepareLexical([...files], (i) => byPath.get(files[i] ?? "") ?? -1, names);
   LEXICAL_INDEX.set(graph, index);
   return index;
 }
@@ -79,8 +79,7 @@ export function attachLexicalIndex(graph: TagGraph, files: readonly string[]): b
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a.every((x, i) => x === b[i]);
 }
 
 /** Compute the graph's name postings (see TagGraph.namePostings) and keep them on it, so the cache stores them. */
@@ -93,17 +92,16 @@ export function attachNamePostings(graph: TagGraph): TagGraph {
 function graphNamePostings(graph: TagGraph): NamesPostings {
   const { nodes } = graph;
   const defs: number[][] = nodes.map(() => []);
-  for (let p = 0; p < graph.pairNode.length; p++) defs[graph.pairNode[p]].push(graph.pairIdent[p]);
+  graph.pairNode.forEach((node, p) => defs[node]?.push(graph.pairIdent[p] ?? -1));
   const refs: number[][] = nodes.map(() => []);
   // An identifier's edges are contiguous (referencers × definers), so a referencer seen last with it is a repeat.
   const last = new Int32Array(nodes.length).fill(-1);
-  for (let e = 0; e < graph.from.length; e++) {
-    const k = graph.ident[e];
-    const f = graph.from[e];
-    if (k < 0 || last[f] === k || f === graph.to[e]) continue;
+  graph.from.forEach((f, e) => {
+    const k = graph.ident[e] ?? -1;
+    if (k < 0 || last[f] === k || f === graph.to[e]) return;
     last[f] = k;
-    refs[f].push(k);
-  }
+    refs[f]?.push(k);
+  });
   // Each word once per field: BM25 reads a field's length in distinct words, and a word a file's names repeat says
   // little more than one.
   const words = (ks: number[]): string[] => namesWordList([...new Set(ks)].map((k) => identName(graph, k)));

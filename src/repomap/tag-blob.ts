@@ -24,10 +24,11 @@ export function encodeFileTags(ft: FileTags): Buffer {
   out.writeUInt32LE(namesBytes, 4);
   out.writeUInt32LE(detailBytes, 8);
   let at = 12 + out.write(namesText, 12, "utf8");
+  // The three columns have `count` entries each (tagColumns).
   for (let i = 0; i < count; i++) {
-    out.writeUInt32LE(columns.name[i], at);
-    out.writeUInt32LE(columns.line[i], at + 4);
-    out[at + 8] = columns.def[i];
+    out.writeUInt32LE(columns.name[i]!, at);
+    out.writeUInt32LE(columns.line[i]!, at + 4);
+    out.writeUInt8(columns.def[i]!, at + 8);
     at += 9;
   }
   const u32 = (n: number): void => {
@@ -56,10 +57,12 @@ export function decodeTags(blob: Uint8Array, relPath: string): Tag[] {
   const tags: Tag[] = new Array<Tag>(count);
   let at = 12 + namesBytes;
   for (let i = 0; i < count; i++, at += 9) {
+    const name = names[b.readUInt32LE(at)];
+    if (name === undefined) throw new RangeError(`tag blob of ${relPath}: tag ${i} names no stored name`);
     tags[i] = {
       relPath,
-      name: names[b.readUInt32LE(at)],
-      kind: b[at + 8] === 1 ? "def" : "ref",
+      name,
+      kind: b.readUInt8(at + 8) === 1 ? "def" : "ref",
       line: b.readUInt32LE(at + 4),
     };
   }
@@ -79,7 +82,7 @@ export function decodeColumns(blob: Uint8Array): TagColumns {
   for (let i = 0; i < count; i++, at += 9) {
     name[i] = b.readUInt32LE(at);
     line[i] = b.readUInt32LE(at + 4);
-    def[i] = b[at + 8];
+    def[i] = b.readUInt8(at + 8);
   }
   return { names, name, line, def };
 }
@@ -122,7 +125,7 @@ export function decodeFileTags(blob: Uint8Array, relPath: string, tags: Tag[] = 
   }
   const texts = b.toString("utf8", at, end).split("\n");
   const rows: FileTags["rows"] = {};
-  rowNumbers.forEach((r, i) => (rows[r] = texts[i]));
+  rowNumbers.forEach((r, i) => (rows[r] = texts[i] ?? ""));
   return { relPath, tags, contexts, rows, lineCount };
 }
 

@@ -108,7 +108,10 @@ export async function openTagCache(dir: string): Promise<TagCache> {
   let singleReads = 0;
   const blobOf = (ref: Buffer | number): Buffer => {
     if (typeof ref !== "number") return ref;
-    const [a, b] = [(index as Index).blobStart[ref], (index as Index).blobStart[ref + 1]];
+    const { blobStart } = index as Index;
+    const a = blobStart[ref];
+    const b = blobStart[ref + 1];
+    if (a === undefined || b === undefined) throw new RangeError(`tag cache: no blob ${ref}`);
     // Rendering reads a few blobs; rebuilding the graph after an edit reads them all: then read the data at once.
     if (!oldData && ++singleReads > SINGLE_READS) oldData = (opened as Opened).read(0, (opened as Opened).dataBytes);
     if (oldData) return oldData.subarray(a, b);
@@ -125,7 +128,9 @@ export async function openTagCache(dir: string): Promise<TagCache> {
     byStat(relPath, stat) {
       const i = pathIndex.get(relPath);
       if (i === undefined || !index || index.sizes[i] !== stat.size || index.mtimes[i] !== stat.mtimeMs) return null;
-      return keep(relPath, { hash: index.hashes[i], size: stat.size, mtimeMs: stat.mtimeMs, blob: i });
+      const hash = index.hashes[i];
+      if (hash === undefined) return null;
+      return keep(relPath, { hash, size: stat.size, mtimeMs: stat.mtimeMs, blob: i });
     },
     byHash(relPath, hash, stat) {
       const i = pathIndex.get(relPath);
@@ -135,7 +140,7 @@ export async function openTagCache(dir: string): Promise<TagCache> {
       if (same && !stat) {
         // The stat recorded with this content, if any, still describes it.
         const { sizes, mtimes } = index as Index;
-        return keep(relPath, { hash, size: sizes[i], mtimeMs: mtimes[i], blob });
+        return keep(relPath, { hash, size: sizes[i] ?? 0, mtimeMs: mtimes[i] ?? 0, blob });
       }
       dirty = true;
       return keep(relPath, { hash, size: stat?.size ?? -1, mtimeMs: stat?.mtimeMs ?? -1, blob });
@@ -161,7 +166,8 @@ export async function openTagCache(dir: string): Promise<TagCache> {
       const list = [...kept.values()];
       const blobs = list.map((k) => blobOf(k.blob));
       const blobStart = new Float64Array(list.length + 1);
-      blobs.forEach((b, i) => (blobStart[i + 1] = blobStart[i] + b.length));
+      let total = 0;
+      blobs.forEach((b, i) => (blobStart[i + 1] = total += b.length));
       const stored: Index = {
         version: VERSION,
         paths: [...kept.keys()],

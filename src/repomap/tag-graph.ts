@@ -4,6 +4,10 @@ import type { Tag } from "./types.js";
 
 export type { TagColumns } from "./tag-numbering.js";
 
+// Typed-array reads here end in `!`: every index is a loop bound taken from the arrays' own lengths, or an offset
+// from the `*Start` / `items` arrays built together with the arrays they index, so each read is in bounds. These
+// are the ranking's hot loops over typed arrays; a check per read would say nothing more.
+
 /**
  * The request-independent part of the ranking (docs/behaviour.md#ranking): which files define and reference which names, as
  * the edges of the referencer → definer graph with everything of their weight that does not depend on the request.
@@ -96,12 +100,12 @@ function graphOf(t: Numbered): TagGraph {
   const edgesOf = new Int32Array(K);
   let edgeCount = 0;
   for (let k = 0; k < K; k++) {
-    const d = byIdent.start[k + 1] - byIdent.start[k];
-    const r = noRefs ? d : refsByIdent.start[k + 1] - refsByIdent.start[k];
+    const d = byIdent.start[k + 1]! - byIdent.start[k]!;
+    const r = noRefs ? d : refsByIdent.start[k + 1]! - refsByIdent.start[k]!;
     // A name defined and used everywhere (`render`, `toString` across thousands of files) would need
     // definers × referencers edges — millions — while saying almost nothing (Aider weights it ×0.1 anyway).
     edgesOf[k] = r === 0 || d * r > MAX_EDGES_PER_IDENT ? -d : r * d;
-    edgeCount += Math.abs(edgesOf[k]);
+    edgeCount += Math.abs(edgesOf[k]!);
   }
   const fromFile = new Int32Array(edgeCount);
   const toFile = new Int32Array(edgeCount);
@@ -110,26 +114,28 @@ function graphOf(t: Numbered): TagGraph {
   const sqrtCount = new Float64Array(edgeCount);
   let e = 0;
   for (let k = 0; k < K; k++) {
-    const [da, db] = [byIdent.start[k], byIdent.start[k + 1]];
-    if (edgesOf[k] < 0) {
+    const da = byIdent.start[k]!;
+    const db = byIdent.start[k + 1]!;
+    if (edgesOf[k]! < 0) {
       // Keeps never-referenced definitions in the graph, with a token weight.
       for (let i = da; i < db; i++, e++) {
-        const p = byIdent.items[i];
-        fromFile[e] = toFile[e] = pairs.pairFile[p];
+        const p = byIdent.items[i]!;
+        fromFile[e] = toFile[e] = pairs.pairFile[p]!;
         pair[e] = p;
         ident[e] = -1;
       }
       continue;
     }
     // A repo of definitions only (no query found references) still ranks: each definition refers to itself.
-    const [ra, rb] = noRefs ? [da, db] : [refsByIdent.start[k], refsByIdent.start[k + 1]];
+    const ra = noRefs ? da : refsByIdent.start[k]!;
+    const rb = noRefs ? db : refsByIdent.start[k + 1]!;
     for (let j = ra; j < rb; j++) {
-      const referencer = noRefs ? pairs.pairFile[byIdent.items[j]] : refs.file[refsByIdent.items[j]];
-      const root = noRefs ? 1 : Math.sqrt(refs.count[refsByIdent.items[j]]);
+      const referencer = noRefs ? pairs.pairFile[byIdent.items[j]!] : refs.file[refsByIdent.items[j]!];
+      const root = noRefs ? 1 : Math.sqrt(refs.count[refsByIdent.items[j]!]!);
       for (let i = da; i < db; i++, e++) {
-        const p = byIdent.items[i];
-        fromFile[e] = referencer;
-        toFile[e] = pairs.pairFile[p];
+        const p = byIdent.items[i]!;
+        fromFile[e] = referencer!;
+        toFile[e] = pairs.pairFile[p]!;
         pair[e] = p;
         ident[e] = k;
         sqrtCount[e] = root;
@@ -141,7 +147,7 @@ function graphOf(t: Numbered): TagGraph {
   const nodeOf = new Int32Array(F).fill(-1);
   const nodes: string[] = [];
   const number = (list: Int32Array): Int32Array =>
-    list.map((f) => (nodeOf[f] >= 0 ? nodeOf[f] : (nodeOf[f] = nodes.push(t.files[f]) - 1)));
+    list.map((f) => (nodeOf[f]! >= 0 ? nodeOf[f]! : (nodeOf[f] = nodes.push(t.files[f]!) - 1)));
   const from = number(fromFile);
   const to = number(toFile);
   const slots = mergeParallel(from, to, nodes.length);
@@ -150,11 +156,11 @@ function graphOf(t: Numbered): TagGraph {
   const mulPlain = new Float64Array(K);
   const mulMentioned = new Float64Array(K);
   for (let k = 0; k < K; k++) {
-    const definers = byIdent.start[k + 1] - byIdent.start[k];
-    mulPlain[k] = multiplier(identNames[k], false, definers);
-    mulMentioned[k] = multiplier(identNames[k], true, definers);
+    const definers = byIdent.start[k + 1]! - byIdent.start[k]!;
+    mulPlain[k] = multiplier(identNames[k]!, false, definers);
+    mulMentioned[k] = multiplier(identNames[k]!, true, definers);
   }
-  const pairNode = Int32Array.from(pairs.pairFile, (f) => nodeOf[f]);
+  const pairNode = Int32Array.from(pairs.pairFile, (f) => nodeOf[f]!);
   return {
     nodes,
     from,
@@ -168,7 +174,7 @@ function graphOf(t: Numbered): TagGraph {
     mulPlain,
     mulMentioned,
     definerStart: byIdent.start,
-    definers: Int32Array.from(byIdent.items, (p) => pairNode[p]),
+    definers: Int32Array.from(byIdent.items, (p) => pairNode[p]!),
     pairNode,
     pairIdent: pairs.pairIdent,
     pairLineStart: pairs.lineStart,
@@ -192,21 +198,22 @@ function numberPairs(t: Numbered) {
   const defLine: number[] = [];
   for (let i = 0; i < t.file.length; i++) {
     if (t.def[i] !== 1) continue;
-    const n = t.name[i];
-    if (identOfName[n] < 0) identOfName[n] = identNames.push(t.names[n]) - 1;
-    const key = n * F + t.file[i];
+    const n = t.name[i]!;
+    if (identOfName[n]! < 0) identOfName[n] = identNames.push(t.names[n]!) - 1;
+    const key = n * F + t.file[i]!;
     let p = pairOf.get(key);
     if (p === undefined) {
-      pairOf.set(key, (p = pairFile.push(t.file[i]) - 1));
-      pairIdent.push(identOfName[n]);
+      pairOf.set(key, (p = pairFile.push(t.file[i]!) - 1));
+      pairIdent.push(identOfName[n]!);
     }
     defPair.push(p);
-    defLine.push(t.line[i]);
+    defLine.push(t.line[i]!);
   }
   const byPair = groupBy(Int32Array.from(defPair), pairFile.length);
-  const lines = Int32Array.from(byPair.items, (d) => defLine[d]);
+  const lines = Int32Array.from(byPair.items, (d) => defLine[d]!);
   for (let p = 0; p < pairFile.length; p++) {
-    const [a, b] = [byPair.start[p], byPair.start[p + 1]];
+    const a = byPair.start[p]!;
+    const b = byPair.start[p + 1]!;
     if (b - a > 1) lines.subarray(a, b).sort();
   }
   return {
@@ -228,15 +235,15 @@ function countRefs(t: Numbered, identOfName: Int32Array) {
   const count: number[] = [];
   for (let i = 0; i < t.file.length; i++) {
     if (t.def[i] === 1) continue;
-    const k = identOfName[t.name[i]];
+    const k = identOfName[t.name[i]!]!;
     if (k < 0) continue;
-    const key = k * F + t.file[i];
+    const key = k * F + t.file[i]!;
     const s = slotOf.get(key);
-    if (s !== undefined) count[s]++;
+    if (s !== undefined) count[s]!++;
     else {
       slotOf.set(key, ident.length);
       ident.push(k);
-      file.push(t.file[i]);
+      file.push(t.file[i]!);
       count.push(1);
     }
   }
@@ -246,11 +253,11 @@ function countRefs(t: Numbered, identOfName: Int32Array) {
 /** Item indices grouped by their key (0..keys-1), keeping their order within a key: a stable counting sort. */
 function groupBy(keyOf: Int32Array, keys: number): { start: Int32Array; items: Int32Array } {
   const start = new Int32Array(keys + 1);
-  for (const k of keyOf) start[k + 1]++;
-  for (let k = 0; k < keys; k++) start[k + 1] += start[k];
+  for (const k of keyOf) start[k + 1]!++;
+  for (let k = 0; k < keys; k++) start[k + 1]! += start[k]!;
   const next = start.slice(0, keys);
   const items = new Int32Array(keyOf.length);
-  keyOf.forEach((k, i) => (items[next[k]++] = i));
+  keyOf.forEach((k, i) => (items[next[k]!++] = i));
   return { start, items };
 }
 
@@ -261,11 +268,11 @@ function mergeParallel(from: Int32Array, to: Int32Array, nodeCount: number) {
   const slotFrom: number[] = [];
   const slotTo: number[] = [];
   for (let e = 0; e < from.length; e++) {
-    const key = from[e] * nodeCount + to[e];
+    const key = from[e]! * nodeCount + to[e]!;
     let s = slotOf.get(key);
     if (s === undefined) {
-      slotOf.set(key, (s = slotFrom.push(from[e]) - 1));
-      slotTo.push(to[e]);
+      slotOf.set(key, (s = slotFrom.push(from[e]!) - 1));
+      slotTo.push(to[e]!);
     }
     edgeSlot[e] = s;
   }
@@ -277,9 +284,9 @@ function pairTies(files: string[], pairFile: Int32Array, pairIdent: Int32Array, 
   const byFile = groupBy(pairFile, files.length);
   const tie = new Int32Array(pairFile.length);
   let position = 0;
-  for (const f of files.map((_, i) => i).sort((a, b) => cmp(files[a], files[b]))) {
+  for (const f of files.map((_, i) => i).sort((a, b) => cmp(files[a]!, files[b]!))) {
     const own = Array.from(byFile.items.subarray(byFile.start[f], byFile.start[f + 1]));
-    own.sort((a, b) => cmp(identNames[pairIdent[a]], identNames[pairIdent[b]]));
+    own.sort((a, b) => cmp(identNames[pairIdent[a]!]!, identNames[pairIdent[b]!]!));
     for (const p of own) tie[p] = position++;
   }
   return tie;
@@ -325,16 +332,16 @@ export function findIdent(graph: TagGraph, name: string): number {
   const table = graph.identTable;
   const mask = table.length - 1;
   for (let slot = hashName(name) & mask; ; slot = (slot + 1) & mask) {
-    const k = table[slot];
+    const k = table[slot]!;
     if (k < 0) return -1;
-    const start = graph.identStart[k];
-    if (graph.identStart[k + 1] - start === name.length && graph.identText.startsWith(name, start)) return k;
+    const start = graph.identStart[k]!;
+    if (graph.identStart[k + 1]! - start === name.length && graph.identText.startsWith(name, start)) return k;
   }
 }
 
 function joinNames(names: readonly string[]): { identText: string; identStart: Int32Array } {
   const identStart = new Int32Array(names.length + 1);
-  names.forEach((name, k) => (identStart[k + 1] = identStart[k] + name.length));
+  names.forEach((name, k) => (identStart[k + 1] = identStart[k]! + name.length));
   return { identText: names.join(""), identStart };
 }
 
@@ -350,7 +357,7 @@ function identTable(names: readonly string[]): Int32Array {
   const mask = size - 1;
   names.forEach((name, k) => {
     let slot = hashName(name) & mask;
-    while (table[slot] >= 0) slot = (slot + 1) & mask;
+    while (table[slot]! >= 0) slot = (slot + 1) & mask;
     table[slot] = k;
   });
   return table;

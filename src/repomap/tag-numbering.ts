@@ -74,11 +74,12 @@ export function numberColumns(input: readonly { relPath: string; columns: TagCol
       if (id === undefined) nameOf.set(n, (id = names.push(n) - 1));
       global[k] = id;
     });
+    // The columns have `count` entries each, and a name index is one of the file's `c.names`.
     for (let i = 0; i < count; i++, at++) {
       file[at] = f;
-      name[at] = global[c.name[i]];
-      line[at] = c.line[i];
-      def[at] = c.def[i];
+      name[at] = global[c.name[i]!]!;
+      line[at] = c.line[i]!;
+      def[at] = c.def[i]!;
     }
   }
   return { files, names, file, name, line, def };

@@ -9,8 +9,7 @@ import { configMarker, replyMarker, unauthorizedMarker } from "../github/markers
 import { approvalTicked } from "../report/plan-comment.js";
 import { renderConfigProblems } from "../report/render-config-problems.js";
 import { renderUnauthorized } from "../report/render-unauthorized.js";
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- webhook payloads are validated field by field in decideEvent */
+import { readWebhookEvent, type DecidableEvent } from "./webhook-event.js";
 
 /** Who the app is: its own comments and actions are never commands. */
 export interface BotIdentity {
@@ -81,7 +80,10 @@ export async function decideAction(
   deps: DecideDeps,
 ): Promise<EventAction> {
   const config = deps.config.ok ? deps.config.config : DEFAULTS;
-  const decision = decideEvent(event.name, event.payload, config.trigger);
+  const read = readWebhookEvent(event.name, event.payload);
+  const decision: EventDecision = read.ok
+    ? decideEvent(read.event, config.trigger)
+    : { kind: "ignore", reason: read.reason };
   if (decision.kind === "ignore") return decision;
   const { facts } = decision;
   // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
@@ -267,16 +269,19 @@ type Trigger = { command: string; label: string };
  * The facts and the command of a webhook (pure): a command and the facts to run it, or why it is ignored. The command
  * word and trigger label come from the repository's config.
  */
-function decideEvent(name: string, payload: any, trigger: Trigger): EventDecision {
-  const base = baseFacts(payload);
+function decideEvent(event: DecidableEvent, trigger: Trigger): EventDecision {
+  const base = baseFacts(event.payload);
   if (!base) return { kind: "ignore", reason: "no repository in payload" };
-  if (name === "issue_comment" && payload.action === "created") return issueComment(payload, base, trigger);
-  if (name === "issue_comment" && payload.action === "edited") return planApproval(payload, base);
-  if (name === "pull_request_review_comment" && payload.action === "created")
-    return reviewComment(payload, base, trigger);
-  if (name === "issues" && (payload.action === "labeled" || payload.action === "opened"))
-    return labelRun(payload, base, trigger);
-  return { kind: "ignore", reason: `event ${name}.${payload?.action} is not handled` };
+  switch (event.name) {
+    case "issue_comment":
+      return event.payload.action === "created"
+        ? issueComment(event.payload, base, trigger)
+        : planApproval(event.payload, base);
+    case "pull_request_review_comment":
+      return reviewComment(event.payload, base, trigger);
+    case "issues":
+      return labelRun(event.payload, base, trigger);
+  }
 }
 
 /** What every event tells of its repository and sender; null without a repository. */

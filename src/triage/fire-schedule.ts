@@ -1,4 +1,6 @@
 import { ensureComment, findComment } from "../github/ensure-comment.js";
+import { createIssue, findOpenIssueByMarker } from "../github/issues.js";
+import { findPullRequestForBranch } from "../github/pull-request.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
 import { runMarker } from "../github/markers.js";
@@ -41,41 +43,20 @@ export async function fireScheduleDetailed(args: {
   const { api, target, schedule, key } = args;
   const where = { owner: target.owner, repo: target.repo };
   const marker = `<!-- aider-bot:schedule:${key} -->`;
-  const listed = await api.request("GET /repos/{owner}/{repo}/issues", {
-    ...where,
-    state: "open",
-    creator: args.botLogin,
-    per_page: 100,
-  });
-  let issue = (listed.data as { number: number; title: string; body?: string }[]).find((i) =>
-    (i.body ?? "").includes(marker),
-  );
+  let issue = await findOpenIssueByMarker(api, { ...where, creator: args.botLogin, marker });
   const resolved = resolveSettings(target.config, { files: schedule.files }, args.defaults);
   if (!resolved.ok) throw new Error(resolved.message);
   if (issue && !args.manual) {
     // The last run's pull request (the tracking issue's branch) still open: this tick waits unless `stack: true`.
     const branch = issueBranchName(resolved.value.branchPrefix, issue.number, issue.title);
-    const open = schedule.stack
-      ? []
-      : ((
-          await api.request("GET /repos/{owner}/{repo}/pulls", {
-            ...where,
-            state: "open",
-            head: `${target.owner}:${branch}`,
-            per_page: 1,
-          })
-        ).data as { number: number }[]);
-    const decision = decideTick({ stack: schedule.stack, openPr: open[0]?.number ?? null });
+    const open = schedule.stack ? null : await findPullRequestForBranch(api, { ...where, branch });
+    const decision = decideTick({ stack: schedule.stack, openPr: open?.number ?? null });
     if (!decision.fire) return { kind: "skipped", issue: issue.number, pr: decision.pr };
   }
   if (!issue) {
-    const title = `aider-bot schedule: ${schedule.message.split("\n")[0]!.slice(0, 80)}`;
+    const title = `aider-bot schedule: ${(schedule.message.split("\n", 1)[0] ?? "").slice(0, 80)}`;
     const body = `${marker}\nThis issue tracks the scheduled request \`${schedule.cron}\` from \`.github/aider.yml\`:\n\n> ${schedule.message}\n\nEach run reports here; its pull request closes this issue when merged.`;
-    issue = (await api.request("POST /repos/{owner}/{repo}/issues", { ...where, title, body })).data as {
-      number: number;
-      title: string;
-      body?: string;
-    };
+    issue = await createIssue(api, { ...where, title, body });
   }
   const jobId = args.manual?.jobId ?? `${key}@${args.now.toISOString()}`;
   const request: RunRequest = {

@@ -15,9 +15,9 @@ const base: BuildMessagesInput = {
 describe("buildMessages", () => {
   it("orders system, examples, switch turn, chat files, then the request", () => {
     const messages = buildMessages(base);
-    expect(messages[0].role).toBe("system");
-    expect(messages[0].content).toContain("SEARCH part must match");
-    expect(messages[0].content).toMatch(/UNIQUE/);
+    expect(messages[0]!.role).toBe("system");
+    expect(messages[0]!.content).toContain("SEARCH part must match");
+    expect(messages[0]!.content).toMatch(/UNIQUE/);
     expect(messages.at(-1)).toEqual({ role: "user", content: "rename a to b" });
     const switchIndex = messages.findIndex((m) => m.content.includes("switching to a different code base"));
     const filesIndex = messages.findIndex((m) => m.content.includes("src/a.ts\n```\n"));
@@ -37,7 +37,7 @@ describe("buildMessages", () => {
 
   it("uses the chosen fence and the four-backtick note in prompts and files", () => {
     const messages = buildMessages({ ...base, fence: ["````", "````"] });
-    expect(messages[0].content).toContain("FOUR backticks");
+    expect(messages[0]!.content).toContain("FOUR backticks");
     expect(messages.some((m) => m.role === "assistant" && m.content.includes("````typescript\n<<<<<<< SEARCH"))).toBe(
       true,
     );
@@ -55,7 +55,7 @@ describe("buildMessages", () => {
       ],
     });
     const at = (needle: string) => messages.findIndex((m) => m.content.includes(needle));
-    expect(messages[at("docs/api.md")].content).toMatch(/reference only/i);
+    expect(messages[at("docs/api.md")]!.content).toMatch(/reference only/i);
     expect(at("docs/api.md")).toBeLessThan(at("function helper"));
     expect(at("function helper")).toBeLessThan(at("earlier request"));
     expect(at("earlier answer")).toBeLessThan(at("src/a.ts\n```"));
@@ -84,7 +84,7 @@ describe("buildMessages", () => {
 
   it("uses the ask prompt without examples or edit rules in ask mode", () => {
     const messages = buildMessages({ ...base, mode: "ask" });
-    expect(messages[0].content).not.toMatch(/SEARCH/);
+    expect(messages[0]!.content).not.toMatch(/SEARCH/);
     expect(messages.some((m) => m.content.includes("switching to a different code base"))).toBe(false);
   });
 

@@ -33,8 +33,8 @@ describe("format prompts", () => {
   });
 
   it("places the path before the fence for diff and inside it for diff-fenced", () => {
-    const diff = getPrompts("diff").examples(backticks)[1].content;
-    const fenced = getPrompts("diff-fenced").examples(backticks)[1].content;
+    const diff = getPrompts("diff").examples(backticks)[1]!.content;
+    const fenced = getPrompts("diff-fenced").examples(backticks)[1]!.content;
     expect(diff).toContain("src/format/price.ts\n```typescript\n<<<<<<< SEARCH");
     expect(fenced).toContain("```typescript\nsrc/format/price.ts\n<<<<<<< SEARCH");
   });

@@ -23,10 +23,10 @@ describe("runCoder", () => {
     );
     expect(result.outcome).toBe("changed");
     expect(deps.commits).toHaveLength(1);
-    expect(deps.commits[0].paths).toEqual(["src/fetch.ts"]);
-    expect(deps.commits[0].subject).toBe("feat: add retry logic to fetch client");
-    expect(deps.commits[0].body).toContain("add retry logic to fetch client");
-    expect(deps.commits[0].trailers).toEqual(["Co-authored-by: Ann <ann@example.com>", "Aider-Bot-Run: 42"]);
+    expect(deps.commits[0]!.paths).toEqual(["src/fetch.ts"]);
+    expect(deps.commits[0]!.subject).toBe("feat: add retry logic to fetch client");
+    expect(deps.commits[0]!.body).toContain("add retry logic to fetch client");
+    expect(deps.commits[0]!.trailers).toEqual(["Co-authored-by: Ann <ann@example.com>", "Aider-Bot-Run: 42"]);
     expect(deps.workspace.files.get("src/fetch.ts")).toContain("retry(() => fetch(url))");
     expect(result.explanation).toBe("I will retry the request.");
     expect(result.reflections).toBe(0);
@@ -38,7 +38,7 @@ describe("runCoder", () => {
   it("uses the generated commit message when there is one, and skips the commit with commit: false", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit], commitMessage: '"fix: retry flaky fetches"' });
     await runCoder(coderOptions(), deps);
-    expect(deps.commits[0].subject).toBe("fix: retry flaky fetches");
+    expect(deps.commits[0]!.subject).toBe("fix: retry flaky fetches");
 
     const noCommit = fakeDeps({ files, answers: [goodEdit] });
     const result = await runCoder(coderOptions({ commit: false }), noCommit);
@@ -52,9 +52,9 @@ describe("runCoder", () => {
     const result = await runCoder(coderOptions(), deps);
     expect(result.outcome).toBe("changed");
     expect(result.reflections).toBe(1);
-    expect(lastUser(deps.requests[1])).toBe("ENGINE REFLECTION:\nSEARCH not found in src/fetch.ts");
+    expect(lastUser(deps.requests[1]!)).toBe("ENGINE REFLECTION:\nSEARCH not found in src/fetch.ts");
     // The failed exchange stays in the history so the model sees what it sent.
-    expect(deps.requests[1].messages.some((m) => m.role === "assistant" && m.content === badEdit)).toBe(true);
+    expect(deps.requests[1]!.messages.some((m) => m.role === "assistant" && m.content === badEdit)).toBe(true);
     expect(deps.commits).toHaveLength(1);
   });
 
@@ -65,7 +65,7 @@ describe("runCoder", () => {
       answers: [broken, block("src/fetch.ts", "  return res.json() SYNTAX_ERROR\n", "  return res.json();\n")],
     });
     const result = await runCoder(coderOptions(), deps);
-    expect(lastUser(deps.requests[1])).toBe("CHECK FAILED (syntax) \nsrc/fetch.ts:1: unexpected token");
+    expect(lastUser(deps.requests[1]!)).toBe("CHECK FAILED (syntax) \nsrc/fetch.ts:1: unexpected token");
     expect(result.outcome).toBe("no-changes"); // the fix restored the original content: nothing to commit
     expect(deps.commits).toHaveLength(0);
   });
@@ -82,11 +82,11 @@ describe("runCoder", () => {
       deps,
     );
     expect(deps.checkRuns[0]).toMatchObject({ kind: "lint", command: "eslint", files: ["src/fetch.ts"] });
-    expect(lastUser(deps.requests[1])).toContain("no-undef retry");
+    expect(lastUser(deps.requests[1]!)).toContain("no-undef retry");
     expect(result.outcome).toBe("changed");
     // Lint covers every file this run edited, not only the last round's.
-    expect(deps.checkRuns[1].files).toEqual(["src/fetch.ts", "src/util.ts"]);
-    expect(deps.commits[0].paths).toEqual(["src/fetch.ts", "src/util.ts"]);
+    expect(deps.checkRuns[1]!.files).toEqual(["src/fetch.ts", "src/util.ts"]);
+    expect(deps.commits[0]!.paths).toEqual(["src/fetch.ts", "src/util.ts"]);
   });
 
   it("runs setup once, reflects a failing test run, and commits when the tests go green", async () => {
@@ -103,7 +103,7 @@ describe("runCoder", () => {
       files: ["src/fetch.ts", "src/util.ts"],
     });
     const result = await runCoder(options, deps);
-    expect(lastUser(deps.requests[1])).toBe("CHECK FAILED (test) npm test\nFAIL retry is not defined");
+    expect(lastUser(deps.requests[1]!)).toBe("CHECK FAILED (test) npm test\nFAIL retry is not defined");
     expect(result.outcome).toBe("changed");
     expect(deps.checkRuns.map((r) => `${r.kind}:${r.command}`)).toEqual([
       "setup:npm ci",
@@ -173,15 +173,15 @@ describe("runCoder", () => {
     const deps = fakeDeps({ files, answers: [first, second] });
     const result = await runCoder(coderOptions(), deps);
     // The chat-file edit of the first reply was applied before asking again (docs/behaviour.md#aider-bugs-we-avoid (#22)).
-    expect(deps.workspace.writes[0].has("src/fetch.ts")).toBe(true);
-    expect(deps.workspace.writes[0].has("src/util.ts")).toBe(false);
-    const again = lastUser(deps.requests[1]);
+    expect(deps.workspace.writes[0]!.has("src/fetch.ts")).toBe(true);
+    expect(deps.workspace.writes[0]!.has("src/util.ts")).toBe(false);
+    const again = lastUser(deps.requests[1]!);
     expect(again).toContain("src/util.ts");
     expect(again).toContain("were NOT applied");
     expect(again).not.toContain("ENGINE REFLECTION"); // the blind edit to util.ts is not reported as a failure
-    expect(deps.requests[1].messages.some((m) => m.content.includes(`src/util.ts\n\`\`\`\n${UTIL}\`\`\``))).toBe(true);
+    expect(deps.requests[1]!.messages.some((m) => m.content.includes(`src/util.ts\n\`\`\`\n${UTIL}\`\`\``))).toBe(true);
     expect(result.outcome).toBe("changed");
-    expect(deps.commits[0].paths).toEqual(["src/fetch.ts", "src/util.ts"]);
+    expect(deps.commits[0]!.paths).toEqual(["src/fetch.ts", "src/util.ts"]);
   });
 
   it("without chat files and with a map, asks which files are needed, adds them and asks for the edits", async () => {
@@ -191,10 +191,10 @@ describe("runCoder", () => {
       repoMap: "src/fetch.ts:\n  fetchJson",
     });
     const result = await runCoder(coderOptions({ files: [] }), deps);
-    const first = deps.requests[0].messages;
+    const first = deps.requests[0]!.messages;
     expect(first.some((m) => m.content.includes("one per line"))).toBe(true);
     expect(first.some((m) => m.content.includes("fetchJson"))).toBe(true);
-    expect(deps.requests[1].messages.some((m) => m.content.includes(FETCH))).toBe(true);
+    expect(deps.requests[1]!.messages.some((m) => m.content.includes(FETCH))).toBe(true);
     expect(result.outcome).toBe("changed");
   });
 
@@ -209,13 +209,13 @@ describe("runCoder", () => {
       coderOptions({ files: [], message: "make Fetcher retry like fetchJson, see the util helpers and README.md" }),
       { ...deps, repoMap },
     );
-    expect(asked[0].mentionedIdents).toEqual(
+    expect(asked[0]!.mentionedIdents).toEqual(
       expect.arrayContaining(["make", "Fetcher", "retry", "fetchJson", "util", "helpers", "README"]),
     );
-    expect(asked[0].mentionedIdents).not.toContain("see");
+    expect(asked[0]!.mentionedIdents).not.toContain("see");
     // README.md is named (and added); "util" is shorter than a stem may be, so src/util.ts is not.
-    expect(asked[0].mentionedFiles).toEqual(["README.md"]);
-    expect(asked[0].chatFiles).toEqual(["README.md"]);
+    expect(asked[0]!.mentionedFiles).toEqual(["README.md"]);
+    expect(asked[0]!.chatFiles).toEqual(["README.md"]);
   });
 
   it("says which files it added at the model's request; with no call left, a named file is not added", async () => {
@@ -249,22 +249,22 @@ describe("runCoder", () => {
       coderOptions({ files: [], message: "make uploads retry", untrustedContext, hintFiles: ["README.md"] }),
       { ...deps, repoMap },
     );
-    expect(asked[0].requestText).toContain("make uploads retry");
-    expect(asked[0].requestText).toContain("sleeps too little");
-    expect(asked[0].hintFiles).toEqual(["README.md", "src/util.ts"]);
-    expect(asked[0].chatFiles).toEqual([]);
+    expect(asked[0]!.requestText).toContain("make uploads retry");
+    expect(asked[0]!.requestText).toContain("sleeps too little");
+    expect(asked[0]!.hintFiles).toEqual(["README.md", "src/util.ts"]);
+    expect(asked[0]!.chatFiles).toEqual([]);
   });
 
   it("adds files the request names before the first call", async () => {
     const deps = fakeDeps({ files, answers: [goodEdit] });
     await runCoder(coderOptions({ files: [], message: "add retry to src/fetch.ts" }), deps);
-    expect(deps.requests[0].messages.some((m) => m.content.includes(FETCH))).toBe(true);
+    expect(deps.requests[0]!.messages.some((m) => m.content.includes(FETCH))).toBe(true);
   });
 
   it("reflects an answer without edits once, then reports no-changes", async () => {
     const deps = fakeDeps({ files, answers: ["It already retries.", "Really, it already retries."] });
     const result = await runCoder(coderOptions(), deps);
-    expect(lastUser(deps.requests[1])).toBe(NO_EDITS_TEXT);
+    expect(lastUser(deps.requests[1]!)).toBe(NO_EDITS_TEXT);
     expect(deps.requests).toHaveLength(2);
     expect(result).toMatchObject({ outcome: "no-changes", answer: "Really, it already retries.", reflections: 1 });
   });
@@ -276,7 +276,7 @@ describe("runCoder", () => {
     });
     const result = await runCoder(coderOptions({ askOnly: true }), deps);
     expect(deps.requests).toHaveLength(1);
-    expect(deps.requests[0].messages[0].content).not.toContain("SEARCH");
+    expect(deps.requests[0]?.messages[0]?.content).not.toContain("SEARCH");
     expect(result.outcome).toBe("no-changes");
     expect(result.outcome === "no-changes" && result.answer).toContain("It calls fetch once.");
     expect(deps.workspace.writes).toHaveLength(0);
@@ -364,7 +364,7 @@ describe("runCoder details", () => {
       protectedPaths: [".github/workflows/**", "README.md"],
     });
     expect(
-      deps.requests[0].messages.some((m) => /reference only/i.test(m.content) && m.content.includes("# demo")),
+      deps.requests[0]!.messages.some((m) => /reference only/i.test(m.content) && m.content.includes("# demo")),
     ).toBe(true);
   });
 
@@ -376,11 +376,11 @@ describe("runCoder details", () => {
     await runCoder(coderOptions({ maxReflections: 2 }), deps);
     const shown = (n: number) =>
       Array.from({ length: 10 }, (_, i) => i).filter((i) =>
-        deps.requests[n].messages.some((m) => m.content.includes(`src/m${i}.ts\n\`\`\`\n`)),
+        deps.requests[n]!.messages.some((m) => m.content.includes(`src/m${i}.ts\n\`\`\`\n`)),
       );
     expect(shown(1)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     // the second reply names the same files: none is new, so no files-added turn is sent
-    expect(lastUser(deps.requests[2])).toBe(NO_EDITS_TEXT);
+    expect(lastUser(deps.requests[2]!)).toBe(NO_EDITS_TEXT);
   });
 
   it("keeps going without a map when building the map fails", async () => {
@@ -400,7 +400,7 @@ describe("runCoder details", () => {
       check: () => ({ ok: false, output: "lint" }),
     });
     await runCoder(coderOptions({ lintCommands: ["eslint"], maxReflections: 0 }), deps);
-    expect(deps.checkRuns[0].files).toEqual(["src/fetch.ts", "src/retry.ts"]);
+    expect(deps.checkRuns[0]!.files).toEqual(["src/fetch.ts", "src/retry.ts"]);
   });
 
   it("sends the pull request's context blocks to the model as untrusted data, before the request", async () => {

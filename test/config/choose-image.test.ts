@@ -43,7 +43,7 @@ describe("chooseImage", () => {
       "registry.internal/python:3.12-ci",
     );
     expect(chooseImage({ toolchain: { python: "3.11" }, table, defaultImage }).image).toBe(
-      DEFAULT_TOOLCHAIN_IMAGES.python.replace("{version}", "3.11"),
+      DEFAULT_TOOLCHAIN_IMAGES.python?.replace("{version}", "3.11"),
     );
     expect(chooseImage({ toolchain: { node: "18" }, table, defaultImage }).image).toBe("registry.internal/node:18-ci");
   });

@@ -108,13 +108,13 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     expect(r.output).not.toContain(SECRET);
     expect(r.output).toMatch(/Read-only file system/);
     expect(r.output).not.toContain("GIT-WRITTEN");
-    const env = r.output.split("--- env")[1].split("--- net")[0];
+    const env = r.output.split("--- env")[1]!.split("--- net")[0];
     expect(env).not.toContain(APP_HOME);
     expect(env).not.toContain(process.env.PATH);
     expect(env).not.toMatch(/AIDER_TEST_SECRET|OPENAI_API_KEY/);
     expect(env).toContain("PIP_CACHE_DIR=/aider-cache/pip");
     expect(env).toContain("npm_config_cache=/aider-cache/npm");
-    expect(r.output.split("--- net")[1].trim().split(/\s+/)).toEqual(["lo"]);
+    expect(r.output.split("--- net")[1]!.trim().split(/\s+/)).toEqual(["lo"]);
     const inspect = JSON.parse(podman("inspect", s.name).stdout)[0] as {
       HostConfig: { Memory: number; PidsLimit: number; NanoCpus: number; CapAdd: string[] };
     };

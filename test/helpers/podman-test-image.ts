@@ -126,7 +126,7 @@ function which(program: string): string | null {
 
 function ldd(file: string): string[] {
   const r = spawnSync("ldd", [file], { encoding: "utf8" });
-  return [...r.stdout.matchAll(/(\/[^\s]+\.so[^\s]*)/g)].map((m) => m[1]);
+  return [...r.stdout.matchAll(/(\/[^\s]+\.so[^\s]*)/g)].map((m) => m[1] ?? "");
 }
 
 /** Copy one file under `root` at the same path (following links: the content the host sees). */

@@ -3,7 +3,7 @@ import { kthLargest, lazyOrder } from "../../src/repomap/lazy-order.js";
 
 /** The order a full sort gives: score descending, then tie descending. */
 function fullOrder(score: number[], tie: number[], candidates: number[]): number[] {
-  return [...candidates].sort((a, b) => score[b] - score[a] || tie[b] - tie[a]);
+  return [...candidates].sort((a, b) => score[b]! - score[a]! || tie[b]! - tie[a]!);
 }
 
 // Few distinct scores, so ties are common and the threshold selection must keep them together.
@@ -38,8 +38,8 @@ describe("lazyOrder", () => {
     );
     const head = order.head(10);
     expect(head).toHaveLength(10);
-    for (let i = 1; i < head.length; i++) expect(score[head[i - 1]]).toBeGreaterThanOrEqual(score[head[i]]);
-    expect(score[head[0]]).toBe(Math.max(...score));
+    for (let i = 1; i < head.length; i++) expect(score[head[i - 1]!]).toBeGreaterThanOrEqual(score[head[i]!]!);
+    expect(score[head[0]!]).toBe(Math.max(...score));
   });
 });
 

@@ -77,7 +77,7 @@ describe("scoreLexically", () => {
     );
     const hits = query.length ? index.search(query.join(" ")) : [];
     const best = Math.max(0, ...hits.map((h) => h.score));
-    return new Map(hits.sort((a, b) => a.id - b.id).map((h) => [docs[h.id].relPath, h.score / best]));
+    return new Map(hits.sort((a, b) => a.id - b.id).map((h) => [docs[h.id]!.relPath, h.score / best]));
   };
 
   test("gives exactly MiniSearch's BM25+ scores over cached postings", () => {
@@ -101,7 +101,7 @@ describe("scoreLexically", () => {
     const pick = (k: number): string[] =>
       Array.from(
         { length: k },
-        () => `${words[next(words.length)]}${words[next(words.length)].replace(/^./, (c) => c.toUpperCase())}`,
+        () => `${words[next(words.length)]}${words[next(words.length)]!.replace(/^./, (c) => c.toUpperCase())}`,
       );
     const docs = Array.from({ length: 80 }, (_, i) =>
       doc(`src/${words[next(words.length)]}/${words[next(words.length)]}-${i}.ts`, pick(next(6)), pick(next(8))),

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { at } from "../helpers/at.js";
 import { pageRank, type WeightedGraph } from "../../src/repomap/pagerank.js";
 
 /**
@@ -8,25 +9,32 @@ import { pageRank, type WeightedGraph } from "../../src/repomap/pagerank.js";
 function solveExactly(g: WeightedGraph, p: number[], alpha = 0.85): number[] {
   const n = g.nodeCount;
   const out = new Array<number>(n).fill(0);
-  for (let e = 0; e < g.from.length; e++) out[g.from[e]] += g.weight[e];
+  for (let e = 0; e < g.from.length; e++) out[at(g.from, e)] = at(out, at(g.from, e)) + at(g.weight, e);
   // Row i of the system: x_i − α Σ_j x_j M_ji = (1−α) p_i, where M_ji is j's share to i (p_i if j dangles).
   const a: number[][] = Array.from({ length: n }, (_, i) => Array.from({ length: n + 1 }, (_, j) => (i === j ? 1 : 0)));
+  const get = (r: number, c: number): number => at(at(a, r), c);
+  const add = (r: number, c: number, v: number): void => void (at(a, r)[c] = get(r, c) + v);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) if (out[j] === 0) a[i][j] -= alpha * p[i];
-    a[i][n] = (1 - alpha) * p[i];
+    for (let j = 0; j < n; j++) if (out[j] === 0) add(i, j, -alpha * at(p, i));
+    at(a, i)[n] = (1 - alpha) * at(p, i);
   }
-  for (let e = 0; e < g.from.length; e++) a[g.to[e]][g.from[e]] -= (alpha * g.weight[e]) / out[g.from[e]];
+  for (let e = 0; e < g.from.length; e++) {
+    const from = at(g.from, e);
+    add(at(g.to, e), from, -(alpha * at(g.weight, e)) / at(out, from));
+  }
   for (let c = 0; c < n; c++) {
     let pivot = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(a[r][c]) > Math.abs(a[pivot][c])) pivot = r;
-    [a[c], a[pivot]] = [a[pivot], a[c]];
+    for (let r = c + 1; r < n; r++) if (Math.abs(get(r, c)) > Math.abs(get(pivot, c))) pivot = r;
+    const row = at(a, c);
+    a[c] = at(a, pivot);
+    a[pivot] = row;
     for (let r = 0; r < n; r++) {
       if (r === c) continue;
-      const f = a[r][c] / a[c][c];
-      for (let k = c; k <= n; k++) a[r][k] -= f * a[c][k];
+      const f = get(r, c) / get(c, c);
+      for (let k = c; k <= n; k++) add(r, k, -f * get(c, k));
     }
   }
-  return a.map((row, i) => row[n] / row[i]);
+  return a.map((row, i) => at(row, n) / at(row, i));
 }
 
 const graphArb = fc
@@ -58,7 +66,7 @@ describe("pageRank", () => {
           pers.map((v) => v / sum),
         );
         const got = pageRank(g, { personalization: pers, tol: 1e-12, maxIterations: 1000 });
-        got.forEach((v, i) => expect(v).toBeCloseTo(exact[i], 6));
+        got.forEach((v, i) => expect(v).toBeCloseTo(exact[i]!, 6));
         expect(got.reduce((s, v) => s + v, 0)).toBeCloseTo(1, 9);
       }),
     );
@@ -68,7 +76,7 @@ describe("pageRank", () => {
     const one = pageRank({ nodeCount: 3, from: [0, 1], to: [2, 2], weight: [2, 1] });
     const split = pageRank({ nodeCount: 3, from: [0, 0, 1], to: [2, 2, 2], weight: [1, 1, 1] });
     expect([...split]).toEqual([...one]);
-    expect(one[2]).toBeGreaterThan(one[0]);
+    expect(one[2]).toBeGreaterThan(one[0]!);
   });
 
   test("a personalization that sums to zero throws so callers can fall back", () => {

@@ -1,3 +1,4 @@
+import { at } from "../helpers/at.js";
 import { renderFile, renderMap } from "../../src/repomap/render-map.js";
 import type { FileTags } from "../../src/repomap/types.js";
 
@@ -13,7 +14,7 @@ const code = [
   "def main():",
   "    pass",
 ];
-const rowsOf = (...rows: number[]) => Object.fromEntries(rows.map((r) => [r, code[r]]));
+const rowsOf = (...rows: number[]) => Object.fromEntries(rows.map((r) => [r, at(code, r)]));
 const car: FileTags = {
   relPath: "car.py",
   tags: [],

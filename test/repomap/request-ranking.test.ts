@@ -134,7 +134,7 @@ describe("rankTags with relevance", () => {
         ["notes.md", 0.5],
       ]),
     });
-    expect(ranked[0].relPath).toBe("d.ts");
+    expect(ranked[0]!.relPath).toBe("d.ts");
     expect(ranked[1]).toEqual({ relPath: "notes.md" });
     // Every definition is listed once, and every file.
     expect(ranked.filter((e) => e.relPath === "d.ts")).toHaveLength(2);

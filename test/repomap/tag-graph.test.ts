@@ -55,7 +55,7 @@ describe("buildTagGraphFromColumns", () => {
       [b, c, a],
     ]) {
       const fromColumns = buildTagGraphFromColumns(
-        order.map((tags) => ({ relPath: tags[0].relPath, columns: tagColumns(tags) })),
+        order.map((tags) => ({ relPath: tags[0]!.relPath, columns: tagColumns(tags) })),
       );
       expect(fromColumns).toEqual(buildTagGraph(order.flat()));
     }

@@ -3,6 +3,7 @@ import { authorize } from "../../commands/authorize.js";
 import type { RepoConfig } from "../../config/repo-config.js";
 import { ensureComment } from "../../github/ensure-comment.js";
 import type { GitHubClient } from "../../github/github-client.js";
+import { getIssueBody } from "../../github/issues.js";
 import { lookupPermission } from "../../github/permissions.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, newlyTicked, tickedKeys } from "./dashboard-body.js";
@@ -110,11 +111,7 @@ export async function handleDashboardEdit(
     return { started: [] };
   }
   // The issue as it is now: a box the bot already cleared (this edit handled before) is not started again.
-  const current =
-    (
-      (await deps.api.request("GET /repos/{owner}/{repo}/issues/{issue_number}", { owner, repo, issue_number: number }))
-        .data as { body?: string | null }
-    ).body ?? "";
+  const current = await getIssueBody(deps.api, { owner, repo, number });
   const still = new Set(tickedKeys(current));
   const started: string[] = [];
   const handled: string[] = [];

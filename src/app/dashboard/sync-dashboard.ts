@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import type { GitHubClient } from "../../github/github-client.js";
+import { createIssue, findIssueByMarker, updateIssueBody } from "../../github/issues.js";
 import type { Schedule } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, DASHBOARD_TITLE, readLastRuns, tickedKeys, type LastRun } from "./dashboard-body.js";
 import { renderDashboard } from "./render-dashboard.js";
@@ -23,15 +24,8 @@ export async function findDashboard(
   where: { owner: string; repo: string },
   botLogin: string,
 ): Promise<FoundIssue | null> {
-  const listed = (
-    await api.request("GET /repos/{owner}/{repo}/issues", { ...where, state: "all", creator: botLogin, per_page: 100 })
-  ).data as {
-    number: number;
-    body?: string | null;
-    pull_request?: unknown;
-  }[];
-  const found = listed.find((i) => !i.pull_request && (i.body ?? "").includes(DASHBOARD_MARKER));
-  return found ? { number: found.number, body: found.body ?? "" } : null;
+  const found = await findIssueByMarker(api, { ...where, creator: botLogin, marker: DASHBOARD_MARKER, state: "all" });
+  return found ? { number: found.number, body: found.body } : null;
 }
 
 /**
@@ -76,16 +70,7 @@ export async function syncDashboard(args: {
     })),
     { minPermission: args.minPermission },
   );
-  if (!found)
-    return (
-      (await args.api.request("POST /repos/{owner}/{repo}/issues", { ...where, title: DASHBOARD_TITLE, body }))
-        .data as { number: number }
-    ).number;
-  if (found.body !== body)
-    await args.api.request("PATCH /repos/{owner}/{repo}/issues/{issue_number}", {
-      ...where,
-      issue_number: found.number,
-      body,
-    });
+  if (!found) return (await createIssue(args.api, { ...where, title: DASHBOARD_TITLE, body })).number;
+  if (found.body !== body) await updateIssueBody(args.api, { ...where, number: found.number, body });
   return found.number;
 }

@@ -9,7 +9,8 @@ const BLOCK = /^(\S+)\n`{3,4}[a-z]*\n<<<<<<< SEARCH\n([\s\S]*?)=======\n([\s\S]*
 
 export function fakeParse(text: string): ParseResult {
   const edits: Edit[] = [];
-  for (const m of text.matchAll(BLOCK)) edits.push({ kind: "replace", path: m[1], search: m[2], replace: m[3] });
+  for (const m of text.matchAll(BLOCK))
+    edits.push({ kind: "replace", path: m[1] ?? "", search: m[2] ?? "", replace: m[3] ?? "" });
   const failures: EditFailure[] = text.includes("MALFORMED")
     ? [{ path: "", reason: "malformed", message: "The answer does not follow the format." }]
     : [];
