@@ -177,20 +177,25 @@ export async function openTagCache(dir: string): Promise<TagCache> {
         blobStart,
         graph,
       };
-      const indexBytes = serialize(stored);
-      const header = Buffer.alloc(8);
-      header.writeUInt32LE(MAGIC, 0);
-      header.writeUInt32LE(indexBytes.length, 4);
-      await mkdir(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-      await writeFile(tmp, Buffer.concat([header, indexBytes, ...blobs]));
-      await rename(tmp, file);
+      await writeCacheFile(dir, file, stored, blobs);
       dirty = false;
     },
     close() {
       opened?.close();
     },
   };
+}
+
+/** The cache file, written whole beside its place and renamed over it: header, index, then the blobs. */
+async function writeCacheFile(dir: string, file: string, stored: Index, blobs: Buffer[]): Promise<void> {
+  const indexBytes = serialize(stored);
+  const header = Buffer.alloc(8);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(indexBytes.length, 4);
+  await mkdir(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  await writeFile(tmp, Buffer.concat([header, indexBytes, ...blobs]));
+  await rename(tmp, file);
 }
 
 interface Opened {

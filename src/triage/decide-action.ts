@@ -87,16 +87,8 @@ export async function decideAction(
   if (decision.kind === "ignore") return decision;
   const { facts } = decision;
   // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
-  const edited = facts.planComment;
-  if (
-    edited &&
-    !(
-      edited.author.toLowerCase() === deps.bot.login.toLowerCase() ||
-      (deps.bot.appId !== undefined && edited.appId === deps.bot.appId)
-    )
-  ) {
+  if (facts.planComment && !isBotsComment(facts.planComment, deps.bot))
     return { kind: "ignore", reason: "an approve box outside the bot's own plan comment" };
-  }
   // Issue #14 hook: the maintainer's instruction is cleaned of hidden content like every other GitHub text.
   const command = sanitiseCommand(decision.command);
   const sender: Sender = facts.sender;
@@ -151,6 +143,24 @@ export async function decideAction(
   if ((command.verb === "address-reviews" || command.verb === "fix-ci") && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
   }
+  return enqueueAction(command, facts, event.id, key, config);
+}
+
+/** Whether a plan comment is the bot's own: written by its login, or made by its App. */
+function isBotsComment(comment: { author: string; appId?: number }, bot: BotIdentity): boolean {
+  return (
+    comment.author.toLowerCase() === bot.login.toLowerCase() || (bot.appId !== undefined && comment.appId === bot.appId)
+  );
+}
+
+/** A command that runs as a job: its mode, verb, flags and target, with the issue's text as untrusted context. */
+function enqueueAction(
+  command: Exclude<AnyCommand, { verb: "invalid" | "help" | "checks" | "usage" | "cancel" | "plan-drop" }>,
+  facts: EventFacts,
+  deliveryId: string,
+  key: string,
+  config: RepoConfig,
+): EventAction {
   const mode: PrMode | undefined =
     command.verb === "address-reviews"
       ? { kind: "address-reviews", threads: command.threads, extra: command.text }
@@ -165,7 +175,7 @@ export async function decideAction(
   return {
     kind: "enqueue",
     facts,
-    jobId: facts.dedupeId ?? event.id,
+    jobId: facts.dedupeId ?? deliveryId,
     key,
     verb: mode ? "run" : (runVerb as "run" | "ask" | "undo" | "retry" | "plan" | "approve"),
     text: mode ? describeMode(mode) : "text" in command ? command.text : "",
