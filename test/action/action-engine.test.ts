@@ -14,8 +14,6 @@ function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {
   const api = {
     request: async (route: string) => {
       calls.push(route);
-      if (route === "GET /repos/{owner}/{repo}/pulls") return { data: o.pulls };
-      if (route === "GET /repos/{owner}/{repo}/commits/{ref}") return { data: { sha: o.sha ?? "abc123" } };
       throw new Error(`unexpected request ${route}`);
     },
     rest: {
@@ -23,6 +21,16 @@ function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {
         getCollaboratorPermissionLevel: async () => ({
           data: { permission: o.permission, role_name: o.permission, user: null },
         }),
+        getCommit: async () => {
+          calls.push("GET /repos/{owner}/{repo}/commits/{ref}");
+          return { data: { sha: o.sha ?? "abc123" } };
+        },
+      },
+      pulls: {
+        list: async () => {
+          calls.push("GET /repos/{owner}/{repo}/pulls");
+          return { data: o.pulls };
+        },
       },
     },
     paginate: async () => [],
