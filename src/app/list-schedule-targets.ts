@@ -2,6 +2,7 @@ import { parse } from "yaml";
 import type { Logger } from "pino";
 import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import type { GitHubClient } from "../github/github-client.js";
+import { listInstallationRepositories, listInstallations, readRepoFile } from "../github/installations.js";
 import type { ScheduleTarget } from "../triage/schedule-key.js";
 
 /**
@@ -14,36 +15,20 @@ export async function listScheduleTargets(deps: {
   log: Logger;
 }): Promise<ScheduleTarget[]> {
   const out: ScheduleTarget[] = [];
-  const installations = (await deps.appApi.request("GET /app/installations", { per_page: 100 })).data as {
-    id: number;
-  }[];
-  for (const inst of installations) {
+  for (const inst of await listInstallations(deps.appApi)) {
     const api = await deps.installationApi(inst.id);
-    const repos = (
-      (await api.request("GET /installation/repositories", { per_page: 100 })).data as {
-        repositories: {
-          name: string;
-          owner: { login: string };
-          default_branch: string;
-          clone_url: string;
-          html_url?: string;
-          archived?: boolean;
-          language?: string | null;
-        }[];
-      }
-    ).repositories;
-    for (const r of repos) {
+    for (const r of await listInstallationRepositories(api)) {
       if (r.archived) continue;
-      const config = await readRepoConfig(api, r.owner.login, r.name, deps.log);
+      const config = await readRepoConfig(api, r.owner, r.repo, deps.log);
       if (!config || config.schedules.length === 0) continue;
       out.push({
         installationId: inst.id,
-        owner: r.owner.login,
-        repo: r.name,
-        defaultBranch: r.default_branch,
-        cloneUrl: r.clone_url,
-        ...(r.html_url ? { webUrl: r.html_url } : {}),
-        ...(typeof r.language === "string" && r.language ? { language: r.language } : {}),
+        owner: r.owner,
+        repo: r.repo,
+        defaultBranch: r.defaultBranch,
+        cloneUrl: r.cloneUrl,
+        ...(r.htmlUrl ? { webUrl: r.htmlUrl } : {}),
+        ...(r.language ? { language: r.language } : {}),
         config,
       });
     }
@@ -63,15 +48,13 @@ export async function readRepoConfig(
 ): Promise<RepoConfig | null> {
   let raw: unknown;
   try {
-    const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", {
-      owner,
-      repo,
-      path: ".github/aider.yml",
-      mediaType: { format: "raw" },
-    });
-    raw = parse(String(res.data));
-  } catch {
-    return null; // no config file: no schedules
+    const text = await readRepoFile(api, { owner, repo, path: ".github/aider.yml" });
+    if (text === null) return null; // no config file: no schedules
+    raw = parse(text);
+  } catch (error) {
+    // Unreadable or not YAML: no schedules from it this time (the next command there reports a bad config).
+    log.warn({ repo: `${owner}/${repo}`, err: error }, "could not read .github/aider.yml: schedules skipped");
+    return null;
   }
   const parsed = parseRepoConfig(raw);
   if (parsed.ok) return parsed.config;

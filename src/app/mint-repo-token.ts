@@ -1,3 +1,4 @@
+import { createInstallationToken } from "../github/installations.js";
 import type { GitHubClient } from "../github/github-client.js";
 
 /**
@@ -30,13 +31,8 @@ export async function mintRepoToken(
   repo: string,
   permissions: Readonly<Record<string, string>> = GIT_TOKEN_PERMISSIONS,
 ): Promise<string> {
-  const { data } = await appApi.request("POST /app/installations/{installation_id}/access_tokens", {
-    installation_id: installationId,
-    repositories: [repo],
-    permissions: { ...permissions },
-  });
-  const token = (data as { token?: unknown } | null)?.token;
-  if (typeof token !== "string" || token === "") {
+  const token = await createInstallationToken(appApi, { installationId, repositories: [repo], permissions });
+  if (token === "") {
     throw new Error(
       `GitHub did not return an installation token for ${repo} (installation ${installationId}); check that the App is installed on it.`,
     );

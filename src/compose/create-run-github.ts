@@ -1,3 +1,4 @@
+import { updateComment } from "../github/ensure-comment.js";
 import type { CoderResult } from "../coder/types.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
@@ -8,7 +9,7 @@ import type { JobContext } from "../run/job-context.js";
 import { ensurePullRequest, requestReview } from "../github/pull-request.js";
 import { addReaction } from "../github/reactions.js";
 import { closePlans, readPlan, writePlan } from "../report/plan-store.js";
-import { ensureReviewReply } from "../github/review-reply.js";
+import { ensureReviewReply, replyToReviewComment } from "../github/review-reply.js";
 
 /**
  * {@link RunGitHub} over an installation Octokit, bound to one job's {@link JobContext}: its repository, issue or PR,
@@ -33,12 +34,7 @@ export function createRunGitHub(
   const where = { owner, repo };
   return {
     async updateStatus(body) {
-      await api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-        owner,
-        repo,
-        comment_id: job.statusCommentId,
-        body,
-      });
+      await updateComment(api, { ...where, commentId: job.statusCommentId, body });
     },
     react: (content) => addReaction(api, where, job.reactTo, content),
     // Started at triage when it could be: the run goes on with that one (a re-run after a crash too).
@@ -92,13 +88,7 @@ export function createRunGitHub(
         await ensureReviewReply(api, { ...where, pullNumber, commentId, marker, body });
         return;
       }
-      await api.request("POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies", {
-        owner,
-        repo,
-        pull_number: pullNumber,
-        comment_id: commentId,
-        body,
-      });
+      await replyToReviewComment(api, { ...where, pullNumber, commentId, body });
     },
     installationToken: token,
     apiCommits: {

@@ -9,6 +9,8 @@ export interface InstalledRepository {
   cloneUrl: string;
   htmlUrl: string;
   archived: boolean;
+  /** GitHub's guess at the main language, when it has one. */
+  language: string | null;
 }
 
 /** Who the App is: its slug, id, and the login/e-mail its commits and comments carry. */
@@ -52,6 +54,7 @@ export async function listInstallationRepositories(api: GitHubClient): Promise<I
     cloneUrl: r.clone_url,
     htmlUrl: r.html_url,
     archived: r.archived,
+    language: r.language ?? null,
   }));
 }
 
@@ -85,4 +88,19 @@ export async function readRepoFile(
     if (isGitHubFailure(error, "not-found")) return null;
     throw error;
   }
+}
+
+/** An installation token limited to `repositories` and `permissions`, minted with the App's JWT (`appApi`). */
+export async function createInstallationToken(
+  appApi: GitHubClient,
+  args: { installationId: number; repositories: string[]; permissions: Readonly<Record<string, string>> },
+): Promise<string> {
+  const { data } = await callGitHub(`Minting a token for installation ${args.installationId}`, () =>
+    appApi.request("POST /app/installations/{installation_id}/access_tokens", {
+      installation_id: args.installationId,
+      repositories: args.repositories,
+      permissions: { ...args.permissions },
+    }),
+  );
+  return data.token;
 }

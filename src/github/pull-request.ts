@@ -62,14 +62,26 @@ export async function listOpenPullRequestsForBranch(
   }));
 }
 
+/** A pull request as GitHub describes it (`GET /repos/{owner}/{repo}/pulls/{pull_number}`). */
+export type PullRequestData = Awaited<ReturnType<GitHubClient["rest"]["pulls"]["get"]>>["data"];
+
+/** A pull request, read now. */
+export async function getPullRequest(
+  api: GitHubClient,
+  args: RepoRef & { pullNumber: number },
+): Promise<PullRequestData> {
+  const { data } = await callGitHub(`Reading pull request ${args.owner}/${args.repo}#${args.pullNumber}`, () =>
+    api.rest.pulls.get({ owner: args.owner, repo: args.repo, pull_number: args.pullNumber }),
+  );
+  return data;
+}
+
 /** A PR's head and base, as a run needs them. */
 export async function getPullRequestHead(
   api: GitHubClient,
   args: RepoRef & { pullNumber: number },
 ): Promise<PullRequestHead> {
-  const { data: pr } = await callGitHub(`Reading pull request ${args.owner}/${args.repo}#${args.pullNumber}`, () =>
-    api.rest.pulls.get({ owner: args.owner, repo: args.repo, pull_number: args.pullNumber }),
-  );
+  const pr = await getPullRequest(api, args);
   return {
     number: pr.number,
     headRef: pr.head.ref,

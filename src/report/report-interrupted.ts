@@ -1,3 +1,4 @@
+import { updateComment } from "../github/ensure-comment.js";
 import { completeCheckRun } from "../github/check-run.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../run/job-context.js";
@@ -12,14 +13,7 @@ import { renderInterrupted, type Interruption } from "./render-status.js";
 export async function reportInterrupted(api: GitHubClient, job: JobContext, why: Interruption): Promise<void> {
   const { owner, repo } = job.req;
   const body = renderInterrupted(why, job.req, job.command);
-  const writes: Promise<unknown>[] = [
-    api.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", {
-      owner,
-      repo,
-      comment_id: job.statusCommentId,
-      body,
-    }),
-  ];
+  const writes: Promise<unknown>[] = [updateComment(api, { owner, repo, commentId: job.statusCommentId, body })];
   if (why.kind === "worker-lost" || why.kind === "crashed") {
     writes.push(addReaction(api, { owner, repo }, job.reactTo, "confused"));
     if (job.checkRunId !== undefined) {

@@ -1,3 +1,4 @@
+import { getPullRequest } from "../github/pull-request.js";
 import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import { ensureComment } from "../github/ensure-comment.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
@@ -40,13 +41,6 @@ interface FailedSuite {
   repo: string;
   pull: number;
   config: RepoConfig;
-}
-
-/** The pull request a fix runs on, as GitHub returns it. */
-interface PullHead {
-  title?: string;
-  body?: string | null;
-  head: { ref: string; sha: string; repo?: { clone_url?: string; full_name?: string } | null };
 }
 
 const ignored = (reason: string): HandleResult => ({ kind: "ignored", reason });
@@ -140,9 +134,7 @@ async function buildFixRequest(
   args: { round: number; botLogin: string },
 ): Promise<Step<RunRequest>> {
   const { owner, repo, pull, suite, config, payload } = failed;
-  const pr = (
-    await ctx.api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", { owner, repo, pull_number: pull })
-  ).data as PullHead;
+  const pr = await getPullRequest(ctx.api, { owner, repo, pullNumber: pull });
   // The head moved on since the suite ran (someone pushed): that commit's own suite decides.
   if (pr.head.sha !== suite.headSha)
     return { ok: false, reason: "the pull request's head moved on since this check suite" };

@@ -1,3 +1,6 @@
+import { createComment, readCommentBody } from "../github/ensure-comment.js";
+import { getPullRequest } from "../github/pull-request.js";
+import { getCommitSha } from "../github/repositories.js";
 import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
@@ -10,7 +13,6 @@ import { startCheckRun } from "../github/check-run.js";
 import { decideAction, type EventAction } from "./decide-action.js";
 import { ensureComment, findComment, listComments } from "../github/ensure-comment.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
-import { httpStatus } from "../github/github-api.js";
 import { type GitHubClient } from "../github/github-client.js";
 import { reactionSubject, type JobContext } from "../run/job-context.js";
 import type { AppServices, EventContext, HandleResult } from "./event-context.js";
@@ -78,12 +80,7 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
       const body = count
         ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.`
         : "There is nothing to cancel here.";
-      await ctx.api.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
-        owner: facts.owner,
-        repo: facts.repo,
-        issue_number: facts.number,
-        body,
-      });
+      await createComment(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number, body });
       return { kind: "cancelled", count };
     }
     case "usage": {
@@ -307,13 +304,7 @@ async function retryInputs(
 /** Where the run works: the pull request's head as GitHub reports it now (or its review thread), or the issue. */
 async function runTarget(api: GitHubClient, facts: Enqueue["facts"]): Promise<RunTarget> {
   if (!facts.isPullRequest) return { kind: "issue", number: facts.number, title: facts.title };
-  const pr = (
-    await api.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-      owner: facts.owner,
-      repo: facts.repo,
-      pull_number: facts.number,
-    })
-  ).data;
+  const pr = await getPullRequest(api, { owner: facts.owner, repo: facts.repo, pullNumber: facts.number });
   const head = {
     number: facts.number,
     headRef: String(pr.head.ref),
@@ -355,12 +346,7 @@ async function branchHead(
   api: GitHubClient,
   facts: { owner: string; repo: string; defaultBranch: string },
 ): Promise<string> {
-  const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", {
-    owner: facts.owner,
-    repo: facts.repo,
-    ref: facts.defaultBranch,
-  });
-  return String((data as { sha?: unknown }).sha ?? "");
+  return getCommitSha(api, { owner: facts.owner, repo: facts.repo, ref: facts.defaultBranch });
 }
 
 /**
@@ -375,23 +361,12 @@ async function requestText(
 ): Promise<Result<string, "request-gone">> {
   if (stored.text !== undefined || !stored.textRef) return ok(stored.text ?? "");
   const ref = stored.textRef;
-  const route =
-    ref.kind === "review-comment"
-      ? "GET /repos/{owner}/{repo}/pulls/comments/{comment_id}"
-      : "GET /repos/{owner}/{repo}/issues/comments/{comment_id}";
   const gone = fail(
     "request-gone",
     "The comment with my earlier request is gone or no longer holds the command, so there is nothing to retry; post the request again.",
   );
-  let body: string;
-  try {
-    body = String(
-      (await api.request(route, { owner: where.owner, repo: where.repo, comment_id: ref.id })).data?.body ?? "",
-    );
-  } catch (error) {
-    if (httpStatus(error) === 404) return gone;
-    throw error;
-  }
+  const body = await readCommentBody(api, { ...where, kind: ref.kind, id: ref.id });
+  if (body === null) return gone;
   const command = parseCommand(body, word);
   return command && (command.verb === "run" || command.verb === "ask") ? ok(command.text) : gone;
 }
