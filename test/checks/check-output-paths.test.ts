@@ -20,6 +20,14 @@ describe("relativeToRoot: tool-printed paths as repository paths, or null outsid
     expect(relativeToRoot("src\\win\\c.ts", root)).toBe("src/win/c.ts");
   });
 
+  it("reads file URLs (Node's ESM stack frames) as the paths they name", () => {
+    expect(relativeToRoot("file:///work/repo/src/a.ts", root)).toBe("src/a.ts");
+    expect(relativeToRoot("file:///work/repo/src/my%20file.ts", root)).toBe("src/my file.ts");
+    expect(relativeToRoot("file:///usr/lib/node/x.js", root)).toBeNull();
+    expect(relativeToRoot("file:///work/repo/src/%2e%2e/%2e%2e/etc/passwd", root)).toBeNull();
+    expect(relativeToRoot("file:///work/repo/src/bad%E0.ts", root)).toBe("src/bad%E0.ts");
+  });
+
   it("drops other absolute paths, escapes, URLs and empty paths", () => {
     expect(relativeToRoot("/usr/lib/python3/os.py", root)).toBeNull();
     expect(relativeToRoot("/work/repository-other/a.ts", root)).toBeNull();
