@@ -1,4 +1,4 @@
-import { getAuthenticatedApp } from "../github/repositories.js";
+import { readAppIdentity } from "../github/installations.js";
 import path from "node:path";
 import type { ApplicationFunction, Probot } from "probot";
 import { runDefaults } from "../compose/run-settings.js";
@@ -109,10 +109,8 @@ function appGitHub(app: Probot): AppGitHub & { bot(): Promise<{ login: string; e
   let botPromise: Promise<{ login: string; email: string }> | null = null;
   const bot = () =>
     (botPromise ??= app.auth().then(async (octokit) => {
-      const app = await getAuthenticatedApp(octokit);
-      const slug = app.slug ?? "aider-bot";
-      const id = app.id ?? 0;
-      return { login: `${slug}[bot]`, email: `${id}+${slug}[bot]@users.noreply.github.com` };
+      const { login, email } = await readAppIdentity(octokit);
+      return { login, email };
     })).catch((error: unknown) => {
       botPromise = null;
       throw error;

@@ -30,9 +30,3 @@ export async function getUserId(api: GitHubClient, username: string): Promise<nu
   );
   return data.id;
 }
-
-/** The App these credentials belong to: its slug (its bot is `<slug>[bot]`) and id; null fields when GitHub omits them. */
-export async function getAuthenticatedApp(api: GitHubClient): Promise<{ slug: string | null; id: number | null }> {
-  const { data } = await callGitHub("Reading the App's own identity", () => api.rest.apps.getAuthenticated());
-  return { slug: data?.slug ?? null, id: data?.id ?? null };
-}

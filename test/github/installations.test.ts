@@ -49,6 +49,7 @@ describe("installations and repository files, over Octokit and nock", () => {
         defaultBranch: "main",
         cloneUrl: "https://github.com/acme/web.git",
         htmlUrl: "https://github.com/acme/web",
+        language: null,
         archived: false,
       },
       {
@@ -57,6 +58,7 @@ describe("installations and repository files, over Octokit and nock", () => {
         defaultBranch: "main",
         cloneUrl: "https://github.com/acme/old.git",
         htmlUrl: "https://github.com/acme/old",
+        language: null,
         archived: true,
       },
     ]);
