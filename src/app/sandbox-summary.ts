@@ -18,20 +18,38 @@ export interface SandboxSummary {
 
 /**
  * The sandbox a job of this app would get, probed once in the background (the same probes as a job's check exec).
- * `current()` never waits: until the probe answers it says `probing`.
+ * `current()` never waits: until the probe answers it says `probing`. `close()` stops a probe still running (its
+ * processes are killed) and resolves once it has settled, so a server shut down leaves no process behind.
  */
-export function createSandboxSummary(env: AppEnv, exec: Exec, log: Logger): { current(): SandboxSummary } {
+export function createSandboxSummary(
+  env: AppEnv,
+  exec: Exec,
+  log: Logger,
+): { current(): SandboxSummary; close(): Promise<void> } {
   let summary: SandboxSummary = { configured: env.sandbox, mode: "probing" };
-  void createCheckExec(env, exec, log).sandboxMode!().then((mode) => {
-    if (mode === "off" || mode === "bubblewrap") summary = { configured: env.sandbox, mode };
-    else if (mode.startsWith("container"))
-      summary = {
-        configured: env.sandbox,
-        mode: "container",
-        engine: env.containerEngine,
-        defaultImage: env.defaultImage,
-      };
-    else summary = { configured: env.sandbox, mode: "unavailable", reason: mode.slice("unavailable: ".length) };
-  });
-  return { current: () => summary };
+  const stop = new AbortController();
+  const stoppable: Exec = {
+    run: (req) => exec.run({ ...req, signal: req.signal ? AbortSignal.any([req.signal, stop.signal]) : stop.signal }),
+  };
+  const probe = createCheckExec(env, stoppable, log).sandboxMode!()
+    .then((mode) => {
+      if (stop.signal.aborted) return;
+      if (mode === "off" || mode === "bubblewrap") summary = { configured: env.sandbox, mode };
+      else if (mode.startsWith("container"))
+        summary = {
+          configured: env.sandbox,
+          mode: "container",
+          engine: env.containerEngine,
+          defaultImage: env.defaultImage,
+        };
+      else summary = { configured: env.sandbox, mode: "unavailable", reason: mode.slice("unavailable: ".length) };
+    })
+    .catch((error: unknown) => log.warn({ err: error }, "the sandbox probe for /healthz failed"));
+  return {
+    current: () => summary,
+    close: async () => {
+      stop.abort();
+      await probe;
+    },
+  };
 }

@@ -100,6 +100,7 @@ export async function startAppServer(
     app,
     shutdown: async (graceMs) => {
       await metricsServer?.close();
+      await sandbox.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.shutdown(graceMs);

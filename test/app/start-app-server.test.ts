@@ -83,4 +83,10 @@ describe("startAppServer webhook intake", () => {
     expect(logged).not.toContain("sk-server-test-model-key-0123456789");
     for (const line of privateKey.trim().split("\n").slice(1, -1)) expect(logged).not.toContain(line);
   });
+
+  it("leaves no process behind once shut down, though the sandbox probe for /healthz was still running", async () => {
+    // The probe (podman, then bubblewrap, under the default `auto`) starts with the server; shutdown stops it.
+    await server.shutdown(1000);
+    expect(process.getActiveResourcesInfo().filter((r) => r === "ProcessWrap")).toEqual([]);
+  });
 });
