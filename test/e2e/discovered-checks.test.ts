@@ -1,6 +1,6 @@
 import { branchLog, fileOnBranch } from "../../src/demo/seed-repo.js";
 import { isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
-import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { sandboxWherePresent, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";
 const edit = (file: string, from: string, to: string, lang = "") =>
@@ -8,14 +8,15 @@ const edit = (file: string, from: string, to: string, lang = "") =>
 
 /**
  * Issue #30 end to end: repositories with NO `.github/aider.yml`. The bot finds their check commands on the default
- * branch (a workflow, package.json scripts, a Makefile), runs them in the bubblewrap sandbox with the host's tools,
- * feeds the failure back, and pushes only the fixed change; the status comment names each command and its source.
+ * branch (a workflow, package.json scripts, a Makefile), runs them in the bubblewrap sandbox with the host's tools
+ * (unsandboxed on a machine without bubblewrap), feeds the failure back, and pushes only the fixed change; the status
+ * comment names each command and its source.
  */
 describe("e2e: checks discovered without a config", () => {
   let app: E2EApp;
   let e2e: E2E;
   beforeAll(async () => {
-    app = await startE2EApp();
+    app = await startE2EApp({ env: sandboxWherePresent() });
   });
   afterAll(async () => {
     await app?.close();

@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { branchLog } from "../../src/demo/seed-repo.js";
 import { commitReply, isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
 import { CLI_MAIN } from "../helpers/cli-entry.js";
-import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { sandboxWherePresent, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 const bot = "aider-bot[bot]";
@@ -23,7 +23,7 @@ describe("e2e: plan, then approve (issue #34)", () => {
   let app: E2EApp;
   let e2e: E2E;
   beforeAll(async () => {
-    app = await startE2EApp();
+    app = await startE2EApp({ env: sandboxWherePresent() });
   });
   afterAll(async () => {
     await app?.close();

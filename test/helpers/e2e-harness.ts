@@ -18,6 +18,7 @@ import {
   type ScriptedLlmServer,
   type ScriptedReply,
 } from "../../src/demo/scripted-llm-server.js";
+import { has } from "./needs.js";
 import { testExec } from "./test-exec.js";
 
 const examples: unknown = createRequire(import.meta.url)("@octokit/webhooks-examples");
@@ -110,6 +111,12 @@ export interface E2EApp {
  * bubblewrap as on one with it. Tests of the sandbox itself leave it on (secret-leak, least-privilege, exec/).
  */
 export const UNSANDBOXED: Readonly<Record<string, string>> = { AIDER_BOT_SANDBOX: "off" };
+
+/**
+ * For a flow whose check commands should run as in production where they can: in bubblewrap where it runs on this
+ * machine, and unsandboxed (the fixtures are the test's own) where it does not, so the flow is tested there too.
+ */
+export const sandboxWherePresent = (): Readonly<Record<string, string>> => (has("bubblewrap") ? {} : UNSANDBOXED);
 
 /**
  * End-to-end rig: a fake GitHub (REST + git smart-HTTP) and a scripted model on 127.0.0.1, and the real, built app
