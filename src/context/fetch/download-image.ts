@@ -53,11 +53,12 @@ function cappedFetch(
   opts: { maxBytes: number; tokenOrigin: string | null; timeoutMs?: number },
   refuse: (reason: string) => void,
 ): typeof fetch {
+  // `typeof fetch` also has static members (preconnect): this function is only ever called, so it stands for it.
   return (async (input: string | URL | Request, init: FetchInit = {}) => {
     let url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
     const start = url;
     const headers: Record<string, string> = {};
-    new Headers(init.headers as ConstructorParameters<typeof Headers>[0]).forEach((v, k) => (headers[k] = v));
+    new Headers(init.headers).forEach((v, k) => (headers[k] = v));
     for (let hop = 0; ; hop++) {
       const send = { ...headers };
       if (url.origin !== opts.tokenOrigin) delete send.authorization;
