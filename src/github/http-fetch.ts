@@ -55,10 +55,7 @@ const inflate: Partial<Record<string, (b: Buffer) => Promise<Buffer>>> = {
  */
 export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
-  const agents: Record<string, http.Agent> = {
-    "http:": new http.Agent({ keepAlive: true }),
-    "https:": new https.Agent({ keepAlive: true }),
-  };
+  const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
   const fallback = options.fallback ?? globalThis.fetch;
 
   const once = (
@@ -72,7 +69,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
       const client = url.protocol === "https:" ? https : http;
       const req = client.request(
         url,
-        { method, headers, agent: agents[url.protocol], ...(signal ? { signal } : {}) },
+        { method, headers, agent: agents[url.protocol as "http:" | "https:"], ...(signal ? { signal } : {}) },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
