@@ -7,6 +7,7 @@ import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { readRepoFile } from "../github/installations.js";
+import { isJsonObject } from "../github/payload-field.js";
 import { tokenOctokit } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { composeLlm } from "../compose/compose-llm.js";
@@ -48,14 +49,14 @@ export async function botIdentity(
  */
 export function withInputDefaults(raw: unknown, inputs: ActionEnv["inputs"]): unknown {
   if (raw !== null && raw !== undefined && (typeof raw !== "object" || Array.isArray(raw))) return raw;
-  const config: Record<string, unknown> = { ...((raw as Record<string, unknown> | null) ?? {}) };
+  const config: Record<string, unknown> = { ...(isJsonObject(raw) ? raw : {}) };
   if (inputs.editFormat && config.edit_format === undefined) config.edit_format = inputs.editFormat;
   if (
     (inputs.trigger || inputs.label) &&
     (config.trigger === undefined ||
       (typeof config.trigger === "object" && config.trigger !== null && !Array.isArray(config.trigger)))
   ) {
-    const trigger: Record<string, unknown> = { ...((config.trigger as Record<string, unknown> | undefined) ?? {}) };
+    const trigger: Record<string, unknown> = { ...(isJsonObject(config.trigger) ? config.trigger : {}) };
     if (inputs.trigger && trigger.command === undefined) trigger.command = inputs.trigger;
     if (inputs.label && trigger.label === undefined) trigger.label = inputs.label;
     config.trigger = trigger;
@@ -66,7 +67,9 @@ export function withInputDefaults(raw: unknown, inputs: ActionEnv["inputs"]): un
 /** The config file from the default branch (as the App reads it: a branch cannot loosen its own rules); null when absent. */
 async function fetchConfig(api: GitHubClient, where: { owner: string; repo: string; path: string }): Promise<unknown> {
   const text = await readRepoFile(api, where);
-  return text === null ? null : (parseYaml(text) as unknown);
+  if (text === null) return null;
+  const parsed: unknown = parseYaml(text);
+  return parsed;
 }
 
 /**

@@ -27,6 +27,7 @@ import { createRunHandler, startJobPool } from "./run-handler.js";
 import { alive, sweepJobDirs } from "./sweep-job-dirs.js";
 import { createTriageHandler, type StoredWebhook, type TriageData } from "./triage-handler.js";
 import { triageKey } from "./triage-key.js";
+import { payloadField } from "../github/payload-field.js";
 
 export type IntakeResult = "recorded" | "duplicate" | "ignored";
 
@@ -246,9 +247,7 @@ function appHandle(env: AppEnv, state: AppState, appFn: ApplicationFunction, met
         !(env.scheduleDashboard && isDashboardEdit(event.name, event.payload))
       )
         return "ignored";
-      const installationId = Number(
-        (event.payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0,
-      );
+      const installationId = Number(payloadField(event.payload, "installation", "id") ?? 0);
       const data: StoredWebhook = event.raw !== undefined ? { id: event.id, name: event.name, raw: event.raw } : event;
       const added = await loaded().triage.enqueue({
         id: event.id,

@@ -8,6 +8,7 @@ import { githubWriteGuard } from "../github/guard-github-writes.js";
 import { rateLimitHandlers } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { rateLimitPlugin } from "../metrics/observe-rate-limit.js";
+import { isJsonObject } from "../github/payload-field.js";
 
 /**
  * Octokit's throttling as the app uses it. Probot keys each installation's client by its installation id, so one
@@ -73,8 +74,8 @@ function appOctokit(throttle: Record<string, unknown>): typeof ProbotOctokit {
   return ProbotOctokit.plugin(githubWriteGuard(processRedactor), rateLimitPlugin).defaults(
     (o: Record<string, unknown>) => ({
       ...o,
-      request: { ...(o.request as object | undefined), fetch },
-      throttle: { ...(o.throttle as object | undefined), ...throttle },
+      request: { ...(isJsonObject(o.request) ? o.request : {}), fetch },
+      throttle: { ...(isJsonObject(o.throttle) ? o.throttle : {}), ...throttle },
     }),
   );
 }

@@ -14,10 +14,11 @@ export type StoredWebhook = { id: string; name: string; raw: string } | Verified
 /** What a triage job carries: a verified webhook, or a schedule's tick (fired once per tick across replicas). */
 export type TriageData = StoredWebhook | { tick: { key: string; target: ScheduleTarget; schedule: Schedule } };
 
-export const webhookOf = (stored: StoredWebhook): { id: string; name: string; payload: unknown } =>
-  "payload" in stored
-    ? { id: stored.id, name: stored.name, payload: stored.payload }
-    : { id: stored.id, name: stored.name, payload: JSON.parse(stored.raw) as unknown };
+export function webhookOf(stored: StoredWebhook): { id: string; name: string; payload: unknown } {
+  if ("payload" in stored) return { id: stored.id, name: stored.name, payload: stored.payload };
+  const payload: unknown = JSON.parse(stored.raw);
+  return { id: stored.id, name: stored.name, payload };
+}
 
 /**
  * The triage job's handler: a schedule's tick fires it, a dashboard edit goes to the dashboard, and every other
@@ -38,6 +39,8 @@ export function createTriageHandler(deps: {
     if (isDashboardEdit(event.name, event.payload)) return deps.dashboard()?.edited(event.id, event.payload);
     if (job.attempt === 1) deps.firstAttempts.add(event.id);
     try {
+      // The delivery's signature was verified at intake, so it is one of GitHub's events, which Probot's type lists
+      // by name; its name and payload were stored as GitHub sent them and are not re-checked against that union.
       await deps.app.receive(event as Parameters<Probot["receive"]>[0]);
     } finally {
       deps.firstAttempts.delete(event.id);

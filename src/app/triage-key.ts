@@ -1,3 +1,4 @@
+import { payloadField } from "../github/payload-field.js";
 import type { VerifiedWebhook } from "../security/webhook-intake.js";
 
 /**
@@ -7,13 +8,9 @@ import type { VerifiedWebhook } from "../security/webhook-intake.js";
  * one before it wrote. A payload without a thread is keyed by its delivery.
  */
 export function triageKey(event: VerifiedWebhook): string {
-  const p = event.payload as {
-    repository?: { full_name?: unknown };
-    issue?: { number?: unknown };
-    pull_request?: { number?: unknown };
-  } | null;
-  const number = p?.issue?.number ?? p?.pull_request?.number;
-  if (typeof p?.repository?.full_name === "string" && typeof number === "number")
-    return `triage:${p.repository.full_name}#${number}`;
+  const repo = payloadField(event.payload, "repository", "full_name");
+  const number =
+    payloadField(event.payload, "issue", "number") ?? payloadField(event.payload, "pull_request", "number");
+  if (typeof repo === "string" && typeof number === "number") return `triage:${repo}#${number}`;
   return `triage:${event.id}`;
 }

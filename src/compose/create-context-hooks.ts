@@ -3,7 +3,6 @@ import type { LlmClient } from "../llm/types.js";
 import type { RunJobDeps } from "../run/run-job.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { CountTokens } from "../context/build-sources.js";
-import type { GitHubReader } from "../context/fetch/github-reader.js";
 import { collectImages } from "../context/fetch/collect-images.js";
 import { loadRunInstructions } from "../run/load-run-instructions.js";
 import { preparePrContext } from "../run/prepare-pr-context.js";
@@ -16,14 +15,14 @@ import { summaryMessages } from "../context/summarise-kept.js";
  */
 export function createContextHooks(args: {
   req: RunRequest;
-  /** The installation Octokit; it has `graphql` too. */
+  /** The installation Octokit (REST and GraphQL). */
   api: GitHubClient;
   llm: LlmClient;
   botLogin: string;
   webUrl: string;
   count: CountTokens;
 }): Pick<RunJobDeps, "prContext" | "afterRun"> {
-  const api = args.api as GitHubReader;
+  const api = args.api;
   const model = args.req.settings.weakModel ?? args.req.settings.model;
   return {
     prContext: async (req) => {

@@ -6,6 +6,7 @@ import {
   type InstructionSet,
 } from "../coder/repo-instructions.js";
 import { sanitiseCode, sanitiseText } from "./sanitise-text.js";
+import { httpStatus } from "../github/github-api.js";
 
 /** Where instruction files are read: the default branch through GitHub's API (App), or the checkout (CLI). */
 export interface InstructionSource {
@@ -128,6 +129,6 @@ export async function loadInstructions(
 }
 
 function describe(error: unknown): string {
-  const status = (error as { status?: number })?.status;
+  const status = httpStatus(error);
   return status ? `HTTP ${status}` : error instanceof Error ? error.message.slice(0, 120) : String(error);
 }

@@ -1,6 +1,6 @@
-import type { ProbotOctokit } from "probot";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, GitHubError, type GitHubFailureKind } from "./github-error.js";
+import { payloadField } from "./payload-field.js";
 
 const MUTATION = `mutation($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) { commit { oid url } }
@@ -45,13 +45,12 @@ export async function createCommitOnBranch(
   };
   // Octokit's `graphql` knows the endpoint (`/graphql`, or `/api/graphql` on GitHub Enterprise); a GraphQL error
   // comes back as a throw carrying GitHub's `errors`, read here as an answer.
-  const gql = (api as GitHubClient & Pick<ProbotOctokit, "graphql">).graphql;
   const answer: GraphqlAnswer = await callGitHub(doing, async () => {
     try {
-      return { data: await gql<NonNullable<GraphqlAnswer["data"]>>(MUTATION, { input }) };
+      return { data: await api.graphql<NonNullable<GraphqlAnswer["data"]>>(MUTATION, { input }) };
     } catch (error) {
-      const errors = (error as { errors?: unknown }).errors;
-      if (Array.isArray(errors) && errors.length > 0) return { errors: errors as NonNullable<GraphqlAnswer["errors"]> };
+      const errors: unknown = payloadField(error, "errors");
+      if (Array.isArray(errors) && errors.length > 0) return { errors: errors.map(graphqlError) };
       throw error;
     }
   });
@@ -93,16 +92,21 @@ export async function createBranchRef(api: GitHubClient, where: RepoRef, branch:
 /** `verification.verified` of a commit as GitHub reports it; null when it cannot be read (best effort). */
 async function commitVerified(api: GitHubClient, where: RepoRef, sha: string): Promise<boolean | null> {
   try {
-    const { data } = await api.request("GET /repos/{owner}/{repo}/commits/{ref}", {
-      owner: where.owner,
-      repo: where.repo,
-      ref: sha,
-    });
-    const verified = (data as { commit?: { verification?: { verified?: unknown } } }).commit?.verification?.verified;
-    return typeof verified === "boolean" ? verified : null;
+    const { data } = await api.rest.repos.getCommit({ owner: where.owner, repo: where.repo, ref: sha });
+    return data.commit.verification?.verified ?? null;
   } catch {
     return null;
   }
+}
+
+/** One entry of a GraphQL answer's `errors`, as far as it has a type and a message. */
+function graphqlError(entry: unknown): { type?: string; message?: string } {
+  const type = payloadField(entry, "type");
+  const message = payloadField(entry, "message");
+  return {
+    ...(typeof type === "string" ? { type } : {}),
+    ...(typeof message === "string" ? { message } : {}),
+  };
 }
 
 function graphqlKind(type: string | undefined): GitHubFailureKind {

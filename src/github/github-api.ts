@@ -1,5 +1,7 @@
+import { payloadField } from "./payload-field.js";
+
 /** The HTTP status of an Octokit request error, or undefined for anything else (network errors, bugs). */
 export function httpStatus(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
+  const status = payloadField(error, "status");
   return typeof status === "number" ? status : undefined;
 }

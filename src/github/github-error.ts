@@ -1,3 +1,5 @@
+import { payloadField } from "./payload-field.js";
+
 /**
  * What kind of failure a GitHub answer was, as the rest of the app needs to tell them apart: a missing resource, a
  * permission the App was not granted, a rate limit (wait and retry), a request GitHub found invalid, credentials it
@@ -42,16 +44,14 @@ const MESSAGE_CAP = 300;
  * or a "rate limit" message), otherwise a missing permission.
  */
 export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubFailure | null {
-  if (typeof error !== "object" || error === null) return null;
-  const status = (error as { status?: unknown }).status;
+  const status = payloadField(error, "status");
   if (typeof status !== "number") return null;
-  const response = (error as { response?: { headers?: Record<string, unknown>; data?: unknown } }).response;
-  const headers = response?.headers ?? {};
-  const raw = answerText(response?.data) ?? (error instanceof Error ? error.message : "");
+  const header = (name: string) => payloadField(error, "response", "headers", name);
+  const raw = answerText(payloadField(error, "response", "data")) ?? (error instanceof Error ? error.message : "");
   const githubMessage = raw.length > MESSAGE_CAP ? `${raw.slice(0, MESSAGE_CAP)}…` : raw;
-  const retryAfter = Number(headers["retry-after"]);
-  const reset = Number(headers["x-ratelimit-reset"]);
-  const exhausted = String(headers["x-ratelimit-remaining"] ?? "") === "0";
+  const retryAfter = Number(header("retry-after"));
+  const reset = Number(header("x-ratelimit-reset"));
+  const exhausted = String(header("x-ratelimit-remaining") ?? "") === "0";
   const rateLimited =
     status === 429 || (status === 403 && (exhausted || Number.isFinite(retryAfter) || /rate limit/i.test(raw)));
   if (rateLimited) {
@@ -105,18 +105,17 @@ export function isGitHubFailure(error: unknown, kind?: GitHubFailureKind): boole
  * the body has no message.
  */
 function answerText(data: unknown): string | null {
-  const body = data as { message?: unknown; errors?: unknown } | null | undefined;
-  if (typeof body?.message !== "string") return null;
-  const details = (Array.isArray(body.errors) ? body.errors : [])
-    .map((e: unknown) =>
-      typeof e === "string"
-        ? e
-        : typeof (e as { message?: unknown })?.message === "string"
-          ? (e as { message: string }).message
-          : (e as { code?: unknown })?.code,
-    )
+  const message = payloadField(data, "message");
+  if (typeof message !== "string") return null;
+  const errors = payloadField(data, "errors");
+  const details = (Array.isArray(errors) ? errors : [])
+    .map((e: unknown) => {
+      if (typeof e === "string") return e;
+      const detail = payloadField(e, "message");
+      return typeof detail === "string" ? detail : payloadField(e, "code");
+    })
     .filter((d): d is string => typeof d === "string" && d !== "");
-  return details.length ? `${body.message}: ${details.join("; ")}` : body.message;
+  return details.length ? `${message}: ${details.join("; ")}` : message;
 }
 
 function explain(f: GitHubFailure): string {

@@ -1,5 +1,6 @@
 import { httpStatus } from "./github-api.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
+import { callGitHub } from "./github-error.js";
 
 /** Largest file the check discovery reads through the API (a workflow, a manifest). */
 const MAX_FILE_CHARS = 512_000;
@@ -13,24 +14,22 @@ const MAX_FILE_CHARS = 512_000;
 export function createGitHubRepoReader(api: GitHubClient, where: RepoRef & { ref: string }) {
   const files = new Map<string, Promise<string | null>>();
   const dirs = new Map<string, Promise<string[]>>();
-  const route = "GET /repos/{owner}/{repo}/contents/{path}";
+  const at = `${where.owner}/${where.repo}@${where.ref}`;
+  const absent =
+    <T>(value: T) =>
+    (error: unknown) => {
+      if (httpStatus(error) === 404) return value;
+      throw error;
+    };
   return {
     list(dir: string): Promise<string[]> {
       let p = dirs.get(dir);
       if (!p) {
-        p = api
-          .request(route, { owner: where.owner, repo: where.repo, path: dir, ref: where.ref })
-          .then((res) => {
-            const data: unknown = res.data;
-            if (!Array.isArray(data)) return [];
-            return data.flatMap((e: { name?: unknown; type?: unknown }) =>
-              typeof e.name === "string" ? [e.type === "dir" ? `${e.name}/` : e.name] : [],
-            );
-          })
-          .catch((error: unknown) => {
-            if (httpStatus(error) === 404) return [];
-            throw error;
-          });
+        p = callGitHub(`Listing ${dir} of ${at}`, () =>
+          api.rest.repos.getContent({ owner: where.owner, repo: where.repo, path: dir, ref: where.ref }),
+        )
+          .then(({ data }) => (Array.isArray(data) ? data.map((e) => (e.type === "dir" ? `${e.name}/` : e.name)) : []))
+          .catch(absent<string[]>([]));
         dirs.set(dir, p);
       }
       return p;
@@ -38,16 +37,21 @@ export function createGitHubRepoReader(api: GitHubClient, where: RepoRef & { ref
     read(path: string): Promise<string | null> {
       let p = files.get(path);
       if (!p) {
-        p = api
-          .request(route, { owner: where.owner, repo: where.repo, path, ref: where.ref, mediaType: { format: "raw" } })
-          .then((res) => {
-            const data: unknown = res.data;
-            return typeof data === "string" && data.length <= MAX_FILE_CHARS ? data : null;
+        p = callGitHub(`Reading ${path} of ${at}`, () =>
+          api.rest.repos.getContent({
+            owner: where.owner,
+            repo: where.repo,
+            path,
+            ref: where.ref,
+            mediaType: { format: "raw" },
+          }),
+        )
+          .then(({ data }) => {
+            // With the raw media type GitHub answers the file's text; the typed response describes the JSON form.
+            const text: unknown = data;
+            return typeof text === "string" && text.length <= MAX_FILE_CHARS ? text : null;
           })
-          .catch((error: unknown) => {
-            if (httpStatus(error) === 404) return null;
-            throw error;
-          });
+          .catch(absent<string | null>(null));
         files.set(path, p);
       }
       return p;

@@ -1,5 +1,6 @@
 import { capMarkdown, COMMENT_LIMIT } from "./cap-markdown.js";
 import { redactDeep, type SecretRedactor } from "../security/redact-secrets.js";
+import { isJsonObject, payloadField } from "./payload-field.js";
 
 /** Request fields that carry text we write to GitHub: comment/issue/PR bodies, titles, Check Run output, commit messages. */
 const TEXT_FIELDS = ["body", "title", "summary", "text", "output", "message"] as const;
@@ -19,8 +20,8 @@ export function guardWriteParams(params: Record<string, unknown>, redactor: Secr
     out[field] = redactDeep(out[field], redactor.redact);
   }
   if (typeof out.body === "string" && out.body.length > COMMENT_LIMIT - 1_000) out.body = capMarkdown(out.body);
-  const output = out.output as { summary?: unknown; text?: unknown } | undefined;
-  if (output && typeof output === "object") {
+  const output = out.output;
+  if (isJsonObject(output)) {
     out.output = {
       ...output,
       ...(typeof output.summary === "string" ? { summary: capText(output.summary, CHECK_OUTPUT_LIMIT) } : {}),
@@ -56,7 +57,8 @@ export function githubWriteGuard(redactor: SecretRedactor) {
     });
     octokit.hook.after("request", (response, options) => {
       if (typeof options.url === "string" && /\/access_tokens$/.test(options.url)) {
-        redactor.add((response.data as { token?: string } | undefined)?.token);
+        const token = payloadField(response.data, "token");
+        redactor.add(typeof token === "string" ? token : undefined);
       }
     });
   };

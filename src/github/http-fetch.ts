@@ -37,12 +37,12 @@ export function warmHttpFetch(): void {
 const MAX_REDIRECTS = 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-const inflate = {
+const inflate: Partial<Record<string, (b: Buffer) => Promise<Buffer>>> = {
   gzip: promisify(zlib.gunzip),
   "x-gzip": promisify(zlib.gunzip),
   deflate: promisify(zlib.inflate),
   br: promisify(zlib.brotliDecompress),
-} as Record<string, (b: Buffer) => Promise<Buffer>>;
+};
 
 /**
  * `fetch` for Octokit over `node:http(s)` with keep-alive agents: the answer is read whole and handed back as a
@@ -50,7 +50,8 @@ const inflate = {
  * request cloning and per-request dispatch: in a webhook storm, triage spent a quarter of the app's main thread in
  * it. What Octokit relies on behaves as `fetch`'s does: redirects are followed (a cross-origin one drops the
  * `authorization` header), `gzip`/`deflate`/`br` answers are decoded, an abort rejects with an `AbortError`, a
- * network failure rejects with a `TypeError` whose `cause` is the socket's error.
+ * network failure rejects with a `TypeError` whose `cause` is the socket's error. (The function is cast to
+ * `typeof fetch`, whose static members, such as `preconnect`, nobody calls.)
  */
 export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
@@ -99,7 +100,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
   return (async (input: string | URL | Request, init: HttpFetchInit = {}) => {
     const body = init.body ?? undefined;
     if (input instanceof Request || (body !== undefined && typeof body !== "string" && !Buffer.isBuffer(body))) {
-      return fallback(input, init as RequestInit);
+      return fallback(input, init as RequestInit); // our init is the part of RequestInit Octokit fills
     }
     let url = new URL(String(input));
     let method = (init.method ?? "GET").toUpperCase();

@@ -1,5 +1,7 @@
+import type { components } from "@octokit/openapi-types";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub } from "./github-error.js";
+import { readPages } from "./read-pages.js";
 
 export interface IssueRef {
   number: number;
@@ -66,4 +68,21 @@ export async function updateIssueBody(
   await callGitHub(`Updating issue ${args.owner}/${args.repo}#${args.number}`, () =>
     api.rest.issues.update({ owner: args.owner, repo: args.repo, issue_number: args.number, body: args.body }),
   );
+}
+
+/** A comment of an issue's or pull request's conversation (`GET /repos/{owner}/{repo}/issues/{issue_number}/comments`). */
+export type IssueCommentData = components["schemas"]["issue-comment"];
+
+/** The conversation of an issue or PR, oldest first (100 a page, up to `maxPages` pages). */
+export async function listIssueComments(
+  api: GitHubClient,
+  args: RepoRef & { number: number; maxPages: number },
+): Promise<{ items: IssueCommentData[]; truncated: boolean }> {
+  const pages = api.paginate.iterator(api.rest.issues.listComments, {
+    owner: args.owner,
+    repo: args.repo,
+    issue_number: args.number,
+    per_page: 100,
+  });
+  return readPages(`Listing the comments of ${args.owner}/${args.repo}#${args.number}`, pages, args.maxPages);
 }

@@ -1,3 +1,5 @@
+import { payloadField } from "./payload-field.js";
+
 /** Hidden markers that let the bot find its own comments and state again (state lives in GitHub, not a database). */
 export const runMarker = (jobId: string) => `<!-- aider-bot:run:${jobId} -->`;
 export const unauthorizedMarker = (login: string) => `<!-- aider-bot:unauthorized:${login.toLowerCase()} -->`;
@@ -32,12 +34,16 @@ export type StoredMode =
 
 /** `mode` as read from a marker: anything but a well-formed mode is no mode (the request runs as a plain one). */
 function storedMode(mode: unknown): StoredMode | undefined {
-  const m = mode as { kind?: unknown; threads?: unknown; extra?: unknown } | null | undefined;
-  if (!m || typeof m.extra !== "string") return undefined;
-  if (m.kind === "fix-ci") return { kind: "fix-ci", extra: m.extra };
-  if (m.kind === "address-reviews" && Array.isArray(m.threads) && m.threads.every((t) => typeof t === "string"))
-    return { kind: "address-reviews", threads: m.threads as string[], extra: m.extra };
-  return undefined;
+  const [kind, threads, extra] = [
+    payloadField(mode, "kind"),
+    payloadField(mode, "threads"),
+    payloadField(mode, "extra"),
+  ];
+  if (typeof extra !== "string") return undefined;
+  if (kind === "fix-ci") return { kind: "fix-ci", extra };
+  if (kind !== "address-reviews" || !Array.isArray(threads)) return undefined;
+  const ids = threads.filter((t): t is string => typeof t === "string");
+  return ids.length === threads.length ? { kind: "address-reviews", threads: ids, extra } : undefined;
 }
 
 /**

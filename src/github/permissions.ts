@@ -3,22 +3,17 @@ import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, isGitHubFailure } from "./github-error.js";
 
 /** GitHub's repository roles that are also our permission scale (custom roles are mapped to their base). */
-const KNOWN: ReadonlySet<string> = new Set<Permission | "none">([
-  "none",
-  "read",
-  "triage",
-  "write",
-  "maintain",
-  "admin",
-]);
+const KNOWN: readonly (Permission | "none")[] = ["none", "read", "triage", "write", "maintain", "admin"];
+
+const isKnown = (role: string): role is Permission | "none" => KNOWN.some((k) => k === role);
 
 /** Map the API's answer (`permission` plus the finer `role_name`) to our permission scale (pure). */
 export function permissionFromApi(data: { permission?: string; role_name?: string }): Permission | "none" {
   const role = data.role_name ?? data.permission ?? "none";
-  if (KNOWN.has(role)) return role as Permission | "none";
+  if (isKnown(role)) return role;
   // Custom roles report their base permission in `permission`.
   const base = data.permission ?? "none";
-  return KNOWN.has(base) ? (base as Permission | "none") : "none";
+  return isKnown(base) ? base : "none";
 }
 
 /**

@@ -1,5 +1,7 @@
+import type { components } from "@octokit/openapi-types";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, GitHubError, isGitHubFailure } from "./github-error.js";
+import { readPages } from "./read-pages.js";
 
 export interface PullRequestRef {
   number: number;
@@ -167,4 +169,47 @@ export async function requestReview(
     // A requester who cannot be asked (not a collaborator, or the PR's author) is not a failed run.
     if (!isGitHubFailure(error, "validation")) throw error;
   }
+}
+
+/** A changed file of a pull request (`GET /repos/{owner}/{repo}/pulls/{pull_number}/files`). */
+export type PullRequestFileData = components["schemas"]["diff-entry"];
+
+/** A PR's changed files with their patches (100 a page, up to `maxPages` pages; GitHub lists at most 3,000). */
+export async function listPullRequestFiles(
+  api: GitHubClient,
+  args: RepoRef & { pullNumber: number; maxPages: number },
+): Promise<{ items: PullRequestFileData[]; truncated: boolean }> {
+  const pages = api.paginate.iterator(api.rest.pulls.listFiles, {
+    owner: args.owner,
+    repo: args.repo,
+    pull_number: args.pullNumber,
+    per_page: 100,
+  });
+  return readPages(`Listing the files of ${args.owner}/${args.repo}#${args.pullNumber}`, pages, args.maxPages);
+}
+
+const CLOSING = `query($owner: String!, $repo: String!, $number: Int!) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) { closingIssuesReferences(first: 10) { nodes { number title body } } }
+  }
+}`;
+
+/** An issue a pull request closes, as the GraphQL query above returns it. */
+export interface ClosingIssueData {
+  number: number;
+  title: string;
+  body: string | null;
+}
+
+/** The (first 10) issues a PR closes when merged ("Fixes #12", or linked in the sidebar); GraphQL only. */
+export async function listClosingIssues(
+  api: GitHubClient,
+  args: RepoRef & { pullNumber: number },
+): Promise<ClosingIssueData[]> {
+  const data = await callGitHub(`Reading the issues ${args.owner}/${args.repo}#${args.pullNumber} closes`, () =>
+    api.graphql<{
+      repository: { pullRequest: { closingIssuesReferences: { nodes: ClosingIssueData[] } } | null } | null;
+    }>(CLOSING, { owner: args.owner, repo: args.repo, number: args.pullNumber }),
+  );
+  return data.repository?.pullRequest?.closingIssuesReferences.nodes ?? [];
 }

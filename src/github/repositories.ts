@@ -30,3 +30,28 @@ export async function getUserId(api: GitHubClient, username: string): Promise<nu
   );
   return data.id;
 }
+
+/** A file of a branch's tree: its path and size in bytes. */
+export interface TreeFile {
+  path: string;
+  size?: number;
+}
+
+/**
+ * Every file (blob) of a branch, from the git tree API in one request. GitHub caps a recursive tree (100,000 entries
+ * or 7 MB) and says so: `truncated` is then true and the list is partial.
+ */
+export async function listBranchFiles(
+  api: GitHubClient,
+  args: RepoRef & { branch: string },
+): Promise<{ files: TreeFile[]; truncated: boolean }> {
+  const { data } = await callGitHub(`Listing the files of ${args.owner}/${args.repo} branch ${args.branch}`, () =>
+    api.rest.git.getTree({ owner: args.owner, repo: args.repo, tree_sha: args.branch, recursive: "1" }),
+  );
+  return {
+    files: data.tree
+      .filter((e) => e.type === "blob" && e.path)
+      .map((e) => ({ path: e.path, ...(e.size !== undefined ? { size: e.size } : {}) })),
+    truncated: data.truncated === true,
+  };
+}

@@ -1,4 +1,5 @@
 import { Octokit } from "@octokit/core";
+import { payloadField } from "./payload-field.js";
 import { enterpriseCompatibility } from "@octokit/plugin-enterprise-compatibility";
 import { paginateRest } from "@octokit/plugin-paginate-rest";
 import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
@@ -29,15 +30,13 @@ export function rateLimitHandlers(log: { warn(obj: object, msg: string): void })
 
 /** A debug line per GitHub call: method, URL and status, never the request's body. */
 function requestLogging(octokit: Octokit): void {
-  const line = (options: Record<string, unknown>, status: unknown) => {
-    const { method, url } = octokit.request.endpoint.parse(
-      options as Parameters<typeof octokit.request.endpoint.parse>[0],
-    );
+  const line = (options: Parameters<typeof octokit.request.endpoint.parse>[0], status: unknown) => {
+    const { method, url } = octokit.request.endpoint.parse(options);
     octokit.log.debug(`GitHub request: ${method} ${url} - ${String(status)}`);
   };
   octokit.hook.after("request", (response, options) => line(options, response.status));
   octokit.hook.error("request", (error, options) => {
-    line(options, (error as { status?: unknown }).status ?? "failed");
+    line(options, payloadField(error, "status") ?? "failed");
     throw error;
   });
 }

@@ -1,12 +1,14 @@
 import { threadReplyMarker } from "../github/markers.js";
 import type { RunOutcome } from "../run/run-outcome.js";
-import type { GitHubReader, RepoRef } from "../context/fetch/github-reader.js";
-import { replyInThread, resolveReviewThread } from "../context/fetch/review-threads.js";
+import { replyInThread } from "../context/fetch/review-threads.js";
+import { httpStatus } from "../github/github-api.js";
+import type { GitHubClient, RepoRef } from "../github/github-client.js";
+import { resolveReviewThread } from "../github/review-threads.js";
 import type { ReviewThread } from "../context/pr-data.js";
 import { readThreadReplies, renderThreadReply } from "../context/review-request.js";
 
 export interface ThreadRepliesArgs {
-  api: GitHubReader;
+  api: GitHubClient;
   where: RepoRef;
   pull: number;
   threads: readonly ReviewThread[];
@@ -77,6 +79,6 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
 }
 
 function describe(error: unknown): string {
-  const status = (error as { status?: unknown })?.status;
-  return typeof status === "number" ? `HTTP ${status}` : error instanceof Error ? error.message : String(error);
+  const status = httpStatus(error);
+  return status !== undefined ? `HTTP ${status}` : error instanceof Error ? error.message : String(error);
 }

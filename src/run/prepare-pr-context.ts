@@ -1,10 +1,10 @@
+import type { GitHubClient } from "../github/github-client.js";
 import { fail } from "../result.js";
 import type { RunRequest } from "./run-request.js";
 import { allocateContext } from "../context/allocate-context.js";
 import type { CountTokens } from "../context/build-sources.js";
 import { fixCiRequest } from "../context/ci-request.js";
 import { collectContext, type CollectedContext } from "../context/fetch/collect-context.js";
-import type { GitHubReader } from "../context/fetch/github-reader.js";
 import type { ReviewThread } from "../context/pr-data.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../config/context-budget.js";
 import { renderContextBlocks, renderContextDetails } from "../context/render-context.js";
@@ -41,7 +41,7 @@ export interface PreparedContext {
 }
 
 export interface PrepareDeps {
-  api: GitHubReader;
+  api: GitHubClient;
   botLogin: string;
   /** e.g. https://github.com (links in notes). */
   webUrl: string;

@@ -1,3 +1,4 @@
+import { payloadField } from "../github/payload-field.js";
 import { getPullRequest } from "../github/pull-request.js";
 import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import { ensureComment } from "../github/ensure-comment.js";
@@ -21,16 +22,29 @@ export const autofixStopMarker = (pull: number) => `<!-- aider-bot:autofix-stop:
 
 /** The fields of a `check_suite` payload this triage reads (beyond {@link readCheckSuite}'s). */
 interface SuitePayload {
-  action?: string;
-  repository?: {
-    name?: string;
-    owner?: { login?: string };
-    clone_url?: string;
-    html_url?: string;
-    default_branch?: string;
+  action: unknown;
+  owner: unknown;
+  repo: unknown;
+  appSlug: unknown;
+  cloneUrl: string;
+  htmlUrl: string;
+  defaultBranch: string;
+  installationId: number;
+}
+
+/** {@link SuitePayload} read off the (unverified) payload; missing fields stay empty, as GitHub may leave them out. */
+function readSuitePayload(payload: unknown): SuitePayload {
+  const at = (...path: string[]) => payloadField(payload, ...path);
+  return {
+    action: at("action"),
+    owner: at("repository", "owner", "login"),
+    repo: at("repository", "name"),
+    appSlug: at("check_suite", "app", "slug"),
+    cloneUrl: String(at("repository", "clone_url") ?? ""),
+    htmlUrl: String(at("repository", "html_url") ?? ""),
+    defaultBranch: String(at("repository", "default_branch") ?? "main"),
+    installationId: Number(at("installation", "id") ?? 0),
   };
-  installation?: { id?: number };
-  check_suite?: { app?: { slug?: string } };
 }
 
 /** A failed suite on a repository that opted in, with what the later steps read. */
@@ -92,15 +106,14 @@ type Step<T> = { ok: true; value: T } | { ok: false; reason: string };
 /** The suite, if it failed on an open PR of a repository whose (default-branch) config turns `ci.autofix` on. */
 async function readFailedSuite(ctx: EventContext): Promise<Step<FailedSuite>> {
   const no = (reason: string): Step<FailedSuite> => ({ ok: false, reason });
-  const payload = ctx.payload as SuitePayload;
-  if (payload.action !== "completed") return no(`check_suite.${payload.action} is not handled`);
+  const payload = readSuitePayload(ctx.payload);
+  if (payload.action !== "completed") return no(`check_suite.${String(payload.action)} is not handled`);
   const suite = readCheckSuite(ctx.payload);
   if (!suite) return no("no check suite in payload");
   if (!suite.conclusion || !FAILED.has(suite.conclusion))
     return no(`check suite concluded ${suite.conclusion ?? "without a conclusion"}`);
-  const owner = payload.repository?.owner?.login;
-  const repo = payload.repository?.name;
-  if (!owner || !repo) return no("no repository in payload");
+  const { owner, repo } = payload;
+  if (typeof owner !== "string" || typeof repo !== "string" || !owner || !repo) return no("no repository in payload");
   let raw: unknown;
   try {
     raw = await ctx.loadConfig();
@@ -121,8 +134,9 @@ async function readFailedSuite(ctx: EventContext): Promise<Step<FailedSuite>> {
  * known from the payload's app slug too (`<slug>[bot]` is the bot's login).
  */
 async function suiteAppIdOfBot(failed: FailedSuite, services: AppServices, botLogin: string): Promise<number> {
-  const slug = failed.payload.check_suite?.app?.slug;
-  if (slug !== undefined && `${slug}[bot]`.toLowerCase() === botLogin.toLowerCase()) return failed.suite.suiteAppId;
+  const slug = failed.payload.appSlug;
+  if (slug !== undefined && `${String(slug)}[bot]`.toLowerCase() === botLogin.toLowerCase())
+    return failed.suite.suiteAppId;
   return (await services.botAppId?.()) ?? -1;
 }
 
@@ -145,7 +159,7 @@ async function buildFixRequest(
     extra: "",
     autofix: { round: args.round, maxRounds: config.ci.max_rounds, sha: suite.headSha },
   };
-  const cloneUrl = String(payload.repository?.clone_url ?? "");
+  const cloneUrl = payload.cloneUrl;
   const description = `${pr.title ?? ""}\n\n${pr.body ?? ""}`.trim();
   return {
     ok: true,
@@ -155,9 +169,9 @@ async function buildFixRequest(
       deliveryId: ctx.id,
       owner,
       repo,
-      installationId: Number(payload.installation?.id ?? 0),
+      installationId: payload.installationId,
       cloneUrl,
-      defaultBranch: String(payload.repository?.default_branch ?? "main"),
+      defaultBranch: payload.defaultBranch,
       target: {
         kind: "pull-request",
         number: pull,
@@ -202,7 +216,7 @@ async function enqueueFix(
     req: request,
     statusCommentId,
     reactTo: { kind: "issue", number: pull },
-    webUrl: String(failed.payload.repository?.html_url ?? ""),
+    webUrl: failed.payload.htmlUrl,
     command: failed.config.trigger.command,
   };
   const queued = await services.runs.enqueue({

@@ -1,4 +1,5 @@
 import type { PriorRun } from "../context/pr-data.js";
+import { isJsonObject, payloadField } from "../github/payload-field.js";
 
 /** The facts of a `check_suite.completed` payload that {@link decideAutofix} needs (pure; tolerant of missing fields). */
 export interface CheckSuiteFacts {
@@ -10,28 +11,23 @@ export interface CheckSuiteFacts {
 }
 
 export function readCheckSuite(payload: unknown): CheckSuiteFacts | null {
-  const suite = (payload as { check_suite?: Record<string, unknown> } | null)?.check_suite;
-  if (!suite || typeof suite.head_sha !== "string") return null;
-  const repoId = (payload as { repository?: { id?: unknown } }).repository?.id;
-  const prs = Array.isArray(suite.pull_requests)
-    ? (suite.pull_requests as {
-        number?: unknown;
-        head?: { sha?: unknown; repo?: { id?: unknown } };
-        base?: { repo?: { id?: unknown } };
-      }[])
-    : [];
+  const suite = payloadField(payload, "check_suite");
+  if (!isJsonObject(suite)) return null;
+  const headSha = suite.head_sha;
+  if (typeof headSha !== "string") return null;
+  const repoId = payloadField(payload, "repository", "id");
+  const prs: unknown[] = Array.isArray(suite.pull_requests) ? suite.pull_requests : [];
   return {
     conclusion: typeof suite.conclusion === "string" ? suite.conclusion : null,
-    headSha: suite.head_sha,
-    suiteAppId: Number((suite.app as { id?: unknown } | undefined)?.id ?? 0),
-    pullNumbers: prs
-      .filter(
-        (p) =>
-          typeof p.number === "number" &&
-          p.head?.sha === suite.head_sha &&
-          (repoId === undefined || p.base?.repo?.id === repoId),
-      )
-      .map((p) => p.number as number),
+    headSha,
+    suiteAppId: Number(payloadField(suite, "app", "id") ?? 0),
+    pullNumbers: prs.flatMap((p) => {
+      const number = payloadField(p, "number");
+      const ours =
+        payloadField(p, "head", "sha") === headSha &&
+        (repoId === undefined || payloadField(p, "base", "repo", "id") === repoId);
+      return typeof number === "number" && ours ? [number] : [];
+    }),
   };
 }
 

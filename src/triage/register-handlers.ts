@@ -1,4 +1,5 @@
 import type { Probot } from "probot";
+import { payloadField } from "../github/payload-field.js";
 import type { AppServices, HandleResult } from "./event-context.js";
 import { triageEvent } from "./triage-event.js";
 
@@ -16,10 +17,11 @@ export const HANDLED_EVENTS = [
 
 /** Whether the receiver should record a delivery of this event for triage. */
 export function isHandledEvent(name: string, payload: unknown): boolean {
-  const action = (payload as { action?: unknown } | null)?.action;
+  const action = payloadField(payload, "action");
   // Every comment edit of every installed repository arrives: only an edit of a plan comment can mean anything.
   if (name === "issue_comment" && action === "edited") return isPlanEdit(payload);
-  return (HANDLED_EVENTS as readonly string[]).includes(`${name}.${typeof action === "string" ? action : ""}`);
+  const key = `${name}.${typeof action === "string" ? action : ""}`;
+  return HANDLED_EVENTS.some((handled) => handled === key);
 }
 
 /**
@@ -54,10 +56,10 @@ export function registerHandlers(
 
 /** Whether an `issue_comment.edited` payload edits a comment holding a plan (the approve box lives there). */
 function isPlanEdit(payload: unknown): boolean {
-  const p = payload as { comment?: { body?: unknown }; changes?: { body?: { from?: unknown } } } | null;
+  const body = payloadField(payload, "comment", "body");
   return (
-    typeof p?.comment?.body === "string" &&
-    p.comment.body.includes("<!-- aider-bot:plan:") &&
-    typeof p.changes?.body?.from === "string"
+    typeof body === "string" &&
+    body.includes("<!-- aider-bot:plan:") &&
+    typeof payloadField(payload, "changes", "body", "from") === "string"
   );
 }

@@ -1,6 +1,7 @@
 import { createComment, readCommentBody } from "../github/ensure-comment.js";
 import { getPullRequest } from "../github/pull-request.js";
 import { getCommitSha } from "../github/repositories.js";
+import { payloadField } from "../github/payload-field.js";
 import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
@@ -194,7 +195,7 @@ function shared<T>(services: AppServices, key: string, read: () => Promise<T>): 
 
 /** Probot's `context.config` result as a validated config; a file that is not even YAML is a problem too. */
 async function loadConfig(ctx: EventContext, services: AppServices): Promise<ConfigResult> {
-  const repo = (ctx.payload as { repository?: { full_name?: unknown } } | null)?.repository?.full_name;
+  const repo = payloadField(ctx.payload, "repository", "full_name");
   try {
     return parseRepoConfig(
       await (typeof repo === "string" ? shared(services, `config:${repo}`, ctx.loadConfig) : ctx.loadConfig()),

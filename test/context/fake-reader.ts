@@ -1,4 +1,4 @@
-import type { GitHubReader } from "../../src/context/fetch/github-reader.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
 import { testOctokit } from "../helpers/test-octokit.js";
 
 /** A GitHub error as Octokit throws it (with `status`). */
@@ -8,7 +8,7 @@ export const httpError = (status: number, message = "Resource not accessible by 
 type Answer = unknown | ((params: Record<string, unknown>) => unknown);
 
 /**
- * A {@link GitHubReader} answering REST routes (by Octokit route string) and GraphQL operations (by a word of the
+ * A {@link GitHubClient} answering REST routes (by Octokit route string) and GraphQL operations (by a word of the
  * query) from tables; an Error value is thrown. Records every call, so tests can assert on what was (not) read.
  */
 export function fakeReader(rest: Record<string, Answer>, graphql: Record<string, Answer> = {}) {
@@ -60,6 +60,6 @@ export function fakeReader(rest: Record<string, Answer>, graphql: Record<string,
     const data = answer(rest[route], params);
     return { status: 200, url, headers: {}, data: page > 1 && Array.isArray(data) ? [] : data } as never;
   });
-  const api = octokit as unknown as GitHubReader;
+  const api = octokit as unknown as GitHubClient;
   return { api, calls };
 }

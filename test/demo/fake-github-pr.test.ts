@@ -1,8 +1,9 @@
 import { Octokit } from "@octokit/rest";
 import { allocateContext } from "../../src/context/allocate-context.js";
 import { collectContext } from "../../src/context/fetch/collect-context.js";
-import type { GitHubReader } from "../../src/context/fetch/github-reader.js";
-import { replyInThread, resolveReviewThread } from "../../src/context/fetch/review-threads.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { replyInThread } from "../../src/context/fetch/review-threads.js";
+import { resolveReviewThread } from "../../src/github/review-threads.js";
 import { renderContextBlocks, renderContextSummary } from "../../src/context/render-context.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../src/demo/fake-pr-state.js";
@@ -90,7 +91,7 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
       baseUrl: fake.apiUrl,
       auth: "t",
       log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    }) as unknown as GitHubReader;
+    }) as unknown as GitHubClient;
     return { repo, pr, issue, t1, t2, head: head!.sha, checkId, api };
   }
 

@@ -7,6 +7,7 @@ import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/sc
 import type { LastRun } from "./dashboard-body.js";
 import { handleDashboardEdit } from "./handle-dashboard-edit.js";
 import { syncDashboard } from "./sync-dashboard.js";
+import { payloadField } from "../../github/payload-field.js";
 
 export interface DashboardService {
   /** After a schedule sync: every repository with schedules has its dashboard, with next runs up to date. */
@@ -96,7 +97,7 @@ export function createDashboardService(deps: {
       }
     },
     async edited(deliveryId, payload) {
-      const installationId = Number((payload as { installation?: { id?: unknown } } | null)?.installation?.id ?? 0);
+      const installationId = Number(payloadField(payload, "installation", "id") ?? 0);
       const api = await deps.installationApi(installationId);
       await handleDashboardEdit(deliveryId, payload, {
         api,

@@ -4,35 +4,62 @@ import type { RepoConfig } from "../../config/repo-config.js";
 import { ensureComment } from "../../github/ensure-comment.js";
 import type { GitHubClient } from "../../github/github-client.js";
 import { getIssueBody } from "../../github/issues.js";
+import { payloadField } from "../../github/payload-field.js";
 import { lookupPermission } from "../../github/permissions.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, newlyTicked, tickedKeys } from "./dashboard-body.js";
 
-interface EditPayload {
-  action?: string;
-  issue?: { number?: number; body?: string | null; user?: { login?: string }; pull_request?: unknown };
-  changes?: { body?: { from?: string | null } };
-  sender?: { login?: string; type?: string };
-  repository?: {
-    name?: string;
-    owner?: { login?: string };
-    default_branch?: string;
-    clone_url?: string;
-    html_url?: string;
-    language?: string | null;
+/** The fields of an `issues.edited` payload (unverified until here) that "Run now" reads; absent ones stay absent. */
+interface EditFacts {
+  owner?: string;
+  repo?: string;
+  number?: number;
+  /** Who opened the issue: only the bot's own dashboard counts. */
+  author?: string;
+  /** The issue's body after the edit, and before it (`changes.body.from`). */
+  body: string;
+  before: string;
+  sender: string;
+  senderType?: string;
+  installationId: number;
+  defaultBranch: string;
+  cloneUrl: string;
+  webUrl?: string;
+  language?: string;
+}
+
+function readEdit(payload: unknown): EditFacts {
+  const text = (...path: string[]) => {
+    const v = payloadField(payload, ...path);
+    return typeof v === "string" ? v : undefined;
   };
-  installation?: { id?: number };
+  const number = payloadField(payload, "issue", "number");
+  const installationId = payloadField(payload, "installation", "id");
+  return {
+    owner: text("repository", "owner", "login"),
+    repo: text("repository", "name"),
+    number: typeof number === "number" ? number : undefined,
+    author: text("issue", "user", "login"),
+    body: text("issue", "body") ?? "",
+    before: text("changes", "body", "from") ?? "",
+    sender: text("sender", "login") ?? "",
+    senderType: text("sender", "type"),
+    installationId: typeof installationId === "number" ? installationId : 0,
+    defaultBranch: text("repository", "default_branch") ?? "main",
+    cloneUrl: text("repository", "clone_url") ?? "",
+    webUrl: text("repository", "html_url"),
+    language: text("repository", "language"),
+  };
 }
 
 /** Whether a delivery is an edit of a dashboard issue's body (what the receiver records besides commands). */
 export function isDashboardEdit(name: string, payload: unknown): boolean {
-  const p = payload as EditPayload | null;
   return (
     name === "issues" &&
-    p?.action === "edited" &&
-    p.changes?.body !== undefined &&
-    !p.issue?.pull_request &&
-    (p.issue?.body ?? "").includes(DASHBOARD_MARKER)
+    payloadField(payload, "action") === "edited" &&
+    payloadField(payload, "changes", "body") !== undefined &&
+    !payloadField(payload, "issue", "pull_request") &&
+    readEdit(payload).body.includes(DASHBOARD_MARKER)
   );
 }
 
@@ -65,13 +92,11 @@ export async function handleDashboardEdit(
   payload: unknown,
   deps: DashboardEditDeps,
 ): Promise<{ started: string[] }> {
-  const p = payload as EditPayload;
-  const owner = p.repository?.owner?.login;
-  const repo = p.repository?.name;
-  const number = p.issue?.number;
-  const login = p.sender?.login ?? "";
-  if (!owner || !repo || !number || p.issue?.user?.login !== deps.botLogin) return { started: [] };
-  const asked = newlyTicked(p.changes?.body?.from ?? "", p.issue?.body ?? "");
+  const p = readEdit(payload);
+  const { owner, repo, number } = p;
+  const login = p.sender;
+  if (!owner || !repo || !number || p.author !== deps.botLogin) return { started: [] };
+  const asked = newlyTicked(p.before, p.body);
   if (asked.length === 0) return { started: [] };
   const config = await deps.loadConfig(owner, repo);
   if (!config) {
@@ -79,19 +104,18 @@ export async function handleDashboardEdit(
     return { started: [] };
   }
   const target: ScheduleTarget = {
-    installationId: p.installation?.id ?? 0,
+    installationId: p.installationId,
     owner,
     repo,
-    defaultBranch: p.repository?.default_branch ?? "main",
-    cloneUrl: p.repository?.clone_url ?? "",
-    ...(p.repository?.html_url ? { webUrl: p.repository.html_url } : {}),
-    ...(typeof p.repository?.language === "string" && p.repository.language ? { language: p.repository.language } : {}),
+    defaultBranch: p.defaultBranch,
+    cloneUrl: p.cloneUrl,
+    ...(p.webUrl ? { webUrl: p.webUrl } : {}),
+    ...(p.language ? { language: p.language } : {}),
     config,
   };
-  const permission =
-    p.sender?.type === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
+  const permission = p.senderType === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
   const decision = authorize({
-    sender: { login, type: p.sender?.type ?? "User" },
+    sender: { login, type: p.senderType ?? "User" },
     verb: "run",
     permission,
     selfLogin: deps.botLogin,

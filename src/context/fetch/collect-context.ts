@@ -1,3 +1,4 @@
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import { fail, ok, type Result } from "../../result.js";
 import {
   checksSource,
@@ -15,7 +16,7 @@ import { fetchFailingChecks } from "./fetch-failing-checks.js";
 import { fetchIssueComments, priorRunsFrom } from "./fetch-issue-comments.js";
 import { fetchJobLog } from "./fetch-job-log.js";
 import { fetchPrFiles } from "./fetch-pr-files.js";
-import { describeFailure, type GitHubReader, type RepoRef } from "./github-reader.js";
+import { describeFailure } from "./describe-failure.js";
 import { fetchReviewThreads } from "./review-threads.js";
 
 export interface CollectArgs {
@@ -51,7 +52,7 @@ export interface CollectedContext {
  * Read every context source of an issue or PR, each on its own: a source that fails (missing permission, API error)
  * becomes an "unavailable" note and the others still go in, so a run degrades instead of failing.
  */
-export async function collectContext(api: GitHubReader, a: CollectArgs, count: CountTokens): Promise<CollectedContext> {
+export async function collectContext(api: GitHubClient, a: CollectArgs, count: CountTokens): Promise<CollectedContext> {
   const page = `${a.webUrl}/${a.where.owner}/${a.where.repo}/${a.isPullRequest ? "pull" : "issues"}/${a.number}`;
   const guard = async <T>(what: string, f: () => Promise<T>): Promise<Result<T, "unavailable">> => {
     try {

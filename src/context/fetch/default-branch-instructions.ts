@@ -1,7 +1,7 @@
-import type { GitHubClient } from "../../github/github-client.js";
-import { httpStatus } from "../../github/github-api.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { readRepoFile } from "../../github/installations.js";
+import { listBranchFiles } from "../../github/repositories.js";
 import type { InstructionSource } from "../load-instructions.js";
-import type { RepoRef } from "./github-reader.js";
 
 /**
  * Instruction files from the repository's DEFAULT branch through GitHub's API, as `.github/aider.yml` is read: never
@@ -12,32 +12,9 @@ import type { RepoRef } from "./github-reader.js";
 export function defaultBranchInstructions(api: GitHubClient, where: RepoRef, branch: string): InstructionSource {
   return {
     async list() {
-      const { data } = await api.request("GET /repos/{owner}/{repo}/git/trees/{tree_sha}", {
-        ...where,
-        tree_sha: branch,
-        recursive: "1",
-      });
-      const tree = data as { tree: { path?: string; type?: string; size?: number }[]; truncated?: boolean };
-      return {
-        paths: tree.tree
-          .filter((e) => e.type === "blob" && e.path)
-          .map((e) => ({ path: e.path!, ...(e.size !== undefined ? { size: e.size } : {}) })),
-        truncated: tree.truncated === true,
-      };
+      const { files, truncated } = await listBranchFiles(api, { ...where, branch });
+      return { paths: files, truncated };
     },
-    async read(path) {
-      try {
-        const res = await api.request("GET /repos/{owner}/{repo}/contents/{path}", {
-          ...where,
-          path,
-          ref: branch,
-          mediaType: { format: "raw" },
-        });
-        return typeof res.data === "string" ? res.data : null;
-      } catch (error) {
-        if (httpStatus(error) === 404) return null;
-        throw error;
-      }
-    },
+    read: (path) => readRepoFile(api, { ...where, path, ref: branch }),
   };
 }

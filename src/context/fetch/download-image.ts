@@ -1,6 +1,8 @@
 import http from "node:http";
 import https from "node:https";
+import { downloadAttachment } from "../../github/download-attachment.js";
 import type { GitHubClient } from "../../github/github-client.js";
+import { GitHubError } from "../../github/github-error.js";
 import { isAllowedRedirect } from "../find-image-links.js";
 
 export type DownloadResult = { ok: true; bytes: Buffer } | { ok: false; reason: string };
@@ -22,26 +24,25 @@ export async function downloadImage(
   let refused: string | null = null;
   const capped = cappedFetch(opts, (reason) => (refused = reason));
   try {
-    const res = await api.request({
-      method: "GET",
-      url: url.href,
-      headers: { accept: "image/png,image/jpeg,image/gif,image/webp,image/*;q=0.8" },
-      // A refusal must not be retried by the retry plugin (it would read up to the cap again).
-      request: { fetch: capped, retries: 0, ...(opts.signal ? { signal: opts.signal } : {}) },
+    const bytes = await downloadAttachment(api, {
+      url,
+      accept: "image/png,image/jpeg,image/gif,image/webp,image/*;q=0.8",
+      fetch: capped,
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
-    const data = res.data;
-    const bytes = data instanceof ArrayBuffer ? Buffer.from(data) : null;
     if (!bytes) return { ok: false, reason: "the answer was not an image" };
     return { ok: true, bytes };
   } catch (error) {
     if (refused) return { ok: false, reason: refused };
-    const status = (error as { status?: number }).status;
+    // Octokit reports a network failure as status 500: its own message says what went wrong.
+    const status = error instanceof GitHubError ? error.status : undefined;
+    const message = error instanceof GitHubError ? error.githubMessage : String(error);
     return {
       ok: false,
       reason:
         status && status !== 500
           ? `GitHub answered HTTP ${status}`
-          : `it could not be downloaded (${(error as Error).message.slice(0, 120)})`,
+          : `it could not be downloaded (${message.slice(0, 120)})`,
     };
   }
 }
@@ -52,11 +53,12 @@ function cappedFetch(
   opts: { maxBytes: number; tokenOrigin: string | null; timeoutMs?: number },
   refuse: (reason: string) => void,
 ): typeof fetch {
+  // `typeof fetch` also has static members (preconnect): this function is only ever called, so it stands for it.
   return (async (input: string | URL | Request, init: FetchInit = {}) => {
     let url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
     const start = url;
     const headers: Record<string, string> = {};
-    new Headers(init.headers as ConstructorParameters<typeof Headers>[0]).forEach((v, k) => (headers[k] = v));
+    new Headers(init.headers).forEach((v, k) => (headers[k] = v));
     for (let hop = 0; ; hop++) {
       const send = { ...headers };
       if (url.origin !== opts.tokenOrigin) delete send.authorization;

@@ -1,9 +1,6 @@
-import type { components } from "@octokit/openapi-types";
+import { listCheckRunAnnotations, listCheckRunsForRef } from "../../github/checks-api.js";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
 import type { CheckAnnotation, FailingCheck } from "../pr-data.js";
-import { listAll, type GitHubReader, type RepoRef } from "./github-reader.js";
-
-type CheckRun = components["schemas"]["check-run"];
-type Annotation = components["schemas"]["check-annotation"];
 
 const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
 
@@ -12,19 +9,15 @@ const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
  * "aider-bot" check) are left out. An Actions run's job id is taken from its details URL (…/job/ID).
  */
 export async function fetchFailingChecks(
-  api: GitHubReader,
+  api: GitHubClient,
   where: RepoRef,
   ref: string,
   skipApp?: string,
 ): Promise<FailingCheck[]> {
-  const { items } = await listAll<CheckRun>(
-    api,
-    "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-    { ...where, ref, filter: "latest" },
-    3,
-    (d) => (d as { check_runs: CheckRun[] }).check_runs,
+  const { items } = await listCheckRunsForRef(api, { ...where, ref, maxPages: 3 });
+  const failing = items.flatMap((r) =>
+    r.conclusion && FAILED.has(r.conclusion) && r.app?.slug !== skipApp ? [{ ...r, conclusion: r.conclusion }] : [],
   );
-  const failing = items.filter((r) => r.conclusion && FAILED.has(r.conclusion) && r.app?.slug !== skipApp);
   return Promise.all(
     failing.map(async (r): Promise<FailingCheck> => {
       const annotations = r.output.annotations_count > 0 ? await fetchAnnotations(api, where, Number(r.id)) : [];
@@ -32,7 +25,7 @@ export async function fetchFailingChecks(
       return {
         id: Number(r.id),
         name: r.name,
-        conclusion: r.conclusion!,
+        conclusion: r.conclusion,
         annotations,
         ...(r.output.title ? { title: r.output.title } : {}),
         ...(r.output.summary ? { summary: r.output.summary } : {}),
@@ -44,13 +37,9 @@ export async function fetchFailingChecks(
   );
 }
 
-async function fetchAnnotations(api: GitHubReader, where: RepoRef, id: number): Promise<CheckAnnotation[]> {
-  const { data } = await api.request("GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations", {
-    ...where,
-    check_run_id: id,
-    per_page: 50,
-  });
-  return (data as Annotation[]).map((a) => ({
+async function fetchAnnotations(api: GitHubClient, where: RepoRef, id: number): Promise<CheckAnnotation[]> {
+  const annotations = await listCheckRunAnnotations(api, { ...where, checkRunId: id, perPage: 50 });
+  return annotations.map((a) => ({
     path: a.path,
     startLine: a.start_line,
     endLine: a.end_line,

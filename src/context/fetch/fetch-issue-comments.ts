@@ -1,11 +1,8 @@
-import type { components } from "@octokit/openapi-types";
 import type { IssueComment } from "../pr-data.js";
 import { readPriorRun } from "../read-prior-run.js";
 import type { PriorRun } from "../pr-data.js";
-import type { GitHubClient } from "../../github/github-client.js";
-import { listAll, type RepoRef } from "./github-reader.js";
-
-type RestComment = components["schemas"]["issue-comment"];
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { listIssueComments } from "../../github/issues.js";
 
 /** The conversation of an issue or PR (oldest first, as GitHub lists it), up to 1,000 comments. */
 export async function fetchIssueComments(
@@ -13,11 +10,7 @@ export async function fetchIssueComments(
   where: RepoRef,
   issue: number,
 ): Promise<{ comments: IssueComment[]; truncated: boolean }> {
-  const { items, truncated } = await listAll<RestComment>(
-    api,
-    "GET /repos/{owner}/{repo}/issues/{issue_number}/comments",
-    { ...where, issue_number: issue },
-  );
+  const { items, truncated } = await listIssueComments(api, { ...where, number: issue, maxPages: 10 });
   return {
     truncated,
     comments: items.map((c) => ({

@@ -1,19 +1,14 @@
-import type { components } from "@octokit/openapi-types";
+import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import { listPullRequestFiles } from "../../github/pull-request.js";
 import type { PrFile } from "../pr-data.js";
-import { listAll, type GitHubReader, type RepoRef } from "./github-reader.js";
-
-type DiffEntry = components["schemas"]["diff-entry"];
 
 /** The PR's changed files with their patches (GitHub lists at most 3,000; we read up to 1,000). */
 export async function fetchPrFiles(
-  api: GitHubReader,
+  api: GitHubClient,
   where: RepoRef,
   pull: number,
 ): Promise<{ files: PrFile[]; truncated: boolean }> {
-  const { items, truncated } = await listAll<DiffEntry>(api, "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
-    ...where,
-    pull_number: pull,
-  });
+  const { items, truncated } = await listPullRequestFiles(api, { ...where, pullNumber: pull, maxPages: 10 });
   return {
     truncated,
     files: items.map((f) => ({

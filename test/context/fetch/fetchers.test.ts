@@ -5,8 +5,9 @@ import { fetchFailingChecks } from "../../../src/context/fetch/fetch-failing-che
 import { fetchIssueComments, priorRunsFrom } from "../../../src/context/fetch/fetch-issue-comments.js";
 import { fetchJobLog } from "../../../src/context/fetch/fetch-job-log.js";
 import { fetchPrFiles } from "../../../src/context/fetch/fetch-pr-files.js";
-import type { GitHubReader } from "../../../src/context/fetch/github-reader.js";
-import { fetchReviewThreads, replyInThread, resolveReviewThread } from "../../../src/context/fetch/review-threads.js";
+import type { GitHubClient } from "../../../src/github/github-client.js";
+import { fetchReviewThreads, replyInThread } from "../../../src/context/fetch/review-threads.js";
+import { resolveReviewThread } from "../../../src/github/review-threads.js";
 import { requestMarker, runMarker } from "../../../src/github/markers.js";
 
 const API = "https://api.github.com";
@@ -14,14 +15,14 @@ const R = "/repos/acme/web";
 const where = { owner: "acme", repo: "web" };
 
 describe("context fetchers over a real Octokit and nock", () => {
-  let api: GitHubReader;
+  let api: GitHubClient;
   beforeEach(() => {
     nock.disableNetConnect();
     const quiet = () => undefined;
     api = new Octokit({
       auth: "t",
       log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    }) as unknown as GitHubReader;
+    }) as unknown as GitHubClient;
   });
   afterEach(() => {
     const pending = nock.pendingMocks();
@@ -30,7 +31,7 @@ describe("context fetchers over a real Octokit and nock", () => {
     expect(pending).toEqual([]);
   });
 
-  it("PR files: pages until a short page, keeps patches and renames", async () => {
+  it("PR files: follows the next-page link, keeps patches and renames", async () => {
     const page1 = Array.from({ length: 100 }, (_, i) => ({
       filename: `f${i}.ts`,
       status: "modified",
@@ -43,7 +44,11 @@ describe("context fetchers over a real Octokit and nock", () => {
       raw_url: "",
       contents_url: "",
     }));
-    nock(API).get(`${R}/pulls/4/files`).query({ per_page: 100, page: 1 }).reply(200, page1);
+    // GitHub leads to the next page with a `link` header.
+    nock(API)
+      .get(`${R}/pulls/4/files`)
+      .query({ per_page: 100 })
+      .reply(200, page1, { link: `<${API}${R}/pulls/4/files?per_page=100&page=2>; rel="next"` });
     nock(API)
       .get(`${R}/pulls/4/files`)
       .query({ per_page: 100, page: 2 })
@@ -71,7 +76,7 @@ describe("context fetchers over a real Octokit and nock", () => {
     const status = `${runMarker("j1")}\n${requestMarker({ verb: "run", text: "add retries", files: [] })}\n\n🚀 Pushed [\`abc1234\`](u) to this pull request.`;
     nock(API)
       .get(`${R}/issues/4/comments`)
-      .query({ per_page: 100, page: 1 })
+      .query({ per_page: 100 })
       .reply(200, [
         { id: 1, body: "please fix", user: { login: "alice", type: "User" }, created_at: "2026-01-01T00:00:00Z" },
         { id: 2, body: status, user: { login: "aider-bot[bot]", type: "Bot" }, created_at: "2026-01-02T00:00:00Z" },
@@ -176,7 +181,7 @@ describe("context fetchers over a real Octokit and nock", () => {
     });
     nock(API)
       .get(`${R}/commits/abc/check-runs`)
-      .query({ filter: "latest", per_page: 100, page: 1 })
+      .query({ filter: "latest", per_page: 100 })
       .reply(200, {
         total_count: 3,
         check_runs: [
