@@ -141,13 +141,13 @@ async function callReusable(
     plan.excluded.push({ what: call.where, why: `calls the workflow ${code(uses)} of another repository` });
     return;
   }
-  const file = uses.slice(2).split("@")[0]!;
+  const file = uses.slice(2).split("@")[0]!; // split always gives a first part
   const text = call.caller.depth < MAX_DEPTH ? await reader.read(file) : null;
   const parsed = text === null ? null : parseYamlMapping(text);
   if (!parsed?.ok) {
     plan.excluded.push({
       what: call.where,
-      why: `calls ${code(file)}, which ${text === null ? "could not be read" : parsed!.ok ? "" : parsed!.why}`,
+      why: `calls ${code(file)}, which ${parsed === null ? "could not be read" : parsed.ok ? "" : parsed.why}`,
     });
     return;
   }

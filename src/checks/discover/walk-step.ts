@@ -75,12 +75,12 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
     cwd = norm || undefined;
   }
   const lines = splitScript(step.run);
-  for (let j = 0; j < lines.length; j++) {
+  for (const [j, line] of lines.entries()) {
     const lineSource = lines.length > 1 ? `${source}, line ${j + 1}` : source;
-    const resolved = interpolate(lines[j]!, ctx);
+    const resolved = interpolate(line, ctx);
     if (!resolved.ok) {
       plan.excluded.push({
-        what: `${code(lines[j]!)} (${lineSource})`,
+        what: `${code(line)} (${lineSource})`,
         why: `uses ${code(resolved.unresolved)}, which only GitHub Actions can resolve`,
       });
       continue;
@@ -121,10 +121,10 @@ async function composite(
   const runs = parsed?.ok ? obj(parsed.doc.runs) : {};
   if (!parsed?.ok || runs.using !== "composite") {
     const why =
-      text === null
+      parsed === null
         ? "could not be read"
-        : !parsed?.ok
-          ? parsed!.why
+        : !parsed.ok
+          ? parsed.why
           : `is a \`${String(runs.using)}\` action, not a composite one: only shell steps are run`;
     plan.excluded.push({ what: `${code(`uses: ${uses}`)} (${visit.source})`, why: `the local action ${why}` });
     return;
@@ -169,9 +169,9 @@ function withEnv(
   env: Record<string, ExprValue>,
 ): { ok: true; text: string } | { ok: false; why: string } {
   const assignments: string[] = [];
-  for (const k of Object.keys(env)) {
+  for (const [k, value] of Object.entries(env)) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) continue;
-    const v = exprText(env[k]!);
+    const v = exprText(value);
     const used = new RegExp(`\\$(?:${k}\\b|\\{${k}[}:])`).test(command);
     if (v === null && used) return { ok: false, why: `uses \`$${k}\`, whose value only GitHub Actions knows` };
     if (v !== null) assignments.push(`${k}=${shellQuote(v)}`);
