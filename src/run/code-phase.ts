@@ -99,6 +99,8 @@ export function codeOnCheckout(
     test: "tests",
     committing: "pushing",
   } as const;
+  const { plan } = req;
+  const { tickPlan } = deps.github;
   return runCodePhase({
     req,
     options: coderOptions(req, context, checks),
@@ -109,9 +111,7 @@ export function codeOnCheckout(
         onTranscript: sink,
       }),
     transcript,
-    ...(req.plan && deps.github.tickPlan
-      ? { tick: (done: number[]) => deps.github.tickPlan!(req.plan!.commentId, done) }
-      : {}),
+    ...(plan && tickPlan ? { tick: (done: number[]) => tickPlan(plan.commentId, done) } : {}),
     onError: (error) => deps.logger.warn({ err: error }, "plan progress update failed"),
   });
 }

@@ -28,11 +28,12 @@ export async function reportOutcome(
   // Stopped by a shutdown, the job goes back in the queue: its re-run reacts and completes the Check Run.
   if (outcome.kind === "cancelled" && outcome.reason === "shutdown") return await writeFinal(body);
   const target = req.target;
+  const { supersedeOlderPlans } = deps.github;
   await Promise.all([
     // A new plan supersedes the thread's older ones once it is posted.
-    outcome.kind === "planned" && deps.github.supersedeOlderPlans
+    outcome.kind === "planned" && supersedeOlderPlans
       ? writeFinal(body).then(() =>
-          deps.github.supersedeOlderPlans!().catch((error: unknown) =>
+          supersedeOlderPlans().catch((error: unknown) =>
             log.warn({ err: error }, "could not mark older plans superseded"),
           ),
         )

@@ -52,10 +52,11 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other),
   // started once the clone is (see prepare), or first when the context may refuse the run.
   let contextP: Promise<PreparedContext | null> | null = null;
+  const { prContext } = deps;
   const context = () =>
-    (contextP ??= deps.prContext
+    (contextP ??= prContext
       ? Promise.resolve(req)
-          .then((r) => deps.prContext!(r))
+          .then((r) => prContext(r))
           .catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))
       : Promise.resolve(null));
   let outcome: RunOutcome;
