@@ -106,7 +106,9 @@ export async function runAction(
     return { outcome: done?.outcome ?? "ignored", ...(done ? { reason: done.reason } : {}), runs: [] };
   }
   const runs = await runInForeground(toRun, env, engine, io);
-  return { outcome: runs.at(-1)!.outcome.kind, runs };
+  const last = runs.at(-1);
+  if (!last) throw new Error(`the action had ${toRun.length} run(s) to make and made none`);
+  return { outcome: last.outcome.kind, runs };
 }
 
 /** The workflow token's Octokit, with the App's redacting write guard and Probot's throttle settings. */

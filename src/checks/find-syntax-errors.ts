@@ -56,7 +56,8 @@ function describeError(node: Node, add: (node: Node, message: string) => void): 
       else return add(leaf, `unexpected \`${leaf.type}\``);
     }
   }
-  if (open.length > 0) return add(open[0]!, `\`${open[0]!.type}\` is never closed`);
+  const [unclosed] = open;
+  if (unclosed) return add(unclosed, `\`${unclosed.type}\` is never closed`);
   const text = firstLine(node.text);
   if (leaves.length === 1 && text) return add(node, `unexpected \`${text}\``);
   add(node, text ? `cannot parse \`${text}\`` : "syntax error");
@@ -91,12 +92,12 @@ function previousLeaf(node: Node): Node | null {
 }
 
 function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0]!.trim();
+  const line = text.trim().split("\n")[0]!.trim(); // split always gives a first part
   return line.length > 40 ? `${line.slice(0, 40)}…` : line;
 }
 
 function lastLine(text: string): string {
   const lines = text.trim().split("\n");
-  const line = lines[lines.length - 1]!.trim();
+  const line = lines[lines.length - 1]!.trim(); // split always gives at least one part
   return line.length > 30 ? `…${line.slice(-30)}` : line;
 }

@@ -10,12 +10,11 @@ export function indentScopes(content: string): ScopeRange[] {
   const out: ScopeRange[] = [];
   const open: { indent: number; start: number }[] = [];
   let lastNonBlank = -1;
-  for (let row = 0; row < lines.length; row++) {
-    const text = lines[row]!;
+  for (const [row, text] of lines.entries()) {
     if (text.trim() === "") continue;
     const indent = indentOf(text);
-    while (open.length > 0 && open[open.length - 1]!.indent >= indent) {
-      const scope = open.pop()!;
+    for (let scope = open.at(-1); scope && scope.indent >= indent; scope = open.at(-1)) {
+      open.pop();
       const closes = scope.indent === indent && /^\s*([)\]}]|end\b|<\/)/.test(text);
       const end = closes ? row : lastNonBlank;
       if (end > scope.start) out.push({ start: scope.start, end, headerEnd: scope.start });

@@ -62,7 +62,7 @@ function formatRows(
   options: CodeContextOptions,
 ): string {
   const numbers = options.lineNumbers ?? true;
-  const width = Math.max(3, String(shown[shown.length - 1]! + 1).length);
+  const width = Math.max(3, String((shown.at(-1) ?? 0) + 1).length);
   const maxLen = options.maxLineLength ?? 200;
   const out: string[] = [];
   let prev = -1;

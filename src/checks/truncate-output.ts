@@ -28,10 +28,10 @@ export function truncateOutput(text: string, maxTokens = 4_000): string {
   const tail: string[] = [];
   const tailBudget = maxTokens - used;
   used = 0;
-  for (let i = lines.length - 1; i >= head.length; i--) {
-    const cost = countTokens(lines[i]!) + 1;
+  for (const line of lines.slice(head.length).reverse()) {
+    const cost = countTokens(line) + 1;
     if (used + cost > tailBudget) break;
-    tail.unshift(lines[i]!);
+    tail.unshift(line);
     used += cost;
   }
   const cut = lines.length - head.length - tail.length;

@@ -104,7 +104,10 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
 
 function pick(source: Readonly<Record<string, string | undefined>>, keys: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of keys) if (source[k] !== undefined) out[k] = source[k]!;
+  for (const k of keys) {
+    const value = source[k];
+    if (value !== undefined) out[k] = value;
+  }
   return out;
 }
 
@@ -149,6 +152,8 @@ function demoEnv(
 /** First flow: `/aider …` on the pull request whose new test fails; the loop, the commit pushed, the comment. */
 async function showPullRequestFlow(d: DemoRun, pr: Awaited<ReturnType<typeof seedPullRequest>>) {
   const { say, fake, app, exec, repo, secret, promptsSince } = d;
+  const head = pr.pull?.head;
+  if (head === undefined) throw new Error(`the demo's #${pr.number} was seeded as an issue, not a pull request`);
   say(`\n@maintainer comments on ${repo.owner}/${repo.name}#${pr.number}:  ${DEMO_PR.comment}\n`);
   const payload = {
     action: "created",
@@ -184,10 +189,10 @@ async function showPullRequestFlow(d: DemoRun, pr: Awaited<ReturnType<typeof see
   });
   say("── The edit loop ──────────────────────────────────────────────────────");
   for (const line of loop.lines) say(line);
-  const [commit] = await branchLog(fake, repo, pr.pull!.head, 1);
+  const [commit] = await branchLog(fake, repo, head, 1);
   const diff = await exec.run({
     command: "git",
-    args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${pr.pull!.head}`],
+    args: ["show", "--stat", "--patch", "--format=commit %H%nAuthor: %an <%ae>%n%n%B", `refs/heads/${head}`],
     cwd: fake.bareDir(repo),
   });
   say("\n── Commit pushed to the pull request branch ──────────────────────────");
@@ -240,9 +245,10 @@ async function showIssueFlow(d: DemoRun, payload: { repository: unknown; sender:
   for (const line of issueLoop.lines) say(line);
   const opened = [...repo.issues.values()].find((i) => i.pull && i.body.includes(`Fixes #${issue.number}`));
   say("\n── Pull request opened for the issue ──────────────────────────────────");
-  if (opened) {
+  const pull = opened?.pull;
+  if (opened && pull) {
     say(
-      `#${opened.number} ${opened.title}  (${opened.pull!.draft ? "draft, " : ""}${opened.pull!.head} → ${opened.pull!.base}, review requested from ${opened.pull!.requestedReviewers.join(", ")})`,
+      `#${opened.number} ${opened.title}  (${pull.draft ? "draft, " : ""}${pull.head} → ${pull.base}, review requested from ${pull.requestedReviewers.join(", ")})`,
     );
     say(opened.body);
   } else {

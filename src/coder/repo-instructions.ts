@@ -91,12 +91,20 @@ export function selectInstructions(
     set.files.filter((f) => f.kind === "agents").map((f) => f.path),
     chatFiles,
   );
+  const ofKind = (path: string, kind: InstructionFile["kind"]): InstructionFile[] => {
+    const file = byPath.get(path);
+    return file?.kind === kind ? [file] : [];
+  };
   const ordered: { file: InstructionFile; scope?: string }[] = [
     ...set.files.filter((f) => f.kind === "read").map((file) => ({ file })),
-    ...(byPath.get(AGENTS_FILE)?.kind === "agents" ? [{ file: byPath.get(AGENTS_FILE)! }] : []),
-    ...nested.map((p) => ({ file: byPath.get(p)!, scope: `${dirOf(p)}/` })),
+    ...ofKind(AGENTS_FILE, "agents").map((file) => ({ file })),
+    // Every nested path is one of set.files' own, so byPath holds it.
+    ...nested.flatMap((p) => {
+      const file = byPath.get(p);
+      return file ? [{ file, scope: `${dirOf(p)}/` }] : [];
+    }),
     ...ROOT_INSTRUCTION_FILES.filter((r) => r.kind !== "agents").flatMap((r) =>
-      byPath.get(r.path)?.kind === r.kind ? [{ file: byPath.get(r.path)! }] : [],
+      ofKind(r.path, r.kind).map((file) => ({ file })),
     ),
   ];
   const shown: SelectedInstructions["shown"] = [];

@@ -61,8 +61,7 @@ export function parseCommand(body: string, word = "aider", options: ParseOptions
   let fence: string | null = null;
   let prevBlank = true;
   const head = new RegExp(`^/${escapeRegExp(word)}(?=\\s|$)`, "i");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
+  for (const [i, line] of lines.entries()) {
     const t = line.trim();
     const f = /^(`{3,}|~{3,})/.exec(t);
     if (fence) {
@@ -88,7 +87,7 @@ export function parseCommand(body: string, word = "aider", options: ParseOptions
 function interpret(firstLine: string, following: string, word: string, contextVerbs: boolean): AnyCommand {
   const tokens = tokenize(firstLine);
   // Only the bare word: `/aider checks the parser` stays an instruction.
-  if (tokens.length === 1 && tokens[0]!.value.toLowerCase() === "checks" && !following.trim())
+  if (tokens.length === 1 && tokens[0]?.value.toLowerCase() === "checks" && !following.trim())
     return { verb: "checks" };
   const flags: CommandFlags = { files: [] };
   const threads: string[] = [];
@@ -109,17 +108,19 @@ function interpret(firstLine: string, following: string, word: string, contextVe
         : "run";
   if (verb !== "run") k = 1;
   const allowed: readonly string[] = verb === "address-reviews" ? [...FLAGS, "--thread"] : FLAGS;
-  for (; k < tokens.length && tokens[k]!.value.startsWith("--"); k++) {
+  for (; ; k++) {
+    const flag = tokens[k]?.value;
+    if (flag === undefined || !flag.startsWith("--")) break;
     // Both `--file PATH` and `--file=PATH` are accepted.
-    const eq = tokens[k]!.value.indexOf("=");
-    const name = eq > 0 ? tokens[k]!.value.slice(0, eq) : tokens[k]!.value;
+    const eq = flag.indexOf("=");
+    const name = eq > 0 ? flag.slice(0, eq) : flag;
     if (!allowed.includes(name)) {
       return {
         verb: "invalid",
         message: `Unknown option \`${name}\`. Valid options: ${allowed.join(", ")}. Try \`/${word} help\`.`,
       };
     }
-    const value = eq > 0 ? tokens[k]!.value.slice(eq + 1) : tokens[k + 1]?.value;
+    const value = eq > 0 ? flag.slice(eq + 1) : tokens[k + 1]?.value;
     if (value === undefined || value === "" || value.startsWith("--"))
       return { verb: "invalid", message: `Option \`${name}\` needs a value.` };
     if (eq < 0) k++;

@@ -11,7 +11,7 @@ import { countTokens } from "../llm/count-tokens.js";
 import type { LlmClient } from "../llm/types.js";
 import type { TranscriptStore } from "../run/publish-transcript.js";
 import { resolveChecks, type CheckPlan, type ResolvedChecks } from "../run/resolve-checks.js";
-import type { RunJobDeps } from "../run/run-job.js";
+import type { RunJobDeps } from "../run/run-job-deps.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { Git } from "../workspace/create-git.js";

@@ -66,7 +66,7 @@ function checkCwd(root: string, rel: string | undefined): string {
 
 /** Wire the coder loop to the real edit engine, checks, repo map, workspace, git and model client. */
 export function createCoderDeps(input: CoderDepsInput): CoderDeps {
-  const { root, exec, git, llm } = input;
+  const { root, exec, git, llm, commitModel } = input;
   const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths });
   // Check output names files (`k.py:2:1: error`) that the repository's scripts may have made into links to
   // `/proc/self/environ` or the App's key: code context is read only through the confined reader.
@@ -149,10 +149,10 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     diffText: (paths) => git.diffText(root, paths),
     // Untracked new files are counted without touching the user's index.
     diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),
-    ...(input.commitModel
+    ...(commitModel
       ? {
           generateCommitMessage: (diff: string, context: string, signal?: AbortSignal) =>
-            generateCommitMessage(llm, { model: input.commitModel!, diff, context, ...(signal ? { signal } : {}) }),
+            generateCommitMessage(llm, { model: commitModel, diff, context, ...(signal ? { signal } : {}) }),
         }
       : {}),
     onProgress: input.onProgress,

@@ -1,6 +1,6 @@
 import type { GitHubClient } from "../github/github-client.js";
 import type { LlmClient } from "../llm/types.js";
-import type { RunJobDeps } from "../run/run-job.js";
+import type { RunJobDeps } from "../run/run-job-deps.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { CountTokens } from "../context/build-sources.js";
 import { collectImages } from "../context/fetch/collect-images.js";

@@ -1,5 +1,5 @@
 import { EDIT_FORMAT_NAMES, type EditFormatName } from "../edits/types.js";
-import { readRunEnv, type RunEnv } from "./env.js";
+import { readRunEnv, sourceEnv, type RunEnv } from "./env.js";
 
 /** The events `aider-bot action` handles (the App's events, plus the two only a workflow has). */
 export const ACTION_EVENTS = [
@@ -133,7 +133,7 @@ function httpUrl(name: string, value: string): string {
  * Read and validate the runner's environment for `aider-bot action`; throws {@link ActionSetupError} naming the
  * variable or input to fix. `readActionEnv({ GITHUB_EVENT_NAME: "issue_comment", … })`
  */
-export function readActionEnv(source: Readonly<Record<string, string | undefined>> = process.env): ActionEnv {
+export function readActionEnv(source: Readonly<Record<string, string | undefined>> = sourceEnv()): ActionEnv {
   const eventName = required(source, "GITHUB_EVENT_NAME", "the runner sets it to the event that started the workflow");
   if (!(ACTION_EVENTS as readonly string[]).includes(eventName)) {
     throw new ActionSetupError(

@@ -41,30 +41,29 @@ export function allocateContext(sources: readonly ContextSource[], budget: Conte
     sources.map((s) => ({ cap: budget[s.kind], need: s.unavailable ? 0 : s.items.reduce((n, i) => n + i.tokens, 0) })),
     budget.max_tokens,
   );
-  return sources.map((source, i) => fillSource(source, shares[i]!, budget[source.kind]));
+  return sources.map((source, i) => fillSource(source, shares[i]!, budget[source.kind])); // one share per source
 }
 
 /** Water-filling: each gets min(need, cap) when everything fits, else a share of the total weighted by its cap. */
 export function shareBudget(wants: readonly { cap: number; need: number }[], total: number): number[] {
-  const demand = wants.map((w) => Math.max(0, Math.min(w.need, w.cap)));
-  const out = demand.map(() => 0);
-  let open = demand.map((d, i) => (d > 0 ? i : -1)).filter((i) => i >= 0);
+  const shares = wants.map((w) => ({ cap: w.cap, demand: Math.max(0, Math.min(w.need, w.cap)), got: 0 }));
+  let open = shares.filter((s) => s.demand > 0);
   let left = Math.max(0, total);
   while (open.length > 0 && left > 0) {
-    const weight = open.reduce((n, i) => n + wants[i]!.cap, 0);
-    const satisfied = open.filter((i) => demand[i]! - out[i]! <= (left * wants[i]!.cap) / weight);
+    const weight = open.reduce((n, s) => n + s.cap, 0);
+    const satisfied = open.filter((s) => s.demand - s.got <= (left * s.cap) / weight);
     if (satisfied.length === 0) {
       // Nobody is satisfied by a proportional share: hand it out (floored, so the total is never exceeded) and stop.
-      for (const i of open) out[i]! += Math.floor((left * wants[i]!.cap) / weight);
+      for (const s of open) s.got += Math.floor((left * s.cap) / weight);
       break;
     }
-    for (const i of satisfied) {
-      left -= demand[i]! - out[i]!;
-      out[i] = demand[i]!;
+    for (const s of satisfied) {
+      left -= s.demand - s.got;
+      s.got = s.demand;
     }
-    open = open.filter((i) => !satisfied.includes(i));
+    open = open.filter((s) => !satisfied.includes(s));
   }
-  return out;
+  return shares.map((s) => s.got);
 }
 
 function fillSource(source: ContextSource, share: number, cap: number): SourceAllocation {

@@ -52,8 +52,8 @@ export function readThreadReplies(
 ): Map<string, { text: string; mentioned: boolean }> {
   const out = new Map<string, { text: string; mentioned: boolean }>();
   for (const m of answer.matchAll(/^\s*[-*]?\s*THREAD\s+([A-Za-z0-9_=-]+)\s*:\s*(.+)$/gm)) {
-    if (threadIds.includes(m[1]!) && !out.has(m[1]!))
-      out.set(m[1]!, { text: m[2]!.trim().slice(0, 1000), mentioned: true });
+    const id = m[1]!; // both groups are required by the pattern
+    if (threadIds.includes(id) && !out.has(id)) out.set(id, { text: m[2]!.trim().slice(0, 1000), mentioned: true });
   }
   for (const id of threadIds)
     if (!out.has(id))

@@ -17,7 +17,7 @@ export function sanitiseText(input: string, options: { note?: boolean } = {}): {
   const text = input.replace(/\r\n?/g, "\n");
   for (const m of text.matchAll(TOKEN)) {
     out += prose(text.slice(last, m.index), add);
-    if (m.groups!.comment !== undefined) add("HTML comment");
+    if (m.groups?.comment !== undefined) add("HTML comment");
     else out += m[0];
     last = m.index + m[0].length;
   }

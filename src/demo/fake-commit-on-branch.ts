@@ -243,10 +243,10 @@ exit 0
 function forkRefusal(state: FakeGitHubState, repo: FakeRepo, branch: string): string | null {
   const fullName = `${repo.owner}/${repo.name}`.toLowerCase();
   const pulls = [...state.repos.values()]
-    .flatMap((r) => [...r.issues.values()].map((i) => i.pull))
-    .filter((p) => p?.headRepoFullName?.toLowerCase() === fullName);
+    .flatMap((r) => [...r.issues.values()].flatMap((i) => (i.pull ? [i.pull] : [])))
+    .filter((p) => p.headRepoFullName?.toLowerCase() === fullName);
   if (pulls.length === 0) return null;
-  if (repo.refuseAppPushes || !pulls.some((p) => p!.head === branch && p!.maintainerCanModify)) {
+  if (repo.refuseAppPushes || !pulls.some((p) => p.head === branch && p.maintainerCanModify)) {
     return `Resource not accessible by integration: ${state.botLogin} may not push to ${repo.owner}/${repo.name}.`;
   }
   return null;

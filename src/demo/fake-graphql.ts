@@ -33,7 +33,8 @@ export async function answerGraphql(
       "NOT_FOUND",
     );
   const number = Number(v.number);
-  const pull = repo.issues.get(number)?.pull ? repo.issues.get(number)! : null;
+  const issue = repo.issues.get(number);
+  const pull = issue?.pull ? issue : null;
   if (/reviewThreads\s*\(/.test(query)) {
     return {
       status: 200,
@@ -58,7 +59,8 @@ function reviewThreads(repo: FakeRepo, pull: number) {
   const nodes = s.threads
     .filter((t) => t.pullNumber === pull)
     .map((t) => {
-      const first = repo.reviewComments.find((c) => c.id === t.firstCommentId)!;
+      const first = repo.reviewComments.find((c) => c.id === t.firstCommentId);
+      if (!first) throw new Error(`the fake's thread ${t.id} lost its first comment ${t.firstCommentId}`);
       const all = [first, ...repo.reviewComments.filter((c) => c.inReplyTo === t.firstCommentId)];
       return {
         id: t.id,

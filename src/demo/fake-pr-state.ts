@@ -65,23 +65,25 @@ export function seedReviewThread(
     isOutdated?: boolean;
   },
 ): FakeThread {
-  const ids = t.comments.map(() => state.id());
-  t.comments.forEach((c, i) => {
+  const posted = t.comments.map((c) => ({ ...c, id: state.id() }));
+  const [first] = posted;
+  if (!first) throw new Error("a review thread needs at least one comment");
+  for (const c of posted) {
     repo.reviewComments.push({
-      id: ids[i]!,
+      id: c.id,
       pullNumber: t.pullNumber,
       body: c.body,
       user: c.user,
       path: t.path,
       line: t.line,
-      ...(i > 0 ? { inReplyTo: ids[0]! } : {}),
+      ...(c !== first ? { inReplyTo: first.id } : {}),
     });
-  });
-  prState(repo).diffHunks.set(ids[0]!, t.diffHunk);
+  }
+  prState(repo).diffHunks.set(first.id, t.diffHunk);
   const thread: FakeThread = {
-    id: `PRRT_fake${ids[0]}`,
+    id: `PRRT_fake${first.id}`,
     pullNumber: t.pullNumber,
-    firstCommentId: ids[0]!,
+    firstCommentId: first.id,
     isResolved: t.isResolved ?? false,
     isOutdated: t.isOutdated ?? false,
   };

@@ -113,7 +113,7 @@ export async function branchLog(fake: FakeGitHub, repo: FakeRepo, branch: string
     .map((s) => s.trim())
     .filter(Boolean)
     .map((entry) => {
-      const [sha, subject, author, body] = entry.split("\x1f");
+      const [sha, subject, author, body] = entry.split("\x1f"); // the format above writes all four fields
       return { sha: sha!, subject: subject!, author: author!, body: body ?? "" };
     });
 }

@@ -40,6 +40,7 @@ export function scoreWindows(
     have.set(l, h);
     if (h < (want.get(l) ?? 0)) common--;
   };
+  // Hot loop: the window [start, start + n) stays inside the file (n ≤ file.length, checked above).
   for (let i = 0; i < n; i++) add(file[i]!);
   const scored: ScoredWindow[] = [];
   let best: ScoredWindow | null = null;

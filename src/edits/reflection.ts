@@ -30,9 +30,10 @@ export function renderReflection(
   appliedCount: number,
   fence: Fence = ["```", "```"],
 ): string | null {
-  if (failures.length === 0) return null;
+  const [first] = failures;
+  if (!first) return null;
   const real = failures.filter((f) => f.reason !== "no-edits");
-  if (real.length === 0) return failures[0]!.message;
+  if (real.length === 0) return first.message;
   const n = real.length;
   const parts: string[] = [`# ${n} ${plural(n, "edit", "edits")} in your answer failed`];
   for (const f of real) parts.push(renderFailure(f, fence));

@@ -4,6 +4,9 @@
  * `autojunk` (elements of a second sequence of 200+ items that occur more than 1% + 1 times are "popular" and not
  * used to seed matches). Same numbers as Python, so "did you mean" suggestions agree with Aider's (docs/behaviour.md#where-we-differ-from-aider).
  * A sequence is a string (characters) or an array of strings (lines).
+ *
+ * Its loops index the sequences (a string's elements are UTF-16 units, as difflib's are here; `for…of` would walk code
+ * points): each `!` reads a position its loop bounds, or pops a queue the loop checked is not empty.
  */
 export type Sequence = string | readonly string[];
 

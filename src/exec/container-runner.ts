@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { open, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExecResult } from "./types.js";
@@ -35,14 +35,14 @@ export function startContainerRunner(
   env: Record<string, string>,
   controlDir: string,
 ): ContainerRunner {
-  const child: ChildProcess = spawn(program, [...argv], { env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const child = spawn(program, [...argv], { env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   const pending = new Map<string, (code: number | null, why?: string) => void>();
   let ended = false;
   let said = "";
   let buffer = "";
   let next = 0;
-  child.stdout!.setEncoding("utf8");
-  child.stdout!.on("data", (chunk: string) => {
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
     buffer += chunk;
     let nl: number;
     while ((nl = buffer.indexOf("\n")) >= 0) {
@@ -51,9 +51,9 @@ export function startContainerRunner(
       pending.get(id ?? "")?.(Number(code));
     }
   });
-  child.stderr!.setEncoding("utf8");
-  child.stderr!.on("data", (chunk: string) => (said = (said + chunk).slice(-2000)));
-  child.stdin!.on("error", () => undefined);
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => (said = (said + chunk).slice(-2000)));
+  child.stdin.on("error", () => undefined);
   const end = (why: string) => {
     if (ended) return;
     ended = true;
@@ -87,7 +87,7 @@ export function startContainerRunner(
       const answer = new Promise<{ code: number | null; why?: string }>((resolve) =>
         pending.set(id, (code, why) => resolve({ code, ...(why ? { why } : {}) })),
       );
-      child.stdin!.write(`${id}\n`);
+      child.stdin.write(`${id}\n`);
       const { code, why } = await answer;
       pending.delete(id);
       const output = await readCapped(outFile, limits.maxOutputBytes);
@@ -95,7 +95,7 @@ export function startContainerRunner(
       return { exitCode: code, output, stdout: output, stderr: "", ...(why ? { spawnError: why } : {}) };
     },
     stop() {
-      child.stdin!.end();
+      child.stdin.end();
       if (child.pid !== undefined && child.exitCode === null) {
         try {
           process.kill(-child.pid, "SIGKILL");

@@ -85,6 +85,8 @@ export function runProcess(
         all.push(rest);
       };
     };
+    // stdout and stderr are spawned as pipes (stdin only with input, below); Node's types cannot see it through the
+    // conditional stdio.
     const endOut = collect(child.stdout!, out);
     const endErr = collect(child.stderr!, err);
     let spawnError: string | undefined;
@@ -93,8 +95,8 @@ export function runProcess(
     });
     if (req.input !== undefined) {
       // A process that exits without reading its input closes the pipe: that is its business, not an error here.
-      child.stdin!.on("error", () => undefined);
-      child.stdin!.end(req.input);
+      child.stdin?.on("error", () => undefined);
+      child.stdin?.end(req.input);
     }
     let timedOut = false;
     const kill = () => {

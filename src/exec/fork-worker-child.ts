@@ -16,6 +16,13 @@ const load = (module: string): Promise<JobModule> =>
 
 const controller = new AbortController();
 
+/** A message to the parent, over the IPC channel fork() opened (this file runs only as fork-worker.ts's child). */
+function toParent(message: unknown, sent?: () => void): void {
+  if (!process.send) throw new Error("the job process has no IPC channel: it must be started by fork-worker.ts");
+  if (sent) process.send(message, sent);
+  else process.send(message);
+}
+
 /** The job's requests to the parent still waiting for their answer. */
 const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextRequest = 0;
@@ -23,7 +30,7 @@ const request = (message: unknown) =>
   new Promise<unknown>((resolve, reject) => {
     const id = ++nextRequest;
     pending.set(id, { resolve, reject });
-    process.send!({ type: "request", id, message });
+    toParent({ type: "request", id, message });
   });
 
 // The parent died (SIGKILL, crash): its lease runs out and the job runs again elsewhere, so this copy must stop now
@@ -37,7 +44,7 @@ process.on("disconnect", () => {
 
 const answer = (message: unknown) =>
   new Promise<void>((resolve) => {
-    process.send!(message, () => resolve());
+    toParent(message, () => resolve());
   });
 
 process.on("message", (m: FromParent) => {
@@ -67,7 +74,7 @@ process.on("message", (m: FromParent) => {
       const result = await mod.runJob(
         m.input,
         controller.signal,
-        (message) => process.send!({ type: "message", message }),
+        (message) => toParent({ type: "message", message }),
         request,
       );
       await answer({ type: "done", result });

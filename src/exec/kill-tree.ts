@@ -50,8 +50,8 @@ function descendants(root: number): number[] {
   }
   const out: number[] = [];
   const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const child of children.get(pid) ?? []) {
       out.push(child);
       queue.push(child);
     }

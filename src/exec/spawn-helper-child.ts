@@ -16,7 +16,7 @@ process.on("message", (m: HelperRequest) => {
     running.delete(m.id);
     const answer: HelperAnswer = { type: "done", id: m.id, result };
     // The parent may be gone by now (its disconnect below kills the rest): nothing to answer to.
-    if (process.connected) process.send!(answer);
+    if (process.connected) process.send?.(answer);
   });
 });
 

@@ -24,8 +24,9 @@ export async function sweepContainers(
   const gone = r.stdout
     .split("\n")
     .map((line) => line.trim().split(/\s+/))
-    .filter(([name, pid, host]) => name && host === os.hostname() && /^\d+$/.test(pid ?? "") && !alive(Number(pid)))
-    .map(([name]) => name!);
+    .flatMap(([name, pid, host]) =>
+      name && host === os.hostname() && /^\d+$/.test(pid ?? "") && !alive(Number(pid)) ? [name] : [],
+    );
   for (const name of gone)
     await exec.run({ command: program, args: [...base, ...removeArgs(engine, name)], cwd: "/", timeoutMs: 60_000 });
   return gone;

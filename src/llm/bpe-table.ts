@@ -20,6 +20,9 @@
  * Two quirks of gpt-tokenizer are kept, so the counts stay the same: it finds a byte sequence that is valid UTF-8 by
  * decoding it to a string, and its decoder drops a leading byte-order mark (EF BB BF), so such a sequence is looked up
  * without it; and a token listed as bytes that are valid UTF-8 (the byte-order mark itself) is never found.
+ *
+ * The lookups and merges are hot loops over typed arrays: each `!` reads a slot the loop bounds (the hash table's
+ * size, the ranks' count), kept so as not to pay a check per byte.
  */
 export type BpeRanks = readonly (string | readonly number[])[];
 

@@ -55,10 +55,10 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
     async complete(req: CompletionRequest): Promise<CompletionResult> {
       const models = [...new Set([req.model, ...o.fallbacks])];
       const failures: { model: string; error: LlmError }[] = [];
-      for (let i = 0; i < models.length; i++) {
-        const model = models[i]!;
+      for (const [i, model] of models.entries()) {
         const last = i === models.length - 1;
-        const hold = o.guard ? await reserve(o.guard, model, req, o) : null;
+        const { guard } = o;
+        const hold = guard ? { guard, id: await reserve(guard, model, req, o) } : null;
         let result: CompletionResult;
         try {
           result = await client.complete({
@@ -68,17 +68,17 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
           });
         } catch (error) {
           // A failed call is settled at nothing: endpoints do not bill an error, and a cancelled stream's usage is unknown.
-          if (hold) await o.guard!.settle(hold, { tokens: { prompt: 0, completion: 0 }, costUsd: 0 });
+          if (hold) await hold.guard.settle(hold.id, { tokens: { prompt: 0, completion: 0 }, costUsd: 0 });
           if (!(error instanceof LlmError) || !FALLBACK_KINDS.has(error.kind) || req.signal?.aborted) throw error;
           failures.push({ model, error });
-          if (last) throw allFailed(failures);
+          if (last) throw allFailed(failures, error);
           o.logger?.warn(
             { model, next: models[i + 1], kind: error.kind, status: error.status },
             "model failed; trying the fallback model",
           );
           continue;
         }
-        if (hold) await o.guard!.settle(hold, { tokens: result.usage, costUsd: result.costUsd });
+        if (hold) await hold.guard.settle(hold.id, { tokens: result.usage, costUsd: result.costUsd });
         return { ...result, model };
       }
       throw new Error("routeModels: no model to ask"); // unreachable: `models` holds at least the requested one
@@ -98,8 +98,8 @@ async function reserve(
   return decision.id;
 }
 
-function allFailed(failures: { model: string; error: LlmError }[]): LlmError {
-  const lastError = failures[failures.length - 1]!.error;
+/** The error of a call every model failed: the last model's own when it was the only one, else one that names each. */
+function allFailed(failures: { model: string; error: LlmError }[], lastError: LlmError): LlmError {
   if (failures.length === 1) return lastError;
   const lines = failures.map((f) => `\`${f.model}\`: ${f.error.message}`).join("; ");
   return new LlmError(

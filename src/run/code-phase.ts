@@ -4,6 +4,11 @@ import type { TranscriptRecorder } from "../coder/transcript/transcript-recorder
 import type { CoderOptions, CoderResult } from "../coder/types.js";
 import { createPlanProgress } from "./plan-progress.js";
 import type { RunRequest } from "./run-request.js";
+import type { PreparedContext } from "./prepare-pr-context.js";
+import type { PreparedCheckout } from "./prepare-checkout.js";
+import { checkSpecsOf, type ResolvedChecks } from "./resolve-checks.js";
+import type { RunJobDeps, Stage } from "./run-job-deps.js";
+import { runTrailers } from "./run-trailers.js";
 
 export interface CodePhaseInput {
   req: RunRequest;
@@ -72,5 +77,75 @@ function withPlanCost(result: CoderResult, plan: CoderResult): CoderResult {
     },
     costUsd: cost,
     elapsedMs: result.elapsedMs + plan.elapsedMs,
+  };
+}
+
+/** Phase 2: the coder loop on the checkout (one step, or architect then editor), its progress shown as stages. */
+export function codeOnCheckout(
+  req: RunRequest,
+  deps: RunJobDeps,
+  prepared: PreparedCheckout,
+  stage: Stage,
+  context: PreparedContext | null,
+  transcript: TranscriptRecorder,
+  checks: ResolvedChecks | null,
+): Promise<CoderResult> {
+  const map = {
+    mapping: "mapping",
+    thinking: "thinking",
+    applying: "applying",
+    syntax: "lint",
+    lint: "lint",
+    test: "tests",
+    committing: "pushing",
+  } as const;
+  const { plan } = req;
+  const { tickPlan } = deps.github;
+  return runCodePhase({
+    req,
+    options: coderOptions(req, context, checks),
+    run: (options, sink) =>
+      deps.coder(prepared.checkout, options, {
+        signal: deps.signal,
+        onProgress: (p) => stage(map[p.stage]),
+        onTranscript: sink,
+      }),
+    transcript,
+    ...(plan && tickPlan ? { tick: (done: number[]) => tickPlan(plan.commentId, done) } : {}),
+    onError: (error) => deps.logger.warn({ err: error }, "plan progress update failed"),
+  });
+}
+
+function coderOptions(req: RunRequest, context: PreparedContext | null, checks: ResolvedChecks | null): CoderOptions {
+  const s = req.settings;
+  return {
+    // address-reviews / fix-ci build their instruction from the threads or checks; the PR context is data.
+    message: context?.message ?? req.message,
+    untrustedContext: req.untrustedContext,
+    ...(context?.blocks.length ? { prContext: context.blocks } : {}),
+    ...(context?.instructions ? { instructions: context.instructions } : {}),
+    ...(context?.images ? { images: context.images } : {}),
+    files: context ? [...new Set([...req.files, ...context.files])] : req.files,
+    ...(context?.hintFiles?.length ? { hintFiles: context.hintFiles } : {}),
+    readFiles: [],
+    editFormat: s.editFormat,
+    model: s.model,
+    weakModel: s.weakModel,
+    lintCommands: s.lint,
+    testCommand: s.test,
+    autoTest: s.autoTest || (context?.autoTest ?? false),
+    ...(context?.autoTest ? { reproduceTest: true } : {}),
+    setupCommands: s.setup,
+    ...(checks ? { checkCommands: checkSpecsOf(checks) } : {}),
+    maxReflections: s.maxReflections,
+    mapTokens: s.mapTokens,
+    askOnly: req.verb === "ask" || req.verb === "plan",
+    ...(req.verb === "plan" ? { architect: true } : {}),
+    commit: true,
+    coAuthor: undefined,
+    trailers: runTrailers(req.jobId, req.requester),
+    protectedPaths: s.protectedPaths,
+    budget: { ...s.budget, maxWallMs: s.timeoutMs },
+    commandTimeoutMs: s.commandTimeoutMs,
   };
 }

@@ -124,7 +124,7 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   if (deps.summarise) allocations = await summariseKept(allocations, deps.summarise);
   // A log that could not be read (no `actions: read`) is a note inside its check for the model; the maintainer sees it
   // in the status comment, where granting the permission can be acted on.
-  const logNotes = [...new Set(collected.checks.filter((c) => c.logNote).map((c) => c.logNote!))].map(
+  const logNotes = [...new Set(collected.checks.flatMap((c) => (c.logNote ? [c.logNote] : [])))].map(
     (n) => `⚠️ Failing checks: ${n}.`,
   );
   const auto = mode.kind === "fix-ci" ? mode.autofix : undefined;

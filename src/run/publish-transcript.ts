@@ -31,7 +31,7 @@ export async function publishTranscript(args: {
   const { req, deps, outcome, checkRunId, events } = args;
   if (events.length === 0) return null;
   const title = `Run transcript · ${req.owner}/${req.repo}#${req.target.number} · run ${req.jobId}`;
-  const redact = deps.redact ? (t: string) => deps.redact!(t) : undefined;
+  const { redact } = deps;
   const opts = { title, ...(redact ? { redact } : {}) };
   const stored = deps.transcripts
     ? await deps.transcripts.save(req.jobId, renderTranscript(events, { ...opts, limit: STORED_LIMIT })).then(

@@ -19,10 +19,10 @@ export async function undoLastRun(args: {
   const { deps, dir } = args;
   const commits = await deps.git.recentCommits(dir, 50);
   const index = commits.findIndex((c) => runIdFromMessage(c.message) !== null && !/^Revert "/.test(c.message));
-  if (index < 0) {
+  const target = commits[index];
+  if (target === undefined) {
     return { kind: "refused", message: "I found no commit of mine on this branch to undo.", elapsedMs: 0 };
   }
-  const target = commits[index]!;
   if (index > 0) {
     const newer = commits
       .slice(0, index)

@@ -60,8 +60,7 @@ export function reserve(
   untilMs: number,
   nowMs: number,
 ): ReserveOutcome {
-  for (let index = 0; index < buckets.length; index++) {
-    const bucket = buckets[index]!;
+  for (const [index, bucket] of buckets.entries()) {
     const limit = limits[index] ?? {};
     const held = heldAmount(bucket, nowMs);
     if (limit.usdMicros !== undefined && bucket.spent.usdMicros + held.usdMicros + amount.usdMicros > limit.usdMicros) {

@@ -36,7 +36,7 @@ export function createLedgerGuard(o: LedgerGuardOptions): SpendGuard {
         held.set(id, buckets);
         return { ok: true, id };
       }
-      const bucket = buckets[outcome.crossing.index]!;
+      const bucket = buckets[outcome.crossing.index]!; // the ledger names the crossed bucket by its index in `buckets`
       o.onRefused?.(bucket.scope);
       return {
         ok: false,

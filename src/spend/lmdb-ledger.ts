@@ -28,6 +28,7 @@ export function createLmdbLedger(path: string): SpendLedger {
           nowMs,
         );
         if (!outcome.ok) return { ok: false as const, crossing: outcome.crossing };
+        // One state per bucket, in the buckets' order (here and in settle).
         outcome.buckets.forEach((state, i) =>
           db.putSync(buckets[i]!.key, { ...state, expiresAtMs: nowMs + buckets[i]!.ttlMs }),
         );

@@ -40,13 +40,18 @@ function localParts(ms: number, timeZone: string): LocalDate & { hour: number; m
   const parts: Record<string, number> = {};
   for (const p of formatter(timeZone).formatToParts(new Date(ms)))
     if (p.type !== "literal") parts[p.type] = Number(p.value);
+  const part = (name: string): number => {
+    const value = parts[name];
+    if (value === undefined) throw new Error(`the date of ${ms} in ${timeZone} came without its ${name}`);
+    return value;
+  };
   return {
-    year: parts.year!,
-    month: parts.month!,
-    day: parts.day!,
-    hour: parts.hour! % 24,
-    minute: parts.minute!,
-    second: parts.second!,
+    year: part("year"),
+    month: part("month"),
+    day: part("day"),
+    hour: part("hour") % 24,
+    minute: part("minute"),
+    second: part("second"),
   };
 }
 

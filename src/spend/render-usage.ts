@@ -34,7 +34,7 @@ const LABELS: Record<string, string> = {
 /** The usage table (pure). */
 export function renderUsage(buckets: readonly PlannedBucket[], states: readonly BucketState[], nowMs: number): string {
   const rows = buckets.map((bucket, i) => {
-    const state = states[i]!;
+    const state = states[i]!; // one state per bucket, in order
     const held = heldAmount(state, nowMs);
     const cost = `${dollars(state.spent.usdMicros)}${bucket.limit.usdMicros !== undefined ? ` of ${dollars(bucket.limit.usdMicros)}` : ""}`;
     const tokens = `${formatNumber(state.spent.tokens)}${bucket.limit.tokens !== undefined ? ` of ${formatNumber(bucket.limit.tokens)}` : ""}`;

@@ -27,7 +27,7 @@ export async function statusPorcelain(run: GitRun, dir: string): Promise<StatusE
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (f.length < 4) continue;
-    const entry: StatusEntry = { index: f[0]!, worktree: f[1]!, path: f.slice(3) };
+    const entry: StatusEntry = { index: f.charAt(0), worktree: f.charAt(1), path: f.slice(3) };
     // With -z a rename's original path is the next field.
     if (entry.index === "R" || entry.index === "C") entry.from = fields[++i];
     entries.push(entry);

@@ -1,7 +1,8 @@
 import pino from "pino";
 import type { CoderResult } from "../../src/coder/types.js";
 import { renderFinal, renderStage } from "../../src/report/render-status.js";
-import { runJob, type RunJobDeps } from "../../src/run/run-job.js";
+import { runJob } from "../../src/run/run-job.js";
+import type { RunJobDeps } from "../../src/run/run-job-deps.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { changedResult, runSettings } from "../helpers/run-fixtures.js";

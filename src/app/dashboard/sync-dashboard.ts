@@ -65,7 +65,7 @@ export async function syncDashboard(args: {
       message: schedule.message,
       stack: schedule.stack,
       next: nextRun(schedule, args.now),
-      ...(lastRuns.has(key) ? { last: lastRuns.get(key)! } : {}),
+      ...(lastRuns.has(key) ? { last: lastRuns.get(key) } : {}),
       ticked: ticked.has(key),
     })),
     { minPermission: args.minPermission },

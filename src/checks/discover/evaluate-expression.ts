@@ -33,6 +33,7 @@ function tokenize(src: string): Token[] | null {
       i++;
       out.push({ t: "str", v });
     } else if (/[0-9]/.test(c) || (c === "-" && /[0-9]/.test(src[i + 1] ?? ""))) {
+      // c (or the digit after a minus) starts a number, so the pattern matches; below, c starts an identifier.
       const m = /^-?(0x[0-9a-f]+|[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?)/i.exec(src.slice(i))!;
       out.push({ t: "num", v: Number(m[0]) });
       i += m[0].length;
@@ -283,8 +284,8 @@ function member(value: ExprValue, key: string): ExprValue {
   if (value === UNKNOWN || value === null || typeof value !== "object") return value === UNKNOWN ? UNKNOWN : null;
   if (Array.isArray(value)) return /^\d+$/.test(key) ? (value[Number(key)] ?? null) : null;
   // Property names are case-insensitive in GitHub's expressions.
-  const found = Object.keys(value).find((k) => k.toLowerCase() === key.toLowerCase());
-  return found === undefined ? null : value[found]!;
+  const found = Object.entries(value).find(([k]) => k.toLowerCase() === key.toLowerCase());
+  return found === undefined ? null : found[1];
 }
 
 /** Every `${{ … }}` in a text, in order. */

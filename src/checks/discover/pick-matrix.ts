@@ -43,21 +43,21 @@ export function pickMatrix(
   for (const inc of entries(m.include)) {
     const fixed = Object.fromEntries(Object.entries(inc).filter(([k]) => original.has(k)));
     let merged = false;
-    for (let i = 0; i < base; i++) {
-      if (!matches(combos[i]!, fixed)) continue;
+    // Only the combinations before the includes are merged into (an include's own row is never widened).
+    for (const [i, combo] of combos.slice(0, base).entries()) {
+      if (!matches(combo, fixed)) continue;
       // An include never overwrites an original value; its other keys are added to every combination it matches.
       combos[i] = {
-        ...combos[i]!,
-        ...Object.fromEntries(
-          Object.entries(inc).filter(([k]) => !original.has(k) || sameValue(combos[i]![k], inc[k])),
-        ),
+        ...combo,
+        ...Object.fromEntries(Object.entries(inc).filter(([k]) => !original.has(k) || sameValue(combo[k], inc[k]))),
       };
       merged = true;
     }
     if (!merged) combos.push({ ...inc });
   }
-  if (combos.length === 0) return { ok: false, why: "its matrix has no combination left after `exclude`" };
-  return { ok: true, values: combos.find(unixLike) ?? combos[0]!, of: combos.length };
+  const [first] = combos;
+  if (first === undefined) return { ok: false, why: "its matrix has no combination left after `exclude`" };
+  return { ok: true, values: combos.find(unixLike) ?? first, of: combos.length };
 }
 
 function resolveList(raw: string, ctx: ExprContext): unknown {

@@ -49,8 +49,9 @@ export async function actionMeaning(
   // dtolnay/rust-toolchain names the toolchain by its ref: @stable, @nightly, @1.78.0.
   if (!version && name.toLowerCase() === "dtolnay/rust-toolchain" && ref && !/^(?:master|main|v\d+)$/.test(ref))
     version = ref;
-  if (!version && known.file && withInputs[known.file])
-    version = await versionFromFile(withInputs[known.file]!, reader);
+  const versionFile = known.file ? withInputs[known.file] : undefined;
+  if (!version && versionFile) version = await versionFromFile(versionFile, reader);
+  // split always gives a first part.
   if (version) version = version.split(/\r?\n/)[0]!.trim();
   return { kind: "toolchain", tool: known.tool, version: version || null };
 }

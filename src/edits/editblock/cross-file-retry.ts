@@ -22,7 +22,8 @@ export function crossFileRetry(
     const r = replaceBlock(content, edit, fuzzy);
     if (r.kind === "ok") hits.push({ path, content: r.content });
   }
-  if (hits.length === 1) return { kind: "one", ...hits[0]! };
-  if (hits.length > 1) return { kind: "several", paths: hits.map((h) => h.path) };
+  const [hit, ...more] = hits;
+  if (hit && more.length === 0) return { kind: "one", ...hit };
+  if (more.length > 0) return { kind: "several", paths: hits.map((h) => h.path) };
   return { kind: "none" };
 }

@@ -15,7 +15,7 @@ export interface Split {
 export function dividerSplits(body: readonly string[]): Split[] {
   const at: number[] = [];
   for (let k = body.length - 1; k >= 0; k--) if (isDivider(body[k]!)) at.push(k);
-  const exact = (k: number) => body[k]!.trim() === "=======";
+  const exact = (k: number) => body[k]?.trim() === "=======";
   // A divider right after the SEARCH marker means an empty SEARCH (a new file or an append), as in Aider.
   const first = at.includes(0) ? [0] : [];
   const ordered = [...first, ...at.filter((k) => k !== 0 && exact(k)), ...at.filter((k) => k !== 0 && !exact(k))];

@@ -55,8 +55,7 @@ export function findFilename(
   isNewFile: boolean,
 ): string | null {
   const candidates: string[] = [];
-  for (let i = before.length - 1; i >= 0 && i >= before.length - 3; i--) {
-    const line = before[i]!;
+  for (const line of before.slice(-3).reverse()) {
     const c = filenameCandidate(line, fenceOpen);
     if (c) candidates.push(normalizeEditPath(c));
     if (!isFenceLine(line, fenceOpen)) break;
@@ -65,13 +64,13 @@ export function findFilename(
   for (const c of candidates) if (all.has(c)) return c;
   if (!isNewFile) {
     for (const c of candidates) {
-      const byBase = known.chatFiles.filter((f) => f.split("/").pop() === c);
-      if (byBase.length === 1) return byBase[0]!;
+      const [byBase, ...others] = known.chatFiles.filter((f) => f.split("/").pop() === c);
+      if (byBase !== undefined && others.length === 0) return byBase;
     }
     for (const c of candidates) {
       if (!looksLikePath(c)) continue;
-      const close = getCloseMatches(c, known.chatFiles, 1, 0.8);
-      if (close.length > 0) return close[0]!;
+      const [close] = getCloseMatches(c, known.chatFiles, 1, 0.8);
+      if (close !== undefined) return close;
     }
   }
   return candidates.find(looksLikePath) ?? null;

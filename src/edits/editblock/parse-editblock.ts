@@ -33,7 +33,8 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
     }
     const block = readBlock(lines, i);
     const splits = dividerSplits(block.body);
-    const isNewFile = splits.length > 0 && splits[0]!.search.trim() === "";
+    const [main, ...rest] = splits;
+    const isNewFile = main !== undefined && main.search.trim() === "";
     const path: string | null =
       findFilename(lines.slice(Math.max(0, i - 3), i), ctx.fence[0], known, isNewFile) ?? current;
     const where = `at line ${i + 1} of your answer`;
@@ -49,7 +50,7 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
         reason: "missing-filename",
         message: `The SEARCH/REPLACE block ${where} does not say which file it edits. Put the file's path alone on the line before the opening fence ${ctx.fence[0]}.`,
       });
-    } else if (splits.length === 0) {
+    } else if (!main) {
       failures.push({
         path,
         reason: "malformed",
@@ -57,12 +58,11 @@ export function parseEditBlocks(text: string, ctx: ParseContext): ParseResult {
       });
     } else {
       current = path;
-      const [main, ...rest] = splits;
       edits.push({
         kind: "replace",
         path,
-        search: main!.search,
-        replace: main!.replace,
+        search: main.search,
+        replace: main.replace,
         ...(rest.length ? { alternatives: rest } : {}),
       });
     }

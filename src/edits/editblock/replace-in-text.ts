@@ -28,8 +28,8 @@ export function replaceInText(
   const replaceLines = splitLines(replace);
   const needle = joinLines(searchLines);
   const hits = lineStartHits(text, needle, HIT_LIMIT);
-  if (hits.length === 1) {
-    const at = hits[0]!;
+  const [at, ...more] = hits;
+  if (at !== undefined && more.length === 0) {
     return {
       kind: "ok",
       content: text.slice(0, at) + joinLines(replaceLines) + text.slice(at + needle.length),

@@ -26,16 +26,17 @@ export function findKeyedWindows(hayKeys: readonly string[], needleKeys: readonl
     if (c !== undefined) counts.set(k, c + 1);
   }
   let anchor = 0;
+  let anchorKey: string | undefined;
   let fewest = Infinity;
   needleKeys.forEach((k, j) => {
-    const c = counts.get(k)!;
+    const c = counts.get(k) ?? 0;
     if (c < fewest) {
       fewest = c;
       anchor = j;
+      anchorKey = k;
     }
   });
-  if (fewest === 0) return [];
-  const anchorKey = needleKeys[anchor]!;
+  if (fewest === 0 || anchorKey === undefined) return [];
   const hits: number[] = [];
   for (let i = anchor; i <= hayKeys.length - needleKeys.length + anchor; i++) {
     if (hayKeys[i] !== anchorKey) continue;
@@ -66,25 +67,27 @@ export function findKeyedWindowsInText(
   const n = needleKeys.length;
   if (n === 0 || n > file.length) return [];
   let anchor = -1;
+  let anchorKey: string | undefined;
   let fewest = Infinity;
   const counted = new Map<string, number>();
-  for (let j = 0; j < n; j++) {
-    const k = needleKeys[j]!;
+  for (const [j, k] of needleKeys.entries()) {
     if (k === "" || counted.has(k)) continue;
     const c = countUpTo(text, k, fewest);
     counted.set(k, c);
     if (c < fewest) {
       fewest = c;
       anchor = j;
+      anchorKey = k;
     }
   }
   // Only blank needle lines: a blank key is in every line, so there is nothing to search the text for.
-  if (anchor < 0) return findKeyedWindows(file.map(key), needleKeys, limit);
+  if (anchorKey === undefined) return findKeyedWindows(file.map(key), needleKeys, limit);
   if (fewest === 0) return [];
-  const anchorKey = needleKeys[anchor]!;
   const hits: number[] = [];
   let line = 0;
   let lineStart = 0;
+  // `text` is `file` joined, each line ending in "\n": an offset found in it lies on a line of `file`, and the window
+  // checked starts at 0 or later and ends within the file, so every `file[…]!` below reads a line that exists.
   for (let at = text.indexOf(anchorKey); at >= 0 && line < file.length; at = text.indexOf(anchorKey, lineStart)) {
     while (lineStart + file[line]!.length < at) lineStart += file[line++]!.length + 1;
     const start = line - anchor;

@@ -6,10 +6,11 @@ const isElision = (line: string): boolean => line.trim() === "...";
 
 /** Split lines on `...` lines: n separators give n + 1 pieces. */
 function pieces(lines: readonly string[]): string[][] {
-  const out: string[][] = [[]];
+  let piece: string[] = [];
+  const out: string[][] = [piece];
   for (const l of lines) {
-    if (isElision(l)) out.push([]);
-    else out[out.length - 1]!.push(l);
+    if (isElision(l)) out.push((piece = []));
+    else piece.push(l);
   }
   return out;
 }
@@ -29,9 +30,8 @@ export function locateElision(file: readonly string[], search: readonly string[]
   let lines: string[] | null = null;
   let from = 0;
   let firstStart = -1;
-  for (let k = 0; k < sp.length; k++) {
-    const s = sp[k]!;
-    const r = rp[k]!;
+  for (const [k, s] of sp.entries()) {
+    const r = rp[k]!; // as many replace pieces as search pieces (checked above)
     if (s.length === 0 && r.length === 0) continue;
     if (s.length === 0) return { kind: "none" };
     const now: readonly string[] = lines ?? file;

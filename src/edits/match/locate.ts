@@ -107,11 +107,12 @@ function strictRungs(
     const replacement = reindent(file.slice(start, start + search.length), search, replace);
     if (replacement) indentHits.push({ start, replacement });
   }
-  if (indentHits.length > 1)
+  const [only, ...more] = indentHits;
+  if (more.length > 0)
     return ambiguous(
       "indent",
       indentHits.map((h) => h.start),
     );
-  if (indentHits.length === 1) return splice(indentHits[0]!.start, search.length, indentHits[0]!.replacement, "indent");
+  if (only) return splice(only.start, search.length, only.replacement, "indent");
   return { kind: "none" };
 }

@@ -13,4 +13,5 @@ export function joinLines(lines: readonly string[]): string {
 
 export const isBlank = (line: string): boolean => line.trim() === "";
 
+/** The line's leading spaces and tabs (the pattern matches every line, possibly empty). */
 export const leadingWhitespace = (line: string): string => /^[ \t]*/.exec(line)![0];

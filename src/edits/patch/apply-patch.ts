@@ -40,9 +40,10 @@ export function applyPatch(snapshot: FileSnapshot, edits: readonly Edit[]): Appl
         );
         continue;
       }
-      const moving = edit.moveTo !== undefined && edit.moveTo !== edit.path;
-      if (moving && files.has(edit.moveTo!)) {
-        fail(edit, "file-exists", `\`*** Move to: ${edit.moveTo}\` failed: that file already exists.`);
+      const { moveTo } = edit;
+      const moving = moveTo !== undefined && moveTo !== edit.path;
+      if (moving && files.has(moveTo)) {
+        fail(edit, "file-exists", `\`*** Move to: ${moveTo}\` failed: that file already exists.`);
         continue;
       }
       const result = applyUpdate(current, edit.body, edit.path);

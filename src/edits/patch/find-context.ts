@@ -39,7 +39,7 @@ export function findContext(
   anchorAt: number | null,
   eof: boolean,
 ): ContextMatch {
-  const variants = [chunk, stripBlankEdges(chunk)].filter((v, i, all) => i === 0 || v.length !== all[0]!.length);
+  const variants = [chunk, stripBlankEdges(chunk)].filter((v, i) => i === 0 || v.length !== chunk.length);
   for (const { rung, key } of RUNGS) {
     for (const variant of variants) {
       const { before } = hunkSides(variant);
@@ -49,6 +49,7 @@ export function findContext(
         return replacement ? { kind: "ok" as const, start, end: start + before.length, replacement, rung } : null;
       };
       const atEnd = lines.length - before.length;
+      // atEnd + k < lines.length for every k < before.length, and atEnd ≥ from ≥ 0.
       if (eof && atEnd >= from && before.every((b, k) => key(lines[atEnd + k]!) === key(b))) {
         const found = fit(atEnd);
         if (found) return found;

@@ -58,7 +58,7 @@ function addSection(edits: Edit[], op: "Add" | "Delete" | "Update", path: string
       reason: "missing-filename",
       message: `An \`*** ${op} File:\` line names no file. Write the path after the colon.`,
     };
-  while (body.length > 0 && body[body.length - 1]!.trim() === "") body.pop();
+  while (body.at(-1)?.trim() === "") body.pop();
   let edit: Edit;
   if (op === "Delete") edit = { kind: "patch-delete", path };
   else if (op === "Add") {

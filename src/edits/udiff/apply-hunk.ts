@@ -3,19 +3,28 @@ import { placeHunk, type Placed } from "./place-hunk.js";
 
 /** A hunk as alternating runs: context, changes, context, changes, …, context (context runs may be empty). */
 export function splitRuns(hunk: readonly HunkLine[]): { context: HunkLine[][]; changes: HunkLine[][] } {
-  const context: HunkLine[][] = [[]];
+  let contextRun: HunkLine[] = [];
+  // The run of changes being read; null while context lines are.
+  let changeRun: HunkLine[] | null = null;
+  const context: HunkLine[][] = [contextRun];
   const changes: HunkLine[][] = [];
   for (const line of hunk) {
-    const inChange = context.length === changes.length;
     if (line.op === " ") {
-      if (inChange) context.push([]);
-      context[context.length - 1]!.push(line);
+      if (changeRun) {
+        contextRun = [];
+        context.push(contextRun);
+        changeRun = null;
+      }
+      contextRun.push(line);
     } else {
-      if (!inChange) changes.push([]);
-      changes[changes.length - 1]!.push(line);
+      if (!changeRun) {
+        changeRun = [];
+        changes.push(changeRun);
+      }
+      changeRun.push(line);
     }
   }
-  if (context.length === changes.length) context.push([]);
+  if (changeRun) context.push([]);
   return { context, changes };
 }
 
@@ -32,10 +41,11 @@ export function applyHunk(file: readonly string[], hunk: readonly HunkLine[]): P
   if (direct.kind !== "none") return direct;
   const { context, changes } = splitRuns(hunk);
   let current = [...file];
-  for (let k = 0; k < changes.length; k++) {
+  for (const [k, change] of changes.entries()) {
+    // splitRuns gives one more context run than runs of changes: change k sits between context k and k + 1.
     const prec = context[k]!;
     const foll = context[k + 1]!;
-    const placed = placeRun(current, prec, changes[k]!, foll);
+    const placed = placeRun(current, prec, change, foll);
     if (placed === null) return { kind: "none" };
     current = placed;
   }

@@ -18,7 +18,9 @@ function looksLikeHeader(from: string, to: string, known: (p: string) => boolean
   );
 }
 
-type Target = { kind: "edit"; path: string } | { kind: "create"; index: number } | { kind: "delete" } | null;
+/** A new file being read: its `patch-add` edit's place in the edits, its path, and the lines read so far. */
+type Created = { index: number; path: string; lines: string[] };
+type Target = { kind: "edit"; path: string } | ({ kind: "create" } & Created) | { kind: "delete" } | null;
 
 /**
  * Parse unified diffs out of an answer (docs/behaviour.md#unified-diffs with the fixes of docs/behaviour.md#unified-diff-fixes). Diffs are read in any fence
@@ -32,7 +34,7 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const known = (p: string) => ctx.chatFiles.includes(p) || (ctx.repoFiles?.includes(p) ?? false);
   const edits: Edit[] = [];
-  const created = new Map<number, string[]>();
+  const created: Created[] = [];
   const failures: EditFailure[] = [];
   const seen = new Set<string>();
   let target: Target = null;
@@ -40,7 +42,7 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
   let hunk: string[] = [];
 
   const flush = () => {
-    while (hunk.length > 0 && hunk[hunk.length - 1]!.trim() === "") hunk.pop();
+    while (hunk.at(-1)?.trim() === "") hunk.pop();
     const body = hunk;
     hunk = [];
     if (!body.some((l) => l.startsWith("+") || l.startsWith("-"))) return;
@@ -53,7 +55,7 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
       });
     } else if (target.kind === "create") {
       // A new file's hunks only add lines; a context line there is content too.
-      created.get(target.index)!.push(...body.filter((l) => !l.startsWith("-")).map((l) => l.slice(1)));
+      target.lines.push(...body.filter((l) => !l.startsWith("-")).map((l) => l.slice(1)));
     } else if (target.kind === "edit") {
       const joined = `${body.map((l) => (l === "" ? " " : l)).join("\n")}\n`;
       const key = `${target.path}\0${joined}`;
@@ -75,8 +77,9 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
     }
     if (!to) target = null;
     else if (from === DEV_NULL) {
-      target = { kind: "create", index: edits.length };
-      created.set(edits.length, []);
+      const file: Created = { index: edits.length, path: to, lines: [] };
+      target = { kind: "create", ...file };
+      created.push(file);
       edits.push({ kind: "patch-add", path: to, content: "" });
     } else target = { kind: "edit", path: to };
   };
@@ -114,9 +117,8 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
     }
   }
   flush();
-  for (const [index, body] of created) {
-    const edit = edits[index]!;
-    edits[index] = { kind: "patch-add", path: edit.path, content: body.length ? `${body.join("\n")}\n` : "" };
+  for (const { index, path, lines: body } of created) {
+    edits[index] = { kind: "patch-add", path, content: body.length ? `${body.join("\n")}\n` : "" };
   }
   return { edits, shell: [], failures };
 }

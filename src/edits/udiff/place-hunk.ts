@@ -17,8 +17,9 @@ const RUNGS: readonly { rung: MatchRung; key: (line: string) => string }[] = [
 export function stripBlankEdges(lines: readonly HunkLine[]): HunkLine[] {
   let start = 0;
   let end = lines.length;
-  while (start < end && lines[start]!.op === " " && isBlank(lines[start]!.text)) start++;
-  while (end > start && lines[end - 1]!.op === " " && isBlank(lines[end - 1]!.text)) end--;
+  const blankContext = (line: HunkLine | undefined) => line?.op === " " && isBlank(line.text);
+  while (start < end && blankContext(lines[start])) start++;
+  while (end > start && blankContext(lines[end - 1])) end--;
   return lines.slice(start, end);
 }
 
@@ -30,7 +31,7 @@ export function stripBlankEdges(lines: readonly HunkLine[]): HunkLine[] {
  * follow the file's indentation when the match was indentation-insensitive and the offset is uniform.
  */
 export function placeHunk(file: readonly string[], hunk: readonly HunkLine[]): Placed {
-  const variants = [hunk, stripBlankEdges(hunk)].filter((v, i, all) => i === 0 || v.length !== all[0]!.length);
+  const variants = [hunk, stripBlankEdges(hunk)].filter((v, i) => i === 0 || v.length !== hunk.length);
   for (const { rung, key } of RUNGS) {
     for (const lines of variants) {
       const { before } = hunkSides(lines);
@@ -42,8 +43,9 @@ export function placeHunk(file: readonly string[], hunk: readonly HunkLine[]): P
           lines: rebuildWindow(file.slice(start, start + before.length), lines, rung === "relative-indent"),
         }))
         .filter((f): f is { start: number; lines: string[] } => f.lines !== null);
-      if (fits.length === 1) {
-        const { start, lines: middle } = fits[0]!;
+      const [fit, ...more] = fits;
+      if (fit && more.length === 0) {
+        const { start, lines: middle } = fit;
         return { kind: "ok", rung, lines: [...file.slice(0, start), ...middle, ...file.slice(start + before.length)] };
       }
       if (fits.length > 1) return { kind: "ambiguous", at: fits.map((f) => f.start + 1) };
@@ -69,6 +71,7 @@ export function rebuildWindow(
   const out: string[] = [];
   let w = 0;
   let a = 0;
+  // One shifted line per `+` line, one window line per context or removed line: both reads are in bounds.
   for (const line of lines) {
     if (line.op === "+") out.push(shifted[a++]!);
     else if (line.op === " ") out.push(window[w++]!);

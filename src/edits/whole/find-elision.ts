@@ -29,8 +29,8 @@ const PHRASES = [
  */
 export function findElision(content: string, keep: ReadonlySet<string> = new Set()): Elision | null {
   const lines = content.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const t = lines[i]!.trim();
+  for (const [i, line] of lines.entries()) {
+    const t = line.trim();
     if (!COMMENT_OPEN.test(t) || keep.has(t)) continue;
     const body = t.replace(COMMENT_OPEN, "").replace(COMMENT_CLOSE, "").trim();
     const dotted = /\.\.\.|…/.test(body) && DOTTED_WORDS.test(body);

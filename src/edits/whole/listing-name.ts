@@ -56,7 +56,8 @@ export function listingName(line: string, ctx: Pick<ParseContext, "chatFiles" | 
   const cleaned = cleanListingName(line);
   const candidates = [cleaned];
   const ticked = [...line.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter(isPathLike);
-  if (ticked.length === 1) candidates.push(ticked[0]!);
+  const [onlyTicked, ...moreTicked] = ticked;
+  if (onlyTicked !== undefined && moreTicked.length === 0) candidates.push(onlyTicked);
   for (const raw of candidates) {
     if (!raw) continue;
     const name = normalizeEditPath(raw);
@@ -64,8 +65,8 @@ export function listingName(line: string, ctx: Pick<ParseContext, "chatFiles" | 
     const base = baseName(name);
     if (name.includes("/") && ctx.chatFiles.includes(base) && !ctx.repoFiles?.includes(name)) return base;
     if (!name.includes("/")) {
-      const same = ctx.chatFiles.filter((f) => baseName(f) === name);
-      if (same.length === 1) return same[0]!;
+      const [same, ...others] = ctx.chatFiles.filter((f) => baseName(f) === name);
+      if (same !== undefined && others.length === 0) return same;
     }
     if (isPathLike(name)) return name;
   }

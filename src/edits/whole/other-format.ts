@@ -7,9 +7,10 @@
 export function otherFormat(path: string, body: readonly string[]): string | null {
   if (/\.(diff|patch)$/i.test(path)) return null;
   const first = body.findIndex((l) => l.trim() !== "");
-  if (first < 0) return null;
-  if (body[first]!.startsWith("--- ") && (body[first + 1] ?? "").startsWith("+++ ")) return "a unified diff";
-  if (body[first]!.trim() === "*** Begin Patch") return "a V4A patch";
+  const line = body[first];
+  if (line === undefined) return null;
+  if (line.startsWith("--- ") && (body[first + 1] ?? "").startsWith("+++ ")) return "a unified diff";
+  if (line.trim() === "*** Begin Patch") return "a V4A patch";
   if (body.some((l) => /^<{5,9} SEARCH\s*$/.test(l.trim())) && body.some((l) => /^>{5,9} REPLACE\s*$/.test(l.trim())))
     return "SEARCH/REPLACE blocks";
   return null;

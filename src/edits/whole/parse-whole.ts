@@ -31,23 +31,26 @@ export function parseWhole(text: string, ctx: ParseContext): ParseResult {
   const failures: EditFailure[] = [];
   const shell: string[] = [];
   let saw: string | null = null;
+  const onlyChatFile = ctx.chatFiles.length === 1 ? ctx.chatFiles[0] : undefined;
   let i = 0;
   while (i < lines.length) {
-    const open = openingFence(lines[i]!, ctx.fence);
+    const line = lines[i]!; // i < lines.length
+    const open = openingFence(line, ctx.fence);
     if (!open) {
-      saw = mentionedChatFile(lines[i]!, ctx.chatFiles) ?? saw;
+      saw = mentionedChatFile(line, ctx.chatFiles) ?? saw;
       i++;
       continue;
     }
     const listing = readListing(lines, i + 1, open);
-    const named = (i > 0 ? listingName(lines[i - 1]!, ctx) : null) ?? infoName(open);
-    if (!named && shellFenceTag(lines[i]!) !== null) {
+    const above = lines[i - 1];
+    const named = (above !== undefined ? listingName(above, ctx) : null) ?? infoName(open);
+    if (!named && shellFenceTag(line) !== null) {
       shell.push(listing.body.join("\n"));
     } else {
       let path: string | null = named;
       let source: Source = "block";
       if (!path && saw) [path, source] = [saw, "saw"];
-      else if (!path && ctx.chatFiles.length === 1) [path, source] = [ctx.chatFiles[0]!, "chat"];
+      else if (!path && onlyChatFile !== undefined) [path, source] = [onlyChatFile, "chat"];
       const wrongFormat = path ? otherFormat(path, listing.body) : null;
       if (path && wrongFormat) {
         failures.push({
@@ -71,9 +74,9 @@ export function parseWhole(text: string, ctx: ParseContext): ParseResult {
   const taken = new Set<string>();
   for (const f of found) {
     if (taken.has(f.path)) continue;
-    const best = PRIORITY.map((s) => found.find((g) => g.path === f.path && g.source === s)).find(
-      (g) => g !== undefined,
-    )!;
+    // The listing of this path from the best source (f itself when no other outranks it).
+    const best =
+      PRIORITY.map((s) => found.find((g) => g.path === f.path && g.source === s)).find((g) => g !== undefined) ?? f;
     taken.add(f.path);
     edits.push({ kind: "whole", path: best.path, content: best.content });
   }

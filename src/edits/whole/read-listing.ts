@@ -44,10 +44,11 @@ export function readListing(lines: readonly string[], start: number, open: OpenF
     if (fence) {
       const len = fence[1]!.length;
       const bare = fence[2]!.trim() === "";
+      const innermost = inner.at(-1);
       if (!bare) inner.push(len);
-      else if (inner.length > 0) {
+      else if (innermost !== undefined) {
         // A shorter bare fence inside an inner block is that block's content.
-        if (len >= inner[inner.length - 1]!) inner.pop();
+        if (len >= innermost) inner.pop();
       } else if (len >= open.ticks) return { body, next: j + 1, closed: true };
       else inner.push(len);
     }
