@@ -46,7 +46,12 @@ export function createLmdbLedger(path: string): SpendLedger {
         next.forEach((state, i) => db.putSync(buckets[i]!.key, { ...state, expiresAtMs: nowMs + buckets[i]!.ttlMs }));
       });
     },
-    read: async (keys) => keys.map((key) => get(key, Date.now())),
+    read: async (keys) => {
+      // Outside a write transaction a read sees this handle's last snapshot, which may predate another process's (or
+      // another handle's) commit: start from the latest one, so the usage shown includes every write made so far.
+      db.resetReadTxn();
+      return keys.map((key) => get(key, Date.now()));
+    },
     close: () => db.close(),
   };
 }
