@@ -20,31 +20,8 @@ export interface PullRequestHead {
   baseRef: string;
 }
 
-/** The open PR whose head is `branch` of this repository, or null. */
-export async function findPullRequestForBranch(
-  api: GitHubClient,
-  args: RepoRef & { branch: string },
-): Promise<PullRequestRef | null> {
-  const { data } = await callGitHub(
-    `Looking for the open pull request of ${args.owner}/${args.repo} branch ${args.branch}`,
-    () =>
-      api.rest.pulls.list({
-        owner: args.owner,
-        repo: args.repo,
-        head: `${args.owner}:${args.branch}`,
-        state: "open",
-        per_page: 1,
-      }),
-  );
-  const pr = data[0];
-  return pr ? { number: pr.number, url: pr.html_url } : null;
-}
-
-/** The open PRs whose head is `owner:branch` (GitHub's head filter), with where each head is. */
-export async function listOpenPullRequestsForBranch(
-  api: GitHubClient,
-  args: RepoRef & { branch: string },
-): Promise<{ number: number; headRef: string; headSha: string; headFullName: string | null }[]> {
+/** The open PRs whose head is `owner:branch` (GitHub's head filter), at most `perPage` of them. */
+async function listOpenForBranch(api: GitHubClient, args: RepoRef & { branch: string }, perPage: number) {
   const { data } = await callGitHub(
     `Looking for the open pull requests of ${args.owner}/${args.repo} branch ${args.branch}`,
     () =>
@@ -53,10 +30,27 @@ export async function listOpenPullRequestsForBranch(
         repo: args.repo,
         head: `${args.owner}:${args.branch}`,
         state: "open",
-        per_page: 10,
+        per_page: perPage,
       }),
   );
-  return data.map((pr) => ({
+  return data;
+}
+
+/** The open PR whose head is `branch` of this repository, or null. */
+export async function findPullRequestForBranch(
+  api: GitHubClient,
+  args: RepoRef & { branch: string },
+): Promise<PullRequestRef | null> {
+  const [pr] = await listOpenForBranch(api, args, 1);
+  return pr ? { number: pr.number, url: pr.html_url } : null;
+}
+
+/** The open PRs whose head is `owner:branch` (GitHub's head filter), with where each head is. */
+export async function listOpenPullRequestsForBranch(
+  api: GitHubClient,
+  args: RepoRef & { branch: string },
+): Promise<{ number: number; headRef: string; headSha: string; headFullName: string | null }[]> {
+  return (await listOpenForBranch(api, args, 10)).map((pr) => ({
     number: pr.number,
     headRef: pr.head.ref,
     headSha: pr.head.sha,
