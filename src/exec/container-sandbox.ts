@@ -218,7 +218,10 @@ async function runThroughRunner(
   }
   const runner = live.runner;
   let timedOut = false;
-  const stop = () => void session.remove();
+  // A stop removes the container; the command's result waits for that removal, not only for the runner to end (the
+  // engine ends the exec session before its `rm` returns, and a caller then saw the container still listed).
+  let removing: Promise<void> | undefined;
+  const stop = () => void (removing ??= session.remove());
   const timer = setTimeout(() => {
     timedOut = true;
     stop();
@@ -229,6 +232,7 @@ async function runThroughRunner(
       maxOutputBytes: req.maxOutputBytes ?? 1_000_000,
     });
     const stopped = timedOut || req.signal?.aborted;
+    if (stopped) await (removing ??= session.remove());
     if (r.spawnError !== undefined && !stopped) live.running = null;
     return {
       ...r,
