@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { open, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, rm } from "node:fs/promises";
 import path from "node:path";
 import type { ExecResult } from "./types.js";
 
@@ -83,7 +84,15 @@ export function startContainerRunner(
       const id = `r${++next}`;
       const scriptFile = path.join(controlDir, `${id}.sh`);
       const outFile = path.join(controlDir, `${id}.out`);
-      await writeFile(scriptFile, script, { mode: 0o644 });
+      const written = await writeNew(scriptFile, script);
+      if (written !== null)
+        return {
+          exitCode: null,
+          output: "",
+          stdout: "",
+          stderr: "",
+          spawnError: `the command was not run: the container's control folder is not as the app left it (${written})`,
+        };
       const answer = new Promise<{ code: number | null; why?: string }>((resolve) =>
         pending.set(id, (code, why) => resolve({ code, ...(why ? { why } : {}) })),
       );
@@ -107,12 +116,41 @@ export function startContainerRunner(
   };
 }
 
+/*
+ * The control folder is writable from inside the container, so what a command leaves there is hostile: a command can
+ * replace its output file (or plant the next request's script file) with a symbolic link to a host file, such as the
+ * app's key or /proc/<pid>/environ. The app never follows a link there: a script is created fresh (O_EXCL, which
+ * refuses any existing name, links included), and an output is opened without following a final link and read only
+ * when it is a regular file (O_NONBLOCK: a FIFO must not hang the app). Only the folder's direct children are used,
+ * and the folder itself is the host's (the container's mount point), so no other part of a path is the container's.
+ */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const READ_NO_LINK = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** Write a request's script as a new file; null when written, else why not. */
+async function writeNew(file: string, content: string): Promise<string | null> {
+  await rm(file, { force: true });
+  const handle = await open(file, CREATE_NEW, 0o644).catch((error: NodeJS.ErrnoException) => error.code ?? "error");
+  if (typeof handle === "string") return `${path.basename(file)}: ${handle}`;
+  try {
+    await handle.writeFile(content);
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** A command's output file, head and tail kept within `maxBytes` (never read whole when it is larger). */
 async function readCapped(file: string, maxBytes: number): Promise<string> {
-  const handle = await open(file, "r").catch(() => null);
-  if (!handle) return "";
+  const handle = await open(file, READ_NO_LINK).catch((error: NodeJS.ErrnoException) => error.code ?? "error");
+  if (handle === "ENOENT") return "";
+  if (typeof handle === "string")
+    return `[the command's output file was replaced by something the app does not read (${handle}): output not shown]`;
   try {
-    const { size } = await handle.stat();
+    const stat = await handle.stat();
+    if (!stat.isFile())
+      return "[the command's output file was replaced by something that is not a file: output not shown]";
+    const { size } = stat;
     if (size <= maxBytes) return (await handle.readFile()).toString("utf8");
     const half = Math.floor(maxBytes / 2);
     const head = Buffer.alloc(half);
