@@ -4,6 +4,12 @@ export interface ChatMessage {
   content: string;
   /** Images sent with a user message's text, as OpenAI image parts (issue #32); only to a model that accepts them. */
   images?: readonly ImagePart[];
+  /**
+   * This message ends a stable prefix of the request (system prompt, repository instructions, files, an earlier
+   * round): providers with explicit cache breakpoints (Anthropic, Bedrock, Vertex) mark the cache there. Ignored by
+   * providers that cache automatically (OpenAI, Azure) and when caching is off.
+   */
+  cacheBreakpoint?: boolean;
 }
 
 /** One image for the model: its bytes as a `data:` URL and its size (for token accounting). */
@@ -15,8 +21,13 @@ export interface ImagePart {
 }
 
 export interface TokenUsage {
+  /** Every input token of the request, cached or not. */
   prompt: number;
   completion: number;
+  /** Of `prompt`, the tokens read from the provider's prompt cache (priced at the model's cache-read price). */
+  cacheRead?: number;
+  /** Of `prompt`, the tokens written to the provider's prompt cache (priced at the model's cache-write price). */
+  cacheWrite?: number;
 }
 
 export interface CompletionRequest {
@@ -29,6 +40,13 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Retries of this call on the same model (default: the client's); fewer when a fallback model waits. */
   maxRetries?: number;
+  /**
+   * Prompt caching for this call: `undefined`/`true` uses the provider's cache (breakpoints from
+   * `ChatMessage.cacheBreakpoint`, `prompt_cache_key` from `cacheKey`); `false` sends no cache hints.
+   */
+  cache?: boolean;
+  /** A key shared by every call of one run, so OpenAI-style providers route its rounds to the same cache. */
+  cacheKey?: string;
 }
 
 export interface CompletionResult {
