@@ -15,7 +15,7 @@ export function editPaths(edit: Edit): string[] {
  * more files or write more bytes than the caps allow changes nothing (see {@link answerLimitFailure}).
  */
 export function applyEdits(
-  format: EditFormat,
+  format: Pick<EditFormat, "apply">,
   snapshot: FileSnapshot,
   edits: readonly Edit[],
   options: ApplyOptions,

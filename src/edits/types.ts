@@ -137,8 +137,26 @@ export interface ApplyOutcome {
 }
 
 /** A format = a pure parser and a pure applier. */
+/** One worked-example turn; the same shape as a chat message of the model client. */
+export interface PromptTurn {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** The prompt set of one edit format (or the coder's `ask` and `architect` modes). Every part takes the fence chosen for this request. */
+export interface FormatPrompts {
+  /** The main system text: role, conventions, how to answer. */
+  system(fence: Fence): string;
+  /** Worked examples as real user/assistant turns (the "new code base" turn is added by build-messages). */
+  examples(fence: Fence): PromptTurn[];
+  /** A short restatement of the format rules, placed after the system text. */
+  reminder(fence: Fence): string;
+}
+
+/** One edit format as a whole: its name, the parser and applier of its blocks, and the prompts that teach it. */
 export interface EditFormat {
   name: EditFormatName;
+  prompts: FormatPrompts;
   parse(text: string, ctx: ParseContext): ParseResult;
   apply(snapshot: FileSnapshot, edits: readonly Edit[], options: ApplyOptions): ApplyOutcome;
 }

@@ -4,9 +4,7 @@ import type { ApplyOutcome, Edit, EditFormat, FileSnapshot } from "../../src/edi
 /** A format that records what it was given and uppercases every file it is asked about. */
 function recordingFormat(extra: (snapshot: FileSnapshot) => Partial<ApplyOutcome> = () => ({})) {
   const seen: { files: Map<string, string>; edits: Edit[]; chatFiles: readonly string[] }[] = [];
-  const format: EditFormat = {
-    name: "whole",
-    parse: () => ({ edits: [], shell: [], failures: [] }),
+  const format: Pick<EditFormat, "apply"> = {
     apply(snapshot, edits, options) {
       seen.push({ files: new Map(snapshot.files), edits: [...edits], chatFiles: options.chatFiles });
       const changes = new Map<string, string | null>();

@@ -1,4 +1,5 @@
-import { fenceNote, type FormatPrompts } from "./format-prompts.js";
+import { fenceNote } from "../../edits/format-prompts.js";
+import type { FormatPrompts } from "../../edits/types.js";
 
 /**
  * `architect` (issue #34, Aider's ArchitectPrompts): the main model plans a change for an editor engineer and writes

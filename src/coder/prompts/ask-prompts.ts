@@ -1,4 +1,5 @@
-import { fenceNote, type FormatPrompts } from "./format-prompts.js";
+import { fenceNote } from "../../edits/format-prompts.js";
+import type { FormatPrompts } from "../../edits/types.js";
 
 /** `ask` (`/aider ask`): answer only; the reply is never parsed for edits. */
 export const askPrompts: FormatPrompts = {

@@ -1,6 +1,6 @@
-import type { Fence } from "../../edits/types.js";
-import type { ChatMessage } from "../../llm/types.js";
-import { openFence } from "./format-prompts.js";
+import type { Fence } from "../types.js";
+import type { PromptTurn } from "../types.js";
+import { openFence } from "../format-prompts.js";
 
 /** Where the path of a SEARCH/REPLACE block goes: before the fence (`diff`) or inside it (`diff-fenced`). */
 export type PathPlacement = "before-fence" | "inside-fence";
@@ -28,7 +28,7 @@ function searchReplaceBlock(
 }
 
 /** Two worked examples (our own): a focused change with a deletion, and moving code into a new file. */
-export function searchReplaceExamples(fence: Fence, placement: PathPlacement): ChatMessage[] {
+export function searchReplaceExamples(fence: Fence, placement: PathPlacement): PromptTurn[] {
   const b = (path: string, search: string, replace: string): string =>
     searchReplaceBlock(fence, placement, path, search, replace);
   return [

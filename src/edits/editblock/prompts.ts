@@ -1,7 +1,7 @@
-import type { Fence } from "../../edits/types.js";
-import { EDITS_ONLY_TEXT, ASK_FOR_FILES_TEXT, ROLE_TEXT } from "./shared-text.js";
-import { fenceNote, openFence, type FormatPrompts } from "./format-prompts.js";
-import { searchReplaceExamples, type PathPlacement } from "./search-replace-examples.js";
+import type { Fence, FormatPrompts } from "../types.js";
+import { EDITS_ONLY_TEXT, ASK_FOR_FILES_TEXT, ROLE_TEXT } from "../prompt-text.js";
+import { fenceNote, openFence } from "../format-prompts.js";
+import { searchReplaceExamples, type PathPlacement } from "./examples.js";
 
 /** The block layout, numbered, for either path placement. */
 function blockLayout(fence: Fence, placement: PathPlacement): string {
@@ -53,3 +53,6 @@ Each block names one file and replaces one contiguous run of lines in it.${fence
 
 /** `diff`: the path on the line before the fence. */
 export const diffPrompts: FormatPrompts = searchReplacePrompts("before-fence");
+
+/** `diff-fenced`: the path on the first line inside the fence (models such as Gemini prefer it, docs/behaviour.md#diff-fenced). */
+export const diffFencedPrompts: FormatPrompts = searchReplacePrompts("inside-fence");

@@ -1,15 +1,4 @@
-import type { Fence } from "../../edits/types.js";
-import type { ChatMessage } from "../../llm/types.js";
-
-/** The prompt set of one edit format (or `ask`). Every part takes the fence chosen for this request. */
-export interface FormatPrompts {
-  /** The main system text: role, conventions, how to answer. */
-  system(fence: Fence): string;
-  /** Worked examples as real user/assistant turns (the "new code base" turn is added by build-messages). */
-  examples(fence: Fence): ChatMessage[];
-  /** A short restatement of the format rules, placed after the system text. */
-  reminder(fence: Fence): string;
-}
+import type { Fence } from "./types.js";
 
 /** The opening line of a code listing: the fence, plus a language tag when the fence is made of backticks. */
 export function openFence(fence: Fence, lang: string): string {

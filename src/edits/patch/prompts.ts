@@ -1,6 +1,6 @@
-import type { Fence } from "../../edits/types.js";
-import { ASK_FOR_FILES_TEXT, EDITS_ONLY_TEXT, ROLE_TEXT } from "./shared-text.js";
-import { fenceNote, type FormatPrompts } from "./format-prompts.js";
+import type { Fence, FormatPrompts } from "../types.js";
+import { ASK_FOR_FILES_TEXT, EDITS_ONLY_TEXT, ROLE_TEXT } from "../prompt-text.js";
+import { fenceNote } from "../format-prompts.js";
 
 function rules(fence: Fence): string {
   return `Rules for patches:
