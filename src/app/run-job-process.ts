@@ -110,8 +110,8 @@ function probeContainerEngine(): Promise<string | null> | null {
   }
 }
 
-/** The job process's entry (fork-worker's `runJob` contract): runs the job and answers its outcome's kind. */
-export async function runJob(
+/** The job process's entry (fork-worker's `runChildJob` contract): runs the job and answers its outcome's kind. */
+export async function runChildJob(
   input: RunJobProcessInput,
   signal: AbortSignal,
   send: (message: unknown) => void = () => undefined,

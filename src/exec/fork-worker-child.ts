@@ -7,7 +7,7 @@ type FromParent =
   | { type: "run"; module: string; input: unknown }
   | { type: "stop"; reason: StopReason }
   | { type: "reply"; id: number; ok: boolean; result?: unknown; message?: string };
-type JobModule = { runJob?: ChildJob; preload?: () => Promise<unknown> };
+type JobModule = { runChildJob?: ChildJob; preload?: () => Promise<unknown> };
 
 /** A spare process (see createForkPool) imports the job module ahead, and runs its `preload` if it has one. */
 let preloaded: { module: string; mod: Promise<JobModule> } | null = null;
@@ -70,8 +70,8 @@ process.on("message", (m: FromParent) => {
   void (async () => {
     try {
       const mod = await load(m.module);
-      if (typeof mod.runJob !== "function") throw new Error(`${m.module} does not export runJob`);
-      const result = await mod.runJob(
+      if (typeof mod.runChildJob !== "function") throw new Error(`${m.module} does not export runChildJob`);
+      const result = await mod.runChildJob(
         m.input,
         controller.signal,
         (message) => toParent({ type: "message", message }),

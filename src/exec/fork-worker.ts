@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /**
- * What the module run in the child exports: `runJob(input, signal, send, request)`; its resolved value goes back.
+ * What the module run in the child exports: `runChildJob(input, signal, send, request)`; its resolved value goes back.
  * `request` asks the parent (its `onRequest`) and resolves with the answer: how a job reaches what only the parent
  * holds (the spend ledger), without holding its credentials.
  */
@@ -19,7 +19,7 @@ export type ChildJob<I = unknown, R = unknown> = (
 ) => Promise<R>;
 
 export interface ForkWorkerOptions {
-  /** Absolute path of the module whose named export `runJob` (a {@link ChildJob}) runs the job. */
+  /** Absolute path of the module whose named export `runChildJob` (a {@link ChildJob}) runs the job. */
   module: string;
   /** Structured-cloneable input: the job's data and only what the job needs (never the webhook secret or App key). */
   input: unknown;
@@ -42,7 +42,7 @@ export interface ForkWorkerOptions {
 
 export type ForkOutcome =
   | { kind: "done"; result: unknown }
-  /** `runJob` threw: its message. */
+  /** `runChildJob` threw: its message. */
   | { kind: "failed"; message: string }
   /** The child died without an answer (crash, out of memory, killed after a stop it ignored). */
   | { kind: "crashed"; message: string; code: number | null; signal: NodeJS.Signals | null };
