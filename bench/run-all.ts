@@ -28,6 +28,11 @@ if (!only || only === "overhead") {
 }
 // Hand-written pieces against the libraries they stand in for (issue #33): `npm run bench libs [piece]`, piece one
 // of http, retries, kill, tokens, pool, router (default: all).
+// The Action's start-up from a release bundle vs building from source (needs the npm registry): `npm run bench action-start`.
+if (only === "action-start") {
+  const { runActionStartBench } = await import("./action-start-bench.js");
+  await runActionStartBench();
+}
 if (only === "libs") {
   const { runLibsBench } = await import("./libs/libs-bench.js");
   await runLibsBench(process.argv[3]);

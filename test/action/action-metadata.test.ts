@@ -44,7 +44,7 @@ describe("action.yml", () => {
     expect(action.inputs["config-path"]!.default).toBe(".github/aider.yml");
     expect(Object.keys(action.outputs).sort()).toEqual(["commit-sha", "cost", "outcome", "pr-number", "tokens"]);
     const step = action.runs.steps.find((s) => s.id === "run")!;
-    expect(step.run).toContain('dist/cli/main.js" action');
+    expect(step.run).toContain('node "$AIDER_BOT_ENTRY" action');
     // A composite action gets no INPUT_* variables on its own: each input must be handed over explicitly.
     for (const name of Object.keys(action.inputs)) {
       expect(step.env?.[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`]).toBe(`\${{ inputs.${name} }}`);

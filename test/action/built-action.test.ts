@@ -17,6 +17,8 @@ import { pollUntil } from "../helpers/wait-until.js";
 
 const ROOT = path.resolve(".");
 const MAIN = path.join(ROOT, "dist/cli/main.js");
+/** The entry the next `runAction` starts: dist/ (what the composite action builds), or a release bundle. */
+let entry = MAIN;
 const BOT = "github-actions[bot]";
 const TOKEN = "ghs_workflowtoken0123456789";
 const MODEL_KEY = "sk-action-model-key";
@@ -165,7 +167,7 @@ async function runAction(
   await run("mkdir", ["-p", env.RUNNER_TEMP!], rig.dir);
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
     (resolve) => {
-      const child = spawn(process.execPath, [MAIN, "action"], {
+      const child = spawn(process.execPath, [entry, "action"], {
         cwd: rig.workspace,
         env,
         stdio: ["ignore", "pipe", "pipe"],
@@ -637,4 +639,135 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
     },
     RUN_MS,
   );
+});
+
+describe("aider-bot action from its release bundle (scripts/build-action.mjs)", () => {
+  let rig: Rig | undefined;
+  let bundleDir: string | undefined;
+  afterEach(async () => {
+    entry = MAIN;
+    await rig?.close();
+    rig = undefined;
+    if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+  });
+
+  it(
+    "runs a pull-request request end to end from a bundle copied away from any node_modules (no npm ci, no build)",
+    async () => {
+      // Outside the repository, so nothing can resolve from its node_modules: the bundle must carry all it loads.
+      bundleDir = await mkdtemp(path.join(os.tmpdir(), "action-bundle-"));
+      const { buildAction, treeDigest, compareDigests } = (await import(
+        path.join(ROOT, "scripts/build-action.mjs")
+      )) as {
+        buildAction(out: string): Promise<void>;
+        treeDigest(dir: string): Promise<[string, string][]>;
+        compareDigests(expected: [string, string][], actual: [string, string][]): string[];
+      };
+      await buildAction(path.join(bundleDir, "action-dist"));
+      // Deterministic, which is what lets CI refuse a committed bundle that differs from the sources (`--check`).
+      await buildAction(path.join(bundleDir, "again"));
+      const digest = await treeDigest(path.join(bundleDir, "action-dist"));
+      expect(compareDigests(digest, await treeDigest(path.join(bundleDir, "again")))).toEqual([]);
+      expect(compareDigests(digest, digest.slice(1))).toEqual([`missing from the committed bundle: ${digest[0]![0]}`]);
+      entry = path.join(bundleDir, "action-dist/cli/main.js");
+      rig = await startRig([fix, "fix: make add add"]);
+      const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: {} });
+      await checkout(rig, "main");
+      const p = examplePayload("issue_comment", "created");
+      p.repository = repository(rig);
+      delete p.installation;
+      p.issue = {
+        ...p.issue,
+        number: pr.number,
+        title: pr.title,
+        body: "",
+        labels: [],
+        pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` },
+      };
+      p.comment = {
+        ...p.comment,
+        id: 502,
+        body: "/aider --file src/calc.py make add add",
+        user: { ...p.comment.user, login: "ann", type: "User" },
+        performed_via_github_app: null,
+      };
+      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+
+      const result = await runAction(rig, "issue_comment", p);
+
+      expect({ code: result.code, stderr: result.stderr.slice(-2000) }).toEqual({
+        code: 0,
+        stderr: expect.any(String),
+      });
+      expect(result.outputs.outcome).toBe("pushed");
+      expect(await fileOnBranch(rig.fake, rig.repo, "calc", "src/calc.py")).toContain("a + b");
+      // The shipped grammars load: the bundle's repo map finds calc.py's definition through tree-sitter.
+      // A cache dir of its own, so no earlier parse can stand in for the grammar.
+      const mapped = await exec.run({
+        command: process.execPath,
+        args: [entry, "map", "--repo", rig.workspace],
+        cwd: rig.dir,
+        env: { AIDER_BOT_CACHE_DIR: path.join(rig.dir, "map-cache") },
+      });
+      expect(mapped.exitCode).toBe(0);
+      const map = mapped.stdout;
+      expect(map).toContain("src/calc.py");
+      expect(map).toMatch(/def add\(a, b\)/);
+    },
+    RUN_MS,
+  );
+});
+
+describe("action.yml's first step (which entry the runner starts)", () => {
+  /** Run the step's script as the runner would, with an `npm` that only records what it was asked. */
+  async function prepare(withBundle: boolean) {
+    const { parse } = await import("yaml");
+    const action = parse(await readFile(path.join(ROOT, "action.yml"), "utf8")) as {
+      runs: { steps: { id?: string; run?: string }[] };
+    };
+    const script = action.runs.steps.find((s) => s.id !== "run")!.run!;
+    const dir = await mkdtemp(path.join(os.tmpdir(), "action-path-"));
+    try {
+      const bin = path.join(dir, "bin");
+      await run("mkdir", ["-p", bin, path.join(dir, "action/action-dist/cli")], dir);
+      await writeFile(path.join(bin, "npm"), `#!/bin/sh\necho "npm $*" >> "${dir}/npm-calls"\n`, { mode: 0o755 });
+      if (withBundle) await writeFile(path.join(dir, "action/action-dist/cli/main.js"), "");
+      await writeFile(path.join(dir, "github-env"), "");
+      const r = await exec.run({
+        command: "bash",
+        args: ["-e", "-c", script],
+        cwd: path.join(dir, "action"),
+        env: {
+          PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+          GITHUB_ACTION_PATH: path.join(dir, "action"),
+          GITHUB_ENV: path.join(dir, "github-env"),
+        },
+      });
+      expect(r.exitCode).toBe(0);
+      return {
+        env: (await readFile(path.join(dir, "github-env"), "utf8")).trim(),
+        npm: (await readFile(path.join(dir, "npm-calls"), "utf8").catch(() => "")).trim().split("\n").filter(Boolean),
+        action: path.join(dir, "action"),
+      };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("starts a release's bundle at once when the tag carries one (on the Linux x64 runners it is built for)", async () => {
+    const onThisMachine = `${process.platform}-${process.arch}` === "linux-x64";
+    const r = await prepare(true);
+    if (onThisMachine) {
+      expect(r.npm).toEqual([]);
+      expect(r.env).toBe(`AIDER_BOT_ENTRY=${r.action}/action-dist/cli/main.js`);
+    } else {
+      expect(r.npm).toEqual(["npm ci --no-audit --no-fund --loglevel=error", "npm run build --silent"]);
+    }
+  });
+
+  it("builds from source where there is no bundle (a branch such as main)", async () => {
+    const r = await prepare(false);
+    expect(r.npm).toEqual(["npm ci --no-audit --no-fund --loglevel=error", "npm run build --silent"]);
+    expect(r.env).toBe(`AIDER_BOT_ENTRY=${r.action}/dist/cli/main.js`);
+  });
 });
