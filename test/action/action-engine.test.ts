@@ -6,7 +6,7 @@ import {
   type EngineDeps,
 } from "../../src/action/action-engine.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import type { RunRequest } from "../../src/run/run-request.js";
+import { prTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
 
 /** A GitHub client answering the few routes the intake reads; every other request fails the test. */
 function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {
@@ -113,10 +113,17 @@ describe("the Action's intake", () => {
 });
 
 describe("withoutForkCommands", () => {
-  const base = {
-    target: { kind: "pull-request", number: 3, headRef: "f", headSha: "s", headCloneUrl: "u", isFork: true },
-    settings: { setup: ["npm ci"], lint: ["eslint"], test: "jest", tests: ["jest"], checks: "auto", autoTest: true },
-  } as unknown as RunRequest;
+  const base = runRequest({
+    target: prTarget({ number: 3, isFork: true }),
+    settings: runSettings({
+      setup: ["npm ci"],
+      lint: ["eslint"],
+      test: "jest",
+      tests: ["jest"],
+      checks: "auto",
+      autoTest: true,
+    }),
+  });
 
   it("a fork's pull request keeps its request but none of its setup, lint or test commands", () => {
     const out = withoutForkCommands(base);
@@ -126,7 +133,7 @@ describe("withoutForkCommands", () => {
   });
 
   it("a same-repository pull request is left as it is", () => {
-    const same = { ...base, target: { ...base.target, isFork: false } } as RunRequest;
+    const same = runRequest({ ...base, target: prTarget({ number: 3, isFork: false }) });
     expect(withoutForkCommands(same)).toBe(same);
   });
 });

@@ -7,45 +7,14 @@ import {
 } from "../../src/action/action-outputs.js";
 import type { CoderResult } from "../../src/coder/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
+import { prTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
 
-const request = (number: number): RunRequest => ({
-  jobId: "j",
-  deliveryId: "d",
-  owner: "acme",
-  repo: "widgets",
-  installationId: 0,
-  cloneUrl: "https://github.com/acme/widgets.git",
-  defaultBranch: "main",
-  target: {
-    kind: "pull-request",
-    number,
-    headRef: "calc",
-    headSha: "a".repeat(40),
-    headCloneUrl: "https://github.com/acme/widgets.git",
-    isFork: false,
-  },
-  verb: "run",
-  message: "m",
-  untrustedContext: [],
-  files: [],
-  requester: { login: "ann" },
-  settings: {
-    model: "gpt-4o",
-    editFormat: "diff",
-    mapTokens: 0,
-    maxReflections: 0,
-    setup: [],
-    lint: [],
-    autoTest: false,
-    timeoutMs: 1,
-    commandTimeoutMs: 1,
-    protectedPaths: [],
-    budget: {},
-    requireGreenChecks: false,
-    draft: true,
-    branchPrefix: "aider/",
-  },
-});
+const request = (number: number): RunRequest =>
+  runRequest({
+    repo: "widgets",
+    target: prTarget({ number, headRef: "calc" }),
+    settings: runSettings({ model: "gpt-4o" }),
+  });
 const coder = (costUsd: number | null): CoderResult => ({
   outcome: "changed",
   editedFiles: [],

@@ -1,12 +1,10 @@
 import path from "node:path";
 import pino from "pino";
 import { mirrorPlace, type ExecuteRunDeps } from "../../src/app/execute-run.js";
-import type { JobContext } from "../../src/run/job-context.js";
+import { issueTarget, prTarget, runRequest } from "../helpers/run-fixtures.js";
 
-type Req = JobContext["req"];
-const issue = { verb: "code", installationId: 7, target: { kind: "issue", number: 1 } } as unknown as Req;
-const pull = (isFork: boolean) =>
-  ({ verb: "code", installationId: 7, target: { kind: "pull-request", number: 2, isFork } }) as unknown as Req;
+const issue = runRequest({ installationId: 7, target: issueTarget() });
+const pull = (isFork: boolean) => runRequest({ installationId: 7, target: prTarget({ isFork }) });
 const deps = (env: ExecuteRunDeps["env"]) => ({ env, logger: pino({ level: "silent" }) }) as unknown as ExecuteRunDeps;
 const on = { workDir: undefined, cacheDir: undefined, mapThreads: undefined };
 
@@ -21,7 +19,7 @@ describe("which runs make their checkout from the repository's mirror", () => {
 
   it("a fork's branch, an undo, mirrors turned off, or repository commands without a sandbox do not", () => {
     expect(mirrorPlace(pull(true), deps(on), "/cache")).toBeNull();
-    expect(mirrorPlace({ ...issue, verb: "undo" } as Req, deps(on), "/cache")).toBeNull();
+    expect(mirrorPlace({ ...issue, verb: "undo" }, deps(on), "/cache")).toBeNull();
     expect(mirrorPlace(issue, deps({ ...on, gitMirrors: false }), "/cache")).toBeNull();
     expect(mirrorPlace(issue, deps({ ...on, sandbox: "off" }), "/cache")).toBeNull();
   });

@@ -4,27 +4,20 @@ import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { CompletionRequest } from "../../src/llm/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { runSettings } from "../helpers/run-fixtures.js";
+import { issueTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
 import { fakeReader } from "../context/fake-reader.js";
 
 const settings = runSettings({ model: "big", weakModel: "small" });
-const req: RunRequest = {
+const req: RunRequest = runRequest({
   jobId: "j9",
   deliveryId: "j9",
-  owner: "acme",
-  repo: "web",
   installationId: 1,
-  cloneUrl: "https://github.com/acme/web.git",
-  defaultBranch: "main",
-  target: { kind: "issue", number: 4, title: "t" },
-  verb: "run",
+  target: issueTarget({ number: 4, title: "t" }),
   message: "again",
-  untrustedContext: [],
-  files: [],
   requester: { login: "ann" },
   settings,
   context: { mode: { kind: "plain" }, budget: { ...DEFAULT_CONTEXT_BUDGET, prior_runs: 150 }, resolveThreads: false },
-};
+});
 
 describe("createContextHooks", () => {
   it("summarises earlier runs with the weak model (no max_tokens), and has nothing to do after a run without threads", async () => {

@@ -1,5 +1,5 @@
 import type { CoderResult } from "../../src/coder/types.js";
-import type { RunRequest } from "../../src/run/run-request.js";
+import type { PullRequestHead, RunRequest, RunTarget } from "../../src/run/run-request.js";
 
 type Changed = Extract<CoderResult, { outcome: "changed" }>;
 
@@ -20,6 +20,65 @@ export function runSettings(over: Partial<RunRequest["settings"]> = {}): RunRequ
     requireGreenChecks: false,
     draft: true,
     branchPrefix: "aider/",
+    ...over,
+  };
+}
+
+type PullRequestTarget = Extract<RunTarget, { kind: "pull-request" }>;
+type IssueTarget = Extract<RunTarget, { kind: "issue" }>;
+type ReviewCommentTarget = Extract<RunTarget, { kind: "review-comment" }>;
+
+const HEAD: PullRequestHead = {
+  headRef: "feature",
+  headSha: "a".repeat(40),
+  headCloneUrl: "https://github.com/acme/web.git",
+  isFork: false,
+};
+
+/** A same-repository pull request #2 on branch `feature`. */
+export function prTarget(over: Partial<Omit<PullRequestTarget, "kind">> = {}): PullRequestTarget {
+  return { kind: "pull-request", number: 2, ...HEAD, ...over };
+}
+
+/** Issue #1. */
+export function issueTarget(over: Partial<Omit<IssueTarget, "kind">> = {}): IssueTarget {
+  return { kind: "issue", number: 1, title: "Fix the thing", ...over };
+}
+
+/** A review comment on line 3 of `src/a.ts` of pull request #2. */
+export function reviewCommentTarget(over: Partial<Omit<ReviewCommentTarget, "kind">> = {}): ReviewCommentTarget {
+  return {
+    kind: "review-comment",
+    number: 2,
+    commentId: 99,
+    path: "src/a.ts",
+    line: 3,
+    diffHunk: "@@ -1,3 +1,3 @@",
+    ...HEAD,
+    ...over,
+  };
+}
+
+/**
+ * A run request as triage builds one — `/aider do it` by ann on acme/web's pull request #2 — typed in full, so a
+ * test cannot carry a verb or a target the code does not know. Override what the test is about.
+ */
+export function runRequest(over: Partial<RunRequest> = {}): RunRequest {
+  return {
+    jobId: "j1",
+    deliveryId: "d1",
+    owner: "acme",
+    repo: "web",
+    installationId: 7,
+    cloneUrl: "https://github.com/acme/web.git",
+    defaultBranch: "main",
+    target: prTarget(),
+    verb: "run",
+    message: "do it",
+    untrustedContext: [],
+    files: [],
+    requester: { login: "ann", id: 3 },
+    settings: runSettings(),
     ...over,
   };
 }

@@ -4,37 +4,23 @@ import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { runSettings } from "../helpers/run-fixtures.js";
+import { prTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
 import { fakeReader, httpError } from "../context/fake-reader.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
 const settings = runSettings({ test: "npm test" });
 const SHA = "a".repeat(40);
-const req = (mode: PrMode = { kind: "plain" }, over: Partial<RunRequest> = {}): RunRequest => ({
-  jobId: "j2",
-  deliveryId: "j2",
-  owner: "acme",
-  repo: "web",
-  installationId: 1,
-  cloneUrl: "https://github.com/acme/web.git",
-  defaultBranch: "main",
-  target: {
-    kind: "pull-request",
-    number: 4,
-    headRef: "feat",
-    headSha: SHA,
-    headCloneUrl: "https://github.com/acme/web.git",
-    isFork: false,
-  },
-  verb: "run",
-  message: "do it",
-  untrustedContext: [],
-  files: [],
-  requester: { login: "ann" },
-  settings,
-  context: { mode, budget: { ...DEFAULT_CONTEXT_BUDGET }, resolveThreads: false },
-  ...over,
-});
+const req = (mode: PrMode = { kind: "plain" }, over: Partial<RunRequest> = {}): RunRequest =>
+  runRequest({
+    jobId: "j2",
+    deliveryId: "j2",
+    installationId: 1,
+    target: prTarget({ number: 4, headRef: "feat", headSha: SHA }),
+    requester: { login: "ann" },
+    settings,
+    context: { mode, budget: { ...DEFAULT_CONTEXT_BUDGET }, resolveThreads: false },
+    ...over,
+  });
 
 const botStatus = `${runMarker("j1")}\n${requestMarker({ verb: "run", text: "add retries", files: [] })}\n🚀 Pushed [\`abc1234\`](https://github.com/acme/web/commit/${"b".repeat(40)}) to this pull request.`;
 const thread = (id: string, path: string, body: string, isResolved = false) => ({
