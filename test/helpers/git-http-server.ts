@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { serveGitCgi } from "../../src/demo/git-cgi.js";
 
 export interface GitHttpServerOptions {
   /** Folder holding bare repositories; `<url>/acme/app.git` serves `<projectRoot>/acme/app.git`. */
@@ -35,9 +36,8 @@ export interface GitHttpServer {
 }
 
 /**
- * A git smart-HTTP server on 127.0.0.1 that runs `git http-backend` as a CGI program (docs/architecture.md#stack). Request
- * bodies stream through untouched (gzip ones with HTTP_CONTENT_ENCODING, which http-backend inflates), and the
- * CGI header block (with its `Status:` line) is turned into the HTTP response head.
+ * A git smart-HTTP server on 127.0.0.1 for the git tests: Basic-auth checks and a record of every request, over the
+ * fake GitHub's own CGI bridge (src/demo/git-cgi.ts), so both serve git the same way.
  */
 export async function startGitHttpServer(options: GitHttpServerOptions): Promise<GitHttpServer> {
   const source = options.sourceEnv ?? process.env;
@@ -72,10 +72,16 @@ export async function startGitHttpServer(options: GitHttpServerOptions): Promise
       res.end("authentication required\n");
       return;
     }
-    const child = runBackend(req, url, user, options.projectRoot, source);
+    const child = serveGitCgi(req, res, {
+      projectRoot: options.projectRoot,
+      pathInfo: decodeURIComponent(url.pathname),
+      query: url.search.replace(/^\?/, ""),
+      remoteUser: user,
+      sourceEnv: source,
+      onStderr: (text) => state.backendErrors.push(text),
+    });
     children.add(child);
     child.on("close", () => children.delete(child));
-    bridgeResponse(child, res, state.backendErrors);
   });
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,104 +105,4 @@ function checkAuth(header: string | undefined, token: string | undefined): strin
   const [user, password] = colon >= 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : [decoded, ""];
   if (token === undefined) return user || "anonymous";
   return password === token ? user || "x-access-token" : null;
-}
-
-function runBackend(
-  req: http.IncomingMessage,
-  url: URL,
-  user: string,
-  projectRoot: string,
-  source: Readonly<Record<string, string | undefined>>,
-): ChildProcess {
-  const env: Record<string, string> = {
-    PATH: source.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-    HOME: source.HOME ?? "/tmp",
-    GIT_PROJECT_ROOT: projectRoot,
-    GIT_HTTP_EXPORT_ALL: "1",
-    PATH_INFO: decodeURIComponent(url.pathname),
-    QUERY_STRING: url.search.replace(/^\?/, ""),
-    REQUEST_METHOD: req.method ?? "GET",
-    CONTENT_TYPE: req.headers["content-type"] ?? "",
-    // http-backend refuses receive-pack (push) to an unauthenticated user.
-    REMOTE_USER: user,
-    REMOTE_ADDR: "127.0.0.1",
-    GATEWAY_INTERFACE: "CGI/1.1",
-    SERVER_PROTOCOL: "HTTP/1.1",
-    // No `git gc --auto` after each push (receive-pack starts one).
-    GIT_CONFIG_COUNT: "1",
-    GIT_CONFIG_KEY_0: "receive.autogc",
-    GIT_CONFIG_VALUE_0: "false",
-  };
-  if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
-  if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);
-  // Without CONTENT_LENGTH (chunked uploads) http-backend reads the body until EOF.
-  if (req.headers["content-length"]) env.CONTENT_LENGTH = String(req.headers["content-length"]);
-  const child = spawn("git", ["http-backend"], { cwd: projectRoot, env, stdio: ["pipe", "pipe", "pipe"] });
-  // The backend may exit before reading the whole body (an error answer): ignore the broken pipe.
-  child.stdin!.on("error", () => undefined);
-  req.pipe(child.stdin!);
-  return child;
-}
-
-/** Parse the CGI header block from the backend's stdout, then stream the body with back-pressure. */
-function bridgeResponse(child: ChildProcess, res: http.ServerResponse, errors: string[]): void {
-  const stdout = child.stdout!;
-  let head = Buffer.alloc(0);
-  let started = false;
-  let stderr = "";
-  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-
-  const onData = (chunk: Buffer) => {
-    head = Buffer.concat([head, chunk]);
-    const end = headerEnd(head);
-    if (!end) return;
-    stdout.pause();
-    stdout.off("data", onData);
-    started = true;
-    const { status, headers } = parseCgiHeaders(head.subarray(0, end.at).toString("latin1"));
-    res.writeHead(status, headers);
-    const rest = head.subarray(end.at + end.length);
-    if (rest.length > 0) res.write(rest);
-    stdout.pipe(res);
-  };
-  stdout.on("data", onData);
-  child.on("error", (error) => {
-    if (started || res.headersSent) return res.destroy(error);
-    res.writeHead(500, { "Content-Type": "text/plain" });
-    res.end(`could not run git http-backend: ${error.message}\n`);
-  });
-  child.on("close", (code) => {
-    if (stderr.trim()) errors.push(stderr.trim());
-    if (started) return;
-    res.writeHead(502, { "Content-Type": "text/plain" });
-    res.end(`git http-backend exited (${code}) without a response: ${stderr}\n`);
-  });
-}
-
-/** Position and length of the blank line ending a CGI header block (CRLF or LF style, whichever comes first). */
-function headerEnd(buf: Buffer): { at: number; length: number } | null {
-  const crlf = buf.indexOf("\r\n\r\n");
-  const lf = buf.indexOf("\n\n");
-  if (crlf < 0 && lf < 0) return null;
-  if (lf >= 0 && (crlf < 0 || lf < crlf)) return { at: lf, length: 2 };
-  return { at: crlf, length: 4 };
-}
-
-/** CGI headers → HTTP status and headers. `Status: 404 Not Found` sets the status; repeated names are kept. */
-export function parseCgiHeaders(text: string): { status: number; headers: Record<string, string | string[]> } {
-  let status = 200;
-  const headers: Record<string, string | string[]> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const i = line.indexOf(":");
-    if (i <= 0) continue;
-    const name = line.slice(0, i).trim();
-    const value = line.slice(i + 1).trim();
-    if (name.toLowerCase() === "status") {
-      status = Number.parseInt(value, 10) || 500;
-      continue;
-    }
-    const prev = headers[name];
-    headers[name] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
-  }
-  return { status, headers };
 }
