@@ -33,7 +33,6 @@ export const GENERIC_MODEL: ModelSettings = {
   images: false,
 };
 
-
 /** OpenAI-style automatic caching: cached prompt tokens at the documented cached-input price, no write surcharge. */
 const cached = (input: number, output: number, cacheRead: number): ModelPrice => ({ input, output, cacheRead });
 
