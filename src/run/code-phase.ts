@@ -139,6 +139,7 @@ function coderOptions(req: RunRequest, context: PreparedContext | null, checks: 
     ...(checks ? { checkCommands: checkSpecsOf(checks) } : {}),
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,
+    ...(s.promptCache === false ? { promptCache: false } : {}),
     askOnly: req.verb === "ask" || req.verb === "plan",
     ...(req.verb === "plan" ? { architect: true } : {}),
     commit: true,
