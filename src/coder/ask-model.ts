@@ -129,17 +129,23 @@ function recordReply(run: CoderRun, reply: CompletionResult): void {
     round: state.round,
     text: reply.text,
     ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
-    tokens: { prompt: reply.usage.prompt, completion: reply.usage.completion },
+    tokens: {
+      prompt: reply.usage.prompt,
+      completion: reply.usage.completion,
+      ...(reply.usage.cacheRead ? { cacheRead: reply.usage.cacheRead } : {}),
+      ...(reply.usage.cacheWrite ? { cacheWrite: reply.usage.cacheWrite } : {}),
+    },
   });
   state.usage = addUsage(state.usage, reply.usage, reply.costUsd);
   const { tokens, costUsd } = state.usage;
   const spent = costUsd === null ? "" : `, $${costUsd.toFixed(4)}`;
+  const cached = tokens.cacheRead ? ` (${tokens.cacheRead} prompt tokens from cache)` : "";
   const answeredBy = reply.model ?? options.model;
   if (!state.models.includes(answeredBy)) state.models.push(answeredBy);
   progress(
     run,
     "thinking",
-    `${answeredBy}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${spent}`,
+    `${answeredBy}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${cached}${spent}`,
   );
   state.lastText = reply.text;
 }
