@@ -26,6 +26,11 @@ if (!only || only === "overhead") {
   const { runOverheadBench } = await import("./run-overhead-bench.js");
   await runOverheadBench(process.argv[3]);
 }
+// Prompt caching across a run's rounds, caching on against off, per protocol: `npm run bench cost`.
+if (!only || only === "cost") {
+  const { runCostBench } = await import("./cost-bench.js");
+  await runCostBench();
+}
 // Hand-written pieces against the libraries they stand in for (issue #33): `npm run bench libs [piece]`, piece one
 // of http, retries, kill, tokens, pool, router (default: all).
 // The Action's start-up from a release bundle vs building from source (needs the npm registry): `npm run bench action-start`.

@@ -16,6 +16,8 @@ export function meteredLlm(llm: LlmClient): LlmClient {
         model: typeof answered === "string" ? answered : req.model,
         prompt: result.usage.prompt,
         completion: result.usage.completion,
+        ...(result.usage.cacheRead ? { cacheRead: result.usage.cacheRead } : {}),
+        ...(result.usage.cacheWrite ? { cacheWrite: result.usage.cacheWrite } : {}),
         costUsd: result.costUsd,
       });
       return result;

@@ -102,6 +102,7 @@ export async function runCommand(
       autoTest: s.autoTest,
       maxReflections: s.maxReflections,
       mapTokens: s.mapTokens,
+      ...(s.promptCache === false ? { promptCache: false } : {}),
       commit: opts.commit,
       trailers: [`Co-authored-by: aider-bot (${s.model}) <aider-bot@users.noreply.github.com>`],
       protectedPaths: s.protectedPaths,

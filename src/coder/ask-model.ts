@@ -1,7 +1,6 @@
 import type { Fence } from "../edits/types.js";
 import { countTokens as defaultCountTokens } from "../llm/count-tokens.js";
 import type { ChatMessage, CompletionResult } from "../llm/types.js";
-import { buildMessages } from "./build-messages.js";
 import { callModel } from "./call-model.js";
 import { chooseFence } from "./choose-fence.js";
 import { mentionContext, progress, type CoderRun, type Step } from "./coder-run.js";
@@ -9,6 +8,7 @@ import { judgeReply } from "./decide-next.js";
 import { extractExplanation } from "./extract-explanation.js";
 import { findFileMentions } from "./find-file-mentions.js";
 import { instructionsForRound } from "./repo-instructions.js";
+import { extendLayout, markBreakpoints, startLayout, withReply } from "./round-layout.js";
 import { roundRepoMap } from "./round-repo-map.js";
 import { addUsage, budgetProblem } from "./run-budget.js";
 import { editedStats, resultBase } from "./run-result.js";
@@ -27,7 +27,15 @@ export async function askModel(run: CoderRun, message: string): Promise<Step | C
   const maxWall = options.budget.maxWallMs;
   const remainingMs = maxWall === undefined ? null : maxWall - (deps.now() - run.start);
   deps.onTranscript?.({ kind: "request", round: state.round, model: options.model, messages });
-  const call = await callModel({ deps, model: options.model, messages, round: state.round, remainingMs });
+  const caching = options.promptCache !== false;
+  const call = await callModel({
+    deps,
+    model: options.model,
+    messages: caching && state.layout ? markBreakpoints(state.layout, messages) : messages,
+    round: state.round,
+    remainingMs,
+    cacheKey: caching ? run.cacheKey : null,
+  });
   if (!call.ok) {
     deps.onTranscript?.({ kind: "model-error", round: state.round, message: call.message });
     return { kind: "llm-error", errorKind: call.reason, message: call.message };
@@ -52,6 +60,7 @@ export async function askModel(run: CoderRun, message: string): Promise<Step | C
     };
   }
   state.done.push({ role: "user", content: message }, { role: "assistant", content: reply.text });
+  if (state.layout) state.layout = withReply(state.layout, reply.text);
   state.explanation = extractExplanation(reply.text, fence);
   if (verdict.kind === "answer")
     return { ...resultBase(run), explanation: reply.text, outcome: "no-changes", answer: reply.text };
@@ -68,7 +77,11 @@ export async function askModel(run: CoderRun, message: string): Promise<Step | C
   return { kind: "apply", reply, fence, filesAdded: selection.added };
 }
 
-/** The round's messages: the chat and read-only files as they are now, the map, the instructions, the conversation. */
+/**
+ * The round's messages. The first round builds them from the chat and read-only files as they are, the map and the
+ * instructions; each later round appends to that request what changed since (round-layout), so the previous
+ * request stays a prefix of this one. Only a change of fence (a file now holding the old one) starts over.
+ */
 async function roundMessages(run: CoderRun, message: string): Promise<{ messages: ChatMessage[]; fence: Fence }> {
   const { options, deps, state } = run;
   const snapshot = await deps.workspace.read([...state.chatFiles, ...options.readFiles]);
@@ -86,20 +99,26 @@ async function roundMessages(run: CoderRun, message: string): Promise<{ messages
     deps.countTokens ?? defaultCountTokens,
     run.instructionUses,
   );
-  const messages = buildMessages({
-    mode: options.askOnly ? (options.architect ? "architect" : "ask") : options.editFormat,
-    fence,
-    chatFiles: chatContents,
-    readFiles: readContents,
-    repoMap: await roundRepoMap(run),
-    untrustedContext: options.untrustedContext,
-    ...(options.prContext ? { prContext: options.prContext } : {}),
-    instructions,
-    ...(options.images ? { images: options.images } : {}),
-    done: state.done,
-    message,
-  });
-  return { messages, fence };
+  const next = state.layout
+    ? extendLayout(state.layout, { fence, chatFiles: chatContents, instructions, message })
+    : null;
+  const built =
+    next ??
+    startLayout({
+      mode: options.askOnly ? (options.architect ? "architect" : "ask") : options.editFormat,
+      fence,
+      chatFiles: chatContents,
+      readFiles: readContents,
+      repoMap: await roundRepoMap(run),
+      untrustedContext: options.untrustedContext,
+      ...(options.prContext ? { prContext: options.prContext } : {}),
+      instructions,
+      ...(options.images ? { images: options.images } : {}),
+      done: state.done,
+      message,
+    });
+  state.layout = built.layout;
+  return { messages: built.messages, fence };
 }
 
 /** Note a reply: the transcript, the usage so far (told as progress), the model that answered, the last text. */
@@ -110,17 +129,23 @@ function recordReply(run: CoderRun, reply: CompletionResult): void {
     round: state.round,
     text: reply.text,
     ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
-    tokens: { prompt: reply.usage.prompt, completion: reply.usage.completion },
+    tokens: {
+      prompt: reply.usage.prompt,
+      completion: reply.usage.completion,
+      ...(reply.usage.cacheRead ? { cacheRead: reply.usage.cacheRead } : {}),
+      ...(reply.usage.cacheWrite ? { cacheWrite: reply.usage.cacheWrite } : {}),
+    },
   });
   state.usage = addUsage(state.usage, reply.usage, reply.costUsd);
   const { tokens, costUsd } = state.usage;
   const spent = costUsd === null ? "" : `, $${costUsd.toFixed(4)}`;
+  const cached = tokens.cacheRead ? ` (${tokens.cacheRead} prompt tokens from cache)` : "";
   const answeredBy = reply.model ?? options.model;
   if (!state.models.includes(answeredBy)) state.models.push(answeredBy);
   progress(
     run,
     "thinking",
-    `${answeredBy}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${spent}`,
+    `${answeredBy}: ${tokens.prompt} prompt + ${tokens.completion} completion tokens so far${cached}${spent}`,
   );
   state.lastText = reply.text;
 }

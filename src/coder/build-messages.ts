@@ -35,13 +35,16 @@ export interface BuildMessagesInput {
   instructions?: string | null;
   /** The images of the issue or PR (and notes on those left out), sent after the untrusted data. */
   images?: ImageSet;
-  /** Earlier turns of this run (user/assistant pairs). */
+  /**
+   * Earlier turns of this run (user/assistant pairs), after the chat files. A run normally builds this request once
+   * and then only appends to it (round-layout); `done` is non-empty only when it has to start over.
+   */
   done: readonly ChatMessage[];
   /** The message to send now. */
   message: string;
 }
 
-function pair(user: string, assistant: string): ChatMessage[] {
+export function pair(user: string, assistant: string): ChatMessage[] {
   return [
     { role: "user", content: user },
     { role: "assistant", content: assistant },
@@ -49,9 +52,11 @@ function pair(user: string, assistant: string): ChatMessage[] {
 }
 
 /**
- * Assemble one request, in the order Aider uses (docs/behaviour.md#the-edit-loop): system (+ format reminder), worked examples,
- * the repository's instruction files, read-only files, repo map, untrusted data (and the issue's images), earlier
- * turns, chat files, then the current message. Pure.
+ * Assemble one request with its stable parts first (docs/behaviour.md#the-edit-loop): system (+ format reminder),
+ * worked examples, the repository's instruction files, read-only files, repo map, untrusted data (and the issue's
+ * images), chat files, then earlier turns and the current message. Unlike Aider, the chat files come before the
+ * earlier turns, so that each later round of a run only appends to this request and the provider's prompt cache
+ * can serve all of it (round-layout). Pure.
  * When no file is in the chat and a map is present, the chat-files slot asks the model to name the files it needs.
  */
 export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
@@ -75,13 +80,13 @@ export function buildMessages(input: BuildMessagesInput): ChatMessage[] {
   const images = imagesMessage(input.images);
   if (images) messages.push(images, { role: "assistant", content: IMAGES_ACK });
 
-  messages.push(...input.done);
-
   if (input.chatFiles.length > 0) {
     messages.push(...pair(CHAT_FILES_PREFIX + renderFiles(input.chatFiles, input.fence), CHAT_FILES_ACK));
   } else if (map && input.mode !== "ask" && input.mode !== "architect") {
     messages.push(...pair(NAME_FILES_USER, NAME_FILES_ACK));
   }
+
+  messages.push(...input.done);
 
   messages.push({ role: "user", content: input.message });
   return messages;

@@ -12,6 +12,8 @@ export interface CallModelInput {
   round: number;
   /** Wall-clock time left for the run, or null for no limit: the call is aborted when it runs out. */
   remainingMs: number | null;
+  /** Prompt caching: the run's key when on, null when off (no cache hints are sent). */
+  cacheKey?: string | null;
 }
 
 function hasKind(err: unknown): err is Error & { kind: string } {
@@ -35,6 +37,11 @@ export async function callModel(input: CallModelInput): Promise<CallModelResult>
       messages: input.messages,
       onDelta: (delta) => deps.onProgress?.({ stage: "thinking", round, delta }),
       signal: active.length ? AbortSignal.any(active) : undefined,
+      ...(input.cacheKey === undefined
+        ? {}
+        : input.cacheKey === null
+          ? { cache: false }
+          : { cacheKey: input.cacheKey }),
     });
     return ok(reply);
   } catch (err) {

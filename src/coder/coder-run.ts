@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { SandboxMode } from "../exec/types.js";
 import type { Fence } from "../edits/types.js";
 import { countTokens as defaultCountTokens } from "../llm/count-tokens.js";
@@ -7,6 +8,7 @@ import type { LoopState } from "./decide-next.js";
 import type { EarlySubject } from "./early-subject.js";
 import { findFileMentions } from "./find-file-mentions.js";
 import type { InstructionUse } from "./repo-instructions.js";
+import type { RoundLayout } from "./round-layout.js";
 import { emptyUsage, type UsageTotals } from "./run-budget.js";
 import { selectFilesToAdd } from "./select-files-to-add.js";
 import type { CheckRunRecord, CoderOptions, CoderStage } from "./types.js";
@@ -33,6 +35,8 @@ export interface CoderState extends LoopState {
   map: { key: string; text: string } | null;
   /** Files the model asked for (named in a reply) and the run added to the chat, in order. */
   addedOnRequest: string[];
+  /** The run's requests and replies so far, which each round only appends to (null before the first call). */
+  layout: RoundLayout | null;
   /** Why setup/lint/test were not run (no sandbox available), when they were not. */
   checksSkipped?: string;
   /** The models that answered (issue #35: a fallback model may answer for the configured one). */
@@ -56,6 +60,8 @@ export interface CoderRun {
   early: EarlySubject | null;
   /** The repository's instruction files shown so far (issue #32), by path. */
   instructionUses: Map<string, InstructionUse>;
+  /** Sent with every call when prompt caching is on, so OpenAI-style providers route the rounds to one cache. */
+  cacheKey: string;
 }
 
 /** The next thing a run does; the deadline is checked once before each. */
@@ -90,6 +96,7 @@ export async function startRun(options: CoderOptions, deps: CoderDeps): Promise<
     models: [],
     checkRuns: new Map(),
     addedOnRequest: [],
+    layout: null,
   };
   const repoFiles = await deps.workspace.listFiles();
   const sandbox = await deps.sandboxMode?.();
@@ -102,6 +109,7 @@ export async function startRun(options: CoderOptions, deps: CoderDeps): Promise<
     state,
     early: null,
     instructionUses: new Map(),
+    cacheKey: options.cacheKey ?? `aider-bot-${randomUUID()}`,
     ...(sandbox ? { sandbox } : {}),
   };
   // Files the request itself names are added up front, as Aider does for user input (docs/behaviour.md#file-mentions).

@@ -15,8 +15,20 @@ export function emptyUsage(): UsageTotals {
 /** Add one call's usage; an unknown price leaves the known part as it is. */
 export function addUsage(totals: UsageTotals, usage: TokenUsage, costUsd: number | null): UsageTotals {
   return {
-    tokens: { prompt: totals.tokens.prompt + usage.prompt, completion: totals.tokens.completion + usage.completion },
+    tokens: sumTokens(totals.tokens, usage),
     costUsd: costUsd === null ? totals.costUsd : (totals.costUsd ?? 0) + costUsd,
+  };
+}
+
+/** Two usages added up; the cache counts appear only once some call had them. */
+export function sumTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const cacheRead = (a.cacheRead ?? 0) + (b.cacheRead ?? 0);
+  const cacheWrite = (a.cacheWrite ?? 0) + (b.cacheWrite ?? 0);
+  return {
+    prompt: a.prompt + b.prompt,
+    completion: a.completion + b.completion,
+    ...(cacheRead > 0 ? { cacheRead } : {}),
+    ...(cacheWrite > 0 ? { cacheWrite } : {}),
   };
 }
 

@@ -58,6 +58,13 @@ export interface CoderOptions {
   commandTimeoutMs: number;
   /** Where repo-map tag caches live. */
   cacheDir?: string;
+  /**
+   * Prompt caching (repo config `cache`, `AIDER_BOT_PROMPT_CACHE`): on unless false. On, each request carries cache
+   * breakpoints and the run's cache key; the message layout is the same either way.
+   */
+  promptCache?: boolean;
+  /** The key every call of this run shares (OpenAI's `prompt_cache_key`); absent: a random one per run. */
+  cacheKey?: string;
 }
 
 /** One of the repository's setup/lint/test commands, as the loop runs it. */

@@ -37,13 +37,17 @@ export interface ComposedSettings extends DriverSettings {
 }
 
 /** The model defaults a repo config falls back on: the same for every driver (triage, schedules, dispatch, CLI). */
-export function runDefaults(env: Pick<RunEnv, "model" | "weakModel" | "fallbackModels">): {
+export function runDefaults(
+  env: Pick<RunEnv, "model" | "weakModel" | "fallbackModels"> & Partial<Pick<RunEnv, "promptCache">>,
+): {
   model: string;
   weakModel?: string;
   fallbackModels?: string[];
+  promptCache?: boolean;
 } {
   return {
     model: env.model,
+    ...(env.promptCache === "off" ? { promptCache: false } : {}),
     ...(env.weakModel ? { weakModel: env.weakModel } : {}),
     ...(env.fallbackModels !== undefined ? { fallbackModels: env.fallbackModels } : {}),
   };

@@ -81,7 +81,7 @@ export const imageTable = () =>
       return data as Record<string, string>;
     });
 
-export type Prices = Record<string, { input: number; output: number }>;
+export type Prices = Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
 
 /** `a,b , c` → `["a", "b", "c"]`: model names, which hold no secret. */
 export const modelList = () =>
@@ -95,7 +95,10 @@ export const modelList = () =>
         .filter(Boolean),
     );
 
-/** `{"my-model":{"input":1.5,"output":6}}`, USD per million tokens. Model names are echoed, prices are not secret. */
+/**
+ * `{"my-model":{"input":1.5,"output":6}}`, USD per million tokens, optionally with the prompt cache's prices
+ * (`"cacheRead":0.15,"cacheWrite":1.875`). Model names are echoed, prices are not secret.
+ */
 export const prices = () =>
   z
     .string()
@@ -116,8 +119,20 @@ export const prices = () =>
       }
       const out: Prices = {};
       for (const [model, price] of Object.entries(
-        (data ?? {}) as Record<string, { input?: unknown; output?: unknown }>,
+        (data ?? {}) as Record<
+          string,
+          { input?: unknown; output?: unknown; cacheRead?: unknown; cacheWrite?: unknown }
+        >,
       )) {
+        const optional = (v: unknown) => v === undefined || (typeof v === "number" && v >= 0);
+        if (!optional(price?.cacheRead) || !optional(price?.cacheWrite)) {
+          ctx.issues.push({
+            code: "custom",
+            input: raw,
+            message: `entry "${model}": "cacheRead" and "cacheWrite" must be non-negative numbers (USD per million tokens) when set.`,
+          });
+          return z.NEVER;
+        }
         if (typeof price?.input !== "number" || typeof price?.output !== "number") {
           ctx.issues.push({
             code: "custom",
@@ -126,7 +141,12 @@ export const prices = () =>
           });
           return z.NEVER;
         }
-        out[model] = { input: price.input, output: price.output };
+        out[model] = {
+          input: price.input,
+          output: price.output,
+          ...(typeof price.cacheRead === "number" ? { cacheRead: price.cacheRead } : {}),
+          ...(typeof price.cacheWrite === "number" ? { cacheWrite: price.cacheWrite } : {}),
+        };
       }
       return out;
     });

@@ -69,6 +69,11 @@ const VARIABLES = {
   fallbackModels: variable("AIDER_BOT_FALLBACK_MODELS", modelList()),
   /** Issue #35: a YAML file of model settings (context window, output limit, edit format, images, prices) over the built-in table. */
   modelSettingsFile: variable("AIDER_BOT_MODEL_SETTINGS", text()),
+  /**
+   * Prompt caching of model requests: `auto` (default) sends cache breakpoints and a per-run cache key, so a run's
+   * later rounds are read from the provider's cache; `off` sends no cache hints for any repository.
+   */
+  promptCache: variable("AIDER_BOT_PROMPT_CACHE", oneOf(["auto", "off"], "auto or off").default("auto")),
   /** Let the client continue answers cut at the output limit with an assistant prefix (endpoint must support it). */
   allowPrefill: variable("AIDER_BOT_ALLOW_PREFILL", offUnless("1", "true")),
   /**
@@ -209,6 +214,7 @@ export const RUN_ENV_FIELDS = [
   "modelSettingsFile",
   "allowPrefill",
   "mapThreads",
+  "promptCache",
 ] as const satisfies readonly (keyof Variables)[];
 
 /** The environment's part of a run (see {@link RUN_ENV_FIELDS}). */

@@ -45,6 +45,8 @@ export const repoConfigSchema = z
     // Label-triggered issue runs post a plan for approval first (issue #34).
     plan: z.boolean().default(false),
     map_tokens: z.number().int().min(0).max(65536).default(1024),
+    // Prompt caching: each round of a run is read from the provider's cache (`off`: no cache hints are sent).
+    cache: z.enum(["auto", "off"]).default("auto"),
     max_reflections: z.number().int().min(0).max(10).default(3),
     setup: commandList.default([]),
     lint: commandList.default([]),

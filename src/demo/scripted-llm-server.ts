@@ -88,13 +88,15 @@ export interface ScriptedLlmServer {
 
 /**
  * An OpenAI-compatible `/v1/chat/completions` endpoint that answers from a list, in order (but see
- * {@link commitReply}), and records every request.
+ * {@link commitReply}), and records every request. Its usage reports `prompt_tokens_details.cached_tokens` by
+ * OpenAI's rule for automatic prompt caching (see {@link openAiCachedTokens}).
  * When the list runs out it answers 500 with a clear message, so a test never hangs on a missing reply.
  */
 export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Promise<ScriptedLlmServer> {
   const queue = [...replies];
   const requests: RecordedRequest[] = [];
   const models = new Map<string, { replies: PlainReply[]; standing?: PlainReply }>();
+  const cache = new Map<string, string[]>();
   const modelReply = (model: string): PlainReply | undefined => {
     const rule = models.get(model);
     return rule ? (rule.replies.shift() ?? rule.standing) : undefined;
@@ -121,7 +123,12 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         res.end(JSON.stringify({ error: { message: "scripted LLM server: no reply left in the script" } }));
         return;
       }
-      answer(res, reply, { id: `chatcmpl-${requests.length}`, body, promptChars: raw.length });
+      answer(res, reply, {
+        id: `chatcmpl-${requests.length}`,
+        body,
+        promptChars: raw.length,
+        cachedChars: rememberPrompt(cache, body),
+      });
     });
   });
   server.on("connection", (s) => {
@@ -151,13 +158,49 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
   };
 }
 
-type Usage = { prompt_tokens: number; completion_tokens: number };
+type Usage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+};
+
+/**
+ * The characters of this request's messages that an earlier request with the same model and `prompt_cache_key`
+ * already sent (their longest common prefix): what OpenAI's automatic prompt cache can serve. Remembers the request.
+ */
+function rememberPrompt(cache: Map<string, string[]>, body: RecordedRequest["body"]): number {
+  const key = `${body.model}\n${typeof body.prompt_cache_key === "string" ? body.prompt_cache_key : ""}`;
+  const prompt = JSON.stringify(body.messages ?? []);
+  const earlier = cache.get(key) ?? [];
+  let best = 0;
+  for (const before of earlier) best = Math.max(best, commonPrefix(before, prompt));
+  cache.set(key, [...earlier, prompt]);
+  return best;
+}
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** OpenAI's documented rule: prompts of 1,024 tokens or more are cached, hits come in 1,024 + 128-token steps. */
+export const CACHE_MIN_TOKENS = 1024;
+export const CACHE_STEP_TOKENS = 128;
+
+/** The `cached_tokens` OpenAI would report for a prompt of `promptTokens` sharing `prefixTokens` with an earlier one. */
+export function openAiCachedTokens(promptTokens: number, prefixTokens: number): number {
+  const prefix = Math.min(prefixTokens, promptTokens);
+  if (promptTokens < CACHE_MIN_TOKENS || prefix < CACHE_MIN_TOKENS) return 0;
+  return CACHE_MIN_TOKENS + Math.floor((prefix - CACHE_MIN_TOKENS) / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS;
+}
 
 /** Answer a chat completion with a scripted reply: a hang, a raw HTTP error, or a completion (streamed if asked). */
 function answer(
   res: http.ServerResponse,
   reply: PlainReply,
-  request: { id: string; body: RecordedRequest["body"]; promptChars: number },
+  request: { id: string; body: RecordedRequest["body"]; promptChars: number; cachedChars: number },
 ): void {
   if (typeof reply === "object" && "hangMs" in reply) {
     // A hang ends with the connection, or when the server closes: its timer must not keep the process alive
@@ -173,10 +216,17 @@ function answer(
   }
   const text = typeof reply === "string" ? reply : reply.text;
   const finish = typeof reply === "string" ? "stop" : (reply.finishReason ?? "stop");
-  const usage =
+  // Tokens as 4 characters each, here and for the cached prefix, so a layout that breaks the prefix shows as misses.
+  const promptTokens = Math.ceil(request.promptChars / 4);
+  const cached = openAiCachedTokens(promptTokens, Math.floor(request.cachedChars / 4));
+  const usage: Usage | null =
     typeof reply === "object" && reply.usage !== undefined
       ? reply.usage
-      : { prompt_tokens: Math.ceil(request.promptChars / 4), completion_tokens: Math.ceil(text.length / 4) };
+      : {
+          prompt_tokens: promptTokens,
+          completion_tokens: Math.ceil(text.length / 4),
+          ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+        };
   const completion = { id: request.id, created: Math.floor(Date.now() / 1000), model: request.body.model };
   if (request.body.stream) streamCompletion(res, completion, text, finish, usage);
   else writeCompletion(res, completion, text, finish, usage);

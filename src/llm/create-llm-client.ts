@@ -111,6 +111,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
               stream: options.stream ?? true,
               timeoutMs,
               host,
+              ...(req.cache !== false && req.cacheKey ? { promptCacheKey: req.cacheKey } : {}),
             }),
           req.maxRetries === undefined ? policy : { ...policy, maxRetries: req.maxRetries },
           ctx,
@@ -122,6 +123,8 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
         usageEstimated ||= part.usage === null;
         usage.prompt += used.prompt;
         usage.completion += used.completion;
+        if (used.cacheRead) usage.cacheRead = (usage.cacheRead ?? 0) + used.cacheRead;
+        if (used.cacheWrite) usage.cacheWrite = (usage.cacheWrite ?? 0) + used.cacheWrite;
         // An empty continuation would repeat forever; the caller then sees "length" and reports a truncated answer.
         if (finishReason !== "length" || part.text === "") break;
       }

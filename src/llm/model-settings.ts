@@ -2,6 +2,10 @@
 export interface ModelPrice {
   input: number;
   output: number;
+  /** Prompt tokens read from the provider's prompt cache; absent: billed as `input`. */
+  cacheRead?: number;
+  /** Prompt tokens written to the prompt cache (Anthropic bills them above `input`); absent: billed as `input`. */
+  cacheWrite?: number;
 }
 
 /** What the bot knows about a model, as Aider's model settings: used for estimates, limits and defaults. */
@@ -29,77 +33,173 @@ export const GENERIC_MODEL: ModelSettings = {
   images: false,
 };
 
-const p = (input: number, output: number): ModelPrice => ({ input, output });
+/** OpenAI-style automatic caching: cached prompt tokens at the documented cached-input price, no write surcharge. */
+const cached = (input: number, output: number, cacheRead: number): ModelPrice => ({ input, output, cacheRead });
+
+/** Anthropic's prompt caching (also on Bedrock and Vertex): a 5-minute cache write costs 1.25× input, a read 0.1×. */
+const claude = (input: number, output: number): ModelPrice => ({
+  input,
+  output,
+  cacheRead: round(input * 0.1),
+  cacheWrite: round(input * 1.25),
+});
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /**
- * Built-in settings of common model families (list prices in USD per million tokens, as of 2025; they go stale, so
+ * Built-in settings of common model families (list prices in USD per million tokens, as of 2025, with the prompt
+ * cache's read and write prices where the provider publishes them; they go stale, so
  * the operator overrides them with `AIDER_BOT_MODEL_SETTINGS` or `AIDER_BOT_PRICES`). A name is looked up exactly,
  * then without its `provider/` prefixes, then by the longest family prefix (`gpt-4o-2024-08-06` → `gpt-4o`).
  */
 export const DEFAULT_MODEL_SETTINGS: ModelSettingsTable = {
-  "gpt-4o": { contextWindow: 128_000, maxOutput: 16_384, editFormat: "diff", images: true, price: p(2.5, 10) },
-  "gpt-4o-mini": { contextWindow: 128_000, maxOutput: 16_384, editFormat: "whole", images: true, price: p(0.15, 0.6) },
-  "gpt-4.1": { contextWindow: 1_047_576, maxOutput: 32_768, editFormat: "diff", images: true, price: p(2, 8) },
-  "gpt-4.1-mini": { contextWindow: 1_047_576, maxOutput: 32_768, editFormat: "diff", images: true, price: p(0.4, 1.6) },
+  "gpt-4o": {
+    contextWindow: 128_000,
+    maxOutput: 16_384,
+    editFormat: "diff",
+    images: true,
+    price: cached(2.5, 10, 1.25),
+  },
+  "gpt-4o-mini": {
+    contextWindow: 128_000,
+    maxOutput: 16_384,
+    editFormat: "whole",
+    images: true,
+    price: cached(0.15, 0.6, 0.075),
+  },
+  "gpt-4.1": {
+    contextWindow: 1_047_576,
+    maxOutput: 32_768,
+    editFormat: "diff",
+    images: true,
+    price: cached(2, 8, 0.5),
+  },
+  "gpt-4.1-mini": {
+    contextWindow: 1_047_576,
+    maxOutput: 32_768,
+    editFormat: "diff",
+    images: true,
+    price: cached(0.4, 1.6, 0.1),
+  },
   "gpt-4.1-nano": {
     contextWindow: 1_047_576,
     maxOutput: 32_768,
     editFormat: "whole",
     images: true,
-    price: p(0.1, 0.4),
+    price: cached(0.1, 0.4, 0.025),
   },
-  "gpt-5": { contextWindow: 400_000, maxOutput: 128_000, editFormat: "diff", images: true, price: p(1.25, 10) },
-  "gpt-5-mini": { contextWindow: 400_000, maxOutput: 128_000, editFormat: "diff", images: true, price: p(0.25, 2) },
-  o3: { contextWindow: 200_000, maxOutput: 100_000, editFormat: "diff", images: true, price: p(2, 8) },
-  "o3-mini": { contextWindow: 200_000, maxOutput: 100_000, editFormat: "diff", images: false, price: p(1.1, 4.4) },
-  "o4-mini": { contextWindow: 200_000, maxOutput: 100_000, editFormat: "diff", images: true, price: p(1.1, 4.4) },
-  "claude-3-5-sonnet": { contextWindow: 200_000, maxOutput: 8_192, editFormat: "diff", images: true, price: p(3, 15) },
+  "gpt-5": {
+    contextWindow: 400_000,
+    maxOutput: 128_000,
+    editFormat: "diff",
+    images: true,
+    price: cached(1.25, 10, 0.125),
+  },
+  "gpt-5-mini": {
+    contextWindow: 400_000,
+    maxOutput: 128_000,
+    editFormat: "diff",
+    images: true,
+    price: cached(0.25, 2, 0.025),
+  },
+  o3: { contextWindow: 200_000, maxOutput: 100_000, editFormat: "diff", images: true, price: cached(2, 8, 0.5) },
+  "o3-mini": {
+    contextWindow: 200_000,
+    maxOutput: 100_000,
+    editFormat: "diff",
+    images: false,
+    price: cached(1.1, 4.4, 0.55),
+  },
+  "o4-mini": {
+    contextWindow: 200_000,
+    maxOutput: 100_000,
+    editFormat: "diff",
+    images: true,
+    price: cached(1.1, 4.4, 0.275),
+  },
+  "claude-3-5-sonnet": {
+    contextWindow: 200_000,
+    maxOutput: 8_192,
+    editFormat: "diff",
+    images: true,
+    price: claude(3, 15),
+  },
   "claude-3-5-sonnet-latest": {
     contextWindow: 200_000,
     maxOutput: 8_192,
     editFormat: "diff",
     images: true,
-    price: p(3, 15),
+    price: claude(3, 15),
   },
   "claude-3-5-sonnet-20241022": {
     contextWindow: 200_000,
     maxOutput: 8_192,
     editFormat: "diff",
     images: true,
-    price: p(3, 15),
+    price: claude(3, 15),
   },
-  "claude-3-5-haiku": { contextWindow: 200_000, maxOutput: 8_192, editFormat: "diff", images: false, price: p(0.8, 4) },
-  "claude-3-7-sonnet": { contextWindow: 200_000, maxOutput: 64_000, editFormat: "diff", images: true, price: p(3, 15) },
-  "claude-sonnet-4": { contextWindow: 200_000, maxOutput: 64_000, editFormat: "diff", images: true, price: p(3, 15) },
+  "claude-3-5-haiku": {
+    contextWindow: 200_000,
+    maxOutput: 8_192,
+    editFormat: "diff",
+    images: false,
+    price: claude(0.8, 4),
+  },
+  "claude-3-7-sonnet": {
+    contextWindow: 200_000,
+    maxOutput: 64_000,
+    editFormat: "diff",
+    images: true,
+    price: claude(3, 15),
+  },
+  "claude-sonnet-4": {
+    contextWindow: 200_000,
+    maxOutput: 64_000,
+    editFormat: "diff",
+    images: true,
+    price: claude(3, 15),
+  },
   "claude-sonnet-4-20250514": {
     contextWindow: 200_000,
     maxOutput: 64_000,
     editFormat: "diff",
     images: true,
-    price: p(3, 15),
+    price: claude(3, 15),
   },
-  "claude-opus-4": { contextWindow: 200_000, maxOutput: 32_000, editFormat: "diff", images: true, price: p(15, 75) },
-  "deepseek-chat": { contextWindow: 64_000, maxOutput: 8_192, editFormat: "diff", images: false, price: p(0.27, 1.1) },
+  "claude-opus-4": {
+    contextWindow: 200_000,
+    maxOutput: 32_000,
+    editFormat: "diff",
+    images: true,
+    price: claude(15, 75),
+  },
+  "deepseek-chat": {
+    contextWindow: 64_000,
+    maxOutput: 8_192,
+    editFormat: "diff",
+    images: false,
+    price: cached(0.27, 1.1, 0.07),
+  },
   "deepseek-reasoner": {
     contextWindow: 64_000,
     maxOutput: 8_192,
     editFormat: "diff",
     images: false,
-    price: p(0.55, 2.19),
+    price: cached(0.55, 2.19, 0.14),
   },
   "gemini-2.5-pro": {
     contextWindow: 1_048_576,
     maxOutput: 65_536,
     editFormat: "diff-fenced",
     images: true,
-    price: p(1.25, 10),
+    price: cached(1.25, 10, 0.31),
   },
   "gemini-2.5-flash": {
     contextWindow: 1_048_576,
     maxOutput: 65_536,
     editFormat: "diff",
     images: true,
-    price: p(0.3, 2.5),
+    price: cached(0.3, 2.5, 0.075),
   },
   "qwen2.5-coder": { contextWindow: 32_768, maxOutput: 8_192, editFormat: "diff", images: false },
   llama: { contextWindow: 128_000, maxOutput: 4_096, editFormat: "whole", images: false },

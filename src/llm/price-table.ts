@@ -36,12 +36,33 @@ export function findPrice(model: string, table: PriceTable): ModelPrice | null {
 }
 
 /**
- * Cost of a call in USD, or null when the model has no known price.
+ * Cost of a call in USD, or null when the model has no known price. The prompt tokens read from or written to the
+ * provider's prompt cache (counted inside `prompt`) are billed at the model's cache prices; a model without them
+ * bills them as input.
  *
  * @example costUsd("openai/gpt-4o", { prompt: 1000, completion: 200 }) // 0.0045
+ * @example costUsd("gpt-4o", { prompt: 1000, completion: 200, cacheRead: 800 }) // 0.0035
  */
 export function costUsd(model: string, usage: TokenUsage, table: PriceTable = DEFAULT_PRICES): number | null {
   const price = findPrice(model, table);
   if (!price) return null;
-  return (usage.prompt * price.input + usage.completion * price.output) / 1_000_000;
+  return priceTokens(price, usage) / 1_000_000;
+}
+
+/** USD × 10⁶ of a usage at a price (per million tokens): uncached input, cache reads, cache writes, completion. */
+export function priceTokens(price: ModelPrice, usage: TokenUsage): number {
+  const read = clampCached(usage.cacheRead, usage.prompt);
+  const write = clampCached(usage.cacheWrite, usage.prompt - read);
+  const input = usage.prompt - read - write;
+  return (
+    input * price.input +
+    read * (price.cacheRead ?? price.input) +
+    write * (price.cacheWrite ?? price.input) +
+    usage.completion * price.output
+  );
+}
+
+/** Cached tokens are part of the prompt: never negative, never more than what is left of it. */
+function clampCached(n: number | undefined, max: number): number {
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.min(n, Math.max(0, max)) : 0;
 }

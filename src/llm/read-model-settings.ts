@@ -13,11 +13,19 @@ const entrySchema = z
     input_price: z.number().min(0).optional(),
     /** USD per million completion tokens. */
     output_price: z.number().min(0).optional(),
+    /** USD per million prompt tokens read from the provider's prompt cache (default: input_price). */
+    cache_read_price: z.number().min(0).optional(),
+    /** USD per million prompt tokens written to the prompt cache (default: input_price). */
+    cache_write_price: z.number().min(0).optional(),
   })
   .strict()
   .refine(
     (e) => (e.input_price === undefined) === (e.output_price === undefined),
     "set both input_price and output_price, or neither",
+  )
+  .refine(
+    (e) => e.input_price !== undefined || (e.cache_read_price === undefined && e.cache_write_price === undefined),
+    "cache_read_price and cache_write_price need input_price and output_price",
   );
 
 const fileSchema = z.record(z.string().min(1), entrySchema);
@@ -28,6 +36,7 @@ const fileSchema = z.record(z.string().min(1), entrySchema);
  *
  * @example
  * my-local-model: { context_window: 32768, max_output: 4096, edit_format: whole, images: false, input_price: 0, output_price: 0 }
+ * my-claude: { input_price: 3, output_price: 15, cache_read_price: 0.3, cache_write_price: 3.75 }
  */
 export async function readModelSettings(file: string | undefined): Promise<ModelSettingsTable> {
   if (!file) return mergeModelSettings();
@@ -52,7 +61,14 @@ export async function readModelSettings(file: string | undefined): Promise<Model
       ...(e.edit_format !== undefined ? { editFormat: e.edit_format } : {}),
       ...(e.images !== undefined ? { images: e.images } : {}),
       ...(e.input_price !== undefined && e.output_price !== undefined
-        ? { price: { input: e.input_price, output: e.output_price } }
+        ? {
+            price: {
+              input: e.input_price,
+              output: e.output_price,
+              ...(e.cache_read_price !== undefined ? { cacheRead: e.cache_read_price } : {}),
+              ...(e.cache_write_price !== undefined ? { cacheWrite: e.cache_write_price } : {}),
+            },
+          }
         : {}),
     };
   }

@@ -25,6 +25,8 @@ export interface RequestCompletionInput {
   timeoutMs: number;
   /** For messages. */
   host: string;
+  /** OpenAI's `prompt_cache_key`: routes every round of one run to the same prompt cache. */
+  promptCacheKey?: string;
 }
 
 /**
@@ -70,6 +72,21 @@ function params(input: RequestCompletionInput) {
     messages: input.messages,
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
     ...(input.maxTokens !== undefined ? { max_tokens: input.maxTokens } : {}),
+    ...(input.promptCacheKey ? { prompt_cache_key: input.promptCacheKey } : {}),
+  };
+}
+
+/** The endpoint's usage, with the prompt tokens its cache served (`prompt_tokens_details.cached_tokens`). */
+function usageOf(u: {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+}): TokenUsage {
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  return {
+    prompt: u.prompt_tokens,
+    completion: u.completion_tokens,
+    ...(typeof cached === "number" && cached > 0 ? { cacheRead: Math.min(cached, u.prompt_tokens) } : {}),
   };
 }
 
@@ -95,7 +112,7 @@ async function streamed(
     }
     if (choice?.finish_reason) finish = choice.finish_reason;
     // Some servers repeat a running total in every chunk: the last one wins.
-    if (chunk.usage) usage = { prompt: chunk.usage.prompt_tokens, completion: chunk.usage.completion_tokens };
+    if (chunk.usage) usage = usageOf(chunk.usage);
   }
   if (finish === null && text === "") {
     throw new LlmError(
@@ -112,9 +129,7 @@ async function whole(input: RequestCompletionInput, signal: AbortSignal): Promis
   const choice = completion.choices[0];
   const text = choice?.message?.content ?? "";
   if (text) input.onDelta?.(text);
-  const usage = completion.usage
-    ? { prompt: completion.usage.prompt_tokens, completion: completion.usage.completion_tokens }
-    : null;
+  const usage = completion.usage ? usageOf(completion.usage) : null;
   return { text, finishReason: mapFinish(choice?.finish_reason ?? null), usage };
 }
 

@@ -30,18 +30,35 @@ export interface RouteModelsOptions {
 const PER_MESSAGE = 3;
 const REPLY_PRIMING = 3;
 
-/** The most a call may use: its prompt as counted, its completion at its cap (the call's, else the model's output limit). */
+/**
+ * The most a call may use: its prompt as counted, its completion at its cap (the call's, else the model's output
+ * limit). With prompt caching, the leading messages the same model was sent in the run's previous call (`earlier`)
+ * are priced as cache reads and the rest as cache writes (at the write price where the model has one, which is
+ * never below input), so a spend limit holds what the call will really cost.
+ */
 export async function estimateCall(
   model: string,
   req: CompletionRequest,
   o: Pick<RouteModelsOptions, "settings" | "prices">,
+  earlier: readonly ChatMessage[] = [],
 ): Promise<{ tokens: TokenUsage; costUsd: number | null }> {
   await loadTokenizer();
-  const prompt =
-    REPLY_PRIMING + req.messages.reduce((n, m: ChatMessage) => n + PER_MESSAGE + countTokens(m.content), 0);
+  const sizes = req.messages.map((m: ChatMessage) => PER_MESSAGE + countTokens(m.content));
+  const prompt = REPLY_PRIMING + sizes.reduce((n, size) => n + size, 0);
   const completion = req.maxTokens ?? modelSettings(model, o.settings).settings.maxOutput;
-  const tokens = { prompt, completion };
+  let tokens: TokenUsage = { prompt, completion };
+  if (req.cache !== false) {
+    let shared = 0;
+    while (shared < earlier.length && shared < req.messages.length && same(earlier[shared]!, req.messages[shared]!))
+      shared++;
+    const cacheRead = sizes.slice(0, shared).reduce((n, size) => n + size, 0);
+    tokens = { prompt, completion, ...(cacheRead > 0 ? { cacheRead } : {}), cacheWrite: prompt - cacheRead };
+  }
   return { tokens, costUsd: costUsd(model, tokens, o.prices) };
+}
+
+function same(a: ChatMessage, b: ChatMessage): boolean {
+  return a.role === b.role && a.content === b.content && (a.images?.length ?? 0) === (b.images?.length ?? 0);
 }
 
 /**
@@ -51,14 +68,18 @@ export async function estimateCall(
  * when every model failed, one error lists each model's failure.
  */
 export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient {
+  /** The last messages each model answered per cache key (a run's), for the spend estimate's cache pricing. */
+  const sent = new Map<string, readonly ChatMessage[]>();
   return {
     async complete(req: CompletionRequest): Promise<CompletionResult> {
       const models = [...new Set([req.model, ...o.fallbacks])];
+      const sentKey = (model: string) => `${model}\n${req.cacheKey ?? ""}`;
       const failures: { model: string; error: LlmError }[] = [];
       for (const [i, model] of models.entries()) {
         const last = i === models.length - 1;
         const { guard } = o;
-        const hold = guard ? { guard, id: await reserve(guard, model, req, o) } : null;
+        const earlier = req.cacheKey ? (sent.get(sentKey(model)) ?? []) : [];
+        const hold = guard ? { guard, id: await reserve(guard, model, req, o, earlier) } : null;
         let result: CompletionResult;
         try {
           result = await client.complete({
@@ -79,6 +100,8 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
           continue;
         }
         if (hold) await hold.guard.settle(hold.id, { tokens: result.usage, costUsd: result.costUsd });
+        // What this model's cache now holds for the run: the next round's estimate prices its prefix as reads.
+        if (req.cacheKey && req.cache !== false) sent.set(sentKey(model), req.messages);
         return { ...result, model };
       }
       throw new Error("routeModels: no model to ask"); // unreachable: `models` holds at least the requested one
@@ -91,8 +114,9 @@ async function reserve(
   model: string,
   req: CompletionRequest,
   o: RouteModelsOptions,
+  earlier: readonly ChatMessage[],
 ): Promise<string> {
-  const estimate = await estimateCall(model, req, o);
+  const estimate = await estimateCall(model, req, o, earlier);
   const decision = await guard.reserve({ model, ...estimate });
   if (!decision.ok) throw new LlmError("spend-limit", decision.message);
   return decision.id;

@@ -60,7 +60,7 @@ export function createAppMetrics(options: {
   defineQueueGauge([registry], () => stats);
   // Every series shows from the first scrape (at zero), so a dashboard and an alert have something to read.
   const shown = (options.shown ?? []).filter((m) => models.has(m));
-  for (const kind of ["prompt", "completion"]) for (const model of shown) series.tokens.inc({ model, kind }, 0);
+  for (const kind of TOKEN_KINDS) for (const model of shown) series.tokens.inc({ model, kind }, 0);
   for (const model of shown) series.cost.inc({ model }, 0);
   for (const trigger of RUN_TRIGGERS) series.runs.inc({ trigger, outcome: "pushed" }, 0);
   return {
@@ -98,7 +98,7 @@ function defineSeries(registers: Registry[]) {
   });
   const tokens = new Counter({
     name: "aider_bot_model_tokens_total",
-    help: "Model tokens used, by model and kind (prompt or completion).",
+    help: "Model tokens used, by model and kind: prompt, completion, and of the prompt tokens those read from (cache_read) or written to (cache_write) the provider's prompt cache.",
     labelNames: ["model", "kind"],
     registers,
   });
@@ -157,6 +157,9 @@ function defineQueueGauge(
   });
 }
 
+/** The `kind` label of `aider_bot_model_tokens_total`: the cache kinds are parts of `prompt`, not added to it. */
+const TOKEN_KINDS = ["prompt", "completion", "cache_read", "cache_write"] as const;
+
 /** Apply one observation to the series; models outside `models`, bad installations and limit names become `other`. */
 function eventRecorder(
   { tokens, cost, calls, refusals, rateLimit }: Series,
@@ -171,6 +174,11 @@ function eventRecorder(
         if (Number.isFinite(event.prompt) && event.prompt > 0) tokens.inc({ model, kind: "prompt" }, event.prompt);
         if (Number.isFinite(event.completion) && event.completion > 0)
           tokens.inc({ model, kind: "completion" }, event.completion);
+        const { cacheRead, cacheWrite } = event;
+        if (typeof cacheRead === "number" && Number.isFinite(cacheRead) && cacheRead > 0)
+          tokens.inc({ model, kind: "cache_read" }, cacheRead);
+        if (typeof cacheWrite === "number" && Number.isFinite(cacheWrite) && cacheWrite > 0)
+          tokens.inc({ model, kind: "cache_write" }, cacheWrite);
         if (event.costUsd !== null && Number.isFinite(event.costUsd) && event.costUsd >= 0)
           cost.inc({ model }, event.costUsd);
         calls.inc({ model, priced: event.costUsd === null ? "false" : "true" });

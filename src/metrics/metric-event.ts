@@ -4,8 +4,19 @@
  * (see {@link createAppMetrics}). Values are counts and names, never text from GitHub or the model.
  */
 export type MetricEvent =
-  /** One model call's usage (`costUsd` null when the model has no known price). */
-  | { type: "model-usage"; model: string; prompt: number; completion: number; costUsd: number | null }
+  /**
+   * One model call's usage (`costUsd` null when the model has no known price); `cacheRead`/`cacheWrite` are the
+   * prompt tokens the provider's cache served or stored (part of `prompt`).
+   */
+  | {
+      type: "model-usage";
+      model: string;
+      prompt: number;
+      completion: number;
+      cacheRead?: number;
+      cacheWrite?: number;
+      costUsd: number | null;
+    }
   /** A spend limit refused a model call before it was made; `limit` is a fixed name such as `repo_day_usd`. */
   | { type: "spend-refusal"; limit: string }
   /** GitHub's `x-ratelimit-remaining` after a call made for this installation (`app` for the App's own calls). */

@@ -188,9 +188,12 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
         ? " · cost unknown (no price for this model)"
         : ""
       : ` · $${r.costUsd.toFixed(4)}`;
+  const cached = r.tokens.cacheRead
+    ? ` · ${formatNumber(r.tokens.cacheRead)} of ${formatNumber(r.tokens.prompt)} prompt tokens from cache`
+    : "";
   const models = r.models?.length ? ` · answered by ${r.models.map((m) => `\`${m}\``).join(", ")}` : "";
   out.push(
-    `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${formatNumber(r.tokens.prompt)} prompt + ${formatNumber(r.tokens.completion)} completion tokens${cost}${models} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
+    `<sub>${r.reflections} reflection${r.reflections === 1 ? "" : "s"} · ${formatNumber(r.tokens.prompt)} prompt + ${formatNumber(r.tokens.completion)} completion tokens${cached}${cost}${models} · ${(elapsedMs / 1000).toFixed(1)} s</sub>`,
   );
   if (r.explanation.trim() && r.outcome !== "no-changes")
     out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));

@@ -1,3 +1,4 @@
+import { sumTokens } from "../coder/run-budget.js";
 import { editorMessage } from "../coder/plan/parse-plan.js";
 import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
 import type { TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
@@ -71,10 +72,7 @@ function withPlanCost(result: CoderResult, plan: CoderResult): CoderResult {
   const cost = result.costUsd === null && plan.costUsd === null ? null : (result.costUsd ?? 0) + (plan.costUsd ?? 0);
   return {
     ...result,
-    tokens: {
-      prompt: result.tokens.prompt + plan.tokens.prompt,
-      completion: result.tokens.completion + plan.tokens.completion,
-    },
+    tokens: sumTokens(result.tokens, plan.tokens),
     costUsd: cost,
     elapsedMs: result.elapsedMs + plan.elapsedMs,
   };
@@ -139,6 +137,7 @@ function coderOptions(req: RunRequest, context: PreparedContext | null, checks: 
     ...(checks ? { checkCommands: checkSpecsOf(checks) } : {}),
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,
+    ...(s.promptCache === false ? { promptCache: false } : {}),
     askOnly: req.verb === "ask" || req.verb === "plan",
     ...(req.verb === "plan" ? { architect: true } : {}),
     commit: true,

@@ -11,7 +11,7 @@ import type { RunSettings } from "./run-request.js";
 export function resolveSettings(
   config: RepoConfig,
   flags: Partial<CommandFlags>,
-  defaults: { model: string; weakModel?: string; fallbackModels?: string[] },
+  defaults: { model: string; weakModel?: string; fallbackModels?: string[]; promptCache?: boolean },
 ): Result<RunSettings, "model-not-allowed"> {
   const configured = config.model ?? defaults.model;
   let model = configured;
@@ -39,6 +39,8 @@ export function resolveSettings(
     editorModel: config.editor_model ?? model,
     editorEditFormat: config.editor_edit_format ?? editFormat,
     mapTokens: config.map_tokens,
+    // Off when the repository (`cache: off`) or the operator (`AIDER_BOT_PROMPT_CACHE=off`) turns it off.
+    ...(config.cache === "off" || defaults.promptCache === false ? { promptCache: false } : {}),
     maxReflections: config.max_reflections,
     setup: config.setup,
     lint: config.lint,

@@ -13,6 +13,8 @@ export interface RunSettings {
   editorModel?: string;
   editorEditFormat?: EditFormatName;
   mapTokens: number;
+  /** Prompt caching (`cache:` of the repo config, `AIDER_BOT_PROMPT_CACHE`); absent: on. */
+  promptCache?: boolean;
   maxReflections: number;
   setup: string[];
   lint: string[];

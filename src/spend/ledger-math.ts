@@ -4,6 +4,8 @@ import type { Limit } from "./spend-limits.js";
 export interface Amount {
   usdMicros: number;
   tokens: number;
+  /** Of `tokens`, the prompt tokens read from the provider's prompt cache (absent: none, or an older record). */
+  cacheRead?: number;
 }
 
 /** What is held for a call in flight, until it is settled or `untilMs` passes (its process died). */
@@ -114,10 +116,12 @@ export function settle(
   return buckets.map((bucket) => {
     const holds = liveHolds(bucket, nowMs);
     delete holds[id];
+    const cacheRead = (bucket.spent.cacheRead ?? 0) + nonNegative(used.cacheRead ?? 0);
     return {
       spent: {
         usdMicros: bucket.spent.usdMicros + nonNegative(used.usdMicros),
         tokens: bucket.spent.tokens + nonNegative(used.tokens),
+        ...(cacheRead > 0 ? { cacheRead } : {}),
       },
       unpriced: bucket.unpriced + (unpriced ? 1 : 0),
       holds,

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { SpendDecision, SpendEstimate, SpendGuard } from "../llm/spend-guard.js";
+import type { TokenUsage } from "../llm/types.js";
+import type { Amount } from "./ledger-math.js";
 import { planBuckets, type SpendScope } from "./plan-buckets.js";
 import { renderRefusal } from "./render-spend.js";
 import type { SpendLedger } from "./spend-ledger.js";
@@ -30,7 +32,7 @@ export function createLedgerGuard(o: LedgerGuardOptions): SpendGuard {
       const at = now();
       const buckets = planBuckets(o.scope, o.limits, at);
       const id = randomUUID();
-      const amount = amountOf(estimate.tokens, estimate.costUsd);
+      const { cacheRead: _notYet, ...amount } = amountOf(estimate.tokens, estimate.costUsd); // a hold is no read
       const outcome = await o.ledger.reserve(buckets, id, amount, at + (o.holdMs ?? 3_600_000), at);
       if (outcome.ok) {
         held.set(id, buckets);
@@ -58,11 +60,10 @@ export function createLedgerGuard(o: LedgerGuardOptions): SpendGuard {
  * Whole, non-negative micro-dollars and tokens. The amounts come from a job process over IPC: whatever it sends, a
  * negative or non-numeric amount can never shrink what is held or spent.
  */
-function amountOf(
-  tokens: { prompt: number; completion: number },
-  costUsd: number | null,
-): { usdMicros: number; tokens: number } {
+function amountOf(tokens: TokenUsage, costUsd: number | null): Amount {
   const whole = (n: unknown) => (typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.ceil(n) : 0);
   const usd = typeof costUsd === "number" && Number.isFinite(costUsd) && costUsd > 0 ? toMicros(costUsd) : 0;
-  return { usdMicros: usd, tokens: whole(tokens?.prompt) + whole(tokens?.completion) };
+  const prompt = whole(tokens?.prompt);
+  const cacheRead = Math.min(whole(tokens?.cacheRead), prompt);
+  return { usdMicros: usd, tokens: prompt + whole(tokens?.completion), ...(cacheRead > 0 ? { cacheRead } : {}) };
 }

@@ -31,14 +31,17 @@ end
 return {1}
 `;
 
-// ledger-math's `settle`. ARGV: id, usd, tokens, unpriced (0/1), n, then per bucket its ttl ms.
+// ledger-math's `settle`. ARGV: id, usd, tokens, unpriced (0/1), n, then per bucket its ttl ms, then the cache reads
+// (last, so a script of an older version that a rolling deploy still runs reads the same positions).
 const SETTLE = `
 local n = tonumber(ARGV[5])
+local cached = ARGV[6+n] or '0'
 for i = 1, n do
   redis.call('HDEL', KEYS[2*i], ARGV[1])
   redis.call('HINCRBY', KEYS[2*i-1], 'usd', ARGV[2])
   redis.call('HINCRBY', KEYS[2*i-1], 'tokens', ARGV[3])
   redis.call('HINCRBY', KEYS[2*i-1], 'unpriced', ARGV[4])
+  if cached ~= '0' then redis.call('HINCRBY', KEYS[2*i-1], 'cache_read', cached) end
   redis.call('PEXPIRE', KEYS[2*i-1], ARGV[5+i])
 end
 return 1
@@ -80,6 +83,7 @@ export function createRedisLedger(redisUrl: string, prefix = "aider-bot"): Spend
         unpriced ? 1 : 0,
         buckets.length,
         ...buckets.map((b) => b.ttlMs),
+        Math.max(0, Math.round(used.cacheRead ?? 0)),
       ].map(String);
       await redis.eval(SETTLE, buckets.length * 2, ...keysOf(buckets), ...args);
     },
@@ -105,8 +109,13 @@ function toState(bucket: Record<string, string>, holds: Record<string, string>):
     const [usd, tokens, until] = value.split(":").map(Number);
     parsed[id] = { usdMicros: usd ?? 0, tokens: tokens ?? 0, untilMs: until ?? 0 };
   }
+  const cacheRead = Number(bucket.cache_read ?? 0);
   return {
-    spent: { usdMicros: Number(bucket.usd ?? 0), tokens: Number(bucket.tokens ?? 0) },
+    spent: {
+      usdMicros: Number(bucket.usd ?? 0),
+      tokens: Number(bucket.tokens ?? 0),
+      ...(cacheRead > 0 ? { cacheRead } : {}),
+    },
     unpriced: Number(bucket.unpriced ?? 0),
     holds: parsed,
   };

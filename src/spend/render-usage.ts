@@ -39,10 +39,11 @@ export function renderUsage(buckets: readonly PlannedBucket[], states: readonly 
     const cost = `${dollars(state.spent.usdMicros)}${bucket.limit.usdMicros !== undefined ? ` of ${dollars(bucket.limit.usdMicros)}` : ""}`;
     const tokens = `${formatNumber(state.spent.tokens)}${bucket.limit.tokens !== undefined ? ` of ${formatNumber(bucket.limit.tokens)}` : ""}`;
     const flight = held.tokens > 0 ? ` (+${formatNumber(held.tokens)} held)` : "";
+    const cached = state.spent.cacheRead ? `, ${formatNumber(state.spent.cacheRead)} read from cache` : "";
     const reset = resetText(bucket)
       .replace(/^It resets at /, "")
       .replace(/\.$/, "");
-    return `| ${LABELS[bucket.scope] ?? bucket.scope} | ${cost}${state.unpriced ? ` + ${state.unpriced} call${state.unpriced === 1 ? "" : "s"} of unknown cost` : ""} | ${tokens}${flight} | ${reset} |`;
+    return `| ${LABELS[bucket.scope] ?? bucket.scope} | ${cost}${state.unpriced ? ` + ${state.unpriced} call${state.unpriced === 1 ? "" : "s"} of unknown cost` : ""} | ${tokens}${cached}${flight} | ${reset} |`;
   });
   const unlimited = buckets.every((b) => b.limit.usdMicros === undefined && b.limit.tokens === undefined);
   return [

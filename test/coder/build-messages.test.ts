@@ -44,7 +44,7 @@ describe("buildMessages", () => {
     expect(messages.some((m) => m.content.includes("src/a.ts\n````\nexport const a = 1;\n````"))).toBe(true);
   });
 
-  it("places read-only files, the repo map and earlier turns before the chat files", () => {
+  it("places read-only files, the repo map and the chat files before earlier turns (stable parts first)", () => {
     const messages = buildMessages({
       ...base,
       readFiles: [{ path: "docs/api.md", content: "# API\n" }],
@@ -57,8 +57,9 @@ describe("buildMessages", () => {
     const at = (needle: string) => messages.findIndex((m) => m.content.includes(needle));
     expect(messages[at("docs/api.md")]!.content).toMatch(/reference only/i);
     expect(at("docs/api.md")).toBeLessThan(at("function helper"));
-    expect(at("function helper")).toBeLessThan(at("earlier request"));
-    expect(at("earlier answer")).toBeLessThan(at("src/a.ts\n```"));
+    expect(at("function helper")).toBeLessThan(at("src/a.ts\n```"));
+    expect(at("src/a.ts\n```")).toBeLessThan(at("earlier request"));
+    expect(at("earlier answer")).toBe(messages.length - 2);
   });
 
   it("asks for file names instead of edits when no file is in the chat and a map is present", () => {

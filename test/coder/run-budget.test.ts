@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { addUsage, budgetProblem, deadlineProblem, emptyUsage } from "../../src/coder/run-budget.js";
+import { addUsage, budgetProblem, deadlineProblem, emptyUsage, sumTokens } from "../../src/coder/run-budget.js";
 
 describe("deadlineProblem: the run's one deadline check", () => {
   it.each<[string, Parameters<typeof deadlineProblem>[0], string | null]>([
@@ -49,5 +49,15 @@ describe("budgetProblem", () => {
     ],
   ])("%s", (_why, budget, totals, expected) => {
     expect(budgetProblem(budget, totals)).toBe(expected);
+  });
+});
+
+describe("usage totals", () => {
+  it("add up the prompt tokens read from and written to the cache, shown only once some call had them", () => {
+    let totals = addUsage(emptyUsage(), { prompt: 2000, completion: 100, cacheWrite: 1900 }, 0.01);
+    totals = addUsage(totals, { prompt: 2500, completion: 50, cacheRead: 1900, cacheWrite: 500 }, 0.002);
+    expect(totals.tokens).toEqual({ prompt: 4500, completion: 150, cacheRead: 1900, cacheWrite: 2400 });
+    expect(totals.costUsd).toBeCloseTo(0.012);
+    expect(sumTokens({ prompt: 1, completion: 2 }, { prompt: 3, completion: 4 })).toEqual({ prompt: 4, completion: 6 });
   });
 });

@@ -83,6 +83,10 @@ describe("readEnv", () => {
       "local/llama": { input: 0.1, output: 0.2 },
     });
     expect(() => readEnv({ AIDER_BOT_PRICES: '{"m":{"input":"cheap"}}' })).toThrow(/numeric/);
+    expect(
+      readEnv({ AIDER_BOT_PRICES: '{"c":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}}' }).prices,
+    ).toEqual({ c: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } });
+    expect(() => readEnv({ AIDER_BOT_PRICES: '{"c":{"input":3,"output":15,"cacheRead":-1}}' })).toThrow(/cacheRead/);
   });
 });
 

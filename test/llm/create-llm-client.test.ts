@@ -90,6 +90,32 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     },
   );
 
+  it("sends the run's prompt_cache_key and bills the cached tokens the endpoint reports (OpenAI's rule)", async () => {
+    const big = "x".repeat(6_000 * 4); // about 6,000 tokens
+    const request = (extra: string, cache?: boolean) =>
+      client({ stream: false }).complete({
+        model: "gpt-4o",
+        messages: [
+          { role: "system", content: big },
+          { role: "user", content: extra },
+        ],
+        cacheKey: "run-1",
+        ...(cache === false ? { cache: false } : {}),
+      });
+    server.push("one", "two", "three");
+    const first = await request("first question");
+    const second = await request("second question, longer");
+    expect(server.requests[0]!.body.prompt_cache_key).toBe("run-1");
+    expect(first.usage.cacheRead).toBeUndefined(); // nothing cached yet
+    const read = second.usage.cacheRead!;
+    expect(read).toBeGreaterThanOrEqual(5_800);
+    expect((read - 1024) % 128).toBe(0); // in 128-token steps past the first 1,024
+    expect(second.costUsd).toBeCloseTo(((second.usage.prompt - read) * 2.5 + read * 1.25 + 1 * 10) / 1e6, 8);
+    const off = await request("third", false);
+    expect(server.requests[2]!.body).not.toHaveProperty("prompt_cache_key");
+    expect(off.usage.cacheRead).toBeUndefined(); // a request without the key is another cache
+  });
+
   it("prices models from the default table, a user table, and behind a provider prefix", async () => {
     server.push(
       { text: "a", usage: { prompt_tokens: 1_000_000, completion_tokens: 0 } },

@@ -113,4 +113,45 @@ describe("routeModels", () => {
     const unknown = await estimateCall("my-local-model", req, { settings, prices });
     expect(unknown).toMatchObject({ tokens: { completion: 4096 }, costUsd: null });
   });
+
+  it("prices the run's cached prefix as cache reads, so a limit refuses before a call by what it will really cost", async () => {
+    const model = "claude-sonnet-4";
+    const stable = { role: "system" as const, content: "stable context line\n".repeat(2_000) };
+    const round1: CompletionRequest = {
+      model,
+      messages: [stable, { role: "user", content: "round one" }],
+      maxTokens: 100,
+      cacheKey: "run-1",
+    };
+    const round2: CompletionRequest = {
+      ...round1,
+      messages: [...round1.messages, { role: "assistant", content: "answer" }, { role: "user", content: "round two" }],
+    };
+    // Round one writes its whole prompt to the cache: at Anthropic's write price, 1.25× input.
+    const first = await estimateCall(model, round1, { settings, prices });
+    expect(first.tokens.cacheWrite).toBe(first.tokens.prompt);
+    expect(first.costUsd).toBeCloseTo((first.tokens.prompt * 3.75 + 100 * 15) / 1e6, 10);
+    // Round two after it: the shared messages are reads.
+    const cached = await estimateCall(model, round2, { settings, prices }, round1.messages);
+    expect(cached.tokens.cacheRead).toBeGreaterThan(0.9 * cached.tokens.prompt);
+    const uncached = await estimateCall(model, { ...round2, cache: false }, { settings, prices });
+    expect(uncached.tokens.cacheRead).toBeUndefined();
+    // A limit between the two: the cached call goes through, the same call without caching is refused unmade.
+    const limit = (cached.costUsd! + uncached.costUsd!) / 2;
+    let n = 0;
+    const guard: SpendGuard = {
+      reserve: async (e) =>
+        n++ === 0 || e.costUsd! <= limit ? { ok: true, id: "h" } : { ok: false, limit: "run", message: "over" },
+      settle: async () => undefined,
+    };
+    const client = fakeClient({ [model]: "ok" });
+    const routed = routeModels(client, { fallbacks: [], settings, prices, guard });
+    await routed.complete(round1);
+    await expect(routed.complete(round2)).resolves.toMatchObject({ model });
+    await expect(routed.complete({ ...round2, cache: false })).rejects.toMatchObject({ kind: "spend-limit" });
+    await expect(routed.complete({ ...round2, cacheKey: "another-run" })).rejects.toMatchObject({
+      kind: "spend-limit",
+    });
+    expect(client.calls).toHaveLength(2); // the refused calls were never made
+  });
 });

@@ -1,6 +1,7 @@
 import { createAppMetrics } from "../../src/metrics/app-metrics.js";
 import { countSpendRefusal, recordMetric, setMetricSink } from "../../src/metrics/record-metric.js";
 import { isMetricMessage } from "../../src/metrics/metric-event.js";
+import { meteredLlm } from "../../src/app/metered-llm.js";
 import { histogramCount, labelValues, parseMetrics, sample } from "../helpers/scrape-metrics.js";
 
 const scrape = async (m: ReturnType<typeof createAppMetrics>) => parseMetrics(await m.text());
@@ -72,6 +73,35 @@ describe("createAppMetrics", () => {
     expect(histogramCount(f, "aider_bot_webhook_ack_seconds")).toBe(1);
     expect(await m.text()).not.toContain("DROP TABLE");
     expect(await m.text()).not.toContain("with text");
+  });
+
+  it("counts cache reads and writes by kind, apart from (and inside) the prompt tokens; the metered client reports them", async () => {
+    const m = createAppMetrics({ models: ["claude-sonnet-4"], shown: ["claude-sonnet-4"], defaultMetrics: false });
+    expect(
+      sample(await scrape(m), "aider_bot_model_tokens_total", { model: "claude-sonnet-4", kind: "cache_read" }),
+    ).toBe(0);
+    setMetricSink(m.record);
+    const llm = meteredLlm({
+      complete: async () => ({
+        text: "ok",
+        finishReason: "stop",
+        usage: { prompt: 27_400, completion: 300, cacheRead: 24_180, cacheWrite: 2_900 },
+        usageEstimated: false,
+        costUsd: 0.02,
+      }),
+    });
+    await llm.complete({ model: "claude-sonnet-4", messages: [] });
+    recordMetric({
+      type: "model-usage",
+      model: "claude-sonnet-4",
+      prompt: 5,
+      completion: 1,
+      cacheRead: -4,
+      costUsd: 0,
+    });
+    const f = await scrape(m);
+    const at = (kind: string) => sample(f, "aider_bot_model_tokens_total", { model: "claude-sonnet-4", kind });
+    expect([at("prompt"), at("completion"), at("cache_read"), at("cache_write")]).toEqual([27_405, 301, 24_180, 2_900]);
   });
 
   it("tells a job process's metric message from anything else it sends", () => {

@@ -337,6 +337,33 @@ describe("status comment rendering", () => {
     expect(body).not.toContain("$");
   });
 
+  it("says how many prompt tokens came from the provider's cache", () => {
+    const r = {
+      ...base,
+      tokens: { prompt: 27_400, completion: 678, cacheRead: 24_180, cacheWrite: 2_000 },
+      costUsd: 0.0123,
+      reflections: 2,
+      outcome: "changed",
+      editedFiles: files,
+      commit: null,
+    } as CoderResult;
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result: r, elapsedMs: 1000 }, req);
+    expect(body).toContain(
+      "2 reflections · 27,400 prompt + 678 completion tokens · 24,180 of 27,400 prompt tokens from cache · $0.0123",
+    );
+    const none = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: { ...r, tokens: { prompt: 5, completion: 1 } },
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(none).not.toContain("from cache");
+  });
+
   it("names the models that answered (a fallback's too), and renders a spend refusal as such", () => {
     const r = {
       ...base,

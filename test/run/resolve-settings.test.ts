@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { resolveSettings } from "../../src/run/resolve-settings.js";
+import { runDefaults } from "../../src/compose/run-settings.js";
+import { readRunEnv } from "../../src/config/env.js";
 
 function config(raw: unknown) {
   const parsed = parseRepoConfig(raw);
@@ -10,6 +12,20 @@ function config(raw: unknown) {
 
 describe("resolveSettings", () => {
   const defaults = { model: "gpt-4o", weakModel: "gpt-4o-mini" };
+
+  it("caches prompts unless the repository (`cache: off`) or the operator (AIDER_BOT_PROMPT_CACHE=off) turns it off", () => {
+    const value = (raw: unknown, env: Record<string, string>) => {
+      const r = resolveSettings(config(raw), {}, runDefaults(readRunEnv({ ...env })));
+      if (!r.ok) throw new Error(r.message);
+      return r.value.promptCache;
+    };
+    expect(value({}, {})).toBeUndefined(); // on
+    expect(value({ cache: "auto" }, { AIDER_BOT_PROMPT_CACHE: "auto" })).toBeUndefined();
+    expect(value({ cache: "off" }, {})).toBe(false);
+    expect(value({}, { AIDER_BOT_PROMPT_CACHE: "off" })).toBe(false);
+    expect(() => readRunEnv({ AIDER_BOT_PROMPT_CACHE: "yes" })).toThrow(/AIDER_BOT_PROMPT_CACHE.*auto or off/s);
+    expect(parseRepoConfig({ cache: "on" }).ok).toBe(false);
+  });
 
   it("takes an allowed --model and the config's settings", () => {
     const r = resolveSettings(

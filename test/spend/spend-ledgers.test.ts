@@ -7,6 +7,10 @@ import { createLmdbLedger } from "../../src/spend/lmdb-ledger.js";
 import { createRedisLedger } from "../../src/spend/redis-ledger.js";
 import type { LedgerBucket, SpendLedger } from "../../src/spend/spend-ledger.js";
 import { has } from "../helpers/needs.js";
+import { createLedgerGuard } from "../../src/spend/ledger-spend-guard.js";
+import { planBuckets } from "../../src/spend/plan-buckets.js";
+import { renderUsage } from "../../src/spend/render-usage.js";
+import { resolveLimits } from "../../src/spend/spend-limits.js";
 import { startRedisServer } from "../jobs/redis-server.js";
 
 const hasRedisServer = has("redis");
@@ -132,6 +136,33 @@ describe.each(stores)("%s ledger", (_name, make) => {
         ),
         { numRuns: 25 },
       );
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe.each(stores)("%s ledger with prompt caching", (_name, make) => {
+  it("adds up the prompt tokens read from the cache, as part of the tokens; /aider usage shows them", async () => {
+    const { a, b, close } = make();
+    try {
+      const now = Date.UTC(2026, 10, 28, 12, 0);
+      const limits = resolveLimits({}, { day_usd: 5, timezone: "UTC" });
+      const scope = { installationId: 3, owner: "o", repo: "r", number: 1, runId: "j" };
+      const guard = createLedgerGuard({ ledger: a, scope, limits, now: () => now });
+      for (const usage of [
+        { prompt: 20_000, completion: 500, cacheWrite: 19_000 },
+        { prompt: 24_000, completion: 400, cacheRead: 19_900, cacheWrite: 4_000 },
+        { prompt: 27_400, completion: 300, cacheRead: 24_180 },
+      ]) {
+        const hold = await guard.reserve({ model: "claude-sonnet-4", tokens: usage, costUsd: 0.1 });
+        if (!hold.ok) throw new Error(hold.message);
+        await guard.settle(hold.id, { tokens: usage, costUsd: 0.05 });
+      }
+      const buckets = planBuckets(scope, limits, now).filter((x) => x.scope === "repo-day");
+      const [state] = await b.read(buckets.map((x) => x.key));
+      expect(state!.spent).toEqual({ usdMicros: 150_000, tokens: 72_600, cacheRead: 44_080 });
+      expect(renderUsage(buckets, [state!], now)).toContain("| 72,600, 44,080 read from cache |");
     } finally {
       await close();
     }

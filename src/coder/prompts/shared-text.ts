@@ -11,6 +11,18 @@ export const EXAMPLES_DONE_ASSISTANT = "Understood. I will only work with the fi
 export const CHAT_FILES_PREFIX = `These are the current contents of the files you may edit. They are the authoritative versions: if any earlier message shows different contents for these files, trust this one.\n`;
 export const CHAT_FILES_ACK = "Thanks. Any changes I make will be to these files, or to new files.";
 
+/**
+ * A later round's update of the chat files: only the files that changed since the model last saw them (its edits,
+ * files added to the chat), appended after the conversation rather than rewriting the earlier listing, so the whole
+ * earlier request stays a cacheable prefix.
+ */
+export const FILES_UPDATE_PREFIX = `These files changed since you last saw them (your edits were applied, or they were added to the chat). These are their current contents: they replace every earlier version of these files in this conversation.\n`;
+export const FILES_UPDATE_ACK = "Thanks. I will work from these contents.";
+/** The update's note on chat files that no longer exist. */
+export function filesDeletedText(paths: readonly string[]): string {
+  return `These files were deleted and are no longer in the chat:\n${paths.join("\n")}\n`;
+}
+
 export const READ_ONLY_PREFIX = `These files are for reference only. Do not edit them.\n`;
 export const READ_ONLY_ACK = "Understood: I will read these files but not edit them.";
 

@@ -60,7 +60,9 @@ function toParts(events: readonly TranscriptEvent[]): Part[] {
         });
         break;
       case "reply": {
-        const usage = e.tokens ? `, ${e.tokens.prompt} prompt + ${e.tokens.completion} completion tokens` : "";
+        const usage = e.tokens
+          ? `, ${e.tokens.prompt} prompt + ${e.tokens.completion} completion tokens${cacheText(e.tokens)}`
+          : "";
         parts.push({
           head: `### ${at} · answer${e.finishReason ? ` (finish: ${e.finishReason}${usage})` : usage ? ` (${usage.slice(2)})` : ""}`,
           body: e.text,
@@ -140,4 +142,11 @@ function fenced(text: string): string {
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   return `${fence}\n${text}\n${fence}`;
+}
+
+/** What the prompt cache did for one answer: `, 24180 from cache, 2900 written to cache`, or nothing. */
+function cacheText(t: { cacheRead?: number; cacheWrite?: number }): string {
+  const read = t.cacheRead ? `, ${t.cacheRead} from cache` : "";
+  const wrote = t.cacheWrite ? `, ${t.cacheWrite} written to cache` : "";
+  return read + wrote;
 }

@@ -13,7 +13,8 @@ export type TranscriptEvent =
       round: number;
       text: string;
       finishReason?: string;
-      tokens?: { prompt: number; completion: number };
+      /** `cacheRead`/`cacheWrite`: of the prompt tokens, those the provider's prompt cache served or stored. */
+      tokens?: { prompt: number; completion: number; cacheRead?: number; cacheWrite?: number };
     }
   | { kind: "model-error"; phase?: string; round: number; message: string }
   | {

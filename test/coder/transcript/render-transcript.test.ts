@@ -12,7 +12,7 @@ function sampleRun(fileSize: number) {
     round: 1,
     text: "ANSWER_ONE ```nested```",
     finishReason: "stop",
-    tokens: { prompt: 10, completion: 5 },
+    tokens: { prompt: 10, completion: 5, cacheRead: 8, cacheWrite: 2 },
   });
   sink({
     kind: "edits",
@@ -48,6 +48,7 @@ describe("renderTranscript", () => {
     expect(text).toContain("ANSWER_ONE");
     // The fence outgrows the backticks in the answer.
     expect(text).toContain("````\nANSWER_ONE ```nested```\n````");
+    expect(text).toContain("(finish: stop, 10 prompt + 5 completion tokens, 8 from cache, 2 written to cache)");
     expect(text).toContain("- ✅ edited `a.py`");
     expect(text).toContain("- ❌ `b.py`: no match");
     expect(text).toContain("### Round 1 · test `pytest`: failed, exit 1");
