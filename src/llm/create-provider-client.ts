@@ -65,8 +65,10 @@ async function makeClient(
   if (provider === "openai")
     return createLlmClient({ ...o, baseUrl: e.openai.baseUrl, apiKey: e.openai.apiKey ?? "not-needed" });
   if (provider === "azure") {
+    // The resource's `/openai` root as the base URL: with `endpoint`, the SDK would also take OPENAI_BASE_URL from the
+    // environment (set for the OpenAI-compatible models) and refuse the pair.
     const client = new AzureOpenAI({
-      endpoint: e.azure.endpoint!,
+      baseURL: `${e.azure.endpoint!.replace(/\/+$/, "")}/openai`,
       apiKey: e.azure.apiKey!,
       apiVersion: e.azure.apiVersion!,
       maxRetries: 0,
