@@ -8,6 +8,8 @@ export interface FakeGceMetadata {
   token: string;
   /** Token requests served. */
   tokensIssued(): number;
+  /** The path of every request, in order. */
+  paths: string[];
   close(): Promise<void>;
 }
 
@@ -18,8 +20,10 @@ export interface FakeGceMetadata {
  */
 export async function startFakeGceMetadata(o: { token: string; projectId?: string }): Promise<FakeGceMetadata> {
   let issued = 0;
+  const paths: string[] = [];
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://metadata").pathname;
+    paths.push(path);
     const headers = { "metadata-flavor": "Google" };
     if (req.headers["metadata-flavor"] !== "Google") {
       res.writeHead(403, headers);
@@ -47,6 +51,7 @@ export async function startFakeGceMetadata(o: { token: string; projectId?: strin
     host: `127.0.0.1:${port}`,
     token: o.token,
     tokensIssued: () => issued,
+    paths,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

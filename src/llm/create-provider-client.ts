@@ -153,14 +153,24 @@ async function claudeSdk(provider: Provider, e: ProviderEndpoints, timeoutMs: nu
       endpointName: "AWS_REGION (or ANTHROPIC_BEDROCK_BASE_URL)",
     };
   }
-  const { AnthropicVertex } = await import("@anthropic-ai/vertex-sdk");
+  const [{ AnthropicVertex }, { GoogleAuth }] = await Promise.all([
+    import("@anthropic-ai/vertex-sdk"),
+    import("google-auth-library"),
+  ]);
   const v = e.vertex;
   const region = v.region!;
+  // With the project named, Google's auth library does not look it up itself — which runs `gcloud` where it is
+  // installed (seconds, and a process this one must not start).
+  const googleAuth = new GoogleAuth({
+    scopes: "https://www.googleapis.com/auth/cloud-platform",
+    ...(v.projectId ? { projectId: v.projectId } : {}),
+  });
   return {
     sdk: new AnthropicVertex({
       ...common,
       region,
       projectId: v.projectId ?? null,
+      googleAuth,
       ...(v.baseUrl ? { baseURL: v.baseUrl } : {}),
     }),
     baseUrl: v.baseUrl ?? `https://${region}-aiplatform.googleapis.com/v1`,

@@ -167,7 +167,11 @@ describe("native provider clients over wire-level fakes", () => {
         const h = claude.requests[0]!.headers;
         expect([h["x-api-key"], h.authorization]).toContain(h["x-api-key"] ? ANTHROPIC_KEY : `Bearer ${ANTHROPIC_KEY}`);
       }
-      if (protocol === "vertex") expect(metadata.tokensIssued()).toBeGreaterThan(0);
+      if (protocol === "vertex") {
+        expect(metadata.tokensIssued()).toBeGreaterThan(0);
+        // The project is named (ANTHROPIC_VERTEX_PROJECT_ID): the auth library does not look it up (nor run gcloud).
+        expect(metadata.paths.filter((p) => p.endsWith("/project/project-id"))).toEqual([]);
+      }
     },
   );
 
