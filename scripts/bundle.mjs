@@ -48,6 +48,13 @@ const EXTERNAL = [
   "ioredis",
   "gpt-tokenizer",
   "gpt-tokenizer/*",
+  // The native providers' SDKs load only when a run's model needs them (llm/create-provider-client.ts), and the
+  // cloud SDKs import their credential providers at run time.
+  "@anthropic-ai/*",
+  "@aws-sdk/*",
+  "@aws-crypto/*",
+  "@smithy/*",
+  "google-auth-library",
 ];
 
 export async function bundle() {

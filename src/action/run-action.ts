@@ -1,3 +1,4 @@
+import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
 import { readActionPayload, type ActionPayload } from "./action-payload.js";
 import { getRepository, getUserId } from "../github/repositories.js";
 import os from "node:os";
@@ -84,7 +85,11 @@ export async function runAction(
 ): Promise<ActionResult> {
   const event = readActionPayload(payload);
   // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
-  for (const secret of [env.inputs.githubToken, env.inputs.openaiApiKey]) processRedactor.add(secret);
+  const endpoints = providerEndpoints(env.runEnv, {
+    baseUrl: env.inputs.openaiBaseUrl,
+    apiKey: env.inputs.openaiApiKey,
+  });
+  for (const secret of [env.inputs.githubToken, ...endpointSecrets(endpoints)]) processRedactor.add(secret);
   const api = actionOctokit(env, io.logger);
   const bot = await botIdentity(async (username) => getUserId(api, username), env.inputs.botLogin, io.logger);
   const engine: EngineDeps = {
@@ -222,6 +227,7 @@ async function runInForeground(
       settings: settings.llm,
       fallbackModels: request.settings.fallbackModels,
       endpoint: { baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey },
+      providers: env.runEnv,
       logger: io.logger,
     });
     const done = await runRequest(request, feedback, {

@@ -1,3 +1,4 @@
+import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
 import Bottleneck from "bottleneck";
 import type { Logger } from "pino";
 import { Probot, ProbotOctokit } from "probot";
@@ -45,8 +46,8 @@ export async function createProbot(
   options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; webhookSecret?: string } = {},
 ): Promise<Probot> {
   if (!env.appId) throw new Error("APP_ID is not set.");
-  for (const secret of [env.openaiApiKey, options.webhookSecret, privateKey, env.metricsToken])
-    processRedactor.add(secret);
+  const models = endpointSecrets(providerEndpoints(env, { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey }));
+  for (const secret of [...models, options.webhookSecret, privateKey, env.metricsToken]) processRedactor.add(secret);
   const log = await createRedactingLogger({
     level: env.logLevel,
     redactor: processRedactor,

@@ -14,6 +14,7 @@ import type { DashboardService } from "./dashboard/dashboard-service.js";
 import { waitForTriage, type IntakeGate } from "./intake-gate.js";
 import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
 import type { AppSpend } from "./open-spend.js";
+import { modelSecrets } from "./model-secrets.js";
 import { runTrigger } from "./run-trigger.js";
 import { secretFingerprints, withoutSecrets, type RunJobProcessInput } from "./run-job-process.js";
 
@@ -32,7 +33,7 @@ export function startJobPool(env: Pick<AppEnv, "source" | "spare">): ForkPool {
 }
 
 export interface RunHandlerDeps {
-  env: Pick<AppEnv, "source" | "webhookSecret" | "privateKey" | "openaiApiKey">;
+  env: Pick<AppEnv, "source" | "webhookSecret" | "privateKey" | "fallbackModels">;
   gate?: IntakeGate;
   /** Triage jobs waiting: a run starts once triage has caught up (see intake-gate). */
   triageQueued(): Promise<number>;
@@ -59,7 +60,7 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<JobContext> {
     await waitForTriage(deps.triageQueued, { signal });
     const ctx = job.data;
     const log = deps.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
-    const input = { ...(await jobTokens(deps, ctx)), job: ctx, fingerprints, ...processInput(deps) };
+    const input = { ...(await jobTokens(deps, ctx)), job: ctx, fingerprints, ...processInput(deps, ctx) };
     log.info({ attempt: job.attempt }, "job process starting");
     if (!deps.pool) throw new Error("this process only receives webhooks: it does not run jobs");
     // The job's model calls reserve and settle through this process, which holds the ledger (issue #35).
@@ -98,11 +99,17 @@ async function jobTokens(
   return { apiToken, gitToken, bot };
 }
 
-/** What every job process gets besides its job: the environment without the App's secrets, the model key. */
-function processInput(deps: RunHandlerDeps): Pick<RunJobProcessInput, "source" | "modelKey" | "spend"> {
+/**
+ * What a job process gets besides its job: the environment without the App's secrets, and the keys of the providers
+ * its run's models use (no other).
+ */
+function processInput(
+  deps: RunHandlerDeps,
+  ctx: JobContext,
+): Pick<RunJobProcessInput, "source" | "modelSecrets" | "spend"> {
   return {
     source: withoutSecrets(deps.env.source),
-    ...(deps.env.openaiApiKey ? { modelKey: deps.env.openaiApiKey } : {}),
+    modelSecrets: modelSecrets(ctx.req.settings, deps.env.fallbackModels, deps.env.source),
     ...(deps.spend ? { spend: true } : {}),
   };
 }

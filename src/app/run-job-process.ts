@@ -17,6 +17,7 @@ import { processRedactor } from "../security/process-redactor.js";
 import { REDACTED } from "../security/redact-secrets.js";
 import { containerEngineFrom, createCheckExec, wantsContainer } from "./create-check-exec.js";
 import { executeRun } from "./execute-run.js";
+import { MODEL_SECRET_VARIABLES } from "./model-secrets.js";
 import { meteredLlm } from "./metered-llm.js";
 import { observeRateLimit } from "../metrics/observe-rate-limit.js";
 import { setMetricSink } from "../metrics/record-metric.js";
@@ -24,7 +25,8 @@ import { fingerprint, redactFingerprinted, type SecretFingerprint } from "./secr
 
 /**
  * What a job process receives over IPC: the job, two installation tokens limited to its repository (one for the
- * API writes of the run, one for git), the model key, and the app's settings without its secrets. Never the App's
+ * API writes of the run, one for git), the keys of the providers its models use, and the app's settings without its
+ * secrets. Never the App's
  * private key or the webhook secret: a job that is compromised can touch one repository, for an hour at most.
  */
 export interface RunJobProcessInput {
@@ -33,7 +35,8 @@ export interface RunJobProcessInput {
   apiToken: string;
   /** Contents of this repository, for git. */
   gitToken: string;
-  modelKey?: string;
+  /** The secret variables of the providers the run's models use (see model-secrets.ts), by name. */
+  modelSecrets?: Record<string, string>;
   bot: { login: string; email: string };
   /** The app's environment less its secrets (see `withoutSecrets`). */
   source: Record<string, string | undefined>;
@@ -54,7 +57,7 @@ const SECRET_VARIABLES = [
   "WEBHOOK_SECRET",
   "PRIVATE_KEY",
   "PRIVATE_KEY_PATH",
-  "OPENAI_API_KEY",
+  ...MODEL_SECRET_VARIABLES,
   "REDIS_URL",
   "GITHUB_CLIENT_SECRET",
   "GITHUB_CLIENT_ID",
@@ -119,12 +122,13 @@ export async function runChildJob(
 ): Promise<{ outcome: RunOutcome["kind"]; pr?: number }> {
   // Metrics observed here (model usage, GitHub's rate limit) go to the parent's registry.
   setMetricSink((metric) => send({ metric }));
-  for (const secret of [input.apiToken, input.gitToken, input.modelKey]) processRedactor.add(secret);
+  const secrets = input.modelSecrets ?? {};
+  for (const secret of [input.apiToken, input.gitToken, ...Object.values(secrets)]) processRedactor.add(secret);
   // Every writer in this process (logs, GitHub writes, commits, model requests) redacts through the one redactor:
   // extend it, before anything captures it, with the secrets known here only by their fingerprints.
   const known = processRedactor.redact.bind(processRedactor);
   processRedactor.redact = (text) => redactFingerprinted(known(text), input.fingerprints, REDACTED);
-  const env = readEnv({ ...input.source, ...(input.modelKey ? { OPENAI_API_KEY: input.modelKey } : {}) });
+  const env = readEnv({ ...input.source, ...secrets });
   const logger = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: env.logFormat });
   const log = logger.child({ job: input.job.req.jobId, pid: process.pid });
   void loadTokenizer();
@@ -146,6 +150,7 @@ export async function runChildJob(
     settings: settings.llm,
     fallbackModels: input.job.req.settings.fallbackModels ?? env.fallbackModels,
     endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey },
+    providers: env,
     logger: log,
     // The job's model calls reserve and settle through the parent, which holds the ledger (issue #35).
     ...(settings.spendGuard && input.spend && request ? { guard: ipcSpendGuard(request) } : {}),

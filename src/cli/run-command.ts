@@ -1,3 +1,5 @@
+import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
+import { providerOf } from "../llm/provider-of.js";
 import path from "node:path";
 import { runCoder } from "../coder/run-coder.js";
 import type { CoderResult } from "../coder/types.js";
@@ -51,20 +53,22 @@ export async function runCommand(
   // The run's git and check commands are started by a small helper process (exec/spawn-helper), not by this one.
   const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
   await checkRepo(exec, root, opts.repo);
-  if (!env.openaiApiKey && env.openaiBaseUrl.includes("api.openai.com")) {
-    throw new UsageError(
-      "OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint).",
-    );
-  }
-  // The one redactor keeps the key out of model requests and commit messages even if a file or output carries it.
-  processRedactor.add(env.openaiApiKey);
+  const endpoint = { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey };
+  // The one redactor keeps the keys out of model requests and commit messages even if a file or output carries one.
+  for (const secret of endpointSecrets(providerEndpoints(env, endpoint))) processRedactor.add(secret);
   await loadTokenizer();
   const settings = cliSettings(env, opts);
   const s = settings.run;
+  if (providerOf(s.model).provider === "openai" && !env.openaiApiKey && env.openaiBaseUrl.includes("api.openai.com")) {
+    throw new UsageError(
+      "OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint), or name a model of another provider (anthropic/…, bedrock/…, vertex/…, azure/…).",
+    );
+  }
   const llm = await composeLlm({
     settings: settings.llm,
     fallbackModels: s.fallbackModels,
-    endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey },
+    endpoint,
+    providers: env,
   });
   const say = (line: string) => {
     if (!opts.json || env.progress) process.stderr.write(`${line}\n`);

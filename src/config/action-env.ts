@@ -155,7 +155,8 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
     input(source, "openai-base-url") ?? "https://api.openai.com/v1",
   );
   const openaiApiKey = input(source, "openai-api-key");
-  if (!openaiApiKey && new URL(openaiBaseUrl).hostname === "api.openai.com") {
+  const model = input(source, "model") ?? "gpt-4o";
+  if (!openaiApiKey && new URL(openaiBaseUrl).hostname === "api.openai.com" && !NATIVE_MODEL.test(model)) {
     throw new ActionSetupError(
       "The `openai-api-key` input is empty: pass it from a secret (`openai-api-key: ${{ secrets.OPENAI_API_KEY }}`). Secrets are not given to workflows started from forks.",
     );
@@ -183,7 +184,6 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
   const label = input(source, "label");
   const message = input(source, "message");
   const checkEnv = checkEnvOf(source, input(source, "pass-env"));
-  const model = input(source, "model") ?? "gpt-4o";
   return {
     eventName: eventName as ActionEventName,
     eventPath: required(source, "GITHUB_EVENT_PATH", "the runner writes the event's payload to that file"),
@@ -212,12 +212,36 @@ export function readActionEnv(source: Readonly<Record<string, string | undefined
       botLogin: input(source, "bot-login") ?? "github-actions[bot]",
     },
     checkEnv,
-    runEnv: { ...runEnvOf(source), model, ...(weakModel ? { weakModel } : {}) },
+    runEnv: { ...runEnvOf(withProviderInputs(source)), model, ...(weakModel ? { weakModel } : {}) },
     source,
   };
 }
 
 /** {@link readRunEnv} with its problems reported as the action's setup errors. */
+/** A model of a native provider (llm/provider-of.ts), which needs no OpenAI key. */
+const NATIVE_MODEL = /^(anthropic|bedrock|vertex|azure)\//;
+
+/**
+ * The providers' inputs as the variables the run reads (an input wins over the runner's variable of that name), so
+ * a workflow may pass them either way: `anthropic-api-key: ${{ secrets.… }}`, or the env that
+ * aws-actions/configure-aws-credentials (AWS_REGION and the OIDC role's keys) and google-github-actions/auth
+ * (GOOGLE_APPLICATION_CREDENTIALS) set for the job.
+ */
+function withProviderInputs(source: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const from: Record<string, string> = {
+    ANTHROPIC_API_KEY: "anthropic-api-key",
+    AZURE_OPENAI_API_KEY: "azure-openai-api-key",
+    AZURE_OPENAI_ENDPOINT: "azure-openai-endpoint",
+    OPENAI_API_VERSION: "openai-api-version",
+    AWS_REGION: "aws-region",
+    CLOUD_ML_REGION: "vertex-region",
+    ANTHROPIC_VERTEX_PROJECT_ID: "vertex-project-id",
+  };
+  const out: Record<string, string | undefined> = { ...source };
+  for (const [variable, name] of Object.entries(from)) out[variable] = input(source, name) ?? source[variable];
+  return out;
+}
+
 function runEnvOf(source: Readonly<Record<string, string | undefined>>): RunEnv {
   try {
     return readRunEnv(source);

@@ -188,3 +188,7 @@ export function urlProblem(value: string): string | undefined {
   if (url.protocol !== "https:" && url.protocol !== "http:") return "only http and https are supported.";
   return undefined;
 }
+
+/** The first of several variables that is set (`AWS_REGION`, else `AWS_DEFAULT_REGION`); undefined when none is. */
+export const firstSet = () =>
+  z.record(z.string(), z.string().optional()).transform((vars) => Object.values(vars).find((v) => v !== undefined));

@@ -42,7 +42,7 @@ const SUBJECT_LINE = /^[a-z]+(\([^)\n]*\))?!?: [^\n]+\n?$/;
  * next reply when it is a one-line commit subject; else an empty answer (the app then writes its own subject), so a
  * subject asked for while checks ran never takes the next round's edit. Any other request: the first unmarked reply.
  */
-function takeReply(queue: ScriptedReply[], commitRequest: boolean): PlainReply | "no-subject" | undefined {
+export function takeReply(queue: ScriptedReply[], commitRequest: boolean): PlainReply | "no-subject" | undefined {
   const marked = (r: ScriptedReply) => typeof r === "object" && "commitMessage" in r;
   let at: number;
   if (commitRequest) {

@@ -1,5 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "./llm-error.js";
+import { ProviderHttpError } from "./provider-http-error.js";
 import { redactSecret } from "./redact-secret.js";
 
 export interface ErrorContext {
@@ -7,7 +8,16 @@ export interface ErrorContext {
   baseUrl: string;
   /** Only used to scrub it from messages. */
   apiKey?: string;
+  /** The variable holding the credential, for messages (default OPENAI_API_KEY). */
+  keyName?: string;
+  /** The variable naming the endpoint, for messages (default OPENAI_BASE_URL). */
+  endpointName?: string;
 }
+
+/** Provider error types (Anthropic's and Bedrock's) that another attempt may clear. */
+const RATE_LIMIT_TYPES = /^(rate_limit_error|throttlingException|ThrottlingException|serviceQuotaExceededException)$/;
+const OVERLOAD_TYPES =
+  /^(overloaded_error|api_error|serviceUnavailableException|internalServerException|modelStreamErrorException|ServiceUnavailableException|InternalServerException|ModelStreamErrorException)$/;
 
 /** Overload and gateway statuses that usually clear up; other 5xx (501, 505) will not. 529 is Anthropic's "overloaded". */
 const RETRYABLE_5XX = new Set([500, 502, 503, 504, 529]);
@@ -28,11 +38,13 @@ export function classifyError(error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof APIConnectionError) {
     return new LlmError(
       "network",
-      `Could not reach the model endpoint at ${host}. Check OPENAI_BASE_URL and the network.`,
+      `Could not reach the model endpoint at ${host}. Check ${ctx.endpointName ?? "OPENAI_BASE_URL"} and the network.`,
       { retryable: true },
     );
   }
-  if (error instanceof APIError) return fromStatus(error, ctx, host);
+  if (error instanceof APIError)
+    return fromStatus({ status: error.status, message: error.message, code: error.code }, ctx, host);
+  if (error instanceof ProviderHttpError) return fromProvider(error, ctx, host);
   const message = redactSecret(error instanceof Error ? error.message : String(error), ctx.apiKey);
   if (/ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|terminated|fetch failed|other side closed/i.test(message)) {
     return new LlmError(
@@ -53,7 +65,35 @@ export function timeoutError(host: string): LlmError {
   );
 }
 
-function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError {
+/** An Anthropic, Bedrock or Vertex failure: by its error type first (stream events carry no status), then its status. */
+function fromProvider(error: ProviderHttpError, ctx: ErrorContext, host: string): LlmError {
+  const type = error.type ?? "";
+  const detail = redactSecret(error.message, ctx.apiKey).slice(0, 300);
+  const status = error.status !== undefined ? { status: error.status } : {};
+  if (RATE_LIMIT_TYPES.test(type)) {
+    return new LlmError(
+      "rate-limited",
+      `The model endpoint at ${host} is throttling requests (${type}${error.status ? `, HTTP ${error.status}` : ""}) — try again later, or ask for a higher quota.`,
+      { ...status, retryable: true },
+    );
+  }
+  if (OVERLOAD_TYPES.test(type) && (error.status === undefined || error.status >= 500)) {
+    return new LlmError(
+      "server",
+      `The model endpoint at ${host} is overloaded or failing (${type}${error.status ? `, HTTP ${error.status}` : ""}) — try again later.`,
+      { ...status, retryable: true },
+    );
+  }
+  if (/^(modelTimeoutException|ModelTimeoutException)$/.test(type))
+    return new LlmError("timeout", timeoutError(host).message, { ...status, retryable: true });
+  return fromStatus({ status: error.status, message: detail, code: type }, ctx, host);
+}
+
+function fromStatus(
+  error: { status: number | undefined; message: string; code?: string | null | undefined },
+  ctx: ErrorContext,
+  host: string,
+): LlmError {
   const status = error.status;
   const detail = redactSecret(error.message || "", ctx.apiKey).slice(0, 300);
   const looksTooLong = error.code === "context_length_exceeded" || CONTEXT_TOO_LONG.test(detail);
@@ -67,14 +107,14 @@ function fromStatus(error: APIError, ctx: ErrorContext, host: string): LlmError 
   if (status === 401 || status === 403) {
     return new LlmError(
       "auth",
-      `The model endpoint at ${host} rejected the API key (HTTP ${status}) — check OPENAI_API_KEY, and that the key may use model "${ctx.model}".`,
+      `The model endpoint at ${host} rejected the ${ctx.keyName ? "credentials" : "API key"} (HTTP ${status}) — check ${ctx.keyName ?? "OPENAI_API_KEY"}, and that the key may use model "${ctx.model}".`,
       { status },
     );
   }
   if (status === 404) {
     return new LlmError(
       "model-not-found",
-      `Model "${ctx.model}" was not found at ${host} (HTTP 404) — check the model name (\`model\` in .github/aider.yml or --model), and that OPENAI_BASE_URL is the API root (often ending in /v1).`,
+      `Model "${ctx.model}" was not found at ${host} (HTTP 404) — check the model name (\`model\` in .github/aider.yml or --model), and that ${ctx.endpointName ?? "OPENAI_BASE_URL"} is the API root${ctx.endpointName ? "" : " (often ending in /v1)"}.`,
       { status },
     );
   }

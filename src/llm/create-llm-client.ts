@@ -14,6 +14,11 @@ export interface LlmClientOptions {
   /** OpenAI-compatible API root, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
   apiKey: string;
+  /** The SDK client to send with (default: an `OpenAI` one for `baseUrl`); Azure passes its `AzureOpenAI`. */
+  client?: OpenAI;
+  /** Names the key's variable in messages (default OPENAI_API_KEY) and the endpoint's (default OPENAI_BASE_URL). */
+  keyName?: string;
+  endpointName?: string;
   /** No answer, or a stream silent for this long, fails the attempt (default 10 minutes). */
   timeoutMs?: number;
   /** Our retries for 429, 5xx overload, connection failures and timeouts (default 4). */
@@ -66,12 +71,14 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
   const timeoutMs = options.timeoutMs ?? 600_000;
   // The SDK's retries are off: ours classify errors, honour retry-after with a cap, and can be put to sleep in tests.
   // Its own timeout is only a backstop for ours, which also covers stalled streams.
-  const client = new OpenAI({
-    baseURL: options.baseUrl,
-    apiKey: options.apiKey,
-    maxRetries: 0,
-    timeout: timeoutMs + 1000,
-  });
+  const client =
+    options.client ??
+    new OpenAI({
+      baseURL: options.baseUrl,
+      apiKey: options.apiKey,
+      maxRetries: 0,
+      timeout: timeoutMs + 1000,
+    });
   const host = hostOf(options.baseUrl);
   const redact = options.redact ?? processRedactor.redact;
   const prices = mergePrices(options.priceTable);
@@ -87,7 +94,13 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
 
   return {
     async complete(req) {
-      const ctx = { model: req.model, baseUrl: options.baseUrl, apiKey: options.apiKey };
+      const ctx = {
+        model: req.model,
+        baseUrl: options.baseUrl,
+        apiKey: options.apiKey,
+        ...(options.keyName ? { keyName: options.keyName } : {}),
+        ...(options.endpointName ? { endpointName: options.endpointName } : {}),
+      };
       const base: ChatCompletionMessageParam[] = req.messages.map((m) => toOpenAiMessage(m, redact));
       const allowPrefill = req.allowPrefill ?? options.allowPrefill ?? false;
       const maxContinuations = allowPrefill ? (options.maxContinuations ?? 3) : 0;
@@ -106,12 +119,12 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
               messages,
               temperature: req.temperature,
               maxTokens: req.maxTokens,
+              cacheKey: req.cache === false ? undefined : req.cacheKey,
               onDelta: req.onDelta,
               signal: req.signal,
               stream: options.stream ?? true,
               timeoutMs,
               host,
-              ...(req.cache !== false && req.cacheKey ? { promptCacheKey: req.cacheKey } : {}),
             }),
           req.maxRetries === undefined ? policy : { ...policy, maxRetries: req.maxRetries },
           ctx,
@@ -121,10 +134,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
         finishReason = part.finishReason;
         const used = part.usage ?? (await estimateUsage(messages, part.text));
         usageEstimated ||= part.usage === null;
-        usage.prompt += used.prompt;
-        usage.completion += used.completion;
-        if (used.cacheRead) usage.cacheRead = (usage.cacheRead ?? 0) + used.cacheRead;
-        if (used.cacheWrite) usage.cacheWrite = (usage.cacheWrite ?? 0) + used.cacheWrite;
+        addUsage(usage, used);
         // An empty continuation would repeat forever; the caller then sees "length" and reports a truncated answer.
         if (finishReason !== "length" || part.text === "") break;
       }
@@ -138,4 +148,12 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
       };
     },
   };
+}
+
+/** Add one request's usage (cached parts included) to a call's total. */
+export function addUsage(total: TokenUsage, part: TokenUsage): void {
+  total.prompt += part.prompt;
+  total.completion += part.completion;
+  if (part.cacheRead) total.cacheRead = (total.cacheRead ?? 0) + part.cacheRead;
+  if (part.cacheWrite) total.cacheWrite = (total.cacheWrite ?? 0) + part.cacheWrite;
 }

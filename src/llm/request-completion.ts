@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { timeoutError } from "./classify-error.js";
 import { LlmError } from "./llm-error.js";
+import { withStreamTimeout } from "./stream-timeout.js";
 import type { CompletionResult, TokenUsage } from "./types.js";
 
 /** One HTTP answer: possibly a partial text when the output limit cut it off. */
@@ -18,6 +18,8 @@ export interface RequestCompletionInput {
   messages: ChatCompletionMessageParam[];
   temperature?: number;
   maxTokens?: number;
+  /** Sent as `prompt_cache_key`, so OpenAI and Azure route a run's rounds to the same prompt cache. */
+  cacheKey?: string | undefined;
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
   stream: boolean;
@@ -25,8 +27,6 @@ export interface RequestCompletionInput {
   timeoutMs: number;
   /** For messages. */
   host: string;
-  /** OpenAI's `prompt_cache_key`: routes every round of one run to the same prompt cache. */
-  promptCacheKey?: string;
 }
 
 /**
@@ -35,35 +35,9 @@ export interface RequestCompletionInput {
  * that keeps flowing is never cut off.
  */
 export async function requestCompletion(input: RequestCompletionInput): Promise<CompletionPart> {
-  const timer = new AbortController();
-  let timedOut = false;
-  let handle: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(handle);
-    handle = setTimeout(() => {
-      timedOut = true;
-      timer.abort();
-    }, input.timeoutMs);
-  };
-  const signal = input.signal ? AbortSignal.any([input.signal, timer.signal]) : timer.signal;
-  const interrupted = () =>
-    timedOut
-      ? timeoutError(input.host)
-      : input.signal?.aborted
-        ? new LlmError("aborted", "The model request was cancelled.")
-        : null;
-  arm();
-  try {
-    const part = input.stream ? await streamed(input, signal, arm) : await whole(input, signal);
-    // The SDK ends a stream quietly when its signal aborts, so a cut-off answer must not pass as a complete one.
-    const stop = interrupted();
-    if (stop) throw stop;
-    return part;
-  } catch (error) {
-    throw interrupted() ?? error;
-  } finally {
-    clearTimeout(handle);
-  }
+  return withStreamTimeout(input, (signal, arm) =>
+    input.stream ? streamed(input, signal, arm) : whole(input, signal),
+  );
 }
 
 function params(input: RequestCompletionInput) {
@@ -72,21 +46,7 @@ function params(input: RequestCompletionInput) {
     messages: input.messages,
     ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
     ...(input.maxTokens !== undefined ? { max_tokens: input.maxTokens } : {}),
-    ...(input.promptCacheKey ? { prompt_cache_key: input.promptCacheKey } : {}),
-  };
-}
-
-/** The endpoint's usage, with the prompt tokens its cache served (`prompt_tokens_details.cached_tokens`). */
-function usageOf(u: {
-  prompt_tokens: number;
-  completion_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-}): TokenUsage {
-  const cached = u.prompt_tokens_details?.cached_tokens;
-  return {
-    prompt: u.prompt_tokens,
-    completion: u.completion_tokens,
-    ...(typeof cached === "number" && cached > 0 ? { cacheRead: Math.min(cached, u.prompt_tokens) } : {}),
+    ...(input.cacheKey ? { prompt_cache_key: input.cacheKey } : {}),
   };
 }
 
@@ -135,4 +95,14 @@ async function whole(input: RequestCompletionInput, signal: AbortSignal): Promis
 
 function mapFinish(reason: string | null): CompletionResult["finishReason"] {
   return reason === "stop" ? "stop" : reason === "length" ? "length" : "other";
+}
+
+/** The endpoint's usage; OpenAI and Azure report the prompt's cached part in `prompt_tokens_details.cached_tokens`. */
+function usageOf(usage: OpenAI.CompletionUsage): TokenUsage {
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  return {
+    prompt: usage.prompt_tokens,
+    completion: usage.completion_tokens,
+    ...(cached ? { cacheRead: cached } : {}),
+  };
 }

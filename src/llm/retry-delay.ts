@@ -1,4 +1,5 @@
 import { APIError } from "openai";
+import { ProviderHttpError } from "./provider-http-error.js";
 
 export interface BackoffOptions {
   /** First delay before jitter (ms). */
@@ -23,8 +24,8 @@ export function backoffMs(attempt: number, opts: BackoffOptions): number {
  * HTTP date), capped at `capMs`; null when the error carries no such header.
  */
 export function retryAfterMs(error: unknown, capMs: number, now: () => number = Date.now): number | null {
-  if (!(error instanceof APIError) || !error.headers) return null;
-  const headers = error.headers;
+  const headers = error instanceof APIError || error instanceof ProviderHttpError ? error.headers : undefined;
+  if (!headers) return null;
   const ms = Number.parseFloat(headers.get("retry-after-ms") ?? "");
   if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, capMs);
   const raw = headers.get("retry-after");
