@@ -1,3 +1,5 @@
+import type { EgressReport } from "../egress/egress-report.js";
+
 /** The one door to child processes (`src/exec/` implements it; tests may use the real one). */
 export interface ExecRequest {
   /** argv[0] and arguments; no shell unless `shell: true` (used for user-configured lint/test command strings). */
@@ -55,6 +57,8 @@ export interface Exec {
    * container starts ahead, while the model thinks). Other modes ignore it.
    */
   useContainer?(target: ContainerTarget): void;
+  /** The sandbox's network policy and what it refused so far (sandboxed check execs only). */
+  egressReport?(): EgressReport;
   /** Release what this exec holds for its job (container mode: remove the container). Idempotent. */
   close?(): Promise<void>;
 }
