@@ -1,3 +1,4 @@
+import type { EgressReport } from "../egress/egress-report.js";
 import type { CheckReport } from "../checks/types.js";
 import type {
   ApplyOptions,
@@ -60,6 +61,8 @@ export interface CoderDeps {
   runCheck(req: CheckCommandRequest): Promise<CheckReport>;
   /** Where `runCheck` runs commands; an `unavailable: …` mode makes the coder skip them. Absent: run them. */
   sandboxMode?(): Promise<SandboxMode>;
+  /** The sandbox's network policy and the connections it refused so far (read when the run ends). */
+  egressReport?(): EgressReport;
   /** LLM-facing text for a failed report. */
   renderCheckReflection(report: CheckReport, files: readonly string[]): string;
   repoMap?(req: RepoMapRequest): Promise<{ text: string; rankedFiles: string[] }>;
