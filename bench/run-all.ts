@@ -26,6 +26,11 @@ if (!only || only === "overhead") {
   const { runOverheadBench } = await import("./run-overhead-bench.js");
   await runOverheadBench(process.argv[3]);
 }
+// The registries network policy's proxy against a direct connection, on `npm ci` (needs bubblewrap and socat).
+if (only === "egress") {
+  const { runEgressBench } = await import("./egress-bench.js");
+  await runEgressBench();
+}
 // Hand-written pieces against the libraries they stand in for (issue #33): `npm run bench libs [piece]`, piece one
 // of http, retries, kill, tokens, pool, router (default: all).
 if (only === "libs") {
