@@ -19,7 +19,7 @@ const log = pino({ level: "silent" });
 const lookup: LookupAll = async (host) =>
   host === "rebind.example.org" ? [{ address: "127.0.0.1", family: 4 }] : dns.lookup(host, { all: true });
 
-describeWith("bubblewrap", "the registries network policy in bubblewrap", () => {
+describeWith(["bubblewrap", "socat"], "the registries network policy in bubblewrap", () => {
   let fx: EgressFixtures;
   let root: string;
   let checkout: string;

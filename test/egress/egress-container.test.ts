@@ -21,7 +21,7 @@ const lookup: LookupAll = async (host) =>
  * The same hostile repository in container mode (Podman, `--network none`): the forwarder is the host's socat run
  * through the host's own loader from read-only mounts, since the image has no socat of its own.
  */
-describeWith("podman", "the registries network policy in a container", () => {
+describeWith(["podman", "socat"], "the registries network policy in a container", () => {
   let fx: EgressFixtures;
   let root: string;
   let checkout: string;
