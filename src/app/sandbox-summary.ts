@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
 import type { Exec } from "../exec/types.js";
 import { createCheckExec } from "./create-check-exec.js";
-import type { NetworkPolicy } from "../egress/network-policy.js";
+import type { NetworkPolicy } from "../exec/types.js";
 
 /** What `/healthz` says about where repository commands run (the status comment of each run names its image). */
 export interface SandboxSummary {

@@ -1,4 +1,3 @@
-import type { EgressReport } from "../egress/egress-report.js";
 import type { CheckReport } from "../checks/types.js";
 import type {
   ApplyOptions,
@@ -8,7 +7,7 @@ import type {
   ParseContext,
   ParseResult,
 } from "../edits/types.js";
-import type { SandboxMode } from "../exec/types.js";
+import type { EgressReport, SandboxMode } from "../exec/types.js";
 import type { LlmClient } from "../llm/types.js";
 import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";
 import type { TranscriptSink } from "./transcript/transcript-event.js";

@@ -1,7 +1,6 @@
-import type { EgressReport } from "../egress/egress-report.js";
 import type { EditFormatName, EditFailure } from "../edits/types.js";
 import type { CheckReport } from "../checks/types.js";
-import type { SandboxMode } from "../exec/types.js";
+import type { EgressReport, SandboxMode } from "../exec/types.js";
 import type { TokenUsage } from "../llm/types.js";
 import type { ImageSet } from "./issue-images.js";
 import type { InstructionSet, InstructionUse } from "./repo-instructions.js";

@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import type { BlockKind } from "../exec/types.js";
 import { forbiddenAddress } from "./address-class.js";
 import { matchesAny } from "./host-match.js";
 import { hostPortKey, type EgressRules } from "./network-policy.js";
@@ -6,8 +7,7 @@ import { hostPortKey, type EgressRules } from "./network-policy.js";
 /** Every address a name resolves to (`dns.promises.lookup(name, { all: true })`); injectable for tests. */
 export type LookupAll = (host: string) => Promise<{ address: string; family: number }[]>;
 
-/** Why a connection was refused: a host off the list, an address it must never reach, a TLS name that differs. */
-export type BlockKind = "not-allowed" | "address" | "tls-name";
+export type { BlockKind } from "../exec/types.js";
 
 export type Decision =
   | { ok: true; address: string; internal: boolean }

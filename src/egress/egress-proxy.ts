@@ -2,7 +2,8 @@ import { chmod, rm } from "node:fs/promises";
 import { promises as dns } from "node:dns";
 import http from "node:http";
 import net from "node:net";
-import { decide, type BlockKind, type LookupAll } from "./egress-decision.js";
+import type { BlockedHost, BlockKind } from "../exec/types.js";
+import { decide, type LookupAll } from "./egress-decision.js";
 import { normalizeHost, splitHostPort } from "./host-match.js";
 import type { EgressRules } from "./network-policy.js";
 import { parseSni, MAX_HELLO_BYTES } from "./tls-sni.js";
@@ -16,10 +17,7 @@ export interface EgressBlock {
   reason: string;
 }
 
-/** The refusals of one host so far. */
-export interface BlockedHost extends EgressBlock {
-  connections: number;
-}
+export type { BlockedHost } from "../exec/types.js";
 
 export interface EgressProxyOptions {
   /** The Unix socket the proxy listens on (bind-mounted into the sandbox). */

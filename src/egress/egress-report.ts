@@ -1,18 +1,6 @@
-import type { ExecResult } from "../exec/types.js";
-import type { BlockedHost } from "./egress-proxy.js";
-import type { NetworkPolicy } from "./network-policy.js";
+import type { BlockedHost, EgressReport, ExecResult, NetworkPolicy } from "../exec/types.js";
 
-/** What a run's sandbox network was and what it refused, for the status comment, the transcript and the model. */
-export interface EgressReport {
-  policy: NetworkPolicy;
-  /** Why the policy in force differs from the one set (no forwarder on this host, the proxy did not start). */
-  note?: string;
-  blocked: BlockedHost[];
-  /** Whether a repository may add hosts (`sandbox.network.allow`). */
-  repositoryMayAdd: boolean;
-  /** The hosts the repository's `sandbox.network.allow` added. */
-  added: readonly string[];
-}
+export type { EgressReport } from "../exec/types.js";
 
 /** Blocked hosts listed by name (a script that tries thousands of names must not fill the comment). */
 const SHOWN = 20;

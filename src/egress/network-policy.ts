@@ -1,3 +1,4 @@
+import type { NetworkPolicy } from "../exec/types.js";
 import { isHostPattern, normalizeHost, splitHostPort } from "./host-match.js";
 
 /**
@@ -8,7 +9,7 @@ import { isHostPattern, normalizeHost, splitHostPort } from "./host-match.js";
  *   private network;
  * - `open`: the host's own network, by the operator's explicit choice.
  */
-export type NetworkPolicy = "none" | "registries" | "open";
+export type { NetworkPolicy } from "../exec/types.js";
 
 export const NETWORK_POLICIES: readonly NetworkPolicy[] = ["none", "registries", "open"];
 
