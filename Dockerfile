@@ -13,7 +13,7 @@ FROM node:20-bookworm-slim
 # Repository commands run in containers (AIDER_BOT_SANDBOX=auto/container, README "Sandbox modes and toolchains"):
 # rootless Podman inside this container (the default), or the host's Docker daemon through its socket with the
 # Docker CLI copied below (AIDER_BOT_CONTAINER_ENGINE=docker). bubblewrap stays for AIDER_BOT_SANDBOX=bubblewrap.
-RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap \
+RUN apt-get update && apt-get install -y --no-install-recommends git ca-certificates bubblewrap socat \
      podman runc fuse-overlayfs uidmap slirp4netns \
   && rm -rf /var/lib/apt/lists/* \
   # Rootless Podman for the `node` user: its own range of sub-ids, no systemd (cgroupfs), images on fuse-overlayfs.

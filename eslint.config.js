@@ -27,6 +27,7 @@ export const MAY_IMPORT = {
     "security",
     "spend",
     "workspace",
+    "egress",
   ],
   action: [
     "compose",
@@ -65,7 +66,7 @@ export const MAY_IMPORT = {
     "workspace",
   ],
   triage: ["report", "run", "context", "github", "commands", "config", "jobs"],
-  report: ["run", "context", "github", "coder", "config", "edits"],
+  report: ["run", "context", "github", "coder", "config", "edits", "egress"],
   run: [
     "context",
     "github",
@@ -91,7 +92,8 @@ export const MAY_IMPORT = {
   jobs: ["exec"],
   llm: ["metrics", "security"],
   commands: ["config", "edits"],
-  config: ["edits"],
+  config: ["edits", "egress"],
+  egress: ["exec"],
   demo: ["exec"],
   edits: [],
   exec: [],

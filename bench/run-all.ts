@@ -31,6 +31,11 @@ if (!only || only === "cost") {
   const { runCostBench } = await import("./cost-bench.js");
   await runCostBench();
 }
+// The registries network policy's proxy against a direct connection, on `npm ci` (needs bubblewrap and socat).
+if (only === "egress") {
+  const { runEgressBench } = await import("./egress-bench.js");
+  await runEgressBench();
+}
 // Hand-written pieces against the libraries they stand in for (issue #33): `npm run bench libs [piece]`, piece one
 // of http, retries, kill, tokens, pool, router (default: all).
 // The Action's start-up from a release bundle vs building from source (needs the npm registry): `npm run bench action-start`.

@@ -7,6 +7,9 @@ import { containerEngineProblem, createContainerSession, type ContainerSession }
 import { createSandboxedExec, sandboxProblem } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
+import { createEgressSession } from "../egress/egress-session.js";
+import type { LookupAll } from "../egress/egress-decision.js";
+import { recordMetric } from "../metrics/record-metric.js";
 
 export interface CheckExecOptions {
   /** Why bubblewrap cannot run, or null when it can (default: run bwrap once and see). Tests inject a failure. */
@@ -15,6 +18,10 @@ export interface CheckExecOptions {
   containerProbe?: () => Promise<string | null>;
   /** The app's own folder (its `.env` may hold the secrets); default the process's working directory. */
   appDir?: string;
+  /** The repository's `sandbox.network.allow` (read from its default branch). */
+  repositoryAllow?: readonly string[];
+  /** How the egress proxy resolves names (tests map a name to an address); default the host's resolver. */
+  egressLookup?: LookupAll;
 }
 
 type EngineEnv = Pick<
@@ -78,7 +85,22 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     ...(env.cacheDir ? [env.cacheDir] : []),
     ...(env.privateKeyPath ? [path.dirname(path.resolve(env.privateKeyPath))] : []),
   ];
-  const sandboxed = createSandboxedExec(exec, { hide, network: env.sandboxNetwork });
+  // The network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox.
+  const egress = createEgressSession({
+    env,
+    exec,
+    log,
+    ...(options.repositoryAllow ? { repositoryAllow: options.repositoryAllow } : {}),
+    ...(options.egressLookup ? { lookup: options.egressLookup } : {}),
+    ...(env.source.PATH ? { pathEnv: env.source.PATH } : {}),
+    onBlock: (policy) => recordMetric({ type: "egress-block", policy, count: 1 }),
+  });
+  const open = egress.policy === "open";
+  const sandboxed = createSandboxedExec(exec, {
+    hide,
+    network: open,
+    bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
+  });
   const engine = containerEngineFrom(env);
   const resolveKind = sandboxKind(env, exec, log, options, engine);
 
@@ -91,7 +113,8 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     if (old) void old.close();
     session = createContainerSession(exec, target, {
       engine,
-      network: env.sandboxNetwork,
+      network: open,
+      egress: async () => ((await egress.ready()) ? egress.containerBridge() : null),
       clientEnv: baseEnv(env.source),
     });
     log.info(
@@ -111,10 +134,11 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
   return {
     async run(req: ExecRequest): Promise<ExecResult> {
       const k = await resolveKind();
-      if (k === "bubblewrap") return sandboxed.run(req);
+      if (k === "bubblewrap") return egress.noted(() => sandboxed.run(req));
       if (k === "container") {
         if (closed) return notRun("the job is ending and its container was removed");
-        return sessionFor(chosen ?? defaultTarget(req.cwd)).run(req);
+        const s = sessionFor(chosen ?? defaultTarget(req.cwd));
+        return egress.noted(() => s.run(req));
       }
       // Callers check sandboxMode() first; this refusal is the backstop so nothing ever runs unsandboxed.
       return notRun(`the sandbox is ${k}`);
@@ -134,9 +158,11 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
         if (k === "container" && !closed && chosen === target) void sessionFor(target).start();
       });
     },
+    egressReport: () => egress.report(),
     async close(): Promise<void> {
       closed = true;
       await session?.close();
+      await egress.close();
     },
   };
 }

@@ -142,6 +142,8 @@ export async function runChildJob(
   });
   observeRateLimit(octokit, String(input.job.req.installationId));
   const checkExec = createCheckExec(env, exec, log, {
+    // From the default branch's config only (triage reads it there), never the pull request's head.
+    ...(input.job.req.settings.networkAllow ? { repositoryAllow: input.job.req.settings.networkAllow } : {}),
     ...(warm ? { probe: () => warm } : {}),
     ...(warmContainerProbe ? { containerProbe: () => warmContainerProbe! } : {}),
   });

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
 import type { Exec } from "../exec/types.js";
 import { createCheckExec } from "./create-check-exec.js";
+import type { NetworkPolicy } from "../exec/types.js";
 
 /** What `/healthz` says about where repository commands run (the status comment of each run names its image). */
 export interface SandboxSummary {
@@ -14,6 +15,11 @@ export interface SandboxSummary {
   defaultImage?: string;
   /** Why no sandbox can run here. */
   reason?: string;
+  /**
+   * The network policy sandboxes get (AIDER_BOT_SANDBOX_NETWORK; `none` when `registries` cannot run here, e.g. no
+   * socat); `open` when the sandbox is off.
+   */
+  network: NetworkPolicy;
 }
 
 /**
@@ -26,23 +32,32 @@ export function createSandboxSummary(
   exec: Exec,
   log: Logger,
 ): { current(): SandboxSummary; close(): Promise<void> } {
-  let summary: SandboxSummary = { configured: env.sandbox, mode: "probing" };
   const stop = new AbortController();
   const stoppable: Exec = {
     run: (req) => exec.run({ ...req, signal: req.signal ? AbortSignal.any([req.signal, stop.signal]) : stop.signal }),
   };
-  const probe = createCheckExec(env, stoppable, log).sandboxMode!()
+  const checkExec = createCheckExec(env, stoppable, log);
+  const network: NetworkPolicy = checkExec.egressReport?.().policy ?? "open";
+  let summary: SandboxSummary = { configured: env.sandbox, mode: "probing", network };
+  const probe = checkExec.sandboxMode!()
     .then((mode) => {
       if (stop.signal.aborted) return;
-      if (mode === "off" || mode === "bubblewrap") summary = { configured: env.sandbox, mode };
+      if (mode === "off" || mode === "bubblewrap") summary = { configured: env.sandbox, mode, network };
       else if (mode.startsWith("container"))
         summary = {
           configured: env.sandbox,
           mode: "container",
           engine: env.containerEngine,
           defaultImage: env.defaultImage,
+          network,
         };
-      else summary = { configured: env.sandbox, mode: "unavailable", reason: mode.slice("unavailable: ".length) };
+      else
+        summary = {
+          configured: env.sandbox,
+          mode: "unavailable",
+          reason: mode.slice("unavailable: ".length),
+          network,
+        };
     })
     .catch((error: unknown) => log.warn({ err: error }, "the sandbox probe for /healthz failed"));
   return {
@@ -50,6 +65,7 @@ export function createSandboxSummary(
     close: async () => {
       stop.abort();
       await probe;
+      await checkExec.close?.();
     },
   };
 }

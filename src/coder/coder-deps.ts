@@ -7,7 +7,7 @@ import type {
   ParseContext,
   ParseResult,
 } from "../edits/types.js";
-import type { SandboxMode } from "../exec/types.js";
+import type { EgressReport, SandboxMode } from "../exec/types.js";
 import type { LlmClient } from "../llm/types.js";
 import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";
 import type { TranscriptSink } from "./transcript/transcript-event.js";
@@ -60,6 +60,8 @@ export interface CoderDeps {
   runCheck(req: CheckCommandRequest): Promise<CheckReport>;
   /** Where `runCheck` runs commands; an `unavailable: …` mode makes the coder skip them. Absent: run them. */
   sandboxMode?(): Promise<SandboxMode>;
+  /** The sandbox's network policy and the connections it refused so far (read when the run ends). */
+  egressReport?(): EgressReport;
   /** LLM-facing text for a failed report. */
   renderCheckReflection(report: CheckReport, files: readonly string[]): string;
   repoMap?(req: RepoMapRequest): Promise<{ text: string; rankedFiles: string[] }>;

@@ -13,6 +13,7 @@ export function resultBase(run: CoderRun) {
     shell: [...new Set(state.shell)],
     elapsedMs: run.deps.now() - run.start,
     ...(run.sandbox ? { sandbox: run.sandbox } : {}),
+    ...networkOf(run),
     ...(state.checksSkipped ? { checksSkipped: state.checksSkipped } : {}),
     ...(state.models.length ? { models: [...state.models] } : {}),
     ...(run.instructionUses.size ? { instructionFiles: [...run.instructionUses.values()] } : {}),
@@ -52,4 +53,12 @@ export async function editedContents(run: CoderRun): Promise<Map<string, string 
 /** Added/removed lines of each file this run edited. */
 export async function editedStats(run: CoderRun): Promise<FileStat[]> {
   return run.state.edited.size ? run.deps.diffStats([...run.state.edited]) : [];
+}
+
+/** The sandbox's network, when repository commands ran in one (not when it was off or unavailable). */
+function networkOf(run: CoderRun): { network?: NonNullable<CoderResult["network"]> } {
+  const mode = run.sandbox;
+  if (!mode || mode === "off" || mode.startsWith("unavailable")) return {};
+  const report = run.deps.egressReport?.();
+  return report ? { network: report } : {};
 }

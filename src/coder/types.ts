@@ -1,6 +1,6 @@
 import type { EditFormatName, EditFailure } from "../edits/types.js";
 import type { CheckReport } from "../checks/types.js";
-import type { SandboxMode } from "../exec/types.js";
+import type { EgressReport, SandboxMode } from "../exec/types.js";
 import type { TokenUsage } from "../llm/types.js";
 import type { ImageSet } from "./issue-images.js";
 import type { InstructionSet, InstructionUse } from "./repo-instructions.js";
@@ -109,6 +109,8 @@ interface CoderResultBase {
   elapsedMs: number;
   /** Where the repository's commands ran (absent when no sandbox applies, e.g. the CLI). */
   sandbox?: SandboxMode;
+  /** The sandbox's network policy and what it refused (absent when no sandbox applies). */
+  network?: EgressReport;
   /** Set when lint/test/setup were configured but not run, with the reason. */
   checksSkipped?: string;
   /** Issue #35: the models that answered this run's edit calls, in order (a fallback's name when the model failed). */

@@ -104,6 +104,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       }
     },
     ...(input.checkExec?.sandboxMode ? { sandboxMode: () => input.checkExec!.sandboxMode!() } : {}),
+    ...(input.checkExec?.egressReport ? { egressReport: () => input.checkExec!.egressReport!() } : {}),
     renderCheckReflection: (report, files) => {
       const contents = new Map<string, string>();
       for (const f of new Set([...files, ...report.locations.map((l) => l.path)])) {

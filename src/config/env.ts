@@ -14,6 +14,8 @@ import {
   prices,
   text,
 } from "./env-schemas.js";
+import { badHostPatterns, badInternalEntries, parseNetworkSetting, splitList } from "../egress/network-policy.js";
+import { parseProxyUrl, type UpstreamProxy } from "../egress/upstream-proxy.js";
 
 /**
  * The only reader of process.env. Everything else receives these values (or an explicit `sourceEnv` for the
@@ -154,8 +156,36 @@ const VARIABLES = {
   defaultImage: variable("AIDER_BOT_DEFAULT_IMAGE", z.string().default("docker.io/library/buildpack-deps:bookworm")),
   /** Overrides of the toolchain → image table, JSON: `{"python:3.12":"python:3.12-slim","node":"node:20"}`. */
   toolchainImages: variable("AIDER_BOT_TOOLCHAIN_IMAGES", imageTable()),
-  /** Keep the network inside the sandbox (default true: installs and many test suites need it); `0` cuts it. */
-  sandboxNetwork: variable("AIDER_BOT_SANDBOX_NETWORK", onUnless("0")),
+  /**
+   * The sandbox's network: `registries` (default: package registries only, through the app's filtering proxy),
+   * `none` (loopback only) or `open` (the host's network). The older `0` and `1` mean `none` and `open`.
+   */
+  sandboxNetwork: variable(
+    "AIDER_BOT_SANDBOX_NETWORK",
+    z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        const policy = parseNetworkSetting(raw);
+        if (policy !== null) return policy;
+        ctx.issues.push({
+          code: "custom",
+          input: raw,
+          message: `must be none, registries or open (0 and 1 still mean none and open), got "${raw}"`,
+        });
+        return z.NEVER;
+      }),
+  ),
+  /** Hosts added to the `registries` list (names or `*.example.org`), commas or spaces between them. */
+  egressAllow: variable("AIDER_BOT_EGRESS_ALLOW", hostList(badHostPatterns, "host names or *.wildcards")),
+  /** A file of hosts (one a line, `#` comments) that replaces the built-in registries list. */
+  egressAllowFile: variable("AIDER_BOT_EGRESS_ALLOW_FILE", text()),
+  /** Exact `host:port` pairs on private or loopback addresses the proxy may reach (internal mirrors). */
+  egressInternal: variable("AIDER_BOT_EGRESS_INTERNAL", hostList(badInternalEntries, "host:port pairs")),
+  /** Whether a repository's `sandbox.network.allow` adds hosts (`0`: it does not). */
+  egressRepoAllow: variable("AIDER_BOT_EGRESS_REPO_ALLOW", onUnless("0")),
+  /** The host's own proxy, which the sandbox's allowed connections go through. May hold a password: never echoed. */
+  hostProxy: variable(["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"], hostProxy()),
   /** Arm the `schedules` of every installed repository's config (default on; `off` turns them off). */
   schedules: variable("AIDER_BOT_SCHEDULES", onUnless("off")),
   /** How often installed repositories' configs are re-read for schedule changes. */
@@ -232,6 +262,46 @@ const VARIABLES = {
   /** Issue #35: keep a dashboard issue per repository with schedules (default on; `off` turns it off). */
   scheduleDashboard: variable("AIDER_BOT_SCHEDULE_DASHBOARD", onUnless("off")),
 };
+
+/** A list of entries, each checked by `bad` (which returns the entries that are not good). Echoes only the bad ones' count. */
+function hostList(bad: (entries: readonly string[]) => string[], what: string) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const entries = splitList(raw);
+      const wrong = bad(entries);
+      if (wrong.length === 0) return entries;
+      ctx.issues.push({
+        code: "custom",
+        input: raw,
+        message: `must list ${what}; ${wrong.length} entr${wrong.length === 1 ? "y is" : "ies are"} not`,
+      });
+      return z.NEVER;
+    });
+}
+
+/** HTTPS_PROXY/HTTP_PROXY (upper or lower case) and NO_PROXY as an upstream for the egress proxy; http:// proxies only. */
+function hostProxy() {
+  return z.record(z.string(), z.string().optional()).transform((v, ctx): UpstreamProxy | undefined => {
+    const httpsRaw = v.HTTPS_PROXY ?? v.https_proxy;
+    const httpRaw = v.HTTP_PROXY ?? v.http_proxy;
+    const https = parseProxyUrl(httpsRaw);
+    const http = parseProxyUrl(httpRaw);
+    for (const [name, raw, parsed] of [
+      ["HTTPS_PROXY", httpsRaw, https],
+      ["HTTP_PROXY", httpRaw, http],
+    ] as const)
+      if (raw && !parsed)
+        ctx.issues.push({ code: "custom", input: name, path: [name], message: "must be an http:// proxy URL" });
+    if (!https && !http) return undefined;
+    return {
+      ...(https ? { https } : {}),
+      ...(http ? { http } : {}),
+      noProxy: splitList(v.NO_PROXY ?? v.no_proxy),
+    };
+  });
+}
 
 type Variables = typeof VARIABLES;
 type Values = { [K in keyof Variables]: z.output<Variables[K]["schema"]> };

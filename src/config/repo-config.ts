@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { z } from "zod";
+import { isHostPattern } from "../egress/host-match.js";
 import { DEFAULT_INSTRUCTIONS_TOKENS } from "./instructions-budget.js";
 import { DEFAULT_CONTEXT_BUDGET } from "./context-budget.js";
 import { repoBudgetSchema } from "./budget-schema.js";
@@ -122,8 +123,26 @@ export const repoConfigSchema = z
       .default({ autofix: false, max_rounds: 2 }),
     // Container mode (issue #31): the image the repository's commands run in; else its devcontainer's, CI job's,
     // toolchain's, or the operator's default.
+    // `network.allow`: hosts the sandbox's `registries` policy adds for this repository (names or `*.example.org`;
+    // never an address). Read from the default branch like the rest of this file.
     sandbox: z
-      .object({ image: z.string().min(1).max(255).optional() })
+      .object({
+        image: z.string().min(1).max(255).optional(),
+        network: z
+          .object({
+            allow: z
+              .array(
+                z
+                  .string()
+                  .max(253)
+                  .refine(isHostPattern, "must be a host name or *.wildcard (no address, port or scheme)"),
+              )
+              .max(100)
+              .default([]),
+          })
+          .strict()
+          .optional(),
+      })
       .strict()
       .default({}),
     schedules: z

@@ -34,10 +34,25 @@ export interface ContainerSpec {
   /** The host folder of the command runner's scripts and outputs, mounted at `/aider-ctl` (see container-runner). */
   controlDir?: string;
   network: boolean;
+  /**
+   * Policy `registries` (see src/egress/): the proxy's socket mounted at `mount`, the forwarder's files mounted
+   * read-only, and the forwarder started with the container (its only way out, over its own loopback).
+   */
+  egress?: ContainerEgress;
   /** Seconds after which the engine kills the container even if the app never does (Podman only). */
   lifetimeS: number;
   /** Labels to find the container again (the start-up sweep). */
   labels: Readonly<Record<string, string>>;
+}
+
+/** The egress bridge of a container (see {@link ContainerSpec.egress}). */
+export interface ContainerEgress {
+  socket: string;
+  mount: string;
+  /** `host path → path inside`, mounted read-only. */
+  files: readonly (readonly [string, string])[];
+  /** The forwarder's command, started in the background before the container idles. */
+  forwarder: readonly string[];
 }
 
 /** Where the cache volume is mounted inside the container. */
@@ -97,7 +112,7 @@ export const probeArgs = (engine: ContainerEngine): string[] =>
 export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] {
   const args = ["run", "--detach", "--interactive", "--rm", "--name", spec.name];
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
-  if (!spec.network) args.push("--network", "none");
+  if (!spec.network || spec.egress) args.push("--network", "none");
   args.push("--memory", engine.memory, "--cpus", engine.cpus, "--pids-limit", String(engine.pids));
   for (const u of engine.ulimits) args.push("--ulimit", u);
   args.push(
@@ -112,9 +127,17 @@ export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] 
   if (spec.gitDir) args.push("--volume", `${spec.gitDir}:${spec.gitDir}:ro`);
   if (spec.cacheVolume) args.push("--volume", `${spec.cacheVolume}:${CACHE_MOUNT}:rw`);
   if (spec.controlDir) args.push("--volume", `${spec.controlDir}:/aider-ctl:rw`);
+  if (spec.egress) {
+    for (const [from, to] of spec.egress.files) args.push("--volume", `${from}:${to}:ro`);
+    args.push("--volume", `${spec.egress.socket}:${spec.egress.mount}:rw`);
+  }
   args.push("--workdir", spec.checkout, "--entrypoint", "/bin/sh", spec.image);
   // Idle on the open stdin (`read` is a shell builtin: any image with /bin/sh has it), else sleep.
-  args.push("-c", "read _ || exec sleep 2147483647");
+  const idle = "read _ || exec sleep 2147483647";
+  const forwarder = spec.egress
+    ? `${spec.egress.forwarder.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(" ")} </dev/null >/dev/null 2>&1 &\n`
+    : "";
+  args.push("-c", `${forwarder}${idle}`);
   return args;
 }
 

@@ -14,6 +14,7 @@ import {
   pullArgs,
   removeArgs,
   runArgs,
+  type ContainerEgress,
   type ContainerEngine,
   type ContainerSpec,
 } from "./container-engine.js";
@@ -22,10 +23,22 @@ import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from
 
 export type { ContainerTarget } from "./types.js";
 
+/** The egress bridge as a container takes it. */
+export interface ContainerBridge extends ContainerEgress {
+  env: Readonly<Record<string, string>>;
+  /** The command, once the forwarder listens. */
+  wrap(inner: readonly string[]): string[];
+}
+
 export interface ContainerSandboxOptions {
   engine: ContainerEngine;
-  /** Keep the network inside (AIDER_BOT_SANDBOX_NETWORK). */
+  /** Keep the host's network inside (policy `open`); otherwise `--network none`. */
   network: boolean;
+  /**
+   * Policy `registries`: the egress bridge, asked for when the container starts (null: none, so no network at all);
+   * its variables go to every command and each command waits for the forwarder. See src/egress/.
+   */
+  egress?: () => Promise<ContainerBridge | null>;
   /** How long a pull may take (default 10 min). */
   pullTimeoutMs?: number;
   /** How long the engine lets a container live if the app never removes it (default 4 h: longer than any job, Podman only). */
@@ -122,6 +135,8 @@ interface SessionParts {
   engineRun(args: string[], timeoutMs: number): Promise<ExecResult>;
   /** The start under way or done (null: not started, or failed), the runner session, and whether `close()` ran. */
   live: { running: Promise<string | null> | null; runner: ContainerRunner | null; closed: boolean };
+  /** The egress bridge of the running container (set when it starts). */
+  bridge: { resolve?: () => Promise<ContainerBridge | null>; current: ContainerBridge | null };
   /** Remove the container and stop the runner session; the next request starts a fresh container. */
   remove(): Promise<void>;
 }
@@ -156,7 +171,8 @@ function sessionParts(exec: Exec, target: ContainerTarget, options: ContainerSan
     await engineRun(removeArgs(engine, name), 60_000);
     r?.stop();
   };
-  return { exec, engine, program, base, target, spec, checkout, controlDir, engineRun, live, remove };
+  const bridge = { ...(options.egress ? { resolve: options.egress } : {}), current: null };
+  return { exec, engine, program, base, target, spec, checkout, controlDir, engineRun, live, remove, bridge };
 }
 
 /** The image of the session's target, pulled when missing: null when present, else what failed and what to do. */
@@ -187,7 +203,8 @@ function startContainer(session: SessionParts, pullTimeoutMs: number): Promise<s
     if (pulled !== null) return pulled;
     if (live.closed) return "the job's container was already removed (the job is ending)";
     if (controlDir) await mkdir(controlDir, { recursive: true, mode: 0o700 });
-    const r = await engineRun(runArgs(engine, spec), 120_000);
+    const bridge = (session.bridge.current = session.bridge.resolve ? await session.bridge.resolve() : null);
+    const r = await engineRun(runArgs(engine, bridge ? { ...spec, egress: bridge } : spec), 120_000);
     if (r.exitCode === 0) return null;
     const said = r.spawnError ?? lastLines(r.output);
     // Half-created containers are removed too.
@@ -212,7 +229,12 @@ async function runThroughRunner(
   if (!live.runner || live.runner.ended) {
     const argv = [
       ...base,
-      ...execArgs(spec, { argv: ["/bin/sh", "-c", RUNNER_SCRIPT], cwd: checkout, env: CACHE_ENV, input: true }),
+      ...execArgs(spec, {
+        argv: ["/bin/sh", "-c", RUNNER_SCRIPT],
+        cwd: checkout,
+        env: { ...CACHE_ENV, ...session.bridge.current?.env },
+        input: true,
+      }),
     ];
     live.runner = startContainerRunner(program, argv, clientEnv, dir);
   }
@@ -228,7 +250,7 @@ async function runThroughRunner(
   }, req.timeoutMs ?? 600_000);
   req.signal?.addEventListener("abort", stop, { once: true });
   try {
-    const r = await runner.run(runnerScript(req, insideCheckout(real(req.cwd), checkout)), {
+    const r = await runner.run(runnerScript(req, insideCheckout(real(req.cwd), checkout), session.bridge.current), {
       maxOutputBytes: req.maxOutputBytes ?? 1_000_000,
     });
     const stopped = timedOut || req.signal?.aborted;
@@ -248,28 +270,34 @@ async function runThroughRunner(
 }
 
 /** The script the runner runs for one request: go to `cwd`, export the request's env, exec the command. */
-function runnerScript(req: ExecRequest, cwd: string): string {
-  const exports = Object.entries(req.env ?? {})
+function runnerScript(req: ExecRequest, cwd: string, bridge: ContainerBridge | null): string {
+  const exports = Object.entries({ ...req.env, ...bridge?.env })
     .filter(([k]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
     .map(([k, v]) => `export ${k}=${quote(v)}\n`)
     .join("");
-  const command = req.shell
-    ? `exec /bin/sh -c ${quote(req.command)}`
-    : `exec ${[req.command, ...(req.args ?? [])].map(quote).join(" ")}`;
+  const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const command = `exec ${(bridge ? bridge.wrap(argv) : argv).map(quote).join(" ")}`;
   return `cd ${quote(cwd)} || exit 127\n${exports}${command}\n`;
 }
 
 /** One command as its own engine `exec` (without a runner session, or when the request has stdin input). */
 async function runByEngineExec(session: SessionParts, req: ExecRequest): Promise<ExecResult> {
   const { exec, engine, program, base, spec, checkout, live } = session;
-  const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const bridge = session.bridge.current;
+  const command = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const argv = bridge ? bridge.wrap(command) : command;
   const cwd = insideCheckout(real(req.cwd), checkout);
   const r = await exec.run({
     ...req,
     command: program,
     args: [
       ...base,
-      ...execArgs(spec, { argv, cwd, env: { ...CACHE_ENV, ...req.env }, input: req.input !== undefined }),
+      ...execArgs(spec, {
+        argv,
+        cwd,
+        env: { ...CACHE_ENV, ...req.env, ...bridge?.env },
+        input: req.input !== undefined,
+      }),
     ],
     shell: false,
     cwd: "/",

@@ -9,8 +9,24 @@ export interface SandboxOptions {
    * contains it is still hidden around it.
    */
   hide: readonly string[];
-  /** Keep the network (package installs and many test suites need it). */
+  /** Keep the host's network (policy `open`); otherwise the sandbox has its own, with only loopback. */
   network: boolean;
+  /**
+   * Policy `registries`: the egress bridge for each command (null: none, the sandbox then has no network at all).
+   * See src/egress/.
+   */
+  bridge?: () => Promise<SandboxBridge | null>;
+}
+
+/** The sandbox's way out (see egress/egress-session): the proxy's socket, mounted in, and a forwarder started inside. */
+export interface SandboxBridge {
+  /** The proxy's Unix socket on the host, and where it is mounted inside. */
+  socket: string;
+  mount: string;
+  /** The proxy variables (they name the forwarder's port on the sandbox's loopback). */
+  env: Readonly<Record<string, string>>;
+  /** The command with the forwarder started ahead of it. */
+  wrap(inner: readonly string[]): string[];
 }
 
 /** The flags every sandboxed run uses; the probe uses the same ones, so "it works" means "it works for real runs". */
@@ -56,18 +72,24 @@ export async function probeSandbox(exec: Exec): Promise<boolean> {
  * no network unless asked, killed with its parent. The environment stays the exec door's allow-list.
  * Paths must be absolute and already resolved (see {@link createSandboxedExec}).
  */
-export function sandboxRequest(req: ExecRequest, options: SandboxOptions & { gitDir?: string }): ExecRequest {
+export function sandboxRequest(
+  req: ExecRequest,
+  options: Omit<SandboxOptions, "bridge"> & { gitDir?: string; bridge?: SandboxBridge | null },
+): ExecRequest {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   // Parents first: a tmpfs over a folder would otherwise cover a tmpfs mounted on a folder inside it.
   const hide = [...new Set(options.hide)].filter((d) => d !== "/" && d !== "/tmp").sort((a, b) => a.length - b.length);
   for (const dir of hide) args.push("--tmpfs", dir);
+  if (options.bridge) args.push("--bind", options.bridge.socket, options.bridge.mount);
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
   if (options.gitDir) args.push("--ro-bind", options.gitDir, options.gitDir);
   args.push("--chdir", req.cwd, ...NAMESPACES);
   if (options.network) args.push("--share-net");
-  const inner = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
-  return { ...req, command: "bwrap", args: [...args, ...inner], shell: false };
+  const command = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const inner = options.bridge ? options.bridge.wrap(command) : command;
+  const env = options.bridge ? { ...req.env, ...options.bridge.env } : req.env;
+  return { ...req, command: "bwrap", args: [...args, ...inner], shell: false, ...(env ? { env } : {}) };
 }
 
 /**
@@ -76,7 +98,8 @@ export function sandboxRequest(req: ExecRequest, options: SandboxOptions & { git
  */
 export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
   return {
-    run: (req) => {
+    run: async (req) => {
+      const bridge = options.bridge ? await options.bridge() : null;
       const cwd = real(req.cwd);
       const hide = options.hide
         .map((d) => path.resolve(d))
@@ -84,7 +107,10 @@ export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
         .map(real);
       const gitDir = path.join(cwd, ".git");
       return exec.run(
-        sandboxRequest({ ...req, cwd }, { hide, network: options.network, ...(existsSync(gitDir) ? { gitDir } : {}) }),
+        sandboxRequest(
+          { ...req, cwd },
+          { hide, network: options.network, bridge, ...(existsSync(gitDir) ? { gitDir } : {}) },
+        ),
       );
     },
     sandboxMode: async () => "bubblewrap" satisfies SandboxMode,

@@ -55,6 +55,37 @@ export interface Exec {
    * container starts ahead, while the model thinks). Other modes ignore it.
    */
   useContainer?(target: ContainerTarget): void;
+  /** The sandbox's network policy and what it refused so far (sandboxed check execs only). */
+  egressReport?(): EgressReport;
   /** Release what this exec holds for its job (container mode: remove the container). Idempotent. */
   close?(): Promise<void>;
+}
+
+/**
+ * What a sandbox may reach on the network (see src/egress/): `none` (loopback only), `registries` (package
+ * registries only, through the app's filtering proxy) or `open` (the host's network).
+ */
+export type NetworkPolicy = "none" | "registries" | "open";
+
+/** Why the egress proxy refused a connection: a host off the list, an address never reached, a TLS name that differs. */
+export type BlockKind = "not-allowed" | "address" | "tls-name";
+
+/** The connections refused for one host (`host:port` when the port is not 80 or 443). */
+export interface BlockedHost {
+  host: string;
+  kind: BlockKind;
+  reason: string;
+  connections: number;
+}
+
+/** What a run's sandbox network was and what it refused, for the status comment, the transcript and the model. */
+export interface EgressReport {
+  policy: NetworkPolicy;
+  /** Why the policy in force differs from the one set (no forwarder on this host, the proxy did not start). */
+  note?: string;
+  blocked: BlockedHost[];
+  /** Whether a repository may add hosts (`sandbox.network.allow`). */
+  repositoryMayAdd: boolean;
+  /** The hosts the repository's `sandbox.network.allow` added. */
+  added: readonly string[];
 }

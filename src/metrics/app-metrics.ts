@@ -120,6 +120,12 @@ function defineSeries(registers: Registry[]) {
     labelNames: ["limit"],
     registers,
   });
+  const egressBlocks = new Counter({
+    name: "aider_bot_sandbox_egress_blocked_total",
+    help: "Connections from a sandbox that its network policy refused, by policy.",
+    labelNames: ["policy"],
+    registers,
+  });
   const webhookAck = new Histogram({
     name: "aider_bot_webhook_ack_seconds",
     help: "Time from a webhook request's arrival to its answer.",
@@ -132,7 +138,7 @@ function defineSeries(registers: Registry[]) {
     labelNames: ["installation"],
     registers,
   });
-  return { runs, runDuration, tokens, cost, calls, refusals, webhookAck, rateLimit };
+  return { runs, runDuration, tokens, cost, calls, refusals, egressBlocks, webhookAck, rateLimit };
 }
 
 type Series = ReturnType<typeof defineSeries>;
@@ -162,7 +168,7 @@ const TOKEN_KINDS = ["prompt", "completion", "cache_read", "cache_write"] as con
 
 /** Apply one observation to the series; models outside `models`, bad installations and limit names become `other`. */
 function eventRecorder(
-  { tokens, cost, calls, refusals, rateLimit }: Series,
+  { tokens, cost, calls, refusals, egressBlocks, rateLimit }: Series,
   models: ReadonlySet<string>,
 ): (event: MetricEvent) => void {
   const installation = learnedLabel(/^(app|[0-9]{1,20})$/, 1_000);
@@ -186,6 +192,10 @@ function eventRecorder(
       }
       case "spend-refusal":
         refusals.inc({ limit: limit(event.limit) });
+        return;
+      case "egress-block":
+        if (["none", "registries", "open"].includes(event.policy) && Number.isFinite(event.count) && event.count > 0)
+          egressBlocks.inc({ policy: event.policy }, event.count);
         return;
       case "rate-limit":
         if (Number.isFinite(event.remaining) && event.remaining >= 0)

@@ -20,14 +20,16 @@ export type MetricEvent =
   /** A spend limit refused a model call before it was made; `limit` is a fixed name such as `repo_day_usd`. */
   | { type: "spend-refusal"; limit: string }
   /** GitHub's `x-ratelimit-remaining` after a call made for this installation (`app` for the App's own calls). */
-  | { type: "rate-limit"; installation: string; remaining: number };
+  | { type: "rate-limit"; installation: string; remaining: number }
+  /** Connections a sandbox's network policy refused (`policy`: none, registries or open). */
+  | { type: "egress-block"; policy: string; count: number };
 
 /** The envelope a job process sends its parent (through fork-worker's `send`). */
 export interface MetricMessage {
   metric: MetricEvent;
 }
 
-const TYPES: readonly string[] = ["model-usage", "spend-refusal", "rate-limit"];
+const TYPES: readonly string[] = ["model-usage", "spend-refusal", "rate-limit", "egress-block"];
 
 /** Whether a message from a job process carries a metric (anything else it sends is left to other readers). */
 export function isMetricMessage(message: unknown): message is MetricMessage {

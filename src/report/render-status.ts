@@ -7,6 +7,7 @@ import { capMarkdown, COMMENT_LIMIT } from "../github/cap-markdown.js";
 import { renderChecksStatus } from "./render-checks-status.js";
 import { requestMarker, runMarker, type RequestRef, type StoredMode } from "../github/markers.js";
 import { formatNumber } from "../format-number.js";
+import { renderEgress } from "../egress/egress-report.js";
 
 const STAGES: RunStage[] = ["queued", "cloning", "mapping", "thinking", "applying", "lint", "tests", "pushing"];
 // Per-section caps keep every section visible in the common worst case; capMarkdown guards the total.
@@ -210,6 +211,7 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
             : r.sandbox === "off"
               ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
               : `Repository commands were not run: the sandbox is ${r.sandbox}.`,
+        r.network ? renderEgress(r.network) : undefined,
       ),
     );
   if (r.shell.length)
@@ -237,7 +239,8 @@ function fenced(text: string, lang = ""): string {
   return `${fence}${lang}\n${text}\n${fence}`;
 }
 
-const details = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+const details = (summary: string, body: string, more?: string) =>
+  `<details><summary>${summary}</summary>\n\n${body}${more ? `\n\n${more}` : ""}\n\n</details>`;
 
 /** Why a job ended (or paused) without its run reporting: told by the app, not by the run. */
 export type Interruption =

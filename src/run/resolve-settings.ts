@@ -65,6 +65,7 @@ export function resolveSettings(
     instructions: { auto: config.instructions, read: config.read, maxTokens: config.context.instructions },
     ...(config.vision !== undefined ? { vision: config.vision } : {}),
     ...(config.sandbox.image ? { sandboxImage: config.sandbox.image } : {}),
+    ...(config.sandbox.network?.allow.length ? { networkAllow: config.sandbox.network.allow } : {}),
     commitSigning: config.commit.signing,
   });
 }

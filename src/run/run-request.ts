@@ -45,6 +45,8 @@ export interface RunSettings {
   vision?: boolean;
   /** `sandbox.image` of the repo config (container mode). */
   sandboxImage?: string;
+  /** `sandbox.network.allow` of the repo config: hosts the `registries` network policy adds. */
+  networkAllow?: string[];
   /** Issue #34: commits made by GitHub's API, signed (`api`, the default when absent), or pushed with git. */
   commitSigning?: "api" | "git";
 }

@@ -45,7 +45,9 @@ describeWith("podman", "e2e container mode (real podman)", () => {
       mode: "container",
       engine: "podman",
       defaultImage: "docker.io/library/buildpack-deps:bookworm",
+      network: "registries",
     });
+    expect(status).toContain("Network: **registries**");
     expect(containersOf(e2e.home)).toEqual([]);
   });
 

@@ -178,13 +178,14 @@ interface Run {
 }
 
 /** Start one app for `mode`, run one request on the hostile repository, and collect every surface it wrote to. */
-async function runHostile(mode: Mode): Promise<Run> {
+async function runHostile(mode: Mode, network?: "none" | "registries" | "open"): Promise<Run> {
   const rig = await makeRig();
   const env: Record<string, string> = {
     OPENAI_API_KEY: rig.modelKey,
     AIDER_BOT_WORK_DIR: rig.workDir,
     TMPDIR: rig.tmpDir,
   };
+  if (network) env.AIDER_BOT_SANDBOX_NETWORK = network;
   if (mode === "off") env.AIDER_BOT_SANDBOX = "off";
   if (mode === "on") env.AIDER_BOT_SANDBOX = "bubblewrap";
   if (mode === "container") env.AIDER_BOT_SANDBOX = "container";
@@ -311,29 +312,31 @@ async function finish(run: (Pick<Run, "rig"> & { e2e?: E2E }) | undefined): Prom
   await rm(run.rig.root, { recursive: true, force: true });
 }
 
-describeWith("bubblewrap", "e2e secret leaks, sandbox on (bubblewrap)", () => {
-  let run: Run;
-  beforeAll(async () => {
-    run = await runHostile("on");
-  }, TEST_TIMEOUT_MS);
-  afterAll(() => finish(run));
+// With each network policy: the `registries` bridge (a socket and a forwarder inside) must open no way to a secret.
+for (const network of ["none", "registries", "open"] as const)
+  describeWith("bubblewrap", `e2e secret leaks, sandbox on (bubblewrap, network ${network})`, () => {
+    let run: Run;
+    beforeAll(async () => {
+      run = await runHostile("on", network);
+    }, TEST_TIMEOUT_MS);
+    afterAll(() => finish(run));
 
-  it("the scripts ran inside the sandbox and saw neither the app's process, the key file nor another checkout; the link to the key they swapped in for a new file is not committed", () => {
-    expect(run.modelText).toContain("TRICKS-RAN-lint");
-    expect(run.modelText).toContain("TRICKS-RAN-test");
-    expect(run.modelText).not.toContain("APP-ENVIRON-READ");
-    expect(run.modelText).toContain("could not lock config file .git/config: Read-only file system");
-    expect(run.e2e.llm.remaining()).toBe(0);
-    // The new file the lint script swapped for a link to the key is not committed (the host's key path stays private).
-    expect(run.status).toContain(
-      "The run failed: Refused to commit: `src/notes.py` is a symbolic link leading outside the repository",
-    );
-  });
+    it("the scripts ran inside the sandbox and saw neither the app's process, the key file nor another checkout; the link to the key they swapped in for a new file is not committed", () => {
+      expect(run.modelText).toContain("TRICKS-RAN-lint");
+      expect(run.modelText).toContain("TRICKS-RAN-test");
+      expect(run.modelText).not.toContain("APP-ENVIRON-READ");
+      expect(run.modelText).toContain("could not lock config file .git/config: Read-only file system");
+      expect(run.e2e.llm.remaining()).toBe(0);
+      // The new file the lint script swapped for a link to the key is not committed (the host's key path stays private).
+      expect(run.status).toContain(
+        "The run failed: Refused to commit: `src/notes.py` is a symbolic link leading outside the repository",
+      );
+    });
 
-  it("no app secret, token, outside file or other checkout reaches model requests, comments, Check Runs, commits, logs or leftover files (nothing is pushed)", () => {
-    expectNoLeak(run, { ...appSecrets(run), "other checkout's secret": run.rig.otherSecret }, false);
+    it("no app secret, token, outside file or other checkout reaches model requests, comments, Check Runs, commits, logs or leftover files (nothing is pushed)", () => {
+      expectNoLeak(run, { ...appSecrets(run), "other checkout's secret": run.rig.otherSecret }, false);
+    });
   });
-});
 
 describe("e2e secret leaks, sandbox off (scripts can read what the app's user can: the app must publish none of it)", () => {
   let run: Run;

@@ -20,102 +20,109 @@ const log = pino({ level: "silent" });
  * A work dir outside /tmp (finding 4) holding two jobs' checkouts, a key folder and a home with secrets; the check
  * exec is built as the app builds it.
  */
-describeWith("bubblewrap", "the check exec's bubblewrap sandbox", () => {
-  let root: string;
-  let work: string;
-  let checkout: string;
-  let other: string;
-  let keyDir: string;
-  let home: string;
-  beforeAll(async () => {
-    // Under the project folder, not /tmp, so hiding /tmp proves nothing here.
-    root = await mkdtemp(path.join(process.cwd(), ".sbx-test-"));
-    work = path.join(root, "work");
-    checkout = path.join(work, "job-1", "repo");
-    other = path.join(work, "job-2", "repo");
-    keyDir = path.join(root, "keys");
-    home = path.join(root, "home");
-    for (const d of [path.join(checkout, ".git"), other, keyDir, home]) await mkdir(d, { recursive: true });
-    await writeFile(path.join(checkout, ".git", "config"), "[core]\n\tbare = false\n");
-    await writeFile(path.join(other, "secret.txt"), "OTHER-JOB-CONTENT");
-    await writeFile(path.join(keyDir, "app.pem"), "APP-PRIVATE-KEY");
-    await writeFile(path.join(home, ".netrc"), "HOME-SECRET");
-  });
-  afterAll(() => rm(root, { recursive: true, force: true }));
+// With each network policy: the bridge of `registries` (a socket mounted in, a forwarder started) must not open a
+// way to anything the sandbox hides.
+for (const network of ["none", "registries", "open"] as const)
+  describeWith("bubblewrap", `the check exec's bubblewrap sandbox (network ${network})`, () => {
+    let root: string;
+    let work: string;
+    let checkout: string;
+    let other: string;
+    let keyDir: string;
+    let home: string;
+    beforeAll(async () => {
+      // Under the project folder, not /tmp, so hiding /tmp proves nothing here.
+      root = await mkdtemp(path.join(process.cwd(), ".sbx-test-"));
+      work = path.join(root, "work");
+      checkout = path.join(work, "job-1", "repo");
+      other = path.join(work, "job-2", "repo");
+      keyDir = path.join(root, "keys");
+      home = path.join(root, "home");
+      for (const d of [path.join(checkout, ".git"), other, keyDir, home]) await mkdir(d, { recursive: true });
+      await writeFile(path.join(checkout, ".git", "config"), "[core]\n\tbare = false\n");
+      await writeFile(path.join(other, "secret.txt"), "OTHER-JOB-CONTENT");
+      await writeFile(path.join(keyDir, "app.pem"), "APP-PRIVATE-KEY");
+      await writeFile(path.join(home, ".netrc"), "HOME-SECRET");
+    });
+    afterAll(async () => {
+      await made?.close?.();
+      await rm(root, { recursive: true, force: true });
+    });
 
-  const checkExec = () =>
-    createCheckExec(
-      readEnv({
-        AIDER_BOT_SANDBOX: "bubblewrap",
-        AIDER_BOT_WORK_DIR: work,
-        PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"),
-        AIDER_BOT_SANDBOX_NETWORK: "0",
-      }),
-      exec,
-      log,
-      {
-        appDir: home,
-      },
-    );
-  const run = (command: string, timeoutMs = 15_000) =>
-    checkExec().run({ command, shell: true, cwd: checkout, timeoutMs });
+    let made: ReturnType<typeof createCheckExec> | undefined;
+    const checkExec = () =>
+      (made ??= createCheckExec(
+        readEnv({
+          AIDER_BOT_SANDBOX: "bubblewrap",
+          AIDER_BOT_WORK_DIR: work,
+          PRIVATE_KEY_PATH: path.join(keyDir, "app.pem"),
+          AIDER_BOT_SANDBOX_NETWORK: network,
+        }),
+        exec,
+        log,
+        {
+          appDir: home,
+        },
+      ));
+    const run = (command: string, timeoutMs = 15_000) =>
+      checkExec().run({ command, shell: true, cwd: checkout, timeoutMs });
 
-  it("reports bubblewrap as its mode", async () => {
-    expect(await checkExec().sandboxMode!()).toBe("bubblewrap");
-  });
+    it("reports bubblewrap as its mode", async () => {
+      expect(await checkExec().sandboxMode!()).toBe("bubblewrap");
+    });
 
-  it("cannot see the app's process or read its environ", async () => {
-    const r = await run(`cat /proc/${process.pid}/environ; echo; ls /proc | grep -c '^[0-9]'; echo done`);
-    expect(r.output).toContain("done");
-    expect(r.output).not.toContain("PATH=");
-    // Only the sandbox's own few processes are visible (sh, ls, grep, bwrap's init), not the host's.
-    const visible = Number(r.output.trim().split("\n").at(-2));
-    expect(visible).toBeLessThan(6);
-  });
+    it("cannot see the app's process or read its environ", async () => {
+      const r = await run(`cat /proc/${process.pid}/environ; echo; ls /proc | grep -c '^[0-9]'; echo done`);
+      expect(r.output).toContain("done");
+      expect(r.output).not.toContain("PATH=");
+      // Only the sandbox's own few processes are visible (sh, ls, grep, bwrap's init), not the host's.
+      const visible = Number(r.output.trim().split("\n").at(-2));
+      expect(visible).toBeLessThan(6);
+    });
 
-  it("cannot read another job's checkout under a work dir outside /tmp", async () => {
-    const r = await run(`cat ${other}/secret.txt; echo "[$(ls ${work} | tr '\\n' ' ')]"`);
-    expect(r.output).not.toContain("OTHER-JOB-CONTENT");
-    expect(r.output).toContain("[job-1 ]");
-  });
+    it("cannot read another job's checkout under a work dir outside /tmp", async () => {
+      const r = await run(`cat ${other}/secret.txt; echo "[$(ls ${work} | tr '\\n' ' ')]"`);
+      expect(r.output).not.toContain("OTHER-JOB-CONTENT");
+      expect(r.output).toContain("[job-1 ]");
+    });
 
-  it("cannot read the key folder or HOME", async () => {
-    const r = await run(`cat ${keyDir}/app.pem; cat ${home}/.netrc; echo done`);
-    expect(r.output).toContain("done");
-    expect(r.output).not.toContain("APP-PRIVATE-KEY");
-    expect(r.output).not.toContain("HOME-SECRET");
-  });
+    it("cannot read the key folder or HOME", async () => {
+      const r = await run(`cat ${keyDir}/app.pem; cat ${home}/.netrc; echo done`);
+      expect(r.output).toContain("done");
+      expect(r.output).not.toContain("APP-PRIVATE-KEY");
+      expect(r.output).not.toContain("HOME-SECRET");
+    });
 
-  it("can write its checkout but not .git/config", async () => {
-    const r = await run(`echo built > out.txt; printf '[include]\\n\\tpath = /x\\n' >> .git/config; echo done`);
-    expect(r.output).toContain("done");
-    expect(await readFile(path.join(checkout, "out.txt"), "utf8")).toBe("built\n");
-    expect(await readFile(path.join(checkout, ".git", "config"), "utf8")).not.toContain("include");
-  });
+    it("can write its checkout but not .git/config", async () => {
+      const r = await run(`echo built > out.txt; printf '[include]\\n\\tpath = /x\\n' >> .git/config; echo done`);
+      expect(r.output).toContain("done");
+      expect(await readFile(path.join(checkout, "out.txt"), "utf8")).toBe("built\n");
+      expect(await readFile(path.join(checkout, ".git", "config"), "utf8")).not.toContain("include");
+    });
 
-  it("dies with its parent: killing the process that started it (the app) with SIGKILL ends everything inside", async () => {
-    const n = uniqueSleep();
-    const req = sandboxRequest(
-      { command: `sleep ${n} & setsid sleep ${n} & wait`, shell: true, cwd: checkout },
-      { hide: [work], network: false },
-    );
-    // A stand-in for the app: a shell that starts the sandbox and is then killed without any chance to clean up.
-    const app = spawn("sh", ["-c", '"$@" & wait', "sh", req.command, ...req.args!], { stdio: "ignore" });
-    await waitUntil(
-      () => pidsWithArg(n).length >= 2,
-      () => `both sleeps never ran inside the sandbox (pids: ${pidsWithArg(n).join(", ")})`,
-    );
-    process.kill(app.pid!, "SIGKILL");
-    expect(await survivorsOf(n)).toEqual([]);
-  });
+    it("dies with its parent: killing the process that started it (the app) with SIGKILL ends everything inside", async () => {
+      const n = uniqueSleep();
+      const req = sandboxRequest(
+        { command: `sleep ${n} & setsid sleep ${n} & wait`, shell: true, cwd: checkout },
+        { hide: [work], network: false },
+      );
+      // A stand-in for the app: a shell that starts the sandbox and is then killed without any chance to clean up.
+      const app = spawn("sh", ["-c", '"$@" & wait', "sh", req.command, ...req.args!], { stdio: "ignore" });
+      await waitUntil(
+        () => pidsWithArg(n).length >= 2,
+        () => `both sleeps never ran inside the sandbox (pids: ${pidsWithArg(n).join(", ")})`,
+      );
+      process.kill(app.pid!, "SIGKILL");
+      expect(await survivorsOf(n)).toEqual([]);
+    });
 
-  it("leaves no process behind when a command times out", async () => {
-    const n = uniqueSleep();
-    const r = await run(`setsid sleep ${n} >/dev/null 2>&1 & (sleep ${n} >/dev/null 2>&1 &) ; wait`, 500);
-    expect(r.timedOut).toBe(true);
-    expect(await survivorsOf(n)).toEqual([]);
+    it("leaves no process behind when a command times out", async () => {
+      const n = uniqueSleep();
+      const r = await run(`setsid sleep ${n} >/dev/null 2>&1 & (sleep ${n} >/dev/null 2>&1 &) ; wait`, 500);
+      expect(r.timedOut).toBe(true);
+      expect(await survivorsOf(n)).toEqual([]);
+    });
   });
-});
 
 describe("the check exec when bubblewrap cannot run", () => {
   it("does not run repository commands and says why", async () => {

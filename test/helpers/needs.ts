@@ -41,6 +41,8 @@ const PROBES: Record<Need, { command: string; args: readonly string[]; timeoutMs
   docker: { command: "docker", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.docker.install },
   // Debian's distribution registry (2.8): the pull tests serve one on 127.0.0.1.
   registry: { command: "docker-registry", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.registry.install },
+  // The egress bridge's forwarder (src/egress/).
+  socat: { command: "socat", args: ["-V"], timeoutMs: 10_000, cannotRun: NEEDS.socat.install },
 };
 
 /** Probed once per test file's module registry (jest loads this module afresh for each file), then remembered. */

@@ -416,6 +416,31 @@ describe("status comment rendering", () => {
       req,
     );
     expect(sandboxed).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox\./);
+    const blocked = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: {
+          ...skipped,
+          sandbox: "bubblewrap",
+          checksSkipped: undefined,
+          network: {
+            policy: "registries",
+            blocked: [
+              { host: "evil.example.net", kind: "not-allowed", reason: "not on the allowlist", connections: 3 },
+            ],
+            repositoryMayAdd: true,
+            added: [],
+          },
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(blocked).toMatch(
+      /<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox\.\s+Network: \*\*registries\*\*[^\n]*\n- blocked: `evil\.example\.net` \(3 connections\) — add it to `sandbox\.network\.allow` in \.github\/aider\.yml if the tests need it\s+<\/details>/,
+    );
     expect(sandboxed).not.toContain("not run**");
     const off = renderFinal(
       {
