@@ -36,13 +36,13 @@ if (only === "egress") {
   const { runEgressBench } = await import("./egress-bench.js");
   await runEgressBench();
 }
-// Hand-written pieces against the libraries they stand in for (issue #33): `npm run bench libs [piece]`, piece one
-// of http, retries, kill, tokens, pool, router (default: all).
 // The Action's start-up from a release bundle vs building from source (needs the npm registry): `npm run bench action-start`.
 if (only === "action-start") {
   const { runActionStartBench } = await import("./action-start-bench.js");
   await runActionStartBench();
 }
+// Hand-written pieces against the libraries they stand in for: `npm run bench libs [piece]`, piece one of http,
+// retries, kill, tokens, pool, router (default: all).
 if (only === "libs") {
   const { runLibsBench } = await import("./libs/libs-bench.js");
   await runLibsBench(process.argv[3]);
