@@ -26,6 +26,12 @@ if (!only || only === "overhead") {
   const { runOverheadBench } = await import("./run-overhead-bench.js");
   await runOverheadBench(process.argv[3]);
 }
+// Real commits of real repositories replayed through the app (minutes per case: not part of the default run):
+// `npm run bench replay [-- --format diff --cases a,b --variant clean|noisy --unsandboxed]`.
+if (only === "replay") {
+  const { runReplayBench } = await import("./replay-bench.js");
+  await runReplayBench(process.argv.slice(3));
+}
 // Hand-written pieces against the libraries they stand in for (issue #33): `npm run bench libs [piece]`, piece one
 // of http, retries, kill, tokens, pool, router (default: all).
 if (only === "libs") {
