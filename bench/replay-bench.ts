@@ -5,7 +5,10 @@
  * rounds, the bot's time and the repository's own setup and test time; then per format and variant the share solved,
  * and the bot's overhead (its time over the repository's setup + test time, median over the clean runs).
  */
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { sendWebhook } from "../src/demo/send-webhook.js";
 import { EDIT_FORMAT_NAMES, type EditFormatName } from "../src/edits/types.js";
 import { startRig, WEBHOOK_SECRET, percentile } from "./lib/app-rig.js";
@@ -73,11 +76,12 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
   );
   console.log("case                     format       variant noise    solved rounds   bot  setup   test  why");
   const results: ReplayResult[] = [];
+  const judgeHome = await mkdtemp(path.join(os.tmpdir(), "replay-judge-home-"));
   try {
     for (const [i, c] of cases.entries())
       for (const format of formats)
         for (const variant of variants) {
-          const r = await runReplay(app, c, format, variant, i);
+          const r = await runReplay(app, c, format, variant, i, judgeHome);
           results.push(r);
           console.log(
             [
@@ -97,6 +101,7 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
         }
   } finally {
     await rig.close();
+    await rm(judgeHome, { recursive: true, force: true });
   }
   printSummary(results);
   return results;

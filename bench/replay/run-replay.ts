@@ -4,6 +4,7 @@
  * files against the real commit, and the repository's own tests run on the pushed tree (on the host, timed: the
  * repository's own setup + test time the bot's time is compared with).
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -65,6 +66,7 @@ export async function runReplay(
   format: EditFormatName,
   variant: Variant,
   seed: number,
+  judgeHome: string,
 ): Promise<ReplayResult> {
   const name = `${c.id}-${format}-${variant}-${++runs}`;
   const seeded = await seedCase(app.fake, c, { owner: "replay", name, user: USER });
@@ -84,7 +86,7 @@ export async function runReplay(
   app.llm.clear();
   const status = seeded.repo.comments.filter((x) => x.user.endsWith("[bot]")).at(-1)?.body ?? "";
   const rounds = app.llm.requests.slice(requestsBefore).filter((r) => !isCommitMessageRequest(r.body)).length;
-  const judged = await judge(app.fake, seeded.repo, c, seeded.wanted);
+  const judged = await judge(app.fake, seeded.repo, c, seeded.wanted, judgeHome);
   const solved = judged.sourceEqual && judged.testsPass;
   const why = solved
     ? ""
@@ -123,6 +125,7 @@ async function judge(
   repo: { owner: string; name: string },
   c: ReplayCase,
   wanted: ReadonlyMap<string, string | null>,
+  home: string,
 ) {
   const exec = createExec({ sourceEnv: process.env });
   const dir = await mkdtemp(path.join(os.tmpdir(), "replay-judge-"));
@@ -141,7 +144,7 @@ async function judge(
       if (now !== null && text !== null && squash(now) === squash(text)) whitespaceOnly = true;
       else differs.push(file);
     }
-    const env = { CARGO_TARGET_DIR: path.join(dir, ".replay-target"), CI: "true" };
+    const env = { ...judgeEnv(home), CARGO_TARGET_DIR: path.join(dir, ".replay-target"), CI: "true" };
     let setupMs = 0;
     let ok = true;
     let tail = "";
@@ -179,6 +182,29 @@ async function judge(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The judge's environment: a home of its own, kept across the bench's runs as the bot's package caches are (so both
+ * start cold and warm up alike), with the host's toolchain managers (rustup, pyenv) still found where they live.
+ */
+export function judgeEnv(home: string): Record<string, string> {
+  const real = os.homedir();
+  const keep = (name: string, dir: string) =>
+    process.env[name]
+      ? { [name]: process.env[name]! }
+      : existsSync(path.join(real, dir))
+        ? { [name]: path.join(real, dir) }
+        : {};
+  return {
+    HOME: home,
+    GOCACHE: path.join(home, "go-build"),
+    GOPATH: path.join(home, "go"),
+    npm_config_cache: path.join(home, "npm"),
+    ...keep("RUSTUP_HOME", ".rustup"),
+    ...keep("CARGO_HOME", ".cargo"),
+    ...keep("PYENV_ROOT", ".pyenv"),
+  };
 }
 
 /** Text with trailing whitespace of every line and trailing blank lines dropped. */
