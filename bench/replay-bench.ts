@@ -5,6 +5,7 @@
  * rounds, the bot's time and the repository's own setup and test time; then per format and variant the share solved,
  * and the bot's overhead (its time over the repository's setup + test time, median over the clean runs).
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -31,6 +32,13 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** RUSTUP_HOME for the app where the host's Rust is a rustup install in the default place (~/.rustup). */
+function rustupHome(): Record<string, string> {
+  if (process.env.RUSTUP_HOME) return { RUSTUP_HOME: process.env.RUSTUP_HOME };
+  const dir = path.join(os.homedir(), ".rustup");
+  return existsSync(dir) ? { RUSTUP_HOME: dir } : {};
+}
+
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
@@ -54,6 +62,8 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
     PORT: String(port),
     AIDER_BOT_SANDBOX: sandbox,
     AIDER_BOT_SPARE: "0",
+    // The rig gives the app a HOME of its own: a rustup install under this user's home is named explicitly.
+    ...rustupHome(),
   });
   const healthz = `http://127.0.0.1:${port}/healthz`;
   const app: ReplayApp = {
@@ -94,7 +104,8 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
               secs(r.botMs).padStart(6),
               secs(r.setupMs).padStart(6),
               secs(r.testMs).padStart(6),
-              r.why ? ` ${r.why}` : "",
+              ` checks: ${r.checks}`,
+              r.why ? ` · ${r.why}` : "",
             ].join(" "),
           );
           if (process.env.REPLAY_VERBOSE && (!r.solved || process.env.REPLAY_VERBOSE === "all")) console.log(r.status);
@@ -115,11 +126,13 @@ export function printSummary(results: readonly ReplayResult[]): void {
       const rs = results.filter((r) => r.format === format && r.variant === variant);
       if (!rs.length) continue;
       const solved = rs.filter((r) => r.solved).length;
+      const ws = rs.filter((r) => r.solved && r.whitespaceOnly).length;
+      const checked = rs.filter((r) => r.checked).length;
       console.log(
-        `  ${variant.padEnd(6)} ${format.padEnd(12)} ${solved}/${rs.length} (${Math.round((100 * solved) / rs.length)} %)  rounds median ${percentile(
+        `  ${variant.padEnd(6)} ${format.padEnd(12)} ${solved}/${rs.length} (${Math.round((100 * solved) / rs.length)} %)${ws ? ` (${ws} equal modulo whitespace)` : ""}  rounds median ${percentile(
           rs.map((r) => r.rounds),
           50,
-        )}`,
+        )}  the bot's own run of the tests green: ${checked}/${rs.length}`,
       );
     }
   const clean = results.filter((r) => r.variant === "clean" && r.solved && r.setupMs + r.testMs > 0);

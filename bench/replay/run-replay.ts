@@ -47,11 +47,22 @@ export interface ReplayResult {
   testMs: number;
   /** Why it is unsolved, in a few words (the differing files, the failing tests, the status headline). */
   why: string;
+  /** The bot ran the repository's tests and they passed on what it pushed (its status says no "No tests ran"). */
+  checked: boolean;
+  /** What the status comment says of the repository's checks (its "Checks:" line, or that no tests ran). */
+  checks: string;
   status: string;
 }
 
 const USER = "maintainer";
 let runs = 0;
+
+/** The status comment's one-line account of the checks: its "🧪 Checks:" line, or its "No tests ran" warning. */
+export const checksLine = (status: string) => {
+  const line =
+    status.split("\n").find((l) => l.startsWith("🧪")) ?? status.split("\n").find((l) => l.includes("No tests ran"));
+  return (line ?? "no checks named").replace(/^🧪 Checks: /, "").slice(0, 120);
+};
 
 /** The status comment's headline (its first line with words), for the printed table. */
 const headline = (status: string) =>
@@ -113,6 +124,8 @@ export async function runReplay(
     setupMs: judged.setupMs,
     testMs: judged.testMs,
     why,
+    checks: checksLine(status),
+    checked: status.includes("✅") && !status.includes("No tests ran") && !status.includes("still fails"),
     status,
   };
 }
