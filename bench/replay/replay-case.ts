@@ -63,6 +63,8 @@ export interface SeededCase {
   wanted: Map<string, string | null>;
   /** Source paths that exist before the commit (the request names them with --file). */
   existing: string[];
+  /** Each source path's text before the commit (null: the commit creates it). */
+  before: Map<string, string | null>;
 }
 
 const PR_AUTHOR = {
@@ -111,11 +113,13 @@ export async function seedCase(
   await git(fake, bare, ["update-ref", "refs/heads/pr", head]);
   const wanted = new Map<string, string | null>();
   const existing: string[] = [];
+  const before = new Map<string, string | null>();
   for (const file of c.source) {
     const after = await fake.exec.run({ command: "git", args: ["show", `${commit}:${file}`], cwd: bare });
     wanted.set(file, after.exitCode === 0 ? after.stdout : null);
-    const before = await fake.exec.run({ command: "git", args: ["cat-file", "-e", `${parent}:${file}`], cwd: bare });
-    if (before.exitCode === 0) existing.push(file);
+    const old = await fake.exec.run({ command: "git", args: ["show", `${parent}:${file}`], cwd: bare });
+    before.set(file, old.exitCode === 0 ? old.stdout : null);
+    if (old.exitCode === 0) existing.push(file);
   }
   // The bot must not see the answer: the commit's ref goes (its objects stay, unreachable and never advertised).
   await git(fake, bare, ["update-ref", "-d", "refs/replay/commit"]);
@@ -128,5 +132,5 @@ export async function seedCase(
     pull: { head: "pr", base: "main", draft: false, requestedReviewers: [] },
   };
   repo.issues.set(pr.number, pr);
-  return { repo, pr, subject, wanted, existing };
+  return { repo, pr, subject, wanted, existing, before };
 }

@@ -81,7 +81,7 @@ export async function runReplay(
 ): Promise<ReplayResult> {
   const name = `${c.id}-${format}-${variant}-${++runs}`;
   const seeded = await seedCase(app.fake, c, { owner: "replay", name, user: USER });
-  const changes = [...seeded.wanted].map(([p, wanted]) => ({ path: p, now: null, wanted }));
+  const changes = [...seeded.wanted].map(([p, wanted]) => ({ path: p, now: seeded.before.get(p) ?? null, wanted }));
   const noise = variant === "noisy" ? noiseFor(format, changes, seed) : null;
   const oracle = oracleRun(format, seeded.wanted, noise);
   app.llm.clear();
