@@ -224,11 +224,11 @@ function noisyPlan(format: EditFormatName, files: Rendered[], noise: Noise): Noi
     files.map((g) => (g === f ? { ...g, hunks: g.hunks.map((x, j) => (j === i ? h : x)) } : g));
   switch (noise) {
     case "missing": {
-      // Leave out the last hunk of the change (a later file's, or the file's last): the tests find what is missing.
+      // Leave out the last hunk of code (documentation is no test's to miss): the tests find what is missing.
       const hunks = files.reduce((n, f) => n + f.hunks.length, 0);
-      if (hunks < 2) return null;
-      const last = files.at(-1)!;
-      if (last.hunks.length === 1) return { files: files.slice(0, -1) };
+      const last = files.filter((f) => !isDocs(f.path)).at(-1);
+      if (hunks < 2 || !last) return null;
+      if (last.hunks.length === 1) return { files: files.filter((f) => f !== last) };
       return { files: files.map((f) => (f === last ? { ...f, hunks: f.hunks.slice(0, -1) } : f)) };
     }
     case "stale": {
@@ -300,6 +300,10 @@ function mapContext(h: Hunk, at: number, stale: string): string[] {
   if (j >= 0 && h.after[j] === h.before[at]) return h.after.map((l, k) => (k === j ? stale : l));
   return h.after;
 }
+
+/** Documentation and type declarations: files whose missing hunk no test would notice. */
+const isDocs = (path: string) =>
+  /\.(md|rst|txt|d\.ts|d\.mts)$|(^|\/)(changelog|changes|readme|history)[^/]*$/i.test(path);
 
 function commentFor(path: string, text: string): string {
   return /\.(py|pl|pm|rb|sh)$/.test(path) ? `# ${text}` : `// ${text}`;

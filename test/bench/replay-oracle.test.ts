@@ -100,6 +100,17 @@ describe("replay oracle", () => {
     expect(next.get("NEWS.md")).toBe("# News\n\n- circles\n");
   });
 
+  it("a missing hunk is one of code, never of documentation no test would miss", () => {
+    const changes: FileChange[] = [
+      { path: "shapes.py", now: before, wanted: before.replace("3.14 * shape.r * shape.r", "math.pi * shape.r ** 2") },
+      { path: "README.md", now: "# Shapes\n", wanted: "# Shapes\n\nCircles use math.pi.\n" },
+    ];
+    expect(noiseFor("udiff", changes, 2)).toBe("missing");
+    const answer = renderNoisyAnswer("udiff", FENCE, changes, "missing");
+    expect(answer).toContain("+++ README.md");
+    expect(answer).not.toContain("+++ shapes.py");
+  });
+
   it("renders with the fence the request chose", () => {
     const fence: Fence = ["````", "````"];
     const withFence = "Docs:\n```sh\nls\n```\n";
