@@ -41,6 +41,12 @@ if (only === "action-start") {
   const { runActionStartBench } = await import("./action-start-bench.js");
   await runActionStartBench();
 }
+// Real commits of real repositories replayed through the app (minutes per case: not part of the default run):
+// `npm run bench replay [-- --format diff --cases a,b --variant clean|noisy --unsandboxed]`.
+if (only === "replay") {
+  const { runReplayBench } = await import("./replay-bench.js");
+  await runReplayBench(process.argv.slice(3));
+}
 // Hand-written pieces against the libraries they stand in for: `npm run bench libs [piece]`, piece one of http,
 // retries, kill, tokens, pool, router (default: all).
 if (only === "libs") {

@@ -23,6 +23,7 @@ export async function checkRound(run: CoderRun, deleted: readonly string[]): Pro
     round: state.round,
     setupDone: state.setupDone,
     record: state.checkRuns,
+    original: state.original,
   });
   state.setupDone = checks.setupDone;
   state.uncheckedEdits = false;

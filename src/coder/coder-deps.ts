@@ -55,8 +55,11 @@ export interface CoderDeps {
   parse(format: EditFormatName, text: string, ctx: ParseContext): ParseResult;
   /** Parse + apply over the snapshot (pure). */
   parseAndApply(format: EditFormatName, text: string, snapshot: FileSnapshot, options: ApplyOptions): EditRoundResult;
-  /** Built-in syntax check; null when the language is not supported. */
-  syntaxCheck(path: string, content: string): Promise<CheckReport | null>;
+  /**
+   * Built-in syntax check; null when the language is not supported. With `before` (the file as the run found it),
+   * errors on lines that did not parse before either are not the edit's.
+   */
+  syntaxCheck(path: string, content: string, options?: { before?: string }): Promise<CheckReport | null>;
   runCheck(req: CheckCommandRequest): Promise<CheckReport>;
   /** Where `runCheck` runs commands; an `unavailable: …` mode makes the coder skip them. Absent: run them. */
   sandboxMode?(): Promise<SandboxMode>;

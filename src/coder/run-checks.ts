@@ -20,6 +20,8 @@ export interface RunChecksInput {
   setupDone: boolean;
   /** What became of each command, updated as they run (kept by the loop across rounds). */
   record?: Map<string, CheckRunRecord>;
+  /** Each edited file as the run found it (null: created), so the syntax check blames only what the run broke. */
+  original?: ReadonlyMap<string, string | null>;
 }
 
 /**
@@ -36,7 +38,8 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   for (const path of files) {
     const content = snapshot.files.get(path);
     if (content === undefined) continue;
-    const report = await deps.syntaxCheck(path, content);
+    const before = input.original?.get(path);
+    const report = await deps.syntaxCheck(path, content, typeof before === "string" ? { before } : {});
     if (report && !report.ok) transcribe(input, "syntax", report);
     if (report && !report.ok) return { result: { kind: "failed", report }, setupDone: input.setupDone };
   }

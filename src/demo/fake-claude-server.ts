@@ -89,6 +89,9 @@ export async function startFakeClaudeServer(
     const taken = (rule ? (rule.replies.shift() ?? rule.standing) : undefined) ?? takeReply(queue, isCommit(body));
     const reply = taken === "no-subject" ? "" : taken;
     if (reply === undefined) return fail(res, 500, "api_error", "fake Claude server: no reply left in the script");
+    // Reply functions read an OpenAI-shaped request: only the scripted OpenAI-compatible server takes them.
+    if (typeof reply === "function")
+      return fail(res, 500, "api_error", "fake Claude server: reply functions are not supported");
     if (typeof reply === "object" && "hangMs" in reply) {
       const hang = setTimeout(() => res.destroy(), reply.hangMs);
       res.once("close", () => clearTimeout(hang));

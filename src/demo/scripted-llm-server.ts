@@ -5,7 +5,10 @@ import type { AddressInfo } from "node:net";
  * One scripted reply: a text answer (streamed or not, as the client asks), a raw HTTP error, a hang, or a commit
  * subject kept for the next commit-message request (see {@link commitReply}).
  */
-export type ScriptedReply =
+export type ScriptedReply = FixedReply | { commitMessage: PlainReply } | ReplyFunction;
+
+/** A reply given as it is. */
+export type FixedReply =
   | string
   | {
       text: string;
@@ -13,11 +16,18 @@ export type ScriptedReply =
       usage?: { prompt_tokens: number; completion_tokens: number } | null;
     }
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { hangMs: number }
-  | { commitMessage: PlainReply };
+  | { hangMs: number };
+
+/**
+ * A reply computed from the request when it is taken: a model whose answer depends on what it was shown (the replay
+ * benchmark's oracle reads the files and the fence from the request). It takes model requests, never commit-message ones.
+ */
+export type ReplyFunction = (request: RecordedRequest) => FixedReply;
 
 /** A reply any request may take. */
-export type PlainReply = Exclude<ScriptedReply, { commitMessage: unknown }>;
+export type PlainReply = FixedReply | ReplyFunction;
+
+const marked = (r: ScriptedReply): r is { commitMessage: PlainReply } => typeof r === "object" && "commitMessage" in r;
 
 /**
  * A reply only a commit-message request takes (the weak model's, told apart by the words "commit messages" in its
@@ -43,7 +53,6 @@ const SUBJECT_LINE = /^[a-z]+(\([^)\n]*\))?!?: [^\n]+\n?$/;
  * subject asked for while checks ran never takes the next round's edit. Any other request: the first unmarked reply.
  */
 export function takeReply(queue: ScriptedReply[], commitRequest: boolean): PlainReply | "no-subject" | undefined {
-  const marked = (r: ScriptedReply) => typeof r === "object" && "commitMessage" in r;
   let at: number;
   if (commitRequest) {
     at = queue.findIndex(marked);
@@ -57,7 +66,7 @@ export function takeReply(queue: ScriptedReply[], commitRequest: boolean): Plain
   }
   if (at < 0) return undefined;
   const [reply] = queue.splice(at, 1);
-  return reply && typeof reply === "object" && "commitMessage" in reply ? reply.commitMessage : reply;
+  return reply && marked(reply) ? reply.commitMessage : reply;
 }
 
 export interface RecordedRequest {
@@ -77,6 +86,8 @@ export interface ScriptedLlmServer {
   requests: RecordedRequest[];
   /** Replies not consumed yet. */
   remaining(): number;
+  /** Drop the replies not consumed yet (a run that ended early leaves them); returns how many there were. */
+  clear(): number;
   push(...replies: ScriptedReply[]): void;
   /**
    * Answers for one model only (by the request's `model`), taken before the shared list: `replies` in order, then
@@ -117,7 +128,8 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         return;
       }
       const taken = modelReply(body.model) ?? takeReply(queue, isCommitMessageRequest(body));
-      const reply = taken === "no-subject" ? "" : taken;
+      const picked = taken === "no-subject" ? "" : taken;
+      const reply = typeof picked === "function" ? picked(requests.at(-1)!) : picked;
       if (reply === undefined) {
         res.writeHead(500, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: "scripted LLM server: no reply left in the script" } }));
@@ -141,6 +153,7 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     remaining: () => queue.length,
+    clear: () => queue.splice(0).length,
     push: (...more) => queue.push(...more),
     forModel: (model, rule) => {
       if (rule)
@@ -199,7 +212,7 @@ export function openAiCachedTokens(promptTokens: number, prefixTokens: number): 
 /** Answer a chat completion with a scripted reply: a hang, a raw HTTP error, or a completion (streamed if asked). */
 function answer(
   res: http.ServerResponse,
-  reply: PlainReply,
+  reply: FixedReply,
   request: { id: string; body: RecordedRequest["body"]; promptChars: number; cachedChars: number },
 ): void {
   if (typeof reply === "object" && "hangMs" in reply) {

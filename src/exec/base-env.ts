@@ -21,6 +21,9 @@ const ALLOWED = [
   "SSL_CERT_FILE",
   "SSL_CERT_DIR",
   "NODE_EXTRA_CA_CERTS",
+  // Where rustup keeps its toolchains (the official Rust images set it): `cargo` and `rustc` on the PATH are rustup's
+  // proxies, which otherwise look in $HOME/.rustup, and a job's commands get a HOME of their own.
+  "RUSTUP_HOME",
 ] as const;
 
 /** Pick the allow-listed variables from a source environment. `baseEnv(sourceEnv())` */

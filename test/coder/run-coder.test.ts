@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { runCoder } from "../../src/coder/run-coder.js";
 import { NO_EDITS_TEXT } from "../../src/coder/prompts/shared-text.js";
 import { block } from "./helpers/fake-engine.js";
+import { syntaxCheck } from "../../src/checks/syntax-check.js";
 import { coderOptions, fakeDeps, lastUser, type FakeDeps } from "./helpers/fake-deps.js";
 import type { RepoMapRequest } from "../../src/coder/coder-deps.js";
 
@@ -68,6 +69,50 @@ describe("runCoder", () => {
     expect(lastUser(deps.requests[1]!)).toBe("CHECK FAILED (syntax) \nsrc/fetch.ts:1: unexpected token");
     expect(result.outcome).toBe("no-changes"); // the fix restored the original content: nothing to commit
     expect(deps.commits).toHaveLength(0);
+  });
+
+  it("does not blame the edit for a syntax error the file already had (a grammar that misreads valid code)", async () => {
+    // tree-sitter's C grammar cannot parse an `else if` inside `#if … #endif`: valid C it reports as an error on line 6.
+    const c = [
+      "int f(int a, int b, char *p) {",
+      "    if (a) {",
+      "        a = 1;",
+      "    }",
+      "#if X",
+      "    else if (*p && b) {",
+      "        b = 2;",
+      "    }",
+      "#endif",
+      "    return a + b;",
+      "}",
+      "",
+    ].join("\n");
+    const deps = fakeDeps({
+      files: { "f.c": c },
+      answers: [block("f.c", "    return a + b;\n", "    return a - b;\n")],
+    });
+    deps.syntaxCheck = syntaxCheck;
+    expect((await syntaxCheck("f.c", c))?.ok).toBe(false);
+    const result = await runCoder(coderOptions({ files: ["f.c"] }), deps);
+    expect(result.outcome).toBe("changed");
+    expect(deps.requests).toHaveLength(1);
+    expect(deps.commits).toHaveLength(1);
+  });
+
+  it("still reflects a syntax error the edit brought into a file that already had one", async () => {
+    const c = "int f(int a) {\n#if X\n    else if (*p) {}\n#endif\n    return a;\n}\n";
+    const deps = fakeDeps({
+      files: { "f.c": c },
+      answers: [
+        block("f.c", "    return a;\n", "    return a +;\n"),
+        block("f.c", "    return a +;\n", "    return a + 1;\n"),
+      ],
+    });
+    deps.syntaxCheck = syntaxCheck;
+    await runCoder(coderOptions({ files: ["f.c"] }), deps);
+    expect(deps.requests).toHaveLength(2);
+    expect(lastUser(deps.requests[1]!)).toContain("f.c:5");
+    expect(lastUser(deps.requests[1]!)).not.toContain("f.c:3");
   });
 
   it("runs lint on the edited files and reflects a lint failure", async () => {

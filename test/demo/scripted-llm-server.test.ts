@@ -26,6 +26,14 @@ describe("the scripted model's replies by kind of request", () => {
   });
   afterEach(() => server.close());
 
+  it("a reply function answers from the request it takes; a commit-message request never takes one; clear drops the rest", async () => {
+    server.push((request) => `you said ${request.body.messages.at(-1)!.content} to ${request.body.model}`, "later");
+    expect(await ask(server, true)).toEqual({ status: 200, text: "" });
+    expect(await ask(server, false)).toEqual({ status: 200, text: "you said x to m" });
+    expect(server.clear()).toBe(1);
+    expect(server.remaining()).toBe(0);
+  });
+
   it("a commit-message request takes the reply marked for it wherever it is; others skip that reply", async () => {
     server.push("edit one", "edit two", commitReply("fix: marked"));
     expect(await ask(server, false)).toEqual({ status: 200, text: "edit one" });

@@ -25,6 +25,15 @@ describe("udiff format", () => {
     expect(r.after).toEqual({ "x.py": "x = 2\n", "y.py": "y = 2\n" });
   });
 
+  it("a Markdown fence inside the diffed file is a context line, not the end of the diff (four-backtick fence)", () => {
+    const readme = "# Use\n\n```js\nimport x from 'x';\n\nx();\n```\n";
+    const answer =
+      "````diff\n--- README.md\n+++ README.md\n@@ @@\n ```js\n import x from 'x';\n+// or: import { x } from 'x';\n \n x();\n````\n";
+    const r = applyAnswer("udiff", answer, { "README.md": readme }, { fence: ["````", "````"] });
+    expect(r.failures).toEqual([]);
+    expect(r.after["README.md"]).toBe(readme.replace("'x';\n", "'x';\n// or: import { x } from 'x';\n"));
+  });
+
   it("keeps the last line of an unterminated fence", () => {
     const r = applyAnswer("udiff", "```diff\n--- a/a.txt\n+++ b/a.txt\n@@ @@\n a\n+b", { "a.txt": "a\n" });
     expect(r.after["a.txt"]).toBe("a\nb\n");

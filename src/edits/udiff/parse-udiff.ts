@@ -93,8 +93,9 @@ export function parseUdiff(text: string, ctx: ParseContext): ParseResult {
       !inDiff ||
       (lines[i + 2] ?? "").startsWith("@@") ||
       looksLikeHeader(rawHeaderPath(from), rawHeaderPath(to), known);
+    // Inside a hunk a fence must start its line: " ```js" is a context line of a Markdown file, not the diff's end.
     if (
-      /^(`{3,}|~{3,})/.test(line.trim()) ||
+      /^(`{3,}|~{3,})/.test(inDiff ? line : line.trim()) ||
       (!ctx.fence[0].startsWith("`") && (line.startsWith(ctx.fence[0]) || line.startsWith(ctx.fence[1])))
     ) {
       flush();

@@ -1,0 +1,150 @@
+/**
+ * `npm run bench replay [-- --format diff,whole --cases co-throw,uuid-compare --variant clean|noisy --unsandboxed]`:
+ * real commits of real repositories replayed through the real app (see bench/replay/run-replay.ts). For each case,
+ * format and variant it prints whether the pushed tree is the real commit and passes the repository's tests, the
+ * rounds, the bot's time and the repository's own setup and test time; then per format and variant the share solved,
+ * and the bot's overhead (its time over the repository's setup + test time, median over the clean runs).
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { sendWebhook } from "../src/demo/send-webhook.js";
+import { EDIT_FORMAT_NAMES, type EditFormatName } from "../src/edits/types.js";
+import { startRig, WEBHOOK_SECRET, percentile } from "./lib/app-rig.js";
+import { readManifest } from "./replay/replay-case.js";
+import { runReplay, type ReplayApp, type ReplayResult, type Variant } from "./replay/run-replay.js";
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i >= 0) return args[i + 1];
+  return args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** RUSTUP_HOME for the app where the host's Rust is a rustup install in the default place (~/.rustup). */
+function rustupHome(): Record<string, string> {
+  if (process.env.RUSTUP_HOME) return { RUSTUP_HOME: process.env.RUSTUP_HOME };
+  const dir = path.join(os.homedir(), ".rustup");
+  return existsSync(dir) ? { RUSTUP_HOME: dir } : {};
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+
+export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
+  const manifest = await readManifest();
+  const formats = (option(args, "--format")?.split(",") ?? [...EDIT_FORMAT_NAMES]) as EditFormatName[];
+  for (const f of formats)
+    if (!EDIT_FORMAT_NAMES.includes(f))
+      throw new Error(`--format: "${f}" is not one of ${EDIT_FORMAT_NAMES.join(", ")}`);
+  const ids = option(args, "--cases")?.split(",");
+  const cases = ids ? manifest.cases.filter((c) => ids.includes(c.id)) : manifest.cases;
+  const missing = ids?.filter((id) => !manifest.cases.some((c) => c.id === id)) ?? [];
+  if (missing.length)
+    throw new Error(`--cases: no case ${missing.join(", ")} (known: ${manifest.cases.map((c) => c.id).join(", ")})`);
+  const variantArg = option(args, "--variant");
+  const variants: Variant[] = variantArg ? [variantArg as Variant] : ["clean", "noisy"];
+  const sandbox = args.includes("--unsandboxed") ? "off" : "bubblewrap";
+
+  const rig = await startRig({ files: { "README.md": "replay\n" }, permissions: {} });
+  const port = await freePort();
+  const proc = await rig.start(["serve"], {
+    PORT: String(port),
+    AIDER_BOT_SANDBOX: sandbox,
+    AIDER_BOT_SPARE: "0",
+    // The rig gives the app a HOME of its own: a rustup install under this user's home is named explicitly.
+    ...rustupHome(),
+  });
+  const healthz = `http://127.0.0.1:${port}/healthz`;
+  const app: ReplayApp = {
+    fake: rig.fake,
+    llm: rig.llm,
+    send: (event, payload) =>
+      sendWebhook({ url: `http://127.0.0.1:${port}/api/github/webhooks`, secret: WEBHOOK_SECRET, event, payload }),
+    idle: async () => {
+      const t0 = performance.now();
+      for (;;) {
+        const stats = (await (await fetch(healthz)).json()) as { running?: number; queued?: number };
+        if (!stats.running && !stats.queued) return;
+        if (performance.now() - t0 > 1_800_000) throw new Error(`a run did not finish:\n${proc.output().slice(-3000)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+  };
+  console.log(
+    `replay: ${cases.length} cases × ${formats.join(", ")} × ${variants.join(", ")}, checks ${sandbox === "off" ? "unsandboxed" : "in bubblewrap"}`,
+  );
+  console.log("case                     format       variant noise    solved rounds   bot  setup   test  why");
+  const results: ReplayResult[] = [];
+  const judgeHome = await mkdtemp(path.join(os.tmpdir(), "replay-judge-home-"));
+  try {
+    for (const [i, c] of cases.entries())
+      for (const format of formats)
+        for (const variant of variants) {
+          const r = await runReplay(app, c, format, variant, i, judgeHome);
+          results.push(r);
+          console.log(
+            [
+              c.id.padEnd(24),
+              format.padEnd(12),
+              variant.padEnd(7),
+              (r.noise ?? "-").padEnd(8),
+              (r.solved ? (r.whitespaceOnly ? "yes(ws)" : "yes") : "NO").padEnd(6),
+              String(r.rounds).padStart(6),
+              secs(r.botMs).padStart(6),
+              secs(r.setupMs).padStart(6),
+              secs(r.testMs).padStart(6),
+              ` checks: ${r.checks}`,
+              r.why ? ` · ${r.why}` : "",
+            ].join(" "),
+          );
+          if (process.env.REPLAY_VERBOSE && (!r.solved || process.env.REPLAY_VERBOSE === "all")) console.log(r.status);
+        }
+  } finally {
+    await rig.close();
+    await rm(judgeHome, { recursive: true, force: true });
+  }
+  printSummary(results);
+  return results;
+}
+
+export function printSummary(results: readonly ReplayResult[]): void {
+  console.log("\nsolved per format and variant (noisy: within three rounds of reflection)");
+  const formats = [...new Set(results.map((r) => r.format))];
+  for (const variant of ["clean", "noisy"] as const)
+    for (const format of formats) {
+      const rs = results.filter((r) => r.format === format && r.variant === variant);
+      if (!rs.length) continue;
+      const solved = rs.filter((r) => r.solved).length;
+      const ws = rs.filter((r) => r.solved && r.whitespaceOnly).length;
+      const checked = rs.filter((r) => r.checked).length;
+      console.log(
+        `  ${variant.padEnd(6)} ${format.padEnd(12)} ${solved}/${rs.length} (${Math.round((100 * solved) / rs.length)} %)${ws ? ` (${ws} equal modulo whitespace)` : ""}  rounds median ${percentile(
+          rs.map((r) => r.rounds),
+          50,
+        )}  the bot's own run of the tests green: ${checked}/${rs.length}`,
+      );
+    }
+  const clean = results.filter((r) => r.variant === "clean" && r.solved && r.setupMs + r.testMs > 0);
+  if (clean.length) {
+    const ratios = clean.map((r) => r.botMs / (r.setupMs + r.testMs));
+    console.log(
+      `\nbot overhead (bot time ÷ the repository's own setup + test time, solved clean runs): median ${percentile(ratios, 50).toFixed(2)}×, p90 ${percentile(ratios, 90).toFixed(2)}× over ${ratios.length} runs`,
+    );
+  }
+  const unsolved = results.filter((r) => !r.solved);
+  if (unsolved.length) {
+    console.log("\nunsolved:");
+    for (const r of unsolved) console.log(`  ${r.id} ${r.format} ${r.variant}: ${r.why}`);
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * One replay run: a case seeded on the fake GitHub, `/aider --edit-format F --file … <subject>` posted on its pull
+ * request, the real app driven until idle with the oracle model answering, then judged — the pushed tree's source
+ * files against the real commit, and the repository's own tests run on the pushed tree (on the host, timed: the
+ * repository's own setup + test time the bot's time is compared with).
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createExec } from "../../src/exec/create-exec.js";
+import type { FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { isCommitMessageRequest, type ScriptedLlmServer } from "../../src/demo/scripted-llm-server.js";
+import type { EditFormatName } from "../../src/edits/types.js";
+import { noiseFor, type Noise } from "./render-answer.js";
+import { oracleRun } from "./oracle.js";
+import { seedCase, type ReplayCase } from "./replay-case.js";
+
+/** What a replay run needs of a running app (the bench's rig, or the e2e harness). */
+export interface ReplayApp {
+  fake: FakeGitHub;
+  llm: ScriptedLlmServer;
+  send(event: string, payload: unknown): Promise<{ status: number; deliveryId: string }>;
+  /** Resolves once the app has no job running or queued. */
+  idle(): Promise<void>;
+}
+
+export type Variant = "clean" | "noisy";
+
+export interface ReplayResult {
+  id: string;
+  repo: string;
+  ecosystem: string;
+  format: EditFormatName;
+  variant: Variant;
+  noise: Noise | null;
+  /** The pushed tree's source files equal the real commit's, and its tests pass. */
+  solved: boolean;
+  /** The source files equal the real commit's only when trailing whitespace is ignored. */
+  whitespaceOnly: boolean;
+  pushed: boolean;
+  testsPass: boolean;
+  /** Model answers the run asked for (commit-message requests not counted). */
+  rounds: number;
+  botMs: number;
+  setupMs: number;
+  testMs: number;
+  /** Why it is unsolved, in a few words (the differing files, the failing tests, the status headline). */
+  why: string;
+  /** The bot ran the repository's tests and they passed on what it pushed (its status says no "No tests ran"). */
+  checked: boolean;
+  /** What the status comment says of the repository's checks (its "Checks:" line, or that no tests ran). */
+  checks: string;
+  status: string;
+}
+
+const USER = "maintainer";
+let runs = 0;
+
+/** The status comment's one-line account of the checks: its "🧪 Checks:" line, or its "No tests ran" warning. */
+export const checksLine = (status: string) => {
+  const line =
+    status.split("\n").find((l) => l.startsWith("🧪")) ?? status.split("\n").find((l) => l.includes("No tests ran"));
+  return (line ?? "no checks named").replace(/^🧪 Checks: /, "").slice(0, 120);
+};
+
+/** The status comment's headline (its first line with words), for the printed table. */
+const headline = (status: string) =>
+  status
+    .split("\n")
+    .find((l) => /[A-Za-z]/.test(l) && !l.startsWith("<!--"))
+    ?.slice(0, 160) ?? "";
+
+export async function runReplay(
+  app: ReplayApp,
+  c: ReplayCase,
+  format: EditFormatName,
+  variant: Variant,
+  seed: number,
+  judgeHome: string,
+): Promise<ReplayResult> {
+  const name = `${c.id}-${format}-${variant}-${++runs}`;
+  const seeded = await seedCase(app.fake, c, { owner: "replay", name, user: USER });
+  const changes = [...seeded.wanted].map(([p, wanted]) => ({ path: p, now: seeded.before.get(p) ?? null, wanted }));
+  const noise = variant === "noisy" ? noiseFor(format, changes, seed) : null;
+  const oracle = oracleRun(format, seeded.wanted, noise);
+  app.llm.clear();
+  app.llm.push(...oracle.replies);
+  const files = seeded.existing.map((f) => `--file ${quote(f)}`).join(" ");
+  const body = `/aider --edit-format ${format} ${files} ${seeded.subject}`;
+  const requestsBefore = app.llm.requests.length;
+  const t0 = performance.now();
+  const sent = await app.send("issue_comment", commentPayload(app.fake, seeded.repo.owner, name, seeded.pr, body));
+  if (sent.status >= 300) throw new Error(`the webhook was answered ${sent.status}`);
+  await app.idle();
+  const botMs = performance.now() - t0;
+  app.llm.clear();
+  const status = seeded.repo.comments.filter((x) => x.user.endsWith("[bot]")).at(-1)?.body ?? "";
+  const rounds = app.llm.requests.slice(requestsBefore).filter((r) => !isCommitMessageRequest(r.body)).length;
+  const judged = await judge(app.fake, seeded.repo, c, seeded.wanted, judgeHome);
+  const solved = judged.sourceEqual && judged.testsPass;
+  const why = solved
+    ? ""
+    : [
+        judged.differs.length ? `differs: ${judged.differs.join(", ")}` : "",
+        judged.testsPass ? "" : `tests fail: ${judged.testTail}`,
+        headline(status),
+      ]
+        .filter(Boolean)
+        .join(" · ");
+  return {
+    id: c.id,
+    repo: c.repo,
+    ecosystem: c.ecosystem,
+    format,
+    variant,
+    noise,
+    solved,
+    whitespaceOnly: judged.whitespaceOnly,
+    pushed: judged.pushed,
+    testsPass: judged.testsPass,
+    rounds,
+    botMs,
+    setupMs: judged.setupMs,
+    testMs: judged.testMs,
+    why,
+    checks: checksLine(status),
+    checked: status.includes("✅") && !status.includes("No tests ran") && !status.includes("still fails"),
+    status,
+  };
+}
+
+const quote = (p: string) => (/^[\w./-]+$/.test(p) ? p : `"${p.replace(/"/g, '\\"')}"`);
+
+/** The pushed branch cloned from the fake, its source files compared and its tests run on the host. */
+async function judge(
+  fake: FakeGitHub,
+  repo: { owner: string; name: string },
+  c: ReplayCase,
+  wanted: ReadonlyMap<string, string | null>,
+  home: string,
+) {
+  const exec = createExec({ sourceEnv: process.env });
+  const dir = await mkdtemp(path.join(os.tmpdir(), "replay-judge-"));
+  try {
+    const bare = fake.bareDir(repo as Parameters<FakeGitHub["bareDir"]>[0]);
+    const cloned = await exec.run({ command: "git", args: ["clone", "-q", "-b", "pr", bare, dir], cwd: os.tmpdir() });
+    if (cloned.exitCode !== 0) throw new Error(`cloning the pushed branch failed: ${cloned.output}`);
+    const log = await exec.run({ command: "git", args: ["log", "--format=%an", "-1"], cwd: dir });
+    const pushed = log.stdout.trim() !== "Replay Bench";
+    const differs: string[] = [];
+    let whitespaceOnly = false;
+    for (const [file, text] of wanted) {
+      const got = await exec.run({ command: "git", args: ["show", `HEAD:${file}`], cwd: dir });
+      const now = got.exitCode === 0 ? got.stdout : null;
+      if (now === text) continue;
+      if (now !== null && text !== null && squash(now) === squash(text)) whitespaceOnly = true;
+      else differs.push(file);
+    }
+    const env = { ...judgeEnv(home), CARGO_TARGET_DIR: path.join(dir, ".replay-target"), CI: "true" };
+    let setupMs = 0;
+    let ok = true;
+    let tail = "";
+    for (const command of c.judge.setup) {
+      const t = performance.now();
+      const r = await exec.run({ command, shell: true, cwd: dir, env, timeoutMs: 600_000 });
+      setupMs += performance.now() - t;
+      if (r.exitCode !== 0) {
+        ok = false;
+        tail = `setup \`${command}\`: ${lastLine(r.output)}`;
+        break;
+      }
+    }
+    let testMs = 0;
+    for (const command of ok ? c.judge.test : []) {
+      const t = performance.now();
+      const r = await exec.run({ command, shell: true, cwd: dir, env, timeoutMs: 600_000 });
+      testMs += performance.now() - t;
+      if (r.exitCode !== 0) {
+        ok = false;
+        tail = `\`${command}\`: ${lastLine(r.output)}`;
+        break;
+      }
+    }
+    return {
+      pushed,
+      differs,
+      whitespaceOnly,
+      sourceEqual: differs.length === 0,
+      testsPass: ok,
+      testTail: tail,
+      setupMs,
+      testMs,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The judge's environment: a home of its own, kept across the bench's runs as the bot's package caches are (so both
+ * start cold and warm up alike), with the host's toolchain managers (rustup, pyenv) still found where they live.
+ */
+export function judgeEnv(home: string): Record<string, string> {
+  const real = os.homedir();
+  const keep = (name: string, dir: string) =>
+    process.env[name]
+      ? { [name]: process.env[name]! }
+      : existsSync(path.join(real, dir))
+        ? { [name]: path.join(real, dir) }
+        : {};
+  return {
+    HOME: home,
+    GOCACHE: path.join(home, "go-build"),
+    GOPATH: path.join(home, "go"),
+    npm_config_cache: path.join(home, "npm"),
+    ...keep("RUSTUP_HOME", ".rustup"),
+    ...keep("CARGO_HOME", ".cargo"),
+    ...keep("PYENV_ROOT", ".pyenv"),
+  };
+}
+
+/** Text with trailing whitespace of every line and trailing blank lines dropped. */
+const squash = (text: string) => text.replace(/[ \t]+$/gm, "").replace(/\n+$/, "");
+
+const lastLine = (output: string) =>
+  output
+    .trim()
+    .split("\n")
+    .filter((l) => l.trim())
+    .slice(-2)
+    .join(" ⏎ ")
+    .slice(0, 200);
+
+/** An `issue_comment.created` payload for `body` on the pull request, as GitHub sends it. */
+function commentPayload(
+  fake: FakeGitHub,
+  owner: string,
+  name: string,
+  pr: { number: number; title: string },
+  body: string,
+) {
+  const user = { login: USER, id: 77, type: "User" };
+  return {
+    action: "created",
+    issue: {
+      id: pr.number,
+      number: pr.number,
+      title: pr.title,
+      body: "",
+      user,
+      labels: [],
+      state: "open",
+      pull_request: { url: `${fake.apiUrl}/repos/${owner}/${name}/pulls/${pr.number}` },
+    },
+    comment: { id: 90_000 + runs, body, user, performed_via_github_app: null },
+    repository: {
+      id: 1000 + runs,
+      node_id: `R_${runs}`,
+      name,
+      full_name: `${owner}/${name}`,
+      private: false,
+      owner: { login: owner, id: 2, type: "Organization" },
+      clone_url: `${fake.webUrl}/${owner}/${name}.git`,
+      html_url: `${fake.webUrl}/${owner}/${name}`,
+      default_branch: "main",
+      language: null,
+    },
+    sender: user,
+    installation: { id: 1, node_id: "I_1" },
+  };
+}
