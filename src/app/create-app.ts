@@ -75,8 +75,6 @@ interface Loaded {
 interface AppState {
   loaded: Loaded | null;
   dashboard: DashboardService | null;
-  /** Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices). */
-  firstAttempts: Set<string>;
 }
 
 /**
@@ -85,7 +83,7 @@ interface AppState {
  * process). The receiver only records triage jobs. Wiring only; the logic lives in github/, run/, coder/.
  */
 export function createApp(env: AppEnv, options: AppOptions = { work: true }): AppHandle {
-  const state: AppState = { loaded: null, dashboard: null, firstAttempts: new Set() };
+  const state: AppState = { loaded: null, dashboard: null };
   const metrics = createAppMetrics({
     models: [
       env.model,
@@ -195,7 +193,6 @@ async function loadApp(
             ...(options.gate ? { gate: options.gate } : {}),
             fire: firing.fire,
             dashboard: () => state.dashboard,
-            firstAttempts: state.firstAttempts,
           }),
         }
       : {}),
@@ -211,7 +208,6 @@ async function loadApp(
     runs: runPort,
     botLogin: gh.botLogin,
     defaults: runDefaults(env),
-    firstAttempt: (id) => state.firstAttempts.has(id),
     lookups: createLookupCache({ ttlMs: env.triageCacheMs }),
     ...(spend ? { usage: spend.usage } : {}),
   });

@@ -138,8 +138,9 @@ async function enqueue(
   const request = built.value;
   const reactTo = reactionSubject(facts);
   // 👀 and the "queued" comment together: they are the requester's first feedback. With a dedupe id the thread was
-  // searched for this job's comment just above; on a first attempt there can be none.
-  const known = facts.dedupeId || services.firstAttempt?.(ctx.id) ? ("none-yet" as const) : undefined;
+  // searched for this job's comment just above. Otherwise it is found by its marker: a first triage attempt in this
+  // process is no proof that nothing is on GitHub (GitHub redelivers to an app that lost its queue data).
+  const known = facts.dedupeId ? ("none-yet" as const) : undefined;
   const [, statusCommentId] = await Promise.all([
     addReaction(ctx.api, facts, reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
     ensureStatusComment(ctx.api, {
