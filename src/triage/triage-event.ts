@@ -75,13 +75,16 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
       return { kind: "replied", reason: "checks" };
     }
     case "cancel": {
+      // Cancelling again is harmless, so a retried triage repeats it; its reply is found by the delivery's marker,
+      // and one posted by an earlier attempt stands (a repeat would find nothing left and say so, wrongly).
       const cancelled = await services.runs.cancel(action.key);
       const count = cancelled.dropped + cancelled.aborted;
-      // Plain text without a marker: the cancelled run's own status comment already says "Cancelled on request".
-      const body = count
+      const marker = replyMarker(ctx.id);
+      if (await findComment(ctx.api, { ...where, marker, botLogin: bot.login })) return { kind: "cancelled", count };
+      const text = count
         ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.`
         : "There is nothing to cancel here.";
-      await createComment(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number, body });
+      await createComment(ctx.api, { ...where, body: `${marker}\n${text}` });
       return { kind: "cancelled", count };
     }
     case "usage": {

@@ -477,10 +477,28 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     noConfig();
     permission("write");
     nock(API)
-      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body === "🛑 Cancelled 1 request.")
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body === "<!-- aider-bot:reply:d1 -->\n🛑 Cancelled 1 request.")
       .reply(201, { id: 63 });
     await send("issue_comment", issueComment("/aider cancel"));
     expect(h.queue.cancelled).toEqual(["Codertocat/Hello-World#1"]);
+  });
+
+  it("a retried cancel finds its reply by marker and posts no second one (the cancel itself is repeated)", async () => {
+    token();
+    noConfig();
+    permission("write");
+    nock(API)
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [
+        { id: 63, body: "<!-- aider-bot:reply:d1 -->\n🛑 Cancelled 1 request.", user: { login: "aider-bot[bot]" } },
+      ]);
+    await send("issue_comment", issueComment("/aider cancel"));
+    expect(h.queue.cancelled).toEqual(["Codertocat/Hello-World#1"]);
+    expect(h.results).toMatchObject([{ kind: "cancelled" }]);
   });
 
   it("review comment: file and diff hunk become context and the job targets the review thread", async () => {
