@@ -7,8 +7,9 @@ import { createExec } from "../exec/create-exec.js";
 import type { ForkPool } from "../exec/fork-worker.js";
 import { sweepContainers } from "../exec/sweep-containers.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
-import { createLookupCache } from "../triage/lookup-cache.js";
+import { createLookupCache, type LookupCache } from "../triage/lookup-cache.js";
 import { isHandledEvent, registerHandlers } from "../triage/register-handlers.js";
+import { configKeysStaleAfterPush } from "../triage/config-push.js";
 import type { Interruption } from "../report/render-status.js";
 import { reportInterrupted } from "../report/report-interrupted.js";
 import { createJobEngine } from "../jobs/create-job-engine.js";
@@ -29,7 +30,8 @@ import { createTriageHandler, type StoredWebhook, type TriageData } from "./tria
 import { triageKey } from "./triage-key.js";
 import { payloadField } from "../github/payload-field.js";
 
-export type IntakeResult = "recorded" | "duplicate" | "ignored";
+/** `applied`: handled at intake, nothing to triage (a push to a default branch drops that repository's config). */
+export type IntakeResult = "recorded" | "duplicate" | "ignored" | "applied";
 
 export interface AppHandle {
   appFn: ApplicationFunction;
@@ -75,8 +77,8 @@ interface Loaded {
 interface AppState {
   loaded: Loaded | null;
   dashboard: DashboardService | null;
-  /** Deliveries whose triage is on its first attempt: nothing of theirs can be on GitHub yet (see AppServices). */
-  firstAttempts: Set<string>;
+  /** Triage's shared config and permission reads; a push to a default branch drops that repository's config. */
+  lookups: LookupCache;
 }
 
 /**
@@ -85,7 +87,11 @@ interface AppState {
  * process). The receiver only records triage jobs. Wiring only; the logic lives in github/, run/, coder/.
  */
 export function createApp(env: AppEnv, options: AppOptions = { work: true }): AppHandle {
-  const state: AppState = { loaded: null, dashboard: null, firstAttempts: new Set() };
+  const state: AppState = {
+    loaded: null,
+    dashboard: null,
+    lookups: createLookupCache({ ttlMs: env.triageCacheMs }),
+  };
   const metrics = createAppMetrics({
     models: [
       env.model,
@@ -195,7 +201,6 @@ async function loadApp(
             ...(options.gate ? { gate: options.gate } : {}),
             fire: firing.fire,
             dashboard: () => state.dashboard,
-            firstAttempts: state.firstAttempts,
           }),
         }
       : {}),
@@ -211,8 +216,7 @@ async function loadApp(
     runs: runPort,
     botLogin: gh.botLogin,
     defaults: runDefaults(env),
-    firstAttempt: (id) => state.firstAttempts.has(id),
-    lookups: createLookupCache({ ttlMs: env.triageCacheMs }),
+    lookups: state.lookups,
     ...(spend ? { usage: spend.usage } : {}),
   });
   return { triage, runs, report, pool, spend };
@@ -242,6 +246,13 @@ function appHandle(env: AppEnv, state: AppState, appFn: ApplicationFunction, met
     appFn,
     metrics,
     async intake(event) {
+      // Dropped here, not in a triage job: a command sent right after the push must not be triaged first.
+      if (event.name === "push") {
+        const stale = configKeysStaleAfterPush(event.payload);
+        if (!stale) return "ignored";
+        state.lookups.forget(stale);
+        return "applied";
+      }
       if (
         !isHandledEvent(event.name, event.payload) &&
         !(env.scheduleDashboard && isDashboardEdit(event.name, event.payload))

@@ -1,5 +1,6 @@
-import { createInstallationToken } from "../github/installations.js";
+import { createInstallationToken, readInstallationPermissions } from "../github/installations.js";
 import type { GitHubClient } from "../github/github-client.js";
+import { classifyGitHubError } from "../github/github-error.js";
 
 /**
  * What a job's git token may do: read and write the repository's contents (clone, fetch, push). Everything else the
@@ -18,6 +19,9 @@ export const JOB_API_TOKEN_PERMISSIONS = {
   checks: "write",
   metadata: "read",
 } as const;
+
+/** Permissions a run can do without: the Check Run is skipped and the status comment says so. */
+const OPTIONAL_PERMISSIONS: readonly string[] = ["checks"];
 
 /**
  * An installation token limited to one repository and {@link GIT_TOKEN_PERMISSIONS}, minted with the App's JWT
@@ -38,4 +42,60 @@ export async function mintRepoToken(
     );
   }
   return token;
+}
+
+/** A token, and the permissions it was minted with. */
+export interface MintedToken {
+  token: string;
+  permissions: Record<string, string>;
+}
+
+/**
+ * A job's API token: {@link JOB_API_TOKEN_PERMISSIONS} narrowed to what the installation granted. GitHub refuses to
+ * mint a token asking for a permission the installation lacks (422 "The permissions requested are not granted to
+ * this installation"), so an installation that declined `checks` could not run at all. The grant is read first;
+ * should that read fail, or the grant change between the read and the mint, the 422 is answered by minting again
+ * without the optional permissions.
+ */
+export async function mintJobApiToken(
+  appApi: GitHubClient,
+  installationId: number,
+  repo: string,
+  wanted: Readonly<Record<string, string>> = JOB_API_TOKEN_PERMISSIONS,
+): Promise<MintedToken> {
+  const granted = await readInstallationPermissions(appApi, installationId).catch(() => null);
+  const asked = granted ? narrowToGrant(wanted, granted) : { ...wanted };
+  try {
+    return { token: await mintRepoToken(appApi, installationId, repo, asked), permissions: asked };
+  } catch (error) {
+    const without = withoutOptional(asked);
+    if (!isNotGranted(error) || Object.keys(without).length === Object.keys(asked).length) throw error;
+    return { token: await mintRepoToken(appApi, installationId, repo, without), permissions: without };
+  }
+}
+
+/** `wanted` without the optional permissions the installation did not grant at the level asked for. */
+export function narrowToGrant(
+  wanted: Readonly<Record<string, string>>,
+  granted: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const rank = (level: string | undefined) => (level === "write" || level === "admin" ? 2 : level === "read" ? 1 : 0);
+  const out: Record<string, string> = {};
+  for (const [name, level] of Object.entries(wanted)) {
+    // A required permission is asked for even when missing: GitHub's refusal then names the problem.
+    if (OPTIONAL_PERMISSIONS.includes(name) && rank(granted[name]) < rank(level)) continue;
+    out[name] = level;
+  }
+  return out;
+}
+
+function withoutOptional(permissions: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(permissions).filter(([name]) => !OPTIONAL_PERMISSIONS.includes(name)));
+}
+
+function isNotGranted(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  const message =
+    (error as { githubMessage?: unknown } | null)?.githubMessage ?? classifyGitHubError(error)?.githubMessage ?? "";
+  return status === 422 && /not granted/i.test(String(message));
 }

@@ -12,7 +12,7 @@ import { countSpendRefusal } from "../metrics/record-metric.js";
 import { answerSpendRequest } from "../spend/spend-ipc.js";
 import type { DashboardService } from "./dashboard/dashboard-service.js";
 import { waitForTriage, type IntakeGate } from "./intake-gate.js";
-import { JOB_API_TOKEN_PERMISSIONS, mintRepoToken } from "./mint-repo-token.js";
+import { mintJobApiToken, mintRepoToken } from "./mint-repo-token.js";
 import type { AppSpend } from "./open-spend.js";
 import { modelSecrets } from "./model-secrets.js";
 import { runTrigger } from "./run-trigger.js";
@@ -92,7 +92,8 @@ async function jobTokens(
   ctx: JobContext,
 ): Promise<Pick<RunJobProcessInput, "apiToken" | "gitToken" | "bot">> {
   const [apiToken, gitToken, bot] = await Promise.all([
-    mintRepoToken(await deps.appApi(), ctx.req.installationId, ctx.req.repo, JOB_API_TOKEN_PERMISSIONS),
+    // Narrowed to what the installation granted: without `checks` the run goes on and skips its Check Run.
+    mintJobApiToken(await deps.appApi(), ctx.req.installationId, ctx.req.repo).then((minted) => minted.token),
     mintRepoToken(await deps.appApi(), ctx.req.installationId, ctx.req.repo),
     deps.bot(),
   ]);

@@ -16,6 +16,8 @@ export interface AppServer {
   webhookUrl: string;
   probot: Probot;
   app: AppHandle;
+  /** Bytes of webhook bodies held now, and the most ever held at once. */
+  intakeStats(): { bufferedBytes: number; peakBufferedBytes: number };
   /** Stop answering webhooks, then shut the job engines down (`graceMs` for running jobs, see AppHandle.shutdown). */
   shutdown(graceMs: number): Promise<void>;
 }
@@ -45,6 +47,7 @@ export async function startAppServer(
   const intake = createWebhookIntake({
     secret: env.webhookSecret,
     log: probot.log,
+    bodyTimeoutMs: env.webhookBodyTimeoutMs,
     // Record the delivery for triage and answer: nothing here waits on GitHub.
     receive: async (event) => {
       const recorded = await app.intake(event);
@@ -54,7 +57,15 @@ export async function startAppServer(
   });
   // Where repository commands run, for /healthz (probed once, in the background; each status comment names the image).
   const sandbox = createSandboxSummary(env, createExec({ sourceEnv: env.source }), probot.log);
-  const server = http.createServer((req, res) => {
+  // Headers must arrive within the body deadline too, and the whole request within twice it; Node checks those
+  // deadlines every `connectionsCheckingInterval` (30 s by default, far longer than the deadline itself).
+  const timeout = env.webhookBodyTimeoutMs;
+  const serverOptions: http.ServerOptions = {
+    headersTimeout: timeout,
+    requestTimeout: 2 * timeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeout / 4))),
+  };
+  const server = http.createServer(serverOptions, (req, res) => {
     const path = (req.url ?? "").split("?")[0];
     if (path === "/healthz" || path === "/ping") {
       app.stats().then(
@@ -98,6 +109,7 @@ export async function startAppServer(
     webhookUrl: `${url}${env.webhookPath}`,
     probot,
     app,
+    intakeStats: () => intake.stats(),
     shutdown: async (graceMs) => {
       await metricsServer?.close();
       await sandbox.close();

@@ -22,28 +22,21 @@ export function webhookOf(stored: StoredWebhook): { id: string; name: string; pa
 
 /**
  * The triage job's handler: a schedule's tick fires it, a dashboard edit goes to the dashboard, and every other
- * webhook goes through Probot to the handlers (github/register-handlers). `firstAttempts` holds the deliveries on
- * their first attempt while they are triaged: nothing of theirs can be on GitHub yet.
+ * webhook goes through Probot to the handlers (github/register-handlers).
  */
 export function createTriageHandler(deps: {
   app: Pick<Probot, "receive">;
   gate?: IntakeGate;
   fire(target: ScheduleTarget, schedule: Schedule, key: string): Promise<void>;
   dashboard(): DashboardService | null;
-  firstAttempts: Set<string>;
 }): JobHandler<TriageData> {
   return async (job) => {
     await deps.gate?.quiet();
     if ("tick" in job.data) return deps.fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
     const event = webhookOf(job.data);
     if (isDashboardEdit(event.name, event.payload)) return deps.dashboard()?.edited(event.id, event.payload);
-    if (job.attempt === 1) deps.firstAttempts.add(event.id);
-    try {
-      // The delivery's signature was verified at intake, so it is one of GitHub's events, which Probot's type lists
-      // by name; its name and payload were stored as GitHub sent them and are not re-checked against that union.
-      await deps.app.receive(event as Parameters<Probot["receive"]>[0]);
-    } finally {
-      deps.firstAttempts.delete(event.id);
-    }
+    // The delivery's signature was verified at intake, so it is one of GitHub's events, which Probot's type lists
+    // by name; its name and payload were stored as GitHub sent them and are not re-checked against that union.
+    await deps.app.receive(event as Parameters<Probot["receive"]>[0]);
   };
 }

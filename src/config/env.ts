@@ -215,6 +215,14 @@ const VARIABLES = {
   webhookSecret: variable("WEBHOOK_SECRET", text()),
   /** Where GitHub posts webhooks. */
   webhookPath: variable("WEBHOOK_PATH", z.string().default("/api/github/webhooks")),
+  /**
+   * How long a webhook's headers, and then its body, may take to arrive (default 10000, GitHub's own wait for an
+   * answer): a slower sender gets 408 and its connection is closed, so stalled strangers cannot hold the intake.
+   */
+  webhookBodyTimeoutMs: variable(
+    "AIDER_BOT_WEBHOOK_BODY_TIMEOUT_MS",
+    number(100, "a number of milliseconds ≥ 100", true).default(10_000),
+  ),
   /** The HTTP port `serve` listens on. */
   port: variable("PORT", number(0, "a port number", true).default(3000)),
   /** The address `serve` binds (default 127.0.0.1). */

@@ -1,6 +1,6 @@
 import { userJson } from "./fake-github-json.js";
-import type { FakeGitHubState } from "./fake-github-state.js";
-import type { AppCall, Route, RouteResponse } from "./fake-route-table.js";
+import type { FakeGitHubState, FakeInstallation } from "./fake-github-state.js";
+import { notFound, type AppCall, type Route, type RouteResponse } from "./fake-route-table.js";
 import { routeJobLogDownload } from "./fake-github-pr-routes.js";
 
 /** The fake's routes outside a repository: the App, its installation, its tokens, and the job-log storage URL. */
@@ -8,9 +8,17 @@ export const APP_ROUTES: readonly Route<AppCall>[] = [
   {
     method: "GET",
     path: "app/installations",
-    handle: ({ ctx }) => {
-      const owners = [...new Set([...ctx.state.repos.values()].map((r) => r.owner))];
-      return { status: 200, json: [{ id: 1, account: userJson(owners[0] ?? "acme") }] };
+    handle: ({ ctx }) => ({
+      status: 200,
+      json: [...ctx.state.installations.values()].map((i) => installationJson(ctx.state, i)),
+    }),
+  },
+  {
+    method: "GET",
+    path: "app/installations/:id",
+    handle: ({ ctx, match }) => {
+      const found = ctx.state.installations.get(Number(match.param("id")));
+      return found ? { status: 200, json: installationJson(ctx.state, found) } : notFound;
     },
   },
   {
@@ -52,15 +60,27 @@ export const APP_ROUTES: readonly Route<AppCall>[] = [
 
 const INVALID_REPOSITORIES = "Invalid request: repositories must be an array of repository names.";
 const INVALID_PERMISSIONS = 'Invalid request: permissions must map permission names to "read" or "write".';
+const NOT_GRANTED = "The permissions requested are not granted to this installation.";
 const INACCESSIBLE =
   "There is at least one repository that does not exist or is not accessible to the parent installation.";
 
+/** An installation as `GET /app/installations/{id}` answers it: its account and the permissions it granted. */
+function installationJson(state: FakeGitHubState, i: FakeInstallation): Record<string, unknown> {
+  const owners = [...new Set([...state.repos.values()].map((r) => r.owner))];
+  return { id: i.id, account: userJson(i.account ?? owners[0] ?? "acme"), permissions: { ...i.permissions } };
+}
+
+const RANK: Record<string, number> = { read: 1, write: 2, admin: 3 };
+
 /**
  * `POST /app/installations/{installation_id}/access_tokens` as GitHub documents it: optional `repositories`
- * (names) and `permissions` narrow the token; a name the installation cannot reach is a 422. The scope asked for is
- * recorded in `state.tokenScopes`.
+ * (names of the installation account's repositories — a fork of the same name elsewhere is not one of them) and
+ * `permissions` narrow the token; a name the installation cannot reach, or a permission (or level) the installation
+ * did not grant, is a 422. The scope asked for is recorded in `state.tokenScopes`.
  */
 function accessToken(state: FakeGitHubState, installationId: number, body: Record<string, unknown>): RouteResponse {
+  const installation = state.installations.get(installationId);
+  if (!installation) return notFound;
   const names = body.repositories;
   if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== "string"))) {
     return { status: 422, json: { message: INVALID_REPOSITORIES } };
@@ -72,8 +92,15 @@ function accessToken(state: FakeGitHubState, installationId: number, body: Recor
   ) {
     return { status: 422, json: { message: INVALID_PERMISSIONS } };
   }
+  const asked = perms as Record<string, string> | undefined;
+  if (
+    asked &&
+    Object.entries(asked).some(([n, level]) => (RANK[installation.permissions[n] ?? ""] ?? 0) < RANK[level]!)
+  )
+    return { status: 422, json: { message: NOT_GRANTED, documentation_url: DOCS_URL } };
   const wanted = names as string[] | undefined;
-  const all = [...state.repos.values()];
+  const account = installation.account?.toLowerCase();
+  const all = [...state.repos.values()].filter((r) => account === undefined || r.owner.toLowerCase() === account);
   const selected =
     wanted === undefined ? all : all.filter((r) => wanted.some((n) => n.toLowerCase() === r.name.toLowerCase()));
   if (wanted !== undefined && selected.length !== wanted.length) {
@@ -85,15 +112,8 @@ function accessToken(state: FakeGitHubState, installationId: number, body: Recor
     token,
     installationId,
     ...(wanted !== undefined ? { repositories: [...wanted] } : {}),
-    ...(perms !== undefined ? { permissions: { ...(perms as Record<string, string>) } } : {}),
+    ...(asked !== undefined ? { permissions: { ...asked } } : {}),
   });
-  const defaultPermissions = {
-    contents: "write",
-    issues: "write",
-    pull_requests: "write",
-    checks: "write",
-    metadata: "read",
-  };
   const repositories = selected.map((r) => ({
     name: r.name,
     full_name: `${r.owner}/${r.name}`,
@@ -105,9 +125,11 @@ function accessToken(state: FakeGitHubState, installationId: number, body: Recor
     json: {
       token,
       expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      permissions: perms ?? defaultPermissions,
+      permissions: asked ?? { ...installation.permissions },
       repository_selection: wanted === undefined ? "all" : "selected",
       ...(wanted !== undefined ? { repositories } : {}),
     },
   };
 }
+
+const DOCS_URL = "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app";

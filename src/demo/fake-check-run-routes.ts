@@ -1,12 +1,36 @@
 import type { FakeCheckRun } from "./fake-github-state.js";
-import { notFound, type RepoCall, type Route, type RouteResponse } from "./fake-route-table.js";
+import { bearerToken, notFound, type RepoCall, type Route, type RouteResponse } from "./fake-route-table.js";
 
-/** The fake's Check Run routes the bot writes through: create, read, update. */
+/**
+ * The fake's Check Run routes the bot writes through: create, read, update — each, as on GitHub, refused (403) to an
+ * installation token that does not carry `checks` (write for create and update).
+ */
 export const CHECK_RUN_ROUTES: readonly Route<RepoCall>[] = [
-  { method: "POST", path: "check-runs", handle: createCheckRun },
-  { method: "GET", path: "check-runs/:id", handle: checkRunById },
-  { method: "PATCH", path: "check-runs/:id", handle: checkRunById },
+  { method: "POST", path: "check-runs", handle: needsChecks("write", createCheckRun) },
+  { method: "GET", path: "check-runs/:id", handle: needsChecks("read", checkRunById) },
+  { method: "PATCH", path: "check-runs/:id", handle: needsChecks("write", checkRunById) },
 ];
+
+const FORBIDDEN: RouteResponse = {
+  status: 403,
+  json: {
+    message: "Resource not accessible by integration",
+    documentation_url: "https://docs.github.com/rest/checks/runs",
+  },
+};
+
+/** `handle`, for a token this fake minted only when it carries `checks` at `level` (other tokens pass). */
+function needsChecks(
+  level: "read" | "write",
+  handle: (call: RepoCall) => RouteResponse,
+): (call: RepoCall) => RouteResponse {
+  return (call) => {
+    const permissions = call.ctx.state.tokenPermissions(bearerToken(call.req.authorization));
+    const has = permissions?.checks;
+    if (permissions && has !== "write" && (level === "write" || has !== "read")) return FORBIDDEN;
+    return handle(call);
+  };
+}
 
 function createCheckRun({ ctx, req, repo }: RepoCall): RouteResponse {
   const { body } = req;

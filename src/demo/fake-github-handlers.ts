@@ -1,6 +1,7 @@
 import type http from "node:http";
 import { routeRequest, type RouteContext } from "./fake-github-routes.js";
 import { answerGraphql } from "./fake-graphql.js";
+import { bearerToken } from "./fake-route-table.js";
 
 /** Read a request's body whole, as text. */
 async function readBody(req: http.IncomingMessage): Promise<string> {
@@ -32,7 +33,13 @@ export async function handleApi(
   const method = req.method ?? "GET";
   let out;
   try {
-    out = await routeRequest(ctx, { method, segments, query: url.searchParams, body });
+    out = await routeRequest(ctx, {
+      method,
+      segments,
+      query: url.searchParams,
+      body,
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    });
   } catch (error) {
     out = { status: 500, json: { message: String(error) } };
   }
@@ -84,10 +91,4 @@ export async function handleGraphql(
     at: Date.now(),
   });
   res.writeHead(out.status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(out.json));
-}
-
-/** The token of an `Authorization: token …` or `bearer …` header (how Octokit sends an installation token). */
-export function bearerToken(header: string | undefined): string | null {
-  const m = /^(?:token|bearer)\s+(\S+)$/i.exec(header ?? "");
-  return m?.[1] ?? null;
 }

@@ -80,6 +80,27 @@ export interface TokenScope {
   permissions?: Record<string, string>;
 }
 
+/**
+ * An installation of the App: the account it is on (its repositories are the ones tokens may name) and the
+ * permissions its owner granted. GitHub mints no token asking for more than those.
+ */
+export interface FakeInstallation {
+  id: number;
+  /** The user or organisation; unset: the owner of the first repository added. */
+  account?: string;
+  permissions: Record<string, string>;
+}
+
+/** What the App asks for (README "Permissions the App asks for"): what a fake installation grants unless told. */
+export const ALL_APP_PERMISSIONS: Readonly<Record<string, string>> = {
+  contents: "write",
+  issues: "write",
+  pull_requests: "write",
+  checks: "write",
+  actions: "read",
+  metadata: "read",
+};
+
 /** An attachment: its bytes, or `size` bytes streamed (a PNG signature, then zeros) for a large one. */
 export interface FakeAsset {
   contentType: string;
@@ -102,6 +123,8 @@ export class FakeGitHubState {
   readonly verifiedCommits = new Set<string>();
   /** Every commit made through `createCommitOnBranch`, in order. */
   readonly apiCommits: { repo: string; branch: string; oid: string }[] = [];
+  /** The App's installations (one, id 1, granting every permission the App asks for, unless a test says otherwise). */
+  readonly installations = new Map<number, FakeInstallation>([[1, { id: 1, permissions: { ...ALL_APP_PERMISSIONS } }]]);
   private nextId = 1000;
 
   constructor(readonly botLogin: string) {}
@@ -127,7 +150,16 @@ export class FakeGitHubState {
       checkRuns: [],
     };
     this.repos.set(`${owner}/${name}`.toLowerCase(), repo);
+    const first = this.installations.get(1);
+    if (first && first.account === undefined) first.account = owner;
     return repo;
+  }
+
+  /** The permissions a token this fake issued carries (those asked for, else its installation's); null: not one. */
+  tokenPermissions(token: string | null): Record<string, string> | null {
+    const scope = token ? this.tokenScopes.find((s) => s.token === token) : undefined;
+    if (!scope) return null;
+    return scope.permissions ?? { ...(this.installations.get(scope.installationId)?.permissions ?? {}) };
   }
 
   nextIssueNumber(repo: FakeRepo): number {

@@ -18,11 +18,13 @@ export const REPO_ROUTES: readonly Route<RepoCall>[] = [
   { method: "POST", path: "git/refs", handle: ({ ctx, req, repo }) => createGitRef(ctx, repo, req.body) },
 ];
 
-/** The whole tree of a branch or commit (`recursive` set, as aider-bot asks), blobs with their sizes. */
-async function tree({ ctx, repo, match }: RepoCall): Promise<RouteResponse> {
+/** The tree of a branch or commit: its top level, or with `recursive` set the whole tree; blobs with their sizes. */
+async function tree({ ctx, req, repo, match }: RepoCall): Promise<RouteResponse> {
   if (match.tail.length === 0) return notFound;
   const ref = decodeURIComponent(match.tail.join("/"));
-  const out = await ctx.exec.run({ command: "git", args: ["ls-tree", "-r", "-l", "-z", ref], cwd: ctx.bareDir(repo) });
+  const recursive = req.query.has("recursive") ? ["-r"] : [];
+  const args = ["ls-tree", ...recursive, "-l", "-z", ref];
+  const out = await ctx.exec.run({ command: "git", args, cwd: ctx.bareDir(repo) });
   if (out.exitCode !== 0) return notFound;
   const entries = out.stdout
     .split("\0")

@@ -15,6 +15,8 @@ export interface RouteRequest {
   segments: string[];
   query: URLSearchParams;
   body: Record<string, unknown>;
+  /** The request's Authorization header, for the routes that check what its token may do. */
+  authorization?: string;
 }
 
 export type RouteResponse = { status: number; json?: unknown; text?: string; headers?: Record<string, string> };
@@ -89,4 +91,10 @@ export function createRouteTable<C>(routes: readonly Route<C>[]): FindRoute<C> {
     }
     return null;
   };
+}
+
+/** The token of an `Authorization: token …` or `bearer …` header (how Octokit sends an installation token). */
+export function bearerToken(header: string | undefined): string | null {
+  const m = /^(?:token|bearer)\s+(\S+)$/i.exec(header ?? "");
+  return m?.[1] ?? null;
 }

@@ -21,15 +21,20 @@ export function createGitHubRepoReader(api: GitHubClient, where: RepoRef & { ref
       if (httpStatus(error) === 404) return value;
       throw error;
     };
+  const listDir = (dir: string) =>
+    callGitHub(`Listing ${dir} of ${at}`, () =>
+      api.rest.repos.getContent({ owner: where.owner, repo: where.repo, path: dir, ref: where.ref }),
+    ).then(({ data }) => (Array.isArray(data) ? data.map((e) => (e.type === "dir" ? `${e.name}/` : e.name)) : []));
+  // The root through the git trees API (a ref names its tree): the contents API documents no call without a path.
+  const listRoot = () =>
+    callGitHub(`Listing the root of ${at}`, () =>
+      api.rest.git.getTree({ owner: where.owner, repo: where.repo, tree_sha: where.ref }),
+    ).then(({ data }) => data.tree.map((e) => (e.type === "tree" ? `${e.path}/` : e.path)));
   return {
     list(dir: string): Promise<string[]> {
       let p = dirs.get(dir);
       if (!p) {
-        p = callGitHub(`Listing ${dir} of ${at}`, () =>
-          api.rest.repos.getContent({ owner: where.owner, repo: where.repo, path: dir, ref: where.ref }),
-        )
-          .then(({ data }) => (Array.isArray(data) ? data.map((e) => (e.type === "dir" ? `${e.name}/` : e.name)) : []))
-          .catch(absent<string[]>([]));
+        p = (dir === "" ? listRoot() : listDir(dir)).catch(absent<string[]>([]));
         dirs.set(dir, p);
       }
       return p;

@@ -90,6 +90,23 @@ export async function readRepoFile(
   }
 }
 
+/**
+ * What an installation granted the App (`GET /app/installations/{id}`, with the App's JWT): permission name → `read`
+ * or `write`. An owner may decline a permission the App asks for, or not yet have accepted a new one.
+ */
+export async function readInstallationPermissions(
+  appApi: GitHubClient,
+  installationId: number,
+): Promise<Record<string, string>> {
+  const { data } = await callGitHub(`Reading installation ${installationId}'s permissions`, () =>
+    appApi.request("GET /app/installations/{installation_id}", { installation_id: installationId }),
+  );
+  const granted: Record<string, string> = {};
+  for (const [name, level] of Object.entries(data.permissions ?? {}))
+    if (typeof level === "string") granted[name] = level;
+  return granted;
+}
+
 /** An installation token limited to `repositories` and `permissions`, minted with the App's JWT (`appApi`). */
 export async function createInstallationToken(
   appApi: GitHubClient,

@@ -32,7 +32,15 @@ export async function publishCommit(args: {
   const plan = planApiCommit(await deps.git.readCommit(dir, args.sha), branch);
   if (plan.kind === "git") return push(plan.reason);
   if (args.newBranch) await api.createBranch(branch, plan.request.expectedHeadOid);
-  const made = await api.create(plan.request);
+  let made: Awaited<ReturnType<typeof api.create>>;
+  try {
+    made = await api.create(plan.request);
+  } catch (error) {
+    // A GitHub without the mutation (an older Enterprise answering 404) or one that failed to answer: the green
+    // change is still pushed, with git. A moved branch and a refusal are answers, not throws, and end the run below.
+    const why = error instanceof Error ? error.message.slice(0, 300) : String(error);
+    return push(`GitHub's API could not make the commit (${why})`);
+  }
   if (made.kind === "moved") throw movedError(branch, made.reason);
   if (made.kind === "refused")
     throw new Error(

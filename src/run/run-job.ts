@@ -14,6 +14,10 @@ import { createStatusWriter } from "./status-writer.js";
 import { stopReasonOf } from "./stop-reason.js";
 import { undoLastRun } from "./undo-last-run.js";
 
+/** The status comment's line when the installation has not granted `checks: write`. */
+export const CHECK_RUN_SKIPPED =
+  "ℹ️ The Check Run was skipped: this installation has not granted the App `checks: write` (an owner can accept it in the installation's settings). This comment is the whole report.";
+
 /**
  * One request, start to finish, as named phases: prepare (clone, branch) → code (the coder loop) → verify (is there
  * something to publish?) → publish (commit, push or pull request or patch) → report (final status comment, review
@@ -43,11 +47,21 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   const headSha = req.target.kind === "issue" ? null : req.target.headSha;
   // Not fatal: without a Check Run the status comment still tells the whole story. Started while the branch is
   // cloned (nothing before the report needs its id).
+  // Null from the port means GitHub refused for want of `checks: write`; a throw is any other failure.
+  let checkRunNote: string | null = null;
   const checkRunP: Promise<number | null> =
     headSha && req.verb === "run"
-      ? deps.github
-          .startCheckRun(headSha)
-          .catch((error: unknown) => (log.warn({ err: error }, "check run could not be started"), null))
+      ? deps.github.startCheckRun(headSha).then(
+          (id) => {
+            if (id === null) checkRunNote = CHECK_RUN_SKIPPED;
+            return id;
+          },
+          (error: unknown) => {
+            log.warn({ err: error }, "check run could not be started");
+            checkRunNote = "ℹ️ The Check Run could not be started (see the app's logs); this comment is the report.";
+            return null;
+          },
+        )
       : Promise.resolve(null);
   // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other),
   // started once the clone is (see prepare), or first when the context may refuse the run.
@@ -94,9 +108,9 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
       "result" in outcome ? outcome.result?.instructionFiles : undefined,
       prContext?.images,
     );
-    const contextNotes = [after, prContext?.details, inputs].filter((x): x is string => !!x);
-    if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
     const checkRunId = await checkRunP;
+    const contextNotes = [after, prContext?.details, inputs, checkRunNote].filter((x): x is string => !!x);
+    if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
     const text = await publishTranscript({ req, deps, outcome, checkRunId, events: transcript.events(), log });
     await reportOutcome(req, deps, outcome, checkRunId, (body) => status.final(body), log, text);
   } finally {

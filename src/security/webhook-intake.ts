@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { checkWebhookRequest, webhookHeaders, type Verdict, type WebhookHeaders } from "./check-webhook-request.js";
-import { readWebhookBody, type BufferBudget, type WebhookBody } from "./read-webhook-body.js";
+import { createBufferBudget, readWebhookBody, type BufferBudget, type WebhookBody } from "./read-webhook-body.js";
 
 /** GitHub caps webhook payloads at 25 MB; anything larger is not from GitHub. */
 export const GITHUB_PAYLOAD_LIMIT = 25 * 1024 * 1024;
@@ -20,8 +20,14 @@ export interface WebhookIntakeOptions {
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Largest body accepted (default {@link GITHUB_PAYLOAD_LIMIT}). */
   limit?: number;
-  /** Bytes all requests together may hold in memory at once; more gets 503 (default 4 × limit). */
+  /** Bytes all large bodies together may hold in memory at once; more gets 503 (default 4 × limit). */
   inFlightLimit?: number;
+  /** Bodies declaring at most this many bytes are small (default 1 MB): they have a reserve large ones cannot use. */
+  smallBodyLimit?: number;
+  /** Bytes all small bodies together may hold at once (default 32 MB). */
+  smallInFlightLimit?: number;
+  /** How long a body may take to arrive; a slower one gets 408 and its connection is closed (default 10 s). */
+  bodyTimeoutMs?: number;
 }
 
 export interface WebhookIntake {
@@ -38,7 +44,12 @@ export interface WebhookIntake {
  */
 export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntake {
   const limit = options.limit ?? GITHUB_PAYLOAD_LIMIT;
-  const budget: BufferBudget = { buffered: 0, peak: 0, limit, inFlightLimit: options.inFlightLimit ?? 4 * limit };
+  const budget: BufferBudget = createBufferBudget(limit, {
+    inFlightLimit: options.inFlightLimit,
+    smallBodyLimit: options.smallBodyLimit,
+    smallInFlightLimit: options.smallInFlightLimit,
+    timeoutMs: options.bodyTimeoutMs,
+  });
   return {
     stats: () => ({ bufferedBytes: budget.buffered, peakBufferedBytes: budget.peak }),
     handle: (req, res) => handleDelivery(options, budget, req, res),

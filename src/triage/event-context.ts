@@ -23,11 +23,6 @@ export interface AppServices {
   /** The App's own id, when known: comments it made are recognised by `performed_via_github_app` too. */
   botAppId?(): Promise<number | undefined>;
   defaults: { model: string; weakModel?: string; fallbackModels?: string[] };
-  /**
-   * Whether this delivery's triage is on its first attempt: then no status comment of it can exist yet and it is
-   * posted without listing the thread first (a retried triage may have posted one before it died).
-   */
-  firstAttempt?(deliveryId: string): boolean;
   /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */
   lookups?: LookupCache;
   /** Issue #35: the answer to `/aider usage` (markdown) from the spend ledger; absent where no ledger is open. */

@@ -5,11 +5,14 @@
  * serves every triage of the same key within `ttlMs` (and every triage waiting on it while it is in flight).
  *
  * The cost, said plainly: a change to the config file or to a collaborator's permission reaches triage at most
- * `ttlMs` later (10 s by default, `AIDER_BOT_TRIAGE_CACHE_MS`; 0 turns sharing off). A failed read is never kept.
+ * `ttlMs` later (10 s by default, `AIDER_BOT_TRIAGE_CACHE_MS`; 0 turns sharing off), except that a push to a
+ * repository's default branch drops its config at once (see config-push). A failed read is never kept.
  */
 export interface LookupCache {
   /** The answer for `key`: shared when one was read (or is being read) within the TTL, else `load()`ed. */
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /** Drops every entry whose key `matches`: the next triage reads it again. */
+  forget(matches: (key: string) => boolean): void;
 }
 
 export interface LookupCacheOptions {
@@ -35,6 +38,9 @@ export function createLookupCache(options: LookupCacheOptions): LookupCache {
       value.catch(() => entries.get(key) === entry && entries.delete(key));
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
       return value;
+    },
+    forget(matches) {
+      for (const key of [...entries.keys()]) if (matches(key)) entries.delete(key);
     },
   };
 }

@@ -75,13 +75,16 @@ export async function triageEvent(ctx: EventContext, services: AppServices): Pro
       return { kind: "replied", reason: "checks" };
     }
     case "cancel": {
+      // Cancelling again is harmless, so a retried triage repeats it; its reply is found by the delivery's marker,
+      // and one posted by an earlier attempt stands (a repeat would find nothing left and say so, wrongly).
       const cancelled = await services.runs.cancel(action.key);
       const count = cancelled.dropped + cancelled.aborted;
-      // Plain text without a marker: the cancelled run's own status comment already says "Cancelled on request".
-      const body = count
+      const marker = replyMarker(ctx.id);
+      if (await findComment(ctx.api, { ...where, marker, botLogin: bot.login })) return { kind: "cancelled", count };
+      const text = count
         ? `🛑 Cancelled ${count} request${count === 1 ? "" : "s"}.`
         : "There is nothing to cancel here.";
-      await createComment(ctx.api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number, body });
+      await createComment(ctx.api, { ...where, body: `${marker}\n${text}` });
       return { kind: "cancelled", count };
     }
     case "usage": {
@@ -138,8 +141,9 @@ async function enqueue(
   const request = built.value;
   const reactTo = reactionSubject(facts);
   // 👀 and the "queued" comment together: they are the requester's first feedback. With a dedupe id the thread was
-  // searched for this job's comment just above; on a first attempt there can be none.
-  const known = facts.dedupeId || services.firstAttempt?.(ctx.id) ? ("none-yet" as const) : undefined;
+  // searched for this job's comment just above. Otherwise it is found by its marker: a first triage attempt in this
+  // process is no proof that nothing is on GitHub (GitHub redelivers to an app that lost its queue data).
+  const known = facts.dedupeId ? ("none-yet" as const) : undefined;
   const [, statusCommentId] = await Promise.all([
     addReaction(ctx.api, facts, reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
     ensureStatusComment(ctx.api, {

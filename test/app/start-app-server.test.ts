@@ -1,8 +1,10 @@
 import { createHmac, generateKeyPairSync } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { rawPost } from "../helpers/raw-post.js";
+import { stalledPost, type StalledPost } from "../helpers/stalled-post.js";
 import { startAppServer, type AppServer } from "../../src/app/start-app-server.js";
 import { readEnv } from "../../src/config/env.js";
 
@@ -88,5 +90,89 @@ describe("startAppServer webhook intake", () => {
     // The probe (podman, then bubblewrap, under the default `auto`) starts with the server; shutdown stops it.
     await server.shutdown(1000);
     expect(process.getActiveResourcesInfo().filter((r) => r === "ProcessWrap")).toEqual([]);
+  });
+});
+
+describe("startAppServer webhook intake under strangers' stalled bodies", () => {
+  let server: AppServer | undefined;
+  let dataDir: string;
+  let stalls: StalledPost[] = [];
+  const start = async (extra: Record<string, string> = {}) => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "server-test-queue-"));
+    const env = readEnv({
+      APP_ID: "1",
+      WEBHOOK_SECRET: SECRET,
+      PORT: "0",
+      AIDER_BOT_SCHEDULES: "off",
+      LOG_LEVEL: "silent",
+      GITHUB_API_URL: "http://127.0.0.1:9/api/v3",
+      AIDER_BOT_DATA_DIR: dataDir,
+      ...extra,
+    });
+    server = await startAppServer(env, privateKey, { throttle: false, work: false, logSink: { write: () => 0 } });
+    return server;
+  };
+  afterEach(async () => {
+    for (const s of stalls) s.close();
+    stalls = [];
+    await server?.shutdown(1000);
+    server = undefined;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const unsignedHead = (id: string, bytes: number) => ({
+    "content-type": "application/json",
+    "x-github-event": "issue_comment",
+    "x-github-delivery": id,
+    "x-hub-signature-256": "sha256=00",
+    "content-length": String(bytes),
+  });
+  const deliver = (url: string, id: string) => {
+    const body = JSON.stringify({ action: "created", comment: { id: 1, body: "/aider hello" } });
+    return fetch(url, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issue_comment",
+        "x-github-delivery": id,
+        "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
+      },
+    });
+  };
+
+  it("accepts a real signed delivery while four unsigned 25 MB bodies hold the whole large-body budget", async () => {
+    const s = await start();
+    const full = 25 * 1024 * 1024;
+    const sent = Buffer.alloc(full - 1, 0x61);
+    stalls = [1, 2, 3, 4].map((n) => stalledPost(s.webhookUrl, unsignedHead(`stall-${n}`, full), sent));
+    await Promise.all(stalls.map((st) => st.written));
+    // Wait until the server has read (and charged) what the strangers sent.
+    while (s.intakeStats().bufferedBytes < 4 * (full - 1)) await new Promise((r) => setImmediate(r));
+    const res = await deliver(s.webhookUrl, "real-1");
+    expect(res.status).toBe(200);
+    // The strangers' bodies were still held: room was kept for the real delivery, not made by cutting them.
+    expect(s.intakeStats().bufferedBytes).toBeGreaterThanOrEqual(4 * (full - 1));
+  });
+
+  it("cuts a stalled body after the body deadline (408) and gives its bytes back", async () => {
+    const s = await start({ AIDER_BOT_WEBHOOK_BODY_TIMEOUT_MS: "1500" });
+    const stall = stalledPost(s.webhookUrl, unsignedHead("stall-slow", 1024 * 1024), Buffer.alloc(1000, 0x61));
+    stalls = [stall];
+    expect(await stall.answer).toBe(408);
+    expect(s.intakeStats().bufferedBytes).toBe(0);
+    expect(s.intakeStats().peakBufferedBytes).toBe(1000);
+    expect((await deliver(s.webhookUrl, "real-2")).status).toBe(200);
+  });
+
+  it("closes a connection whose headers never finish", async () => {
+    const s = await start({ AIDER_BOT_WEBHOOK_BODY_TIMEOUT_MS: "1500" });
+    const { port } = new URL(s.webhookUrl);
+    const socket = net.connect(Number(port), "127.0.0.1");
+    socket.on("error", () => undefined);
+    let answer = "";
+    socket.on("data", (d: Buffer) => (answer += d.toString("latin1")));
+    socket.write("POST /api/github/webhooks HTTP/1.1\r\nhost: 127.0.0.1\r\nx-github-event: issues\r\n");
+    await new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 });

@@ -5,13 +5,14 @@ import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-gith
 /** The fake's REST routes answered in-process, through the route tables (a request as the server would hand it). */
 describe("the fake GitHub's route tables", () => {
   let fake: FakeGitHub;
-  const call = (method: string, path: string, body: Record<string, unknown> = {}) => {
+  const call = (method: string, path: string, body: Record<string, unknown> = {}, token?: string) => {
     const url = new URL(`http://x${path}`);
     const req: RouteRequest = {
       method,
       segments: url.pathname.split("/").filter(Boolean),
       query: url.searchParams,
       body,
+      ...(token ? { authorization: `token ${token}` } : {}),
     };
     const { state, exec, bareDir, apiUrl, webUrl } = fake;
     return routeRequest({ state, exec, bareDir, apiUrl, webUrl }, req);
@@ -32,11 +33,47 @@ describe("the fake GitHub's route tables", () => {
 
   it("answers the App's routes outside a repository, and refuses a token for a repository it cannot reach", async () => {
     expect((await call("GET", "/app/installations")).json).toEqual([
-      { id: 1, account: expect.objectContaining({ login: "acme" }) },
+      { id: 1, account: expect.objectContaining({ login: "acme" }), permissions: expect.any(Object) },
     ]);
     const scoped = await call("POST", "/app/installations/1/access_tokens", { repositories: ["web"] });
     expect(scoped).toMatchObject({ status: 201, json: { repository_selection: "selected" } });
     expect((await call("POST", "/app/installations/1/access_tokens", { repositories: ["nope"] })).status).toBe(422);
+  });
+
+  it("mints no token asking for a permission the installation did not grant, and refuses its tokens Check Runs", async () => {
+    const installation = fake.state.installations.get(1)!;
+    const before = { ...installation.permissions };
+    delete installation.permissions.checks;
+    try {
+      expect((await call("GET", "/app/installations/1")).json).toMatchObject({
+        id: 1,
+        permissions: installation.permissions,
+      });
+      const refused = await call("POST", "/app/installations/1/access_tokens", {
+        repositories: ["web"],
+        permissions: { issues: "write", checks: "write" },
+      });
+      expect(refused).toMatchObject({
+        status: 422,
+        json: { message: "The permissions requested are not granted to this installation." },
+      });
+      const upgraded = await call("POST", "/app/installations/1/access_tokens", { permissions: { actions: "write" } });
+      expect(upgraded.status).toBe(422);
+      const minted = await call("POST", "/app/installations/1/access_tokens", { repositories: ["web"] });
+      expect(minted.json).toMatchObject({ permissions: installation.permissions });
+      const token = (minted.json as { token: string }).token;
+      const run = await call("POST", "/repos/acme/web/check-runs", { name: "a", head_sha: "0".repeat(40) }, token);
+      expect(run).toMatchObject({ status: 403, json: { message: "Resource not accessible by integration" } });
+      expect((await call("POST", "/repos/acme/web/issues/1/comments", { body: "ok" }, token)).status).toBe(201);
+    } finally {
+      installation.permissions = before;
+    }
+  });
+
+  it("mints a token by the installation account's repository names: a fork of the same name elsewhere is not one", async () => {
+    await seedRepo(fake, { owner: "outsider", name: "web", files: { "README.md": "# fork\n" }, permissions: {} });
+    const minted = await call("POST", "/app/installations/1/access_tokens", { repositories: ["web"] });
+    expect(minted).toMatchObject({ status: 201, json: { repositories: [{ full_name: "acme/web" }] } });
   });
 
   it("creates, lists and edits issues and comments, and records reactions with their subject", async () => {

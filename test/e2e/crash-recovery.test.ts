@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
 import { branchLog } from "../../src/demo/seed-repo.js";
 import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
@@ -81,6 +83,32 @@ describe("e2e: crash recovery and shutdown (embedded store)", () => {
     expect(e2e.repo.checkRuns.every((r) => r.status === "completed")).toBe(true);
     expect(e2e.repo.checkRuns[0]).toMatchObject({ conclusion: "failure" });
     expect(e2e.repo.reactions.map((r) => r.content)).toContain("confused");
+  });
+
+  it("a delivery redelivered after the app lost its queue data edits the run's status comment, never posts a second", async () => {
+    e2e = await app.scenario({
+      files,
+      permissions: { ann: "write" },
+      replies: ["`add` subtracts.", "`add` still subtracts."],
+    });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    const payload = e2e.commentPayload(pr, "/aider ask --file src/calc.py why is add wrong?", "ann");
+    const sent = await e2e.send("issue_comment", payload);
+    await e2e.idle();
+    expect(statusOf(sent.deliveryId)()).toContain("`add` subtracts.");
+    // A container without a volume: the app comes back with no record of the delivery it handled.
+    await app.stop("SIGTERM");
+    await rm(path.join(e2e.home, "queue"), { recursive: true, force: true });
+    await app.restart();
+    expect((await e2e.send("issue_comment", payload, { deliveryId: sent.deliveryId })).status).toBe(200);
+    await waitUntil(
+      () => e2e.llm.remaining() === 0,
+      () => `the redelivery did not run:\n${e2e.logs().slice(-3000)}`,
+    );
+    await e2e.idle();
+    const mine = e2e.repo.comments.filter((c) => c.user === bot && c.body.includes(`aider-bot:run:${sent.deliveryId}`));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.body).toContain("`add` still subtracts.");
   });
 
   it("SIGTERM: the running job and the one queued behind it are told they will run when the app is back", async () => {

@@ -1,5 +1,6 @@
 import { fileOnBranch } from "../../src/demo/seed-repo.js";
 import { GIT_TOKEN_PERMISSIONS, JOB_API_TOKEN_PERMISSIONS } from "../../src/app/mint-repo-token.js";
+import { CHECK_RUN_SKIPPED } from "../../src/run/run-job.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 import { has } from "../helpers/needs.js";
 
@@ -66,6 +67,30 @@ describe("e2e: a job holds only what it needs", () => {
       has("bubblewrap")
         ? /<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox/
         : "Repository commands were not run: the sandbox is unavailable",
+    );
+  }, 90_000);
+
+  it("runs end to end on an installation that never granted checks, and says the Check Run was skipped", async () => {
+    e2e = await startE2E({
+      files: { ...files, ".github/aider.yml": 'test: "true"\n' },
+      permissions: { ann: "write" },
+      replies: [fix, "fix: add"],
+    });
+    // As GitHub does for such an installation: no token with `checks`, and no Check Run calls with its tokens.
+    delete e2e.fake.state.installations.get(1)!.permissions.checks;
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    await e2e.idle().catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
+    });
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    expect(status).toContain("🚀 Pushed");
+    expect(status).toContain(CHECK_RUN_SKIPPED);
+    expect(e2e.repo.checkRuns).toEqual([]);
+    const { checks: _checks, ...withoutChecks } = JOB_API_TOKEN_PERMISSIONS;
+    expect(e2e.fake.state.tokenScopes.filter((s) => s.repositories !== undefined)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ permissions: withoutChecks })]),
     );
   }, 90_000);
 });

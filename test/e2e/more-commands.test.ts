@@ -64,7 +64,9 @@ describe("e2e: ask, retry, cancel, forks", () => {
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
     // Triage runs after the webhook is answered: wait for it.
     await e2e.idle();
-    expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toBe("There is nothing to cancel here.");
+    expect(e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body).toMatch(
+      /^<!-- aider-bot:reply:\S+ -->\nThere is nothing to cancel here\.$/,
+    );
   });
 
   it("cancel stops a running job at once, even in the middle of its test command", async () => {
@@ -85,7 +87,9 @@ describe("e2e: ask, retry, cancel, forks", () => {
     await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider cancel", "ann"));
     await e2e.idle();
     expect(status()).toContain("Cancelled on request");
-    expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
+    expect(e2e.repo.comments.some((c) => /^<!-- aider-bot:reply:\S+ -->\n🛑 Cancelled 1 request\.$/.test(c.body))).toBe(
+      true,
+    );
     const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("x");
   });

@@ -99,7 +99,9 @@ describeWith("redis", "e2e: a receiver and two workers on Redis", () => {
       () => `the running job was not cancelled:\n${status()}\n${e2e.logs().slice(-3000)}`,
     );
     await e2e.idle();
-    expect(e2e.repo.comments.some((c) => c.body === "🛑 Cancelled 1 request.")).toBe(true);
+    expect(e2e.repo.comments.some((c) => /^<!-- aider-bot:reply:\S+ -->\n🛑 Cancelled 1 request\.$/.test(c.body))).toBe(
+      true,
+    );
     const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
     expect(head!.subject).toBe("x");
   });

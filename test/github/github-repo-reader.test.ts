@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import nock from "nock";
 import { createGitHubRepoReader } from "../../src/github/github-repo-reader.js";
 import { GITHUB_API as API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
@@ -33,6 +35,23 @@ describe("createGitHubRepoReader over Octokit and nock", () => {
     expect(await reader.list(".github/workflows")).toEqual(["ci.yml", "reusable/"]);
     expect(await reader.list(".github/workflows")).toEqual(["ci.yml", "reusable/"]);
     expect(await reader.read(".github/workflows/ci.yml")).toBe("on: push\n");
+  });
+
+  it("lists the root with a documented call (the git trees API; GET …/contents without a path is not in the OpenAPI description)", async () => {
+    const described = readFileSync(createRequire(import.meta.url).resolve("@octokit/openapi-types/types.d.ts"), "utf8");
+    expect(described).toContain('"/repos/{owner}/{repo}/git/trees/{tree_sha}": {');
+    expect(described).not.toContain('"/repos/{owner}/{repo}/contents": {');
+    nock(API)
+      .get(`${R}/git/trees/main`)
+      .reply(200, {
+        sha: "t",
+        truncated: false,
+        tree: [
+          { path: "package.json", mode: "100644", type: "blob", sha: "a" },
+          { path: "src", mode: "040000", type: "tree", sha: "b" },
+        ],
+      });
+    expect(await createGitHubRepoReader(testOctokit(), where).list("")).toEqual(["package.json", "src/"]);
   });
 
   it("treats 404 as absent: an empty directory, a null file", async () => {

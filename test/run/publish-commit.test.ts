@@ -56,6 +56,21 @@ describe("publishCommit: API or git push", () => {
     expect(s.calls).toEqual(["branch feature@a", "create feature"]);
   });
 
+  it("a commit GitHub's API cannot make (GraphQL answering 404) is pushed with git, and the note says why", async () => {
+    const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
+    const failing = s.deps.github.apiCommits as unknown as { create: () => Promise<never> };
+    failing.create = async () => {
+      s.calls.push("create feature");
+      throw Object.assign(new Error("Creating the commit on acme/web:feature failed: GitHub answered 404"), {
+        status: 404,
+      });
+    };
+    const published = await publishCommit(args(s.deps));
+    expect(s.calls).toEqual(["create feature", "push feature"]);
+    expect(published).toMatchObject({ via: "git" });
+    expect(signingNote(published)).toMatch(/GitHub's API could not make the commit \(.*404.*\)/);
+  });
+
   it("a moved branch is today's refused push, and nothing is pushed with git", async () => {
     const s = sides(plain, { kind: "moved", reason: 'Expected branch to point to "aaa" but it did not.' });
     const error = await publishCommit(args(s.deps)).catch((e: unknown) => e);

@@ -1,15 +1,11 @@
 import { createHmac } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
-import { readWebhookBody, type BufferBudget } from "../../src/security/read-webhook-body.js";
+import { createBufferBudget, readWebhookBody, type BufferBudget } from "../../src/security/read-webhook-body.js";
 
 const SECRET = "s3cret";
-const budget = (limit: number, inFlightLimit = 4 * limit): BufferBudget => ({
-  buffered: 0,
-  peak: 0,
-  limit,
-  inFlightLimit,
-});
+const budget = (limit: number, inFlightLimit = 4 * limit): BufferBudget =>
+  createBufferBudget(limit, { inFlightLimit, smallBodyLimit: 0 });
 
 /** A request body arriving in `chunks` (then ended, unless `open`). */
 function body(chunks: string[], open = false): IncomingMessage {
@@ -43,7 +39,7 @@ describe("readWebhookBody", () => {
 
   it("answers 503 when all requests together would hold more than the in-flight limit", async () => {
     const b = budget(10, 12);
-    b.buffered = 8; // other deliveries being read
+    b.buffered = b.largeBuffered = 8; // other deliveries being read
     const read = await readWebhookBody(body(["12345"], true), SECRET, b);
     expect(read.refused).toMatchObject({ status: 503, verdict: "busy" });
     expect(b.buffered).toBe(8);
@@ -54,5 +50,29 @@ describe("readWebhookBody", () => {
     setImmediate(() => (req as unknown as PassThrough).destroy(new Error("socket reset")));
     const read = await readWebhookBody(req, SECRET, budget(100));
     expect(read.refused).toMatchObject({ status: 400, verdict: "aborted" });
+  });
+
+  it("charges a body that declares a small size to the reserve, which large bodies cannot take", async () => {
+    const b = createBufferBudget(100, { inFlightLimit: 100, smallBodyLimit: 10, smallInFlightLimit: 20 });
+    b.buffered = b.largeBuffered = 100; // large bodies hold their whole budget
+    const req = body(["12345"]);
+    req.headers = { "content-length": "5" };
+    const read = await readWebhookBody(req, SECRET, b);
+    expect(read.refused).toBeNull();
+    expect(b).toMatchObject({ smallBuffered: 5, largeBuffered: 100, buffered: 105 });
+    read.release();
+    expect(b).toMatchObject({ smallBuffered: 0, buffered: 100 });
+    // A large body finds no room: the reserve is not its to use.
+    const big = body(["x".repeat(11)], true);
+    big.headers = { "content-length": "50" };
+    expect((await readWebhookBody(big, SECRET, b)).refused).toMatchObject({ status: 503 });
+  });
+
+  it("refuses a body that is still arriving at its deadline (408), giving its bytes back on release", async () => {
+    const b = createBufferBudget(100, { timeoutMs: 100 });
+    const read = await readWebhookBody(body(["123"], true), SECRET, b);
+    expect(read.refused).toMatchObject({ status: 408, verdict: "too slow" });
+    read.release();
+    expect(b.buffered).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { configKeysStaleAfterPush } from "../../src/triage/config-push.js";
 import { createLookupCache } from "../../src/triage/lookup-cache.js";
 
 describe("createLookupCache", () => {
@@ -54,5 +55,34 @@ describe("createLookupCache", () => {
     await cache.get("c", load);
     expect(await cache.get("b", load)).toBe(2);
     expect(await cache.get("a", load)).toBe(4);
+  });
+});
+
+describe("configKeysStaleAfterPush with the lookup cache", () => {
+  const push = (ref: string, fullName: string) => ({
+    ref,
+    repository: { full_name: fullName, name: fullName.split("/")[1], default_branch: "main" },
+  });
+
+  it("a push to the default branch drops that repository's config, and only its", async () => {
+    const cache = createLookupCache({ ttlMs: 60_000 });
+    let reads = 0;
+    const read = () => Promise.resolve(++reads);
+    await cache.get("config:acme/web", read);
+    await cache.get("config:acme/api", read);
+    await cache.get("permission:acme/web:ann", read);
+    cache.forget(configKeysStaleAfterPush(push("refs/heads/main", "Acme/Web"))!);
+    expect(await cache.get("config:acme/web", read)).toBe(4);
+    expect(await cache.get("config:acme/api", read)).toBe(2);
+    expect(await cache.get("permission:acme/web:ann", read)).toBe(3);
+  });
+
+  it("a push to another branch drops nothing; one to the account's .github drops every config of the account", () => {
+    expect(configKeysStaleAfterPush(push("refs/heads/feature", "acme/web"))).toBeNull();
+    expect(configKeysStaleAfterPush({ ref: "refs/heads/main" })).toBeNull();
+    const stale = configKeysStaleAfterPush(push("refs/heads/main", "acme/.github"))!;
+    expect(["config:acme/web", "config:acme/api", "config:other/web", "permission:acme/web:ann"].filter(stale)).toEqual(
+      ["config:acme/web", "config:acme/api"],
+    );
   });
 });

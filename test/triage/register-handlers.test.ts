@@ -149,23 +149,26 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     });
   });
 
-  it("on a delivery's first triage attempt the queued comment is posted without listing the thread (no comment of it can exist)", async () => {
-    const first = await startProbot({ firstAttempt: (id) => id === "d1" });
+  it("finds the status comment by its marker: a redelivery to an app that lost its queue data edits it, posts none", async () => {
+    const fresh = await startProbot();
     token();
     noConfig();
     permission("write");
     nock(API)
       .post(`${REPO}/issues/comments/492700400/reactions`, { content: "eyes" })
       .reply(201, {})
-      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body.startsWith("<!-- aider-bot:run:d1 -->"))
-      .reply(201, { id: 58 });
-    await first.probot.receive({
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [{ id: 58, body: "<!-- aider-bot:run:d1 -->\n🤷 done", user: { login: "aider-bot[bot]" } }])
+      .patch(`${REPO}/issues/comments/58`, (b: Body) => b.body.startsWith("<!-- aider-bot:run:d1 -->"))
+      .reply(200, { id: 58 });
+    await fresh.probot.receive({
       id: "d1",
       name: "issue_comment",
       payload: issueComment("/aider add retry logic"),
     } as never);
-    expect(first.results).toMatchObject([{ kind: "enqueued", jobId: "d1" }]);
-    expect(first.queue.jobs[0]!.data.statusCommentId).toBe(58);
+    expect(fresh.results).toMatchObject([{ kind: "enqueued", jobId: "d1" }]);
+    expect(fresh.queue.jobs[0]!.data.statusCommentId).toBe(58);
   });
 
   it("retry reads a long request back from the comment that asked for it", async () => {
@@ -474,10 +477,28 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     noConfig();
     permission("write");
     nock(API)
-      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body === "🛑 Cancelled 1 request.")
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body === "<!-- aider-bot:reply:d1 -->\n🛑 Cancelled 1 request.")
       .reply(201, { id: 63 });
     await send("issue_comment", issueComment("/aider cancel"));
     expect(h.queue.cancelled).toEqual(["Codertocat/Hello-World#1"]);
+  });
+
+  it("a retried cancel finds its reply by marker and posts no second one (the cancel itself is repeated)", async () => {
+    token();
+    noConfig();
+    permission("write");
+    nock(API)
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [
+        { id: 63, body: "<!-- aider-bot:reply:d1 -->\n🛑 Cancelled 1 request.", user: { login: "aider-bot[bot]" } },
+      ]);
+    await send("issue_comment", issueComment("/aider cancel"));
+    expect(h.queue.cancelled).toEqual(["Codertocat/Hello-World#1"]);
+    expect(h.results).toMatchObject([{ kind: "cancelled" }]);
   });
 
   it("review comment: file and diff hunk become context and the job targets the review thread", async () => {
