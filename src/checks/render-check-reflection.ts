@@ -55,7 +55,7 @@ export function renderCheckReflection(
 }
 
 function titleOf(report: CheckReport): string {
-  const what = report.kind === "test" ? "test" : "lint";
+  const what = report.kind === "syntax" ? "lint" : report.kind;
   const exit = typeof report.exitCode === "number" ? ` (exit code ${report.exitCode})` : "";
   return `The ${what} command \`${report.command}\` failed${exit}`;
 }

@@ -8,7 +8,7 @@ import type { CheckReport } from "./types.js";
 export { shellQuote } from "./shell-quote.js";
 
 export interface CheckCommand {
-  /** `setup` commands prepare the checkout (install deps); their failures come back with kind "test". */
+  /** `setup` commands prepare the checkout (install deps); their failures come back as setup failures. */
   kind: "lint" | "test" | "setup";
   /** A user-configured command line, run by the shell. */
   command: string;
@@ -44,7 +44,7 @@ export function commandLine(cmd: Pick<CheckCommand, "kind" | "command" | "files"
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const line = commandLine(cmd);
-  const kind = cmd.kind === "setup" ? "test" : cmd.kind;
+  const kind = cmd.kind;
   const r = await exec.run({
     command: line,
     shell: true,

@@ -7,7 +7,7 @@ export interface CheckLocation {
 }
 
 export interface CheckReport {
-  kind: "syntax" | "lint" | "test";
+  kind: "syntax" | "lint" | "test" | "setup";
   ok: boolean;
   /** The command that ran ("" for the built-in syntax check). */
   command: string;

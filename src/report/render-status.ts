@@ -137,8 +137,13 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
 }
 
 function stillFailing(r: Extract<CoderResult, { outcome: "checks-failed" }>): string {
+  if (r.report.kind === "setup")
+    return `⚠️ ${setupFailed(r.report.command)}, so the repository's lint and tests did not run: this change is **unchecked**. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
   return `⚠️ The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails on this commit. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
 }
+
+/** A failed setup command named as setup, never as a failing test (setup prepares; it judges no code). */
+const setupFailed = (command: string) => `The setup command${command ? ` \`${command}\`` : ""} failed`;
 
 function failureText(r: CoderResult): string {
   switch (r.outcome) {
@@ -154,6 +159,8 @@ function failureText(r: CoderResult): string {
       return `${headline}\n\n${clip(summarizeFailures(r.failures), CAP.output)}\n\nTry \`/aider retry --file PATH\` naming the files, or rephrase the request.`;
     }
     case "checks-failed":
+      if (r.report.kind === "setup")
+        return `😕 ${setupFailed(r.report.command)}: the repository's lint and tests could not run, so the change is **unchecked**. A failing setup is the environment's, not something an edit fixes; see its output below.`;
       return `😕 The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails after ${r.reflections} ${r.reflections === 1 ? "reflection" : "reflections"}.`;
     case "llm-error":
       // Issue #35: a refused reservation made no call; its message names the limit, the spend and the reset.

@@ -144,8 +144,18 @@ describe("runCheckCommand (fake exec)", () => {
       cwd: "/repo",
       timeoutMs: 1,
     });
-    expect(r).toMatchObject({ kind: "test", ok: false, environmentError: true });
+    expect(r).toMatchObject({ kind: "setup", ok: false, environmentError: true });
     expect(r.output).toMatch(/could not be started: spawn \/bin\/sh ENOENT\. Check the command/);
+  });
+
+  it("a setup command that fails comes back as a setup failure, never as a failing test", async () => {
+    const r = await runCheckCommand(fakeExec({ exitCode: 1, output: "error: No `pyproject.toml` found" }), {
+      kind: "setup",
+      command: "uv sync",
+      cwd: "/repo",
+      timeoutMs: 1,
+    });
+    expect(r).toMatchObject({ kind: "setup", ok: false, command: "uv sync", exitCode: 1 });
   });
 
   it("reports a process killed by a signal", async () => {

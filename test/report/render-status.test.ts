@@ -95,7 +95,7 @@ describe("status comment rendering", () => {
     });
   });
 
-  const cases: [string, RunOutcome, RegExp[]][] = [
+  const cases: [string, RunOutcome, RegExp[], RegExp[]?][] = [
     [
       "pushed",
       {
@@ -184,6 +184,43 @@ describe("status comment rendering", () => {
         elapsedMs: 1,
       },
       [/The lint check `eslint .` still fails on this commit/, /does not set `require_green_checks`/],
+    ],
+    [
+      "a failed setup command, pushed: named as setup, the change unchecked",
+      {
+        kind: "pushed",
+        sha: "e".repeat(40),
+        url: "https://x/commit/e",
+        result: {
+          ...base,
+          outcome: "checks-failed",
+          editedFiles: files,
+          report: { kind: "setup", ok: false, command: "uv sync", output: "uv: not found", locations: [] },
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [
+        /The setup command `uv sync` failed, so the repository's lint and tests did not run: this change is \*\*unchecked\*\*/,
+      ],
+      [/test check|still fails/],
+    ],
+    [
+      "a failed setup command, not pushed",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "checks-failed",
+          editedFiles: files,
+          report: { kind: "setup", ok: false, command: "uv sync", output: "uv: not found", locations: [] },
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [
+        /😕 The setup command `uv sync` failed: the repository's lint and tests could not run/,
+        /<summary>Output of uv sync<\/summary>/,
+      ],
+      [/test check|still fails/],
     ],
     ["cancelled", { kind: "cancelled", reason: "cancel", elapsedMs: 1 }, [/Cancelled on request; nothing was pushed/]],
     [
@@ -287,9 +324,10 @@ describe("status comment rendering", () => {
       [/moved while I worked/, /\/aider retry/],
     ],
   ];
-  it.each(cases)("final: %s", (_name, outcome, patterns) => {
+  it.each(cases)("final: %s", (_name, outcome, patterns, absent = []) => {
     const body = renderFinal(outcome, req);
     for (const p of patterns) expect(body).toMatch(p);
+    for (const p of absent) expect(body).not.toMatch(p);
     expect(body.startsWith(runMarker("job-1"))).toBe(true);
   });
 

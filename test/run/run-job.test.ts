@@ -402,4 +402,19 @@ describe("runJob: plans and transcripts (issue #34)", () => {
     expect(h.statuses.at(-1)).toContain("📜 [Run transcript](https://x/runs/7)");
     expect(h.statuses.at(-1)).toContain("aider-bot transcript j1");
   });
+  it("a failed setup command is named as setup in the Check Run's title, not as failing checks", async () => {
+    const { commit: _c, ...rest } = changed;
+    const setupFailed: CoderResult = {
+      ...rest,
+      outcome: "checks-failed",
+      report: { kind: "setup", ok: false, command: "uv sync", output: "uv: not found", locations: [], exitCode: 127 },
+    };
+    const h = harness(async () => setupFailed);
+    const titles: string[] = [];
+    h.deps.github.finishCheckRun = async (_id, r) => void titles.push(`${r.conclusion}: ${r.title}`);
+    await runJob(request(), h.deps);
+    expect(titles).toEqual(["failure: Changes pushed unchecked; a setup command failed"]);
+    await runJob(request({ settings: { ...settings, requireGreenChecks: true } }), h.deps);
+    expect(titles[1]).toBe("failure: No changes pushed (a setup command failed)");
+  });
 });
