@@ -19,4 +19,8 @@ export interface CheckReport {
   environmentError?: boolean;
   /** The command's exit code (null when it was killed or never started); absent for the syntax check. */
   exitCode?: number | null;
+  /** It failed the same way on the base (the commit the change starts from): what the base's run said. */
+  onBase?: string;
+  /** Failing tests that failed on the base too (the others are new): listed so the model leaves them be. */
+  preExistingTests?: string[];
 }

@@ -1,4 +1,5 @@
 import type { CoderResult } from "../coder/types.js";
+import { uncheckedReason } from "../coder/unchecked.js";
 import { autofixMarker } from "./autofix-rounds.js";
 import { summarizeFailures } from "../edits/reflection.js";
 import type { RunOutcome, RunStage } from "../run/run-outcome.js";
@@ -117,12 +118,20 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
         `😕 The run failed: ${outcome.message}\n\nRun \`/aider retry\` to try again. If it keeps failing, check the app's logs.`,
       );
       break;
-    case "not-pushed":
+    case "not-pushed": {
+      const unchecked = req.settings.requireGreenChecks ? uncheckedReason(outcome.result) : null;
+      if (unchecked) {
+        parts.push(
+          `😕 Nothing was pushed: the change is **unchecked** (${unchecked}), and this repository requires green checks (\`require_green_checks: true\`).`,
+        );
+        break;
+      }
       parts.push(failureText(outcome.result));
       if (outcome.result.outcome === "checks-failed" && req.settings.requireGreenChecks) {
         parts.push("Nothing was pushed: this repository requires green checks (`require_green_checks: true`).");
       }
       break;
+    }
   }
   const checks =
     result && req.verb !== "ask" ? renderChecksStatus(result, outcome.checks, req.settings.autoTest) : null;
@@ -187,7 +196,7 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
   }
   if (r.checksSkipped)
     out.push(
-      `⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`,
+      `⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change is **unchecked**; review it before merging.`,
     );
   const cost =
     r.costUsd === null

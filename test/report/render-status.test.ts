@@ -457,6 +457,60 @@ describe("status comment rendering", () => {
       /<summary>Sandbox<\/summary>\s+Repository commands ran in a container of `python:3.12` \(image from the repository's toolchain \(python 3.12\)\)\./,
     );
   });
+  it("a check that fails on the default branch too is named as such, and a change no check judged is unchecked", () => {
+    const preExisting = {
+      ...base,
+      outcome: "changed",
+      editedFiles: files,
+      commit: { sha: "c".repeat(40), subject: "x" },
+      sandbox: "bubblewrap",
+      checkRuns: [
+        {
+          kind: "test",
+          command: "make test",
+          status: "pre-existing",
+          onBase: "go: go.mod file not found in current directory or any parent directory",
+        },
+      ],
+    } as CoderResult;
+    const lenient = { ...req, settings: { ...req.settings, requireGreenChecks: false, autoTest: true } };
+    const pushed = renderFinal(
+      { kind: "pushed", sha: "b".repeat(40), url: "u", result: preExisting, elapsedMs: 1 },
+      lenient,
+    );
+    expect(pushed).toContain(
+      "⚠️ `make test` fails on the default branch too (go: go.mod file not found in current directory or any parent directory): not caused by this change.",
+    );
+    expect(pushed).toContain("it is **unchecked**");
+    expect(pushed).not.toMatch(/still fails/);
+    // Green checks required: a change no check judged is not pushed, and the status says why in so many words.
+    const strict = { ...req, settings: { ...req.settings, autoTest: true } };
+    const kept = renderFinal({ kind: "not-pushed", result: preExisting, elapsedMs: 1 }, strict);
+    expect(kept).toContain(
+      "😕 Nothing was pushed: the change is **unchecked** (`make test` fails on the default branch too (go: go.mod file not found in current directory or any parent directory)), and this repository requires green checks",
+    );
+    expect(kept).not.toContain("✅ Changes made.");
+    // Tests that ran, failing only as on the base, did judge the change: not unchecked.
+    const ranTests = {
+      ...preExisting,
+      checkRuns: [
+        {
+          kind: "test",
+          command: "go test ./...",
+          status: "pre-existing",
+          onBase: "1 failing test: TestNet",
+          testsRan: true,
+        },
+      ],
+    } as CoderResult;
+    const judged = renderFinal(
+      { kind: "pushed", sha: "b".repeat(40), url: "u", result: ranTests, elapsedMs: 1 },
+      lenient,
+    );
+    expect(judged).toContain("`go test ./...` fails on the default branch too (1 failing test: TestNet)");
+    expect(judged).not.toContain("unchecked");
+  });
+
   it("lists the files added at the model's request, and says nothing of them when there were none", () => {
     const asked = {
       ...base,

@@ -417,4 +417,17 @@ describe("runJob: plans and transcripts (issue #34)", () => {
     await runJob(request({ settings: { ...settings, requireGreenChecks: true } }), h.deps);
     expect(titles[1]).toBe("failure: No changes pushed (a setup command failed)");
   });
+  it("a change no check could judge (its test fails on the default branch too) is pushed only where green checks are not required", async () => {
+    const unchecked: CoderResult = {
+      ...changed,
+      checkRuns: [{ kind: "test", command: "make test", status: "pre-existing", onBase: "go.mod file not found" }],
+    };
+    const lenient = harness(async () => unchecked);
+    expect((await runJob(request(), lenient.deps)).kind).toBe("pushed");
+    const strict = harness(async () => unchecked);
+    const out = await runJob(request({ settings: { ...settings, requireGreenChecks: true } }), strict.deps);
+    expect(out.kind).toBe("not-pushed");
+    expect(strict.calls).not.toContain("push feat");
+    expect(strict.statuses.at(-1)).toContain("the change is **unchecked**");
+  });
 });
