@@ -1,3 +1,5 @@
+import { existsSync, realpathSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -7,6 +9,7 @@ import { containerEngineProblem, createContainerSession, type ContainerSession }
 import { createSandboxedExec, sandboxProblem } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
+import { JOB_DIR_PREFIX } from "./execute-run.js";
 
 export interface CheckExecOptions {
   /** Why bubblewrap cannot run, or null when it can (default: run bwrap once and see). Tests inject a failure. */
@@ -78,7 +81,19 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     ...(env.cacheDir ? [env.cacheDir] : []),
     ...(env.privateKeyPath ? [path.dirname(path.resolve(env.privateKeyPath))] : []),
   ];
-  const sandboxed = createSandboxedExec(exec, { hide, network: env.sandboxNetwork });
+  // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
+  const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
+  let sandboxedP: Promise<Exec> | null = null;
+  const sandboxed = {
+    run: async (req: ExecRequest) =>
+      (
+        await (sandboxedP ??= jobDirs
+          .make()
+          .then((dirs) =>
+            createSandboxedExec(exec, { hide, network: env.sandboxNetwork, ...(dirs ? { jobDirs: dirs } : {}) }),
+          ))
+      ).run(req),
+  };
   const engine = containerEngineFrom(env);
   const resolveKind = sandboxKind(env, exec, log, options, engine);
 
@@ -137,6 +152,40 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     async close(): Promise<void> {
       closed = true;
       await session?.close();
+      await jobDirs.remove();
+    },
+  };
+}
+
+/**
+ * The job's home and temp folders for bubblewrap, under the jobs' root (hidden from every sandbox; named like a job's
+ * folder, so the start-up sweep removes what a crashed job left). Made once, on the first command; null when the
+ * home's usual path does not exist (nothing to mount it on): each command then gets an empty one, as before.
+ */
+function createJobDirs(root: string): {
+  make(): Promise<{ home: string; tmp: string; homeAt: string } | null>;
+  remove(): Promise<void>;
+} {
+  let made: Promise<{ dir: string; home: string; tmp: string; homeAt: string } | null> | null = null;
+  return {
+    make: async () => {
+      made ??= (async () => {
+        const homeAt = os.homedir();
+        if (!existsSync(homeAt)) return null;
+        await mkdir(root, { recursive: true, mode: 0o700 });
+        const dir = await mkdtemp(path.join(root, `${JOB_DIR_PREFIX}${process.pid}-env-`));
+        const home = path.join(dir, "home");
+        const tmp = path.join(dir, "tmp");
+        await mkdir(home, { mode: 0o700 });
+        await mkdir(tmp, { mode: 0o700 });
+        return { dir, home, tmp, homeAt: realpathSync(homeAt) };
+      })();
+      const dirs = await made;
+      return dirs && { home: dirs.home, tmp: dirs.tmp, homeAt: dirs.homeAt };
+    },
+    remove: async () => {
+      const dirs = await made?.catch(() => null);
+      if (dirs) await rm(dirs.dir, { recursive: true, force: true });
     },
   };
 }

@@ -11,6 +11,13 @@ export interface SandboxOptions {
   hide: readonly string[];
   /** Keep the network (package installs and many test suites need it). */
   network: boolean;
+  /**
+   * The job's own `$HOME` and temp folder (host folders, kept across its commands and removed with the job): the
+   * home mounted at `homeAt` (the home's usual path, hidden otherwise) and the temp folder at /tmp, so what a setup
+   * step installs there (`pip install --user`, `~/.local/bin/uv`, npm config) is still there for lint and test.
+   * Absent: a fresh empty /tmp and home per command.
+   */
+  jobDirs?: { home: string; tmp: string; homeAt: string };
 }
 
 /** The flags every sandboxed run uses; the probe uses the same ones, so "it works" means "it works for real runs". */
@@ -57,10 +64,14 @@ export async function probeSandbox(exec: Exec): Promise<boolean> {
  * Paths must be absolute and already resolved (see {@link createSandboxedExec}).
  */
 export function sandboxRequest(req: ExecRequest, options: SandboxOptions & { gitDir?: string }): ExecRequest {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const jobDirs = options.jobDirs;
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  args.push(...(jobDirs ? ["--bind", jobDirs.tmp, "/tmp"] : ["--tmpfs", "/tmp"]));
   // Parents first: a tmpfs over a folder would otherwise cover a tmpfs mounted on a folder inside it.
   const hide = [...new Set(options.hide)].filter((d) => d !== "/" && d !== "/tmp").sort((a, b) => a.length - b.length);
   for (const dir of hide) args.push("--tmpfs", dir);
+  if (jobDirs) args.push("--bind", jobDirs.home, jobDirs.homeAt, "--setenv", "HOME", jobDirs.homeAt);
+  if (jobDirs) args.push("--setenv", "TMPDIR", "/tmp");
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
   if (options.gitDir) args.push("--ro-bind", options.gitDir, options.gitDir);
@@ -84,7 +95,15 @@ export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
         .map(real);
       const gitDir = path.join(cwd, ".git");
       return exec.run(
-        sandboxRequest({ ...req, cwd }, { hide, network: options.network, ...(existsSync(gitDir) ? { gitDir } : {}) }),
+        sandboxRequest(
+          { ...req, cwd },
+          {
+            hide,
+            network: options.network,
+            ...(options.jobDirs ? { jobDirs: options.jobDirs } : {}),
+            ...(existsSync(gitDir) ? { gitDir } : {}),
+          },
+        ),
       );
     },
     sandboxMode: async () => "bubblewrap" satisfies SandboxMode,
