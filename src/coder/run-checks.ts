@@ -81,6 +81,10 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     // A failure is compared with the same command's run on the base (started with the run, so mostly done by now).
     const base = deps.baseline ? await deps.baseline.lookup(spec) : null;
     const verdict = compareWithBaseline(report, base, deps.baseline?.roots ?? []);
+    if (report.notRun) {
+      record(spec, "could-not-run", report.notRun, { notRun: true });
+      return report;
+    }
     if (verdict.kind === "new") {
       record(spec, statusOf(report), noteOf(report));
       return report;

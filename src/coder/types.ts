@@ -84,6 +84,8 @@ export interface CheckRunRecord extends CheckCommandSpec {
    * run said. Not the change's doing; never sent to the model to fix.
    */
   onBase?: string;
+  /** The sandbox never ran it (an image that could not be pulled, a container that did not start); `note` says why. */
+  notRun?: true;
   /** A `pre-existing` test command whose failing tests were named: it ran the tests, so it still judged the change. */
   testsRan?: boolean;
 }

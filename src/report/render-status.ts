@@ -146,13 +146,23 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
 }
 
 function stillFailing(r: Extract<CoderResult, { outcome: "checks-failed" }>): string {
-  if (r.report.kind === "setup")
-    return `⚠️ ${setupFailed(r.report.command)}, so the repository's lint and tests did not run: this change is **unchecked**. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
+  const cannot = couldNotJudge(r.report);
+  if (cannot)
+    return `⚠️ ${cannot}, so this change is **unchecked**. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
   return `⚠️ The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails on this commit. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
 }
 
-/** A failed setup command named as setup, never as a failing test (setup prepares; it judges no code). */
-const setupFailed = (command: string) => `The setup command${command ? ` \`${command}\`` : ""} failed`;
+/**
+ * What stopped the checks when none of them judged the code: the sandbox never ran a command (a failed image pull),
+ * a setup step failed, or a tool could not run. Null for a check that ran and failed on the code.
+ */
+function couldNotJudge(report: Extract<CoderResult, { outcome: "checks-failed" }>["report"]): string | null {
+  const command = report.command ? ` \`${report.command}\`` : "";
+  if (report.notRun) return `The repository's commands were not run: ${report.notRun.replace(/\.$/, "")}`;
+  if (report.kind === "setup") return `The setup command${command} failed`;
+  if (report.environmentError && !report.timedOut) return `The ${report.kind} command${command} could not run`;
+  return null;
+}
 
 function failureText(r: CoderResult): string {
   switch (r.outcome) {
@@ -167,10 +177,12 @@ function failureText(r: CoderResult): string {
           : `😕 The model's edits to ${files} could not be applied after ${attempts}; nothing was pushed.`;
       return `${headline}\n\n${clip(summarizeFailures(r.failures), CAP.output)}\n\nTry \`/aider retry --file PATH\` naming the files, or rephrase the request.`;
     }
-    case "checks-failed":
-      if (r.report.kind === "setup")
-        return `😕 ${setupFailed(r.report.command)}: the repository's lint and tests could not run, so the change is **unchecked**. A failing setup is the environment's, not something an edit fixes; see its output below.`;
+    case "checks-failed": {
+      const cannot = couldNotJudge(r.report);
+      if (cannot)
+        return `😕 ${cannot}: the repository's lint and tests could not judge the change, so it is **unchecked**. This is the environment's problem, not something an edit fixes; see the output below.`;
       return `😕 The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails after ${r.reflections} ${r.reflections === 1 ? "reflection" : "reflections"}.`;
+    }
     case "llm-error":
       // Issue #35: a refused reservation made no call; its message names the limit, the spend and the reset.
       if (r.errorKind === "spend-limit") return `🛑 ${r.message}`;
@@ -212,24 +224,32 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
     out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
   if (r.outcome === "checks-failed")
     out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
-  if (r.sandbox)
-    out.push(
-      details(
-        "Sandbox",
-        r.sandbox === "bubblewrap"
-          ? "Repository commands ran in a bubblewrap sandbox."
-          : r.sandbox.startsWith("container (")
-            ? containerSentence(r.sandbox)
-            : r.sandbox === "off"
-              ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
-              : `Repository commands were not run: the sandbox is ${r.sandbox}.`,
-      ),
-    );
+  if (r.sandbox) out.push(details("Sandbox", sandboxText(r)));
   if (r.shell.length)
     out.push(
       details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")),
     );
   return out;
+}
+
+/**
+ * Where the repository's commands ran, as it happened: a container or bubblewrap only when a command ran in it; a
+ * sandbox that never ran one (a failed image pull) says so and why; none reached says none ran.
+ */
+function sandboxText(r: CoderResult): string {
+  const mode = r.sandbox!;
+  if (mode !== "bubblewrap" && mode !== "off" && !mode.startsWith("container ("))
+    return `Repository commands were not run: the sandbox is ${mode}.`;
+  const runs = r.checkRuns ?? [];
+  const ran = runs.some((c) => c.status !== "not-run" && !c.notRun);
+  const refused = runs.find((c) => c.notRun);
+  if (refused && !ran) return `Repository commands were not run: ${(refused.note ?? "").replace(/\.$/, "")}.`;
+  if (!ran) return "No repository command ran in this run.";
+  return mode === "bubblewrap"
+    ? "Repository commands ran in a bubblewrap sandbox."
+    : mode === "off"
+      ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
+      : containerSentence(mode);
 }
 
 /** `container (image python:3.12, from …)` → "Repository commands ran in a container of `python:3.12` (image from …)." */

@@ -199,9 +199,7 @@ describe("status comment rendering", () => {
         } as CoderResult,
         elapsedMs: 1,
       },
-      [
-        /The setup command `uv sync` failed, so the repository's lint and tests did not run: this change is \*\*unchecked\*\*/,
-      ],
+      [/The setup command `uv sync` failed, so this change is \*\*unchecked\*\*/],
       [/test check|still fails/],
     ],
     [
@@ -217,7 +215,7 @@ describe("status comment rendering", () => {
         elapsedMs: 1,
       },
       [
-        /😕 The setup command `uv sync` failed: the repository's lint and tests could not run/,
+        /😕 The setup command `uv sync` failed: the repository's lint and tests could not judge the change, so it is \*\*unchecked\*\*/,
         /<summary>Output of uv sync<\/summary>/,
       ],
       [/test check|still fails/],
@@ -421,19 +419,41 @@ describe("status comment rendering", () => {
         kind: "pushed",
         sha: "b".repeat(40),
         url: "u",
-        result: { ...skipped, sandbox: "bubblewrap", checksSkipped: undefined } as CoderResult,
+        result: {
+          ...skipped,
+          sandbox: "bubblewrap",
+          checksSkipped: undefined,
+          checkRuns: [{ kind: "test", command: "npm test", status: "passed" }],
+        } as CoderResult,
         elapsedMs: 1,
       },
       req,
     );
     expect(sandboxed).toMatch(/<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox\./);
+    // No command ran (none configured or found): the section does not claim one ran in the sandbox.
+    const none = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: { ...skipped, sandbox: "bubblewrap", checksSkipped: undefined } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(none).toMatch(/<summary>Sandbox<\/summary>\s+No repository command ran in this run\./);
     expect(sandboxed).not.toContain("not run**");
     const off = renderFinal(
       {
         kind: "pushed",
         sha: "b".repeat(40),
         url: "u",
-        result: { ...skipped, sandbox: "off", checksSkipped: undefined } as CoderResult,
+        result: {
+          ...skipped,
+          sandbox: "off",
+          checksSkipped: undefined,
+          checkRuns: [{ kind: "test", command: "npm test", status: "passed" }],
+        } as CoderResult,
         elapsedMs: 1,
       },
       req,
@@ -448,6 +468,7 @@ describe("status comment rendering", () => {
           ...skipped,
           sandbox: "container (image python:3.12, from the repository's toolchain (python 3.12))",
           checksSkipped: undefined,
+          checkRuns: [{ kind: "test", command: "pytest", status: "failed" }],
         } as CoderResult,
         elapsedMs: 1,
       },
@@ -509,6 +530,41 @@ describe("status comment rendering", () => {
     );
     expect(judged).toContain("`go test ./...` fails on the default branch too (1 failing test: TestNet)");
     expect(judged).not.toContain("unchecked");
+  });
+
+  it("an image that could not be pulled: named as a pull failure with the image and its source, never as a container that ran", () => {
+    const why =
+      "the image `ghcr.io/acme/ci:9` (from `sandbox.image` in .github/aider.yml) could not be pulled: manifest unknown. Check the image's name and that the app's host can reach its registry, or set `sandbox.image` in .github/aider.yml to an image that exists";
+    const result = {
+      ...base,
+      outcome: "checks-failed",
+      editedFiles: files,
+      sandbox: "container (image ghcr.io/acme/ci:9, from `sandbox.image` in .github/aider.yml)",
+      report: {
+        kind: "setup",
+        ok: false,
+        command: "npm ci",
+        output: `The setup command \`npm ci\` was not run: ${why}.`,
+        locations: [],
+        exitCode: null,
+        environmentError: true,
+        notRun: why,
+      },
+      checkRuns: [
+        { kind: "setup", command: "npm ci", status: "could-not-run", note: why, notRun: true },
+        { kind: "test", command: "npm test", status: "not-run", note: "an earlier check failed" },
+      ],
+    } as CoderResult;
+    const lenient = { ...req, settings: { ...req.settings, requireGreenChecks: false, autoTest: true } };
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result, elapsedMs: 1 }, lenient);
+    expect(body).toContain(
+      "⚠️ The repository's commands were not run: the image `ghcr.io/acme/ci:9` (from `sandbox.image` in .github/aider.yml) could not be pulled: manifest unknown.",
+    );
+    expect(body).toContain("so this change is **unchecked**");
+    expect(body).toMatch(
+      /<summary>Sandbox<\/summary>\s+Repository commands were not run: the image `ghcr.io\/acme\/ci:9`/,
+    );
+    expect(body).not.toMatch(/ran in a container|did not finish|still fails|is installed/);
   });
 
   it("lists the files added at the model's request, and says nothing of them when there were none", () => {
