@@ -40,9 +40,9 @@ export type BaselineVerdict =
 
 /**
  * Whether a failure of the change is one the base already had (pure). By failing test names when both outputs name
- * them: none new → pre-existing; some new → partly (the new ones are the change's to fix, its own new tests
- * included). Else by normalised output: the same text (or nearly: ≥ 90 % of the lines shared both ways) →
- * pre-existing. A base that named tests while the change names none (or the reverse) failed differently → new.
+ * them: none new, failing with the same errors → pre-existing; some new → partly (the new ones are the change's to
+ * fix, its own new tests included). Else by normalised output: the same text (or nearly: the same error lines and
+ * ≥ 90 % of all lines shared both ways) → pre-existing. A base that named tests while the change names none (or the reverse) failed differently → new.
  */
 export function compareWithBaseline(
   head: { ok: boolean; exitCode?: number | null; output: string },
@@ -51,17 +51,26 @@ export function compareWithBaseline(
 ): BaselineVerdict {
   if (head.ok || !base || base.ok) return { kind: "new" };
   const failing = failingTests(head.output);
+  const text = normaliseOutput(head.output, roots);
   if (failing && base.failing) {
     const before = new Set(base.failing.names);
     const added = failing.names.filter((n) => !before.has(n));
     const preExisting = failing.names.filter((n) => before.has(n));
-    if (!added.length) return { kind: "pre-existing", summary: summaryOf(preExisting, base), tests: preExisting };
-    return preExisting.length ? { kind: "partly", added, preExisting } : { kind: "new" };
+    // The same tests failing with other errors (`6 != 5` where the base said `-1 != 5`) is the change at work on
+    // a test that already failed, often the very one the request is about: the change's to finish.
+    if (!added.length && sameErrors(text, base.normalised))
+      return { kind: "pre-existing", summary: summaryOf(preExisting, base), tests: preExisting };
+    return preExisting.length && added.length ? { kind: "partly", added, preExisting } : { kind: "new" };
   }
   if (failing || base.failing) return { kind: "new" };
-  return sameText(normaliseOutput(head.output, roots), base.normalised)
-    ? { kind: "pre-existing", summary: base.summary, tests: [] }
-    : { kind: "new" };
+  return sameText(text, base.normalised) ? { kind: "pre-existing", summary: base.summary, tests: [] } : { kind: "new" };
+}
+
+/** Lines that say what went wrong (an assertion, an error, a panic): those of the change all in the base's output. */
+function sameErrors(head: string, base: string): boolean {
+  const errorLine = /error|assert|expected|received|panic|!==?|\bfail/i;
+  const before = new Set(base.split("\n"));
+  return head.split("\n").every((l) => !errorLine.test(l) || before.has(l));
 }
 
 function summaryOf(tests: readonly string[], base: BaselineResult): string {
@@ -72,6 +81,7 @@ function summaryOf(tests: readonly string[], base: BaselineResult): string {
 
 function sameText(a: string, b: string): boolean {
   if (a === b) return true;
+  if (!sameErrors(a, b) || !sameErrors(b, a)) return false;
   const la = new Set(a.split("\n"));
   const lb = new Set(b.split("\n"));
   if (!la.size || !lb.size) return false;

@@ -29,6 +29,22 @@ describe("compareWithBaseline: is a failure the change's, or did the base have i
       { kind: "pre-existing", summary: "1 failing test: TestWrap", tests: ["TestWrap"] },
     ],
     [
+      "the same test failing with another error (the change at work on a test the base failed): new",
+      failed(
+        "FAIL: test_add (test_calc.AddTest)\nTraceback:\nAssertionError: 6 != 5\nRan 1 test in 0.001s\nFAILED (failures=1)",
+      ),
+      base(
+        "FAIL: test_add (test_calc.AddTest)\nTraceback:\nAssertionError: -1 != 5\nRan 1 test in 0.002s\nFAILED (failures=1)",
+      ),
+      { kind: "new" },
+    ],
+    [
+      "node:test naming the same test with another assertion: new",
+      failed("✖ sum adds (1.1ms)\n  AssertionError: 0 !== 6\nℹ tests 1\nℹ fail 1"),
+      base("✖ sum adds (0.9ms)\n  AssertionError: -6 !== 6\nℹ tests 1\nℹ fail 1"),
+      { kind: "new" },
+    ],
+    [
       "the PR's own new test fails (the base never had it): new",
       failed("test tests::new_case ... FAILED\ntest tests::old ... ok"),
       base("test tests::flaky_net ... FAILED"),
