@@ -1,3 +1,5 @@
+import { existsSync, realpathSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
@@ -10,6 +12,7 @@ import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from
 import { createEgressSession } from "../egress/egress-session.js";
 import type { LookupAll } from "../egress/egress-decision.js";
 import { recordMetric } from "../metrics/record-metric.js";
+import { JOB_DIR_PREFIX } from "./execute-run.js";
 
 export interface CheckExecOptions {
   /** Why bubblewrap cannot run, or null when it can (default: run bwrap once and see). Tests inject a failure. */
@@ -96,11 +99,22 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     onBlock: (policy) => recordMetric({ type: "egress-block", policy, count: 1 }),
   });
   const open = egress.policy === "open";
-  const sandboxed = createSandboxedExec(exec, {
-    hide,
-    network: open,
-    bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
-  });
+  // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
+  const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
+  let sandboxedP: Promise<Exec> | null = null;
+  const sandboxed = {
+    run: async (req: ExecRequest) =>
+      (
+        await (sandboxedP ??= jobDirs.make().then((dirs) =>
+          createSandboxedExec(exec, {
+            hide,
+            network: open,
+            bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
+            ...(dirs ? { jobDirs: dirs } : {}),
+          }),
+        ))
+      ).run(req),
+  };
   const engine = containerEngineFrom(env);
   const resolveKind = sandboxKind(env, exec, log, options, engine);
 
@@ -163,6 +177,40 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       closed = true;
       await session?.close();
       await egress.close();
+      await jobDirs.remove();
+    },
+  };
+}
+
+/**
+ * The job's home and temp folders for bubblewrap, under the jobs' root (hidden from every sandbox; named like a job's
+ * folder, so the start-up sweep removes what a crashed job left). Made once, on the first command; null when the
+ * home's usual path does not exist (nothing to mount it on): each command then gets an empty one, as before.
+ */
+function createJobDirs(root: string): {
+  make(): Promise<{ home: string; tmp: string; homeAt: string } | null>;
+  remove(): Promise<void>;
+} {
+  let made: Promise<{ dir: string; home: string; tmp: string; homeAt: string } | null> | null = null;
+  return {
+    make: async () => {
+      made ??= (async () => {
+        const homeAt = os.homedir();
+        if (!existsSync(homeAt)) return null;
+        await mkdir(root, { recursive: true, mode: 0o700 });
+        const dir = await mkdtemp(path.join(root, `${JOB_DIR_PREFIX}${process.pid}-env-`));
+        const home = path.join(dir, "home");
+        const tmp = path.join(dir, "tmp");
+        await mkdir(home, { mode: 0o700 });
+        await mkdir(tmp, { mode: 0o700 });
+        return { dir, home, tmp, homeAt: realpathSync(homeAt) };
+      })();
+      const dirs = await made;
+      return dirs && { home: dirs.home, tmp: dirs.tmp, homeAt: dirs.homeAt };
+    },
+    remove: async () => {
+      const dirs = await made?.catch(() => null);
+      if (dirs) await rm(dirs.dir, { recursive: true, force: true });
     },
   };
 }

@@ -46,6 +46,13 @@ export function renderCheckReflection(
   parts.push(`Its output:\n\n${fenced(output)}`);
   const contexts = renderContexts(report.locations, read, options);
   if (contexts.length > 0) parts.push(`## The code at the reported lines, marked with █:\n\n${contexts.join("\n\n")}`);
+  if (report.preExistingTests?.length)
+    parts.push(
+      `These failing tests failed on the default branch before this change too; they are not yours to fix unless the request is about them:\n${report.preExistingTests
+        .slice(0, 20)
+        .map((t) => `- ${t}`)
+        .join("\n")}`,
+    );
   parts.push(
     report.kind === "test"
       ? "Fix the code so the tests pass. Change a test only when the test itself is wrong."
@@ -55,7 +62,7 @@ export function renderCheckReflection(
 }
 
 function titleOf(report: CheckReport): string {
-  const what = report.kind === "test" ? "test" : "lint";
+  const what = report.kind === "syntax" ? "lint" : report.kind;
   const exit = typeof report.exitCode === "number" ? ` (exit code ${report.exitCode})` : "";
   return `The ${what} command \`${report.command}\` failed${exit}`;
 }

@@ -8,7 +8,7 @@ import type { CheckReport } from "./types.js";
 export { shellQuote } from "./shell-quote.js";
 
 export interface CheckCommand {
-  /** `setup` commands prepare the checkout (install deps); their failures come back with kind "test". */
+  /** `setup` commands prepare the checkout (install deps); their failures come back as setup failures. */
   kind: "lint" | "test" | "setup";
   /** A user-configured command line, run by the shell. */
   command: string;
@@ -44,7 +44,7 @@ export function commandLine(cmd: Pick<CheckCommand, "kind" | "command" | "files"
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const line = commandLine(cmd);
-  const kind = cmd.kind === "setup" ? "test" : cmd.kind;
+  const kind = cmd.kind;
   const r = await exec.run({
     command: line,
     shell: true,
@@ -64,6 +64,12 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
   const output = truncateOutput(plain, cmd.maxTokens ?? 4_000);
   const label = `The ${cmd.kind} command \`${line}\``;
 
+  // The sandbox refused or could not run it (an image that could not be pulled, a container that did not start):
+  // said as such, with the sandbox's reason and advice, never as a tool to install.
+  if (r.spawnError?.startsWith("not run: ")) {
+    const why = r.spawnError.slice("not run: ".length);
+    return fail(`${label} was not run: ${why}.`, { environmentError: true, notRun: why });
+  }
   if (r.spawnError) {
     return fail(
       `${label} could not be started: ${r.spawnError}. Check the command and that its tool is installed (a setup command can install it).`,

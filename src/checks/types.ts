@@ -7,7 +7,7 @@ export interface CheckLocation {
 }
 
 export interface CheckReport {
-  kind: "syntax" | "lint" | "test";
+  kind: "syntax" | "lint" | "test" | "setup";
   ok: boolean;
   /** The command that ran ("" for the built-in syntax check). */
   command: string;
@@ -19,4 +19,13 @@ export interface CheckReport {
   environmentError?: boolean;
   /** The command's exit code (null when it was killed or never started); absent for the syntax check. */
   exitCode?: number | null;
+  /**
+   * The sandbox did not run the command at all (its container's image could not be pulled or started, the job was
+   * ending): why, as the sandbox said it. Not the command's failure, and no tool to install.
+   */
+  notRun?: string;
+  /** It failed the same way on the base (the commit the change starts from): what the base's run said. */
+  onBase?: string;
+  /** Failing tests that failed on the base too (the others are new): listed so the model leaves them be. */
+  preExistingTests?: string[];
 }

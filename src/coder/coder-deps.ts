@@ -11,7 +11,8 @@ import type { EgressReport, SandboxMode } from "../exec/types.js";
 import type { LlmClient } from "../llm/types.js";
 import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";
 import type { TranscriptSink } from "./transcript/transcript-event.js";
-import type { CoderProgress, FileStat } from "./types.js";
+import type { BaselineResult } from "../checks/compare-baseline.js";
+import type { CheckCommandSpec, CoderProgress, FileStat } from "./types.js";
 
 /** What the edit registry's `parseAndApply` returns (see `src/edits/registry.ts`). */
 export interface EditRoundResult {
@@ -65,6 +66,12 @@ export interface CoderDeps {
   sandboxMode?(): Promise<SandboxMode>;
   /** The sandbox's network policy and the connections it refused so far (read when the run ends). */
   egressReport?(): EgressReport;
+  /**
+   * The same command's result on the base (the commit the change starts from), run while the model writes its first
+   * answer; null when the base was not run for it (no baseline, a cancelled or failed base run). `roots` are the
+   * checkouts' folders, removed from outputs before they are compared.
+   */
+  baseline?: { lookup(spec: CheckCommandSpec): Promise<BaselineResult | null>; roots: readonly string[] };
   /** LLM-facing text for a failed report. */
   renderCheckReflection(report: CheckReport, files: readonly string[]): string;
   repoMap?(req: RepoMapRequest): Promise<{ text: string; rankedFiles: string[] }>;

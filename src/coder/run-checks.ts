@@ -1,3 +1,4 @@
+import { compareWithBaseline } from "../checks/compare-baseline.js";
 import type { CheckReport } from "../checks/types.js";
 import type { CoderDeps } from "./coder-deps.js";
 import { checkCommandsOf, checkKey } from "./check-commands.js";
@@ -47,8 +48,8 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   const commands = checkCommandsOf(options);
   const wantsCommands = commands.some((c) => c.kind !== "setup");
   let setupDone = input.setupDone;
-  const record = (spec: CheckCommandSpec, status: CheckRunStatus, note?: string) =>
-    input.record?.set(checkKey(spec), { ...spec, status, ...(note ? { note } : {}) });
+  const record = (spec: CheckCommandSpec, status: CheckRunStatus, note?: string, extra: Partial<CheckRunRecord> = {}) =>
+    input.record?.set(checkKey(spec), { ...spec, status, ...(note ? { note } : {}), ...extra });
   // This round's lint and test commands start as "not run"; each one that runs says what it did.
   for (const c of commands) if (c.kind !== "setup") record(c, "not-run", "an earlier check failed");
   // Fail closed: the repository's own commands never run outside the sandbox unless the operator turned it off.
@@ -63,7 +64,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     for (const c of commands) record(c, "not-run", `the sandbox is unavailable (${why})`);
     return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
   }
-  const run = async (spec: CheckCommandSpec) => {
+  const run = async (spec: CheckCommandSpec): Promise<CheckReport & { preExisting?: true }> => {
     progress(
       spec.kind === "setup" ? "test" : spec.kind,
       spec.kind === "setup" ? `setup: ${spec.command}` : spec.command,
@@ -75,9 +76,40 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
       timeoutMs: options.commandTimeoutMs,
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
     });
-    record(spec, report.ok ? "passed" : statusOf(report), report.ok ? undefined : noteOf(report));
     transcribe(input, spec.kind, report);
-    return report;
+    if (report.ok) {
+      record(spec, "passed");
+      return report;
+    }
+    // A failure is compared with the same command's run on the base (started with the run, so mostly done by now).
+    const base = deps.baseline ? await deps.baseline.lookup(spec) : null;
+    const verdict = compareWithBaseline(report, base, deps.baseline?.roots ?? []);
+    if (report.notRun) {
+      record(spec, "could-not-run", report.notRun, { notRun: true });
+      return report;
+    }
+    if (verdict.kind === "new") {
+      record(spec, statusOf(report), noteOf(report));
+      return report;
+    }
+    if (verdict.kind === "partly") {
+      record(spec, statusOf(report), noteOf(report));
+      return { ...report, preExistingTests: verdict.preExisting };
+    }
+    const onBase = verdict.summary || noteOf(report);
+    deps.onTranscript?.({
+      kind: "note",
+      round,
+      text: `\`${report.command}\` fails on the base too (${onBase}): not caused by this change, not sent to the model`,
+    });
+    // A setup step or a tool that cannot run keeps its status (the run stops on it below); a check that judged
+    // the code the same way on the base is pre-existing, and the run goes on past it.
+    const stops = spec.kind === "setup" || report.environmentError;
+    record(spec, stops ? statusOf(report) : "pre-existing", stops ? noteOf(report) : undefined, {
+      onBase,
+      ...(verdict.tests.length ? { testsRan: true } : {}),
+    });
+    return { ...report, onBase, ...(stops ? {} : { preExisting: true as const }) };
   };
   if (wantsCommands && !setupDone) {
     setupDone = true;
@@ -88,8 +120,9 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   }
   for (const spec of commands.filter((c) => c.kind !== "setup")) {
     const report = await run(spec);
+    if (report.ok || report.preExisting) continue;
     // A tool that cannot run is not something an edit fixes: stop instead of looping (docs/behaviour.md#aider-bugs-we-avoid (#16)).
-    if (!report.ok) return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
+    return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
   return { result: { kind: "ok" }, setupDone };
 }

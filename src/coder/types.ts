@@ -80,12 +80,21 @@ export interface CheckCommandSpec {
 }
 
 /** What became of one check command in the run (its last attempt). */
-export type CheckRunStatus = "passed" | "failed" | "tool-missing" | "could-not-run" | "not-run";
+export type CheckRunStatus = "passed" | "failed" | "pre-existing" | "tool-missing" | "could-not-run" | "not-run";
 
 export interface CheckRunRecord extends CheckCommandSpec {
   status: CheckRunStatus;
   /** Why it did not run or could not (an earlier check failed, the sandbox is unavailable, the exit code). */
   note?: string;
+  /**
+   * It failed on the base too, the same way (status `pre-existing`, or a setup or tool failure): what the base's
+   * run said. Not the change's doing; never sent to the model to fix.
+   */
+  onBase?: string;
+  /** The sandbox never ran it (an image that could not be pulled, a container that did not start); `note` says why. */
+  notRun?: true;
+  /** A `pre-existing` test command whose failing tests were named: it ran the tests, so it still judged the change. */
+  testsRan?: boolean;
 }
 
 export type CoderStage = "mapping" | "thinking" | "applying" | "syntax" | "lint" | "test" | "committing";

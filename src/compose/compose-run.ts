@@ -1,7 +1,10 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
+import { checkCommandsOf } from "../coder/check-commands.js";
 import { runCoder } from "../coder/run-coder.js";
+import type { CoderOptions } from "../coder/types.js";
+import { startBaseline, type BaselineRun } from "../run/baseline-run.js";
 import type { Exec } from "../exec/types.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { createGitHubRepoReader } from "../github/github-repo-reader.js";
@@ -118,8 +121,12 @@ function checkPlanOf(input: ComposeRunInput): CheckPlanSource | null {
 /** The coder over the real edit engine, checks, repo map and workspace, with the driver's settings. */
 function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null): RunCoderPort {
   const { req, settings } = input;
+  // One base run per run (an architect's two coder steps share it), started as the first step starts.
+  let baseline: Promise<BaselineRun | null> | null = null;
   return async (checkout, options, hooks) => {
     if (input.beforeCoder) input.beforeCoder(checkout, checkPlan ? await checkPlan.current() : null);
+    baseline ??= baselineFor(input, checkout, options, hooks.signal);
+    const base = await baseline;
     return runCoder(
       options,
       createCoderDeps({
@@ -136,9 +143,51 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
         onProgress: hooks.onProgress,
         ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
         signal: hooks.signal,
+        ...(base ? { baseline: { lookup: base.lookup, roots: base.roots } } : {}),
       }),
     );
   };
+}
+
+/**
+ * The base's run of the repository's checks (see startBaseline), for an App run whose commands run in bubblewrap or
+ * unsandboxed by the operator's choice: null for `baseline: off`, the Action and the CLI (the runner's or the user's
+ * own checkout), a container (it mounts only the run's checkout), a fork's pull request (its clone is the fork's,
+ * not the repository's), and a run with no command to compare.
+ */
+async function baselineFor(
+  input: ComposeRunInput,
+  checkout: string,
+  options: CoderOptions,
+  signal: AbortSignal,
+): Promise<BaselineRun | null> {
+  const { req } = input;
+  const sandbox = input.settings.sandbox;
+  if (req.settings.baseline === "off" || req.verb !== "run" || sandbox === "runner" || sandbox === "local") return null;
+  if (req.target.kind !== "issue" && req.target.isFork) return null;
+  const specs = checkCommandsOf(options);
+  if (!specs.some((s) => s.kind !== "setup")) return null;
+  const mode = await input.checkExec.sandboxMode?.();
+  if (!mode || (mode !== "bubblewrap" && mode !== "off")) return null;
+  const log = input.logger;
+  return startBaseline(checkout, specs, options.commandTimeoutMs, {
+    baseSha: async () =>
+      req.target.kind === "issue"
+        ? input.git.headSha(checkout)
+        : input.git.fetch({
+            dir: checkout,
+            branch: req.defaultBranch,
+            depth: 1,
+            token: await input.github.installationToken(),
+          }),
+    checkoutBase: async (sha, dir) => {
+      await input.git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
+    },
+    checkExec: input.checkExec,
+    cacheDir: path.join(input.cacheRoot, "baseline", req.owner, req.repo),
+    signal,
+    onError: (error) => log.warn({ err: error }, "the base's checks could not run; failures are not compared"),
+  });
 }
 
 /** Private temporary folders under `root`, named with this process's id (the App's start-up sweep reads it). */

@@ -53,6 +53,8 @@ export interface CoderDepsInput {
   /** Issue #34: the run's transcript recorder. */
   onTranscript?: TranscriptSink;
   signal?: AbortSignal;
+  /** The same commands' results on the base (see run/baseline-run), to tell the change's failures from the base's. */
+  baseline?: CoderDeps["baseline"];
 }
 
 /** The folder a check runs in: the checkout, or a folder inside it (a step's working-directory); never outside. */
@@ -105,6 +107,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     },
     ...(input.checkExec?.sandboxMode ? { sandboxMode: () => input.checkExec!.sandboxMode!() } : {}),
     ...(input.checkExec?.egressReport ? { egressReport: () => input.checkExec!.egressReport!() } : {}),
+    ...(input.baseline ? { baseline: input.baseline } : {}),
     renderCheckReflection: (report, files) => {
       const contents = new Map<string, string>();
       for (const f of new Set([...files, ...report.locations.map((l) => l.path)])) {

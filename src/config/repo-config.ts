@@ -55,6 +55,7 @@ export const repoConfigSchema = z
     // Issue #30: without setup/lint/test keys the bot finds the commands in the default branch's workflows and
     // manifests; `off` keeps only the built-in syntax check (and the commands named here).
     checks: z.enum(["auto", "off"]).default("auto"),
+    baseline: z.enum(["auto", "off"]).default("auto"),
     auto_test: z.boolean().optional(),
     timeout: z.number().positive().max(180).default(20),
     command_timeout: z.number().positive().max(180).default(10),

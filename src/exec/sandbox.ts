@@ -12,6 +12,13 @@ export interface SandboxOptions {
   /** Keep the host's network (policy `open`); otherwise the sandbox has its own, with only loopback. */
   network: boolean;
   /**
+   * The job's own `$HOME` and temp folder (host folders, kept across its commands and removed with the job): the
+   * home mounted at `homeAt` (the home's usual path, hidden otherwise) and the temp folder at /tmp, so what a setup
+   * step installs there (`pip install --user`, `~/.local/bin/uv`, npm config) is still there for lint and test.
+   * Absent: a fresh empty /tmp and home per command.
+   */
+  jobDirs?: { home: string; tmp: string; homeAt: string };
+  /**
    * Policy `registries`: the egress bridge for each command (null: none, the sandbox then has no network at all).
    * See src/egress/.
    */
@@ -76,10 +83,14 @@ export function sandboxRequest(
   req: ExecRequest,
   options: Omit<SandboxOptions, "bridge"> & { gitDir?: string; bridge?: SandboxBridge | null },
 ): ExecRequest {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  const jobDirs = options.jobDirs;
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  args.push(...(jobDirs ? ["--bind", jobDirs.tmp, "/tmp"] : ["--tmpfs", "/tmp"]));
   // Parents first: a tmpfs over a folder would otherwise cover a tmpfs mounted on a folder inside it.
   const hide = [...new Set(options.hide)].filter((d) => d !== "/" && d !== "/tmp").sort((a, b) => a.length - b.length);
   for (const dir of hide) args.push("--tmpfs", dir);
+  if (jobDirs) args.push("--bind", jobDirs.home, jobDirs.homeAt, "--setenv", "HOME", jobDirs.homeAt);
+  if (jobDirs) args.push("--setenv", "TMPDIR", "/tmp");
   if (options.bridge) args.push("--bind", options.bridge.socket, options.bridge.mount);
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
@@ -109,7 +120,13 @@ export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
       return exec.run(
         sandboxRequest(
           { ...req, cwd },
-          { hide, network: options.network, bridge, ...(existsSync(gitDir) ? { gitDir } : {}) },
+          {
+            hide,
+            network: options.network,
+            bridge,
+            ...(options.jobDirs ? { jobDirs: options.jobDirs } : {}),
+            ...(existsSync(gitDir) ? { gitDir } : {}),
+          },
         ),
       );
     },

@@ -1,9 +1,11 @@
 import type { CheckRunRecord, CheckRunStatus, CoderResult } from "../coder/types.js";
+import { judged } from "../coder/unchecked.js";
 import { renderCheckPlanMarkdown, type ResolvedChecks } from "../run/resolve-checks.js";
 
 const ICON: Record<CheckRunStatus, string> = {
   passed: "✅",
   failed: "❌",
+  "pre-existing": "⚠️",
   "tool-missing": "⚠️",
   "could-not-run": "⚠️",
   "not-run": "⏭️",
@@ -11,6 +13,7 @@ const ICON: Record<CheckRunStatus, string> = {
 const LABEL: Record<CheckRunStatus, string> = {
   passed: "passed",
   failed: "failed",
+  "pre-existing": "fails on the default branch too",
   "tool-missing": "tool missing",
   "could-not-run": "could not run",
   "not-run": "not run",
@@ -51,13 +54,19 @@ export function renderChecksStatus(
   const ran = runs.filter((r) => r.status !== "not-run");
   if (changed && ran.length)
     lines.push(
-      `🧪 Checks: ${ran.map((r) => `${ICON[r.status]} ${code(r.command)}${r.status === "passed" || r.status === "failed" ? "" : ` (${LABEL[r.status]}${r.note ? `: ${r.note}` : ""})`}`).join(" · ")}`,
+      `🧪 Checks: ${ran.map((r) => `${ICON[r.status]} ${code(r.command)}${r.status === "passed" || r.status === "failed" ? "" : ` (${LABEL[r.status]}${noteOf(r) ? `: ${noteOf(r)}` : ""})`}`).join(" · ")}`,
     );
-  const testsRan = runs.some((r) => r.kind === "test" && (r.status === "passed" || r.status === "failed"));
+  // A failure the base has too is the environment's or the base's: said as such, once per command.
+  for (const r of runs.filter((r) => r.onBase))
+    lines.push(
+      `⚠️ ${code(r.command)} fails on the default branch too (${r.onBase}): not caused by this change${r.status === "pre-existing" ? "" : ", and nothing after it could run"}.`,
+    );
+  const testsRan = runs.some((r) => r.kind === "test" && judged(r));
+  const anyJudged = runs.some(judged);
   // The sandbox line of the details already says when nothing could run at all.
   if (changed && !testsRan && !result.checksSkipped)
     lines.push(
-      `⚠️ **No tests ran**: ${whyNoTests(runs, checks, autoTest)}. This change was not checked by the repository's tests; review it before merging.`,
+      `⚠️ **No tests ran**: ${whyNoTests(runs, checks, autoTest)}. This change was not checked by the repository's tests${anyJudged ? "" : ": it is **unchecked**"}; review it before merging.`,
     );
   const body: string[] = [];
   if (checks) body.push(ORIGIN[checks.origin] + (checks.problem ? ` Discovery failed: ${checks.problem}.` : ""));
@@ -66,7 +75,7 @@ export function renderChecksStatus(
       runs
         .map(
           (r) =>
-            `- ${ICON[r.status]} ${code(r.command)}${r.cwd ? ` (in \`${r.cwd}/\`)` : ""} — ${LABEL[r.status]}${r.note && r.status !== "passed" ? ` (${r.note})` : ""}${r.source ? ` · ${r.source}` : ""}`,
+            `- ${ICON[r.status]} ${code(r.command)}${r.cwd ? ` (in \`${r.cwd}/\`)` : ""} — ${LABEL[r.status]}${noteOf(r) && r.status !== "passed" ? ` (${noteOf(r)})` : ""}${r.source ? ` · ${r.source}` : ""}`,
         )
         .join("\n"),
     );
@@ -79,8 +88,14 @@ export function renderChecksStatus(
   return { headline: lines.length ? lines.join("\n\n") : null, details };
 }
 
+/** What a record's note says: why it did not pass, or what its failure on the base said. */
+const noteOf = (r: CheckRunRecord): string | undefined =>
+  r.status === "pre-existing" ? r.onBase : r.onBase && r.note ? `${r.note}; the same on the default branch` : r.note;
+
 function whyNoTests(runs: CheckRunRecord[], checks: ResolvedChecks | undefined, autoTest: boolean): string {
   const test = runs.find((r) => r.kind === "test");
+  if (test?.status === "pre-existing")
+    return `${code(test.command)} fails on the default branch too (${test.onBase ?? "the same failure"})`;
   if (test?.status === "tool-missing")
     return `${code(test.command)} could not run: its tool is missing (${test.note ?? "not installed"})`;
   if (test) return `${code(test.command)} was not run (${test.note ?? "an earlier check failed"})`;

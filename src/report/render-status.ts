@@ -1,4 +1,5 @@
 import type { CoderResult } from "../coder/types.js";
+import { uncheckedReason } from "../coder/unchecked.js";
 import { autofixMarker } from "./autofix-rounds.js";
 import { summarizeFailures } from "../edits/reflection.js";
 import type { RunOutcome, RunStage } from "../run/run-outcome.js";
@@ -118,12 +119,20 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
         `😕 The run failed: ${outcome.message}\n\nRun \`/aider retry\` to try again. If it keeps failing, check the app's logs.`,
       );
       break;
-    case "not-pushed":
+    case "not-pushed": {
+      const unchecked = req.settings.requireGreenChecks ? uncheckedReason(outcome.result) : null;
+      if (unchecked) {
+        parts.push(
+          `😕 Nothing was pushed: the change is **unchecked** (${unchecked}), and this repository requires green checks (\`require_green_checks: true\`).`,
+        );
+        break;
+      }
       parts.push(failureText(outcome.result));
       if (outcome.result.outcome === "checks-failed" && req.settings.requireGreenChecks) {
         parts.push("Nothing was pushed: this repository requires green checks (`require_green_checks: true`).");
       }
       break;
+    }
   }
   const checks =
     result && req.verb !== "ask" ? renderChecksStatus(result, outcome.checks, req.settings.autoTest) : null;
@@ -138,7 +147,22 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
 }
 
 function stillFailing(r: Extract<CoderResult, { outcome: "checks-failed" }>): string {
+  const cannot = couldNotJudge(r.report);
+  if (cannot)
+    return `⚠️ ${cannot}, so this change is **unchecked**. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
   return `⚠️ The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails on this commit. It was pushed because this repository does not set \`require_green_checks\`; review it before merging.`;
+}
+
+/**
+ * What stopped the checks when none of them judged the code: the sandbox never ran a command (a failed image pull),
+ * a setup step failed, or a tool could not run. Null for a check that ran and failed on the code.
+ */
+function couldNotJudge(report: Extract<CoderResult, { outcome: "checks-failed" }>["report"]): string | null {
+  const command = report.command ? ` \`${report.command}\`` : "";
+  if (report.notRun) return `The repository's commands were not run: ${report.notRun.replace(/\.$/, "")}`;
+  if (report.kind === "setup") return `The setup command${command} failed`;
+  if (report.environmentError && !report.timedOut) return `The ${report.kind} command${command} could not run`;
+  return null;
 }
 
 function failureText(r: CoderResult): string {
@@ -154,8 +178,12 @@ function failureText(r: CoderResult): string {
           : `😕 The model's edits to ${files} could not be applied after ${attempts}; nothing was pushed.`;
       return `${headline}\n\n${clip(summarizeFailures(r.failures), CAP.output)}\n\nTry \`/aider retry --file PATH\` naming the files, or rephrase the request.`;
     }
-    case "checks-failed":
+    case "checks-failed": {
+      const cannot = couldNotJudge(r.report);
+      if (cannot)
+        return `😕 ${cannot}: the repository's lint and tests could not judge the change, so it is **unchecked**. This is the environment's problem, not something an edit fixes; see the output below.`;
       return `😕 The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails after ${r.reflections} ${r.reflections === 1 ? "reflection" : "reflections"}.`;
+    }
     case "llm-error":
       // Issue #35: a refused reservation made no call; its message names the limit, the spend and the reset.
       if (r.errorKind === "spend-limit") return `🛑 ${r.message}`;
@@ -181,7 +209,7 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
   }
   if (r.checksSkipped)
     out.push(
-      `⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change was not checked; review it before merging.`,
+      `⚠️ Lint, test and setup commands were **not run**: ${r.checksSkipped}. The change is **unchecked**; review it before merging.`,
     );
   const cost =
     r.costUsd === null
@@ -200,25 +228,32 @@ function resultDetails(r: CoderResult, elapsedMs: number): string[] {
     out.push(details("The model's explanation", clip(r.explanation.trim(), CAP.explanation)));
   if (r.outcome === "checks-failed")
     out.push(details(`Output of ${r.report.command || r.report.kind}`, fenced(clip(r.report.output, CAP.output))));
-  if (r.sandbox)
-    out.push(
-      details(
-        "Sandbox",
-        r.sandbox === "bubblewrap"
-          ? "Repository commands ran in a bubblewrap sandbox."
-          : r.sandbox.startsWith("container (")
-            ? containerSentence(r.sandbox)
-            : r.sandbox === "off"
-              ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
-              : `Repository commands were not run: the sandbox is ${r.sandbox}.`,
-        r.network ? renderEgress(r.network) : undefined,
-      ),
-    );
+  if (r.sandbox) out.push(details("Sandbox", sandboxText(r), r.network ? renderEgress(r.network) : undefined));
   if (r.shell.length)
     out.push(
       details("Shell commands the model suggested (not run)", fenced(clip(r.shell.join("\n\n"), CAP.shell), "sh")),
     );
   return out;
+}
+
+/**
+ * Where the repository's commands ran, as it happened: a container or bubblewrap only when a command ran in it; a
+ * sandbox that never ran one (a failed image pull) says so and why; none reached says none ran.
+ */
+function sandboxText(r: CoderResult): string {
+  const mode = r.sandbox!;
+  if (mode !== "bubblewrap" && mode !== "off" && !mode.startsWith("container ("))
+    return `Repository commands were not run: the sandbox is ${mode}.`;
+  const runs = r.checkRuns ?? [];
+  const ran = runs.some((c) => c.status !== "not-run" && !c.notRun);
+  const refused = runs.find((c) => c.notRun);
+  if (refused && !ran) return `Repository commands were not run: ${(refused.note ?? "").replace(/\.$/, "")}.`;
+  if (!ran) return "No repository command ran in this run.";
+  return mode === "bubblewrap"
+    ? "Repository commands ran in a bubblewrap sandbox."
+    : mode === "off"
+      ? "Repository commands ran without a sandbox (`AIDER_BOT_SANDBOX=off`)."
+      : containerSentence(mode);
 }
 
 /** `container (image python:3.12, from …)` → "Repository commands ran in a container of `python:3.12` (image from …)." */

@@ -79,6 +79,7 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
         onlyThreads: mode.kind === "address-reviews" ? mode.threads : [],
         webUrl: deps.webUrl,
         ...(req.triggerCommentId !== undefined ? { skipCommentIds: [req.triggerCommentId] } : {}),
+        ownJobId: req.jobId,
       },
       deps.count,
     );

@@ -1,5 +1,6 @@
 import type { CoderResult } from "../coder/types.js";
 import { checksFailingCommit } from "../coder/commit-policy.js";
+import { uncheckedReason } from "../coder/unchecked.js";
 import { baseOf, type PreparedCheckout } from "./prepare-checkout.js";
 import { publishCommit, signingNote } from "./publish-commit.js";
 import { publishToFork } from "./publish-fork.js";
@@ -15,6 +16,9 @@ export type Verdict =
 /** Phase 3 (pure): an answer, a result kept back (failed, or checks red where green is required), or one to publish. */
 export function verifyResult(req: RunRequest, result: CoderResult): Verdict {
   if (req.verb === "ask" || req.verb === "plan") return { kind: "answer" };
+  // Green checks required: a change none of the repository's checks could judge is not green (docs/checks.md).
+  if (result.outcome === "changed" && req.settings.requireGreenChecks && uncheckedReason(result) !== null)
+    return { kind: "keep-local" };
   // A change the coder did not commit (commits off) is committed here, with the plain-commit policy.
   if (result.outcome === "changed") return { kind: "publish", commit: result.commit ? "made" : "uncommitted" };
   // Checks failed but the repo does not require green checks: commit what we have and say so.

@@ -63,10 +63,15 @@ function checksStillFail(outcome: RunOutcome): boolean {
   return "result" in outcome && outcome.result?.outcome === "checks-failed";
 }
 
+function setupFailed(outcome: RunOutcome): boolean {
+  return "result" in outcome && outcome.result?.outcome === "checks-failed" && outcome.result.report.kind === "setup";
+}
+
 function checkTitle(outcome: RunOutcome): string {
   switch (outcome.kind) {
     case "pushed":
     case "pull-request":
+      if (setupFailed(outcome)) return "Changes pushed unchecked; a setup command failed";
       return checksStillFail(outcome) ? "Changes pushed; checks still fail" : "Changes pushed";
     case "patch":
       return "Patch posted (fork)";
@@ -81,7 +86,9 @@ function checkTitle(outcome: RunOutcome): string {
     case "cancelled":
       return "Cancelled";
     case "not-pushed":
-      return `No changes pushed (${outcome.result.outcome})`;
+      return setupFailed(outcome)
+        ? "No changes pushed (a setup command failed)"
+        : `No changes pushed (${outcome.result.outcome})`;
     default:
       return "Failed";
   }

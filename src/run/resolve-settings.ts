@@ -46,6 +46,7 @@ export function resolveSettings(
     lint: config.lint,
     ...(config.test?.length ? { test: config.test[0], tests: config.test } : {}),
     checks: config.checks,
+    baseline: config.baseline,
     // Tests found by discovery run after each edit like configured ones, unless `auto_test: false` says otherwise.
     autoTest: config.auto_test ?? (Boolean(config.test?.length) || config.checks === "auto"),
     timeoutMs: config.timeout * 60_000,

@@ -24,6 +24,8 @@ export interface RunSettings {
   tests?: string[];
   /** `auto` (the default): commands not configured are discovered from the default branch; `off`: never. */
   checks?: "auto" | "off";
+  /** Run the checks on the base too and tell its failures from the change's (docs/checks.md#baseline); default auto. */
+  baseline?: "auto" | "off";
   autoTest: boolean;
   /** Whole-job limit. */
   timeoutMs: number;

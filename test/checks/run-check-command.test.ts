@@ -144,8 +144,35 @@ describe("runCheckCommand (fake exec)", () => {
       cwd: "/repo",
       timeoutMs: 1,
     });
-    expect(r).toMatchObject({ kind: "test", ok: false, environmentError: true });
+    expect(r).toMatchObject({ kind: "setup", ok: false, environmentError: true });
     expect(r.output).toMatch(/could not be started: spawn \/bin\/sh ENOENT\. Check the command/);
+  });
+
+  it("a command the sandbox did not run (its image could not be pulled) says so, with no tool to install", async () => {
+    const r = await runCheckCommand(
+      fakeExec({
+        spawnError: "not run: the image `x:1` (from the operator's default image) could not be pulled: denied",
+      }),
+      { kind: "test", command: "npm test", cwd: "/repo", timeoutMs: 1 },
+    );
+    expect(r).toMatchObject({
+      ok: false,
+      environmentError: true,
+      notRun: "the image `x:1` (from the operator's default image) could not be pulled: denied",
+    });
+    expect(r.output).toBe(
+      "The test command `npm test` was not run: the image `x:1` (from the operator's default image) could not be pulled: denied.",
+    );
+  });
+
+  it("a setup command that fails comes back as a setup failure, never as a failing test", async () => {
+    const r = await runCheckCommand(fakeExec({ exitCode: 1, output: "error: No `pyproject.toml` found" }), {
+      kind: "setup",
+      command: "uv sync",
+      cwd: "/repo",
+      timeoutMs: 1,
+    });
+    expect(r).toMatchObject({ kind: "setup", ok: false, command: "uv sync", exitCode: 1 });
   });
 
   it("reports a process killed by a signal", async () => {

@@ -5,6 +5,8 @@ import { block } from "./helpers/fake-engine.js";
 import { syntaxCheck } from "../../src/checks/syntax-check.js";
 import { coderOptions, fakeDeps, lastUser, type FakeDeps } from "./helpers/fake-deps.js";
 import type { RepoMapRequest } from "../../src/coder/coder-deps.js";
+import { baselineOf } from "../../src/checks/compare-baseline.js";
+import type { CheckReport } from "../../src/checks/types.js";
 
 const FETCH =
   "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
@@ -156,6 +158,99 @@ describe("runCoder", () => {
       "test:npm test",
     ]);
     expect(deps.commits).toHaveLength(1);
+  });
+
+  it("a test failure the base has too (the same error, no test named) is not reflected: the run commits and records it as pre-existing", async () => {
+    const goMod =
+      "go: go.mod file not found in current directory or any parent directory\nmake: *** [Makefile:4: test] Error 1";
+    const deps: FakeDeps = {
+      ...fakeDeps({
+        files,
+        answers: [goodEdit],
+        check: (req) => (req.kind === "test" ? { ok: false, exitCode: 2, output: goMod } : {}),
+      }),
+      baseline: {
+        lookup: async (spec) =>
+          spec.kind === "test" ? baselineOf({ ok: false, exitCode: 2, output: goMod }, ["/base"]) : null,
+        roots: ["/base"],
+      },
+    };
+    const result = await runCoder(
+      coderOptions({ autoTest: true, testCommand: "make test", files: ["src/fetch.ts", "src/util.ts"] }),
+      deps,
+    );
+    expect(deps.requests).toHaveLength(1); // no reflection
+    expect(result.outcome).toBe("changed");
+    expect(result.reflections).toBe(0);
+    expect(result.checkRuns).toEqual([
+      expect.objectContaining({
+        kind: "test",
+        command: "make test",
+        status: "pre-existing",
+        onBase: "go: go.mod file not found in current directory or any parent directory",
+      }),
+    ]);
+  });
+
+  it("new failing tests are reflected; those the base had too are named as pre-existing in the reflection", async () => {
+    const fix = block("src/util.ts", UTIL, `${UTIL}export const retry = <T>(f: () => T) => f();\n`);
+    const headOut = "--- FAIL: TestRetry (0.00s)\n--- FAIL: TestNetwork (0.01s)\nFAIL";
+    const reports: CheckReport[] = [];
+    const deps: FakeDeps = {
+      ...fakeDeps({
+        files,
+        answers: [goodEdit, fix],
+        check: (req, nth) =>
+          req.kind === "test"
+            ? { ok: false, exitCode: 1, output: nth === 1 ? headOut : "--- FAIL: TestNetwork (0.02s)\nFAIL" }
+            : {},
+      }),
+      baseline: {
+        lookup: async () => baselineOf({ ok: false, exitCode: 1, output: "--- FAIL: TestNetwork (0.03s)\nFAIL" }, []),
+        roots: [],
+      },
+      renderCheckReflection: (report) => (reports.push(report), `CHECK FAILED ${report.output}`),
+    };
+    const result = await runCoder(
+      coderOptions({ autoTest: true, testCommand: "go test ./...", files: ["src/fetch.ts", "src/util.ts"] }),
+      deps,
+    );
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.preExistingTests).toEqual(["TestNetwork"]);
+    // Round two: only TestNetwork fails, as on the base: not reflected again, the change is committed.
+    expect(result.outcome).toBe("changed");
+    expect(result.reflections).toBe(1);
+    expect(result.checkRuns?.[0]).toMatchObject({ status: "pre-existing", testsRan: true });
+  });
+
+  it("a failing setup command comes back as setup, and says the base fails the same way", async () => {
+    const deps: FakeDeps = {
+      ...fakeDeps({
+        files,
+        answers: [goodEdit],
+        check: (req) =>
+          req.kind === "setup"
+            ? { ok: false, exitCode: 127, environmentError: true, output: "sh: 1: uv: not found" }
+            : {},
+      }),
+      baseline: {
+        lookup: async (spec) =>
+          spec.kind === "setup" ? baselineOf({ ok: false, exitCode: 127, output: "sh: 1: uv: not found" }, []) : null,
+        roots: [],
+      },
+    };
+    const result = await runCoder(
+      coderOptions({ autoTest: true, testCommand: "pytest", setupCommands: ["uv sync"], files: ["src/fetch.ts"] }),
+      deps,
+    );
+    expect(result.outcome).toBe("checks-failed");
+    if (result.outcome === "checks-failed")
+      expect(result.report).toMatchObject({ kind: "setup", onBase: "sh: 1: uv: not found" });
+    expect(result.checkRuns?.[0]).toMatchObject({
+      kind: "setup",
+      status: "tool-missing",
+      onBase: "sh: 1: uv: not found",
+    });
   });
 
   it("runs no setup, lint or test command when the sandbox cannot run, still commits, and says checks were skipped and why", async () => {

@@ -184,7 +184,7 @@ describe("e2e: app flows", () => {
 
   it("failing tests → reflections → the final comment shows the failure and nothing is pushed (require_green_checks)", async () => {
     const config =
-      "test: \"grep -q 'a \\\\* b' src/calc.py || (echo 'test_add FAILED: expected a * b'; exit 1)\"\nmax_reflections: 1\nrequire_green_checks: true\n";
+      "test: \"grep -q 'a \\\\* b' src/calc.py || (echo 'test_add FAILED: expected a * b'; exit 1)\"\nmax_reflections: 1\nrequire_green_checks: true\nbaseline: off\n";
     e2e = await app.scenario({
       files: { ...files, ".github/aider.yml": config },
       permissions: { ann: "write" },
@@ -211,7 +211,9 @@ describe("e2e: app flows", () => {
   });
 
   it("without require_green_checks, a change whose tests still fail is pushed and labelled as failing", async () => {
-    const config = "test: \"echo 'test_add FAILED'; exit 1\"\nmax_reflections: 0\n";
+    // A test that fails whatever the code (it fails on the default branch too): with the baseline on, that is
+    // the environment's failure (test/run/baseline-run, docs/checks.md); these flows are about a change's own failure.
+    const config = "test: \"echo 'test_add FAILED'; exit 1\"\nmax_reflections: 0\nbaseline: off\n";
     e2e = await app.scenario({
       files: { ...files, ".github/aider.yml": config },
       permissions: { ann: "write" },

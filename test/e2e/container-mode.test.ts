@@ -62,9 +62,15 @@ describeWith("podman", "e2e container mode (real podman)", () => {
     await e2e.idle();
     const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
     expect(status).toContain(
-      "could not be started: not run: the image `localhost/aider-bot-no-such-image:1` (from `sandbox.image` in .github/aider.yml) could not be pulled",
+      "⚠️ The repository's commands were not run: the image `localhost/aider-bot-no-such-image:1` (from `sandbox.image` in .github/aider.yml) could not be pulled",
     );
     expect(status).toContain("set `sandbox.image` in .github/aider.yml to an image that exists");
+    // Named as a pull failure: no tool to install, no container that "ran", and the change said to be unchecked.
+    expect(status).toContain("this change is **unchecked**");
+    expect(status).toMatch(
+      /<summary>Sandbox<\/summary>\s+Repository commands were not run: the image `localhost\/aider-bot-no-such-image:1`/,
+    );
+    expect(status).not.toMatch(/could not be started|did not finish|ran in a container/);
     expect(e2e.llm.remaining()).toBe(0);
     expect(containersOf(e2e.home)).toEqual([]);
   });

@@ -142,6 +142,11 @@ describeWith(["podman", "registry"], "container mode pulls the repository's imag
     expect(report.output).toContain(`the image \`${missing}\` (from the test) could not be pulled: `);
     expect(report.output).toMatch(/manifest unknown/i);
     expect(report.output).toContain("set `sandbox.image` in .github/aider.yml");
+    // A pull failure, said as one: the command was not run; no "could not be started", no tool to install.
+    expect(report.kind).toBe("setup");
+    expect(report.output).toMatch(/^The setup command `pip install -e \.` was not run: the image /);
+    expect(report.output).not.toMatch(/could not be started|tool is installed/);
+    expect(report.notRun).toContain(`the image \`${missing}\` (from the test) could not be pulled`);
   });
 });
 

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
@@ -177,5 +177,58 @@ describe("the check exec when bubblewrap cannot run", () => {
     });
     expect(await checkExec.sandboxMode!()).toBe("off");
     expect((await checkExec.run({ command: "echo ran", shell: true, cwd: os.tmpdir() })).output).toBe("ran\n");
+  });
+});
+
+describeWith("bubblewrap", "the check exec's job folders", () => {
+  let root: string;
+  let work: string;
+  let checkout: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(process.cwd(), ".sbx-jobdirs-"));
+    work = path.join(root, "work");
+    checkout = path.join(work, "job-1", "repo");
+    await mkdir(checkout, { recursive: true });
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+  const checkExec = () =>
+    createCheckExec(readEnv({ AIDER_BOT_SANDBOX: "bubblewrap", AIDER_BOT_WORK_DIR: work }), exec, log);
+
+  it("one $HOME and one TMPDIR per job: a setup step's ~/.local/bin/x and $TMPDIR/y are there for a later command, not for another job, and go with the job", async () => {
+    const envDirs = async () => (await readdir(work)).filter((n) => n.includes("-env-"));
+    const before = await envDirs();
+    const job = checkExec();
+    const other = checkExec();
+    try {
+      const setup = await job.run({
+        command: 'mkdir -p ~/.local/bin && echo tool > ~/.local/bin/x && echo kept > "$TMPDIR/y" && echo "home=$HOME"',
+        shell: true,
+        cwd: checkout,
+        timeoutMs: 15_000,
+      });
+      expect(setup.exitCode).toBe(0);
+      const later = await job.run({
+        command: 'cat ~/.local/bin/x "$TMPDIR/y"',
+        shell: true,
+        cwd: checkout,
+        timeoutMs: 15_000,
+      });
+      expect(later.output).toBe("tool\nkept\n");
+      const elsewhere = await other.run({
+        command: 'cat ~/.local/bin/x "$TMPDIR/y" 2>&1; ls -A ~ /tmp; echo done',
+        shell: true,
+        cwd: checkout,
+        timeoutMs: 15_000,
+      });
+      expect(elsewhere.output).not.toContain("tool");
+      expect(elsewhere.output).not.toContain("kept");
+      expect(elsewhere.output).toContain("done");
+      // The job's folders live under the work dir (hidden from every sandbox) until the job ends.
+      expect((await envDirs()).filter((n) => !before.includes(n))).toHaveLength(2);
+    } finally {
+      await job.close!();
+      await other.close!();
+    }
+    expect(await envDirs()).toEqual(before);
   });
 });

@@ -95,7 +95,7 @@ describe("status comment rendering", () => {
     });
   });
 
-  const cases: [string, RunOutcome, RegExp[]][] = [
+  const cases: [string, RunOutcome, RegExp[], RegExp[]?][] = [
     [
       "pushed",
       {
@@ -184,6 +184,41 @@ describe("status comment rendering", () => {
         elapsedMs: 1,
       },
       [/The lint check `eslint .` still fails on this commit/, /does not set `require_green_checks`/],
+    ],
+    [
+      "a failed setup command, pushed: named as setup, the change unchecked",
+      {
+        kind: "pushed",
+        sha: "e".repeat(40),
+        url: "https://x/commit/e",
+        result: {
+          ...base,
+          outcome: "checks-failed",
+          editedFiles: files,
+          report: { kind: "setup", ok: false, command: "uv sync", output: "uv: not found", locations: [] },
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [/The setup command `uv sync` failed, so this change is \*\*unchecked\*\*/],
+      [/test check|still fails/],
+    ],
+    [
+      "a failed setup command, not pushed",
+      {
+        kind: "not-pushed",
+        result: {
+          ...base,
+          outcome: "checks-failed",
+          editedFiles: files,
+          report: { kind: "setup", ok: false, command: "uv sync", output: "uv: not found", locations: [] },
+        } as CoderResult,
+        elapsedMs: 1,
+      },
+      [
+        /😕 The setup command `uv sync` failed: the repository's lint and tests could not judge the change, so it is \*\*unchecked\*\*/,
+        /<summary>Output of uv sync<\/summary>/,
+      ],
+      [/test check|still fails/],
     ],
     ["cancelled", { kind: "cancelled", reason: "cancel", elapsedMs: 1 }, [/Cancelled on request; nothing was pushed/]],
     [
@@ -287,9 +322,10 @@ describe("status comment rendering", () => {
       [/moved while I worked/, /\/aider retry/],
     ],
   ];
-  it.each(cases)("final: %s", (_name, outcome, patterns) => {
+  it.each(cases)("final: %s", (_name, outcome, patterns, absent = []) => {
     const body = renderFinal(outcome, req);
     for (const p of patterns) expect(body).toMatch(p);
+    for (const p of absent) expect(body).not.toMatch(p);
     expect(body.startsWith(runMarker("job-1"))).toBe(true);
   });
 
@@ -410,7 +446,12 @@ describe("status comment rendering", () => {
         kind: "pushed",
         sha: "b".repeat(40),
         url: "u",
-        result: { ...skipped, sandbox: "bubblewrap", checksSkipped: undefined } as CoderResult,
+        result: {
+          ...skipped,
+          sandbox: "bubblewrap",
+          checksSkipped: undefined,
+          checkRuns: [{ kind: "test", command: "npm test", status: "passed" }],
+        } as CoderResult,
         elapsedMs: 1,
       },
       req,
@@ -425,6 +466,7 @@ describe("status comment rendering", () => {
           ...skipped,
           sandbox: "bubblewrap",
           checksSkipped: undefined,
+          checkRuns: [{ kind: "test", command: "npm test", status: "passed" }],
           network: {
             policy: "registries",
             blocked: [
@@ -441,13 +483,30 @@ describe("status comment rendering", () => {
     expect(blocked).toMatch(
       /<summary>Sandbox<\/summary>\s+Repository commands ran in a bubblewrap sandbox\.\s+Network: \*\*registries\*\*[^\n]*\n- blocked: `evil\.example\.net` \(3 connections\) — add it to `sandbox\.network\.allow` in \.github\/aider\.yml if the tests need it\s+<\/details>/,
     );
+    // No command ran (none configured or found): the section does not claim one ran in the sandbox.
+    const none = renderFinal(
+      {
+        kind: "pushed",
+        sha: "b".repeat(40),
+        url: "u",
+        result: { ...skipped, sandbox: "bubblewrap", checksSkipped: undefined } as CoderResult,
+        elapsedMs: 1,
+      },
+      req,
+    );
+    expect(none).toMatch(/<summary>Sandbox<\/summary>\s+No repository command ran in this run\./);
     expect(sandboxed).not.toContain("not run**");
     const off = renderFinal(
       {
         kind: "pushed",
         sha: "b".repeat(40),
         url: "u",
-        result: { ...skipped, sandbox: "off", checksSkipped: undefined } as CoderResult,
+        result: {
+          ...skipped,
+          sandbox: "off",
+          checksSkipped: undefined,
+          checkRuns: [{ kind: "test", command: "npm test", status: "passed" }],
+        } as CoderResult,
         elapsedMs: 1,
       },
       req,
@@ -462,6 +521,7 @@ describe("status comment rendering", () => {
           ...skipped,
           sandbox: "container (image python:3.12, from the repository's toolchain (python 3.12))",
           checksSkipped: undefined,
+          checkRuns: [{ kind: "test", command: "pytest", status: "failed" }],
         } as CoderResult,
         elapsedMs: 1,
       },
@@ -471,6 +531,95 @@ describe("status comment rendering", () => {
       /<summary>Sandbox<\/summary>\s+Repository commands ran in a container of `python:3.12` \(image from the repository's toolchain \(python 3.12\)\)\./,
     );
   });
+  it("a check that fails on the default branch too is named as such, and a change no check judged is unchecked", () => {
+    const preExisting = {
+      ...base,
+      outcome: "changed",
+      editedFiles: files,
+      commit: { sha: "c".repeat(40), subject: "x" },
+      sandbox: "bubblewrap",
+      checkRuns: [
+        {
+          kind: "test",
+          command: "make test",
+          status: "pre-existing",
+          onBase: "go: go.mod file not found in current directory or any parent directory",
+        },
+      ],
+    } as CoderResult;
+    const lenient = { ...req, settings: { ...req.settings, requireGreenChecks: false, autoTest: true } };
+    const pushed = renderFinal(
+      { kind: "pushed", sha: "b".repeat(40), url: "u", result: preExisting, elapsedMs: 1 },
+      lenient,
+    );
+    expect(pushed).toContain(
+      "⚠️ `make test` fails on the default branch too (go: go.mod file not found in current directory or any parent directory): not caused by this change.",
+    );
+    expect(pushed).toContain("it is **unchecked**");
+    expect(pushed).not.toMatch(/still fails/);
+    // Green checks required: a change no check judged is not pushed, and the status says why in so many words.
+    const strict = { ...req, settings: { ...req.settings, autoTest: true } };
+    const kept = renderFinal({ kind: "not-pushed", result: preExisting, elapsedMs: 1 }, strict);
+    expect(kept).toContain(
+      "😕 Nothing was pushed: the change is **unchecked** (`make test` fails on the default branch too (go: go.mod file not found in current directory or any parent directory)), and this repository requires green checks",
+    );
+    expect(kept).not.toContain("✅ Changes made.");
+    // Tests that ran, failing only as on the base, did judge the change: not unchecked.
+    const ranTests = {
+      ...preExisting,
+      checkRuns: [
+        {
+          kind: "test",
+          command: "go test ./...",
+          status: "pre-existing",
+          onBase: "1 failing test: TestNet",
+          testsRan: true,
+        },
+      ],
+    } as CoderResult;
+    const judged = renderFinal(
+      { kind: "pushed", sha: "b".repeat(40), url: "u", result: ranTests, elapsedMs: 1 },
+      lenient,
+    );
+    expect(judged).toContain("`go test ./...` fails on the default branch too (1 failing test: TestNet)");
+    expect(judged).not.toContain("unchecked");
+  });
+
+  it("an image that could not be pulled: named as a pull failure with the image and its source, never as a container that ran", () => {
+    const why =
+      "the image `ghcr.io/acme/ci:9` (from `sandbox.image` in .github/aider.yml) could not be pulled: manifest unknown. Check the image's name and that the app's host can reach its registry, or set `sandbox.image` in .github/aider.yml to an image that exists";
+    const result = {
+      ...base,
+      outcome: "checks-failed",
+      editedFiles: files,
+      sandbox: "container (image ghcr.io/acme/ci:9, from `sandbox.image` in .github/aider.yml)",
+      report: {
+        kind: "setup",
+        ok: false,
+        command: "npm ci",
+        output: `The setup command \`npm ci\` was not run: ${why}.`,
+        locations: [],
+        exitCode: null,
+        environmentError: true,
+        notRun: why,
+      },
+      checkRuns: [
+        { kind: "setup", command: "npm ci", status: "could-not-run", note: why, notRun: true },
+        { kind: "test", command: "npm test", status: "not-run", note: "an earlier check failed" },
+      ],
+    } as CoderResult;
+    const lenient = { ...req, settings: { ...req.settings, requireGreenChecks: false, autoTest: true } };
+    const body = renderFinal({ kind: "pushed", sha: "b".repeat(40), url: "u", result, elapsedMs: 1 }, lenient);
+    expect(body).toContain(
+      "⚠️ The repository's commands were not run: the image `ghcr.io/acme/ci:9` (from `sandbox.image` in .github/aider.yml) could not be pulled: manifest unknown.",
+    );
+    expect(body).toContain("so this change is **unchecked**");
+    expect(body).toMatch(
+      /<summary>Sandbox<\/summary>\s+Repository commands were not run: the image `ghcr.io\/acme\/ci:9`/,
+    );
+    expect(body).not.toMatch(/ran in a container|did not finish|still fails|is installed/);
+  });
+
   it("lists the files added at the model's request, and says nothing of them when there were none", () => {
     const asked = {
       ...base,

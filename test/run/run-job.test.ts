@@ -402,4 +402,32 @@ describe("runJob: plans and transcripts (issue #34)", () => {
     expect(h.statuses.at(-1)).toContain("📜 [Run transcript](https://x/runs/7)");
     expect(h.statuses.at(-1)).toContain("aider-bot transcript j1");
   });
+  it("a failed setup command is named as setup in the Check Run's title, not as failing checks", async () => {
+    const { commit: _c, ...rest } = changed;
+    const setupFailed: CoderResult = {
+      ...rest,
+      outcome: "checks-failed",
+      report: { kind: "setup", ok: false, command: "uv sync", output: "uv: not found", locations: [], exitCode: 127 },
+    };
+    const h = harness(async () => setupFailed);
+    const titles: string[] = [];
+    h.deps.github.finishCheckRun = async (_id, r) => void titles.push(`${r.conclusion}: ${r.title}`);
+    await runJob(request(), h.deps);
+    expect(titles).toEqual(["failure: Changes pushed unchecked; a setup command failed"]);
+    await runJob(request({ settings: { ...settings, requireGreenChecks: true } }), h.deps);
+    expect(titles[1]).toBe("failure: No changes pushed (a setup command failed)");
+  });
+  it("a change no check could judge (its test fails on the default branch too) is pushed only where green checks are not required", async () => {
+    const unchecked: CoderResult = {
+      ...changed,
+      checkRuns: [{ kind: "test", command: "make test", status: "pre-existing", onBase: "go.mod file not found" }],
+    };
+    const lenient = harness(async () => unchecked);
+    expect((await runJob(request(), lenient.deps)).kind).toBe("pushed");
+    const strict = harness(async () => unchecked);
+    const out = await runJob(request({ settings: { ...settings, requireGreenChecks: true } }), strict.deps);
+    expect(out.kind).toBe("not-pushed");
+    expect(strict.calls).not.toContain("push feat");
+    expect(strict.statuses.at(-1)).toContain("the change is **unchecked**");
+  });
 });

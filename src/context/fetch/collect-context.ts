@@ -37,6 +37,11 @@ export interface CollectArgs {
   maxLogs?: number;
   /** Comments left out of the conversation: the one that asked for this run (its instruction is the request). */
   skipCommentIds?: readonly number[];
+  /**
+   * The job reading this context: its own status comment ("queued", "in progress") is already on the page, and is
+   * neither an earlier run for the model nor one for the status table's count.
+   */
+  ownJobId?: string;
 }
 
 export interface CollectedContext {
@@ -89,7 +94,9 @@ export async function collectContext(api: GitHubClient, a: CollectArgs, count: C
     ? threads.value.filter((t) => (a.onlyThreads.length ? a.onlyThreads.includes(t.id) : !t.isResolved))
     : [];
   const prefer = [...a.preferPaths, ...chosen.map((t) => t.path)];
-  const priorRuns = comments.ok ? priorRunsFrom(comments.value.comments, a.botLogin) : [];
+  const priorRuns = comments.ok
+    ? priorRunsFrom(comments.value.comments, a.botLogin).filter((r) => r.jobId !== a.ownJobId)
+    : [];
   const sources: ContextSource[] = [
     comments.ok
       ? priorRunsSource(priorRuns, count, `my earlier status comments on ${page}`)

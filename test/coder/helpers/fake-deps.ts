@@ -85,8 +85,7 @@ export function fakeDeps(opts: FakeDepsOptions): FakeDeps {
       checkRuns.push(req);
       const nth = checkRuns.filter((r) => r.kind === req.kind).length;
       const partial = opts.check?.(req, nth) ?? {};
-      const kind = req.kind === "setup" ? "test" : req.kind;
-      return { kind, ok: true, command: req.command, output: "", locations: [], ...partial };
+      return { kind: req.kind, ok: true, command: req.command, output: "", locations: [], ...partial };
     },
     renderCheckReflection: (report) => `CHECK FAILED (${report.kind}) ${report.command}\n${report.output}`,
     repoMap: opts.repoMap === undefined ? undefined : async () => ({ text: opts.repoMap ?? "", rankedFiles: [] }),

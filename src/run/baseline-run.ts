@@ -1,0 +1,144 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { baselineOf, type BaselineResult } from "../checks/compare-baseline.js";
+import { runCheckCommand } from "../checks/run-check-command.js";
+import { checkKey } from "../coder/check-commands.js";
+import type { CheckCommandSpec } from "../coder/types.js";
+import type { Exec } from "../exec/types.js";
+
+/** What a baseline run needs: git for the base's commit and tree, the check exec, and its cache folder. */
+export interface BaselineDeps {
+  /** The commit the change starts from (an issue: the checkout's HEAD; a pull request: the default branch's tip). */
+  baseSha(): Promise<string>;
+  /** A checkout of `sha` at `dir` (made beside the run's checkout, removed with the job). */
+  checkoutBase(sha: string, dir: string): Promise<void>;
+  checkExec: Exec;
+  /** `<cache>/baseline/<owner>/<repo>`: one JSON file per base commit, by command. */
+  cacheDir: string;
+  signal: AbortSignal;
+  onError(error: unknown): void;
+}
+
+export interface BaselineRun {
+  /** The command's result on the base; null when it is not run there (see {@link comparable}) or the run failed. */
+  lookup(spec: CheckCommandSpec): Promise<BaselineResult | null>;
+  /** The checkout folders (the change's and the base's), removed from outputs before they are compared. */
+  roots: readonly string[];
+  /** Settles when the base's commands are done (or given up). */
+  done: Promise<void>;
+}
+
+/**
+ * The repository's checks on the base, started with the run (while the model writes its first answer, so it costs
+ * no wall time): setup, then each lint and test command, in a checkout of the base beside the run's, through the same
+ * sandbox. Results are kept by base commit and command, so later runs on the same base run nothing. A setup step
+ * that fails ends the base's run (what follows it is not run there). Never throws: a base that cannot be made or run
+ * leaves every lookup null, and the change's failures are reflected as they always were.
+ */
+export function startBaseline(
+  checkout: string,
+  specs: readonly CheckCommandSpec[],
+  timeoutMs: number,
+  deps: BaselineDeps,
+): BaselineRun {
+  const baseDir = path.join(path.dirname(checkout), "base");
+  const wanted = specs.filter(comparable);
+  const results = new Map<string, Promise<BaselineResult | null>>();
+  const settle = new Map<string, (r: BaselineResult | null) => void>();
+  for (const spec of wanted) {
+    const key = cacheKey(spec);
+    if (!results.has(key)) results.set(key, new Promise((resolve) => settle.set(key, resolve)));
+  }
+  const roots = [checkout, baseDir];
+  const finish = (key: string, r: BaselineResult | null) => {
+    settle.get(key)?.(r);
+    settle.delete(key);
+  };
+  const done = (async () => {
+    if (!wanted.length) return;
+    const sha = await deps.baseSha();
+    const file = path.join(deps.cacheDir, `${sha}.json`);
+    const cached = await readCache(file);
+    for (const spec of wanted) if (cached[cacheKey(spec)]) finish(cacheKey(spec), cached[cacheKey(spec)]!);
+    if (!settle.size) return;
+    await deps.checkoutBase(sha, baseDir);
+    const fresh: Record<string, BaselineResult> = {};
+    for (const spec of wanted) {
+      const key = cacheKey(spec);
+      if (!settle.has(key)) continue;
+      if (deps.signal.aborted) break;
+      const report = await runCheckCommand(deps.checkExec, {
+        kind: spec.kind,
+        command: spec.command,
+        cwd: spec.cwd ? path.join(baseDir, spec.cwd) : baseDir,
+        timeoutMs,
+        files: [],
+        signal: deps.signal,
+      });
+      if (deps.signal.aborted) break;
+      const result = baselineOf(report, roots);
+      fresh[key] = result;
+      finish(key, result);
+      // What follows a failed setup step is not run on the base (nor on the change: its run stops there too).
+      if (spec.kind === "setup" && !report.ok) break;
+    }
+    if (Object.keys(fresh).length) await writeCache(file, { ...cached, ...fresh });
+  })()
+    .catch((error: unknown) => deps.onError(error))
+    .finally(() => {
+      for (const key of [...settle.keys()]) finish(key, null);
+    });
+  return {
+    lookup: (spec) => results.get(cacheKey(spec)) ?? Promise.resolve(null),
+    roots,
+    done,
+  };
+}
+
+/**
+ * Whether a command's run on the base can be compared with the change's: setup and test commands, and lint commands
+ * run as written. A configured lint command gets the edited files appended, which the base has no counterpart for.
+ */
+export function comparable(spec: CheckCommandSpec): boolean {
+  return spec.kind !== "lint" || (!!spec.asWritten && !spec.command.includes("{files}"));
+}
+
+/** The key of a command in the cache: its kind, folder and command line (hashed: file-name safe, fixed size). */
+function cacheKey(spec: CheckCommandSpec): string {
+  return createHash("sha256").update(checkKey(spec)).digest("hex").slice(0, 32);
+}
+
+async function readCache(file: string): Promise<Record<string, BaselineResult>> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(file, "utf8"));
+    if (!parsed || typeof parsed !== "object") return {};
+    // A file cut short or from another version is ignored entry by entry: that command simply runs again.
+    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => isResult(v))) as Record<string, BaselineResult>;
+  } catch {
+    return {};
+  }
+}
+
+function isResult(v: unknown): v is BaselineResult {
+  if (!v || typeof v !== "object") return false;
+  const r = v as Partial<BaselineResult>;
+  const failing = r.failing as { names?: unknown } | null | undefined;
+  return (
+    typeof r.ok === "boolean" &&
+    typeof r.normalised === "string" &&
+    typeof r.summary === "string" &&
+    (failing === null ||
+      (typeof failing === "object" &&
+        Array.isArray(failing.names) &&
+        failing.names.every((n) => typeof n === "string")))
+  );
+}
+
+/** Written to a temporary name and renamed: a concurrent reader sees the old file or the new, never half of one. */
+async function writeCache(file: string, data: Record<string, BaselineResult>): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(data), { mode: 0o600 });
+  await rename(tmp, file);
+}
