@@ -46,8 +46,9 @@ export const repoConfigSchema = z
     plan: z.boolean().default(false),
     map_tokens: z.number().int().min(0).max(65536).default(1024),
     max_reflections: z.number().int().min(0).max(10).default(3),
-    setup: commandList.default([]),
-    lint: commandList.default([]),
+    // Absent: found by discovery; an empty list (`lint: []`): none, and none discovered for that key.
+    setup: commandList.optional(),
+    lint: commandList.optional(),
     test: commandList.optional(),
     // Issue #30: without setup/lint/test keys the bot finds the commands in the default branch's workflows and
     // manifests; `off` keeps only the built-in syntax check (and the commands named here).

@@ -2,6 +2,7 @@ import type { CommandFlags } from "../commands/parse-command.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { EditFormatName } from "../edits/types.js";
 import { fail, ok, type Result } from "../result.js";
+import { checkSettingsOf } from "./resolve-checks.js";
 import type { RunSettings } from "./run-request.js";
 
 /**
@@ -40,10 +41,7 @@ export function resolveSettings(
     editorEditFormat: config.editor_edit_format ?? editFormat,
     mapTokens: config.map_tokens,
     maxReflections: config.max_reflections,
-    setup: config.setup,
-    lint: config.lint,
-    ...(config.test?.length ? { test: config.test[0], tests: config.test } : {}),
-    checks: config.checks,
+    ...checkSettingsOf(config),
     // Tests found by discovery run after each edit like configured ones, unless `auto_test: false` says otherwise.
     autoTest: config.auto_test ?? (Boolean(config.test?.length) || config.checks === "auto"),
     timeoutMs: config.timeout * 60_000,
