@@ -35,6 +35,14 @@ export function commandLine(cmd: Pick<CheckCommand, "kind" | "command" | "files"
 }
 
 /**
+ * Set for every check command. Python trusts its cached bytecode while a source file keeps its size and its mtime in
+ * whole seconds, and a run's edits can rewrite a file twice within one second at the same size (`a * b` → `a + b`):
+ * the next test would run the old code and report the old failure as the new one. Without written bytecode every
+ * command compiles what the checkout holds, and no `__pycache__/` folder is left in it.
+ */
+const CHECK_ENV: Readonly<Record<string, string>> = { PYTHONDONTWRITEBYTECODE: "1" };
+
+/**
  * Run a configured lint/test/setup command through the exec door (allow-listed env, timeout, output cap) and
  * report it: exit 0 is a pass whatever was printed; the output is ANSI-stripped, cut to a token budget (head and
  * tail) and searched for error locations. A command that cannot start, is not installed (126/127), is cancelled,
@@ -49,6 +57,7 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
     command: line,
     shell: true,
     cwd: cmd.cwd,
+    env: CHECK_ENV,
     timeoutMs: cmd.timeoutMs,
     maxOutputBytes: 400_000,
     ...(cmd.signal ? { signal: cmd.signal } : {}),

@@ -56,7 +56,14 @@ function addEditCommands(program: Command): void {
     .option("--weak-model <name>", "model for commit messages")
     .option("--lint-cmd <cmd>", "lint command (repeatable); edited files are appended", collect, [])
     .option("--test-cmd <cmd>", "test command")
-    .option("--auto-test", "run the test command after each edit round", false)
+    .addOption(
+      new Option(
+        "--checks <mode>",
+        "auto: commands not named by a flag or .github/aider.yml are discovered from the checkout (see `aider-bot checks`); off: none discovered",
+      ).choices(["auto", "off"]),
+    )
+    .option("--auto-test", "run the test commands after each edit round (default: when there is one)")
+    .option("--no-auto-test", "do not run the test commands after each edit round")
     .option("--max-reflections <n>", "reflection rounds after the first answer", int("--max-reflections"), 3)
     .option("--map-tokens <n>", "repo map token budget (0 disables)", int("--map-tokens"), 1024)
     .option("--no-commit", "leave the changes uncommitted")

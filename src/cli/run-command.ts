@@ -17,6 +17,7 @@ import { processRedactor } from "../security/process-redactor.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createGit } from "../workspace/create-git.js";
 import { CLI_INSTRUCTIONS_TOKENS, checkoutInstructions } from "./checkout-instructions.js";
+import { cliCheckKeys, cliCheckSpecs, readCheckoutConfig, renderCliChecks, resolveCliChecks } from "./cli-checks.js";
 import { defaultCacheDir } from "./default-cache-dir.js";
 import { UsageError } from "./exit-code.js";
 import { renderCliSummary } from "./render-cli-summary.js";
@@ -31,7 +32,10 @@ export interface RunCommandOptions {
   weakModel?: string;
   lintCmd: string[];
   testCmd?: string;
-  autoTest: boolean;
+  /** `--checks off`: run only the commands named by flags or the checkout's config; nothing discovered. */
+  checks?: "auto" | "off";
+  /** `--auto-test` / `--no-auto-test`; unset: the checkout's `auto_test`, else on when there is a test command. */
+  autoTest?: boolean;
   maxReflections: number;
   mapTokens: number;
   commit: boolean;
@@ -57,7 +61,8 @@ export async function runCommand(
   // The one redactor keeps the keys out of model requests and commit messages even if a file or output carries one.
   for (const secret of endpointSecrets(providerEndpoints(env, endpoint))) processRedactor.add(secret);
   await loadTokenizer();
-  const settings = cliSettings(env, opts);
+  const checkout = await readCheckoutConfig(root);
+  const settings = cliSettings(env, opts, checkout);
   const s = settings.run;
   if (providerOf(s.model).provider === "openai" && !env.openaiApiKey && env.openaiBaseUrl.includes("api.openai.com")) {
     throw new UsageError(
@@ -74,6 +79,9 @@ export async function runCommand(
     if (!opts.json || env.progress) process.stderr.write(`${line}\n`);
   };
   say(`aider-bot: ${s.model}, ${s.editFormat} edits, repo ${root}`);
+  // The same plan `aider-bot checks` prints: the checkout's config and flags, the rest discovered from the checkout.
+  const checks = await resolveCliChecks(root, s, opts);
+  for (const line of renderCliChecks(checks, s.autoTest)) say(`  ${line}`);
   const deps = createCoderDeps({
     root,
     exec,
@@ -102,7 +110,8 @@ export async function runCommand(
       model: s.model,
       weakModel: s.weakModel,
       lintCommands: s.lint,
-      testCommand: s.test,
+      ...(s.test ? { testCommand: s.test } : {}),
+      checkCommands: cliCheckSpecs(checks),
       autoTest: s.autoTest,
       maxReflections: s.maxReflections,
       mapTokens: s.mapTokens,
@@ -120,12 +129,14 @@ export async function runCommand(
 }
 
 /**
- * The CLI's flags as a repository config: the defaults of `.github/aider.yml` with the flags on top, so a CLI run
- * gets its settings from the same resolution as the App's and the Action's (compose/run-settings). Not validated
- * again: the flags have their own checks (commander's), and their bounds are the CLI's.
+ * The CLI's flags as a repository config: the defaults of `.github/aider.yml`, the check keys of the checkout's own
+ * `.github/aider.yml` (`checkout`), and the flags on top, so a CLI run gets its settings from the same resolution as
+ * the App's and the Action's (compose/run-settings). Not validated again: the flags have their own checks
+ * (commander's), and their bounds are the CLI's.
  */
 export function cliRepoConfig(
   opts: Omit<RunCommandOptions, "repo" | "message" | "file" | "read" | "json">,
+  checkout: RepoConfig | null = null,
 ): RepoConfig {
   const defaults = parseRepoConfig({});
   if (!defaults.ok) throw new Error("the repository config's defaults do not validate");
@@ -134,19 +145,20 @@ export function cliRepoConfig(
     ...(opts.model ? { model: opts.model } : {}),
     ...(opts.weakModel ? { weak_model: opts.weakModel } : {}),
     edit_format: opts.editFormat ?? "diff",
-    lint: opts.lintCmd,
-    ...(opts.testCmd ? { test: [opts.testCmd] } : {}),
-    auto_test: opts.autoTest,
+    ...cliCheckKeys(checkout, opts),
+    ...(opts.autoTest !== undefined ? { auto_test: opts.autoTest } : {}),
     max_reflections: opts.maxReflections,
     map_tokens: opts.mapTokens,
-    // The CLI runs the commands it is given; it does not discover others.
-    checks: "off",
   };
 }
 
 /** The run's settings: the environment's (models, fallbacks, prices, map threads) and the flags', as for every driver. */
-export function cliSettings(env: RunEnv, opts: Parameters<typeof cliRepoConfig>[0]): ComposedSettings {
-  const settings = resolveRunSettings(env, cliRepoConfig(opts), "cli");
+export function cliSettings(
+  env: RunEnv,
+  opts: Parameters<typeof cliRepoConfig>[0],
+  checkout: RepoConfig | null = null,
+): ComposedSettings {
+  const settings = resolveRunSettings(env, cliRepoConfig(opts, checkout), "cli");
   // Only a flag naming a model outside `allowed_models` is refused, and the CLI passes none as a flag.
   if (!settings.ok) throw new UsageError(settings.message);
   return settings.value;
@@ -196,6 +208,13 @@ function cliJson(result: CoderResult): Record<string, unknown> {
     editedFiles: "editedFiles" in result ? result.editedFiles : [],
     commit: result.outcome === "changed" ? result.commit : null,
     reflections: result.reflections,
+    // The repository's commands as they last ran (or why not), with where each came from.
+    checks: (result.checkRuns ?? []).map((r) => ({
+      kind: r.kind,
+      command: r.command,
+      ...(r.source ? { source: r.source } : {}),
+      status: r.status,
+    })),
     tokens: result.tokens,
     costUsd: result.costUsd,
     ...(result.models ? { models: result.models } : {}),

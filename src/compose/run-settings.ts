@@ -23,8 +23,11 @@ export interface DriverSettings {
   /** Key the map's tag cache by git blob ids (a fresh clone per run) instead of size+mtime (a long-lived checkout). */
   gitContentIds: boolean;
   sandbox: SandboxChoice;
-  /** Commands not named in the config are discovered on the default branch (issue #30): runs on GitHub only. */
-  checkPlan: "default-branch" | "configured-only";
+  /**
+   * Where commands not named in the config are discovered: the default branch (runs on GitHub: a pull request's head
+   * never decides what runs), the local checkout (the CLI, on the user's own files), or nowhere.
+   */
+  checkPlan: "default-branch" | "checkout" | "configured-only";
   /** Model calls reserve and settle through the operator's spend ledger (issue #35): only the App keeps one. */
   spendGuard: boolean;
   /** Issue #34: the run's transcript is stored for `aider-bot transcript` (the App's cache outlives the run). */
@@ -65,7 +68,7 @@ export function driverSettings(env: RunEnv & Partial<Pick<AppEnv, "sandbox">>, d
     ...(env.mapThreads !== undefined ? { mapThreads: env.mapThreads } : {}),
     gitContentIds: onGitHub,
     sandbox: driver === "app" ? (env.sandbox ?? "auto") : driver === "action" ? "runner" : "local",
-    checkPlan: onGitHub ? "default-branch" : "configured-only",
+    checkPlan: onGitHub ? "default-branch" : "checkout",
     spendGuard: driver === "app",
     transcripts: driver === "app",
   };

@@ -49,8 +49,9 @@ export const repoConfigSchema = z
     // Prompt caching: each round of a run is read from the provider's cache (`off`: no cache hints are sent).
     cache: z.enum(["auto", "off"]).default("auto"),
     max_reflections: z.number().int().min(0).max(10).default(3),
-    setup: commandList.default([]),
-    lint: commandList.default([]),
+    // Absent: found by discovery; an empty list (`lint: []`): none, and none discovered for that key.
+    setup: commandList.optional(),
+    lint: commandList.optional(),
     test: commandList.optional(),
     // Issue #30: without setup/lint/test keys the bot finds the commands in the default branch's workflows and
     // manifests; `off` keeps only the built-in syntax check (and the commands named here).

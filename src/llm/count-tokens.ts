@@ -58,23 +58,57 @@ export async function libraryCounter(): Promise<Counter> {
 }
 
 /**
- * Longest run without whitespace given to the tokenizer in one piece. BPE merges within a run cost time quadratic in
- * its length (300,000 characters of one minified line took minutes); no real token is this long, so counting a
- * longer run in slices of this size changes the count by at most one token per slice and keeps the cost linear.
+ * Longest run of non-whitespace, or of whitespace, given to the tokenizer in one piece. BPE merges within a run cost
+ * time quadratic in its length (300,000 characters of one minified line took minutes, and 160,000 spaces two);
+ * no real token is this long, so counting a longer run in slices of this size changes the count by at most one token
+ * per slice and keeps the cost linear.
  */
 const MAX_RUN = 200;
-const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, "g");
+
+/** Whether a UTF-16 code unit is whitespace as the regular expression `\s` defines it. */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
 /** Count tokens; falls back to a chars/4 estimate until {@link loadTokenizer} has resolved. Linear in the text's length. */
 export function countTokens(text: string): number {
   if (!counter) return Math.ceil(text.length / 4);
-  if (text.length <= MAX_RUN) return counter(text);
+  return countInSlices(counter, text);
+}
+
+/**
+ * `count` summed over `text` cut so that no run of whitespace, or of anything else, longer than {@link MAX_RUN}
+ * reaches it in one piece (pure but for `count`). The runs are found by a plain scan: a regular expression such as
+ * `\S{201,}` overflows the stack on a run of a few megabytes.
+ */
+export function countInSlices(count: Counter, text: string): number {
+  if (text.length <= MAX_RUN) return count(text);
   let total = 0;
-  let last = 0;
-  for (const m of text.matchAll(LONG_RUN)) {
-    total += counter(text.slice(last, m.index));
-    for (let i = 0; i < m[0].length; i += MAX_RUN) total += counter(m[0].slice(i, i + MAX_RUN));
-    last = m.index + m[0].length;
+  let last = 0; // start of the text not yet counted
+  let run = 0; // start of the current run (all whitespace, or none)
+  let space = isSpace(text.charCodeAt(0));
+  for (let i = 1; i <= text.length; i++) {
+    const here = i < text.length ? isSpace(text.charCodeAt(i)) : !space;
+    if (here === space) continue;
+    if (i - run > MAX_RUN) {
+      if (run > last) total += count(text.slice(last, run));
+      for (let at = run; at < i; at += MAX_RUN) total += count(text.slice(at, Math.min(at + MAX_RUN, i)));
+      last = i;
+    }
+    run = i;
+    space = here;
   }
-  return total + counter(text.slice(last));
+  return total + count(text.slice(last));
 }

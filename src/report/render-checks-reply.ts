@@ -1,5 +1,5 @@
 import type { RepoConfig } from "../config/repo-config.js";
-import { renderCheckPlanMarkdown, resolveChecks, type ResolvedChecks } from "../run/resolve-checks.js";
+import { checkSettingsOf, renderCheckPlanMarkdown, resolveChecks, type ResolvedChecks } from "../run/resolve-checks.js";
 import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import type { GitHubClient } from "../github/github-client.js";
 
@@ -12,14 +12,8 @@ export async function renderChecksReply(
   where: { owner: string; repo: string; defaultBranch: string },
   config: RepoConfig,
 ): Promise<string> {
-  const tests = config.test ?? [];
   const resolved = await resolveChecks(
-    {
-      setup: config.setup,
-      lint: config.lint,
-      ...(tests.length ? { test: tests[0], tests } : {}),
-      checks: config.checks,
-    },
+    checkSettingsOf(config),
     createGitHubRepoReader(api, { owner: where.owner, repo: where.repo, ref: where.defaultBranch }),
   );
   return checksReplyBody(resolved, where.defaultBranch, config.trigger.command);

@@ -103,6 +103,7 @@ function whyNoTests(runs: CheckRunRecord[], checks: ResolvedChecks | undefined, 
   if (earlier && (checks?.plan.test.length ?? 0) > 0 && autoTest)
     return `${code(earlier.command)} ${LABEL[earlier.status]}${earlier.note ? ` (${earlier.note})` : ""}, so the tests did not run`;
   if (checks?.origin === "off") return "checks are off (`checks: off` in `.github/aider.yml`)";
+  if (checks?.emptied?.includes("test")) return "`test: []` in `.github/aider.yml` names none";
   if (checks?.problem) return checks.problem;
   if ((checks?.plan.test.length ?? 0) > 0 && !autoTest) return "`auto_test` is off in `.github/aider.yml`";
   return "no test command was found in `.github/aider.yml` or the default branch's workflows and manifests (name one with `test:` in `.github/aider.yml`)";

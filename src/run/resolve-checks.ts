@@ -1,7 +1,8 @@
 import { discoverChecks } from "../checks/discover/discover-checks.js";
 import { emptyPlan, type CheckPlan, type PlannedCommand, type RepoReader } from "../checks/discover/types.js";
 import type { CheckCommandSpec } from "../coder/types.js";
-import type { RunSettings } from "./run-request.js";
+import type { RepoConfig } from "../config/repo-config.js";
+import type { CheckBucket, RunSettings } from "./run-request.js";
 
 export type { CheckPlan, PlannedCommand, RepoReader } from "../checks/discover/types.js";
 // github/ and app/ reach discovery through here (they may not import checks/ themselves).
@@ -17,21 +18,39 @@ export interface ResolvedChecks {
    */
   origin: "config" | "discovered" | "mixed" | "off" | "none";
   plan: CheckPlan;
+  /** Kinds `.github/aider.yml` set to an empty list: none of them ran or was discovered. */
+  emptied?: CheckBucket[];
   /** Discovery could not read the repository (the message says why); configured commands still run. */
   problem?: string;
 }
 
 const CONFIG = ".github/aider.yml";
+const BUCKETS: readonly CheckBucket[] = ["setup", "lint", "test"];
+
+/** The check settings a run takes from the repository's config, the same for every driver and for `checks` (pure). */
+export type CheckSettings = Pick<RunSettings, "setup" | "lint" | "test" | "tests" | "checks" | "emptied">;
 
 /**
- * The run's check plan: the keys `.github/aider.yml` sets win, each bucket on its own; the others come from
- * {@link discoverChecks} over `reader` (the DEFAULT branch) unless `checks: off`. Never throws: a repository that
- * cannot be read leaves the configured commands and says why.
+ * The check keys of `.github/aider.yml` as run settings (pure): an absent key is left to discovery; a key set to an
+ * empty list (`lint: []`) means no command of that kind, and none discovered for it.
  */
-export async function resolveChecks(
-  settings: Pick<RunSettings, "setup" | "lint" | "test" | "tests" | "checks">,
-  reader: RepoReader | null,
-): Promise<ResolvedChecks> {
+export function checkSettingsOf(config: Pick<RepoConfig, "setup" | "lint" | "test" | "checks">): CheckSettings {
+  const emptied = BUCKETS.filter((b) => config[b]?.length === 0);
+  return {
+    setup: config.setup ?? [],
+    lint: config.lint ?? [],
+    ...(config.test?.length ? { test: config.test[0], tests: config.test } : {}),
+    checks: config.checks,
+    ...(emptied.length ? { emptied } : {}),
+  };
+}
+
+/**
+ * The run's check plan: the keys `.github/aider.yml` sets win, each bucket on its own (an empty list: none); the
+ * others come from {@link discoverChecks} over `reader` (the DEFAULT branch in the App, the checkout in the CLI)
+ * unless `checks: off`. Never throws: a repository that cannot be read leaves the configured commands and says why.
+ */
+export async function resolveChecks(settings: CheckSettings, reader: RepoReader | null): Promise<ResolvedChecks> {
   const configured = emptyPlan();
   configured.setup = settings.setup.map((command) => ({ command, source: `${CONFIG} \`setup\`` }));
   configured.lint = settings.lint.map((command) => ({ command, source: `${CONFIG} \`lint\`` }));
@@ -39,27 +58,31 @@ export async function resolveChecks(
     command,
     source: `${CONFIG} \`test\``,
   }));
-  const anyConfigured = configured.setup.length + configured.lint.length + configured.test.length > 0;
-  const allConfigured = configured.lint.length > 0 && configured.test.length > 0;
-  if (settings.checks === "off" || !reader || allConfigured) {
-    return { origin: anyConfigured ? "config" : settings.checks === "off" ? "off" : "none", plan: configured };
+  const emptied = settings.emptied ?? [];
+  // A bucket is decided by the config when it names commands there or sets the key to an empty list.
+  const decided = (b: CheckBucket) => configured[b].length > 0 || emptied.includes(b);
+  const anyConfigured = BUCKETS.some(decided);
+  const noted = emptied.length ? { emptied: [...emptied] } : {};
+  if (settings.checks === "off" || !reader || (decided("lint") && decided("test"))) {
+    const origin = anyConfigured ? "config" : settings.checks === "off" ? "off" : "none";
+    return { origin, plan: configured, ...noted };
   }
   let found: CheckPlan;
   try {
     found = await discoverChecks(reader);
   } catch (error) {
     const problem = `the repository's workflows and manifests could not be read (${error instanceof Error ? error.message : String(error)})`;
-    return { origin: anyConfigured ? "config" : "none", plan: configured, problem };
+    return { origin: anyConfigured ? "config" : "none", plan: configured, ...noted, problem };
   }
   const plan: CheckPlan = {
     ...found,
-    setup: configured.setup.length ? configured.setup : found.setup,
-    lint: configured.lint.length ? configured.lint : found.lint,
-    test: configured.test.length ? configured.test : found.test,
+    setup: decided("setup") ? configured.setup : found.setup,
+    lint: decided("lint") ? configured.lint : found.lint,
+    test: decided("test") ? configured.test : found.test,
   };
-  const fromDiscovery = (["setup", "lint", "test"] as const).some((b) => !configured[b].length && found[b].length);
+  const fromDiscovery = BUCKETS.some((b) => !decided(b) && found[b].length);
   const origin = fromDiscovery ? (anyConfigured ? "mixed" : "discovered") : anyConfigured ? "config" : "none";
-  return { origin, plan };
+  return { origin, plan, ...noted };
 }
 
 /** The plan as the coder runs it: discovered commands run exactly as written (no edited files appended). */

@@ -2,6 +2,7 @@ import type { CommandFlags } from "../commands/parse-command.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { EditFormatName } from "../edits/types.js";
 import { fail, ok, type Result } from "../result.js";
+import { checkSettingsOf } from "./resolve-checks.js";
 import type { RunSettings } from "./run-request.js";
 
 /**
@@ -42,10 +43,7 @@ export function resolveSettings(
     // Off when the repository (`cache: off`) or the operator (`AIDER_BOT_PROMPT_CACHE=off`) turns it off.
     ...(config.cache === "off" || defaults.promptCache === false ? { promptCache: false } : {}),
     maxReflections: config.max_reflections,
-    setup: config.setup,
-    lint: config.lint,
-    ...(config.test?.length ? { test: config.test[0], tests: config.test } : {}),
-    checks: config.checks,
+    ...checkSettingsOf(config),
     baseline: config.baseline,
     // Tests found by discovery run after each edit like configured ones, unless `auto_test: false` says otherwise.
     autoTest: config.auto_test ?? (Boolean(config.test?.length) || config.checks === "auto"),

@@ -2,6 +2,9 @@ import type { PrRunSpec } from "../context/pr-run-spec.js";
 import type { RepoBudget } from "../config/budget-schema.js";
 import type { EditFormatName } from "../edits/types.js";
 
+/** A kind of the repository's commands, as `.github/aider.yml` names them. */
+export type CheckBucket = "setup" | "lint" | "test";
+
 /** Settings of one run, resolved from the repo config, the command's flags and the app's defaults. */
 export interface RunSettings {
   model: string;
@@ -26,6 +29,8 @@ export interface RunSettings {
   checks?: "auto" | "off";
   /** Run the checks on the base too and tell its failures from the change's (docs/checks.md#baseline); default auto. */
   baseline?: "auto" | "off";
+  /** Keys `.github/aider.yml` sets to an empty list (`lint: []`): no command of that kind runs, none is discovered. */
+  emptied?: CheckBucket[];
   autoTest: boolean;
   /** Whole-job limit. */
   timeoutMs: number;

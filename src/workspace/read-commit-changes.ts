@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { GitError } from "./git-errors.js";
 import type { GitRun } from "./git-runner.js";
 
 /** One path a commit changes (`git diff-tree --raw`): modes are git's (100644, 100755, 120000, 160000, 000000). */
@@ -26,8 +27,9 @@ export interface CommitChanges {
 }
 
 /**
- * The commit `sha` as its changes against its first parent, through the git runner: `diff-tree` for the paths and
- * modes, `cat-file --batch-check` for the sizes, `cat-file blob` for each file. Every content read is checked
+ * The commit `sha` as its changes against its first parent, through the git runner: one `log` for the parent and
+ * the message, `diff-tree` for the paths and modes, `cat-file --batch-check` for the sizes, `cat-file blob` for each
+ * file. Every content read is checked
  * against its blob id, so what is sent is byte for byte what was committed.
  */
 export async function readCommitChanges(
@@ -36,8 +38,13 @@ export async function readCommitChanges(
   sha: string,
   maxBytes: number,
 ): Promise<CommitChanges> {
-  const parent = (await run(dir, ["rev-parse", "--verify", `${sha}^1^{commit}`])).stdout.trim();
-  const message = (await run(dir, ["log", "-1", "--format=%B", sha])).stdout;
+  // Parents, a NUL, then the message: one process where `rev-parse` and `log` took two.
+  const head = (await run(dir, ["log", "-1", "--format=%P%x00%B", sha])).stdout;
+  const nul = head.indexOf("\0");
+  const parent = (nul < 0 ? "" : head.slice(0, nul)).trim().split(" ")[0] ?? "";
+  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(parent))
+    throw new GitError(`Commit ${sha} has no parent commit to compare it with.`, head.slice(0, 200));
+  const message = head.slice(nul + 1);
   const raw = (await run(dir, ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--raw", parent, sha]))
     .stdout;
   const entries = parseRawDiff(raw);

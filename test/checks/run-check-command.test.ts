@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { commandLine, runCheckCommand } from "../../src/checks/run-check-command.js";
@@ -98,6 +98,27 @@ describe("runCheckCommand (real processes)", () => {
     expect(r).toMatchObject({ ok: false, environmentError: true, locations: [] });
     expect(r.output).toMatch(message);
     expect(r.output).toMatch(/setup command|\.github\/aider\.yml/);
+  });
+
+  it("tests the code as edited even when an edit keeps a file's size within the same second (no stale Python bytecode)", async () => {
+    // Python's cached bytecode is trusted while the source keeps its size and its mtime in whole seconds: a run
+    // that rewrites `a * b` as `a + b` within one second would test the old code and report the old failure.
+    const file = path.join(dir, "calc.py");
+    const second = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const check = {
+      kind: "test",
+      command: "python3 -c 'import calc; print(calc.add(2, 3))'",
+      cwd: dir,
+      timeoutMs: 30_000,
+    } as const;
+    await writeFile(file, "def add(a, b):\n    return a * b\n");
+    await utimes(file, second, second);
+    expect((await runCheckCommand(exec, check)).output.trim()).toBe("6");
+    await writeFile(file, "def add(a, b):\n    return a + b\n");
+    await utimes(file, second, new Date(second.getTime() + 500));
+    expect((await runCheckCommand(exec, check)).output.trim()).toBe("5");
+    // Nor is a `__pycache__/` folder left in the checkout, where a later listing or commit could meet it.
+    expect(await readdir(dir)).toEqual(["calc.py"]);
   });
 
   it("keeps the head and the tail of a long output and still finds locations in the cut part", async () => {

@@ -69,6 +69,7 @@ const drivers = {
       maxReflections: 2,
       lintCmd: ["npm run lint"],
       testCmd: "npm test",
+      checks: "off",
       autoTest: true,
       commit: true,
     };
@@ -135,7 +136,7 @@ describe("the App, the Action and the CLI compose a run alike", () => {
     });
     expect(ownPart(drivers.cli()).own).toEqual({
       sandbox: "local",
-      checkPlan: "configured-only",
+      checkPlan: "checkout",
       spendGuard: false,
       transcripts: false,
       gitContentIds: false,

@@ -12,8 +12,6 @@ describe("parseRepoConfig", () => {
       edit_format: "diff",
       map_tokens: 1024,
       max_reflections: 3,
-      setup: [],
-      lint: [],
       timeout: 20,
       require_green_checks: false,
       protected_paths: [".github/workflows/**"],
@@ -26,6 +24,10 @@ describe("parseRepoConfig", () => {
       },
       pull_request: { draft: true, branch_prefix: "aider/" },
     });
+    // Absent command keys stay absent (discovery fills them), unlike an empty list, which means "none".
+    expect(r.ok && [r.config.setup, r.config.lint, r.config.test]).toEqual([undefined, undefined, undefined]);
+    const empty = parseRepoConfig({ setup: [], lint: [], test: [] });
+    expect(empty.ok && [empty.config.setup, empty.config.lint, empty.config.test]).toEqual([[], [], []]);
   });
 
   it("reads a full config, normalising single commands to lists", () => {

@@ -31,6 +31,12 @@ describe("renderChecksStatus", () => {
     ["none found", undefined, { origin: "none", plan: plan() }, /No tests ran\*\*: no test command was found/],
     ["checks: off", undefined, { origin: "off", plan: plan() }, /No tests ran\*\*: checks are off \(`checks: off`/],
     [
+      "test: []",
+      undefined,
+      { origin: "config", plan: plan(), emptied: ["test"] },
+      /No tests ran\*\*: `test: \[\]` in `.github\/aider.yml` names none/,
+    ],
+    [
       "tool missing",
       [{ kind: "test", command: "pytest", source: "ci.yml job t, step 3", status: "tool-missing", note: "exit 127" }],
       { origin: "discovered", plan: plan(["pytest"]) },

@@ -1,4 +1,5 @@
-import { checkSpecsOf, resolveChecks } from "../../src/run/resolve-checks.js";
+import { parseRepoConfig } from "../../src/config/repo-config.js";
+import { checkSettingsOf, checkSpecsOf, resolveChecks } from "../../src/run/resolve-checks.js";
 
 /** A repository with a workflow running `npm ci`, `npm run lint` and `npm test`. */
 const files: Record<string, string> = {
@@ -28,6 +29,32 @@ describe("resolveChecks", () => {
     expect(r.plan.test).toEqual([{ command: "pytest -x", source: ".github/aider.yml `test`" }]);
     expect(r.plan.lint.map((c) => c.command)).toEqual(["npm run lint"]);
     expect(checkSpecsOf(r).find((s) => s.kind === "test")).not.toHaveProperty("asWritten");
+  });
+
+  /** The check settings of a `.github/aider.yml` holding `raw`. */
+  const fromConfig = (raw: unknown) => {
+    const parsed = parseRepoConfig(raw);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    return checkSettingsOf(parsed.config);
+  };
+
+  it("an empty list switches a discovered bucket off (`lint: []`); an absent key leaves it to discovery", async () => {
+    const noLint = await resolveChecks(fromConfig({ lint: [] }), reader);
+    expect(checkSpecsOf(noLint).map((s) => s.command)).toEqual(["npm ci", "npm test"]);
+    expect(noLint).toMatchObject({ origin: "mixed", emptied: ["lint"] });
+    const noSetupNoTest = await resolveChecks(fromConfig({ setup: [], test: [] }), reader);
+    expect(checkSpecsOf(noSetupNoTest).map((s) => s.command)).toEqual(["npm run lint"]);
+    // Both lint and test decided by the config: nothing is discovered (not even setup), and nothing is read.
+    const failing = {
+      list: () => Promise.reject(new Error("must not be read")),
+      read: () => Promise.reject(new Error("no")),
+    };
+    const none = await resolveChecks(fromConfig({ lint: [], test: [] }), failing);
+    expect(none).toMatchObject({ origin: "config", emptied: ["lint", "test"] });
+    expect(checkSpecsOf(none)).toEqual([]);
+    const absent = await resolveChecks(fromConfig({}), reader);
+    expect(checkSpecsOf(absent).map((s) => s.command)).toEqual(["npm ci", "npm run lint", "npm test"]);
+    expect(absent).not.toHaveProperty("emptied");
   });
 
   it("checks: off reads nothing and keeps the configured commands", async () => {

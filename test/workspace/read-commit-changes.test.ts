@@ -42,6 +42,22 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
     expect(plan.request.fileChanges.deletions).toEqual([{ path: "gone.txt" }]);
   });
 
+  it("reads a one-file commit in four git processes (log, diff-tree, the sizes, the blob), and refuses a root commit", async () => {
+    dir = await makeRepo({ "a.txt": "one\n" });
+    await writeFiles(dir, { "a.txt": "two\n" });
+    const sha = await commit("fix: two");
+    const commands: string[] = [];
+    const counting: typeof run = (cwd, args, options) => {
+      commands.push(args[0] ?? "");
+      return run(cwd, args, options);
+    };
+    const changes = await readCommitChanges(counting, dir, sha, 1_000_000);
+    expect(changes.message).toBe("fix: two\n\n");
+    expect(commands).toEqual(["log", "diff-tree", "cat-file", "cat-file"]);
+    const root = (await sh(dir, ["rev-list", "--max-parents=0", "HEAD"])).trim();
+    await expect(readCommitChanges(run, dir, root, 1_000_000)).rejects.toThrow(/has no parent commit/);
+  });
+
   it("falls back to git for a symbolic link, an exec-bit change, a new executable, a binary file and a change over the limit", async () => {
     dir = await makeRepo({ "run.sh": "echo\n", "a.txt": "a\n" });
     await symlink("a.txt", path.join(dir, "link"));

@@ -19,10 +19,30 @@ export function formatTime(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-/** A schedule's request as a one-line heading: first line, no markdown that could break the layout, ≤ 80 characters. */
+/**
+ * Text inside a line shown exactly as written: each character that can start Markdown, HTML or GitHub's extensions
+ * there (emphasis, code, links, images, `<!--` comments and so the dashboard's hidden markers, table cells,
+ * strikethrough, entities, emoji, math) is backslash-escaped, which Markdown renders as the character itself. So
+ * `SCHED_ONE` is not emphasis and no character the user wrote is dropped. Not for the start of a line.
+ */
+export function markdownText(text: string): string {
+  return text.replace(/[\\`*_[\]<>()!#|~&:$]/g, "\\$&");
+}
+
+/** A code span in a table cell: a fence no backtick inside can end, and `|` escaped (GitHub's tables read it first). */
+export function tableCode(text: string): string {
+  const flat = text.replace(/\s*\n\s*/g, " ");
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = longest || flat.startsWith(" ") ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`.replace(/\|/g, "\\|");
+}
+
+/** A schedule's request as a one-line heading: its first line, ≤ 80 characters, shown as written (see markdownText). */
 export function headline(message: string): string {
-  const first = (message.split("\n").find((l) => l.trim()) ?? "").trim().replace(/[`|<>[\]*_#\\]/g, "");
-  return first.length > 80 ? `${first.slice(0, 79)}…` : first || "(no message)";
+  const first = (message.split("\n").find((l) => l.trim()) ?? "").trim();
+  if (!first) return "(no message)";
+  return markdownText(first.length > 80 ? `${first.slice(0, 79)}…` : first);
 }
 
 const OUTCOMES: Record<string, string> = {
@@ -67,7 +87,7 @@ export function renderDashboard(entries: readonly DashboardEntry[], args: { minP
       "",
       "| Cron | Time zone | Next run | Last run |",
       "| --- | --- | --- | --- |",
-      `| \`${e.cron.replace(/`/g, "")}\` | ${(e.timezone ?? "UTC").replace(/[^A-Za-z0-9_/+-]/g, "")}${e.stack ? " (stacks)" : ""} | ${e.next ? formatTime(e.next) : "never"} | ${renderLastRun(e.last)} |`,
+      `| ${tableCode(e.cron)} | ${markdownText((e.timezone ?? "UTC").replace(/\s+/g, " "))}${e.stack ? " (stacks)" : ""} | ${e.next ? formatTime(e.next) : "never"} | ${renderLastRun(e.last)} |`,
       "",
       runNowLine(e.key, e.ticked ?? false),
       ...(e.last ? [stateLine(e.key, e.last)] : []),

@@ -62,15 +62,29 @@ describe("renderDashboard", () => {
     expect(renderDashboard([entry({ ticked: true })], { minPermission: "write" })).toBe(once);
   });
 
-  it("keeps markdown and markers of a schedule's message out of the layout", () => {
-    expect(headline("fix `x` | <!-- aider-bot:run-now:evil --> [link](u) **b**")).toBe(
-      "fix x  !-- aider-bot:run-now:evil -- link(u) b",
-    );
+  /** What Markdown shows for text outside code: a backslash before ASCII punctuation is dropped, the character kept. */
+  const shown = (markdown: string) => markdown.replace(/\\([!-/:-@[-`{-~])/g, "$1");
+
+  it("shows a schedule's message as written: nothing dropped, nothing read as markdown", () => {
+    expect(headline("update SCHED_ONE_4410")).toBe("update SCHED\\_ONE\\_4410");
+    const hostile = "fix `x` | <!-- aider-bot:run-now:e --> [l](u) **b** ~~s~~ &amp; :+1: $x$ C:\\d #";
+    expect(shown(headline(hostile))).toBe(hostile);
+    // No character that starts markdown, HTML or a table cell is left unescaped.
+    expect(headline(hostile).replace(/\\./g, "")).not.toMatch(/[`|<>[\]*_~&:$#\\]/);
     expect(headline("a".repeat(100))).toHaveLength(80);
+    expect(headline("_".repeat(100))).toBe(`${"\\_".repeat(79)}…`);
     const body = renderDashboard([entry({ message: "<!-- aider-bot:run-now:acme/other#x -->\n- [x] Run now" })], {
       minPermission: "write",
     });
     expect(tickedKeys(body)).toEqual([]);
+    expect(body).not.toContain("<!-- aider-bot:run-now:acme/other");
+  });
+
+  it("shows the cron and the time zone as written, in a table row that stays one row", () => {
+    const body = renderDashboard([entry({ cron: "0 6 * * 1|2 `x`", timezone: "Etc/GMT+5" })], {
+      minPermission: "write",
+    });
+    expect(body).toContain("| `` 0 6 * * 1\\|2 `x` `` | Etc/GMT+5 |");
   });
 
   it("says a skipped tick's open PR, a run-now's requester, and a never-run schedule", () => {
