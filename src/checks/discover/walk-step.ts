@@ -1,4 +1,4 @@
-import { classifyCommand, splitScript } from "./classify-command.js";
+import { classifyCommand, PRINT_ONLY, splitScript } from "./classify-command.js";
 import { exprText, interpolate, knownFalse, type ExprContext, type ExprValue } from "./evaluate-expression.js";
 import { actionMeaning } from "./toolchain-of-action.js";
 import type { CheckPlan, PlannedCommand, RepoReader } from "./types.js";
@@ -75,6 +75,9 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
     cwd = norm || undefined;
   }
   const lines = splitScript(step.run);
+  // The step's name describes its main command: when a line classifies on its own (`make check`), the name does not
+  // make its neighbours (`git diff --exit-code`) checks too.
+  const named = lines.some((l) => !["unknown", "print"].includes(classifyCommand(l).kind)) ? undefined : stepName;
   for (const [j, line] of lines.entries()) {
     const lineSource = lines.length > 1 ? `${source}, line ${j + 1}` : source;
     const resolved = interpolate(line, ctx);
@@ -90,9 +93,9 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
       plan.excluded.push({ what: `${code(resolved.text)} (${lineSource})`, why: command.why });
       continue;
     }
-    const cls = classifyCommand(resolved.text, stepName);
-    if (cls.kind === "exclude") {
-      plan.excluded.push({ what: `${code(resolved.text)} (${lineSource})`, why: cls.why });
+    const cls = classifyCommand(resolved.text, named);
+    if (cls.kind === "exclude" || cls.kind === "print") {
+      plan.excluded.push({ what: `${code(resolved.text)} (${lineSource})`, why: "why" in cls ? cls.why : PRINT_ONLY });
       continue;
     }
     items.push({ kind: cls.kind, cmd: { command: command.text, source: lineSource, ...(cwd ? { cwd } : {}) } });

@@ -52,7 +52,29 @@ describe("classifyCommand", () => {
     ["twine upload dist/*", "exclude"],
     ["sudo apt-get install -y libpq-dev", "exclude"],
     ["docker compose up -d", "exclude"],
-    ["echo hello", "unknown"],
+    ["echo hello", "print"],
+    ['echo "Node.js version: $(node -v)"\necho "NPM version: $(npm -v)"', "print"],
+    ["npm config set loglevel error", "print"],
+    ["node --version", "print"],
+    ["perl -V", "print"],
+    ['echo "API_URL=x" > .env', "unknown"],
+    ["./scripts/generate.sh", "unknown"],
+    ["curl -o- -L https://yarnpkg.com/install.sh | bash", "exclude"],
+    ["gh workflow run deploy-website.yml -R fastify/website", "exclude"],
+    ["uv run --locked --no-default-groups --group dev tox run", "test"],
+    ["uv run --locked --no-default-groups --group dev tox run -e typing", "lint"],
+    ["uv run --only-group tox tox run -f lint", "lint"],
+    ["uvx --with tox-uv tox -e py314", "test"],
+    ["hatch test --python 3.12 --cover-quiet", "test"],
+    ["hatch fmt --check", "lint"],
+    ["hatch run types:check", "lint"],
+    ["RICHGO_FORCE_COLOR=1 PATH=$HOME/go/bin/:$PATH make richtest", "test"],
+    ["make check VERBOSE=yes", "test"],
+    ['make -C tests EXTRA_CFLAGS="-W -Wall"', "test"],
+    ["make -j2", "setup"],
+    ["prove -b xt", "test"],
+    ["./configure --disable-docs", "setup"],
+    ["cd tests\n./unittest.sh\ncd ../examples\n./cpptest.sh", "test"],
   ])("%s → %s", (command, kind) => {
     expect(classifyCommand(command).kind).toBe(kind);
   });
@@ -68,6 +90,12 @@ describe("splitScript", () => {
       "ruff check .",
       "pytest -q",
     ]);
+  });
+  it("keeps a script that changes directory or environment whole (its lines depend on each other)", () => {
+    expect(splitScript("cd tests\n./unittest.sh\n")).toEqual(["cd tests\n./unittest.sh"]);
+    expect(splitScript("source $VENV\npytest tests -v\n")).toEqual(["source $VENV\npytest tests -v"]);
+    expect(splitScript("export GOBIN=$HOME/go/bin\ngo install x@latest\n")).toHaveLength(1);
+    expect(splitScript("npm ci\nnpm test\n")).toEqual(["npm ci", "npm test"]);
   });
   it("keeps a script with control flow whole", () => {
     expect(splitScript("if [ -f x ]; then\n  make test\nfi\n")).toEqual(["if [ -f x ]; then\nmake test\nfi"]);
