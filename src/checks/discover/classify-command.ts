@@ -36,7 +36,7 @@ const EXCLUDE: [RegExp, string][] = [
 ];
 
 const SETUP =
-  /^(?:(?:npm|pnpm|bun)\s+(?:ci|install|i)\b|yarn(?:\s+install\b|\s*$|\s+--(?:frozen-lockfile|immutable))|corepack\s+(?:enable|prepare)\b|npm\s+i(?:nstall)?\s+-g\b|(?:python3?\s+-m\s+)?pip3?\s+install\b|poetry\s+install\b|pipenv\s+(?:install|sync)\b|uv\s+(?:sync|pip\s+install|venv|tool\s+install)\b|pdm\s+(?:install|sync)\b|hatch\s+env\s+create\b|conda\s+(?:install|env)\b|bundle\s+install\b|go\s+(?:mod\s+download|install|get)\b|cargo\s+(?:fetch|install)\b|rustup\s|composer\s+install\b|dotnet\s+restore\b|git\s+submodule\b|pre-commit\s+install\b|npx\s+playwright\s+install\b|mvnw?\s+.*dependency:|python3?\s+-m\s+venv\b|virtualenv\b|(?:source|\.)\s+\S*activate\b|pipx\s+install\b|uv\s+tool\s+install\b|gem\s+install\b|cpanm\b|python3?\s+install-\S+\.py\b|pdm\s+self\s+add\b|\.\/configure\b|\.\/autogen\.sh\b|autoreconf\b|perl\s+(?:-\S+\s+)*Makefile\.PL\b|cmake\s+(?:-S|-B|\.\.|-D|-G)|meson\s+setup\b|make(?:\s+(?:-j\s*\S*|-s|\S+=\S+))*\s*$|mkdir\s)/i;
+  /^(?:(?:npm|pnpm|bun)\s+(?:ci|install|i)\b|yarn(?:\s+install\b|\s*$|\s+--(?:frozen-lockfile|immutable))|corepack\s+(?:enable|prepare)\b|npm\s+i(?:nstall)?\s+-g\b|(?:python3?\s+-m\s+)?pip3?\s+install\b|poetry\s+install\b|pipenv\s+(?:install|sync)\b|uv\s+(?:sync|pip\s+install|venv|tool\s+install)\b|pdm\s+(?:install|sync)\b|hatch\s+env\s+create\b|conda\s+(?:install|env)\b|bundle\s+install\b|go\s+(?:mod\s+download|install|get)\b|cargo\s+(?:fetch|install)\b|rustup\s|composer\s+install\b|dotnet\s+restore\b|git\s+submodule\b|pre-commit\s+install\b|npx\s+playwright\s+install\b|mvnw?\s+.*dependency:|python3?\s+-m\s+venv\b|venv\s|virtualenv\b|(?:source|\.)\s+\S*activate\b|pipx\s+install\b|uv\s+tool\s+install\b|gem\s+install\b|cpanm\b|python3?\s+install-\S+\.py\b|pdm\s+self\s+add\b|\.\/configure\b|\.\/autogen\.sh\b|autoreconf\b|perl\s+(?:-\S+\s+)*Makefile\.PL\b|cmake\s+(?:-S|-B|\.\.|-D|-G)|meson\s+setup\b|make(?:\s+(?:-j\s*\S*|-s|\S+=\S+))*\s*$|mkdir\s)/i;
 
 const LINT =
   /^(?:(?:npx\s+|pnpm\s+(?:exec\s+|dlx\s+)?|yarn\s+(?:exec\s+)?|bunx\s+)?(?:eslint|prettier\s+.*(?:--check|-c\b|--list-different)|tsc|vue-tsc|biome|stylelint|markdownlint\S*|oxlint|xo|standard)\b|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:lint|typecheck|type-check|types|check-types|check|format:check|fmt:check|build|compile|tsc)(?::\S+)?\b|(?:ruff|flake8|pylint|mypy|pyright|black\s+.*--check|isort\s+.*(?:--check|-c\b)|pycodestyle|pydocstyle|bandit|codespell|yamllint|shellcheck|rubocop|golangci-lint|staticcheck|gofmt|hadolint|actionlint|clang-format|cppcheck|ktlint|detekt|swiftlint)\b|go\s+(?:vet|build)\b|cargo\s+(?:clippy|check|build|fmt|doc)\b|(?:make|just|task)\s+(?:\S+=\S+\s+)*(?:lint|fmt|format|check-format|style|vet|typecheck|type-check|types|build|compile)\b|tox\s+.*-e\s*(?:lint|flake8|mypy|type|typing|types|pre-commit|style|pylint|ruff|format|docs)\b(?!-)|nox\s+.*-s\s*(?:lint|mypy|type|typing|types|pre-commit|style|pylint|ruff|format|docs)\b|pre-commit\s+run\b|(?:\.\/)?mvnw?\s+.*(?:checkstyle|spotless:check|compile)\b|hatch\s+(?:fmt\b|run\s+\S*(?:lint|types?|typing|style|fmt|format)\S*)|tox\s+(?:r(?:un)?\s+)?.*-f\s*(?:lint|type|typing|types|style|format)\b|cmake\s+--build\b|meson\s+compile\b)/i;
@@ -61,10 +61,8 @@ function core(command: string): string {
         "",
       )
       .replace(/^bundle\s+exec\s+(?=rspec|rake|rubocop)/, "bundle exec ")
-      .replace(
-        /^python3?(?:\.\d+)?\s+-m\s+(?=pytest|unittest|nose|coverage|tox|nox|ruff|flake8|pylint|mypy|black|isort|pycodestyle|pip\b)/,
-        "",
-      );
+      // `python -m pyright`, `python -m nox`: the module is the tool.
+      .replace(/^python3?(?:\.\d+)?\s+-m\s+(?=[\w.]+)/, "");
     if (c === before) return c;
   }
 }
@@ -89,6 +87,11 @@ export function classifyCommand(command: string, stepName?: string): CommandClas
     if (single.kind !== "unknown") return single;
   }
   return fromStepName(stepName);
+}
+
+/** Whether a command (left out for another reason: a secret, an expression) is a lint or test by its own words. */
+export function looksLikeCheck(command: string): boolean {
+  return command.split("\n").some((l) => ["lint", "test"].includes(classifyLine(l).kind));
 }
 
 function classifyLine(command: string): CommandClass {

@@ -1,4 +1,4 @@
-import { classifyCommand, PRINT_ONLY, splitScript } from "./classify-command.js";
+import { classifyCommand, looksLikeCheck, PRINT_ONLY, splitScript } from "./classify-command.js";
 import { exprText, interpolate, knownFalse, type ExprContext, type ExprValue } from "./evaluate-expression.js";
 import { actionMeaning } from "./toolchain-of-action.js";
 import type { CheckPlan, PlannedCommand, RepoReader } from "./types.js";
@@ -45,17 +45,28 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
       why: secret
         ? `needs secrets (\`secrets.${secret[1]}\`)`
         : "an action, not a shell command: only `run:` steps are run",
+      wouldCheck: /lint|test|check|clippy|fmt|format|mypy|ruff|eslint|typ(?:e|ing)|spell/i.test(
+        `${uses.split("@")[0]!} ${stepName ?? ""}`,
+      ),
     });
     return;
   }
   if (typeof step.run !== "string") return;
   if (secret) {
-    plan.excluded.push({ what: what(step.run), why: `needs secrets (\`secrets.${secret[1]}\`)` });
+    plan.excluded.push({
+      what: what(step.run),
+      why: `needs secrets (\`secrets.${secret[1]}\`)`,
+      wouldCheck: looksLikeCheck(step.run),
+    });
     return;
   }
   const shell = typeof step.shell === "string" ? step.shell.trim() : "";
   if (shell && !/^(?:bash|sh)\b/.test(shell)) {
-    plan.excluded.push({ what: what(step.run), why: `runs with the shell \`${shell}\`` });
+    plan.excluded.push({
+      what: what(step.run),
+      why: `runs with the shell \`${shell}\``,
+      wouldCheck: looksLikeCheck(step.run),
+    });
     return;
   }
   const env = { ...visit.env, ...envOf(step.env, visit.ctx) };
@@ -85,17 +96,26 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
       plan.excluded.push({
         what: `${code(line)} (${lineSource})`,
         why: `uses ${code(resolved.unresolved)}, which only GitHub Actions can resolve`,
+        wouldCheck: looksLikeCheck(line),
       });
       continue;
     }
     const command = withEnv(resolved.text, env);
     if (!command.ok) {
-      plan.excluded.push({ what: `${code(resolved.text)} (${lineSource})`, why: command.why });
+      plan.excluded.push({
+        what: `${code(resolved.text)} (${lineSource})`,
+        why: command.why,
+        wouldCheck: looksLikeCheck(resolved.text),
+      });
       continue;
     }
     const cls = classifyCommand(resolved.text, named);
     if (cls.kind === "exclude" || cls.kind === "print") {
-      plan.excluded.push({ what: `${code(resolved.text)} (${lineSource})`, why: "why" in cls ? cls.why : PRINT_ONLY });
+      plan.excluded.push({
+        what: `${code(resolved.text)} (${lineSource})`,
+        why: "why" in cls ? cls.why : PRINT_ONLY,
+        wouldCheck: "why" in cls && looksLikeCheck(resolved.text),
+      });
       continue;
     }
     items.push({ kind: cls.kind, cmd: { command: command.text, source: lineSource, ...(cwd ? { cwd } : {}) } });
@@ -129,7 +149,11 @@ async function composite(
         : !parsed.ok
           ? parsed.why
           : `is a \`${String(runs.using)}\` action, not a composite one: only shell steps are run`;
-    plan.excluded.push({ what: `${code(`uses: ${uses}`)} (${visit.source})`, why: `the local action ${why}` });
+    plan.excluded.push({
+      what: `${code(`uses: ${uses}`)} (${visit.source})`,
+      why: `the local action ${why}`,
+      wouldCheck: true,
+    });
     return;
   }
   const inputs: Record<string, ExprValue> = {};

@@ -122,3 +122,62 @@ describe("pickMatrix", () => {
     expect(pickMatrix("${{ fromJSON(needs.setup.outputs.matrix) }}", {})).toMatchObject({ ok: false });
   });
 });
+
+describe("less noise in the plan", () => {
+  const reader = (files: Record<string, string>) => ({
+    list: async (dir: string) => [
+      ...new Set(
+        Object.keys(files)
+          .filter((f) => (dir ? f.startsWith(`${dir}/`) : true))
+          .map((f) => (dir ? f.slice(dir.length + 1) : f))
+          .map((f) => (f.includes("/") ? `${f.split("/")[0]!}/` : f)),
+      ),
+    ],
+    read: async (path: string) => files[path] ?? null,
+  });
+  // The shape of expressjs/express's ci.yml: a lint job and a test job each installing, prints between.
+  const express = [
+    "on: [push, pull_request]",
+    "jobs:",
+    "  lint:",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v4",
+    "      - run: npm install --ignore-scripts --include=dev",
+    "      - run: npm run lint",
+    "  test:",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v4",
+    "      - run: npm config set loglevel error",
+    "      - run: npm install",
+    "      - run: |",
+    '          echo "Node.js version: $(node -v)"',
+    '          echo "NPM version: $(npm -v)"',
+    "      - run: npm run test-ci",
+    "      - uses: actions/upload-artifact@v4",
+    "  coverage:",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - run: sudo apt-get -y install lcov",
+    "      - uses: actions/download-artifact@v4",
+    "      - uses: coverallsapp/github-action@v2",
+    "",
+  ].join("\n");
+
+  it("installs once, plans no print-only step, lists what was left out one line per reason", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const { renderCheckPlanMarkdown } = await import("../../../src/checks/discover/render-check-plan.js");
+    const files = { ".github/workflows/ci.yml": express, ".github/workflows/legacy.yml": express };
+    const plan = await discoverChecks(reader(files));
+    expect(plan.setup.map((c) => c.command)).toEqual(["npm install"]);
+    expect(plan.lint.map((c) => c.command)).toEqual(["npm run lint"]);
+    expect(plan.test.map((c) => c.command)).toEqual(["npm run test-ci"]);
+    const leftOut = renderCheckPlanMarkdown(plan).split("**left out**\n")[1]!.split("\n");
+    // The coverage jobs check nothing and nothing in them would: they are not worth a line.
+    expect(leftOut).toHaveLength(1);
+    expect(leftOut[0]).toMatch(
+      /^- `npm config set loglevel error` .*`echo "NPM version: \$\(npm -v\)"`.* — only prints/,
+    );
+  });
+});
