@@ -1,3 +1,4 @@
+import { implyToolInstalls } from "./imply-tool-installs.js";
 import { planFromConventions } from "./plan-from-conventions.js";
 import { planFromWorkflows } from "./plan-from-workflows.js";
 import type { CheckPlan, RepoReader } from "./types.js";
@@ -8,6 +9,12 @@ import type { CheckPlan, RepoReader } from "./types.js";
  * (a pull request's head never decides what runs) and the local checkout in the CLI.
  */
 export async function discoverChecks(reader: RepoReader): Promise<CheckPlan> {
+  const plan = await discoverCommands(reader);
+  implyToolInstalls(plan);
+  return plan;
+}
+
+async function discoverCommands(reader: RepoReader): Promise<CheckPlan> {
   const fromWorkflows = await planFromWorkflows(reader);
   if (fromWorkflows.lint.length + fromWorkflows.test.length > 0) return fromWorkflows;
   const fromConventions = await planFromConventions(reader);

@@ -38,6 +38,7 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
     if (meaning.kind === "silent") return;
     if (meaning.kind === "toolchain") {
       if (meaning.version && !(meaning.tool in plan.toolchain)) plan.toolchain[meaning.tool] = meaning.version;
+      impliedByAction(uses, inputsOf(step.with, visit.ctx), visit, items);
       return;
     }
     plan.excluded.push({
@@ -119,6 +120,31 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
       continue;
     }
     items.push({ kind: cls.kind, cmd: { command: command.text, source: lineSource, ...(cwd ? { cwd } : {}) } });
+  }
+}
+
+/**
+ * What a setup action does besides installing a tool, which the plan must do itself: `ruby/setup-ruby` with
+ * `bundler-cache: true` runs `bundle install`; `snok/install-poetry` with `virtualenvs-in-project: true` makes the
+ * venv `.venv` and exports `VENV` for `source $VENV`.
+ */
+function impliedByAction(uses: string, withInputs: Record<string, string>, visit: StepVisit, items: Item[]): void {
+  const name = uses.split("@")[0]!.toLowerCase();
+  if ((name === "ruby/setup-ruby" || name === "ruby/setup-ruby-pkgs") && withInputs["bundler-cache"] === "true") {
+    const dir = withInputs["working-directory"] ?? (typeof visit.dir === "string" ? visit.dir : "");
+    const cwd = normaliseDir(dir);
+    items.push({
+      kind: "setup",
+      cmd: {
+        command: "bundle install",
+        source: `implied by ${visit.source} (\`${name}\` with \`bundler-cache: true\` runs it)`,
+        ...(cwd ? { cwd } : {}),
+      },
+    });
+  }
+  if (name === "snok/install-poetry" && withInputs["virtualenvs-in-project"] === "true") {
+    visit.env.POETRY_VIRTUALENVS_IN_PROJECT = "true";
+    visit.env.VENV = ".venv/bin/activate";
   }
 }
 

@@ -181,3 +181,94 @@ describe("less noise in the plan", () => {
     );
   });
 });
+
+describe("tools a setup action gave the CI runner", () => {
+  const reader = (files: Record<string, string>) => ({
+    list: async (dir: string) => [
+      ...new Set(
+        Object.keys(files)
+          .filter((f) => (dir ? f.startsWith(`${dir}/`) : true))
+          .map((f) => (dir ? f.slice(dir.length + 1) : f))
+          .map((f) => (f.includes("/") ? `${f.split("/")[0]!}/` : f)),
+      ),
+    ],
+    read: async (path: string) => files[path] ?? null,
+  });
+  const job = (...steps: string[]) =>
+    ["on: [push]", "jobs:", "  t:", "    runs-on: ubuntu-latest", "    steps:", ...steps, ""].join("\n");
+
+  it("uv from astral-sh/setup-uv is installed first when the image lacks it, pinned, and found on PATH", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({
+        ".github/workflows/ci.yml": job(
+          "      - uses: astral-sh/setup-uv@v5",
+          "        with:",
+          '          version: "0.5.4"',
+          "      - run: uv sync",
+          "      - run: uv run pytest",
+        ),
+      }),
+    );
+    expect(plan.setup[0]).toEqual({
+      command:
+        'PATH="$HOME/.local/bin:$PATH"; command -v uv >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user uv==0.5.4',
+      source: "implied: `uv` is called by .github/workflows/ci.yml job t, step 2; installed when the image lacks it",
+    });
+    expect(plan.setup[1]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv sync');
+    expect(plan.test[0]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv run pytest');
+  });
+
+  it("a tool the workflow installs itself (`pip install tox`) is not installed twice", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({ ".github/workflows/ci.yml": job("      - run: pip install tox", "      - run: tox -e py312") }),
+    );
+    expect(plan.setup.map((c) => c.command)).toEqual(["pip install tox"]);
+    expect(plan.test.map((c) => c.command)).toEqual(["tox -e py312"]);
+  });
+
+  it("the uv.lock convention (`uv sync`) gets uv too", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({ "uv.lock": "", "pyproject.toml": "[project]\nname='x'\n[tool.pytest.ini_options]\n" }),
+    );
+    expect(plan.setup[0]!.command).toMatch(/command -v uv .*pip install --user uv$/);
+    expect(plan.setup[1]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv sync');
+  });
+
+  it("ruby/setup-ruby with bundler-cache runs bundle install; snok/install-poetry's in-project venv is $VENV", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const ruby = await discoverChecks(
+      reader({
+        ".github/workflows/ci.yml": job(
+          "      - uses: ruby/setup-ruby@v1",
+          "        with:",
+          "          ruby-version: '3.3'",
+          "          bundler-cache: true",
+          "      - run: bundle exec rake",
+        ),
+      }),
+    );
+    expect(ruby.setup.map((c) => c.command)).toEqual(["bundle install"]);
+    expect(ruby.setup[0]!.source).toMatch(/^implied by .*bundler-cache: true/);
+    expect(ruby.toolchain.ruby).toBe("3.3");
+    const poetry = await discoverChecks(
+      reader({
+        ".github/workflows/ci.yml": job(
+          "      - uses: snok/install-poetry@v1",
+          "        with:",
+          "          virtualenvs-in-project: true",
+          "      - run: poetry install",
+          "      - run: |",
+          "          source $VENV",
+          "          pytest tests",
+        ),
+      }),
+    );
+    expect(poetry.test[0]!.command).toBe(
+      "export POETRY_VIRTUALENVS_IN_PROJECT=true VENV=.venv/bin/activate\nsource $VENV\npytest tests",
+    );
+    expect(poetry.setup[0]!.command).toMatch(/pip install --user poetry$/);
+  });
+});
