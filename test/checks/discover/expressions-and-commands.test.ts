@@ -272,3 +272,68 @@ describe("tools a setup action gave the CI runner", () => {
     expect(poetry.setup[0]!.command).toMatch(/pip install --user poetry$/);
   });
 });
+
+describe("legacy CI files, read after the workflows", () => {
+  const reader = (files: Record<string, string>) => ({
+    list: async (dir: string) => [
+      ...new Set(
+        Object.keys(files)
+          .filter((f) => (dir ? f.startsWith(`${dir}/`) : true))
+          .map((f) => (dir ? f.slice(dir.length + 1) : f))
+          .map((f) => (f.includes("/") ? `${f.split("/")[0]!}/` : f)),
+      ),
+    ],
+    read: async (path: string) => files[path] ?? null,
+  });
+
+  it.each([
+    // tj/co's .travis.yml: its script, not the package.json's plain "test"
+    [
+      {
+        ".travis.yml":
+          'language: node_js\nnode_js:\n- "stable"\nscript: "npm run-script test-travis"\nafter_script: "npm install coveralls@2 && cat ./coverage/lcov.info | coveralls"\n',
+        "package.json": '{"scripts":{"test":"mocha"}}',
+      },
+      ["npm install"],
+      ["npm run-script test-travis"],
+    ],
+    // Travis's Node defaults when the file names no script (jonschlinkert/is-number)
+    [{ ".travis.yml": "language: node_js\nnode_js:\n  - node\n" }, ["npm install"], ["npm test"]],
+    // a C repository whose only CI is .travis.yml (zserge/jsmn)
+    [{ ".travis.yml": "language: c\nscript:\n  - make test\n" }, [], ["make test"]],
+    [
+      {
+        ".circleci/config.yml":
+          "version: 2\njobs:\n  test:\n    steps:\n      - checkout\n      - run: pip install -r requirements.txt\n      - run:\n          command: pytest -q\n  deploy:\n    steps:\n      - run: ./deploy.sh\n",
+      },
+      ["pip install -r requirements.txt"],
+      ["pytest -q"],
+    ],
+    [
+      {
+        ".gitlab-ci.yml":
+          "image: python:3.12\nstages: [test, deploy]\nbefore_script:\n  - pip install -e .\ntest:\n  stage: test\n  script:\n    - pytest\npages:\n  script:\n    - mkdocs build\nrelease:\n  stage: deploy\n  script:\n    - twine upload dist/*\n",
+      },
+      ["pip install -e ."],
+      ["pytest"],
+    ],
+  ])("%j", async (files, setup, test) => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(reader(files));
+    expect(plan.setup.map((c) => c.command)).toEqual(setup);
+    expect(plan.test.map((c) => c.command)).toEqual(test);
+  });
+
+  it("fill only the buckets the workflows left empty", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({
+        ".github/workflows/lint.yml":
+          "on: [push]\njobs:\n  l:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ruff check .\n",
+        ".travis.yml": "language: python\nscript:\n  - flake8\n  - pytest\n",
+      }),
+    );
+    expect(plan.lint.map((c) => c.command)).toEqual(["ruff check ."]);
+    expect(plan.test.map((c) => [c.command, c.source])).toEqual([["pytest", ".travis.yml"]]);
+  });
+});
