@@ -69,7 +69,7 @@ function core(command: string): string {
 
 /** Commands that only print or configure the runner: they check nothing. */
 const PRINT =
-  /^(?:echo|printf|pwd|ls|which|type|whoami|uname|date|df|free|nproc|printenv|env|true|:|ulimit|hostname|id|sleep)\b(?!.*>)|^cat\s+[^|>]+$|^\S+\s+(?:--version|-v|-V|version)\s*$|^[^|;&]*\s--version\s*$|^(?:npm|yarn|pnpm)\s+config\s+set\b|^git\s+(?:config|log|status|--version|rev-parse)\b|^(?:pip3?|python3?\s+-m\s+pip)\s+(?:list|freeze|show|--version)\b|^(?:npm|pnpm)\s+(?:ls|list|--version)\b|^go\s+(?:env|version)\b|^(?:rustc|cargo|rustup)\s+(?:-V|--version|show)\b|^file\s/;
+  /^(?:echo|printf|pwd|ls|which|type|whoami|uname|date|df|free|nproc|printenv|env|true|:|ulimit|hostname|id|sleep)\b(?!.*>)|^cat\s+[^|>]+$|^(?:node|npm|npx|yarn|pnpm|bun|deno|python3?|pip3?|go|cargo|rustc|ruby|gem|bundle|java|javac|mvn|gradle|perl|php|composer|dotnet|uv|poetry|pdm|hatch|tox|nox|make|cmake|gcc|clang|g\+\+)\s+(?:--version|-v|-V|version)\s*$|^[^|;&]*\s--version\s*$|^(?:npm|yarn|pnpm)\s+config\s+set\b|^git\s+(?:config|log|status|--version|rev-parse)\b|^(?:pip3?|python3?\s+-m\s+pip)\s+(?:list|freeze|show|--version)\b|^(?:npm|pnpm)\s+(?:ls|list|--version)\b|^go\s+(?:env|version)\b|^(?:rustc|cargo|rustup)\s+(?:-V|--version|show)\b|^file\s/;
 
 /**
  * Classify one shell command, with the step's `name:` as a hint when the command itself says nothing. A script kept

@@ -57,6 +57,7 @@ describe("classifyCommand", () => {
     ["npm config set loglevel error", "print"],
     ["node --version", "print"],
     ["perl -V", "print"],
+    ["python3 -m unittest -v", "test"],
     ['echo "API_URL=x" > .env', "unknown"],
     ["./scripts/generate.sh", "unknown"],
     ["curl -o- -L https://yarnpkg.com/install.sh | bash", "exclude"],
