@@ -13,7 +13,7 @@ import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGit } from "../run/run-ports.js";
 import { createGit, type Git } from "../workspace/create-git.js";
-import { containerTargetFor, type PlanImageHints } from "./container-target.js";
+import { containerTargetFor, readDefaultBranchDevcontainer, type PlanImageHints } from "./container-target.js";
 import { createTranscriptStore, transcriptDir } from "./transcript-store.js";
 
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
@@ -107,10 +107,19 @@ function cloningGit(git: Git, req: JobContext["req"], mirror: ReturnType<typeof 
 
 /**
  * Container mode: tell the check exec the checkout and the image its commands use (the container starts now, while
- * the model works). Other modes have no `useContainer`.
+ * the model works). A pull request's run reads the default branch's devcontainer first (one contents API call).
+ * Other modes have no `useContainer`.
  */
-function useContainerFor(req: JobContext["req"], checkout: string, deps: ExecuteRunDeps, hints: PlanImageHints): void {
+async function useContainerFor(
+  req: JobContext["req"],
+  checkout: string,
+  deps: ExecuteRunDeps,
+  planHints: PlanImageHints,
+): Promise<void> {
   if (!deps.checkExec.useContainer || deps.env.defaultImage === undefined) return;
+  const devcontainer = await readDefaultBranchDevcontainer(req, deps.api);
+  if (devcontainer.note) deps.logger.info({ note: devcontainer.note }, "devcontainer not read");
+  const hints = { ...planHints, ...(devcontainer.text !== undefined ? { devcontainerJson: devcontainer.text } : {}) };
   // The workflow job's `container:` and the discovered toolchain (issue #30's plan) come after the repo config and
   // the devcontainer in the image order.
   const target = containerTargetFor(

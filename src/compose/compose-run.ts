@@ -53,7 +53,7 @@ export interface ComposeRunInput {
   /** The folder the coder works in for a checkout `runGit` made (the Action maps it to the workflow's). */
   coderRoot?(checkout: string): string;
   /** Called as the coder starts, with the check plan when it was read (the App's container mode picks its image). */
-  beforeCoder?(checkout: string, plan: CheckPlan | null): void;
+  beforeCoder?(checkout: string, plan: CheckPlan | null): void | Promise<void>;
   /** The final status text as the driver words it (the Action names the branch of a run without a pull request). */
   finalText?(body: string, req: RunRequest): string;
 }
@@ -124,7 +124,7 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
   // One base run per run (an architect's two coder steps share it), started as the first step starts.
   let baseline: Promise<BaselineRun | null> | null = null;
   return async (checkout, options, hooks) => {
-    if (input.beforeCoder) input.beforeCoder(checkout, checkPlan ? await checkPlan.current() : null);
+    if (input.beforeCoder) await input.beforeCoder(checkout, checkPlan ? await checkPlan.current() : null);
     baseline ??= baselineFor(input, checkout, options, hooks.signal);
     const base = await baseline;
     return runCoder(

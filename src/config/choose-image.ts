@@ -23,6 +23,8 @@ export const DEFAULT_TOOLCHAIN_IMAGES: ToolchainImageTable = {
   rust: "docker.io/library/rust:{version}",
   "rust:": "docker.io/library/rust:1",
   "rust:stable": "docker.io/library/rust:1",
+  ruby: "docker.io/library/ruby:{version}",
+  "ruby:": "docker.io/library/ruby:3",
   java: "docker.io/library/eclipse-temurin:{version}",
   "java:": "docker.io/library/eclipse-temurin:21",
 };

@@ -1,4 +1,6 @@
+import { implyToolInstalls } from "./imply-tool-installs.js";
 import { planFromConventions } from "./plan-from-conventions.js";
+import { planFromLegacyCi } from "./plan-from-legacy-ci.js";
 import { planFromWorkflows } from "./plan-from-workflows.js";
 import type { CheckPlan, RepoReader } from "./types.js";
 
@@ -8,7 +10,21 @@ import type { CheckPlan, RepoReader } from "./types.js";
  * (a pull request's head never decides what runs) and the local checkout in the CLI.
  */
 export async function discoverChecks(reader: RepoReader): Promise<CheckPlan> {
+  const plan = await discoverCommands(reader);
+  implyToolInstalls(plan);
+  return plan;
+}
+
+async function discoverCommands(reader: RepoReader): Promise<CheckPlan> {
   const fromWorkflows = await planFromWorkflows(reader);
+  // Travis, CircleCI and GitLab CI fill what the workflows left empty, a bucket at a time (with their setup).
+  for (const legacy of await planFromLegacyCi(reader)) {
+    const filled = (["lint", "test"] as const).filter((b) => !fromWorkflows[b].length && legacy[b].length);
+    for (const b of filled) fromWorkflows[b] = legacy[b];
+    if (filled.length && !fromWorkflows.setup.length) fromWorkflows.setup = legacy.setup;
+    if (filled.length) for (const [t, v] of Object.entries(legacy.toolchain)) fromWorkflows.toolchain[t] ??= v;
+    fromWorkflows.excluded.push(...legacy.excluded);
+  }
   if (fromWorkflows.lint.length + fromWorkflows.test.length > 0) return fromWorkflows;
   const fromConventions = await planFromConventions(reader);
   return {

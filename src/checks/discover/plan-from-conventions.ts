@@ -1,3 +1,4 @@
+import { resolveVersion } from "./resolve-version.js";
 import { versionFromFile } from "./toolchain-of-action.js";
 import { emptyPlan, type CheckPlan, type PlannedCommand, type RepoReader } from "./types.js";
 
@@ -121,7 +122,8 @@ async function planPackage(reader: RepoReader, dir: string): Promise<PackagePlan
     if (!wrapped) add("test", "go test ./...", "go.mod");
     if (!wrappedLint) add("lint", "go vet ./...", "go.mod");
     const v = await versionFromFile(at("go.mod"), reader);
-    if (v) plan.toolchain.go ??= v;
+    // The `go` line is the oldest Go the module builds with: the newest known Go builds it too.
+    if (v) plan.toolchain.go ??= resolveVersion("go", v, { minimum: true });
   }
   if (has("Cargo.toml")) {
     ecosystems.add("rust");
@@ -219,7 +221,7 @@ async function node(
   const engines = typeof pkg.engines?.node === "string" ? pkg.engines.node : null;
   const nvm = has(".nvmrc") ? ".nvmrc" : has(".node-version") ? ".node-version" : null;
   const version = nvm ? await versionFromFile(at(nvm), reader) : engines;
-  if (version) plan.toolchain.node ??= version;
+  if (version) plan.toolchain.node ??= resolveVersion("node", version);
   return used || deps > 0;
 }
 
@@ -316,10 +318,10 @@ async function python(
         has(".flake8") ? ".flake8" : section(setupCfg, "flake8") ? "setup.cfg [flake8]" : "tox.ini [flake8]",
       );
   }
-  if (has(".python-version")) {
-    const v = await versionFromFile(at(".python-version"), reader);
-    if (v) plan.toolchain.python ??= v;
-  }
+  const pythonVersion = has(".python-version")
+    ? await versionFromFile(at(".python-version"), reader)
+    : (/^requires-python\s*=\s*["']([^"'\n]+)["']/m.exec(pyproject)?.[1] ?? null);
+  if (pythonVersion) plan.toolchain.python ??= resolveVersion("python", pythonVersion);
   return true;
 }
 

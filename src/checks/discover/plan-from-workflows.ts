@@ -31,8 +31,8 @@ export async function planFromWorkflows(reader: RepoReader): Promise<CheckPlan> 
       // Reusable workflows are read where a job calls them; other triggers never check a change.
       if (!events.includes("workflow_call"))
         plan.excluded.push({
-          what: file,
-          why: `runs on ${events.length ? events.map((e) => `\`${e}\``).join(", ") : "no event"}, not on push or pull_request`,
+          what: `${file} (on ${events.length ? events.join(", ") : "no event"})`,
+          why: "runs neither on push nor on pull_request",
         });
       continue;
     }
@@ -115,6 +115,7 @@ async function walkWorkflow(
     }
     const dir = obj(obj(job.defaults).run)["working-directory"] ?? wfDir;
     const items: Item[] = [];
+    const mark = plan.excluded.length;
     const steps = Array.isArray(job.steps) ? job.steps : [];
     for (let i = 0; i < steps.length; i++) {
       await walkStep(reader, plan, items, {
@@ -126,7 +127,8 @@ async function walkWorkflow(
         depth: visit.depth,
       });
     }
-    addJobItems(plan, seen, items, `${where}${label !== jobId ? ` (${label})` : ""}`);
+    const checks = addJobItems(plan, seen, items, `${where}${label !== jobId ? ` (${label})` : ""}`);
+    keepUsefulExclusions(plan, mark, checks);
   }
 }
 
@@ -172,14 +174,30 @@ async function callReusable(
 }
 
 /**
+ * What a job left out is listed only where it tells the reader something: in a job without checks, only the would-be
+ * checks (a test step that needs a secret; the job's own line says the rest); in a job with checks, not the actions
+ * that only move files or report (upload-artifact, coverage services).
+ */
+function keepUsefulExclusions(plan: CheckPlan, mark: number, jobHasChecks: boolean): void {
+  const mine = plan.excluded.splice(mark);
+  plan.excluded.push(
+    ...mine.filter((e) =>
+      jobHasChecks
+        ? e.wouldCheck !== false || !e.why.startsWith("an action, not a shell command")
+        : e.wouldCheck !== false,
+    ),
+  );
+}
+
+/**
  * A job's commands go into the plan only when it runs a lint or test command. Commands the bot does not recognise
  * count as setup before the job's first check (`cp .env.example .env`) and are left out after it (reports, clean-up).
  */
-function addJobItems(plan: CheckPlan, seen: Set<string>, items: Item[], job: string): void {
+function addJobItems(plan: CheckPlan, seen: Set<string>, items: Item[], job: string): boolean {
   const first = items.findIndex((i) => i.kind === "lint" || i.kind === "test");
   if (first < 0) {
     if (items.length) plan.excluded.push({ what: job, why: "runs no lint or test command" });
-    return;
+    return false;
   }
   items.forEach((item, index) => {
     if (item.kind === "unknown" && index > first) {
@@ -190,9 +208,41 @@ function addJobItems(plan: CheckPlan, seen: Set<string>, items: Item[], job: str
       return;
     }
     const bucket: Bucket = item.kind === "unknown" ? "setup" : item.kind;
-    const key = `${bucket}\u0000${item.cmd.cwd ?? ""}\u0000${item.cmd.command}`;
-    if (seen.has(key)) return;
+    const install = bucket === "setup" ? installKey(item.cmd.command) : null;
+    const key = `${bucket}\u0000${item.cmd.cwd ?? ""}\u0000${install ?? item.cmd.command}`;
+    if (seen.has(key)) {
+      // The same install in another job (`npm install --ignore-scripts` for lint, `npm install` for tests) runs
+      // once: the plainest form, which does what both jobs need.
+      const at = install
+        ? plan.setup.findIndex((c) => (c.cwd ?? "") === (item.cmd.cwd ?? "") && installKey(c.command) === install)
+        : -1;
+      if (at >= 0 && item.cmd.command.length < plan.setup[at]!.command.length) plan.setup[at] = item.cmd;
+      return;
+    }
     seen.add(key);
     plan[bucket].push(item.cmd);
   });
+  return true;
+}
+
+/**
+ * What a setup command installs, flags aside: `npm ci` and `npm install --ignore-scripts` install the same
+ * dependencies, `pip install -r requirements.txt` with or without `-U` the same file; null for anything else.
+ */
+export function installKey(command: string): string | null {
+  const words = command
+    .trim()
+    .replace(/^python3?\s+-m\s+/, "")
+    .split(/\s+/);
+  const args = words.filter((w) => !w.startsWith("-"));
+  const [tool = "", sub = ""] = args;
+  if (
+    /^(?:npm|pnpm|yarn|bun)$/.test(tool) &&
+    (args.length === 1 || (/^(?:ci|install|i)$/.test(sub) && args.length === 2))
+  )
+    return `${tool} install`;
+  if (/^(?:poetry|pdm|bundle|pipenv)$/.test(tool) && /^(?:install|sync)$/.test(sub)) return `${tool} install`;
+  if (tool === "uv" && sub === "sync") return "uv sync";
+  if (/^pip3?$/.test(tool) && sub === "install") return `pip install ${args.slice(2).sort().join(" ")}`;
+  return null;
 }

@@ -1,4 +1,31 @@
-import type { CheckPlan, PlannedCommand } from "./types.js";
+import type { CheckPlan, ExcludedCheck, PlannedCommand } from "./types.js";
+
+/** Left-out items sharing a reason, as one line: the reason once, each distinct item once (its first source). */
+export interface ExcludedGroup {
+  why: string;
+  whats: string[];
+}
+
+/**
+ * The left-out items grouped by reason, in the order reasons first appear; an item repeated in another job or
+ * workflow (the same `echo` in ci.yml and legacy.yml) is listed once.
+ */
+export function groupExcluded(excluded: readonly ExcludedCheck[]): ExcludedGroup[] {
+  const groups = new Map<string, { whats: string[]; seen: Set<string> }>();
+  for (const e of excluded) {
+    let g = groups.get(e.why);
+    if (!g) groups.set(e.why, (g = { whats: [], seen: new Set() }));
+    // `what` is the item and, in parentheses at its end, where it was found.
+    const item = e.what.replace(/\s\([^()]*\)$/, "");
+    if (g.seen.has(item)) continue;
+    g.seen.add(item);
+    g.whats.push(e.what);
+  }
+  return [...groups].map(([why, g]) => ({ why, whats: g.whats }));
+}
+
+/** How many items of a group a line names before "and N more". */
+const NAMED_PER_GROUP = 3;
 
 /** The plan as `aider-bot checks --json` prints it: `cwd` appears only on commands that run in a sub-folder. */
 export function checkPlanJson(plan: CheckPlan): object {
@@ -28,7 +55,10 @@ export function renderCheckPlanText(plan: CheckPlan): string {
   if (plan.image) lines.push(`image: ${plan.image.name} (from ${plan.image.source})`);
   if (plan.excluded.length) {
     lines.push("not run:");
-    for (const e of plan.excluded) lines.push(`  ${e.what.replace(/`/g, "")}`, `      ${e.why.replace(/`/g, "")}`);
+    for (const g of groupExcluded(plan.excluded)) {
+      for (const what of g.whats) lines.push(`  ${what.replace(/`/g, "")}`);
+      lines.push(`      ${g.why.replace(/`/g, "")}`);
+    }
   }
   return `${lines.join("\n")}\n`;
 }
@@ -41,7 +71,10 @@ export function inlineCode(text: string): string {
   return `${fence}${longest ? " " : ""}${flat}${longest ? " " : ""}${fence}`;
 }
 
-/** The plan as markdown lists (for `/aider checks` and the status comment); at most `max` excluded items listed. */
+/**
+ * The plan as markdown lists (for `/aider checks` and the status comment); what was left out is one line per reason
+ * (at most `max` reasons), naming a few items each.
+ */
 export function renderCheckPlanMarkdown(plan: CheckPlan, max = 30): string {
   const parts: string[] = [];
   for (const kind of ["setup", "lint", "test"] as const) {
@@ -52,8 +85,13 @@ export function renderCheckPlanMarkdown(plan: CheckPlan, max = 30): string {
   if (tools.length) parts.push(`**toolchain**: ${tools.map(([t, v]) => `${t} ${inlineCode(v)}`).join(", ")}`);
   if (plan.image) parts.push(`**image**: ${inlineCode(plan.image.name)} — ${plan.image.source}`);
   if (plan.excluded.length) {
-    const shown = plan.excluded.slice(0, max).map((e) => `- ${e.what} — ${e.why}`);
-    if (plan.excluded.length > max) shown.push(`- … and ${plan.excluded.length - max} more`);
+    const groups = groupExcluded(plan.excluded);
+    const shown = groups.slice(0, max).map((g) => {
+      const named = g.whats.slice(0, NAMED_PER_GROUP).join(", ");
+      const more = g.whats.length > NAMED_PER_GROUP ? ` and ${g.whats.length - NAMED_PER_GROUP} more` : "";
+      return `- ${named}${more} — ${g.why}`;
+    });
+    if (groups.length > max) shown.push(`- … and ${groups.length - max} more reasons`);
     parts.push(`**left out**\n${shown.join("\n")}`);
   }
   return parts.join("\n\n");

@@ -1,3 +1,4 @@
+import { resolveVersion } from "./resolve-version.js";
 import type { RepoReader } from "./types.js";
 
 /** Actions the bot skips without a word: they only prepare the runner (the checkout, caches). */
@@ -14,6 +15,11 @@ const NAMED: Record<string, { tool: string; inputs: string[]; file?: string }> =
   "shivammathur/setup-php": { tool: "php", inputs: ["php-version"] },
   "pnpm/action-setup": { tool: "pnpm", inputs: ["version"] },
   "astral-sh/setup-uv": { tool: "uv", inputs: ["version"] },
+  "hynek/setup-cached-uv": { tool: "uv", inputs: [] },
+  "snok/install-poetry": { tool: "poetry", inputs: ["version"] },
+  "abatilo/actions-poetry": { tool: "poetry", inputs: ["poetry-version"] },
+  "pdm-project/setup-pdm": { tool: "pdm", inputs: ["version"] },
+  "pypa/hatch": { tool: "hatch", inputs: ["version"] },
   "oven-sh/setup-bun": { tool: "bun", inputs: ["bun-version"] },
   "denoland/setup-deno": { tool: "deno", inputs: ["deno-version"] },
   "erlef/setup-beam": { tool: "elixir", inputs: ["elixir-version"] },
@@ -43,7 +49,8 @@ export async function actionMeaning(
     const generic = /^[\w.-]+\/setup-([a-z]+)$/i.exec(name);
     if (!generic) return { kind: "other" };
     const tool = generic[1]!.toLowerCase();
-    return { kind: "toolchain", tool, version: withInputs[`${tool}-version`] ?? withInputs.version ?? null };
+    const version = withInputs[`${tool}-version`] ?? withInputs.version;
+    return { kind: "toolchain", tool, version: version ? resolveVersion(tool, version) : null };
   }
   let version = known.inputs.map((i) => withInputs[i]).find((v) => v !== undefined && v !== "") ?? null;
   // dtolnay/rust-toolchain names the toolchain by its ref: @stable, @nightly, @1.78.0.
@@ -51,16 +58,32 @@ export async function actionMeaning(
     version = ref;
   const versionFile = known.file ? withInputs[known.file] : undefined;
   if (!version && versionFile) version = await versionFromFile(versionFile, reader);
-  // split always gives a first part.
-  if (version) version = version.split(/\r?\n/)[0]!.trim();
-  return { kind: "toolchain", tool: known.tool, version: version || null };
+  // A list of versions (`python-version: |` with one a line) installs them all; the last is the default.
+  if (version)
+    version =
+      version
+        .split(/\r?\n/)
+        .filter((l) => l.trim())
+        .at(-1)
+        ?.trim() ?? "";
+  const minimum = !!versionFile && /(?:^|\/)go\.mod$/.test(versionFile);
+  return {
+    kind: "toolchain",
+    tool: known.tool,
+    version: version ? resolveVersion(known.tool, version, { minimum }) : null,
+  };
 }
 
-/** The version a `*-version-file` names: `.nvmrc`, `.python-version`, `go.mod`'s `go` line, `package.json` engines. */
+/**
+ * The version a `*-version-file` names, as written: `.nvmrc`, `.python-version`, `go.mod`'s `go` line, `package.json`
+ * engines, `pyproject.toml`'s `requires-python`, `.tool-versions`.
+ */
 export async function versionFromFile(file: string, reader: RepoReader): Promise<string | null> {
   const text = await reader.read(file.replace(/^\.\//, ""));
   if (text === null) return null;
   if (/(?:^|\/)go\.mod$/.test(file)) return /^go\s+(\S+)/m.exec(text)?.[1] ?? null;
+  if (/(?:^|\/)pyproject\.toml$/.test(file))
+    return /^requires-python\s*=\s*["']([^"'\n]+)["']/m.exec(text)?.[1] ?? null;
   if (/(?:^|\/)package\.json$/.test(file)) {
     try {
       const engines = (JSON.parse(text) as { engines?: { node?: unknown } }).engines;

@@ -12,6 +12,11 @@ export interface PlannedCommand {
 export interface ExcludedCheck {
   what: string;
   why: string;
+  /**
+   * It looks like a lint or test (a test step that needs a secret, a lint action): worth listing even when its job
+   * has no check the bot runs. Not part of the plan's JSON.
+   */
+  wouldCheck?: boolean;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { classifyCommand, splitScript } from "./classify-command.js";
+import { classifyCommand, looksLikeCheck, PRINT_ONLY, splitScript } from "./classify-command.js";
 import { exprText, interpolate, knownFalse, type ExprContext, type ExprValue } from "./evaluate-expression.js";
 import { actionMeaning } from "./toolchain-of-action.js";
 import type { CheckPlan, PlannedCommand, RepoReader } from "./types.js";
@@ -38,6 +38,7 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
     if (meaning.kind === "silent") return;
     if (meaning.kind === "toolchain") {
       if (meaning.version && !(meaning.tool in plan.toolchain)) plan.toolchain[meaning.tool] = meaning.version;
+      impliedByAction(uses, inputsOf(step.with, visit.ctx), visit, items);
       return;
     }
     plan.excluded.push({
@@ -45,17 +46,28 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
       why: secret
         ? `needs secrets (\`secrets.${secret[1]}\`)`
         : "an action, not a shell command: only `run:` steps are run",
+      wouldCheck: /lint|test|check|clippy|fmt|format|mypy|ruff|eslint|typ(?:e|ing)|spell/i.test(
+        `${uses.split("@")[0]!} ${stepName ?? ""}`,
+      ),
     });
     return;
   }
   if (typeof step.run !== "string") return;
   if (secret) {
-    plan.excluded.push({ what: what(step.run), why: `needs secrets (\`secrets.${secret[1]}\`)` });
+    plan.excluded.push({
+      what: what(step.run),
+      why: `needs secrets (\`secrets.${secret[1]}\`)`,
+      wouldCheck: looksLikeCheck(step.run),
+    });
     return;
   }
   const shell = typeof step.shell === "string" ? step.shell.trim() : "";
   if (shell && !/^(?:bash|sh)\b/.test(shell)) {
-    plan.excluded.push({ what: what(step.run), why: `runs with the shell \`${shell}\`` });
+    plan.excluded.push({
+      what: what(step.run),
+      why: `runs with the shell \`${shell}\``,
+      wouldCheck: looksLikeCheck(step.run),
+    });
     return;
   }
   const env = { ...visit.env, ...envOf(step.env, visit.ctx) };
@@ -75,6 +87,9 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
     cwd = norm || undefined;
   }
   const lines = splitScript(step.run);
+  // The step's name describes its main command: when a line classifies on its own (`make check`), the name does not
+  // make its neighbours (`git diff --exit-code`) checks too.
+  const named = lines.some((l) => !["unknown", "print"].includes(classifyCommand(l).kind)) ? undefined : stepName;
   for (const [j, line] of lines.entries()) {
     const lineSource = lines.length > 1 ? `${source}, line ${j + 1}` : source;
     const resolved = interpolate(line, ctx);
@@ -82,20 +97,54 @@ export async function walkStep(reader: RepoReader, plan: CheckPlan, items: Item[
       plan.excluded.push({
         what: `${code(line)} (${lineSource})`,
         why: `uses ${code(resolved.unresolved)}, which only GitHub Actions can resolve`,
+        wouldCheck: looksLikeCheck(line),
       });
       continue;
     }
     const command = withEnv(resolved.text, env);
     if (!command.ok) {
-      plan.excluded.push({ what: `${code(resolved.text)} (${lineSource})`, why: command.why });
+      plan.excluded.push({
+        what: `${code(resolved.text)} (${lineSource})`,
+        why: command.why,
+        wouldCheck: looksLikeCheck(resolved.text),
+      });
       continue;
     }
-    const cls = classifyCommand(resolved.text, stepName);
-    if (cls.kind === "exclude") {
-      plan.excluded.push({ what: `${code(resolved.text)} (${lineSource})`, why: cls.why });
+    const cls = classifyCommand(resolved.text, named);
+    if (cls.kind === "exclude" || cls.kind === "print") {
+      plan.excluded.push({
+        what: `${code(resolved.text)} (${lineSource})`,
+        why: "why" in cls ? cls.why : PRINT_ONLY,
+        wouldCheck: "why" in cls && looksLikeCheck(resolved.text),
+      });
       continue;
     }
     items.push({ kind: cls.kind, cmd: { command: command.text, source: lineSource, ...(cwd ? { cwd } : {}) } });
+  }
+}
+
+/**
+ * What a setup action does besides installing a tool, which the plan must do itself: `ruby/setup-ruby` with
+ * `bundler-cache: true` runs `bundle install`; `snok/install-poetry` with `virtualenvs-in-project: true` makes the
+ * venv `.venv` and exports `VENV` for `source $VENV`.
+ */
+function impliedByAction(uses: string, withInputs: Record<string, string>, visit: StepVisit, items: Item[]): void {
+  const name = uses.split("@")[0]!.toLowerCase();
+  if ((name === "ruby/setup-ruby" || name === "ruby/setup-ruby-pkgs") && withInputs["bundler-cache"] === "true") {
+    const dir = withInputs["working-directory"] ?? (typeof visit.dir === "string" ? visit.dir : "");
+    const cwd = normaliseDir(dir);
+    items.push({
+      kind: "setup",
+      cmd: {
+        command: "bundle install",
+        source: `implied by ${visit.source} (\`${name}\` with \`bundler-cache: true\` runs it)`,
+        ...(cwd ? { cwd } : {}),
+      },
+    });
+  }
+  if (name === "snok/install-poetry" && withInputs["virtualenvs-in-project"] === "true") {
+    visit.env.POETRY_VIRTUALENVS_IN_PROJECT = "true";
+    visit.env.VENV = ".venv/bin/activate";
   }
 }
 
@@ -126,7 +175,11 @@ async function composite(
         : !parsed.ok
           ? parsed.why
           : `is a \`${String(runs.using)}\` action, not a composite one: only shell steps are run`;
-    plan.excluded.push({ what: `${code(`uses: ${uses}`)} (${visit.source})`, why: `the local action ${why}` });
+    plan.excluded.push({
+      what: `${code(`uses: ${uses}`)} (${visit.source})`,
+      why: `the local action ${why}`,
+      wouldCheck: true,
+    });
     return;
   }
   const inputs: Record<string, ExprValue> = {};

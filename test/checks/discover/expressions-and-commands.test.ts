@@ -52,7 +52,30 @@ describe("classifyCommand", () => {
     ["twine upload dist/*", "exclude"],
     ["sudo apt-get install -y libpq-dev", "exclude"],
     ["docker compose up -d", "exclude"],
-    ["echo hello", "unknown"],
+    ["echo hello", "print"],
+    ['echo "Node.js version: $(node -v)"\necho "NPM version: $(npm -v)"', "print"],
+    ["npm config set loglevel error", "print"],
+    ["node --version", "print"],
+    ["perl -V", "print"],
+    ["python3 -m unittest -v", "test"],
+    ['echo "API_URL=x" > .env', "unknown"],
+    ["./scripts/generate.sh", "unknown"],
+    ["curl -o- -L https://yarnpkg.com/install.sh | bash", "exclude"],
+    ["gh workflow run deploy-website.yml -R fastify/website", "exclude"],
+    ["uv run --locked --no-default-groups --group dev tox run", "test"],
+    ["uv run --locked --no-default-groups --group dev tox run -e typing", "lint"],
+    ["uv run --only-group tox tox run -f lint", "lint"],
+    ["uvx --with tox-uv tox -e py314", "test"],
+    ["hatch test --python 3.12 --cover-quiet", "test"],
+    ["hatch fmt --check", "lint"],
+    ["hatch run types:check", "lint"],
+    ["RICHGO_FORCE_COLOR=1 PATH=$HOME/go/bin/:$PATH make richtest", "test"],
+    ["make check VERBOSE=yes", "test"],
+    ['make -C tests EXTRA_CFLAGS="-W -Wall"', "test"],
+    ["make -j2", "setup"],
+    ["prove -b xt", "test"],
+    ["./configure --disable-docs", "setup"],
+    ["cd tests\n./unittest.sh\ncd ../examples\n./cpptest.sh", "test"],
   ])("%s → %s", (command, kind) => {
     expect(classifyCommand(command).kind).toBe(kind);
   });
@@ -68,6 +91,12 @@ describe("splitScript", () => {
       "ruff check .",
       "pytest -q",
     ]);
+  });
+  it("keeps a script that changes directory or environment whole (its lines depend on each other)", () => {
+    expect(splitScript("cd tests\n./unittest.sh\n")).toEqual(["cd tests\n./unittest.sh"]);
+    expect(splitScript("source $VENV\npytest tests -v\n")).toEqual(["source $VENV\npytest tests -v"]);
+    expect(splitScript("export GOBIN=$HOME/go/bin\ngo install x@latest\n")).toHaveLength(1);
+    expect(splitScript("npm ci\nnpm test\n")).toEqual(["npm ci", "npm test"]);
   });
   it("keeps a script with control flow whole", () => {
     expect(splitScript("if [ -f x ]; then\n  make test\nfi\n")).toEqual(["if [ -f x ]; then\nmake test\nfi"]);
@@ -92,5 +121,220 @@ describe("pickMatrix", () => {
   });
   it("refuses a matrix made by an expression", () => {
     expect(pickMatrix("${{ fromJSON(needs.setup.outputs.matrix) }}", {})).toMatchObject({ ok: false });
+  });
+});
+
+describe("less noise in the plan", () => {
+  const reader = (files: Record<string, string>) => ({
+    list: async (dir: string) => [
+      ...new Set(
+        Object.keys(files)
+          .filter((f) => (dir ? f.startsWith(`${dir}/`) : true))
+          .map((f) => (dir ? f.slice(dir.length + 1) : f))
+          .map((f) => (f.includes("/") ? `${f.split("/")[0]!}/` : f)),
+      ),
+    ],
+    read: async (path: string) => files[path] ?? null,
+  });
+  // The shape of expressjs/express's ci.yml: a lint job and a test job each installing, prints between.
+  const express = [
+    "on: [push, pull_request]",
+    "jobs:",
+    "  lint:",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v4",
+    "      - run: npm install --ignore-scripts --include=dev",
+    "      - run: npm run lint",
+    "  test:",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - uses: actions/checkout@v4",
+    "      - run: npm config set loglevel error",
+    "      - run: npm install",
+    "      - run: |",
+    '          echo "Node.js version: $(node -v)"',
+    '          echo "NPM version: $(npm -v)"',
+    "      - run: npm run test-ci",
+    "      - uses: actions/upload-artifact@v4",
+    "  coverage:",
+    "    runs-on: ubuntu-latest",
+    "    steps:",
+    "      - run: sudo apt-get -y install lcov",
+    "      - uses: actions/download-artifact@v4",
+    "      - uses: coverallsapp/github-action@v2",
+    "",
+  ].join("\n");
+
+  it("installs once, plans no print-only step, lists what was left out one line per reason", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const { renderCheckPlanMarkdown } = await import("../../../src/checks/discover/render-check-plan.js");
+    const files = { ".github/workflows/ci.yml": express, ".github/workflows/legacy.yml": express };
+    const plan = await discoverChecks(reader(files));
+    expect(plan.setup.map((c) => c.command)).toEqual(["npm install"]);
+    expect(plan.lint.map((c) => c.command)).toEqual(["npm run lint"]);
+    expect(plan.test.map((c) => c.command)).toEqual(["npm run test-ci"]);
+    const leftOut = renderCheckPlanMarkdown(plan).split("**left out**\n")[1]!.split("\n");
+    // The coverage jobs check nothing and nothing in them would: they are not worth a line.
+    expect(leftOut).toHaveLength(1);
+    expect(leftOut[0]).toMatch(
+      /^- `npm config set loglevel error` .*`echo "NPM version: \$\(npm -v\)"`.* — only prints/,
+    );
+  });
+});
+
+describe("tools a setup action gave the CI runner", () => {
+  const reader = (files: Record<string, string>) => ({
+    list: async (dir: string) => [
+      ...new Set(
+        Object.keys(files)
+          .filter((f) => (dir ? f.startsWith(`${dir}/`) : true))
+          .map((f) => (dir ? f.slice(dir.length + 1) : f))
+          .map((f) => (f.includes("/") ? `${f.split("/")[0]!}/` : f)),
+      ),
+    ],
+    read: async (path: string) => files[path] ?? null,
+  });
+  const job = (...steps: string[]) =>
+    ["on: [push]", "jobs:", "  t:", "    runs-on: ubuntu-latest", "    steps:", ...steps, ""].join("\n");
+
+  it("uv from astral-sh/setup-uv is installed first when the image lacks it, pinned, and found on PATH", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({
+        ".github/workflows/ci.yml": job(
+          "      - uses: astral-sh/setup-uv@v5",
+          "        with:",
+          '          version: "0.5.4"',
+          "      - run: uv sync",
+          "      - run: uv run pytest",
+        ),
+      }),
+    );
+    expect(plan.setup[0]).toEqual({
+      command:
+        'PATH="$HOME/.local/bin:$PATH"; command -v uv >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user uv==0.5.4',
+      source: "implied: `uv` is called by .github/workflows/ci.yml job t, step 2; installed when the image lacks it",
+    });
+    expect(plan.setup[1]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv sync');
+    expect(plan.test[0]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv run pytest');
+  });
+
+  it("a tool the workflow installs itself (`pip install tox`) is not installed twice", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({ ".github/workflows/ci.yml": job("      - run: pip install tox", "      - run: tox -e py312") }),
+    );
+    expect(plan.setup.map((c) => c.command)).toEqual(["pip install tox"]);
+    expect(plan.test.map((c) => c.command)).toEqual(["tox -e py312"]);
+  });
+
+  it("the uv.lock convention (`uv sync`) gets uv too", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({ "uv.lock": "", "pyproject.toml": "[project]\nname='x'\n[tool.pytest.ini_options]\n" }),
+    );
+    expect(plan.setup[0]!.command).toMatch(/command -v uv .*pip install --user uv$/);
+    expect(plan.setup[1]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv sync');
+  });
+
+  it("ruby/setup-ruby with bundler-cache runs bundle install; snok/install-poetry's in-project venv is $VENV", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const ruby = await discoverChecks(
+      reader({
+        ".github/workflows/ci.yml": job(
+          "      - uses: ruby/setup-ruby@v1",
+          "        with:",
+          "          ruby-version: '3.3'",
+          "          bundler-cache: true",
+          "      - run: bundle exec rake",
+        ),
+      }),
+    );
+    expect(ruby.setup.map((c) => c.command)).toEqual(["bundle install"]);
+    expect(ruby.setup[0]!.source).toMatch(/^implied by .*bundler-cache: true/);
+    expect(ruby.toolchain.ruby).toBe("3.3");
+    const poetry = await discoverChecks(
+      reader({
+        ".github/workflows/ci.yml": job(
+          "      - uses: snok/install-poetry@v1",
+          "        with:",
+          "          virtualenvs-in-project: true",
+          "      - run: poetry install",
+          "      - run: |",
+          "          source $VENV",
+          "          pytest tests",
+        ),
+      }),
+    );
+    expect(poetry.test[0]!.command).toBe(
+      "export POETRY_VIRTUALENVS_IN_PROJECT=true VENV=.venv/bin/activate\nsource $VENV\npytest tests",
+    );
+    expect(poetry.setup[0]!.command).toMatch(/pip install --user poetry$/);
+  });
+});
+
+describe("legacy CI files, read after the workflows", () => {
+  const reader = (files: Record<string, string>) => ({
+    list: async (dir: string) => [
+      ...new Set(
+        Object.keys(files)
+          .filter((f) => (dir ? f.startsWith(`${dir}/`) : true))
+          .map((f) => (dir ? f.slice(dir.length + 1) : f))
+          .map((f) => (f.includes("/") ? `${f.split("/")[0]!}/` : f)),
+      ),
+    ],
+    read: async (path: string) => files[path] ?? null,
+  });
+
+  it.each([
+    // tj/co's .travis.yml: its script, not the package.json's plain "test"
+    [
+      {
+        ".travis.yml":
+          'language: node_js\nnode_js:\n- "stable"\nscript: "npm run-script test-travis"\nafter_script: "npm install coveralls@2 && cat ./coverage/lcov.info | coveralls"\n',
+        "package.json": '{"scripts":{"test":"mocha"}}',
+      },
+      ["npm install"],
+      ["npm run-script test-travis"],
+    ],
+    // Travis's Node defaults when the file names no script (jonschlinkert/is-number)
+    [{ ".travis.yml": "language: node_js\nnode_js:\n  - node\n" }, ["npm install"], ["npm test"]],
+    // a C repository whose only CI is .travis.yml (zserge/jsmn)
+    [{ ".travis.yml": "language: c\nscript:\n  - make test\n" }, [], ["make test"]],
+    [
+      {
+        ".circleci/config.yml":
+          "version: 2\njobs:\n  test:\n    steps:\n      - checkout\n      - run: pip install -r requirements.txt\n      - run:\n          command: pytest -q\n  deploy:\n    steps:\n      - run: ./deploy.sh\n",
+      },
+      ["pip install -r requirements.txt"],
+      ["pytest -q"],
+    ],
+    [
+      {
+        ".gitlab-ci.yml":
+          "image: python:3.12\nstages: [test, deploy]\nbefore_script:\n  - pip install -e .\ntest:\n  stage: test\n  script:\n    - pytest\npages:\n  script:\n    - mkdocs build\nrelease:\n  stage: deploy\n  script:\n    - twine upload dist/*\n",
+      },
+      ["pip install -e ."],
+      ["pytest"],
+    ],
+  ])("%j", async (files, setup, test) => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(reader(files));
+    expect(plan.setup.map((c) => c.command)).toEqual(setup);
+    expect(plan.test.map((c) => c.command)).toEqual(test);
+  });
+
+  it("fill only the buckets the workflows left empty", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({
+        ".github/workflows/lint.yml":
+          "on: [push]\njobs:\n  l:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ruff check .\n",
+        ".travis.yml": "language: python\nscript:\n  - flake8\n  - pytest\n",
+      }),
+    );
+    expect(plan.lint.map((c) => c.command)).toEqual(["ruff check ."]);
+    expect(plan.test.map((c) => [c.command, c.source])).toEqual([["pytest", ".travis.yml"]]);
   });
 });
