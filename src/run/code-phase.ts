@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { sumTokens } from "../coder/run-budget.js";
 import { editorMessage } from "../coder/plan/parse-plan.js";
 import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
@@ -114,7 +115,12 @@ export function codeOnCheckout(
   });
 }
 
-function coderOptions(req: RunRequest, context: PreparedContext | null, checks: ResolvedChecks | null): CoderOptions {
+/** What the coder is given for this request: settings, files, checks, trailers and the prompt-cache key. */
+export function coderOptions(
+  req: RunRequest,
+  context: PreparedContext | null,
+  checks: ResolvedChecks | null,
+): CoderOptions {
   const s = req.settings;
   return {
     // address-reviews / fix-ci build their instruction from the threads or checks; the PR context is data.
@@ -138,6 +144,9 @@ function coderOptions(req: RunRequest, context: PreparedContext | null, checks: 
     maxReflections: s.maxReflections,
     mapTokens: s.mapTokens,
     ...(s.promptCache === false ? { promptCache: false } : {}),
+    // One key per repository, not per run: OpenAI and Azure route by key and prefix, so a later run on the same
+    // repository (same instructions, files, map) can read what an earlier one cached. A hash: no name leaves.
+    cacheKey: `aider-bot-${createHash("sha256").update(`${req.owner}/${req.repo}`).digest("hex").slice(0, 16)}`,
     askOnly: req.verb === "ask" || req.verb === "plan",
     ...(req.verb === "plan" ? { architect: true } : {}),
     commit: true,

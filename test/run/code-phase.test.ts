@@ -1,8 +1,8 @@
 import type { CoderOptions, CoderResult } from "../../src/coder/types.js";
 import { createTranscriptRecorder } from "../../src/coder/transcript/transcript-recorder.js";
-import { runCodePhase } from "../../src/run/code-phase.js";
+import { coderOptions, runCodePhase } from "../../src/run/code-phase.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { changedResult, runSettings } from "../helpers/run-fixtures.js";
+import { changedResult, runRequest, runSettings } from "../helpers/run-fixtures.js";
 
 const plan = "Files: `a.ts`, `b.ts`\n\n1. In `a.ts`, add x.\n2. In `b.ts`, use x.\n3. Run the tests.";
 const options = {
@@ -135,5 +135,13 @@ describe("runCodePhase", () => {
     await runCodePhase({ req: req({}), options, run: h.run, transcript: h.transcript, onError: () => {} });
     expect(h.calls).toEqual([{ options }]);
     expect(h.transcript.events()[0]!.phase).toBeUndefined();
+  });
+
+  it("one prompt-cache key per repository, so a later run can read what an earlier one cached; the name does not leave", () => {
+    const key = (owner: string, repo: string) =>
+      coderOptions(runRequest({ owner, repo, jobId: `${owner}-${Math.random()}` }), null, null).cacheKey;
+    expect(key("acme", "web")).toBe(key("acme", "web"));
+    expect(key("acme", "web")).not.toBe(key("acme", "api"));
+    expect(key("acme", "web")).toMatch(/^aider-bot-[0-9a-f]{16}$/);
   });
 });
