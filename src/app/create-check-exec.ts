@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
 import type { ContainerEngine } from "../exec/container-engine.js";
 import { containerEngineProblem, createContainerSession, type ContainerSession } from "../exec/container-sandbox.js";
-import { createSandboxedExec, sandboxProblem } from "../exec/sandbox.js";
+import { createSandboxedExec, sandboxProblem, type SandboxOptions } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
 import { createEgressSession } from "../egress/egress-session.js";
@@ -80,14 +80,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     );
     return { run: (req) => exec.run(req), sandboxMode: async () => "off" };
   }
-  const hide = [
-    os.homedir(),
-    os.tmpdir(),
-    options.appDir ?? process.cwd(),
-    ...(env.workDir ? [env.workDir] : []),
-    ...(env.cacheDir ? [env.cacheDir] : []),
-    ...(env.privateKeyPath ? [path.dirname(path.resolve(env.privateKeyPath))] : []),
-  ];
+  const hide = hiddenFolders(env, options);
   // The network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox.
   const egress = createEgressSession({
     env,
@@ -101,20 +94,11 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
   const open = egress.policy === "open";
   // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
   const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
-  let sandboxedP: Promise<Exec> | null = null;
-  const sandboxed = {
-    run: async (req: ExecRequest) =>
-      (
-        await (sandboxedP ??= jobDirs.make().then((dirs) =>
-          createSandboxedExec(exec, {
-            hide,
-            network: open,
-            bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
-            ...(dirs ? { jobDirs: dirs } : {}),
-          }),
-        ))
-      ).run(req),
-  };
+  const sandboxed = lazyBubblewrap(exec, jobDirs, {
+    hide,
+    network: open,
+    bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
+  });
   const engine = containerEngineFrom(env);
   const resolveKind = sandboxKind(env, exec, log, options, engine);
 
@@ -179,6 +163,35 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       await egress.close();
       await jobDirs.remove();
     },
+  };
+}
+
+/** What every sandbox hides: homes, temp, the app's folder, the jobs' root, the caches and the App key's folder. */
+function hiddenFolders(env: AppEnv, options: CheckExecOptions): string[] {
+  return [
+    os.homedir(),
+    os.tmpdir(),
+    options.appDir ?? process.cwd(),
+    ...(env.workDir ? [env.workDir] : []),
+    ...(env.cacheDir ? [env.cacheDir] : []),
+    ...(env.privateKeyPath ? [path.dirname(path.resolve(env.privateKeyPath))] : []),
+  ];
+}
+
+/** The bubblewrap exec, made on the first command, once the job's folders exist. */
+function lazyBubblewrap(
+  exec: Exec,
+  jobDirs: ReturnType<typeof createJobDirs>,
+  options: Omit<SandboxOptions, "jobDirs">,
+): Exec {
+  let sandboxed: Promise<Exec> | null = null;
+  return {
+    run: async (req: ExecRequest) =>
+      (
+        await (sandboxed ??= jobDirs
+          .make()
+          .then((dirs) => createSandboxedExec(exec, { ...options, ...(dirs ? { jobDirs: dirs } : {}) })))
+      ).run(req),
   };
 }
 

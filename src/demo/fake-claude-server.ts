@@ -97,41 +97,18 @@ export async function startFakeClaudeServer(
       res.once("close", () => clearTimeout(hang));
       return;
     }
-    if (typeof reply === "object" && "status" in reply) {
-      if (protocol === "bedrock" && reply.body === undefined) {
-        const type = reply.status === 429 ? "ThrottlingException" : "ServiceUnavailableException";
-        return bedrockFail(
-          res,
-          reply.status,
-          type,
-          "Too many requests, please wait before trying again.",
-          reply.headers,
-        );
-      }
-      const type = reply.status === 529 ? "overloaded_error" : reply.status === 429 ? "rate_limit_error" : "api_error";
-      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-      res.end(
-        JSON.stringify(reply.body ?? { type: "error", error: { type, message: `scripted error ${reply.status}` } }),
-      );
-      return;
-    }
+    if (typeof reply === "object" && "status" in reply) return answerError(res, protocol, reply);
     const text = typeof reply === "string" ? reply : reply.text;
     const stop = typeof reply === "object" && reply.finishReason === "length" ? "max_tokens" : "end_turn";
     const usage = { ...cache.account(model, blocksOf(body)), output: tokensOf(text) };
     record.usage = usage;
-    const events = messageEvents(model, text, stop, usage);
-    if (!stream) {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(wholeMessage(model, text, stop, usage)));
-    } else if (protocol === "bedrock") {
-      res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
-      for (const event of events) res.write(eventStreamFrame(event));
-      res.end();
-    } else {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      for (const event of events) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-      res.end();
-    }
+    answerMessage(
+      res,
+      protocol,
+      stream,
+      messageEvents(model, text, stop, usage),
+      wholeMessage(model, text, stop, usage),
+    );
   }
 
   server.on("connection", (s) => {
@@ -159,6 +136,43 @@ export async function startFakeClaudeServer(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A scripted error in the protocol's own shape (Bedrock's exceptions; Anthropic's error object elsewhere). */
+function answerError(
+  res: http.ServerResponse,
+  protocol: ClaudeRequest["protocol"],
+  reply: { status: number; body?: unknown; headers?: Record<string, string> },
+): void {
+  if (protocol === "bedrock" && reply.body === undefined) {
+    const type = reply.status === 429 ? "ThrottlingException" : "ServiceUnavailableException";
+    return bedrockFail(res, reply.status, type, "Too many requests, please wait before trying again.", reply.headers);
+  }
+  const type = reply.status === 529 ? "overloaded_error" : reply.status === 429 ? "rate_limit_error" : "api_error";
+  res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+  res.end(JSON.stringify(reply.body ?? { type: "error", error: { type, message: `scripted error ${reply.status}` } }));
+}
+
+/** A message: whole JSON, Bedrock's event-stream frames, or server-sent events. */
+function answerMessage(
+  res: http.ServerResponse,
+  protocol: ClaudeRequest["protocol"],
+  stream: boolean,
+  events: ReturnType<typeof messageEvents>,
+  whole: unknown,
+): void {
+  if (!stream) {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify(whole));
+  } else if (protocol === "bedrock") {
+    res.writeHead(200, { "content-type": "application/vnd.amazon.eventstream" });
+    for (const event of events) res.write(eventStreamFrame(event));
+    res.end();
+  } else {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    for (const event of events) res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+    res.end();
+  }
 }
 
 /** The protocol, model and body of a request whose credentials check out; null once it was answered with an error. */
