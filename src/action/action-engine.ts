@@ -269,7 +269,7 @@ export async function runRequest(
     req,
     composeRun({
       req,
-      // Commands not named in the config are found on the DEFAULT branch (issue #30); never for a fork.
+      // Commands not named in the config are found on the DEFAULT branch; never for a fork.
       settings: req === request ? deps.settings : { ...deps.settings, checkPlan: "configured-only" },
       api: deps.api,
       llm: deps.llm,

@@ -81,7 +81,7 @@ export function createInPlaceGit(
     recentCommits: (dir, n) => git.recentCommits(resolve(dir), n),
     revert: (r) => git.revert(resolve(r.dir), r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(resolve(dir), base),
-    // Issue #34: the Action's commits go through GitHub's API with its token too (signed where GitHub signs them).
+    // The Action's commits go through GitHub's API with its token too (signed where GitHub signs them).
     readCommit: (dir, sha) => git.readCommit(resolve(dir), sha),
     // The workflow's checkout outlives the run: it ends on GitHub's commit, as after a push. Best effort: the commit
     // is made, so a failed fetch is logged, not the run's failure.

@@ -21,7 +21,7 @@ export interface AppGitHub {
 /** How a schedule entry is fired: by its tick (`fire`, which may skip) or from the dashboard's "Run now". */
 export interface ScheduleFiring {
   fire(target: ScheduleTarget, schedule: Schedule, key: string): Promise<void>;
-  /** Issue #35: the schedules dashboard (one issue per repository with schedules; "Run now" boxes), when on. */
+  /** The schedules dashboard (one issue per repository with schedules; "Run now" boxes), when on. */
   dashboard: DashboardService | null;
 }
 

@@ -46,7 +46,7 @@ export interface AppHandle {
    * finish has its status comment updated (and, without Redis, so has every job still waiting).
    */
   shutdown(graceMs: number): Promise<void>;
-  /** This process's Prometheus registry (issue #35): runs, model usage, queue, webhook acks, GitHub's rate limit. */
+  /** This process's Prometheus registry: runs, model usage, queue, webhook acks, GitHub's rate limit. */
   metrics: AppMetrics;
 }
 
@@ -146,7 +146,7 @@ async function loadApp(
       .catch((error: unknown) =>
         app.log.error({ err: error, job: job.req.jobId }, "could not report an interrupted job"),
       );
-  // Issue #35: the shared spend ledger (LMDB under the data dir, or Redis) and the operator's limits.
+  // The shared spend ledger (LMDB under the data dir, or Redis) and the operator's limits.
   const spend = options.work ? await openSpend(env) : null;
   const pool = options.work ? startJobPool(env) : null;
   let triage: JobEngine<TriageData> | null = null;

@@ -31,14 +31,14 @@ export interface ExecuteRunDeps {
   /** A token for git over HTTP: this repository's contents only (see `app/mint-repo-token`). */
   gitToken(): Promise<string>;
   /**
-   * Issue #34: a client with that contents token, for commits made through GitHub's API (the `api` token has no
+   * A client with that contents token, for commits made through GitHub's API (the `api` token has no
    * `contents` permission). Absent: `api`.
    */
   commitsApi?: GitHubClient;
   bot: { login: string; email: string };
   logger: Logger;
   signal: AbortSignal;
-  /** The redactor of GitHub writes (issue #34: the run's transcript goes through it before it is stored or published). */
+  /** The redactor of GitHub writes (the run's transcript goes through it before it is stored or published). */
   redact?(text: string): string;
 }
 
@@ -120,7 +120,7 @@ async function useContainerFor(
   const devcontainer = await readDefaultBranchDevcontainer(req, deps.api);
   if (devcontainer.note) deps.logger.info({ note: devcontainer.note }, "devcontainer not read");
   const hints = { ...planHints, ...(devcontainer.text !== undefined ? { devcontainerJson: devcontainer.text } : {}) };
-  // The workflow job's `container:` and the discovered toolchain (issue #30's plan) come after the repo config and
+  // The workflow job's `container:` and the discovered toolchain (the check plan's) come after the repo config and
   // the devcontainer in the image order.
   const target = containerTargetFor(
     req,

@@ -63,7 +63,7 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<JobContext> {
     const input = { ...(await jobTokens(deps, ctx)), job: ctx, fingerprints, ...processInput(deps, ctx) };
     log.info({ attempt: job.attempt }, "job process starting");
     if (!deps.pool) throw new Error("this process only receives webhooks: it does not run jobs");
-    // The job's model calls reserve and settle through this process, which holds the ledger (issue #35).
+    // The job's model calls reserve and settle through this process, which holds the ledger.
     const guard = deps.spend?.guardFor(ctx, (limit) => {
       log.warn({ limit }, "model call refused: spend limit");
       countSpendRefusal(limit.replace(/-/g, "_")); // a fixed scope name: run, pr, repo_day, installation_month…

@@ -42,7 +42,7 @@ export interface RunJobProcessInput {
   source: Record<string, string | undefined>;
   /** Fingerprints of the secrets this process must not hold but must still never write (webhook secret, App key lines). */
   fingerprints: SecretFingerprint[];
-  /** Issue #35: model calls reserve and settle their spend through the parent (over IPC), which holds the ledger. */
+  /** Model calls reserve and settle their spend through the parent (over IPC), which holds the ledger. */
   spend?: boolean;
 }
 
@@ -154,7 +154,7 @@ export async function runChildJob(
     endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey },
     providers: env,
     logger: log,
-    // The job's model calls reserve and settle through the parent, which holds the ledger (issue #35).
+    // The job's model calls reserve and settle through the parent, which holds the ledger.
     ...(settings.spendGuard && input.spend && request ? { guard: ipcSpendGuard(request) } : {}),
   });
   const outcome = await executeRun(input.job, {

@@ -27,7 +27,7 @@ function fileOf(dir: string, runId: string): string {
 }
 
 /**
- * Transcripts as files (issue #34): one `<run-id>.md` each, written whole (temp file, then rename) and readable only
+ * Transcripts as files: one `<run-id>.md` each, written whole (temp file, then rename) and readable only
  * by the app's user; each save prunes what is past {@link TRANSCRIPT_RETENTION}.
  */
 export function createTranscriptStore(

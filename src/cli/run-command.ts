@@ -182,7 +182,7 @@ function checkReads(root: string, reads: readonly string[]): void {
   }
 }
 
-/** The repository's own instruction files, from this checkout (issue #32), unless `--no-instructions`. */
+/** The repository's own instruction files, from this checkout, unless `--no-instructions`. */
 async function cliInstructions(
   root: string,
   opts: Pick<RunCommandOptions, "instructions">,

@@ -11,7 +11,7 @@ export interface TranscriptCommandOptions {
 }
 
 /**
- * `aider-bot transcript <run-id>`: print a run's stored transcript (issue #34) — the redacted story of what the model
+ * `aider-bot transcript <run-id>`: print a run's stored transcript — the redacted story of what the model
  * was sent and answered, each edit and check — as the app that ran it kept it. Exit 1 when there is none.
  */
 export async function transcriptCommand(

@@ -91,7 +91,7 @@ export interface CoderDeps {
   /** Weak-model commit subject; null when no model answered. `signal` stops a call asked for early (early-subject). */
   generateCommitMessage?(diff: string, context: string, signal?: AbortSignal): Promise<string | null>;
   onProgress?(p: CoderProgress): void;
-  /** Issue #34: every request, answer, edit outcome and check of the run, for its transcript. */
+  /** Every request, answer, edit outcome and check of the run, for its transcript. */
   onTranscript?: TranscriptSink;
   /** Milliseconds; injected so tests control the wall clock. */
   now(): number;

@@ -39,9 +39,9 @@ export interface CoderState extends LoopState {
   layout: RoundLayout | null;
   /** Why setup/lint/test were not run (no sandbox available), when they were not. */
   checksSkipped?: string;
-  /** The models that answered (issue #35: a fallback model may answer for the configured one). */
+  /** The models that answered (a fallback model may answer for the configured one). */
   models: string[];
-  /** What became of each setup/lint/test command (issue #30: the status says what ran). */
+  /** What became of each setup/lint/test command (the status says what ran). */
   checkRuns: Map<string, CheckRunRecord>;
 }
 
@@ -58,7 +58,7 @@ export interface CoderRun {
   sandbox?: SandboxMode;
   /** The subject asked for while the last round's checks ran, for the commit that follows them. */
   early: EarlySubject | null;
-  /** The repository's instruction files shown so far (issue #32), by path. */
+  /** The repository's instruction files shown so far, by path. */
   instructionUses: Map<string, InstructionUse>;
   /** Sent with every call when prompt caching is on, so OpenAI-style providers route the rounds to one cache. */
   cacheKey: string;

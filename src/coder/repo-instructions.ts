@@ -1,5 +1,5 @@
 /**
- * The repository's own instruction files (issue #32): `AGENTS.md` (the root one, and the nearest one above each
+ * The repository's own instruction files: `AGENTS.md` (the root one, and the nearest one above each
  * file in the chat), `CONVENTIONS.md`, `CLAUDE.md`, `.github/copilot-instructions.md`, and the files `read:` names.
  * They are loaded once per run (from the default branch in the App, from the checkout in the CLI), already
  * sanitised; each round picks the ones that apply to the files in the chat and fits them in their budget. Pure.

@@ -6,7 +6,7 @@ import type { CoderOptions } from "./types.js";
 const MAX_OUTPUT_CHARS = 6_000;
 
 /**
- * `fix-ci` (issue #14): run the repository's test command once before the first model call, so the model starts from
+ * `fix-ci`: run the repository's test command once before the first model call, so the model starts from
  * the failure as it reproduces here and not only from CI's report. Setup commands run first (once for the whole run).
  * Returns the paragraph added to the request, and whether setup ran; null when there is no test command. The output
  * is treated like a check reflection's: the repository's own tool speaking about its code.

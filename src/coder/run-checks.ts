@@ -127,7 +127,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   return { result: { kind: "ok" }, setupDone };
 }
 
-/** A check's report into the run's transcript (issue #34). */
+/** A check's report into the run's transcript. */
 function transcribe(input: RunChecksInput, check: "syntax" | "lint" | "test" | "setup", report: CheckReport): void {
   input.deps.onTranscript?.({
     kind: "check",

@@ -18,11 +18,11 @@ export interface CoderOptions {
   /** Read-only reference files. */
   readFiles: string[];
   /**
-   * The repository's instruction files (AGENTS.md…, `read:`), loaded and sanitised before the run (issue #32): each
+   * The repository's instruction files (AGENTS.md…, `read:`), loaded and sanitised before the run: each
    * round shows the root ones and the nearest AGENTS.md of the chat files, within their token cap.
    */
   instructions?: InstructionSet;
-  /** Images from the issue or PR (already downloaded and checked) and notes on the ones left out (issue #32). */
+  /** Images from the issue or PR (already downloaded and checked) and notes on the ones left out. */
   images?: ImageSet;
   editFormat: EditFormatName;
   model: string;
@@ -35,7 +35,7 @@ export interface CoderOptions {
   /** Commands run once before the first check (e.g. `npm ci`). */
   setupCommands?: string[];
   /**
-   * The repository's commands with where each came from (issue #30): when given, they replace `setupCommands`,
+   * The repository's commands with where each came from: when given, they replace `setupCommands`,
    * `lintCommands` and `testCommand` (tests still run only with `autoTest`).
    */
   checkCommands?: CheckCommandSpec[];
@@ -45,7 +45,7 @@ export interface CoderOptions {
   mapTokens: number;
   /** Answer only, no edits (`/aider ask`). */
   askOnly?: boolean;
-  /** With `askOnly`: answer as the architect of a two-step run (issue #34), a plan for an editor, no edit blocks. */
+  /** With `askOnly`: answer as the architect of a two-step run, a plan for an editor, no edit blocks. */
   architect?: boolean;
   commit: boolean;
   /** Requesting user, for the Co-authored-by trailer. */
@@ -122,7 +122,7 @@ interface CoderResultBase {
   network?: EgressReport;
   /** Set when lint/test/setup were configured but not run, with the reason. */
   checksSkipped?: string;
-  /** Issue #35: the models that answered this run's edit calls, in order (a fallback's name when the model failed). */
+  /** The models that answered this run's edit calls, in order (a fallback's name when the model failed). */
   models?: string[];
   /** The instruction files the run showed the model (each at its largest share over the rounds), for the status table. */
   instructionFiles?: InstructionUse[];

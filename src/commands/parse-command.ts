@@ -6,7 +6,7 @@ export interface CommandFlags {
   model?: string;
 }
 
-/** Every command of the grammar, with the pull-request loops of issue #14 (see {@link ParseOptions}). */
+/** Every command of the grammar, with the pull-request loops (see {@link ParseOptions}). */
 export type AnyCommand =
   | Command
   | { verb: "address-reviews"; text: string; threads: string[]; flags: CommandFlags }
@@ -16,23 +16,23 @@ export type Command =
   | { verb: "run"; text: string; flags: CommandFlags }
   | { verb: "ask"; text: string; flags: CommandFlags }
   | { verb: "retry"; flags: CommandFlags }
-  /** Issue #34: answer with a plan to approve; `plan drop` drops the open plan. */
+  /** Answer with a plan to approve; `plan drop` drops the open plan. */
   | { verb: "plan"; text: string; flags: CommandFlags }
   | { verb: "plan-drop" }
-  /** Issue #34: run the open plan; `text` holds the approver's corrections ("" for none). */
+  /** Run the open plan; `text` holds the approver's corrections ("" for none). */
   | { verb: "approve"; text: string; flags: CommandFlags }
   | { verb: "undo" }
   | { verb: "cancel" }
   | { verb: "help" }
-  /** Issue #35: this repository's spend today and this month against its limits. */
+  /** This repository's spend today and this month against its limits. */
   | { verb: "usage" }
-  /** `/aider checks` alone on its line: post the check commands the bot would run (issue #30). */
+  /** `/aider checks` alone on its line: post the check commands the bot would run. */
   | { verb: "checks" }
   | { verb: "invalid"; message: string };
 
 export interface ParseOptions {
   /**
-   * Recognise `address-reviews` and `fix-ci` (issue #14). Off by default so a pipeline that cannot run them yet keeps
+   * Recognise `address-reviews` and `fix-ci`. Off by default so a pipeline that cannot run them yet keeps
    * reading those words as a plain instruction, as it always did.
    */
   contextVerbs?: boolean;

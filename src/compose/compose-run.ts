@@ -104,7 +104,7 @@ interface CheckPlanSource {
   current(): Promise<CheckPlan | null>;
 }
 
-/** What runs is read from the DEFAULT branch through the API, never from the pull request's head (issue #30). */
+/** What runs is read from the DEFAULT branch through the API, never from the pull request's head. */
 function checkPlanOf(input: ComposeRunInput): CheckPlanSource | null {
   if (input.settings.checkPlan !== "default-branch") return null;
   let planP: Promise<ResolvedChecks> | null = null;

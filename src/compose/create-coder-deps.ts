@@ -50,7 +50,7 @@ export interface CoderDepsInput {
   /** Worker threads for parsing in the repo map (default: cores − 1, at most 7). */
   mapThreads?: number;
   onProgress?: (p: CoderProgress) => void;
-  /** Issue #34: the run's transcript recorder. */
+  /** The run's transcript recorder. */
   onTranscript?: TranscriptSink;
   signal?: AbortSignal;
   /** The same commands' results on the base (see run/baseline-run), to tell the change's failures from the base's. */

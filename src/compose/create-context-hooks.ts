@@ -10,7 +10,7 @@ import { replyToThreads } from "../report/reply-to-threads.js";
 import { summaryMessages } from "../context/summarise-kept.js";
 
 /**
- * The two run-job hooks of issue #14 for one job, over the installation's Octokit (REST + GraphQL): read the
+ * The two run-job hooks of the pull-request context for one job, over the installation's Octokit (REST + GraphQL): read the
  * context before the coder, and reply in (and resolve) the addressed review threads after it.
  */
 export function createContextHooks(args: {
@@ -36,7 +36,7 @@ export function createContextHooks(args: {
           // length is asked for in the prompt, not as max_tokens: reasoning models reject it or need room beyond it.
           summarise: async (text, maxTokens) =>
             (await args.llm.complete({ model, messages: summaryMessages(text, maxTokens) })).text,
-          // Screenshots in the issue, its comments and the request (issue #32): GitHub's attachments only.
+          // Screenshots in the issue, its comments and the request: GitHub's attachments only.
           images: (texts) =>
             collectImages({
               api,
@@ -46,7 +46,7 @@ export function createContextHooks(args: {
               ...(req.settings.vision !== undefined ? { vision: req.settings.vision } : {}),
             }),
         }),
-        // The repository's instruction files, from the default branch (issue #32).
+        // The repository's instruction files, from the default branch.
         loadRunInstructions(req, api),
       ]);
       if (!instructions) return prepared;

@@ -25,9 +25,9 @@ export function createRunGitHub(
   token: () => Promise<string>,
   /** Where best-effort failures go (a review request GitHub refused for another reason than access). */
   log?: { warn(obj: object, msg: string): void },
-  /** The App's login: its plan comments are the ones a new plan supersedes (issue #34). */
+  /** The App's login: its plan comments are the ones a new plan supersedes. */
   botLogin?: string,
-  /** Issue #34: the client commits are made with (a token with `contents: write`); default `api`. */
+  /** The client commits are made with (a token with `contents: write`); default `api`. */
   commitsApi: GitHubClient = api,
 ): RunGitHub {
   const { owner, repo } = job.req;

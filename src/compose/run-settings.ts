@@ -28,9 +28,9 @@ export interface DriverSettings {
    * never decides what runs), the local checkout (the CLI, on the user's own files), or nowhere.
    */
   checkPlan: "default-branch" | "checkout" | "configured-only";
-  /** Model calls reserve and settle through the operator's spend ledger (issue #35): only the App keeps one. */
+  /** Model calls reserve and settle through the operator's spend ledger: only the App keeps one. */
   spendGuard: boolean;
-  /** Issue #34: the run's transcript is stored for `aider-bot transcript` (the App's cache outlives the run). */
+  /** The run's transcript is stored for `aider-bot transcript` (the App's cache outlives the run). */
   transcripts: boolean;
 }
 

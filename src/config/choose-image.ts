@@ -1,5 +1,5 @@
 /**
- * Which container image a repository's commands run in (issue #31), first found wins: `sandbox.image` in
+ * Which container image a repository's commands run in, first found wins: `sandbox.image` in
  * `.github/aider.yml` → `.devcontainer/devcontainer.json`'s `image` → the CI workflow job's `container:` → an image
  * for the discovered toolchain (the table below, which the operator may override) → the operator's default. Pure:
  * the caller reads the files and the environment.

@@ -1,4 +1,4 @@
-/** The sources of a pull request's context (issue #14), in the order they are shown to the model. */
+/** The sources of a pull request's context, in the order they are shown to the model. */
 export const SOURCE_KINDS = [
   "prior_runs",
   "review_threads",

@@ -107,11 +107,11 @@ const VARIABLES = {
   weakModel: variable("AIDER_BOT_WEAK_MODEL", text()),
   /** Extra or overriding model prices, USD per million tokens: AIDER_BOT_PRICES='{"my-model":{"input":1,"output":2}}'. */
   prices: variable("AIDER_BOT_PRICES", prices()),
-  /** Issue #35: the operator's spend limits, a YAML file of defaults and per-installation overrides (see README "Spend limits"). */
+  /** The operator's spend limits, a YAML file of defaults and per-installation overrides (see README "Spend limits"). */
   budgetFile: variable("AIDER_BOT_BUDGET_FILE", text()),
-  /** Issue #35: models tried in order when the run's model fails, comma-separated (a repository's `fallback_models` replaces them). */
+  /** Models tried in order when the run's model fails, comma-separated (a repository's `fallback_models` replaces them). */
   fallbackModels: variable("AIDER_BOT_FALLBACK_MODELS", modelList()),
-  /** Issue #35: a YAML file of model settings (context window, output limit, edit format, images, prices) over the built-in table. */
+  /** A YAML file of model settings (context window, output limit, edit format, images, prices) over the built-in table. */
   modelSettingsFile: variable("AIDER_BOT_MODEL_SETTINGS", text()),
   /**
    * Prompt caching of model requests: `auto` (default) sends cache breakpoints and a per-run cache key, so a run's
@@ -261,13 +261,13 @@ const VARIABLES = {
   perInstallation: variable("AIDER_BOT_PER_INSTALLATION", number(1, "a whole number ≥ 1", true).default(2)),
   /** A running job whose worker stops renewing its lease for this long is taken as lost. */
   leaseMs: variable("AIDER_BOT_LEASE_MS", number(500, "a number of milliseconds ≥ 500").default(30_000)),
-  /** Issue #35: serve `/metrics` on this port only (a worker's listener; `serve` then keeps it off the webhook port). */
+  /** Serve `/metrics` on this port only (a worker's listener; `serve` then keeps it off the webhook port). */
   metricsPort: variable("AIDER_BOT_METRICS_PORT", number(0, "a port number", true).optional()),
   /** The address the metrics port binds (default: HOST, else 127.0.0.1). */
   metricsHost: variable("AIDER_BOT_METRICS_HOST", text()),
   /** A bearer token `/metrics` requires (`Authorization: Bearer …`). A secret: never logged or echoed. */
   metricsToken: variable("AIDER_BOT_METRICS_TOKEN", text()),
-  /** Issue #35: keep a dashboard issue per repository with schedules (default on; `off` turns it off). */
+  /** Keep a dashboard issue per repository with schedules (default on; `off` turns it off). */
   scheduleDashboard: variable("AIDER_BOT_SCHEDULE_DASHBOARD", onUnless("off")),
 };
 

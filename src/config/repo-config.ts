@@ -39,11 +39,11 @@ export const repoConfigSchema = z
   .object({
     model: z.string().min(1).optional(),
     weak_model: z.string().min(1).optional(),
-    // `architect` (issue #34): the model plans, then the editor model (`editor_model`, `editor_edit_format`) edits.
+    // `architect`: the model plans, then the editor model (`editor_model`, `editor_edit_format`) edits.
     edit_format: z.enum([...EDIT_FORMAT_NAMES, "architect"]).default("diff"),
     editor_model: z.string().min(1).optional(),
     editor_edit_format: z.enum(EDIT_FORMAT_NAMES).optional(),
-    // Label-triggered issue runs post a plan for approval first (issue #34).
+    // Label-triggered issue runs post a plan for approval first.
     plan: z.boolean().default(false),
     map_tokens: z.number().int().min(0).max(65536).default(1024),
     // Prompt caching: each round of a run is read from the provider's cache (`off`: no cache hints are sent).
@@ -53,7 +53,7 @@ export const repoConfigSchema = z
     setup: commandList.optional(),
     lint: commandList.optional(),
     test: commandList.optional(),
-    // Issue #30: without setup/lint/test keys the bot finds the commands in the default branch's workflows and
+    // Without setup/lint/test keys the bot finds the commands in the default branch's workflows and
     // manifests; `off` keeps only the built-in syntax check (and the commands named here).
     checks: z.enum(["auto", "off"]).default("auto"),
     baseline: z.enum(["auto", "off"]).default("auto"),
@@ -86,7 +86,7 @@ export const repoConfigSchema = z
       .object({ draft: z.boolean().default(true), branch_prefix: z.string().min(1).default("aider/") })
       .strict()
       .default({ draft: true, branch_prefix: "aider/" }),
-    // Spend limits (issue #35): per run, per pull request/issue, per repository per day and month; see budget-schema.
+    // Spend limits: per run, per pull request/issue, per repository per day and month; see budget-schema.
     budget: repoBudgetSchema.default({}),
     // Models tried in order when the model fails (429 past its retry-after bound, 5xx, timeouts, context too long).
     fallback_models: z.array(z.string().min(1)).max(5).optional(),
@@ -106,7 +106,7 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ ...DEFAULT_CONTEXT_BUDGET, instructions: DEFAULT_INSTRUCTIONS_TOKENS }),
-    // AGENTS.md, CONVENTIONS.md, CLAUDE.md, .github/copilot-instructions.md from the default branch (issue #32);
+    // AGENTS.md, CONVENTIONS.md, CLAUDE.md, .github/copilot-instructions.md from the default branch;
     // false turns them off. `read:` files are always read (Aider's --read).
     instructions: z.boolean().default(true),
     read: z.array(z.string().min(1)).max(20).default([]),
@@ -123,7 +123,7 @@ export const repoConfigSchema = z
       .object({ autofix: z.boolean().default(false), max_rounds: z.number().int().min(0).max(10).default(2) })
       .strict()
       .default({ autofix: false, max_rounds: 2 }),
-    // Container mode (issue #31): the image the repository's commands run in; else its devcontainer's, CI job's,
+    // Container mode: the image the repository's commands run in; else its devcontainer's, CI job's,
     // toolchain's, or the operator's default.
     // `network.allow`: hosts the sandbox's `registries` policy adds for this repository (names or `*.example.org`;
     // never an address). Read from the default branch like the rest of this file.
@@ -155,14 +155,14 @@ export const repoConfigSchema = z
             message: z.string().min(1),
             files: z.array(z.string()).default([]),
             branch: z.string().optional(),
-            // Issue #35: the cron's time zone (IANA, default UTC), and whether a tick runs while the last run's PR is open.
+            // The cron's time zone (IANA, default UTC), and whether a tick runs while the last run's PR is open.
             timezone: timezone.optional(),
             stack: z.boolean().default(false),
           })
           .strict(),
       )
       .default([]),
-    // Issue #34: the bot's commits are made by GitHub's API, which signs them (Verified); `git` pushes them unsigned.
+    // The bot's commits are made by GitHub's API, which signs them (Verified); `git` pushes them unsigned.
     commit: z
       .object({ signing: z.enum(["api", "git"]).default("api") })
       .strict()

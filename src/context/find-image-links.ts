@@ -1,5 +1,5 @@
 /**
- * Image references in GitHub text (issue #32): markdown images, HTML `<img src>`, and bare attachment links (GitHub
+ * Image references in GitHub text: markdown images, HTML `<img src>`, and bare attachment links (GitHub
  * writes an uploaded screenshot as `<img … src="https://github.com/user-attachments/assets/…">` or as a bare link).
  * Only what GitHub shows counts: code spans, fenced blocks and HTML comments are skipped. Pure.
  */

@@ -50,7 +50,7 @@ export function isPlainRepoPath(p: string): boolean {
 }
 
 /**
- * The repository's instruction files (issue #32), read from `source` and sanitised like any repository text (what
+ * The repository's instruction files, read from `source` and sanitised like any repository text (what
  * GitHub does not show is removed, invisible Unicode revealed). Never throws: what cannot be listed or read is a
  * note, and the run goes on with the rest. A file both found by name and listed in `read:` counts as `read:`.
  */

@@ -2,7 +2,7 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { ContextBudget } from "../config/context-budget.js";
 
 /**
- * Which pull-request loop a run closes (issue #14): a plain request (which still reads the PR's context), `/aider
+ * Which pull-request loop a run closes: a plain request (which still reads the PR's context), `/aider
  * address-reviews`, or `/aider fix-ci` — asked for, or started by the app itself after a failed check suite (`autofix`).
  */
 export type PrMode =

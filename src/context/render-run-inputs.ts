@@ -14,7 +14,7 @@ const KIND: Record<InstructionUse["kind"], string> = {
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 /**
- * The status comment's section on the repository's instruction files and the issue's images (issue #32): which
+ * The status comment's section on the repository's instruction files and the issue's images: which
  * files went in (from where, how many tokens, shortened or left out), and which images were sent or left out and
  * why. Null when the run had neither. Pure.
  */

@@ -115,7 +115,7 @@ export class FakeGitHubState {
   readonly issuedTokens: string[] = [];
   /** What each token was asked for (`POST /app/installations/{id}/access_tokens`), so tests can assert the scope. */
   readonly tokenScopes: TokenScope[] = [];
-  /** Uploaded attachments served at `/user-attachments/assets/{id}` (issue #32): bytes, or a size to stream. */
+  /** Uploaded attachments served at `/user-attachments/assets/{id}`: bytes, or a size to stream. */
   readonly assets = new Map<string, FakeAsset>();
   /** Every request for an attachment, with its Authorization header (for token and fetch assertions). */
   readonly assetRequests: { path: string; authorization?: string }[] = [];

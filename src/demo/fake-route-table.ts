@@ -3,7 +3,7 @@ import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
 
 /**
  * The fake GitHub's routes as a table: each route a method, a path pattern and a handler, matched in table order.
- * find-my-way was weighed for this (issue #33): the fake has ~30 routes, is matched a few hundred times per test,
+ * find-my-way was weighed for this: the fake has ~30 routes, is matched a few hundred times per test,
  * and a linear scan over precompiled patterns costs ~3.6 µs of the ~1,000 µs a request to the fake takes (1,002 µs
  * per call with the old if-chain, 1,025 µs with this table: noise; `npm run bench libs router`, docs/performance.md
  * "Libraries and hand-written code"), so readability decided: a table read top to bottom, no dependency. A pattern is segments separated by `/`: a literal, `:name` (one segment, any value), or a final `*`

@@ -7,7 +7,7 @@ const size = (bytes: number) =>
 /**
  * The failure when an answer's changes go over the per-answer caps (`maxNewFiles` new files, `maxWriteBytes` bytes
  * written over all changed files; defaults 1,000 and 50 MB), or null when they fit. Every later step — writing,
- * diffing, committing, pushing — loops over these files, so the cap bounds them all (issue #15).
+ * diffing, committing, pushing — loops over these files, so the cap bounds them all.
  * `answerLimitFailure(new Map([["a", "x"]]), new Set(), { chatFiles: [], maxNewFiles: 0 })?.reason === "over-limit"`
  */
 export function answerLimitFailure(

@@ -1,6 +1,6 @@
 /**
  * How a file ends its lines, whether it ends with a newline, and whether it starts with a UTF-8 byte-order mark:
- * restored after every edit (docs/behaviour.md#newlines-and-line-endings, #1102; issue #11: a BOM was silently dropped).
+ * restored after every edit (docs/behaviour.md#newlines-and-line-endings, Aider #1102; a BOM used to be silently dropped).
  */
 export interface TextShape {
   eol: "\n" | "\r\n";
@@ -18,7 +18,7 @@ const BOM = "\uFEFF";
 export function detectShape(text: string): TextShape {
   const finalNewline = text.length === 0 || text.endsWith("\n");
   const bom = text.startsWith(BOM);
-  // Without a CR there is no CRLF to count: one scan instead of a call per line (issue #15).
+  // Without a CR there is no CRLF to count: one scan instead of a call per line.
   if (!text.includes("\r")) return { eol: "\n", finalNewline, bom };
   let lf = 0;
   let crlf = 0;

@@ -124,7 +124,7 @@ export interface ApplyOptions {
   maxWriteBytes?: number;
 }
 
-/** Caps on what one answer may do to the checkout (issue #15): a runaway answer fails clearly, before any write. */
+/** Caps on what one answer may do to the checkout: a runaway answer fails clearly, before any write. */
 export const DEFAULT_ANSWER_LIMITS = { maxNewFiles: 1_000, maxWriteBytes: 50_000_000 } as const;
 
 /** path → new content; `null` deletes the file. */

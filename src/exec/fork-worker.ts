@@ -1,4 +1,4 @@
-// Hand-written, kept (issue #33, docs/performance.md "Libraries and hand-written code"): not benchmarked against
+// Hand-written, kept (docs/performance.md "Libraries and hand-written code"): not benchmarked against
 // tinypool's child_process runtime, because tinypool cannot do what a job needs: its own environment (nothing
 // inherited), its own heap limit, a stop message then a kill after a grace period, and the parent's answers (the spend
 // ledger) over IPC. Its tasks share one environment and have none of the rest.

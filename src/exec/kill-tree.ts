@@ -1,4 +1,4 @@
-// Hand-written, kept (issue #33; `npm run bench libs kill`, docs/performance.md): against `tree-kill` on the same
+// Hand-written, kept (`npm run bench libs kill`, docs/performance.md): against `tree-kill` on the same
 // tree (a child, a grandchild, a grandchild that left the group with setsid), both killed every process (0 of 27
 // left), but tree-kill took 879 ms to return (one `ps --ppid` process per level of the tree) against 45 ms here
 // (medians of 9 on a loaded 2-core machine): a cancelled run would wait that long for its checks to stop.

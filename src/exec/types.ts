@@ -35,7 +35,7 @@ export interface ExecResult {
  */
 export type SandboxMode = "bubblewrap" | "off" | `container (${string})` | `unavailable: ${string}`;
 
-/** The image and repository of one job's container (container mode, issue #31). */
+/** The image and repository of one job's container (container mode). */
 export interface ContainerTarget {
   image: string;
   /** Where the image came from (for the status comment): "`sandbox.image` in .github/aider.yml". */

@@ -1,4 +1,4 @@
-// Hand-written, kept (issue #33; `npm run bench libs http`, docs/performance.md "Libraries and hand-written code"):
+// Hand-written, kept (`npm run bench libs http`, docs/performance.md "Libraries and hand-written code"):
 // through Octokit, one GitHub-sized gzip JSON answer per call, this client spent 1159 µs of CPU per call against
 // 1844 µs for undici 7's fetch with its own keep-alive Agent (1.59×) and 1523 µs for Node's built-in fetch (1.31×),
 // medians of 7 interleaved rounds on a shared 2-core machine. The triage path makes every webhook's GitHub calls on

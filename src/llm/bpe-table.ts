@@ -1,7 +1,7 @@
 /**
  * Counting o200k tokens from a table the build writes once, instead of gpt-tokenizer's in-memory maps.
  *
- * Hand-written, kept (issue #33; `npm run bench libs tokens`, docs/performance.md): in a fresh process, loading
+ * Hand-written, kept (`npm run bench libs tokens`, docs/performance.md): in a fresh process, loading
  * this table took 40 ms of CPU against 718 ms for gpt-tokenizer (18×) and kept 4 MB of RSS against 43 MB (10×);
  * counting this repository's sources (1.6 M characters) took half the time (2.1 s against 4.2 s), with the same
  * counts (medians of 5 on a loaded 2-core machine). gpt-tokenizer stays the reference and the unbuilt fallback.

@@ -1,5 +1,5 @@
 /**
- * Which models accept images (issue #32), by family. A model not listed is treated as text-only: sending it an image
+ * Which models accept images, by family. A model not listed is treated as text-only: sending it an image
  * part makes most endpoints refuse the whole request. `vision: true|false` in `.github/aider.yml` overrides this. Pure.
  */
 const VISION_FAMILIES: readonly RegExp[] = [

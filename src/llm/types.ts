@@ -2,7 +2,7 @@
 export interface ChatMessage {
   role: "system" | "user" | "assistant";
   content: string;
-  /** Images sent with a user message's text, as OpenAI image parts (issue #32); only to a model that accepts them. */
+  /** Images sent with a user message's text, as OpenAI image parts; only to a model that accepts them. */
   images?: readonly ImagePart[];
   /**
    * This message ends a stable prefix of the request (system prompt, repository instructions, files, an earlier

@@ -1,4 +1,4 @@
-// Hand-written, kept (issue #33; `npm run bench libs retries`, docs/performance.md): beside the OpenAI SDK's own
+// Hand-written, kept (`npm run bench libs retries`, docs/performance.md): beside the OpenAI SDK's own
 // `maxRetries` (switched off in create-llm-client.ts), on the same scripted failures. Both wait as asked for a short
 // `retry-after`(-ms) and back off on a bare 503. The SDK waits for whatever `retry-after` says (5 s in the bench: it
 // answered after 5.1 s; a `retry-after: 3600` holds a run an hour), where ours fails at once past its cap (30 s) so a

@@ -1,4 +1,4 @@
-// Hand-written, kept (issue #33; `npm run bench libs pool`, docs/performance.md "Libraries and hand-written code"):
+// Hand-written, kept (`npm run bench libs pool`, docs/performance.md "Libraries and hand-written code"):
 // extracting 600 files' tags on one thread with the caller's window of 32 in flight, piscina 5 and tinypool 2 took
 // 1.76× and 1.49× our time including the pool's start (parsers load per worker), 0.90× and 1.19× once started
 // (medians of 5, shared 2-core machine under load). Neither wins by a margin users would see, and this pool keeps

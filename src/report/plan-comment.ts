@@ -4,7 +4,7 @@ import { capMarkdown } from "../github/cap-markdown.js";
 /** Where a plan stands: waiting for approval, approved (its run started), replaced by a newer plan, or dropped. */
 export type PlanState = "active" | "approved" | "superseded" | "dropped";
 
-/** Everything a plan comment carries in its hidden marker: what is needed to run it later (issue #34). */
+/** Everything a plan comment carries in its hidden marker: what is needed to run it later. */
 export interface PlanRecord {
   /** The plan's id: the job id of the run that made it. */
   id: string;

@@ -4,7 +4,7 @@ import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import type { GitHubClient } from "../github/github-client.js";
 
 /**
- * The reply to `/aider checks` (issue #30): the commands a run here would use, read from the DEFAULT branch like
+ * The reply to `/aider checks`: the commands a run here would use, read from the DEFAULT branch like
  * the config, each with its source, what is left out and why, and how to change it. Runs nothing.
  */
 export async function renderChecksReply(

@@ -38,7 +38,7 @@ const ORIGIN: Record<ResolvedChecks["origin"], string> = {
 };
 
 /**
- * What the status comment says about the repository's checks (issue #30): a visible line naming the commands that
+ * What the status comment says about the repository's checks: a visible line naming the commands that
  * ran and, when no test ran on a change, why (off, none found, sandbox unavailable, tool missing), so a change pushed
  * unchecked never reads like a checked one; and a collapsible list of every command with its source and what was
  * left out, and why.

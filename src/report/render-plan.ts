@@ -4,7 +4,7 @@ import { runMarker } from "../github/markers.js";
 import { PLAN_TEXT_LIMIT, renderPlanComment } from "./plan-comment.js";
 
 /**
- * The status comment a `plan` run leaves (issue #34): the plan, open for approval, with its record (id, the commit
+ * The status comment a `plan` run leaves: the plan, open for approval, with its record (id, the commit
  * it was made on, the plan itself) in its hidden marker and the run marker kept, so the comment is found again.
  */
 export function renderPlanOutcome(

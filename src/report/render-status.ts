@@ -28,7 +28,7 @@ function withMarkers(req: RunRequest, visible: string): string {
 }
 
 function requestMarkerOf(req: RunRequest): string {
-  // A plan (issue #34) is run again by asking for a new one; an approved plan's run, by approving it again.
+  // A plan is run again by asking for a new one; an approved plan's run, by approving it again.
   if (req.verb === "undo" || req.verb === "plan" || req.plan) return "";
   const ref: RequestRef | undefined =
     req.target.kind === "review-comment"
@@ -185,7 +185,7 @@ function failureText(r: CoderResult): string {
       return `😕 The ${r.report.kind} check${r.report.command ? ` \`${r.report.command}\`` : ""} still fails after ${r.reflections} ${r.reflections === 1 ? "reflection" : "reflections"}.`;
     }
     case "llm-error":
-      // Issue #35: a refused reservation made no call; its message names the limit, the spend and the reset.
+      // A refused reservation made no call; its message names the limit, the spend and the reset.
       if (r.errorKind === "spend-limit") return `🛑 ${r.message}`;
       return `😕 The model call failed: ${r.message}`;
     case "budget-exceeded":

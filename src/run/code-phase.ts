@@ -25,7 +25,7 @@ export interface CodePhaseInput {
 }
 
 /**
- * The code phase of a run (issue #34): one coder run; or, with `edit_format: architect`, Aider's two steps — the main
+ * The code phase of a run: one coder run; or, with `edit_format: architect`, Aider's two steps — the main
  * model plans (no edits), the editor model turns the plan into edits — or, for an approved plan, the editor step
  * alone with the plan (and the approver's corrections), its plan comment ticked as the edits apply.
  */

@@ -9,7 +9,7 @@ export interface PlanProgress {
 }
 
 /**
- * The live checklist of an approved plan (issue #34): as the editor's edits apply, the steps whose files were all
+ * The live checklist of an approved plan: as the editor's edits apply, the steps whose files were all
  * edited are ticked on the plan comment (see `stepsDone`); on success every step is. Writes go one after another and
  * only when the ticked set grew; a failed write is reported to `onError` and does not stop the run.
  */

@@ -34,9 +34,9 @@ export interface PreparedContext {
   refuse?: string;
   /** The threads this run addresses: each gets a reply afterwards. */
   threads: ReviewThread[];
-  /** The repository's instruction files, from the default branch (issue #32). */
+  /** The repository's instruction files, from the default branch. */
   instructions?: InstructionSet;
-  /** The images of the issue or PR and notes on those left out (issue #32). */
+  /** The images of the issue or PR and notes on those left out. */
   images?: ImageSet;
 }
 
@@ -53,7 +53,7 @@ export interface PrepareDeps {
 }
 
 /**
- * Read, sanitise and fit the context of a run (issue #14): for a pull request its diff, conversation, review threads,
+ * Read, sanitise and fit the context of a run: for a pull request its diff, conversation, review threads,
  * closing issues, failing checks and the bot's earlier runs; for an issue its conversation and earlier runs. For
  * `address-reviews` and `fix-ci` the instruction is built from the threads or checks. Never throws: a source that
  * cannot be read is a note (see collectContext), and a failure of the whole step leaves the run without context,

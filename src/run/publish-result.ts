@@ -48,11 +48,11 @@ export async function publishResult(
           trailers: runTrailers(req.jobId, req.requester),
         });
   if (target.kind !== "issue" && target.isFork) {
-    // A fork's branch only through the API, when its author allows maintainer edits; otherwise a patch (issue #34).
+    // A fork's branch only through the API, when its author allows maintainer edits; otherwise a patch.
     return publishToFork({ req, target, deps, dir: checkout, sha, base: baseOf(prepared), result });
   }
   stage("pushing");
-  // Issue #34: made (and signed) by GitHub's API where it can; the published sha is the one GitHub has.
+  // Made (and signed) by GitHub's API where it can; the published sha is the one GitHub has.
   const published = await publishCommit({
     req,
     deps,

@@ -16,7 +16,7 @@ export const CHECK_TEXT_LIMIT = 65_535;
 const STORED_LIMIT = 4_000_000;
 
 /**
- * A run's transcript (issue #34), redacted: kept whole in the store, and fitted to the Check Run's limit for its
+ * A run's transcript, redacted: kept whole in the store, and fitted to the Check Run's limit for its
  * detailed output (returned, null without a Check Run). The status comment gets a line linking to it. A failure to
  * store is logged; it never fails the run.
  */

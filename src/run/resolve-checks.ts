@@ -9,7 +9,7 @@ export type { CheckPlan, PlannedCommand, RepoReader } from "../checks/discover/t
 export { discoverChecks } from "../checks/discover/discover-checks.js";
 export { renderCheckPlanMarkdown } from "../checks/discover/render-check-plan.js";
 
-/** The commands a run uses and where they came from (issue #30). */
+/** The commands a run uses and where they came from. */
 export interface ResolvedChecks {
   /**
    * `config`: every command is from `.github/aider.yml`; `discovered`: from the default branch's workflows or

@@ -26,7 +26,7 @@ export function resolveSettings(
     }
     model = flags.model;
   }
-  // `edit_format: architect` (issue #34): the main model plans; the editor uses `editor_edit_format`, else the
+  // `edit_format: architect`: the main model plans; the editor uses `editor_edit_format`, else the
   // configured format, else diff (Aider: the editor model's own format).
   const architect = (flags.editFormat ?? config.edit_format) === "architect";
   const editFormat = (

@@ -16,12 +16,12 @@ export interface RunJobDeps {
   render: {
     stage(stage: RunStage, req: RunRequest): string;
     final(outcome: RunOutcome, req: RunRequest): string;
-    /** Issue #34: the plan comment a `plan` run leaves (its status comment becomes the plan). */
+    /** The plan comment a `plan` run leaves (its status comment becomes the plan). */
     plan?(outcome: Extract<RunOutcome, { kind: "planned" }>, req: RunRequest): string;
   };
-  /** Issue #34: the redactor of GitHub writes, applied to the transcript before it is cut, stored or published. */
+  /** The redactor of GitHub writes, applied to the transcript before it is cut, stored or published. */
   redact?(text: string): string;
-  /** Issue #34: where operators read transcripts later (`aider-bot transcript <run-id>`). */
+  /** Where operators read transcripts later (`aider-bot transcript <run-id>`). */
   transcripts?: TranscriptStore;
   logger: Logger;
   now(): number;
@@ -36,7 +36,7 @@ export interface RunJobDeps {
   /** The PR/issue context, read before the coder (run/prepare-pr-context; never throws). */
   prContext?(req: RunRequest): Promise<PreparedContext | null>;
   /**
-   * The run's check commands (issue #30: configured keys, else discovered on the DEFAULT branch); started while the
+   * The run's check commands (configured keys, else discovered on the DEFAULT branch); started while the
    * branch is cloned. Absent: the configured commands run as plain options.
    */
   checkPlan?(req: RunRequest): Promise<ResolvedChecks>;

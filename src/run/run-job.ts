@@ -156,7 +156,7 @@ async function phases(
   }
   const late = context ?? (await contextOf());
   if (late?.refuse) return { kind: "nothing-to-do", message: late.refuse, elapsedMs: 0 };
-  // Issue #34: an approved plan runs only on the commit it was made on (triage checked too; someone may have pushed since).
+  // An approved plan runs only on the commit it was made on (triage checked too; someone may have pushed since).
   if (req.plan && baseOf(prepared) !== req.plan.sha) {
     const now = baseOf(prepared);
     return {

@@ -7,11 +7,11 @@ export type RunStage = "queued" | "cloning" | "mapping" | "thinking" | "applying
 /** How one job ended: rendered into the final status comment, the reaction and the Check Run. */
 export type RunOutcome = {
   elapsedMs: number;
-  /** Issue #14: markdown the final status adds (context sources and tokens, review-thread replies). */
+  /** Markdown the final status adds (context sources and tokens, review-thread replies). */
   context?: string;
-  /** Issue #30: the run's check commands and where they came from (what was left out, and why). */
+  /** The run's check commands and where they came from (what was left out, and why). */
   checks?: ResolvedChecks;
-  /** Issue #34: how the commit was published when that needs saying (a fallback to `git push`, and why). */
+  /** How the commit was published when that needs saying (a fallback to `git push`, and why). */
   signing?: string;
 } & (
   | { kind: "pushed"; result: CoderResult; sha: string; url: string }
@@ -20,7 +20,7 @@ export type RunOutcome = {
   | { kind: "patch"; result: CoderResult; sha: string; patch: string; reason?: string }
   | { kind: "not-pushed"; result: CoderResult }
   | { kind: "answered"; result: CoderResult }
-  /** Issue #34: a plan was made (on commit `sha`) and posted for approval; nothing was edited. */
+  /** A plan was made (on commit `sha`) and posted for approval; nothing was edited. */
   | { kind: "planned"; result: CoderResult; plan: string; sha: string }
   | { kind: "reverted"; sha: string; revertedSha: string; url: string }
   | { kind: "nothing-to-do"; message: string }

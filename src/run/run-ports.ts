@@ -11,16 +11,16 @@ export interface RunGitHub {
   react(content: "rocket" | "confused"): Promise<void>;
   /** Create an in-progress Check Run on a commit; null when the App lacks the permission. */
   startCheckRun(headSha: string): Promise<number | null>;
-  /** `text`: the run's transcript (issue #34), the Check Run's detailed output. */
+  /** `text`: the run's transcript, the Check Run's detailed output. */
   finishCheckRun(
     id: number,
     result: { conclusion: "success" | "failure" | "neutral"; title: string; summary: string; text?: string },
   ): Promise<void>;
   /** Web address of a Check Run (where its transcript is read). */
   checkRunUrl?(id: number): string;
-  /** Issue #34: tick these steps of the plan comment (the approved plan's live checklist). */
+  /** Tick these steps of the plan comment (the approved plan's live checklist). */
   tickPlan?(commentId: number, done: number[]): Promise<void>;
-  /** Issue #34: a new plan was posted in the status comment: older open plans of the thread are superseded. */
+  /** A new plan was posted in the status comment: older open plans of the thread are superseded. */
   supersedeOlderPlans?(): Promise<void>;
   /**
    * The pull request of an issue run's branch: the open one, or a new one the GitHub side words (title, "fixes"
@@ -40,7 +40,7 @@ export interface RunGitHub {
   /** Web URL of a commit, for links in comments. */
   commitUrl(sha: string): string;
   /**
-   * Issue #34: commits GitHub makes (and signs) through its API, on this repository or on `repo` (a fork's branch).
+   * Commits GitHub makes (and signs) through its API, on this repository or on `repo` (a fork's branch).
    * Absent: every commit is pushed with git.
    */
   apiCommits?: {
@@ -71,7 +71,7 @@ export interface RunGit {
   revert(req: { dir: string; sha: string; trailers: string[] }): Promise<string>;
   /** `git format-patch`-style text of the commits after `base`. */
   formatPatch(dir: string, base: string): Promise<string>;
-  /** Issue #34: the commit `sha` as its changes against its parent. Absent: commits are pushed with git. */
+  /** The commit `sha` as its changes against its parent. Absent: commits are pushed with git. */
   readCommit?(dir: string, sha: string): Promise<CommitChanges>;
   /** After an API commit: make the checkout's HEAD GitHub's commit (only where the checkout outlives the run). */
   adoptRemoteCommit?(req: { dir: string; branch: string; oid: string; token: string }): Promise<void>;

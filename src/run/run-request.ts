@@ -10,7 +10,7 @@ export interface RunSettings {
   model: string;
   weakModel?: string;
   editFormat: EditFormatName;
-  /** Issue #34: every run is two-step (`edit_format: architect`): the model plans, the editor model edits. */
+  /** Every run is two-step (`edit_format: architect`): the model plans, the editor model edits. */
   architect?: boolean;
   /** The model and edit format that turn a plan into edits (`editor_model`, `editor_edit_format`). */
   editorModel?: string;
@@ -38,15 +38,15 @@ export interface RunSettings {
   commandTimeoutMs: number;
   protectedPaths: string[];
   budget: { maxTokens?: number; maxUsd?: number };
-  /** Issue #35: the repository's spend limits (`budget` in `.github/aider.yml`), applied under the operator's. */
+  /** The repository's spend limits (`budget` in `.github/aider.yml`), applied under the operator's. */
   spendBudget?: RepoBudget;
-  /** Issue #35: models tried in order when the model fails (the repository's `fallback_models`, else the operator's). */
+  /** Models tried in order when the model fails (the repository's `fallback_models`, else the operator's). */
   fallbackModels?: string[];
   /** When true nothing is pushed unless lint and tests pass. */
   requireGreenChecks: boolean;
   draft: boolean;
   branchPrefix: string;
-  /** The repository's instruction files (issue #32): found by name (`instructions:`), `read:`, their token cap. */
+  /** The repository's instruction files: found by name (`instructions:`), `read:`, their token cap. */
   instructions?: { auto: boolean; read: string[]; maxTokens: number };
   /** `vision:` — whether the model takes images; absent: the model table decides. */
   vision?: boolean;
@@ -54,7 +54,7 @@ export interface RunSettings {
   sandboxImage?: string;
   /** `sandbox.network.allow` of the repo config: hosts the `registries` network policy adds. */
   networkAllow?: string[];
-  /** Issue #34: commits made by GitHub's API, signed (`api`, the default when absent), or pushed with git. */
+  /** Commits made by GitHub's API, signed (`api`, the default when absent), or pushed with git. */
   commitSigning?: "api" | "git";
 }
 
@@ -64,7 +64,7 @@ export interface PullRequestHead {
   headSha: string;
   headCloneUrl: string;
   isFork: boolean;
-  /** Issue #34: a fork's PR lets maintainers (and the App) push to its branch; with the fork's `owner/name`. */
+  /** A fork's PR lets maintainers (and the App) push to its branch; with the fork's `owner/name`. */
   maintainerCanModify?: boolean;
   headRepoFullName?: string;
 }
@@ -96,7 +96,7 @@ export interface RunRequest {
   /** The repository's main language as GitHub names it (`repository.language`): which grammar to load while cloning. */
   language?: string;
   target: RunTarget;
-  /** `plan` (issue #34): the model answers with a plan, posted for approval; nothing is edited. */
+  /** `plan`: the model answers with a plan, posted for approval; nothing is edited. */
   verb: "run" | "ask" | "undo" | "plan";
   /** The maintainer's instruction (a command's text, or the issue title for label runs). */
   message: string;
@@ -110,7 +110,7 @@ export interface RunRequest {
   triggerCommentId?: number;
   /** The PR-context budget and the PR loop this run closes; absent (schedules): no PR context is read. */
   context?: PrRunSpec;
-  /** Issue #34: the approved plan this run carries out (its editor turns it into edits). */
+  /** The approved plan this run carries out (its editor turns it into edits). */
   plan?: ApprovedPlan;
 }
 

@@ -39,7 +39,7 @@ export async function undoLastRun(args: {
     sha: target.sha,
     trailers: runTrailers(args.req.jobId, args.req.requester).filter((t) => t.startsWith("Co-authored-by")),
   });
-  // Issue #34: the revert is made (and signed) by GitHub's API too, where it can.
+  // The revert is made (and signed) by GitHub's API too, where it can.
   const published = await publishCommit({ req: args.req, deps, dir, sha, branch: args.branch, token: args.token });
   const made = published.via === "api" ? published.oid : sha;
   const note = signingNote(published);

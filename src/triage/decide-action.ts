@@ -34,11 +34,11 @@ export type EventAction =
       body: string;
     }
   | { kind: "cancel"; facts: EventFacts; key: string }
-  /** Issue #35: `/aider usage`, answered from the spend ledger (triage reads it; this decision is pure). */
+  /** `/aider usage`, answered from the spend ledger (triage reads it; this decision is pure). */
   | { kind: "usage"; facts: EventFacts; marker: string; config: RepoConfig }
-  /** Issue #34: `/aider plan drop`. */
+  /** `/aider plan drop`. */
   | { kind: "drop-plan"; facts: EventFacts; command: string }
-  /** `/aider checks`: post the check plan of the default branch (issue #30). */
+  /** `/aider checks`: post the check plan of the default branch. */
   | { kind: "show-checks"; facts: EventFacts; marker: string; config: RepoConfig }
   | {
       kind: "enqueue";
@@ -54,7 +54,7 @@ export type EventAction =
       /** Issue/PR title and body, review diff hunk: data for the model, never instructions. */
       untrustedContext: { label: string; text: string }[];
       config: RepoConfig;
-      /** Issue #14: the PR loop this run closes (address-reviews, fix-ci); absent: a plain request. */
+      /** The PR loop this run closes (address-reviews, fix-ci); absent: a plain request. */
       mode?: PrMode;
     };
 
@@ -91,7 +91,7 @@ export async function decideAction(
   // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
   if (facts.planComment && !isBotsComment(facts.planComment, deps.bot))
     return { kind: "ignore", reason: "an approve box outside the bot's own plan comment" };
-  // Issue #14 hook: the maintainer's instruction is cleaned of hidden content like every other GitHub text.
+  // The maintainer's instruction is cleaned of hidden content like every other GitHub text.
   const command = sanitiseCommand(decision.command);
   const sender: Sender = facts.sender;
   const isHuman = sender.type !== "Bot" && sender.login.toLowerCase() !== deps.bot.login.toLowerCase();
@@ -170,7 +170,7 @@ function enqueueAction(
         ? { kind: "fix-ci", extra: command.text }
         : undefined;
   const flags = "flags" in command ? command.flags : { files: [] };
-  // `plan: true`: a label run posts a plan for approval first (issue #34).
+  // `plan: true`: a label run posts a plan for approval first.
   const runVerb = facts.dedupeId && config.plan && command.verb === "run" ? "plan" : command.verb;
   // `--model` is checked against `allowed_models` when settings are resolved (after `retry` merges the earlier
   // request's flags), by run/resolve-settings.

@@ -27,7 +27,7 @@ export interface EventFacts {
    * label; both carry the same `updated_at`, so the second is recognised and ignored (a later re-label runs again).
    */
   dedupeId?: string;
-  /** Issue #34: the plan comment whose approve box this edit ticked (its author is checked to be the bot). */
+  /** The plan comment whose approve box this edit ticked (its author is checked to be the bot). */
   planComment?: { id: number; author: string; appId?: number };
 }
 
@@ -145,7 +145,7 @@ function issueComment(
 }
 
 /**
- * `issue_comment.edited` (issue #34): ticking a plan's approve box is an edit of the bot's comment by the person who
+ * `issue_comment.edited`: ticking a plan's approve box is an edit of the bot's comment by the person who
  * ticked it (the sender). The App named on the comment is the bot itself, so the sender is judged on its own.
  */
 function planApproval(

@@ -25,7 +25,7 @@ export interface AppServices {
   defaults: { model: string; weakModel?: string; fallbackModels?: string[] };
   /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */
   lookups?: LookupCache;
-  /** Issue #35: the answer to `/aider usage` (markdown) from the spend ledger; absent where no ledger is open. */
+  /** The answer to `/aider usage` (markdown) from the spend ledger; absent where no ledger is open. */
   usage?(where: { installationId: number; owner: string; repo: string }, budget: RepoConfig["budget"]): Promise<string>;
 }
 

@@ -60,7 +60,7 @@ interface FailedSuite {
 const ignored = (reason: string): HandleResult => ({ kind: "ignored", reason });
 
 /**
- * `check_suite.completed` (issue #14, `ci.autofix`): when checks fail on a commit the bot pushed, queue a `fix-ci`
+ * `check_suite.completed` (`ci.autofix`): when checks fail on a commit the bot pushed, queue a `fix-ci`
  * run by itself, at most `ci.max_rounds` per pull request (counted from its own status comments), and say so once
  * when the limit is reached. Cheap checks come first: most suites pass, and most repositories never opt in.
  */

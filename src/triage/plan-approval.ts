@@ -11,7 +11,7 @@ export type ApprovalRefusal = "no-plan" | "plan-closed" | "plan-changed" | "plan
 type Where = RepoRef & { issueNumber: number };
 
 /**
- * Issue #34: an approval (a ticked box on plan comment `commentId`, or `/aider approve` for the thread's newest open
+ * An approval (a ticked box on plan comment `commentId`, or `/aider approve` for the thread's newest open
  * plan) checked and recorded: the plan must be open, unchanged since the bot wrote it, and made on `head` (the
  * branch's head now). The plan comment is then marked approved, and the plan returned for the run.
  */

@@ -6,7 +6,7 @@ import { triageEvent } from "./triage-event.js";
 /** The webhook events that can carry a request; the receiver drops every other event before recording anything. */
 export const HANDLED_EVENTS = [
   "issue_comment.created",
-  // Issue #34: a plan's approve box ticked (only edits of comments holding a plan are recorded, see isHandledEvent).
+  // A plan's approve box ticked (only edits of comments holding a plan are recorded, see isHandledEvent).
   "issue_comment.edited",
   "pull_request_review_comment.created",
   "issues.labeled",

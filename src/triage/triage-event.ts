@@ -236,7 +236,7 @@ async function buildRequest(
   const resolved = resolveSettings(config, flags, services.defaults);
   if (!resolved.ok) return resolved;
   const target = await runTarget(ctx.api, facts);
-  // Issue #34: an approval runs the open plan, if it still fits the branch (checked again after the clone).
+  // An approval runs the open plan, if it still fits the branch (checked again after the clone).
   const approved = action.verb === "approve" ? await approvedPlan(ctx.api, action, target, text, botLogin) : ok(null);
   if (!approved.ok) return approved;
   const plan = approved.value;
@@ -322,7 +322,7 @@ async function runTarget(api: GitHubClient, facts: Enqueue["facts"]): Promise<Ru
   return facts.review ? { kind: "review-comment", ...head, ...facts.review } : { kind: "pull-request", ...head };
 }
 
-/** Issue #34: the plan an approval runs, if it is still open and made on the branch's current head. */
+/** The plan an approval runs, if it is still open and made on the branch's current head. */
 async function approvedPlan(
   api: GitHubClient,
   action: Enqueue,

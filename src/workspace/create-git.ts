@@ -168,7 +168,7 @@ function remoteOperations({ run, who, cloneUrl, madeHead, forgetHead }: GitState
     },
 
     /**
-     * Issue #34: after GitHub made the commit `oid` (the same tree as HEAD) on `branch`, fetch it and move HEAD there
+     * After GitHub made the commit `oid` (the same tree as HEAD) on `branch`, fetch it and move HEAD there
      * without touching the files, so the checkout matches the remote (a workflow's later steps see GitHub's commit).
      */
     async adoptRemoteCommit(req: { dir: string; branch: string; oid: string; token: string }): Promise<void> {
@@ -204,7 +204,7 @@ function queryOperations({ run }: GitState) {
       return (await log(run, dir, n)).map(({ sha, message }) => ({ sha, message }));
     },
 
-    /** Issue #34: a commit's parent, message, changes and new contents, for GitHub's commit API. */
+    /** A commit's parent, message, changes and new contents, for GitHub's commit API. */
     readCommit: (dir: string, sha: string, maxBytes = API_COMMIT_READ_LIMIT) =>
       readCommitChanges(run, dir, sha, maxBytes),
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 
-// Issue #33: one route per request. The layering table lives once, in eslint.config.js (`MAY_IMPORT`, which the lint
+// One route per request. The layering table lives once, in eslint.config.js (`MAY_IMPORT`, which the lint
 // rule enforces); docs/architecture.md prints it. This test holds the three together: the doc's table is the lint
 // table, the table has no cycle, and the real import graph of src/ (type-only and dynamic imports included) keeps to
 // it, with no file importing itself back through others.

@@ -9,7 +9,7 @@ import { testExec } from "../helpers/test-exec.js";
 const sourceEnv = { PATH: process.env.PATH, HOME: os.tmpdir() };
 const git = createGit(testExec({ sourceEnv }), { name: "Test", email: "test@example.com" });
 
-describe("aider-bot run: the checkout's instruction files and --read (issue #32)", () => {
+describe("aider-bot run: the checkout's instruction files and --read", () => {
   let repo: string;
   let llm: ScriptedLlmServer;
   beforeEach(async () => {

@@ -20,7 +20,7 @@ const image = {
   part: { dataUrl: "data:image/png;base64,AAA", width: 3, height: 2 },
 };
 
-describe("buildMessages: instruction files and images (issue #32)", () => {
+describe("buildMessages: instruction files and images", () => {
   it("puts the instruction files after our system prompt and examples, before read-only files and the map", () => {
     const messages = buildMessages({
       ...base,

@@ -53,7 +53,7 @@ describe("parseCommand", () => {
     ],
     ["/aider\tfix tabs", { verb: "run", text: "fix tabs", flags: { files: [] } }],
     ["/aider undo please", { verb: "undo" }],
-    // Issue #34: plans.
+    // Plans.
     [
       "/aider plan --file a.ts split the parser",
       { verb: "plan", text: "split the parser", flags: { files: ["a.ts"] } },

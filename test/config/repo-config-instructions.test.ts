@@ -1,7 +1,7 @@
 import { parseRepoConfig } from "../../src/config/repo-config.js";
 import { resolveSettings } from "../../src/run/resolve-settings.js";
 
-describe(".github/aider.yml: instructions, read, vision, context.instructions (issue #32)", () => {
+describe(".github/aider.yml: instructions, read, vision, context.instructions", () => {
   it("defaults: instruction files on, no read: files, 4,000 tokens, the model table decides vision", () => {
     const r = parseRepoConfig(null);
     if (!r.ok) throw new Error("invalid");

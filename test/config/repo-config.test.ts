@@ -54,7 +54,7 @@ describe("parseRepoConfig", () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     const byPath = Object.fromEntries(r.problems.map((p) => [p.path, p.message]));
-    // `test` takes a command or a list of them (issue #30); a mapping is neither.
+    // `test` takes a command or a list of them; a mapping is neither.
     expect(byPath.test).toEqual(expect.any(String));
     expect(byPath.map_tokens).toBe("must be a number");
     expect(byPath.edit_format).toMatch(/must be one of `diff`/);
@@ -115,7 +115,7 @@ describe("config fixtures", () => {
     ]);
   });
 
-  it("schedules take an IANA time zone and stack (issue #35); a bad zone is reported", () => {
+  it("schedules take an IANA time zone and stack; a bad zone is reported", () => {
     const ok = parseRepoConfig({
       schedules: [{ cron: "0 6 * * 1", message: "m", timezone: "Europe/Berlin", stack: true }],
     });

@@ -5,7 +5,7 @@ import { ensureTestImage, TEST_IMAGE } from "../helpers/podman-test-image.js";
 import { TEST_TIMEOUT_MS } from "../helpers/timeouts.js";
 
 /**
- * Container mode (issue #31) through the real built app and a real Podman: a Python repository's test command runs
+ * Container mode through the real built app and a real Podman: a Python repository's test command runs
  * in the image its `.github/aider.yml` names (the host's sandbox has no `python`), and an image that cannot be pulled
  * ends in a status comment that says what failed and what to do.
  */

@@ -31,7 +31,7 @@ const imageParts = (e2e: E2E, i: number) =>
   );
 const status = (e2e: E2E) => e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
 
-describe("e2e: repository instruction files and issue images (issue #32)", () => {
+describe("e2e: repository instruction files and issue images", () => {
   let app: E2EApp;
   // A server on another host (another port of 127.0.0.1 is another origin) that records every request it gets.
   let elsewhere: http.Server;

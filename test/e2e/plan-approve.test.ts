@@ -19,7 +19,7 @@ const coderRequests = (e2e: E2E) => e2e.llm.requests.filter((r) => !isCommitMess
 const tick = (body: string) =>
   body.replace("- [ ] **Approve and run this plan**", "- [x] **Approve and run this plan**");
 
-describe("e2e: plan, then approve (issue #34)", () => {
+describe("e2e: plan, then approve", () => {
   let app: E2EApp;
   let e2e: E2E;
   beforeAll(async () => {

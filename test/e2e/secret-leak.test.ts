@@ -247,7 +247,7 @@ async function runHostile(mode: Mode, network?: "none" | "registries" | "open"):
       leftovers.push(`${f.file}\n${f.text}`);
     }
   }
-  // Issue #34: the run's transcript (every request, answer and check output), as stored and as a Check Run's text.
+  // The run's transcript (every request, answer and check output), as stored and as a Check Run's text.
   const transcripts: string[] = e2e.repo.checkRuns.map((c) => c.output?.text ?? "");
   for await (const f of filesUnder(path.join(e2e.home, "cache", "transcripts"))) transcripts.push(f.text);
   const modelText = JSON.stringify(e2e.llm.requests.map((r) => r.body));

@@ -11,7 +11,7 @@ const fix =
   "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
-describe("e2e: verified commits through GitHub's API, fork branches (issue #34)", () => {
+describe("e2e: verified commits through GitHub's API, fork branches", () => {
   let app: E2EApp;
   let e2e: E2E;
   beforeAll(async () => {

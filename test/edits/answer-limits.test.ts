@@ -18,7 +18,7 @@ function run(
 
 const newFiles = (n: number) => Array.from({ length: n }, (_, i) => block(`gen/f${i}.py`, "", `x = ${i}\n`)).join("\n");
 
-describe("per-answer caps on files created and bytes written (issue #15)", () => {
+describe("per-answer caps on files created and bytes written", () => {
   it("changes nothing when an answer creates more than 1,000 files by default, and says why", () => {
     const over = run("diff", newFiles(1_001), { "a.py": "a\n" });
     expect(over.outcome.changes.size).toBe(0);

@@ -20,7 +20,7 @@ const ANSWERS: Record<EditFormatName, string> = {
     "*** Begin Patch\n*** Update File: m.py\n@@\n-def f():\n-    return 1\n+def g():\n+    return 2\n*** End Patch\n",
 };
 
-describe("a file's UTF-8 BOM and line endings survive every edit format (issue #11)", () => {
+describe("a file's UTF-8 BOM and line endings survive every edit format", () => {
   let root: string;
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), "bom-"));

@@ -17,7 +17,7 @@ describe("line endings", () => {
     expect(toLf("a\r\nb\rc\r\n")).toBe("a\nb\rc\n");
   });
 
-  it("takes a BOM off for the formats and puts it back once (issue #11)", () => {
+  it("takes a BOM off for the formats and puts it back once", () => {
     const shape = detectShape("\uFEFFa\r\n");
     expect(shape).toEqual({ eol: "\r\n", finalNewline: true, bom: true });
     expect(toLf("\uFEFFa\r\n")).toBe("a\n");

@@ -246,7 +246,7 @@ describeWith("redis", "redis job engine (real redis-server, two worker processes
       await receiver().upsertSchedule("yearly", "0 0 1 6 *", template);
       expect(await next()).not.toBe(Number(first.split(":").pop()));
       expect(await raw.hget(`${prefix}:jobs:repeat:yearly`, "pattern")).toBe("0 0 1 6 *");
-      // A time zone (issue #35) re-arms it too: midnight on 1 June in Berlin is 22:00 UTC the day before.
+      // A time zone re-arms it too: midnight on 1 June in Berlin is 22:00 UTC the day before.
       await receiver().upsertSchedule("yearly", "0 0 1 6 *", template, "Europe/Berlin");
       expect(new Date(await next()).toISOString()).toMatch(/-05-31T22:00:00\.000Z$/);
     } finally {

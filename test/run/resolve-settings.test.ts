@@ -53,7 +53,7 @@ describe("resolveSettings", () => {
     });
   });
 
-  it("edit_format architect: two-step runs, the editor's model and format from editor_model / editor_edit_format, else defaults (issue #34)", () => {
+  it("edit_format architect: two-step runs, the editor's model and format from editor_model / editor_edit_format, else defaults", () => {
     const two = resolveSettings(config({ edit_format: "architect", editor_model: "small" }), {}, { model: "gpt-4o" });
     expect(two.ok && two.value).toMatchObject({
       architect: true,

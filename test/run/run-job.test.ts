@@ -253,7 +253,7 @@ describe("runJob", () => {
   });
 });
 
-describe("runJob: the PR-context hooks (issue #14)", () => {
+describe("runJob: the PR-context hooks", () => {
   const prepared = {
     blocks: [{ label: "Review threads", text: "rename x" }],
     details: "<details><summary>Context from this pull request (9 tokens)</summary></details>",
@@ -343,7 +343,7 @@ describe("runJob: the PR-context hooks (issue #14)", () => {
   });
 });
 
-describe("runJob: plans and transcripts (issue #34)", () => {
+describe("runJob: plans and transcripts", () => {
   const planAnswer: CoderResult = {
     outcome: "no-changes",
     answer: "1. edit `a.ts`",

@@ -159,7 +159,7 @@ describe("decideAction", () => {
   });
 });
 
-describe("decideAction: the pull-request loops (issue #14)", () => {
+describe("decideAction: the pull-request loops", () => {
   it("address-reviews and fix-ci are runs with a mode; the stored request words what they do", async () => {
     const { action } = await decide(comment("/aider address-reviews --thread PRRT_1 keep it short", { pr: true }));
     if (action.kind !== "enqueue") throw new Error(action.kind);
@@ -186,7 +186,7 @@ describe("decideAction: the pull-request loops (issue #14)", () => {
   });
 });
 
-describe("decideAction: a plan's approve box (issue #34)", () => {
+describe("decideAction: a plan's approve box", () => {
   const box = (ticked: boolean) => `<!-- aider-bot:plan:x -->\n- [${ticked ? "x" : " "}] **Approve and run this plan**`;
   function edit(
     opts: { author?: string; viaApp?: number; before?: string; after?: string; sender?: Record<string, unknown> } = {},

@@ -2,7 +2,7 @@ import { fenceNote } from "../../edits/format-prompts.js";
 import type { FormatPrompts } from "../../edits/types.js";
 
 /**
- * `architect` (issue #34, Aider's ArchitectPrompts): the main model plans a change for an editor engineer and writes
+ * `architect` (Aider's ArchitectPrompts): the main model plans a change for an editor engineer and writes
  * no edit blocks. The plan's shape (a files line, then numbered steps naming their files in backticks) is what
  * `parsePlan` reads back for the plan comment's task list and its progress.
  */

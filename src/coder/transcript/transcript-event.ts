@@ -1,7 +1,7 @@
 import type { ChatMessage } from "../../llm/types.js";
 
 /**
- * One thing that happened in a run, as the transcript records it (issue #34): what the model was sent and answered,
+ * One thing that happened in a run, as the transcript records it: what the model was sent and answered,
  * what became of its edits, and every check with its output. `phase` names the coder of a two-step run ("architect"
  * plans, "editor" edits); a plain run has none.
  */

@@ -5,7 +5,7 @@ import { findImageLinks, judgeImageLink } from "../find-image-links.js";
 import { inspectImage } from "../sniff-image.js";
 import { downloadImage } from "./download-image.js";
 
-/** What one run downloads at most (issue #32). */
+/** What one run downloads at most. */
 export const IMAGE_LIMITS = {
   maxImages: 6,
   /** Per image: reading stops past this. */

@@ -14,7 +14,7 @@ const HIT_LIMIT = 10;
  * `applyEdits` restores the file's own final-newline state.
  * The exact rung runs on the text itself (whole lines found with `indexOf`), and every rung's result is spliced
  * into the original text by offsets: a 20,000-line file is not split into lines and joined again unless a looser
- * rung needs its lines (issue #15). The result is the same as joining the edited lines.
+ * rung needs its lines. The result is the same as joining the edited lines.
  * `replaceInText("a\nb\n", "b\n", "c\n") → { kind: "ok", content: "a\nc\n", rung: "exact" }`
  */
 export function replaceInText(

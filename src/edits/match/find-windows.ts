@@ -55,7 +55,7 @@ export function findKeyedWindows(hayKeys: readonly string[], needleKeys: readonl
  * `findKeyedWindows(file.map(key), needleKeys, limit)` without keying every line of a large file, for keys that
  * return a part of the line (`trimEnd`, `trim`, identity): `text` is `file` with every line ending in "\n", the
  * needle key that occurs least often in it (as a substring) anchors the walk, and only the lines that hold it are
- * keyed (issue #15). Same places, same order: every window holds its anchor line, whichever line that is.
+ * keyed. Same places, same order: every window holds its anchor line, whichever line that is.
  */
 export function findKeyedWindowsInText(
   text: string,

@@ -3,7 +3,7 @@ import type { MatchRung } from "../types.js";
 /**
  * Where (and how) a SEARCH fits a file: the one region of lines to replace (`length` lines from `start`, by
  * `replacement`), or why it does not fit. A region, not the whole edited file, so the caller can splice it into the
- * original text without rebuilding every line (issue #15).
+ * original text without rebuilding every line.
  */
 export type Located =
   | { kind: "unique"; rung: MatchRung; start: number; length: number; replacement: string[] }

@@ -132,7 +132,7 @@ describe("SEARCH/REPLACE apply", () => {
     expect(r.result.outcome.applied[0]).toMatchObject({ path: "b.py", rung: "cross-file:a.py" });
   });
 
-  it("reports an already-applied block instead of editing another chat file that holds its SEARCH (issue #11)", () => {
+  it("reports an already-applied block instead of editing another chat file that holds its SEARCH", () => {
     const files = { "a.py": "value = 2\n", "b.py": "value = 1\n" };
     const r = applyBlocks(block("a.py", "value = 1\n", "value = 2\n"), files, { chatFiles: ["a.py", "b.py"] });
     expect(r.reasons).toEqual(["already-applied"]);

@@ -35,7 +35,7 @@ const line = fc.constantFrom(
 );
 const text = (ls: string[], finalNewline: boolean) => (ls.length ? ls.join("\n") + (finalNewline ? "\n" : "") : "");
 
-describe("replaceInText gives the same bytes as the whole-file line path (issue #15)", () => {
+describe("replaceInText gives the same bytes as the whole-file line path", () => {
   it("on random files, SEARCH texts and REPLACE texts", () => {
     fc.assert(
       fc.property(

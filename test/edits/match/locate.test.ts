@@ -66,7 +66,7 @@ describe("findWindows", () => {
   });
 });
 
-describe("findKeyedWindowsInText (issue #15)", () => {
+describe("findKeyedWindowsInText", () => {
   it("finds the same places, in the same order, as keying every line", () => {
     const line = fc.constantFrom("a", " a", "a ", "b", "  b  ", "", " ", "ab", "\ta");
     const keys = { exact: (l: string) => l, trailing: (l: string) => l.trimEnd(), trim: (l: string) => l.trim() };
