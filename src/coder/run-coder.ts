@@ -15,6 +15,29 @@ import type { CoderOptions, CoderResult } from "./types.js";
  * (docs/behaviour.md#the-edit-loop). Expected failures come back as an outcome; only programming errors throw.
  */
 export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<CoderResult> {
+  const result = await runRounds(options, deps);
+  noteBlockedHosts(result, deps);
+  return result;
+}
+
+/**
+ * The transcript records what the sandbox's network policy refused during the run, whether or not a command failed
+ * because of it (a failed one also says so in its output).
+ */
+function noteBlockedHosts(result: CoderResult, deps: CoderDeps): void {
+  const blocked = result.network?.blocked ?? [];
+  if (!blocked.length) return;
+  const hosts = blocked.map(
+    (b) => `${b.host} (${b.connections} connection${b.connections === 1 ? "" : "s"}: ${b.reason})`,
+  );
+  deps.onTranscript?.({
+    kind: "note",
+    round: result.reflections,
+    text: `the sandbox's network policy (${result.network!.policy}) refused: ${hosts.join(", ")}`,
+  });
+}
+
+async function runRounds(options: CoderOptions, deps: CoderDeps): Promise<CoderResult> {
   const run = await startRun(options, deps);
   let message = options.message;
   if (options.reproduceTest) {

@@ -284,6 +284,26 @@ describe("runCoder", () => {
     expect(result.checksSkipped).toBeUndefined();
   });
 
+  it("the transcript records what the network policy refused, even when every check passed", async () => {
+    const notes: string[] = [];
+    const deps: FakeDeps = {
+      ...fakeDeps({ files, answers: [goodEdit] }),
+      sandboxMode: async () => "bubblewrap",
+      egressReport: () => ({
+        policy: "registries",
+        blocked: [{ host: "evil.example.net", kind: "not-allowed", reason: "not on the allowlist", connections: 3 }],
+        repositoryMayAdd: true,
+        added: [],
+      }),
+      onTranscript: (e) => void (e.kind === "note" && notes.push(e.text)),
+    };
+    const result = await runCoder(coderOptions({ autoTest: true, testCommand: "npm test" }), deps);
+    expect(result.outcome).toBe("changed");
+    expect(notes).toEqual([
+      "the sandbox's network policy (registries) refused: evil.example.net (3 connections: not on the allowlist)",
+    ]);
+  });
+
   it("stops with checks-failed, the last report and no commit when reflections run out", async () => {
     const answers = [0, 1, 2].map((i) =>
       block("src/fetch.ts", i === 0 ? "  return res.json();\n" : `  return ${i - 1};\n`, `  return ${i};\n`),
