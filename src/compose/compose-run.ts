@@ -149,6 +149,9 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
   };
 }
 
+/** Whether runs start a base run of the checks at all (see baselineFor). */
+const BASE_RUNS = false;
+
 /**
  * The base's run of the repository's checks (see startBaseline), for an App run whose commands run in bubblewrap or
  * unsandboxed by the operator's choice: null for `baseline: off`, the Action and the CLI (the runner's or the user's
@@ -163,6 +166,10 @@ async function baselineFor(
 ): Promise<BaselineRun | null> {
   const { req } = input;
   const sandbox = input.settings.sandbox;
+  // Held back in this release: in the secret-leak suite the base checkout's commands (a worktree beside the run's)
+  // read the App key in bubblewrap, which the run's own checkout's commands cannot. Until that is understood and
+  // fixed, no base run starts; failures are reflected as before (docs/checks.md#baseline).
+  if (!BASE_RUNS) return null;
   if (req.settings.baseline === "off" || req.verb !== "run" || sandbox === "runner" || sandbox === "local") return null;
   if (req.target.kind !== "issue" && req.target.isFork) return null;
   const specs = checkCommandsOf(options);
