@@ -80,7 +80,8 @@ export async function runReplay(
   judgeHome: string,
 ): Promise<ReplayResult> {
   const name = `${c.id}-${format}-${variant}-${++runs}`;
-  const seeded = await seedCase(app.fake, c, { owner: "replay", name, user: USER });
+  // The installation's own account (the rig seeds acme/widgets first): a token names only its account's repositories.
+  const seeded = await seedCase(app.fake, c, { owner: "acme", name, user: USER });
   const changes = [...seeded.wanted].map(([p, wanted]) => ({ path: p, now: seeded.before.get(p) ?? null, wanted }));
   const noise = variant === "noisy" ? noiseFor(format, changes, seed) : null;
   const oracle = oracleRun(format, seeded.wanted, noise);

@@ -77,7 +77,12 @@ describe("e2e: /metrics", () => {
         expect(labels.sort()).toEqual([...SERIES[family.name]!].sort());
       }
     }
-    expect(labelValues(after, "aider_bot_model_tokens_total", "kind").sort()).toEqual(["completion", "prompt"]);
+    expect(labelValues(after, "aider_bot_model_tokens_total", "kind").sort()).toEqual([
+      "cache_read",
+      "cache_write",
+      "completion",
+      "prompt",
+    ]);
     const text = await (await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
     for (const secret of [TOKEN, "sk-e2e-model-key", ...e2e.tokens(), "maintainer", "template literal"])
       expect(text).not.toContain(secret);

@@ -57,7 +57,7 @@ describe("e2e: replaying real commits (smoke)", () => {
         expect(r.pushed).toBe(true);
         expect(r.status).toContain("🚀 Pushed");
         // The checks were found in the repository itself (its workflow, package.json or Makefile).
-        expect(r.status).toMatch(/\.github\/workflows\/|package\.json|Makefile/);
+        expect(r.status).toMatch(/\.github\/workflows\/|package\.json|Makefile|\.travis\.yml/);
         if (s.green) {
           expect({ checked: r.checked, checks: r.checks }).toMatchObject({ checked: true });
           expect(r.rounds).toBe(1);
