@@ -13,13 +13,13 @@
  */
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { cp, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { cp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { ENTRIES } from "./bundle.mjs";
+import { entryBuild } from "./bundle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dist = path.join(root, "dist");
@@ -34,16 +34,7 @@ export async function buildAction(out) {
   await rm(out, { recursive: true, force: true });
   const grammars = (await readdir(path.join(root, "node_modules"))).filter((n) => n.startsWith(GRAMMAR_PREFIX));
   await build({
-    absWorkingDir: root,
-    entryPoints: ENTRIES.map((e) => path.join(dist, e)),
-    outdir: out,
-    outbase: dist,
-    bundle: true,
-    splitting: true,
-    chunkNames: "chunks/[name]-[hash]",
-    platform: "node",
-    target: "node20",
-    format: "esm",
+    ...entryBuild(out),
     external: [...SHIPPED, ...grammars],
     logLevel: "error",
     legalComments: "eof",

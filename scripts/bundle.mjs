@@ -57,20 +57,30 @@ const EXTERNAL = [
   "google-auth-library",
 ];
 
-export async function bundle() {
-  await rm(path.join(dist, "chunks"), { recursive: true, force: true });
-  await build({
+/**
+ * What every bundle of the entries shares: dist's five entries, laid out as in dist/ under `outdir` (so their
+ * `new URL("../exec/…", import.meta.url)` lookups resolve), split into shared chunks, ESM for Node 20.
+ */
+export function entryBuild(outdir) {
+  return {
     absWorkingDir: root,
     entryPoints: ENTRIES.map((e) => path.join(dist, e)),
-    outdir: dist,
+    outdir,
     outbase: dist,
-    allowOverwrite: true,
     bundle: true,
     splitting: true,
     chunkNames: "chunks/[name]-[hash]",
     platform: "node",
     target: "node20",
     format: "esm",
+  };
+}
+
+export async function bundle() {
+  await rm(path.join(dist, "chunks"), { recursive: true, force: true });
+  await build({
+    ...entryBuild(dist),
+    allowOverwrite: true,
     external: EXTERNAL,
     sourcemap: "linked",
     logLevel: "warning",

@@ -117,6 +117,30 @@ function repository(rig: Rig) {
   };
 }
 
+/** `/aider --file src/calc.py make add add` by ann on the pull request, as an issue_comment workflow receives it. */
+function addAddComment(rig: Rig, pr: { number: number; title: string }, commentId: number) {
+  const p = examplePayload("issue_comment", "created");
+  p.repository = repository(rig);
+  delete p.installation;
+  p.issue = {
+    ...p.issue,
+    number: pr.number,
+    title: pr.title,
+    body: "",
+    labels: [],
+    pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` },
+  };
+  p.comment = {
+    ...p.comment,
+    id: commentId,
+    body: "/aider --file src/calc.py make add add",
+    user: { ...p.comment.user, login: "ann", type: "User" },
+    performed_via_github_app: null,
+  };
+  p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+  return p;
+}
+
 /** Run the built entry point exactly as the composite action's second step does. */
 async function runAction(
   rig: Rig,
@@ -226,25 +250,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
       });
       // issue_comment workflows check out the default branch: the action clones the PR's branch itself.
       await checkout(rig, "main");
-      const p = examplePayload("issue_comment", "created");
-      p.repository = repository(rig);
-      delete p.installation;
-      p.issue = {
-        ...p.issue,
-        number: pr.number,
-        title: pr.title,
-        body: "",
-        labels: [],
-        pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` },
-      };
-      p.comment = {
-        ...p.comment,
-        id: 501,
-        body: "/aider --file src/calc.py make add add",
-        user: { ...p.comment.user, login: "ann", type: "User" },
-        performed_via_github_app: null,
-      };
-      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+      const p = addAddComment(rig, pr, 501);
       const before = (await branchLog(rig.fake, rig.repo, "calc", 1))[0]!.sha;
 
       const result = await runAction(rig, "issue_comment", p);
@@ -673,25 +679,7 @@ describe("aider-bot action from its release bundle (scripts/build-action.mjs)", 
       rig = await startRig([fix, "fix: make add add"]);
       const pr = await seedPullRequest(rig.fake, rig.repo, { title: "calc", head: "calc", user: "ann", files: {} });
       await checkout(rig, "main");
-      const p = examplePayload("issue_comment", "created");
-      p.repository = repository(rig);
-      delete p.installation;
-      p.issue = {
-        ...p.issue,
-        number: pr.number,
-        title: pr.title,
-        body: "",
-        labels: [],
-        pull_request: { url: `${rig.fake.apiUrl}/repos/acme/widgets/pulls/${pr.number}` },
-      };
-      p.comment = {
-        ...p.comment,
-        id: 502,
-        body: "/aider --file src/calc.py make add add",
-        user: { ...p.comment.user, login: "ann", type: "User" },
-        performed_via_github_app: null,
-      };
-      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+      const p = addAddComment(rig, pr, 502);
 
       const result = await runAction(rig, "issue_comment", p);
 
