@@ -1,6 +1,6 @@
 import { createHash, createHmac, type BinaryLike, type Hash, type Hmac } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback, modelRules } from "./fake-model-server.js";
 import { EventStreamCodec } from "@smithy/eventstream-codec";
 import { SignatureV4 } from "@smithy/signature-v4";
 import { createBreakpointCache, tokensOf, type BreakpointUsage, type CacheBlock } from "./prompt-cache-rules.js";
@@ -64,9 +64,8 @@ export async function startFakeClaudeServer(
 ): Promise<FakeClaudeServer> {
   const queue = [...replies];
   const requests: ClaudeRequest[] = [];
-  const models = new Map<string, { replies: PlainReply[]; standing?: PlainReply }>();
+  const rules = modelRules<PlainReply>();
   const cache = createBreakpointCache({ ...(o.minCacheTokens !== undefined ? { minTokens: o.minCacheTokens } : {}) });
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -85,8 +84,7 @@ export async function startFakeClaudeServer(
     const body = { ...(parsed ?? { messages: [] }), model } as ClaudeRequest["body"];
     const record: ClaudeRequest = { protocol, path: url.pathname, headers: req.headers, body };
     requests.push(record);
-    const rule = models.get(model);
-    const taken = (rule ? (rule.replies.shift() ?? rule.standing) : undefined) ?? takeReply(queue, isCommit(body));
+    const taken = rules.next(model) ?? takeReply(queue, isCommit(body));
     const reply = taken === "no-subject" ? "" : taken;
     if (reply === undefined) return fail(res, 500, "api_error", "fake Claude server: no reply left in the script");
     // Reply functions read an OpenAI-shaped request: only the scripted OpenAI-compatible server takes them.
@@ -111,30 +109,14 @@ export async function startFakeClaudeServer(
     );
   }
 
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     push: (...more) => queue.push(...more),
-    forModel: (model, rule) => {
-      if (rule)
-        models.set(model, {
-          replies: [...(rule.replies ?? [])],
-          ...(rule.standing ? { standing: rule.standing } : {}),
-        });
-      else models.delete(model);
-    },
+    forModel: rules.forModel,
     remaining: () => queue.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 

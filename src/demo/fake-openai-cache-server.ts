@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback, modelRules } from "./fake-model-server.js";
 import { createPrefixCache, tokensOf } from "./prompt-cache-rules.js";
 import { isCommitMessageRequest, takeReply, type PlainReply, type ScriptedReply } from "./scripted-llm-server.js";
 
@@ -43,9 +43,8 @@ export async function startFakeOpenAiCacheServer(
 ): Promise<FakeOpenAiCacheServer> {
   const queue = [...replies];
   const requests: OpenAiCacheRequest[] = [];
-  const models = new Map<string, { replies: PlainReply[]; standing?: PlainReply }>();
+  const rules = modelRules<PlainReply>();
   const cache = createPrefixCache();
-  const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -77,9 +76,8 @@ export async function startFakeOpenAiCacheServer(
         body,
       };
       requests.push(record);
-      const rule = models.get(body.model);
       const taken =
-        (rule ? (rule.replies.shift() ?? rule.standing) : undefined) ??
+        rules.next(body.model) ??
         takeReply(queue, isCommitMessageRequest(body as Parameters<typeof isCommitMessageRequest>[0]));
       const reply = taken === "no-subject" ? "" : taken;
       if (reply === undefined) return fail(500, "fake OpenAI server: no reply left in the script");
@@ -98,29 +96,13 @@ export async function startFakeOpenAiCacheServer(
       record.usage = answer(res, reply, body, cache, requests.length);
     });
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     push: (...more) => queue.push(...more),
-    forModel: (model, rule) => {
-      if (rule)
-        models.set(model, {
-          replies: [...(rule.replies ?? [])],
-          ...(rule.standing ? { standing: rule.standing } : {}),
-        });
-      else models.delete(model);
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    forModel: rules.forModel,
+    close,
   };
 }
 

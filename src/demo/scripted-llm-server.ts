@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback, modelRules } from "./fake-model-server.js";
 
 /**
  * One scripted reply: a text answer (streamed or not, as the client asks), a raw HTTP error, a hang, or a commit
@@ -106,13 +106,8 @@ export interface ScriptedLlmServer {
 export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Promise<ScriptedLlmServer> {
   const queue = [...replies];
   const requests: RecordedRequest[] = [];
-  const models = new Map<string, { replies: PlainReply[]; standing?: PlainReply }>();
+  const rules = modelRules<PlainReply>();
   const cache = new Map<string, string[]>();
-  const modelReply = (model: string): PlainReply | undefined => {
-    const rule = models.get(model);
-    return rule ? (rule.replies.shift() ?? rule.standing) : undefined;
-  };
-  const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer((req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -127,7 +122,7 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
         return;
       }
-      const taken = modelReply(body.model) ?? takeReply(queue, isCommitMessageRequest(body));
+      const taken = rules.next(body.model) ?? takeReply(queue, isCommitMessageRequest(body));
       const picked = taken === "no-subject" ? "" : taken;
       const reply = typeof picked === "function" ? picked(requests.at(-1)!) : picked;
       if (reply === undefined) {
@@ -143,31 +138,15 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
       });
     });
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     remaining: () => queue.length,
     clear: () => queue.splice(0).length,
     push: (...more) => queue.push(...more),
-    forModel: (model, rule) => {
-      if (rule)
-        models.set(model, {
-          replies: [...(rule.replies ?? [])],
-          ...(rule.standing ? { standing: rule.standing } : {}),
-        });
-      else models.delete(model);
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    forModel: rules.forModel,
+    close,
   };
 }
 
