@@ -175,6 +175,8 @@ function hiddenFolders(env: AppEnv, options: CheckExecOptions): string[] {
     ...(env.workDir ? [env.workDir] : []),
     ...(env.cacheDir ? [env.cacheDir] : []),
     ...(env.privateKeyPath ? [path.dirname(path.resolve(env.privateKeyPath))] : []),
+    // In a job process PRIVATE_KEY_PATH is gone; the app hands over the key's folder instead (see withoutSecrets).
+    ...(env.keyDir ? [env.keyDir] : []),
   ];
 }
 

@@ -1,3 +1,4 @@
+import path from "node:path";
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
 import { composeLlm } from "../compose/compose-llm.js";
 import { driverSettings } from "../compose/run-settings.js";
@@ -68,6 +69,9 @@ const SECRET_VARIABLES = [
 export function withoutSecrets(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) if (v !== undefined && !SECRET_VARIABLES.includes(k)) out[k] = v;
+  // The key's path is a secret of its own (the job never reads the key), but its folder must stay hidden from the
+  // repository's commands, which a job process's sandbox can only do if it knows where it is.
+  if (source.PRIVATE_KEY_PATH) out.AIDER_BOT_KEY_DIR = path.dirname(path.resolve(source.PRIVATE_KEY_PATH));
   return out;
 }
 

@@ -211,6 +211,11 @@ const VARIABLES = {
   privateKey: variable("PRIVATE_KEY", text()),
   /** A file holding the App's private key, when PRIVATE_KEY is not set. */
   privateKeyPath: variable("PRIVATE_KEY_PATH", text()),
+  /**
+   * Set by the app for its job processes, which never get PRIVATE_KEY_PATH: the folder of the App's key file, so their
+   * sandboxes still hide it. Not for operators.
+   */
+  keyDir: variable("AIDER_BOT_KEY_DIR", text()),
   /** Verifies every delivery's signature (`serve` refuses to start without it). A secret. */
   webhookSecret: variable("WEBHOOK_SECRET", text()),
   /** Where GitHub posts webhooks. */

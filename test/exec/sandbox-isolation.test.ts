@@ -232,3 +232,38 @@ describeWith("bubblewrap", "the check exec's job folders", () => {
     expect(await envDirs()).toEqual(before);
   });
 });
+
+describeWith("bubblewrap", "the check exec in a job process (PRIVATE_KEY_PATH stripped)", () => {
+  it("still hides the App key's folder: the app hands the job its folder, and a command cannot read the key", async () => {
+    const root = await mkdtemp(path.join(process.cwd(), ".sbx-key-"));
+    try {
+      const keyFile = path.join(root, "keys", "app.pem");
+      const checkout = path.join(root, "work", "job", "repo");
+      await mkdir(path.dirname(keyFile), { recursive: true });
+      await mkdir(checkout, { recursive: true });
+      await writeFile(keyFile, "APP-PRIVATE-KEY-IN-JOB");
+      const { withoutSecrets } = await import("../../src/app/run-job-process.js");
+      const jobEnv = withoutSecrets({
+        ...process.env,
+        AIDER_BOT_SANDBOX: "bubblewrap",
+        AIDER_BOT_WORK_DIR: path.join(root, "work"),
+        PRIVATE_KEY_PATH: keyFile,
+      });
+      const checkExec = createCheckExec(readEnv(jobEnv), exec, log);
+      try {
+        const r = await checkExec.run({
+          command: `cat '${keyFile}'; echo done`,
+          shell: true,
+          cwd: checkout,
+          timeoutMs: 15_000,
+        });
+        expect(r.output).toContain("done");
+        expect(r.output).not.toContain("APP-PRIVATE-KEY-IN-JOB");
+      } finally {
+        await checkExec.close?.();
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});

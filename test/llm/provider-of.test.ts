@@ -85,4 +85,9 @@ describe("prompt-cache rules of the fakes", () => {
     expect(cache.account("other", a).cached).toBe(0);
     expect(cache.account("k", `y${a}`).cached).toBe(0);
   });
+  it("a job process gets the folder of the App's key file (to hide it), never the key's path", () => {
+    const env = withoutSecrets({ PATH: "/usr/bin", PRIVATE_KEY_PATH: "/etc/aider-bot/keys/app.pem" });
+    expect(env.PRIVATE_KEY_PATH).toBeUndefined();
+    expect(env.AIDER_BOT_KEY_DIR).toBe("/etc/aider-bot/keys");
+  });
 });
