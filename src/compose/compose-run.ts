@@ -166,9 +166,9 @@ async function baselineFor(
 ): Promise<BaselineRun | null> {
   const { req } = input;
   const sandbox = input.settings.sandbox;
-  // Held back in this release: in the secret-leak suite the base checkout's commands (a worktree beside the run's)
-  // read the App key in bubblewrap, which the run's own checkout's commands cannot. Until that is understood and
-  // fixed, no base run starts; failures are reflected as before (docs/checks.md#baseline).
+  // Held back in this release. The secret-leak suite caught the base run's output, cached unredacted, holding the App
+  // key: a job process's sandbox did not hide the key's folder (fixed since, for every command). Before base runs
+  // start again: no raw output in the cache (or redacted), and the e2e flows written for reflection re-checked.
   if (!BASE_RUNS) return null;
   if (req.settings.baseline === "off" || req.verb !== "run" || sandbox === "runner" || sandbox === "local") return null;
   if (req.target.kind !== "issue" && req.target.isFork) return null;
