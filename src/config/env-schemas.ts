@@ -192,3 +192,14 @@ export function urlProblem(value: string): string | undefined {
 /** The first of several variables that is set (`AWS_REGION`, else `AWS_DEFAULT_REGION`); undefined when none is. */
 export const firstSet = () =>
   z.record(z.string(), z.string().optional()).transform((vars) => Object.values(vars).find((v) => v !== undefined));
+
+/** One environment variable (or, for a derived value, several) and the schema that reads it. */
+export interface Variable<S extends z.ZodType> {
+  names: string | readonly string[];
+  schema: S;
+}
+
+export const variable = <S extends z.ZodType>(names: string | readonly string[], schema: S): Variable<S> => ({
+  names,
+  schema,
+});

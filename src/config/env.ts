@@ -4,7 +4,6 @@ import { z } from "zod";
 import {
   githubBaseUrl,
   httpUrl,
-  firstSet,
   imageTable,
   modelList,
   number,
@@ -13,7 +12,10 @@ import {
   onUnless,
   prices,
   text,
+  variable,
+  type Variable,
 } from "./env-schemas.js";
+import { PROVIDER_VARIABLES } from "./env-providers.js";
 import { badHostPatterns, badInternalEntries, parseNetworkSetting, splitList } from "../egress/network-policy.js";
 import { parseProxyUrl, type UpstreamProxy } from "../egress/upstream-proxy.js";
 
@@ -40,17 +42,6 @@ export function defaultDataDir(source: Readonly<Record<string, Raw>> = process.e
 
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
-/** One environment variable (or, for a derived value, several) and the schema that reads it. */
-interface Variable<S extends z.ZodType> {
-  names: string | readonly string[];
-  schema: S;
-}
-
-const variable = <S extends z.ZodType>(names: string | readonly string[], schema: S): Variable<S> => ({
-  names,
-  schema,
-});
-
 /** Every variable the app reads, keyed by the `AppEnv` field it fills. */
 const VARIABLES = {
   /** The OpenAI-compatible endpoint's base URL. */
@@ -60,47 +51,7 @@ const VARIABLES = {
   ),
   /** The endpoint's key (a local endpoint may need none). A secret: never logged or echoed. */
   openaiApiKey: variable("OPENAI_API_KEY", text()),
-  /**
-   * Native providers, chosen by the model's prefix (`anthropic/`, `bedrock/`, `vertex/`, `azure/`; see
-   * llm/provider-of.ts). Each reads the variables its cloud's own tools read. Keys are secrets: never logged or echoed.
-   */
-  anthropicApiKey: variable("ANTHROPIC_API_KEY", text()),
-  /** Anthropic's API root (default https://api.anthropic.com), e.g. a company gateway. */
-  anthropicBaseUrl: variable("ANTHROPIC_BASE_URL", httpUrl("a URL like https://api.anthropic.com").optional()),
-  /** Bedrock's region: AWS_REGION, else AWS_DEFAULT_REGION (both set by aws-actions/configure-aws-credentials). */
-  awsRegion: variable(["AWS_REGION", "AWS_DEFAULT_REGION"], firstSet()),
-  /**
-   * Static AWS keys (e.g. from an OIDC role assumed by the workflow). Unset: the AWS credential chain finds them
-   * (profile, web identity/IRSA, container or instance role).
-   */
-  awsAccessKeyId: variable("AWS_ACCESS_KEY_ID", text()),
-  awsSecretAccessKey: variable("AWS_SECRET_ACCESS_KEY", text()),
-  awsSessionToken: variable("AWS_SESSION_TOKEN", text()),
-  /** A Bedrock API key (bearer token) instead of signed requests. */
-  awsBearerTokenBedrock: variable("AWS_BEARER_TOKEN_BEDROCK", text()),
-  /** Bedrock runtime's root (default https://bedrock-runtime.<region>.amazonaws.com), e.g. a VPC endpoint. */
-  bedrockBaseUrl: variable(
-    "ANTHROPIC_BEDROCK_BASE_URL",
-    httpUrl("a URL like https://bedrock-runtime.us-east-1.amazonaws.com").optional(),
-  ),
-  /** Vertex AI's region for Claude (`us-east5`, `europe-west1`, `global`…). */
-  vertexRegion: variable("CLOUD_ML_REGION", text()),
-  /** The Google Cloud project billed for Vertex (unset: the one of the Application Default Credentials). */
-  vertexProjectId: variable("ANTHROPIC_VERTEX_PROJECT_ID", text()),
-  /** Vertex AI's API root (default https://<region>-aiplatform.googleapis.com/v1). */
-  vertexBaseUrl: variable(
-    "ANTHROPIC_VERTEX_BASE_URL",
-    httpUrl("a URL like https://us-east5-aiplatform.googleapis.com/v1").optional(),
-  ),
-  /** The Azure OpenAI resource, e.g. https://my-resource.openai.azure.com. */
-  azureEndpoint: variable(
-    "AZURE_OPENAI_ENDPOINT",
-    httpUrl("a URL like https://my-resource.openai.azure.com").optional(),
-  ),
-  /** The Azure OpenAI resource's key. A secret. */
-  azureApiKey: variable("AZURE_OPENAI_API_KEY", text()),
-  /** Azure OpenAI's `api-version` (e.g. 2024-10-21). */
-  azureApiVersion: variable("OPENAI_API_VERSION", text()),
+  ...PROVIDER_VARIABLES,
   /** Default model when neither the repo config nor a flag names one. */
   model: variable("AIDER_BOT_MODEL", z.string().default("gpt-4o")),
   /** The cheaper model for commit subjects (default: the run's model). */
