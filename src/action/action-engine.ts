@@ -24,7 +24,7 @@ import { renderConfigProblems } from "../report/render-config-problems.js";
 import { listOpenPullRequestsForBranch } from "../github/pull-request.js";
 import { getCommitSha } from "../github/repositories.js";
 import type { LlmClient } from "../llm/types.js";
-import { resolveSettings } from "../run/resolve-settings.js";
+import { resolveSettings } from "../run/prepare/resolve-settings.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunGitHub } from "../run/run-ports.js";

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { TranscriptStore } from "../run/publish-transcript.js";
+import type { TranscriptStore } from "../run/report/publish-transcript.js";
 
 /** How many transcripts are kept, and for how long: the oldest go first when either is exceeded. */
 export const TRANSCRIPT_RETENTION: TranscriptRetention = { maxFiles: 500, maxAgeMs: 14 * 24 * 3_600_000 };

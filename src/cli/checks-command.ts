@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { checkPlanJson, renderCheckPlanText } from "../checks/discover/render-check-plan.js";
 import type { RepoConfig } from "../config/repo-config.js";
-import { checkSettingsOf } from "../run/resolve-checks.js";
+import { checkSettingsOf } from "../run/prepare/resolve-checks.js";
 import { cliCheckKeys, readCheckoutConfig, resolveCliChecks } from "./cli-checks.js";
 import { UsageError } from "./exit-code.js";
 

@@ -2,7 +2,7 @@ import { parse } from "yaml";
 import type { CheckCommandSpec } from "../coder/types.js";
 import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import type { RunSettings } from "../run/run-request.js";
-import { checkSpecsOf, resolveChecks, type ResolvedChecks } from "../run/resolve-checks.js";
+import { checkSpecsOf, resolveChecks, type ResolvedChecks } from "../run/prepare/resolve-checks.js";
 import { createLocalRepoReader } from "../workspace/local-repo-reader.js";
 import { UsageError } from "./exit-code.js";
 

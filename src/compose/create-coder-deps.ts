@@ -53,7 +53,7 @@ export interface CoderDepsInput {
   /** The run's transcript recorder. */
   onTranscript?: TranscriptSink;
   signal?: AbortSignal;
-  /** The same commands' results on the base (see run/baseline-run), to tell the change's failures from the base's. */
+  /** The same commands' results on the base (see run/prepare/baseline-run), to tell the change's failures from the base's. */
   baseline?: CoderDeps["baseline"];
 }
 

@@ -4,8 +4,8 @@ import type { RunJobDeps } from "../run/run-job-deps.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { CountTokens } from "../context/build-sources.js";
 import { collectImages } from "../context/fetch/collect-images.js";
-import { loadRunInstructions } from "../run/load-run-instructions.js";
-import { preparePrContext } from "../run/prepare-pr-context.js";
+import { loadRunInstructions } from "../run/prepare/load-run-instructions.js";
+import { preparePrContext } from "../run/prepare/prepare-pr-context.js";
 import { replyToThreads } from "../report/reply-to-threads.js";
 import { summaryMessages } from "../context/summarise-kept.js";
 

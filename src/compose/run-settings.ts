@@ -2,7 +2,7 @@ import type { CommandFlags } from "../commands/parse-command.js";
 import type { AppEnv, RunEnv } from "../config/env.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { Result } from "../result.js";
-import { resolveSettings } from "../run/resolve-settings.js";
+import { resolveSettings } from "../run/prepare/resolve-settings.js";
 import type { RunSettings } from "../run/run-request.js";
 
 /** Who starts the run: the GitHub App (a job process), the GitHub Action (a workflow step), the CLI (`aider-bot run`). */

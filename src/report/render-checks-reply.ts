@@ -1,5 +1,10 @@
 import type { RepoConfig } from "../config/repo-config.js";
-import { checkSettingsOf, renderCheckPlanMarkdown, resolveChecks, type ResolvedChecks } from "../run/resolve-checks.js";
+import {
+  checkSettingsOf,
+  renderCheckPlanMarkdown,
+  resolveChecks,
+  type ResolvedChecks,
+} from "../run/prepare/resolve-checks.js";
 import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import type { GitHubClient } from "../github/github-client.js";
 

@@ -1,6 +1,6 @@
 import type { CheckRunRecord, CheckRunStatus, CoderResult } from "../coder/types.js";
 import { judged } from "../coder/unchecked.js";
-import { renderCheckPlanMarkdown, type ResolvedChecks } from "../run/resolve-checks.js";
+import { renderCheckPlanMarkdown, type ResolvedChecks } from "../run/prepare/resolve-checks.js";
 
 const ICON: Record<CheckRunStatus, string> = {
   passed: "✅",

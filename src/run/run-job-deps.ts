@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
-import type { PreparedContext } from "./prepare-pr-context.js";
-import type { ResolvedChecks } from "./resolve-checks.js";
-import type { TranscriptStore } from "./publish-transcript.js";
+import type { PreparedContext } from "./prepare/prepare-pr-context.js";
+import type { ResolvedChecks } from "./prepare/resolve-checks.js";
+import type { TranscriptStore } from "./report/publish-transcript.js";
 import type { RunRequest } from "./run-request.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "./run-ports.js";
 import type { RunStage, RunOutcome } from "./run-outcome.js";
@@ -33,7 +33,7 @@ export interface RunJobDeps {
    * language); not awaited, and its failure is its own business.
    */
   warmWhileCloning?(req: RunRequest): void;
-  /** The PR/issue context, read before the coder (run/prepare-pr-context; never throws). */
+  /** The PR/issue context, read before the coder (run/prepare/prepare-pr-context; never throws). */
   prContext?(req: RunRequest): Promise<PreparedContext | null>;
   /**
    * The run's check commands (configured keys, else discovered on the DEFAULT branch); started while the

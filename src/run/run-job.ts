@@ -1,18 +1,18 @@
 import { createTranscriptRecorder, type TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
-import { codeOnCheckout } from "./code-phase.js";
-import { baseOf, prepareCheckout } from "./prepare-checkout.js";
-import type { PreparedContext } from "./prepare-pr-context.js";
-import { publishResult, verifyResult } from "./publish-result.js";
-import { publishTranscript } from "./publish-transcript.js";
-import { reportOutcome } from "./report-outcome.js";
-import type { ResolvedChecks } from "./resolve-checks.js";
+import { codeOnCheckout } from "./code/code-phase.js";
+import { baseOf, prepareCheckout } from "./prepare/prepare-checkout.js";
+import type { PreparedContext } from "./prepare/prepare-pr-context.js";
+import { publishResult, verifyResult } from "./publish/publish-result.js";
+import { publishTranscript } from "./report/publish-transcript.js";
+import { reportOutcome } from "./report/report-outcome.js";
+import type { ResolvedChecks } from "./prepare/resolve-checks.js";
 import type { RunJobDeps, Stage } from "./run-job-deps.js";
 import type { RunStage, RunOutcome } from "./run-outcome.js";
 import type { RunRequest } from "./run-request.js";
-import { createStatusWriter } from "./status-writer.js";
+import { createStatusWriter } from "./report/status-writer.js";
 import { stopReasonOf } from "./stop-reason.js";
-import { undoLastRun } from "./undo-last-run.js";
+import { undoLastRun } from "./publish/undo-last-run.js";
 
 /** The status comment's line when the installation has not granted `checks: write`. */
 export const CHECK_RUN_SKIPPED =

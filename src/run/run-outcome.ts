@@ -1,5 +1,5 @@
 import type { CoderResult } from "../coder/types.js";
-import type { ResolvedChecks } from "./resolve-checks.js";
+import type { ResolvedChecks } from "./prepare/resolve-checks.js";
 
 /** The stages a run reports in its status comment, in order. */
 export type RunStage = "queued" | "cloning" | "mapping" | "thinking" | "applying" | "lint" | "tests" | "pushing";

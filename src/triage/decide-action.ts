@@ -173,7 +173,7 @@ function enqueueAction(
   // `plan: true`: a label run posts a plan for approval first.
   const runVerb = facts.dedupeId && config.plan && command.verb === "run" ? "plan" : command.verb;
   // `--model` is checked against `allowed_models` when settings are resolved (after `retry` merges the earlier
-  // request's flags), by run/resolve-settings.
+  // request's flags), by run/prepare/resolve-settings.
   return {
     kind: "enqueue",
     facts,

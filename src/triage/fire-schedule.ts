@@ -6,9 +6,9 @@ import type { JobContext, RunQueue } from "../run/job-context.js";
 import { runMarker } from "../github/markers.js";
 import { renderStage } from "../report/render-status.js";
 import { jobKey } from "../jobs/job.js";
-import { resolveSettings } from "../run/resolve-settings.js";
+import { resolveSettings } from "../run/prepare/resolve-settings.js";
 import type { RunRequest } from "../run/run-request.js";
-import { issueBranchName } from "../run/branch-name.js";
+import { issueBranchName } from "../run/prepare/branch-name.js";
 import { decideTick } from "./decide-tick.js";
 import type { Schedule, ScheduleTarget } from "./schedule-key.js";
 

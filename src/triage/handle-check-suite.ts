@@ -7,7 +7,7 @@ import type { JobContext } from "../run/job-context.js";
 import type { AppServices, EventContext, HandleResult } from "./event-context.js";
 import { renderStage } from "../report/render-status.js";
 import { jobKey } from "../jobs/job.js";
-import { resolveSettings } from "../run/resolve-settings.js";
+import { resolveSettings } from "../run/prepare/resolve-settings.js";
 import type { RunRequest } from "../run/run-request.js";
 import { countAutofixRounds } from "../report/autofix-rounds.js";
 import { decideAutofix } from "./decide-autofix.js";

@@ -8,7 +8,7 @@ import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
 import { handleCheckSuite } from "./handle-check-suite.js";
 import { describeMode, prRunSpec } from "../context/pr-run-spec.js";
 import { fail, ok, type Result } from "../result.js";
-import { resolveSettings } from "../run/resolve-settings.js";
+import { resolveSettings } from "../run/prepare/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../run/run-request.js";
 import { startCheckRun } from "../github/check-run.js";
 import { decideAction, type EventAction } from "./decide-action.js";

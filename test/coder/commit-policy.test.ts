@@ -9,7 +9,7 @@ import {
   runCommitTrailers,
   truncateSubject,
 } from "../../src/coder/commit-policy.js";
-import { RUN_TRAILER as runTrailerName, runTrailers } from "../../src/run/run-trailers.js";
+import { RUN_TRAILER as runTrailerName, runTrailers } from "../../src/run/publish/run-trailers.js";
 
 describe("commitSubjectFromRequest", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { resolveSettings } from "../../src/run/resolve-settings.js";
+import { resolveSettings } from "../../src/run/prepare/resolve-settings.js";
 
 describe(".github/aider.yml: instructions, read, vision, context.instructions", () => {
   it("defaults: instruction files on, no read: files, 4,000 tokens, the model table decides vision", () => {

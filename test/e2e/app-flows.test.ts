@@ -212,7 +212,7 @@ describe("e2e: app flows", () => {
 
   it("without require_green_checks, a change whose tests still fail is pushed and labelled as failing", async () => {
     // A test that fails whatever the code (it fails on the default branch too): with the baseline on, that is
-    // the environment's failure (test/run/baseline-run, docs/checks.md); these flows are about a change's own failure.
+    // the environment's failure (test/run/prepare/baseline-run, docs/checks.md); these flows are about a change's own failure.
     const config = "test: \"echo 'test_add FAILED'; exit 1\"\nmax_reflections: 0\nbaseline: off\n";
     e2e = await app.scenario({
       files: { ...files, ".github/aider.yml": config },

@@ -1,6 +1,6 @@
 import type { CoderResult } from "../../src/coder/types.js";
 import { renderChecksStatus } from "../../src/report/render-checks-status.js";
-import type { ResolvedChecks } from "../../src/run/resolve-checks.js";
+import type { ResolvedChecks } from "../../src/run/prepare/resolve-checks.js";
 
 const base = {
   reflections: 0,

@@ -2,7 +2,7 @@ import { chmod, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createGitRunner } from "../../src/workspace/git-runner.js";
 import { parseRawDiff, readCommitChanges } from "../../src/workspace/read-commit-changes.js";
-import { planApiCommit } from "../../src/run/plan-api-commit.js";
+import { planApiCommit } from "../../src/run/publish/plan-api-commit.js";
 import { exec, makeRepo, sh, writeFiles } from "./git-fixtures.js";
 
 const run = createGitRunner(exec);

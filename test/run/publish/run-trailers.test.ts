@@ -1,4 +1,4 @@
-import { noreplyEmail, runIdFromMessage, runTrailers } from "../../src/run/run-trailers.js";
+import { noreplyEmail, runIdFromMessage, runTrailers } from "../../../src/run/publish/run-trailers.js";
 
 describe("run trailers", () => {
   it("names the requester with their noreply address and the run", () => {

@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startBaseline, type BaselineDeps } from "../../src/run/baseline-run.js";
-import { createGit } from "../../src/workspace/create-git.js";
-import type { CheckCommandSpec } from "../../src/coder/types.js";
-import { testExec } from "../helpers/test-exec.js";
+import { startBaseline, type BaselineDeps } from "../../../src/run/prepare/baseline-run.js";
+import { createGit } from "../../../src/workspace/create-git.js";
+import type { CheckCommandSpec } from "../../../src/coder/types.js";
+import { testExec } from "../../helpers/test-exec.js";
 
 const exec = testExec({ sourceEnv: process.env });
 const git = createGit(exec, { name: "t", email: "t@example.com" });

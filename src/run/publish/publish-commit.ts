@@ -1,7 +1,7 @@
-import { PushRejectedError } from "../workspace/git-errors.js";
+import { PushRejectedError } from "../../workspace/git-errors.js";
 import { planApiCommit } from "./plan-api-commit.js";
-import type { RunGit, RunGitHub } from "./run-ports.js";
-import type { RunRequest } from "./run-request.js";
+import type { RunGit, RunGitHub } from "../run-ports.js";
+import type { RunRequest } from "../run-request.js";
 
 /** How a commit reached GitHub: made (and signed) by GitHub's API, or pushed with git (with the reason, if it fell back). */
 export type Published = { via: "api"; oid: string; verified: boolean | null } | { via: "git"; fallback?: string };

@@ -1,5 +1,5 @@
-import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { checkSettingsOf, checkSpecsOf, resolveChecks } from "../../src/run/resolve-checks.js";
+import { parseRepoConfig } from "../../../src/config/repo-config.js";
+import { checkSettingsOf, checkSpecsOf, resolveChecks } from "../../../src/run/prepare/resolve-checks.js";
 
 /** A repository with a workflow running `npm ci`, `npm run lint` and `npm test`. */
 const files: Record<string, string> = {

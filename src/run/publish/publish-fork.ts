@@ -1,9 +1,9 @@
-import type { CoderResult } from "../coder/types.js";
+import type { CoderResult } from "../../coder/types.js";
 import { planApiCommit } from "./plan-api-commit.js";
 import { movedError } from "./publish-commit.js";
-import type { RunOutcome } from "./run-outcome.js";
-import type { RunGit, RunGitHub } from "./run-ports.js";
-import type { RunRequest, RunTarget } from "./run-request.js";
+import type { RunOutcome } from "../run-outcome.js";
+import type { RunGit, RunGitHub } from "../run-ports.js";
+import type { RunRequest, RunTarget } from "../run-request.js";
 
 /**
  * A fork's pull request: when its author allows maintainer edits, the commit goes to the fork's branch through

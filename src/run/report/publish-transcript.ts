@@ -1,9 +1,9 @@
 import type { Logger } from "pino";
-import { renderTranscript } from "../coder/transcript/render-transcript.js";
-import type { TranscriptEvent } from "../coder/transcript/transcript-event.js";
-import type { RunOutcome } from "./run-outcome.js";
-import type { RunGitHub } from "./run-ports.js";
-import type { RunRequest } from "./run-request.js";
+import { renderTranscript } from "../../coder/transcript/render-transcript.js";
+import type { TranscriptEvent } from "../../coder/transcript/transcript-event.js";
+import type { RunOutcome } from "../run-outcome.js";
+import type { RunGitHub } from "../run-ports.js";
+import type { RunRequest } from "../run-request.js";
 
 /** Where a run's whole transcript is kept for operators (`aider-bot transcript <run-id>`). */
 export interface TranscriptStore {

@@ -1,4 +1,4 @@
-import { issueBranchName, issueNumberFromBranch } from "../../src/run/branch-name.js";
+import { issueBranchName, issueNumberFromBranch } from "../../../src/run/prepare/branch-name.js";
 
 describe("issueBranchName", () => {
   it.each([

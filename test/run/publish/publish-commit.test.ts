@@ -1,8 +1,8 @@
-import { publishCommit, signingNote } from "../../src/run/publish-commit.js";
-import type { ApiCommitRequest, ApiCommitResult } from "../../src/github/commit-on-branch.js";
-import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
-import type { CommitChanges } from "../../src/workspace/read-commit-changes.js";
-import { PushRejectedError } from "../../src/workspace/git-errors.js";
+import { publishCommit, signingNote } from "../../../src/run/publish/publish-commit.js";
+import type { ApiCommitRequest, ApiCommitResult } from "../../../src/github/commit-on-branch.js";
+import type { RunGit, RunGitHub } from "../../../src/run/run-ports.js";
+import type { CommitChanges } from "../../../src/workspace/read-commit-changes.js";
+import { PushRejectedError } from "../../../src/workspace/git-errors.js";
 
 const parent = "a".repeat(40);
 const plain: CommitChanges = {

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { baselineOf, type BaselineResult } from "../checks/compare-baseline.js";
-import { runCheckCommand } from "../checks/run-check-command.js";
-import { checkKey } from "../coder/check-commands.js";
-import type { CheckCommandSpec } from "../coder/types.js";
-import type { Exec } from "../exec/types.js";
+import { baselineOf, type BaselineResult } from "../../checks/compare-baseline.js";
+import { runCheckCommand } from "../../checks/run-check-command.js";
+import { checkKey } from "../../coder/check-commands.js";
+import type { CheckCommandSpec } from "../../coder/types.js";
+import type { Exec } from "../../exec/types.js";
 
 /** What a baseline run needs: git for the base's commit and tree, the check exec, and its cache folder. */
 export interface BaselineDeps {

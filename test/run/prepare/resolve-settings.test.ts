@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { resolveSettings } from "../../src/run/resolve-settings.js";
-import { runDefaults } from "../../src/compose/run-settings.js";
-import { readRunEnv } from "../../src/config/env.js";
+import { parseRepoConfig } from "../../../src/config/repo-config.js";
+import { resolveSettings } from "../../../src/run/prepare/resolve-settings.js";
+import { runDefaults } from "../../../src/compose/run-settings.js";
+import { readRunEnv } from "../../../src/config/env.js";
 
 function config(raw: unknown) {
   const parsed = parseRepoConfig(raw);

@@ -1,7 +1,7 @@
-import { coAuthorTrailer, RUN_TRAILER } from "../coder/commit-policy.js";
+import { coAuthorTrailer, RUN_TRAILER } from "../../coder/commit-policy.js";
 
 // The trailers' wording is commit policy (coder/commit-policy.ts); this module knows who the run's requester is.
-export { RUN_TRAILER } from "../coder/commit-policy.js";
+export { RUN_TRAILER } from "../../coder/commit-policy.js";
 
 /** Trailers for a run's commit: the run id, and Co-authored-by the requesting user when known. */
 export function runTrailers(jobId: string, requester?: { login: string; id?: number; isBot?: boolean }): string[] {

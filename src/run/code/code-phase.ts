@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
-import { sumTokens } from "../coder/run-budget.js";
-import { editorMessage } from "../coder/plan/parse-plan.js";
-import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
-import type { TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
-import type { CoderOptions, CoderResult } from "../coder/types.js";
+import { sumTokens } from "../../coder/run-budget.js";
+import { editorMessage } from "../../coder/plan/parse-plan.js";
+import type { TranscriptSink } from "../../coder/transcript/transcript-event.js";
+import type { TranscriptRecorder } from "../../coder/transcript/transcript-recorder.js";
+import type { CoderOptions, CoderResult } from "../../coder/types.js";
 import { createPlanProgress } from "./plan-progress.js";
-import type { RunRequest } from "./run-request.js";
-import type { PreparedContext } from "./prepare-pr-context.js";
-import type { PreparedCheckout } from "./prepare-checkout.js";
-import { checkSpecsOf, type ResolvedChecks } from "./resolve-checks.js";
-import type { RunJobDeps, Stage } from "./run-job-deps.js";
-import { runTrailers } from "./run-trailers.js";
+import type { RunRequest } from "../run-request.js";
+import type { PreparedContext } from "../prepare/prepare-pr-context.js";
+import type { PreparedCheckout } from "../prepare/prepare-checkout.js";
+import { checkSpecsOf, type ResolvedChecks } from "../prepare/resolve-checks.js";
+import type { RunJobDeps, Stage } from "../run-job-deps.js";
+import { runTrailers } from "../publish/run-trailers.js";
 
 export interface CodePhaseInput {
   req: RunRequest;

@@ -1,17 +1,17 @@
-import type { GitHubClient } from "../github/github-client.js";
-import { fail } from "../result.js";
-import type { RunRequest } from "./run-request.js";
-import { allocateContext } from "../context/allocate-context.js";
-import type { CountTokens } from "../context/build-sources.js";
-import { fixCiRequest } from "../context/ci-request.js";
-import { collectContext, type CollectedContext } from "../context/fetch/collect-context.js";
-import type { ReviewThread } from "../context/pr-data.js";
-import { DEFAULT_CONTEXT_BUDGET } from "../config/context-budget.js";
-import { renderContextBlocks, renderContextDetails } from "../context/render-context.js";
-import { addressReviewsRequest } from "../context/review-request.js";
-import { summariseKept, type Summarise } from "../context/summarise-kept.js";
-import type { ImageSet } from "../coder/issue-images.js";
-import type { InstructionSet } from "../coder/repo-instructions.js";
+import type { GitHubClient } from "../../github/github-client.js";
+import { fail } from "../../result.js";
+import type { RunRequest } from "../run-request.js";
+import { allocateContext } from "../../context/allocate-context.js";
+import type { CountTokens } from "../../context/build-sources.js";
+import { fixCiRequest } from "../../context/ci-request.js";
+import { collectContext, type CollectedContext } from "../../context/fetch/collect-context.js";
+import type { ReviewThread } from "../../context/pr-data.js";
+import { DEFAULT_CONTEXT_BUDGET } from "../../config/context-budget.js";
+import { renderContextBlocks, renderContextDetails } from "../../context/render-context.js";
+import { addressReviewsRequest } from "../../context/review-request.js";
+import { summariseKept, type Summarise } from "../../context/summarise-kept.js";
+import type { ImageSet } from "../../coder/issue-images.js";
+import type { InstructionSet } from "../../coder/repo-instructions.js";
 
 /** What a run gets from its pull request (or issue) before the coder starts. */
 export interface PreparedContext {

@@ -1,12 +1,12 @@
-import type { CoderResult } from "../coder/types.js";
-import { checksFailingCommit } from "../coder/commit-policy.js";
-import { uncheckedReason } from "../coder/unchecked.js";
-import { baseOf, type PreparedCheckout } from "./prepare-checkout.js";
+import type { CoderResult } from "../../coder/types.js";
+import { checksFailingCommit } from "../../coder/commit-policy.js";
+import { uncheckedReason } from "../../coder/unchecked.js";
+import { baseOf, type PreparedCheckout } from "../prepare/prepare-checkout.js";
 import { publishCommit, signingNote } from "./publish-commit.js";
 import { publishToFork } from "./publish-fork.js";
-import type { RunJobDeps, Stage } from "./run-job-deps.js";
-import type { RunOutcome } from "./run-outcome.js";
-import type { RunRequest } from "./run-request.js";
+import type { RunJobDeps, Stage } from "../run-job-deps.js";
+import type { RunOutcome } from "../run-outcome.js";
+import type { RunRequest } from "../run-request.js";
 import { runTrailers } from "./run-trailers.js";
 
 /** What {@link verifyResult} makes of the coder's result: whether anything is published, and what. */

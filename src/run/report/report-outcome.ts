@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
-import type { RunJobDeps } from "./run-job-deps.js";
-import type { RunOutcome } from "./run-outcome.js";
-import type { RunRequest } from "./run-request.js";
+import type { RunJobDeps } from "../run-job-deps.js";
+import type { RunOutcome } from "../run-outcome.js";
+import type { RunRequest } from "../run-request.js";
 
 /**
  * Phase 5: the outcome on GitHub — final status (and review-thread reply), 🚀 or 😕, the Check Run completed. The

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { issueBranchName } from "./branch-name.js";
-import type { RunJobDeps, Stage } from "./run-job-deps.js";
-import type { RunRequest } from "./run-request.js";
+import type { RunJobDeps, Stage } from "../run-job-deps.js";
+import type { RunRequest } from "../run-request.js";
 
 /** The checkout a run works in, made by {@link prepareCheckout}. */
 export interface PreparedCheckout {

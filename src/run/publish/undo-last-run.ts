@@ -1,7 +1,7 @@
 import { publishCommit, signingNote } from "./publish-commit.js";
-import type { RunOutcome } from "./run-outcome.js";
-import type { RunRequest } from "./run-request.js";
-import type { RunGit, RunGitHub } from "./run-ports.js";
+import type { RunOutcome } from "../run-outcome.js";
+import type { RunRequest } from "../run-request.js";
+import type { RunGit, RunGitHub } from "../run-ports.js";
 import { runIdFromMessage, runTrailers } from "./run-trailers.js";
 
 /**

@@ -1,5 +1,5 @@
-import { parsePlan, stepsDone } from "../coder/plan/parse-plan.js";
-import type { ApprovedPlan } from "./run-request.js";
+import { parsePlan, stepsDone } from "../../coder/plan/parse-plan.js";
+import type { ApprovedPlan } from "../run-request.js";
 
 export interface PlanProgress {
   /** Files a round of the editor wrote: the steps they complete are ticked. */

@@ -1,11 +1,11 @@
-import { describeMode, prRunSpec, type PrMode } from "../../src/context/pr-run-spec.js";
-import { preparePrContext } from "../../src/run/prepare-pr-context.js";
-import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { requestMarker, runMarker } from "../../src/github/markers.js";
-import type { RunRequest } from "../../src/run/run-request.js";
-import { prTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
-import { fakeReader, httpError } from "../context/fake-reader.js";
+import { describeMode, prRunSpec, type PrMode } from "../../../src/context/pr-run-spec.js";
+import { preparePrContext } from "../../../src/run/prepare/prepare-pr-context.js";
+import { DEFAULT_CONTEXT_BUDGET } from "../../../src/config/context-budget.js";
+import { parseRepoConfig } from "../../../src/config/repo-config.js";
+import { requestMarker, runMarker } from "../../../src/github/markers.js";
+import type { RunRequest } from "../../../src/run/run-request.js";
+import { prTarget, runRequest, runSettings } from "../../helpers/run-fixtures.js";
+import { fakeReader, httpError } from "../../context/fake-reader.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
 const settings = runSettings({ test: "npm test" });

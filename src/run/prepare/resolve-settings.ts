@@ -1,9 +1,9 @@
-import type { CommandFlags } from "../commands/parse-command.js";
-import type { RepoConfig } from "../config/repo-config.js";
-import type { EditFormatName } from "../edits/types.js";
-import { fail, ok, type Result } from "../result.js";
+import type { CommandFlags } from "../../commands/parse-command.js";
+import type { RepoConfig } from "../../config/repo-config.js";
+import type { EditFormatName } from "../../edits/types.js";
+import { fail, ok, type Result } from "../../result.js";
 import { checkSettingsOf } from "./resolve-checks.js";
-import type { RunSettings } from "./run-request.js";
+import type { RunSettings } from "../run-request.js";
 
 /**
  * Settings for one run from the repo config, the command's flags and the app's defaults. `--model` must be one of

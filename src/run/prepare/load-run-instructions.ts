@@ -1,9 +1,9 @@
-import type { InstructionSet } from "../coder/repo-instructions.js";
-import type { GitHubClient } from "../github/github-client.js";
-import type { RunRequest } from "./run-request.js";
-import { defaultBranchInstructions } from "../context/fetch/default-branch-instructions.js";
-import { DEFAULT_INSTRUCTIONS_TOKENS } from "../config/instructions-budget.js";
-import { loadInstructions } from "../context/load-instructions.js";
+import type { InstructionSet } from "../../coder/repo-instructions.js";
+import type { GitHubClient } from "../../github/github-client.js";
+import type { RunRequest } from "../run-request.js";
+import { defaultBranchInstructions } from "../../context/fetch/default-branch-instructions.js";
+import { DEFAULT_INSTRUCTIONS_TOKENS } from "../../config/instructions-budget.js";
+import { loadInstructions } from "../../context/load-instructions.js";
 
 /**
  * The instruction files of one App or Action run, from the repository's default branch (never the PR's head, which
