@@ -66,7 +66,7 @@ export const MAY_IMPORT = {
     "workspace",
   ],
   triage: ["report", "run", "context", "github", "commands", "config", "jobs"],
-  report: ["run", "context", "github", "coder", "config", "edits", "egress"],
+  report: ["run", "context", "github", "coder", "checks", "config", "edits", "egress"],
   run: [
     "context",
     "github",

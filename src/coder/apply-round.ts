@@ -1,7 +1,7 @@
 import { applyReply } from "./apply-reply.js";
-import { progress, type CoderRun, type Step } from "./coder-run.js";
-import { afterApply } from "./decide-next.js";
-import { decideRound } from "./decide-round.js";
+import { progress, type CoderRun, type Step } from "./coder-session.js";
+import { afterApply } from "./loop-decisions.js";
+import { closeRound } from "./close-round.js";
 import type { CoderResult } from "./types.js";
 
 /** Apply the reply's edits and update the chat; then check, or decide straight away. */
@@ -45,5 +45,5 @@ export async function applyRound(run: CoderRun, step: Extract<Step, { kind: "app
     },
     state.uncheckedEdits,
   );
-  return next.kind === "run-checks" ? { kind: "check", deleted: applied.deleted } : decideRound(run, next);
+  return next.kind === "run-checks" ? { kind: "check", deleted: applied.deleted } : closeRound(run, next);
 }

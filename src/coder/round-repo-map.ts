@@ -1,5 +1,5 @@
 import { findMentions } from "../repomap/mentioned-idents.js";
-import { mentionContext, progress, type CoderRun } from "./coder-run.js";
+import { mentionContext, progress, type CoderRun } from "./coder-session.js";
 import { findFileMentions } from "./find-file-mentions.js";
 
 /** The repo map for the current chat files, rebuilt only when they changed; a failure leaves it empty. */

@@ -1,8 +1,8 @@
 import { applyRound } from "./apply-round.js";
 import { askModel } from "./ask-model.js";
-import { checkRound } from "./check-round.js";
+import { checkRound } from "./check-step.js";
 import type { CoderDeps } from "./coder-deps.js";
-import { progress, startRun, type CoderRun, type Step } from "./coder-run.js";
+import { progress, startRun, type CoderRun, type Step } from "./coder-session.js";
 import { commitRun } from "./commit-run.js";
 import { reproduceTest } from "./reproduce-test.js";
 import { deadlineProblem } from "./run-budget.js";

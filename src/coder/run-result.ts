@@ -1,5 +1,5 @@
 import { checkCommandsOf, checkKey } from "./check-commands.js";
-import type { CoderRun } from "./coder-run.js";
+import type { CoderRun } from "./coder-session.js";
 import type { CheckRunRecord, CoderResult, FileStat } from "./types.js";
 
 /** What every result of a run carries, whatever its outcome: usage, reflections, what ran and what was added. */

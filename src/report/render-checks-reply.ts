@@ -1,10 +1,6 @@
+import { renderCheckPlanMarkdown } from "../checks/discover/render-check-plan.js";
 import type { RepoConfig } from "../config/repo-config.js";
-import {
-  checkSettingsOf,
-  renderCheckPlanMarkdown,
-  resolveChecks,
-  type ResolvedChecks,
-} from "../run/prepare/resolve-checks.js";
+import { checkSettingsOf, resolveChecks, type ResolvedChecks } from "../run/prepare/resolve-checks.js";
 import { createGitHubRepoReader } from "../github/github-repo-reader.js";
 import type { GitHubClient } from "../github/github-client.js";
 

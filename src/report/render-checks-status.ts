@@ -1,6 +1,7 @@
+import { renderCheckPlanMarkdown } from "../checks/discover/render-check-plan.js";
 import type { CheckRunRecord, CheckRunStatus, CoderResult } from "../coder/types.js";
 import { judged } from "../coder/unchecked.js";
-import { renderCheckPlanMarkdown, type ResolvedChecks } from "../run/prepare/resolve-checks.js";
+import type { ResolvedChecks } from "../run/prepare/resolve-checks.js";
 
 const ICON: Record<CheckRunStatus, string> = {
   passed: "✅",

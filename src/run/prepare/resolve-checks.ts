@@ -4,11 +4,6 @@ import type { CheckCommandSpec } from "../../coder/types.js";
 import type { RepoConfig } from "../../config/repo-config.js";
 import type { CheckBucket, RunSettings } from "../run-request.js";
 
-export type { CheckPlan, PlannedCommand, RepoReader } from "../../checks/discover/types.js";
-// github/ and app/ reach discovery through here (they may not import checks/ themselves).
-export { discoverChecks } from "../../checks/discover/discover-checks.js";
-export { renderCheckPlanMarkdown } from "../../checks/discover/render-check-plan.js";
-
 /** The commands a run uses and where they came from. */
 export interface ResolvedChecks {
   /**

@@ -1,10 +1,10 @@
-import type { CoderRun, Step } from "./coder-run.js";
-import { decideNext, finalOutcome, type RoundReport } from "./decide-next.js";
+import type { CoderRun, Step } from "./coder-session.js";
+import { decideNext, finalOutcome, type RoundReport } from "./loop-decisions.js";
 import { editedStats, noChanges, resultBase } from "./run-result.js";
 import type { CoderResult } from "./types.js";
 
 /** Ask again, or end the loop with its final outcome. */
-export async function decideRound(run: CoderRun, round: RoundReport): Promise<Step | CoderResult> {
+export async function closeRound(run: CoderRun, round: RoundReport): Promise<Step | CoderResult> {
   const decision = decideNext(run.state, round);
   run.state = decision.state;
   if (decision.next.kind === "ask") return decision.next;

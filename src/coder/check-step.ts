@@ -1,9 +1,9 @@
 import { checkCommandsOf } from "./check-commands.js";
-import type { CoderRun, Step } from "./coder-run.js";
+import type { CoderRun, Step } from "./coder-session.js";
 import { commitContext } from "./commit-run.js";
-import { decideRound } from "./decide-round.js";
+import { closeRound } from "./close-round.js";
 import { startEarlySubject } from "./early-subject.js";
-import { runChecks } from "./run-checks.js";
+import { runChecks } from "./check-sequence.js";
 import { editedContents, editedStats, resultBase } from "./run-result.js";
 import type { CoderOptions, CoderResult } from "./types.js";
 
@@ -33,10 +33,10 @@ export async function checkRound(run: CoderRun, deleted: readonly string[]): Pro
   if (result.kind === "setup-failed") {
     next = { ...resultBase(run), outcome: "checks-failed", report: result.report, editedFiles: await editedStats(run) };
   } else if (result.kind === "ok") {
-    next = await decideRound(run, { kind: "checks-passed" });
+    next = await closeRound(run, { kind: "checks-passed" });
   } else {
     const reflection = deps.renderCheckReflection(result.report, existing);
-    next = await decideRound(run, { kind: "checks-failed", report: result.report, reflection });
+    next = await closeRound(run, { kind: "checks-failed", report: result.report, reflection });
   }
   // Kept only for the commit it was asked for; any other way on, its call is stopped.
   if ("kind" in next && next.kind === "commit") run.early = early;

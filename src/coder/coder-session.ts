@@ -4,7 +4,7 @@ import type { Fence } from "../edits/types.js";
 import { countTokens as defaultCountTokens } from "../llm/count-tokens.js";
 import type { ChatMessage, CompletionResult } from "../llm/types.js";
 import type { CoderDeps } from "./coder-deps.js";
-import type { LoopState } from "./decide-next.js";
+import type { LoopState } from "./loop-decisions.js";
 import type { EarlySubject } from "./early-subject.js";
 import { findFileMentions } from "./find-file-mentions.js";
 import type { InstructionUse } from "./repo-instructions.js";

@@ -8,7 +8,7 @@ import {
   type LoopState,
   type Problem,
   type RoundReport,
-} from "../../src/coder/decide-next.js";
+} from "../../src/coder/loop-decisions.js";
 import { filesAddedText, NO_EDITS_TEXT } from "../../src/coder/prompts/shared-text.js";
 import type { EditFailure } from "../../src/edits/types.js";
 
