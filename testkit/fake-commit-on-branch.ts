@@ -1,13 +1,13 @@
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Exec } from "../exec/types.js";
+import type { ProcessRunner } from "./run-process.js";
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
 
 /** What the fake needs to write commits into its bare repositories. */
 export interface FakeCommitContext {
   state: FakeGitHubState;
-  exec: Exec;
+  exec: ProcessRunner;
   bareDir(repo: FakeRepo): string;
   webUrl: string;
 }
@@ -67,7 +67,7 @@ export async function createCommitOnBranch(
   }
 }
 
-type Git = (args: string[], env?: Record<string, string>, stdin?: string) => ReturnType<Exec["run"]>;
+type Git = (args: string[], env?: Record<string, string>, stdin?: string) => ReturnType<ProcessRunner["run"]>;
 type Addition = { path?: unknown; contents?: unknown };
 type Deletion = { path?: unknown };
 

@@ -1,4 +1,4 @@
-import type { Exec } from "../exec/types.js";
+import type { ProcessRunner } from "./run-process.js";
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
 
 /**
@@ -24,7 +24,7 @@ export type RouteResponse = { status: number; json?: unknown; text?: string; hea
 /** What every route of the fake may use. */
 export interface RouteContext {
   state: FakeGitHubState;
-  exec: Exec;
+  exec: ProcessRunner;
   /** Absolute path of the bare repository for owner/name. */
   bareDir(repo: FakeRepo): string;
   apiUrl: string;

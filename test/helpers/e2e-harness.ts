@@ -5,10 +5,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
-import { sendWebhook } from "../../src/demo/send-webhook.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
-import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
+import { sendWebhook } from "../../testkit/send-webhook.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
+import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import type { FakeIssue, FakeRepo } from "../../testkit/fake-github-state.js";
 import { TEST_APP_KEY } from "./build-once.js";
 import { CLI_MAIN } from "./cli-entry.js";
 import { WAIT_MS } from "./timeouts.js";
@@ -17,7 +17,7 @@ import {
   startScriptedLlmServer,
   type ScriptedLlmServer,
   type ScriptedReply,
-} from "../../src/demo/scripted-llm-server.js";
+} from "../../testkit/scripted-llm-server.js";
 import { has } from "./needs.js";
 import { testExec } from "./test-exec.js";
 

@@ -1,1 +1,1 @@
-export * from "../../src/demo/scripted-llm-server.js";
+export * from "../../testkit/scripted-llm-server.js";

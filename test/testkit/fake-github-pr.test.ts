@@ -6,9 +6,9 @@ import { replyInThread } from "../../src/context/fetch/review-threads.js";
 import { resolveReviewThread } from "../../src/github/review-threads.js";
 import { renderContextBlocks, renderContextSummary } from "../../src/context/render-context.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
-import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../src/demo/fake-pr-state.js";
-import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../testkit/fake-pr-state.js";
+import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import { testExec } from "../helpers/test-exec.js";
 
