@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ProcessRunner } from "./run-process.js";
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
+import { answer, failure } from "./github-shapes.js";
 
 /** What the fake needs to write commits into its bare repositories. */
 export interface FakeCommitContext {
@@ -188,15 +189,12 @@ export async function createGitRef(
 ): Promise<{ status: number; json: unknown }> {
   const ref = String(body.ref ?? "");
   const sha = String(body.sha ?? "");
-  if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes(".."))
-    return { status: 422, json: { message: "Reference name is not valid" } };
+  if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes("..")) return failure(422, "Reference name is not valid");
   const git = (args: string[]) => ctx.exec.run({ command: "git", args, cwd: ctx.bareDir(repo) });
-  if ((await git(["cat-file", "-e", `${sha}^{commit}`])).exitCode !== 0)
-    return { status: 422, json: { message: "Object does not exist" } };
+  if ((await git(["cat-file", "-e", `${sha}^{commit}`])).exitCode !== 0) return failure(422, "Object does not exist");
   // The empty old value makes update-ref fail when the ref exists.
-  if ((await git(["update-ref", ref, sha, ""])).exitCode !== 0)
-    return { status: 422, json: { message: "Reference already exists" } };
-  return { status: 201, json: { ref, object: { sha, type: "commit" } } };
+  if ((await git(["update-ref", ref, sha, ""])).exitCode !== 0) return failure(422, "Reference already exists");
+  return answer("git/create-ref", 201, { ref, object: { sha, type: "commit" } });
 }
 
 /** The `verification` object GitHub puts on a commit: verified for commits made through the API. */

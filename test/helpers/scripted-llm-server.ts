@@ -1,1 +1,0 @@
-export * from "../../testkit/scripted-llm-server.js";
