@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { serveGitCgi } from "../../testkit/git-cgi.js";
+import { serveGitCgi } from "./git-cgi.js";
 
 export interface GitHttpServerOptions {
   /** Folder holding bare repositories; `<url>/acme/app.git` serves `<projectRoot>/acme/app.git`. */
