@@ -3,8 +3,10 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.testkit.json ./
 COPY src ./src
+# The demo command (`aider-bot demo`) imports the testkit: its fake GitHub and scripted model.
+COPY testkit ./testkit
 # `npm run build` is tsc and then scripts/bundle.mjs.
 COPY scripts ./scripts
 RUN npm run build && npm prune --omit=dev

@@ -94,7 +94,6 @@ export const MAY_IMPORT = {
   commands: ["config", "edits"],
   config: ["edits", "egress"],
   egress: ["exec"],
-  demo: ["exec"],
   edits: [],
   exec: [],
   security: [],
@@ -129,6 +128,49 @@ const layering = [
     .map(([folder, allowed]) => ({ files: [`src/${folder}/**/*.ts`], rules: refuseOthers(folder, allowed) })),
 ];
 
+/**
+ * The testkit (fake GitHub, scripted model, provider fakes, builders) stands beside src/: it imports nothing of the
+ * app, so a fake never judges the app with the app's own code and builds on its own (tsconfig.testkit.json), and the
+ * app reaches it only from the demo command, through `#testkit/…` (package.json "imports").
+ */
+const testkitBoundary = [
+  {
+    files: ["testkit/**/*.ts"],
+    // The builders are test-only (not built, never shipped): they type what they build with the app's own types.
+    ignores: ["testkit/builders/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["../src/**", "../../src/**", "#testkit/*"],
+              message: "testkit/ may not import the app (src/): take what it needs as a parameter (docs/testing.md).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: ["src/cli/demo-command.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["#testkit/*", "../../testkit/**", "../../../testkit/**"],
+              message: "Only the demo command may import the testkit (docs/architecture.md#layout).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "test/fixtures/**"] },
   js.configs.recommended,
@@ -143,4 +185,5 @@ export default tseslint.config(
   // through with a disable comment).
   { files: ["src/**/*.ts"], rules: { "max-lines-per-function": ["error", { max: 100 }] } },
   ...layering,
+  ...testkitBoundary,
 );

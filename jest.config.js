@@ -8,7 +8,8 @@ export default {
   // Fixture trees hold test files of their own (an edit may create one): they are data, not our tests.
   testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/fixtures/"],
   extensionsToTreatAsEsm: [".ts"],
-  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  // `#testkit/…` (package.json "imports", how src/cli/demo-command.ts reaches the testkit) from the testkit's sources.
+  moduleNameMapper: { "^#testkit/(.*)\\.js$": "<rootDir>/testkit/$1", "^(\\.{1,2}/.*)\\.js$": "$1" },
   transform: { "^.+\\.ts$": "<rootDir>/test/helpers/esbuild-transform.js" },
   // CLI and e2e tests spawn the built app: build it once (if stale) before any test runs.
   globalSetup: "<rootDir>/test/helpers/build-once.js",

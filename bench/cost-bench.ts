@@ -5,7 +5,7 @@
  * conventions file, and a run of four model calls: the request, then three reflections on a failing test (the most a
  * run makes with the default `max_reflections: 3`). For each protocol in {@link PROTOCOLS}, the real provider client
  * (createProviderClient) talks to that provider's wire-level fake, which reports each answer's cache reads and
- * writes by the provider's documented rule (src/demo/prompt-cache-rules.ts):
+ * writes by the provider's documented rule (testkit/prompt-cache-rules.ts):
  * - Anthropic, Bedrock (SigV4-signed) and Vertex (token from the fake metadata server): fake-claude-server, Anthropic's
  *   rule (an entry at each breakpoint of 1,024+ tokens, reads found at a breakpoint or up to 20 blocks before it);
  * - OpenAI and Azure: fake-openai-cache-server, OpenAI's automatic rule (prompts of 1,024+ tokens, longest common
@@ -24,9 +24,9 @@ import os from "node:os";
 import path from "node:path";
 import { runCoder } from "../src/coder/run-coder.js";
 import { createCoderDeps } from "../src/compose/create-coder-deps.js";
-import { startFakeClaudeServer } from "../src/demo/fake-claude-server.js";
-import { startFakeGceMetadata, type FakeGceMetadata } from "../src/demo/fake-gce-metadata.js";
-import { startFakeOpenAiCacheServer } from "../src/demo/fake-openai-cache-server.js";
+import { startFakeClaudeServer } from "../testkit/fake-claude-server.js";
+import { startFakeGceMetadata, type FakeGceMetadata } from "../testkit/fake-gce-metadata.js";
+import { startFakeOpenAiCacheServer } from "../testkit/fake-openai-cache-server.js";
 import { createExec } from "../src/exec/create-exec.js";
 import { countTokens, loadTokenizer } from "../src/llm/count-tokens.js";
 import { createProviderClient } from "../src/llm/create-provider-client.js";

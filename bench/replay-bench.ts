@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { sendWebhook } from "../src/demo/send-webhook.js";
+import { sendWebhook } from "../testkit/send-webhook.js";
 import { EDIT_FORMAT_NAMES, type EditFormatName } from "../src/edits/types.js";
 import { startRig, WEBHOOK_SECRET, percentile } from "./lib/app-rig.js";
 import { readManifest } from "./replay/replay-case.js";

@@ -13,8 +13,8 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../src/exec/create-exec.js";
-import { seedPullRequest } from "../src/demo/seed-repo.js";
-import { sendWebhook } from "../src/demo/send-webhook.js";
+import { seedPullRequest } from "../testkit/seed-repo.js";
+import { sendWebhook } from "../testkit/send-webhook.js";
 import { freePort, percentile, startRig, WEBHOOK_SECRET, type Rig } from "./lib/app-rig.js";
 
 /** The repository the runs edit: the demo's sample as it was when this bench was written (TypeScript, a test command that passes at once), so its figures stay comparable. */

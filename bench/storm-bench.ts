@@ -12,8 +12,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { execFileSync, spawnSync } from "node:child_process";
-import { seedIssue } from "../src/demo/seed-repo.js";
-import type { FakeIssue } from "../src/demo/fake-github-state.js";
+import { seedIssue } from "../testkit/seed-repo.js";
+import type { FakeIssue } from "../testkit/fake-github-state.js";
 import { freePort, percentile, startRig, WEBHOOK_SECRET, type Rig } from "./lib/app-rig.js";
 import { sendStorm, type StormDelivery } from "./lib/storm-sender.js";
 import { measureStormFloor, type FloorResult } from "./lib/storm-floor.js";

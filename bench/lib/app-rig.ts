@@ -11,14 +11,14 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
-import { seedRepo } from "../../src/demo/seed-repo.js";
-import type { FakeRepo } from "../../src/demo/fake-github-state.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { seedRepo } from "../../testkit/seed-repo.js";
+import type { FakeRepo } from "../../testkit/fake-github-state.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 import {
   startScriptedLlmServer,
   type ScriptedLlmServer,
   type ScriptedReply,
-} from "../../src/demo/scripted-llm-server.js";
+} from "../../testkit/scripted-llm-server.js";
 
 export const WEBHOOK_SECRET = "bench-webhook-secret";
 const MAIN = path.resolve("dist/cli/main.js");

@@ -5,7 +5,7 @@
  * Both get 4 retries; ours waits at most `maxRetryAfterMs` (2 s here, 30 s in the app) for a `retry-after`.
  */
 import OpenAI from "openai";
-import { startScriptedLlmServer, type PlainReply } from "../../src/demo/scripted-llm-server.js";
+import { startScriptedLlmServer, type PlainReply } from "../../testkit/scripted-llm-server.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { fixed, msSince } from "./bench-stats.js";
 

@@ -5,16 +5,16 @@
  * router can be judged against the request it sits in.
  */
 import http from "node:http";
-import { startFakeGitHub } from "../../src/demo/start-fake-github.js";
-import { seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import { routeRequest } from "../../src/demo/fake-github-routes.js";
-import { APP_ROUTES } from "../../src/demo/fake-app-routes.js";
-import { CHECK_RUN_ROUTES } from "../../src/demo/fake-check-run-routes.js";
-import { PR_CONTEXT_ROUTES } from "../../src/demo/fake-github-pr-routes.js";
-import { ISSUE_ROUTES } from "../../src/demo/fake-issue-routes.js";
-import { PULL_ROUTES } from "../../src/demo/fake-pull-routes.js";
-import { REPO_ROUTES } from "../../src/demo/fake-repo-routes.js";
-import { createRouteTable, type RepoCall } from "../../src/demo/fake-route-table.js";
+import { startFakeGitHub } from "../../testkit/start-fake-github.js";
+import { seedIssue, seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import { routeRequest } from "../../testkit/fake-github-routes.js";
+import { APP_ROUTES } from "../../testkit/fake-app-routes.js";
+import { CHECK_RUN_ROUTES } from "../../testkit/fake-check-run-routes.js";
+import { PR_CONTEXT_ROUTES } from "../../testkit/fake-github-pr-routes.js";
+import { ISSUE_ROUTES } from "../../testkit/fake-issue-routes.js";
+import { PULL_ROUTES } from "../../testkit/fake-pull-routes.js";
+import { REPO_ROUTES } from "../../testkit/fake-repo-routes.js";
+import { createRouteTable, type RepoCall } from "../../testkit/fake-route-table.js";
 import { fixed, median, msSince } from "./bench-stats.js";
 
 const ROUNDS = 7;

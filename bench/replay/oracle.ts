@@ -5,7 +5,7 @@
  * reads the failure it was sent and the files as they now are would.
  */
 import type { EditFormatName, Fence } from "../../src/edits/types.js";
-import type { RecordedRequest, ReplyFunction } from "../../src/demo/scripted-llm-server.js";
+import type { RecordedRequest, ReplyFunction } from "../../testkit/scripted-llm-server.js";
 import { FENCE_CANDIDATES } from "../../src/coder/choose-fence.js";
 import { renderAnswer, renderNoisyAnswer, type FileChange, type Noise } from "./render-answer.js";
 

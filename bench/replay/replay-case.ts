@@ -7,8 +7,8 @@
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FakeGitHub } from "../../src/demo/start-fake-github.js";
-import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
+import type { FakeGitHub } from "../../testkit/start-fake-github.js";
+import type { FakeIssue, FakeRepo } from "../../testkit/fake-github-state.js";
 
 export const REPLAY_DIR = path.dirname(fileURLToPath(import.meta.url));
 

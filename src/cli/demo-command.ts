@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { startAppServer } from "../app/start-app-server.js";
 import { readEnv, sourceEnv } from "../config/env.js";
-import { chooseDemoSandbox } from "../demo/demo-sandbox.js";
+import { chooseDemoSandbox } from "./demo-sandbox.js";
 import {
   DEMO_FILES,
   DEMO_ISSUE,
@@ -13,12 +13,12 @@ import {
   DEMO_PR_TURNS,
   DEMO_REPLIES,
   DEMO_TEST_COMMAND,
-} from "../demo/demo-script.js";
-import { narrateLoop } from "../demo/narrate-loop.js";
-import { isCommitMessageRequest, startScriptedLlmServer } from "../demo/scripted-llm-server.js";
-import { sendWebhook } from "../demo/send-webhook.js";
-import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../demo/seed-repo.js";
-import { startFakeGitHub } from "../demo/start-fake-github.js";
+} from "#testkit/demo-script.js";
+import { narrateLoop } from "#testkit/narrate-loop.js";
+import { isCommitMessageRequest, startScriptedLlmServer } from "#testkit/scripted-llm-server.js";
+import { sendWebhook } from "#testkit/send-webhook.js";
+import { branchLog, seedIssue, seedPullRequest, seedRepo } from "#testkit/seed-repo.js";
+import { startFakeGitHub } from "#testkit/start-fake-github.js";
 import { createExec } from "../exec/create-exec.js";
 
 /**
@@ -35,7 +35,7 @@ export async function demoCommand(source: Readonly<Record<string, string | undef
   // Its own queue and caches, removed at the end: a demo stopped half-way must leave no job behind for the next demo
   // (or an app started from the same folder, whose queue is ./.aider-bot by default) to run again.
   const scratch = await mkdtemp(path.join(os.tmpdir(), "aider-bot-demo-"));
-  const fake = await startFakeGitHub({ sourceEnv: source });
+  const fake = await startFakeGitHub({ sourceEnv: source, exec });
   const llm = await startScriptedLlmServer(DEMO_REPLIES);
   // What the coder model was sent from the `from`th request on (the last message of each; commit subjects left out).
   const promptsSince = (from: number) =>

@@ -6,7 +6,7 @@ import {
   type EngineDeps,
 } from "../../src/action/action-engine.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
-import { prTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
+import { prTarget, runRequest, runSettings } from "../../testkit/builders/run-fixtures.js";
 
 /** A GitHub client answering the few routes the intake reads; every other request fails the test. */
 function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {

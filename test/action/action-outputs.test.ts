@@ -7,7 +7,7 @@ import {
 } from "../../src/action/action-outputs.js";
 import type { CoderResult } from "../../src/coder/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { prTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
+import { prTarget, runRequest, runSettings } from "../../testkit/builders/run-fixtures.js";
 
 const request = (number: number): RunRequest =>
   runRequest({

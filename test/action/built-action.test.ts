@@ -2,14 +2,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { branchLog, fileOnBranch, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import type { FakeRepo } from "../../src/demo/fake-github-state.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { branchLog, fileOnBranch, seedIssue, seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import type { FakeRepo } from "../../testkit/fake-github-state.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 import {
   startScriptedLlmServer,
   type ScriptedLlmServer,
   type ScriptedReply,
-} from "../../src/demo/scripted-llm-server.js";
+} from "../../testkit/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
 import { WAIT_MS } from "../helpers/timeouts.js";

@@ -4,9 +4,9 @@ import path from "node:path";
 import { pino } from "pino";
 import { botIdentity, runAction, withInputDefaults } from "../../src/action/run-action.js";
 import { readActionEnv, type ActionEnv } from "../../src/config/action-env.js";
-import { seedIssue, seedRepo } from "../../src/demo/seed-repo.js";
-import type { FakeRepo } from "../../src/demo/fake-github-state.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { seedIssue, seedRepo } from "../../testkit/seed-repo.js";
+import type { FakeRepo } from "../../testkit/fake-github-state.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 import { examplePayload } from "../helpers/e2e-harness.js";
 import { testExec } from "../helpers/test-exec.js";
 

@@ -3,17 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { containerTargetFor, readDefaultBranchDevcontainer } from "../../src/app/container-target.js";
-import type { RunRequest } from "../../src/run/run-request.js";
+import { issueTarget, prTarget, runRequest } from "../../testkit/builders/run-fixtures.js";
 import { GITHUB_API as API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const env = { defaultImage: "localhost/default:1", toolchainImages: {} };
-const pr = {
-  owner: "acme",
-  repo: "web",
-  defaultBranch: "main",
-  target: { kind: "pull-request", number: 7, isFork: false },
-  settings: {},
-} as unknown as RunRequest;
+const pr = runRequest({ owner: "acme", repo: "web", defaultBranch: "main", target: prTarget({ number: 7 }) });
 const FILE = "/repos/acme/web/contents/.devcontainer%2Fdevcontainer.json";
 
 describe("the devcontainer image on a pull request's run", () => {
@@ -61,7 +55,7 @@ describe("the devcontainer image on a pull request's run", () => {
   });
 
   it("an issue's run makes no API call (its checkout is the default branch)", async () => {
-    const issue = { ...pr, target: { kind: "issue", number: 1, title: "t" } } as unknown as RunRequest;
+    const issue = { ...pr, target: issueTarget({ number: 1, title: "t" }) };
     expect(await readDefaultBranchDevcontainer(issue, testOctokit())).toEqual({});
   });
 });

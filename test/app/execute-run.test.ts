@@ -1,7 +1,7 @@
 import path from "node:path";
 import pino from "pino";
 import { mirrorPlace, type ExecuteRunDeps } from "../../src/app/execute-run.js";
-import { issueTarget, prTarget, runRequest } from "../helpers/run-fixtures.js";
+import { issueTarget, prTarget, runRequest } from "../../testkit/builders/run-fixtures.js";
 
 const issue = runRequest({ installationId: 7, target: issueTarget() });
 const pull = (isFork: boolean) => runRequest({ installationId: 7, target: prTarget({ isFork }) });

@@ -109,8 +109,8 @@ function listTs(dir: string): string[] {
   });
 }
 
-/** The relative imports of one source file, resolved to `src/…/x.ts` paths (exported for the checker's own test). */
-function importsOf(file: string, text: string): ImportEdge[] {
+/** Every module specifier of one source file: import, import type, export … from, import() and import("…").T. */
+function specifiersOf(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const specifiers: string[] = [];
   const visit = (node: ts.Node): void => {
@@ -126,8 +126,13 @@ function importsOf(file: string, text: string): ImportEdge[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
+  return specifiers;
+}
+
+/** The relative imports of one source file, resolved to `src/…/x.ts` paths (exported for the checker's own test). */
+function importsOf(file: string, text: string): ImportEdge[] {
   const from = path.relative(ROOT, file);
-  return specifiers
+  return specifiersOf(file, text)
     .filter((s) => s.startsWith("./") || s.startsWith("../"))
     .map((s) => ({ from, to: path.relative(ROOT, path.resolve(path.dirname(file), s)).replace(/\.js$/, ".ts") }));
 }
@@ -218,6 +223,26 @@ describe("layering (docs/architecture.md#layout, MAY_IMPORT in eslint.config.js)
 
   it("no file imports itself back through others", () => {
     expect(fileCycles(edges)).toEqual([]);
+  });
+
+  // The testkit stands beside src/ and is built on its own (tsconfig.testkit.json): it cannot reach into the app, and
+  // the app reaches it only from the demo command.
+  it("the testkit imports nothing of src/, and only the demo command imports the testkit", () => {
+    const TESTKIT = path.join(ROOT, "testkit");
+    // The builders (testkit/builders/, test-only and not built) type what they build with the app's types.
+    const BUILDERS = path.join(TESTKIT, "builders") + path.sep;
+    const outward = listTs(TESTKIT)
+      .filter((file) => !file.startsWith(BUILDERS))
+      .flatMap((file) =>
+        specifiersOf(file, readFileSync(file, "utf8"))
+          .filter((s) => s.startsWith(".") && !path.resolve(path.dirname(file), s).startsWith(TESTKIT + path.sep))
+          .map((s) => `${path.relative(ROOT, file)} → ${s}`),
+      );
+    expect(outward).toEqual([]);
+    const importers = listTs(SRC).filter((file) =>
+      specifiersOf(file, readFileSync(file, "utf8")).some((s) => s.startsWith("#testkit/") || s.includes("testkit/")),
+    );
+    expect(importers.map((f) => path.relative(ROOT, f))).toEqual(["src/cli/demo-command.ts"]);
   });
 
   // The checker itself: an upward import, a type-only one and a dynamic one are each caught, and so is a cycle.

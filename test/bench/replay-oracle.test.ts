@@ -1,7 +1,7 @@
 import { parseAndApply } from "../../src/edits/registry.js";
 import { EDIT_FORMAT_NAMES, type EditFormatName, type Fence } from "../../src/edits/types.js";
 import { renderFiles } from "../../src/coder/render-files.js";
-import type { RecordedRequest } from "../../src/demo/scripted-llm-server.js";
+import type { RecordedRequest } from "../../testkit/scripted-llm-server.js";
 import { fenceOf, NOTHING_LEFT, oracleRun, shownFile } from "../../bench/replay/oracle.js";
 import {
   hunksOf,

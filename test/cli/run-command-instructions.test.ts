@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
 import { runCli } from "../helpers/run-cli.js";
-import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
 
 const sourceEnv = { PATH: process.env.PATH, HOME: os.tmpdir() };

@@ -1,7 +1,7 @@
 import { parseCommitSubject } from "../../src/coder/commit-policy.js";
 import { generateCommitMessage } from "../../src/coder/generate-commit-message.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
-import { commitReply, startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { commitReply, startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 
 describe("parseCommitSubject", () => {
   it.each([

@@ -4,7 +4,7 @@ import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { CompletionRequest } from "../../src/llm/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { issueTarget, runRequest, runSettings } from "../helpers/run-fixtures.js";
+import { issueTarget, runRequest, runSettings } from "../../testkit/builders/run-fixtures.js";
 import { fakeReader } from "../context/fake-reader.js";
 
 const settings = runSettings({ model: "big", weakModel: "small" });

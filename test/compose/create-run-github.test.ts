@@ -1,6 +1,6 @@
 import nock from "nock";
 import { createRunGitHub } from "../../src/compose/create-run-github.js";
-import { changedResult } from "../helpers/run-fixtures.js";
+import { changedResult } from "../../testkit/builders/run-fixtures.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const REPO = "/repos/acme/widgets";

@@ -1,5 +1,5 @@
-import { branchLog, fileOnBranch } from "../../src/demo/seed-repo.js";
-import { isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
+import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
+import { isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
 import { examplePayload, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };

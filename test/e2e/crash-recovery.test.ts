@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { branchLog } from "../../src/demo/seed-repo.js";
+import { branchLog } from "../../testkit/seed-repo.js";
 import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 

@@ -1,5 +1,5 @@
-import { branchLog, fileOnBranch } from "../../src/demo/seed-repo.js";
-import { isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
+import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
+import { isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
 import { sandboxWherePresent, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";

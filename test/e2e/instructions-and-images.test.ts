@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createExec } from "../../src/exec/create-exec.js";
-import { pushCommit, seedRepo } from "../../src/demo/seed-repo.js";
+import { pushCommit, seedRepo } from "../../testkit/seed-repo.js";
 import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { makePng } from "../helpers/make-png.js";
 

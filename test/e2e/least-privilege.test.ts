@@ -1,4 +1,4 @@
-import { fileOnBranch } from "../../src/demo/seed-repo.js";
+import { fileOnBranch } from "../../testkit/seed-repo.js";
 import { GIT_TOKEN_PERMISSIONS, JOB_API_TOKEN_PERMISSIONS } from "../../src/app/mint-repo-token.js";
 import { CHECK_RUN_SKIPPED } from "../../src/run/run-job.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";

@@ -1,4 +1,4 @@
-import { branchLog, seedRepo } from "../../src/demo/seed-repo.js";
+import { branchLog, seedRepo } from "../../testkit/seed-repo.js";
 import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
@@ -100,7 +100,7 @@ describe("e2e: ask, retry, cancel, forks", () => {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "outsider", files: { "x.md": "x\n" } });
     pr.pull!.headRepoFullName = "outsider/widgets";
     // The fork holds the same branch.
-    const { pushCommit } = await import("../../src/demo/seed-repo.js");
+    const { pushCommit } = await import("../../testkit/seed-repo.js");
     await pushCommit(e2e.fake, fork, "main", { "x.md": "x\n" }, "x");
     const { createExec } = await import("../../src/exec/create-exec.js");
     await createExec({ sourceEnv: e2e.sourceEnv }).run({

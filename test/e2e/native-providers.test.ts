@@ -1,7 +1,7 @@
-import { startFakeClaudeServer, type FakeClaudeServer } from "../../src/demo/fake-claude-server.js";
-import { startFakeGceMetadata, type FakeGceMetadata } from "../../src/demo/fake-gce-metadata.js";
-import { startFakeOpenAiCacheServer, type FakeOpenAiCacheServer } from "../../src/demo/fake-openai-cache-server.js";
-import { commitReply } from "../../src/demo/scripted-llm-server.js";
+import { startFakeClaudeServer, type FakeClaudeServer } from "../../testkit/fake-claude-server.js";
+import { startFakeGceMetadata, type FakeGceMetadata } from "../../testkit/fake-gce-metadata.js";
+import { startFakeOpenAiCacheServer, type FakeOpenAiCacheServer } from "../../testkit/fake-openai-cache-server.js";
+import { commitReply } from "../../testkit/scripted-llm-server.js";
 import { startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";

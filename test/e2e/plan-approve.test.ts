@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { branchLog } from "../../src/demo/seed-repo.js";
-import { commitReply, isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
+import { branchLog } from "../../testkit/seed-repo.js";
+import { commitReply, isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
 import { CLI_MAIN } from "../helpers/cli-entry.js";
 import { sandboxWherePresent, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 

@@ -1,4 +1,4 @@
-import { branchLog, fileOnBranch } from "../../src/demo/seed-repo.js";
+import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 
 const files = {

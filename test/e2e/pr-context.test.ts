@@ -1,5 +1,5 @@
-import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../src/demo/fake-pr-state.js";
-import { branchLog, fileOnBranch } from "../../src/demo/seed-repo.js";
+import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../testkit/fake-pr-state.js";
+import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
 import { examplePayload, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { branchLog } from "../../src/demo/seed-repo.js";
+import { branchLog } from "../../testkit/seed-repo.js";
 import { stagesEntered, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { describeWith } from "../helpers/needs.js";
 import { waitUntil } from "../helpers/wait-until.js";

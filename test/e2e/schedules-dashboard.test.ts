@@ -1,4 +1,4 @@
-import type { FakeIssue } from "../../src/demo/fake-github-state.js";
+import type { FakeIssue } from "../../testkit/fake-github-state.js";
 import { examplePayload, startE2E, type E2E } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 

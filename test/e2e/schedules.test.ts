@@ -1,4 +1,4 @@
-import { fileOnBranch } from "../../src/demo/seed-repo.js";
+import { fileOnBranch } from "../../testkit/seed-repo.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { branchLog } from "../../src/demo/seed-repo.js";
+import { branchLog } from "../../testkit/seed-repo.js";
 import { startE2E, type E2E } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };

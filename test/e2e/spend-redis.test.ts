@@ -1,4 +1,4 @@
-import { isCommitMessageRequest } from "../../src/demo/scripted-llm-server.js";
+import { isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
 import { startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { describeWith } from "../helpers/needs.js";

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { requireSignedCommits } from "../../src/demo/fake-commit-on-branch.js";
-import { branchLog, fileOnBranch, seedRepo } from "../../src/demo/seed-repo.js";
+import { requireSignedCommits } from "../../testkit/fake-commit-on-branch.js";
+import { branchLog, fileOnBranch, seedRepo } from "../../testkit/seed-repo.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import { examplePayload, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 

@@ -1,7 +1,7 @@
 import { ProbotOctokit } from "probot";
 import { completeCheckRun, startCheckRun } from "../../src/github/check-run.js";
-import { seedRepo } from "../../src/demo/seed-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { seedRepo } from "../../testkit/seed-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 
 /** Check Run output against a fake that refuses, as GitHub does, `summary` or `text` over 65,535 characters. */
 describe("Check Run output within GitHub's 65,535-character limit", () => {

@@ -1,6 +1,6 @@
 /**
  * jest globalSetup: the CLI and e2e tests run the built app (`node dist/cli/main.js`), as users do, instead of
- * compiling the TypeScript on every spawn. Build once when dist is missing or older than any file under src/ (CI
+ * compiling the TypeScript on every spawn. Build once when dist is missing or older than any file under src/ or testkit/ (CI
  * builds before testing, so there this only checks mtimes). Plain JS: it runs before any transform is set up.
  */
 import { execFileSync } from "node:child_process";
@@ -42,19 +42,25 @@ export default async function buildOnce() {
   });
   writeFileSync(TEST_APP_KEY, key.privateKey, { mode: 0o600 });
   await buildTestScripts();
-  if (builtMtime() >= newestMtime(path.join(root, "src"))) return;
+  const sources = Math.max(newestMtime(path.join(root, "src")), newestMtime(path.join(root, "testkit")));
+  if (builtMtime() >= sources) return;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  try {
-    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe" });
-  } catch (error) {
-    const out = `${error.stdout ?? ""}${error.stderr ?? ""}`;
-    // tsc still emits JavaScript when only types are wrong: the tests can run (as they did from source), and
-    // `npm run typecheck` reports the errors. Without an emitted CLI there is nothing to run.
-    if (builtMtime() < 0)
-      throw new Error(
-        `the CLI and e2e tests need dist/, and \`npm run build\` failed: fix the errors below and re-run.\n${out}`,
+  // As `npm run build`: the testkit first (dist/testkit, which the demo command imports), then the app.
+  for (const config of ["tsconfig.testkit.json", "tsconfig.build.json"]) {
+    try {
+      execFileSync(process.execPath, [tsc, "-p", config], { cwd: root, stdio: "pipe" });
+    } catch (error) {
+      const out = `${error.stdout ?? ""}${error.stderr ?? ""}`;
+      // tsc still emits JavaScript when only types are wrong: the tests can run (as they did from source), and
+      // `npm run typecheck` reports the errors. Without an emitted CLI there is nothing to run.
+      if (builtMtime() < 0 && config === "tsconfig.build.json")
+        throw new Error(
+          `the CLI and e2e tests need dist/, and \`npm run build\` failed: fix the errors below and re-run.\n${out}`,
+        );
+      process.stderr.write(
+        `\nnpm run build reported errors (the tests run the JavaScript it emitted anyway):\n${out}\n`,
       );
-    process.stderr.write(`\nnpm run build reported errors (the tests run the JavaScript it emitted anyway):\n${out}\n`);
+    }
   }
   // The build's second step, as `npm run build` runs it: the entries Node starts from, bundled.
   const { bundle } = await import("../../scripts/bundle.mjs");

@@ -4,11 +4,10 @@ import { createServer } from "node:net";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
-import { sendWebhook } from "../../src/demo/send-webhook.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
-import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import type { FakeIssue, FakeRepo } from "../../src/demo/fake-github-state.js";
+import { sendWebhook } from "../../testkit/send-webhook.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
+import { pushCommit, seedIssue, seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import type { FakeIssue, FakeRepo } from "../../testkit/fake-github-state.js";
 import { TEST_APP_KEY } from "./build-once.js";
 import { CLI_MAIN } from "./cli-entry.js";
 import { WAIT_MS } from "./timeouts.js";
@@ -17,11 +16,11 @@ import {
   startScriptedLlmServer,
   type ScriptedLlmServer,
   type ScriptedReply,
-} from "../../src/demo/scripted-llm-server.js";
+} from "../../testkit/scripted-llm-server.js";
 import { has } from "./needs.js";
 import { testExec } from "./test-exec.js";
+import { examplePayloadJson as examplePayload } from "../../testkit/builders/webhook-payloads.js";
 
-const examples: unknown = createRequire(import.meta.url)("@octokit/webhooks-examples");
 const SECRET = "e2e-webhook-secret";
 
 async function freePort(): Promise<number> {
@@ -34,16 +33,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A real example payload of this event/action from @octokit/webhooks-examples (deep-copied). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- on its own line: a formatter moves a trailing comment after `{`
-export function examplePayload(event: string, action: string): Record<string, any> {
-  const group = (examples as unknown as { name: string; examples: { action?: string }[] }[]).find(
-    (e) => e.name === event,
-  );
-  const found = group?.examples.find((x) => x.action === action);
-  if (!found) throw new Error(`no example payload for ${event}.${action}`);
-  return structuredClone(found) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+export { examplePayload };
 
 export interface E2E {
   fake: FakeGitHub;

@@ -4,12 +4,13 @@ import { ProbotOctokit } from "probot";
 export const GITHUB_API = "https://api.github.com";
 
 /**
- * A real Probot Octokit (typed `rest.*`, `paginate`, hooks) for unit tests against nock: a fixed token, no retries or
- * throttling (a 5xx or 403 must reach the code under test at once), and no log output.
+ * A real Probot Octokit (typed `rest.*`, `paginate`, hooks) for unit tests against nock, or against the fake GitHub
+ * when given its `apiUrl`: a fixed token, no retries or throttling (a 5xx or 403 must reach the code under test at once), and no log output.
  */
-export function testOctokit(): ProbotOctokit {
+export function testOctokit(baseUrl = GITHUB_API): ProbotOctokit {
   const quiet = () => undefined;
   return new ProbotOctokit({
+    baseUrl,
     auth: { token: "t" },
     retry: { enabled: false },
     throttle: { enabled: false },

@@ -15,7 +15,6 @@ const PROCESS_FOLDERS = ["test/e2e/", "test/exec/", "test/scripts/"];
 export const PROCESS_MARKERS = [
   /node:child_process|from "child_process"/, // spawns itself
   /helpers\/(test-exec|run-cli|cli-entry|e2e-harness|git-http-server|scripted-llm-server|spawn-script|podman-test-image|process-probe|needs|raw-post|scrape-metrics)\.js/,
-  /src\/demo\//, // the fake GitHub and the scripted model are servers; their repositories are git processes
   /\bcreateExec\(|\bstartSpawnHelper\(|\bcreateGit\(|\bforkWorker\(|\bcreateSandbox/, // the app's own process doors
   /\.listen\(|\bcreateServer\(|\bnet\.connect\(|\bfetch\(/, // servers and connections
   /\bioredis\b|\bbullmq\b|redis-server/,
@@ -36,12 +35,16 @@ function testFiles(root) {
   return out.sort();
 }
 
-/** The test-side files `file` imports (relative imports that stay under test/), by repository-relative path. */
+/**
+ * The test-side files `file` imports (relative imports that stay under test/ or testkit/), by repository-relative
+ * path. The testkit is followed like a helper: its servers name `createServer(`/`.listen(` and its git runner names
+ * node:child_process, while its builders name neither and keep a unit test in the unit tier.
+ */
 function localImports(root, file, text) {
   const out = [];
   for (const m of text.matchAll(/from\s+"(\.{1,2}\/[^"]+)"/g)) {
     const rel = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]));
-    if (!rel.startsWith("test/")) continue;
+    if (!rel.startsWith("test/") && !rel.startsWith("testkit/")) continue;
     for (const candidate of [rel.replace(/\.js$/, ".ts"), rel]) {
       try {
         readFileSync(path.join(root, candidate));

@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { createLlmClient, type LlmClientOptions } from "../../src/llm/create-llm-client.js";
 import { LlmError } from "../../src/llm/llm-error.js";
-import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const KEY = "sk-test-secret-key-0123456789";

@@ -1,6 +1,6 @@
-import { startFakeClaudeServer, type FakeClaudeServer } from "../../src/demo/fake-claude-server.js";
-import { startFakeGceMetadata, type FakeGceMetadata } from "../../src/demo/fake-gce-metadata.js";
-import { startFakeOpenAiCacheServer, type FakeOpenAiCacheServer } from "../../src/demo/fake-openai-cache-server.js";
+import { startFakeClaudeServer, type FakeClaudeServer } from "../../testkit/fake-claude-server.js";
+import { startFakeGceMetadata, type FakeGceMetadata } from "../../testkit/fake-gce-metadata.js";
+import { startFakeOpenAiCacheServer, type FakeOpenAiCacheServer } from "../../testkit/fake-openai-cache-server.js";
 import { createProviderClient, type ProviderClientOptions } from "../../src/llm/create-provider-client.js";
 import { LlmError } from "../../src/llm/llm-error.js";
 import { providerEndpoints, type ProviderEnv } from "../../src/llm/provider-endpoints.js";

@@ -1,6 +1,6 @@
 import { modelSecrets, MODEL_SECRET_VARIABLES } from "../../src/app/model-secrets.js";
 import { withoutSecrets } from "../../src/app/run-job-process.js";
-import { createBreakpointCache, createPrefixCache } from "../../src/demo/prompt-cache-rules.js";
+import { createBreakpointCache, createPrefixCache } from "../../testkit/prompt-cache-rules.js";
 import { claudeModelName, providerOf } from "../../src/llm/provider-of.js";
 
 describe("providerOf", () => {

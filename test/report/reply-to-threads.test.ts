@@ -3,7 +3,7 @@ import type { ReviewThread } from "../../src/context/pr-data.js";
 import { replyToThreads } from "../../src/report/reply-to-threads.js";
 import { threadReplyMarker } from "../../src/github/markers.js";
 import type { RunOutcome } from "../../src/run/run-outcome.js";
-import { changedResult } from "../helpers/run-fixtures.js";
+import { changedResult } from "../../testkit/builders/run-fixtures.js";
 import { fakeReader, httpError } from "../context/fake-reader.js";
 
 const thread = (id: string, path: string, databaseId: number): ReviewThread => ({

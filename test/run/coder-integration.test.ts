@@ -7,7 +7,7 @@ import { testExec } from "../helpers/test-exec.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { createCoderDeps } from "../../src/compose/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
-import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { runCli } from "../helpers/run-cli.js";
 
 const sourceEnv = { PATH: process.env.PATH, HOME: os.tmpdir(), OPENAI_API_KEY: "sk-secret-model-key" };

@@ -7,7 +7,7 @@ import { createCoderDeps } from "../../src/compose/create-coder-deps.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import type { CompletionResult, LlmClient } from "../../src/llm/types.js";
 import { createGit } from "../../src/workspace/create-git.js";
-import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
 
 const exec = testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });

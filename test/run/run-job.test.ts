@@ -5,7 +5,7 @@ import { runJob } from "../../src/run/run-job.js";
 import type { RunJobDeps } from "../../src/run/run-job-deps.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { changedResult, runSettings } from "../helpers/run-fixtures.js";
+import { changedResult, runSettings } from "../../testkit/builders/run-fixtures.js";
 import { pollUntil } from "../helpers/wait-until.js";
 
 const settings = runSettings();

@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import pino from "pino";
 import { autofixMarker } from "../../src/report/autofix-rounds.js";
 import { handleCheckSuite } from "../../src/triage/handle-check-suite.js";
@@ -6,11 +5,8 @@ import type { RunJobInput } from "../../src/run/job-context.js";
 import type { AppServices, EventContext } from "../../src/triage/event-context.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import { fakeReader } from "../context/fake-reader.js";
+import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
 
-const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
-  name: string;
-  examples: { action?: string }[];
-}[];
 const BOT = "aider-bot[bot]";
 const SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
 const pushedStatus = (sha: string) =>
@@ -18,9 +14,7 @@ const pushedStatus = (sha: string) =>
 
 /** GitHub's own example `check_suite.completed` payload (its PR #2 has head SHA), made a failure. */
 function payload(over: { conclusion?: string; slug?: string } = {}) {
-  const p = structuredClone(
-    examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed"),
-  ) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const p = examplePayloadJson("check_suite", "completed");
   p.check_suite.conclusion = over.conclusion ?? "failure";
   p.check_suite.app = { ...p.check_suite.app, id: 15368, slug: over.slug ?? "github-actions" };
   return p;

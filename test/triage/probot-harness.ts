@@ -1,21 +1,17 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { Probot, ProbotOctokit } from "probot";
 import type { RunJobInput, RunQueue } from "../../src/run/job-context.js";
 import { registerHandlers } from "../../src/triage/register-handlers.js";
 import type { AppServices, HandleResult } from "../../src/triage/event-context.js";
+import type { WebhookEventName } from "@octokit/webhooks-types";
+import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
 import { TEST_APP_KEY } from "../helpers/build-once.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- webhook example payloads are plain JSON */
-const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
-  name: string;
-  examples: Record<string, any>[];
-}[];
-
 /** A deep copy of the first `@octokit/webhooks-examples` payload for `name.action`, with an installation added. */
-export function examplePayload(name: string, action: string): Record<string, any> {
-  const p = structuredClone(examples.find((e) => e.name === name)!.examples.find((x) => x.action === action)!);
+export function examplePayload(name: WebhookEventName, action: string): Record<string, any> {
+  const p = examplePayloadJson(name, action);
   p.installation = { id: 1 };
   return p;
 }

@@ -1,16 +1,9 @@
-import { createRequire } from "node:module";
+import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
 import { decideAutofix } from "../../src/triage/decide-autofix.js";
 import type { PriorRun } from "../../src/context/pr-data.js";
 import { pushedByBot, readCheckSuite } from "../../src/triage/read-check-suite.js";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- GitHub's example payloads, read as loose JSON
-type Example = Record<string, any>;
-const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {
-  name: string;
-  examples: Example[];
-}[];
-const completed = () =>
-  structuredClone(examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed")!);
+const completed = () => examplePayloadJson("check_suite", "completed");
 
 describe("readCheckSuite + pushedByBot → decideAutofix", () => {
   it("reads GitHub's example check_suite.completed payload", () => {

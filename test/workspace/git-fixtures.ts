@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
+import { startGitHttpServer, type GitHttpServer } from "../../testkit/git-http-server.js";
 import { testExec } from "../helpers/test-exec.js";
 
 export const exec = testExec({ sourceEnv: process.env });

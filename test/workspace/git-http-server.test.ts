@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { startGitHttpServer, type GitHttpServer } from "../helpers/git-http-server.js";
+import { startGitHttpServer, type GitHttpServer } from "../../testkit/git-http-server.js";
 import { seedBareRepo } from "./git-fixtures.js";
 
 /** One pkt-line: 4 hex digits of total length, then the payload. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
 import { GitError, PushRejectedError } from "../../src/workspace/git-errors.js";
-import type { GitHttpServer } from "../helpers/git-http-server.js";
+import type { GitHttpServer } from "../../testkit/git-http-server.js";
 import { exec, serveRemote, sh, writeFiles, type ServedRemote } from "./git-fixtures.js";
 
 const TOKEN = "ghs_testtoken1234567890";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
 import { checkoutConfig, cloneFromMirror, takeLock, type MirrorPlace } from "../../src/workspace/git-mirror.js";
 import { createGitRunner } from "../../src/workspace/git-runner.js";
-import type { GitHttpServer } from "../helpers/git-http-server.js";
+import type { GitHttpServer } from "../../testkit/git-http-server.js";
 import { exec, serveRemote, sh, writeFiles, type ServedRemote } from "./git-fixtures.js";
 
 const TOKEN = "ghs_mirrortoken1234567890";

@@ -2,7 +2,7 @@ import { composeCommitMessage } from "../../src/workspace/commit-message.js";
 import { gitAuthEnv } from "../../src/workspace/auth-env.js";
 import { parseNumstat } from "../../src/workspace/parse-numstat.js";
 import { redactSecrets } from "../../src/workspace/redact.js";
-import { parseCgiHeaders } from "../../src/demo/git-cgi.js";
+import { parseCgiHeaders } from "../../testkit/git-cgi.js";
 
 describe("redactSecrets", () => {
   const token = "ghs_abcdefghijklmnop";

@@ -1,5 +1,5 @@
-import { Octokit } from "@octokit/rest";
 import nock from "nock";
+import { testOctokit } from "../../helpers/test-octokit.js";
 import { fetchClosingIssues } from "../../../src/context/fetch/fetch-closing-issues.js";
 import { fetchFailingChecks } from "../../../src/context/fetch/fetch-failing-checks.js";
 import { fetchIssueComments, priorRunsFrom } from "../../../src/context/fetch/fetch-issue-comments.js";
@@ -18,11 +18,7 @@ describe("context fetchers over a real Octokit and nock", () => {
   let api: GitHubClient;
   beforeEach(() => {
     nock.disableNetConnect();
-    const quiet = () => undefined;
-    api = new Octokit({
-      auth: "t",
-      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    }) as unknown as GitHubClient;
+    api = testOctokit();
   });
   afterEach(() => {
     const pending = nock.pendingMocks();

@@ -2,7 +2,7 @@ import type { CoderOptions, CoderResult } from "../../../src/coder/types.js";
 import { createTranscriptRecorder } from "../../../src/coder/transcript/transcript-recorder.js";
 import { coderOptions, runCodePhase } from "../../../src/run/code/code-phase.js";
 import type { RunRequest } from "../../../src/run/run-request.js";
-import { changedResult, runRequest, runSettings } from "../../helpers/run-fixtures.js";
+import { changedResult, runRequest, runSettings } from "../../../testkit/builders/run-fixtures.js";
 
 const plan = "Files: `a.ts`, `b.ts`\n\n1. In `a.ts`, add x.\n2. In `b.ts`, use x.\n3. Run the tests.";
 const options = {

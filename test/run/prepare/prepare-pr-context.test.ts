@@ -4,7 +4,7 @@ import { DEFAULT_CONTEXT_BUDGET } from "../../../src/config/context-budget.js";
 import { parseRepoConfig } from "../../../src/config/repo-config.js";
 import { requestMarker, runMarker } from "../../../src/github/markers.js";
 import type { RunRequest } from "../../../src/run/run-request.js";
-import { prTarget, runRequest, runSettings } from "../../helpers/run-fixtures.js";
+import { prTarget, runRequest, runSettings } from "../../../testkit/builders/run-fixtures.js";
 import { fakeReader, httpError } from "../../context/fake-reader.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);

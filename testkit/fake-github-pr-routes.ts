@@ -1,6 +1,7 @@
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
 import { prState } from "./fake-pr-state.js";
 import { notFound, type RepoCall, type Route, type RouteContext, type RouteResponse } from "./fake-route-table.js";
+import { answer, failure, type Shape } from "./github-shapes.js";
 
 /**
  * The pull-request context routes of the fake (PR files, check runs of a ref, annotations, Actions job logs and the
@@ -23,7 +24,7 @@ function pageOf(query: URLSearchParams): <T>(all: T[]) => T[] {
 async function pullFiles({ ctx, req, repo, match }: RepoCall): Promise<RouteResponse> {
   const pull = repo.issues.get(Number(match.param("number")))?.pull;
   if (!pull) return notFound;
-  return { status: 200, json: pageOf(req.query)(await prFiles(ctx, repo, pull.base, pull.head)) };
+  return answer("pulls/list-files", 200, pageOf(req.query)(await prFiles(ctx, repo, pull.base, pull.head)));
 }
 
 async function checkRunsOfRef({ ctx, req, repo, match }: RepoCall): Promise<RouteResponse> {
@@ -49,20 +50,20 @@ async function checkRunsOfRef({ ctx, req, repo, match }: RepoCall): Promise<Rout
         },
       };
     });
-  return { status: 200, json: { total_count: runs.length, check_runs: pageOf(req.query)(runs) } };
+  return answer("checks/list-for-ref", 200, { total_count: runs.length, check_runs: pageOf(req.query)(runs) });
 }
 
 function annotations({ req, repo, match }: RepoCall): RouteResponse {
   const extra = prState(repo).checkExtras.get(Number(match.param("id")));
   if (!extra) return notFound;
   const list = extra.annotations.map((a) => ({ ...a, blob_href: "", raw_details: null, title: a.title ?? null }));
-  return { status: 200, json: pageOf(req.query)(list) };
+  return answer("checks/list-annotations", 200, pageOf(req.query)(list));
 }
 
 function jobLogs({ ctx, repo, match }: RepoCall): RouteResponse {
   const s = prState(repo);
   const job = match.param("id");
-  if (!s.actionsReadable) return { status: 403, json: { message: "Resource not accessible by integration" } };
+  if (!s.actionsReadable) return failure(403, "Resource not accessible by integration");
   if (!s.jobLogs.has(Number(job))) return notFound;
   // GitHub answers 302 to a short-lived storage URL; the fake serves it itself.
   return {
@@ -89,11 +90,11 @@ async function resolve(ctx: RouteContext, repo: FakeRepo, ref: string): Promise<
 }
 
 /** `GET /pulls/{n}/files` computed with git from the bare repository (three-dot diff, as GitHub shows). */
-async function prFiles(ctx: RouteContext, repo: FakeRepo, base: string, head: string) {
+async function prFiles(ctx: RouteContext, repo: FakeRepo, base: string, head: string): Promise<Shape<"diff-entry">[]> {
   const range = `refs/heads/${base}...refs/heads/${head}`;
   const cwd = ctx.bareDir(repo);
   const names = await ctx.exec.run({ command: "git", args: ["diff", "--name-status", "-M", range], cwd });
-  const out = [];
+  const out: Shape<"diff-entry">[] = [];
   for (const line of names.stdout.split("\n").filter(Boolean)) {
     const [code, a, b] = line.split("\t") as [string, string, string | undefined];
     const path = b ?? a;
@@ -101,7 +102,8 @@ async function prFiles(ctx: RouteContext, repo: FakeRepo, base: string, head: st
     const body = patch.stdout.slice(Math.max(0, patch.stdout.indexOf("@@")));
     const additions = body.split("\n").filter((l) => l.startsWith("+")).length;
     const deletions = body.split("\n").filter((l) => l.startsWith("-")).length;
-    const status = { A: "added", D: "removed", M: "modified", R: "renamed", C: "copied" }[code[0] as "A"] ?? "changed";
+    const statuses = { A: "added", D: "removed", M: "modified", R: "renamed", C: "copied" } as const;
+    const status = statuses[code[0] as keyof typeof statuses] ?? "changed";
     out.push({
       sha: "0".repeat(40),
       filename: path,

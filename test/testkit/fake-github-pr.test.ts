@@ -1,16 +1,15 @@
-import { Octokit } from "@octokit/rest";
 import { allocateContext } from "../../src/context/allocate-context.js";
 import { collectContext } from "../../src/context/fetch/collect-context.js";
-import type { GitHubClient } from "../../src/github/github-client.js";
 import { replyInThread } from "../../src/context/fetch/review-threads.js";
 import { resolveReviewThread } from "../../src/github/review-threads.js";
 import { renderContextBlocks, renderContextSummary } from "../../src/context/render-context.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
-import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../src/demo/fake-pr-state.js";
-import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../testkit/fake-pr-state.js";
+import { branchLog, seedIssue, seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import { testExec } from "../helpers/test-exec.js";
+import { testOctokit } from "../helpers/test-octokit.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
 
@@ -86,12 +85,7 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
       log: "2026-01-01T00:00:00.0000000Z setup\n2026-01-01T00:00:01.0000000Z FAIL src/a.test.ts\n",
     });
     seedCheckRun(fake.state, repo, { headSha: head!.sha, name: "lint", conclusion: "success" });
-    const quiet = () => undefined;
-    const api = new Octokit({
-      baseUrl: fake.apiUrl,
-      auth: "t",
-      log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    }) as unknown as GitHubClient;
+    const api = testOctokit(fake.apiUrl);
     return { repo, pr, issue, t1, t2, head: head!.sha, checkId, api };
   }
 

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { chooseDemoSandbox } from "../../src/demo/demo-sandbox.js";
+import { chooseDemoSandbox } from "../../src/cli/demo-sandbox.js";
 import { createExec } from "../../src/exec/create-exec.js";
 
 describe("chooseDemoSandbox", () => {

@@ -1,14 +1,16 @@
 import { branchSha } from "./fake-git-reads.js";
 import type { FakeComment, FakeIssue, FakeRepo } from "./fake-github-state.js";
 import type { RouteContext } from "./fake-route-table.js";
+import type { Shape } from "./github-shapes.js";
 
-/** The fake's objects in GitHub's REST shapes (the fields aider-bot reads). */
+/** The fake's objects in GitHub's REST shapes (the fields aider-bot reads), typed against GitHub's schemas. */
 
+/** A user as every answer embeds one (each answer's type checks it against its own schema's user). */
 export function userJson(login: string) {
-  return { login, id: login.length, type: login.endsWith("[bot]") ? "Bot" : "User" };
+  return { login, id: login.length, type: login.endsWith("[bot]") ? "Bot" : "User" } satisfies Shape<"simple-user">;
 }
 
-export function repoJson(ctx: RouteContext, repo: FakeRepo) {
+export function repoJson(ctx: RouteContext, repo: FakeRepo): Shape<"full-repository"> {
   return {
     name: repo.name,
     full_name: `${repo.owner}/${repo.name}`,
@@ -19,22 +21,31 @@ export function repoJson(ctx: RouteContext, repo: FakeRepo) {
   };
 }
 
-export function issueJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
+/** The fields an issue and a pull request share (GitHub answers both from one record). */
+function issueFields(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue) {
   const base = `${ctx.apiUrl}/repos/${repo.owner}/${repo.name}`;
   return {
     number: issue.number,
     title: issue.title,
     body: issue.body,
     user: userJson(issue.user),
-    state: issue.closed ? "closed" : "open",
+    state: issue.closed ? ("closed" as const) : ("open" as const),
     labels: issue.labels.map((name) => ({ name })),
     html_url: `${ctx.webUrl}/${repo.owner}/${repo.name}/${issue.pull ? "pull" : "issues"}/${issue.number}`,
+    url: `${base}/${issue.pull ? "pulls" : "issues"}/${issue.number}`,
+  };
+}
+
+export function issueJson(ctx: RouteContext, repo: FakeRepo, issue: FakeIssue): Shape<"issue"> {
+  const base = `${ctx.apiUrl}/repos/${repo.owner}/${repo.name}`;
+  return {
+    ...issueFields(ctx, repo, issue),
     url: `${base}/issues/${issue.number}`,
     ...(issue.pull ? { pull_request: { url: `${base}/pulls/${issue.number}` } } : {}),
   };
 }
 
-export function commentJson(ctx: RouteContext, repo: FakeRepo, c: FakeComment) {
+export function commentJson(ctx: RouteContext, repo: FakeRepo, c: FakeComment): Shape<"issue-comment"> {
   return {
     id: c.id,
     body: c.body,
@@ -48,8 +59,11 @@ export function commentJson(ctx: RouteContext, repo: FakeRepo, c: FakeComment) {
 /** An issue that is a pull request. */
 export type FakePull = FakeIssue & { pull: NonNullable<FakeIssue["pull"]> };
 
+/** A pull request as GitHub's single and list answers both describe it. */
+export type PullJson = Shape<"pull-request"> & Shape<"pull-request-simple">;
+
 /** A pull request: its issue's fields, its head (a fork's when `headRepoFullName` names another repo) and base. */
-export async function pullJson(ctx: RouteContext, repo: FakeRepo, issue: FakePull) {
+export async function pullJson(ctx: RouteContext, repo: FakeRepo, issue: FakePull): Promise<PullJson> {
   const { pull } = issue;
   const cloneUrl = `${ctx.webUrl}/${repo.owner}/${repo.name}.git`;
   const base = {
@@ -69,7 +83,7 @@ export async function pullJson(ctx: RouteContext, repo: FakeRepo, issue: FakePul
         }
       : base;
   return {
-    ...issueJson(ctx, repo, issue),
+    ...issueFields(ctx, repo, issue),
     draft: pull.draft,
     head: {
       ref: pull.head,

@@ -1,3 +1,5 @@
+import type { Shape } from "./github-shapes.js";
+
 /** In-memory state of the fake GitHub used by the demo and the end-to-end tests. */
 export interface FakeIssue {
   number: number;
@@ -37,12 +39,16 @@ export interface FakeReviewComment {
   inReplyTo?: number;
 }
 
+/** A Check Run's status and conclusion, as GitHub documents them. */
+export type CheckRunStatus = NonNullable<Shape<"check-run">["status"]>;
+export type CheckRunConclusion = NonNullable<Shape<"check-run">["conclusion"]>;
+
 export interface FakeCheckRun {
   id: number;
   name: string;
   headSha: string;
-  status: string;
-  conclusion?: string;
+  status: CheckRunStatus;
+  conclusion?: CheckRunConclusion;
   output?: { title?: string; summary?: string; text?: string };
 }
 

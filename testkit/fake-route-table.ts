@@ -1,5 +1,6 @@
-import type { Exec } from "../exec/types.js";
+import type { ProcessRunner } from "./run-process.js";
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
+import { failure } from "./github-shapes.js";
 
 /**
  * The fake GitHub's routes as a table: each route a method, a path pattern and a handler, matched in table order.
@@ -24,7 +25,7 @@ export type RouteResponse = { status: number; json?: unknown; text?: string; hea
 /** What every route of the fake may use. */
 export interface RouteContext {
   state: FakeGitHubState;
-  exec: Exec;
+  exec: ProcessRunner;
   /** Absolute path of the bare repository for owner/name. */
   bareDir(repo: FakeRepo): string;
   apiUrl: string;
@@ -59,7 +60,7 @@ export interface Route<C> {
   handle(call: C): Promise<RouteResponse> | RouteResponse;
 }
 
-export const notFound: RouteResponse = { status: 404, json: { message: "Not Found" } };
+export const notFound: RouteResponse = failure(404, "Not Found");
 
 /** A route table's lookup: the first route whose method and pattern fit, with what it captured; null for none. */
 export type FindRoute<C> = (method: string, segments: string[]) => { route: Route<C>; match: RouteMatch } | null;

@@ -1,6 +1,6 @@
-import { routeRequest, type RouteRequest } from "../../src/demo/fake-github-routes.js";
-import { seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { routeRequest, type RouteRequest } from "../../testkit/fake-github-routes.js";
+import { seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 
 /** The fake's REST routes answered in-process, through the route tables (a request as the server would hand it). */
 describe("the fake GitHub's route tables", () => {

@@ -1,6 +1,7 @@
 import { pullJson, userJson, type FakePull } from "./fake-github-json.js";
 import type { FakeIssue, FakeRepo } from "./fake-github-state.js";
 import { notFound, type RepoCall, type Route, type RouteResponse } from "./fake-route-table.js";
+import { answer, type Shape } from "./github-shapes.js";
 
 /** The fake's pull-request routes: list, open, read, request reviewers, review comments and replies to them. */
 export const PULL_ROUTES: readonly Route<RepoCall>[] = [
@@ -22,7 +23,7 @@ async function listPulls({ ctx, req, repo }: RepoCall): Promise<RouteResponse> {
       (!head || `${repo.owner}:${i.pull.head}` === head) &&
       (wanted === "all" || (wanted === "closed") === Boolean(i.closed)),
   );
-  return { status: 200, json: await Promise.all(pulls.map((p) => pullJson(ctx, repo, p))) };
+  return answer("pulls/list", 200, await Promise.all(pulls.map((p) => pullJson(ctx, repo, p))));
 }
 
 async function openPull({ ctx, req, repo }: RepoCall): Promise<RouteResponse> {
@@ -41,7 +42,7 @@ async function openPull({ ctx, req, repo }: RepoCall): Promise<RouteResponse> {
     },
   };
   repo.issues.set(pull.number, pull);
-  return { status: 201, json: await pullJson(ctx, repo, pull) };
+  return answer("pulls/create", 201, await pullJson(ctx, repo, pull));
 }
 
 /** A handler for `pulls/:number/…`: 404 unless the number is a pull request's. */
@@ -59,14 +60,14 @@ function isPull(issue: FakeIssue): issue is FakePull {
 }
 
 async function readPull({ ctx, repo }: RepoCall, pull: FakePull): Promise<RouteResponse> {
-  return { status: 200, json: await pullJson(ctx, repo, pull) };
+  return answer("pulls/get", 200, await pullJson(ctx, repo, pull));
 }
 
 async function requestReviewers({ ctx, req, repo }: RepoCall, pull: FakePull): Promise<RouteResponse> {
   for (const reviewer of (req.body.reviewers as string[] | undefined) ?? []) {
     if (reviewer !== pull.pull.head) pull.pull.requestedReviewers.push(reviewer);
   }
-  return { status: 201, json: await pullJson(ctx, repo, pull) };
+  return answer("pulls/request-reviewers", 201, await pullJson(ctx, repo, pull));
 }
 
 function replyToReviewComment({ ctx, req, repo, match }: RepoCall, pull: FakePull): RouteResponse {
@@ -82,17 +83,19 @@ function replyToReviewComment({ ctx, req, repo, match }: RepoCall, pull: FakePul
     inReplyTo: parent.id,
   };
   repo.reviewComments.push(reply);
-  return {
-    status: 201,
-    json: { id: reply.id, body: reply.body, in_reply_to_id: parent.id, user: userJson(reply.user) },
-  };
+  return answer("pulls/create-reply-for-review-comment", 201, {
+    id: reply.id,
+    body: reply.body,
+    in_reply_to_id: parent.id,
+    user: userJson(reply.user),
+  });
 }
 
 function listReviewComments({ repo }: RepoCall, pull: FakePull): RouteResponse {
-  return { status: 200, json: reviewComments(repo, pull.number) };
+  return answer("pulls/list-review-comments", 200, reviewComments(repo, pull.number));
 }
 
-function reviewComments(repo: FakeRepo, pullNumber: number) {
+function reviewComments(repo: FakeRepo, pullNumber: number): Shape<"pull-request-review-comment">[] {
   return repo.reviewComments
     .filter((c) => c.pullNumber === pullNumber)
     .map((c) => ({

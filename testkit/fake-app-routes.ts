@@ -1,6 +1,7 @@
 import { userJson } from "./fake-github-json.js";
 import type { FakeGitHubState, FakeInstallation } from "./fake-github-state.js";
 import { notFound, type AppCall, type Route, type RouteResponse } from "./fake-route-table.js";
+import { answer, failure } from "./github-shapes.js";
 import { routeJobLogDownload } from "./fake-github-pr-routes.js";
 
 /** The fake's routes outside a repository: the App, its installation, its tokens, and the job-log storage URL. */
@@ -8,17 +9,19 @@ export const APP_ROUTES: readonly Route<AppCall>[] = [
   {
     method: "GET",
     path: "app/installations",
-    handle: ({ ctx }) => ({
-      status: 200,
-      json: [...ctx.state.installations.values()].map((i) => installationJson(ctx.state, i)),
-    }),
+    handle: ({ ctx }) =>
+      answer(
+        "apps/list-installations",
+        200,
+        [...ctx.state.installations.values()].map((i) => installationJson(ctx.state, i)),
+      ),
   },
   {
     method: "GET",
     path: "app/installations/:id",
     handle: ({ ctx, match }) => {
       const found = ctx.state.installations.get(Number(match.param("id")));
-      return found ? { status: 200, json: installationJson(ctx.state, found) } : notFound;
+      return found ? answer("apps/get-installation", 200, installationJson(ctx.state, found)) : notFound;
     },
   },
   {
@@ -34,16 +37,21 @@ export const APP_ROUTES: readonly Route<AppCall>[] = [
         html_url: `${ctx.webUrl}/${r.owner}/${r.name}`,
         archived: false,
       }));
-      return { status: 200, json: { total_count: repos.length, repositories: repos } };
+      return answer("apps/list-repos-accessible-to-installation", 200, {
+        total_count: repos.length,
+        repositories: repos,
+      });
     },
   },
   {
     method: "GET",
     path: "app",
-    handle: ({ ctx }) => ({
-      status: 200,
-      json: { id: 1, slug: ctx.state.botLogin.replace("[bot]", ""), name: "aider-bot" },
-    }),
+    handle: ({ ctx }) =>
+      answer("apps/get-authenticated", 200, {
+        id: 1,
+        slug: ctx.state.botLogin.replace("[bot]", ""),
+        name: "aider-bot",
+      }),
   },
   {
     method: "POST",
@@ -65,7 +73,7 @@ const INACCESSIBLE =
   "There is at least one repository that does not exist or is not accessible to the parent installation.";
 
 /** An installation as `GET /app/installations/{id}` answers it: its account and the permissions it granted. */
-function installationJson(state: FakeGitHubState, i: FakeInstallation): Record<string, unknown> {
+function installationJson(state: FakeGitHubState, i: FakeInstallation) {
   const owners = [...new Set([...state.repos.values()].map((r) => r.owner))];
   return { id: i.id, account: userJson(i.account ?? owners[0] ?? "acme"), permissions: { ...i.permissions } };
 }
@@ -83,28 +91,28 @@ function accessToken(state: FakeGitHubState, installationId: number, body: Recor
   if (!installation) return notFound;
   const names = body.repositories;
   if (names !== undefined && (!Array.isArray(names) || names.some((n) => typeof n !== "string"))) {
-    return { status: 422, json: { message: INVALID_REPOSITORIES } };
+    return failure(422, INVALID_REPOSITORIES);
   }
   const perms = body.permissions;
   if (
     perms !== undefined &&
     (typeof perms !== "object" || perms === null || Object.values(perms).some((v) => v !== "read" && v !== "write"))
   ) {
-    return { status: 422, json: { message: INVALID_PERMISSIONS } };
+    return failure(422, INVALID_PERMISSIONS);
   }
   const asked = perms as Record<string, string> | undefined;
   if (
     asked &&
     Object.entries(asked).some(([n, level]) => (RANK[installation.permissions[n] ?? ""] ?? 0) < RANK[level]!)
   )
-    return { status: 422, json: { message: NOT_GRANTED, documentation_url: DOCS_URL } };
+    return failure(422, NOT_GRANTED, { documentation_url: DOCS_URL });
   const wanted = names as string[] | undefined;
   const account = installation.account?.toLowerCase();
   const all = [...state.repos.values()].filter((r) => account === undefined || r.owner.toLowerCase() === account);
   const selected =
     wanted === undefined ? all : all.filter((r) => wanted.some((n) => n.toLowerCase() === r.name.toLowerCase()));
   if (wanted !== undefined && selected.length !== wanted.length) {
-    return { status: 422, json: { message: INACCESSIBLE } };
+    return failure(422, INACCESSIBLE);
   }
   const token = `ghs_fake${state.id()}x${Math.random().toString(36).slice(2, 12)}`;
   state.issuedTokens.push(token);
@@ -120,16 +128,13 @@ function accessToken(state: FakeGitHubState, installationId: number, body: Recor
     owner: userJson(r.owner),
     private: false,
   }));
-  return {
-    status: 201,
-    json: {
-      token,
-      expires_at: new Date(Date.now() + 3600_000).toISOString(),
-      permissions: asked ?? { ...installation.permissions },
-      repository_selection: wanted === undefined ? "all" : "selected",
-      ...(wanted !== undefined ? { repositories } : {}),
-    },
-  };
+  return answer("apps/create-installation-access-token", 201, {
+    token,
+    expires_at: new Date(Date.now() + 3600_000).toISOString(),
+    permissions: asked ?? { ...installation.permissions },
+    repository_selection: wanted === undefined ? "all" : "selected",
+    ...(wanted !== undefined ? { repositories } : {}),
+  });
 }
 
 const DOCS_URL = "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app";

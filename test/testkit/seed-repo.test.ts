@@ -1,6 +1,6 @@
 import { testExec } from "../helpers/test-exec.js";
-import { branchLog, fileOnBranch, pushCommit, seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { branchLog, fileOnBranch, pushCommit, seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 
 describe("seeding the fake GitHub's repositories (git fast-import, no work tree)", () => {
   let fake: FakeGitHub;

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { serveGitCgi } from "../../src/demo/git-cgi.js";
+import { serveGitCgi } from "./git-cgi.js";
 
 export interface GitHttpServerOptions {
   /** Folder holding bare repositories; `<url>/acme/app.git` serves `<projectRoot>/acme/app.git`. */
@@ -37,7 +37,7 @@ export interface GitHttpServer {
 
 /**
  * A git smart-HTTP server on 127.0.0.1 for the git tests: Basic-auth checks and a record of every request, over the
- * fake GitHub's own CGI bridge (src/demo/git-cgi.ts), so both serve git the same way.
+ * fake GitHub's own CGI bridge (testkit/git-cgi.ts), so both serve git the same way.
  */
 export async function startGitHttpServer(options: GitHttpServerOptions): Promise<GitHttpServer> {
   const source = options.sourceEnv ?? process.env;

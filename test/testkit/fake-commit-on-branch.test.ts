@@ -1,7 +1,7 @@
 import { ProbotOctokit } from "probot";
 import { createBranchRef, createCommitOnBranch } from "../../src/github/commit-on-branch.js";
-import { branchLog, fileOnBranch, seedRepo } from "../../src/demo/seed-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { branchLog, fileOnBranch, seedRepo } from "../../testkit/seed-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 import type { ApiCommitRequest } from "../../src/github/commit-on-branch.js";
 
 describe("the fake GitHub's createCommitOnBranch, through the gateway", () => {

@@ -12,6 +12,7 @@ import {
   type RouteRequest,
   type RouteResponse,
 } from "./fake-route-table.js";
+import { failure } from "./github-shapes.js";
 
 export type { RouteContext, RouteRequest, RouteResponse } from "./fake-route-table.js";
 
@@ -59,14 +60,15 @@ function overLimit(body: Record<string, unknown>): RouteResponse | null {
       field: "data",
       message: "Body is too long (maximum is 65536 characters)",
     };
-    return { status: 422, json: { message: "Validation Failed", errors: [error] } };
+    return failure(422, "Validation Failed", { errors: [error] });
   }
   const output = body.output as { summary?: unknown; text?: unknown } | undefined;
   for (const field of ["summary", "text"] as const) {
     const v = output?.[field];
     if (typeof v === "string" && v.length > CHECK_OUTPUT_LIMIT) {
       const message = `Only ${CHECK_OUTPUT_LIMIT} characters are allowed; ${v.length} were supplied (output.${field}).`;
-      return { status: 422, json: { message: "Invalid request.", errors: [message] } };
+      // GitHub's schema validation says what failed in the message itself (`validation-error` has no string errors).
+      return failure(422, `Invalid request.\n\n${message}`);
     }
   }
   return null;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { commitReply, startScriptedLlmServer, type ScriptedLlmServer } from "../../src/demo/scripted-llm-server.js";
+import { commitReply, startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 
 /** One non-streamed chat completion; `commit` sends the weak model's commit-message system prompt. */
 async function ask(server: ScriptedLlmServer, commit: boolean): Promise<{ status: number; text: string }> {

@@ -2,14 +2,15 @@ import { commitVerification, createGitRef } from "./fake-commit-on-branch.js";
 import { branchSha, fileAt } from "./fake-git-reads.js";
 import { repoJson, userJson } from "./fake-github-json.js";
 import { notFound, type RepoCall, type Route, type RouteResponse } from "./fake-route-table.js";
+import { answer, failure } from "./github-shapes.js";
 
 /** The fake's routes over a repository's git data and settings: the repo, trees, contents, commits, refs, roles. */
 export const REPO_ROUTES: readonly Route<RepoCall>[] = [
-  { method: "GET", path: "", handle: ({ ctx, repo }) => ({ status: 200, json: repoJson(ctx, repo) }) },
+  { method: "GET", path: "", handle: ({ ctx, repo }) => answer("repos/get", 200, repoJson(ctx, repo)) },
   {
     method: "GET",
     path: "installation",
-    handle: ({ repo }) => ({ status: 200, json: { id: 1, account: userJson(repo.owner) } }),
+    handle: ({ repo }) => answer("apps/get-repo-installation", 200, { id: 1, account: userJson(repo.owner) }),
   },
   { method: "GET", path: "git/trees/*", handle: tree },
   { method: "GET", path: "contents/*", handle: contents },
@@ -34,7 +35,7 @@ async function tree({ ctx, req, repo, match }: RepoCall): Promise<RouteResponse>
       const [mode, type, sha, size] = meta.trim().split(/\s+/);
       return { path: file, mode, type, sha, ...(type === "blob" ? { size: Number(size) } : {}) };
     });
-  return { status: 200, json: { sha: ref, tree: entries, truncated: false } };
+  return answer("git/get-tree", 200, { sha: ref, tree: entries, truncated: false });
 }
 
 /** A file's text (raw, as the bot asks for it), or a folder's entries. */
@@ -52,9 +53,13 @@ async function contents({ ctx, req, repo, match }: RepoCall): Promise<RouteRespo
       .filter(Boolean);
     const json = names.map((n) => {
       const name = n.replace(/\/$/, "");
-      return { name, path: path ? `${path}/${name}` : name, type: n.endsWith("/") ? "dir" : "file" };
+      return {
+        name,
+        path: path ? `${path}/${name}` : name,
+        type: n.endsWith("/") ? ("dir" as const) : ("file" as const),
+      };
     });
-    return { status: 200, json };
+    return answer("repos/get-content", 200, json);
   }
   return { status: 200, text };
 }
@@ -63,9 +68,13 @@ async function contents({ ctx, req, repo, match }: RepoCall): Promise<RouteRespo
 function permission({ repo, match }: RepoCall): RouteResponse {
   const login = decodeURIComponent(match.param("login"));
   const role = repo.permissions[login] ?? "none";
-  if (role === "none") return { status: 404, json: { message: `${login} is not a user` } };
+  if (role === "none") return failure(404, `${login} is not a user`);
   const classic = role === "maintain" ? "write" : role === "triage" ? "read" : role;
-  return { status: 200, json: { permission: classic, role_name: role, user: userJson(login) } };
+  return answer("repos/get-collaborator-permission-level", 200, {
+    permission: classic,
+    role_name: role,
+    user: userJson(login),
+  });
 }
 
 /** A commit by sha or branch, with its signature verification. */
@@ -77,5 +86,5 @@ async function commit({ ctx, repo, match }: RepoCall): Promise<RouteResponse> {
   const sha = /^[0-9a-f]{40}$/.test(ref) ? ((await known(ref)) ? ref : null) : await branchSha(ctx, repo, ref);
   if (!sha) return notFound;
   const verification = commitVerification(ctx.state, sha);
-  return { status: 200, json: { sha, verification, commit: { verification } } };
+  return answer("repos/get-commit", 200, { sha, commit: { verification } });
 }

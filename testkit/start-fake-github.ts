@@ -3,8 +3,7 @@ import path from "node:path";
 import os from "node:os";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
-import { createExec } from "../exec/create-exec.js";
-import type { Exec } from "../exec/types.js";
+import { localRunner, type ProcessRunner } from "./run-process.js";
 import { FakeGitHubState, type FakeRepo } from "./fake-github-state.js";
 import { handleApi, handleGraphql } from "./fake-github-handlers.js";
 import type { RouteContext } from "./fake-route-table.js";
@@ -20,7 +19,7 @@ export interface FakeGitHub {
   gitRequests: { url: string; authorization?: string }[];
   bareDir(repo: FakeRepo): string;
   /** How the fake runs git (its REST routes, the seeding helpers): the exec it was given, or one of its own. */
-  exec: Exec;
+  exec: ProcessRunner;
   close(): Promise<void>;
 }
 
@@ -32,12 +31,12 @@ export interface FakeGitHub {
 export async function startFakeGitHub(options: {
   botLogin?: string;
   sourceEnv: Readonly<Record<string, string | undefined>>;
-  /** Runs the fake's git commands (tests pass one whose processes a spawn helper starts); default: `createExec`. */
-  exec?: Exec;
+  /** Runs the fake's git commands (tests pass one whose processes a spawn helper starts); default: `localRunner`. */
+  exec?: ProcessRunner;
 }): Promise<FakeGitHub> {
   const projectRoot = await mkdtemp(path.join(os.tmpdir(), "fake-github-"));
   const state = new FakeGitHubState(options.botLogin ?? "aider-bot[bot]");
-  const exec = options.exec ?? createExec({ sourceEnv: options.sourceEnv });
+  const exec = options.exec ?? localRunner(options.sourceEnv);
   const gitRequests: FakeGitHub["gitRequests"] = [];
   const bareDir = (repo: FakeRepo) => path.join(projectRoot, repo.owner, `${repo.name}.git`);
   // The URLs are known once the server listens; requests come only after that.

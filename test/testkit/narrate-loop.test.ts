@@ -1,5 +1,5 @@
 import { renderCheckReflection } from "../../src/checks/render-check-reflection.js";
-import { narrateLoop } from "../../src/demo/narrate-loop.js";
+import { narrateLoop } from "../../testkit/narrate-loop.js";
 
 const tap = [
   "TAP version 13",

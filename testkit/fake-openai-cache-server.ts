@@ -81,7 +81,7 @@ export async function startFakeOpenAiCacheServer(
         takeReply(queue, isCommitMessageRequest(body as Parameters<typeof isCommitMessageRequest>[0]));
       const reply = taken === "no-subject" ? "" : taken;
       if (reply === undefined) return fail(500, "fake OpenAI server: no reply left in the script");
-      // Reply functions are the scripted server's (src/demo/scripted-llm-server.ts): this fake answers fixed replies.
+      // Reply functions are the scripted server's (testkit/scripted-llm-server.ts): this fake answers fixed replies.
       if (typeof reply === "function") return fail(500, "fake OpenAI server: reply functions are not supported");
       if (typeof reply === "object" && "hangMs" in reply) {
         const hang = setTimeout(() => res.destroy(), reply.hangMs);

@@ -1,4 +1,4 @@
-import { createRouteTable, type Route } from "../../src/demo/fake-route-table.js";
+import { createRouteTable, type Route } from "../../testkit/fake-route-table.js";
 
 type Call = { name: string };
 const route = (method: string, path: string): Route<Call> => ({

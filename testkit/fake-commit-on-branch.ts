@@ -1,13 +1,14 @@
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Exec } from "../exec/types.js";
+import type { ProcessRunner } from "./run-process.js";
 import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
+import { answer, failure } from "./github-shapes.js";
 
 /** What the fake needs to write commits into its bare repositories. */
 export interface FakeCommitContext {
   state: FakeGitHubState;
-  exec: Exec;
+  exec: ProcessRunner;
   bareDir(repo: FakeRepo): string;
   webUrl: string;
 }
@@ -67,7 +68,7 @@ export async function createCommitOnBranch(
   }
 }
 
-type Git = (args: string[], env?: Record<string, string>, stdin?: string) => ReturnType<Exec["run"]>;
+type Git = (args: string[], env?: Record<string, string>, stdin?: string) => ReturnType<ProcessRunner["run"]>;
 type Addition = { path?: unknown; contents?: unknown };
 type Deletion = { path?: unknown };
 
@@ -188,15 +189,12 @@ export async function createGitRef(
 ): Promise<{ status: number; json: unknown }> {
   const ref = String(body.ref ?? "");
   const sha = String(body.sha ?? "");
-  if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes(".."))
-    return { status: 422, json: { message: "Reference name is not valid" } };
+  if (!/^refs\/heads\/[\w./-]+$/.test(ref) || ref.includes("..")) return failure(422, "Reference name is not valid");
   const git = (args: string[]) => ctx.exec.run({ command: "git", args, cwd: ctx.bareDir(repo) });
-  if ((await git(["cat-file", "-e", `${sha}^{commit}`])).exitCode !== 0)
-    return { status: 422, json: { message: "Object does not exist" } };
+  if ((await git(["cat-file", "-e", `${sha}^{commit}`])).exitCode !== 0) return failure(422, "Object does not exist");
   // The empty old value makes update-ref fail when the ref exists.
-  if ((await git(["update-ref", ref, sha, ""])).exitCode !== 0)
-    return { status: 422, json: { message: "Reference already exists" } };
-  return { status: 201, json: { ref, object: { sha, type: "commit" } } };
+  if ((await git(["update-ref", ref, sha, ""])).exitCode !== 0) return failure(422, "Reference already exists");
+  return answer("git/create-ref", 201, { ref, object: { sha, type: "commit" } });
 }
 
 /** The `verification` object GitHub puts on a commit: verified for commits made through the API. */

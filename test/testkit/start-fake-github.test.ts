@@ -1,6 +1,6 @@
 import { ProbotOctokit } from "probot";
 import { findComment, listComments } from "../../src/github/ensure-comment.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 
 describe("the fake GitHub pages issue comments like GitHub", () => {
   let fake: FakeGitHub;

@@ -1,4 +1,5 @@
-import type { FakeGitHubState, FakeRepo } from "./fake-github-state.js";
+import type { CheckRunConclusion, FakeGitHubState, FakeRepo } from "./fake-github-state.js";
+import type { Shape } from "./github-shapes.js";
 
 /** A review thread of the fake: its comments are `repo.reviewComments` (the first, then replies to it). */
 export interface FakeThread {
@@ -16,7 +17,7 @@ export interface FakeCheckExtras {
     path: string;
     start_line: number;
     end_line: number;
-    annotation_level: string;
+    annotation_level: NonNullable<Shape<"check-annotation">["annotation_level"]>;
     message: string;
     title?: string;
   }[];
@@ -98,7 +99,7 @@ export function seedCheckRun(
   c: {
     headSha: string;
     name: string;
-    conclusion: string;
+    conclusion: CheckRunConclusion;
     title?: string;
     summary?: string;
     text?: string;

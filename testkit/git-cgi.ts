@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import type http from "node:http";
-import { spawnStream } from "../exec/spawn-stream.js";
+import { spawnPiped } from "./run-process.js";
 
 /** Where and as whom one git smart-HTTP request is served. */
 export interface GitCgiRequest {
@@ -43,7 +43,7 @@ export function serveGitCgi(req: http.IncomingMessage, res: http.ServerResponse,
   if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);
   // Without CONTENT_LENGTH (chunked uploads) http-backend reads the body until EOF.
   if (req.headers["content-length"]) env.CONTENT_LENGTH = String(req.headers["content-length"]);
-  const child = spawnStream("git", ["http-backend"], { cwd: options.projectRoot, sourceEnv: options.sourceEnv, env });
+  const child = spawnPiped("git", ["http-backend"], { cwd: options.projectRoot, sourceEnv: options.sourceEnv, env });
   // The backend may exit before reading the whole body (an error answer): ignore the broken pipe.
   child.stdin.on("error", () => undefined);
   req.pipe(child.stdin);

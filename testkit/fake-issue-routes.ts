@@ -1,6 +1,18 @@
 import { commentJson, issueJson, userJson } from "./fake-github-json.js";
 import type { FakeComment, FakeIssue } from "./fake-github-state.js";
 import { notFound, type RepoCall, type Route, type RouteResponse } from "./fake-route-table.js";
+import { answer, failure, type Shape } from "./github-shapes.js";
+
+const REACTIONS: readonly NonNullable<Shape<"reaction">["content"]>[] = [
+  "+1",
+  "-1",
+  "laugh",
+  "confused",
+  "heart",
+  "hooray",
+  "rocket",
+  "eyes",
+];
 
 /** The fake's issue routes: issues, their comments, and reactions (to issues, comments and review comments). */
 export const ISSUE_ROUTES: readonly Route<RepoCall>[] = [
@@ -20,9 +32,18 @@ export const ISSUE_ROUTES: readonly Route<RepoCall>[] = [
 /** A reaction by the bot, recorded with its subject (the path before `/reactions`, e.g. `issues/comments/7`). */
 function react({ ctx, req, repo }: RepoCall): RouteResponse {
   const subject = req.segments.slice(3, -1).join("/");
-  const content = req.body.content;
-  repo.reactions.push({ subject, content: String(content), user: ctx.state.botLogin });
-  return { status: 201, json: { id: ctx.state.id(), content, user: userJson(ctx.state.botLogin) } };
+  const content = REACTIONS.find((r) => r === req.body.content);
+  // GitHub refuses a reaction it does not have, as a validation error.
+  if (content === undefined)
+    return failure(422, "Validation Failed", {
+      errors: [{ resource: "Reaction", field: "content", code: "invalid" }],
+    });
+  repo.reactions.push({ subject, content, user: ctx.state.botLogin });
+  return answer("reactions/create-for-issue", 201, {
+    id: ctx.state.id(),
+    content,
+    user: userJson(ctx.state.botLogin),
+  });
 }
 
 function commentById({ ctx, req, repo, match }: RepoCall): RouteResponse {
@@ -32,7 +53,7 @@ function commentById({ ctx, req, repo, match }: RepoCall): RouteResponse {
     comment.body = String(req.body.body);
     comment.updatedAt = new Date().toISOString();
   }
-  return { status: 200, json: commentJson(ctx, repo, comment) };
+  return answer("issues/get-comment", 200, commentJson(ctx, repo, comment));
 }
 
 function createIssue({ ctx, req, repo }: RepoCall): RouteResponse {
@@ -46,7 +67,7 @@ function createIssue({ ctx, req, repo }: RepoCall): RouteResponse {
     labels: (body.labels as string[] | undefined) ?? [],
   };
   repo.issues.set(number, issue);
-  return { status: 201, json: issueJson(ctx, repo, issue) };
+  return answer("issues/create", 201, issueJson(ctx, repo, issue));
 }
 
 /** Issues (not pull requests), by `creator` and `state` (open by default) as GitHub filters them. */
@@ -57,7 +78,11 @@ function listIssues({ ctx, req, repo }: RepoCall): RouteResponse {
     (i) =>
       !i.pull && (!creator || i.user === creator) && (wanted === "all" || (wanted === "closed") === Boolean(i.closed)),
   );
-  return { status: 200, json: list.map((i) => issueJson(ctx, repo, i)) };
+  return answer(
+    "issues/list-for-repo",
+    200,
+    list.map((i) => issueJson(ctx, repo, i)),
+  );
 }
 
 function createComment({ ctx, req, repo, match }: RepoCall): RouteResponse {
@@ -73,7 +98,7 @@ function createComment({ ctx, req, repo, match }: RepoCall): RouteResponse {
     updatedAt: now,
   };
   repo.comments.push(comment);
-  return { status: 201, json: commentJson(ctx, repo, comment) };
+  return answer("issues/create-comment", 201, commentJson(ctx, repo, comment));
 }
 
 /** An issue's comments, a page at a time; like GitHub, a `link` header points at the next page (Octokit follows it). */
@@ -85,11 +110,8 @@ function listComments({ ctx, req, repo, match }: RepoCall): RouteResponse {
   const all = repo.comments.filter((c) => c.issueNumber === number);
   const nextUrl = `${ctx.apiUrl}/repos/${repo.owner}/${repo.name}/issues/${number}/comments?per_page=${perPage}&page=${page + 1}`;
   const next = page * perPage < all.length ? { link: `<${nextUrl}>; rel="next"` } : undefined;
-  return {
-    status: 200,
-    json: all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c)),
-    ...(next ? { headers: next } : {}),
-  };
+  const json = all.slice((page - 1) * perPage, page * perPage).map((c) => commentJson(ctx, repo, c));
+  return { ...answer("issues/list-comments", 200, json), ...(next ? { headers: next } : {}) };
 }
 
 function issueByNumber({ ctx, req, repo, match }: RepoCall): RouteResponse {
@@ -101,5 +123,5 @@ function issueByNumber({ ctx, req, repo, match }: RepoCall): RouteResponse {
     if (typeof body.body === "string") issue.body = body.body;
     if (body.state === "open" || body.state === "closed") issue.closed = body.state === "closed";
   }
-  return { status: 200, json: issueJson(ctx, repo, issue) };
+  return answer("issues/get", 200, issueJson(ctx, repo, issue));
 }

@@ -1,1 +1,0 @@
-export * from "../../src/demo/scripted-llm-server.js";
