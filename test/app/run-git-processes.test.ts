@@ -86,7 +86,8 @@ describe("an ordinary pull-request run's git processes", () => {
       "Add a retries option.\n\nsrc/fetch-client.ts\n```ts\n<<<<<<< SEARCH\n  timeoutMs?: number;\n=======\n  timeoutMs?: number;\n  retries?: number;\n>>>>>>> REPLACE\n```\n",
       "feat: add a retries option",
     );
-    const config = parseRepoConfig({ test: "true", max_reflections: 1 });
+    // Base runs (the checks on the base commit, beside the model's first answer) are a separate, parallel cost: off.
+    const config = parseRepoConfig({ test: "true", max_reflections: 1, baseline: "off" });
     if (!config.ok) throw new Error("config");
     const settings = resolveSettings(config.config, {}, { model: "gpt-4o" });
     if (!settings.ok) throw new Error("settings");
