@@ -37,6 +37,9 @@ interface GitState {
   madeHead(dir: string): string | undefined;
   forgetHead(dir: string): void;
   remember(dir: string, sha: string): void;
+  /** Whether HEAD is still the one commit of a depth-1 clone this object made: its history is then known to be empty. */
+  onlyCommit(dir: string): boolean;
+  setOnlyCommit(dir: string, only: boolean): void;
 }
 
 /**
@@ -55,14 +58,23 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
   // The commit this object last made in a checkout, while nothing else it ran could have moved HEAD since: `push`
   // then needs no `rev-parse HEAD`. Any other command through this object forgets it.
   const madeHead = new Map<string, string>();
+  // Checkouts whose HEAD is the single commit of a depth-1 clone, while no command of this object could have added
+  // history: `changeHistory` there would list nothing (the commit has no visible parent), so it starts no process.
+  const onlyCommit = new Set<string>();
   const state: GitState = {
     run,
     who: (dir) => resolveIdentity(run, dir, committer),
     cloneUrl: (dir) => cloneUrls.get(path.resolve(dir)),
     setCloneUrl: (dir, url) => void cloneUrls.set(path.resolve(dir), url),
     madeHead: (dir) => madeHead.get(path.resolve(dir)),
-    forgetHead: (dir) => void madeHead.delete(path.resolve(dir)),
+    forgetHead: (dir) => {
+      madeHead.delete(path.resolve(dir));
+      onlyCommit.delete(path.resolve(dir));
+    },
     remember: (dir, sha) => void madeHead.set(path.resolve(dir), sha),
+    onlyCommit: (dir) => onlyCommit.has(path.resolve(dir)),
+    setOnlyCommit: (dir, only) =>
+      void (only ? onlyCommit.add(path.resolve(dir)) : onlyCommit.delete(path.resolve(dir))),
   };
   return {
     /** Any git command (same env, redaction and error rules); for callers with needs not covered below. */
@@ -80,7 +92,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
 export type Git = ReturnType<typeof createGit>;
 
 /** Clone a repository, or adopt a checkout made elsewhere: either way this object then knows its clone URL. */
-function cloneOperations({ run, setCloneUrl }: GitState) {
+function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
   return {
     /**
      * Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. With
@@ -106,6 +118,7 @@ function cloneOperations({ run, setCloneUrl }: GitState) {
         );
         if (made.ok) {
           setCloneUrl(dir, req.url);
+          setOnlyCommit(dir, true);
           return;
         }
         req.mirror.onFallback?.(made.reason);
@@ -117,6 +130,7 @@ function cloneOperations({ run, setCloneUrl }: GitState) {
         { token: req.token },
       );
       setCloneUrl(dir, req.url);
+      setOnlyCommit(dir, depth === 1);
     },
 
     /**
@@ -179,7 +193,7 @@ function remoteOperations({ run, who, cloneUrl, madeHead, forgetHead }: GitState
 }
 
 /** Read-only questions about a checkout: its HEAD, branch, status, history and diffs. */
-function queryOperations({ run }: GitState) {
+function queryOperations({ run, onlyCommit }: GitState) {
   return {
     async headSha(dir: string): Promise<string> {
       return (await run(dir, ["rev-parse", "HEAD"])).stdout.trim();
@@ -189,7 +203,8 @@ function queryOperations({ run }: GitState) {
     statusPorcelain: (dir: string) => statusPorcelain(run, dir),
     log: (dir: string, n: number, rev?: string) => log(run, dir, n, rev),
     /** Recent commits as the paths each changed, for the map's co-change signal; [] without history. */
-    changeHistory: (dir: string, n?: number) => changeHistory(run, dir, n),
+    changeHistory: async (dir: string, n?: number): Promise<string[][]> =>
+      onlyCommit(dir) ? [] : changeHistory(run, dir, n),
     isAncestor: (dir: string, ancestor: string, descendant: string) => isAncestor(run, dir, ancestor, descendant),
 
     /** Added/removed lines per path between two revisions, or `from` and the work tree (untracked counted) when `to` is omitted. */
@@ -216,19 +231,24 @@ function queryOperations({ run }: GitState) {
 }
 
 /** Branch, commit and revert: each remembers (or forgets) the HEAD this object made, for `push`. */
-function commitOperations({ run, who, forgetHead, remember }: GitState) {
+function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyCommit }: GitState) {
+  /** A new branch at HEAD: still the same commit, so a depth-1 clone's history stays known to be empty. */
+  const branchHere = async (dir: string, branch: string) => {
+    const only = onlyCommit(dir);
+    forgetHead(dir);
+    await run(dir, ["checkout", "--quiet", "-b", branch]);
+    setOnlyCommit(dir, only);
+  };
   return {
     /** Create `branch` at `startPoint` (default HEAD) and check it out. */
     async checkoutNewBranch(dir: string, branch: string, startPoint?: string): Promise<void> {
+      if (!startPoint) return branchHere(dir, branch);
       forgetHead(dir);
-      await run(dir, ["checkout", "--quiet", "-b", branch, ...(startPoint ? [startPoint] : [])]);
+      await run(dir, ["checkout", "--quiet", "-b", branch, startPoint]);
     },
 
     /** Same as `checkoutNewBranch(dir, branch)`; kept for existing callers. */
-    async createBranch(dir: string, branch: string): Promise<void> {
-      forgetHead(dir);
-      await run(dir, ["checkout", "--quiet", "-b", branch]);
-    },
+    createBranch: branchHere,
 
     /** Stage exactly these paths (added, modified or deleted) and commit them; other dirty files stay dirty. */
     async commit(dir: string, req: CommitRequest): Promise<CommitResult> {

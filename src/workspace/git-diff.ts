@@ -1,7 +1,8 @@
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { createConfinedReader } from "./confined-reader.js";
-import type { GitRun } from "./git-runner.js";
+import { GitError } from "./git-errors.js";
+import type { GitRun, GitRunResult } from "./git-runner.js";
 import { parseNumstat, type DiffStat } from "./parse-numstat.js";
 
 /**
@@ -12,6 +13,25 @@ export async function baseOrEmptyTree(run: GitRun, dir: string, rev: string): Pr
   const r = await run(dir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], { allowFail: true });
   if (r.ok) return r.stdout.trim();
   return (await run(dir, ["hash-object", "-t", "tree", "/dev/null"])).stdout.trim();
+}
+
+/**
+ * `diff` against `rev` at once, and only when git refuses that (no commit yet on this branch) against what
+ * {@link baseOrEmptyTree} names: one process where a `rev-parse` first took two. `diff` is asked to allow a failure
+ * only for `rev` itself, so the second attempt's failure throws.
+ */
+async function againstRevOrEmptyTree(
+  run: GitRun,
+  dir: string,
+  rev: string,
+  diff: (base: string) => Promise<GitRunResult>,
+): Promise<GitRunResult> {
+  const first = await diff(rev);
+  if (first.ok) return first;
+  const base = await baseOrEmptyTree(run, dir, rev);
+  if (base === rev)
+    throw new GitError(`git diff failed: ${first.output.trim().split("\n").slice(-8).join("\n")}`, first.output);
+  return diff(base);
 }
 
 /** Untracked, not ignored files among `paths` (all of them when `paths` is empty). */
@@ -32,10 +52,11 @@ export async function diffStats(
   to?: string,
   paths: readonly string[] = [],
 ): Promise<DiffStat[]> {
-  const base = await baseOrEmptyTree(run, dir, from);
-  const tracked = parseNumstat(
-    (await run(dir, ["diff", "--numstat", "-z", "--no-renames", base, ...(to ? [to] : []), "--", ...paths])).stdout,
-  );
+  const numstat = (base: string) =>
+    run(dir, ["diff", "--numstat", "-z", "--no-renames", base, ...(to ? [to] : []), "--", ...paths], {
+      allowFail: from === base,
+    });
+  const tracked = parseNumstat((await againstRevOrEmptyTree(run, dir, from, numstat)).stdout);
   if (to) return tracked;
   const extra: DiffStat[] = [];
   // The work tree is the repository scripts' too: a new file may have become a link to the App key, /proc/…/environ
@@ -64,9 +85,9 @@ export async function diffStats(
  * the tracked paths against HEAD, then the new files' content as diffs from nothing.
  */
 export async function diffText(run: GitRun, dir: string, paths: readonly string[]): Promise<string> {
-  const base = await baseOrEmptyTree(run, dir, "HEAD");
   const untracked = await untrackedAmong(run, dir, paths);
-  const tracked = (await run(dir, ["diff", base, "--", ...paths])).stdout;
+  const diff = (base: string) => run(dir, ["diff", base, "--", ...paths], { allowFail: base === "HEAD" });
+  const tracked = (await againstRevOrEmptyTree(run, dir, "HEAD", diff)).stdout;
   const added: string[] = [];
   for (const rel of untracked) {
     // --no-index exits 1 when the files differ, which they always do here.

@@ -27,10 +27,11 @@ export interface CommitChanges {
 }
 
 /**
- * The commit `sha` as its changes against its first parent, through the git runner: one `log` for the parent and
- * the message, `diff-tree` for the paths and modes, `cat-file --batch-check` for the sizes, `cat-file blob` for each
- * file. Every content read is checked
- * against its blob id, so what is sent is byte for byte what was committed.
+ * The commit `sha` as its changes against its first parent, in two git processes: one `diff-tree` prints the parents,
+ * the message and the changed paths with their modes and blob ids, and one `cat-file --batch` gives every new
+ * file's size and bytes (where the first version started a process per file). Every content read is checked
+ * against its blob id, so what is sent is byte for byte what was committed; a file whose bytes do not check (not
+ * UTF-8 text: git's output reaches us as text) is left out, and the caller pushes with git.
  */
 export async function readCommitChanges(
   run: GitRun,
@@ -38,37 +39,79 @@ export async function readCommitChanges(
   sha: string,
   maxBytes: number,
 ): Promise<CommitChanges> {
-  // Parents, a NUL, then the message: one process where `rev-parse` and `log` took two.
-  const head = (await run(dir, ["log", "-1", "--format=%P%x00%B", sha])).stdout;
-  const nul = head.indexOf("\0");
-  const parent = (nul < 0 ? "" : head.slice(0, nul)).trim().split(" ")[0] ?? "";
-  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(parent))
-    throw new GitError(`Commit ${sha} has no parent commit to compare it with.`, head.slice(0, 200));
-  const message = head.slice(nul + 1);
-  const raw = (await run(dir, ["diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--raw", parent, sha]))
+  // `--always`: the header is printed even for a commit that changes nothing. A root commit has no parent to show.
+  const out = (await run(dir, ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--always", "--format=%P%x00%B", sha]))
     .stdout;
+  const { parents, message, raw } = splitDiffTreeHeader(out);
+  const parent = parents.split(" ")[0] ?? "";
+  if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(parent))
+    throw new GitError(`Commit ${sha} has no parent commit to compare it with.`, out.slice(0, 200));
   const entries = parseRawDiff(raw);
   const files = entries.filter((e) => e.status !== "D" && isRegular(e.dstMode));
-  const sizes = new Map<string, number>();
-  if (files.length) {
-    const check = await run(dir, ["cat-file", "--batch-check"], {
-      input: files.map((f) => f.dstOid).join("\n") + "\n",
-    });
-    for (const line of check.stdout.split("\n")) {
-      const [oid, , size] = line.split(" ");
-      if (oid && size) sizes.set(oid, Number(size));
-    }
-  }
-  const bytes = files.reduce((n, f) => n + (sizes.get(f.dstOid) ?? 0), 0);
+  const read = files.length
+    ? readBatch(
+        (await run(dir, ["cat-file", "--batch"], { input: files.map((f) => f.dstOid).join("\n") + "\n" })).stdout,
+      )
+    : new Map<string, { size: number; bytes: Buffer | null }>();
+  // A blob git did not describe (the output was cut) counts as over the limit: the change then goes by git push.
+  const bytes = files.reduce((n, f) => n + (read.get(f.dstOid)?.size ?? maxBytes + 1), 0);
   const contents = new Map<string, Buffer>();
-  if (bytes <= maxBytes) {
+  if (bytes <= maxBytes)
     for (const f of files) {
-      const text = (await run(dir, ["cat-file", "blob", f.dstOid])).stdout;
-      const buf = Buffer.from(text, "utf8");
-      if (blobId(buf, f.dstOid.length) === f.dstOid) contents.set(f.path, buf);
+      const buf = read.get(f.dstOid)?.bytes;
+      if (buf && blobId(buf, f.dstOid.length) === f.dstOid) contents.set(f.path, buf);
     }
-  }
   return { parent, message, entries, bytes, contents };
+}
+
+/** `diff-tree -z --format=%P%x00%B` output: the parents, a NUL, the message, a NUL, then the raw entries (pure). */
+export function splitDiffTreeHeader(out: string): { parents: string; message: string; raw: string } {
+  const first = out.indexOf("\0");
+  const second = first < 0 ? -1 : out.indexOf("\0", first + 1);
+  if (second < 0) return { parents: "", message: "", raw: "" };
+  return {
+    parents: out.slice(0, first).trim(),
+    message: out.slice(first + 1, second),
+    raw: out.slice(second + 1).replace(/^\n/, ""),
+  };
+}
+
+/**
+ * `git cat-file --batch` output as each blob's size and bytes (pure). Entries are `<oid> blob <size>\n<bytes>\n`. The
+ * text is encoded back to bytes, which gives git's bytes exactly when every blob is UTF-8; a blob that is not shifts
+ * the byte offsets after it, so each next entry is found by its header. Such a blob's bytes fail the caller's id check.
+ */
+export function readBatch(text: string): Map<string, { size: number; bytes: Buffer | null }> {
+  const buf = Buffer.from(text, "utf8");
+  const got = new Map<string, { size: number; bytes: Buffer | null }>();
+  const header = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) blob (\d+)$/;
+  let at = 0;
+  while (at < buf.length) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0) break;
+    const m = header.exec(buf.subarray(at, nl).toString("latin1"));
+    if (!m) {
+      // Not a header: the previous blob was not UTF-8 (its decoded length differs). Resynchronise at the next one.
+      const next = nextHeader(buf, at);
+      if (next < 0) break;
+      at = next;
+      continue;
+    }
+    const size = Number(m[2]);
+    const end = nl + 1 + size;
+    got.set(m[1]!, { size, bytes: end <= buf.length ? Buffer.from(buf.subarray(nl + 1, end)) : null });
+    at = end + 1;
+  }
+  return got;
+}
+
+/** Where the next `<oid> blob <size>` header line starts after `from`, or -1. */
+function nextHeader(buf: Buffer, from: number): number {
+  const re = /\n[0-9a-f]{40}(?:[0-9a-f]{24})? blob \d+\n/g;
+  const text = buf.toString("latin1");
+  re.lastIndex = from;
+  const m = re.exec(text);
+  return m ? m.index + 1 : -1;
 }
 
 /** `git diff-tree -r -z --raw` output as entries (pure). */

@@ -40,6 +40,30 @@ describe("changeHistory", () => {
     expect(await git.changeHistory(empty)).toEqual([]);
   });
 
+  test("a depth-1 clone made here is known to have no history: no git process asks, until a commit adds some", async () => {
+    const dir = await makeRepo({ "a.ts": "1\n" });
+    made.push(dir);
+    await writeFiles(dir, { "b.ts": "1\n" });
+    await sh(dir, ["add", "-A"]);
+    await sh(dir, ["commit", "-q", "-m", "second"]);
+    const clone = path.join(await mkdtemp(path.join(os.tmpdir(), "ws-shallow-")), "checkout");
+    made.push(path.dirname(clone));
+    const logs: string[] = [];
+    const counting = createGit({
+      ...exec,
+      run: (req) => (req.args?.includes("log") && logs.push("log"), exec.run(req)),
+    });
+    const branch = (await sh(dir, ["symbolic-ref", "--short", "HEAD"])).trim();
+    await counting.clone({ url: `file://${dir}`, branch, dir: clone, depth: 1 });
+    await counting.createBranch(clone, "work");
+    expect(await counting.changeHistory(clone)).toEqual([]);
+    expect(logs).toEqual([]);
+    await writeFiles(clone, { "c.ts": "1\n" });
+    await counting.commit(clone, { paths: ["c.ts"], subject: "third" });
+    expect(await counting.changeHistory(clone)).toEqual([["c.ts"]]);
+    expect(logs).toEqual(["log"]);
+  });
+
   test("parseChangeHistory reads git's records", () => {
     expect(
       parseChangeHistory("\x1eabc123\n\nsrc/a.ts\nsrc/b.ts\n\x1edef456 0a1b2c\n\nREADME.md\n\x1e\n\nall.ts\n"),

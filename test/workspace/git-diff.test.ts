@@ -34,3 +34,44 @@ describe("diffStats of new files a repository's script may have replaced", () =>
     ]);
   });
 });
+
+describe("diffStats and diffText against HEAD", () => {
+  const made: string[] = [];
+  afterEach(async () => {
+    for (const d of made.splice(0)) await rm(d, { recursive: true, force: true });
+  });
+
+  it("diff HEAD at once (no rev-parse first); on a branch without commits, against the empty tree", async () => {
+    const dir = await makeRepo({ "a.txt": "a\n" });
+    made.push(dir);
+    await writeFiles(dir, { "a.txt": "a\nb\n" });
+    const commands: string[] = [];
+    const counting = createGit({
+      ...exec,
+      run: (req) => {
+        const args = req.args ?? [];
+        let i = 0;
+        while (args[i] === "-c") i += 2;
+        commands.push(args[i] ?? "");
+        return exec.run(req);
+      },
+    });
+    expect(await counting.diffStats(dir, "HEAD", undefined, ["a.txt"])).toEqual([
+      { path: "a.txt", added: 1, removed: 0 },
+    ]);
+    expect(commands).toEqual(["diff", "ls-files"]);
+    commands.length = 0;
+    expect(await counting.diffText(dir, ["a.txt"])).toContain("+b\n");
+    expect(commands).toEqual(["ls-files", "diff"]);
+
+    const empty = await mkdtemp(path.join(os.tmpdir(), "diff-unborn-"));
+    made.push(empty);
+    await exec.run({ command: "git", args: ["init", "-q"], cwd: empty });
+    await writeFile(path.join(empty, "n.txt"), "1\n2\n");
+    await exec.run({ command: "git", args: ["add", "n.txt"], cwd: empty });
+    expect(await counting.diffStats(empty, "HEAD", undefined, ["n.txt"])).toEqual([
+      { path: "n.txt", added: 2, removed: 0 },
+    ]);
+    expect(await counting.diffText(empty, ["n.txt"])).toContain("+2\n");
+  });
+});

@@ -42,7 +42,7 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
     expect(plan.request.fileChanges.deletions).toEqual([{ path: "gone.txt" }]);
   });
 
-  it("reads a one-file commit in four git processes (log, diff-tree, the sizes, the blob), and refuses a root commit", async () => {
+  it("reads a commit in two git processes (diff-tree, then every blob at once), and refuses a root commit", async () => {
     dir = await makeRepo({ "a.txt": "one\n" });
     await writeFiles(dir, { "a.txt": "two\n" });
     const sha = await commit("fix: two");
@@ -52,10 +52,24 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
       return run(cwd, args, options);
     };
     const changes = await readCommitChanges(counting, dir, sha, 1_000_000);
-    expect(changes.message).toBe("fix: two\n\n");
-    expect(commands).toEqual(["log", "diff-tree", "cat-file", "cat-file"]);
+    expect(changes.message).toBe("fix: two\n");
+    expect(commands).toEqual(["diff-tree", "cat-file"]);
     const root = (await sh(dir, ["rev-list", "--max-parents=0", "HEAD"])).trim();
     await expect(readCommitChanges(run, dir, root, 1_000_000)).rejects.toThrow(/has no parent commit/);
+  });
+
+  it("reads every text file of one batch exactly, also those after a file that is not UTF-8", async () => {
+    dir = await makeRepo({ "keep.txt": "k\n" });
+    await writeFile(path.join(dir, "a-bin.dat"), Buffer.from([0xff, 0x0a, 0xfe, 0x80, 0x0a]));
+    await writeFiles(dir, { "b.txt": "blob 12\nafter the binary — ü\n", "c.txt": "", "d.txt": "last\n" });
+    const sha = await commit("mixed");
+    const changes = await readCommitChanges(run, dir, sha, 1_000_000);
+    expect(changes.bytes).toBe(5 + Buffer.byteLength("blob 12\nafter the binary — ü\n") + 0 + 5);
+    expect(Object.fromEntries([...changes.contents].map(([p, b]) => [p, b.toString("utf8")]))).toEqual({
+      "b.txt": "blob 12\nafter the binary — ü\n",
+      "c.txt": "",
+      "d.txt": "last\n",
+    });
   });
 
   it("falls back to git for a symbolic link, an exec-bit change, a new executable, a binary file and a change over the limit", async () => {
