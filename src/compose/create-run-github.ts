@@ -46,17 +46,18 @@ export function createRunGitHub(
       }),
     checkRunUrl: (id) => `${job.webUrl}/runs/${id}`,
     async tickPlan(commentId, done) {
-      const plan = await readPlan(api, where, commentId);
-      if (plan) await writePlan(api, where, plan, { ...plan.rec, done }, job.command ?? "aider");
+      const plan = await readPlan(gh, commentId);
+      if (plan) await writePlan(gh, plan, { ...plan.rec, done }, job.command ?? "aider");
     },
     async supersedeOlderPlans() {
       const number = job.req.target?.number;
       if (number === undefined || !botLogin) return;
-      await closePlans(
-        api,
-        { ...where, issueNumber: number },
-        { botLogin, keep: job.statusCommentId, state: "superseded", command: job.command ?? "aider" },
-      );
+      await closePlans(gh, number, {
+        botLogin,
+        keep: job.statusCommentId,
+        state: "superseded",
+        command: job.command ?? "aider",
+      });
     },
     async openPullRequest(pr) {
       // Idempotent: a re-run that already opened the PR gets it back (and asks nobody again).
