@@ -1,4 +1,5 @@
 import type { GitHubClient } from "../github/github-client.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import type { LlmClient } from "../llm/types.js";
 import type { RunJobDeps } from "../run/run-job-deps.js";
 import type { RunRequest } from "../run/run-request.js";
@@ -22,13 +23,13 @@ export function createContextHooks(args: {
   webUrl: string;
   count: CountTokens;
 }): Pick<RunJobDeps, "prContext" | "afterRun"> {
-  const api = args.api;
+  const github = RepoGitHub.create({ octokit: args.api, owner: args.req.owner, repo: args.req.repo });
   const model = args.req.settings.weakModel ?? args.req.settings.model;
   return {
     prContext: async (req) => {
       const [prepared, instructions] = await Promise.all([
         preparePrContext(req, {
-          api,
+          github,
           botLogin: args.botLogin,
           webUrl: args.webUrl,
           count: args.count,
@@ -39,7 +40,7 @@ export function createContextHooks(args: {
           // Screenshots in the issue, its comments and the request: GitHub's attachments only.
           images: (texts) =>
             collectImages({
-              api,
+              github,
               texts,
               webOrigin: args.webUrl,
               model: req.settings.model,
@@ -47,7 +48,7 @@ export function createContextHooks(args: {
             }),
         }),
         // The repository's instruction files, from the default branch.
-        loadRunInstructions(req, api),
+        loadRunInstructions(req, github),
       ]);
       if (!instructions) return prepared;
       return { ...(prepared ?? { blocks: [], details: "", files: [], autoTest: false, threads: [] }), instructions };
@@ -55,8 +56,7 @@ export function createContextHooks(args: {
     afterRun: async (req, outcome, prepared) =>
       prepared?.threads.length
         ? replyToThreads({
-            api,
-            where: { owner: req.owner, repo: req.repo },
+            github,
             pull: req.target.number,
             threads: prepared.threads,
             jobId: req.jobId,

@@ -1,19 +1,15 @@
-import { updateComment } from "../github/ensure-comment.js";
 import type { CoderResult } from "../coder/types.js";
+import type { GitHubClient } from "../github/github-client.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
-import { completeCheckRun, startCheckRun } from "../github/check-run.js";
-import { createBranchRef, createCommitOnBranch } from "../github/commit-on-branch.js";
-import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext } from "../run/job-context.js";
-import { ensurePullRequest, requestReview } from "../github/pull-request.js";
-import { addReaction } from "../github/reactions.js";
 import { closePlans, readPlan, writePlan } from "../report/plan-store.js";
-import { ensureReviewReply, replyToReviewComment } from "../github/review-reply.js";
 
 /**
  * {@link RunGitHub} over an installation Octokit, bound to one job's {@link JobContext}: its repository, issue or PR,
- * status comment and reaction subject. The publishing policy of the GitHub side lives here: how an issue's pull
+ * status comment and reaction subject, through the repository's {@link RepoGitHub} gateway (its GitHubError kinds
+ * reach the run, which reports them). The publishing policy of the GitHub side lives here: how an issue's pull
  * request is worded (`Fixes #n`), and that bots are not asked to review.
  */
 export function createRunGitHub(
@@ -32,16 +28,16 @@ export function createRunGitHub(
 ): RunGitHub {
   const { owner, repo } = job.req;
   const where = { owner, repo };
+  const gh = RepoGitHub.create({ octokit: api, ...where });
+  // Commits may need another client (a token with `contents: write`), bound to the same repository.
+  const commits = commitsApi === api ? gh : RepoGitHub.create({ octokit: commitsApi, ...where });
   return {
-    async updateStatus(body) {
-      await updateComment(api, { ...where, commentId: job.statusCommentId, body });
-    },
-    react: (content) => addReaction(api, where, job.reactTo, content),
+    updateStatus: (body) => gh.updateComment(job.statusCommentId, body),
+    react: (content) => gh.addReaction(job.reactTo, content),
     // Started at triage when it could be: the run goes on with that one (a re-run after a crash too).
-    startCheckRun: async (headSha) => job.checkRunId ?? (await startCheckRun(api, { ...where, headSha })),
+    startCheckRun: async (headSha) => job.checkRunId ?? (await gh.startCheckRun({ headSha })),
     finishCheckRun: (id, r) =>
-      completeCheckRun(api, {
-        ...where,
+      gh.completeCheckRun({
         id,
         conclusion: r.conclusion,
         title: r.title,
@@ -50,22 +46,22 @@ export function createRunGitHub(
       }),
     checkRunUrl: (id) => `${job.webUrl}/runs/${id}`,
     async tickPlan(commentId, done) {
-      const plan = await readPlan(api, where, commentId);
-      if (plan) await writePlan(api, where, plan, { ...plan.rec, done }, job.command ?? "aider");
+      const plan = await readPlan(gh, commentId);
+      if (plan) await writePlan(gh, plan, { ...plan.rec, done }, job.command ?? "aider");
     },
     async supersedeOlderPlans() {
       const number = job.req.target?.number;
       if (number === undefined || !botLogin) return;
-      await closePlans(
-        api,
-        { ...where, issueNumber: number },
-        { botLogin, keep: job.statusCommentId, state: "superseded", command: job.command ?? "aider" },
-      );
+      await closePlans(gh, number, {
+        botLogin,
+        keep: job.statusCommentId,
+        state: "superseded",
+        command: job.command ?? "aider",
+      });
     },
     async openPullRequest(pr) {
       // Idempotent: a re-run that already opened the PR gets it back (and asks nobody again).
-      const made = await ensurePullRequest(api, {
-        ...where,
+      const made = await gh.ensurePullRequest({
         head: pr.branch,
         base: pr.base,
         draft: pr.draft,
@@ -74,26 +70,24 @@ export function createRunGitHub(
       });
       // Best effort: the requester may lack access; a bot (or the app, for schedules) is never asked.
       if (made.created && !pr.requester.isBot) {
-        await requestReview(api, { ...where, pullNumber: made.number, login: pr.requester.login }).catch(
-          (error: unknown) =>
+        await gh
+          .requestReview(made.number, pr.requester.login)
+          .catch((error: unknown) =>
             log?.warn({ err: error, pull: made.number }, "review request failed (the pull request stands)"),
-        );
+          );
       }
       return { number: made.number, url: made.url };
     },
     async replyToReviewComment(pullNumber, commentId, body) {
       // The final status carries the run marker: a retried job edits its reply instead of adding a second one.
       const marker = /<!-- aider-bot:run:[^>]*? -->/.exec(body)?.[0];
-      if (marker) {
-        await ensureReviewReply(api, { ...where, pullNumber, commentId, marker, body });
-        return;
-      }
-      await replyToReviewComment(api, { ...where, pullNumber, commentId, body });
+      if (marker) await gh.ensureReviewReply({ pullNumber, commentId, marker, body });
+      else await gh.replyToReviewComment({ pullNumber, commentId, body });
     },
     installationToken: token,
     apiCommits: {
-      create: (req, on) => createCommitOnBranch(commitsApi, on ?? where, req),
-      createBranch: (branch, sha) => createBranchRef(commitsApi, where, branch, sha),
+      create: (req, on) => (on ? commits.forRepository(on) : commits).createCommitOnBranch(req),
+      createBranch: (branch, sha) => commits.createBranch(branch, sha),
     },
     commitUrl: (sha) => `${job.webUrl}/commit/${sha}`,
   };

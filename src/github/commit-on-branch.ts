@@ -1,5 +1,5 @@
 import type { GitHubClient, RepoRef } from "./github-client.js";
-import { callGitHub, GitHubError, type GitHubFailureKind } from "./github-error.js";
+import { callGitHub, GitHubError, graphqlFailureKind } from "./github-error.js";
 import { payloadField } from "./payload-field.js";
 
 const MUTATION = `mutation($input: CreateCommitOnBranchInput!) {
@@ -59,7 +59,7 @@ export async function createCommitOnBranch(
     const message = String(error.message ?? "unknown error").slice(0, 300);
     if (error.type === "STALE_DATA" || /Expected branch to point to/i.test(message))
       return { kind: "moved", reason: message };
-    const kind = graphqlKind(error.type);
+    const kind = graphqlFailureKind(error.type);
     if (kind === "forbidden") return { kind: "refused", reason: message };
     throw new GitHubError(doing, {
       kind,
@@ -107,19 +107,4 @@ function graphqlError(entry: unknown): { type?: string; message?: string } {
     ...(typeof type === "string" ? { type } : {}),
     ...(typeof message === "string" ? { message } : {}),
   };
-}
-
-function graphqlKind(type: string | undefined): GitHubFailureKind {
-  switch (type) {
-    case "FORBIDDEN":
-      return "forbidden";
-    case "NOT_FOUND":
-      return "not-found";
-    case "UNAUTHORIZED":
-      return "unauthorized";
-    case "RATE_LIMITED":
-      return "rate-limited";
-    default:
-      return "validation";
-  }
 }

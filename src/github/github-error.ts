@@ -45,7 +45,7 @@ const MESSAGE_CAP = 300;
  */
 export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubFailure | null {
   const status = payloadField(error, "status");
-  if (typeof status !== "number") return null;
+  if (typeof status !== "number") return classifyGraphqlError(error);
   const header = (name: string) => payloadField(error, "response", "headers", name);
   const raw = answerText(payloadField(error, "response", "data")) ?? (error instanceof Error ? error.message : "");
   const githubMessage = raw.length > MESSAGE_CAP ? `${raw.slice(0, MESSAGE_CAP)}…` : raw;
@@ -76,6 +76,52 @@ export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubF
               : "other";
   return { kind, status, githubMessage };
 }
+
+/**
+ * GraphQL answers its errors with HTTP 200 and an `errors` list (Octokit throws them as a GraphqlResponseError, which
+ * has no status): the first entry's `type` is the kind. The status is the REST answer's that means the same, so
+ * callers reading `status` see one scale. Null when `error` carries no GraphQL errors.
+ */
+export function classifyGraphqlError(error: unknown): GitHubFailure | null {
+  const errors = payloadField(error, "errors");
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  const first: unknown = errors[0];
+  const type = payloadField(first, "type");
+  const message = payloadField(first, "message");
+  const kind = graphqlFailureKind(typeof type === "string" ? type : undefined);
+  const raw = typeof message === "string" ? message : "GraphQL error";
+  return {
+    kind,
+    status: GRAPHQL_STATUS[kind],
+    githubMessage: raw.length > MESSAGE_CAP ? `${raw.slice(0, MESSAGE_CAP)}…` : raw,
+  };
+}
+
+/** The kind a GraphQL error `type` stands for; an unknown type is GitHub refusing the request as it was made. */
+export function graphqlFailureKind(type: string | undefined): GitHubFailureKind {
+  switch (type) {
+    case "FORBIDDEN":
+      return "forbidden";
+    case "NOT_FOUND":
+      return "not-found";
+    case "UNAUTHORIZED":
+      return "unauthorized";
+    case "RATE_LIMITED":
+      return "rate-limited";
+    default:
+      return "validation";
+  }
+}
+
+const GRAPHQL_STATUS: Record<GitHubFailureKind, number> = {
+  "not-found": 404,
+  forbidden: 403,
+  "rate-limited": 403,
+  validation: 422,
+  unauthorized: 401,
+  unavailable: 502,
+  other: 200,
+};
 
 /** `error` as a {@link GitHubError} saying what we were `doing`; errors that are not HTTP errors are returned as they are. */
 export function toGitHubError(error: unknown, doing: string): unknown {

@@ -1,5 +1,4 @@
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { listComments, readCommentBody, updateComment } from "../github/ensure-comment.js";
+import type { RepoGitHub } from "../github/repo-github.js";
 import { readPlanRecord, renderPlanComment, type PlanRecord } from "./plan-comment.js";
 
 /** A plan comment of the bot, as read from GitHub. */
@@ -9,11 +8,12 @@ export interface StoredPlan {
   rec: PlanRecord;
 }
 
-type Where = RepoRef & { issueNumber: number };
+/** The comment calls plans are stored with, on the thread's repository. */
+export type PlanComments = Pick<RepoGitHub, "listComments" | "readCommentBody" | "updateComment">;
 
 /** The bot's plan comments on an issue/PR, oldest first. */
-export async function listPlans(api: GitHubClient, where: Where, botLogin: string): Promise<StoredPlan[]> {
-  const comments = await listComments(api, where);
+export async function listPlans(github: PlanComments, issueNumber: number, botLogin: string): Promise<StoredPlan[]> {
+  const comments = await github.listComments(issueNumber);
   return comments.flatMap((c) => {
     if (c.user !== botLogin) return [];
     const rec = readPlanRecord(c.body);
@@ -22,8 +22,8 @@ export async function listPlans(api: GitHubClient, where: Where, botLogin: strin
 }
 
 /** One plan comment by id (the one whose box was ticked), or null when it is gone or holds no plan. */
-export async function readPlan(api: GitHubClient, where: RepoRef, commentId: number): Promise<StoredPlan | null> {
-  const body = await readCommentBody(api, { ...where, kind: "issue-comment", id: commentId });
+export async function readPlan(github: PlanComments, commentId: number): Promise<StoredPlan | null> {
+  const body = await github.readCommentBody("issue-comment", commentId);
   const rec = body === null ? null : readPlanRecord(body);
   return body !== null && rec ? { commentId, body, rec } : null;
 }
@@ -35,14 +35,13 @@ export function otherMarkers(body: string): string {
 
 /** Render the plan comment again from `rec` (state, ticks), keeping its other markers. */
 export async function writePlan(
-  api: GitHubClient,
-  where: RepoRef,
+  github: PlanComments,
   plan: StoredPlan,
   rec: PlanRecord,
   command: string,
 ): Promise<string> {
   const body = renderPlanComment(rec, { command, head: otherMarkers(plan.body) });
-  await updateComment(api, { ...where, commentId: plan.commentId, body });
+  await github.updateComment(plan.commentId, body);
   return body;
 }
 
@@ -51,14 +50,14 @@ export async function writePlan(
  * Returns how many were changed.
  */
 export async function closePlans(
-  api: GitHubClient,
-  where: Where,
+  github: PlanComments,
+  issueNumber: number,
   args: { botLogin: string; keep?: number; state: "superseded" | "dropped"; by?: string; command: string },
 ): Promise<number> {
-  const open = (await listPlans(api, where, args.botLogin)).filter(
+  const open = (await listPlans(github, issueNumber, args.botLogin)).filter(
     (p) => p.commentId !== args.keep && (p.rec.state === "active" || p.rec.state === "approved"),
   );
   for (const p of open)
-    await writePlan(api, where, p, { ...p.rec, state: args.state, ...(args.by ? { by: args.by } : {}) }, args.command);
+    await writePlan(github, p, { ...p.rec, state: args.state, ...(args.by ? { by: args.by } : {}) }, args.command);
   return open.length;
 }

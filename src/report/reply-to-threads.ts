@@ -1,15 +1,14 @@
 import { threadReplyMarker } from "../github/markers.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { replyInThread } from "../context/fetch/review-threads.js";
-import { httpStatus } from "../github/github-api.js";
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
-import { resolveReviewThread } from "../github/review-threads.js";
+import { GitHubError } from "../github/github-error.js";
+import type { RepoGitHub } from "../github/repo-github.js";
 import type { ReviewThread } from "../context/pr-data.js";
 import { readThreadReplies, renderThreadReply } from "../context/review-request.js";
 
 export interface ThreadRepliesArgs {
-  api: GitHubClient;
-  where: RepoRef;
+  /** The gateway of the pull request's repository. */
+  github: RepoGitHub;
   pull: number;
   threads: readonly ReviewThread[];
   /** The run's job id: each reply carries it in a hidden marker. */
@@ -45,7 +44,7 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
     const problems: string[] = [];
     if (fixed && a.resolve) {
       try {
-        resolved = await resolveReviewThread(a.api, t.id);
+        resolved = await a.github.resolveReviewThread(t.id);
       } catch (error) {
         problems.push(`could not resolve it (${describe(error)})`);
       }
@@ -61,8 +60,7 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
     if (!t.comments.some((c) => c.body.includes(marker))) {
       try {
         await replyInThread(
-          a.api,
-          a.where,
+          a.github,
           a.pull,
           t,
           `${marker}\n${renderThreadReply({ text, ...(fixed && o.kind === "pushed" ? { commitSha: o.sha, commitUrl: o.url } : {}), resolved })}`,
@@ -79,6 +77,6 @@ export async function replyToThreads(a: ThreadRepliesArgs): Promise<string | nul
 }
 
 function describe(error: unknown): string {
-  const status = httpStatus(error);
-  return status !== undefined ? `HTTP ${status}` : error instanceof Error ? error.message : String(error);
+  if (error instanceof GitHubError) return `HTTP ${error.status}`;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -12,6 +12,7 @@ import type { RunRequest } from "../run/run-request.js";
 import { countAutofixRounds } from "../report/autofix-rounds.js";
 import { decideAutofix } from "./decide-autofix.js";
 import { fetchIssueComments, priorRunsFrom } from "../context/fetch/fetch-issue-comments.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import { describeMode, prRunSpec, type PrMode } from "../context/pr-run-spec.js";
 import { pushedByBot, readCheckSuite, type CheckSuiteFacts } from "./read-check-suite.js";
 
@@ -69,7 +70,7 @@ export async function handleCheckSuite(ctx: EventContext, services: AppServices)
   if (!failed.ok) return ignored(failed.reason);
   const { owner, repo, pull, suite, config } = failed.value;
   const botLogin = await services.botLogin();
-  const { comments } = await fetchIssueComments(ctx.api, { owner, repo }, pull);
+  const { comments } = await fetchIssueComments(RepoGitHub.create({ octokit: ctx.api, owner, repo }), pull);
   const rounds = countAutofixRounds(comments, botLogin, suite.headSha);
   if (rounds.alreadyForSha) return ignored("an automatic fix already ran for this commit");
   const decision = decideAutofix({

@@ -3,7 +3,7 @@ import type { ApprovedPlan } from "../run/run-request.js";
 import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { planIntact, untickApproval } from "../report/plan-comment.js";
 import { closePlans, listPlans, readPlan, writePlan, type StoredPlan } from "../report/plan-store.js";
-import { updateComment } from "../github/ensure-comment.js";
+import { RepoGitHub } from "../github/repo-github.js";
 
 /** Why an approval does not start a run; the message is the bot's reply. */
 export type ApprovalRefusal = "no-plan" | "plan-closed" | "plan-changed" | "plan-stale";
@@ -28,10 +28,11 @@ export async function approvePlan(
   },
 ): Promise<Result<ApprovedPlan, ApprovalRefusal>> {
   const { where, command } = args;
+  const github = RepoGitHub.create({ octokit: api, ...where });
   const plan: StoredPlan | null | undefined =
     args.commentId !== undefined
-      ? await readPlan(api, where, args.commentId)
-      : (await listPlans(api, where, args.botLogin))
+      ? await readPlan(github, args.commentId)
+      : (await listPlans(github, where.issueNumber, args.botLogin))
           .filter((p) => p.rec.state === "active" || p.rec.state === "approved")
           .at(-1);
   if (!plan)
@@ -58,7 +59,7 @@ export async function approvePlan(
       `The branch moved since this plan was made: it was made on \`${rec.sha.slice(0, 7)}\` and the head is now \`${args.head.slice(0, 7)}\` (someone pushed). The plan may no longer fit the code; ask for a new one with \`/${command} plan …\`.`,
     );
   }
-  await writePlan(api, where, plan, { ...rec, state: "approved", by: args.approver, done: [] }, command);
+  await writePlan(github, plan, { ...rec, state: "approved", by: args.approver, done: [] }, command);
   const corrections = args.corrections.trim();
   return ok({
     id: rec.id,
@@ -71,10 +72,11 @@ export async function approvePlan(
 
 /** The approve box of plan comment `commentId` unticked again (ticked by someone who may not approve). */
 export async function untickPlan(api: GitHubClient, where: RepoRef, commentId: number): Promise<void> {
-  const plan = await readPlan(api, where, commentId);
+  const github = RepoGitHub.create({ octokit: api, ...where });
+  const plan = await readPlan(github, commentId);
   if (!plan) return;
   const body = untickApproval(plan.body);
-  if (body !== plan.body) await updateComment(api, { ...where, commentId, body });
+  if (body !== plan.body) await github.updateComment(commentId, body);
 }
 
 /** `/aider plan drop`: every open plan of the thread is marked dropped; the reply says what happened. */
@@ -82,7 +84,7 @@ export async function dropPlans(
   api: GitHubClient,
   args: { where: Where; botLogin: string; by: string; command: string },
 ): Promise<string> {
-  const n = await closePlans(api, args.where, {
+  const n = await closePlans(RepoGitHub.create({ octokit: api, ...args.where }), args.where.issueNumber, {
     botLogin: args.botLogin,
     state: "dropped",
     by: args.by,

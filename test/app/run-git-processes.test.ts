@@ -7,15 +7,15 @@ import { executeRun } from "../../src/app/execute-run.js";
 import { driverSettings } from "../../src/compose/run-settings.js";
 import { readEnv } from "../../src/config/env.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { seedPullRequest, seedRepo } from "../../src/demo/seed-repo.js";
-import { startFakeGitHub, type FakeGitHub } from "../../src/demo/start-fake-github.js";
+import { seedPullRequest, seedRepo } from "../../testkit/seed-repo.js";
+import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
 import type { Exec, ExecRequest } from "../../src/exec/types.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { resolveSettings } from "../../src/run/prepare/resolve-settings.js";
-import { startScriptedLlmServer, type ScriptedLlmServer } from "../helpers/scripted-llm-server.js";
+import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
-import { prTarget, runRequest } from "../helpers/run-fixtures.js";
+import { prTarget, runRequest } from "../../testkit/builders/run-fixtures.js";
 
 /** The fixed cost of an ordinary pull-request run, in git processes (see `npm run bench overhead`). */
 const MAX_GIT_PROCESSES = 8;

@@ -53,3 +53,42 @@ describe("createRunGitHub: openPullRequest", () => {
     });
   });
 });
+
+describe("createRunGitHub: API commits", () => {
+  useStrictNock(nock);
+
+  it("commits on the run's repository, or on a fork's branch when given one", async () => {
+    type Body = { variables: { input: { branch: { repositoryNameWithOwner: string } } } };
+    const oid = "c".repeat(40);
+    const made = { data: { createCommitOnBranch: { commit: { oid, url: "u" } } } };
+    const commitsApi = testOctokit();
+    nock(GITHUB_API)
+      .post("/graphql", (b: Body) => b.variables.input.branch.repositoryNameWithOwner === "acme/widgets")
+      .reply(200, made)
+      .get(`${REPO}/commits/${oid}`)
+      .reply(200, { sha: oid, commit: { verification: { verified: true } } })
+      .post("/graphql", (b: Body) => b.variables.input.branch.repositoryNameWithOwner === "ann/widgets")
+      .reply(200, made)
+      .get(`/repos/ann/widgets/commits/${oid}`)
+      .reply(200, { sha: oid, commit: { verification: { verified: false } } });
+    const github = createRunGitHub(testOctokit(), job, async () => "t", undefined, undefined, commitsApi);
+    const req = {
+      branch: "b",
+      expectedHeadOid: "a".repeat(40),
+      message: { headline: "h", body: "" },
+      fileChanges: { additions: [], deletions: [] },
+    };
+    await expect(github.apiCommits!.create(req)).resolves.toEqual({ kind: "made", oid, verified: true });
+    await expect(github.apiCommits!.create(req, { owner: "ann", repo: "widgets" })).resolves.toEqual({
+      kind: "made",
+      oid,
+      verified: false,
+    });
+  });
+
+  it("a status comment GitHub no longer has reaches the run as a not-found GitHubError", async () => {
+    nock(GITHUB_API).patch(`${REPO}/issues/comments/1`).reply(404, { message: "Not Found" });
+    const github = createRunGitHub(testOctokit(), job, async () => "t");
+    await expect(github.updateStatus("x")).rejects.toMatchObject({ name: "GitHubError", kind: "not-found" });
+  });
+});

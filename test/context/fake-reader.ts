@@ -1,4 +1,5 @@
 import type { GitHubClient } from "../../src/github/github-client.js";
+import { RepoGitHub } from "../../src/github/repo-github.js";
 import { testOctokit } from "../helpers/test-octokit.js";
 
 /** A GitHub error as Octokit throws it (with `status`). */
@@ -61,5 +62,6 @@ export function fakeReader(rest: Record<string, Answer>, graphql: Record<string,
     return { status: 200, url, headers: {}, data: page > 1 && Array.isArray(data) ? [] : data } as never;
   });
   const api = octokit as unknown as GitHubClient;
-  return { api, calls };
+  // The same client behind the gateway of acme/web, the repository the run fixtures name.
+  return { api, github: RepoGitHub.create({ octokit: api, owner: "acme", repo: "web" }), calls };
 }

@@ -50,8 +50,7 @@ describe("replyToThreads", () => {
   it("replies in every thread and resolves only the ones the pushed commit fixed (reported on, file touched)", async () => {
     const g = github();
     const summary = await replyToThreads({
-      api: g.api,
-      where: { owner: "acme", repo: "web" },
+      github: g.github,
       pull: 4,
       jobId: "job-1",
       threads,
@@ -77,8 +76,7 @@ describe("replyToThreads", () => {
   it("never resolves when the config says no, and nothing when nothing was pushed", async () => {
     const g = github();
     await replyToThreads({
-      api: g.api,
-      where: { owner: "acme", repo: "web" },
+      github: g.github,
       pull: 4,
       jobId: "job-1",
       threads,
@@ -93,8 +91,7 @@ describe("replyToThreads", () => {
       elapsedMs: 1,
     };
     await replyToThreads({
-      api: h.api,
-      where: { owner: "acme", repo: "web" },
+      github: h.github,
       pull: 4,
       jobId: "job-1",
       threads,
@@ -119,8 +116,7 @@ describe("replyToThreads", () => {
       ],
     };
     const summary = await replyToThreads({
-      api: g.api,
-      where: { owner: "acme", repo: "web" },
+      github: g.github,
       pull: 4,
       jobId: "job-1",
       threads: [answered, threads[1]!],
@@ -132,8 +128,7 @@ describe("replyToThreads", () => {
     // Another run's reply in the thread is no reason to stay silent.
     const h = github();
     await replyToThreads({
-      api: h.api,
-      where: { owner: "acme", repo: "web" },
+      github: h.github,
       pull: 4,
       jobId: "job-2",
       threads: [answered],
@@ -146,8 +141,7 @@ describe("replyToThreads", () => {
   it("a failed resolve or reply is a line in the summary, not a failure; an errored run replies nowhere", async () => {
     const g = github(() => httpError(403));
     const summary = await replyToThreads({
-      api: g.api,
-      where: { owner: "acme", repo: "web" },
+      github: g.github,
       pull: 4,
       jobId: "job-1",
       threads: [threads[0]!],
@@ -159,8 +153,7 @@ describe("replyToThreads", () => {
     const e = github();
     expect(
       await replyToThreads({
-        api: e.api,
-        where: { owner: "acme", repo: "web" },
+        github: e.github,
         pull: 4,
         jobId: "job-1",
         threads,

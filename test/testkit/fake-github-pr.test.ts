@@ -1,3 +1,4 @@
+import { RepoGitHub } from "../../src/github/repo-github.js";
 import { allocateContext } from "../../src/context/allocate-context.js";
 import { collectContext } from "../../src/context/fetch/collect-context.js";
 import { replyInThread } from "../../src/context/fetch/review-threads.js";
@@ -86,15 +87,24 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
     });
     seedCheckRun(fake.state, repo, { headSha: head!.sha, name: "lint", conclusion: "success" });
     const api = testOctokit(fake.apiUrl);
-    return { repo, pr, issue, t1, t2, head: head!.sha, checkId, api };
+    return {
+      repo,
+      pr,
+      issue,
+      t1,
+      t2,
+      head: head!.sha,
+      checkId,
+      api,
+      github: RepoGitHub.create({ octokit: api, owner: "acme", repo: "web" }),
+    };
   }
 
   it("serves every source; collectContext reads them into one budgeted context", async () => {
-    const { repo, pr, t1, head, api } = await setup();
+    const { repo, pr, t1, head, github } = await setup();
     const ctx = await collectContext(
-      api,
+      github,
       {
-        where: { owner: "acme", repo: "web" },
         number: pr.number,
         isPullRequest: true,
         headSha: head,
@@ -133,11 +143,10 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
   });
 
   it("resolveReviewThread and a reply in the thread change the fake's state", async () => {
-    const { repo, pr, t1, api } = await setup();
+    const { repo, pr, t1, api, github } = await setup();
     const ctx = await collectContext(
-      api,
+      github,
       {
-        where: { owner: "acme", repo: "web" },
         number: pr.number,
         isPullRequest: true,
         botLogin: fake.state.botLogin,
@@ -148,7 +157,7 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
       count,
     );
     const thread = ctx.threads.find((t) => t.id === t1.id)!;
-    await replyInThread(api, { owner: "acme", repo: "web" }, pr.number, thread, "Renamed to `listLength`.");
+    await replyInThread(github, pr.number, thread, "Renamed to `listLength`.");
     expect(await resolveReviewThread(api, t1.id)).toBe(true);
     expect(prState(repo).threads.find((t) => t.id === t1.id)?.isResolved).toBe(true);
     expect(repo.reviewComments.at(-1)).toMatchObject({
@@ -160,12 +169,11 @@ describe("fake GitHub: pull-request context routes and GraphQL, read by the real
   });
 
   it("without actions: read the log degrades to a note; the check itself still goes in", async () => {
-    const { repo, pr, head, api } = await setup();
+    const { repo, pr, head, github } = await setup();
     prState(repo).actionsReadable = false;
     const ctx = await collectContext(
-      api,
+      github,
       {
-        where: { owner: "acme", repo: "web" },
         number: pr.number,
         isPullRequest: true,
         headSha: head,

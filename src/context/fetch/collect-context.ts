@@ -1,4 +1,4 @@
-import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import { fail, ok, type Result } from "../../result.js";
 import {
   checksSource,
@@ -20,7 +20,6 @@ import { describeFailure } from "./describe-failure.js";
 import { fetchReviewThreads } from "./review-threads.js";
 
 export interface CollectArgs {
-  where: RepoRef;
   number: number;
   isPullRequest: boolean;
   /** The PR's head commit (checks are read for it). */
@@ -57,8 +56,12 @@ export interface CollectedContext {
  * Read every context source of an issue or PR, each on its own: a source that fails (missing permission, API error)
  * becomes an "unavailable" note and the others still go in, so a run degrades instead of failing.
  */
-export async function collectContext(api: GitHubClient, a: CollectArgs, count: CountTokens): Promise<CollectedContext> {
-  const page = `${a.webUrl}/${a.where.owner}/${a.where.repo}/${a.isPullRequest ? "pull" : "issues"}/${a.number}`;
+export async function collectContext(
+  github: RepoGitHub,
+  a: CollectArgs,
+  count: CountTokens,
+): Promise<CollectedContext> {
+  const page = `${a.webUrl}/${github.owner}/${github.repo}/${a.isPullRequest ? "pull" : "issues"}/${a.number}`;
   const guard = async <T>(what: string, f: () => Promise<T>): Promise<Result<T, "unavailable">> => {
     try {
       return ok(await f());
@@ -74,18 +77,18 @@ export async function collectContext(api: GitHubClient, a: CollectArgs, count: C
   });
 
   const [comments, files, threads, closing, checks] = await Promise.all([
-    guard("The conversation", () => fetchIssueComments(api, a.where, a.number)),
-    a.isPullRequest ? guard("The pull request's files", () => fetchPrFiles(api, a.where, a.number)) : null,
-    a.isPullRequest ? guard("The review threads", () => fetchReviewThreads(api, a.where, a.number)) : null,
-    a.isPullRequest ? guard("The closing issues", () => fetchClosingIssues(api, a.where, a.number)) : null,
+    guard("The conversation", () => fetchIssueComments(github, a.number)),
+    a.isPullRequest ? guard("The pull request's files", () => fetchPrFiles(github, a.number)) : null,
+    a.isPullRequest ? guard("The review threads", () => fetchReviewThreads(github, a.number)) : null,
+    a.isPullRequest ? guard("The closing issues", () => fetchClosingIssues(github, a.number)) : null,
     a.isPullRequest && a.headSha
-      ? guard("The check runs", () => fetchFailingChecks(api, a.where, a.headSha!, a.botAppSlug))
+      ? guard("The check runs", () => fetchFailingChecks(github, a.headSha!, a.botAppSlug))
       : null,
   ]);
 
   const failing = checks?.ok ? checks.value : [];
   for (const c of failing.filter((c) => c.jobId !== undefined).slice(0, a.maxLogs ?? 3)) {
-    const log = await fetchJobLog(api, a.where, c.jobId!);
+    const log = await fetchJobLog(github, c.jobId!);
     if (log.ok) c.logTail = log.value;
     else c.logNote = log.message;
   }

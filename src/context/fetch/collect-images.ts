@@ -1,5 +1,5 @@
 import type { ImageSet, IssueImage } from "../../coder/issue-images.js";
-import type { GitHubClient } from "../../github/github-client.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import { modelAcceptsImages } from "../../llm/model-vision.js";
 import { findImageLinks, judgeImageLink } from "../find-image-links.js";
 import { inspectImage } from "../sniff-image.js";
@@ -16,7 +16,8 @@ export const IMAGE_LIMITS = {
 };
 
 export interface CollectImagesArgs {
-  api: GitHubClient;
+  /** The gateway of the issue's repository: its installation token reads the attachments. */
+  github: Pick<RepoGitHub, "downloadAttachment">;
   /** The texts to look in (raw, before sanitising: it turns images into "[image]"), each with where it was. */
   texts: readonly { label: string; text: string }[];
   /** The GitHub web origin (https://github.com, a GitHub Enterprise host): attachments are read there only. */
@@ -81,7 +82,7 @@ export async function collectImages(args: CollectImagesArgs): Promise<ImageSet> 
       );
       continue;
     }
-    const got = await downloadImage(args.api, a.url, {
+    const got = await downloadImage(args.github, a.url, {
       maxBytes: room,
       tokenOrigin: a.sendToken ? a.url.origin : null,
       ...(args.signal ? { signal: args.signal } : {}),

@@ -1,6 +1,4 @@
-import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { readRepoFile } from "../../github/installations.js";
-import { listBranchFiles } from "../../github/repositories.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import type { InstructionSource } from "../load-instructions.js";
 
 /**
@@ -9,12 +7,12 @@ import type { InstructionSource } from "../load-instructions.js";
  * listed by the git tree API (one request; GitHub caps it and says when it did) and read by the contents API at the
  * branch.
  */
-export function defaultBranchInstructions(api: GitHubClient, where: RepoRef, branch: string): InstructionSource {
+export function defaultBranchInstructions(github: RepoGitHub, branch: string): InstructionSource {
   return {
     async list() {
-      const { files, truncated } = await listBranchFiles(api, { ...where, branch });
+      const { files, truncated } = await github.listBranchFiles(branch);
       return { paths: files, truncated };
     },
-    read: (path) => readRepoFile(api, { ...where, path, ref: branch }),
+    read: (path) => github.readFile(path, branch),
   };
 }

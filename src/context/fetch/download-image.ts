@@ -1,8 +1,7 @@
 import http from "node:http";
 import https from "node:https";
-import { downloadAttachment } from "../../github/download-attachment.js";
-import type { GitHubClient } from "../../github/github-client.js";
 import { GitHubError } from "../../github/github-error.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import { isAllowedRedirect } from "../find-image-links.js";
 
 export type DownloadResult = { ok: true; bytes: Buffer } | { ok: false; reason: string };
@@ -17,14 +16,14 @@ const MAX_REDIRECTS = 3;
  * without it. Never throws.
  */
 export async function downloadImage(
-  api: GitHubClient,
+  github: Pick<RepoGitHub, "downloadAttachment">,
   url: URL,
   opts: { maxBytes: number; tokenOrigin: string | null; timeoutMs?: number; signal?: AbortSignal },
 ): Promise<DownloadResult> {
   let refused: string | null = null;
   const capped = cappedFetch(opts, (reason) => (refused = reason));
   try {
-    const bytes = await downloadAttachment(api, {
+    const bytes = await github.downloadAttachment({
       url,
       accept: "image/png,image/jpeg,image/gif,image/webp,image/*;q=0.8",
       fetch: capped,

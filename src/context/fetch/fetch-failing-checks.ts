@@ -1,5 +1,4 @@
-import { listCheckRunAnnotations, listCheckRunsForRef } from "../../github/checks-api.js";
-import type { GitHubClient, RepoRef } from "../../github/github-client.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import type { CheckAnnotation, FailingCheck } from "../pr-data.js";
 
 const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
@@ -8,19 +7,14 @@ const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
  * The failing check runs of a commit with their annotations (up to 50 each). Runs made by `skipApp` (the bot's own
  * "aider-bot" check) are left out. An Actions run's job id is taken from its details URL (…/job/ID).
  */
-export async function fetchFailingChecks(
-  api: GitHubClient,
-  where: RepoRef,
-  ref: string,
-  skipApp?: string,
-): Promise<FailingCheck[]> {
-  const { items } = await listCheckRunsForRef(api, { ...where, ref, maxPages: 3 });
+export async function fetchFailingChecks(github: RepoGitHub, ref: string, skipApp?: string): Promise<FailingCheck[]> {
+  const { items } = await github.listCheckRunsForRef(ref, 3);
   const failing = items.flatMap((r) =>
     r.conclusion && FAILED.has(r.conclusion) && r.app?.slug !== skipApp ? [{ ...r, conclusion: r.conclusion }] : [],
   );
   return Promise.all(
     failing.map(async (r): Promise<FailingCheck> => {
-      const annotations = r.output.annotations_count > 0 ? await fetchAnnotations(api, where, Number(r.id)) : [];
+      const annotations = r.output.annotations_count > 0 ? await fetchAnnotations(github, Number(r.id)) : [];
       const job = r.app?.slug === "github-actions" ? /\/job\/(\d+)/.exec(r.details_url ?? "")?.[1] : undefined;
       return {
         id: Number(r.id),
@@ -37,8 +31,8 @@ export async function fetchFailingChecks(
   );
 }
 
-async function fetchAnnotations(api: GitHubClient, where: RepoRef, id: number): Promise<CheckAnnotation[]> {
-  const annotations = await listCheckRunAnnotations(api, { ...where, checkRunId: id, perPage: 50 });
+async function fetchAnnotations(github: RepoGitHub, id: number): Promise<CheckAnnotation[]> {
+  const annotations = await github.listCheckRunAnnotations(id, 50);
   return annotations.map((a) => ({
     path: a.path,
     startLine: a.start_line,

@@ -1,16 +1,14 @@
 import type { IssueComment } from "../pr-data.js";
 import { readPriorRun } from "../read-prior-run.js";
 import type { PriorRun } from "../pr-data.js";
-import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { listIssueComments } from "../../github/issues.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 
 /** The conversation of an issue or PR (oldest first, as GitHub lists it), up to 1,000 comments. */
 export async function fetchIssueComments(
-  api: GitHubClient,
-  where: RepoRef,
+  github: RepoGitHub,
   issue: number,
 ): Promise<{ comments: IssueComment[]; truncated: boolean }> {
-  const { items, truncated } = await listIssueComments(api, { ...where, number: issue, maxPages: 10 });
+  const { items, truncated } = await github.listIssueComments(issue, 10);
   return {
     truncated,
     comments: items.map((c) => ({

@@ -1,14 +1,9 @@
-import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { listPullRequestFiles } from "../../github/pull-request.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import type { PrFile } from "../pr-data.js";
 
 /** The PR's changed files with their patches (GitHub lists at most 3,000; we read up to 1,000). */
-export async function fetchPrFiles(
-  api: GitHubClient,
-  where: RepoRef,
-  pull: number,
-): Promise<{ files: PrFile[]; truncated: boolean }> {
-  const { items, truncated } = await listPullRequestFiles(api, { ...where, pullNumber: pull, maxPages: 10 });
+export async function fetchPrFiles(github: RepoGitHub, pull: number): Promise<{ files: PrFile[]; truncated: boolean }> {
+  const { items, truncated } = await github.listPullRequestFiles(pull, 10);
   return {
     truncated,
     files: items.map((f) => ({

@@ -1,11 +1,9 @@
-import type { GitHubClient, RepoRef } from "../../github/github-client.js";
-import { replyToReviewComment } from "../../github/review-reply.js";
-import { listReviewThreads } from "../../github/review-threads.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import type { ReviewThread } from "../pr-data.js";
 
 /** Every review thread of a PR with its comments and hunk (up to 5 pages of 100). */
-export async function fetchReviewThreads(api: GitHubClient, where: RepoRef, pull: number): Promise<ReviewThread[]> {
-  const threads = await listReviewThreads(api, { ...where, pullNumber: pull, maxPages: 5 });
+export async function fetchReviewThreads(github: RepoGitHub, pull: number): Promise<ReviewThread[]> {
+  const threads = await github.listReviewThreads(pull, 5);
   return threads.map((t) => ({
     id: t.id,
     path: t.path,
@@ -23,13 +21,12 @@ export async function fetchReviewThreads(api: GitHubClient, where: RepoRef, pull
 
 /** Reply in a thread (REST: a reply to its first comment). Returns the reply's id. */
 export async function replyInThread(
-  api: GitHubClient,
-  where: RepoRef,
+  github: RepoGitHub,
   pull: number,
   thread: ReviewThread,
   body: string,
 ): Promise<number> {
   const first = thread.comments.find((c) => c.databaseId !== null);
   if (!first || first.databaseId === null) throw new Error(`Review thread ${thread.id} has no comment to reply to.`);
-  return replyToReviewComment(api, { ...where, pullNumber: pull, commentId: first.databaseId, body });
+  return github.replyToReviewComment({ pullNumber: pull, commentId: first.databaseId, body });
 }

@@ -1,5 +1,5 @@
 import type { InstructionSet } from "../../coder/repo-instructions.js";
-import type { GitHubClient } from "../../github/github-client.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import type { RunRequest } from "../run-request.js";
 import { defaultBranchInstructions } from "../../context/fetch/default-branch-instructions.js";
 import { DEFAULT_INSTRUCTIONS_TOKENS } from "../../config/instructions-budget.js";
@@ -10,19 +10,16 @@ import { loadInstructions } from "../../context/load-instructions.js";
  * is what the checkout holds): undefined when they are off (`instructions: false` and no `read:`). A job queued
  * before these settings existed reads them with the defaults. Never throws.
  */
-export async function loadRunInstructions(req: RunRequest, api: GitHubClient): Promise<InstructionSet | undefined> {
+export async function loadRunInstructions(req: RunRequest, github: RepoGitHub): Promise<InstructionSet | undefined> {
   const s = req.settings.instructions ?? { auto: true, read: [], maxTokens: DEFAULT_INSTRUCTIONS_TOKENS };
   if (!s.auto && s.read.length === 0) return undefined;
   try {
-    return await loadInstructions(
-      defaultBranchInstructions(api, { owner: req.owner, repo: req.repo }, req.defaultBranch),
-      {
-        auto: s.auto,
-        read: s.read,
-        maxTokens: s.maxTokens,
-        from: `the default branch (${req.defaultBranch})`,
-      },
-    );
+    return await loadInstructions(defaultBranchInstructions(github, req.defaultBranch), {
+      auto: s.auto,
+      read: s.read,
+      maxTokens: s.maxTokens,
+      from: `the default branch (${req.defaultBranch})`,
+    });
   } catch (error) {
     return {
       files: [],

@@ -1,4 +1,4 @@
-import type { GitHubClient } from "../../github/github-client.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import { fail } from "../../result.js";
 import type { RunRequest } from "../run-request.js";
 import { allocateContext } from "../../context/allocate-context.js";
@@ -41,7 +41,8 @@ export interface PreparedContext {
 }
 
 export interface PrepareDeps {
-  api: GitHubClient;
+  /** The gateway of the run's repository. */
+  github: RepoGitHub;
   botLogin: string;
   /** e.g. https://github.com (links in notes). */
   webUrl: string;
@@ -67,9 +68,8 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
   let collected: CollectedContext;
   try {
     collected = await collectContext(
-      deps.api,
+      deps.github,
       {
-        where: { owner: req.owner, repo: req.repo },
         number: req.target.number,
         isPullRequest,
         ...(req.target.kind !== "issue" ? { headSha: req.target.headSha } : {}),

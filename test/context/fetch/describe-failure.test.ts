@@ -22,3 +22,17 @@ describe("describeFailure", () => {
     );
   });
 });
+
+describe("describeFailure: a rate limit", () => {
+  it("says it was the rate limit and when to retry, not a missing permission", () => {
+    const limited = new GitHubError("Reading x", {
+      kind: "rate-limited",
+      status: 403,
+      githubMessage: "API rate limit exceeded",
+      retryAfterSeconds: 30,
+    });
+    expect(describeFailure("The check runs", limited)).toBe(
+      "The check runs could not be read: GitHub's rate limit was hit (retry in 30 s); the run went on without it.",
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ProbotOctokit } from "probot";
+import { RepoGitHub } from "../../../src/github/repo-github.js";
 import { collectImages } from "../../../src/context/fetch/collect-images.js";
 import { downloadImage } from "../../../src/context/fetch/download-image.js";
 import { makePng } from "../../helpers/make-png.js";
@@ -22,10 +23,14 @@ async function server(routes: (url: string, res: http.ServerResponse) => void) {
 // The installation client as the app has it (auth header from its token, retries and throttling on): the downloader
 // must turn them off for its own request.
 const octokit = (origin: string) =>
-  new ProbotOctokit({
-    auth: { token: "ghs_installation" },
-    baseUrl: `${origin}/api/v3`,
-    log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+  RepoGitHub.create({
+    octokit: new ProbotOctokit({
+      auth: { token: "ghs_installation" },
+      baseUrl: `${origin}/api/v3`,
+      log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    }),
+    owner: "acme",
+    repo: "web",
   });
 
 describe("downloadImage", () => {
@@ -103,7 +108,7 @@ describe("downloadImage", () => {
 
   it("collectImages: a vision model gets the attachment; links elsewhere and non-images are notes; the other host is never asked", async () => {
     const set = await collectImages({
-      api: octokit(web.origin),
+      github: octokit(web.origin),
       texts: [
         {
           label: "the issue's description",
@@ -135,7 +140,7 @@ describe("downloadImage", () => {
       },
     ];
     const blind = await collectImages({
-      api: octokit(web.origin),
+      github: octokit(web.origin),
       texts: plain,
       webOrigin: web.origin,
       model: "gpt-3.5-turbo",
@@ -145,7 +150,7 @@ describe("downloadImage", () => {
     ]);
     expect(web.hits).toEqual([]);
     const capped = await collectImages({
-      api: octokit(web.origin),
+      github: octokit(web.origin),
       texts: plain,
       webOrigin: web.origin,
       model: "gpt-3.5-turbo",

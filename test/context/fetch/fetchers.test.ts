@@ -6,6 +6,7 @@ import { fetchIssueComments, priorRunsFrom } from "../../../src/context/fetch/fe
 import { fetchJobLog } from "../../../src/context/fetch/fetch-job-log.js";
 import { fetchPrFiles } from "../../../src/context/fetch/fetch-pr-files.js";
 import type { GitHubClient } from "../../../src/github/github-client.js";
+import { RepoGitHub } from "../../../src/github/repo-github.js";
 import { fetchReviewThreads, replyInThread } from "../../../src/context/fetch/review-threads.js";
 import { resolveReviewThread } from "../../../src/github/review-threads.js";
 import { requestMarker, runMarker } from "../../../src/github/markers.js";
@@ -16,9 +17,11 @@ const where = { owner: "acme", repo: "web" };
 
 describe("context fetchers over a real Octokit and nock", () => {
   let api: GitHubClient;
+  let github: RepoGitHub;
   beforeEach(() => {
     nock.disableNetConnect();
     api = testOctokit();
+    github = RepoGitHub.create({ octokit: api, ...where });
   });
   afterEach(() => {
     const pending = nock.pendingMocks();
@@ -62,7 +65,7 @@ describe("context fetchers over a real Octokit and nock", () => {
           contents_url: "",
         },
       ]);
-    const { files, truncated } = await fetchPrFiles(api, where, 4);
+    const { files, truncated } = await fetchPrFiles(github, 4);
     expect(truncated).toBe(false);
     expect(files).toHaveLength(101);
     expect(files[100]).toEqual({ path: "b.png", status: "renamed", additions: 0, deletions: 0, previousPath: "a.png" });
@@ -83,7 +86,7 @@ describe("context fetchers over a real Octokit and nock", () => {
           created_at: "2026-01-03T00:00:00Z",
         },
       ]);
-    const { comments } = await fetchIssueComments(api, where, 4);
+    const { comments } = await fetchIssueComments(github, 4);
     expect(comments.map((c) => [c.id, c.author, c.isBot])).toEqual([
       [1, "alice", false],
       [2, "aider-bot[bot]", true],
@@ -127,7 +130,7 @@ describe("context fetchers over a real Octokit and nock", () => {
           },
         },
       });
-    const threads = await fetchReviewThreads(api, where, 4);
+    const threads = await fetchReviewThreads(github, 4);
     expect(threads).toEqual([
       {
         id: "T1",
@@ -148,7 +151,7 @@ describe("context fetchers over a real Octokit and nock", () => {
       .reply(200, { data: { resolveReviewThread: { thread: { isResolved: true } } } });
     expect(await resolveReviewThread(api, "T1")).toBe(true);
     nock(API).post(`${R}/pulls/4/comments/70/replies`, { body: "done" }).reply(201, { id: 99 });
-    expect(await replyInThread(api, where, 4, threads[0]!, "done")).toBe(99);
+    expect(await replyInThread(github, 4, threads[0]!, "done")).toBe(99);
   });
 
   it("closing issues over GraphQL", async () => {
@@ -161,7 +164,7 @@ describe("context fetchers over a real Octokit and nock", () => {
           },
         },
       });
-    expect(await fetchClosingIssues(api, where, 4)).toEqual([{ number: 12, title: "Crash", body: "" }]);
+    expect(await fetchClosingIssues(github, 4)).toEqual([{ number: 12, title: "Crash", body: "" }]);
   });
 
   it("failing checks with annotations and the Actions job id; passing runs and the bot's own run are skipped", async () => {
@@ -193,7 +196,7 @@ describe("context fetchers over a real Octokit and nock", () => {
       .reply(200, [
         { path: "a.ts", start_line: 3, end_line: 3, annotation_level: "failure", message: "boom", title: "T" },
       ]);
-    const checks = await fetchFailingChecks(api, where, "abc", "aider-bot");
+    const checks = await fetchFailingChecks(github, "abc", "aider-bot");
     expect(checks.map((c) => [c.name, c.jobId, c.annotations.length])).toEqual([
       ["test", 1, 1],
       ["ext", undefined, 0],
@@ -217,13 +220,13 @@ describe("context fetchers over a real Octokit and nock", () => {
       .get("/log/5")
       .query({ sig: "x" })
       .reply(200, log, { "Content-Type": "text/plain" });
-    const r = await fetchJobLog(api, where, 5, 3);
+    const r = await fetchJobLog(github, 5, 3);
     expect(r).toEqual({ ok: true, value: "line 198\nline 199\nError: boom" });
   });
 
   it.each([403, 404])("job log: HTTP %i degrades with a note naming the permission", async (status) => {
     nock(API).get(`${R}/actions/jobs/5/logs`).reply(status, { message: "Resource not accessible by integration" });
-    const r = await fetchJobLog(api, where, 5);
+    const r = await fetchJobLog(github, 5);
     expect(r).toEqual({ ok: false, reason: "no-permission", message: expect.stringContaining("`actions: read`") });
   });
 });

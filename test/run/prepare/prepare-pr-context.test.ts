@@ -101,9 +101,9 @@ const all = (blocks: { label: string; text: string }[]) => blocks.map((b) => `##
 
 describe("preparePrContext", () => {
   it("a plain PR run gets every source, sanitised, and the details list them; a missing actions: read is a note", async () => {
-    const { api } = github();
+    const { github: gh } = github();
     const p = (await preparePrContext(req(undefined, { triggerCommentId: 3 }), {
-      api,
+      github: gh,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -139,9 +139,9 @@ describe("preparePrContext", () => {
       user: { login: "aider-bot[bot]", type: "Bot" },
       created_at: "2026-01-03T00:00:01Z",
     };
-    const { api } = github({ comments: [own] });
+    const { github: gh } = github({ comments: [own] });
     const p = (await preparePrContext(req(undefined, { triggerCommentId: 3 }), {
-      api,
+      github: gh,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -153,9 +153,9 @@ describe("preparePrContext", () => {
   });
 
   it("address-reviews: the instruction names the unresolved threads, their files go in the chat, the threads are kept for replies", async () => {
-    const { api } = github();
+    const { github: gh } = github();
     const p = (await preparePrContext(req({ kind: "address-reviews", threads: [], extra: "be brief" }), {
-      api,
+      github: gh,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -176,14 +176,14 @@ describe("preparePrContext", () => {
 
   it("address-reviews stops with the reason when a named thread does not exist or the threads cannot be read", async () => {
     const unknown = await preparePrContext(req({ kind: "address-reviews", threads: ["PRRT_9"], extra: "" }), {
-      api: github().api,
+      github: github().github,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
     });
     expect(unknown!.refuse).toBe("I found no review thread `PRRT_9` on this pull request.");
     const forbidden = await preparePrContext(req({ kind: "address-reviews", threads: [], extra: "" }), {
-      api: github({ threads: () => httpError(403) }).api,
+      github: github({ threads: () => httpError(403) }).github,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -194,7 +194,7 @@ describe("preparePrContext", () => {
 
   it("fix-ci: the failing checks become the request, the annotated files go in the chat, the test command runs after the edit", async () => {
     const p = (await preparePrContext(req({ kind: "fix-ci", extra: "" }), {
-      api: github().api,
+      github: github().github,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -205,7 +205,7 @@ describe("preparePrContext", () => {
     expect(p.autoTest).toBe(true);
     const green = { total_count: 0, check_runs: [] };
     const none = await preparePrContext(req({ kind: "fix-ci", extra: "" }), {
-      api: github({ checks: green }).api,
+      github: github({ checks: green }).github,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -217,7 +217,7 @@ describe("preparePrContext", () => {
     const p = await preparePrContext(
       req({ kind: "fix-ci", extra: "", autofix: { round: 2, maxRounds: 3, sha: SHA } }),
       {
-        api: github({ log: "2026-01-01T00:00:00Z Error: boom\n" }).api,
+        github: github({ log: "2026-01-01T00:00:00Z Error: boom\n" }).github,
         botLogin: "aider-bot[bot]",
         webUrl: "https://github.com",
         count,
@@ -228,9 +228,9 @@ describe("preparePrContext", () => {
   });
 
   it("an issue run reads only the conversation and earlier runs", async () => {
-    const { api, calls } = github();
+    const { github: gh, calls } = github();
     const p = await preparePrContext(req({ kind: "plain" }, { target: { kind: "issue", number: 4, title: "t" } }), {
-      api,
+      github: gh,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -248,7 +248,7 @@ describe("preparePrContext", () => {
     const tight = req();
     tight.context!.budget = { ...DEFAULT_CONTEXT_BUDGET, prior_runs: 120 };
     const long = `${botStatus}\n\n${"I explained a lot. ".repeat(200)}`;
-    const { api } = fakeReader({
+    const { github: gh } = fakeReader({
       "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [
         { id: 2, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-02T00:00:00Z" },
       ],
@@ -256,7 +256,7 @@ describe("preparePrContext", () => {
     const p = await preparePrContext(
       { ...tight, target: { kind: "issue", number: 4, title: "t" } },
       {
-        api,
+        github: gh,
         botLogin: "aider-bot[bot]",
         webUrl: "https://github.com",
         count,
@@ -266,7 +266,7 @@ describe("preparePrContext", () => {
     expect(asked).toHaveLength(1);
     expect(all(p!.blocks)).toContain("(summary) You asked me to add retries; I pushed abc1234.");
     expect(
-      await preparePrContext(req(undefined, { context: undefined }), { api, botLogin: "b", webUrl: "w", count }),
+      await preparePrContext(req(undefined, { context: undefined }), { github: gh, botLogin: "b", webUrl: "w", count }),
     ).toBeNull();
   });
 });
