@@ -282,6 +282,8 @@ interface FetchRequest {
   token?: string;
   depth?: number;
   remote?: string;
+  /** The local ref the tip is stored in (default: `refs/remotes/<remote>/<branch>`, the branch's tracking ref). */
+  into?: string;
 }
 
 /** `git fetch` of one branch into its tracking ref: with a token, from a clean git dir to the clone URL. */
@@ -291,7 +293,7 @@ async function fetchBranch(
 ): Promise<string> {
   forgetHead(req.dir);
   const remote = req.remote ?? "origin";
-  const tracking = `refs/remotes/${remote}/${req.branch}`;
+  const tracking = req.into ?? `refs/remotes/${remote}/${req.branch}`;
   const depth = req.depth ? ["--depth", String(req.depth)] : [];
   if (req.token) {
     const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);

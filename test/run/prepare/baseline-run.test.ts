@@ -183,7 +183,6 @@ describe("the base's cache keeps no output: only what the comparison needs, read
       "an older version's file with raw output",
       '{"k":{"ok":false,"normalised":"go.mod","summary":"x","failing":null}}',
       0o600,
-      true,
     ],
     ["a result of the wrong shape", '{"version":2,"results":{"KEY":{"ok":false,"summary":"raw text"}}}', 0o600],
     ["a group- and world-readable file", "VALID", 0o644],
