@@ -157,8 +157,6 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
  * not the repository's), and a run with no command to compare. The base is, for a pull request, where its branch
  * left the default branch (see pullRequestBase); for an issue, the checkout before any edit.
  */
-const BASE_RUNS = false;
-
 async function baselineFor(
   input: ComposeRunInput,
   checkout: string,
@@ -168,7 +166,6 @@ async function baselineFor(
   const { req } = input;
   const target = req.target;
   const sandbox = input.settings.sandbox;
-  if (!BASE_RUNS) return null;
   if (req.settings.baseline === "off" || req.verb !== "run" || sandbox === "runner" || sandbox === "local") return null;
   if (target.kind !== "issue" && target.isFork) return null;
   const specs = checkCommandsOf(options);

@@ -282,6 +282,11 @@ interface FetchRequest {
   token?: string;
   depth?: number;
   remote?: string;
+  /**
+   * Fetch `deepen` more commits below the checkout's shallow boundary instead of cutting at `depth` from the tip: a
+   * tip the checkout already has is not fetched again by `depth`, so its history would stay as shallow as it was.
+   */
+  deepen?: number;
   /** The local ref the tip is stored in (default: `refs/remotes/<remote>/<branch>`, the branch's tracking ref). */
   into?: string;
 }
@@ -294,7 +299,7 @@ async function fetchBranch(
   forgetHead(req.dir);
   const remote = req.remote ?? "origin";
   const tracking = req.into ?? `refs/remotes/${remote}/${req.branch}`;
-  const depth = req.depth ? ["--depth", String(req.depth)] : [];
+  const depth = req.deepen ? ["--deepen", String(req.deepen)] : req.depth ? ["--depth", String(req.depth)] : [];
   if (req.token) {
     const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
     try {

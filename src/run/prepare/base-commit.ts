@@ -1,6 +1,13 @@
 /** What finding a pull request's base needs of git: a fetch of one branch to a depth, and a plain git command. */
 export interface BaseCommitGit {
-  fetch(req: { dir: string; branch: string; depth?: number; token?: string; into?: string }): Promise<string>;
+  fetch(req: {
+    dir: string;
+    branch: string;
+    depth?: number;
+    deepen?: number;
+    token?: string;
+    into?: string;
+  }): Promise<string>;
   run(dir: string, args: string[], options?: { allowFail?: boolean }): Promise<{ ok: boolean; stdout: string }>;
 }
 
@@ -31,7 +38,14 @@ export async function pullRequestBase(
       into: "refs/aider-bot/base/default",
       ...token,
     });
-    await git.fetch({ dir: req.dir, branch: req.headBranch, depth, into: "refs/aider-bot/base/head", ...token });
+    // The head is deepened below the checkout's boundary: its tip is already here, so `depth` would fetch nothing.
+    await git.fetch({
+      dir: req.dir,
+      branch: req.headBranch,
+      deepen: depth,
+      into: "refs/aider-bot/base/head",
+      ...token,
+    });
     const found = await git.run(req.dir, ["merge-base", req.head, tip], { allowFail: true });
     const sha = found.stdout.trim();
     if (found.ok && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(sha)) return sha;

@@ -50,12 +50,13 @@ describe("pullRequestBase: a pull request's base is where it branched off the de
     const fetched: number[] = [];
     const counting = {
       ...git,
-      fetch: (req: Parameters<typeof git.fetch>[0]) => (fetched.push(req.depth ?? 0), git.fetch(req)),
+      fetch: (req: Parameters<typeof git.fetch>[0]) => (fetched.push(req.depth ?? req.deepen ?? 0), git.fetch(req)),
     };
     const head = await git.headSha(checkout);
     const base = await pullRequestBase(
       counting,
-      { dir: checkout, head, headBranch: "feature", defaultBranch: "main" },
+      // With a token, as the App fetches: from a clean git dir, the shallow list carried back to the checkout.
+      { dir: checkout, head, headBranch: "feature", defaultBranch: "main", token: "t0ken-not-secret" },
       [1, 2, 8],
     );
     expect(base).toBe(forkPoint);
