@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { checkCommandsOf } from "../coder/check-commands.js";
 import { runCoder } from "../coder/run-coder.js";
 import type { CoderOptions } from "../coder/types.js";
+import { pullRequestBase } from "../run/prepare/base-commit.js";
 import { startBaseline, type BaselineRun } from "../run/prepare/baseline-run.js";
 import type { Exec } from "../exec/types.js";
 import type { GitHubClient } from "../github/github-client.js";
@@ -150,14 +151,12 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
   };
 }
 
-/** Whether runs start a base run of the checks at all (see baselineFor). */
-const BASE_RUNS = false;
-
 /**
  * The base's run of the repository's checks (see startBaseline), for an App run whose commands run in bubblewrap or
  * unsandboxed by the operator's choice: null for `baseline: off`, the Action and the CLI (the runner's or the user's
  * own checkout), a container (it mounts only the run's checkout), a fork's pull request (its clone is the fork's,
- * not the repository's), and a run with no command to compare.
+ * not the repository's), and a run with no command to compare. The base is, for a pull request, where its branch
+ * left the default branch (see pullRequestBase); for an issue, the checkout before any edit.
  */
 async function baselineFor(
   input: ComposeRunInput,
@@ -166,26 +165,30 @@ async function baselineFor(
   signal: AbortSignal,
 ): Promise<BaselineRun | null> {
   const { req } = input;
+  const target = req.target;
   const sandbox = input.settings.sandbox;
-  // Held back in this release. The secret-leak suite caught the base run's output, cached unredacted, holding the App
-  // key: a job process's sandbox did not hide the key's folder (fixed since, for every command). Before base runs
-  // start again: no raw output in the cache (or redacted), and the e2e flows written for reflection re-checked.
-  if (!BASE_RUNS) return null;
   if (req.settings.baseline === "off" || req.verb !== "run" || sandbox === "runner" || sandbox === "local") return null;
-  if (req.target.kind !== "issue" && req.target.isFork) return null;
+  if (target.kind !== "issue" && target.isFork) return null;
   const specs = checkCommandsOf(options);
   if (!specs.some((s) => s.kind !== "setup")) return null;
   const mode = await input.checkExec.sandboxMode?.();
   if (!mode || (mode !== "bubblewrap" && mode !== "off")) return null;
   const log = input.logger;
+  // Read now, as the coder starts: its first commit must not become the base.
+  const head = await input.git.headSha(checkout).catch((error: unknown) => {
+    log.warn({ err: error }, "the checkout's commit could not be read; failures are not compared with the base");
+    return null;
+  });
+  if (!head) return null;
   return startBaseline(checkout, specs, options.commandTimeoutMs, {
     baseSha: async () =>
-      req.target.kind === "issue"
-        ? input.git.headSha(checkout)
-        : input.git.fetch({
+      target.kind === "issue"
+        ? head
+        : pullRequestBase(input.git, {
             dir: checkout,
-            branch: req.defaultBranch,
-            depth: 1,
+            head,
+            headBranch: target.headRef,
+            defaultBranch: req.defaultBranch,
             token: await input.github.installationToken(),
           }),
     checkoutBase: async (sha, dir) => {

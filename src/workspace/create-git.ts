@@ -302,6 +302,13 @@ interface FetchRequest {
   token?: string;
   depth?: number;
   remote?: string;
+  /**
+   * Fetch `deepen` more commits below the checkout's shallow boundary instead of cutting at `depth` from the tip: a
+   * tip the checkout already has is not fetched again by `depth`, so its history would stay as shallow as it was.
+   */
+  deepen?: number;
+  /** The local ref the tip is stored in (default: `refs/remotes/<remote>/<branch>`, the branch's tracking ref). */
+  into?: string;
 }
 
 /** `git fetch` of one branch into its tracking ref: with a token, from a clean git dir to the clone URL. */
@@ -311,8 +318,8 @@ async function fetchBranch(
 ): Promise<string> {
   forgetHead(req.dir);
   const remote = req.remote ?? "origin";
-  const tracking = `refs/remotes/${remote}/${req.branch}`;
-  const depth = req.depth ? ["--depth", String(req.depth)] : [];
+  const tracking = req.into ?? `refs/remotes/${remote}/${req.branch}`;
+  const depth = req.deepen ? ["--deepen", String(req.deepen)] : req.depth ? ["--depth", String(req.depth)] : [];
   if (req.token) {
     const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
     try {

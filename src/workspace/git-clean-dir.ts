@@ -53,6 +53,9 @@ export async function openCleanGitDir(run: GitRun, checkoutDir: string): Promise
         const shallowOut = await readShallow(path.join(dir, "shallow"));
         // Written beside and renamed over: a symlink a repository script left at `.git/shallow` is replaced, never
         // written through.
+        // A fetch that reached the roots leaves no shallow list: the checkout's is then removed too, or git would
+        // still take its old boundary commits for roots (and find no merge-base below them).
+        if (shallowOut === null && shallowIn !== null) await rm(path.join(gitDir, "shallow"), { force: true });
         if (shallowOut !== null && shallowOut !== shallowIn) {
           const tmp = path.join(gitDir, `shallow.aider-bot-${process.pid}`);
           await writeFile(tmp, shallowOut, { flag: "w" });

@@ -192,6 +192,34 @@ describe("runCoder", () => {
     ]);
   });
 
+  it("what the base run saves: a check failing on the base too costs no reflection (3 → 0, 4 model requests → 1)", async () => {
+    const goMod = "go: go.mod file not found in current directory or any parent directory";
+    const runWith = async (withBase: boolean) => {
+      const deps: FakeDeps = {
+        ...fakeDeps({
+          files,
+          answers: [goodEdit, goodEdit, goodEdit, goodEdit],
+          check: (req) => (req.kind === "test" ? { ok: false, exitCode: 1, output: goMod } : {}),
+        }),
+        ...(withBase
+          ? { baseline: { lookup: async () => baselineOf({ ok: false, exitCode: 1, output: goMod }, []), roots: [] } }
+          : {}),
+      };
+      const result = await runCoder(
+        coderOptions({
+          autoTest: true,
+          testCommand: "make test",
+          maxReflections: 3,
+          files: ["src/fetch.ts", "src/util.ts"],
+        }),
+        deps,
+      );
+      return { reflections: result.reflections, requests: deps.requests.length };
+    };
+    expect(await runWith(false)).toEqual({ reflections: 3, requests: 4 });
+    expect(await runWith(true)).toEqual({ reflections: 0, requests: 1 });
+  });
+
   it("new failing tests are reflected; those the base had too are named as pre-existing in the reflection", async () => {
     const fix = block("src/util.ts", UTIL, `${UTIL}export const retry = <T>(f: () => T) => f();\n`);
     const headOut = "--- FAIL: TestRetry (0.00s)\n--- FAIL: TestNetwork (0.01s)\nFAIL";

@@ -184,7 +184,8 @@ describe("e2e: app flows", () => {
 
   it("failing tests → reflections → the final comment shows the failure and nothing is pushed (require_green_checks)", async () => {
     const config =
-      "test: \"grep -q 'a \\\\* b' src/calc.py || (echo 'test_add FAILED: expected a * b'; exit 1)\"\nmax_reflections: 1\nrequire_green_checks: true\nbaseline: off\n";
+      // Passes on the default branch (`a - b`), fails on both answers: the change's own failure, reflected.
+      "test: \"grep -q -e 'a - b' -e 'a \\\\* b' src/calc.py || (echo 'test_add FAILED: expected a * b'; exit 1)\"\nmax_reflections: 1\nrequire_green_checks: true\n";
     e2e = await app.scenario({
       files: { ...files, ".github/aider.yml": config },
       permissions: { ann: "write" },
@@ -211,9 +212,9 @@ describe("e2e: app flows", () => {
   });
 
   it("without require_green_checks, a change whose tests still fail is pushed and labelled as failing", async () => {
-    // A test that fails whatever the code (it fails on the default branch too): with the baseline on, that is
-    // the environment's failure (test/run/prepare/baseline-run, docs/checks.md); these flows are about a change's own failure.
-    const config = "test: \"echo 'test_add FAILED'; exit 1\"\nmax_reflections: 0\nbaseline: off\n";
+    // A test the default branch passes and the change fails: the change's own failure (one the default branch has
+    // too is the next flow's).
+    const config = "test: \"grep -q 'a - b' src/calc.py || (echo 'test_add FAILED'; exit 1)\"\nmax_reflections: 0\n";
     e2e = await app.scenario({
       files: { ...files, ".github/aider.yml": config },
       permissions: { ann: "write" },
@@ -229,6 +230,29 @@ describe("e2e: app flows", () => {
     expect(status).toContain("🚀 Pushed");
     expect(status).toContain("still fails on this commit");
     expect(e2e.repo.checkRuns.at(-1)).toMatchObject({ conclusion: "failure" });
+  });
+
+  it("a test that fails on the default branch too is not reflected: pushed, and the status says it is not this change's", async () => {
+    const config =
+      "test: \"echo 'go: go.mod file not found in current directory or any parent directory' >&2; exit 1\"\nmax_reflections: 2\n";
+    e2e = await app.scenario({
+      files: { ...files, ".github/aider.yml": config },
+      permissions: { ann: "write" },
+      // One answer: a reflection would find no reply, and fail the run.
+      replies: [fix],
+    });
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    await e2e.idle();
+    // One coder request: the failure was never sent back to the model as something to fix.
+    const coder = e2e.llm.requests.filter((r) => !isCommitMessageRequest(r.body));
+    expect(coder).toHaveLength(1);
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    expect(status).toContain(
+      "fails on the default branch too (go: go.mod file not found in current directory or any parent directory): not caused by this change",
+    );
+    expect(status).not.toContain("still fails");
   });
 
   it("an invalid config gets a comment listing each problem and no job", async () => {

@@ -15,8 +15,9 @@ const AZURE_KEY = "azure-e2e-key-0123456789abcdef";
 const BEDROCK_MODEL = "us.anthropic.claude-sonnet-4-6-v1:0";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
+// The default branch (`a - b`) passes the test, so the first two answers' failures are the change's and reflected.
 const config = (model: string, extra = "") =>
-  `model: ${model}\n${extra}test: "grep -q 'a + b' src/calc.py || (echo 'TEST_FAILED: expected a + b'; exit 1)"\nmax_reflections: 2\n`;
+  `model: ${model}\n${extra}test: "grep -q -e 'a + b' -e 'a - b' src/calc.py || (echo 'TEST_FAILED: expected a + b'; exit 1)"\nmax_reflections: 2\n`;
 const edit = (from: string, to: string) =>
   `src/calc.py\n\`\`\`python\n<<<<<<< SEARCH\n    return ${from}\n=======\n    return ${to}\n>>>>>>> REPLACE\n\`\`\`\n`;
 /** Three rounds: two edits that fail the test, the third passes. */

@@ -127,11 +127,13 @@ echo "settings.py:1:1: error: bad setting"
 case "$phase" in
   setup) exit 0 ;;
   lint) if [ -e .lint-once ]; then exit 0; fi; touch .lint-once; exit 1 ;;
-  *) exit 1 ;;
+  *) if grep -q 'a - b' src/calc.py; then exit 0; fi; exit 1 ;;
 esac
 `;
 }
 
+// The test fails only on the change (the default branch's `a - b` passes it): a failure the base has too would not
+// be sent to the model, and the scripts' output is to reach it after each check.
 const config =
   "setup: sh evil.sh setup\nlint: sh evil.sh lint\ntest: sh evil.sh test\nauto_test: true\nmax_reflections: 2\n";
 

@@ -123,6 +123,29 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     expect(inspect.HostConfig.NanoCpus).toBe(1_000_000_000);
   });
 
+  it("one $HOME and TMPDIR per job, kept across its commands (what setup installs there is there for the tests), and not another job's", async () => {
+    const s = open();
+    const setup = await sh(
+      s,
+      'mkdir -p "$HOME/.local/bin" && printf "#!/bin/sh\\necho tool-from-setup\\n" > "$HOME/.local/bin/tool" && chmod +x "$HOME/.local/bin/tool" && echo kept > "${TMPDIR:-/tmp}/between-commands" && echo "home=$HOME"',
+    );
+    expect(setup.exitCode).toBe(0);
+    const home = /home=(\S+)/.exec(setup.output)?.[1];
+    expect(home).toBeTruthy();
+    const later = await sh(s, '"$HOME/.local/bin/tool" && cat "${TMPDIR:-/tmp}/between-commands" && echo "home=$HOME"');
+    expect(later.exitCode).toBe(0);
+    expect(later.output).toContain("tool-from-setup");
+    expect(later.output).toContain("kept");
+    expect(later.output).toContain(`home=${home}`);
+    // Another job (its own session, its own container) starts from the image: nothing of the first job's.
+    const other = await sh(
+      open(`test/${process.pid}`),
+      'ls "$HOME/.local/bin/tool" "${TMPDIR:-/tmp}/between-commands" 2>&1; true',
+    );
+    expect(other.output).toMatch(/No such file/);
+    expect(other.output).not.toContain("tool-from-setup");
+  });
+
   it("a timeout removes the container and every process in it; the next command gets a fresh one", async () => {
     const s = open();
     expect((await sh(s, "true")).exitCode).toBe(0);

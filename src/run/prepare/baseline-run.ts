@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { chmod, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { baselineOf, type BaselineResult } from "../../checks/compare-baseline.js";
+import { baselineOf, isBaselineResult, type BaselineResult } from "../../checks/compare-baseline.js";
 import { runCheckCommand } from "../../checks/run-check-command.js";
 import { checkKey } from "../../coder/check-commands.js";
 import type { CheckCommandSpec } from "../../coder/types.js";
@@ -58,6 +59,9 @@ export function startBaseline(
   const done = (async () => {
     if (!wanted.length) return;
     const sha = await deps.baseSha();
+    // The cache file is named by it: a commit id and nothing else.
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(sha))
+      throw new Error(`the base is not a commit id: ${JSON.stringify(sha)}`);
     const file = path.join(deps.cacheDir, `${sha}.json`);
     const cached = await readCache(file);
     for (const spec of wanted) if (cached[cacheKey(spec)]) finish(cacheKey(spec), cached[cacheKey(spec)]!);
@@ -109,36 +113,62 @@ function cacheKey(spec: CheckCommandSpec): string {
   return createHash("sha256").update(checkKey(spec)).digest("hex").slice(0, 32);
 }
 
+/** The cache file's format; a file of another version (an older one's raw output) is removed, never read. */
+const CACHE_VERSION = 2;
+
+/**
+ * The cached results of a base commit, by command key. Read only from a regular file that only its owner can read or
+ * write (not a link, not group- or world-accessible: another user's file or one swapped in is not trusted), of this
+ * version; results not of the expected shape are ignored one by one (that command simply runs again). A file that is
+ * not this version's, or not JSON, is removed: an older version's file held the commands' raw output.
+ */
 async function readCache(file: string): Promise<Record<string, BaselineResult>> {
+  let text: string;
   try {
-    const parsed: unknown = JSON.parse(await readFile(file, "utf8"));
-    if (!parsed || typeof parsed !== "object") return {};
-    // A file cut short or from another version is ignored entry by entry: that command simply runs again.
-    return Object.fromEntries(Object.entries(parsed).filter(([, v]) => isResult(v))) as Record<string, BaselineResult>;
+    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || (info.mode & 0o077) !== 0) return {};
+      text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
   } catch {
     return {};
   }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  const data = parsed as { version?: unknown; results?: unknown } | null;
+  if (
+    !data ||
+    typeof data !== "object" ||
+    data.version !== CACHE_VERSION ||
+    !data.results ||
+    typeof data.results !== "object"
+  ) {
+    await rm(file, { force: true }).catch(() => undefined);
+    return {};
+  }
+  return Object.fromEntries(
+    Object.entries(data.results).filter(([k, v]) => /^[0-9a-f]{32}$/.test(k) && isBaselineResult(v)),
+  ) as Record<string, BaselineResult>;
 }
 
-function isResult(v: unknown): v is BaselineResult {
-  if (!v || typeof v !== "object") return false;
-  const r = v as Partial<BaselineResult>;
-  const failing = r.failing as { names?: unknown } | null | undefined;
-  return (
-    typeof r.ok === "boolean" &&
-    typeof r.normalised === "string" &&
-    typeof r.summary === "string" &&
-    (failing === null ||
-      (typeof failing === "object" &&
-        Array.isArray(failing.names) &&
-        failing.names.every((n) => typeof n === "string")))
-  );
-}
-
-/** Written to a temporary name and renamed: a concurrent reader sees the old file or the new, never half of one. */
-async function writeCache(file: string, data: Record<string, BaselineResult>): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+/**
+ * Written to a temporary name and renamed: a concurrent reader sees the old file or the new, never half of one. The
+ * folder is the owner's only (0700), the file too (0600).
+ */
+async function writeCache(file: string, results: Record<string, BaselineResult>): Promise<void> {
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(data), { mode: 0o600 });
+  // Made new (`wx`, with its mode): a file left by a killed run of this process id is removed first, never reused.
+  await rm(tmp, { force: true });
+  await writeFile(tmp, JSON.stringify({ version: CACHE_VERSION, results }), { mode: 0o600, flag: "wx" });
   await rename(tmp, file);
 }

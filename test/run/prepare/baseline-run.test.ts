@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { compareWithBaseline } from "../../../src/checks/compare-baseline.js";
 import { startBaseline, type BaselineDeps } from "../../../src/run/prepare/baseline-run.js";
 import { createGit } from "../../../src/workspace/create-git.js";
 import type { CheckCommandSpec } from "../../../src/coder/types.js";
@@ -58,10 +59,14 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     const ran: string[] = [];
     const first = startBaseline(checkout, specs, 10_000, depsOf(made, ran));
     const test = await first.lookup(specs[2]!);
-    expect(test).toMatchObject({
+    expect(test).toMatchObject({ ok: false, exitCode: 1, failing: null });
+    const head = {
       ok: false,
       exitCode: 1,
-      failing: null,
+      output: "go test ./...\ngo: go.mod file not found in current directory or any parent directory",
+    };
+    expect(compareWithBaseline(head, test, first.roots)).toMatchObject({
+      kind: "pre-existing",
       summary: "go: go.mod file not found in current directory or any parent directory",
     });
     // A configured lint command gets the edited files appended: nothing on the base to compare it with.
@@ -102,5 +107,116 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     });
     expect(await run.lookup(specs[2]!)).toBeNull();
     expect(errors).toHaveLength(1);
+  });
+});
+
+describe("the base's cache keeps no output: only what the comparison needs, readable by its owner only", () => {
+  let root: string;
+  let checkout: string;
+  let cacheDir: string;
+  const PRIVATE = "correct-horse-battery-staple-4711";
+  const TOKEN = `ghp_${"A1b2C3d4".repeat(5)}`;
+  // A failing test that prints an environment's secret and a private file's content, as a repository's test could.
+  const script = `echo "--- FAIL: TestLeak (0.00s)"\necho "token=${TOKEN}"\ncat private.txt\necho "go: go.mod file not found in current directory"\necho FAIL\nexit 1\n`;
+  const spec: CheckCommandSpec = { kind: "test", command: "sh test.sh", asWritten: true };
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), "baseline-cache-"));
+    checkout = path.join(root, "job", "checkout");
+    cacheDir = path.join(root, "cache", "baseline", "o", "r");
+    await mkdir(checkout, { recursive: true });
+    await git.run(checkout, ["init", "--quiet"]);
+    await writeFile(path.join(checkout, "test.sh"), script);
+    await writeFile(path.join(checkout, "private.txt"), `${PRIVATE}\n`);
+    await git.run(checkout, ["add", "."]);
+    await git.run(checkout, ["commit", "--quiet", "-m", "base"]);
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+  const depsOf = (ran: string[]): BaselineDeps => ({
+    baseSha: () => git.headSha(checkout),
+    checkoutBase: async (sha, dir) => {
+      // Each run of a real job has its own folder; these runs share one.
+      await rm(dir, { recursive: true, force: true });
+      await git.run(checkout, ["worktree", "prune"]);
+      await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
+    },
+    checkExec: { run: (req) => (ran.push(req.command), exec.run(req)) },
+    cacheDir,
+    signal: new AbortController().signal,
+    onError: (error) => {
+      throw error;
+    },
+  });
+  const cacheFile = async () => path.join(cacheDir, `${await git.headSha(checkout)}.json`);
+
+  it("holds neither a secret the command printed nor a file's content, and still tells the same failure", async () => {
+    const run = startBaseline(checkout, [spec], 10_000, depsOf([]));
+    const base = await run.lookup(spec);
+    await run.done;
+    const onDisk = await readFile(await cacheFile(), "utf8");
+    for (const leaked of [PRIVATE, TOKEN, "TestLeak", "go.mod", "token="]) expect(onDisk).not.toContain(leaked);
+    expect(JSON.stringify(base)).not.toContain(PRIVATE);
+    // The change's run of the same test, failing the same way: the base's, worded from the change's own output.
+    const head = { ok: false, exitCode: 1, output: `--- FAIL: TestLeak (0.01s)\ntoken=${TOKEN}\n${PRIVATE}\nFAIL` };
+    expect(compareWithBaseline(head, base, run.roots)).toEqual({
+      kind: "pre-existing",
+      summary: "1 failing test: TestLeak",
+      tests: ["TestLeak"],
+    });
+    const other = { ok: false, exitCode: 1, output: "--- FAIL: TestNew (0.01s)\nFAIL" };
+    expect(compareWithBaseline(other, base, run.roots)).toEqual({ kind: "new" });
+  });
+
+  it("is a 0600 file in a 0700 folder", async () => {
+    await mkdir(cacheDir, { recursive: true, mode: 0o755 });
+    await chmod(cacheDir, 0o755);
+    const run = startBaseline(checkout, [spec], 10_000, depsOf([]));
+    await run.done;
+    expect((await stat(cacheDir)).mode & 0o777).toBe(0o700);
+    expect((await stat(await cacheFile())).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ["not JSON", "{ not json", 0o600],
+    [
+      "an older version's file with raw output",
+      '{"k":{"ok":false,"normalised":"go.mod","summary":"x","failing":null}}',
+      0o600,
+    ],
+    ["a result of the wrong shape", '{"version":2,"results":{"KEY":{"ok":false,"summary":"raw text"}}}', 0o600],
+    ["a group- and world-readable file", "VALID", 0o644],
+  ])("a cache file that is %s is not read: the command runs again", async (_name, content, mode) => {
+    // A valid file first, to learn its form; then the file is replaced by the case's.
+    const first = startBaseline(checkout, [spec], 10_000, depsOf([]));
+    await first.done;
+    const file = await cacheFile();
+    const valid = await readFile(file, "utf8");
+    const key = Object.keys((JSON.parse(valid) as { results: object }).results)[0]!;
+    await rm(file);
+    await writeFile(file, content === "VALID" ? valid : content.replace("KEY", key), { mode });
+    await chmod(file, mode);
+    const ran: string[] = [];
+    const again = startBaseline(checkout, [spec], 10_000, depsOf(ran));
+    const result = await again.lookup(spec);
+    await again.done;
+    expect(ran).toEqual(["sh test.sh"]);
+    expect(result).toMatchObject({ ok: false, exitCode: 1 });
+    // Replaced by a good file of the owner's.
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await readFile(file, "utf8")).not.toContain("go.mod");
+  });
+
+  it("a link in the cache's place is not followed", async () => {
+    const first = startBaseline(checkout, [spec], 10_000, depsOf([]));
+    await first.done;
+    const file = await cacheFile();
+    const elsewhere = path.join(root, "elsewhere.json");
+    await rename(file, elsewhere);
+    await symlink(elsewhere, file);
+    const ran: string[] = [];
+    const again = startBaseline(checkout, [spec], 10_000, depsOf(ran));
+    await again.done;
+    expect(ran).toEqual(["sh test.sh"]);
   });
 });
