@@ -3,6 +3,7 @@ import type { JobHandler } from "../jobs/job-engine.js";
 import type { VerifiedWebhook } from "../security/webhook-intake.js";
 import type { DashboardService } from "./dashboard/dashboard-service.js";
 import { isDashboardEdit } from "./dashboard/handle-dashboard-edit.js";
+import { parseWebhook } from "../edge/parse-webhook.js";
 import type { IntakeGate } from "./intake-gate.js";
 import type { Schedule, ScheduleTarget } from "../triage/schedule-key.js";
 
@@ -34,7 +35,11 @@ export function createTriageHandler(deps: {
     await deps.gate?.quiet();
     if ("tick" in job.data) return deps.fire(job.data.tick.target, job.data.tick.schedule, job.data.tick.key);
     const event = webhookOf(job.data);
-    if (isDashboardEdit(event.name, event.payload)) return deps.dashboard()?.edited(event.id, event.payload);
+    // A dashboard's "Run now" goes to the dashboard, typed by the edge (the receiver recorded it as well-formed).
+    if (event.name === "issues") {
+      const parsed = parseWebhook(event.name, event.payload, event.id);
+      if (parsed.ok && isDashboardEdit(parsed.event)) return deps.dashboard()?.edited(parsed.event);
+    }
     // The delivery's signature was verified at intake, so it is one of GitHub's events, which Probot's type lists
     // by name; its name and payload were stored as GitHub sent them and are not re-checked against that union.
     await deps.app.receive(event as Parameters<Probot["receive"]>[0]);

@@ -105,9 +105,11 @@ describe("runAction (in process, against the fake GitHub)", () => {
       ...more,
     });
   const repository = () => ({
+    id: 1,
     name: "widgets",
     full_name: "acme/widgets",
     owner: { login: "acme" },
+    html_url: `${fake.webUrl}/acme/widgets`,
     clone_url: `${fake.webUrl}/acme/widgets.git`,
     default_branch: "main",
   });

@@ -1,6 +1,8 @@
 import type { Permission } from "../../src/config/repo-config.js";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { decideAction, type EventAction } from "../../src/triage/decide-action.js";
+import { parseWebhook } from "../../src/edge/parse-webhook.js";
+import type { CommandEvent } from "../../src/edge/bot-event.js";
+import { decideCommand, type EventAction } from "../../src/triage/decide-command.js";
+import { gatherCommand } from "../../src/triage/gather-command.js";
 import { examplePayload } from "./probot-harness.js";
 
 const bot = { login: "aider-bot[bot]", appId: 99 };
@@ -8,7 +10,7 @@ const bot = { login: "aider-bot[bot]", appId: 99 };
 function comment(body: string, opts: { pr?: boolean; sender?: Record<string, unknown>; viaApp?: number } = {}) {
   const p = examplePayload("issue_comment", "created");
   p.comment.body = body;
-  p.sender = opts.sender ?? { login: "ann", type: "User", id: 5 };
+  p.sender = { id: 1, ...(opts.sender ?? { login: "ann", type: "User", id: 5 }) };
   if (opts.viaApp) p.comment.performed_via_github_app = { id: opts.viaApp };
   if (opts.pr) p.issue.pull_request = { url: "x" };
   else delete p.issue.pull_request;
@@ -22,20 +24,21 @@ async function decide(
   name = "issue_comment",
 ) {
   const asked: string[] = [];
-  const action = await decideAction(
-    { name, id: "d1", payload },
-    {
-      config: parseRepoConfig(raw),
-      bot,
-      permissionOf: async (login) => (asked.push(login), permission),
-    },
-  );
+  const parsed = parseWebhook(name, payload, "d1");
+  if (!parsed.ok) throw new Error(parsed.reason);
+  // Gather with the reads faked, then the pure decision.
+  const gathered = await gatherCommand(parsed.event as CommandEvent, {
+    loadConfig: async () => raw,
+    bot: async () => bot,
+    permissionOf: async (login) => (asked.push(login), permission),
+  });
+  const action: EventAction = "kind" in gathered ? gathered : decideCommand(gathered);
   return { action, asked };
 }
 
 const kind = (a: EventAction) => (a.kind === "reply" ? `reply:${a.reason}` : a.kind);
 
-describe("decideAction", () => {
+describe("decideCommand", () => {
   it.each([
     ["run on an issue", comment("/aider fix"), "write", null, "enqueue"],
     ["run on a PR", comment("/aider fix", { pr: true }), "write", null, "enqueue"],
@@ -159,7 +162,7 @@ describe("decideAction", () => {
   });
 });
 
-describe("decideAction: the pull-request loops", () => {
+describe("decideCommand: the pull-request loops", () => {
   it("address-reviews and fix-ci are runs with a mode; the stored request words what they do", async () => {
     const { action } = await decide(comment("/aider address-reviews --thread PRRT_1 keep it short", { pr: true }));
     if (action.kind !== "enqueue") throw new Error(action.kind);
@@ -186,7 +189,7 @@ describe("decideAction: the pull-request loops", () => {
   });
 });
 
-describe("decideAction: a plan's approve box", () => {
+describe("decideCommand: a plan's approve box", () => {
   const box = (ticked: boolean) => `<!-- aider-bot:plan:x -->\n- [${ticked ? "x" : " "}] **Approve and run this plan**`;
   function edit(
     opts: { author?: string; viaApp?: number; before?: string; after?: string; sender?: Record<string, unknown> } = {},

@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import { decideAutofix } from "../../src/triage/decide-autofix.js";
 import type { PriorRun } from "../../src/context/pr-data.js";
-import { pushedByBot, readCheckSuite } from "../../src/triage/read-check-suite.js";
+import { parseWebhook } from "../../src/edge/parse-webhook.js";
+import { pushedByBot } from "../../src/triage/pushed-by-bot.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- GitHub's example payloads, read as loose JSON
 type Example = Record<string, any>;
@@ -9,10 +10,24 @@ const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as
   name: string;
   examples: Example[];
 }[];
-const completed = () =>
-  structuredClone(examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed")!);
+const completed = (): Example => ({
+  ...structuredClone(examples.find((e) => e.name === "check_suite")!.examples.find((x) => x.action === "completed")!),
+  installation: { id: 1 },
+});
+/** The suite as the edge reads it. */
+function readCheckSuite(p: unknown) {
+  const parsed = parseWebhook("check_suite", p, "d");
+  if (!parsed.ok || parsed.event.kind !== "check-suite") throw new Error(JSON.stringify(parsed));
+  const { suite } = parsed.event;
+  return {
+    conclusion: suite.conclusion,
+    headSha: suite.headSha,
+    suiteAppId: suite.appId,
+    pullNumbers: suite.pullNumbers,
+  };
+}
 
-describe("readCheckSuite + pushedByBot → decideAutofix", () => {
+describe("the edge's check suite + pushedByBot → decideAutofix", () => {
   it("reads GitHub's example check_suite.completed payload", () => {
     const p = completed();
     expect(readCheckSuite(p)).toEqual({
@@ -53,10 +68,5 @@ describe("readCheckSuite + pushedByBot → decideAutofix", () => {
     ).toEqual({ kind: "fix", pull: 2, round: 1 });
     p.check_suite.pull_requests[0].base.repo.id = 42;
     expect(readCheckSuite(p)!.pullNumbers).toEqual([]);
-  });
-
-  it("null for a payload without a suite", () => {
-    expect(readCheckSuite({})).toBeNull();
-    expect(readCheckSuite(null)).toBeNull();
   });
 });
