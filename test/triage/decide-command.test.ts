@@ -1,4 +1,4 @@
-import type { Permission } from "../../src/config/repo-config.js";
+import { parseRepoConfig, type Permission } from "../../src/config/repo-config.js";
 import { parseWebhook } from "../../src/edge/parse-webhook.js";
 import type { CommandEvent } from "../../src/edge/bot-event.js";
 import { decideCommand, type EventAction } from "../../src/triage/decide-command.js";
@@ -229,5 +229,68 @@ describe("decideCommand: a plan's approve box", () => {
     delete p.issue.pull_request;
     const { action } = await decide(p, "write", { plan: true }, "issues");
     expect(action.kind === "enqueue" && action.verb).toBe("plan");
+  });
+});
+
+describe("decideCommand is pure: gathered values in, a decision out", () => {
+  const facts = {
+    owner: "acme",
+    repo: "web",
+    number: 4,
+    isPullRequest: true,
+    sender: { login: "ann", id: 5, type: "User" },
+    installationId: 1,
+    cloneUrl: "https://github.com/acme/web.git",
+    webUrl: "https://github.com/acme/web",
+    defaultBranch: "main",
+    title: "t",
+    body: "b",
+    reactTo: { kind: "issue-comment" as const, id: 9 },
+  };
+  const gathered = (over: Partial<Parameters<typeof decideCommand>[0]> = {}): Parameters<typeof decideCommand>[0] => ({
+    delivery: "d9",
+    config: parseRepoConfig(null),
+    bot,
+    command: { verb: "run", text: "fix it", flags: { files: [] } },
+    facts,
+    permission: "write",
+    ...over,
+  });
+
+  it.each([
+    ["a writer's run", {}, "enqueue"],
+    ["a reader's run", { permission: "read" as const }, "reply-unauthorized"],
+    ["a stranger's run", { permission: "none" as const }, "reply-unauthorized"],
+    ["a run under an invalid config", { config: parseRepoConfig({ test: 1 }) }, "reply:invalid-config"],
+    ["cancel", { command: { verb: "cancel" as const } }, "cancel"],
+    ["usage", { command: { verb: "usage" as const } }, "usage"],
+    ["checks", { command: { verb: "checks" as const } }, "show-checks"],
+    [
+      "a bot that is not allow-listed",
+      { facts: { ...facts, sender: { login: "x[bot]", type: "Bot" } }, permission: null },
+      "ignore",
+    ],
+    ["a tick outside the bot's own plan", { facts: { ...facts, planComment: { id: 9, author: "mallory" } } }, "ignore"],
+  ] as const)("%s → %s", (_n, over, expected) => {
+    expect(kind(decideCommand(gathered(over as Partial<Parameters<typeof decideCommand>[0]>)))).toBe(expected);
+  });
+
+  it("the same values give the same decision, with the delivery in its markers and job id", () => {
+    const a = decideCommand(gathered({ command: { verb: "help" } }));
+    expect(decideCommand(gathered({ command: { verb: "help" } }))).toEqual(a);
+    expect(a.kind === "reply" && a.marker).toBe("<!-- aider-bot:reply:d9 -->");
+    const run = decideCommand(gathered());
+    expect(run.kind === "enqueue" && [run.jobId, run.delivery, run.key]).toEqual(["d9", "d9", "acme/web#4"]);
+  });
+
+  it("gathering asks no permission for a box ticked outside the bot's own plan", async () => {
+    const p = comment("<!-- aider-bot:plan:x -->\n- [x] **Approve and run this plan**");
+    p.action = "edited";
+    p.changes = { body: { from: "<!-- aider-bot:plan:x -->\n- [ ] **Approve and run this plan**" } };
+    p.comment.user = { login: "mallory", type: "User" };
+    p.comment.performed_via_github_app = null;
+    const { action, asked } = await decide(p);
+    expect(action.kind).toBe("ignore");
+    expect(asked).toEqual([]);
   });
 });
