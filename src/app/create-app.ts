@@ -8,7 +8,7 @@ import type { ForkPool } from "../exec/fork-worker.js";
 import { sweepContainers } from "../exec/sweep-containers.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
 import { createLookupCache, type LookupCache } from "../triage/lookup-cache.js";
-import { isTriaged, registerHandlers } from "../triage/register-handlers.js";
+import { isTriaged } from "../triage/triaged-events.js";
 import { configKeysStaleAfterPush } from "../triage/config-push.js";
 import { parseWebhook } from "../edge/parse-webhook.js";
 import type { Interruption } from "../report/render-status.js";
@@ -27,7 +27,7 @@ import type { IntakeGate } from "./intake-gate.js";
 import { openSpend, type AppSpend } from "./open-spend.js";
 import { createRunHandler, startJobPool } from "./run-handler.js";
 import { alive, sweepJobDirs } from "./sweep-job-dirs.js";
-import { createTriageHandler, type StoredWebhook, type TriageData } from "./triage-handler.js";
+import { createTriageHandler, type TriageData } from "./triage-handler.js";
 import { triageKey } from "./triage-key.js";
 
 /** `applied`: handled at intake, nothing to triage (a push to a default branch drops that repository's config). */
@@ -199,6 +199,13 @@ async function loadApp(
       ? {
           handler: createTriageHandler({
             app,
+            services: {
+              runs: runPort,
+              botLogin: gh.botLogin,
+              defaults: runDefaults(env),
+              lookups: state.lookups,
+              ...(spend ? { usage: spend.usage } : {}),
+            },
             ...(options.gate ? { gate: options.gate } : {}),
             fire: firing.fire,
             dashboard: () => state.dashboard,
@@ -213,13 +220,6 @@ async function loadApp(
   });
   if (options.work) sweepLeftovers(env, app.log);
   if (env.schedules && options.work) armSchedules(env, gh, firing, triage, app.log);
-  registerHandlers(app, {
-    runs: runPort,
-    botLogin: gh.botLogin,
-    defaults: runDefaults(env),
-    lookups: state.lookups,
-    ...(spend ? { usage: spend.usage } : {}),
-  });
   return { triage, runs, report, pool, spend, log: app.log };
 }
 
@@ -263,13 +263,13 @@ function appHandle(env: AppEnv, state: AppState, appFn: ApplicationFunction, met
       }
       if (!("installationId" in typed)) return "ignored";
       if (!isTriaged(typed) && !(env.scheduleDashboard && isDashboardEdit(typed))) return "ignored";
-      const data: StoredWebhook = event.raw !== undefined ? { id: event.id, name: event.name, raw: event.raw } : event;
+      // The typed event is stored, not the payload: the job reads only what the edge kept.
       const added = await loaded().triage.enqueue({
         id: event.id,
         key: triageKey(typed),
         installationId: typed.installationId,
         kind: "triage",
-        data,
+        data: { event: typed },
       });
       return added ? "recorded" : "duplicate";
     },

@@ -166,4 +166,14 @@ describe("runAction (in process, against the fake GitHub)", () => {
     expect(result).toMatchObject({ outcome: "ignored", runs: [] });
     expect(result.reason).toContain('no entry of `schedules` in the config has cron "5 5 * * *"');
   });
+
+  it("an event file without what its kind must carry is a setup error naming the field, before any GitHub call", async () => {
+    const p = examplePayload("issue_comment", "created");
+    p.repository = repository();
+    delete p.sender;
+    await expect(run(env("issue_comment"), p)).rejects.toThrow(
+      "The event payload at GITHUB_EVENT_PATH is not a GitHub event: issue_comment payload refused: sender.login should be a non-empty string, but is missing.",
+    );
+    expect(repo.comments).toHaveLength(0);
+  });
 });

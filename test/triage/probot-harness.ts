@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Probot, ProbotOctokit } from "probot";
 import type { RunJobInput, RunQueue } from "../../src/run/job-context.js";
-import { registerHandlers } from "../../src/triage/register-handlers.js";
+import { createTriageHandler } from "../../src/app/triage-handler.js";
 import type { AppServices, HandleResult } from "../../src/triage/event-context.js";
 import { TEST_APP_KEY } from "../helpers/build-once.js";
 
@@ -51,7 +51,11 @@ export function recordingQueue(): RunQueue & { jobs: RunJobInput[]; cancelled: s
   };
 }
 
-/** Probot with retries and throttling off, our handlers registered, results collected. */
+/**
+ * Probot with retries and throttling off, and the App's triage job handler over it: `triage.receive` runs one
+ * delivery as its triage job does (the edge, the installation's Octokit, the config as Probot reads it), results
+ * collected.
+ */
 export async function startProbot(services: Partial<AppServices> = {}) {
   const queue = recordingQueue();
   const results: HandleResult[] = [];
@@ -66,12 +70,17 @@ export async function startProbot(services: Partial<AppServices> = {}) {
       throttle: { enabled: false },
     })),
   });
-  await probot.load((app) =>
-    registerHandlers(
-      app,
-      { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services },
-      (r) => results.push(r),
-    ),
-  );
-  return { probot, queue, results };
+  const handler = createTriageHandler({
+    app: probot,
+    services: { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services },
+    fire: async () => undefined,
+    dashboard: () => null,
+    onHandled: (r) => results.push(r),
+  });
+  const receive = (delivery: { id: string; name: string; payload: unknown }) =>
+    handler(
+      { id: delivery.id, key: "k", installationId: 1, kind: "triage", data: delivery, attempt: 1 },
+      new AbortController().signal,
+    );
+  return { triage: { receive }, queue, results };
 }
