@@ -39,7 +39,7 @@ export interface PayloadReader {
   int(path: string): number;
   /** An integer, or undefined where the field is absent or `null`. */
   optionalInt(path: string): number | undefined;
-  /** An object, or undefined where absent or `null` (its fields are read by path from the payload). */
+  /** Whether an object is there (false where absent or `null`; anything else is refused). */
   has(path: string): boolean;
   /** A list (absent: empty). Each entry is read with its own reader, named `path[i]`. */
   list(path: string): PayloadReader[];
