@@ -12,6 +12,7 @@ export const MAY_IMPORT = {
   cli: "*",
   app: [
     "compose",
+    "edge",
     "triage",
     "report",
     "run",
@@ -31,6 +32,7 @@ export const MAY_IMPORT = {
   ],
   action: [
     "compose",
+    "edge",
     "triage",
     "report",
     "run",
@@ -65,7 +67,7 @@ export const MAY_IMPORT = {
     "treesitter",
     "workspace",
   ],
-  triage: ["report", "run", "context", "github", "commands", "config", "jobs"],
+  triage: ["edge", "report", "run", "context", "github", "commands", "config", "jobs"],
   report: ["run", "context", "github", "coder", "checks", "config", "edits", "egress"],
   run: [
     "context",
@@ -95,6 +97,7 @@ export const MAY_IMPORT = {
   config: ["edits", "egress"],
   egress: ["exec"],
   edits: [],
+  edge: [],
   exec: [],
   security: [],
   metrics: [],

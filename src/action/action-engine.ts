@@ -20,6 +20,7 @@ import type { GitHubClient } from "../github/github-client.js";
 import type { JobContext, RunJobInput, RunQueue } from "../run/job-context.js";
 import { lookupPermission } from "../github/permissions.js";
 import { triageEvent } from "../triage/triage-event.js";
+import type { BotEvent } from "../edge/bot-event.js";
 import { renderConfigProblems } from "../report/render-config-problems.js";
 import { listOpenPullRequestsForBranch } from "../github/pull-request.js";
 import { getCommitSha } from "../github/repositories.js";
@@ -86,14 +87,12 @@ function captured(job: RunJobInput): Intake {
   return { kind: "run", request: req, feedback };
 }
 
-/** `issue_comment`, `pull_request_review_comment`, `issues`: exactly the App's webhook intake. */
-export async function intakeEvent(
-  event: { name: string; id: string; payload: unknown },
-  deps: EngineDeps,
-): Promise<Intake> {
+/** `issue_comment`, `pull_request_review_comment`, `issues` (typed by the edge): exactly the App's triage. */
+export async function intakeEvent(event: BotEvent, deps: EngineDeps): Promise<Intake> {
   const queue = captureQueue();
   const result = await triageEvent(
-    { ...event, api: deps.api, loadConfig: deps.loadConfig, log: deps.logger },
+    event,
+    { api: deps.api, loadConfig: deps.loadConfig, log: deps.logger },
     { runs: queue, botLogin: async () => deps.bot.login, defaults: deps.defaults },
   );
   const job = queue.taken[0];

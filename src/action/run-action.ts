@@ -1,5 +1,6 @@
 import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
-import { readActionPayload, type ActionPayload } from "./action-payload.js";
+import type { ActionRepository, BotEvent } from "../edge/bot-event.js";
+import { parseActionEvent } from "../edge/parse-action-event.js";
 import { getRepository, getUserId } from "../github/repositories.js";
 import os from "node:os";
 import type { Logger } from "pino";
@@ -83,7 +84,14 @@ export async function runAction(
   payload: unknown,
   io: { logger: Logger; signal: AbortSignal; now?: () => Date },
 ): Promise<ActionResult> {
-  const event = readActionPayload(payload);
+  // The edge: the event file read once, typed (the App's parser), or refused naming what is wrong.
+  const parsed = parseActionEvent(env.eventName, payload, env.runKey);
+  if (!parsed.ok) {
+    if (parsed.refused)
+      throw new ActionSetupError(`The event payload at GITHUB_EVENT_PATH is not a GitHub event: ${parsed.reason}.`);
+    return { outcome: "ignored", reason: parsed.reason, runs: [] };
+  }
+  const event = parsed.event;
   // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
   const endpoints = providerEndpoints(env.runEnv, {
     baseUrl: env.inputs.openaiBaseUrl,
@@ -104,7 +112,7 @@ export async function runAction(
       ),
     logger: io.logger,
   };
-  const intakes = await intakeFor(env, payload, event, engine, io.now?.() ?? new Date());
+  const intakes = await intakeFor(env, event, engine, io.now?.() ?? new Date());
   const toRun = intakes.filter((i): i is Extract<Intake, { kind: "run" }> => i.kind === "run");
   if (toRun.length === 0) {
     const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
@@ -136,79 +144,46 @@ function actionOctokit(env: ActionEnv, logger: Logger) {
 }
 
 /** The event through the App's intake: what to run, or why nothing runs. */
-async function intakeFor(
-  env: ActionEnv,
-  payload: unknown,
-  event: ActionPayload,
-  engine: EngineDeps,
-  now: Date,
-): Promise<Intake[]> {
-  switch (env.eventName) {
-    case "issue_comment":
-    case "pull_request_review_comment":
-    case "issues":
-      return [await intakeEvent({ name: env.eventName, id: env.runKey, payload }, engine)];
+async function intakeFor(env: ActionEnv, event: BotEvent, engine: EngineDeps, now: Date): Promise<Intake[]> {
+  switch (event.kind) {
     case "schedule": {
-      const cron = String(event.schedule ?? "");
-      if (!cron)
-        throw new ActionSetupError(
-          "The schedule event names no cron expression (`schedule` is missing from the event payload).",
-        );
-      const repo = await repoInfo(env, event, engine.api);
-      return intakeSchedule({ cron, owner: env.owner, repo: env.repo, ...repo, now }, engine);
+      const repo = await repoInfo(env, event.repository, engine.api);
+      return intakeSchedule({ cron: event.cron, owner: env.owner, repo: env.repo, ...repo, now }, engine);
     }
-    case "workflow_dispatch":
+    case "dispatch":
       return [await intakeDispatch(await dispatchArgs(env, event, engine.api), engine)];
+    default:
+      return [await intakeEvent(event, engine)];
   }
 }
 
-/** The repository's clone URL and default branch: from the event when it carries them, else from the API. */
+/** The repository's clone URL and default branch: from the event when it names them, else from the API. */
 async function repoInfo(
   env: ActionEnv,
-  event: ActionPayload,
+  named: ActionRepository | undefined,
   api: GitHubClient,
 ): Promise<{ cloneUrl: string; defaultBranch: string }> {
-  const { owner, repo } = env;
-  const r = event.repository?.clone_url
-    ? { cloneUrl: event.repository.clone_url, defaultBranch: event.repository.default_branch }
-    : await getRepository(api, { owner, repo });
-  return {
-    cloneUrl: r.cloneUrl ?? `${env.serverUrl}/${owner}/${repo}.git`,
-    defaultBranch: r.defaultBranch ?? "main",
-  };
+  return named ?? (await getRepository(api, { owner: env.owner, repo: env.repo }));
 }
 
 /** A `workflow_dispatch` event as a request: its message, branch and sender, each checked. */
 async function dispatchArgs(
   env: ActionEnv,
-  event: ActionPayload,
+  event: Extract<BotEvent, { kind: "dispatch" }>,
   api: GitHubClient,
 ): Promise<Parameters<typeof intakeDispatch>[0]> {
   const { owner, repo } = env;
-  const message =
-    env.inputs.message ??
-    (typeof event.inputs?.message === "string" && event.inputs.message.trim()
-      ? event.inputs.message.trim()
-      : undefined);
+  const message = env.inputs.message ?? event.message;
   if (!message)
     throw new ActionSetupError(
       "A workflow_dispatch run needs a request: give the workflow a `message` input and pass it on with `message: ${{ inputs.message }}`.",
     );
-  const ref = String(event.ref ?? "");
+  const { ref, sender } = event;
   if (!ref.startsWith("refs/heads/"))
-    throw new ActionSetupError(
-      `A workflow_dispatch run works on a branch; it was started on \`${ref || "(no ref)"}\`.`,
-    );
-  const sender = {
-    login: String(event.sender?.login ?? ""),
-    type: String(event.sender?.type ?? "User"),
-    ...(event.sender?.id ? { id: Number(event.sender.id) } : {}),
-  };
-  if (!sender.login)
-    throw new ActionSetupError("The workflow_dispatch event names no sender; the permission check needs one.");
+    throw new ActionSetupError(`A workflow_dispatch run works on a branch; it was started on \`${ref}\`.`);
   const jobId = `dispatch:${owner}/${repo}@${env.runKey}`;
   const branch = ref.slice("refs/heads/".length);
-  return { message, branch, owner, repo, ...(await repoInfo(env, event, api)), sender, jobId };
+  return { message, branch, owner, repo, ...(await repoInfo(env, event.repository, api)), sender, jobId };
 }
 
 /** Each request run to its end in this step, one after the other, with the composition root's settings. */

@@ -8,8 +8,9 @@ import type { ForkPool } from "../exec/fork-worker.js";
 import { sweepContainers } from "../exec/sweep-containers.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
 import { createLookupCache, type LookupCache } from "../triage/lookup-cache.js";
-import { isHandledEvent, registerHandlers } from "../triage/register-handlers.js";
+import { isTriaged } from "../triage/triaged-events.js";
 import { configKeysStaleAfterPush } from "../triage/config-push.js";
+import { parseWebhook } from "../edge/parse-webhook.js";
 import type { Interruption } from "../report/render-status.js";
 import { reportInterrupted } from "../report/report-interrupted.js";
 import { createJobEngine } from "../jobs/create-job-engine.js";
@@ -26,9 +27,8 @@ import type { IntakeGate } from "./intake-gate.js";
 import { openSpend, type AppSpend } from "./open-spend.js";
 import { createRunHandler, startJobPool } from "./run-handler.js";
 import { alive, sweepJobDirs } from "./sweep-job-dirs.js";
-import { createTriageHandler, type StoredWebhook, type TriageData } from "./triage-handler.js";
+import { createTriageHandler, type TriageData } from "./triage-handler.js";
 import { triageKey } from "./triage-key.js";
-import { payloadField } from "../github/payload-field.js";
 
 /** `applied`: handled at intake, nothing to triage (a push to a default branch drops that repository's config). */
 export type IntakeResult = "recorded" | "duplicate" | "ignored" | "applied";
@@ -71,6 +71,7 @@ interface Loaded {
   report(job: JobContext, why: Interruption): Promise<void>;
   pool: ForkPool | null;
   spend: AppSpend | null;
+  log: Probot["log"];
 }
 
 /** What the app's parts share: set as the app loads, read by the handle and the handlers. */
@@ -198,6 +199,13 @@ async function loadApp(
       ? {
           handler: createTriageHandler({
             app,
+            services: {
+              runs: runPort,
+              botLogin: gh.botLogin,
+              defaults: runDefaults(env),
+              lookups: state.lookups,
+              ...(spend ? { usage: spend.usage } : {}),
+            },
             ...(options.gate ? { gate: options.gate } : {}),
             fire: firing.fire,
             dashboard: () => state.dashboard,
@@ -212,14 +220,7 @@ async function loadApp(
   });
   if (options.work) sweepLeftovers(env, app.log);
   if (env.schedules && options.work) armSchedules(env, gh, firing, triage, app.log);
-  registerHandlers(app, {
-    runs: runPort,
-    botLogin: gh.botLogin,
-    defaults: runDefaults(env),
-    lookups: state.lookups,
-    ...(spend ? { usage: spend.usage } : {}),
-  });
-  return { triage, runs, report, pool, spend };
+  return { triage, runs, report, pool, spend, log: app.log };
 }
 
 /** Checkouts (and, in container mode, containers) left by job processes that died: removed in the background. */
@@ -246,26 +247,29 @@ function appHandle(env: AppEnv, state: AppState, appFn: ApplicationFunction, met
     appFn,
     metrics,
     async intake(event) {
+      // The edge: the payload read once, typed, or refused with the reason (GitHub never sends a malformed one).
+      const parsed = parseWebhook(event.name, event.payload, event.id);
+      if (!parsed.ok) {
+        if (parsed.refused) loaded().log.warn({ delivery: event.id, reason: parsed.reason }, "webhook refused");
+        return "ignored";
+      }
+      const typed = parsed.event;
       // Dropped here, not in a triage job: a command sent right after the push must not be triaged first.
-      if (event.name === "push") {
-        const stale = configKeysStaleAfterPush(event.payload);
+      if (typed.kind === "push") {
+        const stale = configKeysStaleAfterPush(typed);
         if (!stale) return "ignored";
         state.lookups.forget(stale);
         return "applied";
       }
-      if (
-        !isHandledEvent(event.name, event.payload) &&
-        !(env.scheduleDashboard && isDashboardEdit(event.name, event.payload))
-      )
-        return "ignored";
-      const installationId = Number(payloadField(event.payload, "installation", "id") ?? 0);
-      const data: StoredWebhook = event.raw !== undefined ? { id: event.id, name: event.name, raw: event.raw } : event;
+      if (!("installationId" in typed)) return "ignored";
+      if (!isTriaged(typed) && !(env.scheduleDashboard && isDashboardEdit(typed))) return "ignored";
+      // The typed event is stored, not the payload: the job reads only what the edge kept.
       const added = await loaded().triage.enqueue({
         id: event.id,
-        key: triageKey(event),
-        installationId,
+        key: triageKey(typed),
+        installationId: typed.installationId,
         kind: "triage",
-        data,
+        data: { event: typed },
       });
       return added ? "recorded" : "duplicate";
     },

@@ -4,10 +4,9 @@ export function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The value at `path` in an unverified webhook payload (or any parsed JSON), or undefined where a step is missing or
- * not an object: `payloadField(payload, "repository", "full_name")`. For the few fields read before an event is known
- * to be of a handled kind (typed per event by `@octokit/webhooks-types` from then on); callers check the type of what
- * they get.
+ * The value at `path` in parsed JSON of unknown shape — an error GitHub answered, a stored marker — or undefined
+ * where a step is missing or not an object: `payloadField(error, "response", "headers", "retry-after")`. Callers
+ * check the type of what they get. Webhook payloads are never read this way: the edge (src/edge/) types them.
  */
 export function payloadField(payload: unknown, ...path: string[]): unknown {
   let at = payload;

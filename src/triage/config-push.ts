@@ -1,4 +1,4 @@
-import { payloadField } from "../github/payload-field.js";
+import type { PushEvent } from "../edge/bot-event.js";
 
 /**
  * Which cached repository configs a `push` delivery makes stale (as lookup-cache keys match them), or null for none.
@@ -9,16 +9,12 @@ import { payloadField } from "../github/payload-field.js";
  * request. A push to an account's `.github` repository drops every config of that account: Probot reads the config
  * from there when a repository has none of its own (and `_extends` often points there).
  */
-export function configKeysStaleAfterPush(payload: unknown): ((key: string) => boolean) | null {
-  const ref = payloadField(payload, "ref");
-  const fullName = payloadField(payload, "repository", "full_name");
-  const name = payloadField(payload, "repository", "name");
-  const defaultBranch = payloadField(payload, "repository", "default_branch");
-  if (typeof ref !== "string" || typeof fullName !== "string" || typeof defaultBranch !== "string") return null;
-  if (ref !== `refs/heads/${defaultBranch}`) return null;
+export function configKeysStaleAfterPush(push: PushEvent): ((key: string) => boolean) | null {
+  const { fullName, name, owner, defaultBranch } = push.repository;
+  if (push.ref !== `refs/heads/${defaultBranch}`) return null;
   const repoKey = `config:${fullName}`.toLowerCase();
-  if (typeof name === "string" && name.toLowerCase() === ".github") {
-    const ownerPrefix = `config:${fullName.slice(0, fullName.indexOf("/") + 1)}`.toLowerCase();
+  if (name.toLowerCase() === ".github") {
+    const ownerPrefix = `config:${owner}/`.toLowerCase();
     return (key) => key.startsWith(ownerPrefix);
   }
   return (key) => key === repoKey;

@@ -4,12 +4,8 @@ import type { GitHubClient } from "../github/github-client.js";
 import type { LookupCache } from "./lookup-cache.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
 
-/** One verified webhook as triage sees it: Probot's context, narrowed to what triage uses. */
-export interface EventContext {
-  name: string;
-  /** X-GitHub-Delivery. */
-  id: string;
-  payload: unknown;
+/** What triage of one event reads GitHub with: the installation's client, the config loader and a logger. */
+export interface TriageIo {
   api: GitHubClient;
   /** `.github/aider.yml` from the default branch, parsed YAML (Probot's context.config, so `_extends` works). */
   loadConfig(): Promise<unknown>;
@@ -34,3 +30,9 @@ export type HandleResult =
   | { kind: "replied"; reason: string }
   | { kind: "enqueued"; jobId: string; context: JobContext }
   | { kind: "cancelled"; count: number };
+
+/** `read()`, or its answer shared with the triage of other events on the same key (see lookup-cache). */
+export function shared<T>(services: AppServices, key: string, read: () => Promise<T>): Promise<T> {
+  // GitHub's owner, repository and user names are case-insensitive.
+  return services.lookups ? services.lookups.get(key.toLowerCase(), read) : read();
+}

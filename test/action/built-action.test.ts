@@ -637,7 +637,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
         ref: "refs/heads/main",
         inputs: {},
         repository: repository(rig),
-        sender: { login: "ann", type: "User" },
+        sender: { login: "ann", id: 9, type: "User" },
       });
       expect(result.code).toBe(1);
       expect(result.stdout).toMatch(/^::error title=aider-bot setup::A workflow_dispatch run needs a request/m);

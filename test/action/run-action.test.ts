@@ -105,9 +105,11 @@ describe("runAction (in process, against the fake GitHub)", () => {
       ...more,
     });
   const repository = () => ({
+    id: 1,
     name: "widgets",
     full_name: "acme/widgets",
     owner: { login: "acme" },
+    html_url: `${fake.webUrl}/acme/widgets`,
     clone_url: `${fake.webUrl}/acme/widgets.git`,
     default_branch: "main",
   });
@@ -163,5 +165,15 @@ describe("runAction (in process, against the fake GitHub)", () => {
     const result = await run(env("schedule"), { schedule: "5 5 * * *", repository: repository() });
     expect(result).toMatchObject({ outcome: "ignored", runs: [] });
     expect(result.reason).toContain('no entry of `schedules` in the config has cron "5 5 * * *"');
+  });
+
+  it("an event file without what its kind must carry is a setup error naming the field, before any GitHub call", async () => {
+    const p = examplePayload("issue_comment", "created");
+    p.repository = repository();
+    delete p.sender;
+    await expect(run(env("issue_comment"), p)).rejects.toThrow(
+      "The event payload at GITHUB_EVENT_PATH is not a GitHub event: issue_comment payload refused: sender.login should be a non-empty string, but is missing.",
+    );
+    expect(repo.comments).toHaveLength(0);
   });
 });

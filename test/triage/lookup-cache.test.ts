@@ -1,3 +1,4 @@
+import type { PushEvent } from "../../src/edge/bot-event.js";
 import { configKeysStaleAfterPush } from "../../src/triage/config-push.js";
 import { createLookupCache } from "../../src/triage/lookup-cache.js";
 
@@ -59,10 +60,11 @@ describe("createLookupCache", () => {
 });
 
 describe("configKeysStaleAfterPush with the lookup cache", () => {
-  const push = (ref: string, fullName: string) => ({
-    ref,
-    repository: { full_name: fullName, name: fullName.split("/")[1], default_branch: "main" },
-  });
+  const push = (ref: string, fullName: string): PushEvent => {
+    const [owner = "", name = ""] = fullName.split("/");
+    const repository = { id: 1, owner, name, fullName, cloneUrl: "", webUrl: "", defaultBranch: "main" };
+    return { kind: "push", delivery: "d", ref, repository };
+  };
 
   it("a push to the default branch drops that repository's config, and only its", async () => {
     const cache = createLookupCache({ ttlMs: 60_000 });
@@ -79,7 +81,6 @@ describe("configKeysStaleAfterPush with the lookup cache", () => {
 
   it("a push to another branch drops nothing; one to the account's .github drops every config of the account", () => {
     expect(configKeysStaleAfterPush(push("refs/heads/feature", "acme/web"))).toBeNull();
-    expect(configKeysStaleAfterPush({ ref: "refs/heads/main" })).toBeNull();
     const stale = configKeysStaleAfterPush(push("refs/heads/main", "acme/.github"))!;
     expect(["config:acme/web", "config:acme/api", "config:other/web", "permission:acme/web:ann"].filter(stale)).toEqual(
       ["config:acme/web", "config:acme/api"],

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Probot, ProbotOctokit } from "probot";
 import type { RunJobInput, RunQueue } from "../../src/run/job-context.js";
-import { registerHandlers } from "../../src/triage/register-handlers.js";
+import { createTriageHandler } from "../../src/app/triage-handler.js";
 import type { AppServices, HandleResult } from "../../src/triage/event-context.js";
 import type { WebhookEventName } from "@octokit/webhooks-types";
 import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
@@ -47,7 +47,11 @@ export function recordingQueue(): RunQueue & { jobs: RunJobInput[]; cancelled: s
   };
 }
 
-/** Probot with retries and throttling off, our handlers registered, results collected. */
+/**
+ * Probot with retries and throttling off, and the App's triage job handler over it: `triage.receive` runs one
+ * delivery as its triage job does (the edge, the installation's Octokit, the config as Probot reads it), results
+ * collected.
+ */
 export async function startProbot(services: Partial<AppServices> = {}) {
   const queue = recordingQueue();
   const results: HandleResult[] = [];
@@ -62,12 +66,17 @@ export async function startProbot(services: Partial<AppServices> = {}) {
       throttle: { enabled: false },
     })),
   });
-  await probot.load((app) =>
-    registerHandlers(
-      app,
-      { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services },
-      (r) => results.push(r),
-    ),
-  );
-  return { probot, queue, results };
+  const handler = createTriageHandler({
+    app: probot,
+    services: { runs: queue, botLogin: async () => "aider-bot[bot]", defaults: { model: "gpt-4o" }, ...services },
+    fire: async () => undefined,
+    dashboard: () => null,
+    onHandled: (r) => results.push(r),
+  });
+  const receive = (delivery: { id: string; name: string; payload: unknown }) =>
+    handler(
+      { id: delivery.id, key: "k", installationId: 1, kind: "triage", data: delivery, attempt: 1 },
+      new AbortController().signal,
+    );
+  return { triage: { receive }, queue, results };
 }

@@ -7,7 +7,7 @@ import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/sc
 import type { LastRun } from "./dashboard-body.js";
 import { handleDashboardEdit } from "./handle-dashboard-edit.js";
 import { syncDashboard } from "./sync-dashboard.js";
-import { payloadField } from "../../github/payload-field.js";
+import type { IssueEditEvent } from "../../edge/bot-event.js";
 
 export interface DashboardService {
   /** After a schedule sync: every repository with schedules has its dashboard, with next runs up to date. */
@@ -17,7 +17,7 @@ export interface DashboardService {
   /** A scheduled run ended (in the parent, from its job process's answer). */
   runEnded(job: JobContext, outcome: string, pr: number | undefined, startedAt: Date): Promise<void>;
   /** An `issues.edited` delivery of a dashboard issue ("Run now"). */
-  edited(deliveryId: string, payload: unknown): Promise<void>;
+  edited(event: IssueEditEvent): Promise<void>;
 }
 
 /** The schedule key a scheduled run's job id starts with (`<key>@<tick time>` or `<key>@run-now:<delivery>`). */
@@ -96,10 +96,9 @@ export function createDashboardService(deps: {
         logged("record a run's outcome", `${owner}/${repo}`)(error);
       }
     },
-    async edited(deliveryId, payload) {
-      const installationId = Number(payloadField(payload, "installation", "id") ?? 0);
-      const api = await deps.installationApi(installationId);
-      await handleDashboardEdit(deliveryId, payload, {
+    async edited(event) {
+      const api = await deps.installationApi(event.installationId);
+      await handleDashboardEdit(event, {
         api,
         botLogin: await deps.botLogin(),
         log: deps.log,

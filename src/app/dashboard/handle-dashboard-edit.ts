@@ -4,63 +4,14 @@ import type { RepoConfig } from "../../config/repo-config.js";
 import { ensureComment } from "../../github/ensure-comment.js";
 import type { GitHubClient } from "../../github/github-client.js";
 import { getIssueBody } from "../../github/issues.js";
-import { payloadField } from "../../github/payload-field.js";
+import type { BotEvent, IssueEditEvent } from "../../edge/bot-event.js";
 import { lookupPermission } from "../../github/permissions.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, newlyTicked, tickedKeys } from "./dashboard-body.js";
 
-/** The fields of an `issues.edited` payload (unverified until here) that "Run now" reads; absent ones stay absent. */
-interface EditFacts {
-  owner?: string;
-  repo?: string;
-  number?: number;
-  /** Who opened the issue: only the bot's own dashboard counts. */
-  author?: string;
-  /** The issue's body after the edit, and before it (`changes.body.from`). */
-  body: string;
-  before: string;
-  sender: string;
-  senderType?: string;
-  installationId: number;
-  defaultBranch: string;
-  cloneUrl: string;
-  webUrl?: string;
-  language?: string;
-}
-
-function readEdit(payload: unknown): EditFacts {
-  const text = (...path: string[]) => {
-    const v = payloadField(payload, ...path);
-    return typeof v === "string" ? v : undefined;
-  };
-  const number = payloadField(payload, "issue", "number");
-  const installationId = payloadField(payload, "installation", "id");
-  return {
-    owner: text("repository", "owner", "login"),
-    repo: text("repository", "name"),
-    number: typeof number === "number" ? number : undefined,
-    author: text("issue", "user", "login"),
-    body: text("issue", "body") ?? "",
-    before: text("changes", "body", "from") ?? "",
-    sender: text("sender", "login") ?? "",
-    senderType: text("sender", "type"),
-    installationId: typeof installationId === "number" ? installationId : 0,
-    defaultBranch: text("repository", "default_branch") ?? "main",
-    cloneUrl: text("repository", "clone_url") ?? "",
-    webUrl: text("repository", "html_url"),
-    language: text("repository", "language"),
-  };
-}
-
-/** Whether a delivery is an edit of a dashboard issue's body (what the receiver records besides commands). */
-export function isDashboardEdit(name: string, payload: unknown): boolean {
-  return (
-    name === "issues" &&
-    payloadField(payload, "action") === "edited" &&
-    payloadField(payload, "changes", "body") !== undefined &&
-    !payloadField(payload, "issue", "pull_request") &&
-    readEdit(payload).body.includes(DASHBOARD_MARKER)
-  );
+/** Whether an issue edit is of a dashboard issue (what the receiver records besides commands). */
+export function isDashboardEdit(event: BotEvent): event is IssueEditEvent {
+  return event.kind === "issue-edit" && !event.thread.isPullRequest && event.thread.body.includes(DASHBOARD_MARKER);
 }
 
 export interface DashboardEditDeps {
@@ -88,15 +39,16 @@ export interface DashboardEditDeps {
  * (`trigger.min_permission`, bots only when allowed); a refusal clears the box and says why.
  */
 export async function handleDashboardEdit(
-  deliveryId: string,
-  payload: unknown,
+  event: IssueEditEvent,
   deps: DashboardEditDeps,
 ): Promise<{ started: string[] }> {
-  const p = readEdit(payload);
-  const { owner, repo, number } = p;
-  const login = p.sender;
-  if (!owner || !repo || !number || p.author !== deps.botLogin) return { started: [] };
-  const asked = newlyTicked(p.before, p.body);
+  const { repository, thread, sender } = event;
+  const { owner, name: repo } = repository;
+  const { number } = thread;
+  const deliveryId = event.delivery;
+  const login = sender.login;
+  if (thread.author !== deps.botLogin) return { started: [] };
+  const asked = newlyTicked(event.before, thread.body);
   if (asked.length === 0) return { started: [] };
   const config = await deps.loadConfig(owner, repo);
   if (!config) {
@@ -104,18 +56,18 @@ export async function handleDashboardEdit(
     return { started: [] };
   }
   const target: ScheduleTarget = {
-    installationId: p.installationId,
+    installationId: event.installationId,
     owner,
     repo,
-    defaultBranch: p.defaultBranch,
-    cloneUrl: p.cloneUrl,
-    ...(p.webUrl ? { webUrl: p.webUrl } : {}),
-    ...(p.language ? { language: p.language } : {}),
+    defaultBranch: repository.defaultBranch,
+    cloneUrl: repository.cloneUrl,
+    webUrl: repository.webUrl,
+    ...(repository.language ? { language: repository.language } : {}),
     config,
   };
-  const permission = p.senderType === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
+  const permission = sender.type === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
   const decision = authorize({
-    sender: { login, type: p.senderType ?? "User" },
+    sender: { login, type: sender.type },
     verb: "run",
     permission,
     selfLogin: deps.botLogin,

@@ -6,7 +6,7 @@ import { API, REPO, examplePayload, startProbot } from "./probot-harness.js";
 type Body = { body: string };
 const YAML = { "content-type": "text/plain; charset=utf-8" };
 
-describe("registerHandlers with Probot, nock and example payloads", () => {
+describe("the triage job with Probot, nock and example payloads", () => {
   let h: Awaited<ReturnType<typeof startProbot>>;
   beforeEach(async () => {
     nock.disableNetConnect();
@@ -50,7 +50,7 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
       .reply(201, { id: commentId })
       .post(`${REPO}/check-runs`)
       .reply(201, { id: 78 });
-  const send = (name: string, payload: unknown, id = "d1") => h.probot.receive({ id, name, payload } as never);
+  const send = (name: string, payload: unknown, id = "d1") => h.triage.receive({ id, name, payload } as never);
 
   it("ignores a comment without a command after reading the command word from the config, writing nothing", async () => {
     token();
@@ -78,13 +78,13 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     config("model: gpt-4o\n");
     permission("write");
     asks(2);
-    const receive = (probot: typeof shared.probot, id: string) =>
-      probot.receive({
+    const receive = (triage: typeof shared.triage, id: string) =>
+      triage.receive({
         id,
         name: "issue_comment",
         payload: issueComment(`/aider ask where is retry handled? (${id})`),
       } as never);
-    await Promise.all([receive(shared.probot, "d1"), receive(shared.probot, "d2")]);
+    await Promise.all([receive(shared.triage, "d1"), receive(shared.triage, "d2")]);
     expect(shared.queue.jobs.map((j) => j.id).sort()).toEqual(["d1", "d2"]);
     // The default harness shares nothing: two events, two reads of each.
     token();
@@ -93,7 +93,7 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
     permission("write");
     permission("write");
     asks(2);
-    await Promise.all([receive(h.probot, "d3"), receive(h.probot, "d4")]);
+    await Promise.all([receive(h.triage, "d3"), receive(h.triage, "d4")]);
     expect(h.queue.jobs.map((j) => j.id).sort()).toEqual(["d3", "d4"]);
   });
 
@@ -162,7 +162,7 @@ describe("registerHandlers with Probot, nock and example payloads", () => {
       .reply(200, [{ id: 58, body: "<!-- aider-bot:run:d1 -->\n🤷 done", user: { login: "aider-bot[bot]" } }])
       .patch(`${REPO}/issues/comments/58`, (b: Body) => b.body.startsWith("<!-- aider-bot:run:d1 -->"))
       .reply(200, { id: 58 });
-    await fresh.probot.receive({
+    await fresh.triage.receive({
       id: "d1",
       name: "issue_comment",
       payload: issueComment("/aider add retry logic"),

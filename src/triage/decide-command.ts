@@ -8,10 +8,9 @@ import { jobKey } from "../jobs/job.js";
 import { configMarker, replyMarker, unauthorizedMarker } from "../github/markers.js";
 import { renderConfigProblems } from "../report/render-config-problems.js";
 import { renderUnauthorized } from "../report/render-unauthorized.js";
-import { readWebhookEvent } from "./webhook-event.js";
-import { decideEvent, type EventDecision, type EventFacts } from "./decide-event.js";
+import type { EventFacts } from "./read-request.js";
 
-export type { EventFacts } from "./decide-event.js";
+export type { EventFacts } from "./read-request.js";
 
 /** Who the app is: its own comments and actions are never commands. */
 export interface BotIdentity {
@@ -33,11 +32,12 @@ export type EventAction =
       marker: string;
       body: string;
     }
-  | { kind: "cancel"; facts: EventFacts; key: string }
+  /** `marker`: the delivery's reply marker, so a retried cancel finds the reply it posted. */
+  | { kind: "cancel"; facts: EventFacts; key: string; marker: string }
   /** `/aider usage`, answered from the spend ledger (triage reads it; this decision is pure). */
   | { kind: "usage"; facts: EventFacts; marker: string; config: RepoConfig }
   /** `/aider plan drop`. */
-  | { kind: "drop-plan"; facts: EventFacts; command: string }
+  | { kind: "drop-plan"; facts: EventFacts; command: string; marker: string }
   /** `/aider checks`: post the check plan of the default branch. */
   | { kind: "show-checks"; facts: EventFacts; marker: string; config: RepoConfig }
   | {
@@ -45,6 +45,8 @@ export type EventAction =
       facts: EventFacts;
       /** Dedupe id: the delivery id (or the label-run id that merges `opened` + `labeled`). */
       jobId: string;
+      /** X-GitHub-Delivery of the event that asked (the request's delivery id; its reply marker). */
+      delivery: string;
       key: string;
       verb: "run" | "ask" | "undo" | "retry" | "plan" | "approve";
       /** The requester's instruction ("" for undo/retry); untrusted issue/PR text is NOT in here. */
@@ -58,12 +60,18 @@ export type EventAction =
       mode?: PrMode;
     };
 
-export interface DecideDeps {
+/** What {@link decideCommand} decides on: all read beforehand (gather-command.ts), so the decision is pure. */
+export interface Gathered {
+  /** X-GitHub-Delivery: replies carry it in their marker, and a command's job has it as its id. */
+  delivery: string;
   /** The parsed `.github/aider.yml` (or its problems). */
   config: ConfigResult;
   bot: BotIdentity;
-  /** The collaborator-permission lookup (io, injected); only called for human senders of a command. */
-  permissionOf(login: string, where: { owner: string; repo: string }): Promise<Permission | "none">;
+  /** The command the event carries and its facts (read with the config's command word and label). */
+  command: AnyCommand;
+  facts: EventFacts;
+  /** The sender's permission on the repository; null for a bot or the app itself (never looked up). */
+  permission: Permission | "none" | null;
 }
 
 const DEFAULTS = (() => {
@@ -72,37 +80,41 @@ const DEFAULTS = (() => {
   return r.config;
 })();
 
+/** The config a decision uses: the repository's, or the defaults while it is invalid (so the grammar still works). */
+export function effectiveConfig(config: ConfigResult): RepoConfig {
+  return config.ok ? config.config : DEFAULTS;
+}
+
 /**
- * Decide what a webhook asks of the app (pure apart from the injected permission lookup): parse the command, drop
- * bots and the app itself, authorize the sender, then choose a reply, a cancel or a job. Authorization comes before
- * the config check so a stranger cannot make the bot post anything but the one "not allowed" reply.
+ * Whether the decision needs the sender's permission: a person's command does; a bot, the app itself, or a box
+ * ticked outside the bot's own plan comment are decided without it.
  */
-export async function decideAction(
-  event: { name: string; id: string; payload: unknown },
-  deps: DecideDeps,
-): Promise<EventAction> {
-  const config = deps.config.ok ? deps.config.config : DEFAULTS;
-  const read = readWebhookEvent(event.name, event.payload);
-  const decision: EventDecision = read.ok
-    ? decideEvent(read.event, config.trigger)
-    : { kind: "ignore", reason: read.reason };
-  if (decision.kind === "ignore") return decision;
-  const { facts } = decision;
+export function permissionNeeded(facts: EventFacts, bot: BotIdentity): boolean {
+  if (facts.planComment && !isBotsComment(facts.planComment, bot)) return false;
+  return facts.sender.type !== "Bot" && facts.sender.login.toLowerCase() !== bot.login.toLowerCase();
+}
+
+/**
+ * What a command asks of the app (pure): drop bots and the app itself, authorize the sender, then choose a reply, a
+ * cancel or a job. Authorization comes before the config check so a stranger cannot make the bot post anything but
+ * the one "not allowed" reply.
+ */
+export function decideCommand(g: Gathered): EventAction {
+  const config = effectiveConfig(g.config);
+  const { facts } = g;
   // A ticked approve box counts only on the bot's own plan comment (anyone may write a look-alike box).
-  if (facts.planComment && !isBotsComment(facts.planComment, deps.bot))
+  if (facts.planComment && !isBotsComment(facts.planComment, g.bot))
     return { kind: "ignore", reason: "an approve box outside the bot's own plan comment" };
   // The maintainer's instruction is cleaned of hidden content like every other GitHub text.
-  const command = sanitiseCommand(decision.command);
+  const command = sanitiseCommand(g.command);
   const sender: Sender = facts.sender;
-  const isHuman = sender.type !== "Bot" && sender.login.toLowerCase() !== deps.bot.login.toLowerCase();
   const verb = command.verb === "invalid" ? "help" : command.verb;
-  const permission = isHuman ? await deps.permissionOf(sender.login, { owner: facts.owner, repo: facts.repo }) : null;
   const auth = authorize({
     sender,
     verb,
-    permission,
-    selfLogin: deps.bot.login,
-    selfAppId: deps.bot.appId,
+    permission: g.permission,
+    selfLogin: g.bot.login,
+    selfAppId: g.bot.appId,
     trigger: config.trigger,
   });
   if (!auth.allow) {
@@ -116,25 +128,26 @@ export async function decideAction(
     return { kind: "reply-unauthorized", facts, marker: unauthorizedMarker(sender.login), body };
   }
   const reply = (reason: "help" | "usage-error" | "refused", body: string): EventAction => {
-    const marker = replyMarker(event.id);
+    const marker = replyMarker(g.delivery);
     return { kind: "reply", reason, facts, marker, body: `${marker}\n${body}` };
   };
-  if (!deps.config.ok)
+  if (!g.config.ok)
     return {
       kind: "reply",
       reason: "invalid-config",
       facts,
       marker: configMarker,
-      body: renderConfigProblems(deps.config.problems),
+      body: renderConfigProblems(g.config.problems),
     };
   if (command.verb === "help") return reply("help", helpText(config.trigger.command, { contextVerbs: true }));
-  if (command.verb === "checks") return { kind: "show-checks", facts, marker: replyMarker(event.id), config };
+  if (command.verb === "checks") return { kind: "show-checks", facts, marker: replyMarker(g.delivery), config };
   if (command.verb === "invalid")
     return reply("usage-error", `😕 ${command.message}\n\n${helpText(config.trigger.command, { contextVerbs: true })}`);
-  if (command.verb === "usage") return { kind: "usage", facts, marker: replyMarker(event.id), config };
+  if (command.verb === "usage") return { kind: "usage", facts, marker: replyMarker(g.delivery), config };
   const key = jobKey(facts.owner, facts.repo, facts.number);
-  if (command.verb === "cancel") return { kind: "cancel", facts, key };
-  if (command.verb === "plan-drop") return { kind: "drop-plan", facts, command: config.trigger.command };
+  if (command.verb === "cancel") return { kind: "cancel", facts, key, marker: replyMarker(g.delivery) };
+  if (command.verb === "plan-drop")
+    return { kind: "drop-plan", facts, command: config.trigger.command, marker: replyMarker(g.delivery) };
   if (command.verb === "undo" && !facts.isPullRequest) {
     return reply(
       "refused",
@@ -145,7 +158,7 @@ export async function decideAction(
   if ((command.verb === "address-reviews" || command.verb === "fix-ci") && !facts.isPullRequest) {
     return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
   }
-  return enqueueAction(command, facts, event.id, key, config);
+  return enqueueAction(command, facts, g.delivery, key, config);
 }
 
 /** Whether a plan comment is the bot's own: written by its login, or made by its App. */
@@ -178,6 +191,7 @@ function enqueueAction(
     kind: "enqueue",
     facts,
     jobId: facts.dedupeId ?? deliveryId,
+    delivery: deliveryId,
     key,
     verb: mode ? "run" : (runVerb as "run" | "ask" | "undo" | "retry" | "plan" | "approve"),
     text: mode ? describeMode(mode) : "text" in command ? command.text : "",

@@ -1,11 +1,28 @@
 import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
 import { decideAutofix } from "../../src/triage/decide-autofix.js";
 import type { PriorRun } from "../../src/context/pr-data.js";
-import { pushedByBot, readCheckSuite } from "../../src/triage/read-check-suite.js";
+import { parseWebhook } from "../../src/edge/parse-webhook.js";
+import { pushedByBot } from "../../src/triage/pushed-by-bot.js";
 
-const completed = () => examplePayloadJson("check_suite", "completed");
+const completed = () => {
+  const payload = examplePayloadJson("check_suite", "completed");
+  payload.installation = { id: 1 };
+  return payload;
+};
+/** The suite as the edge reads it. */
+function readCheckSuite(p: unknown) {
+  const parsed = parseWebhook("check_suite", p, "d");
+  if (!parsed.ok || parsed.event.kind !== "check-suite") throw new Error(JSON.stringify(parsed));
+  const { suite } = parsed.event;
+  return {
+    conclusion: suite.conclusion,
+    headSha: suite.headSha,
+    suiteAppId: suite.appId,
+    pullNumbers: suite.pullNumbers,
+  };
+}
 
-describe("readCheckSuite + pushedByBot → decideAutofix", () => {
+describe("the edge's check suite + pushedByBot → decideAutofix", () => {
   it("reads GitHub's example check_suite.completed payload", () => {
     const p = completed();
     expect(readCheckSuite(p)).toEqual({
@@ -46,10 +63,5 @@ describe("readCheckSuite + pushedByBot → decideAutofix", () => {
     ).toEqual({ kind: "fix", pull: 2, round: 1 });
     p.check_suite.pull_requests[0].base.repo.id = 42;
     expect(readCheckSuite(p)!.pullNumbers).toEqual([]);
-  });
-
-  it("null for a payload without a suite", () => {
-    expect(readCheckSuite({})).toBeNull();
-    expect(readCheckSuite(null)).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import pino from "pino";
 import { autofixMarker } from "../../src/report/autofix-rounds.js";
-import { handleCheckSuite } from "../../src/triage/handle-check-suite.js";
+import { parseWebhook } from "../../src/edge/parse-webhook.js";
+import { triageCheckSuite } from "../../src/triage/triage-check-suite.js";
 import type { RunJobInput } from "../../src/run/job-context.js";
-import type { AppServices, EventContext } from "../../src/triage/event-context.js";
+import type { AppServices, TriageIo } from "../../src/triage/event-context.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import { fakeReader } from "../context/fake-reader.js";
 import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
@@ -17,6 +18,7 @@ function payload(over: { conclusion?: string; slug?: string } = {}) {
   const p = examplePayloadJson("check_suite", "completed");
   p.check_suite.conclusion = over.conclusion ?? "failure";
   p.check_suite.app = { ...p.check_suite.app, id: 15368, slug: over.slug ?? "github-actions" };
+  p.installation = { id: 1 };
   return p;
 }
 
@@ -57,21 +59,24 @@ function harness(opts: { config?: unknown; comments?: readonly { body: string; u
     botLogin: async () => BOT,
     defaults: { model: "gpt-4o" },
   };
-  const ctx = (p: unknown): EventContext => ({
-    name: "check_suite",
-    id: "d-1",
-    payload: p,
+  const io: TriageIo = {
     api,
     loadConfig: async () => opts.config ?? { ci: { autofix: true, max_rounds: 2 } },
     log: pino({ level: "silent" }),
-  });
-  return { ctx, services, calls, posted, jobs };
+  };
+  /** The payload through the edge, then triaged. */
+  const triage = (p: unknown) => {
+    const parsed = parseWebhook("check_suite", p, "d-1");
+    if (!parsed.ok || parsed.event.kind !== "check-suite") throw new Error(JSON.stringify(parsed));
+    return triageCheckSuite(parsed.event, io, services);
+  };
+  return { triage, services, calls, posted, jobs };
 }
 
-describe("handleCheckSuite (ci.autofix)", () => {
+describe("triageCheckSuite (ci.autofix)", () => {
   it("a failed suite on the bot's commit queues a fix-ci run with the round in its status comment", async () => {
     const h = harness();
-    const out = await handleCheckSuite(h.ctx(payload()), h.services);
+    const out = await h.triage(payload());
     expect(out).toMatchObject({ kind: "enqueued", jobId: `autofix-Codertocat.Hello-World-2-${SHA.slice(0, 12)}` });
     const req = h.jobs[0]!.data.req;
     expect(h.jobs[0]!.key).toBe("Codertocat/Hello-World#2");
@@ -108,7 +113,7 @@ describe("handleCheckSuite (ci.autofix)", () => {
     ["the head moved on", { head: "f".repeat(40) }, payload()],
   ] as const)("ignores %s", async (_name, opts, p) => {
     const h = harness(opts);
-    const out = await handleCheckSuite(h.ctx(p), h.services);
+    const out = await h.triage(p);
     expect(out.kind).toBe("ignored");
     expect(h.jobs).toEqual([]);
     expect(h.posted).toEqual([]);
@@ -120,7 +125,7 @@ describe("handleCheckSuite (ci.autofix)", () => {
       [{ config: {} }, payload()],
     ] as const) {
       const h = harness(opts);
-      await handleCheckSuite(h.ctx(p), h.services);
+      await h.triage(p);
       expect(h.calls).toEqual([]);
     }
   });
@@ -133,7 +138,7 @@ describe("handleCheckSuite (ci.autofix)", () => {
       { body: `${runMarker("b")}\n${autofixMarker(2, "2".repeat(40))}`, user: BOT },
     ];
     const h = harness({ comments });
-    expect(await handleCheckSuite(h.ctx(payload()), h.services)).toEqual({
+    expect(await h.triage(payload())).toEqual({
       kind: "replied",
       reason: "autofix limit reached",
     });

@@ -1,6 +1,8 @@
-import type { Permission } from "../../src/config/repo-config.js";
-import { parseRepoConfig } from "../../src/config/repo-config.js";
-import { decideAction, type EventAction } from "../../src/triage/decide-action.js";
+import { parseRepoConfig, type Permission } from "../../src/config/repo-config.js";
+import { parseWebhook } from "../../src/edge/parse-webhook.js";
+import type { CommandEvent } from "../../src/edge/bot-event.js";
+import { decideCommand, type EventAction } from "../../src/triage/decide-command.js";
+import { gatherCommand } from "../../src/triage/gather-command.js";
 import { examplePayload } from "./probot-harness.js";
 
 const bot = { login: "aider-bot[bot]", appId: 99 };
@@ -8,7 +10,7 @@ const bot = { login: "aider-bot[bot]", appId: 99 };
 function comment(body: string, opts: { pr?: boolean; sender?: Record<string, unknown>; viaApp?: number } = {}) {
   const p = examplePayload("issue_comment", "created");
   p.comment.body = body;
-  p.sender = opts.sender ?? { login: "ann", type: "User", id: 5 };
+  p.sender = { id: 1, ...(opts.sender ?? { login: "ann", type: "User", id: 5 }) };
   if (opts.viaApp) p.comment.performed_via_github_app = { id: opts.viaApp };
   if (opts.pr) p.issue.pull_request = { url: "x" };
   else delete p.issue.pull_request;
@@ -22,20 +24,21 @@ async function decide(
   name = "issue_comment",
 ) {
   const asked: string[] = [];
-  const action = await decideAction(
-    { name, id: "d1", payload },
-    {
-      config: parseRepoConfig(raw),
-      bot,
-      permissionOf: async (login) => (asked.push(login), permission),
-    },
-  );
+  const parsed = parseWebhook(name, payload, "d1");
+  if (!parsed.ok) throw new Error(parsed.reason);
+  // Gather with the reads faked, then the pure decision.
+  const gathered = await gatherCommand(parsed.event as CommandEvent, {
+    loadConfig: async () => raw,
+    bot: async () => bot,
+    permissionOf: async (login) => (asked.push(login), permission),
+  });
+  const action: EventAction = "kind" in gathered ? gathered : decideCommand(gathered);
   return { action, asked };
 }
 
 const kind = (a: EventAction) => (a.kind === "reply" ? `reply:${a.reason}` : a.kind);
 
-describe("decideAction", () => {
+describe("decideCommand", () => {
   it.each([
     ["run on an issue", comment("/aider fix"), "write", null, "enqueue"],
     ["run on a PR", comment("/aider fix", { pr: true }), "write", null, "enqueue"],
@@ -159,7 +162,7 @@ describe("decideAction", () => {
   });
 });
 
-describe("decideAction: the pull-request loops", () => {
+describe("decideCommand: the pull-request loops", () => {
   it("address-reviews and fix-ci are runs with a mode; the stored request words what they do", async () => {
     const { action } = await decide(comment("/aider address-reviews --thread PRRT_1 keep it short", { pr: true }));
     if (action.kind !== "enqueue") throw new Error(action.kind);
@@ -186,7 +189,7 @@ describe("decideAction: the pull-request loops", () => {
   });
 });
 
-describe("decideAction: a plan's approve box", () => {
+describe("decideCommand: a plan's approve box", () => {
   const box = (ticked: boolean) => `<!-- aider-bot:plan:x -->\n- [${ticked ? "x" : " "}] **Approve and run this plan**`;
   function edit(
     opts: { author?: string; viaApp?: number; before?: string; after?: string; sender?: Record<string, unknown> } = {},
@@ -226,5 +229,68 @@ describe("decideAction: a plan's approve box", () => {
     delete p.issue.pull_request;
     const { action } = await decide(p, "write", { plan: true }, "issues");
     expect(action.kind === "enqueue" && action.verb).toBe("plan");
+  });
+});
+
+describe("decideCommand is pure: gathered values in, a decision out", () => {
+  const facts = {
+    owner: "acme",
+    repo: "web",
+    number: 4,
+    isPullRequest: true,
+    sender: { login: "ann", id: 5, type: "User" },
+    installationId: 1,
+    cloneUrl: "https://github.com/acme/web.git",
+    webUrl: "https://github.com/acme/web",
+    defaultBranch: "main",
+    title: "t",
+    body: "b",
+    reactTo: { kind: "issue-comment" as const, id: 9 },
+  };
+  const gathered = (over: Partial<Parameters<typeof decideCommand>[0]> = {}): Parameters<typeof decideCommand>[0] => ({
+    delivery: "d9",
+    config: parseRepoConfig(null),
+    bot,
+    command: { verb: "run", text: "fix it", flags: { files: [] } },
+    facts,
+    permission: "write",
+    ...over,
+  });
+
+  it.each([
+    ["a writer's run", {}, "enqueue"],
+    ["a reader's run", { permission: "read" as const }, "reply-unauthorized"],
+    ["a stranger's run", { permission: "none" as const }, "reply-unauthorized"],
+    ["a run under an invalid config", { config: parseRepoConfig({ test: 1 }) }, "reply:invalid-config"],
+    ["cancel", { command: { verb: "cancel" as const } }, "cancel"],
+    ["usage", { command: { verb: "usage" as const } }, "usage"],
+    ["checks", { command: { verb: "checks" as const } }, "show-checks"],
+    [
+      "a bot that is not allow-listed",
+      { facts: { ...facts, sender: { login: "x[bot]", type: "Bot" } }, permission: null },
+      "ignore",
+    ],
+    ["a tick outside the bot's own plan", { facts: { ...facts, planComment: { id: 9, author: "mallory" } } }, "ignore"],
+  ] as const)("%s → %s", (_n, over, expected) => {
+    expect(kind(decideCommand(gathered(over as Partial<Parameters<typeof decideCommand>[0]>)))).toBe(expected);
+  });
+
+  it("the same values give the same decision, with the delivery in its markers and job id", () => {
+    const a = decideCommand(gathered({ command: { verb: "help" } }));
+    expect(decideCommand(gathered({ command: { verb: "help" } }))).toEqual(a);
+    expect(a.kind === "reply" && a.marker).toBe("<!-- aider-bot:reply:d9 -->");
+    const run = decideCommand(gathered());
+    expect(run.kind === "enqueue" && [run.jobId, run.delivery, run.key]).toEqual(["d9", "d9", "acme/web#4"]);
+  });
+
+  it("gathering asks no permission for a box ticked outside the bot's own plan", async () => {
+    const p = comment("<!-- aider-bot:plan:x -->\n- [x] **Approve and run this plan**");
+    p.action = "edited";
+    p.changes = { body: { from: "<!-- aider-bot:plan:x -->\n- [ ] **Approve and run this plan**" } };
+    p.comment.user = { login: "mallory", type: "User" };
+    p.comment.performed_via_github_app = null;
+    const { action, asked } = await decide(p);
+    expect(action.kind).toBe("ignore");
+    expect(asked).toEqual([]);
   });
 });

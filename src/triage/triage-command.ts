@@ -1,0 +1,29 @@
+import type { CommandEvent } from "../edge/bot-event.js";
+import { lookupPermission } from "../github/permissions.js";
+import { actOnCommand } from "./act/act-on-command.js";
+import { decideCommand } from "./decide-command.js";
+import { shared, type AppServices, type HandleResult, type TriageIo } from "./event-context.js";
+import { gatherCommand } from "./gather-command.js";
+
+/**
+ * A command, a plan's ticked approve box or the trigger label: gather (config, the app's identity, the sender's
+ * permission) → decide (pure) → act (one handler per decision). Replies are idempotent by marker; a request gets 👀,
+ * its "queued" status comment and a run job. A comment without a command costs one config read.
+ */
+export async function triageCommand(event: CommandEvent, io: TriageIo, services: AppServices): Promise<HandleResult> {
+  const { repository } = event;
+  const gathered = await gatherCommand(event, {
+    loadConfig: () => shared(services, `config:${repository.fullName}`, io.loadConfig),
+    bot: async () => ({ login: await services.botLogin(), appId: await services.botAppId?.() }),
+    permissionOf: (username, where) =>
+      shared(services, `permission:${where.owner}/${where.repo}:${username}`, () =>
+        lookupPermission(io.api, { ...where, username }),
+      ),
+  });
+  if ("kind" in gathered) return { kind: "ignored", reason: gathered.reason };
+  const action = decideCommand(gathered);
+  if (action.kind === "ignore") return { kind: "ignored", reason: action.reason };
+  const { facts } = action;
+  const log = io.log.child({ delivery: event.delivery, repo: `${facts.owner}/${facts.repo}`, number: facts.number });
+  return actOnCommand(action, { api: io.api, services, botLogin: gathered.bot.login, log });
+}
