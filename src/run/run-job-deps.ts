@@ -10,6 +10,7 @@ import type { RunStage, RunOutcome } from "./run-outcome.js";
 export interface RunJobDeps {
   github: RunGitHub;
   git: RunGit;
+  /** The coder on the run's checkout; its implementation is `createCheckoutCoder` (compose/checkout-coder.ts). */
   coder: RunCoderPort;
   /** Creates an empty private temporary directory; `remove` deletes it. */
   tempDir: { create(prefix: string): Promise<string>; remove(dir: string): Promise<void> };
