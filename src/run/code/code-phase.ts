@@ -3,7 +3,8 @@ import { sumTokens } from "../../coder/run-budget.js";
 import { editorMessage } from "../../coder/plan/parse-plan.js";
 import type { TranscriptSink } from "../../coder/transcript/transcript-event.js";
 import type { TranscriptRecorder } from "../../coder/transcript/transcript-recorder.js";
-import type { CoderOptions, CoderResult } from "../../coder/types.js";
+import type { CoderOptions, CoderResult, CoderStage } from "../../coder/types.js";
+import type { RunStage } from "../../run-stages.js";
 import { createPlanProgress } from "./plan-progress.js";
 import type { RunRequest } from "../run-request.js";
 import type { PreparedContext } from "../prepare/prepare-pr-context.js";
@@ -79,6 +80,17 @@ function withPlanCost(result: CoderResult, plan: CoderResult): CoderResult {
   };
 }
 
+/** The run stage each step of the coder loop shows as (the syntax check is shown with lint, its commit with pushing). */
+const STAGE_OF_CODER: Readonly<Record<CoderStage, RunStage>> = {
+  mapping: "mapping",
+  thinking: "thinking",
+  applying: "applying",
+  syntax: "lint",
+  lint: "lint",
+  test: "tests",
+  committing: "pushing",
+};
+
 /** Phase 2: the coder loop on the checkout (one step, or architect then editor), its progress shown as stages. */
 export function codeOnCheckout(
   req: RunRequest,
@@ -89,15 +101,6 @@ export function codeOnCheckout(
   transcript: TranscriptRecorder,
   checks: ResolvedChecks | null,
 ): Promise<CoderResult> {
-  const map = {
-    mapping: "mapping",
-    thinking: "thinking",
-    applying: "applying",
-    syntax: "lint",
-    lint: "lint",
-    test: "tests",
-    committing: "pushing",
-  } as const;
   const { plan } = req;
   const { tickPlan } = deps.github;
   return runCodePhase({
@@ -106,7 +109,7 @@ export function codeOnCheckout(
     run: (options, sink) =>
       deps.coder(prepared.checkout, options, {
         signal: deps.signal,
-        onProgress: (p) => stage(map[p.stage]),
+        onProgress: (p) => stage(STAGE_OF_CODER[p.stage]),
         onTranscript: sink,
       }),
     transcript,
