@@ -4,7 +4,8 @@ import { getCommitSha } from "../github/repositories.js";
 import { payloadField } from "../github/payload-field.js";
 import type { Logger } from "pino";
 import { parseCommand } from "../commands/parse-command.js";
-import { parseRepoConfig, type ConfigResult } from "../config/repo-config.js";
+import { loadRepoConfig } from "../config/load-repo-config.js";
+import type { ConfigResult } from "../config/repo-config.js";
 import { handleCheckSuite } from "./handle-check-suite.js";
 import { describeMode, prRunSpec } from "../context/pr-run-spec.js";
 import { fail, ok, type Result } from "../result.js";
@@ -200,18 +201,9 @@ function shared<T>(services: AppServices, key: string, read: () => Promise<T>): 
 /** Probot's `context.config` result as a validated config; a file that is not even YAML is a problem too. */
 async function loadConfig(ctx: EventContext, services: AppServices): Promise<ConfigResult> {
   const repo = payloadField(ctx.payload, "repository", "full_name");
-  try {
-    return parseRepoConfig(
-      await (typeof repo === "string" ? shared(services, `config:${repo}`, ctx.loadConfig) : ctx.loadConfig()),
-    );
-  } catch (error) {
-    return {
-      ok: false,
-      problems: [
-        { path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` },
-      ],
-    };
-  }
+  return loadRepoConfig(() =>
+    typeof repo === "string" ? shared(services, `config:${repo}`, ctx.loadConfig) : ctx.loadConfig(),
+  );
 }
 
 /** What a job runs: the command's own verb, text, flags and mode, or (`retry`) those of the earlier request. */
