@@ -9,7 +9,8 @@ import type { Logger } from "pino";
 import { fireSchedule } from "../triage/fire-schedule.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../triage/schedule-key.js";
 import { authorize } from "../commands/authorize.js";
-import { parseRepoConfig, type ConfigResult, type RepoConfig } from "../config/repo-config.js";
+import { loadRepoConfig } from "../config/load-repo-config.js";
+import type { RepoConfig } from "../config/repo-config.js";
 import type { Exec } from "../exec/types.js";
 import { composeRun } from "../compose/compose-run.js";
 import { createRunGitHub } from "../compose/create-run-github.js";
@@ -107,25 +108,12 @@ export async function intakeEvent(event: BotEvent, deps: EngineDeps): Promise<In
   return { kind: "done", outcome: "ignored", reason: result.kind === "ignored" ? result.reason : "nothing to run" };
 }
 
-async function loadConfigResult(deps: EngineDeps): Promise<ConfigResult> {
-  try {
-    return parseRepoConfig(await deps.loadConfig());
-  } catch (error) {
-    return {
-      ok: false,
-      problems: [
-        { path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` },
-      ],
-    };
-  }
-}
-
 /** `schedule`: the config's `schedules` whose `cron` is the one that fired, each through the App's schedule intake. */
 export async function intakeSchedule(
   args: { cron: string; owner: string; repo: string; cloneUrl: string; defaultBranch: string; now: Date },
   deps: EngineDeps,
 ): Promise<Intake[]> {
-  const config = await loadConfigResult(deps);
+  const config = await loadRepoConfig(deps.loadConfig);
   if (!config.ok) return [{ kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) }];
   const target: ScheduleTarget = {
     installationId: 0,
@@ -185,7 +173,7 @@ export async function intakeDispatch(
   deps: EngineDeps,
 ): Promise<Intake> {
   const { owner, repo } = args;
-  const config = await loadConfigResult(deps);
+  const config = await loadRepoConfig(deps.loadConfig);
   if (!config.ok) return { kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) };
   const trigger: RepoConfig["trigger"] = config.config.trigger;
   const isHuman = args.sender.type !== "Bot";

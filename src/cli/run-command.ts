@@ -2,7 +2,11 @@ import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js
 import { providerOf } from "../llm/provider-of.js";
 import path from "node:path";
 import { runCoder } from "../coder/run-coder.js";
-import type { CoderResult } from "../coder/types.js";
+import type { CheckCommandSpec, CoderOptions, CoderResult } from "../coder/types.js";
+import type { InstructionSet } from "../coder/repo-instructions.js";
+import { settingsCoderOptions } from "../run/code/settings-coder-options.js";
+import { runTrailers } from "../run/publish/run-trailers.js";
+import type { RunSettings } from "../run/run-request.js";
 import { composeLlm } from "../compose/compose-llm.js";
 import { createCoderDeps } from "../compose/create-coder-deps.js";
 import { resolveRunSettings, type ComposedSettings } from "../compose/run-settings.js";
@@ -100,37 +104,40 @@ export async function runCommand(
   });
   checkReads(root, opts.read);
   const instructions = await cliInstructions(root, opts, () => deps.workspace.listFiles(), say);
-  const result: CoderResult = await runCoder(
-    {
-      message: opts.message,
-      files: opts.file,
-      readFiles: opts.read,
-      ...(instructions ? { instructions } : {}),
-      editFormat: s.editFormat,
-      model: s.model,
-      weakModel: s.weakModel,
-      lintCommands: s.lint,
-      ...(s.test ? { testCommand: s.test } : {}),
-      checkCommands: cliCheckSpecs(checks),
-      autoTest: s.autoTest,
-      maxReflections: s.maxReflections,
-      mapTokens: s.mapTokens,
-      ...(s.promptCache === false ? { promptCache: false } : {}),
-      commit: opts.commit,
-      trailers: [`Co-authored-by: aider-bot (${s.model}) <aider-bot@users.noreply.github.com>`],
-      protectedPaths: s.protectedPaths,
-      budget: {},
-      commandTimeoutMs: s.commandTimeoutMs,
-    },
-    deps,
-  );
+  const options = cliCoderOptions(s, opts, root, { checks: cliCheckSpecs(checks), instructions });
+  const result: CoderResult = await runCoder(options, deps);
   process.stdout.write(opts.json ? `${JSON.stringify(cliJson(result))}\n` : renderCliSummary(result));
   return result.outcome === "changed" || result.outcome === "no-changes" ? 0 : 1;
 }
 
 /**
- * The CLI's flags as a repository config: the defaults of `.github/aider.yml`, the check keys of the checkout's own
- * `.github/aider.yml` (`checkout`), and the flags on top, so a CLI run gets its settings from the same resolution as
+ * What the coder is given in a CLI run: the settings' part from the same function as the App's and the Action's
+ * runs (budget and time limit, setup commands, prompt-cache key), the request from the flags. The commit names the
+ * run with the run trailer the App's commits carry; the user commits as themselves, so no one is a co-author.
+ */
+export function cliCoderOptions(
+  s: RunSettings,
+  opts: Pick<RunCommandOptions, "message" | "file" | "read" | "commit">,
+  root: string,
+  extra: { checks: CheckCommandSpec[]; instructions?: InstructionSet | undefined },
+  runId = `cli-${Date.now().toString(36)}`,
+): CoderOptions {
+  return {
+    ...settingsCoderOptions(s, root),
+    message: opts.message,
+    files: opts.file,
+    readFiles: opts.read,
+    ...(extra.instructions ? { instructions: extra.instructions } : {}),
+    checkCommands: extra.checks,
+    askOnly: false,
+    commit: opts.commit,
+    trailers: runTrailers(runId),
+  };
+}
+
+/**
+ * The CLI's flags as a repository config: the defaults of `.github/aider.yml`, the check keys and limits (time,
+ * command time, budget) of the checkout's own `.github/aider.yml` (`checkout`), and the flags on top, so a CLI run gets its settings from the same resolution as
  * the App's and the Action's (compose/run-settings). Not validated again: the flags have their own checks
  * (commander's), and their bounds are the CLI's.
  */
@@ -146,6 +153,10 @@ export function cliRepoConfig(
     ...(opts.weakModel ? { weak_model: opts.weakModel } : {}),
     edit_format: opts.editFormat ?? "diff",
     ...cliCheckKeys(checkout, opts),
+    // The checkout's own limits, as the App and the Action take them from the default branch's file.
+    ...(checkout
+      ? { timeout: checkout.timeout, command_timeout: checkout.command_timeout, budget: checkout.budget }
+      : {}),
     ...(opts.autoTest !== undefined ? { auto_test: opts.autoTest } : {}),
     max_reflections: opts.maxReflections,
     map_tokens: opts.mapTokens,

@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "pino";
 import { checkCommandsOf } from "../coder/check-commands.js";
-import { runCoder } from "../coder/run-coder.js";
 import type { CoderOptions } from "../coder/types.js";
 import { pullRequestBase } from "../run/prepare/base-commit.js";
 import { startBaseline, type BaselineRun } from "../run/prepare/baseline-run.js";
@@ -20,7 +19,8 @@ import type { RunJobDeps } from "../run/run-job-deps.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { Git } from "../workspace/create-git.js";
-import { createCoderDeps, warmGrammarWhileCloning } from "./create-coder-deps.js";
+import { createCheckoutCoder } from "./checkout-coder.js";
+import { warmGrammarWhileCloning } from "./create-coder-deps.js";
 import { createContextHooks } from "./create-context-hooks.js";
 import type { DriverSettings } from "./run-settings.js";
 
@@ -61,8 +61,7 @@ export interface ComposeRunInput {
 }
 
 /**
- * The one composition root of a run (the App's job process, the Action, and through {@link createCoderDeps} the
- * CLI): everything `runJob` needs, built from the driver's settings and ports. A driver keeps only what is its own
+ * The one composition root of a run (the App's job process, the Action and the CLI): everything `runJob` needs, built from the driver's settings and ports. A driver keeps only what is its own
  * (the job process and IPC, the workflow's checkout and event, the local checkout and flags).
  */
 export function composeRun(input: ComposeRunInput): RunJobDeps {
@@ -120,35 +119,25 @@ function checkPlanOf(input: ComposeRunInput): CheckPlanSource | null {
   };
 }
 
-/** The coder over the real edit engine, checks, repo map and workspace, with the driver's settings. */
+/** The run's coder ({@link createCheckoutCoder}) with this driver's execs, caches and base run. */
 function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null): RunCoderPort {
-  const { req, settings } = input;
-  // One base run per run (an architect's two coder steps share it), started as the first step starts.
-  let baseline: Promise<BaselineRun | null> | null = null;
-  return async (checkout, options, hooks) => {
-    if (input.beforeCoder) await input.beforeCoder(checkout, checkPlan ? await checkPlan.current() : null);
-    baseline ??= baselineFor(input, checkout, options, hooks.signal);
-    const base = await baseline;
-    return runCoder(
-      options,
-      createCoderDeps({
-        root: input.coderRoot ? input.coderRoot(checkout) : checkout,
-        exec: input.exec,
-        checkExec: input.checkExec,
-        git: input.git,
-        llm: input.llm,
-        commitModel: options.weakModel ?? options.model,
-        protectedPaths: options.protectedPaths,
-        cacheDir: path.join(input.cacheRoot, "repomap", req.owner, req.repo),
-        gitContentIds: settings.gitContentIds,
-        ...(settings.mapThreads !== undefined ? { mapThreads: settings.mapThreads } : {}),
-        onProgress: hooks.onProgress,
-        ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
-        signal: hooks.signal,
-        ...(base ? { baseline: { lookup: base.lookup, roots: base.roots } } : {}),
-      }),
-    );
-  };
+  const { req, settings, beforeCoder } = input;
+  return createCheckoutCoder({
+    owner: req.owner,
+    repo: req.repo,
+    llm: input.llm,
+    exec: input.exec,
+    checkExec: input.checkExec,
+    git: input.git,
+    cacheRoot: input.cacheRoot,
+    gitContentIds: settings.gitContentIds,
+    ...(settings.mapThreads !== undefined ? { mapThreads: settings.mapThreads } : {}),
+    ...(input.coderRoot ? { coderRoot: input.coderRoot } : {}),
+    ...(beforeCoder
+      ? { beforeCoder: async (checkout: string) => beforeCoder(checkout, checkPlan ? await checkPlan.current() : null) }
+      : {}),
+    baseline: (checkout, options, signal) => baselineFor(input, checkout, options, signal),
+  });
 }
 
 /**

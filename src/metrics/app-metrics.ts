@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { boundedLabel, learnedLabel, OTHER } from "./bounded-label.js";
 import type { MetricEvent } from "./metric-event.js";
+import { RUN_STAGES } from "../run-stages.js";
 
 /** What started a run: a command comment, a label, a review comment, the CI autofix, a schedule (or its "run now"). */
 export const RUN_TRIGGERS = ["comment", "label", "review", "ci", "schedule"] as const;
@@ -132,13 +133,20 @@ function defineSeries(registers: Registry[]) {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers,
   });
+  const stageTime = new Histogram({
+    name: "aider_bot_run_stage_seconds",
+    help: "Time a run spent in each stage of its status comment (cloning, mapping, thinking, applying, lint, tests, pushing).",
+    labelNames: ["stage"],
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    registers,
+  });
   const rateLimit = new Gauge({
     name: "aider_bot_github_rate_limit_remaining",
     help: "GitHub's x-ratelimit-remaining after the last call, per installation (app: the App's own).",
     labelNames: ["installation"],
     registers,
   });
-  return { runs, runDuration, tokens, cost, calls, refusals, egressBlocks, webhookAck, rateLimit };
+  return { runs, runDuration, tokens, cost, calls, refusals, egressBlocks, webhookAck, rateLimit, stageTime };
 }
 
 type Series = ReturnType<typeof defineSeries>;
@@ -168,7 +176,7 @@ const TOKEN_KINDS = ["prompt", "completion", "cache_read", "cache_write"] as con
 
 /** Apply one observation to the series; models outside `models`, bad installations and limit names become `other`. */
 function eventRecorder(
-  { tokens, cost, calls, refusals, egressBlocks, rateLimit }: Series,
+  { tokens, cost, calls, refusals, egressBlocks, rateLimit, stageTime }: Series,
   models: ReadonlySet<string>,
 ): (event: MetricEvent) => void {
   const installation = learnedLabel(/^(app|[0-9]{1,20})$/, 1_000);
@@ -196,6 +204,15 @@ function eventRecorder(
       case "egress-block":
         if (["none", "registries", "open"].includes(event.policy) && Number.isFinite(event.count) && event.count > 0)
           egressBlocks.inc({ policy: event.policy }, event.count);
+        return;
+      case "run-stage":
+        // Only the run's own stage names become a label; a duration must be a real one.
+        if (
+          (RUN_STAGES as readonly string[]).includes(event.stage) &&
+          Number.isFinite(event.seconds) &&
+          event.seconds >= 0
+        )
+          stageTime.observe({ stage: event.stage }, event.seconds);
         return;
       case "rate-limit":
         if (Number.isFinite(event.remaining) && event.remaining >= 0)

@@ -22,14 +22,16 @@ export type MetricEvent =
   /** GitHub's `x-ratelimit-remaining` after a call made for this installation (`app` for the App's own calls). */
   | { type: "rate-limit"; installation: string; remaining: number }
   /** Connections a sandbox's network policy refused (`policy`: none, registries or open). */
-  | { type: "egress-block"; policy: string; count: number };
+  | { type: "egress-block"; policy: string; count: number }
+  /** A run left one of its stages (run-stages.ts) after `seconds` in it. */
+  | { type: "run-stage"; stage: string; seconds: number };
 
 /** The envelope a job process sends its parent (through fork-worker's `send`). */
 export interface MetricMessage {
   metric: MetricEvent;
 }
 
-const TYPES: readonly string[] = ["model-usage", "spend-refusal", "rate-limit", "egress-block"];
+const TYPES: readonly string[] = ["model-usage", "spend-refusal", "rate-limit", "egress-block", "run-stage"];
 
 /** Whether a message from a job process carries a metric (anything else it sends is left to other readers). */
 export function isMetricMessage(message: unknown): message is MetricMessage {

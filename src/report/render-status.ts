@@ -2,7 +2,8 @@ import type { CoderResult } from "../coder/types.js";
 import { uncheckedReason } from "../coder/unchecked.js";
 import { autofixMarker } from "./autofix-rounds.js";
 import { summarizeFailures } from "../edits/reflection.js";
-import type { RunOutcome, RunStage } from "../run/run-outcome.js";
+import type { RunOutcome } from "../run/run-outcome.js";
+import { RUN_STAGES, type RunStage } from "../run-stages.js";
 import type { RunRequest } from "../run/run-request.js";
 import { capMarkdown, COMMENT_LIMIT } from "../github/cap-markdown.js";
 import { renderChecksStatus } from "./render-checks-status.js";
@@ -10,7 +11,6 @@ import { requestMarker, runMarker, type RequestRef, type StoredMode } from "../g
 import { formatNumber } from "../format-number.js";
 import { renderEgress } from "../egress/egress-report.js";
 
-const STAGES: RunStage[] = ["queued", "cloning", "mapping", "thinking", "applying", "lint", "tests", "pushing"];
 // Per-section caps keep every section visible in the common worst case; capMarkdown guards the total.
 const CAP = { answer: 20_000, explanation: 12_000, output: 15_000, shell: 4_000, patch: 25_000 } as const;
 
@@ -63,8 +63,8 @@ function quote(text: string): string {
 
 /** The status comment while the run is in progress: the request and a stage line. */
 export function renderStage(stage: RunStage, req: RunRequest): string {
-  const at = STAGES.indexOf(stage);
-  const line = STAGES.map((s, i) => (i < at ? `✅ ${s}` : i === at ? `⏳ **${s}**` : `▫️ ${s}`)).join(" · ");
+  const at = RUN_STAGES.indexOf(stage);
+  const line = RUN_STAGES.map((s, i) => (i < at ? `✅ ${s}` : i === at ? `⏳ **${s}**` : `▫️ ${s}`)).join(" · ");
   return withMarkers(
     req,
     `**aider-bot** is working on @${req.requester.login}'s request (model \`${req.settings.model}\`):\n\n${quote(req.message)}\n\n${line}\n`,
@@ -137,7 +137,7 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   const checks =
     result && req.verb !== "ask" ? renderChecksStatus(result, outcome.checks, req.settings.autoTest) : null;
   if (checks?.headline) parts.push(checks.headline);
-  if (outcome.signing) parts.push(outcome.signing);
+  if ("signing" in outcome && outcome.signing) parts.push(outcome.signing);
   if (result) {
     parts.push(...resultDetails(result, outcome.elapsedMs));
     if (checks?.details) parts.push(checks.details);

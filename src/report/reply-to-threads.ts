@@ -1,5 +1,5 @@
 import { threadReplyMarker } from "../github/markers.js";
-import type { RunOutcome } from "../run/run-outcome.js";
+import type { RunEnding } from "../run/run-outcome.js";
 import { replyInThread } from "../context/fetch/review-threads.js";
 import { GitHubError } from "../github/github-error.js";
 import type { RepoGitHub } from "../github/repo-github.js";
@@ -13,7 +13,7 @@ export interface ThreadRepliesArgs {
   threads: readonly ReviewThread[];
   /** The run's job id: each reply carries it in a hidden marker. */
   jobId: string;
-  outcome: RunOutcome;
+  outcome: RunEnding;
   /** `reviews.resolve_threads` */
   resolve: boolean;
 }

@@ -4,12 +4,14 @@ import type { ResolvedChecks } from "./prepare/resolve-checks.js";
 import type { TranscriptStore } from "./report/publish-transcript.js";
 import type { RunRequest } from "./run-request.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "./run-ports.js";
-import type { RunStage, RunOutcome } from "./run-outcome.js";
+import type { RunStage } from "../run-stages.js";
+import type { RunEnding, RunOutcome } from "./run-outcome.js";
 
 /** What `runJob` (run-job.ts) runs over: the ports, the renderers of what users read, and the run's optional steps. */
 export interface RunJobDeps {
   github: RunGitHub;
   git: RunGit;
+  /** The coder on the run's checkout; its implementation is `createCheckoutCoder` (compose/checkout-coder.ts). */
   coder: RunCoderPort;
   /** Creates an empty private temporary directory; `remove` deletes it. */
   tempDir: { create(prefix: string): Promise<string>; remove(dir: string): Promise<void> };
@@ -41,7 +43,7 @@ export interface RunJobDeps {
    */
   checkPlan?(req: RunRequest): Promise<ResolvedChecks>;
   /** After the outcome, before the final status (review-thread replies); markdown for the status comment. */
-  afterRun?(req: RunRequest, outcome: RunOutcome, prepared: PreparedContext | null): Promise<string | null>;
+  afterRun?(req: RunRequest, ending: RunEnding, prepared: PreparedContext | null): Promise<string | null>;
 }
 
 /** Moves the run's status comment to a stage (the same stage twice is one update). */

@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { createTranscriptRecorder, type TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
 import { codeOnCheckout } from "./code/code-phase.js";
@@ -8,9 +9,11 @@ import { publishTranscript } from "./report/publish-transcript.js";
 import { reportOutcome } from "./report/report-outcome.js";
 import type { ResolvedChecks } from "./prepare/resolve-checks.js";
 import type { RunJobDeps, Stage } from "./run-job-deps.js";
-import type { RunStage, RunOutcome } from "./run-outcome.js";
+import type { RunEnding, RunOutcome } from "./run-outcome.js";
+import { PHASE_OF_STAGE, type RunStage } from "../run-stages.js";
+import { recordMetric } from "../metrics/record-metric.js";
 import type { RunRequest } from "./run-request.js";
-import { createStatusWriter } from "./report/status-writer.js";
+import { createStatusWriter, type StatusWriter } from "./report/status-writer.js";
 import { stopReasonOf } from "./stop-reason.js";
 import { undoLastRun } from "./publish/undo-last-run.js";
 
@@ -37,13 +40,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     now: deps.now,
     onError: (error) => log.warn({ err: error }, "status update failed"),
   });
-  let lastStage: RunStage | "" = "";
-  const stage: Stage = (s) => {
-    if (s === lastStage) return;
-    lastStage = s;
-    log.info({ stage: s }, "stage");
-    status.stage(deps.render.stage(s, req));
-  };
+  const { stage, leaveStage } = trackStages(req, deps, log, status);
   const headSha = req.target.kind === "issue" ? null : req.target.headSha;
   // Not fatal: without a Check Run the status comment still tells the whole story. Started while the branch is
   // cloned (nothing before the report needs its id).
@@ -73,20 +70,18 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
           .then((r) => prContext(r))
           .catch((error: unknown) => (log.warn({ err: error }, "context failed"), null))
       : Promise.resolve(null));
-  let outcome: RunOutcome;
+  let ran: PhasesEnd;
   let dir: string | null = null;
   const transcript = createTranscriptRecorder();
-  const plan: { checks: ResolvedChecks | null } = { checks: null };
   // The checkout is removed while the outcome is reported (the report needs nothing of it), and the run returns only
   // once it is gone.
   let removed: Promise<unknown> = Promise.resolve();
   try {
     dir = await deps.tempDir.create("aider-bot-job-");
-    outcome = await phases(req, deps, dir, stage, context, transcript, plan);
-    if (plan.checks) outcome.checks = plan.checks;
+    ran = await phases(req, deps, dir, stage, context, transcript);
   } catch (error) {
     log.error({ err: error }, "run failed");
-    outcome = { kind: "error", message: error instanceof Error ? error.message : String(error), elapsedMs: 0 };
+    ran = { ending: { kind: "error", message: error instanceof Error ? error.message : String(error) }, checks: null };
   } finally {
     const made = dir;
     if (made)
@@ -96,28 +91,70 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
           log.warn({ err: error, dir: made }, "could not remove the job's checkout; the next start sweeps it"),
         );
   }
+  leaveStage();
+  let outcome: RunOutcome;
   try {
-    outcome.elapsedMs = deps.now() - started;
+    const { ending, checks } = ran;
+    const elapsedMs = deps.now() - started;
     const prContext = await context();
     // Review-thread replies and resolves, then the context details, go into the final status comment.
     const after = await deps
-      .afterRun?.(req, outcome, prContext)
+      .afterRun?.(req, ending, prContext)
       .catch((error: unknown) => (log.warn({ err: error }, "after-run step failed"), null));
     const inputs = renderRunInputs(
       prContext?.instructions,
-      "result" in outcome ? outcome.result?.instructionFiles : undefined,
+      "result" in ending ? ending.result?.instructionFiles : undefined,
       prContext?.images,
     );
     const checkRunId = await checkRunP;
-    const contextNotes = [after, prContext?.details, inputs, checkRunNote].filter((x): x is string => !!x);
-    if (contextNotes.length) outcome.context = contextNotes.join("\n\n");
-    const text = await publishTranscript({ req, deps, outcome, checkRunId, events: transcript.events(), log });
-    await reportOutcome(req, deps, outcome, checkRunId, (body) => status.final(body), log, text);
+    const published = await publishTranscript({ req, deps, checkRunId, events: transcript.events(), log });
+    const notes = [after, prContext?.details, inputs, checkRunNote, published.line].filter((x): x is string => !!x);
+    // The outcome is made here, once, from the phase that ended the run and what the whole run adds; frozen, so no
+    // step after this one (report, the driver) can patch it.
+    outcome = Object.freeze({
+      ...ending,
+      elapsedMs,
+      ...(checks ? { checks } : {}),
+      ...(notes.length ? { context: notes.join("\n\n") } : {}),
+    });
+    await reportOutcome(req, deps, outcome, checkRunId, (body) => status.final(body), log, published.text);
   } finally {
     await removed;
   }
   log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
   return outcome;
+}
+
+/**
+ * The run's stage as it moves: one name per stage (run-stages.ts) in the log line (with its phase), the status
+ * comment and the stage-time metric. `leaveStage` ends the last one when the phases are over.
+ */
+function trackStages(
+  req: RunRequest,
+  deps: RunJobDeps,
+  log: Logger,
+  status: StatusWriter,
+): { stage: Stage; leaveStage(): void } {
+  let current: { stage: RunStage; since: number } | null = null;
+  const leaveStage = () => {
+    if (current)
+      recordMetric({ type: "run-stage", stage: current.stage, seconds: (deps.now() - current.since) / 1000 });
+    current = null;
+  };
+  const stage: Stage = (s) => {
+    if (s === current?.stage) return;
+    leaveStage();
+    current = { stage: s, since: deps.now() };
+    log.info({ stage: s, phase: PHASE_OF_STAGE[s] }, "stage");
+    status.stage(deps.render.stage(s, req));
+  };
+  return { stage, leaveStage };
+}
+
+/** What the phases hand back: how the run ended, and the check plan it ran with (null: none was read). */
+interface PhasesEnd {
+  ending: RunEnding;
+  checks: ResolvedChecks | null;
 }
 
 async function phases(
@@ -127,53 +164,53 @@ async function phases(
   stage: Stage,
   contextOf: () => Promise<PreparedContext | null>,
   transcript: TranscriptRecorder,
-  plan: { checks: ResolvedChecks | null },
-): Promise<RunOutcome> {
+): Promise<PhasesEnd> {
+  const end = (ending: RunEnding, checks: ResolvedChecks | null = null): PhasesEnd => ({ ending, checks });
   // address-reviews / fix-ci read their context first: with nothing to do they stop before cloning, with the reason.
   // A plain run (the context only informs the model) clones while the context is fetched.
   const mayRefuse = req.context !== undefined && req.context.mode.kind !== "plain";
   const context = mayRefuse ? await contextOf() : null;
-  if (context?.refuse) return { kind: "nothing-to-do", message: context.refuse, elapsedMs: 0 };
+  if (context?.refuse) return end({ kind: "nothing-to-do", message: context.refuse });
   // The check plan is read (from the default branch) while the branch is cloned; resolveChecks never throws.
   const checksP = req.verb === "run" && deps.checkPlan ? deps.checkPlan(req).catch(() => null) : null;
   const prepared = await prepareCheckout(req, deps, dir, stage, () => void contextOf());
   if (req.verb === "undo") {
     if (req.target.kind === "issue")
-      return {
+      return end({
         kind: "refused",
         message: "`undo` works on pull requests: it reverts the bot's last commit there.",
-        elapsedMs: 0,
-      };
+      });
     stage("pushing");
-    return undoLastRun({
-      req,
-      deps,
-      dir: prepared.checkout,
-      branch: prepared.branch,
-      token: prepared.token,
-      headSha: baseOf(prepared),
-    });
+    return end(
+      await undoLastRun({
+        req,
+        deps,
+        dir: prepared.checkout,
+        branch: prepared.branch,
+        token: prepared.token,
+        headSha: baseOf(prepared),
+      }),
+    );
   }
   const late = context ?? (await contextOf());
-  if (late?.refuse) return { kind: "nothing-to-do", message: late.refuse, elapsedMs: 0 };
+  if (late?.refuse) return end({ kind: "nothing-to-do", message: late.refuse });
   // An approved plan runs only on the commit it was made on (triage checked too; someone may have pushed since).
   if (req.plan && baseOf(prepared) !== req.plan.sha) {
     const now = baseOf(prepared);
-    return {
+    return end({
       kind: "refused",
       message: `The branch moved since this plan was made: it was made on \`${req.plan.sha.slice(0, 7)}\` and the head is now \`${now.slice(0, 7)}\` (someone pushed). Nothing was changed; ask for a new plan with \`/aider plan …\`.`,
-      elapsedMs: 0,
-    };
+    });
   }
-  plan.checks = checksP ? await checksP : null;
-  const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, plan.checks);
+  const checks = checksP ? await checksP : null;
+  const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, checks);
   const stopped = stopReasonOf(deps.signal);
-  if (stopped) return { kind: "cancelled", reason: stopped, result, elapsedMs: 0 };
+  if (stopped) return end({ kind: "cancelled", reason: stopped, result }, checks);
   const verdict = verifyResult(req, result);
   if (verdict.kind === "answer" && req.verb === "plan" && result.outcome === "no-changes" && result.answer.trim()) {
-    return { kind: "planned", result, plan: result.answer, sha: baseOf(prepared), elapsedMs: 0 };
+    return end({ kind: "planned", result, plan: result.answer, sha: baseOf(prepared) }, checks);
   }
-  if (verdict.kind === "answer") return { kind: "answered", result, elapsedMs: 0 };
-  if (verdict.kind === "keep-local") return { kind: "not-pushed", result, elapsedMs: 0 };
-  return publishResult(req, deps, prepared, result, verdict.commit, stage);
+  if (verdict.kind === "answer") return end({ kind: "answered", result }, checks);
+  if (verdict.kind === "keep-local") return end({ kind: "not-pushed", result }, checks);
+  return end(await publishResult(req, deps, prepared, result, verdict.commit, stage), checks);
 }

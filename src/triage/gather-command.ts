@@ -1,4 +1,5 @@
-import { parseRepoConfig, type ConfigResult, type Permission } from "../config/repo-config.js";
+import { loadRepoConfig } from "../config/load-repo-config.js";
+import type { ConfigResult, Permission } from "../config/repo-config.js";
 import type { CommandEvent } from "../edge/bot-event.js";
 import { effectiveConfig, permissionNeeded, type BotIdentity, type Gathered } from "./decide-command.js";
 import { readRequest } from "./read-request.js";
@@ -32,15 +33,6 @@ export async function gatherCommand(
 }
 
 /** The config file as a validated config; a file that cannot be read, or is not even YAML, is a problem too. */
-async function readConfig(reads: CommandReads): Promise<ConfigResult> {
-  try {
-    return parseRepoConfig(await reads.loadConfig());
-  } catch (error) {
-    return {
-      ok: false,
-      problems: [
-        { path: "(file)", message: `cannot be read: ${error instanceof Error ? error.message : String(error)}` },
-      ],
-    };
-  }
+function readConfig(reads: CommandReads): Promise<ConfigResult> {
+  return loadRepoConfig(() => reads.loadConfig());
 }

@@ -62,8 +62,6 @@ describe("createContextHooks", () => {
       shell: [],
       elapsedMs: 1,
     };
-    expect(
-      await hooks.afterRun!(req, { kind: "pushed", result: changed, sha: "c", url: "u", elapsedMs: 1 }, prepared),
-    ).toBeNull();
+    expect(await hooks.afterRun!(req, { kind: "pushed", result: changed, sha: "c", url: "u" }, prepared)).toBeNull();
   });
 });

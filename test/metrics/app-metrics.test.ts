@@ -104,6 +104,23 @@ describe("createAppMetrics", () => {
     expect([at("prompt"), at("completion"), at("cache_read"), at("cache_write")]).toEqual([27_405, 301, 24_180, 2_900]);
   });
 
+  it("times a run's stages under the run's own stage names; any other name is not a label", async () => {
+    const m = createAppMetrics({ models: [], defaultMetrics: false });
+    setMetricSink(m.record);
+    recordMetric({ type: "run-stage", stage: "thinking", seconds: 12 });
+    recordMetric({ type: "run-stage", stage: "thinking", seconds: 3 });
+    recordMetric({ type: "run-stage", stage: "cloning", seconds: 0.4 });
+    recordMetric({ type: "run-stage", stage: "a stage nobody named", seconds: 1 });
+    recordMetric({ type: "run-stage", stage: "lint", seconds: Number.NaN });
+    // The parser keeps no labels of a histogram's series: their count lines are read from the text itself.
+    const counts = (await m.text()).split("\n").filter((l) => l.startsWith("aider_bot_run_stage_seconds_count"));
+    expect(counts.sort()).toEqual([
+      'aider_bot_run_stage_seconds_count{stage="cloning"} 1',
+      'aider_bot_run_stage_seconds_count{stage="thinking"} 2',
+    ]);
+    expect(isMetricMessage({ metric: { type: "run-stage", stage: "lint", seconds: 1 } })).toBe(true);
+  });
+
   it("tells a job process's metric message from anything else it sends", () => {
     expect(isMetricMessage({ metric: { type: "spend-refusal", limit: "pr_usd" } })).toBe(true);
     expect(isMetricMessage({ metric: { type: "nope" } })).toBe(false);

@@ -157,7 +157,7 @@ describe("replyToThreads", () => {
         pull: 4,
         jobId: "job-1",
         threads,
-        outcome: { kind: "error", message: "x", elapsedMs: 1 },
+        outcome: { kind: "error", message: "x" },
         resolve: true,
       }),
     ).toBeNull();

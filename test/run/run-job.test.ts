@@ -3,6 +3,10 @@ import type { CoderResult } from "../../src/coder/types.js";
 import { renderFinal, renderStage } from "../../src/report/render-status.js";
 import { runJob } from "../../src/run/run-job.js";
 import type { RunJobDeps } from "../../src/run/run-job-deps.js";
+import type { RunOutcome } from "../../src/run/run-outcome.js";
+import { RUN_STAGES } from "../../src/run-stages.js";
+import type { MetricEvent } from "../../src/metrics/metric-event.js";
+import { setMetricSink } from "../../src/metrics/record-metric.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { changedResult, runSettings } from "../../testkit/builders/run-fixtures.js";
@@ -429,5 +433,67 @@ describe("runJob: plans and transcripts", () => {
     expect(out.kind).toBe("not-pushed");
     expect(strict.calls).not.toContain("push feat");
     expect(strict.statuses.at(-1)).toContain("the change is **unchecked**");
+  });
+});
+
+describe("runJob: one outcome, one set of stage names", () => {
+  it("builds the outcome once: the phases' ending, the check plan and the report's notes in one frozen object", async () => {
+    const h = harness(async () => changed);
+    const seen: unknown[] = [];
+    const checks: NonNullable<RunOutcome["checks"]> = {
+      origin: "none",
+      plan: { setup: [], lint: [], test: [], toolchain: {}, excluded: [] },
+    };
+    const out = await runJob(request(), {
+      ...h.deps,
+      checkPlan: async () => checks,
+      prContext: async () => ({ blocks: [], details: "context details", files: [], autoTest: false, threads: [] }),
+      afterRun: async (_req, ending) => (seen.push(ending), "after-run note"),
+      render: { stage: renderStage, final: (o, r) => (seen.push(o), renderFinal(o, r)) },
+    });
+    expect(Object.isFrozen(out)).toBe(true);
+    // The after-run step gets how the phases ended; the report gets the one outcome the run returns.
+    expect(seen[0]).not.toHaveProperty("elapsedMs");
+    expect(seen[1]).toBe(out);
+    expect(out).toMatchObject({ kind: "pushed", checks, context: "after-run note\n\ncontext details" });
+  });
+
+  it("moves through the stages of RUN_STAGES, logs each with its phase and times each one for the metrics", async () => {
+    const clock = { now: 0 };
+    const h = harness(
+      async (_root, _options, hooks) => {
+        for (const stage of ["mapping", "thinking", "applying", "syntax", "test"] as const) {
+          clock.now += 1_000;
+          hooks.onProgress({ stage } as Parameters<typeof hooks.onProgress>[0]);
+        }
+        clock.now += 1_000;
+        return changed;
+      },
+      undefined,
+      clock,
+    );
+    const lines: { stage?: string; phase?: string | null }[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const metrics: MetricEvent[] = [];
+    const previous = setMetricSink((m) => void metrics.push(m));
+    try {
+      await runJob(request(), { ...h.deps, logger });
+    } finally {
+      setMetricSink(previous);
+    }
+    const logged = lines.filter((l) => l.stage !== undefined);
+    expect(logged.map((l) => [l.stage, l.phase])).toEqual([
+      ["cloning", "prepare"],
+      ["mapping", "code"],
+      ["thinking", "code"],
+      ["applying", "code"],
+      ["lint", "code"],
+      ["tests", "code"],
+      ["pushing", "publish"],
+    ]);
+    for (const l of logged) expect(RUN_STAGES).toContain(l.stage);
+    const timed = metrics.filter((m) => m.type === "run-stage");
+    expect(timed.map((m) => m.stage)).toEqual(logged.map((l) => l.stage));
+    expect(timed.find((m) => m.stage === "thinking")?.seconds).toBe(1);
   });
 });

@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { sumTokens } from "../../coder/run-budget.js";
 import { editorMessage } from "../../coder/plan/parse-plan.js";
 import type { TranscriptSink } from "../../coder/transcript/transcript-event.js";
 import type { TranscriptRecorder } from "../../coder/transcript/transcript-recorder.js";
-import type { CoderOptions, CoderResult } from "../../coder/types.js";
+import type { CoderOptions, CoderResult, CoderStage } from "../../coder/types.js";
+import type { RunStage } from "../../run-stages.js";
 import { createPlanProgress } from "./plan-progress.js";
 import type { RunRequest } from "../run-request.js";
 import type { PreparedContext } from "../prepare/prepare-pr-context.js";
@@ -11,6 +11,7 @@ import type { PreparedCheckout } from "../prepare/prepare-checkout.js";
 import { checkSpecsOf, type ResolvedChecks } from "../prepare/resolve-checks.js";
 import type { RunJobDeps, Stage } from "../run-job-deps.js";
 import { runTrailers } from "../publish/run-trailers.js";
+import { settingsCoderOptions } from "./settings-coder-options.js";
 
 export interface CodePhaseInput {
   req: RunRequest;
@@ -79,6 +80,17 @@ function withPlanCost(result: CoderResult, plan: CoderResult): CoderResult {
   };
 }
 
+/** The run stage each step of the coder loop shows as (the syntax check is shown with lint, its commit with pushing). */
+const STAGE_OF_CODER: Readonly<Record<CoderStage, RunStage>> = {
+  mapping: "mapping",
+  thinking: "thinking",
+  applying: "applying",
+  syntax: "lint",
+  lint: "lint",
+  test: "tests",
+  committing: "pushing",
+};
+
 /** Phase 2: the coder loop on the checkout (one step, or architect then editor), its progress shown as stages. */
 export function codeOnCheckout(
   req: RunRequest,
@@ -89,15 +101,6 @@ export function codeOnCheckout(
   transcript: TranscriptRecorder,
   checks: ResolvedChecks | null,
 ): Promise<CoderResult> {
-  const map = {
-    mapping: "mapping",
-    thinking: "thinking",
-    applying: "applying",
-    syntax: "lint",
-    lint: "lint",
-    test: "tests",
-    committing: "pushing",
-  } as const;
   const { plan } = req;
   const { tickPlan } = deps.github;
   return runCodePhase({
@@ -106,7 +109,7 @@ export function codeOnCheckout(
     run: (options, sink) =>
       deps.coder(prepared.checkout, options, {
         signal: deps.signal,
-        onProgress: (p) => stage(map[p.stage]),
+        onProgress: (p) => stage(STAGE_OF_CODER[p.stage]),
         onTranscript: sink,
       }),
     transcript,
@@ -115,14 +118,15 @@ export function codeOnCheckout(
   });
 }
 
-/** What the coder is given for this request: settings, files, checks, trailers and the prompt-cache key. */
+/** What the coder is given for this request: the settings' part (shared by every driver), files, checks, trailers. */
 export function coderOptions(
   req: RunRequest,
   context: PreparedContext | null,
   checks: ResolvedChecks | null,
 ): CoderOptions {
-  const s = req.settings;
+  const shared = settingsCoderOptions(req.settings, `${req.owner}/${req.repo}`);
   return {
+    ...shared,
     // address-reviews / fix-ci build their instruction from the threads or checks; the PR context is data.
     message: context?.message ?? req.message,
     untrustedContext: req.untrustedContext,
@@ -132,28 +136,13 @@ export function coderOptions(
     files: context ? [...new Set([...req.files, ...context.files])] : req.files,
     ...(context?.hintFiles?.length ? { hintFiles: context.hintFiles } : {}),
     readFiles: [],
-    editFormat: s.editFormat,
-    model: s.model,
-    weakModel: s.weakModel,
-    lintCommands: s.lint,
-    testCommand: s.test,
-    autoTest: s.autoTest || (context?.autoTest ?? false),
+    autoTest: shared.autoTest || (context?.autoTest ?? false),
     ...(context?.autoTest ? { reproduceTest: true } : {}),
-    setupCommands: s.setup,
     ...(checks ? { checkCommands: checkSpecsOf(checks) } : {}),
-    maxReflections: s.maxReflections,
-    mapTokens: s.mapTokens,
-    ...(s.promptCache === false ? { promptCache: false } : {}),
-    // One key per repository, not per run: OpenAI and Azure route by key and prefix, so a later run on the same
-    // repository (same instructions, files, map) can read what an earlier one cached. A hash: no name leaves.
-    cacheKey: `aider-bot-${createHash("sha256").update(`${req.owner}/${req.repo}`).digest("hex").slice(0, 16)}`,
     askOnly: req.verb === "ask" || req.verb === "plan",
     ...(req.verb === "plan" ? { architect: true } : {}),
     commit: true,
     coAuthor: undefined,
     trailers: runTrailers(req.jobId, req.requester),
-    protectedPaths: s.protectedPaths,
-    budget: { ...s.budget, maxWallMs: s.timeoutMs },
-    commandTimeoutMs: s.commandTimeoutMs,
   };
 }

@@ -1,7 +1,7 @@
 import type { CoderResult } from "../../coder/types.js";
 import { planApiCommit } from "./plan-api-commit.js";
 import { movedError } from "./publish-commit.js";
-import type { RunOutcome } from "../run-outcome.js";
+import type { RunEnding } from "../run-outcome.js";
 import type { RunGit, RunGitHub } from "../run-ports.js";
 import type { RunRequest, RunTarget } from "../run-request.js";
 
@@ -19,14 +19,13 @@ export async function publishToFork(args: {
   sha: string;
   base: string;
   result: CoderResult;
-}): Promise<RunOutcome> {
+}): Promise<RunEnding> {
   const { target, deps, dir, sha, result } = args;
-  const patch = async (reason?: string): Promise<RunOutcome> => ({
+  const patch = async (reason?: string): Promise<RunEnding> => ({
     kind: "patch",
     result,
     sha,
     patch: await deps.git.formatPatch(dir, args.base),
-    elapsedMs: 0,
     ...(reason ? { reason } : {}),
   });
   const api = deps.github.apiCommits;
@@ -52,7 +51,6 @@ export async function publishToFork(args: {
     result,
     sha: made.oid,
     url: deps.github.commitUrl(made.oid),
-    elapsedMs: 0,
     signing: `Committed to the fork's branch \`${owner}/${repo}:${target.headRef}\` (the author allows edits by maintainers).`,
   };
 }

@@ -5,7 +5,7 @@ import { baseOf, type PreparedCheckout } from "../prepare/prepare-checkout.js";
 import { publishCommit, signingNote } from "./publish-commit.js";
 import { publishToFork } from "./publish-fork.js";
 import type { RunJobDeps, Stage } from "../run-job-deps.js";
-import type { RunOutcome } from "../run-outcome.js";
+import type { RunEnding } from "../run-outcome.js";
 import type { RunRequest } from "../run-request.js";
 import { runTrailers } from "./run-trailers.js";
 
@@ -35,7 +35,7 @@ export async function publishResult(
   result: CoderResult,
   commit: "made" | "uncommitted" | "checks-failing",
   stage: Stage,
-): Promise<RunOutcome> {
+): Promise<RunEnding> {
   const { target } = req;
   const { checkout, workBranch, token } = prepared;
   const sha =
@@ -70,7 +70,6 @@ export async function publishResult(
       result,
       sha: made,
       url: deps.github.commitUrl(made),
-      elapsedMs: 0,
       ...(note ? { signing: note } : {}),
     };
   const pr = await deps.github.openPullRequest({
@@ -87,7 +86,6 @@ export async function publishResult(
     sha: made,
     pr,
     branch: workBranch,
-    elapsedMs: 0,
     ...(note ? { signing: note } : {}),
   };
 }

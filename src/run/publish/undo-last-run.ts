@@ -1,5 +1,5 @@
 import { publishCommit, signingNote } from "./publish-commit.js";
-import type { RunOutcome } from "../run-outcome.js";
+import type { RunEnding } from "../run-outcome.js";
 import type { RunRequest } from "../run-request.js";
 import type { RunGit, RunGitHub } from "../run-ports.js";
 import { runIdFromMessage, runTrailers } from "./run-trailers.js";
@@ -15,13 +15,13 @@ export async function undoLastRun(args: {
   branch: string;
   token: string;
   headSha: string;
-}): Promise<RunOutcome> {
+}): Promise<RunEnding> {
   const { deps, dir } = args;
   const commits = await deps.git.recentCommits(dir, 50);
   const index = commits.findIndex((c) => runIdFromMessage(c.message) !== null && !/^Revert "/.test(c.message));
   const target = commits[index];
   if (target === undefined) {
-    return { kind: "refused", message: "I found no commit of mine on this branch to undo.", elapsedMs: 0 };
+    return { kind: "refused", message: "I found no commit of mine on this branch to undo." };
   }
   if (index > 0) {
     const newer = commits
@@ -31,7 +31,6 @@ export async function undoLastRun(args: {
     return {
       kind: "refused",
       message: `Someone pushed on top of my last commit \`${target.sha.slice(0, 7)}\` (newer: ${newer}), so I won't revert it automatically. Revert it by hand with \`git revert ${target.sha.slice(0, 7)}\`.`,
-      elapsedMs: 0,
     };
   }
   const sha = await deps.git.revert({
@@ -48,7 +47,6 @@ export async function undoLastRun(args: {
     sha: made,
     revertedSha: target.sha,
     url: deps.github.commitUrl(made),
-    elapsedMs: 0,
     ...(note ? { signing: note } : {}),
   };
 }

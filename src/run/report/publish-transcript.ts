@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
 import { renderTranscript } from "../../coder/transcript/render-transcript.js";
 import type { TranscriptEvent } from "../../coder/transcript/transcript-event.js";
-import type { RunOutcome } from "../run-outcome.js";
 import type { RunGitHub } from "../run-ports.js";
 import type { RunRequest } from "../run-request.js";
 
@@ -17,19 +16,18 @@ const STORED_LIMIT = 4_000_000;
 
 /**
  * A run's transcript, redacted: kept whole in the store, and fitted to the Check Run's limit for its
- * detailed output (returned, null without a Check Run). The status comment gets a line linking to it. A failure to
+ * detailed output (`text`, null without a Check Run); `line` is the status comment's link to it. A failure to
  * store is logged; it never fails the run.
  */
 export async function publishTranscript(args: {
   req: RunRequest;
   deps: { github: RunGitHub; redact?(text: string): string; transcripts?: TranscriptStore };
-  outcome: RunOutcome;
   checkRunId: number | null;
   events: readonly TranscriptEvent[];
   log: Logger;
-}): Promise<string | null> {
-  const { req, deps, outcome, checkRunId, events } = args;
-  if (events.length === 0) return null;
+}): Promise<{ line: string | null; text: string | null }> {
+  const { req, deps, checkRunId, events } = args;
+  if (events.length === 0) return { line: null, text: null };
   const title = `Run transcript · ${req.owner}/${req.repo}#${req.target.number} · run ${req.jobId}`;
   const { redact } = deps;
   const opts = { title, ...(redact ? { redact } : {}) };
@@ -46,6 +44,8 @@ export async function publishTranscript(args: {
     : stored
       ? `📜 Run \`${req.jobId}\`: its transcript is kept by the app${cli}.`
       : null;
-  if (line) outcome.context = outcome.context ? `${outcome.context}\n\n${line}` : line;
-  return checkRunId === null ? null : renderTranscript(events, { ...opts, limit: CHECK_TEXT_LIMIT });
+  return {
+    line,
+    text: checkRunId === null ? null : renderTranscript(events, { ...opts, limit: CHECK_TEXT_LIMIT }),
+  };
 }

@@ -1,0 +1,64 @@
+import path from "node:path";
+import { runCoder } from "../coder/run-coder.js";
+import type { CoderOptions } from "../coder/types.js";
+import type { Exec } from "../exec/types.js";
+import type { LlmClient } from "../llm/types.js";
+import type { BaselineRun } from "../run/prepare/baseline-run.js";
+import type { RunCoderPort } from "../run/run-ports.js";
+import type { Git } from "../workspace/create-git.js";
+import { createCoderDeps } from "./create-coder-deps.js";
+
+/** What the coder of one run is built from: the driver's execs, git, model client and caches. */
+export interface CheckoutCoderInput {
+  owner: string;
+  repo: string;
+  llm: LlmClient;
+  exec: Exec;
+  /** Exec for the repository's own commands (the App's sandbox, the runner's toolchain environment). */
+  checkExec: Exec;
+  /** The run's git (its commit identity), for the coder's commits and diffs. */
+  git: Git;
+  /** Repo-map caches go under `<cacheRoot>/repomap/<owner>/<repo>`. */
+  cacheRoot: string;
+  gitContentIds: boolean;
+  mapThreads?: number;
+  /** The folder the coder works in for a checkout the run made (the Action maps it to the workflow's). */
+  coderRoot?(checkout: string): string;
+  /** Awaited as the coder starts (the App's container mode picks its image from the check plan). */
+  beforeCoder?(checkout: string): void | Promise<void>;
+  /** The base's run of the same checks, started once per run as its first coder step starts (null: none). */
+  baseline(checkout: string, options: CoderOptions, signal: AbortSignal): Promise<BaselineRun | null>;
+}
+
+/**
+ * The run's coder (`deps.coder` in run-job): Aider's edit loop (`runCoder`) on the run's checkout, wired to the real
+ * edit engine, checks, repo map, workspace and git. An architect run's two steps call it twice; they share one base
+ * run.
+ */
+export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
+  let baseline: Promise<BaselineRun | null> | null = null;
+  return async function codeOnCheckout(checkout, options, hooks) {
+    if (input.beforeCoder) await input.beforeCoder(checkout);
+    baseline ??= input.baseline(checkout, options, hooks.signal);
+    const base = await baseline;
+    return runCoder(
+      options,
+      createCoderDeps({
+        root: input.coderRoot ? input.coderRoot(checkout) : checkout,
+        exec: input.exec,
+        checkExec: input.checkExec,
+        git: input.git,
+        llm: input.llm,
+        commitModel: options.weakModel ?? options.model,
+        protectedPaths: options.protectedPaths,
+        cacheDir: path.join(input.cacheRoot, "repomap", input.owner, input.repo),
+        gitContentIds: input.gitContentIds,
+        ...(input.mapThreads !== undefined ? { mapThreads: input.mapThreads } : {}),
+        onProgress: hooks.onProgress,
+        ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
+        signal: hooks.signal,
+        ...(base ? { baseline: { lookup: base.lookup, roots: base.roots } } : {}),
+      }),
+    );
+  };
+}
