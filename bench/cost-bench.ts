@@ -17,8 +17,11 @@
  * Printed, per protocol: each round's share of prompt tokens read from the cache, and the billed-equivalent input
  * (uncached input 1×, cache writes at the protocol's write price, reads 0.1×) as a ratio to the run with caching
  * off; beside it, what Aider's documented caching (system prompt, examples, read-only files, repo map, chat files —
- * not the earlier rounds) would read on the same requests.
+ * not the earlier rounds) would read on the same requests; and the floor no layout can beat with a cold cache (see
+ * coldFloor): with Anthropic's 1.25× writes, round 1's write alone is about 0.3× of a four-call run's input, so a
+ * cold run cannot reach 0.35× there — the second job, on a warm cache, is the figure that can.
  */
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -180,9 +183,14 @@ const REQUEST = "Make helper0 in pkg0/module0.ts mark each round it was changed 
 const SECOND_REQUEST = "Once more: have helper0 (pkg0/module0.ts) record the round of each change.";
 
 /**
+ * The `prompt_cache_key` of the bench's repository, made as a job makes it (run/code-phase.ts: one per repository,
+ * hashed), so a second job on the same repository is routed to the cache the first one filled.
+ */
+const REPO_CACHE_KEY = `aider-bot-${createHash("sha256").update("bench/generated-700").digest("hex").slice(0, 16)}`;
+
+/**
  * One run of the coder on `session` (its cache as earlier runs on it left it), with caching on or off. Caching on
- * uses the run's own `prompt_cache_key` (a fresh one per run, as a job has), so a second job shares only what the
- * provider's rule shares across keys.
+ * uses the repository's `prompt_cache_key`, as a job does.
  */
 async function oneRun(
   root: string,
@@ -219,6 +227,7 @@ async function oneRun(
       protectedPaths: [],
       budget: {},
       commandTimeoutMs: 60_000,
+      cacheKey: REPO_CACHE_KEY,
       ...(cache ? {} : { promptCache: false }),
     },
     createCoderDeps({ root, exec, git, llm, protectedPaths: [], cacheDir: path.join(root, ".bench-cache") }),
@@ -282,6 +291,20 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const share = (c: Call) => (c.usage.cacheRead ?? 0) / c.usage.prompt;
 
+/**
+ * The least a cold run of these requests can bill, whatever its layout, under a rule whose writes cost `w`: round 1
+ * is new to the cache, so it is written whole; each later round at best reads the previous request whole and writes
+ * what it adds — except the last round, whose addition no round reads (plain input). Sizes are the uncached run's.
+ */
+function coldFloor(prompts: number[], w: number): number {
+  let billed = w * prompts[0]!;
+  for (let k = 1; k < prompts.length; k++) {
+    const added = Math.max(0, prompts[k]! - prompts[k - 1]!);
+    billed += READ * prompts[k - 1]! + (k === prompts.length - 1 ? 1 : w) * added;
+  }
+  return billed / sum(prompts);
+}
+
 /** A run's figures against the same run with caching off. */
 function summarise(on: Call[], off: Call[], writePrice: number, warm: boolean) {
   const uncached = sum(off.map((c) => c.usage.prompt));
@@ -339,21 +362,29 @@ export async function runCostBench(): Promise<void> {
       const w = protocol.cacheWritePrice;
       console.log(`### ${protocol.name} (${protocol.model}; cache writes ${w}×, reads ${READ}×)\n`);
       printRounds("cold cache (first run):", cold, w, false);
-      printRounds("warm cache (a second job right after: another request, its own cache key):", warm, w, true);
+      printRounds(
+        "warm cache (a second job right after on the same repository: another request, the repository's cache key):",
+        warm,
+        w,
+        true,
+      );
       const c = summarise(cold, off, w, false);
       const h = summarise(warm, offWarm, w, true);
       const text = (x: Call) => JSON.stringify(x.request.messages.map(({ role, content }) => [role, content]));
       const sameLayout = cold.length === off.length && cold.every((x, i) => text(x) === text(off[i]!));
       const later = c.shares.slice(1);
-      const floor = (w + READ * (ROUNDS - 1)) / ROUNDS;
+      const prompts = off.map((x) => x.usage.prompt);
+      const floor = coldFloor(prompts, w);
+      const roundOne = (w * prompts[0]!) / sum(prompts);
+      const met = (x: number) => (x <= TARGET_RATIO ? "met" : "NOT met");
       console.log(
-        `billed-equivalent input, caching on / off: cold ${c.ratio.toFixed(3)}× over ${ROUNDS} calls (target ≤ ${TARGET_RATIO}×: ${c.ratio <= TARGET_RATIO ? "met" : "NOT met"}; ${c.firstThree.toFixed(3)}× over the first 3), second job (warm cache) ${h.ratio.toFixed(3)}×`,
+        `billed-equivalent input, caching on / off: cold ${c.ratio.toFixed(3)}× over ${ROUNDS} calls (target ≤ ${TARGET_RATIO}×: ${met(c.ratio)}; ${c.firstThree.toFixed(3)}× over the first 3) · second job, warm cache: ${h.ratio.toFixed(3)}× (target: ${met(h.ratio)})`,
       );
       console.log(
         `Aider's cached parts on the same requests: cold ${c.aider.toFixed(3)}×, second job ${h.aider.toFixed(3)}×   ·   later rounds read from cache: ${later.map(pct).join(", ")} (target ≥ ${pct(TARGET_READ_SHARE)}: ${later.every((s) => s >= TARGET_READ_SHARE) ? "met" : "NOT met"})`,
       );
       console.log(
-        `floor of a cold run (round 1 written whole, every later round read whole): (${w} + ${ROUNDS - 1}×${READ})/${ROUNDS} = ${floor.toFixed(3)}× · caching off sent ${sameLayout ? "the same" : "DIFFERENT"} messages\n`,
+        `floor of a cold run, any layout (round 1 written whole at ${w}×, each later round reading the previous one whole and writing only what it adds): ${floor.toFixed(3)}× — cold is ${(c.ratio - floor).toFixed(3)}× above it${floor > TARGET_RATIO ? `; ≤ ${TARGET_RATIO}× is out of reach cold: round 1's write alone is ${roundOne.toFixed(3)}× of the uncached input` : ""} · caching off sent ${sameLayout ? "the same" : "DIFFERENT"} messages\n`,
       );
       rows.push(
         `| ${protocol.name} | ${w}× | ${fmt(cold[0]!.usage.prompt)} → ${fmt(cold.at(-1)!.usage.prompt)} | ${later.map(pct).join(", ")} | **${c.ratio.toFixed(3)}×** (floor ${floor.toFixed(3)}×) | ${c.aider.toFixed(3)}× | ${pct(h.shares[0]!)} | **${h.ratio.toFixed(3)}×** | ${h.aider.toFixed(3)}× |`,

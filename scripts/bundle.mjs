@@ -55,6 +55,7 @@ const EXTERNAL = [
   "@aws-crypto/*",
   "@smithy/*",
   "google-auth-library",
+  "@azure/*",
 ];
 
 /**

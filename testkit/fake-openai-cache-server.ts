@@ -34,12 +34,12 @@ const AZURE = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
  * A wire-level fake of OpenAI's and Azure OpenAI's chat completions on 127.0.0.1 that answers from a script (the
  * scripted server's replies) and reports `prompt_tokens_details.cached_tokens` by their documented automatic rule
  * (longest common prefix with an earlier prompt of the same model and `prompt_cache_key`, from 1,024 tokens in
- * 128-token steps; see prompt-cache-rules). Azure requests must carry the `api-key` header and the `api-version`
- * query; OpenAI ones (`/v1/chat/completions`) a bearer key when `openaiKey` is given.
+ * 128-token steps; see prompt-cache-rules). Azure requests must carry the `api-key` header (or, with `azureToken`,
+ * that Entra ID token as `Authorization: Bearer`) and the `api-version` query; OpenAI ones (`/v1/chat/completions`) a bearer key when `openaiKey` is given.
  */
 export async function startFakeOpenAiCacheServer(
   replies: ScriptedReply[] = [],
-  o: { azureKey?: string; apiVersion?: string; openaiKey?: string } = {},
+  o: { azureKey?: string; azureToken?: string; apiVersion?: string; openaiKey?: string } = {},
 ): Promise<FakeOpenAiCacheServer> {
   const queue = [...replies];
   const requests: OpenAiCacheRequest[] = [];
@@ -59,7 +59,10 @@ export async function startFakeOpenAiCacheServer(
       if (req.method !== "POST" || (!azure && url.pathname !== "/v1/chat/completions"))
         return fail(404, `no route ${url.pathname}`);
       if (azure) {
-        if (o.azureKey && req.headers["api-key"] !== o.azureKey)
+        // Azure takes the resource's key (`api-key`) or an Entra ID token (`Authorization: Bearer`).
+        const keyOk = o.azureKey !== undefined && req.headers["api-key"] === o.azureKey;
+        const tokenOk = o.azureToken !== undefined && req.headers.authorization === `Bearer ${o.azureToken}`;
+        if ((o.azureKey !== undefined || o.azureToken !== undefined) && !keyOk && !tokenOk)
           return fail(401, "Access denied due to invalid subscription key or wrong API endpoint.", "401");
         const version = url.searchParams.get("api-version");
         if (!version || (o.apiVersion && version !== o.apiVersion))

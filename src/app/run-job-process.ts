@@ -3,6 +3,7 @@ import path from "node:path";
 import { composeLlm } from "../compose/compose-llm.js";
 import { driverSettings } from "../compose/run-settings.js";
 import { readEnv, sourceEnv } from "../config/env.js";
+import { exposeAzureIdentitySecrets } from "../config/env-providers.js";
 import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import { containerEngineProblem } from "../exec/container-sandbox.js";
@@ -152,6 +153,8 @@ export async function runChildJob(
     ...(warmContainerProbe ? { containerProbe: () => warmContainerProbe! } : {}),
   });
   const settings = driverSettings(env, "app");
+  // After the spawn helper has started (above), so no process this one starts inherits them.
+  exposeAzureIdentitySecrets(secrets);
   const llm = await composeLlm({
     settings: settings.llm,
     fallbackModels: input.job.req.settings.fallbackModels ?? env.fallbackModels,

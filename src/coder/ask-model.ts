@@ -31,7 +31,11 @@ export async function askModel(run: CoderRun, message: string): Promise<Step | C
   const call = await callModel({
     deps,
     model: options.model,
-    messages: caching && state.layout ? markBreakpoints(state.layout, messages) : messages,
+    // With no reflection left, no later round reads this request's end.
+    messages:
+      caching && state.layout
+        ? markBreakpoints(state.layout, messages, state.reflections >= options.maxReflections)
+        : messages,
     round: state.round,
     remainingMs,
     cacheKey: caching ? run.cacheKey : null,

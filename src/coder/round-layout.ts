@@ -98,10 +98,13 @@ export function withReply(layout: RoundLayout, text: string): RoundLayout {
 /**
  * The request as sent, with cache breakpoints on the last stable message, on the end of the previous request (what
  * the previous call wrote to the cache, read back now) and on the end of this one (written now, for the next round):
- * at most {@link MAX_BREAKPOINTS}. Pure; the layout's own messages stay unmarked.
+ * at most {@link MAX_BREAKPOINTS}. The run's `last` call (no reflection left) leaves its end unmarked: no round will
+ * read it, and a cache write costs more than plain input (1.25× on Anthropic's rule). Pure; the layout's own
+ * messages stay unmarked.
  */
-export function markBreakpoints(layout: RoundLayout, messages: readonly ChatMessage[]): ChatMessage[] {
-  const marks = new Set([layout.stable - 1, layout.lastRequestEnd, messages.length - 1].filter((i) => i >= 0));
+export function markBreakpoints(layout: RoundLayout, messages: readonly ChatMessage[], last = false): ChatMessage[] {
+  const end = last ? -1 : messages.length - 1;
+  const marks = new Set([layout.stable - 1, layout.lastRequestEnd, end].filter((i) => i >= 0));
   const chosen = [...marks].sort((a, b) => a - b).slice(-MAX_BREAKPOINTS);
   return messages.map((m, i) => (chosen.includes(i) ? { ...m, cacheBreakpoint: true } : m));
 }

@@ -1,4 +1,17 @@
-import { firstSet, httpUrl, text, variable } from "./env-schemas.js";
+import { allSet, firstSet, httpUrl, text, variable } from "./env-schemas.js";
+
+/**
+ * The secrets of the Entra ID credentials @azure/identity finds for `azure/…` models when AZURE_OPENAI_API_KEY is
+ * unset: a service principal's secret or certificate password, and the managed-identity endpoint's header (App
+ * Service, Functions, Container Apps; MSI_SECRET on older hosts). The library reads them (and the non-secret rest:
+ * AZURE_CLIENT_ID, AZURE_TENANT_ID, AZURE_FEDERATED_TOKEN_FILE, IDENTITY_ENDPOINT…) from the environment itself.
+ */
+export const AZURE_IDENTITY_SECRET_VARIABLES = [
+  "AZURE_CLIENT_SECRET",
+  "AZURE_CLIENT_CERTIFICATE_PASSWORD",
+  "IDENTITY_HEADER",
+  "MSI_SECRET",
+] as const;
 
 /**
  * The native providers' variables, chosen by the model's prefix (`anthropic/`, `bedrock/`, `vertex/`, `azure/`; see
@@ -41,6 +54,21 @@ export const PROVIDER_VARIABLES = {
   ),
   /** The Azure OpenAI resource's key. A secret. */
   azureApiKey: variable("AZURE_OPENAI_API_KEY", text()),
+  /** The Entra ID secrets present (see {@link AZURE_IDENTITY_SECRET_VARIABLES}): only to redact and withhold them. */
+  azureIdentitySecrets: variable(AZURE_IDENTITY_SECRET_VARIABLES, allSet()),
   /** Azure OpenAI's `api-version` (e.g. 2024-10-21). */
   azureApiVersion: variable("OPENAI_API_VERSION", text()),
 };
+
+/**
+ * Give a job process's Entra ID secrets to @azure/identity, which reads them only from `process.env`. A job process
+ * starts without them (every provider's secrets are withheld) and receives over IPC those its run's models need;
+ * these are the only ones a library must find in the environment. The process runs one job and exits, and every
+ * command it starts gets an explicit environment, so they reach no repository command.
+ */
+export function exposeAzureIdentitySecrets(
+  secrets: Readonly<Record<string, string>>,
+  target: Record<string, string | undefined> = process.env,
+): void {
+  for (const name of AZURE_IDENTITY_SECRET_VARIABLES) if (secrets[name]) target[name] = secrets[name];
+}

@@ -193,6 +193,13 @@ export function urlProblem(value: string): string | undefined {
 export const firstSet = () =>
   z.record(z.string(), z.string().optional()).transform((vars) => Object.values(vars).find((v) => v !== undefined));
 
+/** The values of every one of several variables that is set (in the order named); undefined when none is. */
+export const allSet = () =>
+  z.record(z.string(), z.string().optional()).transform((vars) => {
+    const set = Object.values(vars).filter((v): v is string => v !== undefined);
+    return set.length ? set : undefined;
+  });
+
 /** One environment variable (or, for a derived value, several) and the schema that reads it. */
 export interface Variable<S extends z.ZodType> {
   names: string | readonly string[];

@@ -297,6 +297,7 @@ export const PROVIDER_ENV_FIELDS = [
   "vertexBaseUrl",
   "azureEndpoint",
   "azureApiKey",
+  "azureIdentitySecrets",
   "azureApiVersion",
 ] as const satisfies readonly (keyof Variables)[];
 

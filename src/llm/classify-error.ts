@@ -32,6 +32,8 @@ const CONTEXT_TOO_LONG =
  */
 export function classifyError(error: unknown, ctx: ErrorContext): LlmError {
   if (error instanceof LlmError) return error;
+  // The SDK wraps what a token provider threw (Entra ID's, which says what to set) in its own error.
+  if (error instanceof Error && error.cause instanceof LlmError) return error.cause;
   const host = hostOf(ctx.baseUrl);
   if (error instanceof APIUserAbortError) return new LlmError("aborted", "The model request was cancelled.");
   if (error instanceof APIConnectionTimeoutError) return timeoutError(host);

@@ -1,6 +1,7 @@
 import { AzureOpenAI } from "openai";
 import { processRedactor } from "../security/process-redactor.js";
 import { createLlmClient, type LlmClientOptions } from "./create-llm-client.js";
+import { azureTokenProvider } from "./azure-token.js";
 import { LlmError } from "./llm-error.js";
 import { DEFAULT_MODEL_SETTINGS, modelSettings, type ModelSettingsTable } from "./model-settings.js";
 import { costUsd, mergePrices } from "./price-table.js";
@@ -64,25 +65,7 @@ async function makeClient(
   const timeoutMs = o.timeoutMs ?? 600_000;
   if (provider === "openai")
     return createLlmClient({ ...o, baseUrl: e.openai.baseUrl, apiKey: e.openai.apiKey ?? "not-needed" });
-  if (provider === "azure") {
-    // The resource's `/openai` root as the base URL: with `endpoint`, the SDK would also take OPENAI_BASE_URL from the
-    // environment (set for the OpenAI-compatible models) and refuse the pair.
-    const client = new AzureOpenAI({
-      baseURL: `${e.azure.endpoint!.replace(/\/+$/, "")}/openai`,
-      apiKey: e.azure.apiKey!,
-      apiVersion: e.azure.apiVersion!,
-      maxRetries: 0,
-      timeout: timeoutMs + 1000,
-    });
-    return createLlmClient({
-      ...o,
-      baseUrl: e.azure.endpoint!,
-      apiKey: e.azure.apiKey!,
-      client,
-      keyName: "AZURE_OPENAI_API_KEY",
-      endpointName: "AZURE_OPENAI_ENDPOINT (and that the deployment exists)",
-    });
-  }
+  if (provider === "azure") return azureClient(o, e, timeoutMs);
   // Claude, direct or on a cloud: one client over the Messages API, its SDK loaded now (only runs that use it pay).
   const { createAnthropicClient } = await import("./anthropic-client.js");
   const { sdk, baseUrl, keyName, endpointName, apiKey } = await claudeSdk(provider, e, timeoutMs);
@@ -107,6 +90,42 @@ async function makeClient(
       sleep: o.sleep ?? defaultSleep,
       ...(o.logger ? { logger: o.logger } : {}),
     },
+  });
+}
+
+/**
+ * Azure OpenAI through openai's AzureOpenAI: with the resource's key when AZURE_OPENAI_API_KEY is set, else with
+ * Entra ID tokens from @azure/identity (see azure-token.ts), each added to the process's redactor.
+ */
+async function azureClient(o: ProviderClientOptions, e: ProviderEndpoints, timeoutMs: number): Promise<LlmClient> {
+  const a = e.azure;
+  const redactor = processRedactor;
+  const auth = a.apiKey
+    ? { apiKey: a.apiKey }
+    : {
+        azureADTokenProvider: await azureTokenProvider({
+          onToken: (token) => redactor.add(token),
+          redact: o.redact ?? ((text) => redactor.redact(text)),
+        }),
+      };
+  // The resource's `/openai` root as the base URL: with `endpoint`, the SDK would also take OPENAI_BASE_URL from the
+  // environment (set for the OpenAI-compatible models) and refuse the pair.
+  const client = new AzureOpenAI({
+    baseURL: `${a.endpoint!.replace(/\/+$/, "")}/openai`,
+    ...auth,
+    apiVersion: a.apiVersion!,
+    maxRetries: 0,
+    timeout: timeoutMs + 1000,
+  });
+  return createLlmClient({
+    ...o,
+    baseUrl: a.endpoint!,
+    apiKey: a.apiKey ?? "",
+    client,
+    keyName: a.apiKey
+      ? "AZURE_OPENAI_API_KEY"
+      : "the Entra ID identity's access (the 'Cognitive Services OpenAI User' role on the resource)",
+    endpointName: "AZURE_OPENAI_ENDPOINT (and that the deployment exists)",
   });
 }
 

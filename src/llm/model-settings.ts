@@ -1,3 +1,5 @@
+import { lookupNames } from "./provider-of.js";
+
 /** USD per million tokens. */
 export interface ModelPrice {
   input: number;
@@ -173,6 +175,34 @@ export const DEFAULT_MODEL_SETTINGS: ModelSettingsTable = {
     images: true,
     price: claude(15, 75),
   },
+  "claude-opus-4-1": {
+    contextWindow: 200_000,
+    maxOutput: 32_000,
+    editFormat: "diff",
+    images: true,
+    price: claude(15, 75),
+  },
+  "claude-sonnet-4-5": {
+    contextWindow: 200_000,
+    maxOutput: 64_000,
+    editFormat: "diff",
+    images: true,
+    price: claude(3, 15),
+  },
+  "claude-haiku-4-5": {
+    contextWindow: 200_000,
+    maxOutput: 64_000,
+    editFormat: "diff",
+    images: true,
+    price: claude(1, 5),
+  },
+  "claude-opus-4-5": {
+    contextWindow: 200_000,
+    maxOutput: 64_000,
+    editFormat: "diff",
+    images: true,
+    price: claude(5, 25),
+  },
   "deepseek-chat": {
     contextWindow: 64_000,
     maxOutput: 8_192,
@@ -212,11 +242,12 @@ export function mergeModelSettings(user: ModelSettingsTable = {}): ModelSettings
   return out;
 }
 
-/** The entry a model name finds: exact, then without `provider/` prefixes, then the longest family prefix. */
+/**
+ * The entry a model name finds: exact, then without `provider/` prefixes (and a cloud's Claude id as its model, see
+ * {@link lookupNames}), then the longest family prefix.
+ */
 function findEntry(model: string, table: ModelSettingsTable): Partial<ModelSettings> | null {
-  const names: string[] = [model];
-  for (let slash = model.indexOf("/"); slash >= 0; slash = model.indexOf("/", slash + 1))
-    names.push(model.slice(slash + 1));
+  const names = lookupNames(model);
   for (const name of names) if (Object.hasOwn(table, name)) return table[name]!;
   for (const name of names) {
     let best: string | null = null;

@@ -1,4 +1,5 @@
 import { DEFAULT_MODEL_SETTINGS, type ModelPrice, type ModelSettingsTable } from "./model-settings.js";
+import { lookupNames } from "./provider-of.js";
 import type { TokenUsage } from "./types.js";
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
@@ -23,16 +24,13 @@ export function mergePrices(user: PriceTable = {}): PriceTable {
 
 /**
  * The price of a model: its exact name first, then with leading `provider/` segments removed one by one
- * (`openrouter/anthropic/claude-sonnet-4` → `anthropic/claude-sonnet-4` → `claude-sonnet-4`). Null when unknown.
+ * (`openrouter/anthropic/claude-sonnet-4` → `anthropic/claude-sonnet-4` → `claude-sonnet-4`), then a cloud's Claude
+ * id as the model it stands for (`bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0` → `claude-sonnet-4-5`; see
+ * {@link lookupNames}). Null when unknown: no family guess (a dated variant may be priced otherwise).
  */
 export function findPrice(model: string, table: PriceTable): ModelPrice | null {
-  let name = model;
-  for (;;) {
-    if (Object.hasOwn(table, name)) return table[name]!;
-    const slash = name.indexOf("/");
-    if (slash < 0) return null;
-    name = name.slice(slash + 1);
-  }
+  for (const name of lookupNames(model)) if (Object.hasOwn(table, name)) return table[name]!;
+  return null;
 }
 
 /**

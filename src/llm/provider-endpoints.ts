@@ -13,7 +13,14 @@ export interface ProviderEndpoints {
     bearerToken?: string | undefined;
   };
   vertex: { region?: string | undefined; projectId?: string | undefined; baseUrl?: string | undefined };
-  azure: { endpoint?: string | undefined; apiKey?: string | undefined; apiVersion?: string | undefined };
+  azure: {
+    endpoint?: string | undefined;
+    /** The resource's key; unset: an Entra ID token from @azure/identity's DefaultAzureCredential. */
+    apiKey?: string | undefined;
+    apiVersion?: string | undefined;
+    /** The Entra ID credentials' secrets in the environment (which @azure/identity reads itself): to redact. */
+    identitySecrets?: readonly string[] | undefined;
+  };
 }
 
 /** The providers' values of the environment (config/env.ts's `ProviderEnv`, field for field). */
@@ -31,6 +38,7 @@ export interface ProviderEnv {
   vertexBaseUrl?: string | undefined;
   azureEndpoint?: string | undefined;
   azureApiKey?: string | undefined;
+  azureIdentitySecrets?: readonly string[] | undefined;
   azureApiVersion?: string | undefined;
 }
 
@@ -51,7 +59,12 @@ export function providerEndpoints(
       bearerToken: env.awsBearerTokenBedrock,
     },
     vertex: { region: env.vertexRegion, projectId: env.vertexProjectId, baseUrl: env.vertexBaseUrl },
-    azure: { endpoint: env.azureEndpoint, apiKey: env.azureApiKey, apiVersion: env.azureApiVersion },
+    azure: {
+      endpoint: env.azureEndpoint,
+      apiKey: env.azureApiKey,
+      apiVersion: env.azureApiVersion,
+      identitySecrets: env.azureIdentitySecrets,
+    },
   };
 }
 
@@ -78,7 +91,7 @@ export function providerProblem(provider: Provider, e: ProviderEndpoints, model:
           );
     case "azure":
       if (!e.azure.endpoint) return needs("AZURE_OPENAI_ENDPOINT (e.g. https://my-resource.openai.azure.com)");
-      if (!e.azure.apiKey) return needs("AZURE_OPENAI_API_KEY (the resource's key, from a secret)");
+      // Without a key, Entra ID: the credential chain can only be tried (its failure names what to set).
       if (!e.azure.apiVersion) return needs("OPENAI_API_VERSION (the Azure OpenAI api-version, e.g. 2024-10-21)");
       return null;
     case "openai":
@@ -95,7 +108,14 @@ export const PROVIDER_SECRET_VARIABLES: Readonly<Record<Provider, readonly strin
   anthropic: ["ANTHROPIC_API_KEY"],
   bedrock: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK"],
   vertex: [],
-  azure: ["AZURE_OPENAI_API_KEY"],
+  // With Entra ID, the credentials' secrets (config/env-providers.ts's AZURE_IDENTITY_SECRET_VARIABLES).
+  azure: [
+    "AZURE_OPENAI_API_KEY",
+    "AZURE_CLIENT_SECRET",
+    "AZURE_CLIENT_CERTIFICATE_PASSWORD",
+    "IDENTITY_HEADER",
+    "MSI_SECRET",
+  ],
 };
 
 /** Every secret value the endpoints hold, for the process's redactor. */
@@ -107,5 +127,6 @@ export function endpointSecrets(e: ProviderEndpoints): string[] {
     e.bedrock.sessionToken,
     e.bedrock.bearerToken,
     e.azure.apiKey,
+    ...(e.azure.identitySecrets ?? []),
   ].filter((s): s is string => Boolean(s));
 }

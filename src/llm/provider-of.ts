@@ -39,3 +39,22 @@ export function claudeModelName(model: string): string {
   name = name.replace(/@(\d{8})$/, "-$1").replace(/@.*$/, "");
   return name;
 }
+
+/**
+ * The names a model's settings and price are looked up by, in order: the name as written, then without its
+ * `provider/` prefixes one by one, then — for a Claude model named the way a cloud names it (a Bedrock id or
+ * inference profile, a Vertex `@date` version) — the Anthropic model it stands for, and that model's undated alias
+ * (`claude-sonnet-4-5-20250929` is `claude-sonnet-4-5`), so a Bedrock or Vertex id is estimated and priced as its
+ * model. An operator's entry under the exact id still comes first. Pure.
+ *
+ * @example lookupNames("bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0") // [..., "claude-sonnet-4-5-20250929", "claude-sonnet-4-5"]
+ */
+export function lookupNames(model: string): string[] {
+  const names = [model];
+  for (let slash = model.indexOf("/"); slash >= 0; slash = model.indexOf("/", slash + 1))
+    names.push(model.slice(slash + 1));
+  const claude = claudeModelName(model);
+  if (/^claude-/.test(claude))
+    for (const name of [claude, claude.replace(/-\d{8}$/, "")]) if (!names.includes(name)) names.push(name);
+  return names;
+}

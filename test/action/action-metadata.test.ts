@@ -37,6 +37,13 @@ describe("action.yml", () => {
       "config-path",
       "github-token",
       "message",
+      "anthropic-api-key",
+      "azure-openai-endpoint",
+      "azure-openai-api-key",
+      "openai-api-version",
+      "aws-region",
+      "vertex-region",
+      "vertex-project-id",
     ]) {
       expect(action.inputs).toHaveProperty([name]);
     }

@@ -126,6 +126,11 @@ describe("the cache-friendly round layout", () => {
     expect(next.messages.at(-3)!.content).toMatch(/deleted[\s\S]*b\.ts/);
     expect(next.messages.at(-3)!.content).not.toContain("a.ts");
     expect(markBreakpoints(next.layout, next.messages).filter((m) => m.cacheBreakpoint)).toHaveLength(3);
+    // The run's last call: the previous request's end is still read back, its own end is not written.
+    const last = markBreakpoints(next.layout, next.messages, true);
+    expect(last.filter((m) => m.cacheBreakpoint)).toHaveLength(2);
+    expect(last.at(-1)!.cacheBreakpoint).toBeUndefined();
+    expect(last[next.layout.lastRequestEnd]!.cacheBreakpoint).toBe(true);
     expect(
       extendLayout(replied, {
         fence: ["````", "````"],

@@ -26,6 +26,16 @@ describe("price table", () => {
     });
   });
 
+  it("finds a Bedrock or Vertex Claude id under the model it stands for", () => {
+    const sonnet = DEFAULT_PRICES["claude-sonnet-4-5"];
+    expect(findPrice("bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0", DEFAULT_PRICES)).toEqual(sonnet);
+    expect(findPrice("vertex/claude-sonnet-4-5@20250929", DEFAULT_PRICES)).toEqual(sonnet);
+    expect(findPrice("bedrock/us.anthropic.claude-3-5-sonnet-20241022-v2:0", DEFAULT_PRICES)).toEqual(
+      DEFAULT_PRICES["claude-3-5-sonnet-20241022"],
+    );
+    expect(findPrice("bedrock/meta.llama3-70b-instruct-v1:0", DEFAULT_PRICES)).toBeNull();
+  });
+
   it("does not guess: unknown names, dated variants not listed, and prototype keys cost null", () => {
     expect(costUsd("local-llama", { prompt: 10, completion: 10 })).toBeNull();
     expect(costUsd("gpt-4o-2099-01-01", { prompt: 10, completion: 10 })).toBeNull();
@@ -39,7 +49,16 @@ describe("price table", () => {
   });
 
   it("carries cache prices: Anthropic's write at 1.25× and read at 0.1× input, OpenAI's documented cached price", () => {
-    for (const name of ["claude-sonnet-4", "claude-3-5-haiku", "claude-opus-4", "claude-3-7-sonnet"]) {
+    for (const name of [
+      "claude-sonnet-4",
+      "claude-3-5-haiku",
+      "claude-opus-4",
+      "claude-3-7-sonnet",
+      "claude-sonnet-4-5",
+      "claude-haiku-4-5",
+      "claude-opus-4-1",
+      "claude-opus-4-5",
+    ]) {
       const price = findPrice(name, DEFAULT_PRICES)!;
       expect(price.cacheWrite).toBeCloseTo(price.input * 1.25);
       expect(price.cacheRead).toBeCloseTo(price.input * 0.1);

@@ -1,5 +1,6 @@
 import { modelSecrets, MODEL_SECRET_VARIABLES } from "../../src/app/model-secrets.js";
 import { withoutSecrets } from "../../src/app/run-job-process.js";
+import { AZURE_IDENTITY_SECRET_VARIABLES, exposeAzureIdentitySecrets } from "../../src/config/env-providers.js";
 import { createBreakpointCache, createPrefixCache } from "../../testkit/prompt-cache-rules.js";
 import { claudeModelName, providerOf } from "../../src/llm/provider-of.js";
 
@@ -52,6 +53,32 @@ describe("modelSecrets: a job process gets only the keys of its run's providers"
       ANTHROPIC_API_KEY: "sk-ant",
       AZURE_OPENAI_API_KEY: "azure",
     });
+  });
+  it("Entra ID: an Azure run gets the identity's secrets, any other run none of them", () => {
+    const entra = {
+      ...source,
+      AZURE_OPENAI_API_KEY: undefined,
+      IDENTITY_ENDPOINT: "http://127.0.0.1:9/msi/token",
+      IDENTITY_HEADER: "identity-header-secret",
+      AZURE_CLIENT_SECRET: "sp-secret",
+      AZURE_CLIENT_ID: "client-id",
+    };
+    expect(modelSecrets({ model: "azure/gpt-4o-prod" }, [], entra)).toEqual({
+      IDENTITY_HEADER: "identity-header-secret",
+      AZURE_CLIENT_SECRET: "sp-secret",
+    });
+    const other = modelSecrets({ model: "gpt-4o" }, ["anthropic/c"], entra);
+    expect(Object.keys(other).sort()).toEqual(["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]);
+    const env = withoutSecrets(entra);
+    expect([env.IDENTITY_HEADER, env.AZURE_CLIENT_SECRET]).toEqual([undefined, undefined]);
+    // Where the identity is, is not a secret: the library finds it in the job process's environment.
+    expect([env.IDENTITY_ENDPOINT, env.AZURE_CLIENT_ID]).toEqual(["http://127.0.0.1:9/msi/token", "client-id"]);
+  });
+  it("the Entra ID secrets the environment table reads are the ones a job process is denied", () => {
+    expect([...AZURE_IDENTITY_SECRET_VARIABLES].every((name) => MODEL_SECRET_VARIABLES.includes(name))).toBe(true);
+    const target: Record<string, string | undefined> = {};
+    exposeAzureIdentitySecrets({ IDENTITY_HEADER: "h", OPENAI_API_KEY: "sk-x", AZURE_OPENAI_API_KEY: "k" }, target);
+    expect(target).toEqual({ IDENTITY_HEADER: "h" });
   });
   it("every provider key is kept out of the job process's environment; the region is not a secret", () => {
     const env = withoutSecrets(source);

@@ -114,6 +114,32 @@ describe("routeModels", () => {
     expect(unknown).toMatchObject({ tokens: { completion: 4096 }, costUsd: null });
   });
 
+  it.each([
+    ["bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0", 3, 64_000],
+    ["bedrock/anthropic.claude-3-5-haiku-20241022-v1:0", 0.8, 8_192],
+    [
+      "bedrock/arn:aws:bedrock:us-east-1:123456789012:inference-profile/global.anthropic.claude-sonnet-4-5-20250929-v1:0",
+      3,
+      64_000,
+    ],
+    ["vertex/claude-sonnet-4-5@20250929", 3, 64_000],
+    ["vertex/claude-opus-4-1@20250805", 15, 32_000],
+    ["anthropic/claude-sonnet-4-5-20250929", 3, 64_000],
+  ])("estimates %s with its Claude model's output cap and prices, cache write included", async (model, input, cap) => {
+    const estimate = await estimateCall(model, { ...req, model, cacheKey: "run-1" }, { settings, prices });
+    expect(estimate.tokens.completion).toBe(cap);
+    expect(estimate.tokens.cacheWrite).toBe(estimate.tokens.prompt);
+    const expected = (estimate.tokens.prompt * input * 1.25 + cap * input * 5) / 1e6;
+    expect(estimate.costUsd).toBeCloseTo(expected, 10);
+  });
+
+  it("an operator's entry under a cloud's exact id wins over the model it stands for", async () => {
+    const id = "bedrock/eu.anthropic.claude-sonnet-4-5-20250929-v1:0";
+    const mine = mergePrices({ [id]: { input: 1, output: 2 } });
+    const estimate = await estimateCall(id, { ...req, model: id, maxTokens: 10 }, { settings, prices: mine });
+    expect(estimate.costUsd).toBeCloseTo((estimate.tokens.prompt * 1 + 10 * 2) / 1e6, 10);
+  });
+
   it("prices the run's cached prefix as cache reads, so a limit refuses before a call by what it will really cost", async () => {
     const model = "claude-sonnet-4";
     const stable = { role: "system" as const, content: "stable context line\n".repeat(2_000) };
