@@ -15,6 +15,7 @@ import type { EditFormatName } from "../../src/edits/types.js";
 import { noiseFor, type Noise } from "./render-answer.js";
 import { oracleRun } from "./oracle.js";
 import { seedCase, type ReplayCase } from "./replay-case.js";
+import type { Variant } from "./replay-args.js";
 
 /** What a replay run needs of a running app (the bench's rig, or the e2e harness). */
 export interface ReplayApp {
@@ -25,7 +26,7 @@ export interface ReplayApp {
   idle(): Promise<void>;
 }
 
-export type Variant = "clean" | "noisy";
+export type { Variant } from "./replay-args.js";
 
 export interface ReplayResult {
   id: string;
@@ -45,6 +46,8 @@ export interface ReplayResult {
   botMs: number;
   setupMs: number;
   testMs: number;
+  /** The manifest's documented reason why this case's checks cannot all run here, if any. */
+  note?: string;
   /** Why it is unsolved, in a few words (the differing files, the failing tests, the status headline). */
   why: string;
   /** The bot ran the repository's tests and they passed on what it pushed (its status says no "No tests ran"). */
@@ -125,6 +128,7 @@ export async function runReplay(
     setupMs: judged.setupMs,
     testMs: judged.testMs,
     why,
+    ...(c.note ? { note: c.note } : {}),
     checks: checksLine(status),
     checked: status.includes("✅") && !status.includes("No tests ran") && !status.includes("still fails"),
     status,
