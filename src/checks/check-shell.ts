@@ -10,5 +10,11 @@ import { withStagedEdits } from "./stage-edits-for-check.js";
  */
 export function checkShellScript(line: string): string {
   const script = withStagedEdits(line);
-  return `if command -v bash >/dev/null 2>&1; then exec bash -e -c ${shellQuote(script)}; fi\nset -e\n${script}`;
+  return `${USER_BIN}\nif command -v bash >/dev/null 2>&1; then exec bash -e -c ${shellQuote(script)}; fi\nset -e\n${script}`;
 }
+
+/**
+ * `~/.local/bin` on PATH, as a CI runner's login has it: where `pip install --user` puts scripts and, in the sandbox,
+ * `npm install -g` (its prefix is the job's `~/.local` there), so a tool a setup step installed is found by the next.
+ */
+const USER_BIN = `case ":$PATH:" in *":$HOME/.local/bin:"*) ;; *) PATH="$HOME/.local/bin:$PATH"; export PATH ;; esac`;

@@ -91,6 +91,9 @@ export function sandboxRequest(
   for (const dir of hide) args.push("--tmpfs", dir);
   if (jobDirs) args.push("--bind", jobDirs.home, jobDirs.homeAt, "--setenv", "HOME", jobDirs.homeAt);
   if (jobDirs) args.push("--setenv", "TMPDIR", "/tmp");
+  // The system's npm prefix is read-only in here: a CI step's `npm install -g nyc` installs into the job's home
+  // instead (its `bin` is put on PATH by the check's shell, beside pip's `--user` scripts), and lasts for the job.
+  if (jobDirs) args.push("--setenv", "npm_config_prefix", path.posix.join(jobDirs.homeAt, ".local"));
   if (options.bridge) args.push("--bind", options.bridge.socket, options.bridge.mount);
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
