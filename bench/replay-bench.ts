@@ -129,6 +129,13 @@ export function printSummary(results: readonly ReplayResult[]): void {
       `\nbot overhead (bot time ÷ the repository's own setup + test time, solved clean runs): median ${percentile(ratios, 50).toFixed(2)}×, p90 ${percentile(ratios, 90).toFixed(2)}× over ${ratios.length} runs`,
     );
   }
+  // An unsolved run whose pushed tree passes the repository's own tests left out a part no test covers: the bot had
+  // no signal to find it (counted as unsolved all the same, and named apart here so the two causes are not mixed).
+  const untested = results.filter((r) => !r.solved && r.testsPass && !r.sourceEqual);
+  if (untested.length)
+    console.log(
+      `\nunsolved although the repository's own tests pass on the pushed tree (what differs is covered by no test): ${untested.length} — ${untested.map((r) => `${r.id} ${r.format} ${r.variant}${r.noise ? ` (${r.noise})` : ""}`).join(", ")}`,
+    );
   const unsolved = results.filter((r) => !r.solved);
   if (unsolved.length) {
     console.log("\nunsolved:");

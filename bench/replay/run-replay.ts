@@ -41,6 +41,8 @@ export interface ReplayResult {
   whitespaceOnly: boolean;
   pushed: boolean;
   testsPass: boolean;
+  /** The pushed source files equal the real commit's (modulo trailing whitespace). */
+  sourceEqual: boolean;
   /** Model answers the run asked for (commit-message requests not counted). */
   rounds: number;
   botMs: number;
@@ -123,6 +125,7 @@ export async function runReplay(
     whitespaceOnly: judged.whitespaceOnly,
     pushed: judged.pushed,
     testsPass: judged.testsPass,
+    sourceEqual: judged.sourceEqual,
     rounds,
     botMs,
     setupMs: judged.setupMs,
