@@ -6,7 +6,7 @@
  * and the bot's overhead (its time over the repository's setup + test time, median over the clean runs).
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -98,6 +98,8 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
           if (process.env.REPLAY_VERBOSE && (!r.solved || process.env.REPLAY_VERBOSE === "all")) console.log(r.status);
         }
   } finally {
+    // The app's own log (one JSON line per stage, with times): where a run's time went.
+    if (process.env.REPLAY_APP_LOG) await writeFile(process.env.REPLAY_APP_LOG, proc.output());
     await rig.close();
     await rm(judgeHome, { recursive: true, force: true });
   }
