@@ -52,5 +52,13 @@ describeWith("bubblewrap", "a setup step's global npm tool in the sandbox (real 
     const test = await run("test", "hello-tool");
     expect(test).toMatchObject({ ok: true });
     expect(test.output).toContain("hello from the tool");
+    // The host's global npm config (where a registry's `cafile` or mirror is set) is still the one npm reads.
+    const host = await createExec({ sourceEnv: { PATH: process.env.PATH, HOME: process.env.HOME } }).run({
+      command: "npm",
+      args: ["config", "get", "globalconfig"],
+      cwd: checkout,
+    });
+    const inside = await run("test", "npm config get globalconfig");
+    expect(inside.output.trim()).toBe(host.stdout.trim());
   });
 });
