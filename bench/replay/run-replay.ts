@@ -15,6 +15,7 @@ import type { EditFormatName } from "../../src/edits/types.js";
 import { noiseFor, type Noise } from "./render-answer.js";
 import { oracleRun } from "./oracle.js";
 import { seedCase, type ReplayCase } from "./replay-case.js";
+import type { Variant } from "./replay-args.js";
 
 /** What a replay run needs of a running app (the bench's rig, or the e2e harness). */
 export interface ReplayApp {
@@ -25,7 +26,7 @@ export interface ReplayApp {
   idle(): Promise<void>;
 }
 
-export type Variant = "clean" | "noisy";
+export type { Variant } from "./replay-args.js";
 
 export interface ReplayResult {
   id: string;
@@ -40,11 +41,15 @@ export interface ReplayResult {
   whitespaceOnly: boolean;
   pushed: boolean;
   testsPass: boolean;
+  /** The pushed source files equal the real commit's (modulo trailing whitespace). */
+  sourceEqual: boolean;
   /** Model answers the run asked for (commit-message requests not counted). */
   rounds: number;
   botMs: number;
   setupMs: number;
   testMs: number;
+  /** The manifest's documented reason why this case's checks cannot all run here, if any. */
+  note?: string;
   /** Why it is unsolved, in a few words (the differing files, the failing tests, the status headline). */
   why: string;
   /** The bot ran the repository's tests and they passed on what it pushed (its status says no "No tests ran"). */
@@ -120,11 +125,13 @@ export async function runReplay(
     whitespaceOnly: judged.whitespaceOnly,
     pushed: judged.pushed,
     testsPass: judged.testsPass,
+    sourceEqual: judged.sourceEqual,
     rounds,
     botMs,
     setupMs: judged.setupMs,
     testMs: judged.testMs,
     why,
+    ...(c.note ? { note: c.note } : {}),
     checks: checksLine(status),
     checked: status.includes("✅") && !status.includes("No tests ran") && !status.includes("still fails"),
     status,
@@ -132,6 +139,17 @@ export async function runReplay(
 }
 
 const quote = (p: string) => (/^[\w./-]+$/.test(p) ? p : `"${p.replace(/"/g, '\\"')}"`);
+
+/**
+ * The judge's verdicts by case and pushed tree. The same tree passes or fails the same tests, and most runs of a case
+ * push the same tree (the real commit's), so after two real runs of a tree — the second with the judge's caches warm,
+ * as the bot's are by then — its verdict and times are reused: the full matrix runs the repository's tests about
+ * once per case instead of ten times.
+ */
+const judged = new Map<
+  string,
+  { runs: number; tests: { testsPass: boolean; testTail: string; setupMs: number; testMs: number } }
+>();
 
 /** The pushed branch cloned from the fake, its source files compared and its tests run on the host. */
 async function judge(
@@ -158,6 +176,11 @@ async function judge(
       if (now !== null && text !== null && squash(now) === squash(text)) whitespaceOnly = true;
       else differs.push(file);
     }
+    const tree = await exec.run({ command: "git", args: ["rev-parse", "HEAD^{tree}"], cwd: dir });
+    const key = `${c.id}:${tree.stdout.trim()}`;
+    const known = judged.get(key);
+    if (known && known.runs >= 2)
+      return { pushed, differs, whitespaceOnly, sourceEqual: differs.length === 0, ...known.tests };
     const env = { ...judgeEnv(home), CARGO_TARGET_DIR: path.join(dir, ".replay-target"), CI: "true" };
     let setupMs = 0;
     let ok = true;
@@ -183,16 +206,9 @@ async function judge(
         break;
       }
     }
-    return {
-      pushed,
-      differs,
-      whitespaceOnly,
-      sourceEqual: differs.length === 0,
-      testsPass: ok,
-      testTail: tail,
-      setupMs,
-      testMs,
-    };
+    const tests = { testsPass: ok, testTail: tail, setupMs, testMs };
+    judged.set(key, { runs: (known?.runs ?? 0) + 1, tests });
+    return { pushed, differs, whitespaceOnly, sourceEqual: differs.length === 0, ...tests };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

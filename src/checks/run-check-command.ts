@@ -1,6 +1,7 @@
 import type { Exec } from "../exec/types.js";
 import { parseLocations } from "./parse-locations.js";
 import { shellQuote } from "./shell-quote.js";
+import { checkShellScript } from "./check-shell.js";
 import { stripAnsi } from "./strip-ansi.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { CheckReport } from "./types.js";
@@ -54,7 +55,8 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
   const line = commandLine(cmd);
   const kind = cmd.kind;
   const r = await exec.run({
-    command: line,
+    // Reported as `line`: the shell choice and staging around it are the bot's, not the repository's.
+    command: checkShellScript(line),
     shell: true,
     cwd: cmd.cwd,
     env: CHECK_ENV,

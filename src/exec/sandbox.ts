@@ -79,9 +79,19 @@ export async function probeSandbox(exec: Exec): Promise<boolean> {
  * no network unless asked, killed with its parent. The environment stays the exec door's allow-list.
  * Paths must be absolute and already resolved (see {@link createSandboxedExec}).
  */
+/**
+ * Where npm looks for its global config by default: `etc/npmrc` under the prefix of the Node that runs it (the
+ * folder above `bin/node`). The sandbox runs the host's Node, so this is the host's file.
+ */
+export const NPM_GLOBAL_CONFIG = path.join(path.dirname(path.dirname(process.execPath)), "etc", "npmrc");
+
 export function sandboxRequest(
   req: ExecRequest,
-  options: Omit<SandboxOptions, "bridge"> & { gitDir?: string; bridge?: SandboxBridge | null },
+  options: Omit<SandboxOptions, "bridge"> & {
+    gitDir?: string;
+    bridge?: SandboxBridge | null;
+    npmGlobalConfig?: string;
+  },
 ): ExecRequest {
   const jobDirs = options.jobDirs;
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
@@ -91,6 +101,19 @@ export function sandboxRequest(
   for (const dir of hide) args.push("--tmpfs", dir);
   if (jobDirs) args.push("--bind", jobDirs.home, jobDirs.homeAt, "--setenv", "HOME", jobDirs.homeAt);
   if (jobDirs) args.push("--setenv", "TMPDIR", "/tmp");
+  // The system's npm prefix is read-only in here: a CI step's `npm install -g nyc` installs into the job's home
+  // instead (its `bin` is put on PATH by the check's shell, beside pip's `--user` scripts), and lasts for the job.
+  // npm reads its global config from `<prefix>/etc/npmrc`: that stays the system's, which may hold the host's
+  // registry settings (a `cafile` for a TLS-inspecting proxy, a mirror) that every install needs.
+  if (jobDirs)
+    args.push(
+      "--setenv",
+      "npm_config_prefix",
+      path.posix.join(jobDirs.homeAt, ".local"),
+      "--setenv",
+      "npm_config_globalconfig",
+      NPM_GLOBAL_CONFIG,
+    );
   if (options.bridge) args.push("--bind", options.bridge.socket, options.bridge.mount);
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.

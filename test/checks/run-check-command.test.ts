@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { checkShellScript } from "../../src/checks/check-shell.js";
 import { commandLine, runCheckCommand } from "../../src/checks/run-check-command.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import type { Exec } from "../../src/exec/types.js";
@@ -154,7 +155,7 @@ describe("runCheckCommand (fake exec)", () => {
     const exec = fakeExec({ exitCode: 0 });
     await runCheckCommand(exec, { kind: "lint", command: "eslint", cwd: "/repo", timeoutMs: 1234, files: ["a.ts"] });
     expect(exec.calls).toEqual([
-      expect.objectContaining({ command: "eslint a.ts", shell: true, cwd: "/repo", timeoutMs: 1234 }),
+      expect.objectContaining({ command: checkShellScript("eslint a.ts"), shell: true, cwd: "/repo", timeoutMs: 1234 }),
     ]);
   });
 
@@ -205,5 +206,24 @@ describe("runCheckCommand (fake exec)", () => {
     });
     expect(r).toMatchObject({ ok: false });
     expect(r.output).toMatch(/killed by a signal/);
+  });
+});
+
+describe("runCheckCommand runs scripts as CI does (real processes)", () => {
+  const exec = createExec({ sourceEnv: { PATH: process.env.PATH } });
+  const run = (command: string) =>
+    runCheckCommand(exec, { kind: "test", command, cwd: os.tmpdir(), timeoutMs: 10_000 });
+
+  it("with bash: process substitution works (a Travis/GitHub lint line: `diff -u <(echo -n) <(gofmt -d .)`)", async () => {
+    expect(await run("diff -u <(echo -n) <(printf '')")).toMatchObject({ ok: true, exitCode: 0 });
+    const bad = await run("diff -u <(echo -n) <(echo 'x.go: not formatted')");
+    expect(bad).toMatchObject({ ok: false, exitCode: 1, command: "diff -u <(echo -n) <(echo 'x.go: not formatted')" });
+    expect(bad.output).toContain("+x.go: not formatted");
+  });
+
+  it("stops at the first failing line, as GitHub's `bash -e` does, instead of passing on the last one", async () => {
+    const r = await run("cd .\nsh -c 'echo 2 tests failed; exit 4'\ncd ..\necho done");
+    expect(r).toMatchObject({ ok: false, exitCode: 4 });
+    expect(r.output).not.toContain("done");
   });
 });

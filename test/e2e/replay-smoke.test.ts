@@ -16,9 +16,9 @@ import { WAIT_MS } from "../helpers/timeouts.js";
  * source files equal to the real commit's and the repository's tests passing on the pushed tree.
  */
 const SMOKE: { id: string; format: EditFormatName; tool: string; green: boolean }[] = [
-  // Its workflow's multi-line step is split into lines by discovery (`cd tests`, then `./unittest.sh` is not found),
-  // so the bot's own checks are not green yet: the judge's run of its tests is what counts here.
-  { id: "inih-498f34b", format: "diff", tool: "gcc", green: false },
+  // Its workflow's test step ends with `git diff --exit-code` over the tests' output files: green only because the
+  // check sees the run's edits staged (it used to fail on the model's own edit).
+  { id: "inih-498f34b", format: "diff", tool: "gcc", green: true },
   { id: "co-1d3cb91", format: "udiff", tool: "npm", green: true },
   { id: "humanize-402bd47", format: "patch", tool: "go", green: true },
 ];

@@ -1,0 +1,52 @@
+/**
+ * The replay benchmark's command line, parsed without touching the app: `--format a,b`, `--cases a,b`,
+ * `--variant clean,noisy` (each a comma-separated list; `--name value` or `--name=value`), `--unsandboxed`.
+ */
+import { EDIT_FORMAT_NAMES, type EditFormatName } from "../../src/edits/types.js";
+
+export type Variant = "clean" | "noisy";
+export const VARIANTS: readonly Variant[] = ["clean", "noisy"];
+
+export interface ReplayArgs {
+  formats: EditFormatName[];
+  /** The case ids asked for, or undefined for every case of the manifest. */
+  cases: string[] | undefined;
+  variants: Variant[];
+  sandbox: "off" | "bubblewrap";
+}
+
+function option(args: readonly string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i >= 0) return args[i + 1];
+  return args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+/** A comma-separated list, blanks dropped; undefined when the option is absent. */
+function list(args: readonly string[], name: string): string[] | undefined {
+  const value = option(args, name);
+  if (value === undefined) return undefined;
+  const items = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!items.length) throw new Error(`${name}: give one or more values, comma-separated`);
+  return items;
+}
+
+/** Each value checked against `known`, so a typo stops the bench before hours of runs instead of failing each one. */
+function checked<T extends string>(name: string, values: string[], known: readonly T[]): T[] {
+  const unknown = values.filter((v) => !known.includes(v as T));
+  if (unknown.length) throw new Error(`${name}: "${unknown.join('", "')}" is not one of ${known.join(", ")}`);
+  return [...new Set(values)] as T[];
+}
+
+export function parseReplayArgs(args: readonly string[]): ReplayArgs {
+  const formats = list(args, "--format");
+  const variants = list(args, "--variant");
+  return {
+    formats: formats ? checked("--format", formats, EDIT_FORMAT_NAMES) : [...EDIT_FORMAT_NAMES],
+    cases: list(args, "--cases"),
+    variants: variants ? checked("--variant", variants, VARIANTS) : [...VARIANTS],
+    sandbox: args.includes("--unsandboxed") ? "off" : "bubblewrap",
+  };
+}
