@@ -7,9 +7,13 @@ import { withStagedEdits } from "./stage-edits-for-check.js";
  * stopping at the first failing line (GitHub's `bash -e`), so a script kept whole (`cd tests` ⏎ `./unittest.sh` ⏎
  * `cd ..` ⏎ `echo done`) fails when its tests fail instead of passing on its last line. Where the image has no bash
  * the same script runs in `sh -e`. Exit codes are the script's own (`exec` replaces the outer shell).
+ *
+ * Only for commands discovered from CI (`stopAtFirstFailure`): a command written in `.github/aider.yml` runs in the
+ * plain shell (`sh -c`), as its author wrote it — `a; b` there still runs `b` when `a` fails.
  */
-export function checkShellScript(line: string): string {
+export function checkShellScript(line: string, opts: { stopAtFirstFailure: boolean }): string {
   const script = withStagedEdits(line);
+  if (!opts.stopAtFirstFailure) return `${USER_BIN}\n${script}`;
   return `${USER_BIN}\nif command -v bash >/dev/null 2>&1; then exec bash -e -c ${shellQuote(script)}; fi\nset -e\n${script}`;
 }
 

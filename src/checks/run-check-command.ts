@@ -19,6 +19,11 @@ export interface CheckCommand {
   files?: readonly string[];
   /** Token budget for the output kept in the report (head and tail). */
   maxTokens?: number;
+  /**
+   * Run as CI runs its scripts, in `bash -e` (see checkShellScript): for a command discovered from the repository's
+   * CI. A configured command (`.github/aider.yml`) runs in the plain shell, as its author wrote it for `sh -c`.
+   */
+  ciShell?: boolean;
   signal?: AbortSignal;
 }
 
@@ -56,7 +61,7 @@ export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<Ch
   const kind = cmd.kind;
   const r = await exec.run({
     // Reported as `line`: the shell choice and staging around it are the bot's, not the repository's.
-    command: checkShellScript(line),
+    command: checkShellScript(line, { stopAtFirstFailure: cmd.ciShell === true }),
     shell: true,
     cwd: cmd.cwd,
     env: CHECK_ENV,

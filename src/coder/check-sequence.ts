@@ -75,6 +75,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
       files: spec.asWritten ? [] : files,
       timeoutMs: options.commandTimeoutMs,
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
+      ...(spec.asWritten ? { ciShell: true } : {}),
     });
     transcribe(input, spec.kind, report);
     if (report.ok) {

@@ -32,6 +32,8 @@ export interface CheckCommandRequest {
   timeoutMs: number;
   /** Folder to run in, relative to the checkout (a workflow step's `working-directory`); absent: the root. */
   cwd?: string;
+  /** Run as CI runs its scripts (`bash -e`): a command discovered from the repository's CI, not a configured one. */
+  ciShell?: boolean;
 }
 
 export interface RepoMapRequest {

@@ -98,6 +98,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
           cwd: checkCwd(root, req.cwd),
           timeoutMs: req.timeoutMs,
           files: req.files,
+          ...(req.ciShell ? { ciShell: true } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
         });
       } finally {

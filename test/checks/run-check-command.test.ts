@@ -155,7 +155,12 @@ describe("runCheckCommand (fake exec)", () => {
     const exec = fakeExec({ exitCode: 0 });
     await runCheckCommand(exec, { kind: "lint", command: "eslint", cwd: "/repo", timeoutMs: 1234, files: ["a.ts"] });
     expect(exec.calls).toEqual([
-      expect.objectContaining({ command: checkShellScript("eslint a.ts"), shell: true, cwd: "/repo", timeoutMs: 1234 }),
+      expect.objectContaining({
+        command: checkShellScript("eslint a.ts", { stopAtFirstFailure: false }),
+        shell: true,
+        cwd: "/repo",
+        timeoutMs: 1234,
+      }),
     ]);
   });
 
@@ -209,10 +214,10 @@ describe("runCheckCommand (fake exec)", () => {
   });
 });
 
-describe("runCheckCommand runs scripts as CI does (real processes)", () => {
+describe("runCheckCommand runs scripts discovered from CI as CI does (real processes)", () => {
   const exec = createExec({ sourceEnv: { PATH: process.env.PATH } });
-  const run = (command: string) =>
-    runCheckCommand(exec, { kind: "test", command, cwd: os.tmpdir(), timeoutMs: 10_000 });
+  const run = (command: string, ciShell = true) =>
+    runCheckCommand(exec, { kind: "test", command, cwd: os.tmpdir(), timeoutMs: 10_000, ciShell });
 
   it("with bash: process substitution works (a Travis/GitHub lint line: `diff -u <(echo -n) <(gofmt -d .)`)", async () => {
     expect(await run("diff -u <(echo -n) <(printf '')")).toMatchObject({ ok: true, exitCode: 0 });
@@ -225,5 +230,11 @@ describe("runCheckCommand runs scripts as CI does (real processes)", () => {
     const r = await run("cd .\nsh -c 'echo 2 tests failed; exit 4'\ncd ..\necho done");
     expect(r).toMatchObject({ ok: false, exitCode: 4 });
     expect(r.output).not.toContain("done");
+  });
+
+  it("a configured command (.github/aider.yml) runs as its author wrote it for `sh -c`: `a; b` runs b when a fails", async () => {
+    const r = await run("sh -c 'echo lint warned; exit 3'; echo done", false);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    expect(r.output).toContain("done");
   });
 });

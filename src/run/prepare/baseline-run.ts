@@ -78,6 +78,7 @@ export function startBaseline(
         cwd: spec.cwd ? path.join(baseDir, spec.cwd) : baseDir,
         timeoutMs,
         files: [],
+        ...(spec.asWritten ? { ciShell: true } : {}),
         signal: deps.signal,
       });
       if (deps.signal.aborted) break;
