@@ -3,7 +3,7 @@ import path from "node:path";
 import { composeLlm } from "../compose/compose-llm.js";
 import { driverSettings } from "../compose/run-settings.js";
 import { readEnv, sourceEnv } from "../config/env.js";
-import { exposeAzureIdentitySecrets } from "../config/env-providers.js";
+import { exposeAzureIdentitySecrets } from "../config/env.js";
 import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import { containerEngineProblem } from "../exec/container-sandbox.js";

@@ -59,16 +59,3 @@ export const PROVIDER_VARIABLES = {
   /** Azure OpenAI's `api-version` (e.g. 2024-10-21). */
   azureApiVersion: variable("OPENAI_API_VERSION", text()),
 };
-
-/**
- * Give a job process's Entra ID secrets to @azure/identity, which reads them only from `process.env`. A job process
- * starts without them (every provider's secrets are withheld) and receives over IPC those its run's models need;
- * these are the only ones a library must find in the environment. The process runs one job and exits, and every
- * command it starts gets an explicit environment, so they reach no repository command.
- */
-export function exposeAzureIdentitySecrets(
-  secrets: Readonly<Record<string, string>>,
-  target: Record<string, string | undefined> = process.env,
-): void {
-  for (const name of AZURE_IDENTITY_SECRET_VARIABLES) if (secrets[name]) target[name] = secrets[name];
-}

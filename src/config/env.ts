@@ -15,7 +15,7 @@ import {
   variable,
   type Variable,
 } from "./env-schemas.js";
-import { PROVIDER_VARIABLES } from "./env-providers.js";
+import { AZURE_IDENTITY_SECRET_VARIABLES, PROVIDER_VARIABLES } from "./env-providers.js";
 import { badHostPatterns, badInternalEntries, parseNetworkSetting, splitList } from "../egress/network-policy.js";
 import { parseProxyUrl, type UpstreamProxy } from "../egress/upstream-proxy.js";
 
@@ -369,4 +369,17 @@ export function sourceEnv(): Readonly<Record<string, Raw>> {
 function valueOf(source: Readonly<Record<string, Raw>>, name: string): Raw {
   const raw = source[name];
   return raw === "" ? undefined : raw;
+}
+
+/**
+ * Give a job process's Entra ID secrets to @azure/identity, which reads them only from `process.env`. A job process
+ * starts without them (every provider's secrets are withheld) and receives over IPC those its run's models need;
+ * these are the only ones a library must find in the environment. The process runs one job and exits, and every
+ * command it starts gets an explicit environment, so they reach no repository command.
+ */
+export function exposeAzureIdentitySecrets(
+  secrets: Readonly<Record<string, string>>,
+  target: Record<string, string | undefined> = process.env,
+): void {
+  for (const name of AZURE_IDENTITY_SECRET_VARIABLES) if (secrets[name]) target[name] = secrets[name];
 }

@@ -1,6 +1,7 @@
 import { modelSecrets, MODEL_SECRET_VARIABLES } from "../../src/app/model-secrets.js";
 import { withoutSecrets } from "../../src/app/run-job-process.js";
-import { AZURE_IDENTITY_SECRET_VARIABLES, exposeAzureIdentitySecrets } from "../../src/config/env-providers.js";
+import { exposeAzureIdentitySecrets } from "../../src/config/env.js";
+import { AZURE_IDENTITY_SECRET_VARIABLES } from "../../src/config/env-providers.js";
 import { createBreakpointCache, createPrefixCache } from "../../testkit/prompt-cache-rules.js";
 import { claudeModelName, providerOf } from "../../src/llm/provider-of.js";
 

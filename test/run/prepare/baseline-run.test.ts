@@ -46,7 +46,8 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
       made.push(dir);
       await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
     },
-    checkExec: { run: (req) => (ran.push(req.command), exec.run(req)) },
+    // The command as written: the last line of the script the check runner wraps around it.
+    checkExec: { run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) },
     cacheDir,
     signal: new AbortController().signal,
     onError: (error) => {
@@ -141,7 +142,8 @@ describe("the base's cache keeps no output: only what the comparison needs, read
       await git.run(checkout, ["worktree", "prune"]);
       await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
     },
-    checkExec: { run: (req) => (ran.push(req.command), exec.run(req)) },
+    // The command as written: the last line of the script the check runner wraps around it.
+    checkExec: { run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) },
     cacheDir,
     signal: new AbortController().signal,
     onError: (error) => {
