@@ -48,7 +48,14 @@ function eventPayload() {
       default_branch: "main",
       private: false,
     },
-    issue: { number: 7, title: "t", body: "", labels: [], user: { login: "ann", id: 9, type: "User" } },
+    issue: {
+      number: 7,
+      title: "t",
+      body: "",
+      labels: [],
+      user: { login: "ann", id: 9, type: "User" },
+      updated_at: "2026-01-01T00:00:00Z",
+    },
     comment: { id: 501, body: "/aider make add add", user: { login: "ann", id: 9, type: "User" } },
     sender: { login: "ann", id: 9, type: "User" },
   };

@@ -54,6 +54,7 @@ function commentPayload(rig: Rig, issue: FakeIssue, commentId: number, body: str
   return {
     action: "created",
     issue: {
+      updated_at: "2026-01-01T00:00:00Z",
       id: issue.number,
       number: issue.number,
       title: issue.title,

@@ -261,6 +261,7 @@ function commentPayload(
   return {
     action: "created",
     issue: {
+      updated_at: "2026-01-01T00:00:00Z",
       id: pr.number,
       number: pr.number,
       title: pr.title,

@@ -159,6 +159,7 @@ async function showPullRequestFlow(d: DemoRun, pr: Awaited<ReturnType<typeof see
     action: "created",
     installation: { id: 1 },
     repository: {
+      id: 1,
       name: repo.name,
       full_name: `${repo.owner}/${repo.name}`,
       owner: { login: repo.owner, type: "Organization" },
@@ -168,6 +169,7 @@ async function showPullRequestFlow(d: DemoRun, pr: Awaited<ReturnType<typeof see
     },
     issue: {
       number: pr.number,
+      updated_at: new Date().toISOString(),
       title: pr.title,
       body: pr.body,
       user: { login: pr.user },
