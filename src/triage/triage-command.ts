@@ -1,5 +1,4 @@
 import type { CommandEvent } from "../edge/bot-event.js";
-import { lookupPermission } from "../github/permissions.js";
 import { RepoGitHub } from "../github/repo-github.js";
 import { actOnCommand } from "./act/act-on-command.js";
 import { decideCommand } from "./decide-command.js";
@@ -18,7 +17,7 @@ export async function triageCommand(event: CommandEvent, io: TriageIo, services:
     bot: async () => ({ login: await services.botLogin(), appId: await services.botAppId?.() }),
     permissionOf: (username, where) =>
       shared(services, `permission:${where.owner}/${where.repo}:${username}`, () =>
-        lookupPermission(io.api, { ...where, username }),
+        RepoGitHub.create({ octokit: io.api, ...where }).permissionOf(username),
       ),
   });
   if ("kind" in gathered) return { kind: "ignored", reason: gathered.reason };
