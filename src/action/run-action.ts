@@ -1,14 +1,13 @@
 import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
 import type { ActionRepository, BotEvent } from "../edge/bot-event.js";
 import { parseActionEvent } from "../edge/parse-action-event.js";
-import { getRepository, getUserId } from "../github/repositories.js";
 import os from "node:os";
 import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
-import type { GitHubClient } from "../github/github-client.js";
-import { readRepoFile } from "../github/installations.js";
+import { getUserId } from "../github/installations.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import { isJsonObject } from "../github/payload-field.js";
 import { tokenOctokit } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
@@ -67,8 +66,8 @@ export function withInputDefaults(raw: unknown, inputs: ActionEnv["inputs"]): un
 }
 
 /** The config file from the default branch (as the App reads it: a branch cannot loosen its own rules); null when absent. */
-async function fetchConfig(api: GitHubClient, where: { owner: string; repo: string; path: string }): Promise<unknown> {
-  const text = await readRepoFile(api, where);
+async function fetchConfig(github: RepoGitHub, path: string): Promise<unknown> {
+  const text = await github.readFile(path);
   if (text === null) return null;
   const parsed: unknown = parseYaml(text);
   return parsed;
@@ -100,19 +99,17 @@ export async function runAction(
   for (const secret of [env.inputs.githubToken, ...endpointSecrets(endpoints)]) processRedactor.add(secret);
   const api = actionOctokit(env, io.logger);
   const bot = await botIdentity(async (username) => getUserId(api, username), env.inputs.botLogin, io.logger);
+  // The workflow's repository, bound once: the Action works on no other.
+  const github = RepoGitHub.create({ octokit: api, owner: env.owner, repo: env.repo });
   const engine: EngineDeps = {
     api,
     token: env.inputs.githubToken,
     bot,
     defaults: runDefaults(env.runEnv),
-    loadConfig: async () =>
-      withInputDefaults(
-        await fetchConfig(api, { owner: env.owner, repo: env.repo, path: env.inputs.configPath }),
-        env.inputs,
-      ),
+    loadConfig: async () => withInputDefaults(await fetchConfig(github, env.inputs.configPath), env.inputs),
     logger: io.logger,
   };
-  const intakes = await intakeFor(env, event, engine, io.now?.() ?? new Date());
+  const intakes = await intakeFor(env, event, { engine, github }, io.now?.() ?? new Date());
   const toRun = intakes.filter((i): i is Extract<Intake, { kind: "run" }> => i.kind === "run");
   if (toRun.length === 0) {
     const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
@@ -144,14 +141,19 @@ function actionOctokit(env: ActionEnv, logger: Logger) {
 }
 
 /** The event through the App's intake: what to run, or why nothing runs. */
-async function intakeFor(env: ActionEnv, event: BotEvent, engine: EngineDeps, now: Date): Promise<Intake[]> {
+async function intakeFor(
+  env: ActionEnv,
+  event: BotEvent,
+  { engine, github }: { engine: EngineDeps; github: RepoGitHub },
+  now: Date,
+): Promise<Intake[]> {
   switch (event.kind) {
     case "schedule": {
-      const repo = await repoInfo(env, event.repository, engine.api);
+      const repo = await repoInfo(event.repository, github);
       return intakeSchedule({ cron: event.cron, owner: env.owner, repo: env.repo, ...repo, now }, engine);
     }
     case "dispatch":
-      return [await intakeDispatch(await dispatchArgs(env, event, engine.api), engine)];
+      return [await intakeDispatch(await dispatchArgs(env, event, github), engine)];
     default:
       return [await intakeEvent(event, engine)];
   }
@@ -159,18 +161,17 @@ async function intakeFor(env: ActionEnv, event: BotEvent, engine: EngineDeps, no
 
 /** The repository's clone URL and default branch: from the event when it names them, else from the API. */
 async function repoInfo(
-  env: ActionEnv,
   named: ActionRepository | undefined,
-  api: GitHubClient,
+  github: RepoGitHub,
 ): Promise<{ cloneUrl: string; defaultBranch: string }> {
-  return named ?? (await getRepository(api, { owner: env.owner, repo: env.repo }));
+  return named ?? (await github.getRepository());
 }
 
 /** A `workflow_dispatch` event as a request: its message, branch and sender, each checked. */
 async function dispatchArgs(
   env: ActionEnv,
   event: Extract<BotEvent, { kind: "dispatch" }>,
-  api: GitHubClient,
+  github: RepoGitHub,
 ): Promise<Parameters<typeof intakeDispatch>[0]> {
   const { owner, repo } = env;
   const message = env.inputs.message ?? event.message;
@@ -183,7 +184,7 @@ async function dispatchArgs(
     throw new ActionSetupError(`A workflow_dispatch run works on a branch; it was started on \`${ref}\`.`);
   const jobId = `dispatch:${owner}/${repo}@${env.runKey}`;
   const branch = ref.slice("refs/heads/".length);
-  return { message, branch, owner, repo, ...(await repoInfo(env, event.repository, api)), sender, jobId };
+  return { message, branch, owner, repo, ...(await repoInfo(event.repository, github)), sender, jobId };
 }
 
 /** Each request run to its end in this step, one after the other, with the composition root's settings. */

@@ -3,7 +3,7 @@ import { chooseImage, type ImageChoice } from "../config/choose-image.js";
 import { readDevcontainerImage } from "../config/read-devcontainer-image.js";
 import type { ContainerTarget } from "../exec/types.js";
 import type { GitHubClient } from "../github/github-client.js";
-import { createGitHubRepoReader } from "../github/github-repo-reader.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import type { RunRequest } from "../run/run-request.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 
@@ -29,9 +29,8 @@ export async function readDefaultBranchDevcontainer(
 ): Promise<{ text?: string; note?: string }> {
   if (req.target.kind === "issue") return {};
   try {
-    const text = await createGitHubRepoReader(api, { owner: req.owner, repo: req.repo, ref: req.defaultBranch }).read(
-      DEVCONTAINER,
-    );
+    const github = RepoGitHub.create({ octokit: api, owner: req.owner, repo: req.repo });
+    const text = await github.reader(req.defaultBranch).read(DEVCONTAINER);
     return text === null ? {} : { text };
   } catch (error) {
     return {

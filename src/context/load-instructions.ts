@@ -6,7 +6,7 @@ import {
   type InstructionSet,
 } from "../coder/repo-instructions.js";
 import { sanitiseCode, sanitiseText } from "./sanitise-text.js";
-import { httpStatus } from "../github/github-api.js";
+import { GitHubError } from "../github/github-error.js";
 
 /** Where instruction files are read: the default branch through GitHub's API (App), or the checkout (CLI). */
 export interface InstructionSource {
@@ -128,7 +128,15 @@ export async function loadInstructions(
   return { files, maxTokens: opts.maxTokens, from: opts.from, notes };
 }
 
+/**
+ * A failed read for a note, by the gateway's error kind: a rate limit says when to retry, any other GitHub answer its
+ * status. An error that is not GitHub's (a status on it would not be GitHub's answer) is told by its message.
+ */
 function describe(error: unknown): string {
-  const status = httpStatus(error);
-  return status ? `HTTP ${status}` : error instanceof Error ? error.message.slice(0, 120) : String(error);
+  if (error instanceof GitHubError) {
+    if (error.kind !== "rate-limited") return `HTTP ${error.status}`;
+    const wait = error.retryAfterSeconds !== undefined ? `retry in ${error.retryAfterSeconds} s` : "retry later";
+    return `GitHub's rate limit was hit: ${wait}`;
+  }
+  return error instanceof Error ? error.message.slice(0, 120) : String(error);
 }

@@ -121,3 +121,11 @@ export async function createInstallationToken(
   );
   return data.token;
 }
+
+/** The numeric id of a GitHub user (or bot) login: an account-level call, bound to no repository. */
+export async function getUserId(api: GitHubClient, username: string): Promise<number> {
+  const { data } = await callGitHub(`Looking up the GitHub user ${username}`, () =>
+    api.rest.users.getByUsername({ username }),
+  );
+  return data.id;
+}

@@ -6,6 +6,10 @@ import { bindConversation, type RepoGitHubConversation } from "./repo-github-con
 import { bindPulls, type RepoGitHubPulls } from "./repo-github-pulls.js";
 import { bindRepository, type RepoGitHubRepository } from "./repo-github-repository.js";
 
+// The types of the gateway's arguments and answers that callers name themselves (a run's port, a job's reaction).
+export type { ApiCommitRequest, ApiCommitResult } from "./commit-on-branch.js";
+export type { ReactionTarget } from "./reactions.js";
+
 /**
  * Everything the app does on ONE repository's GitHub, bound to it once: callers name an issue, a branch or a
  * comment, never the owner and repository again (release-please's `GitHub.create({ owner, repo })` is the model).

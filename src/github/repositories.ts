@@ -23,14 +23,6 @@ export async function getCommitSha(api: GitHubClient, args: RepoRef & { ref: str
   return data.sha;
 }
 
-/** The numeric id of a GitHub user (or bot) login. */
-export async function getUserId(api: GitHubClient, username: string): Promise<number> {
-  const { data } = await callGitHub(`Looking up the GitHub user ${username}`, () =>
-    api.rest.users.getByUsername({ username }),
-  );
-  return data.id;
-}
-
 /** A file of a branch's tree: its path and size in bytes. */
 export interface TreeFile {
   path: string;

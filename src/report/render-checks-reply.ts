@@ -1,23 +1,18 @@
 import { renderCheckPlanMarkdown } from "../checks/discover/render-check-plan.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import { checkSettingsOf, resolveChecks, type ResolvedChecks } from "../run/prepare/resolve-checks.js";
-import { createGitHubRepoReader } from "../github/github-repo-reader.js";
-import type { GitHubClient } from "../github/github-client.js";
 
 /**
- * The reply to `/aider checks`: the commands a run here would use, read from the DEFAULT branch like
- * the config, each with its source, what is left out and why, and how to change it. Runs nothing.
+ * The reply to `/aider checks`: the commands a run here would use, read (through `reader`) from the DEFAULT branch
+ * like the config, each with its source, what is left out and why, and how to change it. Runs nothing.
  */
 export async function renderChecksReply(
-  api: GitHubClient,
-  where: { owner: string; repo: string; defaultBranch: string },
+  reader: Parameters<typeof resolveChecks>[1],
+  defaultBranch: string,
   config: RepoConfig,
 ): Promise<string> {
-  const resolved = await resolveChecks(
-    checkSettingsOf(config),
-    createGitHubRepoReader(api, { owner: where.owner, repo: where.repo, ref: where.defaultBranch }),
-  );
-  return checksReplyBody(resolved, where.defaultBranch, config.trigger.command);
+  const resolved = await resolveChecks(checkSettingsOf(config), reader);
+  return checksReplyBody(resolved, defaultBranch, config.trigger.command);
 }
 
 /** The reply's text for a resolved plan (pure). */

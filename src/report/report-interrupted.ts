@@ -1,8 +1,6 @@
-import { updateComment } from "../github/ensure-comment.js";
-import { completeCheckRun } from "../github/check-run.js";
 import type { GitHubClient } from "../github/github-client.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import type { JobContext } from "../run/job-context.js";
-import { addReaction } from "../github/reactions.js";
 import { renderInterrupted, type Interruption } from "./render-status.js";
 
 /**
@@ -13,14 +11,14 @@ import { renderInterrupted, type Interruption } from "./render-status.js";
 export async function reportInterrupted(api: GitHubClient, job: JobContext, why: Interruption): Promise<void> {
   const { owner, repo } = job.req;
   const body = renderInterrupted(why, job.req, job.command);
-  const writes: Promise<unknown>[] = [updateComment(api, { owner, repo, commentId: job.statusCommentId, body })];
+  // Bound to the job's repository: every write below is about it.
+  const github = RepoGitHub.create({ octokit: api, owner, repo });
+  const writes: Promise<unknown>[] = [github.updateComment(job.statusCommentId, body)];
   if (why.kind === "worker-lost" || why.kind === "crashed") {
-    writes.push(addReaction(api, { owner, repo }, job.reactTo, "confused"));
+    writes.push(github.addReaction(job.reactTo, "confused"));
     if (job.checkRunId !== undefined) {
       writes.push(
-        completeCheckRun(api, {
-          owner,
-          repo,
+        github.completeCheckRun({
           id: job.checkRunId,
           conclusion: "failure",
           title: "Interrupted",

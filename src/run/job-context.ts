@@ -1,6 +1,6 @@
 import type { JobKind } from "../jobs/job.js";
 import type { RunRequest } from "./run-request.js";
-import type { ReactionTarget } from "../github/reactions.js";
+import type { ReactionTarget } from "../github/repo-github.js";
 
 /**
  * Everything a run job carries, built once when its request is triaged: what to run, and where on GitHub its

@@ -1,7 +1,7 @@
 import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
 import type { CommitChanges } from "../workspace/read-commit-changes.js";
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
-import type { ApiCommitRequest, ApiCommitResult } from "../github/commit-on-branch.js";
+import type { ApiCommitRequest, ApiCommitResult } from "../github/repo-github.js";
 import type { RunRequest } from "./run-request.js";
 
 /** The GitHub writes one run makes, bound to its repository, issue/PR and status comment. */

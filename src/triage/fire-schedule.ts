@@ -1,7 +1,5 @@
-import { ensureComment, findComment } from "../github/ensure-comment.js";
-import { createIssue, findOpenIssueByMarker } from "../github/issues.js";
-import { findPullRequestForBranch } from "../github/pull-request.js";
 import type { GitHubClient } from "../github/github-client.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import type { JobContext, RunQueue } from "../run/job-context.js";
 import { runMarker } from "../github/markers.js";
 import { renderStage } from "../report/render-status.js";
@@ -42,21 +40,23 @@ export async function fireScheduleDetailed(args: {
 }): Promise<FireResult> {
   const { api, target, schedule, key } = args;
   const where = { owner: target.owner, repo: target.repo };
+  // Bound once to the schedule's repository: every call below is about it.
+  const github = RepoGitHub.create({ octokit: api, ...where });
   const marker = `<!-- aider-bot:schedule:${key} -->`;
-  let issue = await findOpenIssueByMarker(api, { ...where, creator: args.botLogin, marker });
+  let issue = await github.findIssueByMarker({ creator: args.botLogin, marker, state: "open" });
   const resolved = resolveSettings(target.config, { files: schedule.files }, args.defaults);
   if (!resolved.ok) throw new Error(resolved.message);
   if (issue && !args.manual) {
     // The last run's pull request (the tracking issue's branch) still open: this tick waits unless `stack: true`.
     const branch = issueBranchName(resolved.value.branchPrefix, issue.number, issue.title);
-    const open = schedule.stack ? null : await findPullRequestForBranch(api, { ...where, branch });
+    const open = schedule.stack ? null : await github.findPullRequestForBranch(branch);
     const decision = decideTick({ stack: schedule.stack, openPr: open?.number ?? null });
     if (!decision.fire) return { kind: "skipped", issue: issue.number, pr: decision.pr };
   }
   if (!issue) {
     const title = `aider-bot schedule: ${(schedule.message.split("\n", 1)[0] ?? "").slice(0, 80)}`;
     const body = `${marker}\nThis issue tracks the scheduled request \`${schedule.cron}\` from \`.github/aider.yml\`:\n\n> ${schedule.message}\n\nEach run reports here; its pull request closes this issue when merged.`;
-    issue = await createIssue(api, { ...where, title, body });
+    issue = await github.createIssue(title, body);
   }
   const jobId = args.manual?.jobId ?? `${key}@${args.now.toISOString()}`;
   const request: RunRequest = {
@@ -75,10 +75,9 @@ export async function fireScheduleDetailed(args: {
     settings: resolved.value,
     ...(target.language ? { language: target.language } : {}),
   };
-  if (await findComment(api, { ...where, issueNumber: issue.number, marker: runMarker(jobId) }))
+  if (await github.findComment({ issueNumber: issue.number, marker: runMarker(jobId) }))
     return { kind: "duplicate", issue: issue.number };
-  const statusCommentId = await ensureComment(api, {
-    ...where,
+  const statusCommentId = await github.ensureComment({
     issueNumber: issue.number,
     marker: runMarker(jobId),
     botLogin: args.botLogin,

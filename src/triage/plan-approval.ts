@@ -1,14 +1,11 @@
 import { fail, ok, type Result } from "../result.js";
 import type { ApprovedPlan } from "../run/run-request.js";
-import type { GitHubClient, RepoRef } from "../github/github-client.js";
 import { planIntact, untickApproval } from "../report/plan-comment.js";
 import { closePlans, listPlans, readPlan, writePlan, type StoredPlan } from "../report/plan-store.js";
-import { RepoGitHub } from "../github/repo-github.js";
+import type { RepoGitHub } from "../github/repo-github.js";
 
 /** Why an approval does not start a run; the message is the bot's reply. */
 export type ApprovalRefusal = "no-plan" | "plan-closed" | "plan-changed" | "plan-stale";
-
-type Where = RepoRef & { issueNumber: number };
 
 /**
  * An approval (a ticked box on plan comment `commentId`, or `/aider approve` for the thread's newest open
@@ -16,9 +13,9 @@ type Where = RepoRef & { issueNumber: number };
  * branch's head now). The plan comment is then marked approved, and the plan returned for the run.
  */
 export async function approvePlan(
-  api: GitHubClient,
+  github: RepoGitHub,
   args: {
-    where: Where;
+    issueNumber: number;
     botLogin: string;
     commentId?: number;
     approver: string;
@@ -27,12 +24,11 @@ export async function approvePlan(
     corrections: string;
   },
 ): Promise<Result<ApprovedPlan, ApprovalRefusal>> {
-  const { where, command } = args;
-  const github = RepoGitHub.create({ octokit: api, ...where });
+  const { command } = args;
   const plan: StoredPlan | null | undefined =
     args.commentId !== undefined
       ? await readPlan(github, args.commentId)
-      : (await listPlans(github, where.issueNumber, args.botLogin))
+      : (await listPlans(github, args.issueNumber, args.botLogin))
           .filter((p) => p.rec.state === "active" || p.rec.state === "approved")
           .at(-1);
   if (!plan)
@@ -71,8 +67,7 @@ export async function approvePlan(
 }
 
 /** The approve box of plan comment `commentId` unticked again (ticked by someone who may not approve). */
-export async function untickPlan(api: GitHubClient, where: RepoRef, commentId: number): Promise<void> {
-  const github = RepoGitHub.create({ octokit: api, ...where });
+export async function untickPlan(github: RepoGitHub, commentId: number): Promise<void> {
   const plan = await readPlan(github, commentId);
   if (!plan) return;
   const body = untickApproval(plan.body);
@@ -81,10 +76,10 @@ export async function untickPlan(api: GitHubClient, where: RepoRef, commentId: n
 
 /** `/aider plan drop`: every open plan of the thread is marked dropped; the reply says what happened. */
 export async function dropPlans(
-  api: GitHubClient,
-  args: { where: Where; botLogin: string; by: string; command: string },
+  github: RepoGitHub,
+  args: { issueNumber: number; botLogin: string; by: string; command: string },
 ): Promise<string> {
-  const n = await closePlans(RepoGitHub.create({ octokit: api, ...args.where }), args.where.issueNumber, {
+  const n = await closePlans(github, args.issueNumber, {
     botLogin: args.botLogin,
     state: "dropped",
     by: args.by,

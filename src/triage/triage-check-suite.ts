@@ -33,7 +33,8 @@ export async function triageCheckSuite(
   if (pull === undefined) return ignored("the commit belongs to no open pull request of this repository");
   const { owner, name: repo } = event.repository;
   const botLogin = await services.botLogin();
-  const { comments } = await fetchIssueComments(RepoGitHub.create({ octokit: io.api, owner, repo }), pull);
+  const github = RepoGitHub.create({ octokit: io.api, owner, repo });
+  const { comments } = await fetchIssueComments(github, pull);
   const rounds = countAutofixRounds(comments, botLogin, suite.headSha);
   if (rounds.alreadyForSha) return ignored("an automatic fix already ran for this commit");
   const decision = decideAutofix({
@@ -47,9 +48,9 @@ export async function triageCheckSuite(
     roundsDone: rounds.rounds,
   });
   const log = io.log.child({ delivery: event.delivery, repo: `${owner}/${repo}`, number: pull });
-  const ctx = { api: io.api, services, botLogin, log };
+  const ctx = { github, services, botLogin, log };
   if (decision.kind === "skip") return ignored(decision.reason);
-  if (decision.kind === "stop") return stopAutofix(event, decision, rounds.rounds, ctx);
+  if (decision.kind === "stop") return stopAutofix(decision, rounds.rounds, ctx);
   return enqueueAutofix(event, { ...decision, config: config.value }, ctx);
 }
 

@@ -1,5 +1,5 @@
 import type { CommandEvent } from "../edge/bot-event.js";
-import { lookupPermission } from "../github/permissions.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import { actOnCommand } from "./act/act-on-command.js";
 import { decideCommand } from "./decide-command.js";
 import { shared, type AppServices, type HandleResult, type TriageIo } from "./event-context.js";
@@ -17,7 +17,7 @@ export async function triageCommand(event: CommandEvent, io: TriageIo, services:
     bot: async () => ({ login: await services.botLogin(), appId: await services.botAppId?.() }),
     permissionOf: (username, where) =>
       shared(services, `permission:${where.owner}/${where.repo}:${username}`, () =>
-        lookupPermission(io.api, { ...where, username }),
+        RepoGitHub.create({ octokit: io.api, ...where }).permissionOf(username),
       ),
   });
   if ("kind" in gathered) return { kind: "ignored", reason: gathered.reason };
@@ -25,5 +25,7 @@ export async function triageCommand(event: CommandEvent, io: TriageIo, services:
   if (action.kind === "ignore") return { kind: "ignored", reason: action.reason };
   const { facts } = action;
   const log = io.log.child({ delivery: event.delivery, repo: `${facts.owner}/${facts.repo}`, number: facts.number });
-  return actOnCommand(action, { api: io.api, services, botLogin: gathered.bot.login, log });
+  // The gateway is bound once, here, to the repository the decision is about; every handler works through it.
+  const github = RepoGitHub.create({ octokit: io.api, owner: facts.owner, repo: facts.repo });
+  return actOnCommand(action, { github, services, botLogin: gathered.bot.login, log });
 }

@@ -1,13 +1,17 @@
 import { loadInstructions, type InstructionSource } from "../../src/context/load-instructions.js";
+import { GitHubError, type GitHubFailure } from "../../src/github/github-error.js";
+
+/** What the gateway throws (a GitHubError of a kind), as the App's instruction source passes it on. */
+const gitHubError = (failure: GitHubFailure) => new GitHubError("Reading the repository", failure);
 
 function source(
   files: Record<string, string>,
-  opts: { listFails?: boolean; readFails?: string[]; truncated?: boolean } = {},
+  opts: { listFails?: boolean; readFails?: string[]; truncated?: boolean; readError?: Error } = {},
 ) {
   const reads: string[] = [];
   const s: InstructionSource = {
     list: async () => {
-      if (opts.listFails) throw Object.assign(new Error("forbidden"), { status: 403 });
+      if (opts.listFails) throw gitHubError({ kind: "forbidden", status: 403, githubMessage: "" });
       return {
         paths: Object.entries(files).map(([path, text]) => ({ path, size: text.length })),
         truncated: opts.truncated ?? false,
@@ -15,7 +19,8 @@ function source(
     },
     read: async (p) => {
       reads.push(p);
-      if (opts.readFails?.includes(p)) throw Object.assign(new Error("boom"), { status: 502 });
+      if (opts.readFails?.includes(p))
+        throw opts.readError ?? gitHubError({ kind: "unavailable", status: 502, githubMessage: "" });
       return files[p] ?? null;
     },
   };
@@ -77,6 +82,25 @@ describe("loadInstructions", () => {
     const set = await loadInstructions(s, { ...opts, auto: false, read: ["docs/x.md"] });
     expect(set.files.map((f) => f.path)).toEqual(["docs/x.md"]);
     expect(reads).toEqual(["docs/x.md"]);
+  });
+
+  it("a note tells a rate limit by its kind (when to retry), and an error that is not GitHub's by its message", async () => {
+    const limited = source(
+      { "AGENTS.md": "a" },
+      {
+        readFails: ["AGENTS.md"],
+        readError: gitHubError({ kind: "rate-limited", status: 403, githubMessage: "", retryAfterSeconds: 30 }),
+      },
+    );
+    expect((await loadInstructions(limited.s, opts)).notes).toEqual([
+      "AGENTS.md could not be read (GitHub's rate limit was hit: retry in 30 s).",
+    ]);
+    // A status on an error that is not a GitHubError is not GitHub's answer: its message says what happened.
+    const local = source(
+      { "AGENTS.md": "a" },
+      { readFails: ["AGENTS.md"], readError: Object.assign(new Error("disk on fire"), { status: 500 }) },
+    );
+    expect((await loadInstructions(local.s, opts)).notes).toEqual(["AGENTS.md could not be read (disk on fire)."]);
   });
 
   it("a listing that fails still looks for the root files, with a note; a read that fails is a note", async () => {

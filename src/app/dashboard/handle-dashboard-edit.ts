@@ -1,11 +1,9 @@
 import type { Logger } from "pino";
 import { authorize } from "../../commands/authorize.js";
 import type { RepoConfig } from "../../config/repo-config.js";
-import { ensureComment } from "../../github/ensure-comment.js";
 import type { GitHubClient } from "../../github/github-client.js";
-import { getIssueBody } from "../../github/issues.js";
+import { RepoGitHub } from "../../github/repo-github.js";
 import type { BotEvent, IssueEditEvent } from "../../edge/bot-event.js";
-import { lookupPermission } from "../../github/permissions.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, newlyTicked, tickedKeys } from "./dashboard-body.js";
 
@@ -65,7 +63,8 @@ export async function handleDashboardEdit(
     ...(repository.language ? { language: repository.language } : {}),
     config,
   };
-  const permission = sender.type === "Bot" ? null : await lookupPermission(deps.api, { owner, repo, username: login });
+  const github = RepoGitHub.create({ octokit: deps.api, owner, repo });
+  const permission = sender.type === "Bot" ? null : await github.permissionOf(login);
   const decision = authorize({
     sender: { login, type: sender.type },
     verb: "run",
@@ -76,9 +75,7 @@ export async function handleDashboardEdit(
   if (!decision.allow) {
     if (decision.reason === "self") return { started: [] };
     await deps.untick(target, asked);
-    await ensureComment(deps.api, {
-      owner,
-      repo,
+    await github.ensureComment({
       issueNumber: number,
       botLogin: deps.botLogin,
       marker: `<!-- aider-bot:dashboard-refused:${deliveryId} -->`,
@@ -87,7 +84,7 @@ export async function handleDashboardEdit(
     return { started: [] };
   }
   // The issue as it is now: a box the bot already cleared (this edit handled before) is not started again.
-  const current = await getIssueBody(deps.api, { owner, repo, number });
+  const current = await github.getIssueBody(number);
   const still = new Set(tickedKeys(current));
   const started: string[] = [];
   const handled: string[] = [];

@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import type { GitHubClient } from "../../github/github-client.js";
-import { createIssue, findIssueByMarker, updateIssueBody } from "../../github/issues.js";
+import { RepoGitHub } from "../../github/repo-github.js";
 import type { Schedule } from "../../triage/schedule-key.js";
 import { DASHBOARD_MARKER, DASHBOARD_TITLE, readLastRuns, tickedKeys, type LastRun } from "./dashboard-body.js";
 import { renderDashboard } from "./render-dashboard.js";
@@ -19,12 +19,8 @@ interface FoundIssue {
 }
 
 /** The repository's dashboard issue (open or closed, opened by the bot and carrying the marker), or null. */
-export async function findDashboard(
-  api: GitHubClient,
-  where: { owner: string; repo: string },
-  botLogin: string,
-): Promise<FoundIssue | null> {
-  const found = await findIssueByMarker(api, { ...where, creator: botLogin, marker: DASHBOARD_MARKER, state: "all" });
+export async function findDashboard(github: RepoGitHub, botLogin: string): Promise<FoundIssue | null> {
+  const found = await github.findIssueByMarker({ creator: botLogin, marker: DASHBOARD_MARKER, state: "all" });
   return found ? { number: found.number, body: found.body } : null;
 }
 
@@ -44,8 +40,8 @@ export async function syncDashboard(args: {
   update?: { key: string; last: LastRun };
   untick?: readonly string[];
 }): Promise<number> {
-  const where = { owner: args.owner, repo: args.repo };
-  const found = await findDashboard(args.api, where, args.botLogin);
+  const github = RepoGitHub.create({ octokit: args.api, owner: args.owner, repo: args.repo });
+  const found = await findDashboard(github, args.botLogin);
   const lastRuns = readLastRuns(found?.body ?? "");
   if (args.update) {
     // A run's end keeps who started it with "Run now".
@@ -70,7 +66,7 @@ export async function syncDashboard(args: {
     })),
     { minPermission: args.minPermission },
   );
-  if (!found) return (await createIssue(args.api, { ...where, title: DASHBOARD_TITLE, body })).number;
-  if (found.body !== body) await updateIssueBody(args.api, { ...where, number: found.number, body });
+  if (!found) return (await github.createIssue(DASHBOARD_TITLE, body)).number;
+  if (found.body !== body) await github.updateIssueBody(found.number, body);
   return found.number;
 }

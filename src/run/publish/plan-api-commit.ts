@@ -1,5 +1,5 @@
 import type { CommitChanges } from "../../workspace/read-commit-changes.js";
-import type { ApiCommitRequest } from "../../github/commit-on-branch.js";
+import type { ApiCommitRequest } from "../../github/repo-github.js";
 
 /** GitHub's API takes a commit's files in one request: past this many bytes of contents, git push it is. */
 export const API_COMMIT_MAX_BYTES = 30 * 1024 * 1024;

@@ -1,11 +1,14 @@
 import type { Logger } from "pino";
-import type { GitHubClient } from "../../github/github-client.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import type { EventAction } from "../decide-command.js";
 import type { AppServices, HandleResult } from "../event-context.js";
 
-/** What every handler of a decision gets: the installation's client, the app's services, its login and a logger. */
+/**
+ * What every handler of a decision gets: the gateway of the event's repository (bound once, where the event's
+ * repository is known), the app's services, its login and a logger.
+ */
 export interface ActContext {
-  api: GitHubClient;
+  github: RepoGitHub;
   services: AppServices;
   botLogin: string;
   /** Tagged with the delivery, repository and thread. */
@@ -18,9 +21,5 @@ export type ActOn<K extends EventAction["kind"]> = (
   ctx: ActContext,
 ) => Promise<HandleResult>;
 
-/** The thread a decision is about, as the comment helpers name it. */
-export const threadOf = (facts: { owner: string; repo: string; number: number }) => ({
-  owner: facts.owner,
-  repo: facts.repo,
-  issueNumber: facts.number,
-});
+/** The thread a decision is about, as the gateway's comment methods name it. */
+export const threadOf = (facts: { number: number }) => ({ issueNumber: facts.number });

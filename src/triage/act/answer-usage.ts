@@ -1,8 +1,7 @@
-import { ensureComment } from "../../github/ensure-comment.js";
 import { threadOf, type ActOn } from "./act-context.js";
 
 /** `/aider usage`: the spend ledger's answer, or why this process has none. */
-export const answerUsage: ActOn<"usage"> = async (action, { api, services, botLogin }) => {
+export const answerUsage: ActOn<"usage"> = async (action, { github, services, botLogin }) => {
   const { facts, marker } = action;
   const text = services.usage
     ? await services.usage(
@@ -10,6 +9,6 @@ export const answerUsage: ActOn<"usage"> = async (action, { api, services, botLo
         action.config.budget,
       )
     : "😕 Spend is not tracked by this process (it only receives webhooks); ask again in a moment, or ask the operator.";
-  await ensureComment(api, { ...threadOf(facts), marker, botLogin, body: `${marker}\n${text}` });
+  await github.ensureComment({ ...threadOf(facts), marker, botLogin, body: `${marker}\n${text}` });
   return { kind: "replied", reason: "usage" };
 };

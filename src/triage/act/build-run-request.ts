@@ -1,7 +1,5 @@
 import { prRunSpec } from "../../context/pr-run-spec.js";
-import type { GitHubClient } from "../../github/github-client.js";
-import { getPullRequest } from "../../github/pull-request.js";
-import { getCommitSha } from "../../github/repositories.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import { ok, type Result } from "../../result.js";
 import { resolveSettings } from "../../run/prepare/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../../run/run-request.js";
@@ -17,20 +15,20 @@ type RequestRefusal = RetryRefusal | "model-not-allowed" | ApprovalRefusal;
 
 /** The RunRequest for a job: `retry` finds the last request in the bot's status comments; a PR's head is looked up. */
 export async function buildRunRequest(
-  api: GitHubClient,
+  github: RepoGitHub,
   action: Enqueue,
   defaults: AppServices["defaults"],
   botLogin: string,
 ): Promise<Result<RunRequest, RequestRefusal>> {
   const { facts, config } = action;
-  const inputs = action.verb === "retry" ? await retryInputs(api, action, botLogin) : ok(commandInputs(action));
+  const inputs = action.verb === "retry" ? await retryInputs(github, action, botLogin) : ok(commandInputs(action));
   if (!inputs.ok) return inputs;
   const { verb, text, flags, mode } = inputs.value;
   const resolved = resolveSettings(config, flags, defaults);
   if (!resolved.ok) return resolved;
-  const target = await runTarget(api, facts);
+  const target = await runTarget(github, facts);
   // An approval runs the open plan, if it still fits the branch (checked again after the clone).
-  const approved = action.verb === "approve" ? await approvedPlan(api, action, target, text, botLogin) : ok(null);
+  const approved = action.verb === "approve" ? await approvedPlan(github, action, target, text, botLogin) : ok(null);
   if (!approved.ok) return approved;
   const plan = approved.value;
   return ok({
@@ -69,9 +67,9 @@ function commandInputs(action: Enqueue): RequestInputs {
 }
 
 /** Where the run works: the pull request's head as GitHub reports it now (or its review thread), or the issue. */
-async function runTarget(api: GitHubClient, facts: Enqueue["facts"]): Promise<RunTarget> {
+async function runTarget(github: RepoGitHub, facts: Enqueue["facts"]): Promise<RunTarget> {
   if (!facts.isPullRequest) return { kind: "issue", number: facts.number, title: facts.title };
-  const pr = await getPullRequest(api, { owner: facts.owner, repo: facts.repo, pullNumber: facts.number });
+  const pr = await github.getPullRequest(facts.number);
   const head = {
     number: facts.number,
     headRef: String(pr.head.ref),
@@ -86,7 +84,7 @@ async function runTarget(api: GitHubClient, facts: Enqueue["facts"]): Promise<Ru
 
 /** The plan an approval runs, if it is still open and made on the branch's current head. */
 async function approvedPlan(
-  api: GitHubClient,
+  github: RepoGitHub,
   action: Enqueue,
   target: RunTarget,
   corrections: string,
@@ -94,12 +92,9 @@ async function approvedPlan(
 ): Promise<Result<NonNullable<RunRequest["plan"]>, ApprovalRefusal>> {
   const { facts } = action;
   // An issue's plan is made on the default branch's head.
-  const head =
-    target.kind === "issue"
-      ? await getCommitSha(api, { owner: facts.owner, repo: facts.repo, ref: facts.defaultBranch })
-      : target.headSha;
-  return approvePlan(api, {
-    where: { owner: facts.owner, repo: facts.repo, issueNumber: facts.number },
+  const head = target.kind === "issue" ? await github.getCommitSha(facts.defaultBranch) : target.headSha;
+  return approvePlan(github, {
+    issueNumber: facts.number,
     botLogin,
     ...(facts.planComment ? { commentId: facts.planComment.id } : {}),
     approver: facts.sender.login,

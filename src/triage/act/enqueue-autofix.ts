@@ -1,8 +1,6 @@
 import type { RepoConfig } from "../../config/repo-config.js";
 import { describeMode, prRunSpec, type PrMode } from "../../context/pr-run-spec.js";
 import type { CheckSuiteEvent } from "../../edge/bot-event.js";
-import { ensureStatusComment } from "../../github/ensure-status-comment.js";
-import { getPullRequest } from "../../github/pull-request.js";
 import { jobKey } from "../../jobs/job.js";
 import { renderStage } from "../../report/render-status.js";
 import type { JobContext } from "../../run/job-context.js";
@@ -24,9 +22,7 @@ export async function enqueueAutofix(event: CheckSuiteEvent, fix: Fix, ctx: ActC
   if (!built.ok) return { kind: "ignored", reason: built.reason };
   const request = built.value;
   const { owner, repo } = request;
-  const statusCommentId = await ensureStatusComment(ctx.api, {
-    owner,
-    repo,
+  const statusCommentId = await ctx.github.ensureStatusComment({
     issueNumber: fix.pull,
     jobId: request.jobId,
     botLogin: ctx.botLogin,
@@ -56,12 +52,12 @@ export async function enqueueAutofix(event: CheckSuiteEvent, fix: Fix, ctx: ActC
 async function buildFixRequest(
   event: CheckSuiteEvent,
   fix: Fix,
-  { api, services, botLogin }: ActContext,
+  { github, services, botLogin }: ActContext,
 ): Promise<{ ok: true; value: RunRequest } | { ok: false; reason: string }> {
   const { owner, name: repo, cloneUrl, defaultBranch } = event.repository;
   const { suite } = event;
   const { pull, config } = fix;
-  const pr = await getPullRequest(api, { owner, repo, pullNumber: pull });
+  const pr = await github.getPullRequest(pull);
   // The head moved on since the suite ran (someone pushed): that commit's own suite decides.
   if (pr.head.sha !== suite.headSha)
     return { ok: false, reason: "the pull request's head moved on since this check suite" };

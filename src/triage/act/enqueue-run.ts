@@ -1,10 +1,6 @@
 import type { Logger } from "pino";
-import { ensureComment, findComment } from "../../github/ensure-comment.js";
-import { ensureStatusComment } from "../../github/ensure-status-comment.js";
-import { startCheckRun } from "../../github/check-run.js";
-import type { GitHubClient } from "../../github/github-client.js";
 import { replyMarker, runMarker } from "../../github/markers.js";
-import { addReaction } from "../../github/reactions.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import { renderStage } from "../../report/render-status.js";
 import { reactionSubject, type JobContext } from "../../run/job-context.js";
 import type { RunRequest } from "../../run/run-request.js";
@@ -15,18 +11,18 @@ import { threadOf, type ActOn } from "./act-context.js";
  * A command that runs: its request built (a `retry` finds the earlier one, an approval its plan), then 👀, the
  * "queued" status comment, the PR's Check Run and the run job carrying its {@link JobContext}.
  */
-export const enqueueRun: ActOn<"enqueue"> = async (action, { api, services, botLogin, log }) => {
+export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, botLogin, log }) => {
   const { facts } = action;
   const where = threadOf(facts);
   // A label run arrives twice (`opened` and `labeled`, two deliveries, one dedupe id): its status comment, found by
   // the run marker, says the other delivery got here first. (Triage of one issue's label events is serialised.)
-  if (facts.dedupeId && (await findComment(api, { ...where, marker: runMarker(action.jobId), botLogin }))) {
+  if (facts.dedupeId && (await github.findComment({ ...where, marker: runMarker(action.jobId), botLogin }))) {
     return { kind: "ignored", reason: "duplicate delivery" };
   }
-  const built = await buildRunRequest(api, action, services.defaults, botLogin);
+  const built = await buildRunRequest(github, action, services.defaults, botLogin);
   if (!built.ok) {
     const marker = replyMarker(action.delivery);
-    await ensureComment(api, { ...where, marker, botLogin, body: `${marker}\n😕 ${built.message}` });
+    await github.ensureComment({ ...where, marker, botLogin, body: `${marker}\n😕 ${built.message}` });
     return { kind: "replied", reason: built.message };
   }
   const request = built.value;
@@ -36,8 +32,8 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { api, services, botL
   // process is no proof that nothing is on GitHub (GitHub redelivers to an app that lost its queue data).
   const known = facts.dedupeId ? ("none-yet" as const) : undefined;
   const [, statusCommentId] = await Promise.all([
-    addReaction(api, facts, reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
-    ensureStatusComment(api, {
+    github.addReaction(reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
+    github.ensureStatusComment({
       ...where,
       jobId: request.jobId,
       botLogin,
@@ -45,7 +41,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { api, services, botL
       ...(known ? { known } : {}),
     }),
   ]);
-  const checkRunId = await startTriageCheckRun(api, request, log);
+  const checkRunId = await startTriageCheckRun(github, request, log);
   const context: JobContext = {
     req: request,
     statusCommentId,
@@ -71,13 +67,11 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { api, services, botL
  * A run on a pull request gets its Check Run now, after the visible feedback: its id travels with the job, so a run
  * lost with its worker still has it completed by whoever reports the loss.
  */
-async function startTriageCheckRun(api: GitHubClient, req: RunRequest, log: Logger): Promise<number | null> {
+async function startTriageCheckRun(github: RepoGitHub, req: RunRequest, log: Logger): Promise<number | null> {
   if (req.target.kind === "issue" || req.verb !== "run") return null;
-  return startCheckRun(api, { owner: req.owner, repo: req.repo, headSha: req.target.headSha }).catch(
-    (error: unknown) => {
-      // Not fatal: the run starts its own when it begins, and the status comment tells the story anyway.
-      log.warn({ err: error }, "check run could not be started at triage");
-      return null;
-    },
-  );
+  return github.startCheckRun({ headSha: req.target.headSha }).catch((error: unknown) => {
+    // Not fatal: the run starts its own when it begins, and the status comment tells the story anyway.
+    log.warn({ err: error }, "check run could not be started at triage");
+    return null;
+  });
 }

@@ -1,4 +1,3 @@
-import { ensureComment, findComment } from "../../github/ensure-comment.js";
 import { untickPlan } from "../plan-approval.js";
 import { threadOf, type ActOn } from "./act-context.js";
 
@@ -6,13 +5,13 @@ import { threadOf, type ActOn } from "./act-context.js";
  * A sender without the permission the command needs: one polite reply per user and thread (later commands from the
  * same user get none). A plan's approve box ticked by someone who may not approve is unticked again; nothing runs.
  */
-export const replyUnauthorized: ActOn<"reply-unauthorized"> = async (action, { api, botLogin, log }) => {
+export const replyUnauthorized: ActOn<"reply-unauthorized"> = async (action, { github, botLogin, log }) => {
   const { facts } = action;
   const where = threadOf(facts);
   log.info({ sender: facts.sender.login }, "unauthorized command");
-  if (!(await findComment(api, { ...where, marker: action.marker, botLogin }))) {
-    await ensureComment(api, { ...where, marker: action.marker, botLogin, body: action.body });
+  if (!(await github.findComment({ ...where, marker: action.marker, botLogin }))) {
+    await github.ensureComment({ ...where, marker: action.marker, botLogin, body: action.body });
   }
-  if (facts.planComment) await untickPlan(api, where, facts.planComment.id);
+  if (facts.planComment) await untickPlan(github, facts.planComment.id);
   return { kind: "replied", reason: "unauthorized" };
 };

@@ -1,8 +1,7 @@
 import { parseCommand } from "../../commands/parse-command.js";
 import { describeMode } from "../../context/pr-run-spec.js";
-import { listComments, readCommentBody } from "../../github/ensure-comment.js";
-import type { GitHubClient } from "../../github/github-client.js";
 import { readRequestMarker, type StoredRequest } from "../../github/markers.js";
+import type { RepoGitHub } from "../../github/repo-github.js";
 import { fail, ok, type Result } from "../../result.js";
 import type { RunRequest } from "../../run/run-request.js";
 import type { EventAction } from "../decide-command.js";
@@ -21,12 +20,12 @@ export type RetryRefusal = "nothing-to-retry" | "request-gone";
 
 /** `retry`: the last request of the bot's status comments here, with the flags given now taking precedence. */
 export async function retryInputs(
-  api: GitHubClient,
+  github: RepoGitHub,
   action: Enqueue,
   botLogin: string,
 ): Promise<Result<RequestInputs, RetryRefusal>> {
   const { facts, config } = action;
-  const comments = await listComments(api, { owner: facts.owner, repo: facts.repo, issueNumber: facts.number });
+  const comments = await github.listComments(facts.number);
   const last = comments
     .filter((c) => c.user === botLogin)
     .map((c) => readRequestMarker(c.body))
@@ -40,7 +39,7 @@ export async function retryInputs(
       "nothing-to-retry",
       "My last request here was for a pull request; there is nothing to retry on an issue.",
     );
-  const earlier = mode ? ok(describeMode(mode)) : await requestText(api, facts, last, config.trigger.command);
+  const earlier = mode ? ok(describeMode(mode)) : await requestText(github, last, config.trigger.command);
   if (!earlier.ok) return earlier;
   const flags = {
     files: action.flags.files.length ? action.flags.files : last.files,
@@ -55,8 +54,7 @@ export async function retryInputs(
  * for it. A deleted or edited-away comment is an error the requester can act on.
  */
 async function requestText(
-  api: GitHubClient,
-  where: { owner: string; repo: string },
+  github: RepoGitHub,
   stored: StoredRequest,
   word: string,
 ): Promise<Result<string, "request-gone">> {
@@ -66,7 +64,7 @@ async function requestText(
     "request-gone",
     "The comment with my earlier request is gone or no longer holds the command, so there is nothing to retry; post the request again.",
   );
-  const body = await readCommentBody(api, { ...where, kind: ref.kind, id: ref.id });
+  const body = await github.readCommentBody(ref.kind, ref.id);
   if (body === null) return gone;
   const command = parseCommand(body, word);
   return command && (command.verb === "run" || command.verb === "ask") ? ok(command.text) : gone;
