@@ -106,29 +106,38 @@ export const MAY_IMPORT = {
 
 const FOLDERS = Object.keys(MAY_IMPORT);
 
-/** The no-restricted-imports rule refusing every folder `folder` may not import. */
+/** Only the demo command may import the testkit (see testkitBoundary). */
+const TESTKIT_PATTERN = {
+  group: ["#testkit/*", "../testkit/**", "../../testkit/**", "../../../testkit/**"],
+  message: "Only the demo command may import the testkit (docs/architecture.md#layout).",
+};
+
+/**
+ * The no-restricted-imports rule refusing every folder `folder` may not import, and the testkit. One rule per file:
+ * a later config block setting the same rule would replace these patterns, not add to them.
+ */
 function refuseOthers(folder, allowed) {
-  const refused = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
-  return {
-    "no-restricted-imports": [
-      "error",
-      {
-        patterns: [
-          {
-            // Files sit one or two folders below src/ (edits/udiff/, context/fetch/…).
-            group: refused.flatMap((f) => [`../${f}/**`, `../../${f}/**`]),
-            message: `src/${folder}/ may import only ${allowed.join(", ") || "no other folder"} (docs/architecture.md#layout).`,
-          },
-        ],
-      },
-    ],
-  };
+  const refused = allowed === "*" ? [] : FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
+  const layer = refused.length
+    ? [
+        {
+          // Files sit one or two folders below src/ (edits/udiff/, context/fetch/…).
+          group: refused.flatMap((f) => [`../${f}/**`, `../../${f}/**`]),
+          message: `src/${folder}/ may import only ${allowed.join(", ") || "no other folder"} (docs/architecture.md#layout).`,
+        },
+      ]
+    : [];
+  return { "no-restricted-imports": ["error", { patterns: [...layer, TESTKIT_PATTERN] }] };
 }
 
 const layering = [
-  ...Object.entries(MAY_IMPORT)
-    .filter(([, allowed]) => allowed !== "*")
-    .map(([folder, allowed]) => ({ files: [`src/${folder}/**/*.ts`], rules: refuseOthers(folder, allowed) })),
+  { files: ["src/*.ts"], rules: { "no-restricted-imports": ["error", { patterns: [TESTKIT_PATTERN] }] } },
+  ...Object.entries(MAY_IMPORT).map(([folder, allowed]) => ({
+    files: [`src/${folder}/**/*.ts`],
+    rules: refuseOthers(folder, allowed),
+  })),
+  // cli/ may import every folder; its demo command alone also reaches the testkit, through `#testkit/…`.
+  { files: ["src/cli/demo-command.ts"], rules: { "no-restricted-imports": "off" } },
 ];
 
 /**
@@ -149,23 +158,6 @@ const testkitBoundary = [
             {
               group: ["../src/**", "../../src/**", "#testkit/*"],
               message: "testkit/ may not import the app (src/): take what it needs as a parameter (docs/testing.md).",
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ["src/**/*.ts"],
-    ignores: ["src/cli/demo-command.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["#testkit/*", "../../testkit/**", "../../../testkit/**"],
-              message: "Only the demo command may import the testkit (docs/architecture.md#layout).",
             },
           ],
         },
