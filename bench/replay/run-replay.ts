@@ -269,6 +269,7 @@ function commentPayload(
       user,
       labels: [],
       state: "open",
+      updated_at: new Date().toISOString(),
       pull_request: { url: `${fake.apiUrl}/repos/${owner}/${name}/pulls/${pr.number}` },
     },
     comment: { id: 90_000 + runs, body, user, performed_via_github_app: null },

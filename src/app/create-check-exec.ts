@@ -1,10 +1,11 @@
+import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
-import type { ContainerEngine } from "../exec/container-engine.js";
+import { cacheVolumeName, type ContainerEngine } from "../exec/container-engine.js";
 import { containerEngineProblem, createContainerSession, type ContainerSession } from "../exec/container-sandbox.js";
 import { createSandboxedExec, sandboxProblem, type SandboxOptions } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
@@ -94,16 +95,18 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
   const open = egress.policy === "open";
   // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
   const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
+  let chosen: ContainerTarget | null = null;
   const sandboxed = lazyBubblewrap(exec, jobDirs, {
     hide,
     network: open,
     bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
+    // Known once the run names its repository (useContainer); commands before that get none.
+    packageCache: async () => (chosen ? packageCacheFolder(env, chosen.cacheKey) : null),
   });
   const engine = containerEngineFrom(env);
   const resolveKind = sandboxKind(env, exec, log, options, engine);
 
   let session: ContainerSession | null = null;
-  let chosen: ContainerTarget | null = null;
   let closed = false;
   const sessionFor = (target: ContainerTarget): ContainerSession => {
     if (session && session.target.checkout === target.checkout && session.target.image === target.image) return session;
@@ -178,6 +181,18 @@ function hiddenFolders(env: AppEnv, options: CheckExecOptions): string[] {
     // In a job process PRIVATE_KEY_PATH is gone; the app hands over the key's folder instead (see withoutSecrets).
     ...(env.keyDir ? [env.keyDir] : []),
   ];
+}
+
+/**
+ * Bubblewrap's package cache of one repository: `<cache dir>/packages/aider-bot-cache-<owner>-<repo>-<hash>`, named
+ * from the same key as the container's volume (a fork's pull request has its own), made on first use. The cache dir
+ * is hidden in the sandbox, so only this folder of it is mounted back.
+ */
+async function packageCacheFolder(env: Pick<AppEnv, "cacheDir">, cacheKey: string): Promise<string> {
+  const root = path.join(env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache"), "packages");
+  const dir = path.join(root, cacheVolumeName(cacheKey, createHash("sha256").update(cacheKey).digest("hex")));
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 /** The bubblewrap exec, made on the first command, once the job's folders exist. */

@@ -58,17 +58,25 @@ export interface ContainerEgress {
 /** Where the cache volume is mounted inside the container. */
 export const CACHE_MOUNT = "/aider-cache";
 
-/** Package managers' cache locations, all inside the per-repository cache volume. */
-export const CACHE_ENV: Readonly<Record<string, string>> = {
-  npm_config_cache: `${CACHE_MOUNT}/npm`,
-  YARN_CACHE_FOLDER: `${CACHE_MOUNT}/yarn`,
-  PIP_CACHE_DIR: `${CACHE_MOUNT}/pip`,
-  GOMODCACHE: `${CACHE_MOUNT}/go/mod`,
-  GOCACHE: `${CACHE_MOUNT}/go/build`,
-  CARGO_HOME: `${CACHE_MOUNT}/cargo`,
-  MAVEN_OPTS: `-Dmaven.repo.local=${CACHE_MOUNT}/maven`,
-  GRADLE_USER_HOME: `${CACHE_MOUNT}/gradle`,
-};
+/**
+ * Package managers' cache locations, all inside one per-repository cache folder mounted at `mount`: the container's
+ * volume (at {@link CACHE_MOUNT}) or bubblewrap's folder under the cache dir (see `sandbox.ts`).
+ */
+export function packageCacheEnv(mount: string): Record<string, string> {
+  return {
+    npm_config_cache: `${mount}/npm`,
+    YARN_CACHE_FOLDER: `${mount}/yarn`,
+    PIP_CACHE_DIR: `${mount}/pip`,
+    GOMODCACHE: `${mount}/go/mod`,
+    GOCACHE: `${mount}/go/build`,
+    CARGO_HOME: `${mount}/cargo`,
+    MAVEN_OPTS: `-Dmaven.repo.local=${mount}/maven`,
+    GRADLE_USER_HOME: `${mount}/gradle`,
+  };
+}
+
+/** The container's cache settings (see {@link packageCacheEnv}). */
+export const CACHE_ENV: Readonly<Record<string, string>> = packageCacheEnv(CACHE_MOUNT);
 
 /** Capabilities a root user inside needs to install packages (chown, set ids); everything else is dropped. */
 const CAPABILITIES = ["CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "SETGID", "SETUID", "KILL"];

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { packageCacheEnv } from "./container-engine.js";
 import type { Exec, ExecRequest, SandboxMode } from "./types.js";
 
 export interface SandboxOptions {
@@ -23,6 +24,14 @@ export interface SandboxOptions {
    * See src/egress/.
    */
   bridge?: () => Promise<SandboxBridge | null>;
+  /**
+   * The repository's package-manager cache for each command: a host folder (made, resolved) mounted writable at the
+   * same path, with npm's, pip's, Go's, Cargo's, … cache settings pointing into it (the container's list, see
+   * `packageCacheEnv`), so it lasts from one job of the repository to the next while home and temp stay the job's.
+   * Null or absent: no cache beyond the job's home. It must be one repository's own folder: what one job writes there
+   * the next job of that repository installs (see docs/sandbox.md).
+   */
+  packageCache?: () => Promise<string | null>;
 }
 
 /** The sandbox's way out (see egress/egress-session): the proxy's socket, mounted in, and a forwarder started inside. */
@@ -87,10 +96,11 @@ export const NPM_GLOBAL_CONFIG = path.join(path.dirname(path.dirname(process.exe
 
 export function sandboxRequest(
   req: ExecRequest,
-  options: Omit<SandboxOptions, "bridge"> & {
+  options: Omit<SandboxOptions, "bridge" | "packageCache"> & {
     gitDir?: string;
     bridge?: SandboxBridge | null;
     npmGlobalConfig?: string;
+    packageCache?: string | null;
   },
 ): ExecRequest {
   const jobDirs = options.jobDirs;
@@ -114,6 +124,13 @@ export function sandboxRequest(
       "npm_config_globalconfig",
       NPM_GLOBAL_CONFIG,
     );
+  // After the hidden folders: the cache dir around this repository's folder stays an empty tmpfs, so no other
+  // repository's cache is reachable. A setting the request gives itself wins, as in a container.
+  if (options.packageCache) {
+    args.push("--bind", options.packageCache, options.packageCache);
+    for (const [name, value] of Object.entries(packageCacheEnv(options.packageCache)))
+      if (req.env?.[name] === undefined) args.push("--setenv", name, value);
+  }
   if (options.bridge) args.push("--bind", options.bridge.socket, options.bridge.mount);
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
@@ -134,6 +151,7 @@ export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
   return {
     run: async (req) => {
       const bridge = options.bridge ? await options.bridge() : null;
+      const packageCache = options.packageCache ? await options.packageCache() : null;
       const cwd = real(req.cwd);
       const hide = options.hide
         .map((d) => path.resolve(d))
@@ -147,6 +165,7 @@ export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
             hide,
             network: options.network,
             bridge,
+            ...(packageCache ? { packageCache: real(packageCache) } : {}),
             ...(options.jobDirs ? { jobDirs: options.jobDirs } : {}),
             ...(existsSync(gitDir) ? { gitDir } : {}),
           },

@@ -24,6 +24,24 @@ describe("sandboxRequest", () => {
 });
 
 describe("sandboxRequest isolation flags", () => {
+  it("mounts the repository's package cache back inside the hidden cache dir, its settings yielding to the request's", () => {
+    const cache = "/var/cache/aider-bot/packages/aider-bot-cache-octo-one-0123456789";
+    const r = sandboxRequest(
+      { command: "npm ci", shell: true, cwd: "/work/job/checkout", env: { GOCACHE: "/elsewhere" } },
+      { hide: ["/var/cache/aider-bot", "/root"], network: false, packageCache: cache },
+    );
+    const args = r.args ?? [];
+    const bind = args.findIndex((a, i) => a === "--bind" && args[i + 1] === cache && args[i + 2] === cache);
+    expect(bind).toBeGreaterThan(args.indexOf("/var/cache/aider-bot"));
+    const set = (name: string) => {
+      const i = args.findIndex((a, j) => a === "--setenv" && args[j + 1] === name);
+      return i < 0 ? undefined : args[i + 2];
+    };
+    expect(set("npm_config_cache")).toBe(`${cache}/npm`);
+    expect(set("GOMODCACHE")).toBe(`${cache}/go/mod`);
+    expect(set("GOCACHE")).toBeUndefined();
+  });
+
   it("hides a work dir that contains the checkout, then mounts the checkout back; own PID namespace and /proc", () => {
     const r = sandboxRequest(
       { command: "make", shell: true, cwd: "/srv/work/job-1/repo" },
