@@ -261,7 +261,6 @@ function commentPayload(
   return {
     action: "created",
     issue: {
-      updated_at: "2026-01-01T00:00:00Z",
       id: pr.number,
       number: pr.number,
       title: pr.title,
