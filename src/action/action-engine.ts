@@ -8,7 +8,9 @@ import path from "node:path";
 import type { Logger } from "pino";
 import { fireSchedule } from "../triage/fire-schedule.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../triage/schedule-key.js";
-import { authorize } from "../commands/authorize.js";
+import { authorizeSender, permissionNeeded } from "../triage/decide-command.js";
+import { sanitiseCommand } from "../context/sanitise-command.js";
+import { prRunSpec } from "../context/pr-run-spec.js";
 import { loadRepoConfig } from "../config/load-repo-config.js";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { Exec } from "../exec/types.js";
@@ -176,11 +178,16 @@ export async function intakeDispatch(
   const config = await loadRepoConfig(deps.loadConfig);
   if (!config.ok) return { kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) };
   const trigger: RepoConfig["trigger"] = config.config.trigger;
-  const isHuman = args.sender.type !== "Bot";
-  const permission = isHuman ? await lookupPermission(deps.api, { owner, repo, username: args.sender.login }) : null;
-  const auth = authorize({ sender: args.sender, verb: "run", permission, selfLogin: deps.bot.login, trigger });
+  // The App's gate: the same "is a permission needed" and the same decision as a `/aider` comment's.
+  const bot = { login: deps.bot.login };
+  const permission = permissionNeeded({ sender: args.sender }, bot)
+    ? await lookupPermission(deps.api, { owner, repo, username: args.sender.login })
+    : null;
+  const auth = authorizeSender({ sender: args.sender, verb: "run", permission, bot, config: config.config });
   if (!auth.allow)
     return { kind: "done", outcome: auth.reason === "permission" ? "unauthorized" : "ignored", reason: auth.message };
+  // The dispatcher's message is GitHub text like a comment's: cleaned of hidden parts the same way.
+  const message = sanitiseCommand({ verb: "run", text: args.message, flags: { files: [] } }).text;
   const resolved = resolveSettings(config.config, { files: [] }, deps.defaults);
   if (!resolved.ok) return { kind: "done", outcome: "refused", reason: resolved.message };
   const listed = await listOpenPullRequestsForBranch(deps.api, { owner, repo, branch: args.branch });
@@ -212,13 +219,20 @@ export async function intakeDispatch(
       headSha,
       headCloneUrl: args.cloneUrl,
       isFork: false,
+      ...(pr?.headFullName ? { headRepoFullName: pr.headFullName } : {}),
     },
     verb: "run",
-    message: args.message,
+    message,
     untrustedContext: [],
     files: [],
-    requester: { login: args.sender.login, ...(args.sender.id ? { id: args.sender.id } : {}) },
+    requester: {
+      login: args.sender.login,
+      ...(args.sender.id ? { id: args.sender.id } : {}),
+      ...(args.sender.type === "Bot" ? { isBot: true } : {}),
+    },
     settings: resolved.value,
+    // A run on a pull request reads its context (diff, conversation, review threads) as the App's runs do.
+    ...(pr ? { context: prRunSpec(config.config, { kind: "plain" }) } : {}),
   };
   if (!pr) return { kind: "run", request, feedback: null };
   const statusCommentId = await ensureStatusComment(deps.api, {

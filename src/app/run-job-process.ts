@@ -130,9 +130,9 @@ export async function runChildJob(
   const secrets = input.modelSecrets ?? {};
   for (const secret of [input.apiToken, input.gitToken, ...Object.values(secrets)]) processRedactor.add(secret);
   // Every writer in this process (logs, GitHub writes, commits, model requests) redacts through the one redactor:
-  // extend it, before anything captures it, with the secrets known here only by their fingerprints.
-  const known = processRedactor.redact.bind(processRedactor);
-  processRedactor.redact = (text) => redactFingerprinted(known(text), input.fingerprints, REDACTED);
+  // extend it with the secrets known here only by their fingerprints (a writer that already holds its `redact`
+  // gets the pass too: the redactor's function is not replaced).
+  processRedactor.extend((text) => redactFingerprinted(text, input.fingerprints, REDACTED));
   const env = readEnv({ ...input.source, ...secrets });
   const logger = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: env.logFormat });
   const log = logger.child({ job: input.job.req.jobId, pid: process.pid });

@@ -14,6 +14,11 @@ export interface SecretRedactor {
   redact(text: string): string;
   /** Register a secret value learnt at run time (a multi-line value is registered line by line). */
   add(secret: string | undefined | null): void;
+  /**
+   * Add a pass run after the known values and shapes (the job process's secrets known only by their fingerprints).
+   * `redact` is one function for the redactor's life, so a writer that took it before the pass was added uses it too.
+   */
+  extend(pass: (text: string) => string): void;
 }
 
 export const REDACTED = "[REDACTED]";
@@ -76,14 +81,15 @@ export function createSecretRedactor(secrets: Iterable<string | undefined | null
       );
   };
   for (const s of secrets) add(s);
-  return {
-    add,
-    redact(text) {
-      let out = matcher ? text.replace(matcher, REDACTED) : text;
-      for (const shape of SHAPES) out = out.replace(shape.pattern, shape.keep ? `$1${REDACTED}` : REDACTED);
-      return out;
-    },
+  const passes: ((text: string) => string)[] = [];
+  // Not a method: callers keep `redactor.redact` as a plain function (`options.redact ?? processRedactor.redact`).
+  const redact = (text: string): string => {
+    let out = matcher ? text.replace(matcher, REDACTED) : text;
+    for (const shape of SHAPES) out = out.replace(shape.pattern, shape.keep ? `$1${REDACTED}` : REDACTED);
+    for (const pass of passes) out = pass(out);
+    return out;
   };
+  return { add, redact, extend: (pass) => void passes.push(pass) };
 }
 
 /** The pieces of a secret to look for: the value itself and, for a multi-line value, each substantial line. */

@@ -1,4 +1,4 @@
-import { authorize, type Sender } from "../commands/authorize.js";
+import { authorize, type AuthDecision, type Sender } from "../commands/authorize.js";
 import { helpText } from "../commands/help-text.js";
 import type { AnyCommand, CommandFlags } from "../commands/parse-command.js";
 import { parseRepoConfig, type ConfigResult, type Permission, type RepoConfig } from "../config/repo-config.js";
@@ -89,7 +89,7 @@ export function effectiveConfig(config: ConfigResult): RepoConfig {
  * Whether the decision needs the sender's permission: a person's command does; a bot, the app itself, or a box
  * ticked outside the bot's own plan comment are decided without it.
  */
-export function permissionNeeded(facts: EventFacts, bot: BotIdentity): boolean {
+export function permissionNeeded(facts: Pick<EventFacts, "sender" | "planComment">, bot: BotIdentity): boolean {
   if (facts.planComment && !isBotsComment(facts.planComment, bot)) return false;
   return facts.sender.type !== "Bot" && facts.sender.login.toLowerCase() !== bot.login.toLowerCase();
 }
@@ -109,14 +109,7 @@ export function decideCommand(g: Gathered): EventAction {
   const command = sanitiseCommand(g.command);
   const sender: Sender = facts.sender;
   const verb = command.verb === "invalid" ? "help" : command.verb;
-  const auth = authorize({
-    sender,
-    verb,
-    permission: g.permission,
-    selfLogin: g.bot.login,
-    selfAppId: g.bot.appId,
-    trigger: config.trigger,
-  });
+  const auth = authorizeSender({ sender, verb, permission: g.permission, bot: g.bot, config });
   if (!auth.allow) {
     if (auth.reason !== "permission") return { kind: "ignore", reason: auth.message };
     const body = renderUnauthorized({
@@ -159,6 +152,27 @@ export function decideCommand(g: Gathered): EventAction {
     return reply("refused", `😕 \`/${config.trigger.command} ${command.verb}\` works on pull requests.`);
   }
   return enqueueAction(command, facts, g.delivery, key, config);
+}
+
+/**
+ * Whether this sender may ask for this verb here: the one gate of every command, the App's comments and labels and
+ * the Action's dispatch alike (`permission` as gathered: null when {@link permissionNeeded} said no).
+ */
+export function authorizeSender(args: {
+  sender: Sender;
+  verb: string;
+  permission: Gathered["permission"];
+  bot: BotIdentity;
+  config: RepoConfig;
+}): AuthDecision {
+  return authorize({
+    sender: args.sender,
+    verb: args.verb,
+    permission: args.permission,
+    selfLogin: args.bot.login,
+    selfAppId: args.bot.appId,
+    trigger: args.config.trigger,
+  });
 }
 
 /** Whether a plan comment is the bot's own: written by its login, or made by its App. */

@@ -11,6 +11,7 @@ import { prTarget, runRequest, runSettings } from "../../testkit/builders/run-fi
 /** A GitHub client answering the few routes the intake reads; every other request fails the test. */
 function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {
   const calls: string[] = [];
+  const asked: string[] = [];
   const api = {
     request: async (route: string) => {
       calls.push(route);
@@ -18,9 +19,10 @@ function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {
     },
     rest: {
       repos: {
-        getCollaboratorPermissionLevel: async () => ({
-          data: { permission: o.permission, role_name: o.permission, user: null },
-        }),
+        getCollaboratorPermissionLevel: async (a: { username: string }) => {
+          asked.push(a.username);
+          return { data: { permission: o.permission, role_name: o.permission, user: null } };
+        },
         getCommit: async () => {
           calls.push("GET /repos/{owner}/{repo}/commits/{ref}");
           return { data: { sha: o.sha ?? "abc123" } };
@@ -35,7 +37,7 @@ function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {
     },
     paginate: async () => [],
   };
-  return { api: api as unknown as GitHubClient, calls };
+  return { api: api as unknown as GitHubClient, calls, asked };
 }
 
 const engine = (api: GitHubClient, config: unknown): EngineDeps => ({
@@ -82,6 +84,15 @@ describe("the Action's intake", () => {
     const { api, calls } = fakeApi({ permission: "read", pulls: [] });
     const intake = await intakeDispatch({ ...dispatch, branch: "feature" }, engine(api, null));
     expect(intake).toMatchObject({ kind: "done", outcome: "unauthorized" });
+    expect(calls).toEqual([]);
+  });
+
+  it("a dispatch by the bot's own login is ignored by the App's gate, without asking for its permission", async () => {
+    const { api, calls, asked } = fakeApi({ permission: "admin", pulls: [] });
+    const self = { login: "GitHub-Actions[bot]", type: "User" };
+    const intake = await intakeDispatch({ ...dispatch, sender: self, branch: "feature" }, engine(api, null));
+    expect(intake).toMatchObject({ kind: "done", outcome: "ignored", reason: "the app ignores its own comments" });
+    expect(asked).toEqual([]);
     expect(calls).toEqual([]);
   });
 

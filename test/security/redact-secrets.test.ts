@@ -8,6 +8,14 @@ const { privateKey } = generateKeyPairSync("rsa", {
 });
 
 describe("createSecretRedactor", () => {
+  it("a pass added later also reaches a writer that took `redact` before it (the order writers start in is free)", () => {
+    const r = createSecretRedactor(["known-secret-value"]);
+    const taken = r.redact;
+    r.extend((text) => text.replaceAll("fingerprinted-value", REDACTED));
+    expect(taken("known-secret-value and fingerprinted-value")).toBe(`${REDACTED} and ${REDACTED}`);
+    expect(r.redact("fingerprinted-value")).toBe(REDACTED);
+  });
+
   it("removes every registered value, including one registered after creation", () => {
     const r = createSecretRedactor(["model-key-value-123", undefined, "whsec-abcdefgh"]);
     r.add("ghs_runtimeMintedToken");
