@@ -10,6 +10,7 @@ import { readActionEnv } from "../../src/config/action-env.js";
 import { readEnv } from "../../src/config/env.js";
 import { parseRepoConfig, type RepoConfig } from "../../src/config/repo-config.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
+import { RepoGitHub } from "../../src/github/repo-github.js";
 import { coderOptions } from "../../src/run/code/code-phase.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { buildRunRequest } from "../../src/triage/act/build-run-request.js";
@@ -101,7 +102,8 @@ async function appRequest(): Promise<RunRequest> {
     },
   });
   if (action.kind !== "enqueue") throw new Error(`the App did not enqueue: ${action.kind}`);
-  const built = await buildRunRequest(client(), action, runDefaults(readEnv(operator)), "aider-bot[bot]");
+  const github = RepoGitHub.create({ octokit: client(), owner: "acme", repo: "widgets" });
+  const built = await buildRunRequest(github, action, runDefaults(readEnv(operator)), "aider-bot[bot]");
   if (!built.ok) throw new Error(built.message);
   return built.value;
 }
