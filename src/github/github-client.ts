@@ -14,3 +14,6 @@ export interface RepoRef {
   owner: string;
   repo: string;
 }
+
+/** A per-topic call's arguments without the repository, which the gateway binds (see repo-github.ts). */
+export type RepoBound<F extends (api: GitHubClient, args: never) => unknown> = Omit<Parameters<F>[1], keyof RepoRef>;

@@ -1,4 +1,4 @@
-import { completeCheckRun, startCheckRun, type CheckConclusion } from "./check-run.js";
+import { completeCheckRun, startCheckRun } from "./check-run.js";
 import {
   listCheckRunAnnotations,
   listCheckRunsForRef,
@@ -6,7 +6,7 @@ import {
   type CheckAnnotationData,
   type CheckRunData,
 } from "./checks-api.js";
-import type { GitHubClient, RepoRef } from "./github-client.js";
+import type { GitHubClient, RepoBound, RepoRef } from "./github-client.js";
 
 /**
  * GitHub's Check Runs (the bot's own, and the repository's CI results) and Actions job logs through the gateway.
@@ -18,24 +18,12 @@ export interface RepoGitHubChecks {
    * limit is not that, and throws).
    * @throws {@link GitHubError} `validation` (no such commit), `rate-limited`.
    */
-  startCheckRun(args: {
-    headSha: string;
-    name?: string;
-    detailsUrl?: string;
-    startedAt?: Date;
-  }): Promise<number | null>;
+  startCheckRun(args: RepoBound<typeof startCheckRun>): Promise<number | null>;
   /**
    * Complete a Check Run with a title, summary and optional text (capped to GitHub's limits).
    * @throws {@link GitHubError} `not-found`, `forbidden`, `validation`.
    */
-  completeCheckRun(args: {
-    id: number;
-    conclusion: CheckConclusion;
-    title: string;
-    summary: string;
-    text?: string;
-    completedAt?: Date;
-  }): Promise<void>;
+  completeCheckRun(args: RepoBound<typeof completeCheckRun>): Promise<void>;
   /**
    * The latest check runs of a commit, up to `maxPages` pages of 100.
    * @throws {@link GitHubError} `not-found`, `forbidden` (no `checks: read`), `validation` (a ref GitHub cannot resolve).

@@ -8,7 +8,7 @@ import {
   type IssueComment,
 } from "./ensure-comment.js";
 import { ensureStatusComment } from "./ensure-status-comment.js";
-import type { GitHubClient, RepoRef } from "./github-client.js";
+import type { GitHubClient, RepoBound, RepoRef } from "./github-client.js";
 import {
   createIssue,
   findIssueByMarker,
@@ -65,14 +65,7 @@ export interface RepoGitHubConversation {
    * listing when `known: "none-yet"`); its id.
    * @throws {@link GitHubError} `not-found`, `forbidden`, `validation`.
    */
-  ensureStatusComment(args: {
-    issueNumber: number;
-    jobId: string;
-    body: string;
-    botLogin?: string;
-    commentId?: number;
-    known?: "none-yet";
-  }): Promise<number>;
+  ensureStatusComment(args: RepoBound<typeof ensureStatusComment>): Promise<number>;
   /**
    * The body of a conversation or review comment; null when it is gone (a 404 is an answer, not a throw).
    * @throws {@link GitHubError} `forbidden`.

@@ -1,4 +1,4 @@
-import type { GitHubClient, RepoRef } from "./github-client.js";
+import type { GitHubClient, RepoBound, RepoRef } from "./github-client.js";
 import {
   ensurePullRequest,
   findPullRequestForBranch,
@@ -43,14 +43,7 @@ export interface RepoGitHubPulls {
    * @throws {@link GitHubError} `validation` (no commits between the branches, the base does not exist),
    * `forbidden` (no `pull_requests: write`), `not-found`.
    */
-  ensurePullRequest(args: {
-    head: string;
-    base: string;
-    title: string;
-    body: string;
-    draft: boolean;
-    reviewer?: string;
-  }): Promise<PullRequestRef & { created: boolean }>;
+  ensurePullRequest(args: RepoBound<typeof ensurePullRequest>): Promise<PullRequestRef & { created: boolean }>;
   /**
    * Ask `login` to review; a `validation` answer (not a collaborator, the PR's author) is ignored.
    * @throws {@link GitHubError} `not-found`, `forbidden`.
