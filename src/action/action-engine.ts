@@ -20,7 +20,7 @@ import type { DriverSettings } from "../compose/run-settings.js";
 import { renderStage } from "../report/render-status.js";
 import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import type { GitHubClient } from "../github/github-client.js";
-import type { JobContext, RunJobInput, RunQueue } from "../run/job-context.js";
+import type { RunJobData, RunJobInput, RunQueue } from "../run/run-job-data.js";
 import { lookupPermission } from "../github/permissions.js";
 import { triageEvent } from "../triage/triage-event.js";
 import type { BotEvent } from "../edge/bot-event.js";
@@ -71,7 +71,7 @@ export type Intake =
   | { kind: "done"; outcome: "ignored" | "replied" | "unauthorized" | "cancelled" | "refused"; reason: string };
 
 /** Where a run's feedback goes on GitHub: the App's job context without the request. */
-export type Feedback = Omit<JobContext, "req">;
+export type Feedback = Omit<RunJobData, "req">;
 
 /** A queue that runs nothing: it keeps what the App's intake would have queued, for the Action to run in the foreground. */
 function captureQueue(): RunQueue & { taken: RunJobInput[] } {

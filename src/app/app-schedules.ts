@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { runDefaults } from "../compose/run-settings.js";
 import type { AppEnv } from "../config/env.js";
 import type { GitHubClient } from "../github/github-client.js";
-import type { RunQueue } from "../run/job-context.js";
+import type { RunQueue } from "../run/run-job-data.js";
 import type { JobEngine } from "../jobs/job-engine.js";
 import { createDashboardService, type DashboardService } from "./dashboard/dashboard-service.js";
 import { fireScheduleDetailed } from "../triage/fire-schedule.js";

@@ -6,7 +6,7 @@ import type { AppEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
 import type { ForkPool } from "../exec/fork-worker.js";
 import { sweepContainers } from "../exec/sweep-containers.js";
-import type { JobContext, RunQueue } from "../run/job-context.js";
+import type { RunJobData, RunQueue } from "../run/run-job-data.js";
 import { createLookupCache, type LookupCache } from "../triage/lookup-cache.js";
 import { isTriaged } from "../triage/triaged-events.js";
 import { configKeysStaleAfterPush } from "../triage/config-push.js";
@@ -67,8 +67,8 @@ const TRIAGE_CONCURRENCY = 32;
 /** The engines and services a loaded app holds (null until Probot loads the app function). */
 interface Loaded {
   triage: JobEngine<TriageData>;
-  runs: JobEngine<JobContext>;
-  report(job: JobContext, why: Interruption): Promise<void>;
+  runs: JobEngine<RunJobData>;
+  report(job: RunJobData, why: Interruption): Promise<void>;
   pool: ForkPool | null;
   spend: AppSpend | null;
   log: Probot["log"];
@@ -140,7 +140,7 @@ async function loadApp(
   metrics: AppMetrics,
 ): Promise<Loaded> {
   const gh = appGitHub(app);
-  const report = (job: JobContext, why: Interruption) =>
+  const report = (job: RunJobData, why: Interruption) =>
     gh
       .installationApi(job.req.installationId)
       .then((api) => reportInterrupted(api, job, why))
@@ -157,7 +157,7 @@ async function loadApp(
     onError: (error: unknown) => app.log.error({ err: error }, "job engine error"),
     ...(options.gate ? { quiet: options.gate.quiet } : {}),
   };
-  const runs = await createJobEngine<JobContext>({
+  const runs = await createJobEngine<RunJobData>({
     ...common,
     dataDir: path.join(env.dataDir, "runs"),
     prefix: "aider-bot-runs",

@@ -7,7 +7,7 @@ import type { DriverSettings } from "../compose/run-settings.js";
 import type { AppEnv } from "../config/env.js";
 import type { Exec } from "../exec/types.js";
 import type { GitHubClient } from "../github/github-client.js";
-import type { JobContext } from "../run/job-context.js";
+import type { RunJobData } from "../run/run-job-data.js";
 import type { LlmClient } from "../llm/types.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
@@ -50,8 +50,8 @@ export function jobsRoot(env: Pick<AppEnv, "workDir">): string {
 /** Prefix of every job's checkout directory, followed by the pid of its process: what the start-up sweep removes. */
 export const JOB_DIR_PREFIX = "aider-bot-job-";
 
-/** Run one job's {@link JobContext} with real git, the coder and GitHub writes, as the composition root builds it. */
-export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise<RunOutcome> {
+/** Run one job's {@link RunJobData} with real git, the coder and GitHub writes, as the composition root builds it. */
+export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
   const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
@@ -89,7 +89,7 @@ export async function executeRun(job: JobContext, deps: ExecuteRunDeps): Promise
 }
 
 /** The App's checkout: a fresh clone per job (from the repository's mirror when it can be). */
-function cloningGit(git: Git, req: JobContext["req"], mirror: ReturnType<typeof mirrorPlace>): RunGit {
+function cloningGit(git: Git, req: RunJobData["req"], mirror: ReturnType<typeof mirrorPlace>): RunGit {
   return {
     // Only `undo` looks back (for the bot's last commit); every other run needs the branch's tip alone.
     clone: (r) => git.clone({ ...r, depth: req.verb === "undo" ? 50 : 1, ...(mirror ? { mirror } : {}) }),
@@ -114,7 +114,7 @@ function cloningGit(git: Git, req: JobContext["req"], mirror: ReturnType<typeof 
  * Other modes have no `useContainer`.
  */
 async function useContainerFor(
-  req: JobContext["req"],
+  req: RunJobData["req"],
   checkout: string,
   deps: ExecuteRunDeps,
   planHints: PlanImageHints,
@@ -140,7 +140,7 @@ async function useContainerFor(
  * off, an `undo` (it clones 50 commits deep), a fork's branch (another repository, cloned as it is), or repository
  * commands running unsandboxed (they could write into the mirror later runs start from).
  */
-export function mirrorPlace(req: JobContext["req"], deps: ExecuteRunDeps, cacheRoot: string) {
+export function mirrorPlace(req: RunJobData["req"], deps: ExecuteRunDeps, cacheRoot: string) {
   if (deps.env.gitMirrors === false || deps.env.sandbox === "off" || req.verb === "undo") return null;
   if (req.target.kind !== "issue" && req.target.isFork) return null;
   return {

@@ -1,6 +1,6 @@
 import type { AppEnv } from "../config/env.js";
 import type { RepoBudget } from "../config/budget-schema.js";
-import type { JobContext } from "../run/job-context.js";
+import type { RunJobData } from "../run/run-job-data.js";
 import type { SpendGuard } from "../llm/spend-guard.js";
 import { operatorLimitsFor, readBudgetFile } from "../spend/budget-file.js";
 import { createLedgerGuard } from "../spend/ledger-spend-guard.js";
@@ -11,7 +11,7 @@ import { resolveLimits } from "../spend/spend-limits.js";
 /** The app's side of spend limits: one guard per run over the shared ledger, and the `/aider usage` answer. */
 export interface AppSpend {
   /** The guard of one run: its repository's limits (from the run's settings) under the operator's. */
-  guardFor(job: JobContext, onRefused?: (limit: string) => void): SpendGuard;
+  guardFor(job: RunJobData, onRefused?: (limit: string) => void): SpendGuard;
   /** This repository's spend today and this month against its limits (markdown). */
   usage(where: { installationId: number; owner: string; repo: string }, budget: RepoBudget): Promise<string>;
   close(): Promise<void>;

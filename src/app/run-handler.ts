@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
 import { createForkPool, type ForkOutcome, type ForkPool } from "../exec/fork-worker.js";
 import type { GitHubClient } from "../github/github-client.js";
-import type { JobContext } from "../run/job-context.js";
+import type { RunJobData } from "../run/run-job-data.js";
 import type { EngineJob, JobHandler } from "../jobs/job-engine.js";
 import type { AppMetrics } from "../metrics/app-metrics.js";
 import { isMetricMessage } from "../metrics/metric-event.js";
@@ -52,7 +52,7 @@ export interface RunHandlerDeps {
  * run-job-process) with the spend guard answered over IPC, record the run's metrics, and throw on a crash so the
  * engine runs it again from a fresh clone.
  */
-export function createRunHandler(deps: RunHandlerDeps): JobHandler<JobContext> {
+export function createRunHandler(deps: RunHandlerDeps): JobHandler<RunJobData> {
   const { module } = jobModule();
   const fingerprints = secretFingerprints([deps.env.webhookSecret, deps.env.privateKey]);
   return async (job, signal) => {
@@ -89,7 +89,7 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<JobContext> {
 /** Two tokens limited to the job's repository (API writes, git) and the bot's identity. */
 async function jobTokens(
   deps: RunHandlerDeps,
-  ctx: JobContext,
+  ctx: RunJobData,
 ): Promise<Pick<RunJobProcessInput, "apiToken" | "gitToken" | "bot">> {
   const [apiToken, gitToken, bot] = await Promise.all([
     // Narrowed to what the installation granted: without `checks` the run goes on and skips its Check Run.
@@ -106,7 +106,7 @@ async function jobTokens(
  */
 function processInput(
   deps: RunHandlerDeps,
-  ctx: JobContext,
+  ctx: RunJobData,
 ): Pick<RunJobProcessInput, "source" | "modelSecrets" | "spend"> {
   return {
     source: withoutSecrets(deps.env.source),
@@ -118,7 +118,7 @@ function processInput(
 /** The run's metrics, and the schedules dashboard's record of a scheduled run. */
 async function recordRunEnd(
   deps: RunHandlerDeps,
-  job: EngineJob<JobContext>,
+  job: EngineJob<RunJobData>,
   outcome: ForkOutcome,
   signal: AbortSignal,
   at: { started: number; startedAt: Date },

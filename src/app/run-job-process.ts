@@ -8,7 +8,7 @@ import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import { containerEngineProblem } from "../exec/container-sandbox.js";
 import { warmHttpFetch } from "../github/http-fetch.js";
-import type { JobContext } from "../run/job-context.js";
+import type { RunJobData } from "../run/run-job-data.js";
 import { ipcSpendGuard } from "../spend/spend-ipc.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
 import { warmSyntaxCheck } from "../compose/create-coder-deps.js";
@@ -32,7 +32,7 @@ import { fingerprint, redactFingerprinted, type SecretFingerprint } from "./secr
  * private key or the webhook secret: a job that is compromised can touch one repository, for an hour at most.
  */
 export interface RunJobProcessInput {
-  job: JobContext;
+  job: RunJobData;
   /** Issues, pull requests and Check Runs of this repository. */
   apiToken: string;
   /** Contents of this repository, for git. */

@@ -3,7 +3,7 @@ import type { BotEvent } from "../edge/bot-event.js";
 import { parseWebhook } from "../edge/parse-webhook.js";
 import type { JobHandler } from "../jobs/job-engine.js";
 import type { VerifiedWebhook } from "../security/webhook-intake.js";
-import type { AppServices, HandleResult } from "../triage/event-context.js";
+import type { AppServices, HandleResult } from "../triage/triage-services.js";
 import { triageEvent } from "../triage/triage-event.js";
 import type { Schedule, ScheduleTarget } from "../triage/schedule-key.js";
 import type { DashboardService } from "./dashboard/dashboard-service.js";

@@ -3,19 +3,19 @@ import type { GitHubClient } from "../github/github-client.js";
 import { RepoGitHub } from "../github/repo-github.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
-import type { JobContext } from "../run/job-context.js";
+import type { RunJobData } from "../run/run-job-data.js";
 import { closePlans, readPlan, writePlan } from "../report/plan-store.js";
 
 /**
- * {@link RunGitHub} over an installation Octokit, bound to one job's {@link JobContext}: its repository, issue or PR,
+ * {@link RunGitHub} over an installation Octokit, bound to one job's {@link RunJobData}: its repository, issue or PR,
  * status comment and reaction subject, through the repository's {@link RepoGitHub} gateway (its GitHubError kinds
  * reach the run, which reports them). The publishing policy of the GitHub side lives here: how an issue's pull
  * request is worded (`Fixes #n`), and that bots are not asked to review.
  */
 export function createRunGitHub(
   api: GitHubClient,
-  job: Pick<JobContext, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> &
-    Partial<Pick<JobContext, "command">> & {
+  job: Pick<RunJobData, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> &
+    Partial<Pick<RunJobData, "command">> & {
       req: Pick<RunRequest, "owner" | "repo"> & Partial<Pick<RunRequest, "target">>;
     },
   token: () => Promise<string>,

@@ -1,4 +1,4 @@
-import type { ClosingIssue, FailingCheck, IssueComment, PrFile, PriorRun, ReviewThread } from "./pr-data.js";
+import type { ClosingIssue, FailingCheckRun, IssueComment, PrFile, PriorRun, ReviewThread } from "./pr-data.js";
 import { sanitiseCode, sanitiseText } from "./sanitise-text.js";
 import type { ContextItem, ContextSource } from "./types.js";
 
@@ -104,7 +104,7 @@ export function closingIssuesSource(
 
 /** Failing checks: one item for the summary and annotations, one for the log tail (shortened from its start). */
 export function checksSource(
-  checks: readonly FailingCheck[],
+  checks: readonly FailingCheckRun[],
   count: CountTokens,
   seeAlso: string,
   unavailable?: string,

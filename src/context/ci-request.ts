@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../result.js";
-import type { FailingCheck } from "./pr-data.js";
+import type { FailingCheckRun } from "./pr-data.js";
 import { sanitiseText } from "./sanitise-text.js";
 
 /**
@@ -8,7 +8,7 @@ import { sanitiseText } from "./sanitise-text.js";
  * go in as untrusted data (the "Failing checks" context block).
  */
 export function fixCiRequest(
-  checks: readonly FailingCheck[],
+  checks: readonly FailingCheckRun[],
   extra: string,
   testCommand?: string,
 ): Result<string, "no-failing-check"> {

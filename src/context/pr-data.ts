@@ -42,7 +42,7 @@ export interface ClosingIssue {
   body: string;
 }
 
-export interface CheckAnnotation {
+export interface CheckRunAnnotation {
   path: string;
   startLine: number;
   endLine: number;
@@ -51,7 +51,7 @@ export interface CheckAnnotation {
   message: string;
 }
 
-export interface FailingCheck {
+export interface FailingCheckRun {
   id: number;
   name: string;
   conclusion: string;
@@ -59,7 +59,7 @@ export interface FailingCheck {
   summary?: string;
   text?: string;
   detailsUrl?: string;
-  annotations: CheckAnnotation[];
+  annotations: CheckRunAnnotation[];
   /** Actions job id, when the check run is a GitHub Actions job (its log can be read). */
   jobId?: number;
   logTail?: string;

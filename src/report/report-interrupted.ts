@@ -1,6 +1,6 @@
 import type { GitHubClient } from "../github/github-client.js";
 import { RepoGitHub } from "../github/repo-github.js";
-import type { JobContext } from "../run/job-context.js";
+import type { RunJobData } from "../run/run-job-data.js";
 import { renderInterrupted, type Interruption } from "./render-status.js";
 
 /**
@@ -8,7 +8,7 @@ import { renderInterrupted, type Interruption } from "./render-status.js";
  * worker, crash) also gets 😕 and its Check Run completed, so nothing stays "in progress". A job that will run again
  * (shutdown) keeps its Check Run for the re-run to complete. Each write is attempted even if another fails.
  */
-export async function reportInterrupted(api: GitHubClient, job: JobContext, why: Interruption): Promise<void> {
+export async function reportInterrupted(api: GitHubClient, job: RunJobData, why: Interruption): Promise<void> {
   const { owner, repo } = job.req;
   const body = renderInterrupted(why, job.req, job.command);
   // Bound to the job's repository: every write below is about it.

@@ -1,6 +1,6 @@
 import type { GitHubClient } from "../github/github-client.js";
 import { RepoGitHub } from "../github/repo-github.js";
-import type { JobContext, RunQueue } from "../run/job-context.js";
+import type { RunJobData, RunQueue } from "../run/run-job-data.js";
 import { runMarker } from "../github/markers.js";
 import { renderStage } from "../report/render-status.js";
 import { jobKey } from "../jobs/job.js";
@@ -83,7 +83,7 @@ export async function fireScheduleDetailed(args: {
     botLogin: args.botLogin,
     body: renderStage("queued", request),
   });
-  const context: JobContext = {
+  const context: RunJobData = {
     req: request,
     statusCommentId,
     reactTo: { kind: "issue", number: issue.number },

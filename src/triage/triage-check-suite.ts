@@ -6,7 +6,7 @@ import { countAutofixRounds } from "../report/autofix-rounds.js";
 import { enqueueAutofix } from "./act/enqueue-autofix.js";
 import { stopAutofix } from "./act/stop-autofix.js";
 import { decideAutofix } from "./decide-autofix.js";
-import type { AppServices, HandleResult, TriageIo } from "./event-context.js";
+import type { AppServices, HandleResult, TriageIo } from "./triage-services.js";
 import { pushedByBot } from "./pushed-by-bot.js";
 
 const FAILED = new Set(["failure", "timed_out"]);

@@ -2,7 +2,7 @@ import type { CommandEvent } from "../edge/bot-event.js";
 import { RepoGitHub } from "../github/repo-github.js";
 import { actOnCommand } from "./act/act-on-command.js";
 import { decideCommand } from "./decide-command.js";
-import { shared, type AppServices, type HandleResult, type TriageIo } from "./event-context.js";
+import { shared, type AppServices, type HandleResult, type TriageIo } from "./triage-services.js";
 import { gatherCommand } from "./gather-command.js";
 
 /**

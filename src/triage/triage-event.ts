@@ -1,5 +1,5 @@
 import type { BotEvent } from "../edge/bot-event.js";
-import type { AppServices, HandleResult, TriageIo } from "./event-context.js";
+import type { AppServices, HandleResult, TriageIo } from "./triage-services.js";
 import { triageCheckSuite } from "./triage-check-suite.js";
 import { triageCommand } from "./triage-command.js";
 

@@ -1,8 +1,8 @@
 import { runTrigger } from "../../src/app/run-trigger.js";
-import type { JobContext } from "../../src/run/job-context.js";
+import type { RunJobData } from "../../src/run/run-job-data.js";
 
-const ctx = (req: Partial<JobContext["req"]>): JobContext =>
-  ({ req: { target: { kind: "issue", number: 1, title: "t" }, ...req } }) as unknown as JobContext;
+const ctx = (req: Partial<RunJobData["req"]>): RunJobData =>
+  ({ req: { target: { kind: "issue", number: 1, title: "t" }, ...req } }) as unknown as RunJobData;
 
 describe("runTrigger", () => {
   it.each([

@@ -7,7 +7,7 @@ import {
 } from "../../src/context/build-sources.js";
 import { fixCiRequest } from "../../src/context/ci-request.js";
 import { decideAutofix, type AutofixState } from "../../src/triage/decide-autofix.js";
-import type { FailingCheck, ReviewThread } from "../../src/context/pr-data.js";
+import type { FailingCheckRun, ReviewThread } from "../../src/context/pr-data.js";
 import { readPriorRun } from "../../src/context/read-prior-run.js";
 import { addressReviewsRequest, readThreadReplies, renderThreadReply } from "../../src/context/review-request.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
@@ -29,7 +29,7 @@ const thread = (id: string, over: Partial<ReviewThread> = {}): ReviewThread => (
   ],
   ...over,
 });
-const check: FailingCheck = {
+const check: FailingCheckRun = {
   id: 11,
   name: "test\u202E",
   conclusion: "failure",

@@ -2,7 +2,7 @@ import nock from "nock";
 import { fireScheduleDetailed } from "../../src/triage/fire-schedule.js";
 import type { ScheduleTarget } from "../../src/triage/schedule-key.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
-import type { RunQueue } from "../../src/run/job-context.js";
+import type { RunQueue } from "../../src/run/run-job-data.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const marker = "<!-- aider-bot:schedule:k -->";

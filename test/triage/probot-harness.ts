@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Probot, ProbotOctokit } from "probot";
-import type { RunJobInput, RunQueue } from "../../src/run/job-context.js";
+import type { RunJobInput, RunQueue } from "../../src/run/run-job-data.js";
 import { createTriageHandler } from "../../src/app/triage-handler.js";
-import type { AppServices, HandleResult } from "../../src/triage/event-context.js";
+import type { AppServices, HandleResult } from "../../src/triage/triage-services.js";
 import type { WebhookEventName } from "@octokit/webhooks-types";
 import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
 import { TEST_APP_KEY } from "../helpers/build-once.js";

@@ -2,7 +2,7 @@ import nock from "nock";
 import pino from "pino";
 import { fireSchedule } from "../../src/triage/fire-schedule.js";
 import { listScheduleTargets } from "../../src/app/list-schedule-targets.js";
-import type { JobContext, RunQueue } from "../../src/run/job-context.js";
+import type { RunJobData, RunQueue } from "../../src/run/run-job-data.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const config = "schedules:\n  - cron: '0 6 * * 1'\n    message: add a changelog entry\n";
@@ -45,9 +45,9 @@ describe("a scheduled run knows its repository's main language (the grammar it l
       ["docs", undefined],
     ]);
 
-    const queued: JobContext[] = [];
+    const queued: RunJobData[] = [];
     const runs: RunQueue = {
-      enqueue: async (job) => (queued.push(job.data as JobContext), true),
+      enqueue: async (job) => (queued.push(job.data as RunJobData), true),
       cancel: async () => ({ dropped: 0, aborted: 0 }),
     };
     for (const target of targets) {

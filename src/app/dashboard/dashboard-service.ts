@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { GitHubClient } from "../../github/github-client.js";
-import type { JobContext } from "../../run/job-context.js";
+import type { RunJobData } from "../../run/run-job-data.js";
 import type { FireResult } from "../../triage/fire-schedule.js";
 import { readRepoConfig } from "../list-schedule-targets.js";
 import { scheduleKey, type Schedule, type ScheduleTarget } from "../../triage/schedule-key.js";
@@ -15,7 +15,7 @@ export interface DashboardService {
   /** A tick or a "Run now" fired: the schedule's last run is that (started, or skipped for an open PR). */
   fired(target: ScheduleTarget, key: string, result: FireResult, by?: string): Promise<void>;
   /** A scheduled run ended (in the parent, from its job process's answer). */
-  runEnded(job: JobContext, outcome: string, pr: number | undefined, startedAt: Date): Promise<void>;
+  runEnded(job: RunJobData, outcome: string, pr: number | undefined, startedAt: Date): Promise<void>;
   /** An `issues.edited` delivery of a dashboard issue ("Run now"). */
   edited(event: IssueEditEvent): Promise<void>;
 }

@@ -9,7 +9,7 @@ import {
   threadsSource,
   type CountTokens,
 } from "../build-sources.js";
-import type { FailingCheck, IssueComment, PriorRun, ReviewThread } from "../pr-data.js";
+import type { FailingCheckRun, IssueComment, PriorRun, ReviewThread } from "../pr-data.js";
 import type { ContextSource } from "../types.js";
 import { fetchClosingIssues } from "./fetch-closing-issues.js";
 import { fetchFailingChecks } from "./fetch-failing-checks.js";
@@ -46,7 +46,7 @@ export interface CollectArgs {
 export interface CollectedContext {
   sources: ContextSource[];
   threads: ReviewThread[];
-  checks: FailingCheck[];
+  checks: FailingCheckRun[];
   priorRuns: PriorRun[];
   /** The conversation's comments as written (raw), for what sanitising removes from the model's copy (image links). */
   comments: IssueComment[];

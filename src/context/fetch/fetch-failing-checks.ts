@@ -1,5 +1,5 @@
 import type { RepoGitHub } from "../../github/repo-github.js";
-import type { CheckAnnotation, FailingCheck } from "../pr-data.js";
+import type { CheckRunAnnotation, FailingCheckRun } from "../pr-data.js";
 
 const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
 
@@ -7,13 +7,17 @@ const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
  * The failing check runs of a commit with their annotations (up to 50 each). Runs made by `skipApp` (the bot's own
  * "aider-bot" check) are left out. An Actions run's job id is taken from its details URL (…/job/ID).
  */
-export async function fetchFailingChecks(github: RepoGitHub, ref: string, skipApp?: string): Promise<FailingCheck[]> {
+export async function fetchFailingChecks(
+  github: RepoGitHub,
+  ref: string,
+  skipApp?: string,
+): Promise<FailingCheckRun[]> {
   const { items } = await github.listCheckRunsForRef(ref, 3);
   const failing = items.flatMap((r) =>
     r.conclusion && FAILED.has(r.conclusion) && r.app?.slug !== skipApp ? [{ ...r, conclusion: r.conclusion }] : [],
   );
   return Promise.all(
-    failing.map(async (r): Promise<FailingCheck> => {
+    failing.map(async (r): Promise<FailingCheckRun> => {
       const annotations = r.output.annotations_count > 0 ? await fetchAnnotations(github, Number(r.id)) : [];
       const job = r.app?.slug === "github-actions" ? /\/job\/(\d+)/.exec(r.details_url ?? "")?.[1] : undefined;
       return {
@@ -31,7 +35,7 @@ export async function fetchFailingChecks(github: RepoGitHub, ref: string, skipAp
   );
 }
 
-async function fetchAnnotations(github: RepoGitHub, id: number): Promise<CheckAnnotation[]> {
+async function fetchAnnotations(github: RepoGitHub, id: number): Promise<CheckRunAnnotation[]> {
   const annotations = await github.listCheckRunAnnotations(id, 50);
   return annotations.map((a) => ({
     path: a.path,

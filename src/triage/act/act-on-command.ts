@@ -1,6 +1,6 @@
 import type { EventAction } from "../decide-command.js";
-import type { HandleResult } from "../event-context.js";
-import type { ActContext, ActOn } from "./act-context.js";
+import type { HandleResult } from "../triage-services.js";
+import type { ActDeps, ActOn } from "./act-deps.js";
 import { answerUsage } from "./answer-usage.js";
 import { cancelRuns } from "./cancel-runs.js";
 import { dropPlan } from "./drop-plan.js";
@@ -23,7 +23,7 @@ const HANDLERS: { [K in Actionable["kind"]]: ActOn<K> } = {
 };
 
 /** Carry out a decision with its kind's handler. */
-export function actOnCommand(action: Actionable, ctx: ActContext): Promise<HandleResult> {
+export function actOnCommand(action: Actionable, ctx: ActDeps): Promise<HandleResult> {
   const handler = HANDLERS[action.kind] as ActOn<Actionable["kind"]>;
   return handler(action as never, ctx);
 }

@@ -1,4 +1,4 @@
-import { threadOf, type ActOn } from "./act-context.js";
+import { threadOf, type ActOn } from "./act-deps.js";
 
 /** `/aider usage`: the spend ledger's answer, or why this process has none. */
 export const answerUsage: ActOn<"usage"> = async (action, { github, services, botLogin }) => {

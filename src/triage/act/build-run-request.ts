@@ -4,7 +4,7 @@ import { ok, type Result } from "../../result.js";
 import { resolveSettings } from "../../run/prepare/resolve-settings.js";
 import type { RunRequest, RunTarget } from "../../run/run-request.js";
 import type { EventAction } from "../decide-command.js";
-import type { AppServices } from "../event-context.js";
+import type { AppServices } from "../triage-services.js";
 import { approvePlan, type ApprovalRefusal } from "../plan-approval.js";
 import { retryInputs, type RequestInputs, type RetryRefusal } from "./retry-inputs.js";
 

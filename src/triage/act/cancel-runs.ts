@@ -1,4 +1,4 @@
-import { threadOf, type ActOn } from "./act-context.js";
+import { threadOf, type ActOn } from "./act-deps.js";
 
 /**
  * `/aider cancel`: the thread's queued and running work stopped. Cancelling again is harmless, so a retried triage

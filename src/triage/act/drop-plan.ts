@@ -1,5 +1,5 @@
 import { dropPlans } from "../plan-approval.js";
-import { threadOf, type ActOn } from "./act-context.js";
+import { threadOf, type ActOn } from "./act-deps.js";
 
 /** `/aider plan drop`: every open plan of the thread dropped, and a reply saying how many. */
 export const dropPlan: ActOn<"drop-plan"> = async (action, { github, botLogin }) => {

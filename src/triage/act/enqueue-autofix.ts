@@ -3,12 +3,12 @@ import { describeMode, prRunSpec, type PrMode } from "../../context/pr-run-spec.
 import type { CheckSuiteEvent } from "../../edge/bot-event.js";
 import { jobKey } from "../../jobs/job.js";
 import { renderStage } from "../../report/render-status.js";
-import type { JobContext } from "../../run/job-context.js";
+import type { RunJobData } from "../../run/run-job-data.js";
 import { resolveSettings } from "../../run/prepare/resolve-settings.js";
 import type { RunRequest } from "../../run/run-request.js";
 import type { AutofixDecision } from "../decide-autofix.js";
-import type { HandleResult } from "../event-context.js";
-import type { ActContext } from "./act-context.js";
+import type { HandleResult } from "../triage-services.js";
+import type { ActDeps } from "./act-deps.js";
 
 type Fix = Extract<AutofixDecision, { kind: "fix" }> & { config: RepoConfig };
 
@@ -17,7 +17,7 @@ type Fix = Extract<AutofixDecision, { kind: "fix" }> & { config: RepoConfig };
  * job. The status comment is found again by the job id's marker, so a redelivered suite edits it instead of adding
  * one; the engine's dedupe by job id then keeps the run to one.
  */
-export async function enqueueAutofix(event: CheckSuiteEvent, fix: Fix, ctx: ActContext): Promise<HandleResult> {
+export async function enqueueAutofix(event: CheckSuiteEvent, fix: Fix, ctx: ActDeps): Promise<HandleResult> {
   const built = await buildFixRequest(event, fix, ctx);
   if (!built.ok) return { kind: "ignored", reason: built.reason };
   const request = built.value;
@@ -28,7 +28,7 @@ export async function enqueueAutofix(event: CheckSuiteEvent, fix: Fix, ctx: ActC
     botLogin: ctx.botLogin,
     body: renderStage("queued", request),
   });
-  const context: JobContext = {
+  const context: RunJobData = {
     req: request,
     statusCommentId,
     reactTo: { kind: "issue", number: fix.pull },
@@ -52,7 +52,7 @@ export async function enqueueAutofix(event: CheckSuiteEvent, fix: Fix, ctx: ActC
 async function buildFixRequest(
   event: CheckSuiteEvent,
   fix: Fix,
-  { github, services, botLogin }: ActContext,
+  { github, services, botLogin }: ActDeps,
 ): Promise<{ ok: true; value: RunRequest } | { ok: false; reason: string }> {
   const { owner, name: repo, cloneUrl, defaultBranch } = event.repository;
   const { suite } = event;

@@ -2,14 +2,14 @@ import type { Logger } from "pino";
 import { replyMarker, runMarker } from "../../github/markers.js";
 import type { RepoGitHub } from "../../github/repo-github.js";
 import { renderStage } from "../../report/render-status.js";
-import { reactionSubject, type JobContext } from "../../run/job-context.js";
+import { reactionSubject, type RunJobData } from "../../run/run-job-data.js";
 import type { RunRequest } from "../../run/run-request.js";
 import { buildRunRequest } from "./build-run-request.js";
-import { threadOf, type ActOn } from "./act-context.js";
+import { threadOf, type ActOn } from "./act-deps.js";
 
 /**
  * A command that runs: its request built (a `retry` finds the earlier one, an approval its plan), then 👀, the
- * "queued" status comment, the PR's Check Run and the run job carrying its {@link JobContext}.
+ * "queued" status comment, the PR's Check Run and the run job carrying its {@link RunJobData}.
  */
 export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, botLogin, log }) => {
   const { facts } = action;
@@ -42,7 +42,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
     }),
   ]);
   const checkRunId = await startTriageCheckRun(github, request, log);
-  const context: JobContext = {
+  const context: RunJobData = {
     req: request,
     statusCommentId,
     reactTo,

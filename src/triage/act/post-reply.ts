@@ -1,4 +1,4 @@
-import { threadOf, type ActOn } from "./act-context.js";
+import { threadOf, type ActOn } from "./act-deps.js";
 
 /** Help, a usage error, a refusal or the config's problems: one comment, edited in place on a redelivery. */
 export const postReply: ActOn<"reply"> = async (action, { github, botLogin }) => {

@@ -1,5 +1,5 @@
 import { untickPlan } from "../plan-approval.js";
-import { threadOf, type ActOn } from "./act-context.js";
+import { threadOf, type ActOn } from "./act-deps.js";
 
 /**
  * A sender without the permission the command needs: one polite reply per user and thread (later commands from the

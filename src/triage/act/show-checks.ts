@@ -1,5 +1,5 @@
 import { renderChecksReply } from "../../report/render-checks-reply.js";
-import { threadOf, type ActOn } from "./act-context.js";
+import { threadOf, type ActOn } from "./act-deps.js";
 
 /** `/aider checks`: the check plan of the default branch, as a reply. */
 export const showChecks: ActOn<"show-checks"> = async (action, { github, botLogin }) => {

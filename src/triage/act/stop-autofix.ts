@@ -1,6 +1,6 @@
 import type { AutofixDecision } from "../decide-autofix.js";
-import type { HandleResult } from "../event-context.js";
-import type { ActContext } from "./act-context.js";
+import type { HandleResult } from "../triage-services.js";
+import type { ActDeps } from "./act-deps.js";
 
 /** One note per pull request when the automatic fixes stop: a redelivery or a later suite edits it. */
 export const autofixStopMarker = (pull: number) => `<!-- aider-bot:autofix-stop:${pull} -->`;
@@ -9,7 +9,7 @@ export const autofixStopMarker = (pull: number) => `<!-- aider-bot:autofix-stop:
 export async function stopAutofix(
   decision: Extract<AutofixDecision, { kind: "stop" }>,
   roundsDone: number,
-  { github, botLogin, log }: ActContext,
+  { github, botLogin, log }: ActDeps,
 ): Promise<HandleResult> {
   const marker = autofixStopMarker(decision.pull);
   const body = `${marker}\n🛑 ${decision.message}`;

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { RepoConfig } from "../config/repo-config.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { LookupCache } from "./lookup-cache.js";
-import type { JobContext, RunQueue } from "../run/job-context.js";
+import type { RunJobData, RunQueue } from "../run/run-job-data.js";
 
 /** What triage of one event reads GitHub with: the installation's client, the config loader and a logger. */
 export interface TriageIo {
@@ -28,7 +28,7 @@ export interface AppServices {
 export type HandleResult =
   | { kind: "ignored"; reason: string }
   | { kind: "replied"; reason: string }
-  | { kind: "enqueued"; jobId: string; context: JobContext }
+  | { kind: "enqueued"; jobId: string; context: RunJobData }
   | { kind: "cancelled"; count: number };
 
 /** `read()`, or its answer shared with the triage of other events on the same key (see lookup-cache). */

@@ -1,13 +1,13 @@
 import type { Logger } from "pino";
 import type { RepoGitHub } from "../../github/repo-github.js";
 import type { EventAction } from "../decide-command.js";
-import type { AppServices, HandleResult } from "../event-context.js";
+import type { AppServices, HandleResult } from "../triage-services.js";
 
 /**
  * What every handler of a decision gets: the gateway of the event's repository (bound once, where the event's
  * repository is known), the app's services, its login and a logger.
  */
-export interface ActContext {
+export interface ActDeps {
   github: RepoGitHub;
   services: AppServices;
   botLogin: string;
@@ -18,7 +18,7 @@ export interface ActContext {
 /** The handler of one kind of decision. */
 export type ActOn<K extends EventAction["kind"]> = (
   action: Extract<EventAction, { kind: K }>,
-  ctx: ActContext,
+  ctx: ActDeps,
 ) => Promise<HandleResult>;
 
 /** The thread a decision is about, as the gateway's comment methods name it. */

@@ -6,7 +6,7 @@ import type { ReactionTarget } from "../github/repo-github.js";
  * Everything a run job carries, built once when its request is triaged: what to run, and where on GitHub its
  * feedback goes. The run job never looks these up again (nothing is rebuilt from a clone URL or read back with `!`).
  */
-export interface JobContext {
+export interface RunJobData {
   req: RunRequest;
   /** The status comment made "queued" at triage; every later status edit goes to it. */
   statusCommentId: number;
@@ -29,7 +29,7 @@ export interface RunJobInput {
   key: string;
   installationId: number;
   kind: JobKind;
-  data: JobContext;
+  data: RunJobData;
 }
 
 /**
