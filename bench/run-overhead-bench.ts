@@ -41,7 +41,8 @@ const BENCH_FILES: Record<string, string> = {
 };
 
 const USER = "maintainer";
-const RUNS = 3;
+/** Timed runs per repository (`BENCH_OVERHEAD_RUNS`, default 3): more for a steadier median on a busy machine. */
+const RUNS = Math.max(1, Number(process.env.BENCH_OVERHEAD_RUNS ?? 3) || 3);
 
 function generatedRepo(n: number): Record<string, string> {
   const files: Record<string, string> = { ...BENCH_FILES };
@@ -424,10 +425,14 @@ async function benchRepo(
         .map((s) => `${s} ${Math.round(med(of.map((r) => r.stages[s] ?? 0)))}`)
         .join(" · ");
     console.log(`stages (median ms): ${stages(runs)}`);
+    const list = (of: Measured[]) => of.map((r) => Math.round(r.postToIdleMs)).join(" ");
     if (baselineRuns.length) {
       const then = med(baselineRuns.map((r) => r.postToIdleMs));
       console.log(
-        `baseline build (${baselineMain}), same floors, runs alternating with this build's:\n  POST → idle: ${Math.round(then)} ms   ratio ${(then / floor).toFixed(2)}×   (this build: ${Math.round(post)} ms, ${(post / floor).toFixed(2)}×; this/baseline ${(post / then).toFixed(2)})\n  stages (median ms): ${stages(baselineRuns)}`,
+        `baseline build (${baselineMain}), same floors, runs alternating with this build's:\n  POST → idle: ${Math.round(then)} ms   ratio ${(then / floor).toFixed(2)}×   (this build: ${Math.round(post)} ms, ${(post / floor).toFixed(2)}×; this/baseline ${(post / then).toFixed(2)})\n  stages (median ms): ${stages(baselineRuns)}\n  each run, POST → idle (ms): this build ${list(runs)}; baseline ${list(baselineRuns)}; floors ${floors
+          .slice(1)
+          .map(Math.round)
+          .join(" ")}`,
       );
     }
   } finally {
