@@ -8,6 +8,9 @@
  * Repositories: the 4-file demo, and generated TypeScript repositories of 700 and 3,000 files (a warm-up run first,
  * so the map cache is warm as in a long-running App; the figures are medians of the measured runs). The 700-file
  * repository is measured twice: with the repository's git mirror (the default) and with plain clones.
+ *
+ * `BENCH_BASELINE_APP=<other checkout>/dist/cli/main.js` runs another build beside this one (its runs alternate with
+ * this build's, against the same floors) and prints both ratios: a change measured side by side in one run.
  */
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -38,7 +41,8 @@ const BENCH_FILES: Record<string, string> = {
 };
 
 const USER = "maintainer";
-const RUNS = 3;
+/** Timed runs per repository (`BENCH_OVERHEAD_RUNS`, default 3): more for a steadier median on a busy machine. */
+const RUNS = Math.max(1, Number(process.env.BENCH_OVERHEAD_RUNS ?? 3) || 3);
 
 function generatedRepo(n: number): Record<string, string> {
   const files: Record<string, string> = { ...BENCH_FILES };
@@ -319,33 +323,79 @@ async function benchRepo(
   });
   try {
     const shim = await gitShim(rig.work);
-    const port = await freePort();
-    const app = await rig.start(["serve"], {
-      PORT: String(port),
-      LOG_LEVEL: process.env.BENCH_TRACE ? "debug" : "info",
-      LOG_FORMAT: "json",
-      PATH: `${shim.bin}:${rig.appEnv.PATH}`,
-      // The repository's commands in bubblewrap, as on a host without a container engine. With `auto` and a working
-      // podman but no reachable registry (this machine, CI), every run tried to pull the default image, its test
-      // check could not run, and the run took the checks-failing path (the commit made after the coder): no longer
-      // an ordinary run. Container start-up is measured by `npm run bench checks`.
-      AIDER_BOT_SANDBOX: "bubblewrap",
-      ...appEnv,
-    });
-    const url = `http://127.0.0.1:${port}/api/github/webhooks`;
-    const healthz = `http://127.0.0.1:${port}/healthz`;
+    const startApp = async (main?: string, own: Record<string, string> = {}) => {
+      const port = await freePort();
+      const app = await rig.start(
+        ["serve"],
+        {
+          PORT: String(port),
+          LOG_LEVEL: process.env.BENCH_TRACE ? "debug" : "info",
+          LOG_FORMAT: "json",
+          PATH: `${shim.bin}:${rig.appEnv.PATH}`,
+          // The repository's commands in bubblewrap, as on a host without a container engine. With `auto` and a
+          // working podman but no reachable registry (this machine, CI), every run tried to pull the default image,
+          // its test check could not run, and the run took the checks-failing path (the commit made after the
+          // coder): no longer an ordinary run. Container start-up is measured by `npm run bench checks`.
+          AIDER_BOT_SANDBOX: "bubblewrap",
+          ...appEnv,
+          ...own,
+        },
+        undefined,
+        main,
+      );
+      return {
+        output: app.output,
+        url: `http://127.0.0.1:${port}/api/github/webhooks`,
+        healthz: `http://127.0.0.1:${port}/healthz`,
+      };
+    };
+    const app = await startApp();
+    // BENCH_BASELINE_APP: another build's dist/cli/main.js, run against the same fake GitHub, model and floors, its
+    // runs alternating with this build's (each with its own work, queue and cache folders), so a change's effect is
+    // measured side by side in one run rather than across runs minutes apart on a shared machine.
+    const baselineMain = process.env.BENCH_BASELINE_APP;
+    const baseline = baselineMain
+      ? await (async () => {
+          const own = (name: string) => path.join(rig.work, `baseline-${name}`);
+          await mkdir(own("jobs"), { recursive: true });
+          return startApp(path.resolve(baselineMain), {
+            AIDER_BOT_WORK_DIR: own("jobs"),
+            AIDER_BOT_DATA_DIR: own("queue"),
+            AIDER_BOT_CACHE_DIR: own("cache"),
+          });
+        })()
+      : null;
     const runs: Measured[] = [];
+    const baselineRuns: Measured[] = [];
     const floors: number[] = [];
     let counted: Measured | null = null;
+    // Requests arrive apart, not back to back: the app has finished its own work from the last run (the next job
+    // process starts as the last one ends, ~1 s of start-up) when the next webhook comes.
+    const pause = () => new Promise((r) => setTimeout(r, 1_500));
     for (let i = 0; i <= RUNS + 1; i++) {
-      // Requests arrive apart, not back to back: the app has finished its own work from the last run (the next job
-      // process starts as the last one ends, ~1 s of start-up) when the next webhook comes.
-      if (i > 0) await new Promise((r) => setTimeout(r, 1_500));
+      // The baseline build's runs (numbered apart, on branches of their own), first on every other round.
+      const baselineRun = async () => {
+        if (!baseline || i > RUNS) return;
+        if (i > 0) await pause();
+        const m = await oneRun(
+          rig,
+          baseline.url,
+          baseline.healthz,
+          `feature-${i}-baseline`,
+          1000 + i,
+          shim.log,
+          baseline.output,
+        );
+        if (i > 0) baselineRuns.push(m);
+      };
+      if (i % 2 === 1) await baselineRun();
+      if (i > 0) await pause();
       // The last run counts git processes (see gitShim) and is not timed.
       if (i === RUNS + 1) await writeFile(shim.flag, "");
-      const m = await oneRun(rig, url, healthz, `feature-${i}`, i, shim.log, app.output);
+      const m = await oneRun(rig, app.url, app.healthz, `feature-${i}`, i, shim.log, app.output);
       if (i === RUNS + 1) counted = m;
       else if (i > 0) runs.push(m); // run 0 warms the map cache and the workers, as a long-running App is
+      if (i % 2 === 0) await baselineRun();
       if (i <= RUNS) floors.push(await floorRun(rig, `feature-${i}`, i, shim.bin));
     }
     const med = (xs: number[]) => percentile(xs, 50);
@@ -370,10 +420,21 @@ async function benchRepo(
     console.log(
       `git processes of the counting run, in order:\n${last.gitArgv.map((a, n) => `  ${n + 1}. git ${a}`).join("\n")}`,
     );
-    const stageNames = [...new Set(runs.flatMap((r) => Object.keys(r.stages)))];
-    console.log(
-      `stages (median ms): ${stageNames.map((s) => `${s} ${Math.round(med(runs.map((r) => r.stages[s] ?? 0)))}`).join(" · ")}`,
-    );
+    const stages = (of: Measured[]) =>
+      [...new Set(of.flatMap((r) => Object.keys(r.stages)))]
+        .map((s) => `${s} ${Math.round(med(of.map((r) => r.stages[s] ?? 0)))}`)
+        .join(" · ");
+    console.log(`stages (median ms): ${stages(runs)}`);
+    const list = (of: Measured[]) => of.map((r) => Math.round(r.postToIdleMs)).join(" ");
+    if (baselineRuns.length) {
+      const then = med(baselineRuns.map((r) => r.postToIdleMs));
+      console.log(
+        `baseline build (${baselineMain}), same floors, runs alternating with this build's:\n  POST → idle: ${Math.round(then)} ms   ratio ${(then / floor).toFixed(2)}×   (this build: ${Math.round(post)} ms, ${(post / floor).toFixed(2)}×; this/baseline ${(post / then).toFixed(2)})\n  stages (median ms): ${stages(baselineRuns)}\n  each run, POST → idle (ms): this build ${list(runs)}; baseline ${list(baselineRuns)}; floors ${floors
+          .slice(1)
+          .map(Math.round)
+          .join(" ")}`,
+      );
+    }
   } finally {
     await rig.close();
   }

@@ -27,12 +27,14 @@ export const VERIFIED_FILE = "aider-fake-verified";
  * relative paths, deletions must exist. The commit is built with plumbing (hash-object, a temporary index,
  * write-tree, commit-tree) and the ref moved with `update-ref <new> <old>`; it is authored by the App's bot and
  * recorded as verified. A fork's branch takes it only when one of its pull requests allows maintainer edits and the
- * fork does not refuse the App (`refuseAppPushes`).
+ * fork does not refuse the App (`refuseAppPushes`). With `select.signature` (the query asks for the commit's
+ * `signature { isValid }`), the answer carries it as GitHub's does for a commit it signed.
  */
 export async function createCommitOnBranch(
   ctx: FakeCommitContext,
   input: Record<string, unknown>,
   token: string | null,
+  select: { signature?: boolean } = {},
 ): Promise<GraphqlAnswer> {
   if (!token || !ctx.state.issuedTokens.includes(token)) return gqlError("Bad credentials", "UNAUTHORIZED", 401);
   const commit = readCommitInput(ctx.state, input, token);
@@ -62,7 +64,8 @@ export async function createCommitOnBranch(
     await writeFile(path.join(bare, VERIFIED_FILE), `${oid}\n`, { flag: "a" });
     ctx.state.apiCommits.push({ repo: `${repo.owner}/${repo.name}`, branch: branchName, oid });
     const url = `${ctx.webUrl}/${repo.owner}/${repo.name}/commit/${oid}`;
-    return { status: 200, json: { data: { createCommitOnBranch: { commit: { oid, url } } } } };
+    const signature = select.signature ? { signature: { isValid: true } } : {};
+    return { status: 200, json: { data: { createCommitOnBranch: { commit: { oid, url, ...signature } } } } };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

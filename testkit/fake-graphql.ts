@@ -18,7 +18,9 @@ export async function answerGraphql(
   const v = body.variables ?? {};
   if (/createCommitOnBranch\s*\(/.test(query)) {
     if (!commits) return error("The fake GitHub was started without its git side.", "UNSUPPORTED");
-    return createCommitOnBranch(commits.ctx, (v.input ?? {}) as Record<string, unknown>, commits.token);
+    return createCommitOnBranch(commits.ctx, (v.input ?? {}) as Record<string, unknown>, commits.token, {
+      signature: /\bsignature\s*\{/.test(query),
+    });
   }
   if (/resolveReviewThread\s*\(/.test(query)) {
     const thread = [...state.repos.values()].flatMap((r) => prState(r).threads).find((t) => t.id === v.threadId);

@@ -67,8 +67,11 @@ export interface Rig {
   work: string;
   /** Env every app process of this rig gets (App credentials, fake GitHub, scripted model). */
   appEnv: Record<string, string>;
-  /** Start `aider-bot <command>` (serve, worker, …) with the rig's env plus `extra`; resolves when `ready` is printed. */
-  start(command: string[], extra?: Record<string, string>, ready?: string): Promise<AppProcess>;
+  /**
+   * Start `aider-bot <command>` (serve, worker, …) with the rig's env plus `extra`; resolves when `ready` is printed.
+   * `main`: another build's `dist/cli/main.js` (a bench comparing two builds side by side); default this checkout's.
+   */
+  start(command: string[], extra?: Record<string, string>, ready?: string, main?: string): Promise<AppProcess>;
   close(): Promise<void>;
 }
 
@@ -126,10 +129,10 @@ export async function startRig(spec: {
     repo,
     work,
     appEnv,
-    async start(command, extra = {}, ready = "aider-bot listening on") {
+    async start(command, extra = {}, ready = "aider-bot listening on", main = MAIN) {
       // BENCH_NODE_ARGS adds Node flags to every app process, e.g. "--import=/path/to/profiler-hook.mjs" (NODE_OPTIONS refuses --cpu-prof) to see where its time goes.
       const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-      const child = spawn(process.execPath, [...nodeArgs, MAIN, ...command], {
+      const child = spawn(process.execPath, [...nodeArgs, main, ...command], {
         env: { ...appEnv, ...extra },
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -1,4 +1,4 @@
-import { createInstallationToken, readInstallationPermissions } from "../github/installations.js";
+import { createInstallationToken } from "../github/installations.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { classifyGitHubError } from "../github/github-error.js";
 
@@ -51,11 +51,12 @@ export interface MintedToken {
 }
 
 /**
- * A job's API token: {@link JOB_API_TOKEN_PERMISSIONS} narrowed to what the installation granted. GitHub refuses to
- * mint a token asking for a permission the installation lacks (422 "The permissions requested are not granted to
- * this installation"), so an installation that declined `checks` could not run at all. The grant is read first;
- * should that read fail, or the grant change between the read and the mint, the 422 is answered by minting again
- * without the optional permissions.
+ * A job's API token: {@link JOB_API_TOKEN_PERMISSIONS}, or without the optional ones when the installation has not
+ * granted them. GitHub refuses to mint a token asking for a permission the installation lacks (422 "The permissions
+ * requested are not granted to this installation"), so an installation that declined `checks` could not run at all:
+ * that refusal is answered by minting again without the optional permissions. Asked for in full first: reading the
+ * grant before every mint cost each run one more round trip to GitHub before its job could start, for an answer that
+ * only mattered to installations that declined `checks` (which now pay the refused mint instead of the read).
  */
 export async function mintJobApiToken(
   appApi: GitHubClient,
@@ -63,8 +64,7 @@ export async function mintJobApiToken(
   repo: string,
   wanted: Readonly<Record<string, string>> = JOB_API_TOKEN_PERMISSIONS,
 ): Promise<MintedToken> {
-  const granted = await readInstallationPermissions(appApi, installationId).catch(() => null);
-  const asked = granted ? narrowToGrant(wanted, granted) : { ...wanted };
+  const asked = { ...wanted };
   try {
     return { token: await mintRepoToken(appApi, installationId, repo, asked), permissions: asked };
   } catch (error) {
@@ -74,21 +74,7 @@ export async function mintJobApiToken(
   }
 }
 
-/** `wanted` without the optional permissions the installation did not grant at the level asked for. */
-export function narrowToGrant(
-  wanted: Readonly<Record<string, string>>,
-  granted: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const rank = (level: string | undefined) => (level === "write" || level === "admin" ? 2 : level === "read" ? 1 : 0);
-  const out: Record<string, string> = {};
-  for (const [name, level] of Object.entries(wanted)) {
-    // A required permission is asked for even when missing: GitHub's refusal then names the problem.
-    if (OPTIONAL_PERMISSIONS.includes(name) && rank(granted[name]) < rank(level)) continue;
-    out[name] = level;
-  }
-  return out;
-}
-
+/** `permissions` without the optional ones (the run goes on without them). */
 function withoutOptional(permissions: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(permissions).filter(([name]) => !OPTIONAL_PERMISSIONS.includes(name)));
 }

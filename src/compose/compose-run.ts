@@ -70,7 +70,7 @@ export function composeRun(input: ComposeRunInput): RunJobDeps {
   return {
     github: input.github,
     git: input.runGit,
-    warmWhileCloning: warmGrammarWhileCloning(input.logger),
+    warmWhileCloning: warmWhileCloning(input),
     coder: composeCoder(input, checkPlan),
     tempDir: tempDirIn(input.workRoot),
     render: {
@@ -95,6 +95,20 @@ export function composeRun(input: ComposeRunInput): RunJobDeps {
           count: countTokens,
         })
       : {}),
+  };
+}
+
+/**
+ * What a run starts while its branch is cloned: the grammar of the repository's language, and for a run that runs
+ * checks, the check exec's set-up for its first command (see `Exec.prepare`).
+ */
+export function warmWhileCloning(
+  input: Pick<ComposeRunInput, "logger" | "checkExec">,
+): (req: Pick<RunRequest, "verb" | "language">) => void {
+  const grammar = warmGrammarWhileCloning(input.logger);
+  return (req) => {
+    grammar(req);
+    if (req.verb === "run") void input.checkExec.prepare?.();
   };
 }
 

@@ -57,6 +57,12 @@ export interface Exec {
   useContainer?(target: ContainerTarget): void;
   /** The sandbox's network policy and what it refused so far (sandboxed check execs only). */
   egressReport?(): EgressReport;
+  /**
+   * Get ready for the job's first command while the run does something else (its clone): what that command would
+   * otherwise wait for (the sandbox's probe, the job's home and temp folders, the network bridge). Resolves when
+   * that is done and never rejects: a failure here is met again, and reported, by the first command.
+   */
+  prepare?(): Promise<void>;
   /** Release what this exec holds for its job (container mode: remove the container). Idempotent. */
   close?(): Promise<void>;
 }

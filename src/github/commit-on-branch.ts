@@ -2,8 +2,10 @@ import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, GitHubError, graphqlFailureKind } from "./github-error.js";
 import { payloadField } from "./payload-field.js";
 
+// The commit's signature comes back in the same answer: reading it with a second request (REST `getCommit`) cost
+// every published run one more round trip to GitHub between its commit and its final status.
 const MUTATION = `mutation($input: CreateCommitOnBranchInput!) {
-  createCommitOnBranch(input: $input) { commit { oid url } }
+  createCommitOnBranch(input: $input) { commit { oid url signature { isValid } } }
 }`;
 
 /** One commit for GitHub's `createCommitOnBranch`: contents are base64. */
@@ -21,7 +23,9 @@ export type ApiCommitResult =
   | { kind: "refused"; reason: string };
 
 interface GraphqlAnswer {
-  data?: { createCommitOnBranch?: { commit?: { oid?: string; url?: string } } } | null;
+  data?: {
+    createCommitOnBranch?: { commit?: { oid?: string; url?: string; signature?: { isValid?: unknown } | null } };
+  } | null;
   errors?: { type?: string; message?: string }[];
 }
 
@@ -67,14 +71,25 @@ export async function createCommitOnBranch(
       githubMessage: message,
     });
   }
-  const oid = answer.data?.createCommitOnBranch?.commit?.oid;
+  const made = answer.data?.createCommitOnBranch?.commit;
+  const oid = made?.oid;
   if (!oid)
     throw new GitHubError(doing, {
       kind: "other",
       status: 200,
       githubMessage: "GitHub answered without the new commit",
     });
-  return { kind: "made", oid, verified: await commitVerified(api, where, oid) };
+  return { kind: "made", oid, verified: verifiedOf(made) };
+}
+
+/**
+ * `verification.verified` as GitHub's REST API reports it, from the commit's GraphQL `signature`: no signature is an
+ * unsigned commit (not verified), else its `isValid`; null when the answer does not say (an unexpected shape).
+ */
+export function verifiedOf(commit: { signature?: { isValid?: unknown } | null } | undefined): boolean | null {
+  if (!commit || !("signature" in commit) || commit.signature === undefined) return null;
+  if (commit.signature === null) return false;
+  return typeof commit.signature.isValid === "boolean" ? commit.signature.isValid : null;
 }
 
 /** A new branch at `sha` (`POST /repos/{o}/{r}/git/refs`); an existing branch of that name is a validation error. */
@@ -87,16 +102,6 @@ export async function createBranchRef(api: GitHubClient, where: RepoRef, branch:
       sha,
     }),
   );
-}
-
-/** `verification.verified` of a commit as GitHub reports it; null when it cannot be read (best effort). */
-async function commitVerified(api: GitHubClient, where: RepoRef, sha: string): Promise<boolean | null> {
-  try {
-    const { data } = await api.rest.repos.getCommit({ owner: where.owner, repo: where.repo, ref: sha });
-    return data.commit.verification?.verified ?? null;
-  } catch {
-    return null;
-  }
 }
 
 /** One entry of a GraphQL answer's `errors`, as far as it has a type and a message. */

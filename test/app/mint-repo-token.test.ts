@@ -1,5 +1,5 @@
 import nock from "nock";
-import { JOB_API_TOKEN_PERMISSIONS, mintJobApiToken, narrowToGrant } from "../../src/app/mint-repo-token.js";
+import { JOB_API_TOKEN_PERMISSIONS, mintJobApiToken } from "../../src/app/mint-repo-token.js";
 import { GITHUB_API as API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const NOT_GRANTED = { message: "The permissions requested are not granted to this installation." };
@@ -8,25 +8,35 @@ const { checks: _checks, ...withoutChecks } = JOB_API_TOKEN_PERMISSIONS;
 describe("mintJobApiToken, over Octokit and nock", () => {
   useStrictNock(nock);
 
-  it("asks only for what the installation granted: no checks when it declined them", async () => {
+  /** Requests nock had no answer for (disableNetConnect refuses them, and the code may catch the refusal). */
+  function unanswered(): { list: string[]; stop(): void } {
+    const list: string[] = [];
+    const record = (req: { method?: string; path?: string }) => list.push(`${req.method} ${req.path}`);
+    nock.emitter.on("no match", record);
+    return { list, stop: () => nock.emitter.removeListener("no match", record) };
+  }
+
+  it("an installation that granted everything: one request, the token asked for in full (no read of the grant first)", async () => {
     nock(API)
-      .get("/app/installations/7")
-      .reply(200, {
-        id: 7,
-        permissions: { contents: "write", issues: "write", pull_requests: "write", metadata: "read" },
+      .post("/app/installations/7/access_tokens", {
+        repositories: ["web"],
+        permissions: { ...JOB_API_TOKEN_PERMISSIONS },
       })
-      .post("/app/installations/7/access_tokens", { repositories: ["web"], permissions: withoutChecks })
-      .reply(201, { token: "ghs_no_checks" });
-    expect(await mintJobApiToken(testOctokit(), 7, "web")).toEqual({
-      token: "ghs_no_checks",
-      permissions: withoutChecks,
-    });
+      .reply(201, { token: "ghs_all" });
+    const missed = unanswered();
+    try {
+      expect(await mintJobApiToken(testOctokit(), 7, "web")).toEqual({
+        token: "ghs_all",
+        permissions: { ...JOB_API_TOKEN_PERMISSIONS },
+      });
+      expect(missed.list).toEqual([]);
+    } finally {
+      missed.stop();
+    }
   });
 
-  it("mints again without checks when GitHub answers that they are not granted (the grant could not be read)", async () => {
+  it("mints again without checks when GitHub answers that they are not granted (an installation that declined them)", async () => {
     nock(API)
-      .get("/app/installations/7")
-      .reply(500, { message: "boom" })
       .post("/app/installations/7/access_tokens", {
         repositories: ["web"],
         permissions: { ...JOB_API_TOKEN_PERMISSIONS },
@@ -34,13 +44,21 @@ describe("mintJobApiToken, over Octokit and nock", () => {
       .reply(422, NOT_GRANTED)
       .post("/app/installations/7/access_tokens", { repositories: ["web"], permissions: withoutChecks })
       .reply(201, { token: "ghs_second" });
-    expect((await mintJobApiToken(testOctokit(), 7, "web")).token).toBe("ghs_second");
+    expect(await mintJobApiToken(testOctokit(), 7, "web")).toEqual({ token: "ghs_second", permissions: withoutChecks });
+  });
+
+  it("another failure of the mint is not retried", async () => {
+    nock(API)
+      .post("/app/installations/7/access_tokens", {
+        repositories: ["web"],
+        permissions: { ...JOB_API_TOKEN_PERMISSIONS },
+      })
+      .reply(404, { message: "Not Found" });
+    await expect(mintJobApiToken(testOctokit(), 7, "web")).rejects.toThrow();
   });
 
   it("does not hide a refusal of a permission the run cannot do without", async () => {
     nock(API)
-      .get("/app/installations/7")
-      .reply(200, { id: 7, permissions: { contents: "write", checks: "write", metadata: "read" } })
       .post("/app/installations/7/access_tokens", {
         repositories: ["web"],
         permissions: { ...JOB_API_TOKEN_PERMISSIONS },
@@ -49,10 +67,5 @@ describe("mintJobApiToken, over Octokit and nock", () => {
       .post("/app/installations/7/access_tokens", { repositories: ["web"], permissions: withoutChecks })
       .reply(422, NOT_GRANTED);
     await expect(mintJobApiToken(testOctokit(), 7, "web")).rejects.toThrow(/not granted/);
-  });
-
-  it("keeps checks when granted at write, drops them when only read", () => {
-    expect(narrowToGrant(JOB_API_TOKEN_PERMISSIONS, { checks: "write" })).toEqual({ ...JOB_API_TOKEN_PERMISSIONS });
-    expect(narrowToGrant(JOB_API_TOKEN_PERMISSIONS, { checks: "read" })).toEqual(withoutChecks);
   });
 });

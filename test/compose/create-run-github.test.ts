@@ -57,20 +57,24 @@ describe("createRunGitHub: openPullRequest", () => {
 describe("createRunGitHub: API commits", () => {
   useStrictNock(nock);
 
-  it("commits on the run's repository, or on a fork's branch when given one", async () => {
-    type Body = { variables: { input: { branch: { repositoryNameWithOwner: string } } } };
+  it("commits on the run's repository, or on a fork's branch when given one; whether GitHub verified it comes in the same answer", async () => {
+    type Body = { query: string; variables: { input: { branch: { repositoryNameWithOwner: string } } } };
     const oid = "c".repeat(40);
-    const made = { data: { createCommitOnBranch: { commit: { oid, url: "u" } } } };
+    const made = (signature: unknown) => ({ data: { createCommitOnBranch: { commit: { oid, url: "u", signature } } } });
     const commitsApi = testOctokit();
+    // No REST read of the commit follows (strict nock): its signature is asked for in the mutation itself.
     nock(GITHUB_API)
-      .post("/graphql", (b: Body) => b.variables.input.branch.repositoryNameWithOwner === "acme/widgets")
-      .reply(200, made)
-      .get(`${REPO}/commits/${oid}`)
-      .reply(200, { sha: oid, commit: { verification: { verified: true } } })
+      .post(
+        "/graphql",
+        (b: Body) =>
+          b.variables.input.branch.repositoryNameWithOwner === "acme/widgets" &&
+          /signature\s*\{\s*isValid/.test(b.query),
+      )
+      .reply(200, made({ isValid: true }))
       .post("/graphql", (b: Body) => b.variables.input.branch.repositoryNameWithOwner === "ann/widgets")
-      .reply(200, made)
-      .get(`/repos/ann/widgets/commits/${oid}`)
-      .reply(200, { sha: oid, commit: { verification: { verified: false } } });
+      .reply(200, made({ isValid: false }))
+      .post("/graphql")
+      .reply(200, made(null));
     const github = createRunGitHub(testOctokit(), job, async () => "t", undefined, undefined, commitsApi);
     const req = {
       branch: "b",
@@ -84,6 +88,8 @@ describe("createRunGitHub: API commits", () => {
       oid,
       verified: false,
     });
+    // No signature at all: an unsigned commit, which GitHub's REST API reports as not verified.
+    await expect(github.apiCommits!.create(req)).resolves.toEqual({ kind: "made", oid, verified: false });
   });
 
   it("a status comment GitHub no longer has reaches the run as a not-found GitHubError", async () => {

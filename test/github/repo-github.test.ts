@@ -206,9 +206,7 @@ describe("RepoGitHub: answers that are not failures", () => {
     const oid = "b".repeat(40);
     nock(GITHUB_API)
       .post("/graphql", (b: Body) => b.variables.input.branch.repositoryNameWithOwner === "ann/widgets")
-      .reply(200, { data: { createCommitOnBranch: { commit: { oid, url: "u" } } } })
-      .get(`/repos/ann/widgets/commits/${oid}`)
-      .reply(200, { sha: oid, commit: { verification: { verified: true } } });
+      .reply(200, { data: { createCommitOnBranch: { commit: { oid, url: "u", signature: { isValid: true } } } } });
     const fork = gateway().forRepository({ owner: "ann", repo: "widgets" });
     expect(fork.fullName).toBe("ann/widgets");
     await expect(
