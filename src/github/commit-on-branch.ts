@@ -1,6 +1,6 @@
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, GitHubError, graphqlFailureKind } from "./github-error.js";
-import { payloadField } from "./payload-field.js";
+import { jsonField } from "./json-field.js";
 
 const MUTATION = `mutation($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) { commit { oid url } }
@@ -49,7 +49,7 @@ export async function createCommitOnBranch(
     try {
       return { data: await api.graphql<NonNullable<GraphqlAnswer["data"]>>(MUTATION, { input }) };
     } catch (error) {
-      const errors: unknown = payloadField(error, "errors");
+      const errors: unknown = jsonField(error, "errors");
       if (Array.isArray(errors) && errors.length > 0) return { errors: errors.map(graphqlError) };
       throw error;
     }
@@ -101,8 +101,8 @@ async function commitVerified(api: GitHubClient, where: RepoRef, sha: string): P
 
 /** One entry of a GraphQL answer's `errors`, as far as it has a type and a message. */
 function graphqlError(entry: unknown): { type?: string; message?: string } {
-  const type = payloadField(entry, "type");
-  const message = payloadField(entry, "message");
+  const type = jsonField(entry, "type");
+  const message = jsonField(entry, "message");
   return {
     ...(typeof type === "string" ? { type } : {}),
     ...(typeof message === "string" ? { message } : {}),
