@@ -290,16 +290,10 @@ export async function runRequest(
       logger: deps.logger,
       signal: deps.signal,
       coderRoot: resolve,
-      finalText: (body, r) => (finalBody = branchOnly(body, r)),
+      finalText: (body) => (finalBody = body),
     }),
   );
   return { outcome, finalBody };
-}
-
-/** A dispatch run on a branch without a pull request: the App's wording names a pull request, this names the branch. */
-function branchOnly(body: string, req: RunRequest): string {
-  if (req.target.kind !== "branch") return body;
-  return body.replace("to this pull request.", `to \`${req.target.headRef}\`.`);
 }
 
 /**
