@@ -204,6 +204,7 @@ export async function intakeDispatch(
     };
   }
   const headSha = pr ? pr.headSha : await getCommitSha(deps.api, { owner, repo, ref: args.branch });
+  const head = { headRef: args.branch, headSha, headCloneUrl: args.cloneUrl, isFork: false };
   const request: RunRequest = {
     jobId: args.jobId,
     deliveryId: args.jobId,
@@ -212,15 +213,15 @@ export async function intakeDispatch(
     installationId: 0,
     cloneUrl: args.cloneUrl,
     defaultBranch: args.defaultBranch,
-    target: {
-      kind: "pull-request",
-      number: pr?.number ?? 0,
-      headRef: args.branch,
-      headSha,
-      headCloneUrl: args.cloneUrl,
-      isFork: false,
-      ...(pr?.headFullName ? { headRepoFullName: pr.headFullName } : {}),
-    },
+    // Without a pull request the run's target is the branch itself: no thread, no number.
+    target: pr
+      ? {
+          kind: "pull-request",
+          number: pr.number,
+          ...head,
+          ...(pr.headFullName ? { headRepoFullName: pr.headFullName } : {}),
+        }
+      : { kind: "branch", ...head },
     verb: "run",
     message,
     untrustedContext: [],
@@ -289,16 +290,10 @@ export async function runRequest(
       logger: deps.logger,
       signal: deps.signal,
       coderRoot: resolve,
-      finalText: (body, r) => (finalBody = branchOnly(body, r)),
+      finalText: (body) => (finalBody = body),
     }),
   );
   return { outcome, finalBody };
-}
-
-/** A dispatch run on a branch without a pull request: the App's wording names a pull request, this names the branch. */
-function branchOnly(body: string, req: RunRequest): string {
-  if (req.target.kind === "issue" || req.target.number > 0) return body;
-  return body.replace("to this pull request.", `to \`${req.target.headRef}\`.`);
 }
 
 /**
@@ -317,14 +312,6 @@ export function withoutForkCommands(req: RunRequest): RunRequest {
 /** The App's GitHub port; a run with no thread (dispatch on a branch without a PR) has no status comment or reaction. */
 function runGitHub(req: RunRequest, feedback: Feedback | null, deps: RunDeps): RunGitHub {
   const webUrl = feedback?.webUrl || `${deps.webUrl}/${req.owner}/${req.repo}`;
-  const job = {
-    req,
-    statusCommentId: feedback?.statusCommentId ?? 0,
-    reactTo: feedback?.reactTo ?? { kind: "issue" as const, number: req.target.number },
-    webUrl,
-    ...(feedback?.checkRunId !== undefined ? { checkRunId: feedback.checkRunId } : {}),
-  };
-  const github = createRunGitHub(deps.api, job, async () => deps.token, deps.logger, deps.bot.login);
-  if (feedback) return github;
-  return { ...github, updateStatus: async () => undefined, react: async () => undefined };
+  const job = feedback ? { req, ...feedback, webUrl } : { req, webUrl };
+  return createRunGitHub(deps.api, job, async () => deps.token, deps.logger, deps.bot.login);
 }

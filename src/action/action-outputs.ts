@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RunOutcome } from "../run/run-outcome.js";
 import type { RunRequest } from "../run/run-request.js";
+import { targetLabel, threadNumber } from "../run/run-target.js";
 
 /** One finished run of this workflow step. */
 export interface ActionRun {
@@ -25,13 +26,14 @@ export function actionOutputs(
   const last = result.runs.at(-1);
   const o = last?.outcome;
   const sha = o && (o.kind === "pushed" || o.kind === "pull-request" || o.kind === "reverted") ? o.sha : "";
+  const thread = last && threadNumber(last.request.target);
   const pr =
     !o || !last
       ? ""
       : o.kind === "pull-request"
         ? String(o.pr.number)
-        : (o.kind === "pushed" || o.kind === "reverted") && last.request.target.number > 0
-          ? String(last.request.target.number)
+        : (o.kind === "pushed" || o.kind === "reverted") && thread !== undefined
+          ? String(thread)
           : "";
   let tokens = 0;
   let cost: number | null = null;
@@ -70,12 +72,7 @@ export function renderSummary(result: ActionResult): string {
   if (result.runs.length === 0)
     lines.push(`No run: **${result.outcome}**${result.reason ? ` — ${result.reason}` : ""}`, "");
   for (const run of result.runs) {
-    const where =
-      run.request.target.number > 0
-        ? ` on #${run.request.target.number}`
-        : run.request.target.kind !== "issue"
-          ? ` on \`${run.request.target.headRef}\``
-          : "";
+    const where = ` on ${targetLabel(run.request.target)}`;
     lines.push(`### ${run.outcome.kind}${where}`, "", run.finalBody.trim(), "");
   }
   return `${lines.join("\n")}\n`;

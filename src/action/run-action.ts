@@ -8,7 +8,7 @@ import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
 import { startSpawnHelper } from "../exec/spawn-helper.js";
 import { getUserId } from "../github/installations.js";
 import { RepoGitHub } from "../github/repo-github.js";
-import { isJsonObject } from "../github/payload-field.js";
+import { isJsonObject } from "../github/json-field.js";
 import { tokenOctokit } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { composeLlm } from "../compose/compose-llm.js";

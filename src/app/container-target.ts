@@ -6,6 +6,7 @@ import type { GitHubClient } from "../github/github-client.js";
 import { RepoGitHub } from "../github/repo-github.js";
 import type { RunRequest } from "../run/run-request.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
+import { threadNumber } from "../run/run-target.js";
 
 /** What the check plan adds (the workflow job's `container:` and the discovered toolchain), when known. */
 export interface PlanImageHints {
@@ -74,7 +75,7 @@ export function containerTargetFor(
     table: env.toolchainImages,
     defaultImage: env.defaultImage,
   });
-  const fork = req.target.kind !== "issue" && req.target.isFork ? `#fork-pr-${req.target.number}` : "";
+  const fork = req.target.kind !== "issue" && req.target.isFork ? `#fork-pr-${threadNumber(req.target)}` : "";
   return {
     image: choice.image,
     imageSource: choice.source,

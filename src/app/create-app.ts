@@ -8,8 +8,8 @@ import type { ForkPool } from "../exec/fork-worker.js";
 import { sweepContainers } from "../exec/sweep-containers.js";
 import type { RunJobData, RunQueue } from "../run/run-job-data.js";
 import { createLookupCache, type LookupCache } from "../triage/lookup-cache.js";
-import { isTriaged } from "../triage/triaged-events.js";
-import { configKeysStaleAfterPush } from "../triage/config-push.js";
+import { isTriaged } from "./triaged-events.js";
+import { configKeysStaleAfterPush } from "./config-push.js";
 import { parseWebhook } from "../edge/parse-webhook.js";
 import type { Interruption } from "../report/render-status.js";
 import { reportInterrupted } from "../report/report-interrupted.js";
@@ -31,7 +31,11 @@ import { createTriageHandler, type TriageData } from "./triage-handler.js";
 import { triageKey } from "./triage-key.js";
 
 /** `applied`: handled at intake, nothing to triage (a push to a default branch drops that repository's config). */
-export type IntakeResult = "recorded" | "duplicate" | "ignored" | "applied";
+/**
+ * What became of a verified delivery. `refused`: its payload lacks what its kind must carry (the reason names the
+ * field, never a value); nothing is queued and the sender is answered with the reason.
+ */
+export type IntakeResult = "recorded" | "duplicate" | "ignored" | "applied" | { refused: string };
 
 export interface AppHandle {
   appFn: ApplicationFunction;
@@ -247,11 +251,13 @@ function appHandle(env: AppEnv, state: AppState, appFn: ApplicationFunction, met
     appFn,
     metrics,
     async intake(event) {
-      // The edge: the payload read once, typed, or refused with the reason (GitHub never sends a malformed one).
+      // The edge: the payload read once, typed, or refused with the reason. GitHub never sends a malformed one, so
+      // whatever did is told why (and it is logged by delivery and reason, never with the payload).
       const parsed = parseWebhook(event.name, event.payload, event.id);
       if (!parsed.ok) {
-        if (parsed.refused) loaded().log.warn({ delivery: event.id, reason: parsed.reason }, "webhook refused");
-        return "ignored";
+        if (!parsed.refused) return "ignored";
+        loaded().log.warn({ delivery: event.id, reason: parsed.reason }, "webhook refused");
+        return { refused: parsed.reason };
       }
       const typed = parsed.event;
       // Dropped here, not in a triage job: a command sent right after the push must not be triaged first.

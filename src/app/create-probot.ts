@@ -9,7 +9,7 @@ import { githubWriteGuard } from "../github/guard-github-writes.js";
 import { rateLimitHandlers } from "../github/token-octokit.js";
 import { processRedactor } from "../security/process-redactor.js";
 import { rateLimitPlugin } from "../metrics/observe-rate-limit.js";
-import { isJsonObject } from "../github/payload-field.js";
+import { isJsonObject } from "../github/json-field.js";
 
 /**
  * Octokit's throttling as the app uses it. Probot keys each installation's client by its installation id, so one

@@ -7,6 +7,7 @@ import { createLedgerGuard } from "../spend/ledger-spend-guard.js";
 import { openSpendLedger } from "../spend/open-spend-ledger.js";
 import { repositoryUsage } from "../spend/render-usage.js";
 import { resolveLimits } from "../spend/spend-limits.js";
+import { threadNumber } from "../run/run-target.js";
 
 /** The app's side of spend limits: one guard per run over the shared ledger, and the `/aider usage` answer. */
 export interface AppSpend {
@@ -32,11 +33,12 @@ export async function openSpend(env: Pick<AppEnv, "budgetFile" | "redisUrl" | "d
         operatorLimitsFor(file, req.installationId),
         req.settings.spendBudget ?? legacyBudget(req.settings.budget),
       );
+      const number = threadNumber(req.target);
       const scope = {
         installationId: req.installationId,
         owner: req.owner,
         repo: req.repo,
-        number: req.target.number,
+        ...(number !== undefined ? { number } : {}),
         runId: req.jobId,
       };
       return createLedgerGuard({ ledger, scope, limits, ...(onRefused ? { onRefused } : {}) });

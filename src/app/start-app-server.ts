@@ -51,8 +51,11 @@ export async function startAppServer(
     // Record the delivery for triage and answer: nothing here waits on GitHub.
     receive: async (event) => {
       const recorded = await app.intake(event);
+      // A malformed payload is answered with its reason (the intake's 400), not taken in silently.
+      if (typeof recorded === "object") return recorded;
       if (recorded !== "recorded")
         probot.log.debug({ delivery: event.id, event: event.name, recorded }, "webhook not recorded");
+      return undefined;
     },
   });
   // Where repository commands run, for /healthz (probed once, in the background; each status comment names the image).

@@ -54,8 +54,7 @@ export function createTriageHandler(deps: {
 
 /** A delivery stored by an older version, through the edge (null, logged, when it is refused). */
 function storedEvent(stored: StoredWebhook, log: Probot["log"]): BotEvent | null {
-  const payload: unknown = "payload" in stored ? stored.payload : JSON.parse(stored.raw);
-  const parsed = parseWebhook(stored.name, payload, stored.id);
+  const parsed = parseWebhook(stored.name, "payload" in stored ? stored.payload : JSON.parse(stored.raw), stored.id);
   if (parsed.ok) return parsed.event;
   if (parsed.refused) log.warn({ delivery: stored.id, reason: parsed.reason }, "webhook refused");
   return null;

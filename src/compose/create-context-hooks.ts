@@ -53,8 +53,9 @@ export function createContextHooks(args: {
       if (!instructions) return prepared;
       return { ...(prepared ?? { blocks: [], details: "", files: [], autoTest: false, threads: [] }), instructions };
     },
+    // Review threads are only ever read for a pull request (a run with a thread number).
     afterRun: async (req, outcome, prepared) =>
-      prepared?.threads.length
+      prepared?.threads.length && req.target.kind !== "branch"
         ? replyToThreads({
             github,
             pull: req.target.number,

@@ -4,6 +4,7 @@ import { RepoGitHub } from "../github/repo-github.js";
 import type { RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
 import type { RunJobData } from "../run/run-job-data.js";
+import { threadNumber } from "../run/run-target.js";
 import { closePlans, readPlan, writePlan } from "../report/plan-store.js";
 
 /**
@@ -14,7 +15,9 @@ import { closePlans, readPlan, writePlan } from "../report/plan-store.js";
  */
 export function createRunGitHub(
   api: GitHubClient,
-  job: Pick<RunJobData, "statusCommentId" | "reactTo" | "webUrl" | "checkRunId"> &
+  /** Without a status comment and a reaction subject (a run on a branch with no thread), those writes do nothing. */
+  job: Pick<RunJobData, "webUrl" | "checkRunId"> &
+    Partial<Pick<RunJobData, "statusCommentId" | "reactTo">> &
     Partial<Pick<RunJobData, "command">> & {
       req: Pick<RunRequest, "owner" | "repo"> & Partial<Pick<RunRequest, "target">>;
     },
@@ -32,8 +35,12 @@ export function createRunGitHub(
   // Commits may need another client (a token with `contents: write`), bound to the same repository.
   const commits = commitsApi === api ? gh : RepoGitHub.create({ octokit: commitsApi, ...where });
   return {
-    updateStatus: (body) => gh.updateComment(job.statusCommentId, body),
-    react: (content) => gh.addReaction(job.reactTo, content),
+    updateStatus: async (body) => {
+      if (job.statusCommentId !== undefined) await gh.updateComment(job.statusCommentId, body);
+    },
+    react: async (content) => {
+      if (job.reactTo) await gh.addReaction(job.reactTo, content);
+    },
     // Started at triage when it could be: the run goes on with that one (a re-run after a crash too).
     startCheckRun: async (headSha) => job.checkRunId ?? (await gh.startCheckRun({ headSha })),
     finishCheckRun: (id, r) =>
@@ -50,7 +57,7 @@ export function createRunGitHub(
       if (plan) await writePlan(gh, plan, { ...plan.rec, done }, job.command ?? "aider");
     },
     async supersedeOlderPlans() {
-      const number = job.req.target?.number;
+      const number = job.req.target && threadNumber(job.req.target);
       if (number === undefined || !botLogin) return;
       await closePlans(gh, number, {
         botLogin,

@@ -1,6 +1,6 @@
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { callGitHub, GitHubError, graphqlFailureKind } from "./github-error.js";
-import { payloadField } from "./payload-field.js";
+import { jsonField } from "./json-field.js";
 
 // The commit's signature comes back in the same answer: reading it with a second request (REST `getCommit`) cost
 // every published run one more round trip to GitHub between its commit and its final status.
@@ -53,7 +53,7 @@ export async function createCommitOnBranch(
     try {
       return { data: await api.graphql<NonNullable<GraphqlAnswer["data"]>>(MUTATION, { input }) };
     } catch (error) {
-      const errors: unknown = payloadField(error, "errors");
+      const errors: unknown = jsonField(error, "errors");
       if (Array.isArray(errors) && errors.length > 0) return { errors: errors.map(graphqlError) };
       throw error;
     }
@@ -106,8 +106,8 @@ export async function createBranchRef(api: GitHubClient, where: RepoRef, branch:
 
 /** One entry of a GraphQL answer's `errors`, as far as it has a type and a message. */
 function graphqlError(entry: unknown): { type?: string; message?: string } {
-  const type = payloadField(entry, "type");
-  const message = payloadField(entry, "message");
+  const type = jsonField(entry, "type");
+  const message = jsonField(entry, "message");
   return {
     ...(typeof type === "string" ? { type } : {}),
     ...(typeof message === "string" ? { message } : {}),

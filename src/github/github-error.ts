@@ -1,4 +1,4 @@
-import { payloadField } from "./payload-field.js";
+import { jsonField } from "./json-field.js";
 
 /**
  * What kind of failure a GitHub answer was, as the rest of the app needs to tell them apart: a missing resource, a
@@ -44,10 +44,10 @@ const MESSAGE_CAP = 300;
  * or a "rate limit" message), otherwise a missing permission.
  */
 export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubFailure | null {
-  const status = payloadField(error, "status");
+  const status = jsonField(error, "status");
   if (typeof status !== "number") return classifyGraphqlError(error);
-  const header = (name: string) => payloadField(error, "response", "headers", name);
-  const raw = answerText(payloadField(error, "response", "data")) ?? (error instanceof Error ? error.message : "");
+  const header = (name: string) => jsonField(error, "response", "headers", name);
+  const raw = answerText(jsonField(error, "response", "data")) ?? (error instanceof Error ? error.message : "");
   const githubMessage = raw.length > MESSAGE_CAP ? `${raw.slice(0, MESSAGE_CAP)}…` : raw;
   const retryAfter = Number(header("retry-after"));
   const reset = Number(header("x-ratelimit-reset"));
@@ -83,11 +83,11 @@ export function classifyGitHubError(error: unknown, nowMs = Date.now()): GitHubF
  * callers reading `status` see one scale. Null when `error` carries no GraphQL errors.
  */
 export function classifyGraphqlError(error: unknown): GitHubFailure | null {
-  const errors = payloadField(error, "errors");
+  const errors = jsonField(error, "errors");
   if (!Array.isArray(errors) || errors.length === 0) return null;
   const first: unknown = errors[0];
-  const type = payloadField(first, "type");
-  const message = payloadField(first, "message");
+  const type = jsonField(first, "type");
+  const message = jsonField(first, "message");
   const kind = graphqlFailureKind(typeof type === "string" ? type : undefined);
   const raw = typeof message === "string" ? message : "GraphQL error";
   return {
@@ -151,14 +151,14 @@ export function isGitHubFailure(error: unknown, kind?: GitHubFailureKind): boole
  * the body has no message.
  */
 function answerText(data: unknown): string | null {
-  const message = payloadField(data, "message");
+  const message = jsonField(data, "message");
   if (typeof message !== "string") return null;
-  const errors = payloadField(data, "errors");
+  const errors = jsonField(data, "errors");
   const details = (Array.isArray(errors) ? errors : [])
     .map((e: unknown) => {
       if (typeof e === "string") return e;
-      const detail = payloadField(e, "message");
-      return typeof detail === "string" ? detail : payloadField(e, "code");
+      const detail = jsonField(e, "message");
+      return typeof detail === "string" ? detail : jsonField(e, "code");
     })
     .filter((d): d is string => typeof d === "string" && d !== "");
   return details.length ? `${message}: ${details.join("; ")}` : message;

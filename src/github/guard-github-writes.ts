@@ -1,6 +1,6 @@
 import { capMarkdown, COMMENT_LIMIT } from "./cap-markdown.js";
 import { redactDeep, type SecretRedactor } from "../security/redact-secrets.js";
-import { isJsonObject, payloadField } from "./payload-field.js";
+import { isJsonObject, jsonField } from "./json-field.js";
 
 /** Request fields that carry text we write to GitHub: comment/issue/PR bodies, titles, Check Run output, commit messages. */
 const TEXT_FIELDS = ["body", "title", "summary", "text", "output", "message"] as const;
@@ -57,7 +57,7 @@ export function githubWriteGuard(redactor: SecretRedactor) {
     });
     octokit.hook.after("request", (response, options) => {
       if (typeof options.url === "string" && /\/access_tokens$/.test(options.url)) {
-        const token = payloadField(response.data, "token");
+        const token = jsonField(response.data, "token");
         redactor.add(typeof token === "string" ? token : undefined);
       }
     });

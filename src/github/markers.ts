@@ -1,4 +1,4 @@
-import { payloadField } from "./payload-field.js";
+import { jsonField } from "./json-field.js";
 
 /** Hidden markers that let the bot find its own comments and state again (state lives in GitHub, not a database). */
 export const runMarker = (jobId: string) => `<!-- aider-bot:run:${jobId} -->`;
@@ -34,11 +34,7 @@ export type StoredMode =
 
 /** `mode` as read from a marker: anything but a well-formed mode is no mode (the request runs as a plain one). */
 function storedMode(mode: unknown): StoredMode | undefined {
-  const [kind, threads, extra] = [
-    payloadField(mode, "kind"),
-    payloadField(mode, "threads"),
-    payloadField(mode, "extra"),
-  ];
+  const [kind, threads, extra] = [jsonField(mode, "kind"), jsonField(mode, "threads"), jsonField(mode, "extra")];
   if (typeof extra !== "string") return undefined;
   if (kind === "fix-ci") return { kind: "fix-ci", extra };
   if (kind !== "address-reviews" || !Array.isArray(threads)) return undefined;

@@ -1,5 +1,5 @@
 import { Octokit } from "@octokit/core";
-import { payloadField } from "./payload-field.js";
+import { jsonField } from "./json-field.js";
 import { enterpriseCompatibility } from "@octokit/plugin-enterprise-compatibility";
 import { paginateRest } from "@octokit/plugin-paginate-rest";
 import { restEndpointMethods } from "@octokit/plugin-rest-endpoint-methods";
@@ -36,7 +36,7 @@ function requestLogging(octokit: Octokit): void {
   };
   octokit.hook.after("request", (response, options) => line(options, response.status));
   octokit.hook.error("request", (error, options) => {
-    line(options, payloadField(error, "status") ?? "failed");
+    line(options, jsonField(error, "status") ?? "failed");
     throw error;
   });
 }

@@ -77,7 +77,10 @@ export function renderFinal(outcome: RunOutcome, req: RunRequest): string {
   const result = "result" in outcome ? (outcome.result ?? null) : null;
   switch (outcome.kind) {
     case "pushed":
-      parts.push(`🚀 Pushed [\`${outcome.sha.slice(0, 7)}\`](${outcome.url}) to this pull request.`);
+      // A run on a branch with no pull request (the Action's workflow_dispatch there) names the branch.
+      parts.push(
+        `🚀 Pushed [\`${outcome.sha.slice(0, 7)}\`](${outcome.url}) to ${req.target.kind === "branch" ? `\`${req.target.headRef}\`` : "this pull request"}.`,
+      );
       if (outcome.result.outcome === "checks-failed") parts.push(stillFailing(outcome.result));
       break;
     case "pull-request":

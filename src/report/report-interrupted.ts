@@ -2,6 +2,7 @@ import type { GitHubClient } from "../github/github-client.js";
 import { RepoGitHub } from "../github/repo-github.js";
 import type { RunJobData } from "../run/run-job-data.js";
 import { renderInterrupted, type Interruption } from "./render-status.js";
+import { targetLabel } from "../run/run-target.js";
 
 /**
  * Tell a job's requester what happened when its run cannot: the status comment says so, and a job given up (lost
@@ -31,6 +32,6 @@ export async function reportInterrupted(api: GitHubClient, job: RunJobData, why:
   if (failed.length)
     throw new AggregateError(
       failed.map((f) => f.reason as unknown),
-      `could not report the interrupted job ${job.req.jobId} on ${owner}/${repo}#${job.req.target.number}`,
+      `could not report the interrupted job ${job.req.jobId} on ${owner}/${repo} ${targetLabel(job.req.target)}`,
     );
 }

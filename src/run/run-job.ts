@@ -33,7 +33,8 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     job: req.jobId,
     delivery: req.deliveryId,
     repo: `${req.owner}/${req.repo}`,
-    number: req.target.number,
+    // A run on a branch has no issue or pull request: its log names the branch instead of a number.
+    ...(req.target.kind === "branch" ? { branch: req.target.headRef } : { number: req.target.number }),
   });
   const status = createStatusWriter((body) => deps.github.updateStatus(body), {
     minGapMs: deps.statusGapMs ?? 3_000,

@@ -72,6 +72,11 @@ export interface PullRequestHead {
 export type RunTarget =
   /** Push one commit to the PR's head branch. */
   | ({ kind: "pull-request"; number: number } & PullRequestHead)
+  /**
+   * Push one commit to a branch that has no pull request (the Action's `workflow_dispatch` on a feature branch):
+   * no thread, so no status comment, reaction or check-run link to a PR; the result is the pushed commit.
+   */
+  | ({ kind: "branch" } & PullRequestHead)
   /** Branch off the default branch, push, open a PR that fixes the issue. */
   | { kind: "issue"; number: number; title: string }
   /** A review comment: like a PR, and the reply goes into the review thread. */

@@ -16,7 +16,8 @@ export interface VerifiedWebhook {
 
 export interface WebhookIntakeOptions {
   secret: string;
-  receive(event: VerifiedWebhook): Promise<void>;
+  /** Takes a verified event in; `refused` (a payload without what its kind must carry) is answered 400 with it. */
+  receive(event: VerifiedWebhook): Promise<void | { refused: string }>;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Largest body accepted (default {@link GITHUB_PAYLOAD_LIMIT}). */
   limit?: number;
@@ -108,12 +109,15 @@ async function verifyAndReceive(options: WebhookIntakeOptions, h: WebhookHeaders
   }
   // The bytes are given back before the app runs: a slow handler does not hold the in-flight budget.
   body.release();
+  let received: void | { refused: string };
   try {
-    await options.receive({ id: h.delivery, name: h.event, payload, raw });
+    received = await options.receive({ id: h.delivery, name: h.event, payload, raw });
   } catch {
     // The app's error handler has logged what went wrong (without the payload); GitHub gets a plain 500.
     return { status: 500, verdict: "handler failed", message: "The app failed to handle this event; see its logs." };
   }
+  // Signed but not of its event's shape: the sender learns which field, and nothing was queued.
+  if (received) return { status: 400, verdict: "malformed payload", message: received.refused };
   return { status: 200, verdict: "accepted", message: "ok" };
 }
 

@@ -6,8 +6,8 @@ export interface SpendScope {
   installationId: number;
   owner: string;
   repo: string;
-  /** Pull request or issue number. */
-  number: number;
+  /** Pull request or issue number; absent for a run with none (a branch), which has no pull-request bucket. */
+  number?: number;
   /** The run's job id (a re-run of a crashed job keeps it, and so its spend). */
   runId: string;
 }
@@ -38,9 +38,22 @@ export function planBuckets(scope: SpendScope, limits: SpendLimits, nowMs: numbe
   const tz = limits.timeZone;
   const itz = limits.installationTimeZone;
   const l = limits.limits;
+  const pr: PlannedBucket[] =
+    scope.number === undefined
+      ? []
+      : [
+          {
+            key: `pr/${repo}#${scope.number}`,
+            scope: "pr",
+            limit: l.pr,
+            resetsAtMs: null,
+            timeZone: null,
+            ttlMs: 400 * DAY,
+          },
+        ];
   return [
     { key: `run/${scope.runId}`, scope: "run", limit: l.run, resetsAtMs: null, timeZone: null, ttlMs: 7 * DAY },
-    { key: `pr/${repo}#${scope.number}`, scope: "pr", limit: l.pr, resetsAtMs: null, timeZone: null, ttlMs: 400 * DAY },
+    ...pr,
     {
       key: `repo/${repo}/day/${dayKey(nowMs, tz)}`,
       scope: "repo-day",

@@ -15,7 +15,7 @@ export async function repositoryUsage(o: {
   nowMs: number;
 }): Promise<string> {
   const all = planBuckets(
-    { installationId: o.installationId, owner: o.owner, repo: o.repo, number: 0, runId: "-" },
+    { installationId: o.installationId, owner: o.owner, repo: o.repo, runId: "-" },
     o.limits,
     o.nowMs,
   );

@@ -6,7 +6,7 @@
  *
  * The cost, said plainly: a change to the config file or to a collaborator's permission reaches triage at most
  * `ttlMs` later (10 s by default, `AIDER_BOT_TRIAGE_CACHE_MS`; 0 turns sharing off), except that a push to a
- * repository's default branch drops its config at once (see config-push). A failed read is never kept.
+ * repository's default branch drops its config at once (see app/config-push.ts). A failed read is never kept.
  */
 export interface LookupCache {
   /** The answer for `key`: shared when one was read (or is being read) within the TTL, else `load()`ed. */

@@ -66,10 +66,15 @@ describe("the Action's intake", () => {
     expect(intake).toMatchObject({
       kind: "run",
       feedback: null,
-      request: {
-        target: { kind: "pull-request", number: 0, headRef: "feature", headSha: "feedbeef", isFork: false },
-        settings: { model: "main-model", maxReflections: 1 },
-      },
+      request: { settings: { model: "main-model", maxReflections: 1 } },
+    });
+    // The branch is the target: no pull request number is made up for it.
+    expect(intake.kind === "run" && intake.request.target).toEqual({
+      kind: "branch",
+      headRef: "feature",
+      headSha: "feedbeef",
+      headCloneUrl: dispatch.cloneUrl,
+      isFork: false,
     });
   });
 

@@ -7,12 +7,12 @@ import {
 } from "../../src/action/action-outputs.js";
 import type { CoderResult } from "../../src/coder/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { prTarget, runRequest, runSettings } from "../../testkit/builders/run-fixtures.js";
+import { branchTarget, prTarget, runRequest, runSettings } from "../../testkit/builders/run-fixtures.js";
 
-const request = (number: number): RunRequest =>
+const request = (number: number | "branch"): RunRequest =>
   runRequest({
     repo: "widgets",
-    target: prTarget({ number, headRef: "calc" }),
+    target: number === "branch" ? branchTarget({ headRef: "calc" }) : prTarget({ number, headRef: "calc" }),
     settings: runSettings({ model: "gpt-4o" }),
   });
 const coder = (costUsd: number | null): CoderResult => ({
@@ -79,7 +79,7 @@ describe("action outputs", () => {
       outcome: "pushed",
       runs: [
         {
-          request: request(0),
+          request: request("branch"),
           outcome: { kind: "pushed", result: coder(null), sha: "e".repeat(40), url: "u", elapsedMs: 1 },
           finalBody: "",
         },

@@ -11,7 +11,7 @@ import {
   type ScriptedReply,
 } from "../../testkit/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
-import { examplePayload } from "../helpers/e2e-harness.js";
+import { exampleLabel, examplePayload, exampleUser } from "../helpers/e2e-harness.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
 import { pollUntil } from "../helpers/wait-until.js";
 
@@ -110,7 +110,7 @@ function repository(rig: Rig) {
     ...base,
     name: "widgets",
     full_name: "acme/widgets",
-    owner: { ...base.owner, login: "acme" },
+    owner: exampleUser("acme"),
     clone_url: `${rig.fake.webUrl}/acme/widgets.git`,
     html_url: `${rig.fake.webUrl}/acme/widgets`,
     default_branch: "main",
@@ -137,7 +137,7 @@ function addAddComment(rig: Rig, pr: { number: number; title: string }, commentI
     user: { ...p.comment.user, login: "ann", type: "User" },
     performed_via_github_app: null,
   };
-  p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+  p.sender = exampleUser("ann", { id: 9, type: "User" });
   return p;
 }
 
@@ -316,12 +316,12 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
         number: issue.number,
         title: issue.title,
         body: issue.body,
-        labels: [{ name: "aider" }],
+        labels: [exampleLabel("aider")],
         updated_at: "2026-11-01T10:00:00Z",
       };
       delete p.issue.pull_request;
-      p.label = { name: "aider" };
-      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+      p.label = exampleLabel("aider");
+      p.sender = exampleUser("ann", { id: 9, type: "User" });
 
       const result = await runAction(rig, "issues", p, {
         INPUT_PASS_ENV: "SERVICE_URL",
@@ -480,10 +480,9 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
         path: "src/calc.py",
         line: 2,
         diff_hunk: "@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b",
-        user: { login: "ann", id: 9, type: "User" },
-        performed_via_github_app: null,
+        user: exampleUser("ann", { id: 9, type: "User" }),
       };
-      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+      p.sender = exampleUser("ann", { id: 9, type: "User" });
 
       const result = await runAction(rig, "pull_request_review_comment", p);
 
@@ -576,7 +575,7 @@ describe("aider-bot action (the built entry point, as a runner runs it)", () => 
         user: { ...p.comment.user, login: "ann", type: "User" },
         performed_via_github_app: null,
       };
-      p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+      p.sender = exampleUser("ann", { id: 9, type: "User" });
       const forkHead = (await branchLog(rig.fake, fork, "calc", 1))[0]!.sha;
 
       const result = await runAction(rig, "issue_comment", p);

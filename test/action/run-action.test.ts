@@ -7,7 +7,8 @@ import { readActionEnv, type ActionEnv } from "../../src/config/action-env.js";
 import { seedIssue, seedRepo } from "../../testkit/seed-repo.js";
 import type { FakeRepo } from "../../testkit/fake-github-state.js";
 import { startFakeGitHub, type FakeGitHub } from "../../testkit/start-fake-github.js";
-import { examplePayload } from "../helpers/e2e-harness.js";
+import type { Repository } from "@octokit/webhooks-types";
+import { examplePayload, exampleUser } from "../helpers/e2e-harness.js";
 import { testExec } from "../helpers/test-exec.js";
 
 const BOT = "github-actions[bot]";
@@ -104,11 +105,12 @@ describe("runAction (in process, against the fake GitHub)", () => {
       "INPUT_OPENAI-BASE-URL": "http://127.0.0.1:9/v1",
       ...more,
     });
-  const repository = () => ({
+  const repository = (): Repository => ({
+    ...examplePayload("issue_comment", "created").repository,
     id: 1,
     name: "widgets",
     full_name: "acme/widgets",
-    owner: { login: "acme" },
+    owner: exampleUser("acme"),
     html_url: `${fake.webUrl}/acme/widgets`,
     clone_url: `${fake.webUrl}/acme/widgets.git`,
     default_branch: "main",
@@ -125,10 +127,10 @@ describe("runAction (in process, against the fake GitHub)", () => {
     p.comment = {
       ...p.comment,
       body: "/bot help",
-      user: { login: "ann", type: "User" },
+      user: exampleUser("ann", { type: "User" }),
       performed_via_github_app: null,
     };
-    p.sender = { login: "ann", id: 9, type: "User" };
+    p.sender = exampleUser("ann", { id: 9, type: "User" });
     const result = await run(env("issue_comment", { INPUT_TRIGGER: "bot" }), p);
     expect(result).toMatchObject({ outcome: "replied", runs: [] });
     expect(repo.comments).toHaveLength(1);
@@ -168,10 +170,8 @@ describe("runAction (in process, against the fake GitHub)", () => {
   });
 
   it("an event file without what its kind must carry is a setup error naming the field, before any GitHub call", async () => {
-    const p = examplePayload("issue_comment", "created");
-    p.repository = repository();
-    delete p.sender;
-    await expect(run(env("issue_comment"), p)).rejects.toThrow(
+    const { sender: _missing, ...p } = examplePayload("issue_comment", "created");
+    await expect(run(env("issue_comment"), { ...p, repository: repository() })).rejects.toThrow(
       "The event payload at GITHUB_EVENT_PATH is not a GitHub event: issue_comment payload refused: sender.login should be a non-empty string, but is missing.",
     );
     expect(repo.comments).toHaveLength(0);

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { examplePayload } from "#testkit/builders/webhook-payloads.js";
 import { rawPost } from "../helpers/raw-post.js";
 import { stalledPost, type StalledPost } from "../helpers/stalled-post.js";
 import { startAppServer, type AppServer } from "../../src/app/start-app-server.js";
@@ -61,6 +62,48 @@ describe("startAppServer webhook intake", () => {
     expect(logged.length).toBeLessThan(4096);
     expect(logged).not.toContain("BBBB");
     expect(logged).toContain("big-1");
+  });
+
+  const signedPost = (id: string, payload: unknown, secret = SECRET) => {
+    const body = JSON.stringify(payload);
+    return fetch(server.webhookUrl, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issue_comment",
+        "x-github-delivery": id,
+        "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
+      },
+    });
+  };
+
+  it("answers a signed delivery that lacks a field of its kind 400 with the field, logs its delivery and reason, never the payload, and queues nothing", async () => {
+    // GitHub's example is a repository webhook's; an App's delivery names its installation.
+    const good = {
+      ...examplePayload("issue_comment", "created"),
+      installation: { id: 7, node_id: "MDIzOkluc3RhbGxhdGlvbjc=" },
+    };
+    good.comment.body = "/aider fix it PAYLOAD-MARKER";
+    const { installation: _dropped, ...malformed } = good;
+
+    const refused = await signedPost("malformed-1", malformed);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      message: "issue_comment payload refused: installation.id should be an integer, but is missing",
+    });
+    expect(await server.app.stats()).toMatchObject({ queued: 0 });
+    const logged = lines.join("");
+    expect(logged).not.toContain("PAYLOAD-MARKER");
+    const line = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === "webhook refused" && "reason" in l);
+    expect(line).toMatchObject({ delivery: "malformed-1", reason: expect.stringContaining("installation.id") });
+
+    // Badly signed, the same body is still refused before it is parsed; the well-formed one is queued.
+    expect((await signedPost("malformed-2", malformed, "wrong")).status).toBe(401);
+    expect((await signedPost("good-1", good)).status).toBe(200);
+    expect(await server.app.stats()).toMatchObject({ queued: 1 });
   });
 
   it("answers 413 to a body over GitHub's 25 MB cap from its Content-Length", async () => {
@@ -127,7 +170,12 @@ describe("startAppServer webhook intake under strangers' stalled bodies", () => 
     "content-length": String(bytes),
   });
   const deliver = (url: string, id: string) => {
-    const body = JSON.stringify({ action: "created", comment: { id: 1, body: "/aider hello" } });
+    const payload = {
+      ...examplePayload("issue_comment", "created"),
+      installation: { id: 7, node_id: "MDIzOkluc3RhbGxhdGlvbjc=" },
+    };
+    payload.comment.body = "/aider hello";
+    const body = JSON.stringify(payload);
     return fetch(url, {
       method: "POST",
       body,

@@ -16,7 +16,7 @@ const GITHUB_PUBLIC = [
   "github-error.ts",
   "markers.ts",
   "cap-markdown.ts",
-  "payload-field.ts",
+  "json-field.ts",
   "token-octokit.ts",
   "http-fetch.ts",
   "guard-github-writes.ts",

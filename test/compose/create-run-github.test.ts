@@ -1,6 +1,6 @@
 import nock from "nock";
 import { createRunGitHub } from "../../src/compose/create-run-github.js";
-import { changedResult } from "../../testkit/builders/run-fixtures.js";
+import { branchTarget, changedResult } from "../../testkit/builders/run-fixtures.js";
 import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const REPO = "/repos/acme/widgets";
@@ -96,5 +96,23 @@ describe("createRunGitHub: API commits", () => {
     nock(GITHUB_API).patch(`${REPO}/issues/comments/1`).reply(404, { message: "Not Found" });
     const github = createRunGitHub(testOctokit(), job, async () => "t");
     await expect(github.updateStatus("x")).rejects.toMatchObject({ name: "GitHubError", kind: "not-found" });
+  });
+});
+
+describe("createRunGitHub: a run with no thread (a branch without a pull request)", () => {
+  useStrictNock(nock);
+
+  it("writes no status comment, reaction or plan state, and asks GitHub nothing for them", async () => {
+    // Strict nock: any request to GitHub fails the test.
+    const github = createRunGitHub(
+      testOctokit(),
+      { req: { owner: "acme", repo: "widgets", target: branchTarget() }, webUrl: job.webUrl },
+      async () => "t",
+      undefined,
+      "aider-bot[bot]",
+    );
+    await github.updateStatus("🚀 Pushed");
+    await github.react("rocket");
+    await github.supersedeOlderPlans?.();
   });
 });

@@ -1,6 +1,15 @@
 import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
 import { isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
-import { examplePayload, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import type { IssuesOpenedEvent } from "@octokit/webhooks-types";
+import {
+  exampleInstallation,
+  examplePayload,
+  exampleUser,
+  startE2EApp,
+  UNSANDBOXED,
+  type E2E,
+  type E2EApp,
+} from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
 const fix =
@@ -31,23 +40,15 @@ describe("e2e: app flows", () => {
       user: "reporter",
       labels: ["aider"],
     });
-    const p = examplePayload("issues", "labeled");
-    p.repository = { ...(e2e.commentPayload(issue, "", "ann").repository as object) };
-    p.installation = { id: 1 };
-    p.issue = {
-      ...p.issue,
-      number: issue.number,
-      title: issue.title,
-      body: issue.body,
-      labels: [{ name: "aider" }],
-      updated_at: "2026-11-01T10:00:00Z",
-    };
-    delete p.issue.pull_request;
-    p.label = { name: "aider" };
-    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+    const p = e2e.labelPayload(issue, "aider", "ann");
     // An issue created with the label: GitHub sends `opened` and `labeled`; only one run may follow.
-    const opened: Record<string, unknown> = { ...structuredClone(p), action: "opened" };
-    delete opened.label;
+    const opened: IssuesOpenedEvent = {
+      ...examplePayload("issues", "opened"),
+      repository: p.repository,
+      installation: p.installation,
+      sender: p.sender,
+      issue: { ...p.issue, state: "open", closed_at: null },
+    };
     expect((await e2e.send("issues", opened)).status).toBeLessThan(300);
     expect((await e2e.send("issues", p)).status).toBeLessThan(300);
     await e2e.idle();
@@ -91,8 +92,9 @@ describe("e2e: app flows", () => {
       line: 2,
     });
     const p = examplePayload("pull_request_review_comment", "created");
-    p.repository = { ...(e2e.commentPayload(pr, "", "ann").repository as object) };
-    p.installation = { id: 1 };
+    const ann = exampleUser("ann", { id: 9, type: "User" });
+    p.repository = e2e.repository();
+    p.installation = exampleInstallation(1);
     p.pull_request = { ...p.pull_request, number: pr.number, title: pr.title, body: "" };
     p.comment = {
       ...p.comment,
@@ -101,9 +103,9 @@ describe("e2e: app flows", () => {
       path: "src/calc.py",
       line: 2,
       diff_hunk: "@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b",
-      user: { login: "ann", id: 9, type: "User" },
+      user: ann,
     };
-    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+    p.sender = ann;
     await e2e.send("pull_request_review_comment", p);
     await e2e.idle();
     const reply = e2e.repo.reviewComments.find((c) => c.inReplyTo === 77);

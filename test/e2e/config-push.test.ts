@@ -1,4 +1,12 @@
-import { startE2E, UNSANDBOXED, type E2E } from "../helpers/e2e-harness.js";
+import type { PushEvent } from "@octokit/webhooks-types";
+import {
+  exampleInstallation,
+  examplePayload,
+  exampleUser,
+  startE2E,
+  UNSANDBOXED,
+  type E2E,
+} from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";
 
@@ -22,15 +30,18 @@ describe("e2e: a push to the default branch is seen by triage at once", () => {
     expect(lastReply()).toContain("echo first-config");
 
     await e2e.pushAs("main", { ".github/aider.yml": 'test: "echo second-config"\n' });
-    const repository = e2e.commentPayload(issue, "x", "ann").repository as Record<string, unknown>;
-    const push = {
+    const example = examplePayload("push");
+    const commit = example.head_commit;
+    if (!commit) throw new Error("GitHub's first push example has no head commit");
+    const push: PushEvent = {
+      ...example,
       ref: "refs/heads/main",
       before: "0".repeat(40),
       after: "1".repeat(40),
-      repository,
-      installation: { id: 1, node_id: "x" },
-      sender: { login: "ann", id: 1, type: "User" },
-      commits: [{ id: "1".repeat(40), added: [], removed: [], modified: [".github/aider.yml"] }],
+      repository: e2e.repository(),
+      installation: exampleInstallation(1),
+      sender: exampleUser("ann", { id: 1 }),
+      commits: [{ ...commit, id: "1".repeat(40), added: [], removed: [], modified: [".github/aider.yml"] }],
     };
     expect((await e2e.send("push", push)).status).toBe(200);
     await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider checks", "ann"));

@@ -1,6 +1,15 @@
 import { prState, seedCheckRun, seedIssueComment, seedReviewThread } from "../../testkit/fake-pr-state.js";
 import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
-import { examplePayload, startE2EApp, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import type { CheckSuiteCompletedEvent } from "@octokit/webhooks-types";
+import {
+  exampleApp,
+  exampleInstallation,
+  examplePayload,
+  exampleUser,
+  startE2EApp,
+  type E2E,
+  type E2EApp,
+} from "../helpers/e2e-harness.js";
 
 const bot = "aider-bot[bot]";
 const base =
@@ -18,11 +27,11 @@ async function redPullRequest(e2e: E2E) {
   return { pr, headSha: head!.sha };
 }
 
-function checkSuitePayload(e2e: E2E, pr: { number: number }, headSha: string): Record<string, unknown> {
+function checkSuitePayload(e2e: E2E, pr: { number: number }, headSha: string): CheckSuiteCompletedEvent {
   const p = examplePayload("check_suite", "completed");
-  const repository = e2e.commentPayload(e2e.repo.issues.get(pr.number)!, "", "maintainer").repository as { id: number };
+  const repository = e2e.repository();
   p.repository = repository;
-  p.installation = { id: 1 };
+  p.installation = exampleInstallation(1);
   const side = (ref: string) => ({ ref, sha: headSha, repo: { id: repository.id, url: "", name: e2e.repo.name } });
   p.check_suite = {
     ...p.check_suite,
@@ -30,12 +39,12 @@ function checkSuitePayload(e2e: E2E, pr: { number: number }, headSha: string): R
     head_branch: "add-mul",
     status: "completed",
     conclusion: "failure",
-    app: { id: 15368, slug: "github-actions", name: "GitHub Actions" },
+    app: { ...exampleApp(15368, "github-actions"), name: "GitHub Actions" },
     pull_requests: [
       { url: "", id: 1, number: pr.number, head: side("add-mul"), base: { ...side("main"), sha: "0".repeat(40) } },
     ],
   };
-  p.sender = { ...p.sender, login: "github-actions[bot]", type: "Bot" };
+  p.sender = exampleUser("github-actions[bot]", { type: "Bot" });
   return p;
 }
 

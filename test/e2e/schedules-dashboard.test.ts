@@ -1,5 +1,6 @@
 import type { FakeIssue } from "../../testkit/fake-github-state.js";
-import { examplePayload, startE2E, type E2E } from "../helpers/e2e-harness.js";
+import type { IssuesEditedEvent } from "@octokit/webhooks-types";
+import { examplePayload, exampleUser, startE2E, type E2E } from "../helpers/e2e-harness.js";
 import { waitUntil } from "../helpers/wait-until.js";
 
 const bot = "aider-bot[bot]";
@@ -43,7 +44,7 @@ describe("e2e: the schedules dashboard", () => {
     expect(dash.body.match(/- \[ \] Run now/g)).toHaveLength(2);
     expect(dash.body).toMatch(/\| 20\d\d-01-01 05:00 UTC \| never \|/); // 06:00 in Berlin is 05:00 UTC in winter
 
-    const editPayload = (before: string, after: string, sender: string) => {
+    const editPayload = (before: string, after: string, sender: string): IssuesEditedEvent => {
       const base = e2e.commentPayload(dash, "", sender);
       const p = examplePayload("issues", "edited");
       return {
@@ -51,7 +52,7 @@ describe("e2e: the schedules dashboard", () => {
         repository: base.repository,
         installation: base.installation,
         sender: base.sender,
-        issue: { ...(base.issue as object), body: after, user: { login: bot, type: "Bot" } },
+        issue: { ...p.issue, ...base.issue, body: after, user: exampleUser(bot, { type: "Bot" }) },
         changes: { body: { from: before } },
       };
     };

@@ -27,7 +27,7 @@ describe("e2e: comments that fit, secrets that stay", () => {
         60_000 - tail.length,
       ) + tail;
     const payload = e2e.commentPayload(pr, command, "ann");
-    const trigger = payload.comment as { id: number };
+    const trigger = payload.comment;
     // GitHub keeps the asking comment; retry reads a long request back from it.
     const now = new Date().toISOString();
     e2e.repo.comments.push({

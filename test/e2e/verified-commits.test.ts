@@ -4,7 +4,7 @@ import path from "node:path";
 import { requireSignedCommits } from "../../testkit/fake-commit-on-branch.js";
 import { branchLog, fileOnBranch, seedRepo } from "../../testkit/seed-repo.js";
 import { createExec } from "../../src/exec/create-exec.js";
-import { examplePayload, startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
+import { startE2EApp, UNSANDBOXED, type E2E, type E2EApp } from "../helpers/e2e-harness.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n" };
 const fix =
@@ -134,20 +134,7 @@ describe("e2e: verified commits through GitHub's API, fork branches", () => {
       user: "reporter",
       labels: ["aider"],
     });
-    const p = examplePayload("issues", "labeled");
-    p.repository = { ...(e2e.commentPayload(issue, "", "ann").repository as object) };
-    p.installation = { id: 1 };
-    p.issue = {
-      ...p.issue,
-      number: issue.number,
-      title: issue.title,
-      body: issue.body,
-      labels: [{ name: "aider" }],
-      updated_at: "2026-11-01T10:00:00Z",
-    };
-    delete p.issue.pull_request;
-    p.label = { name: "aider" };
-    p.sender = { ...p.sender, login: "ann", id: 9, type: "User" };
+    const p = e2e.labelPayload(issue, "aider", "ann");
     await e2e.send("issues", p);
     await e2e.idle();
     const branch = `aider/issue-${issue.number}-add-subtracts`;

@@ -19,7 +19,22 @@ import {
 } from "../../testkit/scripted-llm-server.js";
 import { has } from "./needs.js";
 import { testExec } from "./test-exec.js";
-import { examplePayloadJson as examplePayload } from "../../testkit/builders/webhook-payloads.js";
+import type {
+  IssueCommentCreatedEvent,
+  IssueCommentEditedEvent,
+  IssuesLabeledEvent,
+  Repository,
+  User,
+  WebhookEventMap,
+  WebhookEventName,
+} from "@octokit/webhooks-types";
+import {
+  exampleApp,
+  exampleInstallation,
+  exampleLabel,
+  examplePayload,
+  exampleUser,
+} from "../../testkit/builders/webhook-payloads.js";
 
 const SECRET = "e2e-webhook-secret";
 
@@ -33,7 +48,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-export { examplePayload };
+export {
+  exampleApp,
+  exampleInstallation,
+  exampleLabel,
+  examplePayload,
+  exampleUser,
+} from "../../testkit/builders/webhook-payloads.js";
 
 export interface E2E {
   fake: FakeGitHub;
@@ -51,22 +72,27 @@ export interface E2E {
   tokens(): string[];
   pr(spec: { title: string; head: string; user: string; files: Record<string, string> }): Promise<FakeIssue>;
   issue(spec: { title: string; body: string; user: string; labels?: string[] }): FakeIssue;
-  send(
-    event: string,
-    payload: unknown,
+  /** Deliver `event` signed as GitHub does; the payload is typed as GitHub sends that event. */
+  send<E extends WebhookEventName>(
+    event: E,
+    payload: WebhookEventMap[E],
     opts?: { deliveryId?: string; signature?: string },
   ): Promise<{ status: number; deliveryId: string }>;
+  /** The scenario's repository as its webhooks name it. */
+  repository(): Repository;
   commentPayload(
     issue: FakeIssue,
     body: string,
     user: string,
-    opts?: { userType?: string; commentId?: number },
-  ): Record<string, unknown>;
+    opts?: { userType?: User["type"]; commentId?: number },
+  ): IssueCommentCreatedEvent;
   /**
    * `user` edits the bot's comment `commentId` to `body` as on GitHub (e.g. ticks a task-list box): the fake stores the
    * new body, and the returned `issue_comment.edited` payload carries the old one in `changes.body.from`.
    */
-  editPayload(issue: FakeIssue, commentId: number, body: string, user: string): Record<string, unknown>;
+  editPayload(issue: FakeIssue, commentId: number, body: string, user: string): IssueCommentEditedEvent;
+  /** `user` adds `label` to `issue` (an `issues.labeled` delivery). */
+  labelPayload(issue: FakeIssue, label: string, user: string): IssuesLabeledEvent;
   /** Push a commit with these files to a branch as a human would (bypassing the bot). */
   pushAs(branch: string, files: Record<string, string>): Promise<void>;
   /** Wait until the app's queue is empty (after a webhook was accepted). */
@@ -257,11 +283,11 @@ export async function startE2EApp(
       llm.push(...(spec.replies ?? []));
       repo = await seed(spec);
     }
-    const repoJson = () => ({
+    const repoJson = (): Repository => ({
       ...examplePayload("issue_comment", "created").repository,
       name: repo.name,
       full_name: `${repo.owner}/${repo.name}`,
-      owner: { ...examplePayload("issue_comment", "created").repository.owner, login: repo.owner },
+      owner: exampleUser(repo.owner),
       clone_url: `${fake.webUrl}/${repo.owner}/${repo.name}.git`,
       html_url: `${fake.webUrl}/${repo.owner}/${repo.name}`,
       default_branch: repo.defaultBranch,
@@ -284,32 +310,54 @@ export async function startE2EApp(
       issue: (s) => seedIssue(fake, repo, s),
       send: (event, payload, opts = {}) =>
         sendWebhook({ url: `${base}/api/github/webhooks`, secret: SECRET, event, payload, ...opts }),
+      repository: repoJson,
+      labelPayload(issue, label, user) {
+        const p = examplePayload("issues", "labeled");
+        const { pull_request: _none, ...exampleIssue } = p.issue;
+        return {
+          ...p,
+          repository: repoJson(),
+          installation: exampleInstallation(1),
+          issue: {
+            ...exampleIssue,
+            number: issue.number,
+            title: issue.title,
+            body: issue.body,
+            labels: issue.labels.map(exampleLabel),
+            updated_at: "2026-11-01T10:00:00Z",
+          },
+          label: exampleLabel(label),
+          sender: exampleUser(user, { id: 9, type: "User" }),
+        };
+      },
       commentPayload(issue, body, user, opts = {}) {
         const p = examplePayload("issue_comment", "created");
-        p.repository = repoJson();
-        p.installation = { id: 1, node_id: "x" };
-        p.issue = {
-          ...p.issue,
-          number: issue.number,
-          title: issue.title,
-          body: issue.body,
-          user: { ...p.issue.user, login: issue.user },
-          labels: [],
-          ...(issue.pull
-            ? { pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` } }
-            : { pull_request: undefined }),
+        const { pull_request: _none, ...exampleIssue } = p.issue;
+        const sender = exampleUser(user, { id: 100 + user.length, type: opts.userType ?? "User" });
+        return {
+          ...p,
+          repository: repoJson(),
+          installation: exampleInstallation(1),
+          issue: {
+            ...exampleIssue,
+            number: issue.number,
+            title: issue.title,
+            body: issue.body,
+            user: exampleUser(issue.user),
+            labels: [],
+            ...(issue.pull
+              ? { pull_request: { url: `${fake.apiUrl}/repos/${repo.owner}/${repo.name}/pulls/${issue.number}` } }
+              : {}),
+          },
+          comment: {
+            ...p.comment,
+            id: opts.commentId ?? ++commentIds,
+            body,
+            user: sender,
+            performed_via_github_app: null,
+          },
+          sender,
         };
-        if (!issue.pull) delete p.issue.pull_request;
-        const id = opts.commentId ?? ++commentIds;
-        p.comment = {
-          ...p.comment,
-          id,
-          body,
-          user: { ...p.comment.user, login: user, id: 100 + user.length, type: opts.userType ?? "User" },
-          performed_via_github_app: null,
-        };
-        p.sender = { ...p.sender, login: user, id: 100 + user.length, type: opts.userType ?? "User" };
-        return p;
       },
       editPayload(issue, commentId, body, user) {
         const stored = repo.comments.find((c) => c.id === commentId);
@@ -318,15 +366,18 @@ export async function startE2EApp(
         stored.body = body;
         stored.updatedAt = new Date().toISOString();
         const p = (this as E2E).commentPayload(issue, body, user, { commentId });
-        p.action = "edited";
-        p.changes = { body: { from } };
-        const comment = p.comment as Record<string, unknown>;
-        // The comment is the bot's (made by the App); the sender is the person who edited it.
-        comment.user = { login: stored.user, id: 1, type: stored.user.endsWith("[bot]") ? "Bot" : "User" };
-        comment.performed_via_github_app = stored.user.endsWith("[bot]")
-          ? { id: 1, slug: stored.user.replace(/\[bot\]$/, "") }
-          : null;
-        return p;
+        const bot = stored.user.endsWith("[bot]");
+        return {
+          ...p,
+          action: "edited",
+          changes: { body: { from } },
+          // The comment is the bot's (made by the App); the sender is the person who edited it.
+          comment: {
+            ...p.comment,
+            user: exampleUser(stored.user, { id: 1, type: bot ? "Bot" : "User" }),
+            performed_via_github_app: bot ? exampleApp(1, stored.user.replace(/\[bot\]$/, "")) : null,
+          },
+        };
       },
       idle,
       // The app outlives the scenario; the file's afterAll closes it.

@@ -3,6 +3,7 @@ import { readRequestMarker, runMarker } from "../../src/github/markers.js";
 import { renderFinal, renderInterrupted, renderStage } from "../../src/report/render-status.js";
 import type { RunOutcome } from "../../src/run/run-outcome.js";
 import type { RunRequest } from "../../src/run/run-request.js";
+import { branchTarget } from "../../testkit/builders/run-fixtures.js";
 
 const req: RunRequest = {
   jobId: "job-1",
@@ -327,6 +328,20 @@ describe("status comment rendering", () => {
     for (const p of patterns) expect(body).toMatch(p);
     for (const p of absent) expect(body).not.toMatch(p);
     expect(body.startsWith(runMarker("job-1"))).toBe(true);
+  });
+
+  it("a push to a branch without a pull request names the branch, not a pull request", () => {
+    const result = { ...base, outcome: "changed", editedFiles: [], commit: { sha: "b".repeat(40), subject: "x" } };
+    const pushed: RunOutcome = {
+      kind: "pushed",
+      sha: "b".repeat(40),
+      url: "https://x/commit/b",
+      result: result as CoderResult,
+      elapsedMs: 1,
+    };
+    const onBranch = { ...req, target: branchTarget({ headRef: "f" }) };
+    expect(renderFinal(pushed, onBranch)).toContain("🚀 Pushed [`bbbbbbb`](https://x/commit/b) to `f`.");
+    expect(renderFinal(pushed, req)).toContain("to this pull request.");
   });
 
   it("stays under GitHub's comment size limit", () => {

@@ -9,7 +9,7 @@ import type { MetricEvent } from "../../src/metrics/metric-event.js";
 import { setMetricSink } from "../../src/metrics/record-metric.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { changedResult, runSettings } from "../../testkit/builders/run-fixtures.js";
+import { branchTarget, changedResult, runSettings } from "../../testkit/builders/run-fixtures.js";
 import { pollUntil } from "../helpers/wait-until.js";
 
 const settings = runSettings();
@@ -88,6 +88,26 @@ describe("runJob", () => {
     expect(h.calls).toEqual(["clone feat", "push feat", "react rocket", "check success"]);
     expect(h.statuses.at(-1)).toContain("🚀 Pushed");
     expect(h.removed).toEqual(["/tmp/fake-job"]);
+  });
+
+  it("a run on a branch without a pull request pushes to it and names the branch, never a #0, in its log and transcript", async () => {
+    const h = harness(async (_root, _options, hooks) => {
+      hooks.onTranscript?.({ kind: "reply", round: 1, text: "done" });
+      return changed;
+    });
+    const texts: (string | undefined)[] = [];
+    h.deps.github.finishCheckRun = async (_id, r) => void texts.push(r.text);
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const out = await runJob(request({ target: branchTarget({ headRef: "feat" }) }), { ...h.deps, logger });
+    expect(out.kind).toBe("pushed");
+    expect(h.calls).toEqual(["clone feat", "push feat", "react rocket"]);
+    expect(texts[0]).toContain("Run transcript · acme/w `feat` · run j1");
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) {
+      expect(l).toMatchObject({ branch: "feat" });
+      expect(l).not.toHaveProperty("number");
+    }
   });
 
   it("opens a draft PR for an issue on a new branch, leaving its wording to the GitHub side", async () => {

@@ -135,6 +135,19 @@ describe("the ledger guard", () => {
   });
 });
 
+describe("planBuckets", () => {
+  const now = Date.UTC(2026, 10, 28, 12, 0);
+  const limits = resolveLimits({}, {});
+
+  it("a run with a thread counts against its pull request; a run on a branch has no pull-request bucket, not #0", () => {
+    const scope = { installationId: 9, owner: "Octo", repo: "App", runId: "job-1" };
+    const keys = (s: typeof scope & { number?: number }) => planBuckets(s, limits, now).map((b) => b.key);
+    expect(keys({ ...scope, number: 3 })).toContain("pr/octo/app#3");
+    expect(keys(scope).filter((k) => k.startsWith("pr/"))).toEqual([]);
+    expect(keys(scope)).toContain("run/job-1");
+  });
+});
+
 describe("the ledger guard against a hostile job process", () => {
   it("negative or non-numeric amounts sent over IPC never shrink what is held or spent", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "guard-hostile-"));

@@ -1,5 +1,5 @@
 import type { PushEvent } from "../../src/edge/bot-event.js";
-import { configKeysStaleAfterPush } from "../../src/triage/config-push.js";
+import { configKeysStaleAfterPush } from "../../src/app/config-push.js";
 import { createLookupCache } from "../../src/triage/lookup-cache.js";
 
 describe("createLookupCache", () => {

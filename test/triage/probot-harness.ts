@@ -5,13 +5,13 @@ import type { RunJobInput, RunQueue } from "../../src/run/run-job-data.js";
 import { createTriageHandler } from "../../src/app/triage-handler.js";
 import type { AppServices, HandleResult } from "../../src/triage/triage-services.js";
 import type { WebhookEventName } from "@octokit/webhooks-types";
-import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
+import { examplePayload as githubExample } from "../../testkit/builders/webhook-payloads.js";
 import { TEST_APP_KEY } from "../helpers/build-once.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- webhook example payloads are plain JSON */
+/* eslint-disable @typescript-eslint/no-explicit-any -- triage's units rewrite payloads freely, malformed ones too */
 /** A deep copy of the first `@octokit/webhooks-examples` payload for `name.action`, with an installation added. */
 export function examplePayload(name: WebhookEventName, action: string): Record<string, any> {
-  const p = examplePayloadJson(name, action);
+  const p: Record<string, any> = githubExample(name, action);
   p.installation = { id: 1 };
   return p;
 }

@@ -1,12 +1,12 @@
-import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
+import { exampleInstallation, examplePayload } from "../../testkit/builders/webhook-payloads.js";
 import { decideAutofix } from "../../src/triage/decide-autofix.js";
 import type { PriorRun } from "../../src/context/pr-data.js";
 import { parseWebhook } from "../../src/edge/parse-webhook.js";
 import { pushedByBot } from "../../src/triage/pushed-by-bot.js";
 
 const completed = () => {
-  const payload = examplePayloadJson("check_suite", "completed");
-  payload.installation = { id: 1 };
+  const payload = examplePayload("check_suite", "completed");
+  payload.installation = exampleInstallation(1);
   return payload;
 };
 /** The suite as the edge reads it. */
@@ -61,7 +61,7 @@ describe("the edge's check suite + pushedByBot → decideAutofix", () => {
         roundsDone: 0,
       }),
     ).toEqual({ kind: "fix", pull: 2, round: 1 });
-    p.check_suite.pull_requests[0].base.repo.id = 42;
+    p.check_suite.pull_requests[0]!.base.repo.id = 42;
     expect(readCheckSuite(p)!.pullNumbers).toEqual([]);
   });
 });

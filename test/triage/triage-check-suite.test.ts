@@ -6,7 +6,8 @@ import type { RunJobInput } from "../../src/run/run-job-data.js";
 import type { AppServices, TriageIo } from "../../src/triage/triage-services.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
 import { fakeReader } from "../context/fake-reader.js";
-import { examplePayloadJson } from "../../testkit/builders/webhook-payloads.js";
+import type { CheckSuiteCompletedEvent } from "@octokit/webhooks-types";
+import { exampleInstallation, examplePayload } from "../../testkit/builders/webhook-payloads.js";
 
 const BOT = "aider-bot[bot]";
 const SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
@@ -14,11 +15,13 @@ const pushedStatus = (sha: string) =>
   `${runMarker("j1")}\n🚀 Pushed [\`${sha.slice(0, 7)}\`](https://github.com/Codertocat/Hello-World/commit/${sha}) to this pull request.\n${requestMarker({ verb: "run", text: "x", files: [] })}`;
 
 /** GitHub's own example `check_suite.completed` payload (its PR #2 has head SHA), made a failure. */
-function payload(over: { conclusion?: string; slug?: string } = {}) {
-  const p = examplePayloadJson("check_suite", "completed");
+function payload(
+  over: { conclusion?: CheckSuiteCompletedEvent["check_suite"]["conclusion"]; slug?: string } = {},
+): CheckSuiteCompletedEvent {
+  const p = examplePayload("check_suite", "completed");
   p.check_suite.conclusion = over.conclusion ?? "failure";
   p.check_suite.app = { ...p.check_suite.app, id: 15368, slug: over.slug ?? "github-actions" };
-  p.installation = { id: 1 };
+  p.installation = exampleInstallation(1);
   return p;
 }
 

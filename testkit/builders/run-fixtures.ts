@@ -27,6 +27,7 @@ export function runSettings(over: Partial<RunRequest["settings"]> = {}): RunRequ
 type PullRequestTarget = Extract<RunTarget, { kind: "pull-request" }>;
 type IssueTarget = Extract<RunTarget, { kind: "issue" }>;
 type ReviewCommentTarget = Extract<RunTarget, { kind: "review-comment" }>;
+type BranchTarget = Extract<RunTarget, { kind: "branch" }>;
 
 const HEAD: PullRequestHead = {
   headRef: "feature",
@@ -38,6 +39,11 @@ const HEAD: PullRequestHead = {
 /** A same-repository pull request #2 on branch `feature`. */
 export function prTarget(over: Partial<Omit<PullRequestTarget, "kind">> = {}): PullRequestTarget {
   return { kind: "pull-request", number: 2, ...HEAD, ...over };
+}
+
+/** Branch `feature` with no pull request (the Action's `workflow_dispatch` there). */
+export function branchTarget(over: Partial<Omit<BranchTarget, "kind">> = {}): BranchTarget {
+  return { kind: "branch", ...HEAD, ...over };
 }
 
 /** Issue #1. */

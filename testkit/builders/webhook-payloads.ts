@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { WebhookDefinition } from "@octokit/webhooks-examples";
-import type { WebhookEventMap, WebhookEventName } from "@octokit/webhooks-types";
+import type { App, InstallationLite, Label, User, WebhookEventMap, WebhookEventName } from "@octokit/webhooks-types";
 
 /** GitHub's own example deliveries (`@octokit/webhooks-examples`), typed by `@octokit/webhooks-types`. */
 const EXAMPLES = createRequire(import.meta.url)("@octokit/webhooks-examples") as WebhookDefinition[];
@@ -25,12 +25,24 @@ export function examplePayload<E extends WebhookEventName, A extends string | un
   return structuredClone(found) as ExamplePayload<E, A>;
 }
 
-/**
- * The same example as plain JSON, for a test that rewrites parts of it freely (a trimmed repository, an installation
- * of `{ id }` only, a malformed field the edge must refuse): what goes over the wire is JSON either way.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a payload a test rewrites at will
-export function examplePayloadJson(event: WebhookEventName, action?: string): Record<string, any> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
-  return examplePayload(event, action) as Record<string, any>;
+/** A user as a webhook carries one: GitHub's example sender with this login (and the fields given). */
+export function exampleUser(login: string, over: Partial<User> = {}): User {
+  return { ...examplePayload("issue_comment", "created").sender, login, ...over };
+}
+
+/** A label as a webhook carries one: GitHub's example label with this name. */
+export function exampleLabel(name: string): Label {
+  const label = examplePayload("issues", "labeled").label;
+  if (!label) throw new Error("@octokit/webhooks-examples has no issues.labeled payload with a label");
+  return { ...label, name };
+}
+
+/** A GitHub App as a webhook names one (a comment's `performed_via_github_app`, a check suite's `app`). */
+export function exampleApp(id: number, slug: string): App {
+  return { ...examplePayload("check_suite", "completed").check_suite.app, id, slug };
+}
+
+/** An App's installation as its deliveries name it (a repository webhook's example has none). */
+export function exampleInstallation(id: number): InstallationLite {
+  return { id, node_id: `MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9u${id}` };
 }

@@ -8,6 +8,7 @@ import type { LastRun } from "./dashboard-body.js";
 import { handleDashboardEdit } from "./handle-dashboard-edit.js";
 import { syncDashboard } from "./sync-dashboard.js";
 import type { IssueEditEvent } from "../../edge/bot-event.js";
+import { threadNumber } from "../../run/run-target.js";
 
 export interface DashboardService {
   /** After a schedule sync: every repository with schedules has its dashboard, with next runs up to date. */
@@ -85,11 +86,16 @@ export function createDashboardService(deps: {
           cloneUrl: job.req.cloneUrl,
           config,
         };
-        const issue = job.req.target.number;
+        const issue = threadNumber(job.req.target);
         await write(target, {
           update: {
             key: keyOfScheduledJob(job.req.jobId),
-            last: { at: startedAt.toISOString(), outcome, issue, ...(pr !== undefined ? { pr } : {}) },
+            last: {
+              at: startedAt.toISOString(),
+              outcome,
+              ...(issue !== undefined ? { issue } : {}),
+              ...(pr !== undefined ? { pr } : {}),
+            },
           },
         });
       } catch (error) {

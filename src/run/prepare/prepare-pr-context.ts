@@ -62,7 +62,8 @@ export interface PrepareDeps {
  */
 export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Promise<PreparedContext | null> {
   const spec = req.context;
-  if (!spec) return null;
+  // A run on a branch without a pull request has no thread to read a context from.
+  if (!spec || req.target.kind === "branch") return null;
   const mode = spec.mode;
   const isPullRequest = req.target.kind !== "issue";
   let collected: CollectedContext;

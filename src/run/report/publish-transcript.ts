@@ -3,6 +3,7 @@ import { renderTranscript } from "../../coder/transcript/render-transcript.js";
 import type { TranscriptEvent } from "../../coder/transcript/transcript-event.js";
 import type { RunGitHub } from "../run-ports.js";
 import type { RunRequest } from "../run-request.js";
+import { targetLabel } from "../run-target.js";
 
 /** Where a run's whole transcript is kept for operators (`aider-bot transcript <run-id>`). */
 export interface TranscriptStore {
@@ -28,7 +29,7 @@ export async function publishTranscript(args: {
 }): Promise<{ line: string | null; text: string | null }> {
   const { req, deps, checkRunId, events } = args;
   if (events.length === 0) return { line: null, text: null };
-  const title = `Run transcript · ${req.owner}/${req.repo}#${req.target.number} · run ${req.jobId}`;
+  const title = `Run transcript · ${req.owner}/${req.repo} ${targetLabel(req.target)} · run ${req.jobId}`;
   const { redact } = deps;
   const opts = { title, ...(redact ? { redact } : {}) };
   const stored = deps.transcripts
