@@ -7,7 +7,7 @@ import { pullRequestBase } from "../run/prepare/base-commit.js";
 import { startBaseline, type BaselineRun } from "../run/prepare/baseline-run.js";
 import type { Exec } from "../exec/types.js";
 import type { GitHubClient } from "../github/github-client.js";
-import { createGitHubRepoReader } from "../github/github-repo-reader.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import { renderPlanOutcome } from "../report/render-plan.js";
 import { renderFinal, renderStage } from "../report/render-status.js";
 import { countTokens } from "../llm/count-tokens.js";
@@ -113,7 +113,7 @@ function checkPlanOf(input: ComposeRunInput): CheckPlanSource | null {
     read: (r) =>
       (planP ??= resolveChecks(
         r.settings,
-        createGitHubRepoReader(input.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch }),
+        RepoGitHub.create({ octokit: input.api, owner: r.owner, repo: r.repo }).reader(r.defaultBranch),
       )),
     current: async () => (planP ? (await planP).plan : null),
   };
