@@ -25,6 +25,7 @@ import { triageEvent } from "../triage/triage-event.js";
 import type { BotEvent } from "../edge/bot-event.js";
 import { renderConfigProblems } from "../report/render-config-problems.js";
 import type { LlmClient } from "../llm/types.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
 import { resolveSettings } from "../run/prepare/resolve-settings.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
@@ -50,6 +51,8 @@ export interface RunDeps extends EngineDeps {
   settings: DriverSettings;
   exec: Exec;
   llm: LlmClient;
+  /** The step's redactor (compose-clients): commit messages and the run's transcript go through it. */
+  redactor: SecretRedactor;
   /** GITHUB_WORKSPACE: used in place when it is the branch the run changes. */
   workspace: string;
   /** Where clones and caches go (RUNNER_TEMP). */
@@ -260,7 +263,7 @@ export async function runRequest(
   const req = withoutForkCommands(request);
   if (req !== request)
     deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
-  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
+  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email }, { redact: deps.redactor.redact });
   const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
   let finalBody = "";
   const outcome = await runJob(
@@ -285,6 +288,7 @@ export async function runRequest(
       command: feedback?.command ?? "aider",
       logger: deps.logger,
       signal: deps.signal,
+      redactor: deps.redactor,
       coderRoot: resolve,
       finalText: (body, r) => (finalBody = branchOnly(body, r)),
     }),

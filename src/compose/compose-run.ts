@@ -18,6 +18,7 @@ import { resolveChecks, type ResolvedChecks } from "../run/prepare/resolve-check
 import type { RunJobDeps } from "../run/run-job-deps.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
 import type { Git } from "../workspace/create-git.js";
 import { createCheckoutCoder } from "./checkout-coder.js";
 import { warmGrammarWhileCloning } from "./create-coder-deps.js";
@@ -50,7 +51,8 @@ export interface ComposeRunInput {
   command: string;
   logger: Logger;
   signal: AbortSignal;
-  redact?(text: string): string;
+  /** The driver's redactor (compose-clients): the run's transcript goes through it before it is stored or published. */
+  redactor: SecretRedactor;
   transcripts?: TranscriptStore;
   /** The folder the coder works in for a checkout `runGit` made (the Action maps it to the workflow's). */
   coderRoot?(checkout: string): string;
@@ -78,7 +80,7 @@ export function composeRun(input: ComposeRunInput): RunJobDeps {
       final: (outcome, r) => (input.finalText ?? ((body) => body))(renderFinal(outcome, r), r),
       plan: (outcome, r) => renderPlanOutcome(outcome, r, input.command),
     },
-    ...(input.redact ? { redact: input.redact } : {}),
+    redact: input.redactor.redact,
     ...(settings.transcripts && input.transcripts ? { transcripts: input.transcripts } : {}),
     ...(checkPlan ? { checkPlan: checkPlan.read } : {}),
     logger: input.logger,
