@@ -14,7 +14,7 @@ import { loadTokenizer } from "../llm/count-tokens.js";
 import { warmSyntaxCheck } from "../compose/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
-import { REDACTED } from "../security/redact-secrets.js";
+import { REDACTED, type SecretRedactor } from "../security/redact-secrets.js";
 import { containerEngineFrom, createCheckExec, wantsContainer } from "./create-check-exec.js";
 import { executeRun } from "./execute-run.js";
 import { MODEL_SECRET_VARIABLES } from "./model-secrets.js";
@@ -116,6 +116,19 @@ function probeContainerEngine(): Promise<string | null> | null {
   }
 }
 
+/**
+ * A job process's one redactor (its composition root's): the job's two tokens, its model keys, and the App's secrets
+ * this process knows only by their fingerprints (the webhook secret, each line of the App's key).
+ */
+export function jobRedactor(
+  input: Pick<RunJobProcessInput, "apiToken" | "gitToken" | "modelSecrets" | "fingerprints">,
+): SecretRedactor {
+  return composeRedactor({
+    secrets: [input.apiToken, input.gitToken, ...Object.values(input.modelSecrets ?? {})],
+    passes: [(text) => redactFingerprinted(text, input.fingerprints, REDACTED)],
+  });
+}
+
 /** The job process's entry (fork-worker's `runChildJob` contract): runs the job and answers its outcome's kind. */
 export async function runChildJob(
   input: RunJobProcessInput,
@@ -128,10 +141,7 @@ export async function runChildJob(
   const secrets = input.modelSecrets ?? {};
   // The job's one redactor, built before any writer: its tokens and model keys, and the App's secrets known here only
   // by their fingerprints. The logger, the GitHub clients, the model client, git and the transcript all take it.
-  const redactor = composeRedactor({
-    secrets: [input.apiToken, input.gitToken, ...Object.values(secrets)],
-    passes: [(text) => redactFingerprinted(text, input.fingerprints, REDACTED)],
-  });
+  const redactor = jobRedactor(input);
   const env = readEnv({ ...input.source, ...secrets });
   const logger = await createRedactingLogger({ level: env.logLevel, redactor, format: env.logFormat });
   const log = logger.child({ job: input.job.req.jobId, pid: process.pid });

@@ -9,7 +9,7 @@ import type { RunSettings } from "../run/run-request.js";
 import { composeClients, composeRedactor } from "../compose/compose-clients.js";
 import { createCoderDeps } from "../compose/create-coder-deps.js";
 import { resolveRunSettings, type ComposedSettings } from "../compose/run-settings.js";
-import { readEnv, type RunEnv } from "../config/env.js";
+import { readEnv, type ProviderEnv, type RunEnv } from "../config/env.js";
 import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import { loadInstructions } from "../context/load-instructions.js";
 import type { EditFormatName } from "../edits/types.js";
@@ -59,7 +59,7 @@ export async function runCommand(
   // The run's one redactor, from the composition root: the model keys are kept out of model requests, commit
   // messages and what this command prints, even if a file or a command's output carries one.
   const models = { endpoint, providers: env };
-  const redactor = composeRedactor({ secrets: [], models });
+  const redactor = cliRedactor(env);
   // The run's git and check commands are started by a small helper process (exec/spawn-helper), not by this one.
   const clients = composeClients({ redactor, source: env.source, models });
   const { exec } = clients;
@@ -103,6 +103,14 @@ export async function runCommand(
   const result: CoderResult = await runCoder(options, deps);
   process.stdout.write(redactor.redact(opts.json ? `${JSON.stringify(cliJson(result))}\n` : renderCliSummary(result)));
   return result.outcome === "changed" || result.outcome === "no-changes" ? 0 : 1;
+}
+
+/** A CLI run's one redactor (its composition root's): every model key of the user's environment. */
+export function cliRedactor(env: RunEnv & ProviderEnv & { openaiBaseUrl: string; openaiApiKey?: string | undefined }) {
+  return composeRedactor({
+    secrets: [],
+    models: { endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey }, providers: env },
+  });
 }
 
 /**
