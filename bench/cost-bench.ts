@@ -37,6 +37,7 @@ import { providerEndpoints, type ProviderEnv } from "../src/llm/provider-endpoin
 import type { ChatMessage, CompletionRequest, LlmClient, TokenUsage } from "../src/llm/types.js";
 import { createGit } from "../src/workspace/create-git.js";
 import { generateTsRepo } from "./repomap-bench.js";
+import { createSecretRedactor } from "../src/security/redact-secrets.js";
 
 const READ = 0.1;
 const TARGET_RATIO = 0.35;
@@ -76,6 +77,7 @@ const AWS = {
 function providerClient(env: ProviderEnv, openAiBaseUrl: string): LlmClient {
   return createProviderClient({
     endpoints: providerEndpoints(env, { baseUrl: openAiBaseUrl, apiKey: OPENAI_KEY }),
+    redactor: createSecretRedactor(),
     sleep: async () => undefined,
   });
 }

@@ -8,6 +8,7 @@ import OpenAI from "openai";
 import { startScriptedLlmServer, type PlainReply } from "../../testkit/scripted-llm-server.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { fixed, msSince } from "./bench-stats.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 const OK = "Done.";
 const SCENARIOS: [string, PlainReply[]][] = [
@@ -48,7 +49,13 @@ export async function runRetriesBench(): Promise<void> {
   console.log("\n== model-call retries: ours vs the OpenAI SDK's maxRetries (4 retries each)");
   for (const [name, replies] of SCENARIOS) {
     const ours = await measure(replies, (baseUrl) =>
-      createLlmClient({ baseUrl, apiKey: "sk-test", maxRetries: 4, maxRetryAfterMs: 2000 }).complete({
+      createLlmClient({
+        baseUrl,
+        apiKey: "sk-test",
+        redact: createSecretRedactor().redact,
+        maxRetries: 4,
+        maxRetryAfterMs: 2000,
+      }).complete({
         model: "gpt-4o",
         messages,
       }),

@@ -1,5 +1,5 @@
 import { appendFile, readFile } from "node:fs/promises";
-import { pino } from "pino";
+import { createRedactingLogger } from "../security/create-redacting-logger.js";
 import { ActionSetupError, readActionEnv, type ActionEnv } from "../config/action-env.js";
 import {
   actionOutputs,
@@ -8,7 +8,7 @@ import {
   renderSummary,
   type ActionResult,
 } from "./action-outputs.js";
-import { runAction } from "./run-action.js";
+import { actionRedactor, runAction } from "./run-action.js";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -30,8 +30,15 @@ export async function actionCommand(): Promise<number> {
     say(`::error title=aider-bot setup::${escapeCommandData(message)}`);
     return 1;
   }
-  // Logs go to stderr so they never mix with workflow commands; Actions shows both.
-  const logger = pino({ level: env.logLevel, base: undefined }, pino.destination(2));
+  // The step's one redactor, built before any writer; its log lines go through it too. Logs go to stderr so they
+  // never mix with workflow commands; Actions shows both.
+  const redactor = actionRedactor(env);
+  const logger = await createRedactingLogger({
+    level: env.logLevel,
+    redactor,
+    format: "json",
+    sink: { write: (line) => process.stderr.write(line) },
+  });
   const abort = new AbortController();
   // The runner sends SIGINT, then SIGTERM, when the workflow run is cancelled: stop and report "cancelled".
   const onSignal = () => abort.abort(new Error("runner shutdown: the workflow run was cancelled"));
@@ -39,7 +46,7 @@ export async function actionCommand(): Promise<number> {
   process.once("SIGTERM", onSignal);
   let result: ActionResult;
   try {
-    result = await runAction(env, payload, { logger, signal: abort.signal });
+    result = await runAction(env, payload, { logger, redactor, signal: abort.signal });
   } catch (error) {
     if (error instanceof ActionSetupError) {
       say(`::error title=aider-bot setup::${escapeCommandData(error.message)}`);

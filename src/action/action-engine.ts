@@ -18,16 +18,14 @@ import { composeRun } from "../compose/compose-run.js";
 import { createRunGitHub } from "../compose/create-run-github.js";
 import type { DriverSettings } from "../compose/run-settings.js";
 import { renderStage } from "../report/render-status.js";
-import { ensureStatusComment } from "../github/ensure-status-comment.js";
 import type { GitHubClient } from "../github/github-client.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import type { RunJobData, RunJobInput, RunQueue } from "../run/run-job-data.js";
-import { lookupPermission } from "../github/permissions.js";
 import { triageEvent } from "../triage/triage-event.js";
 import type { BotEvent } from "../edge/bot-event.js";
 import { renderConfigProblems } from "../report/render-config-problems.js";
-import { listOpenPullRequestsForBranch } from "../github/pull-request.js";
-import { getCommitSha } from "../github/repositories.js";
 import type { LlmClient } from "../llm/types.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
 import { resolveSettings } from "../run/prepare/resolve-settings.js";
 import { runJob } from "../run/run-job.js";
 import type { RunOutcome } from "../run/run-outcome.js";
@@ -53,6 +51,8 @@ export interface RunDeps extends EngineDeps {
   settings: DriverSettings;
   exec: Exec;
   llm: LlmClient;
+  /** The step's redactor (compose-clients): commit messages and the run's transcript go through it. */
+  redactor: SecretRedactor;
   /** GITHUB_WORKSPACE: used in place when it is the branch the run changes. */
   workspace: string;
   /** Where clones and caches go (RUNNER_TEMP). */
@@ -175,13 +175,15 @@ export async function intakeDispatch(
   deps: EngineDeps,
 ): Promise<Intake> {
   const { owner, repo } = args;
+  // The dispatch's repository, bound once: every read and write below is on it.
+  const github = RepoGitHub.create({ octokit: deps.api, owner, repo });
   const config = await loadRepoConfig(deps.loadConfig);
   if (!config.ok) return { kind: "done", outcome: "refused", reason: renderConfigProblems(config.problems) };
   const trigger: RepoConfig["trigger"] = config.config.trigger;
   // The App's gate: the same "is a permission needed" and the same decision as a `/aider` comment's.
   const bot = { login: deps.bot.login };
   const permission = permissionNeeded({ sender: args.sender }, bot)
-    ? await lookupPermission(deps.api, { owner, repo, username: args.sender.login })
+    ? await github.permissionOf(args.sender.login)
     : null;
   const auth = authorizeSender({ sender: args.sender, verb: "run", permission, bot, config: config.config });
   if (!auth.allow)
@@ -190,7 +192,7 @@ export async function intakeDispatch(
   const message = sanitiseCommand({ verb: "run", text: args.message, flags: { files: [] } }).text;
   const resolved = resolveSettings(config.config, { files: [] }, deps.defaults);
   if (!resolved.ok) return { kind: "done", outcome: "refused", reason: resolved.message };
-  const listed = await listOpenPullRequestsForBranch(deps.api, { owner, repo, branch: args.branch });
+  const listed = await github.listOpenPullRequestsForBranch(args.branch);
   const pr = listed.find(
     (p) =>
       p.headRef === args.branch &&
@@ -203,7 +205,7 @@ export async function intakeDispatch(
       reason: `No open pull request from \`${args.branch}\`, the default branch: aider-bot never pushes to the default branch directly. Run the workflow on a feature branch (its pull request gets the status comment), or open an issue and label it.`,
     };
   }
-  const headSha = pr ? pr.headSha : await getCommitSha(deps.api, { owner, repo, ref: args.branch });
+  const headSha = pr ? pr.headSha : await github.getCommitSha(args.branch);
   const head = { headRef: args.branch, headSha, headCloneUrl: args.cloneUrl, isFork: false };
   const request: RunRequest = {
     jobId: args.jobId,
@@ -236,9 +238,7 @@ export async function intakeDispatch(
     ...(pr ? { context: prRunSpec(config.config, { kind: "plain" }) } : {}),
   };
   if (!pr) return { kind: "run", request, feedback: null };
-  const statusCommentId = await ensureStatusComment(deps.api, {
-    owner,
-    repo,
+  const statusCommentId = await github.ensureStatusComment({
     issueNumber: pr.number,
     jobId: request.jobId,
     botLogin: deps.bot.login,
@@ -264,7 +264,7 @@ export async function runRequest(
   const req = withoutForkCommands(request);
   if (req !== request)
     deps.logger.info("pull request from a fork: its setup/lint/test commands are not run on the runner");
-  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
+  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email }, { redact: deps.redactor.redact });
   const { runGit, resolve } = createInPlaceGit(git, { workspace: deps.workspace, logger: deps.logger });
   let finalBody = "";
   const outcome = await runJob(
@@ -289,6 +289,7 @@ export async function runRequest(
       command: feedback?.command ?? "aider",
       logger: deps.logger,
       signal: deps.signal,
+      redactor: deps.redactor,
       coderRoot: resolve,
       finalText: (body) => (finalBody = body),
     }),

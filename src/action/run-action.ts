@@ -1,17 +1,19 @@
-import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
 import type { ActionRepository, BotEvent } from "../edge/bot-event.js";
 import { parseActionEvent } from "../edge/parse-action-event.js";
 import os from "node:os";
 import type { Logger } from "pino";
 import { parse as parseYaml } from "yaml";
 import { ActionSetupError, type ActionEnv } from "../config/action-env.js";
-import { startSpawnHelper } from "../exec/spawn-helper.js";
 import { getUserId } from "../github/installations.js";
 import { RepoGitHub } from "../github/repo-github.js";
 import { isJsonObject } from "../github/json-field.js";
-import { tokenOctokit } from "../github/token-octokit.js";
-import { processRedactor } from "../security/process-redactor.js";
-import { composeLlm } from "../compose/compose-llm.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
+import {
+  composeClients,
+  composeRedactor,
+  type DriverClients,
+  type ModelEndpoints,
+} from "../compose/compose-clients.js";
 import { driverSettings, runDefaults } from "../compose/run-settings.js";
 import {
   intakeDispatch,
@@ -73,15 +75,32 @@ async function fetchConfig(github: RepoGitHub, path: string): Promise<unknown> {
   return parsed;
 }
 
+/** The Action's models: its inputs' OpenAI-compatible endpoint and the runner's provider variables. */
+function actionModels(env: ActionEnv): ModelEndpoints {
+  return {
+    endpoint: { baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey },
+    providers: env.runEnv,
+  };
+}
+
+/**
+ * The Action's one redactor (its composition root's): the workflow's token and every model key of the step. The
+ * step's logger, its GitHub client's write guard, its model clients, its commits and its transcript all take it.
+ */
+export function actionRedactor(env: ActionEnv): SecretRedactor {
+  return composeRedactor({ secrets: [env.inputs.githubToken], models: actionModels(env) });
+}
+
 /**
  * One workflow step of `aider-bot action`: read the event, take it through the App's intake (same replies, gate
  * and status comment), and run what it asks in the foreground. Setup problems throw {@link ActionSetupError};
- * everything else ends as an outcome.
+ * everything else ends as an outcome. `io.redactor` is the step's ({@link actionRedactor}), the one `io.logger`
+ * writes through.
  */
 export async function runAction(
   env: ActionEnv,
   payload: unknown,
-  io: { logger: Logger; signal: AbortSignal; now?: () => Date },
+  io: { logger: Logger; redactor: SecretRedactor; signal: AbortSignal; now?: () => Date },
 ): Promise<ActionResult> {
   // The edge: the event file read once, typed (the App's parser), or refused naming what is wrong.
   const parsed = parseActionEvent(env.eventName, payload, env.runKey);
@@ -91,13 +110,16 @@ export async function runAction(
     return { outcome: "ignored", reason: parsed.reason, runs: [] };
   }
   const event = parsed.event;
-  // The same redacting write guard as the App's clients: nothing secret reaches a comment, Check Run or PR body.
-  const endpoints = providerEndpoints(env.runEnv, {
-    baseUrl: env.inputs.openaiBaseUrl,
-    apiKey: env.inputs.openaiApiKey,
+  const settings = driverSettings(env.runEnv, "action");
+  // The spawn helper, the GitHub client and the model clients, from the composition root, over the step's redactor:
+  // nothing secret reaches a comment, Check Run, PR body, commit, model request or log line.
+  const clients = composeClients({
+    redactor: io.redactor,
+    source: env.source,
+    models: actionModels(env),
+    github: { throttle: env.throttle, log: io.logger },
   });
-  for (const secret of [env.inputs.githubToken, ...endpointSecrets(endpoints)]) processRedactor.add(secret);
-  const api = actionOctokit(env, io.logger);
+  const api = actionOctokit(env, clients, io.logger);
   const bot = await botIdentity(async (username) => getUserId(api, username), env.inputs.botLogin, io.logger);
   // The workflow's repository, bound once: the Action works on no other.
   const github = RepoGitHub.create({ octokit: api, owner: env.owner, repo: env.repo });
@@ -115,20 +137,17 @@ export async function runAction(
     const done = intakes.find((i): i is Extract<Intake, { kind: "done" }> => i.kind === "done");
     return { outcome: done?.outcome ?? "ignored", ...(done ? { reason: done.reason } : {}), runs: [] };
   }
-  const runs = await runInForeground(toRun, env, engine, io);
+  const runs = await runInForeground(toRun, env, { engine, settings, clients }, io);
   const last = runs.at(-1);
   if (!last) throw new Error(`the action had ${toRun.length} run(s) to make and made none`);
   return { outcome: last.outcome.kind, runs };
 }
 
-/** The workflow token's Octokit, with the App's redacting write guard and Probot's throttle settings. */
-function actionOctokit(env: ActionEnv, logger: Logger) {
+/** The workflow token's client from the composition root (the App's redacting write guard, Probot's throttle settings). */
+function actionOctokit(env: ActionEnv, clients: DriverClients, logger: Logger) {
   // Octokit's own request log goes to ours at debug level: a 404 for a missing config is expected, not an error.
   const log = logger.child({ component: "octokit" });
-  // Probot's throttle settings (its rate-limit handlers) kept; only `enabled` is ours.
-  const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
-  return new Octokit({
-    auth: env.inputs.githubToken,
+  return clients.github(env.inputs.githubToken, {
     baseUrl: env.apiUrl,
     userAgent: "aider-bot-action",
     log: {
@@ -187,30 +206,27 @@ async function dispatchArgs(
   return { message, branch, owner, repo, ...(await repoInfo(event.repository, github)), sender, jobId };
 }
 
-/** Each request run to its end in this step, one after the other, with the composition root's settings. */
+/** Each request run to its end in this step, one after the other, with the composition root's settings and clients. */
 async function runInForeground(
   toRun: Extract<Intake, { kind: "run" }>[],
   env: ActionEnv,
-  engine: EngineDeps,
+  root: { engine: EngineDeps; settings: ReturnType<typeof driverSettings>; clients: DriverClients },
   io: { logger: Logger; signal: AbortSignal },
 ): Promise<ActionRun[]> {
-  const settings = driverSettings(env.runEnv, "action");
-  // Every git and repository command of the runs is started by a small helper process (exec/spawn-helper).
-  const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
+  const { engine, settings, clients } = root;
   const runs: ActionRun[] = [];
   for (const { request, feedback } of toRun) {
-    const llm = await composeLlm({
+    const llm = await clients.llm({
       settings: settings.llm,
       fallbackModels: request.settings.fallbackModels,
-      endpoint: { baseUrl: env.inputs.openaiBaseUrl, apiKey: env.inputs.openaiApiKey },
-      providers: env.runEnv,
       logger: io.logger,
     });
     const done = await runRequest(request, feedback, {
       ...engine,
       settings,
-      exec,
+      exec: clients.exec,
       llm,
+      redactor: clients.redactor,
       workspace: env.workspace,
       tempRoot: env.tempDir ?? os.tmpdir(),
       webUrl: env.serverUrl,

@@ -1,4 +1,3 @@
-import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
 import Bottleneck from "bottleneck";
 import type { Logger } from "pino";
 import { Probot, ProbotOctokit } from "probot";
@@ -7,7 +6,8 @@ import type { AppEnv } from "../config/env.js";
 import { createRedactingLogger, type LineSink } from "../security/create-redacting-logger.js";
 import { githubWriteGuard } from "../github/guard-github-writes.js";
 import { rateLimitHandlers } from "../github/token-octokit.js";
-import { processRedactor } from "../security/process-redactor.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
+import { composeRedactor } from "../compose/compose-clients.js";
 import { rateLimitPlugin } from "../metrics/observe-rate-limit.js";
 import { isJsonObject } from "../github/json-field.js";
 
@@ -36,21 +36,37 @@ export async function throttleOptions(
 }
 
 /**
+ * The redactor of a receiver or worker process (its composition root's): the webhook secret, the App's key (line by
+ * line), the metrics token and every model key; each installation token is added as GitHub mints it.
+ */
+export function appRedactor(env: AppEnv, privateKey: string, webhookSecret?: string): SecretRedactor {
+  return composeRedactor({
+    secrets: [webhookSecret, privateKey, env.metricsToken],
+    models: { endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey }, providers: env },
+  });
+}
+
+/**
  * The Probot instance of a receiver or worker: the redacting logger, our write guard on every Octokit, throttling
- * per installation. Every secret the process holds is registered with the one redactor first. A worker passes no
- * webhook secret (it never sees a webhook): Probot gets a random one it never uses.
+ * per installation, all over the process's one redactor ({@link appRedactor}, built here unless the caller passes
+ * it). A worker passes no webhook secret (it never sees a webhook): Probot gets a random one it never uses.
  */
 export async function createProbot(
   env: AppEnv,
   privateKey: string,
-  options: { throttle?: boolean; logFormat?: "json" | "pretty"; logSink?: LineSink; webhookSecret?: string } = {},
+  options: {
+    throttle?: boolean;
+    logFormat?: "json" | "pretty";
+    logSink?: LineSink;
+    webhookSecret?: string;
+    redactor?: SecretRedactor;
+  } = {},
 ): Promise<Probot> {
   if (!env.appId) throw new Error("APP_ID is not set.");
-  const models = endpointSecrets(providerEndpoints(env, { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey }));
-  for (const secret of [...models, options.webhookSecret, privateKey, env.metricsToken]) processRedactor.add(secret);
+  const redactor = options.redactor ?? appRedactor(env, privateKey, options.webhookSecret);
   const log = await createRedactingLogger({
     level: env.logLevel,
-    redactor: processRedactor,
+    redactor,
     format: options.logFormat ?? env.logFormat ?? "pretty",
     ...(options.logSink ? { sink: options.logSink } : {}),
   });
@@ -61,7 +77,7 @@ export async function createProbot(
     secret: options.webhookSecret ?? crypto.randomUUID(),
     log,
     ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
-    Octokit: appOctokit(throttle),
+    Octokit: appOctokit(throttle, redactor),
   });
 }
 
@@ -70,13 +86,11 @@ export async function createProbot(
  * remaining rate limit recorded per installation (metrics), `fetch` over
  * node:http(s) (see github/http-fetch) and the throttle settings above.
  */
-function appOctokit(throttle: Record<string, unknown>): typeof ProbotOctokit {
+function appOctokit(throttle: Record<string, unknown>, redactor: SecretRedactor): typeof ProbotOctokit {
   const fetch = createHttpFetch();
-  return ProbotOctokit.plugin(githubWriteGuard(processRedactor), rateLimitPlugin).defaults(
-    (o: Record<string, unknown>) => ({
-      ...o,
-      request: { ...(isJsonObject(o.request) ? o.request : {}), fetch },
-      throttle: { ...(isJsonObject(o.throttle) ? o.throttle : {}), ...throttle },
-    }),
-  );
+  return ProbotOctokit.plugin(githubWriteGuard(redactor), rateLimitPlugin).defaults((o: Record<string, unknown>) => ({
+    ...o,
+    request: { ...(isJsonObject(o.request) ? o.request : {}), fetch },
+    throttle: { ...(isJsonObject(o.throttle) ? o.throttle : {}), ...throttle },
+  }));
 }

@@ -6,6 +6,7 @@ import { createRunGitHub } from "../compose/create-run-github.js";
 import type { DriverSettings } from "../compose/run-settings.js";
 import type { AppEnv } from "../config/env.js";
 import type { Exec } from "../exec/types.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { RunJobData } from "../run/run-job-data.js";
 import type { LlmClient } from "../llm/types.js";
@@ -38,8 +39,11 @@ export interface ExecuteRunDeps {
   bot: { login: string; email: string };
   logger: Logger;
   signal: AbortSignal;
-  /** The redactor of GitHub writes (the run's transcript goes through it before it is stored or published). */
-  redact?(text: string): string;
+  /**
+   * The job process's redactor (its composition root's): the run's transcript goes through it before it is stored
+   * or published, and so does every commit message.
+   */
+  redactor: SecretRedactor;
 }
 
 /** Where jobs clone: AIDER_BOT_WORK_DIR, or the system's temporary directory. */
@@ -53,7 +57,7 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 /** Run one job's {@link RunJobData} with real git, the coder and GitHub writes, as the composition root builds it. */
 export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
-  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email });
+  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email }, { redact: deps.redactor.redact });
   const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
   return runJob(
     req,
@@ -75,7 +79,7 @@ export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise
       command: job.command ?? "aider",
       logger: deps.logger,
       signal: deps.signal,
-      ...(deps.redact ? { redact: deps.redact } : {}),
+      redactor: deps.redactor,
       transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
       beforeCoder: (checkout, plan) =>
         useContainerFor(

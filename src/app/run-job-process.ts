@@ -1,6 +1,6 @@
 import path from "node:path";
 // The module a job process runs (see exec/fork-worker.ts): one run job, with only what it needs.
-import { composeLlm } from "../compose/compose-llm.js";
+import { composeClients, composeRedactor } from "../compose/compose-clients.js";
 import { driverSettings } from "../compose/run-settings.js";
 import { readEnv, sourceEnv } from "../config/env.js";
 import { exposeAzureIdentitySecrets } from "../config/env.js";
@@ -14,9 +14,7 @@ import { loadTokenizer } from "../llm/count-tokens.js";
 import { warmSyntaxCheck } from "../compose/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
-import { tokenOctokit } from "../github/token-octokit.js";
-import { processRedactor } from "../security/process-redactor.js";
-import { REDACTED } from "../security/redact-secrets.js";
+import { REDACTED, type SecretRedactor } from "../security/redact-secrets.js";
 import { containerEngineFrom, createCheckExec, wantsContainer } from "./create-check-exec.js";
 import { executeRun } from "./execute-run.js";
 import { MODEL_SECRET_VARIABLES } from "./model-secrets.js";
@@ -118,6 +116,19 @@ function probeContainerEngine(): Promise<string | null> | null {
   }
 }
 
+/**
+ * A job process's one redactor (its composition root's): the job's two tokens, its model keys, and the App's secrets
+ * this process knows only by their fingerprints (the webhook secret, each line of the App's key).
+ */
+export function jobRedactor(
+  input: Pick<RunJobProcessInput, "apiToken" | "gitToken" | "modelSecrets" | "fingerprints">,
+): SecretRedactor {
+  return composeRedactor({
+    secrets: [input.apiToken, input.gitToken, ...Object.values(input.modelSecrets ?? {})],
+    passes: [(text) => redactFingerprinted(text, input.fingerprints, REDACTED)],
+  });
+}
+
 /** The job process's entry (fork-worker's `runChildJob` contract): runs the job and answers its outcome's kind. */
 export async function runChildJob(
   input: RunJobProcessInput,
@@ -128,23 +139,26 @@ export async function runChildJob(
   // Metrics observed here (model usage, GitHub's rate limit) go to the parent's registry.
   setMetricSink((metric) => send({ metric }));
   const secrets = input.modelSecrets ?? {};
-  for (const secret of [input.apiToken, input.gitToken, ...Object.values(secrets)]) processRedactor.add(secret);
-  // Every writer in this process (logs, GitHub writes, commits, model requests) redacts through the one redactor:
-  // extend it with the secrets known here only by their fingerprints (a writer that already holds its `redact`
-  // gets the pass too: the redactor's function is not replaced).
-  processRedactor.extend((text) => redactFingerprinted(text, input.fingerprints, REDACTED));
+  // The job's one redactor, built before any writer: its tokens and model keys, and the App's secrets known here only
+  // by their fingerprints. The logger, the GitHub clients, the model client, git and the transcript all take it.
+  const redactor = jobRedactor(input);
   const env = readEnv({ ...input.source, ...secrets });
-  const logger = await createRedactingLogger({ level: env.logLevel, redactor: processRedactor, format: env.logFormat });
+  const logger = await createRedactingLogger({ level: env.logLevel, redactor, format: env.logFormat });
   const log = logger.child({ job: input.job.req.jobId, pid: process.pid });
   void loadTokenizer();
-  const exec = spawnHelper().exec({ sourceEnv: env.source });
   const warm = warmSandboxProbe;
-  const Octokit = tokenOctokit(processRedactor, { throttle: env.throttle, log });
-  const octokit = new Octokit({
-    auth: input.apiToken,
-    log,
-    ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
+  const settings = driverSettings(env, "app");
+  const clients = composeClients({
+    redactor,
+    source: env.source,
+    // Started while this process was a quiet spare (see preload).
+    spawnHelper: spawnHelper(),
+    models: { endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey }, providers: env },
+    github: { throttle: env.throttle, log },
   });
+  const { exec } = clients;
+  const baseUrl = env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {};
+  const octokit = clients.github(input.apiToken, baseUrl);
   observeRateLimit(octokit, String(input.job.req.installationId));
   const checkExec = createCheckExec(env, exec, log, {
     // From the default branch's config only (triage reads it there), never the pull request's head.
@@ -152,14 +166,11 @@ export async function runChildJob(
     ...(warm ? { probe: () => warm } : {}),
     ...(warmContainerProbe ? { containerProbe: () => warmContainerProbe! } : {}),
   });
-  const settings = driverSettings(env, "app");
   // After the spawn helper has started (above), so no process this one starts inherits them.
   exposeAzureIdentitySecrets(secrets);
-  const llm = await composeLlm({
+  const llm = await clients.llm({
     settings: settings.llm,
     fallbackModels: input.job.req.settings.fallbackModels ?? env.fallbackModels,
-    endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey },
-    providers: env,
     logger: log,
     // The job's model calls reserve and settle through the parent, which holds the ledger.
     ...(settings.spendGuard && input.spend && request ? { guard: ipcSpendGuard(request) } : {}),
@@ -172,16 +183,11 @@ export async function runChildJob(
     llm: meteredLlm(llm),
     api: octokit,
     gitToken: async () => input.gitToken,
-    commitsApi: new Octokit({
-      auth: input.gitToken,
-      log,
-      ...(env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {}),
-    }),
+    commitsApi: clients.github(input.gitToken, baseUrl),
     bot: input.bot,
     logger: log,
     signal,
-    // Looked up at each call: the redactor is extended above with the fingerprinted secrets.
-    redact: (text) => processRedactor.redact(text),
+    redactor,
   }).finally(() => checkExec.close?.());
   // The pull request a run opened, for the schedules dashboard (the parent records it).
   return { outcome: outcome.kind, ...(outcome.kind === "pull-request" ? { pr: outcome.pr.number } : {}) };

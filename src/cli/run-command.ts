@@ -1,4 +1,3 @@
-import { endpointSecrets, providerEndpoints } from "../llm/provider-endpoints.js";
 import { providerOf } from "../llm/provider-of.js";
 import path from "node:path";
 import { runCoder } from "../coder/run-coder.js";
@@ -7,17 +6,15 @@ import type { InstructionSet } from "../coder/repo-instructions.js";
 import { settingsCoderOptions } from "../run/code/settings-coder-options.js";
 import { runTrailers } from "../run/publish/run-trailers.js";
 import type { RunSettings } from "../run/run-request.js";
-import { composeLlm } from "../compose/compose-llm.js";
+import { composeClients, composeRedactor } from "../compose/compose-clients.js";
 import { createCoderDeps } from "../compose/create-coder-deps.js";
 import { resolveRunSettings, type ComposedSettings } from "../compose/run-settings.js";
-import { readEnv, type RunEnv } from "../config/env.js";
+import { readEnv, type ProviderEnv, type RunEnv } from "../config/env.js";
 import { parseRepoConfig, type RepoConfig } from "../config/repo-config.js";
 import { loadInstructions } from "../context/load-instructions.js";
 import type { EditFormatName } from "../edits/types.js";
-import { startSpawnHelper } from "../exec/spawn-helper.js";
 import type { Exec } from "../exec/types.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
-import { processRedactor } from "../security/process-redactor.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createGit } from "../workspace/create-git.js";
 import { CLI_INSTRUCTIONS_TOKENS, checkoutInstructions } from "./checkout-instructions.js";
@@ -58,12 +55,15 @@ export async function runCommand(
 ): Promise<number> {
   const env = readEnv(source);
   const root = path.resolve(opts.repo);
-  // The run's git and check commands are started by a small helper process (exec/spawn-helper), not by this one.
-  const exec = startSpawnHelper(env.source).exec({ sourceEnv: env.source });
-  await checkRepo(exec, root, opts.repo);
   const endpoint = { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey };
-  // The one redactor keeps the keys out of model requests and commit messages even if a file or output carries one.
-  for (const secret of endpointSecrets(providerEndpoints(env, endpoint))) processRedactor.add(secret);
+  // The run's one redactor, from the composition root: the model keys are kept out of model requests, commit
+  // messages and what this command prints, even if a file or a command's output carries one.
+  const models = { endpoint, providers: env };
+  const redactor = cliRedactor(env);
+  // The run's git and check commands are started by a small helper process (exec/spawn-helper), not by this one.
+  const clients = composeClients({ redactor, source: env.source, models });
+  const { exec } = clients;
+  await checkRepo(exec, root, opts.repo);
   await loadTokenizer();
   const checkout = await readCheckoutConfig(root);
   const settings = cliSettings(env, opts, checkout);
@@ -73,14 +73,9 @@ export async function runCommand(
       "OPENAI_API_KEY is not set. Set it (and OPENAI_BASE_URL for another OpenAI-compatible endpoint), or name a model of another provider (anthropic/…, bedrock/…, vertex/…, azure/…).",
     );
   }
-  const llm = await composeLlm({
-    settings: settings.llm,
-    fallbackModels: s.fallbackModels,
-    endpoint,
-    providers: env,
-  });
+  const llm = await clients.llm({ settings: settings.llm, fallbackModels: s.fallbackModels });
   const say = (line: string) => {
-    if (!opts.json || env.progress) process.stderr.write(`${line}\n`);
+    if (!opts.json || env.progress) process.stderr.write(`${redactor.redact(line)}\n`);
   };
   say(`aider-bot: ${s.model}, ${s.editFormat} edits, repo ${root}`);
   // The same plan `aider-bot checks` prints: the checkout's config and flags, the rest discovered from the checkout.
@@ -89,7 +84,7 @@ export async function runCommand(
   const deps = createCoderDeps({
     root,
     exec,
-    git: createGit(exec),
+    git: createGit(exec, undefined, { redact: redactor.redact }),
     llm,
     commitModel: s.weakModel ?? s.model,
     protectedPaths: s.protectedPaths,
@@ -106,8 +101,16 @@ export async function runCommand(
   const instructions = await cliInstructions(root, opts, () => deps.workspace.listFiles(), say);
   const options = cliCoderOptions(s, opts, root, { checks: cliCheckSpecs(checks), instructions });
   const result: CoderResult = await runCoder(options, deps);
-  process.stdout.write(opts.json ? `${JSON.stringify(cliJson(result))}\n` : renderCliSummary(result));
+  process.stdout.write(redactor.redact(opts.json ? `${JSON.stringify(cliJson(result))}\n` : renderCliSummary(result)));
   return result.outcome === "changed" || result.outcome === "no-changes" ? 0 : 1;
+}
+
+/** A CLI run's one redactor (its composition root's): every model key of the user's environment. */
+export function cliRedactor(env: RunEnv & ProviderEnv & { openaiBaseUrl: string; openaiApiKey?: string | undefined }) {
+  return composeRedactor({
+    secrets: [],
+    models: { endpoint: { baseUrl: env.openaiBaseUrl, apiKey: env.openaiApiKey }, providers: env },
+  });
 }
 
 /**

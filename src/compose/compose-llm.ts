@@ -6,6 +6,7 @@ import { readModelSettings } from "../llm/read-model-settings.js";
 import { routeModels } from "../llm/route-models.js";
 import type { SpendGuard } from "../llm/spend-guard.js";
 import type { LlmClient } from "../llm/types.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
 import type { DriverSettings } from "./run-settings.js";
 
 /**
@@ -19,6 +20,8 @@ export async function composeLlm(o: {
   endpoint: { baseUrl: string; apiKey: string | undefined };
   /** The native providers' variables (Anthropic, Bedrock, Vertex, Azure); absent: only the OpenAI-compatible endpoint. */
   providers?: Partial<ProviderEnv>;
+  /** The driver's redactor (compose-clients): every message is redacted with it before it is sent. */
+  redactor: SecretRedactor;
   guard?: SpendGuard;
   logger?: { warn(obj: object, msg?: string): void };
 }): Promise<LlmClient> {
@@ -26,6 +29,7 @@ export async function composeLlm(o: {
   const prices = { ...pricesOf(table), ...o.settings.prices };
   const client = createProviderClient({
     endpoints: providerEndpoints(o.providers ?? {}, o.endpoint),
+    redactor: o.redactor,
     allowPrefill: o.settings.allowPrefill,
     priceTable: prices,
     settings: table,

@@ -7,7 +7,7 @@ import { pullRequestBase } from "../run/prepare/base-commit.js";
 import { startBaseline, type BaselineRun } from "../run/prepare/baseline-run.js";
 import type { Exec } from "../exec/types.js";
 import type { GitHubClient } from "../github/github-client.js";
-import { createGitHubRepoReader } from "../github/github-repo-reader.js";
+import { RepoGitHub } from "../github/repo-github.js";
 import { renderPlanOutcome } from "../report/render-plan.js";
 import { renderFinal, renderStage } from "../report/render-status.js";
 import { countTokens } from "../llm/count-tokens.js";
@@ -18,6 +18,7 @@ import { resolveChecks, type ResolvedChecks } from "../run/prepare/resolve-check
 import type { RunJobDeps } from "../run/run-job-deps.js";
 import type { RunCoderPort, RunGit, RunGitHub } from "../run/run-ports.js";
 import type { RunRequest } from "../run/run-request.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
 import type { Git } from "../workspace/create-git.js";
 import { createCheckoutCoder } from "./checkout-coder.js";
 import { warmGrammarWhileCloning } from "./create-coder-deps.js";
@@ -50,7 +51,8 @@ export interface ComposeRunInput {
   command: string;
   logger: Logger;
   signal: AbortSignal;
-  redact?(text: string): string;
+  /** The driver's redactor (compose-clients): the run's transcript goes through it before it is stored or published. */
+  redactor: SecretRedactor;
   transcripts?: TranscriptStore;
   /** The folder the coder works in for a checkout `runGit` made (the Action maps it to the workflow's). */
   coderRoot?(checkout: string): string;
@@ -78,7 +80,7 @@ export function composeRun(input: ComposeRunInput): RunJobDeps {
       final: (outcome, r) => (input.finalText ?? ((body) => body))(renderFinal(outcome, r), r),
       plan: (outcome, r) => renderPlanOutcome(outcome, r, input.command),
     },
-    ...(input.redact ? { redact: input.redact } : {}),
+    redact: input.redactor.redact,
     ...(settings.transcripts && input.transcripts ? { transcripts: input.transcripts } : {}),
     ...(checkPlan ? { checkPlan: checkPlan.read } : {}),
     logger: input.logger,
@@ -127,7 +129,7 @@ function checkPlanOf(input: ComposeRunInput): CheckPlanSource | null {
     read: (r) =>
       (planP ??= resolveChecks(
         r.settings,
-        createGitHubRepoReader(input.api, { owner: r.owner, repo: r.repo, ref: r.defaultBranch }),
+        RepoGitHub.create({ octokit: input.api, owner: r.owner, repo: r.repo }).reader(r.defaultBranch),
       )),
     current: async () => (planP ? (await planP).plan : null),
   };

@@ -48,7 +48,7 @@ interface OctokitHooks {
  * An Octokit plugin doing the same for every request of every Octokit built from it (Probot's app and installation
  * clients), and registering each installation token GitHub mints with the redactor, so a token that reaches a
  * log line or a comment is removed too.
- * `ProbotOctokit.plugin(githubWriteGuard(processRedactor))`
+ * `ProbotOctokit.plugin(githubWriteGuard(redactor))`
  */
 export function githubWriteGuard(redactor: SecretRedactor) {
   return (octokit: OctokitHooks): void => {

@@ -32,9 +32,15 @@ export interface RepoGitHubPulls {
    * @throws {@link GitHubError} `not-found`.
    */
   getPullRequestHead(pullNumber: number): Promise<PullRequestHead>;
-  /** The open PR whose head is `branch` of this repository, or null. */
+  /**
+   * The open PR whose head is `branch` of this repository, or null (no such branch is an answer, not a throw).
+   * @throws {@link GitHubError} `not-found`: the repository is gone or the App was removed from it.
+   */
   findPullRequestForBranch(branch: string): Promise<PullRequestRef | null>;
-  /** The open PRs (up to 10) whose head is `branch` of this repository, with where each head is. */
+  /**
+   * The open PRs (up to 10) whose head is `branch` of this repository, with where each head is; empty when none.
+   * @throws {@link GitHubError} `not-found`: the repository is gone or the App was removed from it.
+   */
   listOpenPullRequestsForBranch(
     branch: string,
   ): Promise<{ number: number; headRef: string; headSha: string; headFullName: string | null }[]>;

@@ -3,7 +3,6 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import { hostOf } from "./classify-error.js";
 import { estimateUsage } from "./estimate-usage.js";
 import { toOpenAiMessage } from "./to-openai-message.js";
-import { processRedactor } from "../security/process-redactor.js";
 import { costUsd, mergePrices, type PriceTable } from "./price-table.js";
 import { requestCompletion } from "./request-completion.js";
 import { stripReasoning } from "./strip-reasoning.js";
@@ -41,10 +40,11 @@ export interface LlmClientOptions {
   maxRetryAfterMs?: number;
   random?: () => number;
   /**
-   * Applied to every message before it is sent (default: the process's secret redactor, where the app registers
-   * its secrets): file content, check output and GitHub text can all carry a secret, and none may reach the model.
+   * Applied to every message before it is sent: the driver's redactor (built by its composition root, see
+   * compose/compose-clients), since file content, check output and GitHub text can all carry a secret, and none may
+   * reach the model. Required: a client with no redactor of its own would send whatever it is given.
    */
-  redact?: (text: string) => string;
+  redact: (text: string) => string;
 }
 
 /** A request this client understands: the shared contract plus per-call options. */
@@ -80,7 +80,7 @@ export function createLlmClient(options: LlmClientOptions): OpenAiLlmClient {
       timeout: timeoutMs + 1000,
     });
   const host = hostOf(options.baseUrl);
-  const redact = options.redact ?? processRedactor.redact;
+  const redact = options.redact;
   const prices = mergePrices(options.priceTable);
   const policy = {
     maxRetries: options.maxRetries ?? 4,

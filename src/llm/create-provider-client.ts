@@ -1,5 +1,5 @@
 import { AzureOpenAI } from "openai";
-import { processRedactor } from "../security/process-redactor.js";
+import type { SecretRedactor } from "../security/redact-secrets.js";
 import { createLlmClient, type LlmClientOptions } from "./create-llm-client.js";
 import { azureTokenProvider } from "./azure-token.js";
 import { LlmError } from "./llm-error.js";
@@ -12,9 +12,14 @@ import { defaultSleep } from "./with-retries.js";
 
 export type ProviderClientOptions = Omit<
   LlmClientOptions,
-  "baseUrl" | "apiKey" | "client" | "keyName" | "endpointName"
+  "baseUrl" | "apiKey" | "client" | "keyName" | "endpointName" | "redact"
 > & {
   endpoints: ProviderEndpoints;
+  /**
+   * The driver's redactor: every message is passed through it before it is sent, and each Entra ID token minted
+   * for Azure is registered with it (so no log line, comment or later request carries one).
+   */
+  redactor: SecretRedactor;
   /** For the output cap Claude requires when a call sets none (default: the built-in table). */
   settings?: ModelSettingsTable;
 };
@@ -64,12 +69,17 @@ async function makeClient(
   const e = o.endpoints;
   const timeoutMs = o.timeoutMs ?? 600_000;
   if (provider === "openai")
-    return createLlmClient({ ...o, baseUrl: e.openai.baseUrl, apiKey: e.openai.apiKey ?? "not-needed" });
+    return createLlmClient({
+      ...o,
+      redact: o.redactor.redact,
+      baseUrl: e.openai.baseUrl,
+      apiKey: e.openai.apiKey ?? "not-needed",
+    });
   if (provider === "azure") return azureClient(o, e, timeoutMs);
   // Claude, direct or on a cloud: one client over the Messages API, its SDK loaded now (only runs that use it pay).
   const { createAnthropicClient } = await import("./anthropic-client.js");
   const { sdk, baseUrl, keyName, endpointName, apiKey } = await claudeSdk(provider, e, timeoutMs);
-  const redact = o.redact ?? processRedactor.redact;
+  const redact = o.redactor.redact;
   return createAnthropicClient({
     sdk,
     baseUrl,
@@ -95,17 +105,17 @@ async function makeClient(
 
 /**
  * Azure OpenAI through openai's AzureOpenAI: with the resource's key when AZURE_OPENAI_API_KEY is set, else with
- * Entra ID tokens from @azure/identity (see azure-token.ts), each added to the process's redactor.
+ * Entra ID tokens from @azure/identity (see azure-token.ts), each added to the driver's redactor.
  */
 async function azureClient(o: ProviderClientOptions, e: ProviderEndpoints, timeoutMs: number): Promise<LlmClient> {
   const a = e.azure;
-  const redactor = processRedactor;
+  const redactor = o.redactor;
   const auth = a.apiKey
     ? { apiKey: a.apiKey }
     : {
         azureADTokenProvider: await azureTokenProvider({
           onToken: (token) => redactor.add(token),
-          redact: o.redact ?? ((text) => redactor.redact(text)),
+          redact: redactor.redact,
         }),
       };
   // The resource's `/openai` root as the base URL: with `endpoint`, the SDK would also take OPENAI_BASE_URL from the
@@ -119,6 +129,7 @@ async function azureClient(o: ProviderClientOptions, e: ProviderEndpoints, timeo
   });
   return createLlmClient({
     ...o,
+    redact: redactor.redact,
     baseUrl: a.endpoint!,
     apiKey: a.apiKey ?? "",
     client,

@@ -14,11 +14,6 @@ export interface SecretRedactor {
   redact(text: string): string;
   /** Register a secret value learnt at run time (a multi-line value is registered line by line). */
   add(secret: string | undefined | null): void;
-  /**
-   * Add a pass run after the known values and shapes (the job process's secrets known only by their fingerprints).
-   * `redact` is one function for the redactor's life, so a writer that took it before the pass was added uses it too.
-   */
-  extend(pass: (text: string) => string): void;
 }
 
 export const REDACTED = "[REDACTED]";
@@ -58,8 +53,15 @@ const SHAPES: readonly { name: string; pattern: RegExp; keep?: true }[] = [
   },
 ];
 
-/** A redactor that knows `secrets` (undefined and short values are skipped) and the built-in shapes. */
-export function createSecretRedactor(secrets: Iterable<string | undefined | null> = []): SecretRedactor {
+/**
+ * A redactor that knows `secrets` (undefined and short values are skipped) and the built-in shapes, then runs
+ * `passes` (the job process's secrets known only by their fingerprints). A redactor is a value: each driver's
+ * composition root builds its own and hands it to every writer, so two redactors never share what they know.
+ */
+export function createSecretRedactor(
+  secrets: Iterable<string | undefined | null> = [],
+  passes: readonly ((text: string) => string)[] = [],
+): SecretRedactor {
   const values = new Set<string>();
   let matcher: RegExp | null = null;
   const add = (secret: string | undefined | null) => {
@@ -81,15 +83,14 @@ export function createSecretRedactor(secrets: Iterable<string | undefined | null
       );
   };
   for (const s of secrets) add(s);
-  const passes: ((text: string) => string)[] = [];
-  // Not a method: callers keep `redactor.redact` as a plain function (`options.redact ?? processRedactor.redact`).
+  // Not a method: callers keep `redactor.redact` as a plain function (a model client's `redact`).
   const redact = (text: string): string => {
     let out = matcher ? text.replace(matcher, REDACTED) : text;
     for (const shape of SHAPES) out = out.replace(shape.pattern, shape.keep ? `$1${REDACTED}` : REDACTED);
     for (const pass of passes) out = pass(out);
     return out;
   };
-  return { add, redact, extend: (pass) => void passes.push(pass) };
+  return { add, redact };
 }
 
 /** The pieces of a secret to look for: the value itself and, for a multi-line value, each substantial line. */

@@ -13,6 +13,7 @@ import { changeHistory } from "./git-change-history.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
 import { revertCommit } from "./git-revert.js";
+import { createSecretRedactor } from "../security/redact-secrets.js";
 import { createGitRunner, type GitRun } from "./git-runner.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 
@@ -40,15 +41,19 @@ interface GitState {
   /** Whether HEAD is still the one commit of a depth-1 clone this object made: its history is then known to be empty. */
   onlyCommit(dir: string): boolean;
   setOnlyCommit(dir: string, only: boolean): void;
+  /** Applied to every commit message (the driver's redactor). */
+  redact(text: string): string;
 }
 
 /**
  * Every git operation the coder and the App need, over the project's single exec door with an explicit
  * environment (no ambient GIT_*, no prompts, tokens only as per-command headers, output redacted).
- * `committer` is the bot; without it commits use the repository's own identity, else a bot default.
- * `const git = createGit(exec, { name: "aider-bot[bot]", email: "…" }); await git.commit(dir, req)`
+ * `committer` is the bot; without it commits use the repository's own identity, else a bot default. `redact` is
+ * the driver's redactor (its composition root's), applied to every commit message; without one, only the secret
+ * shapes every redactor knows are removed.
+ * `const git = createGit(exec, { name: "aider-bot[bot]", email: "…" }, { redact }); await git.commit(dir, req)`
  */
-export function createGit(exec: Exec, committer?: GitIdentity) {
+export function createGit(exec: Exec, committer?: GitIdentity, options: { redact?: (text: string) => string } = {}) {
   // With a configured committer, any command (also through `run`) commits as the bot by default.
   const identityArgs = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
   const run = createGitRunner(exec, { GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS }, identityArgs);
@@ -63,6 +68,7 @@ export function createGit(exec: Exec, committer?: GitIdentity) {
   const onlyCommit = new Set<string>();
   const state: GitState = {
     run,
+    redact: options.redact ?? createSecretRedactor().redact,
     who: (dir) => resolveIdentity(run, dir, committer),
     cloneUrl: (dir) => cloneUrls.get(path.resolve(dir)),
     setCloneUrl: (dir, url) => void cloneUrls.set(path.resolve(dir), url),
@@ -231,7 +237,7 @@ function queryOperations({ run, onlyCommit }: GitState) {
 }
 
 /** Branch, commit and revert: each remembers (or forgets) the HEAD this object made, for `push`. */
-function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyCommit }: GitState) {
+function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyCommit, redact }: GitState) {
   /** A new branch at HEAD: still the same commit, so a depth-1 clone's history stays known to be empty. */
   const branchHere = async (dir: string, branch: string) => {
     const only = onlyCommit(dir);
@@ -253,7 +259,7 @@ function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyC
     /** Stage exactly these paths (added, modified or deleted) and commit them; other dirty files stay dirty. */
     async commit(dir: string, req: CommitRequest): Promise<CommitResult> {
       forgetHead(dir);
-      const result = await commitPaths(run, dir, req, await who(dir));
+      const result = await commitPaths(run, dir, req, await who(dir), redact);
       remember(dir, result.sha);
       return result;
     },
@@ -270,7 +276,7 @@ function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyC
       offered?: OfferedDiff,
     ): Promise<PreparedCommit> {
       forgetHead(dir);
-      const prepared = await prepareCommit(run, dir, paths, () => who(dir), knownTracked, offered);
+      const prepared = await prepareCommit(run, dir, paths, () => who(dir), redact, knownTracked, offered);
       return {
         diff: prepared.diff,
         async commit(req) {
@@ -285,13 +291,13 @@ function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyC
     /** `git revert` one commit as a new commit with these trailers; refuses on a dirty checkout. Returns the new sha. */
     async revertCommit(dir: string, sha: string, trailers: readonly string[] = []): Promise<string> {
       forgetHead(dir);
-      return revertCommit(run, dir, sha, await who(dir), trailers);
+      return revertCommit(run, dir, sha, await who(dir), redact, trailers);
     },
 
     /** Same as `revertCommit`; kept for existing callers. */
     async revert(dir: string, sha: string, trailers: readonly string[]): Promise<string> {
       forgetHead(dir);
-      return revertCommit(run, dir, sha, await who(dir), trailers);
+      return revertCommit(run, dir, sha, await who(dir), redact, trailers);
     },
   };
 }

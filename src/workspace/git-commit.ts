@@ -8,7 +8,6 @@ import type { GitRun } from "./git-runner.js";
 import { parseNumstat } from "./parse-numstat.js";
 import { hasGitPart, insideRelative } from "./confined-reader.js";
 import type { CommitRequest, CommitResult } from "./types.js";
-import { processRedactor } from "../security/process-redactor.js";
 
 const COMMIT_HOOKS = ["pre-commit", "prepare-commit-msg", "commit-msg"];
 
@@ -22,6 +21,7 @@ export async function commitPaths(
   dir: string,
   req: CommitRequest,
   committer: GitIdentity,
+  redact: (text: string) => string,
 ): Promise<CommitResult> {
   const stage = await stageablePaths(run, dir, req.paths);
   if (stage.length === 0)
@@ -41,7 +41,7 @@ export async function commitPaths(
   // whitespace cleanup: a body line starting with "#" (Markdown heading) is kept, unlike the default "strip".
   const r = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-", "--", ...stage], {
     allowFail: true,
-    input: processRedactor.redact(message),
+    input: redact(message),
     env,
   });
   if (!r.ok) throw await commitFailure(run, dir, r.output);

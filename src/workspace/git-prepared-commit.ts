@@ -6,7 +6,6 @@ import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
 import { numstatOfDiff, parseNumstat, sectionPath } from "./parse-numstat.js";
 import type { CommitRequest, CommitResult } from "./types.js";
-import { processRedactor } from "../security/process-redactor.js";
 
 /** A run's files, staged as far as needed to diff them, and the one commit that can follow. */
 export interface PreparedCommit {
@@ -35,6 +34,7 @@ export async function prepareCommit(
   dir: string,
   paths: readonly string[],
   committer: () => Promise<GitIdentity>,
+  redact: (text: string) => string,
   knownTracked?: ReadonlySet<string>,
   offered?: OfferedDiff,
 ): Promise<PreparedCommit> {
@@ -75,7 +75,7 @@ export async function prepareCommit(
       const r = await run(
         dir,
         ["-c", "core.abbrev=no", "commit", "--cleanup=whitespace", "--file", "-", "--", ...stage],
-        { allowFail: true, input: processRedactor.redact(message), env },
+        { allowFail: true, input: redact(message), env },
       );
       if (!r.ok) throw await commitFailure(run, dir, r.output);
       const summarised = statsFromSummary(r.stdout, diff);

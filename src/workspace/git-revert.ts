@@ -2,7 +2,6 @@ import { composeCommitMessage } from "./commit-message.js";
 import { GitError, HookRejectedError } from "./git-errors.js";
 import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
-import { processRedactor } from "../security/process-redactor.js";
 
 /**
  * Undo one commit as a new commit (`/aider undo`; history that may be pushed is never rewritten). Refuses when
@@ -13,6 +12,7 @@ export async function revertCommit(
   dir: string,
   sha: string,
   committer: GitIdentity,
+  redact: (text: string) => string,
   trailers: readonly string[] = [],
 ): Promise<string> {
   const dirty = await run(dir, ["status", "--porcelain", "--untracked-files=no"]);
@@ -40,7 +40,7 @@ export async function revertCommit(
   const env = { ...authorEnv(committer), ...committerEnv(committer) };
   const c = await run(dir, ["commit", "--quiet", "--cleanup=whitespace", "--file", "-"], {
     allowFail: true,
-    input: processRedactor.redact(message),
+    input: redact(message),
     env,
   });
   if (!c.ok) {

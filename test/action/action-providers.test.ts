@@ -3,6 +3,7 @@ import { startFakeClaudeServer, type FakeClaudeServer } from "../../testkit/fake
 import { startFakeOpenAiCacheServer, type FakeOpenAiCacheServer } from "../../testkit/fake-openai-cache-server.js";
 import { createProviderClient } from "../../src/llm/create-provider-client.js";
 import { endpointSecrets, providerEndpoints } from "../../src/llm/provider-endpoints.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 /** What a runner hands the action's step, as action.yml passes the inputs (underscore spelling). */
 const runner = {
@@ -54,7 +55,7 @@ describe("the Action's provider inputs and the OIDC actions' variables reach the
     await azure?.close();
   });
   const ask = (endpoints: ReturnType<typeof endpointsOf>["endpoints"], model: string) =>
-    createProviderClient({ endpoints, sleep: async () => undefined }).complete({
+    createProviderClient({ endpoints, redactor: createSecretRedactor(), sleep: async () => undefined }).complete({
       model,
       messages: [{ role: "user", content: "hi" }],
       maxRetries: 0,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
-import { botIdentity, runAction, withInputDefaults } from "../../src/action/run-action.js";
+import { botIdentity, actionRedactor, runAction, withInputDefaults } from "../../src/action/run-action.js";
 import { readActionEnv, type ActionEnv } from "../../src/config/action-env.js";
 import { seedIssue, seedRepo } from "../../testkit/seed-repo.js";
 import type { FakeRepo } from "../../testkit/fake-github-state.js";
@@ -116,7 +116,7 @@ describe("runAction (in process, against the fake GitHub)", () => {
     default_branch: "main",
   });
   const run = (e: ActionEnv, payload: unknown) =>
-    runAction(e, payload, { logger, signal: new AbortController().signal });
+    runAction(e, payload, { logger, redactor: actionRedactor(e), signal: new AbortController().signal });
 
   it("the `trigger` input names the command word when the config sets none", async () => {
     const issue = seedIssue(fake, repo, { title: "t", body: "b", user: "ann" });

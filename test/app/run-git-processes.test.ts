@@ -16,6 +16,7 @@ import { resolveSettings } from "../../src/run/prepare/resolve-settings.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
 import { prTarget, runRequest } from "../../testkit/builders/run-fixtures.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 /** The fixed cost of an ordinary pull-request run, in git processes (see `npm run bench overhead`). */
 const MAX_GIT_PROCESSES = 8;
@@ -127,12 +128,18 @@ describe("an ordinary pull-request run's git processes", () => {
         exec,
         // The repository's commands are not git's: they run through an exec of their own, uncounted.
         checkExec: testExec({ sourceEnv: process.env }),
-        llm: createLlmClient({ baseUrl: llm.baseUrl, apiKey: "sk-model-key", sleep: async () => undefined }),
+        llm: createLlmClient({
+          baseUrl: llm.baseUrl,
+          apiKey: "sk-model-key",
+          redact: createSecretRedactor().redact,
+          sleep: async () => undefined,
+        }),
         api,
         gitToken: async () => token,
         bot: { login: "aider-bot[bot]", email: "1+aider-bot[bot]@users.noreply.github.com" },
         logger: pino({ level: "silent" }),
         signal: new AbortController().signal,
+        redactor: createSecretRedactor(),
       },
     );
     expect(outcome.kind).toBe("pushed");

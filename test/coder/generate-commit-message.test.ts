@@ -2,6 +2,7 @@ import { parseCommitSubject } from "../../src/coder/commit-policy.js";
 import { generateCommitMessage } from "../../src/coder/generate-commit-message.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { commitReply, startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 describe("parseCommitSubject", () => {
   it.each([
@@ -25,7 +26,8 @@ describe("parseCommitSubject", () => {
 
 describe("generateCommitMessage over a scripted server", () => {
   let server: ScriptedLlmServer;
-  const llm = () => createLlmClient({ baseUrl: server.baseUrl, apiKey: "k", maxRetries: 0 });
+  const llm = () =>
+    createLlmClient({ baseUrl: server.baseUrl, apiKey: "k", redact: createSecretRedactor().redact, maxRetries: 0 });
   beforeEach(async () => {
     server = await startScriptedLlmServer();
   });

@@ -7,10 +7,11 @@ import { createCoderDeps, warmGrammarWhileCloning } from "../../src/compose/crea
 import { loadedLanguage } from "../../src/checks/ready-languages.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { createGit } from "../../src/workspace/create-git.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 const exec = testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
 const git = createGit(exec, { name: "Test", email: "test@example.com" });
-const llm = createLlmClient({ baseUrl: "http://127.0.0.1:9", apiKey: "unused" });
+const llm = createLlmClient({ baseUrl: "http://127.0.0.1:9", apiKey: "unused", redact: createSecretRedactor().redact });
 
 describe("createCoderDeps: the repo map in the App's fresh clone per job", () => {
   const dirs: string[] = [];

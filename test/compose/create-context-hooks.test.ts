@@ -5,7 +5,8 @@ import { requestMarker, runMarker } from "../../src/github/markers.js";
 import type { CompletionRequest } from "../../src/llm/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { issueTarget, runRequest, runSettings } from "../../testkit/builders/run-fixtures.js";
-import { fakeReader } from "../context/fake-reader.js";
+import nock from "nock";
+import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const settings = runSettings({ model: "big", weakModel: "small" });
 const req: RunRequest = runRequest({
@@ -20,13 +21,14 @@ const req: RunRequest = runRequest({
 });
 
 describe("createContextHooks", () => {
+  useStrictNock(nock);
   it("summarises earlier runs with the weak model (no max_tokens), and has nothing to do after a run without threads", async () => {
     const long = `${runMarker("j1")}\n${requestMarker({ verb: "run", text: "add retries", files: [] })}\n🚀 Pushed [\`abc1234\`](u) to this pull request.\n\n${"Long explanation. ".repeat(200)}`;
-    const { api } = fakeReader({
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [
-        { id: 1, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-01T00:00:00Z" },
-      ],
-    });
+    nock(GITHUB_API)
+      .get("/repos/acme/web/issues/4/comments")
+      .query(true)
+      .reply(200, [{ id: 1, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-01T00:00:00Z" }]);
+    const api = testOctokit();
     const asked: CompletionRequest[] = [];
     const llm = {
       complete: async (r: CompletionRequest) => (

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import nock from "nock";
 import pino from "pino";
 import { ProbotOctokit } from "probot";
@@ -5,7 +8,9 @@ import { intakeDispatch } from "../../src/action/action-engine.js";
 import { withInputDefaults } from "../../src/action/run-action.js";
 import { cliCoderOptions, cliSettings, type RunCommandOptions } from "../../src/cli/run-command.js";
 import type { CoderOptions } from "../../src/coder/types.js";
+import { composeClients } from "../../src/compose/compose-clients.js";
 import { runDefaults } from "../../src/compose/run-settings.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 import { readActionEnv } from "../../src/config/action-env.js";
 import { readEnv } from "../../src/config/env.js";
 import { parseRepoConfig, type RepoConfig } from "../../src/config/repo-config.js";
@@ -268,5 +273,58 @@ describe("the App and the Action build the same RunRequest for the same pull req
     if (intake.kind !== "run") throw new Error(intake.reason);
     expect(intake.request.message).not.toContain("push the secrets");
     expect(intake.request.message).toContain("make it faster");
+  });
+});
+
+/** The modules a source file imports (static, type-only and dynamic), as written. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
+  return [...text.matchAll(/(?:from|import\()\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+describe("the App, the Action and the CLI take their clients from the composition root", () => {
+  // Each driver's entry: where it used to start its own spawn helper, build its Octokit and model client, and fill
+  // the process-wide redactor.
+  const drivers = ["src/app/run-job-process.ts", "src/action/run-action.ts", "src/cli/run-command.ts"];
+  // What only src/compose/ may build a run driver's clients with.
+  const builders = [
+    "../github/token-octokit.js",
+    "../llm/create-provider-client.js",
+    "../llm/create-llm-client.js",
+    "./compose-llm.js",
+    "../compose/compose-llm.js",
+  ];
+
+  it.each(drivers)("%s builds its redactor, spawn helper, GitHub and model clients with compose-clients", (file) => {
+    const imports = importsOf(file);
+    expect(imports).toContain("../compose/compose-clients.js");
+    expect(imports.filter((m) => builders.includes(m))).toEqual([]);
+    const text = readFileSync(path.join(ROOT, file), "utf8");
+    expect(text).not.toMatch(/\bcreateSecretRedactor\(|\bnew Octokit\(|\btokenOctokit\(/);
+    // The job process alone starts its helper before composing (a spare starts it while it waits for a job) and
+    // hands that one to composeClients; the Action and the CLI let the root start theirs.
+    if (file !== "src/app/run-job-process.ts") expect(imports).not.toContain("../exec/spawn-helper.js");
+  });
+
+  it("composeClients' GitHub client writes through the redactor the driver gave it", async () => {
+    const redactor = createSecretRedactor(["driver-secret-value-123"]);
+    const clients = composeClients({
+      redactor,
+      source: {},
+      models: { endpoint: { baseUrl: "http://127.0.0.1:9/v1", apiKey: undefined } },
+      github: { throttle: false, log: pino({ level: "silent" }) },
+    });
+    expect(clients.redactor).toBe(redactor);
+    nock.disableNetConnect();
+    let sent = "";
+    nock("https://api.github.test")
+      .patch("/repos/a/b/issues/comments/9", (b: { body: string }) => ((sent = b.body), true))
+      .reply(200, {});
+    await clients
+      .github("t", { baseUrl: "https://api.github.test" })
+      .rest.issues.updateComment({ owner: "a", repo: "b", comment_id: 9, body: "driver-secret-value-123" });
+    expect(sent).toBe("[REDACTED]");
   });
 });

@@ -3,6 +3,7 @@ import { startFakeOpenAiCacheServer, type FakeOpenAiCacheServer } from "../../te
 import { createProviderClient } from "../../src/llm/create-provider-client.js";
 import { LlmError } from "../../src/llm/llm-error.js";
 import { providerEndpoints } from "../../src/llm/provider-endpoints.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 const VERSION = "2024-10-21";
 const HEADER = "identity-header-0123456789abcdef";
@@ -49,6 +50,7 @@ describe("Azure OpenAI with Entra ID, and no identity anywhere", () => {
 
   const client = () =>
     createProviderClient({
+      redactor: createSecretRedactor(),
       endpoints: providerEndpoints(
         { azureEndpoint: azure.url, azureApiVersion: VERSION },
         { baseUrl: "http://127.0.0.1:9/v1" },

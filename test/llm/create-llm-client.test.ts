@@ -6,6 +6,7 @@ import { createLlmClient, type LlmClientOptions } from "../../src/llm/create-llm
 import { LlmError } from "../../src/llm/llm-error.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { waitUntil } from "../helpers/wait-until.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 const KEY = "sk-test-secret-key-0123456789";
 
@@ -16,6 +17,7 @@ describe("createLlmClient over a scripted OpenAI-compatible server", () => {
     createLlmClient({
       baseUrl: server.baseUrl,
       apiKey: KEY,
+      redact: createSecretRedactor().redact,
       sleep: async (ms) => void sleeps.push(ms),
       random: () => 0,
       baseDelayMs: 100,
@@ -342,7 +344,13 @@ describe("createLlmClient against a stream that stalls", () => {
 
   it("times the stall out and retries instead of returning the partial text", async () => {
     const sleeps: number[] = [];
-    const llm = createLlmClient({ baseUrl, apiKey: KEY, timeoutMs: 150, sleep: async (ms) => void sleeps.push(ms) });
+    const llm = createLlmClient({
+      baseUrl,
+      apiKey: KEY,
+      redact: createSecretRedactor().redact,
+      timeoutMs: 150,
+      sleep: async (ms) => void sleeps.push(ms),
+    });
     const r = await llm.complete({ model: "m", messages: [{ role: "user", content: "hi" }] });
     expect(r.text).toBe("complete answer");
     expect(calls).toBe(2);
@@ -355,9 +363,13 @@ describe("createLlmClient redaction", () => {
     const server = await startScriptedLlmServer();
     try {
       server.push({ text: "ok" });
-      const { processRedactor } = await import("../../src/security/process-redactor.js");
-      processRedactor.add("the-webhook-secret-for-llm-test");
-      const c = createLlmClient({ baseUrl: server.baseUrl, apiKey: KEY, sleep: async () => undefined });
+      const redactor = createSecretRedactor(["the-webhook-secret-for-llm-test"]);
+      const c = createLlmClient({
+        baseUrl: server.baseUrl,
+        apiKey: KEY,
+        redact: redactor.redact,
+        sleep: async () => undefined,
+      });
       const aws = "AKIA" + "ABCDEFGHIJKLMNOP";
       await c.complete({
         model: "gpt-4o",

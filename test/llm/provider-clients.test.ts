@@ -8,6 +8,7 @@ import { routeModels } from "../../src/llm/route-models.js";
 import { DEFAULT_MODEL_SETTINGS } from "../../src/llm/model-settings.js";
 import { DEFAULT_PRICES } from "../../src/llm/price-table.js";
 import type { ChatMessage, CompletionResult } from "../../src/llm/types.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 const ANTHROPIC_KEY = "sk-ant-test-0123456789abcdef";
 const AWS = {
@@ -98,6 +99,7 @@ describe("native provider clients over wire-level fakes", () => {
   const client = (extra: Partial<ProviderEnv> = {}, options: Partial<ProviderClientOptions> = {}) =>
     createProviderClient({
       endpoints: providerEndpoints(env(extra), { baseUrl: `${openai.url}/v1`, apiKey: "sk-openai-0123456789abcdef" }),
+      redactor: createSecretRedactor(),
       sleep: async (ms) => void sleeps.push(ms),
       random: () => 0,
       baseDelayMs: 100,

@@ -4,7 +4,9 @@ import { replyToThreads } from "../../src/report/reply-to-threads.js";
 import { threadReplyMarker } from "../../src/github/markers.js";
 import type { RunOutcome } from "../../src/run/run-outcome.js";
 import { changedResult } from "../../testkit/builders/run-fixtures.js";
-import { fakeReader, httpError } from "../context/fake-reader.js";
+import nock from "nock";
+import { RepoGitHub } from "../../src/github/repo-github.js";
+import { GITHUB_API, testOctokit } from "../helpers/test-octokit.js";
 
 const thread = (id: string, path: string, databaseId: number): ReviewThread => ({
   id,
@@ -32,21 +34,46 @@ const pushed: RunOutcome = {
   elapsedMs: 1,
 };
 
-function github(resolve: unknown = { resolveReviewThread: { thread: { isResolved: true } } }) {
-  const replies: { to: unknown; body: string }[] = [];
-  const fake = fakeReader(
-    {
-      "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies": (p: Record<string, unknown>) => (
-        replies.push({ to: p.comment_id, body: String(p.body) }),
-        { id: 900 }
-      ),
-    },
-    { resolveReviewThread: resolve },
-  );
-  return { ...fake, replies };
+/**
+ * acme/web's GitHub through nock on the real client: replies in review threads (REST) and resolving a thread
+ * (GraphQL), answering `resolve` (an HTTP status refuses it). Each call replaces the previous one's answers.
+ */
+function github(resolve: "resolved" | number = "resolved") {
+  nock.cleanAll();
+  const replies: { to: number; body: string }[] = [];
+  const resolved: string[] = [];
+  const calls: string[] = [];
+  nock(GITHUB_API)
+    .persist()
+    .post(/^\/repos\/acme\/web\/pulls\/4\/comments\/\d+\/replies$/)
+    .reply((uri, body) => {
+      calls.push("reply");
+      replies.push({ to: Number(uri.split("/").at(-2)), body: (body as { body: string }).body });
+      return [201, { id: 900 }];
+    })
+    .post("/graphql")
+    .reply((_uri, body) => {
+      const sent = body as { variables?: { threadId?: string }; threadId?: string };
+      calls.push("graphql");
+      resolved.push(String(sent.variables?.threadId ?? sent.threadId));
+      return resolve === "resolved"
+        ? [200, { data: { resolveReviewThread: { thread: { isResolved: true } } } }]
+        : [resolve, { message: "Resource not accessible by integration" }];
+    });
+  return {
+    github: RepoGitHub.create({ octokit: testOctokit(), owner: "acme", repo: "web" }),
+    replies,
+    resolved,
+    calls,
+  };
 }
 
 describe("replyToThreads", () => {
+  beforeAll(() => nock.disableNetConnect());
+  afterAll(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
   it("replies in every thread and resolves only the ones the pushed commit fixed (reported on, file touched)", async () => {
     const g = github();
     const summary = await replyToThreads({
@@ -67,7 +94,7 @@ describe("replyToThreads", () => {
       `${threadReplyMarker("job-1", "PRRT_b")}\n🤖 left as is; the name is used by the public API.`,
     );
     expect(g.replies[2]!.body).toContain("did not say anything about this thread");
-    expect(g.calls.filter((c) => c.route.startsWith("graphql")).map((c) => c.params.threadId)).toEqual(["PRRT_a"]);
+    expect(g.resolved).toEqual(["PRRT_a"]);
     expect(summary).toBe(
       "**Review threads**\n- `PRRT_a` (`src/a.ts`): addressed, resolved\n- `PRRT_b` (`src/b.ts`): not changed\n- `PRRT_c` (`src/c.ts`): not changed",
     );
@@ -83,7 +110,7 @@ describe("replyToThreads", () => {
       outcome: pushed,
       resolve: false,
     });
-    expect(g.calls.some((c) => c.route.startsWith("graphql"))).toBe(false);
+    expect(g.calls).not.toContain("graphql");
     const h = github();
     const notPushed: RunOutcome = {
       kind: "not-pushed",
@@ -98,7 +125,7 @@ describe("replyToThreads", () => {
       outcome: notPushed,
       resolve: true,
     });
-    expect(h.calls.some((c) => c.route.startsWith("graphql"))).toBe(false);
+    expect(h.calls).not.toContain("graphql");
     expect(h.replies[0]!.body).toContain("(Nothing was pushed; my status comment says why.)");
   });
 
@@ -139,7 +166,7 @@ describe("replyToThreads", () => {
   });
 
   it("a failed resolve or reply is a line in the summary, not a failure; an errored run replies nowhere", async () => {
-    const g = github(() => httpError(403));
+    const g = github(403);
     const summary = await replyToThreads({
       github: g.github,
       pull: 4,

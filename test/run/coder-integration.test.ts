@@ -9,6 +9,7 @@ import { createCoderDeps } from "../../src/compose/create-coder-deps.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { runCli } from "../helpers/run-cli.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 const sourceEnv = { PATH: process.env.PATH, HOME: os.tmpdir(), OPENAI_API_KEY: "sk-secret-model-key" };
 const exec = testExec({ sourceEnv });
@@ -59,6 +60,7 @@ describe("the coder loop over a real repo and a scripted model", () => {
     const client = createLlmClient({
       baseUrl: llm.baseUrl,
       apiKey: "sk-secret-model-key",
+      redact: createSecretRedactor().redact,
       sleep: async () => undefined,
     });
     return runCoder(

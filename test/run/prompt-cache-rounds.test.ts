@@ -9,6 +9,7 @@ import type { CompletionResult, LlmClient } from "../../src/llm/types.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { startScriptedLlmServer, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
 import { testExec } from "../helpers/test-exec.js";
+import { createSecretRedactor } from "../../src/security/redact-secrets.js";
 
 const exec = testExec({ sourceEnv: { PATH: process.env.PATH, HOME: os.tmpdir() } });
 const git = createGit(exec, { name: "Test", email: "test@example.com" });
@@ -47,7 +48,12 @@ describe("prompt caching across the rounds of a run", () => {
       `Mark it.\n\n${block("src/math.py", "    return a + b\n", "    return a + b  # round 2\n")}`,
       `Again.\n\n${block("src/math.py", "    return a + b  # round 2\n", "    return a + b  # round 3\n")}`,
     );
-    const client = createLlmClient({ baseUrl: llm.baseUrl, apiKey: "sk-test", sleep: async () => undefined });
+    const client = createLlmClient({
+      baseUrl: llm.baseUrl,
+      apiKey: "sk-test",
+      redact: createSecretRedactor().redact,
+      sleep: async () => undefined,
+    });
     const answers: CompletionResult[] = [];
     const recording: LlmClient = {
       complete: async (req) => {

@@ -8,12 +8,24 @@ const { privateKey } = generateKeyPairSync("rsa", {
 });
 
 describe("createSecretRedactor", () => {
-  it("a pass added later also reaches a writer that took `redact` before it (the order writers start in is free)", () => {
-    const r = createSecretRedactor(["known-secret-value"]);
-    const taken = r.redact;
-    r.extend((text) => text.replaceAll("fingerprinted-value", REDACTED));
-    expect(taken("known-secret-value and fingerprinted-value")).toBe(`${REDACTED} and ${REDACTED}`);
-    expect(r.redact("fingerprinted-value")).toBe(REDACTED);
+  it("runs its passes after the known values and shapes", () => {
+    const r = createSecretRedactor(
+      ["known-secret-value"],
+      [(text) => text.replaceAll("fingerprinted-value", REDACTED)],
+    );
+    expect(r.redact("known-secret-value and fingerprinted-value")).toBe(`${REDACTED} and ${REDACTED}`);
+  });
+
+  it("is a value: a secret registered with one redactor is unknown to another in the same process", () => {
+    const job = createSecretRedactor(["job-one-token-value"]);
+    const other = createSecretRedactor();
+    other.add("other-driver-secret");
+    expect(job.redact("other-driver-secret")).toBe("other-driver-secret");
+    expect(other.redact("job-one-token-value")).toBe("job-one-token-value");
+    // A writer that took `redact` before a later `add` still sees it (tokens are minted while the run goes on).
+    const taken = job.redact;
+    job.add("minted-later-token");
+    expect(taken("minted-later-token")).toBe(REDACTED);
   });
 
   it("removes every registered value, including one registered after creation", () => {

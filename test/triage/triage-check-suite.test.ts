@@ -5,9 +5,10 @@ import { triageCheckSuite } from "../../src/triage/triage-check-suite.js";
 import type { RunJobInput } from "../../src/run/run-job-data.js";
 import type { AppServices, TriageIo } from "../../src/triage/triage-services.js";
 import { requestMarker, runMarker } from "../../src/github/markers.js";
-import { fakeReader } from "../context/fake-reader.js";
 import type { CheckSuiteCompletedEvent } from "@octokit/webhooks-types";
 import { exampleInstallation, examplePayload } from "../../testkit/builders/webhook-payloads.js";
+import nock from "nock";
+import { GITHUB_API, testOctokit } from "../helpers/test-octokit.js";
 
 const BOT = "aider-bot[bot]";
 const SHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
@@ -33,26 +34,37 @@ function harness(opts: { config?: unknown; comments?: readonly { body: string; u
     user: { login: c.user },
     created_at: `2026-01-0${i + 1}T00:00:00Z`,
   }));
-  const { api, calls } = fakeReader({
-    "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": comments,
-    "GET /repos/{owner}/{repo}/pulls/{pull_number}": {
-      title: "Update README",
-      body: "body",
-      head: {
+  // GitHub's API for the example's repository (Codertocat/Hello-World, PR #2), through nock on the real client.
+  const calls: string[] = [];
+  const repo = "/repos/Codertocat/Hello-World";
+  nock(GITHUB_API)
+    .persist()
+    .get(`${repo}/issues/2/comments`)
+    .query(true)
+    .reply(() => (calls.push("GET comments"), [200, comments]))
+    .get(`${repo}/pulls/2`)
+    .reply(() => {
+      calls.push("GET pull");
+      const head = {
         ref: "changes",
         sha: opts.head ?? SHA,
         repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" },
-      },
-    },
-    "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": (p: Record<string, unknown>) => (
-      posted.push({ route: "POST", body: String(p.body) }),
-      { id: 77 }
-    ),
-    "PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}": (p: Record<string, unknown>) => (
-      posted.push({ route: "PATCH", body: String(p.body) }),
-      { id: p.comment_id }
-    ),
-  });
+      };
+      return [200, { title: "Update README", body: "body", head }];
+    })
+    .post(`${repo}/issues/2/comments`)
+    .reply((_uri, body) => {
+      calls.push("POST comment");
+      posted.push({ route: "POST", body: (body as { body: string }).body });
+      return [201, { id: 77 }];
+    })
+    .patch(/\/repos\/Codertocat\/Hello-World\/issues\/comments\/\d+$/)
+    .reply((uri, body) => {
+      calls.push("PATCH comment");
+      posted.push({ route: "PATCH", body: (body as { body: string }).body });
+      return [200, { id: Number(uri.split("/").pop()) }];
+    });
+  const api = testOctokit();
   const jobs: RunJobInput[] = [];
   const services: AppServices = {
     runs: {
@@ -77,6 +89,9 @@ function harness(opts: { config?: unknown; comments?: readonly { body: string; u
 }
 
 describe("triageCheckSuite (ci.autofix)", () => {
+  beforeAll(() => nock.disableNetConnect());
+  afterEach(() => nock.cleanAll());
+  afterAll(() => nock.enableNetConnect());
   it("a failed suite on the bot's commit queues a fix-ci run with the round in its status comment", async () => {
     const h = harness();
     const out = await h.triage(payload());

@@ -5,7 +5,9 @@ import { parseRepoConfig } from "../../../src/config/repo-config.js";
 import { requestMarker, runMarker } from "../../../src/github/markers.js";
 import type { RunRequest } from "../../../src/run/run-request.js";
 import { prTarget, runRequest, runSettings } from "../../../testkit/builders/run-fixtures.js";
-import { fakeReader, httpError } from "../../context/fake-reader.js";
+import nock from "nock";
+import { RepoGitHub } from "../../../src/github/repo-github.js";
+import { GITHUB_API, testOctokit } from "../../helpers/test-octokit.js";
 
 const count = (s: string) => Math.ceil(s.length / 4);
 const settings = runSettings({ test: "npm test" });
@@ -33,10 +35,21 @@ const thread = (id: string, path: string, body: string, isResolved = false) => (
   comments: { nodes: [{ databaseId: 70, body, diffHunk: `@@ -1,3 +1,3 @@ hunk-of-${id}`, author: { login: "rev" } }] },
 });
 
-function github(over: { threads?: unknown; checks?: unknown; log?: unknown; comments?: unknown[] } = {}) {
-  return fakeReader(
+/** GitHub refusing a request with `status`, as it answers a token without the permission. */
+const refused = (status: number) => ({ refusedWith: status });
+
+/**
+ * acme/web's GitHub for pull request (or issue) #4 through nock on the real client, bound by the gateway: each REST
+ * route and GraphQL operation answers from the table below (`refused(…)` answers an error status), and every
+ * request is recorded in `calls`. `conversation` replaces the whole conversation. Each call replaces the previous
+ * one's answers.
+ */
+function github(
+  over: { threads?: unknown; checks?: unknown; log?: unknown; comments?: unknown[]; conversation?: unknown[] } = {},
+) {
+  return nockGitHub(
     {
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [
+      "GET comments": over.conversation ?? [
         ...(over.comments ?? []),
         {
           id: 1,
@@ -47,11 +60,11 @@ function github(over: { threads?: unknown; checks?: unknown; log?: unknown; comm
         { id: 2, body: botStatus, user: { login: "aider-bot[bot]", type: "Bot" }, created_at: "2026-01-02T00:00:00Z" },
         { id: 3, body: "/aider do it", user: { login: "ann", type: "User" }, created_at: "2026-01-03T00:00:00Z" },
       ],
-      "GET /repos/{owner}/{repo}/pulls/{pull_number}/files": [
+      "GET files": [
         { filename: "src/b.ts", status: "modified", additions: 1, deletions: 0, patch: "@@ -1 +1,2 @@\n+b-change" },
         { filename: "src/a.ts", status: "modified", additions: 1, deletions: 1, patch: "@@ -1 +1 @@\n-x\n+a-change" },
       ],
-      "GET /repos/{owner}/{repo}/commits/{ref}/check-runs": over.checks ?? {
+      "GET check-runs": over.checks ?? {
         total_count: 2,
         check_runs: [
           {
@@ -72,10 +85,10 @@ function github(over: { threads?: unknown; checks?: unknown; log?: unknown; comm
           },
         ],
       },
-      "GET /repos/{owner}/{repo}/check-runs/{check_run_id}/annotations": [
+      "GET annotations": [
         { path: "src/a.ts", start_line: 2, end_line: 2, annotation_level: "failure", message: "expected 1, got 2" },
       ],
-      "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs": over.log ?? httpError(403),
+      "GET job log": over.log ?? refused(403),
     },
     {
       reviewThreads: over.threads ?? {
@@ -97,9 +110,44 @@ function github(over: { threads?: unknown; checks?: unknown; log?: unknown; comm
   );
 }
 
+/** Where each REST answer of {@link github} is served. */
+const ROUTES: Record<string, RegExp> = {
+  "GET comments": /^\/repos\/acme\/web\/issues\/4\/comments(\?|$)/,
+  "GET files": /^\/repos\/acme\/web\/pulls\/4\/files(\?|$)/,
+  "GET check-runs": /^\/repos\/acme\/web\/commits\/[^/?]+\/check-runs(\?|$)/,
+  "GET annotations": /^\/repos\/acme\/web\/check-runs\/\d+\/annotations(\?|$)/,
+  "GET job log": /^\/repos\/acme\/web\/actions\/jobs\/\d+\/logs(\?|$)/,
+};
+
+function nockGitHub(rest: Record<string, unknown>, graphql: Record<string, unknown>) {
+  nock.cleanAll();
+  const calls: string[] = [];
+  const answer = (value: unknown): [number, unknown] =>
+    value && typeof value === "object" && "refusedWith" in value
+      ? [(value as { refusedWith: number }).refusedWith, { message: "Resource not accessible by integration" }]
+      : [200, value];
+  const scope = nock(GITHUB_API).persist();
+  for (const [name, path] of Object.entries(ROUTES))
+    if (name in rest) scope.get(path).reply(() => (calls.push(name), answer(rest[name])));
+  scope.post("/graphql").reply((_uri, body) => {
+    const query = (body as { query: string }).query;
+    const key = Object.keys(graphql).find((k) => query.includes(k));
+    calls.push(`graphql ${key ?? "?"}`);
+    if (!key) return [404, { message: "no answer for this GraphQL operation" }];
+    const [status, data] = answer(graphql[key]);
+    return status === 200 ? [200, { data }] : [status, data];
+  });
+  return { github: RepoGitHub.create({ octokit: testOctokit(), owner: "acme", repo: "web" }), calls };
+}
+
 const all = (blocks: { label: string; text: string }[]) => blocks.map((b) => `## ${b.label}\n${b.text}`).join("\n");
 
 describe("preparePrContext", () => {
+  beforeAll(() => nock.disableNetConnect());
+  afterAll(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
   it("a plain PR run gets every source, sanitised, and the details list them; a missing actions: read is a note", async () => {
     const { github: gh } = github();
     const p = (await preparePrContext(req(undefined, { triggerCommentId: 3 }), {
@@ -183,7 +231,7 @@ describe("preparePrContext", () => {
     });
     expect(unknown!.refuse).toBe("I found no review thread `PRRT_9` on this pull request.");
     const forbidden = await preparePrContext(req({ kind: "address-reviews", threads: [], extra: "" }), {
-      github: github({ threads: () => httpError(403) }).github,
+      github: github({ threads: refused(403) }).github,
       botLogin: "aider-bot[bot]",
       webUrl: "https://github.com",
       count,
@@ -235,7 +283,7 @@ describe("preparePrContext", () => {
       webUrl: "https://github.com",
       count,
     });
-    expect(calls.map((c) => c.route)).toEqual(["GET /repos/{owner}/{repo}/issues/{issue_number}/comments"]);
+    expect(calls).toEqual(["GET comments"]);
     expect(p!.blocks.map((b) => b.label)).toEqual([
       "Earlier aider-bot runs on this pull request or issue (oldest first)",
       "Conversation (newest first)",
@@ -248,10 +296,8 @@ describe("preparePrContext", () => {
     const tight = req();
     tight.context!.budget = { ...DEFAULT_CONTEXT_BUDGET, prior_runs: 120 };
     const long = `${botStatus}\n\n${"I explained a lot. ".repeat(200)}`;
-    const { github: gh } = fakeReader({
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": [
-        { id: 2, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-02T00:00:00Z" },
-      ],
+    const { github: gh } = github({
+      conversation: [{ id: 2, body: long, user: { login: "aider-bot[bot]" }, created_at: "2026-01-02T00:00:00Z" }],
     });
     const p = await preparePrContext(
       { ...tight, target: { kind: "issue", number: 4, title: "t" } },
