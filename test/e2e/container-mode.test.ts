@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
 import { startE2EApp, type E2EApp } from "../helpers/e2e-harness.js";
 import { describeWith } from "../helpers/needs.js";
 import { ensureTestImage, TEST_IMAGE } from "../helpers/podman-test-image.js";
@@ -48,6 +49,32 @@ describeWith("podman", "e2e container mode (real podman)", () => {
       network: "registries",
     });
     expect(status).toContain("Network: **registries**");
+    expect(containersOf(e2e.home)).toEqual([]);
+  });
+
+  it("a test that fails the same way on the base (run in a container of its own) is not reflected: 1 model request, not 3", async () => {
+    const test = "echo 'go: go.mod file not found in current directory or any parent directory' >&2; exit 1";
+    const e2e = await app.scenario({
+      files: {
+        "calc.py": "def add(a, b):\n    return a - b\n",
+        ".github/aider.yml": `test: ${JSON.stringify(test)}\nmax_reflections: 2\nsandbox:\n  image: ${TEST_IMAGE}\n`,
+      },
+      permissions: { ann: "write" },
+      // One answer: a reflection would find no reply, and fail the run.
+      replies: [fix],
+    });
+    const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
+    await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
+    await e2e.idle();
+    const coder = e2e.llm.requests.filter((r) => !isCommitMessageRequest(r.body));
+    expect(coder).toHaveLength(1);
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
+    expect(status).toContain(
+      "fails on the default branch too (go: go.mod file not found in current directory or any parent directory): not caused by this change",
+    );
+    expect(status).toContain(`Repository commands ran in a container of \`${TEST_IMAGE}\``);
+    expect(status).not.toContain("still fails");
+    expect(e2e.logs()).not.toContain("the base's checks could not run");
     expect(containersOf(e2e.home)).toEqual([]);
   });
 

@@ -47,7 +47,7 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
       await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
     },
     // The command as written: the last line of the script the check runner wraps around it.
-    checkExec: { run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) },
+    checkExecFor: () => ({ run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) }),
     cacheDir,
     signal: new AbortController().signal,
     onError: (error) => {
@@ -143,7 +143,7 @@ describe("the base's cache keeps no output: only what the comparison needs, read
       await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
     },
     // The command as written: the last line of the script the check runner wraps around it.
-    checkExec: { run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) },
+    checkExecFor: () => ({ run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) }),
     cacheDir,
     signal: new AbortController().signal,
     onError: (error) => {
