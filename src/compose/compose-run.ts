@@ -148,7 +148,7 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
  * a run with no command to compare. The base is, for a pull request, where its branch left the default branch (see
  * pullRequestBase); for an issue, the checkout before any edit.
  */
-async function baselineFor(
+export async function baselineFor(
   input: ComposeRunInput,
   checkout: string,
   options: CoderOptions,
