@@ -6,7 +6,12 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
 import { cacheVolumeName, type ContainerEngine } from "../exec/container-engine.js";
-import { containerEngineProblem, createContainerSession, type ContainerSession } from "../exec/container-sandbox.js";
+import {
+  containerEngineProblem,
+  createContainerSession,
+  type ContainerSandboxOptions,
+  type ContainerSession,
+} from "../exec/container-sandbox.js";
 import { createSandboxedExec, sandboxProblem, type SandboxOptions } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
@@ -106,24 +111,14 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
   const engine = containerEngineFrom(env);
   const resolveKind = sandboxKind(env, exec, log, options, engine);
 
-  let session: ContainerSession | null = null;
   let closed = false;
-  const sessionFor = (target: ContainerTarget): ContainerSession => {
-    if (session && session.target.checkout === target.checkout && session.target.image === target.image) return session;
-    const old = session;
-    if (old) void old.close();
-    session = createContainerSession(exec, target, {
-      engine,
-      network: open,
-      egress: async () => ((await egress.ready()) ? egress.containerBridge() : null),
-      clientEnv: baseEnv(env.source),
-    });
-    log.info(
-      { sandbox: "container", image: target.image, source: target.imageSource, container: session.name },
-      "repository commands run in a container",
-    );
-    return session;
-  };
+  const containers = jobContainers(exec, log, {
+    engine,
+    network: open,
+    egress: async () => ((await egress.ready()) ? egress.containerBridge() : null),
+    clientEnv: baseEnv(env.source),
+  });
+  const sessionFor = containers.sessionFor;
   /** Without a chosen image (a caller that never said), the operator's default image for the request's folder. */
   const defaultTarget = (cwd: string): ContainerTarget => ({
     image: env.defaultImage,
@@ -132,7 +127,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     cacheKey: cwd,
   });
 
-  return {
+  const self: Exec = {
     async run(req: ExecRequest): Promise<ExecResult> {
       const k = await resolveKind();
       if (k === "bubblewrap") return egress.noted(() => sandboxed.run(req));
@@ -148,7 +143,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       const k = await resolveKind();
       if (k !== "container") return k;
       return (
-        (session ?? (chosen ? sessionFor(chosen) : null))?.sandboxMode() ??
+        (containers.current() ?? (chosen ? sessionFor(chosen) : null))?.sandboxMode() ??
         `container (image not chosen yet; default ${env.defaultImage})`
       );
     },
@@ -159,15 +154,95 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
         if (k === "container" && !closed && chosen === target) void sessionFor(target).start();
       });
     },
+    forCheckout: (dir) =>
+      otherCheckoutExec(dir, {
+        job: self,
+        inContainer: async () => (await resolveKind()) === "container",
+        ending: () => closed,
+        // A container of the job's image and package cache, with only this checkout mounted, and a home of its own.
+        session: () =>
+          containers.make(
+            { ...(chosen ?? defaultTarget(dir)), checkout: dir },
+            "another checkout's commands run in a container of their own",
+          ),
+        noted: (run) => egress.noted(run),
+        others: containers.others,
+      }),
     egressReport: () => egress.report(),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
     async close(): Promise<void> {
       closed = true;
-      await session?.close();
+      await containers.close();
       await egress.close();
       await jobDirs.remove();
     },
   };
+  return self;
+}
+
+/**
+ * The job's containers: the one of its checkout (a new target replaces it) and those of its other checkouts (the
+ * base's run, see `otherCheckoutExec`), all removed by `close()`.
+ */
+function jobContainers(exec: Exec, log: Logger, options: ContainerSandboxOptions) {
+  let session: ContainerSession | null = null;
+  const others = new Set<Exec>();
+  const make = (target: ContainerTarget, what: string): ContainerSession => {
+    const made = createContainerSession(exec, target, options);
+    log.info({ sandbox: "container", image: target.image, source: target.imageSource, container: made.name }, what);
+    return made;
+  };
+  return {
+    make,
+    others,
+    current: () => session,
+    sessionFor(target: ContainerTarget): ContainerSession {
+      if (session && session.target.checkout === target.checkout && session.target.image === target.image)
+        return session;
+      const old = session;
+      if (old) void old.close();
+      session = make(target, "repository commands run in a container");
+      return session;
+    },
+    close: async () => void (await Promise.all([session?.close(), ...[...others].map((o) => o.close?.())])),
+  };
+}
+
+/**
+ * The exec of another checkout of the job (see `Exec.forCheckout`): the job's own exec outside container mode; in it,
+ * a container session of its own, made on the first command (once the checkout exists: the container mounts its
+ * `.git` if it has one), removed by `close()` or with the job.
+ */
+function otherCheckoutExec(
+  dir: string,
+  parts: {
+    job: Exec;
+    inContainer(): Promise<boolean>;
+    ending(): boolean;
+    session(): ContainerSession;
+    noted(run: () => Promise<ExecResult>): Promise<ExecResult>;
+    others: Set<Exec>;
+  },
+): Exec {
+  let own: ContainerSession | null = null;
+  let released = false;
+  const other: Exec = {
+    async run(req: ExecRequest): Promise<ExecResult> {
+      // Bubblewrap: the job's own sandbox, home and temp folders; unavailable: the job's refusal.
+      if (!(await parts.inContainer())) return parts.job.run(req);
+      if (parts.ending() || released) return notRun("the job is ending and its container was removed");
+      const s = (own ??= parts.session());
+      return parts.noted(() => s.run(req));
+    },
+    sandboxMode: async () => (own ? own.sandboxMode() : parts.job.sandboxMode!()),
+    async close(): Promise<void> {
+      released = true;
+      parts.others.delete(other);
+      await own?.close();
+    },
+  };
+  parts.others.add(other);
+  return other;
 }
 
 /**

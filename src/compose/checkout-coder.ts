@@ -39,7 +39,8 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
   let baseline: Promise<BaselineRun | null> | null = null;
   return async function codeOnCheckout(checkout, options, hooks) {
     if (input.beforeCoder) await input.beforeCoder(checkout);
-    baseline ??= input.baseline(checkout, options, hooks.signal);
+    // Kept by the job: stopped and awaited before the checkout (which holds the base's) is removed.
+    baseline ??= input.baseline(checkout, options, hooks.signal).then((base) => (base && hooks.keep?.(base), base));
     const base = await baseline;
     return runCoder(
       options,

@@ -157,13 +157,14 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
 }
 
 /**
- * The base's run of the repository's checks (see startBaseline), for an App run whose commands run in bubblewrap or
+ * The base's run of the repository's checks (see startBaseline), for an App run whose commands run in bubblewrap, in
+ * a container (the base's in a container of its own, of the same image, that mounts only the base's checkout) or
  * unsandboxed by the operator's choice: null for `baseline: off`, the Action and the CLI (the runner's or the user's
- * own checkout), a container (it mounts only the run's checkout), a fork's pull request (its clone is the fork's,
- * not the repository's), and a run with no command to compare. The base is, for a pull request, where its branch
- * left the default branch (see pullRequestBase); for an issue, the checkout before any edit.
+ * own checkout), a fork's pull request (its clone is the fork's, not the repository's), a sandbox that cannot run, and
+ * a run with no command to compare. The base is, for a pull request, where its branch left the default branch (see
+ * pullRequestBase); for an issue, the checkout before any edit.
  */
-async function baselineFor(
+export async function baselineFor(
   input: ComposeRunInput,
   checkout: string,
   options: CoderOptions,
@@ -177,7 +178,7 @@ async function baselineFor(
   const specs = checkCommandsOf(options);
   if (!specs.some((s) => s.kind !== "setup")) return null;
   const mode = await input.checkExec.sandboxMode?.();
-  if (!mode || (mode !== "bubblewrap" && mode !== "off")) return null;
+  if (!mode || (mode !== "bubblewrap" && mode !== "off" && !mode.startsWith("container"))) return null;
   const log = input.logger;
   // Read now, as the coder starts: its first commit must not become the base.
   const head = await input.git.headSha(checkout).catch((error: unknown) => {
@@ -186,20 +187,25 @@ async function baselineFor(
   });
   if (!head) return null;
   return startBaseline(checkout, specs, options.commandTimeoutMs, {
-    baseSha: async () =>
+    baseSha: async (stopped) =>
       target.kind === "issue"
         ? head
-        : pullRequestBase(input.git, {
-            dir: checkout,
-            head,
-            headBranch: target.headRef,
-            defaultBranch: req.defaultBranch,
-            token: await input.github.installationToken(),
-          }),
+        : pullRequestBase(
+            input.git,
+            {
+              dir: checkout,
+              head,
+              headBranch: target.headRef,
+              defaultBranch: req.defaultBranch,
+              token: await input.github.installationToken(),
+            },
+            undefined,
+            stopped,
+          ),
     checkoutBase: async (sha, dir) => {
       await input.git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
     },
-    checkExec: input.checkExec,
+    checkExecFor: (dir) => input.checkExec.forCheckout?.(dir) ?? input.checkExec,
     cacheDir: path.join(input.cacheRoot, "baseline", req.owner, req.repo),
     signal,
     onError: (error) => log.warn({ err: error }, "the base's checks could not run; failures are not compared"),

@@ -55,6 +55,13 @@ export interface Exec {
    * container starts ahead, while the model thinks). Other modes ignore it.
    */
   useContainer?(target: ContainerTarget): void;
+  /**
+   * An exec for another checkout of the same job (the base's, see run/prepare/baseline-run), under the same rules:
+   * the same sandbox, `$HOME`/temp rules and package cache. In container mode its commands run in a container of their
+   * own, of the job's image, that mounts only `checkout`. `close()` releases it (also done by this exec's `close()`).
+   * Absent: the other checkout's commands run through this exec.
+   */
+  forCheckout?(checkout: string): Exec;
   /** The sandbox's network policy and what it refused so far (sandboxed check execs only). */
   egressReport?(): EgressReport;
   /**

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { createTranscriptRecorder, type TranscriptRecorder } from "../coder/transcript/transcript-recorder.js";
 import { renderRunInputs } from "../context/render-run-inputs.js";
+import { createCheckoutWork, type CheckoutWork } from "./checkout-work.js";
 import { codeOnCheckout } from "./code/code-phase.js";
 import { baseOf, prepareCheckout } from "./prepare/prepare-checkout.js";
 import type { PreparedContext } from "./prepare/prepare-pr-context.js";
@@ -75,19 +76,21 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   let dir: string | null = null;
   const transcript = createTranscriptRecorder();
   // The checkout is removed while the outcome is reported (the report needs nothing of it), and the run returns only
-  // once it is gone.
+  // once it is gone; what still runs on it (the base's checks) is stopped and awaited first.
   let removed: Promise<unknown> = Promise.resolve();
+  const work = createCheckoutWork();
   try {
     dir = await deps.tempDir.create("aider-bot-job-");
-    ran = await phases(req, deps, dir, stage, context, transcript);
+    ran = await phases(req, deps, dir, stage, context, transcript, work.keep);
   } catch (error) {
     log.error({ err: error }, "run failed");
     ran = { ending: { kind: "error", message: error instanceof Error ? error.message : String(error) }, checks: null };
   } finally {
     const made = dir;
     if (made)
-      removed = deps.tempDir
-        .remove(made)
+      removed = work
+        .end()
+        .then(() => deps.tempDir.remove(made))
         .catch((error: unknown) =>
           log.warn({ err: error, dir: made }, "could not remove the job's checkout; the next start sweeps it"),
         );
@@ -165,6 +168,7 @@ async function phases(
   stage: Stage,
   contextOf: () => Promise<PreparedContext | null>,
   transcript: TranscriptRecorder,
+  keep: (work: CheckoutWork) => void,
 ): Promise<PhasesEnd> {
   const end = (ending: RunEnding, checks: ResolvedChecks | null = null): PhasesEnd => ({ ending, checks });
   // address-reviews / fix-ci read their context first: with nothing to do they stop before cloning, with the reason.
@@ -204,7 +208,7 @@ async function phases(
     });
   }
   const checks = checksP ? await checksP : null;
-  const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, checks);
+  const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, checks, keep);
   const stopped = stopReasonOf(deps.signal);
   if (stopped) return end({ kind: "cancelled", reason: stopped, result }, checks);
   const verdict = verifyResult(req, result);

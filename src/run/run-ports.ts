@@ -2,6 +2,7 @@ import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
 import type { CommitChanges } from "../workspace/read-commit-changes.js";
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
 import type { ApiCommitRequest, ApiCommitResult } from "../github/repo-github.js";
+import type { CheckoutWork } from "./checkout-work.js";
 import type { RunRequest } from "./run-request.js";
 
 /** The GitHub writes one run makes, bound to its repository, issue/PR and status comment. */
@@ -81,5 +82,11 @@ export interface RunGit {
 export type RunCoderPort = (
   root: string,
   options: CoderOptions,
-  hooks: { onProgress: (p: CoderProgress) => void; signal: AbortSignal; onTranscript?: TranscriptSink },
+  hooks: {
+    onProgress: (p: CoderProgress) => void;
+    signal: AbortSignal;
+    onTranscript?: TranscriptSink;
+    /** Work the coder starts on the checkout that may still run when it returns (the base's run): see CheckoutWork. */
+    keep?(work: CheckoutWork): void;
+  },
 ) => Promise<CoderResult>;

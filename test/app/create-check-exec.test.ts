@@ -1,11 +1,14 @@
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { containerTargetFor } from "../../src/app/container-target.js";
 import { createCheckExec } from "../../src/app/create-check-exec.js";
 import { readEnv } from "../../src/config/env.js";
+import { cacheVolumeName } from "../../src/exec/container-engine.js";
 import { createExec } from "../../src/exec/create-exec.js";
+import type { Exec } from "../../src/exec/types.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { describeWith } from "../helpers/needs.js";
 import { ensureTestImage, IMAGE_MARKER, TEST_IMAGE } from "../helpers/podman-test-image.js";
@@ -16,6 +19,8 @@ const ours = () =>
   spawnSync("podman", ["ps", "-a", "--filter", `label=io.aider-bot.pid=${process.pid}`, "--format", "{{.Names}}"], {
     encoding: "utf8",
   }).stdout.trim();
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 describe("the check exec's mode", () => {
   it.each([
@@ -104,6 +109,56 @@ describeWith("podman", "the check exec in container mode (real podman)", () => {
     expect(ours()).toBe("");
     expect((await checkExec.run({ command: "true", shell: true, cwd: checkout })).spawnError).toMatch(/job is ending/);
     spawnSync("podman", ["volume", "rm", "--force", `aider-bot-cache-acme-web-${process.pid}`]);
+  });
+
+  it("a job's $HOME lasts across its commands; another checkout of the job (the base's) gets a container of its own: the same image and package cache, only its folder mounted, its own $HOME, removed by its close()", async () => {
+    const env = readEnv({ AIDER_BOT_SANDBOX: "container", AIDER_BOT_DEFAULT_IMAGE: "localhost/never-used:1" });
+    const checkExec = createCheckExec(env, exec, log);
+    const checkout = path.join(dir, "job", "checkout");
+    const base = path.join(dir, "job", "base");
+    await mkdir(checkout, { recursive: true });
+    await mkdir(base, { recursive: true });
+    await writeFile(path.join(checkout, "change.txt"), "the change\n");
+    await writeFile(path.join(base, "base.txt"), "the base\n");
+    const cacheKey = `acme/base-${process.pid}`;
+    checkExec.useContainer!({ image: TEST_IMAGE, imageSource: "the test", checkout, cacheKey });
+    const sh = (on: Exec, cwd: string, command: string) =>
+      on.run({ command, shell: true, cwd, timeoutMs: 60_000 }).then((r) => `${r.exitCode} ${r.output.trim()}`);
+    try {
+      // A setup step installs into $HOME and the package cache; the job's later commands find both.
+      expect(
+        await sh(
+          checkExec,
+          checkout,
+          'mkdir -p "$HOME/.local/bin" "$npm_config_cache" && echo tool > "$HOME/.local/bin/t" && echo pkg > "$npm_config_cache/p" && echo set',
+        ),
+      ).toBe("0 set");
+      expect(await sh(checkExec, checkout, 'cat "$HOME/.local/bin/t" change.txt')).toBe("0 tool\nthe change");
+
+      const baseExec = checkExec.forCheckout!(base);
+      expect(
+        await sh(
+          baseExec,
+          base,
+          `cat base.txt "$npm_config_cache/p" && cat ${IMAGE_MARKER.path} && ls ${checkout} 2>&1; test -e "$HOME/.local/bin/t" && echo job-home || echo own-home; echo base-home > "$HOME/b"`,
+        ),
+      ).toMatch(/^0 the base\npkg\nimage-marker-31\n.*No such file or directory\nown-home$/);
+      expect(await sh(baseExec, base, 'cat "$HOME/b"')).toBe("0 base-home");
+      expect(ours().split("\n").filter(Boolean)).toHaveLength(2);
+      await baseExec.close!();
+      expect(ours().split("\n").filter(Boolean)).toHaveLength(1);
+      expect((await baseExec.run({ command: "true", shell: true, cwd: base })).spawnError).toMatch(/job is ending/);
+      // The job's own container is untouched: its home is still there.
+      expect(await sh(checkExec, checkout, 'cat "$HOME/.local/bin/t"')).toBe("0 tool");
+      // A base exec still open when the job ends goes with it.
+      const late = checkExec.forCheckout!(base);
+      expect(await sh(late, base, "cat base.txt")).toBe("0 the base");
+      expect(ours().split("\n").filter(Boolean)).toHaveLength(2);
+    } finally {
+      await checkExec.close!();
+      spawnSync("podman", ["volume", "rm", "--force", cacheVolumeName(cacheKey, sha256(cacheKey))]);
+    }
+    expect(ours()).toBe("");
   });
 
   it("`sandbox.image` in .github/aider.yml wins over the devcontainer; a pull request's head is never read for it", () => {

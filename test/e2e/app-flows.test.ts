@@ -1,3 +1,7 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
 import { isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
 import type { IssuesOpenedEvent } from "@octokit/webhooks-types";
@@ -257,6 +261,36 @@ describe("e2e: app flows", () => {
     expect(status).not.toContain("still fails");
   });
 
+  it("a base run still under way when the job ends is stopped with it: its process gone, the checkout removed, nothing logged", async () => {
+    const marks = await mkdtemp(path.join(os.tmpdir(), "base-race-"));
+    const pidFile = path.join(marks, "base.pid");
+    // On the base (`a - b`) the test writes its process id and sleeps until killed; on the change (`a + b`) it waits
+    // until the base's is running, then passes: the job ends while the base's command still runs.
+    const test = `if grep -q 'a + b' src/calc.py; then i=0; while [ ! -s ${pidFile} ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; else echo $$ > ${pidFile}; exec sleep 3600; fi`;
+    let pid = 0;
+    try {
+      e2e = await app.scenario({
+        files: { ...files, ".github/aider.yml": `test: ${JSON.stringify(test)}\n` },
+        permissions: { ann: "write" },
+        replies: [fix],
+      });
+      const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+      await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+      await e2e.idle();
+      expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+      expect(existsSync(pidFile)).toBe(true);
+      pid = Number(readFileSync(pidFile, "utf8").trim());
+      expect(pid).toBeGreaterThan(0);
+      // The job has ended: the base's command is no longer running.
+      expect(alive(pid)).toBe(false);
+      expect(readdirSync(e2e.home).filter((n) => n.startsWith("aider-bot-job-"))).toEqual([]);
+      expect(e2e.logs()).not.toMatch(/could not remove the job's checkout|the base's checks could not run|ENOTEMPTY/);
+    } finally {
+      if (pid > 0 && alive(pid)) process.kill(pid, "SIGKILL");
+      await rm(marks, { recursive: true, force: true });
+    }
+  });
+
   it("an invalid config gets a comment listing each problem and no job", async () => {
     e2e = await app.scenario({
       files: { ...files, ".github/aider.yml": "test: { run: npm test }\nmap_tokens: lots\n" },
@@ -271,3 +305,13 @@ describe("e2e: app flows", () => {
     expect(e2e.fake.gitRequests).toHaveLength(0);
   });
 });
+
+/** Whether a process of this id is running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { isCommitMessageRequest } from "../../testkit/scripted-llm-server.js";
 import { startE2EApp, type E2EApp } from "../helpers/e2e-harness.js";
 import { describeWith } from "../helpers/needs.js";
 import { ensureTestImage, TEST_IMAGE } from "../helpers/podman-test-image.js";
@@ -49,6 +52,58 @@ describeWith("podman", "e2e container mode (real podman)", () => {
     });
     expect(status).toContain("Network: **registries**");
     expect(containersOf(e2e.home)).toEqual([]);
+  });
+
+  it("a test that fails the same way on the base (run in a container of its own) is not reflected: 1 model request, not 3", async () => {
+    const test = "echo 'go: go.mod file not found in current directory or any parent directory' >&2; exit 1";
+    const e2e = await app.scenario({
+      files: {
+        "calc.py": "def add(a, b):\n    return a - b\n",
+        ".github/aider.yml": `test: ${JSON.stringify(test)}\nmax_reflections: 2\nsandbox:\n  image: ${TEST_IMAGE}\n`,
+      },
+      permissions: { ann: "write" },
+      // One answer: a reflection would find no reply, and fail the run.
+      replies: [fix],
+    });
+    const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
+    await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
+    await e2e.idle();
+    const coder = e2e.llm.requests.filter((r) => !isCommitMessageRequest(r.body));
+    expect(coder).toHaveLength(1);
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
+    expect(status).toContain(
+      "fails on the default branch too (go: go.mod file not found in current directory or any parent directory): not caused by this change",
+    );
+    expect(status).toContain(`Repository commands ran in a container of \`${TEST_IMAGE}\``);
+    expect(status).not.toContain("still fails");
+    expect(e2e.logs()).not.toContain("the base's checks could not run");
+    expect(containersOf(e2e.home)).toEqual([]);
+  });
+
+  it("a base run still under way when the job ends is stopped with it: its container removed, the checkout removed, nothing cached or logged", async () => {
+    // The two containers share only the repository's package cache: the base's command marks it and sleeps until
+    // killed; the change's (after the fix) waits for the mark, then passes. The job ends while the base's runs.
+    const mark = `/aider-cache/base-started-${process.pid}`;
+    const test = `if grep -q 'a + b' calc.py; then i=0; while [ ! -e ${mark} ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; else touch ${mark}; exec sleep 3600; fi`;
+    const e2e = await app.scenario({
+      files: {
+        "calc.py": "def add(a, b):\n    return a - b\n",
+        ".github/aider.yml": `test: ${JSON.stringify(test)}\nsandbox:\n  image: ${TEST_IMAGE}\n`,
+      },
+      permissions: { ann: "write" },
+      replies: [fix],
+    });
+    const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
+    await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
+    await e2e.idle();
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)?.body ?? "";
+    expect(status).not.toMatch(/not run|still fails/);
+    expect([...e2e.repo.issues.values()].some((i) => i.pull && i.user === bot)).toBe(true);
+    expect(containersOf(e2e.home)).toEqual([]);
+    expect(readdirSync(e2e.home).filter((n) => n.startsWith("aider-bot-job-"))).toEqual([]);
+    // Nothing finished on the base: no result of it is kept (a killed command says nothing about the base).
+    expect(existsSync(path.join(e2e.home, "cache", "baseline", e2e.repo.owner, e2e.repo.name))).toBe(false);
+    expect(e2e.logs()).not.toMatch(/could not remove the job's checkout|the base's checks could not run|ENOTEMPTY/);
   });
 
   it("an image that cannot be pulled ends in a status comment that says what failed and what to do", async () => {

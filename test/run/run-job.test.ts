@@ -252,6 +252,29 @@ describe("runJob", () => {
     expect(ended).toBe(true);
   });
 
+  it("work the coder left running on the checkout (the base's run) is stopped when the phases end, and the checkout removed only once it is over", async () => {
+    const order: string[] = [];
+    let endWork!: () => void;
+    const workDone = new Promise<void>((resolve) => (endWork = resolve));
+    const h = harness(async (_root, _options, hooks) => {
+      hooks.keep?.({
+        stop: () => {
+          order.push("stopped");
+          // Its processes take a moment to go: the removal must wait for that.
+          setImmediate(() => (order.push("work over"), endWork()));
+        },
+        done: workDone,
+      });
+      return changed;
+    });
+    const out = await runJob(request(), {
+      ...h.deps,
+      tempDir: { create: async () => "/tmp/fake-job", remove: async () => void order.push("removed") },
+    });
+    expect(out.kind).toBe("pushed");
+    expect(order).toEqual(["stopped", "work over", "removed"]);
+  });
+
   it("reports a cancellation as such and pushes nothing", async () => {
     const controller = new AbortController();
     const h = harness(async () => {

@@ -12,6 +12,7 @@ import { checkSpecsOf, type ResolvedChecks } from "../prepare/resolve-checks.js"
 import type { RunJobDeps, Stage } from "../run-job-deps.js";
 import { runTrailers } from "../publish/run-trailers.js";
 import { settingsCoderOptions } from "./settings-coder-options.js";
+import type { CheckoutWork } from "../checkout-work.js";
 
 export interface CodePhaseInput {
   req: RunRequest;
@@ -100,6 +101,7 @@ export function codeOnCheckout(
   context: PreparedContext | null,
   transcript: TranscriptRecorder,
   checks: ResolvedChecks | null,
+  keep?: (work: CheckoutWork) => void,
 ): Promise<CoderResult> {
   const { plan } = req;
   const { tickPlan } = deps.github;
@@ -111,6 +113,7 @@ export function codeOnCheckout(
         signal: deps.signal,
         onProgress: (p) => stage(STAGE_OF_CODER[p.stage]),
         onTranscript: sink,
+        ...(keep ? { keep } : {}),
       }),
     transcript,
     ...(plan && tickPlan ? { tick: (done: number[]) => tickPlan(plan.commentId, done) } : {}),

@@ -27,9 +27,12 @@ export async function pullRequestBase(
   git: BaseCommitGit,
   req: { dir: string; head: string; headBranch: string; defaultBranch: string; token?: string },
   depths: readonly number[] = DEPTHS,
+  signal?: AbortSignal,
 ): Promise<string> {
   const token = req.token ? { token: req.token } : {};
   for (const depth of depths) {
+    // A stopped base run (its job is ending) fetches no further: the job waits for the fetch under way.
+    if (signal?.aborted) throw new Error("the base's run was stopped before its commit was found");
     // Into refs of their own: the head's tracking ref is where a push that finds the branch moved starts from.
     const tip = await git.fetch({
       dir: req.dir,

@@ -10,13 +10,21 @@ import type { Exec } from "../../exec/types.js";
 
 /** What a baseline run needs: git for the base's commit and tree, the check exec, and its cache folder. */
 export interface BaselineDeps {
-  /** The commit the change starts from (an issue: the checkout's HEAD; a pull request: the default branch's tip). */
-  baseSha(): Promise<string>;
+  /**
+   * The commit the change starts from (an issue: the checkout's HEAD; a pull request: its merge-base with the default
+   * branch). `signal` is the base run's: a stopped run gives up between fetches.
+   */
+  baseSha(signal: AbortSignal): Promise<string>;
   /** A checkout of `sha` at `dir` (made beside the run's checkout, removed with the job). */
   checkoutBase(sha: string, dir: string): Promise<void>;
-  checkExec: Exec;
+  /**
+   * The exec of the base's commands, made when its checkout exists (container mode: a container of its own that
+   * mounts only `dir`); closed when the base's run ends.
+   */
+  checkExecFor(dir: string): Exec;
   /** `<cache>/baseline/<owner>/<repo>`: one JSON file per base commit, by command. */
   cacheDir: string;
+  /** The job's: a cancelled job stops its base run too. */
   signal: AbortSignal;
   onError(error: unknown): void;
 }
@@ -26,7 +34,15 @@ export interface BaselineRun {
   lookup(spec: CheckCommandSpec): Promise<BaselineResult | null>;
   /** The checkout folders (the change's and the base's), removed from outputs before they are compared. */
   roots: readonly string[];
-  /** Settles when the base's commands are done (or given up). */
+  /**
+   * Stop the base's run now: its command under way is killed (with its container, in container mode), nothing
+   * further is run, and only the results finished before are kept. The job calls it when its phases are over.
+   */
+  stop(): void;
+  /**
+   * Settles when the base's run is over (done, stopped or given up), its cache written and its exec released: the
+   * job awaits it before its checkout (which holds the base's) is removed, so nothing of it outlives the job.
+   */
   done: Promise<void>;
 }
 
@@ -56,32 +72,37 @@ export function startBaseline(
     settle.get(key)?.(r);
     settle.delete(key);
   };
+  const stopper = new AbortController();
+  const signal = AbortSignal.any([deps.signal, stopper.signal]);
+  let exec: Exec | null = null;
   const done = (async () => {
     if (!wanted.length) return;
-    const sha = await deps.baseSha();
+    const sha = await deps.baseSha(signal);
     // The cache file is named by it: a commit id and nothing else.
     if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(sha))
       throw new Error(`the base is not a commit id: ${JSON.stringify(sha)}`);
     const file = path.join(deps.cacheDir, `${sha}.json`);
     const cached = await readCache(file);
     for (const spec of wanted) if (cached[cacheKey(spec)]) finish(cacheKey(spec), cached[cacheKey(spec)]!);
-    if (!settle.size) return;
+    if (!settle.size || signal.aborted) return;
     await deps.checkoutBase(sha, baseDir);
     const fresh: Record<string, BaselineResult> = {};
+    exec = deps.checkExecFor(baseDir);
     for (const spec of wanted) {
       const key = cacheKey(spec);
       if (!settle.has(key)) continue;
-      if (deps.signal.aborted) break;
-      const report = await runCheckCommand(deps.checkExec, {
+      if (signal.aborted) break;
+      const report = await runCheckCommand(exec, {
         kind: spec.kind,
         command: spec.command,
         cwd: spec.cwd ? path.join(baseDir, spec.cwd) : baseDir,
         timeoutMs,
         files: [],
         ...(spec.asWritten ? { ciShell: true } : {}),
-        signal: deps.signal,
+        signal,
       });
-      if (deps.signal.aborted) break;
+      // A command cut short by the stop says nothing about the base.
+      if (signal.aborted) break;
       const result = baselineOf(report, roots);
       fresh[key] = result;
       finish(key, result);
@@ -90,13 +111,18 @@ export function startBaseline(
     }
     if (Object.keys(fresh).length) await writeCache(file, { ...cached, ...fresh });
   })()
-    .catch((error: unknown) => deps.onError(error))
-    .finally(() => {
+    // What fails once the run is stopped (a fetch or checkout cut short, its folder going) is the stop, not a fault.
+    .catch((error: unknown) => {
+      if (!signal.aborted) deps.onError(error);
+    })
+    .finally(async () => {
       for (const key of [...settle.keys()]) finish(key, null);
+      await exec?.close?.().catch((error: unknown) => deps.onError(error));
     });
   return {
     lookup: (spec) => results.get(cacheKey(spec)) ?? Promise.resolve(null),
     roots,
+    stop: () => stopper.abort(),
     done,
   };
 }

@@ -74,7 +74,7 @@ describe("pullRequestBase: a pull request's base is where it branched off the de
       checkoutBase: async (sha, dir) => {
         await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
       },
-      checkExec: exec,
+      checkExecFor: () => exec,
       cacheDir: path.join(root, "cache"),
       signal: new AbortController().signal,
       onError: (error) => {

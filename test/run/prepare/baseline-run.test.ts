@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +7,7 @@ import { startBaseline, type BaselineDeps } from "../../../src/run/prepare/basel
 import { createGit } from "../../../src/workspace/create-git.js";
 import type { CheckCommandSpec } from "../../../src/coder/types.js";
 import { testExec } from "../../helpers/test-exec.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 
 const exec = testExec({ sourceEnv: process.env });
 const git = createGit(exec, { name: "t", email: "t@example.com" });
@@ -47,7 +48,7 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
       await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
     },
     // The command as written: the last line of the script the check runner wraps around it.
-    checkExec: { run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) },
+    checkExecFor: () => ({ run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) }),
     cacheDir,
     signal: new AbortController().signal,
     onError: (error) => {
@@ -111,6 +112,70 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
   });
 });
 
+describe("stop(): the job ends its base run before removing the checkout", () => {
+  let root: string;
+  let checkout: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), "baseline-stop-"));
+    checkout = path.join(root, "job", "checkout");
+    await mkdir(checkout, { recursive: true });
+    await git.run(checkout, ["init", "--quiet"]);
+    // The lint passes at once; the test writes its process id and sleeps until killed.
+    await writeFile(path.join(checkout, "slow.sh"), "echo $$ > pid\nexec sleep 3600\n");
+    await git.run(checkout, ["add", "."]);
+    await git.run(checkout, ["commit", "--quiet", "-m", "base"]);
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("kills the command under way, keeps only what finished before, reports no error, and the checkout is then removed cleanly", async () => {
+    const cacheDir = path.join(root, "cache");
+    const errors: unknown[] = [];
+    const done: CheckCommandSpec = { kind: "test", command: "true", asWritten: true };
+    const slow: CheckCommandSpec = { kind: "test", command: "sh slow.sh", asWritten: true };
+    const run = startBaseline(checkout, [done, slow], 600_000, {
+      baseSha: () => git.headSha(checkout),
+      checkoutBase: async (sha, dir) => {
+        await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
+      },
+      checkExecFor: () => exec,
+      cacheDir,
+      signal: new AbortController().signal,
+      onError: (e) => void errors.push(e),
+    });
+    expect(await run.lookup(done)).toMatchObject({ ok: true });
+    const pidFile = path.join(root, "job", "base", "pid");
+    await waitUntil(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      "the base's command started",
+    );
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(alive(pid)).toBe(true);
+    run.stop();
+    await run.done;
+    expect(alive(pid)).toBe(false);
+    expect(await run.lookup(slow)).toBeNull();
+    expect(errors).toEqual([]);
+    // Only the command that finished is kept; the stopped one runs again next time.
+    const [file] = await readdir(cacheDir);
+    const cached = JSON.parse(await readFile(path.join(cacheDir, file!), "utf8")) as { results: object };
+    expect(Object.keys(cached.results)).toHaveLength(1);
+    await rm(path.join(root, "job"), { recursive: true });
+    expect(existsSync(path.join(root, "job"))).toBe(false);
+  });
+});
+
+/** Whether a process of this id is running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe("the base's cache keeps no output: only what the comparison needs, readable by its owner only", () => {
   let root: string;
   let checkout: string;
@@ -143,7 +208,7 @@ describe("the base's cache keeps no output: only what the comparison needs, read
       await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
     },
     // The command as written: the last line of the script the check runner wraps around it.
-    checkExec: { run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) },
+    checkExecFor: () => ({ run: (req) => (ran.push(req.command.split("\n").at(-1)!), exec.run(req)) }),
     cacheDir,
     signal: new AbortController().signal,
     onError: (error) => {
