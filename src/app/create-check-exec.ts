@@ -87,16 +87,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     return { run: (req) => exec.run(req), sandboxMode: async () => "off" };
   }
   const hide = hiddenFolders(env, options);
-  // The network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox.
-  const egress = createEgressSession({
-    env,
-    exec,
-    log,
-    ...(options.repositoryAllow ? { repositoryAllow: options.repositoryAllow } : {}),
-    ...(options.egressLookup ? { lookup: options.egressLookup } : {}),
-    ...(env.source.PATH ? { pathEnv: env.source.PATH } : {}),
-    onBlock: (policy) => recordMetric({ type: "egress-block", policy, count: 1 }),
-  });
+  const egress = jobEgress(env, exec, log, options);
   const open = egress.policy === "open";
   // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
   const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
@@ -178,6 +169,19 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     },
   };
   return self;
+}
+
+/** The job's network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox. */
+function jobEgress(env: AppEnv, exec: Exec, log: Logger, options: CheckExecOptions) {
+  return createEgressSession({
+    env,
+    exec,
+    log,
+    ...(options.repositoryAllow ? { repositoryAllow: options.repositoryAllow } : {}),
+    ...(options.egressLookup ? { lookup: options.egressLookup } : {}),
+    ...(env.source.PATH ? { pathEnv: env.source.PATH } : {}),
+    onBlock: (policy) => recordMetric({ type: "egress-block", policy, count: 1 }),
+  });
 }
 
 /**
