@@ -202,8 +202,13 @@ export async function baselineFor(
             undefined,
             stopped,
           ),
+    // A repository of its own, not a worktree of the run's checkout: its commands can run git (`git diff
+    // --exit-code`, version lookups) in a container that mounts only this folder, and nothing in it points back
+    // into the run's checkout (no worktree entry is left there when the job ends first).
     checkoutBase: async (sha, dir) => {
-      await input.git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
+      await input.git.run(checkout, ["init", "--quiet", dir]);
+      await input.git.run(dir, ["fetch", "--quiet", "--no-tags", "--depth", "1", "--", checkout, sha]);
+      await input.git.run(dir, ["checkout", "--quiet", "--detach", "FETCH_HEAD"]);
     },
     checkExecFor: (dir) => input.checkExec.forCheckout?.(dir) ?? input.checkExec,
     cacheDir: path.join(input.cacheRoot, "baseline", req.owner, req.repo),

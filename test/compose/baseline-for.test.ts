@@ -65,6 +65,23 @@ describe("baselineFor: which runs compare their failures with the base", () => {
     expect(seen).toEqual([path.join(root, "job", "base")]);
   });
 
+  it("checks the base out as a repository of its own, so its commands can run git with only its folder mounted", async () => {
+    const spec = {
+      kind: "test" as const,
+      command: 'test -d .git && git rev-parse HEAD && test -z "$(git status --porcelain)"',
+    };
+    const run = await baselineFor(
+      inputFor("container (image img:1, from the test)", issue),
+      checkout,
+      { ...options, testCommand: spec.command },
+      new AbortController().signal,
+    );
+    expect(await run!.lookup(spec)).toMatchObject({ ok: true });
+    await run!.done;
+    // Nothing of the base is registered in the run's checkout.
+    expect((await git.run(checkout, ["worktree", "list", "--porcelain"])).stdout.trim().split("\n\n")).toHaveLength(1);
+  });
+
   it.each<SandboxMode>(["container (image img:1, from the test)", "bubblewrap", "off"])(
     "a fork's pull request never gets one (%s)",
     async (mode) => {
