@@ -33,7 +33,8 @@ export function failureLine(output: string): string {
     .filter(Boolean);
   const said =
     lines.find((l) =>
-      /\b(error|not found|no such|cannot|can't|could not|fatal|missing|undefined|refused)\b/i.test(l),
+      // An error class's name counts too (`TypeError [ERR_…]: …`, `ModuleNotFoundError: …`).
+      /\b(\w*error|not found|no such|cannot|can't|could not|fatal|missing|undefined|refused)\b/i.test(l),
     ) ??
     lines.find((l) => /fail/i.test(l)) ??
     lines.at(-1) ??
