@@ -10,6 +10,23 @@ const base = (output: string) => baselineOf(failed(output), roots);
 const goMod = (root: string, ms: string) =>
   `go test ./...\ngo: go.mod file not found in current directory or any parent directory; see 'go help modules'\nmake: *** [Makefile:4: test] Error 1\n(took ${ms}ms in ${root})`;
 
+/** clippy's report of one lint, its source lines numbered from `at` (as rustc and gcc print them). */
+const clippy = (at: number) =>
+  [
+    `    Checking itoa v1.0.0 (${HEAD})`,
+    "error: casting `i8` to `u32` may lose the sign of the value",
+    `   --> src/lib.rs:${at}:21`,
+    "    |",
+    `${at} |                       self as $conv_fn`,
+    "    |                       ^^^^^^^^^^^^^^^^",
+    "...",
+    `${at + 69} | / impl_Integer!(`,
+    `${at + 70} | |     I8_MAX_LEN => i8,`,
+    `${at + 71} | |     U8_MAX_LEN => u8,`,
+    "    = note: `-D clippy::cast-sign-loss` implied by `-D clippy::pedantic`",
+    "error: could not compile `itoa` (lib) due to 1 previous error",
+  ].join("\n");
+
 /** A coverage wrapper that crashes on load after the package's build step printed its bundle sizes. */
 const nycCrash = (sizes: string[]) =>
   [
@@ -103,6 +120,12 @@ describe("compareWithBaseline: is a failure the change's, or did the base have i
           'TypeError [ERR_INVALID_ARG_TYPE]: The "mod" argument must be an instance of Module. Received an instance of Module',
         tests: [],
       },
+    ],
+    [
+      "the same lint errors, the code above them a few lines shorter (rustc's and gcc's line-number gutter): pre-existing",
+      failed(clippy(125)),
+      base(clippy(128)),
+      { kind: "pre-existing", summary: "error: casting `i8` to `u32` may lose the sign of the value", tests: [] },
     ],
     [
       "the same build, then another crash: new",
