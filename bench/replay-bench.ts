@@ -14,6 +14,7 @@ import { sendWebhook } from "../testkit/send-webhook.js";
 import { startRig, WEBHOOK_SECRET, percentile } from "./lib/app-rig.js";
 import { readManifest } from "./replay/replay-case.js";
 import { parseReplayArgs } from "./replay/replay-args.js";
+import { planRuns } from "./replay/replay-plan.js";
 import { runReplay, type ReplayApp, type ReplayResult } from "./replay/run-replay.js";
 
 async function freePort(): Promise<number> {
@@ -37,7 +38,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
   const manifest = await readManifest();
-  const { formats, cases: ids, variants, sandbox } = parseReplayArgs(args);
+  const { formats, cases: ids, variants, sandbox, repeat, cold } = parseReplayArgs(args);
   const cases = ids ? manifest.cases.filter((c) => ids.includes(c.id)) : manifest.cases;
   const missing = ids?.filter((id) => !manifest.cases.some((c) => c.id === id)) ?? [];
   if (missing.length)
@@ -69,34 +70,36 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
     },
   };
   console.log(
-    `replay: ${cases.length} cases × ${formats.join(", ")} × ${variants.join(", ")}, checks ${sandbox === "off" ? "unsandboxed" : "in bubblewrap"}`,
+    `replay: ${cases.length} cases × ${formats.join(", ")} × ${variants.join(", ")}${repeat > 1 ? ` × ${repeat} runs each` : ""}, checks ${sandbox === "off" ? "unsandboxed" : "in bubblewrap"}, ${cold ? "every run a repository of its own (caches cold)" : "runs of one repository share it (caches warm after its first run)"}`,
   );
-  console.log("case                     format       variant noise    solved rounds   bot  setup   test  why");
+  console.log("case                     format       variant cache noise    solved rounds   bot  setup   test  why");
   const results: ReplayResult[] = [];
   const judgeHome = await mkdtemp(path.join(os.tmpdir(), "replay-judge-home-"));
   try {
-    for (const [i, c] of cases.entries())
-      for (const format of formats)
-        for (const variant of variants) {
-          const r = await runReplay(app, c, format, variant, i, judgeHome);
-          results.push(r);
-          console.log(
-            [
-              c.id.padEnd(24),
-              format.padEnd(12),
-              variant.padEnd(7),
-              (r.noise ?? "-").padEnd(8),
-              (r.solved ? (r.whitespaceOnly ? "yes(ws)" : "yes") : "NO").padEnd(6),
-              String(r.rounds).padStart(6),
-              secs(r.botMs).padStart(6),
-              secs(r.setupMs).padStart(6),
-              secs(r.testMs).padStart(6),
-              ` checks: ${r.checks}`,
-              r.why ? ` · ${r.why}` : "",
-            ].join(" "),
-          );
-          if (process.env.REPLAY_VERBOSE && (!r.solved || process.env.REPLAY_VERBOSE === "all")) console.log(r.status);
-        }
+    for (const run of planRuns(cases, formats, variants, { repeat, cold })) {
+      const { case: c, format, variant } = run;
+      const r = await runReplay(app, c, format, variant, run.seed, judgeHome, run);
+      results.push(r);
+      console.log(
+        [
+          c.id.padEnd(24),
+          format.padEnd(12),
+          variant.padEnd(7),
+          r.cache.padEnd(5),
+          (r.noise ?? "-").padEnd(8),
+          (r.solved ? (r.whitespaceOnly ? "yes(ws)" : "yes") : "NO").padEnd(6),
+          String(r.rounds).padStart(6),
+          secs(r.botMs).padStart(6),
+          secs(r.setupMs).padStart(6),
+          secs(r.testMs).padStart(6),
+          ` checks: ${r.checks}`,
+          r.why ? ` · ${r.why}` : "",
+        ].join(" "),
+      );
+      // A clean run needs one answer: one that took more is shown as an unsolved one is (what did the checks say?).
+      const odd = !r.solved || (r.variant === "clean" && r.rounds > 1);
+      if (process.env.REPLAY_VERBOSE && (odd || process.env.REPLAY_VERBOSE === "all")) console.log(r.status);
+    }
   } finally {
     // The app's own log (one JSON line per stage, with times): where a run's time went.
     if (process.env.REPLAY_APP_LOG) await writeFile(process.env.REPLAY_APP_LOG, proc.output());
@@ -105,6 +108,24 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
   }
   printSummary(results);
   return results;
+}
+
+/**
+ * The bot's overhead over the solved clean runs with a known repository time, cold and warm side by side (a cold run
+ * is its repository's first in the bench), then all together.
+ */
+export function overheadByCache(
+  results: readonly ReplayResult[],
+): { cache: "cold" | "warm" | "all"; median: number; p90: number; runs: number }[] {
+  const clean = results.filter((r) => r.variant === "clean" && r.solved && r.setupMs + r.testMs > 0);
+  const rows = [];
+  for (const cache of ["cold", "warm", "all"] as const) {
+    const rs = cache === "all" ? clean : clean.filter((r) => r.cache === cache);
+    if (!rs.length) continue;
+    const ratios = rs.map((r) => r.botMs / (r.setupMs + r.testMs));
+    rows.push({ cache, median: percentile(ratios, 50), p90: percentile(ratios, 90), runs: rs.length });
+  }
+  return rows;
 }
 
 export function printSummary(results: readonly ReplayResult[]): void {
@@ -124,13 +145,16 @@ export function printSummary(results: readonly ReplayResult[]): void {
         )}  the bot's own run of the tests green: ${checked}/${rs.length}`,
       );
     }
-  const clean = results.filter((r) => r.variant === "clean" && r.solved && r.setupMs + r.testMs > 0);
-  if (clean.length) {
-    const ratios = clean.map((r) => r.botMs / (r.setupMs + r.testMs));
+  const overhead = overheadByCache(results);
+  if (overhead.length)
     console.log(
-      `\nbot overhead (bot time ÷ the repository's own setup + test time, solved clean runs): median ${percentile(ratios, 50).toFixed(2)}×, p90 ${percentile(ratios, 90).toFixed(2)}× over ${ratios.length} runs`,
+      `\nbot overhead (bot time ÷ the repository's own setup + test time, solved clean runs):\n${overhead
+        .map(
+          (o) =>
+            `  ${o.cache.padEnd(5)} median ${o.median.toFixed(2)}×, p90 ${o.p90.toFixed(2)}× over ${o.runs} runs${o.cache === "all" ? "" : o.cache === "cold" ? " (its repository's first run: package caches, mirror and base results empty)" : " (a later run of the same repository: caches kept)"}`,
+        )
+        .join("\n")}`,
     );
-  }
   // An unsolved run whose pushed tree passes the repository's own tests left out a part no test covers: the bot had
   // no signal to find it (counted as unsolved all the same, and named apart here so the two causes are not mixed).
   const untested = results.filter((r) => !r.solved && r.testsPass && !r.sourceEqual);

@@ -1,6 +1,8 @@
 /**
  * The replay benchmark's command line, parsed without touching the app: `--format a,b`, `--cases a,b`,
- * `--variant clean,noisy` (each a comma-separated list; `--name value` or `--name=value`), `--unsandboxed`.
+ * `--variant clean,noisy` (each a comma-separated list; `--name value` or `--name=value`), `--unsandboxed`,
+ * `--repeat N` (each run N times in a row: the later ones find the repository's caches warm) and `--cold` (every run a
+ * repository name of its own, so no run finds a cache; by default the runs of one repository share its name).
  */
 import { EDIT_FORMAT_NAMES, type EditFormatName } from "../../src/edits/types.js";
 
@@ -13,6 +15,8 @@ export interface ReplayArgs {
   cases: string[] | undefined;
   variants: Variant[];
   sandbox: "off" | "bubblewrap";
+  repeat: number;
+  cold: boolean;
 }
 
 function option(args: readonly string[], name: string): string | undefined {
@@ -40,6 +44,13 @@ function checked<T extends string>(name: string, values: string[], known: readon
   return [...new Set(values)] as T[];
 }
 
+function count(args: readonly string[], name: string): number {
+  const value = option(args, name);
+  if (value === undefined) return 1;
+  if (!/^[1-9]\d*$/.test(value)) throw new Error(`${name}: give a whole number of runs, 1 or more (got "${value}")`);
+  return Number(value);
+}
+
 export function parseReplayArgs(args: readonly string[]): ReplayArgs {
   const formats = list(args, "--format");
   const variants = list(args, "--variant");
@@ -48,5 +59,7 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs {
     cases: list(args, "--cases"),
     variants: variants ? checked("--variant", variants, VARIANTS) : [...VARIANTS],
     sandbox: args.includes("--unsandboxed") ? "off" : "bubblewrap",
+    repeat: count(args, "--repeat"),
+    cold: args.includes("--cold"),
   };
 }

@@ -85,11 +85,16 @@ export async function seedCase(
   c: ReplayCase,
   spec: { owner: string; name: string; user: string },
 ): Promise<SeededCase> {
-  const repo = fake.state.addRepo(spec.owner, spec.name, "main", { [spec.user]: "write" });
+  // A name seeded before (the bench's runs of one repository share it) keeps its repository: a new pull request on
+  // it, its default branch moved to this case's parent, as a real repository's next PR is.
+  const known = fake.state.repos.get(`${spec.owner}/${spec.name}`.toLowerCase());
+  const repo = known ?? fake.state.addRepo(spec.owner, spec.name, "main", { [spec.user]: "write" });
   const bare = fake.bareDir(repo);
-  await mkdir(bare, { recursive: true });
-  await git(fake, bare, ["init", "--bare", "-q", "-b", "main"]);
-  await appendFile(path.join(bare, "config"), "[http]\n\treceivepack = true\n");
+  if (!known) {
+    await mkdir(bare, { recursive: true });
+    await git(fake, bare, ["init", "--bare", "-q", "-b", "main"]);
+    await appendFile(path.join(bare, "config"), "[http]\n\treceivepack = true\n");
+  }
   await git(fake, bare, ["fetch", "-q", bundlePath(c), "refs/heads/replay:refs/replay/commit"]);
   const commit = await git(fake, bare, ["rev-parse", "refs/replay/commit"]);
   const parent = await git(fake, bare, ["rev-parse", `${commit}^`]);

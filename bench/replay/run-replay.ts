@@ -16,6 +16,7 @@ import { noiseFor, type Noise } from "./render-answer.js";
 import { oracleRun } from "./oracle.js";
 import { seedCase, type ReplayCase } from "./replay-case.js";
 import type { Variant } from "./replay-args.js";
+import type { CacheState } from "./replay-plan.js";
 
 /** What a replay run needs of a running app (the bench's rig, or the e2e harness). */
 export interface ReplayApp {
@@ -34,6 +35,8 @@ export interface ReplayResult {
   ecosystem: string;
   format: EditFormatName;
   variant: Variant;
+  /** The run was its repository name's first in the bench (caches empty) or a later one (caches kept). */
+  cache: CacheState;
   noise: Noise | null;
   /** The pushed tree's source files equal the real commit's, and its tests pass. */
   solved: boolean;
@@ -61,6 +64,7 @@ export interface ReplayResult {
 
 const USER = "maintainer";
 let runs = 0;
+const repositoryIds = new Map<string, number>();
 
 /** The status comment's one-line account of the checks: its "🧪 Checks:" line, or its "No tests ran" warning. */
 export const checksLine = (status: string) => {
@@ -83,8 +87,11 @@ export async function runReplay(
   variant: Variant,
   seed: number,
   judgeHome: string,
+  /** The repository's name on the fake (see replay-plan); by default one of the run's own, caches cold. */
+  repository?: { name: string; cache: CacheState },
 ): Promise<ReplayResult> {
-  const name = `${c.id}-${format}-${variant}-${++runs}`;
+  ++runs;
+  const name = repository?.name ?? `${c.id}-${format}-${variant}-${runs}`;
   // The installation's own account (the rig seeds acme/widgets first): a token names only its account's repositories.
   const seeded = await seedCase(app.fake, c, { owner: "acme", name, user: USER });
   const changes = [...seeded.wanted].map(([p, wanted]) => ({ path: p, now: seeded.before.get(p) ?? null, wanted }));
@@ -101,7 +108,9 @@ export async function runReplay(
   await app.idle();
   const botMs = performance.now() - t0;
   app.llm.clear();
-  const status = seeded.repo.comments.filter((x) => x.user.endsWith("[bot]")).at(-1)?.body ?? "";
+  const status =
+    seeded.repo.comments.filter((x) => x.issueNumber === seeded.pr.number && x.user.endsWith("[bot]")).at(-1)?.body ??
+    "";
   const rounds = app.llm.requests.slice(requestsBefore).filter((r) => !isCommitMessageRequest(r.body)).length;
   const judged = await judge(app.fake, seeded.repo, c, seeded.wanted, judgeHome);
   const solved = judged.sourceEqual && judged.testsPass;
@@ -120,6 +129,7 @@ export async function runReplay(
     ecosystem: c.ecosystem,
     format,
     variant,
+    cache: repository?.cache ?? "cold",
     noise,
     solved,
     whitespaceOnly: judged.whitespaceOnly,
@@ -258,6 +268,9 @@ function commentPayload(
   body: string,
 ) {
   const user = { login: USER, id: 77, type: "User" };
+  // One repository, one id across runs (GitHub's is fixed for its life): a shared name is one repository to the app.
+  const repoId = repositoryIds.get(name) ?? 1000 + repositoryIds.size;
+  repositoryIds.set(name, repoId);
   return {
     action: "created",
     issue: {
@@ -273,8 +286,8 @@ function commentPayload(
     },
     comment: { id: 90_000 + runs, body, user, performed_via_github_app: null },
     repository: {
-      id: 1000 + runs,
-      node_id: `R_${runs}`,
+      id: repoId,
+      node_id: `R_${repoId}`,
       name,
       full_name: `${owner}/${name}`,
       private: false,

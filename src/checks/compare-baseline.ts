@@ -104,7 +104,11 @@ export function compareWithBaseline(
     : { kind: "new" };
 }
 
-/** The same error lines both ways, and ≥ 90 % of all lines shared both ways. */
+/**
+ * The same error lines both ways, and ≥ 90 % of the lines shared both ways: of all lines, or of the lines from each
+ * side's first error line on. What a build or an install printed before the failure (bundle sizes, a compiler's list
+ * of files) changes with the code while the failure that follows is the same.
+ */
 function nearlySame(
   lines: readonly string[],
   sameErrors: boolean,
@@ -112,10 +116,27 @@ function nearlySame(
   hash: (s: string) => string,
 ): boolean {
   if (!sameErrors) return false;
-  const mine = new Set(lines.map(hash));
-  if (!base.errors.every((h) => mine.has(h))) return false;
-  if (!mine.size || !base.lines.length) return false;
-  const theirs = new Set(base.lines);
+  const hashed = lines.map(hash);
+  if (!base.errors.every((h) => hashed.includes(h))) return false;
+  const errors = new Set(base.errors);
+  const fromFirstError = (hs: readonly string[]) =>
+    hs.slice(
+      Math.max(
+        0,
+        hs.findIndex((h) => errors.has(h)),
+      ),
+    );
+  return (
+    mostlyShared(hashed, base.lines) ||
+    (errors.size > 0 && mostlyShared(fromFirstError(hashed), fromFirstError(base.lines)))
+  );
+}
+
+/** ≥ 90 % of each side's distinct lines are the other's too. */
+function mostlyShared(a: readonly string[], b: readonly string[]): boolean {
+  const mine = new Set(a);
+  const theirs = new Set(b);
+  if (!mine.size || !theirs.size) return false;
   const shared = [...mine].filter((h) => theirs.has(h)).length;
   return shared / mine.size >= 0.9 && shared / theirs.size >= 0.9;
 }

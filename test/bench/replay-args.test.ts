@@ -17,6 +17,8 @@ describe("the replay benchmark's command line", () => {
       cases: undefined,
       variants: ["clean", "noisy"],
       sandbox: "bubblewrap",
+      repeat: 1,
+      cold: false,
     });
     expect(parseReplayArgs(["--unsandboxed"]).sandbox).toBe("off");
   });

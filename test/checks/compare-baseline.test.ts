@@ -10,6 +10,50 @@ const base = (output: string) => baselineOf(failed(output), roots);
 const goMod = (root: string, ms: string) =>
   `go test ./...\ngo: go.mod file not found in current directory or any parent directory; see 'go help modules'\nmake: *** [Makefile:4: test] Error 1\n(took ${ms}ms in ${root})`;
 
+/** clippy's report of one lint, its source lines numbered from `at` (as rustc and gcc print them). */
+const clippy = (at: number) =>
+  [
+    `    Checking itoa v1.0.0 (${HEAD})`,
+    "error: casting `i8` to `u32` may lose the sign of the value",
+    `   --> src/lib.rs:${at}:21`,
+    "    |",
+    `${at} |                       self as $conv_fn`,
+    "    |                       ^^^^^^^^^^^^^^^^",
+    "...",
+    `${at + 69} | / impl_Integer!(`,
+    `${at + 70} | |     I8_MAX_LEN => i8,`,
+    `${at + 71} | |     U8_MAX_LEN => u8,`,
+    "    = note: `-D clippy::cast-sign-loss` implied by `-D clippy::pedantic`",
+    "error: could not compile `itoa` (lib) due to 1 previous error",
+  ].join("\n");
+
+/** A coverage wrapper that crashes on load after the package's build step printed its bundle sizes. */
+const nycCrash = (sizes: string[]) =>
+  [
+    "> pkg@1.0.1 pretest",
+    "> npm run build",
+    "> pkg@1.0.1 build",
+    "> bundt",
+    "Filename  Filesize  (gzip)",
+    ...sizes,
+    "> pkg@1.0.1 test",
+    "> uvu -r esm test",
+    "node:internal/process/promises:391",
+    "    triggerUncaughtException(err, true /* fromPromise */);",
+    "    ^",
+    "/home/u/.local/lib/node_modules/nyc/node_modules/append-transform/index.js:1",
+    'TypeError [ERR_INVALID_ARG_TYPE]: The "mod" argument must be an instance of Module. Received an instance of Module',
+    "    at makeRequireFunction (node:internal/modules/helpers:137:11)",
+    "    at Module._compile (node:internal/modules/cjs/loader:1508:19)",
+    "    at Module.replacementCompile (/home/u/.local/lib/node_modules/nyc/node_modules/append-transform/index.js:60:13)",
+    "  code: 'ERR_INVALID_ARG_TYPE'",
+    "}",
+    "Node.js v20.20.2",
+    "----------|---------|----------|---------|---------|-------------------",
+    "File      | % Stmts | % Branch | % Funcs | % Lines | Uncovered Line #s",
+    "All files |       0 |        0 |       0 |       0 |",
+  ].join("\n");
+
 describe("compareWithBaseline: is a failure the change's, or did the base have it too?", () => {
   it.each([
     [
@@ -60,6 +104,33 @@ describe("compareWithBaseline: is a failure the change's, or did the base have i
       "the base failed on a build error, the change's tests ran and fail: new",
       failed("--- FAIL: TestWrap (0.00s)\nFAIL"),
       base("errors.go:12:3: undefined: fmt.Wrap"),
+      { kind: "new" },
+    ],
+    [
+      "the same crash before any test ran, after a build whose sizes changed with the code: pre-existing",
+      failed(
+        nycCrash(["dist/index.js  825 B  408 B", "dist/index.mjs  840 B  405 B", "dist/index.min.js  995 B  477 B"]),
+      ),
+      base(
+        nycCrash(["dist/index.js  612 B  341 B", "dist/index.mjs  626 B  339 B", "dist/index.min.js  766 B  402 B"]),
+      ),
+      {
+        kind: "pre-existing",
+        summary:
+          'TypeError [ERR_INVALID_ARG_TYPE]: The "mod" argument must be an instance of Module. Received an instance of Module',
+        tests: [],
+      },
+    ],
+    [
+      "the same lint errors, the code above them a few lines shorter (rustc's and gcc's line-number gutter): pre-existing",
+      failed(clippy(125)),
+      base(clippy(128)),
+      { kind: "pre-existing", summary: "error: casting `i8` to `u32` may lose the sign of the value", tests: [] },
+    ],
+    [
+      "the same build, then another crash: new",
+      failed(nycCrash(["dist/index.js  825 B  408 B"]).replace("ERR_INVALID_ARG_TYPE", "ERR_REQUIRE_ESM")),
+      base(nycCrash(["dist/index.js  825 B  408 B"])),
       { kind: "new" },
     ],
     [

@@ -230,13 +230,15 @@ function withEnv(
     if (v !== null) assignments.push(`${k}=${shellQuote(v)}`);
   }
   if (!assignments.length) return { ok: true, text: command };
-  // A script with control flow cannot take assignments in front of its first word.
-  return {
-    ok: true,
-    text: command.includes("\n")
-      ? `export ${assignments.join(" ")}\n${command}`
-      : `${assignments.join(" ")} ${command}`,
-  };
+  // Assignments in front of a command reach only its first simple command, after the shell has expanded its words:
+  // `CC=clang make clean ; make` builds the second with the default compiler, and `CC=clang make X=$CC` passes an
+  // empty X. The runner sets env: for the whole script, so anything beyond one plain command gets an `export` first.
+  if (/[\n;&|$`()<>]/.test(command))
+    return {
+      ok: true,
+      text: `export ${assignments.join(" ")}${command.includes("\n") ? "\n" : "; "}${command}`,
+    };
+  return { ok: true, text: `${assignments.join(" ")} ${command}` };
 }
 
 const shellQuote = (s: string) => (/^[\w@%+=:,./-]*$/.test(s) && s ? s : `'${s.replace(/'/g, `'\\''`)}'`);
