@@ -59,37 +59,47 @@ export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email }, { redact: deps.redactor.redact });
   const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
-  return runJob(
+  // Container mode reads the default branch's devcontainer while the branch is cloned (it needs nothing of the
+  // checkout), not after: the contents API call was a round trip between the clone and the model's first request.
+  let devcontainer: Promise<{ text?: string; note?: string }> | null = null;
+  const readDevcontainer = () => (devcontainer ??= readDefaultBranchDevcontainer(req, deps.api));
+  const composed = composeRun({
     req,
-    composeRun({
-      req,
-      settings: deps.settings,
-      api: deps.api,
-      llm: deps.llm,
-      exec: deps.exec,
-      checkExec: deps.checkExec,
-      git,
-      runGit: cloningGit(git, req, mirrorPlace(req, deps, cacheRoot)),
-      github: createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login, deps.commitsApi ?? deps.api),
-      botLogin: deps.bot.login,
-      cacheRoot,
-      workRoot: jobsRoot(deps.env),
-      // Page links are built from the web origin of the repository's html_url (github.com, or a GitHub Enterprise host).
-      webOrigin: job.webUrl ? new URL(job.webUrl).origin : "https://github.com",
-      command: job.command ?? "aider",
-      logger: deps.logger,
-      signal: deps.signal,
-      redactor: deps.redactor,
-      transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
-      beforeCoder: (checkout, plan) =>
-        useContainerFor(
-          req,
-          checkout,
-          deps,
-          plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {},
-        ),
-    }),
-  );
+    settings: deps.settings,
+    api: deps.api,
+    llm: deps.llm,
+    exec: deps.exec,
+    checkExec: deps.checkExec,
+    git,
+    runGit: cloningGit(git, req, mirrorPlace(req, deps, cacheRoot)),
+    github: createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login, deps.commitsApi ?? deps.api),
+    botLogin: deps.bot.login,
+    cacheRoot,
+    workRoot: jobsRoot(deps.env),
+    // Page links are built from the web origin of the repository's html_url (github.com, or a GitHub Enterprise host).
+    webOrigin: job.webUrl ? new URL(job.webUrl).origin : "https://github.com",
+    command: job.command ?? "aider",
+    logger: deps.logger,
+    signal: deps.signal,
+    redactor: deps.redactor,
+    transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
+    beforeCoder: (checkout, plan) =>
+      useContainerFor(
+        req,
+        checkout,
+        deps,
+        plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {},
+        readDevcontainer,
+      ),
+  });
+  const { warmWhileCloning } = composed;
+  return runJob(req, {
+    ...composed,
+    warmWhileCloning: (r) => {
+      warmWhileCloning?.(r);
+      if (usesContainer(deps)) void readDevcontainer();
+    },
+  });
 }
 
 /** The App's checkout: a fresh clone per job (from the repository's mirror when it can be). */
@@ -114,17 +124,18 @@ function cloningGit(git: Git, req: RunJobData["req"], mirror: ReturnType<typeof 
 
 /**
  * Container mode: tell the check exec the checkout and the image its commands use (the container starts now, while
- * the model works). A pull request's run reads the default branch's devcontainer first (one contents API call).
- * Other modes have no `useContainer`.
+ * the model works). A pull request's run reads the default branch's devcontainer (one contents API call, started
+ * while the branch is cloned). Other modes have no `useContainer`.
  */
 async function useContainerFor(
   req: RunJobData["req"],
   checkout: string,
   deps: ExecuteRunDeps,
   planHints: PlanImageHints,
+  readDevcontainer: () => Promise<{ text?: string; note?: string }>,
 ): Promise<void> {
   if (!deps.checkExec.useContainer || deps.env.defaultImage === undefined) return;
-  const devcontainer = await readDefaultBranchDevcontainer(req, deps.api);
+  const devcontainer = await readDevcontainer();
   if (devcontainer.note) deps.logger.info({ note: devcontainer.note }, "devcontainer not read");
   const hints = { ...planHints, ...(devcontainer.text !== undefined ? { devcontainerJson: devcontainer.text } : {}) };
   // The workflow job's `container:` and the discovered toolchain (the check plan's) come after the repo config and
@@ -137,6 +148,11 @@ async function useContainerFor(
   );
   if (target.notes.length) deps.logger.info({ notes: target.notes }, "container image sources passed over");
   deps.checkExec.useContainer(target);
+}
+
+/** Whether the run's commands run in a container, whose image the devcontainer may name. */
+function usesContainer(deps: ExecuteRunDeps): boolean {
+  return !!deps.checkExec.useContainer && deps.env.defaultImage !== undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { createBpeCounter, readBpeTable } from "./bpe-table.js";
+import { createCountMemo } from "./count-memo.js";
 
 /**
  * Token counting with a real tokenizer (o200k). Loaded lazily on first use. From the build, a table read as it lies
@@ -82,10 +83,16 @@ function isSpace(code: number): boolean {
   );
 }
 
+/**
+ * Long texts' counts, remembered: a run's model requests repeat their earlier messages, and each request's estimate
+ * counts them all. 1,000 characters and up (below that a lookup saves little); 4 million characters in all.
+ */
+const counted = createCountMemo((text) => countInSlices(counter!, text), { minChars: 1_000, maxChars: 4_000_000 });
+
 /** Count tokens; falls back to a chars/4 estimate until {@link loadTokenizer} has resolved. Linear in the text's length. */
 export function countTokens(text: string): number {
   if (!counter) return Math.ceil(text.length / 4);
-  return countInSlices(counter, text);
+  return counted(text);
 }
 
 /**

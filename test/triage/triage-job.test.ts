@@ -534,4 +534,66 @@ describe("the triage job with Probot, nock and example payloads", () => {
     await expect(send("issue_comment", issueComment("/aider fix it"))).rejects.toThrow();
     expect(h.results).toEqual([]);
   });
+  // The PR's head, as the pull request reads it at triage.
+  const prHead = () =>
+    nock(API)
+      .get(`${REPO}/pulls/1`)
+      .reply(200, {
+        head: {
+          ref: "feature",
+          sha: "a".repeat(40),
+          repo: { full_name: "Codertocat/Hello-World", clone_url: "https://github.com/Codertocat/Hello-World.git" },
+        },
+      });
+
+  it("a PR run's Check Run is asked for while the queued status comment is written, not after it", async () => {
+    token();
+    noConfig();
+    permission("write");
+    prHead();
+    let checkRunAsked = false;
+    let askedBeforeStatus: boolean | null = null;
+    nock(API)
+      .post(`${REPO}/issues/comments/492700400/reactions`)
+      .reply(201, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      // The status comment is answered once the Check Run has been asked for (or after a bounded wait, reported below).
+      .post(`${REPO}/issues/1/comments`)
+      .reply(async () => {
+        for (let i = 0; i < 1_000 && !checkRunAsked; i++) await new Promise((r) => setTimeout(r, 5));
+        askedBeforeStatus = checkRunAsked;
+        return [201, { id: 55 }];
+      })
+      .post(`${REPO}/check-runs`)
+      .reply(() => ((checkRunAsked = true), [201, { id: 77 }]));
+    await send("issue_comment", issueComment("/aider add retry logic", true));
+    expect(askedBeforeStatus).toBe(true);
+    expect(h.queue.jobs[0]!.data).toMatchObject({ statusCommentId: 55, checkRunId: 77 });
+  });
+
+  it("when the status comment cannot be written, the Check Run started beside it is completed as cancelled, and nothing is queued", async () => {
+    token();
+    noConfig();
+    permission("write");
+    prHead();
+    let completed: { status: string; conclusion: string; output: { summary: string } } | null = null;
+    nock(API)
+      .post(`${REPO}/issues/comments/492700400/reactions`)
+      .reply(201, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`)
+      .reply(422, { message: "Validation Failed" })
+      .post(`${REPO}/check-runs`)
+      .reply(201, { id: 77 })
+      .patch(`${REPO}/check-runs/77`, (b: NonNullable<typeof completed>) => ((completed = b), true))
+      .reply(200, { id: 77 });
+    await expect(send("issue_comment", issueComment("/aider add retry logic", true))).rejects.toThrow();
+    expect(h.queue.jobs).toEqual([]);
+    expect(completed).toMatchObject({ status: "completed", conclusion: "cancelled" });
+    expect(completed!.output.summary).toMatch(/not queued: its status comment could not be written/);
+  });
 });

@@ -31,17 +31,26 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   // searched for this job's comment just above. Otherwise it is found by its marker: a first triage attempt in this
   // process is no proof that nothing is on GitHub (GitHub redelivers to an app that lost its queue data).
   const known = facts.dedupeId ? ("none-yet" as const) : undefined;
-  const [, statusCommentId] = await Promise.all([
-    github.addReaction(reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
-    github.ensureStatusComment({
-      ...where,
-      jobId: request.jobId,
-      botLogin,
-      body: renderStage("queued", request),
-      ...(known ? { known } : {}),
-    }),
-  ]);
-  const checkRunId = await startTriageCheckRun(github, request, log);
+  // The Check Run is started beside them (it needs neither), not after: one GitHub round trip less before the job is
+  // queued. It never throws (see startTriageCheckRun).
+  const checkRunP = startTriageCheckRun(github, request, log);
+  let statusCommentId: number;
+  try {
+    [, statusCommentId] = await Promise.all([
+      github.addReaction(reactTo, "eyes").catch((error: unknown) => log.warn({ err: error }, "reaction failed")),
+      github.ensureStatusComment({
+        ...where,
+        jobId: request.jobId,
+        botLogin,
+        body: renderStage("queued", request),
+        ...(known ? { known } : {}),
+      }),
+    ]);
+  } catch (error) {
+    await closeUnqueuedCheckRun(github, await checkRunP, error, log);
+    throw error;
+  }
+  const checkRunId = await checkRunP;
   const context: RunJobData = {
     req: request,
     statusCommentId,
@@ -64,8 +73,8 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
 };
 
 /**
- * A run on a pull request gets its Check Run now, after the visible feedback: its id travels with the job, so a run
- * lost with its worker still has it completed by whoever reports the loss.
+ * A run on a pull request gets its Check Run at triage, beside the visible feedback: its id travels with the job, so
+ * a run lost with its worker still has it completed by whoever reports the loss.
  */
 async function startTriageCheckRun(github: RepoGitHub, req: RunRequest, log: Logger): Promise<number | null> {
   if (req.target.kind === "issue" || req.verb !== "run") return null;
@@ -74,4 +83,26 @@ async function startTriageCheckRun(github: RepoGitHub, req: RunRequest, log: Log
     log.warn({ err: error }, "check run could not be started at triage");
     return null;
   });
+}
+
+/**
+ * The status comment could not be written, so no job carries this Check Run: it is completed here (as cancelled,
+ * saying why), not left in progress on the pull request. Triage's own failure is what gets reported; a failure to
+ * complete the Check Run only adds a log line.
+ */
+async function closeUnqueuedCheckRun(
+  github: RepoGitHub,
+  id: number | null,
+  cause: unknown,
+  log: Logger,
+): Promise<void> {
+  if (id === null) return;
+  await github
+    .completeCheckRun({
+      id,
+      conclusion: "cancelled",
+      title: "Not started",
+      summary: `The run was not queued: its status comment could not be written (${cause instanceof Error ? cause.message : String(cause)}). Ask again to retry.`,
+    })
+    .catch((error: unknown) => log.warn({ err: error }, "check run of an unqueued run could not be completed"));
 }
