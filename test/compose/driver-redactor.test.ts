@@ -68,7 +68,11 @@ const drivers: { name: string; secret: string; redactor: () => SecretRedactor }[
 ];
 
 describe.each(drivers)("the $name's redactor, a value from its composition root", ({ secret, redactor }) => {
-  afterEach(() => nock.cleanAll());
+  // nock patches node's http for the whole worker: later test files in it must reach their local servers again.
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
 
   it("redacts the driver's secret in a comment written through the root's GitHub client", async () => {
     const r = redactor();
