@@ -5,7 +5,7 @@ import { callModel } from "./call-model.js";
 import { chooseFence } from "./choose-fence.js";
 import { mentionContext, progress, type CoderRun, type Step } from "./coder-session.js";
 import { judgeReply } from "./loop-decisions.js";
-import { extractExplanation } from "./extract-explanation.js";
+import { extractExplanation, mentionableText } from "./extract-explanation.js";
 import { findFileMentions } from "./find-file-mentions.js";
 import { instructionsForRound } from "./repo-instructions.js";
 import { extendLayout, markBreakpoints, startLayout, withReply } from "./round-layout.js";
@@ -71,7 +71,7 @@ export async function askModel(run: CoderRun, message: string): Promise<Step | C
 
   // Files named in the reply are added only while another call is allowed to use them.
   const canAskAgain = state.reflections < options.maxReflections;
-  const mentioned = canAskAgain ? findFileMentions(reply.text, mentionContext(run)) : [];
+  const mentioned = canAskAgain ? findFileMentions(mentionableText(reply.text, fence), mentionContext(run)) : [];
   const selection = await selectFilesToAdd({
     candidates: mentioned,
     workspace: deps.workspace,

@@ -44,3 +44,45 @@ export function extractExplanation(text: string, fence: Fence): string {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
+
+/** Lines inside an edit block that name a file: a unified diff's `---`/`+++` headers and a V4A patch's file lines. */
+const BLOCK_HEADER = /^(?:(?:---|\+\+\+) \S|\*\*\* (?:Update|Add|Delete) File: |\*\*\* Move to: )/;
+
+/**
+ * The part of an answer that can name files to add: its prose and the lines that say which file each edit block
+ * edits (the path before or at the top of a block, diff and patch headers), without the code the blocks carry. A
+ * file named only inside code — `#include "ini.h"` in a whole-file listing, an import in a SEARCH block — is what
+ * the code refers to, not a request for the file: Aider adds it and spends a round on it.
+ */
+export function mentionableText(text: string, fence: Fence): string {
+  const kept: string[] = [];
+  let inside: "fence" | "search-replace" | "patch" | null = null;
+  let first = false;
+  const isFence = (line: string): boolean =>
+    line.trimStart().startsWith("```") || line.startsWith(fence[0]) || line.startsWith(fence[1]);
+  for (const line of text.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (inside === "fence") {
+      if (isFence(line)) inside = null;
+      else if ((first && looksLikePath(trimmed)) || BLOCK_HEADER.test(line)) kept.push(line);
+      first = false;
+      continue;
+    }
+    if (inside === "search-replace") {
+      if (/^>{5,9} ?REPLACE/.test(trimmed)) inside = null;
+      continue;
+    }
+    if (inside === "patch") {
+      if (trimmed === "*** End Patch") inside = null;
+      else if (BLOCK_HEADER.test(trimmed)) kept.push(trimmed);
+      continue;
+    }
+    if (isFence(line)) {
+      inside = "fence";
+      first = true;
+    } else if (/^<{5,9} ?SEARCH/.test(trimmed)) inside = "search-replace";
+    else if (trimmed === "*** Begin Patch") inside = "patch";
+    else kept.push(line);
+  }
+  return kept.join("\n");
+}

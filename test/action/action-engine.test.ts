@@ -5,39 +5,24 @@ import {
   withoutForkCommands,
   type EngineDeps,
 } from "../../src/action/action-engine.js";
+import nock from "nock";
 import type { GitHubClient } from "../../src/github/github-client.js";
+import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 import { prTarget, runRequest, runSettings } from "../../testkit/builders/run-fixtures.js";
 
-/** A GitHub client answering the few routes the intake reads; every other request fails the test. */
-function fakeApi(o: { permission: string; pulls: unknown[]; sha?: string }) {
-  const calls: string[] = [];
-  const asked: string[] = [];
-  const api = {
-    request: async (route: string) => {
-      calls.push(route);
-      throw new Error(`unexpected request ${route}`);
-    },
-    rest: {
-      repos: {
-        getCollaboratorPermissionLevel: async (a: { username: string }) => {
-          asked.push(a.username);
-          return { data: { permission: o.permission, role_name: o.permission, user: null } };
-        },
-        getCommit: async () => {
-          calls.push("GET /repos/{owner}/{repo}/commits/{ref}");
-          return { data: { sha: o.sha ?? "abc123" } };
-        },
-      },
-      pulls: {
-        list: async () => {
-          calls.push("GET /repos/{owner}/{repo}/pulls");
-          return { data: o.pulls };
-        },
-      },
-    },
-    paginate: async () => [],
-  };
-  return { api: api as unknown as GitHubClient, calls, asked };
+const REPO = "/repos/acme/widgets";
+
+/**
+ * GitHub as nock answers it, through a real client: the dispatcher's permission, and (when given) the branch's open
+ * pull requests and its commit. A request nothing answers is recorded in `unanswered` (and fails at the client).
+ */
+function github(o: { permission: string; pulls?: unknown[]; sha?: string }) {
+  nock(GITHUB_API)
+    .get(`${REPO}/collaborators/maintainer/permission`)
+    .reply(200, { permission: o.permission, role_name: o.permission, user: null });
+  if (o.pulls) nock(GITHUB_API).get(`${REPO}/pulls`).query(true).reply(200, o.pulls);
+  if (o.sha) nock(GITHUB_API).get(`${REPO}/commits/feature`).reply(200, { sha: o.sha });
+  return testOctokit() as unknown as GitHubClient;
 }
 
 const engine = (api: GitHubClient, config: unknown): EngineDeps => ({
@@ -60,8 +45,19 @@ const dispatch = {
 };
 
 describe("the Action's intake", () => {
+  useStrictNock(nock);
+  const unanswered: string[] = [];
+  const record = (req: { method: string; path: string }) => unanswered.push(`${req.method} ${req.path}`);
+  beforeEach(() => {
+    unanswered.length = 0;
+    nock.emitter.on("no match", record);
+  });
+  afterEach(() => {
+    nock.emitter.removeListener("no match", record);
+  });
+
   it("a dispatch on a feature branch without a pull request runs on the branch, with no thread for feedback", async () => {
-    const { api } = fakeApi({ permission: "write", pulls: [], sha: "feedbeef" });
+    const api = github({ permission: "write", pulls: [], sha: "feedbeef" });
     const intake = await intakeDispatch({ ...dispatch, branch: "feature" }, engine(api, { max_reflections: 1 }));
     expect(intake).toMatchObject({
       kind: "run",
@@ -79,37 +75,39 @@ describe("the Action's intake", () => {
   });
 
   it("never runs on the default branch without a pull request, and says what to do instead", async () => {
-    const { api } = fakeApi({ permission: "admin", pulls: [] });
+    const api = github({ permission: "admin", pulls: [] });
     const intake = await intakeDispatch({ ...dispatch, branch: "main" }, engine(api, null));
     expect(intake).toMatchObject({ kind: "done", outcome: "refused" });
     expect(intake.kind === "done" && intake.reason).toMatch(/never pushes to the default branch/);
   });
 
   it("a dispatcher without write permission is refused before anything is read or written", async () => {
-    const { api, calls } = fakeApi({ permission: "read", pulls: [] });
+    const api = github({ permission: "read" });
     const intake = await intakeDispatch({ ...dispatch, branch: "feature" }, engine(api, null));
     expect(intake).toMatchObject({ kind: "done", outcome: "unauthorized" });
-    expect(calls).toEqual([]);
+    expect(unanswered).toEqual([]);
   });
 
   it("a dispatch by the bot's own login is ignored by the App's gate, without asking for its permission", async () => {
-    const { api, calls, asked } = fakeApi({ permission: "admin", pulls: [] });
+    // No permission is answered here: a request of any kind shows up in `unanswered`.
+    const api = testOctokit() as unknown as GitHubClient;
     const self = { login: "GitHub-Actions[bot]", type: "User" };
     const intake = await intakeDispatch({ ...dispatch, sender: self, branch: "feature" }, engine(api, null));
     expect(intake).toMatchObject({ kind: "done", outcome: "ignored", reason: "the app ignores its own comments" });
-    expect(asked).toEqual([]);
-    expect(calls).toEqual([]);
+    expect(unanswered).toEqual([]);
   });
 
   it("an invalid config is refused with the problems named", async () => {
-    const { api } = fakeApi({ permission: "write", pulls: [] });
+    // Refused as the config is read, before GitHub is asked anything.
+    const api = testOctokit() as unknown as GitHubClient;
     const intake = await intakeDispatch({ ...dispatch, branch: "feature" }, engine(api, { max_reflections: 99 }));
     expect(intake).toMatchObject({ kind: "done", outcome: "refused" });
+    expect(unanswered).toEqual([]);
     expect(intake.kind === "done" && intake.reason).toMatch(/max_reflections/);
   });
 
   it("a schedule event whose cron no entry has is ignored, naming the cron", async () => {
-    const { api } = fakeApi({ permission: "write", pulls: [] });
+    const api = testOctokit() as unknown as GitHubClient;
     const config = { schedules: [{ cron: "0 3 * * 1", message: "update dependencies" }] };
     const intakes = await intakeSchedule(
       {
@@ -125,6 +123,7 @@ describe("the Action's intake", () => {
     expect(intakes).toEqual([
       { kind: "done", outcome: "ignored", reason: 'no entry of `schedules` in the config has cron "0 4 * * *"' },
     ]);
+    expect(unanswered).toEqual([]);
   });
 });
 

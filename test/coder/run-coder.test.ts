@@ -406,6 +406,21 @@ describe("runCoder", () => {
     expect(asked[0]!.chatFiles).toEqual(["README.md"]);
   });
 
+  it("a file named only inside the code of an edit is not added: one request, not a round spent on the file", async () => {
+    // The REPLACE code names src/util.ts; the prose names no file. Aider adds util.ts and asks again.
+    const edit = block(
+      "src/fetch.ts",
+      "  const res = await fetch(url);\n",
+      "  // back off first, with the helper from src/util.ts\n  await sleep(1);\n  const res = await fetch(url);\n",
+    );
+    const deps = fakeDeps({ files, answers: [`Wait before fetching.\n\n${edit}`] });
+    const result = await runCoder(coderOptions(), deps);
+    expect(result.outcome).toBe("changed");
+    expect(result.filesAddedOnRequest).toBeUndefined();
+    expect(deps.requests).toHaveLength(1);
+    expect(deps.workspace.files.get("src/fetch.ts")).toContain("await sleep(1);");
+  });
+
   it("says which files it added at the model's request; with no call left, a named file is not added", async () => {
     const deps = fakeDeps({
       files,
