@@ -47,6 +47,8 @@ function eventPayload() {
       owner: { login: "acme", id: 2, type: "Organization" },
       default_branch: "main",
       private: false,
+      clone_url: "https://github.com/acme/widgets.git",
+      html_url: "https://github.com/acme/widgets",
     },
     issue: {
       number: 7,
