@@ -6,12 +6,7 @@ import path from "node:path";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.js";
 import { cacheVolumeName, type ContainerEngine } from "../exec/container-engine.js";
-import {
-  containerEngineProblem,
-  createContainerSession,
-  type ContainerSandboxOptions,
-  type ContainerSession,
-} from "../exec/container-sandbox.js";
+import { containerEngineProblem } from "../exec/container-sandbox.js";
 import { createSandboxedExec, sandboxProblem, type SandboxOptions } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
@@ -19,6 +14,7 @@ import { createEgressSession } from "../egress/egress-session.js";
 import type { LookupAll } from "../egress/egress-decision.js";
 import { recordMetric } from "../metrics/record-metric.js";
 import { JOB_DIR_PREFIX } from "./execute-run.js";
+import { jobContainers, notRun, otherCheckoutExec } from "./job-containers.js";
 
 export interface CheckExecOptions {
   /** Why bubblewrap cannot run, or null when it can (default: run bwrap once and see). Tests inject a failure. */
@@ -185,71 +181,6 @@ function jobEgress(env: AppEnv, exec: Exec, log: Logger, options: CheckExecOptio
 }
 
 /**
- * The job's containers: the one of its checkout (a new target replaces it) and those of its other checkouts (the
- * base's run, see `otherCheckoutExec`), all removed by `close()`.
- */
-function jobContainers(exec: Exec, log: Logger, options: ContainerSandboxOptions) {
-  let session: ContainerSession | null = null;
-  const others = new Set<Exec>();
-  const make = (target: ContainerTarget, what: string): ContainerSession => {
-    const made = createContainerSession(exec, target, options);
-    log.info({ sandbox: "container", image: target.image, source: target.imageSource, container: made.name }, what);
-    return made;
-  };
-  return {
-    make,
-    others,
-    current: () => session,
-    sessionFor(target: ContainerTarget): ContainerSession {
-      if (session && session.target.checkout === target.checkout && session.target.image === target.image)
-        return session;
-      const old = session;
-      if (old) void old.close();
-      session = make(target, "repository commands run in a container");
-      return session;
-    },
-    close: async () => void (await Promise.all([session?.close(), ...[...others].map((o) => o.close?.())])),
-  };
-}
-
-/**
- * The exec of another checkout of the job (see `Exec.forCheckout`): the job's own exec outside container mode; in it,
- * a container session of its own, made on the first command (once the checkout exists: the container mounts its
- * `.git` if it has one), removed by `close()` or with the job.
- */
-function otherCheckoutExec(
-  dir: string,
-  parts: {
-    job: Exec;
-    inContainer(): Promise<boolean>;
-    ending(): boolean;
-    session(): ContainerSession;
-    noted(run: () => Promise<ExecResult>): Promise<ExecResult>;
-    others: Set<Exec>;
-  },
-): Exec {
-  let own: ContainerSession | null = null;
-  let released = false;
-  const other: Exec = {
-    async run(req: ExecRequest): Promise<ExecResult> {
-      // Bubblewrap: the job's own sandbox, home and temp folders; unavailable: the job's refusal.
-      if (!(await parts.inContainer())) return parts.job.run(req);
-      if (parts.ending() || released) return notRun("the job is ending and its container was removed");
-      const s = (own ??= parts.session());
-      return parts.noted(() => s.run(req));
-    },
-    sandboxMode: async () => (own ? own.sandboxMode() : parts.job.sandboxMode!()),
-    async close(): Promise<void> {
-      released = true;
-      parts.others.delete(other);
-      await own?.close();
-    },
-  };
-  parts.others.add(other);
-  return other;
-}
-
-/**
  * The check exec's `prepare`: what the first command would wait for, done ahead. Each of these waited for it, in the
  * run's tests stage: ~50–300 ms between the stage's start and bwrap's on a busy 2-core machine, most of it the job's
  * folders made on disk and the egress proxy's start. Never rejects (the first command meets a failure again).
@@ -342,19 +273,6 @@ function createJobDirs(root: string): {
       const dirs = await made?.catch(() => null);
       if (dirs) await rm(dirs.dir, { recursive: true, force: true });
     },
-  };
-}
-
-/** A command's result when it was not started, and why. */
-function notRun(why: string): ExecResult {
-  return {
-    exitCode: null,
-    output: "",
-    stdout: "",
-    stderr: "",
-    timedOut: false,
-    durationMs: 0,
-    spawnError: `not run: ${why}`,
   };
 }
 
