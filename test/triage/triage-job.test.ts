@@ -50,6 +50,30 @@ describe("the triage job with Probot, nock and example payloads", () => {
       .reply(201, { id: commentId })
       .post(`${REPO}/check-runs`)
       .reply(201, { id: 78 });
+  // The caller is allowed: the app's token, no config file, and the sender's permission.
+  const authorized = (p: string) => {
+    token();
+    noConfig();
+    permission(p);
+  };
+  // An accepted request on issue 1: 👀 on it, no earlier status comment on the thread, a new one posted.
+  const reactedAndQueued = (commentId: number, reactionStatus = 201) =>
+    nock(API)
+      .post(/\/reactions$/)
+      .reply(reactionStatus, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`)
+      .reply(201, { id: commentId });
+  // A reply on issue 1 (no earlier one on the thread) whose body `matches`.
+  const replies = (commentId: number, matches: (b: Body) => boolean) =>
+    nock(API)
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`, matches)
+      .reply(201, { id: commentId });
   const send = (name: string, payload: unknown, id = "d1") => h.triage.receive({ id, name, payload } as never);
 
   it("ignores a comment without a command after reading the command word from the config, writing nothing", async () => {
@@ -98,9 +122,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("PR comment: 👀 on the comment, a queued status comment, and a pr-branch job", async () => {
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     nock(API)
       .post(`${REPO}/issues/comments/492700400/reactions`, { content: "eyes" })
       .reply(201, {})
@@ -151,9 +173,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
 
   it("finds the status comment by its marker: a redelivery to an app that lost its queue data edits it, posts none", async () => {
     const fresh = await startProbot();
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     nock(API)
       .post(`${REPO}/issues/comments/492700400/reactions`, { content: "eyes" })
       .reply(201, {})
@@ -173,9 +193,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
 
   it("retry reads a long request back from the comment that asked for it", async () => {
     const stored = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", files: ["src/a.ts"], textRef: { kind: "issue-comment", id: 999 } })).toString("base64")} -->`;
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     nock(API)
       .get(`${REPO}/issues/1/comments`)
       .query(true)
@@ -206,9 +224,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   it("retry after address-reviews runs address-reviews again (its mode is kept in the request marker), not a plain request", async () => {
     const mode = { kind: "address-reviews", threads: ["PRRT_x"], extra: "keep the API" };
     const stored = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", text: "Address the review threads", files: [], mode })).toString("base64")} -->`;
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     nock(API)
       .get(`${REPO}/issues/1/comments`)
       .query(true)
@@ -234,9 +250,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
 
   it("retry of a long request whose comment is gone says so instead of running nothing", async () => {
     const stored = `<!-- aider-bot:request:${Buffer.from(JSON.stringify({ verb: "run", files: [], textRef: { kind: "issue-comment", id: 999 } })).toString("base64")} -->`;
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     nock(API)
       .get(`${REPO}/issues/1/comments`)
       .query(true)
@@ -254,17 +268,8 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("a redelivered webhook triaged again edits its status comment and is not enqueued twice", async () => {
-    token();
-    noConfig();
-    permission("admin");
-    nock(API)
-      .post(/\/reactions$/)
-      .reply(201, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`)
-      .reply(201, { id: 55 });
+    authorized("admin");
+    reactedAndQueued(55);
     await send("issue_comment", issueComment("/aider fix it"), "same");
     noConfig();
     permission("admin");
@@ -282,9 +287,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("unauthorized: one polite reply, and no second reply for the next comment", async () => {
-    token();
-    noConfig();
-    permission("read");
+    authorized("read");
     let posted = "";
     nock(API)
       .get(`${REPO}/issues/1/comments`)
@@ -313,17 +316,8 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("a triager may ask but not run (ask_permission)", async () => {
-    token();
-    noConfig();
-    permission("triage");
-    nock(API)
-      .post(/\/reactions$/)
-      .reply(201, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`)
-      .reply(201, { id: 57 });
+    authorized("triage");
+    reactedAndQueued(57);
     await send("issue_comment", issueComment("/aider ask where is retry handled?"));
     expect(h.queue.jobs[0]!.data.req).toMatchObject({ verb: "ask", message: "where is retry handled?" });
   });
@@ -349,14 +343,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   it("runs for a bot whose App id is allow-listed", async () => {
     token();
     config("trigger:\n  allowed_bots: [4242]\n");
-    nock(API)
-      .post(/\/reactions$/)
-      .reply(201, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`)
-      .reply(201, { id: 58 });
+    reactedAndQueued(58);
     const p = issueComment("/aider bump the version");
     p.sender = { login: "release[bot]", type: "Bot", id: 11 };
     p.comment.performed_via_github_app = { id: 4242 };
@@ -365,9 +352,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("label on an issue: 👀 on the issue, a new-PR job, title and body only as untrusted context", async () => {
-    token();
-    noConfig();
-    permission("maintain");
+    authorized("maintain");
     // One listing: the label run's dedupe search; the status comment is then posted without listing again.
     nock(API)
       .get(`${REPO}/issues/1/comments`)
@@ -392,9 +377,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("the second of an issue's two label events (opened and labeled) finds the first's status comment and does nothing", async () => {
-    token();
-    noConfig();
-    permission("maintain");
+    authorized("maintain");
     const p = examplePayload("issues", "labeled");
     p.label = { name: "aider" };
     const marker = `<!-- aider-bot:run:label:Codertocat/Hello-World#1@${String(p.issue.updated_at)} -->`;
@@ -421,12 +404,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     config("test: { run: npm test }\nmap_tokens: lots\n");
     permission("write");
     let posted = "";
-    nock(API)
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`, (b: Body) => ((posted = b.body), true))
-      .reply(201, { id: 60 });
+    replies(60, (b: Body) => ((posted = b.body), true));
     await send("issue_comment", issueComment("/aider fix it"));
     expect(h.results).toEqual([{ kind: "replied", reason: "invalid config" }]);
     expect(posted).toContain("<!-- aider-bot:config-problems -->");
@@ -457,39 +435,21 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("an unknown flag gets a usage error listing the valid flags", async () => {
-    token();
-    noConfig();
-    permission("write");
-    nock(API)
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`, (b: Body) =>
-        /Unknown option `--fast`.*--file, --edit-format, --model/.test(b.body),
-      )
-      .reply(201, { id: 62 });
+    authorized("write");
+    replies(62, (b: Body) => /Unknown option `--fast`.*--file, --edit-format, --model/.test(b.body));
     await send("issue_comment", issueComment("/aider --fast fix it"));
     expect(h.results).toEqual([{ kind: "replied", reason: "usage-error" }]);
   });
 
   it("cancel drops the work for this thread and says so", async () => {
-    token();
-    noConfig();
-    permission("write");
-    nock(API)
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body === "<!-- aider-bot:reply:d1 -->\n🛑 Cancelled 1 request.")
-      .reply(201, { id: 63 });
+    authorized("write");
+    replies(63, (b: Body) => b.body === "<!-- aider-bot:reply:d1 -->\n🛑 Cancelled 1 request.");
     await send("issue_comment", issueComment("/aider cancel"));
     expect(h.queue.cancelled).toEqual(["Codertocat/Hello-World#1"]);
   });
 
   it("a retried cancel finds its reply by marker and posts no second one (the cancel itself is repeated)", async () => {
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     nock(API)
       .get(`${REPO}/issues/1/comments`)
       .query(true)
@@ -502,9 +462,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("review comment: file and diff hunk become context and the job targets the review thread", async () => {
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     nock(API)
       .post(`${REPO}/pulls/comments/284312630/reactions`, { content: "eyes" })
       .reply(201, {})
@@ -547,9 +505,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
       });
 
   it("a PR run's Check Run is asked for while the queued status comment is written, not after it", async () => {
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     prHead();
     let checkRunAsked = false;
     let askedBeforeStatus: boolean | null = null;
@@ -574,9 +530,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   });
 
   it("when the status comment cannot be written, the Check Run started beside it is completed as cancelled, and nothing is queued", async () => {
-    token();
-    noConfig();
-    permission("write");
+    authorized("write");
     prHead();
     let completed: { status: string; conclusion: string; output: { summary: string } } | null = null;
     nock(API)
