@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { examplePayload } from "#testkit/builders/webhook-payloads.js";
+import { sendWebhook } from "#testkit/send-webhook.js";
 import { rawPost } from "../helpers/raw-post.js";
 import { stalledPost, type StalledPost } from "../helpers/stalled-post.js";
 import { startAppServer, type AppServer } from "../../src/app/start-app-server.js";
@@ -64,19 +65,8 @@ describe("startAppServer webhook intake", () => {
     expect(logged).toContain("big-1");
   });
 
-  const signedPost = (id: string, payload: unknown, secret = SECRET) => {
-    const body = JSON.stringify(payload);
-    return fetch(server.webhookUrl, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "issue_comment",
-        "x-github-delivery": id,
-        "x-hub-signature-256": `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`,
-      },
-    });
-  };
+  const signedPost = (id: string, payload: unknown, secret = SECRET) =>
+    sendWebhook({ url: server.webhookUrl, secret, event: "issue_comment", payload, deliveryId: id });
 
   it("answers a signed delivery that lacks a field of its kind 400 with the field, logs its delivery and reason, never the payload, and queues nothing", async () => {
     // GitHub's example is a repository webhook's; an App's delivery names its installation.
@@ -89,7 +79,7 @@ describe("startAppServer webhook intake", () => {
 
     const refused = await signedPost("malformed-1", malformed);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({
+    expect(JSON.parse(refused.body)).toEqual({
       message: "issue_comment payload refused: installation.id should be an integer, but is missing",
     });
     expect(await server.app.stats()).toMatchObject({ queued: 0 });
@@ -175,17 +165,7 @@ describe("startAppServer webhook intake under strangers' stalled bodies", () => 
       installation: { id: 7, node_id: "MDIzOkluc3RhbGxhdGlvbjc=" },
     };
     payload.comment.body = "/aider hello";
-    const body = JSON.stringify(payload);
-    return fetch(url, {
-      method: "POST",
-      body,
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "issue_comment",
-        "x-github-delivery": id,
-        "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(body).digest("hex")}`,
-      },
-    });
+    return sendWebhook({ url, secret: SECRET, event: "issue_comment", payload, deliveryId: id });
   };
 
   it("accepts a real signed delivery while four unsigned 25 MB bodies hold the whole large-body budget", async () => {
