@@ -128,6 +128,12 @@ export function overheadByCache(
   return rows;
 }
 
+/**
+ * An unsolved run whose pushed tree passes the repository's own tests but differs from the commit: the part left out
+ * is covered by no test, so no check could have sent the model back to it.
+ */
+export const untestedMiss = (r: ReplayResult): boolean => !r.solved && r.testsPass && !r.sourceEqual;
+
 export function printSummary(results: readonly ReplayResult[]): void {
   console.log("\nsolved per format and variant (noisy: within three rounds of reflection)");
   const formats = [...new Set(results.map((r) => r.format))];
@@ -138,8 +144,14 @@ export function printSummary(results: readonly ReplayResult[]): void {
       const solved = rs.filter((r) => r.solved).length;
       const ws = rs.filter((r) => r.solved && r.whitespaceOnly).length;
       const checked = rs.filter((r) => r.checked).length;
+      // Runs whose mistake no test of the repository sees (see `untestedMiss`) are counted, and also shown apart.
+      const seen = rs.filter((r) => !untestedMiss(r));
+      const apart =
+        seen.length < rs.length
+          ? `; ${seen.filter((r) => r.solved).length}/${seen.length} (${Math.round((100 * seen.filter((r) => r.solved).length) / seen.length)} %) of those whose mistake the repository's own tests see`
+          : "";
       console.log(
-        `  ${variant.padEnd(6)} ${format.padEnd(12)} ${solved}/${rs.length} (${Math.round((100 * solved) / rs.length)} %)${ws ? ` (${ws} equal modulo whitespace)` : ""}  rounds median ${percentile(
+        `  ${variant.padEnd(6)} ${format.padEnd(12)} ${solved}/${rs.length} (${Math.round((100 * solved) / rs.length)} %)${ws ? ` (${ws} equal modulo whitespace)` : ""}${apart}  rounds median ${percentile(
           rs.map((r) => r.rounds),
           50,
         )}  the bot's own run of the tests green: ${checked}/${rs.length}`,
@@ -157,7 +169,7 @@ export function printSummary(results: readonly ReplayResult[]): void {
     );
   // An unsolved run whose pushed tree passes the repository's own tests left out a part no test covers: the bot had
   // no signal to find it (counted as unsolved all the same, and named apart here so the two causes are not mixed).
-  const untested = results.filter((r) => !r.solved && r.testsPass && !r.sourceEqual);
+  const untested = results.filter(untestedMiss);
   if (untested.length)
     console.log(
       `\nunsolved although the repository's own tests pass on the pushed tree (what differs is covered by no test): ${untested.length} — ${untested.map((r) => `${r.id} ${r.format} ${r.variant}${r.noise ? ` (${r.noise})` : ""}`).join(", ")}`,

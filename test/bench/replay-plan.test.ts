@@ -1,7 +1,7 @@
 import { parseReplayArgs } from "../../bench/replay/replay-args.js";
 import type { ReplayCase } from "../../bench/replay/replay-case.js";
 import { planRuns } from "../../bench/replay/replay-plan.js";
-import { overheadByCache } from "../../bench/replay-bench.js";
+import { overheadByCache, untestedMiss } from "../../bench/replay-bench.js";
 import type { ReplayResult } from "../../bench/replay/run-replay.js";
 
 const kase = (id: string, repo: string): ReplayCase => ({
@@ -71,5 +71,14 @@ describe("the replay bench's runs and their repositories", () => {
       ["all", 4],
     ]);
     expect(rows[0]!.median).toBeGreaterThan(rows[1]!.median);
+  });
+
+  it("names apart an unsolved run whose pushed tree passes the repository's tests: what it left out no test covers", () => {
+    const run = (solved: boolean, testsPass: boolean, sourceEqual: boolean) =>
+      ({ variant: "noisy", noise: "missing", solved, testsPass, sourceEqual }) as ReplayResult;
+    expect(untestedMiss(run(false, true, false))).toBe(true);
+    // Tests failing on the pushed tree: a check could have seen it, so it is the bot's miss.
+    expect(untestedMiss(run(false, false, false))).toBe(false);
+    expect(untestedMiss(run(true, true, true))).toBe(false);
   });
 });
