@@ -20,6 +20,10 @@ const LABEL: Record<CheckRunStatus, string> = {
   "not-run": "not run",
 };
 
+/** A command as CI wrote it: without the PATH entry the bot puts in front for a tool it installs (`uv`, `tox`). */
+const asCi = (command: string): string =>
+  command.replace(/^(?:export )?PATH="\$HOME\/\.local\/bin:\$PATH"(?: |\n)/, "");
+
 /** Inline code that no backtick in a repository's command can end. */
 function code(text: string): string {
   const flat = text.replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200);
@@ -55,12 +59,12 @@ export function renderChecksStatus(
   const ran = runs.filter((r) => r.status !== "not-run");
   if (changed && ran.length)
     lines.push(
-      `🧪 Checks: ${ran.map((r) => `${ICON[r.status]} ${code(r.command)}${r.ranInstead ? ` (as ${code(r.ranInstead.command)})` : ""}${r.status === "passed" || r.status === "failed" ? "" : ` (${LABEL[r.status]}${noteOf(r) ? `: ${noteOf(r)}` : ""})`}`).join(" · ")}`,
+      `🧪 Checks: ${ran.map((r) => `${ICON[r.status]} ${code(asCi(r.command))}${r.ranInstead ? ` (as ${code(r.ranInstead.command)})` : ""}${r.status === "passed" || r.status === "failed" ? "" : ` (${LABEL[r.status]}${noteOf(r) ? `: ${noteOf(r)}` : ""})`}`).join(" · ")}`,
     );
   // A stand-in judged the change with the host's packages, not the project's: said every time, in so many words.
   for (const r of runs.filter((r) => r.ranInstead))
     lines.push(
-      `ℹ️ ${code(r.command)} could not run here (${r.ranInstead!.why}); ran ${code(r.ranInstead!.command)} with the sandbox's Python instead — dependencies come from the host, not the project's lock file.`,
+      `ℹ️ ${code(asCi(r.command))} could not run here (${r.ranInstead!.why}); ran ${code(r.ranInstead!.command)} with the sandbox's Python instead — dependencies come from the host, not the project's lock file.`,
     );
   // A failure the base has too is the environment's or the base's: said as such, once per command.
   for (const r of runs.filter((r) => r.onBase))
