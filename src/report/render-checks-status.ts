@@ -56,7 +56,11 @@ export function renderChecksStatus(
   const runs = result.checkRuns ?? [];
   const changed = "editedFiles" in result && result.editedFiles.length > 0;
   const lines: string[] = [];
-  const ran = runs.filter((r) => r.status !== "not-run");
+  // A runner's failed install is said once, on the line of the stand-in that ran in its place (the details list it).
+  const stoodIn = new Set(runs.filter((r) => r.ranInstead && r.fallback).map((r) => r.fallback!.runner));
+  const ran = runs.filter(
+    (r) => r.status !== "not-run" && !(r.kind === "setup" && r.installsRunners?.some((t) => stoodIn.has(t))),
+  );
   if (changed && ran.length)
     lines.push(
       `🧪 Checks: ${ran.map((r) => `${ICON[r.status]} ${code(asCi(r.command))}${r.ranInstead ? ` (as ${code(r.ranInstead.command)})` : ""}${r.status === "passed" || r.status === "failed" ? "" : ` (${LABEL[r.status]}${noteOf(r) ? `: ${noteOf(r)}` : ""})`}`).join(" · ")}`,

@@ -120,8 +120,16 @@ describe("what the status says of a stand-in", () => {
       ...base,
       checkRuns: [
         {
+          kind: "setup" as const,
+          command: "command -v uv || pip install --user uv",
+          installsRunners: ["uv"],
+          status: "could-not-run" as const,
+          note: "`uv` could not be installed: ERROR: no index",
+        },
+        {
           kind: "test" as const,
           command: 'PATH="$HOME/.local/bin:$PATH" uv run --group dev pytest tests/',
+          fallback: { runner: "uv", command: "python3 -m pytest tests/", module: "pytest" },
           status: "passed" as const,
           ranInstead: { command: "python3 -m pytest tests/", why: "`uv` could not be installed: ERROR: no index" },
         },
@@ -132,6 +140,9 @@ describe("what the status says of a stand-in", () => {
       "ℹ️ `uv run --group dev pytest tests/` could not run here (`uv` could not be installed: ERROR: no index); ran `python3 -m pytest tests/` with the sandbox's Python instead — dependencies come from the host, not the project's lock file.",
     );
     expect(headline).not.toContain("No tests ran");
+    // The failed install is said once, on the stand-in's line, not again in the list of checks.
+    expect(headline).toContain("🧪 Checks: ✅ `uv run --group dev pytest tests/` (as `python3 -m pytest tests/`)\n");
+    expect(headline).not.toContain("pip install");
   });
 
   it("a change no command could check is unchecked", () => {
