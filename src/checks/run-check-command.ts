@@ -108,7 +108,7 @@ async function standIn(
   const probed = await runOnce(exec, { ...cmd, kind: "setup", command: probe, files: [], ciShell: false });
   if (!probed.ok)
     return missing(
-      `${why}, and the sandbox's Python cannot run \`${fallback.module}\` in its place (\`${probe}\` failed; install ${fallback.module} for python3 in the image, or make \`${fallback.runner}\` installable)`,
+      `${why}, and the sandbox's Python cannot run \`${fallback.module}\` in its place (\`${probe}\` failed: install ${fallback.module} for python3 in the image, or let the sandbox reach a package index)`,
     );
   const report = await runOnce(exec, { ...cmd, command: fallback.command, files: [] });
   return { ...report, standIn: { for: line, runner: fallback.runner, why } };

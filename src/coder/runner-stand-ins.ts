@@ -29,7 +29,10 @@ export function goesOnNote(
   }
   if (!report.runnerMissing) return null;
   const trouble = spec.fallback ? runnerTrouble(records, spec.fallback.runner) : undefined;
-  return trouble ? `${trouble}; ${report.runnerMissing}` : report.runnerMissing;
+  // The install's error says why the runner is not there; what follows says what could not stand in.
+  return trouble
+    ? `${trouble}; ${report.runnerMissing.replace(/^`[^`]+` is not installed here \([^)]*\), and /, "")}`
+    : report.runnerMissing;
 }
 
 /** A stand-in's report as its record's `ranInstead`: what ran, and why the repository's command could not. */

@@ -102,6 +102,29 @@ describe("a failed runner setup goes on only to a stand-in", () => {
       ),
     ).toBe("`hatch` could not be installed: ERROR: No matching distribution found for hatch");
   });
+
+  it("a lint with nothing to stand in names the install's error once, then what could not stand in", () => {
+    const lint: CheckCommandSpec = {
+      kind: "lint",
+      command: "hatch run flake8",
+      fallback: { runner: "hatch", command: "python3 -m flake8", module: "flake8" },
+    };
+    const records = [
+      { ...install, status: "could-not-run" as const, note: "`hatch` could not be installed: ERROR: x" },
+    ];
+    const report = {
+      kind: "lint" as const,
+      ok: false,
+      command: "hatch run flake8",
+      output: "",
+      locations: [],
+      runnerMissing:
+        "`hatch` is not installed here (exit 127), and the sandbox's Python cannot run `flake8` in its place (…)",
+    };
+    expect(goesOnNote(lint, report, [install, lint, test], records)).toBe(
+      "`hatch` could not be installed: ERROR: x; the sandbox's Python cannot run `flake8` in its place (…)",
+    );
+  });
 });
 
 describe("what the status says of a stand-in", () => {
