@@ -5,6 +5,7 @@ import { checkShellScript } from "./check-shell.js";
 import { stripAnsi } from "./strip-ansi.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { CheckReport } from "./types.js";
+import type { RunnerFallback } from "./discover/types.js";
 
 export { shellQuote } from "./shell-quote.js";
 
@@ -25,6 +26,11 @@ export interface CheckCommand {
    */
   ciShell?: boolean;
   signal?: AbortSignal;
+  /**
+   * A command run by a Python project runner (`uv run pytest tests/`): when the runner is not there (exit 127), what
+   * stands in for it with the sandbox's Python (see {@link runCheckCommand}).
+   */
+  fallback?: RunnerFallback;
 }
 
 /**
@@ -57,6 +63,58 @@ const CHECK_ENV: Readonly<Record<string, string>> = { PYTHONDONTWRITEBYTECODE: "
  * (an edit can introduce an endless loop), but says so plainly.
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
+  const report = await runOnce(exec, cmd);
+  if (!cmd.fallback || report.ok || cmd.signal?.aborted || !runnerIsMissing(report, cmd.fallback.runner)) return report;
+  return standIn(exec, cmd, cmd.fallback, report);
+}
+
+/** Whether a command failed because its runner is not installed: exit 127, or the shell saying so. */
+function runnerIsMissing(report: CheckReport, runner: string): boolean {
+  if (report.exitCode === 127) return true;
+  const names = runner === "uv" ? "uvx?" : runner;
+  return (
+    report.exitCode !== 0 &&
+    new RegExp(`(?:^|\\s)(?:${names}): (?:command )?not found`, "m").test(report.output.slice(0, 2_000))
+  );
+}
+
+/**
+ * The repository's command could not run because its Python project runner (uv, tox, hatch, …) is not there — its
+ * install failed, or nothing installs it here. When the plan names a stand-in and the sandbox's Python can run it
+ * (`python3 -m pytest --version`, `import flake8`), the stand-in runs and its report says what it stood in for; else
+ * the report says the runner is missing and nothing stood in, as an environment error (not the code's fault).
+ */
+async function standIn(
+  exec: Exec,
+  cmd: CheckCommand,
+  fallback: RunnerFallback,
+  original: CheckReport,
+): Promise<CheckReport> {
+  const line = commandLine(cmd);
+  const why = `\`${fallback.runner}\` is not installed here (exit ${original.exitCode ?? "none"})`;
+  const label = `The ${cmd.kind} command \`${line}\``;
+  const missing = (what: string): CheckReport => ({
+    ...original,
+    ok: false,
+    environmentError: true,
+    runnerMissing: what,
+    output: `${label} could not run: ${what}.${tailOf(original.output)}`,
+  });
+  if (!fallback.command || !fallback.module) return missing(`${why}, and nothing in the sandbox stands in for it`);
+  const probe =
+    fallback.module === "pytest"
+      ? "python3 -m pytest --version"
+      : `python3 -c ${shellQuote(`import ${fallback.module}`)}`;
+  const probed = await runOnce(exec, { ...cmd, kind: "setup", command: probe, files: [], ciShell: false });
+  if (!probed.ok)
+    return missing(
+      `${why}, and the sandbox's Python cannot run \`${fallback.module}\` in its place (\`${probe}\` failed: install ${fallback.module} for python3 in the image, or let the sandbox reach a package index)`,
+    );
+  const report = await runOnce(exec, { ...cmd, command: fallback.command, files: [] });
+  return { ...report, standIn: { for: line, runner: fallback.runner, why } };
+}
+
+async function runOnce(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const line = commandLine(cmd);
   const kind = cmd.kind;
   const r = await exec.run({

@@ -28,4 +28,11 @@ export interface CheckReport {
   onBase?: string;
   /** Failing tests that failed on the base too (the others are new): listed so the model leaves them be. */
   preExistingTests?: string[];
+  /**
+   * `command` ran in place of the repository's command, whose Python project runner is not there: what it stood in
+   * for, that runner, and what happened when the repository's command ran.
+   */
+  standIn?: { for: string; runner: string; why: string };
+  /** The repository's command needs a Python project runner that is not there, and nothing stood in: why. */
+  runnerMissing?: string;
 }

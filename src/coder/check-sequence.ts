@@ -2,6 +2,7 @@ import { compareWithBaseline } from "../checks/compare-baseline.js";
 import type { CheckReport } from "../checks/types.js";
 import type { CoderDeps } from "./coder-deps.js";
 import { checkCommandsOf, checkKey } from "./check-commands.js";
+import { goesOnNote, ranInsteadOf } from "./runner-stand-ins.js";
 import type { CheckCommandSpec, CheckRunRecord, CheckRunStatus, CoderOptions, CoderStage } from "./types.js";
 
 export type ChecksResult =
@@ -35,15 +36,8 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   const progress = (stage: CoderStage, detail?: string): void => deps.onProgress?.({ stage, round, detail });
 
   progress("syntax");
-  const snapshot = await deps.workspace.read(files);
-  for (const path of files) {
-    const content = snapshot.files.get(path);
-    if (content === undefined) continue;
-    const before = input.original?.get(path);
-    const report = await deps.syntaxCheck(path, content, typeof before === "string" ? { before } : {});
-    if (report && !report.ok) transcribe(input, "syntax", report);
-    if (report && !report.ok) return { result: { kind: "failed", report }, setupDone: input.setupDone };
-  }
+  const broken = await syntaxFailure(input);
+  if (broken) return { result: { kind: "failed", report: broken }, setupDone: input.setupDone };
 
   const commands = checkCommandsOf(options);
   const wantsCommands = commands.some((c) => c.kind !== "setup");
@@ -56,15 +50,12 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   const mode = wantsCommands ? await deps.sandboxMode?.() : undefined;
   if (mode?.startsWith("unavailable: ")) {
     const why = mode.slice("unavailable: ".length);
-    deps.onTranscript?.({
-      kind: "note",
-      round,
-      text: `lint, test and setup not run: the sandbox is unavailable (${why})`,
-    });
+    const text = `lint, test and setup not run: the sandbox is unavailable (${why})`;
+    deps.onTranscript?.({ kind: "note", round, text });
     for (const c of commands) record(c, "not-run", `the sandbox is unavailable (${why})`);
     return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
   }
-  const run = async (spec: CheckCommandSpec): Promise<CheckReport & { preExisting?: true }> => {
+  const run = async (spec: CheckCommandSpec): Promise<CheckReport & { preExisting?: true; goesOn?: true }> => {
     progress(
       spec.kind === "setup" ? "test" : spec.kind,
       spec.kind === "setup" ? `setup: ${spec.command}` : spec.command,
@@ -76,11 +67,19 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
       timeoutMs: options.commandTimeoutMs,
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
       ...(spec.asWritten ? { ciShell: true } : {}),
+      ...(spec.fallback ? { fallback: spec.fallback } : {}),
     });
     transcribe(input, spec.kind, report);
+    const ran = ranInsteadOf(report, input.record?.values());
     if (report.ok) {
-      record(spec, "passed");
+      record(spec, "passed", undefined, ran);
       return report;
+    }
+    // A runner that is not there: the stand-ins of the checks that have one run; the others could not run.
+    const goesOn = goesOnNote(spec, report, commands, input.record?.values());
+    if (goesOn !== null) {
+      record(spec, "could-not-run", goesOn);
+      return { ...report, goesOn: true };
     }
     // A failure is compared with the same command's run on the base (started with the run, so mostly done by now).
     const base = deps.baseline ? await deps.baseline.lookup(spec) : null;
@@ -90,11 +89,11 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
       return report;
     }
     if (verdict.kind === "new") {
-      record(spec, statusOf(report), noteOf(report));
+      record(spec, statusOf(report), noteOf(report), ran);
       return report;
     }
     if (verdict.kind === "partly") {
-      record(spec, statusOf(report), noteOf(report));
+      record(spec, statusOf(report), noteOf(report), ran);
       return { ...report, preExistingTests: verdict.preExisting };
     }
     const onBase = verdict.summary || noteOf(report);
@@ -107,6 +106,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     // the code the same way on the base is pre-existing, and the run goes on past it.
     const stops = spec.kind === "setup" || report.environmentError;
     record(spec, stops ? statusOf(report) : "pre-existing", stops ? noteOf(report) : undefined, {
+      ...ran,
       onBase,
       ...(verdict.tests.length ? { testsRan: true } : {}),
     });
@@ -116,16 +116,32 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     setupDone = true;
     for (const spec of commands.filter((c) => c.kind === "setup")) {
       const report = await run(spec);
-      if (!report.ok) return { result: { kind: "setup-failed", report }, setupDone };
+      if (!report.ok && !report.goesOn) return { result: { kind: "setup-failed", report }, setupDone };
     }
   }
   for (const spec of commands.filter((c) => c.kind !== "setup")) {
     const report = await run(spec);
-    if (report.ok || report.preExisting) continue;
+    if (report.ok || report.preExisting || report.goesOn) continue;
     // A tool that cannot run is not something an edit fixes: stop instead of looping (docs/behaviour.md#aider-bugs-we-avoid (#16)).
     return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
   return { result: { kind: "ok" }, setupDone };
+}
+
+/** The built-in syntax check of each edited file: the first file the run broke, or null. */
+async function syntaxFailure(input: RunChecksInput): Promise<CheckReport | null> {
+  const snapshot = await input.deps.workspace.read(input.files);
+  for (const path of input.files) {
+    const content = snapshot.files.get(path);
+    if (content === undefined) continue;
+    const before = input.original?.get(path);
+    const report = await input.deps.syntaxCheck(path, content, typeof before === "string" ? { before } : {});
+    if (report && !report.ok) {
+      transcribe(input, "syntax", report);
+      return report;
+    }
+  }
+  return null;
 }
 
 /** A check's report into the run's transcript. */

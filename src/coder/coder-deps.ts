@@ -1,3 +1,4 @@
+import type { RunnerFallback } from "../checks/discover/types.js";
 import type { CheckReport } from "../checks/types.js";
 import type {
   ApplyOptions,
@@ -34,6 +35,8 @@ export interface CheckCommandRequest {
   cwd?: string;
   /** Run as CI runs its scripts (`bash -e`): a command discovered from the repository's CI, not a configured one. */
   ciShell?: boolean;
+  /** What stands in for it when its Python project runner is not there. */
+  fallback?: RunnerFallback;
 }
 
 export interface RepoMapRequest {

@@ -1,3 +1,4 @@
+import type { RunnerFallback } from "../checks/discover/types.js";
 import type { EditFormatName, EditFailure } from "../edits/types.js";
 import type { CheckReport } from "../checks/types.js";
 import type { EgressReport, SandboxMode } from "../exec/types.js";
@@ -77,6 +78,12 @@ export interface CheckCommandSpec {
   cwd?: string;
   /** Run exactly as written: no edited files appended to a lint command (a discovered `npm run lint`, `make lint`). */
   asWritten?: boolean;
+  /** How it differs from CI's own line and why (a coverage wrapper taken off). */
+  adapted?: string;
+  /** What stands in for it when its Python project runner is not there (a discovered command). */
+  fallback?: RunnerFallback;
+  /** A setup line that only installs these Python project runners: its failure leaves the stand-ins to run. */
+  installsRunners?: string[];
 }
 
 /** What became of one check command in the run (its last attempt). */
@@ -95,6 +102,8 @@ export interface CheckRunRecord extends CheckCommandSpec {
   notRun?: true;
   /** A `pre-existing` test command whose failing tests were named: it ran the tests, so it still judged the change. */
   testsRan?: boolean;
+  /** Its Python project runner was not there: what ran in its place with the sandbox's Python, and why. */
+  ranInstead?: { command: string; why: string };
 }
 
 export type CoderStage = "mapping" | "thinking" | "applying" | "syntax" | "lint" | "test" | "committing";

@@ -18,5 +18,9 @@ export function uncheckedReason(result: CoderResult): string | null {
   if (result.checksSkipped) return `the repository's commands were not run: ${result.checksSkipped}`;
   const base = commands.find((r) => r.status === "pre-existing");
   if (base) return `\`${base.command}\` fails on the default branch too (${base.onBase ?? "the same failure"})`;
+  // No command could run (a Python project runner missing, nothing to stand in): none judged the change.
+  const stuck = commands.filter((r) => r.status === "could-not-run" || r.status === "tool-missing");
+  if (stuck.length === commands.length)
+    return `none of the repository's lint and test commands could run here (\`${stuck[0]!.command}\`: ${stuck[0]!.note ?? "could not run"})`;
   return null;
 }

@@ -99,6 +99,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
           timeoutMs: req.timeoutMs,
           files: req.files,
           ...(req.ciShell ? { ciShell: true } : {}),
+          ...(req.fallback ? { fallback: req.fallback } : {}),
           ...(input.signal ? { signal: input.signal } : {}),
         });
       } finally {

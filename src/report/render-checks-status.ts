@@ -20,6 +20,10 @@ const LABEL: Record<CheckRunStatus, string> = {
   "not-run": "not run",
 };
 
+/** A command as CI wrote it: without the PATH entry the bot puts in front for a tool it installs (`uv`, `tox`). */
+const asCi = (command: string): string =>
+  command.replace(/^(?:export )?PATH="\$HOME\/\.local\/bin:\$PATH"(?: |\n)/, "");
+
 /** Inline code that no backtick in a repository's command can end. */
 function code(text: string): string {
   const flat = text.replace(/\s*\n\s*/g, " ⏎ ").slice(0, 200);
@@ -52,10 +56,19 @@ export function renderChecksStatus(
   const runs = result.checkRuns ?? [];
   const changed = "editedFiles" in result && result.editedFiles.length > 0;
   const lines: string[] = [];
-  const ran = runs.filter((r) => r.status !== "not-run");
+  // A runner's failed install is said once, on the line of the stand-in that ran in its place (the details list it).
+  const stoodIn = new Set(runs.filter((r) => r.ranInstead && r.fallback).map((r) => r.fallback!.runner));
+  const ran = runs.filter(
+    (r) => r.status !== "not-run" && !(r.kind === "setup" && r.installsRunners?.some((t) => stoodIn.has(t))),
+  );
   if (changed && ran.length)
     lines.push(
-      `🧪 Checks: ${ran.map((r) => `${ICON[r.status]} ${code(r.command)}${r.status === "passed" || r.status === "failed" ? "" : ` (${LABEL[r.status]}${noteOf(r) ? `: ${noteOf(r)}` : ""})`}`).join(" · ")}`,
+      `🧪 Checks: ${ran.map((r) => `${ICON[r.status]} ${code(asCi(r.command))}${r.ranInstead ? ` (as ${code(r.ranInstead.command)})` : ""}${r.status === "passed" || r.status === "failed" ? "" : ` (${LABEL[r.status]}${noteOf(r) ? `: ${noteOf(r)}` : ""})`}`).join(" · ")}`,
+    );
+  // A stand-in judged the change with the host's packages, not the project's: said every time, in so many words.
+  for (const r of runs.filter((r) => r.ranInstead))
+    lines.push(
+      `ℹ️ ${code(asCi(r.command))} could not run here (${r.ranInstead!.why}); ran ${code(r.ranInstead!.command)} with the sandbox's Python instead — dependencies come from the host, not the project's lock file.`,
     );
   // A failure the base has too is the environment's or the base's: said as such, once per command.
   for (const r of runs.filter((r) => r.onBase))
@@ -76,7 +89,7 @@ export function renderChecksStatus(
       runs
         .map(
           (r) =>
-            `- ${ICON[r.status]} ${code(r.command)}${r.cwd ? ` (in \`${r.cwd}/\`)` : ""} — ${LABEL[r.status]}${noteOf(r) && r.status !== "passed" ? ` (${noteOf(r)})` : ""}${r.source ? ` · ${r.source}` : ""}`,
+            `- ${ICON[r.status]} ${code(r.command)}${r.cwd ? ` (in \`${r.cwd}/\`)` : ""} — ${LABEL[r.status]}${noteOf(r) && r.status !== "passed" ? ` (${noteOf(r)})` : ""}${r.ranInstead ? `, as ${code(r.ranInstead.command)} (${r.ranInstead.why})` : ""}${r.source ? ` · ${r.source}` : ""}${r.adapted ? ` · ${r.adapted}` : ""}`,
         )
         .join("\n"),
     );
@@ -97,6 +110,8 @@ function whyNoTests(runs: CheckRunRecord[], checks: ResolvedChecks | undefined, 
   const test = runs.find((r) => r.kind === "test");
   if (test?.status === "pre-existing")
     return `${code(test.command)} fails on the default branch too (${test.onBase ?? "the same failure"})`;
+  if (test?.status === "could-not-run")
+    return `${code(test.command)} could not run here (${test.note ?? "its tool is missing"})`;
   if (test?.status === "tool-missing")
     return `${code(test.command)} could not run: its tool is missing (${test.note ?? "not installed"})`;
   if (test) return `${code(test.command)} was not run (${test.note ?? "an earlier check failed"})`;

@@ -43,6 +43,13 @@ const PROBES: Record<Need, { command: string; args: readonly string[]; timeoutMs
   registry: { command: "docker-registry", args: ["--version"], timeoutMs: 10_000, cannotRun: NEEDS.registry.install },
   // The egress bridge's forwarder (src/egress/).
   socat: { command: "socat", args: ["-V"], timeoutMs: 10_000, cannotRun: NEEDS.socat.install },
+  // The stand-in for a Python project runner that cannot be set up (`python3 -m pytest`, src/checks/run-check-command.ts).
+  pytest: {
+    command: "python3",
+    args: ["-m", "pytest", "--version"],
+    timeoutMs: 30_000,
+    cannotRun: NEEDS.pytest.install,
+  },
 };
 
 /** Probed once per test file's module registry (jest loads this module afresh for each file), then remembered. */

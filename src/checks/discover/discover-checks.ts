@@ -1,7 +1,9 @@
+import { dropCoverageWrappers } from "./drop-coverage-wrappers.js";
 import { implyToolInstalls } from "./imply-tool-installs.js";
 import { planFromConventions } from "./plan-from-conventions.js";
 import { planFromLegacyCi } from "./plan-from-legacy-ci.js";
 import { planFromWorkflows } from "./plan-from-workflows.js";
+import { planRunnerFallbacks } from "./runner-fallbacks.js";
 import type { CheckPlan, RepoReader } from "./types.js";
 
 /**
@@ -11,6 +13,9 @@ import type { CheckPlan, RepoReader } from "./types.js";
  */
 export async function discoverChecks(reader: RepoReader): Promise<CheckPlan> {
   const plan = await discoverCommands(reader);
+  // Before the implied installs: a dropped wrapper needs no install.
+  dropCoverageWrappers(plan);
+  await planRunnerFallbacks(plan, reader);
   implyToolInstalls(plan);
   return plan;
 }

@@ -60,6 +60,7 @@ export function implyToolInstalls(plan: CheckPlan): void {
       // Debian's Python refuses user installs unless told (PEP 668); a user install touches nothing else.
       command: `${USER_BIN}; command -v ${pkg} >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user ${spec}`,
       source: `implied: \`${tool}\` is called by ${cmd.source}; installed when the image lacks it`,
+      installsRunners: [pkg],
     });
   }
   if (!implied.length) return;

@@ -29,7 +29,13 @@ const NAMED_PER_GROUP = 3;
 
 /** The plan as `aider-bot checks --json` prints it: `cwd` appears only on commands that run in a sub-folder. */
 export function checkPlanJson(plan: CheckPlan): object {
-  const cmd = (c: PlannedCommand) => ({ command: c.command, source: c.source, ...(c.cwd ? { cwd: c.cwd } : {}) });
+  const cmd = (c: PlannedCommand) => ({
+    command: c.command,
+    source: c.source,
+    ...(c.cwd ? { cwd: c.cwd } : {}),
+    ...(c.note ? { note: c.note } : {}),
+    ...(c.fallback?.command ? { fallback: c.fallback.command } : {}),
+  });
   return {
     setup: plan.setup.map(cmd),
     lint: plan.lint.map(cmd),
@@ -40,6 +46,10 @@ export function checkPlanJson(plan: CheckPlan): object {
   };
 }
 
+/** What the plan says of a command's stand-in. */
+const fallbackText = (c: PlannedCommand): string =>
+  `if \`${c.fallback!.runner}\` cannot be installed or run here: \`${c.fallback!.command}\` with the sandbox's Python`;
+
 const where = (c: PlannedCommand) => (c.cwd ? ` (in ${c.cwd}/)` : "");
 
 /** The plan for a terminal: one section per kind, each command with its source. */
@@ -48,7 +58,11 @@ export function renderCheckPlanText(plan: CheckPlan): string {
   for (const kind of ["setup", "lint", "test"] as const) {
     lines.push(`${kind}:`);
     if (!plan[kind].length) lines.push("  (none)");
-    for (const c of plan[kind]) lines.push(`  ${c.command}${where(c)}`, `      from ${c.source}`);
+    for (const c of plan[kind]) {
+      lines.push(`  ${c.command}${where(c)}`, `      from ${c.source}`);
+      if (c.note) lines.push(`      ${c.note.replace(/`/g, "")}`);
+      if (c.fallback?.command) lines.push(`      ${fallbackText(c).replace(/`/g, "")}`);
+    }
   }
   const tools = Object.entries(plan.toolchain);
   if (tools.length) lines.push(`toolchain: ${tools.map(([t, v]) => `${t} ${v}`).join(", ")}`);
@@ -78,7 +92,10 @@ export function inlineCode(text: string): string {
 export function renderCheckPlanMarkdown(plan: CheckPlan, max = 30): string {
   const parts: string[] = [];
   for (const kind of ["setup", "lint", "test"] as const) {
-    const items = plan[kind].map((c) => `- ${inlineCode(c.command)}${where(c)} — ${c.source}`);
+    const items = plan[kind].map(
+      (c) =>
+        `- ${inlineCode(c.command)}${where(c)} — ${c.source}${c.note ? ` · ${c.note}` : ""}${c.fallback?.command ? ` · ${fallbackText(c)}` : ""}`,
+    );
     parts.push(`**${kind}**\n${items.length ? items.join("\n") : "- (none)"}`);
   }
   const tools = Object.entries(plan.toolchain);

@@ -6,6 +6,26 @@ export interface PlannedCommand {
   source: string;
   /** Folder it runs in, relative to the repository root (a step's `working-directory`, a monorepo package). */
   cwd?: string;
+  /** How and why it differs from CI's own line (a coverage wrapper taken off), for the plan and the status. */
+  note?: string;
+  /** What runs instead when the Python project runner it needs cannot run here (see {@link RunnerFallback}). */
+  fallback?: RunnerFallback;
+  /** A setup line that only installs these Python project runners (`pip install hatch`, an implied `uv` install). */
+  installsRunners?: string[];
+}
+
+/**
+ * A lint or test command run through a Python project runner (`uv run pytest tests/`, `uvx tox`, `hatch run cov`) and
+ * what can stand in for it with the sandbox's own Python when that runner cannot be installed or is not there: the
+ * repository's tests (or linter) run directly, with the packages the host has instead of the project's lock file.
+ */
+export interface RunnerFallback {
+  /** The runner the command needs: `uv`, `tox`, `hatch`, … */
+  runner: string;
+  /** The command run instead, `python3 -m pytest tests/`; absent when nothing can stand in (`tox -e docs`). */
+  command?: string;
+  /** The module that must import in the sandbox for `command` to run: `pytest`, `flake8`. */
+  module?: string;
 }
 
 /** Something the bot found and will not run, and why. */

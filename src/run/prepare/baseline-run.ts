@@ -4,7 +4,7 @@ import { chmod, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { baselineOf, isBaselineResult, type BaselineResult } from "../../checks/compare-baseline.js";
 import { runCheckCommand } from "../../checks/run-check-command.js";
-import { checkKey } from "../../coder/check-commands.js";
+import { checkKey, setupMayFail } from "../../coder/check-commands.js";
 import type { CheckCommandSpec } from "../../coder/types.js";
 import type { Exec } from "../../exec/types.js";
 
@@ -99,6 +99,8 @@ export function startBaseline(
         timeoutMs,
         files: [],
         ...(spec.asWritten ? { ciShell: true } : {}),
+        // The same stand-in as the change's run, so the two compare like for like.
+        ...(spec.fallback ? { fallback: spec.fallback } : {}),
         signal,
       });
       // A command cut short by the stop says nothing about the base.
@@ -107,7 +109,7 @@ export function startBaseline(
       fresh[key] = result;
       finish(key, result);
       // What follows a failed setup step is not run on the base (nor on the change: its run stops there too).
-      if (spec.kind === "setup" && !report.ok) break;
+      if (spec.kind === "setup" && !report.ok && !setupMayFail(spec, report, specs)) break;
     }
     if (Object.keys(fresh).length) await writeCache(file, { ...cached, ...fresh });
   })()
@@ -137,7 +139,12 @@ export function comparable(spec: CheckCommandSpec): boolean {
 
 /** The key of a command in the cache: its kind, folder and command line (hashed: file-name safe, fixed size). */
 function cacheKey(spec: CheckCommandSpec): string {
-  return createHash("sha256").update(checkKey(spec)).digest("hex").slice(0, 32);
+  // With its stand-in: a result kept from before the stand-in existed is not its result.
+  const standIn = spec.fallback?.command ? `\u0000${spec.fallback.command}` : "";
+  return createHash("sha256")
+    .update(`${checkKey(spec)}${standIn}`)
+    .digest("hex")
+    .slice(0, 32);
 }
 
 /** The cache file's format; a file of another version (an older one's raw output) is removed, never read. */

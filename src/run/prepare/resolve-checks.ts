@@ -88,6 +88,9 @@ export function checkSpecsOf(resolved: ResolvedChecks): CheckCommandSpec[] {
     source: c.source,
     ...(c.cwd ? { cwd: c.cwd } : {}),
     ...(c.source.startsWith(CONFIG) ? {} : { asWritten: true }),
+    ...(c.note ? { adapted: c.note } : {}),
+    ...(c.fallback ? { fallback: c.fallback } : {}),
+    ...(c.installsRunners ? { installsRunners: c.installsRunners } : {}),
   });
   return [
     ...resolved.plan.setup.map(spec("setup")),

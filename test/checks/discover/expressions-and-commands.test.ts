@@ -215,6 +215,8 @@ describe("tools a setup action gave the CI runner", () => {
       command:
         'PATH="$HOME/.local/bin:$PATH"; command -v uv >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user uv==0.5.4',
       source: "implied: `uv` is called by .github/workflows/ci.yml job t, step 2; installed when the image lacks it",
+      // Its failure leaves the run to the stand-ins (the sandbox's `python3 -m pytest`).
+      installsRunners: ["uv"],
     });
     expect(plan.setup[1]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv sync');
     expect(plan.test[0]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv run pytest');
