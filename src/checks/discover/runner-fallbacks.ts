@@ -119,6 +119,9 @@ export function runnerFallbackOf(
     if (pytestLine) rest = pytestLine;
     else rest = kind === "test" && project.pytest ? ["pytest"] : [];
   }
+  // `pdm run test`: a script of pdm's own table; the project's tests, when they run under pytest.
+  if (runner === "pdm" && rest.length === 1 && /^[\w-]+$/.test(rest[0]!) && !moduleOf(rest) && !RUNNERS.has(rest[0]!))
+    rest = kind === "test" && project.pytest ? ["pytest"] : [];
   // A runner in a runner (`uv run tox`, `uvx --with tox-uv tox -e py314`, `poetry run nox`): the tests it runs.
   const inner = rest[0] && RUNNERS.has(rest[0]) ? runnerOf(rest) : null;
   if (inner) rest = kind === "test" && project.pytest && inner.rest.every((w) => w !== "-l") ? ["pytest"] : [];

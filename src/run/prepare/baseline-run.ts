@@ -108,7 +108,8 @@ export function startBaseline(
       const result = baselineOf(report, roots);
       fresh[key] = result;
       finish(key, result);
-      // What follows a failed setup step is not run on the base (nor on the change: its run stops there too).
+      // What follows a failed setup step is not run on the base (nor on the change: its run stops there too), unless
+      // it only set up a Python project runner that a check's stand-in replaces (the change's run goes on too).
       if (spec.kind === "setup" && !report.ok && !setupMayFail(spec, report, specs)) break;
     }
     if (Object.keys(fresh).length) await writeCache(file, { ...cached, ...fresh });

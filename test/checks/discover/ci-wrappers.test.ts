@@ -211,6 +211,7 @@ describe("a Python project runner's stand-in", () => {
     ["uv run ruff check .", "lint", plain, "uv", "python3 -m ruff check ."],
     ["hatch run flake8", "lint", plain, "hatch", "python3 -m flake8"],
     ["pdm run python -m unittest discover", "test", plain, "pdm", "python3 -m unittest discover"],
+    ["pdm run test", "test", pytestProject, "pdm", "python3 -m pytest"],
   ] as const)("%s (%s) → %s: %s", (command, kind, project, runner, standIn) => {
     expect(runnerFallbackOf(command, kind, project)).toEqual({
       runner,
@@ -224,6 +225,7 @@ describe("a Python project runner's stand-in", () => {
     ["tox -e docs", "lint", pytestProject],
     ["uv run mypy src", "test", plain],
     ["uv run pytest", "lint", plain],
+    ["pdm run test", "test", plain],
     ['uv run pytest "$ARGS"', "test", plain],
   ] as const)("%s (%s) has no stand-in", (command, kind, project) => {
     expect(runnerFallbackOf(command, kind, project)).toEqual({ runner: expect.any(String) });
