@@ -4,7 +4,7 @@ import { actOnCommand } from "./act/act-on-command.js";
 import { decideCommand } from "./decide-command.js";
 import { shared, type AppServices, type HandleResult, type TriageIo } from "./triage-services.js";
 import { gatherCommand } from "./gather-command.js";
-import { startEarlyReads } from "./early-reads.js";
+import { startEarlyReads, withEarlyReads } from "./early-reads.js";
 
 /**
  * A command, a plan's ticked approve box or the trigger label: gather (config, the app's identity, the sender's
@@ -22,6 +22,7 @@ export async function triageCommand(event: CommandEvent, io: TriageIo, services:
   const early = startEarlyReads(event, {
     permissionOf: (username) => permissionOf(username, here),
     pullRequest: (number) => RepoGitHub.create({ octokit: io.api, ...here }).getPullRequest(number),
+    comments: (number) => RepoGitHub.create({ octokit: io.api, ...here }).listComments(number),
   });
   const gathered = await gatherCommand(event, {
     loadConfig: () => shared(services, `config:${repository.fullName}`, io.loadConfig),
@@ -36,9 +37,7 @@ export async function triageCommand(event: CommandEvent, io: TriageIo, services:
   const log = io.log.child({ delivery: event.delivery, repo: `${facts.owner}/${facts.repo}`, number: facts.number });
   // The gateway is bound once, here, to the repository the decision is about; every handler works through it.
   const bound = RepoGitHub.create({ octokit: io.api, owner: facts.owner, repo: facts.repo });
-  const github: RepoGitHub = sameRepository(facts, here)
-    ? { ...bound, getPullRequest: (n) => early.pullRequest(n) ?? bound.getPullRequest(n) }
-    : bound;
+  const github = sameRepository(facts, here) ? withEarlyReads(bound, early) : bound;
   return actOnCommand(action, { github, services, botLogin: gathered.bot.login, log });
 }
 

@@ -573,15 +573,16 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(h.queue.jobs[0]!.data).toMatchObject({ statusCommentId: 55, checkRunId: 77 });
   });
 
-  it("a PR run's permission and pull request are read while the config is, not after it", async () => {
+  it("a PR run's permission, pull request and thread comments are read while the config is, not after it", async () => {
     token();
-    const asked = { permission: false, pull: false };
+    const asked = { permission: false, pull: false, comments: false };
     let askedBeforeConfig: typeof asked | null = null;
     nock(API)
       // The config is answered once both other reads have been asked for (or after a bounded wait, reported below).
       .get(`${REPO}/contents/.github%2Faider.yml`)
       .reply(async () => {
-        for (let i = 0; i < 1_000 && !(asked.permission && asked.pull); i++) await new Promise((r) => setTimeout(r, 5));
+        for (let i = 0; i < 1_000 && !(asked.permission && asked.pull && asked.comments); i++)
+          await new Promise((r) => setTimeout(r, 5));
         askedBeforeConfig = { ...asked };
         return [404, {}];
       })
@@ -594,11 +595,17 @@ describe("the triage job with Probot, nock and example payloads", () => {
         asked.pull = true;
         return [200, { head: { ref: "feature", sha: "a".repeat(40), repo: { full_name: "Codertocat/Hello-World" } } }];
       })
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(() => ((asked.comments = true), [200, []]))
       .post(`${REPO}/issues/comments/492700400/reactions`)
-      .reply(201, {});
-    queuedStatus(1, 55);
+      .reply(201, {})
+      .post(`${REPO}/issues/1/comments`)
+      .reply(201, { id: 55 })
+      .post(`${REPO}/check-runs`)
+      .reply(201, { id: 78 });
     await send("issue_comment", issueComment("/aider add retry logic", true));
-    expect(askedBeforeConfig).toEqual({ permission: true, pull: true });
+    expect(askedBeforeConfig).toEqual({ permission: true, pull: true, comments: true });
     expect(h.queue.jobs[0]!.data).toMatchObject({ req: { target: { kind: "pull-request", headRef: "feature" } } });
   });
 
