@@ -220,9 +220,13 @@ async function oneRun(
   // Each stage runs from its own line to the next stage line or the run's end ("run finished"); the log lines in
   // between (GitHub requests, sandbox notes) do not end it.
   let last: { stage: string; time: number } | null = null;
+  // "(before cloning)": from the POST (this process's clock, as epoch ms) to the run's first stage line — triage, the
+  // queue, the job's tokens and its process's start, none of which the floor has.
+  const posted = performance.timeOrigin + t0;
   for (const line of lines) {
     const entry = JSON.parse(line) as { stage?: string; time?: number; msg?: string };
     if (typeof entry.time !== "number" || (!entry.stage && entry.msg !== "run finished")) continue;
+    if (entry.stage && !("(before cloning)" in stages)) stages["(before cloning)"] = entry.time - posted;
     if (last) stages[last.stage] = (stages[last.stage] ?? 0) + (entry.time - last.time);
     last = entry.stage ? { stage: entry.stage, time: entry.time } : null;
   }

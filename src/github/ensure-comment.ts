@@ -17,7 +17,14 @@ const MAX_PAGES = 20;
  */
 export async function ensureComment(
   api: GitHubClient,
-  args: RepoRef & { issueNumber: number; marker: string; body: string; botLogin?: string },
+  args: RepoRef & {
+    issueNumber: number;
+    marker: string;
+    body: string;
+    botLogin?: string;
+    /** The thread's comments, when the caller started reading them earlier (see findComment). */
+    listed?: Promise<IssueComment[]>;
+  },
 ): Promise<number> {
   const existing = await findComment(api, args);
   const body = args.body.includes(args.marker) ? args.body : `${args.marker}\n${args.body}`;
@@ -28,12 +35,15 @@ export async function ensureComment(
   return createComment(api, { owner: args.owner, repo: args.repo, issueNumber: args.issueNumber, body });
 }
 
-/** The bot's comment containing `marker`, newest first, or null. */
+/**
+ * The bot's comment containing `marker`, newest first, or null. `listed`: the thread's comments as read earlier by the
+ * caller (triage starts that read as the event arrives); otherwise they are listed now.
+ */
 export async function findComment(
   api: GitHubClient,
-  args: RepoRef & { issueNumber: number; marker: string; botLogin?: string },
+  args: RepoRef & { issueNumber: number; marker: string; botLogin?: string; listed?: Promise<IssueComment[]> },
 ): Promise<{ id: number; body: string } | null> {
-  const all = await listComments(api, args);
+  const all = await (args.listed ?? listComments(api, args));
   for (let i = all.length - 1; i >= 0; i--) {
     const c = all[i]!;
     if (args.botLogin && c.user !== args.botLogin) continue;

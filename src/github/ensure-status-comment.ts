@@ -1,4 +1,4 @@
-import { createComment, ensureComment, updateComment } from "./ensure-comment.js";
+import { createComment, ensureComment, updateComment, type IssueComment } from "./ensure-comment.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 import { runMarker } from "./markers.js";
 
@@ -17,6 +17,8 @@ export async function ensureStatusComment(
     botLogin?: string;
     commentId?: number;
     known?: "none-yet";
+    /** The thread's comments, when the caller started reading them earlier (searched for the marker instead). */
+    listed?: Promise<IssueComment[]>;
   },
 ): Promise<number> {
   const marker = runMarker(args.jobId);
@@ -35,5 +37,6 @@ export async function ensureStatusComment(
     marker,
     body,
     botLogin: args.botLogin,
+    ...(args.listed ? { listed: args.listed } : {}),
   });
 }

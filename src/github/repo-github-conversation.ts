@@ -44,6 +44,8 @@ export interface RepoGitHubConversation {
     issueNumber: number;
     marker: string;
     botLogin?: string;
+    /** The thread's comments, when the caller started reading them earlier. */
+    listed?: Promise<IssueComment[]>;
   }): Promise<{ id: number; body: string } | null>;
   /**
    * A new comment; its id.
@@ -59,7 +61,14 @@ export interface RepoGitHubConversation {
    * Create or edit the comment carrying `marker` (a redelivery edits the same one); its id.
    * @throws {@link GitHubError} `not-found`, `forbidden`, `validation`.
    */
-  ensureComment(args: { issueNumber: number; marker: string; body: string; botLogin?: string }): Promise<number>;
+  ensureComment(args: {
+    issueNumber: number;
+    marker: string;
+    body: string;
+    botLogin?: string;
+    /** The thread's comments, when the caller started reading them earlier. */
+    listed?: Promise<IssueComment[]>;
+  }): Promise<number>;
   /**
    * Create or edit the ONE status comment of run `jobId` (edits `commentId` directly when known; posts without
    * listing when `known: "none-yet"`); its id.

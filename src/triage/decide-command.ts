@@ -80,6 +80,9 @@ const DEFAULTS = (() => {
   return r.config;
 })();
 
+/** The command word and label of a repository without a config (what an event is read with before its config is). */
+export const DEFAULT_TRIGGER: RepoConfig["trigger"] = DEFAULTS.trigger;
+
 /** The config a decision uses: the repository's, or the defaults while it is invalid (so the grammar still works). */
 export function effectiveConfig(config: ConfigResult): RepoConfig {
   return config.ok ? config.config : DEFAULTS;

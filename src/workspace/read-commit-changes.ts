@@ -1,4 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
+import { lstat, readFile } from "node:fs/promises";
+import path from "node:path";
 import { GitError } from "./git-errors.js";
 import type { GitRun } from "./git-runner.js";
 
@@ -27,11 +30,12 @@ export interface CommitChanges {
 }
 
 /**
- * The commit `sha` as its changes against its first parent, in two git processes: one `diff-tree` prints the parents,
- * the message and the changed paths with their modes and blob ids, and one `cat-file --batch` gives every new
- * file's size and bytes (where the first version started a process per file). Every content read is checked
- * against its blob id, so what is sent is byte for byte what was committed; a file whose bytes do not check (not
- * UTF-8 text: git's output reaches us as text) is left out, and the caller pushes with git.
+ * The commit `sha` as its changes against its first parent: one `diff-tree` prints the parents, the message and the
+ * changed paths with their modes and blob ids. The new files' bytes are read from the work tree of `dir` (the commit
+ * was just made from it), and only those whose bytes there are not the committed blob (a clean filter, a file changed
+ * since, not UTF-8) are asked of one `cat-file --batch`: an ordinary commit costs one git process, not two. Every
+ * content read is checked against its blob id, so what is sent is byte for byte what was committed; a file whose
+ * bytes do not check (not UTF-8 text: git's output reaches us as text) is left out, and the caller pushes with git.
  */
 export async function readCommitChanges(
   run: GitRun,
@@ -48,11 +52,13 @@ export async function readCommitChanges(
     throw new GitError(`Commit ${sha} has no parent commit to compare it with.`, out.slice(0, 200));
   const entries = parseRawDiff(raw);
   const files = entries.filter((e) => e.status !== "D" && isRegular(e.dstMode));
-  const read = files.length
-    ? readBatch(
-        (await run(dir, ["cat-file", "--batch"], { input: files.map((f) => f.dstOid).join("\n") + "\n" })).stdout,
-      )
-    : new Map<string, { size: number; bytes: Buffer | null }>();
+  const read = await readFromWorkTree(dir, files, maxBytes);
+  const rest = files.filter((f) => !read.has(f.dstOid));
+  if (rest.length)
+    for (const [oid, blob] of readBatch(
+      (await run(dir, ["cat-file", "--batch"], { input: rest.map((f) => f.dstOid).join("\n") + "\n" })).stdout,
+    ))
+      read.set(oid, blob);
   // A blob git did not describe (the output was cut) counts as over the limit: the change then goes by git push.
   const bytes = files.reduce((n, f) => n + (read.get(f.dstOid)?.size ?? maxBytes + 1), 0);
   const contents = new Map<string, Buffer>();
@@ -62,6 +68,32 @@ export async function readCommitChanges(
       if (buf && blobId(buf, f.dstOid.length) === f.dstOid) contents.set(f.path, buf);
     }
   return { parent, message, entries, bytes, contents };
+}
+
+/**
+ * The new files' bytes as the work tree has them, by blob id, for those whose bytes there are the committed blob and
+ * UTF-8 text (the only blobs the `cat-file` path could give exactly, so the API is used for the same commits as
+ * before). Nothing is read when the files' sizes together are over `maxBytes` (git then gives the exact sizes), and
+ * only regular files are opened: a path that is now something else is left to git.
+ */
+async function readFromWorkTree(
+  dir: string,
+  files: readonly CommitChangeEntry[],
+  maxBytes: number,
+): Promise<Map<string, { size: number; bytes: Buffer | null }>> {
+  const got = new Map<string, { size: number; bytes: Buffer | null }>();
+  const where = (f: CommitChangeEntry) => path.join(dir, ...f.path.split("/"));
+  const stats = await Promise.all(files.map((f) => lstat(where(f)).catch(() => null)));
+  if (stats.reduce((n, s) => n + (s?.size ?? 0), 0) > maxBytes) return got;
+  await Promise.all(
+    files.map(async (f, i) => {
+      if (!stats[i]?.isFile()) return;
+      const bytes = await readFile(where(f)).catch(() => null);
+      if (bytes && isUtf8(bytes) && blobId(bytes, f.dstOid.length) === f.dstOid)
+        got.set(f.dstOid, { size: bytes.length, bytes });
+    }),
+  );
+  return got;
 }
 
 /** `diff-tree -z --format=%P%x00%B` output: the parents, a NUL, the message, a NUL, then the raw entries (pure). */

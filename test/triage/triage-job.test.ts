@@ -529,6 +529,66 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(h.queue.jobs[0]!.data).toMatchObject({ statusCommentId: 55, checkRunId: 77 });
   });
 
+  it("a PR run's permission, pull request and thread comments are read while the config is, not after it", async () => {
+    token();
+    const asked = { permission: false, pull: false, comments: false };
+    let askedBeforeConfig: typeof asked | null = null;
+    nock(API)
+      // The config is answered once both other reads have been asked for (or after a bounded wait, reported below).
+      .get(`${REPO}/contents/.github%2Faider.yml`)
+      .reply(async () => {
+        for (let i = 0; i < 1_000 && !(asked.permission && asked.pull && asked.comments); i++)
+          await new Promise((r) => setTimeout(r, 5));
+        askedBeforeConfig = { ...asked };
+        return [404, {}];
+      })
+      .get("/repos/Codertocat/.github/contents/.github%2Faider.yml")
+      .reply(404)
+      .get(`${REPO}/collaborators/Codertocat/permission`)
+      .reply(() => ((asked.permission = true), [200, { permission: "write", role_name: "write" }]))
+      .get(`${REPO}/pulls/1`)
+      .reply(() => {
+        asked.pull = true;
+        return [200, { head: { ref: "feature", sha: "a".repeat(40), repo: { full_name: "Codertocat/Hello-World" } } }];
+      })
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(() => ((asked.comments = true), [200, []]))
+      .post(`${REPO}/issues/comments/492700400/reactions`)
+      .reply(201, {})
+      .post(`${REPO}/issues/1/comments`)
+      .reply(201, { id: 55 })
+      .post(`${REPO}/check-runs`)
+      .reply(201, { id: 78 });
+    await send("issue_comment", issueComment("/aider add retry logic", true));
+    expect(askedBeforeConfig).toEqual({ permission: true, pull: true, comments: true });
+    expect(h.queue.jobs[0]!.data).toMatchObject({ req: { target: { kind: "pull-request", headRef: "feature" } } });
+  });
+
+  it("reads neither early for a comment that asks nothing, nor the pull request for a command that runs nothing", async () => {
+    const unexpected: string[] = [];
+    const record = (req: { path: string }) => unexpected.push(req.path);
+    nock.emitter.on("no match", record);
+    try {
+      token();
+      noConfig();
+      await send("issue_comment", issueComment("Looks good to me.", true));
+      noConfig();
+      permission("write");
+      nock(API)
+        .get(`${REPO}/issues/1/comments`)
+        .query(true)
+        .reply(200, [])
+        .post(`${REPO}/issues/1/comments`)
+        .reply(201, { id: 9 });
+      await send("issue_comment", issueComment("/aider help", true), "d2");
+    } finally {
+      nock.emitter.removeListener("no match", record);
+    }
+    expect(unexpected).toEqual([]);
+    expect(h.results.map((r) => r.kind)).toEqual(["ignored", "replied"]);
+  });
+
   it("when the status comment cannot be written, the Check Run started beside it is completed as cancelled, and nothing is queued", async () => {
     authorized("write");
     prHead();

@@ -42,20 +42,47 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
     expect(plan.request.fileChanges.deletions).toEqual([{ path: "gone.txt" }]);
   });
 
-  it("reads a commit in two git processes (diff-tree, then every blob at once), and refuses a root commit", async () => {
-    dir = await makeRepo({ "a.txt": "one\n" });
-    await writeFiles(dir, { "a.txt": "two\n" });
-    const sha = await commit("fix: two");
-    const commands: string[] = [];
-    const counting: typeof run = (cwd, args, options) => {
+  const countingRun = (commands: string[]): typeof run => {
+    return (cwd, args, options) => {
       commands.push(args[0] ?? "");
       return run(cwd, args, options);
     };
-    const changes = await readCommitChanges(counting, dir, sha, 1_000_000);
+  };
+
+  it("reads a commit just made in one git process (diff-tree; the bytes from the work tree), and refuses a root commit", async () => {
+    dir = await makeRepo({ "a.txt": "one\n" });
+    await writeFiles(dir, { "a.txt": "two\n", "new.txt": "new — ü\n" });
+    const sha = await commit("fix: two");
+    const commands: string[] = [];
+    const changes = await readCommitChanges(countingRun(commands), dir, sha, 1_000_000);
     expect(changes.message).toBe("fix: two\n");
-    expect(commands).toEqual(["diff-tree", "cat-file"]);
+    expect(Object.fromEntries([...changes.contents].map(([p, b]) => [p, b.toString("utf8")]))).toEqual({
+      "a.txt": "two\n",
+      "new.txt": "new — ü\n",
+    });
+    expect(changes.bytes).toBe(4 + Buffer.byteLength("new — ü\n"));
+    expect(commands).toEqual(["diff-tree"]);
     const root = (await sh(dir, ["rev-list", "--max-parents=0", "HEAD"])).trim();
     await expect(readCommitChanges(run, dir, root, 1_000_000)).rejects.toThrow(/has no parent commit/);
+  });
+
+  it("asks git (one cat-file for them all) for the files whose work-tree bytes are not what was committed", async () => {
+    dir = await makeRepo({ "a.txt": "one\n", "b.txt": "b\n" });
+    await writeFiles(dir, { "a.txt": "committed a\n", "b.txt": "committed b\n", "c.txt": "committed c\n" });
+    const sha = await commit("three");
+    // Changed after the commit, and one replaced by a directory: the work tree no longer has what was committed.
+    await writeFiles(dir, { "a.txt": "edited since\n" });
+    await rm(path.join(dir, "b.txt"));
+    await writeFiles(dir, { "b.txt/inner": "x\n" });
+    const commands: string[] = [];
+    const changes = await readCommitChanges(countingRun(commands), dir, sha, 1_000_000);
+    expect(Object.fromEntries([...changes.contents].map(([p, b]) => [p, b.toString("utf8")]))).toEqual({
+      "a.txt": "committed a\n",
+      "b.txt": "committed b\n",
+      "c.txt": "committed c\n",
+    });
+    expect(changes.bytes).toBe(3 * Buffer.byteLength("committed a\n"));
+    expect(commands).toEqual(["diff-tree", "cat-file"]);
   });
 
   it("reads every text file of one batch exactly, also those after a file that is not UTF-8", async () => {

@@ -21,9 +21,12 @@ export async function discoverChecks(reader: RepoReader): Promise<CheckPlan> {
 }
 
 async function discoverCommands(reader: RepoReader): Promise<CheckPlan> {
+  // The legacy CI files are read beside the workflows (in the App, GitHub round trips), and used after them.
+  const legacyP = planFromLegacyCi(reader);
+  legacyP.catch(() => undefined);
   const fromWorkflows = await planFromWorkflows(reader);
   // Travis, CircleCI and GitLab CI fill what the workflows left empty, a bucket at a time (with their setup).
-  for (const legacy of await planFromLegacyCi(reader)) {
+  for (const legacy of await legacyP) {
     const filled = (["lint", "test"] as const).filter((b) => !fromWorkflows[b].length && legacy[b].length);
     for (const b of filled) fromWorkflows[b] = legacy[b];
     if (filled.length && !fromWorkflows.setup.length) fromWorkflows.setup = legacy.setup;

@@ -32,12 +32,15 @@ const lines = (v: unknown): string[] =>
  */
 export async function planFromLegacyCi(reader: RepoReader): Promise<CheckPlan[]> {
   const plans: CheckPlan[] = [];
-  for (const [file, read] of [
+  const files = [
     [".travis.yml", travis],
     [".circleci/config.yml", circle],
     [".gitlab-ci.yml", gitlab],
-  ] as const) {
-    const text = await reader.read(file);
+  ] as const;
+  // Read together: in the App each read is a GitHub round trip, and one after another they were the plan's longest wait.
+  const texts = await Promise.all(files.map(([file]) => reader.read(file)));
+  for (const [i, [file, read]] of files.entries()) {
+    const text = texts[i] ?? null;
     if (text === null) continue;
     const parsed = parseYamlMapping(text);
     const plan = emptyPlan();

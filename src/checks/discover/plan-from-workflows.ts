@@ -17,9 +17,11 @@ export async function planFromWorkflows(reader: RepoReader): Promise<CheckPlan> 
     .sort()
     .slice(0, MAX_WORKFLOW_FILES);
   const seen = new Set<string>();
-  for (const name of files) {
+  // Every workflow file is read at once (in the App each read is a GitHub round trip), then walked in name order.
+  const texts = await Promise.all(files.map((name) => reader.read(`.github/workflows/${name}`)));
+  for (const [i, name] of files.entries()) {
     const file = `.github/workflows/${name}`;
-    const text = await reader.read(file);
+    const text = texts[i] ?? null;
     if (text === null) continue;
     const parsed = parseYamlMapping(text);
     if (!parsed.ok) {

@@ -327,6 +327,62 @@ describe("legacy CI files, read after the workflows", () => {
     expect(plan.test.map((c) => c.command)).toEqual(test);
   });
 
+  it("are read together, beside the workflows: each is asked for before the workflows' folder is answered", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const files: Record<string, string> = {
+      ".github/workflows/ci.yml":
+        "on: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n",
+      ".travis.yml": "language: python\nscript:\n  - flake8\n",
+    };
+    const plain = reader(files);
+    const asked = new Set<string>();
+    let askedBeforeWorkflows: string[] | null = null;
+    const plan = await discoverChecks({
+      // The workflows' folder is answered once the three legacy files have been asked for (or after a bounded wait).
+      list: async (dir) => {
+        if (dir === ".github/workflows") {
+          for (let i = 0; i < 1_000 && asked.size < 3; i++) await new Promise((r) => setTimeout(r, 5));
+          askedBeforeWorkflows ??= [...asked].sort();
+        }
+        return plain.list(dir);
+      },
+      read: async (path) => {
+        if (!path.startsWith(".github/")) asked.add(path);
+        return plain.read(path);
+      },
+    });
+    expect(askedBeforeWorkflows).toEqual([".circleci/config.yml", ".gitlab-ci.yml", ".travis.yml"]);
+    expect(plan.test.map((c) => c.command)).toEqual(["npm test"]);
+    expect(plan.lint.map((c) => [c.command, c.source])).toEqual([["flake8", ".travis.yml"]]);
+  });
+
+  it("the workflow files are read together too, and walked in name order", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const job = (cmd: string) =>
+      `on: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ${cmd}\n`;
+    const plain = reader({
+      ".github/workflows/a.yml": job("npm test"),
+      ".github/workflows/b.yml": job("npx jest"),
+      ".github/workflows/c.yml": job("npx vitest run"),
+    });
+    const asked = new Set<string>();
+    let askedBeforeFirst: number | null = null;
+    const plan = await discoverChecks({
+      list: plain.list,
+      // The first workflow is answered once all three have been asked for (or after a bounded wait).
+      read: async (path) => {
+        if (path.startsWith(".github/workflows/")) asked.add(path);
+        if (path === ".github/workflows/a.yml") {
+          for (let i = 0; i < 1_000 && asked.size < 3; i++) await new Promise((r) => setTimeout(r, 5));
+          askedBeforeFirst = asked.size;
+        }
+        return plain.read(path);
+      },
+    });
+    expect(askedBeforeFirst).toBe(3);
+    expect(plan.test.map((c) => c.command)).toEqual(["npm test", "npx jest", "npx vitest run"]);
+  });
+
   it("fill only the buckets the workflows left empty", async () => {
     const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
     const plan = await discoverChecks(
