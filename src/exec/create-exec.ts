@@ -4,6 +4,7 @@ import type { Exec, ExecRequest, ExecResult } from "./types.js";
 import { baseEnv } from "./base-env.js";
 import { createOutputCapture, type OutputCapture } from "./cap-output.js";
 import { killTree } from "./kill-tree.js";
+import { priorityArgv } from "./priority.js";
 
 export interface ExecOptions {
   /** The environment the allow-list is taken from (config/env's `sourceEnv()`, passed in once by the caller). */
@@ -48,10 +49,17 @@ export function runProcess(
   const err = createOutputCapture(maxBytes);
   return new Promise<ExecResult>((resolve) => {
     let child: ChildProcess;
+    // A background command starts behind its priority prologue (the shell form as `/bin/sh -c`, as Node runs it).
+    const argv =
+      req.priority === "background"
+        ? priorityArgv(req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])], req.priority, {
+            autogroup: true,
+          })
+        : null;
     try {
-      child = spawn(req.command, [...(req.args ?? [])], {
+      child = spawn(argv ? argv[0]! : req.command, argv ? argv.slice(1) : [...(req.args ?? [])], {
         cwd: req.cwd,
-        shell: req.shell ?? false,
+        shell: argv ? false : (req.shell ?? false),
         env,
         // Own process group, so a timeout kills the whole tree (a shell and what it started), not just the shell.
         detached: true,

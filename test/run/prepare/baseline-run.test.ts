@@ -3,6 +3,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, wr
 import os from "node:os";
 import path from "node:path";
 import { compareWithBaseline } from "../../../src/checks/compare-baseline.js";
+import { runCheckCommand } from "../../../src/checks/run-check-command.js";
+import { BACKGROUND_NICE } from "../../../src/exec/priority.js";
 import { startBaseline, type BaselineDeps } from "../../../src/run/prepare/baseline-run.js";
 import { createGit } from "../../../src/workspace/create-git.js";
 import type { CheckCommandSpec } from "../../../src/coder/types.js";
@@ -87,6 +89,24 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     await second.done;
     expect(again).toEqual([]);
     expect(made).toHaveLength(1);
+  });
+
+  it("runs the base's commands as background work: a lower CPU priority than the change's own run of them", async () => {
+    // The command notes the nice value of a process it starts (field 19 of /proc/self/stat) in its folder.
+    const spec: CheckCommandSpec = {
+      kind: "test",
+      command: "cut -d' ' -f19 /proc/self/stat > niceness",
+      asWritten: true,
+    };
+    const run = startBaseline(checkout, [spec], 10_000, { ...depsOf([], []), checkExecFor: () => exec });
+    expect(await run.lookup(spec)).toMatchObject({ ok: true });
+    await run.done;
+    // The change's run of the same command, as the coder runs its checks.
+    const own = await runCheckCommand(exec, { kind: "test", command: spec.command, cwd: checkout, timeoutMs: 10_000 });
+    expect(own.ok).toBe(true);
+    const onBase = Number(await readFile(path.join(root, "job", "base", "niceness"), "utf8"));
+    const onChange = Number(await readFile(path.join(checkout, "niceness"), "utf8"));
+    expect(onBase).toBe(Math.min(19, onChange + BACKGROUND_NICE));
   });
 
   it("a failing setup step ends the base's run: what follows it is not run there", async () => {
