@@ -6,7 +6,7 @@
  * ran them, once, on the host (the second measure: see ci-commands).
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
@@ -182,7 +182,11 @@ const judged = new Map<
 /** CI's commands' times by case, pushed tree and command list, reused after two runs (as the judge's are). */
 const ciTimed = new Map<string, { runs: number; time: CiTime }>();
 
-/** The run's own check commands, run once on the host in a fresh clone of the pushed branch (see ci-commands). */
+/**
+ * The run's own check commands, run once on the host in a fresh clone of the pushed branch (see ci-commands), with a
+ * home of their own (`<judge home>/.ci`), kept across the bench's runs like the judge's: their caches warm up alike,
+ * not from the judge's run of the same tree a moment before (a repository's first run is cold for both).
+ */
 async function timeCi(
   fake: FakeGitHub,
   repo: { owner: string; name: string },
@@ -198,7 +202,9 @@ async function timeCi(
     const key = `${c.id}:${tree.stdout.trim()}:${JSON.stringify(checks)}`;
     const known = ciTimed.get(key);
     if (known && known.runs >= 2) return known.time;
-    const env = { ...judgeEnv(home), CARGO_TARGET_DIR: path.join(dir, ".replay-target"), CI: "true" };
+    const ciHome = path.join(home, ".ci");
+    await mkdir(ciHome, { recursive: true });
+    const env = { ...judgeEnv(ciHome), CARGO_TARGET_DIR: path.join(dir, ".replay-target"), CI: "true" };
     const time = await timeCiCommands(exec, dir, checks, env);
     ciTimed.set(key, { runs: (known?.runs ?? 0) + 1, time });
     return time;
