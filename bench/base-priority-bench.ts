@@ -26,8 +26,15 @@ export async function runBasePriorityBench(rounds = 5): Promise<void> {
   const exec: Exec = sandboxed ? createSandboxedExec(host, { hide: [], network: false }) : host;
   const dir = await mkdtemp(path.join(os.tmpdir(), "base-priority-"));
   try {
-    const timed = async (command: string) => {
-      const r = await exec.run({ command, shell: true, cwd: dir, timeoutMs: 600_000 });
+    const timed = async (command: string, priority: ProcessPriority = "normal", urgent?: AbortSignal) => {
+      const r = await exec.run({
+        command,
+        shell: true,
+        cwd: dir,
+        timeoutMs: 600_000,
+        priority,
+        ...(urgent ? { urgent } : {}),
+      });
       if (r.exitCode !== 0) throw new Error(`the check failed: ${r.output.slice(-500)}`);
       return r.durationMs;
     };
@@ -52,21 +59,36 @@ export async function runBasePriorityBench(rounds = 5): Promise<void> {
         await base;
       }
     };
-    const times = { alone: [] as number[], normal: [] as number[], background: [] as number[] };
+    const times = {
+      alone: [] as number[],
+      normal: [] as number[],
+      background: [] as number[],
+      bgAlone: [] as number[],
+      raised: [] as number[],
+    };
     for (let i = 0; i < rounds; i++) {
       times.alone.push(await timed(check));
       times.normal.push(await beside("normal"));
       times.background.push(await beside("background"));
+      times.bgAlone.push(await timed(check, "background"));
+      // Raised as the run starts waiting for it (a failed check of the change asks for the base's result).
+      const waited = new AbortController();
+      setTimeout(() => waited.abort(), 100);
+      times.raised.push(await timed(check, "background", waited.signal));
     }
     const alone = median(times.alone);
     const line = (what: string, ms: number[]) =>
-      `  ${what.padEnd(42)} ${(median(ms) / 1000).toFixed(2)} s  ${(median(ms) / alone).toFixed(2)}×`;
+      `  ${what.padEnd(48)} ${(median(ms) / 1000).toFixed(2)} s  ${(median(ms) / alone).toFixed(2)}×`;
     console.log(
       [
         `base-priority: the change's check (two busy processes, ${sandboxed ? "in bubblewrap" : "on the host"}), medians of ${rounds} interleaved rounds`,
         line("alone", times.alone),
         line("beside the base's run at normal priority", times.normal),
         line("beside the base's run as background work", times.background),
+        // The other side: a base command as background work, the change's checks not running (the run waits for it
+        // after a failure), against the same command at normal priority (the "alone" line): the machine's other load.
+        line("the base's command alone, as background work", times.bgAlone),
+        line("the same, raised as the run waits for it (root)", times.raised),
       ].join("\n"),
     );
   } finally {

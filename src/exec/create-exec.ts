@@ -5,6 +5,7 @@ import { baseEnv } from "./base-env.js";
 import { createOutputCapture, type OutputCapture } from "./cap-output.js";
 import { killTree } from "./kill-tree.js";
 import { priorityArgv } from "./priority.js";
+import { raiseToNormal } from "./raise-priority.js";
 
 export interface ExecOptions {
   /** The environment the allow-list is taken from (config/env's `sourceEnv()`, passed in once by the caller). */
@@ -49,17 +50,11 @@ export function runProcess(
   const err = createOutputCapture(maxBytes);
   return new Promise<ExecResult>((resolve) => {
     let child: ChildProcess;
-    // A background command starts behind its priority prologue (the shell form as `/bin/sh -c`, as Node runs it).
-    const argv =
-      req.priority === "background"
-        ? priorityArgv(req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])], req.priority, {
-            autogroup: true,
-          })
-        : null;
+    const argv = spawnArgv(req);
     try {
-      child = spawn(argv ? argv[0]! : req.command, argv ? argv.slice(1) : [...(req.args ?? [])], {
+      child = spawn(argv.command, argv.args, {
         cwd: req.cwd,
-        shell: argv ? false : (req.shell ?? false),
+        shell: argv.shell,
         env,
         // Own process group, so a timeout kills the whole tree (a shell and what it started), not just the shell.
         detached: true,
@@ -116,9 +111,15 @@ export function runProcess(
     }, timeoutMs);
     req.signal?.addEventListener("abort", kill, { once: true });
     if (req.signal?.aborted) kill();
+    // The run now waits for this background command: back to normal priority where the host allows it (the sandbox
+    // sets the priority inside bubblewrap: its processes are this one's descendants too).
+    const raise = () => child.pid !== undefined && raiseToNormal(child.pid);
+    req.urgent?.addEventListener("abort", raise, { once: true });
+    if (req.urgent?.aborted) raise();
     child.once("close", (code, signal) => {
       clearTimeout(timer);
       req.signal?.removeEventListener("abort", kill);
+      req.urgent?.removeEventListener("abort", raise);
       endOut();
       endErr();
       // Killed by a signal other than our timeout (a cancel, the OOM killer): said as such, like a failed start.
@@ -135,4 +136,14 @@ export function runProcess(
       });
     });
   });
+}
+
+/** What to spawn: the request as it is, or a background command behind its priority prologue (see exec/priority). */
+function spawnArgv(req: ExecRequest): { command: string; args: string[]; shell: boolean } {
+  if (req.priority !== "background")
+    return { command: req.command, args: [...(req.args ?? [])], shell: req.shell ?? false };
+  // The shell form as `/bin/sh -c`, as Node runs it.
+  const inner = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const [command, ...args] = priorityArgv(inner, req.priority, { autogroup: true });
+  return { command: command!, args, shell: false };
 }

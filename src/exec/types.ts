@@ -19,6 +19,13 @@ export interface ExecRequest {
    * and I/O priority for the command and every process it starts (see exec/priority). Default `normal`.
    */
   priority?: ProcessPriority;
+  /**
+   * For a `background` command: when it fires, the command and every process it started are raised back to normal
+   * priority, where the host allows it (raising needs CAP_SYS_NICE: an app running as root), and what it starts from
+   * then on runs at normal priority: the run now waits for this command. Host and bubblewrap only (a container's
+   * processes are not the app's children).
+   */
+  urgent?: AbortSignal;
 }
 
 /** How much of a busy machine a command gets: `normal`, or `background` (what is left after normal work). */

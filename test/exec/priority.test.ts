@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
@@ -8,6 +8,7 @@ import { createSandboxedExec } from "../../src/exec/sandbox.js";
 import type { Exec, ExecRequest } from "../../src/exec/types.js";
 import { itWith } from "../helpers/needs.js";
 import { testExec } from "../helpers/test-exec.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 /**
  * What a process of the command's tree sees of its own priority: its nice value (field 19 of /proc/self/stat, read
@@ -94,6 +95,43 @@ describe("a background command runs at a lower CPU priority, with everything it 
     });
     stop.abort();
     expect((await running).exitCode).toBeNull();
+  });
+
+  // Raising a priority needs CAP_SYS_NICE: where the tests do not run as root, the app could not either.
+  const asRoot = process.getuid?.() === 0;
+  const raised = async (exec: Exec) => {
+    const urgent = new AbortController();
+    const running = exec.run({
+      command: `touch started; while [ ! -e go ]; do sleep 0.05; done; ${PROBE}`,
+      shell: true,
+      cwd: dir,
+      priority: "background",
+      urgent: urgent.signal,
+      timeoutMs: 60_000,
+    });
+    await waitUntil(() => existsSync(path.join(dir, "started")), "the background command started");
+    urgent.abort();
+    await writeFile(path.join(dir, "go"), "");
+    const r = await running;
+    await rm(path.join(dir, "started"));
+    await rm(path.join(dir, "go"));
+    expect(r.exitCode).toBe(0);
+    const seen = priorityOf(r.stdout);
+    expect(seen.nice).toBe(myNice);
+    if (AUTOGROUP) expect(seen.autogroup).toBe("nice 0");
+  };
+
+  (asRoot ? it : it.skip)(
+    `raised back to normal when the run waits for it (urgent), on the host and through the spawn helper${asRoot ? "" : " [skipped: needs root]"}`,
+    async () => {
+      await raised(createExec({ sourceEnv: process.env }));
+      await raised(testExec({ sourceEnv: process.env }));
+    },
+  );
+
+  itWith("bubblewrap", "raised back to normal inside bubblewrap too", async () => {
+    if (!asRoot) return;
+    await raised(createSandboxedExec(createExec({ sourceEnv: process.env }), { hide: [], network: false }));
   });
 
   itWith("bubblewrap", "inside bubblewrap, whose own new session is the one lowered", async () => {
