@@ -2,8 +2,9 @@
  * `npm run bench replay [-- --format diff,whole --cases co-throw,uuid-compare --variant clean|noisy --unsandboxed]`:
  * real commits of real repositories replayed through the real app (see bench/replay/run-replay.ts). For each case,
  * format and variant it prints whether the pushed tree is the real commit and passes the repository's tests, the
- * rounds, the bot's time and the repository's own setup and test time; then per format and variant the share solved,
- * and the bot's overhead (its time over the repository's setup + test time, median over the clean runs).
+ * rounds, the bot's time, the repository's own setup and test time, and the time of its CI commands as the bot ran
+ * them, run once on the host; then per format and variant the share solved, and the bot's overhead (its time over the
+ * repository's setup + test time, and over its CI commands run once; medians over the clean runs).
  */
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -51,6 +52,8 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
     AIDER_BOT_SANDBOX: sandbox,
     // AIDER_BOT_SPARE is left at its default, as a deployment runs: a job process is kept started ahead, so a run does
     // not pay Node's start and the modules' loading (~0.5 s of CPU) before its clone.
+    // Each run's `run finished` line (info, JSON) names the check commands it ran: the judge times them once.
+    ...(process.env.BENCH_LOG_LEVEL ? {} : { LOG_LEVEL: "info", LOG_FORMAT: "json" }),
     // The rig gives the app a HOME of its own: a rustup install under this user's home is named explicitly.
     ...rustupHome(),
   });
@@ -60,6 +63,7 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
     llm: rig.llm,
     send: (event, payload) =>
       sendWebhook({ url: `http://127.0.0.1:${port}/api/github/webhooks`, secret: WEBHOOK_SECRET, event, payload }),
+    appLog: () => proc.output(),
     idle: async () => {
       const t0 = performance.now();
       for (;;) {
@@ -73,7 +77,9 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
   console.log(
     `replay: ${cases.length} cases × ${formats.join(", ")} × ${variants.join(", ")}${repeat > 1 ? ` × ${repeat} runs each` : ""}, checks ${sandbox === "off" ? "unsandboxed" : "in bubblewrap"}, ${cold ? "every run a repository of its own (caches cold)" : "runs of one repository share it (caches warm after its first run)"}`,
   );
-  console.log("case                     format       variant cache noise    solved rounds   bot  setup   test  why");
+  console.log(
+    "case                     format       variant cache noise    solved rounds   bot  setup   test     ci  why",
+  );
   const results: ReplayResult[] = [];
   const judgeHome = await mkdtemp(path.join(os.tmpdir(), "replay-judge-home-"));
   try {
@@ -93,7 +99,9 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
           secs(r.botMs).padStart(6),
           secs(r.setupMs).padStart(6),
           secs(r.testMs).padStart(6),
+          (r.ci ? `${secs(r.ci.ms)}${r.ci.ok ? "" : "!"}` : "-").padStart(6),
           ` checks: ${r.checks}`,
+          r.ci && !r.ci.ok ? ` · ci: ${r.ci.tail}` : "",
           r.why ? ` · ${r.why}` : "",
         ].join(" "),
       );
@@ -111,19 +119,28 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
   return results;
 }
 
+/** What the bot's time is divided by: the judge's setup + test time, or CI's own commands run once. */
+export type OverheadBase = "judge" | "ci";
+
+/** A run's time of the given base, or null where it was not measured (or CI's commands did not all pass). */
+const baseMs = (r: ReplayResult, base: OverheadBase): number | null =>
+  base === "judge" ? r.setupMs + r.testMs : r.ci?.ok ? r.ci.ms : null;
+
 /**
  * The bot's overhead over the solved clean runs with a known repository time, cold and warm side by side (a cold run
- * is its repository's first in the bench), then all together.
+ * is its repository's first in the bench), then all together: its time ÷ the judge's setup + test time (`judge`), or
+ * ÷ the repository's CI commands as the bot ran them, run once on the host (`ci`).
  */
 export function overheadByCache(
   results: readonly ReplayResult[],
+  base: OverheadBase = "judge",
 ): { cache: "cold" | "warm" | "all"; median: number; p90: number; runs: number }[] {
-  const clean = results.filter((r) => r.variant === "clean" && r.solved && r.setupMs + r.testMs > 0);
+  const clean = results.filter((r) => r.variant === "clean" && r.solved && (baseMs(r, base) ?? 0) > 0);
   const rows = [];
   for (const cache of ["cold", "warm", "all"] as const) {
     const rs = cache === "all" ? clean : clean.filter((r) => r.cache === cache);
     if (!rs.length) continue;
-    const ratios = rs.map((r) => r.botMs / (r.setupMs + r.testMs));
+    const ratios = rs.map((r) => r.botMs / baseMs(r, base)!);
     rows.push({ cache, median: percentile(ratios, 50), p90: percentile(ratios, 90), runs: rs.length });
   }
   return rows;
@@ -158,15 +175,22 @@ export function printSummary(results: readonly ReplayResult[]): void {
         )}  the bot's own run of the tests green: ${checked}/${rs.length}`,
       );
     }
+  const rowsOf = (overhead: ReturnType<typeof overheadByCache>) =>
+    overhead
+      .map(
+        (o) =>
+          `  ${o.cache.padEnd(5)} median ${o.median.toFixed(2)}×, p90 ${o.p90.toFixed(2)}× over ${o.runs} runs${o.cache === "all" ? "" : o.cache === "cold" ? " (its repository's first run: package caches, mirror and base results empty)" : " (a later run of the same repository: caches kept)"}`,
+      )
+      .join("\n");
   const overhead = overheadByCache(results);
   if (overhead.length)
     console.log(
-      `\nbot overhead (bot time ÷ the repository's own setup + test time, solved clean runs):\n${overhead
-        .map(
-          (o) =>
-            `  ${o.cache.padEnd(5)} median ${o.median.toFixed(2)}×, p90 ${o.p90.toFixed(2)}× over ${o.runs} runs${o.cache === "all" ? "" : o.cache === "cold" ? " (its repository's first run: package caches, mirror and base results empty)" : " (a later run of the same repository: caches kept)"}`,
-        )
-        .join("\n")}`,
+      `\nbot overhead (bot time ÷ the repository's own setup + test time, solved clean runs):\n${rowsOf(overhead)}`,
+    );
+  const overCi = overheadByCache(results, "ci");
+  if (overCi.length)
+    console.log(
+      `\nbot time ÷ CI's own commands run once (the setup, lint and test commands the bot found and ran, run once on the host on a fresh clone of what it pushed; solved clean runs where all of them passed):\n${rowsOf(overCi)}`,
     );
   // An unsolved run whose pushed tree passes the repository's own tests left out a part no test covers: the bot had
   // no signal to find it (counted as unsolved all the same, and named apart here so the two causes are not mixed).

@@ -41,6 +41,11 @@ if (only === "action-start") {
   const { runActionStartBench } = await import("./action-start-bench.js");
   await runActionStartBench();
 }
+// The base's run beside the change's checks, at normal priority and as background work: `npm run bench base-priority`.
+if (only === "base-priority") {
+  const { runBasePriorityBench } = await import("./base-priority-bench.js");
+  await runBasePriorityBench(Number(process.argv[3]) || 5);
+}
 // Real commits of real repositories replayed through the app (minutes per case: not part of the default run):
 // `npm run bench replay [-- --format diff --cases a,b --variant clean|noisy --unsandboxed]`.
 if (only === "replay") {

@@ -2,10 +2,11 @@
  * One replay run: a case seeded on the fake GitHub, `/aider --edit-format F --file … <subject>` posted on its pull
  * request, the real app driven until idle with the oracle model answering, then judged — the pushed tree's source
  * files against the real commit, and the repository's own tests run on the pushed tree (on the host, timed: the
- * repository's own setup + test time the bot's time is compared with).
+ * repository's own setup + test time the bot's time is compared with), and the repository's CI commands as the bot
+ * ran them, once, on the host (the second measure: see ci-commands).
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
@@ -15,6 +16,8 @@ import type { EditFormatName } from "../../src/edits/types.js";
 import { noiseFor, type Noise } from "./render-answer.js";
 import { oracleRun } from "./oracle.js";
 import { seedCase, type ReplayCase } from "./replay-case.js";
+import { checksRanIn, runIdOf, timeCiCommands, type CiTime } from "./ci-commands.js";
+import type { CheckRan } from "../../src/run/run-outcome.js";
 import type { Variant } from "./replay-args.js";
 import type { CacheState } from "./replay-plan.js";
 
@@ -25,6 +28,11 @@ export interface ReplayApp {
   send(event: string, payload: unknown): Promise<{ status: number; deliveryId: string }>;
   /** Resolves once the app has no job running or queued. */
   idle(): Promise<void>;
+  /**
+   * The app's log so far (JSON lines): where a run's check commands are read from, to time them once on the host
+   * (see ci-commands). Absent: that second measure is not taken.
+   */
+  appLog?(): string;
 }
 
 export type { Variant } from "./replay-args.js";
@@ -51,6 +59,12 @@ export interface ReplayResult {
   botMs: number;
   setupMs: number;
   testMs: number;
+  /**
+   * The repository's CI commands as the bot found and ran them (setup, lint, test), run once on the host after the
+   * run, on a fresh clone of what it pushed: their time, and whether all passed. Absent when not measured (no app log,
+   * no check ran).
+   */
+  ci?: { ms: number; ok: boolean; commands: number; tail: string };
   /** The manifest's documented reason why this case's checks cannot all run here, if any. */
   note?: string;
   /** Why it is unsolved, in a few words (the differing files, the failing tests, the status headline). */
@@ -113,6 +127,9 @@ export async function runReplay(
     "";
   const rounds = app.llm.requests.slice(requestsBefore).filter((r) => !isCommitMessageRequest(r.body)).length;
   const judged = await judge(app.fake, seeded.repo, c, seeded.wanted, judgeHome);
+  const runId = runIdOf(status);
+  const checks = app.appLog && runId ? checksRanIn(app.appLog(), runId) : null;
+  const ci = checks?.length ? await timeCi(app.fake, seeded.repo, c, checks, judgeHome) : null;
   const solved = judged.sourceEqual && judged.testsPass;
   const why = solved
     ? ""
@@ -140,6 +157,7 @@ export async function runReplay(
     botMs,
     setupMs: judged.setupMs,
     testMs: judged.testMs,
+    ...(ci && checks ? { ci: { ...ci, commands: checks.length } } : {}),
     why,
     ...(c.note ? { note: c.note } : {}),
     checks: checksLine(status),
@@ -161,6 +179,52 @@ const judged = new Map<
   { runs: number; tests: { testsPass: boolean; testTail: string; setupMs: number; testMs: number } }
 >();
 
+/** CI's commands' times by case, pushed tree and command list, reused after two runs (as the judge's are). */
+const ciTimed = new Map<string, { runs: number; time: CiTime }>();
+
+/**
+ * The run's own check commands, run once on the host in a fresh clone of the pushed branch (see ci-commands), with a
+ * home of their own (`<judge home>/.ci`), kept across the bench's runs like the judge's: their caches warm up alike,
+ * not from the judge's run of the same tree a moment before (a repository's first run is cold for both).
+ */
+async function timeCi(
+  fake: FakeGitHub,
+  repo: { owner: string; name: string },
+  c: ReplayCase,
+  checks: readonly CheckRan[],
+  home: string,
+): Promise<CiTime> {
+  const exec = createExec({ sourceEnv: process.env });
+  const dir = await mkdtemp(path.join(os.tmpdir(), "replay-ci-"));
+  try {
+    await clonePushed(exec, fake, repo, dir);
+    const tree = await exec.run({ command: "git", args: ["rev-parse", "HEAD^{tree}"], cwd: dir });
+    const key = `${c.id}:${tree.stdout.trim()}:${JSON.stringify(checks)}`;
+    const known = ciTimed.get(key);
+    if (known && known.runs >= 2) return known.time;
+    const ciHome = path.join(home, ".ci");
+    await mkdir(ciHome, { recursive: true });
+    const env = { ...judgeEnv(ciHome), CARGO_TARGET_DIR: path.join(dir, ".replay-target"), CI: "true" };
+    const time = await timeCiCommands(exec, dir, checks, env);
+    ciTimed.set(key, { runs: (known?.runs ?? 0) + 1, time });
+    return time;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The pushed branch (`pr`) of the fake's repository, cloned into `dir`. */
+async function clonePushed(
+  exec: ReturnType<typeof createExec>,
+  fake: FakeGitHub,
+  repo: { owner: string; name: string },
+  dir: string,
+): Promise<void> {
+  const bare = fake.bareDir(repo as Parameters<FakeGitHub["bareDir"]>[0]);
+  const cloned = await exec.run({ command: "git", args: ["clone", "-q", "-b", "pr", bare, dir], cwd: os.tmpdir() });
+  if (cloned.exitCode !== 0) throw new Error(`cloning the pushed branch failed: ${cloned.output}`);
+}
+
 /** The pushed branch cloned from the fake, its source files compared and its tests run on the host. */
 async function judge(
   fake: FakeGitHub,
@@ -172,9 +236,7 @@ async function judge(
   const exec = createExec({ sourceEnv: process.env });
   const dir = await mkdtemp(path.join(os.tmpdir(), "replay-judge-"));
   try {
-    const bare = fake.bareDir(repo as Parameters<FakeGitHub["bareDir"]>[0]);
-    const cloned = await exec.run({ command: "git", args: ["clone", "-q", "-b", "pr", bare, dir], cwd: os.tmpdir() });
-    if (cloned.exitCode !== 0) throw new Error(`cloning the pushed branch failed: ${cloned.output}`);
+    await clonePushed(exec, fake, repo, dir);
     const log = await exec.run({ command: "git", args: ["log", "--format=%an", "-1"], cwd: dir });
     const pushed = log.stdout.trim() !== "Replay Bench";
     const differs: string[] = [];

@@ -141,9 +141,10 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
         if (k === "container" && !closed && chosen === target) void sessionFor(target).start();
       });
     },
-    forCheckout: (dir) =>
+    forCheckout: (dir, other) =>
       otherCheckoutExec(dir, {
         job: self,
+        ...(other?.priority ? { priority: other.priority } : {}),
         inContainer: async () => (await resolveKind()) === "container",
         ending: () => closed,
         // A container of the job's image and package cache, with only this checkout mounted, and a home of its own.
@@ -151,6 +152,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
           containers.make(
             { ...(chosen ?? defaultTarget(dir)), checkout: dir },
             "another checkout's commands run in a container of their own",
+            other?.priority,
           ),
         noted: (run) => egress.noted(run),
         others: containers.others,

@@ -4,7 +4,7 @@ import {
   type ContainerSandboxOptions,
   type ContainerSession,
 } from "../exec/container-sandbox.js";
-import type { ContainerTarget, Exec, ExecRequest, ExecResult } from "../exec/types.js";
+import type { ContainerTarget, Exec, ExecRequest, ExecResult, ProcessPriority } from "../exec/types.js";
 
 /**
  * The job's containers: the one of its checkout (a new target replaces it) and those of its other checkouts (the
@@ -13,9 +13,12 @@ import type { ContainerTarget, Exec, ExecRequest, ExecResult } from "../exec/typ
 export function jobContainers(exec: Exec, log: Logger, options: ContainerSandboxOptions) {
   let session: ContainerSession | null = null;
   const others = new Set<Exec>();
-  const make = (target: ContainerTarget, what: string): ContainerSession => {
-    const made = createContainerSession(exec, target, options);
-    log.info({ sandbox: "container", image: target.image, source: target.imageSource, container: made.name }, what);
+  const make = (target: ContainerTarget, what: string, priority?: ProcessPriority): ContainerSession => {
+    const made = createContainerSession(exec, target, { ...options, ...(priority ? { priority } : {}) });
+    log.info(
+      { sandbox: "container", image: target.image, source: target.imageSource, container: made.name, priority },
+      what,
+    );
     return made;
   };
   return {
@@ -43,6 +46,8 @@ export function otherCheckoutExec(
   dir: string,
   parts: {
     job: Exec;
+    /** The priority of every command of this checkout (see `Exec.forCheckout`). */
+    priority?: ProcessPriority;
     inContainer(): Promise<boolean>;
     ending(): boolean;
     session(): ContainerSession;
@@ -53,7 +58,8 @@ export function otherCheckoutExec(
   let own: ContainerSession | null = null;
   let released = false;
   const other: Exec = {
-    async run(req: ExecRequest): Promise<ExecResult> {
+    async run(request: ExecRequest): Promise<ExecResult> {
+      const req = parts.priority && !request.priority ? { ...request, priority: parts.priority } : request;
       // Bubblewrap: the job's own sandbox, home and temp folders; unavailable: the job's refusal.
       if (!(await parts.inContainer())) return parts.job.run(req);
       if (parts.ending() || released) return notRun("the job is ending and its container was removed");

@@ -205,12 +205,15 @@ export async function baselineFor(
     // A repository of its own, not a worktree of the run's checkout: its commands can run git (`git diff
     // --exit-code`, version lookups) in a container that mounts only this folder, and nothing in it points back
     // into the run's checkout (no worktree entry is left there when the job ends first).
-    checkoutBase: async (sha, dir) => {
-      await input.git.run(checkout, ["init", "--quiet", dir]);
-      await input.git.run(dir, ["fetch", "--quiet", "--no-tags", "--depth", "1", "--", checkout, sha]);
-      await input.git.run(dir, ["checkout", "--quiet", "--detach", "FETCH_HEAD"]);
+    checkoutBase: async (sha, dir, stopped) => {
+      await input.git.run(checkout, ["init", "--quiet", dir], { signal: stopped });
+      await input.git.run(dir, ["fetch", "--quiet", "--no-tags", "--depth", "1", "--", checkout, sha], {
+        signal: stopped,
+      });
+      await input.git.run(dir, ["checkout", "--quiet", "--detach", "FETCH_HEAD"], { signal: stopped });
     },
-    checkExecFor: (dir) => input.checkExec.forCheckout?.(dir) ?? input.checkExec,
+    // Background work: the run's own checks (what the run waits for) come first on a busy machine.
+    checkExecFor: (dir) => input.checkExec.forCheckout?.(dir, { priority: "background" }) ?? input.checkExec,
     cacheDir: path.join(input.cacheRoot, "baseline", req.owner, req.repo),
     signal,
     onError: (error) => log.warn({ err: error }, "the base's checks could not run; failures are not compared"),

@@ -34,6 +34,8 @@ export interface ContainerSpec {
   /** The host folder of the command runner's scripts and outputs, mounted at `/aider-ctl` (see container-runner). */
   controlDir?: string;
   network: boolean;
+  /** The container's CPU weight against others' 1024 (`--cpu-shares`); absent: the engine's default. */
+  cpuShares?: number;
   /**
    * Policy `registries` (see src/egress/): the proxy's socket mounted at `mount`, the forwarder's files mounted
    * read-only, and the forwarder started with the container (its only way out, over its own loopback).
@@ -122,6 +124,7 @@ export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] 
   for (const [k, v] of Object.entries(spec.labels)) args.push("--label", `${k}=${v}`);
   if (!spec.network || spec.egress) args.push("--network", "none");
   args.push("--memory", engine.memory, "--cpus", engine.cpus, "--pids-limit", String(engine.pids));
+  if (spec.cpuShares !== undefined) args.push("--cpu-shares", String(spec.cpuShares));
   for (const u of engine.ulimits) args.push("--ulimit", u);
   args.push(
     "--cap-drop",

@@ -19,7 +19,8 @@ import {
   type ContainerSpec,
 } from "./container-engine.js";
 import { RUNNER_SCRIPT, startContainerRunner, type ContainerRunner } from "./container-runner.js";
-import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "./types.js";
+import { BACKGROUND_CPU_SHARES, priorityArgv } from "./priority.js";
+import type { ContainerTarget, Exec, ExecRequest, ExecResult, ProcessPriority, SandboxMode } from "./types.js";
 
 export type { ContainerTarget } from "./types.js";
 
@@ -48,6 +49,11 @@ export interface ContainerSandboxOptions {
    * long-lived runner session in the container (milliseconds per command); without, one `exec` per command.
    */
   clientEnv?: Record<string, string>;
+  /**
+   * `background`: the container's CPU shares are lowered (see BACKGROUND_CPU_SHARES), so its commands weigh less than
+   * the job's own container's on a busy machine (the base's checks, run beside the change's).
+   */
+  priority?: ProcessPriority;
 }
 
 /**
@@ -158,6 +164,7 @@ function sessionParts(exec: Exec, target: ContainerTarget, options: ContainerSan
     cacheVolume: cacheVolumeName(target.cacheKey, createHash("sha256").update(target.cacheKey).digest("hex")),
     ...(controlDir ? { controlDir } : {}),
     network: options.network,
+    ...(options.priority === "background" ? { cpuShares: BACKGROUND_CPU_SHARES } : {}),
     lifetimeS: options.lifetimeS ?? 4 * 3600,
     labels: { [CONTAINER_LABEL]: String(process.pid), [CONTAINER_HOST_LABEL]: os.hostname() },
   };
@@ -276,7 +283,8 @@ function runnerScript(req: ExecRequest, cwd: string, bridge: ContainerBridge | n
     .map(([k, v]) => `export ${k}=${quote(v)}\n`)
     .join("");
   const argv = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
-  const command = `exec ${(bridge ? bridge.wrap(argv) : argv).map(quote).join(" ")}`;
+  const inner = priorityArgv(bridge ? bridge.wrap(argv) : argv, req.priority, { autogroup: false });
+  const command = `exec ${inner.map(quote).join(" ")}`;
   return `cd ${quote(cwd)} || exit 127\n${exports}${command}\n`;
 }
 
@@ -285,10 +293,12 @@ async function runByEngineExec(session: SessionParts, req: ExecRequest): Promise
   const { exec, engine, program, base, spec, checkout, live } = session;
   const bridge = session.bridge.current;
   const command = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
-  const argv = bridge ? bridge.wrap(command) : command;
+  // The priority applies inside the container (its processes); the engine's client on the host only waits.
+  const { priority, ...rest } = req;
+  const argv = priorityArgv(bridge ? bridge.wrap(command) : command, priority, { autogroup: false });
   const cwd = insideCheckout(real(req.cwd), checkout);
   const r = await exec.run({
-    ...req,
+    ...rest,
     command: program,
     args: [
       ...base,

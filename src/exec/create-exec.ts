@@ -4,6 +4,8 @@ import type { Exec, ExecRequest, ExecResult } from "./types.js";
 import { baseEnv } from "./base-env.js";
 import { createOutputCapture, type OutputCapture } from "./cap-output.js";
 import { killTree } from "./kill-tree.js";
+import { priorityArgv } from "./priority.js";
+import { raiseToNormal } from "./raise-priority.js";
 
 export interface ExecOptions {
   /** The environment the allow-list is taken from (config/env's `sourceEnv()`, passed in once by the caller). */
@@ -48,10 +50,11 @@ export function runProcess(
   const err = createOutputCapture(maxBytes);
   return new Promise<ExecResult>((resolve) => {
     let child: ChildProcess;
+    const argv = spawnArgv(req);
     try {
-      child = spawn(req.command, [...(req.args ?? [])], {
+      child = spawn(argv.command, argv.args, {
         cwd: req.cwd,
-        shell: req.shell ?? false,
+        shell: argv.shell,
         env,
         // Own process group, so a timeout kills the whole tree (a shell and what it started), not just the shell.
         detached: true,
@@ -108,9 +111,15 @@ export function runProcess(
     }, timeoutMs);
     req.signal?.addEventListener("abort", kill, { once: true });
     if (req.signal?.aborted) kill();
+    // The run now waits for this background command: back to normal priority where the host allows it (the sandbox
+    // sets the priority inside bubblewrap: its processes are this one's descendants too).
+    const raise = () => child.pid !== undefined && raiseToNormal(child.pid);
+    req.urgent?.addEventListener("abort", raise, { once: true });
+    if (req.urgent?.aborted) raise();
     child.once("close", (code, signal) => {
       clearTimeout(timer);
       req.signal?.removeEventListener("abort", kill);
+      req.urgent?.removeEventListener("abort", raise);
       endOut();
       endErr();
       // Killed by a signal other than our timeout (a cancel, the OOM killer): said as such, like a failed start.
@@ -127,4 +136,14 @@ export function runProcess(
       });
     });
   });
+}
+
+/** What to spawn: the request as it is, or a background command behind its priority prologue (see exec/priority). */
+function spawnArgv(req: ExecRequest): { command: string; args: string[]; shell: boolean } {
+  if (req.priority !== "background")
+    return { command: req.command, args: [...(req.args ?? [])], shell: req.shell ?? false };
+  // The shell form as `/bin/sh -c`, as Node runs it.
+  const inner = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const [command, ...args] = priorityArgv(inner, req.priority, { autogroup: true });
+  return { command: command!, args, shell: false };
 }

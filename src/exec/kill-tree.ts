@@ -25,7 +25,7 @@ function signal(pid: number): void {
 }
 
 /** Every process whose parent chain leads to `root`, from /proc (empty where /proc cannot be read). */
-function descendants(root: number): number[] {
+export function descendants(root: number): number[] {
   const children = new Map<number, number[]>();
   let entries: string[] = [];
   try {

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { packageCacheEnv } from "./container-engine.js";
+import { priorityArgv } from "./priority.js";
 import type { Exec, ExecRequest, SandboxMode } from "./types.js";
 
 export interface SandboxOptions {
@@ -138,9 +139,13 @@ export function sandboxRequest(
   args.push("--chdir", req.cwd, ...NAMESPACES);
   if (options.network) args.push("--share-net");
   const command = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
-  const inner = options.bridge ? options.bridge.wrap(command) : command;
+  // The priority is set inside, after bwrap's `--new-session`: that session (its own autogroup) is where the command
+  // and everything it starts run, the egress forwarder included; bwrap itself only waits.
+  const { priority, ...rest } = req;
+  const wrapped = options.bridge ? options.bridge.wrap(command) : command;
+  const inner = priorityArgv(wrapped, priority, { autogroup: true });
   const env = options.bridge ? { ...req.env, ...options.bridge.env } : req.env;
-  return { ...req, command: "bwrap", args: [...args, ...inner], shell: false, ...(env ? { env } : {}) };
+  return { ...rest, command: "bwrap", args: [...args, ...inner], shell: false, ...(env ? { env } : {}) };
 }
 
 /**

@@ -4,16 +4,24 @@ import { runProcess } from "./create-exec.js";
 import type { HelperRequest, HelperAnswer } from "./spawn-helper.js";
 
 const running = new Map<number, AbortController>();
+const urgent = new Map<number, AbortController>();
 
 process.on("message", (m: HelperRequest) => {
   if (m.type === "kill") {
     running.get(m.id)?.abort();
     return;
   }
+  if (m.type === "urgent") {
+    urgent.get(m.id)?.abort();
+    return;
+  }
   const controller = new AbortController();
+  const raise = new AbortController();
   running.set(m.id, controller);
-  void runProcess({ ...m.req, signal: controller.signal }, m.env, m.defaults).then((result) => {
+  urgent.set(m.id, raise);
+  void runProcess({ ...m.req, signal: controller.signal, urgent: raise.signal }, m.env, m.defaults).then((result) => {
     running.delete(m.id);
+    urgent.delete(m.id);
     const answer: HelperAnswer = { type: "done", id: m.id, result };
     // The parent may be gone by now (its disconnect below kills the rest): nothing to answer to.
     if (process.connected) process.send?.(answer);

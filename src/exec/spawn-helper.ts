@@ -10,11 +10,13 @@ export type HelperRequest =
   | {
       type: "run";
       id: number;
-      req: Omit<ExecRequest, "signal" | "env">;
+      req: Omit<ExecRequest, "signal" | "urgent" | "env">;
       env: Record<string, string>;
       defaults: ProcessDefaults;
     }
-  | { type: "kill"; id: number };
+  | { type: "kill"; id: number }
+  /** The request's `urgent` fired: raise the background command back to normal priority. */
+  | { type: "urgent"; id: number };
 
 /** What the helper answers, once per run. */
 export type HelperAnswer = { type: "done"; id: number; result: ExecResult };
@@ -94,19 +96,25 @@ export function startSpawnHelper(source: Readonly<Record<string, string | undefi
   ): Promise<ExecResult> | null => {
     if (broken || !child.connected) return null;
     const id = nextId++;
-    const { signal, env: _extra, ...rest } = req;
+    const { signal, urgent, env: _extra, ...rest } = req;
     return new Promise<ExecResult>((resolve) => {
       const kill = () => {
         if (child.connected) child.send({ type: "kill", id } satisfies HelperRequest);
       };
+      const raise = () => {
+        if (child.connected) child.send({ type: "urgent", id } satisfies HelperRequest);
+      };
       pending.set(id, (result) => {
         signal?.removeEventListener("abort", kill);
+        urgent?.removeEventListener("abort", raise);
         resolve(result);
       });
       child.channel?.ref();
       child.send({ type: "run", id, req: rest, env, defaults } satisfies HelperRequest);
       if (signal?.aborted) kill();
       else signal?.addEventListener("abort", kill, { once: true });
+      if (urgent?.aborted) raise();
+      else urgent?.addEventListener("abort", raise, { once: true });
     });
   };
 

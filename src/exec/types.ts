@@ -14,7 +14,22 @@ export interface ExecRequest {
   input?: string;
   /** Aborting kills the whole process group (a cancelled job stops its test run at once). */
   signal?: AbortSignal;
+  /**
+   * `background`: work that must not slow the run's own commands (the base's checks, run beside them): a lower CPU
+   * and I/O priority for the command and every process it starts (see exec/priority). Default `normal`.
+   */
+  priority?: ProcessPriority;
+  /**
+   * For a `background` command: when it fires, the command and every process it started are raised back to normal
+   * priority, where the host allows it (raising needs CAP_SYS_NICE: an app running as root), and what it starts from
+   * then on runs at normal priority: the run now waits for this command. Host and bubblewrap only (a container's
+   * processes are not the app's children).
+   */
+  urgent?: AbortSignal;
 }
+
+/** How much of a busy machine a command gets: `normal`, or `background` (what is left after normal work). */
+export type ProcessPriority = "normal" | "background";
 
 export interface ExecResult {
   exitCode: number | null;
@@ -59,9 +74,10 @@ export interface Exec {
    * An exec for another checkout of the same job (the base's, see run/prepare/baseline-run), under the same rules:
    * the same sandbox, `$HOME`/temp rules and package cache. In container mode its commands run in a container of their
    * own, of the job's image, that mounts only `checkout`. `close()` releases it (also done by this exec's `close()`).
-   * Absent: the other checkout's commands run through this exec.
+   * Absent: the other checkout's commands run through this exec. `priority`: the priority of the other checkout's
+   * commands (in container mode also its container's CPU shares); every request through it runs at that priority.
    */
-  forCheckout?(checkout: string): Exec;
+  forCheckout?(checkout: string, options?: { priority?: ProcessPriority }): Exec;
   /** The sandbox's network policy and what it refused so far (sandboxed check execs only). */
   egressReport?(): EgressReport;
   /**

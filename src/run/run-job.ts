@@ -10,7 +10,7 @@ import { publishTranscript } from "./report/publish-transcript.js";
 import { reportOutcome } from "./report/report-outcome.js";
 import type { ResolvedChecks } from "./prepare/resolve-checks.js";
 import type { RunJobDeps, Stage } from "./run-job-deps.js";
-import type { RunEnding, RunOutcome } from "./run-outcome.js";
+import { checksRan, type RunEnding, type RunOutcome } from "./run-outcome.js";
 import { PHASE_OF_STAGE, type RunStage } from "../run-stages.js";
 import { recordMetric } from "../metrics/record-metric.js";
 import type { RunRequest } from "./run-request.js";
@@ -125,7 +125,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   } finally {
     await removed;
   }
-  log.info({ outcome: outcome.kind, ms: outcome.elapsedMs }, "run finished");
+  log.info({ outcome: outcome.kind, ms: outcome.elapsedMs, ...checksRan(outcome) }, "run finished");
   return outcome;
 }
 

@@ -1,4 +1,4 @@
-import type { CoderResult } from "../coder/types.js";
+import type { CheckRunStatus, CoderResult } from "../coder/types.js";
 import type { ResolvedChecks } from "./prepare/resolve-checks.js";
 
 /**
@@ -46,3 +46,31 @@ export interface RunReportParts {
 
 /** How one job ended: rendered into the final status comment, the reaction and the Check Run. Built once, in run-job. */
 export type RunOutcome = RunEnding & RunReportParts;
+
+/** One check command of a run as the log line of its end names it: what ran, where, how, and how it went. */
+export interface CheckRan {
+  kind: "setup" | "lint" | "test";
+  command: string;
+  cwd?: string;
+  asWritten?: boolean;
+  status: CheckRunStatus;
+}
+
+/**
+ * The commands the run's checks ran, in order, for its `run finished` log line (pure): an operator reads there which
+ * of the repository's commands a run found and ran, and the replay benchmark runs the same ones on the host to time
+ * them. Empty (no field) when the run ran no check.
+ */
+export function checksRan(outcome: RunOutcome): { checks?: CheckRan[] } {
+  const runs = "result" in outcome ? (outcome.result?.checkRuns ?? []) : [];
+  if (!runs.length) return {};
+  return {
+    checks: runs.map((r) => ({
+      kind: r.kind,
+      command: r.command,
+      ...(r.cwd ? { cwd: r.cwd } : {}),
+      ...(r.asWritten ? { asWritten: true } : {}),
+      status: r.status,
+    })),
+  };
+}

@@ -315,6 +315,8 @@ interface FetchRequest {
   deepen?: number;
   /** The local ref the tip is stored in (default: `refs/remotes/<remote>/<branch>`, the branch's tracking ref). */
   into?: string;
+  /** Aborting kills the fetch under way (its transport's processes too); the fetch then fails. */
+  signal?: AbortSignal;
 }
 
 /** `git fetch` of one branch into its tracking ref: with a token, from a clean git dir to the clone URL. */
@@ -329,7 +331,7 @@ async function fetchBranch(
   if (req.token) {
     const transport = await cleanTransport(run, req.dir, cloneUrl(req.dir), req.token);
     try {
-      const tip = await transport.fetch(req.branch, depth);
+      const tip = await transport.fetch(req.branch, depth, req.signal);
       await run(req.dir, ["update-ref", tracking, tip]);
       return tip;
     } finally {
@@ -338,6 +340,7 @@ async function fetchBranch(
   }
   await run(req.dir, ["fetch", "--quiet", "--no-tags", ...depth, remote, `+refs/heads/${req.branch}:${tracking}`], {
     token: req.token,
+    ...(req.signal ? { signal: req.signal } : {}),
   });
   return (await run(req.dir, ["rev-parse", tracking])).stdout.trim();
 }

@@ -25,7 +25,7 @@ export interface PushContext {
 interface Transport {
   push(sha: string, branch: string): Promise<GitRunResult>;
   /** Fetch `branch`; returns its tip (objects land in the checkout's store). */
-  fetch(branch: string, extraArgs?: readonly string[]): Promise<string>;
+  fetch(branch: string, extraArgs?: readonly string[], signal?: AbortSignal): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -118,10 +118,11 @@ export async function cleanTransport(
   return {
     push: (sha, branch) =>
       clean.run(["push", "--quiet", "--", url, `${sha}:refs/heads/${branch}`], { token, allowFail: true }),
-    async fetch(branch, extraArgs = []) {
+    async fetch(branch, extraArgs = [], signal) {
       const ref = "refs/aider-bot/fetched";
       await clean.run(["fetch", "--quiet", "--no-tags", ...extraArgs, "--", url, `+refs/heads/${branch}:${ref}`], {
         token,
+        ...(signal ? { signal } : {}),
       });
       return (await clean.run(["rev-parse", ref])).stdout.trim();
     },

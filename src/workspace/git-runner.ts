@@ -11,6 +11,8 @@ export interface GitRunOptions {
   env?: Record<string, string>;
   input?: string;
   timeoutMs?: number;
+  /** Aborting kills the command and every process it started (a fetch's transport too): it then fails, or with `allowFail` returns not ok. */
+  signal?: AbortSignal;
 }
 
 export interface GitRunResult {
@@ -54,12 +56,15 @@ export function createGitRunner(
       // Diffs, patches and file lists can be large; a truncated one would be silently wrong.
       maxOutputBytes: 200_000_000,
       ...(options.input !== undefined ? { input: options.input } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
-    const output = redactSecrets(r.output || r.spawnError || (r.timedOut ? "timed out" : ""), [options.token]);
+    const stopped = options.signal?.aborted ? "stopped" : "";
+    const output = redactSecrets(r.output || r.spawnError || (r.timedOut ? "timed out" : stopped), [options.token]);
     const ok = r.exitCode === 0;
     if (!ok && !options.allowFail) {
       const tail = output.trim().split("\n").slice(-8).join("\n");
-      throw new GitError(`git ${args[0] ?? ""} failed${r.timedOut ? " (timed out)" : ""}: ${tail}`, output);
+      const why = r.timedOut ? " (timed out)" : stopped ? " (stopped)" : "";
+      throw new GitError(`git ${args[0] ?? ""} failed${why}: ${tail}`, output);
     }
     return { ok, exitCode: r.exitCode, stdout: r.stdout, output };
   };

@@ -63,6 +63,28 @@ describe("the check exec's mode", () => {
   );
 });
 
+describeWith("bubblewrap", "the check exec in bubblewrap: another checkout's commands as background work", () => {
+  it("runs them at a lower CPU priority than the job's own, and every process they start too", async () => {
+    const dir = await mkdtemp(path.join(process.cwd(), ".check-exec-prio-"));
+    const env = readEnv({ AIDER_BOT_SANDBOX: "bubblewrap", AIDER_BOT_WORK_DIR: path.join(dir, "work") });
+    const checkExec = createCheckExec(env, exec, log);
+    // The nice value (field 19 of /proc/self/stat) of a process the command starts.
+    const niceOf = async (on: Exec) => {
+      const r = await on.run({ command: "cut -d' ' -f19 /proc/self/stat", shell: true, cwd: dir, timeoutMs: 30_000 });
+      expect(r.exitCode).toBe(0);
+      return Number(r.output.trim());
+    };
+    try {
+      const own = await niceOf(checkExec);
+      expect(await niceOf(checkExec.forCheckout!(dir, { priority: "background" }))).toBe(Math.min(19, own + 10));
+      expect(await niceOf(checkExec.forCheckout!(dir))).toBe(own);
+    } finally {
+      await checkExec.close!();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describeWith("podman", "the check exec in container mode (real podman)", () => {
   let dir: string;
   beforeAll(async () => {
@@ -159,6 +181,32 @@ describeWith("podman", "the check exec in container mode (real podman)", () => {
       spawnSync("podman", ["volume", "rm", "--force", cacheVolumeName(cacheKey, sha256(cacheKey))]);
     }
     expect(ours()).toBe("");
+  });
+
+  it("the base's checkout, as background work, gets a container of lower CPU shares than the job's own (its commands still run where the image has no `nice`)", async () => {
+    const env = readEnv({ AIDER_BOT_SANDBOX: "container", AIDER_BOT_DEFAULT_IMAGE: "localhost/never-used:1" });
+    const checkExec = createCheckExec(env, exec, log);
+    const checkout = path.join(dir, "prio", "checkout");
+    const base = path.join(dir, "prio", "base");
+    await mkdir(checkout, { recursive: true });
+    await mkdir(base, { recursive: true });
+    const cacheKey = `acme/prio-${process.pid}`;
+    checkExec.useContainer!({ image: TEST_IMAGE, imageSource: "the test", checkout, cacheKey });
+    // cgroup v1's weight (default 1024), or v2's (default 100).
+    const weight = "cat /sys/fs/cgroup/cpu/cpu.shares 2>/dev/null || cat /sys/fs/cgroup/cpu.weight";
+    const sharesOf = async (on: Exec, cwd: string) => {
+      const r = await on.run({ command: weight, shell: true, cwd, timeoutMs: 60_000 });
+      expect(r.exitCode).toBe(0);
+      return Number(r.output.trim());
+    };
+    try {
+      const own = await sharesOf(checkExec, checkout);
+      const onBase = await sharesOf(checkExec.forCheckout!(base, { priority: "background" }), base);
+      expect(onBase).toBeLessThan(own);
+    } finally {
+      await checkExec.close!();
+      spawnSync("podman", ["volume", "rm", "--force", cacheVolumeName(cacheKey, sha256(cacheKey))]);
+    }
   });
 
   it("`sandbox.image` in .github/aider.yml wins over the devcontainer; a pull request's head is never read for it", () => {

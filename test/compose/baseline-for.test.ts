@@ -1,4 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pino from "pino";
@@ -7,6 +9,7 @@ import type { CoderOptions } from "../../src/coder/types.js";
 import type { Exec, SandboxMode } from "../../src/exec/types.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { testExec } from "../helpers/test-exec.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 /**
  * Which runs get a base run: every sandbox that runs the repository's commands (a container too, its base in a
@@ -39,7 +42,7 @@ describe("baselineFor: which runs compare their failures with the base", () => {
     const checkExec: Exec = {
       run: (req) => exec.run(req),
       sandboxMode: async () => mode,
-      forCheckout: (dir) => (seen.push(dir), { run: (req) => exec.run(req) }),
+      forCheckout: (dir, other) => (seen.push(`${dir} ${other?.priority}`), { run: (req) => exec.run(req) }),
     };
     return {
       req: { owner: "acme", repo: "web", verb: "run", target, settings: {}, defaultBranch: "main" },
@@ -51,7 +54,7 @@ describe("baselineFor: which runs compare their failures with the base", () => {
     } as unknown as ComposeRunInput;
   };
 
-  it("a run whose commands run in a container gets a base run, through the exec of the base's own checkout", async () => {
+  it("a run whose commands run in a container gets a base run, through the exec of the base's own checkout, as background work", async () => {
     const seen: string[] = [];
     const run = await baselineFor(
       inputFor("container (image img:1, from the test)", issue, seen),
@@ -62,7 +65,8 @@ describe("baselineFor: which runs compare their failures with the base", () => {
     expect(run).not.toBeNull();
     expect(await run!.lookup({ kind: "test", command: "true" })).toMatchObject({ ok: true });
     await run!.done;
-    expect(seen).toEqual([path.join(root, "job", "base")]);
+    // As background work: in container mode, a container of lower CPU shares.
+    expect(seen).toEqual([`${path.join(root, "job", "base")} background`]);
   });
 
   it("checks the base out as a repository of its own, so its commands can run git with only its folder mounted", async () => {
@@ -89,9 +93,65 @@ describe("baselineFor: which runs compare their failures with the base", () => {
     },
   );
 
+  it("stop() during the base's fetch kills it: the base run ends at once and leaves no git process behind", async () => {
+    // A git host that takes the connection and never answers: the fetch for the merge-base waits on it.
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      // Read (and drop) the request, so the end of the connection is seen.
+      socket.resume();
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+    const url = `http://${host}/acme/web.git`;
+    let connected = false;
+    server.on("connection", () => (connected = true));
+    try {
+      git.adopt(checkout, url);
+      const input = inputFor("bubblewrap", { kind: "pull-request", number: 3, isFork: false, headRef: "feature" });
+      (input as { github: unknown }).github = { installationToken: async () => "ghs_test" };
+      const errors: unknown[] = [];
+      const run = await baselineFor(
+        { ...input, logger: { warn: (e: unknown) => void errors.push(e) } } as unknown as ComposeRunInput,
+        checkout,
+        options,
+        new AbortController().signal,
+      );
+      await waitUntil(() => connected, "the base's fetch reached the git host");
+      expect(gitProcessesFor(host).length).toBeGreaterThan(0);
+      run!.stop();
+      // Before, this waited for the fetch's own timeout (five minutes).
+      await run!.done;
+      expect(gitProcessesFor(host)).toEqual([]);
+      expect(await run!.lookup({ kind: "test", command: "true" })).toBeNull();
+      // The stop is not an error of the base's.
+      expect(errors).toEqual([]);
+      await waitUntil(() => sockets.size === 0, "the git host's connection closed");
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("nor does a run whose sandbox cannot run", async () => {
     expect(
       await baselineFor(inputFor("unavailable: no bwrap", issue), checkout, options, new AbortController().signal),
     ).toBeNull();
   });
 });
+
+/** The processes whose command line names `host` (git's fetch and its transport), from /proc. */
+function gitProcessesFor(host: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      if (cmdline.includes(host)) found.push(`${pid} ${cmdline}`);
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return found;
+}

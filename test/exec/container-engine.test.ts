@@ -101,6 +101,10 @@ describe("container engine arguments", () => {
       "read _ || exec sleep 2147483647",
     ]);
     expect(runArgs(docker, { ...spec, network: true })).not.toContain("--timeout");
+    // The engine's default CPU weight unless the container's commands are background work.
+    expect(args).not.toContain("--cpu-shares");
+    const background = runArgs(podman, { ...spec, cpuShares: 110 });
+    expect(background[background.indexOf("--cpu-shares") + 1]).toBe("110");
     expect(runArgs(docker, { ...spec, network: true })).not.toContain("--network");
   });
 

@@ -7,8 +7,13 @@ export interface BaseCommitGit {
     deepen?: number;
     token?: string;
     into?: string;
+    signal?: AbortSignal;
   }): Promise<string>;
-  run(dir: string, args: string[], options?: { allowFail?: boolean }): Promise<{ ok: boolean; stdout: string }>;
+  run(
+    dir: string,
+    args: string[],
+    options?: { allowFail?: boolean; signal?: AbortSignal },
+  ): Promise<{ ok: boolean; stdout: string }>;
 }
 
 /** How deep each try fetches both branches: most pull requests branch off within the first. */
@@ -29,9 +34,9 @@ export async function pullRequestBase(
   depths: readonly number[] = DEPTHS,
   signal?: AbortSignal,
 ): Promise<string> {
-  const token = req.token ? { token: req.token } : {};
+  // A stopped base run (its job is ending) fetches no further, and the fetch under way is killed.
+  const token = { ...(req.token ? { token: req.token } : {}), ...(signal ? { signal } : {}) };
   for (const depth of depths) {
-    // A stopped base run (its job is ending) fetches no further: the job waits for the fetch under way.
     if (signal?.aborted) throw new Error("the base's run was stopped before its commit was found");
     // Into refs of their own: the head's tracking ref is where a push that finds the branch moved starts from.
     const tip = await git.fetch({
@@ -49,7 +54,10 @@ export async function pullRequestBase(
       into: "refs/aider-bot/base/head",
       ...token,
     });
-    const found = await git.run(req.dir, ["merge-base", req.head, tip], { allowFail: true });
+    const found = await git.run(req.dir, ["merge-base", req.head, tip], {
+      allowFail: true,
+      ...(signal ? { signal } : {}),
+    });
     const sha = found.stdout.trim();
     if (found.ok && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(sha)) return sha;
   }

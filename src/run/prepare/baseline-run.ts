@@ -15,11 +15,15 @@ export interface BaselineDeps {
    * branch). `signal` is the base run's: a stopped run gives up between fetches.
    */
   baseSha(signal: AbortSignal): Promise<string>;
-  /** A checkout of `sha` at `dir` (made beside the run's checkout, removed with the job). */
-  checkoutBase(sha: string, dir: string): Promise<void>;
+  /**
+   * A checkout of `sha` at `dir` (made beside the run's checkout, removed with the job); `signal` is the base run's:
+   * a stop kills the git command under way.
+   */
+  checkoutBase(sha: string, dir: string, signal: AbortSignal): Promise<void>;
   /**
    * The exec of the base's commands, made when its checkout exists (container mode: a container of its own that
-   * mounts only `dir`); closed when the base's run ends.
+   * mounts only `dir`, of lower CPU shares); closed when the base's run ends. Every command through it is sent as
+   * background work (see below).
    */
   checkExecFor(dir: string): Exec;
   /** `<cache>/baseline/<owner>/<repo>`: one JSON file per base commit, by command. */
@@ -49,8 +53,10 @@ export interface BaselineRun {
 /**
  * The repository's checks on the base, started with the run (while the model writes its first answer, so it costs
  * no wall time): setup, then each lint and test command, in a checkout of the base beside the run's, through the same
- * sandbox. Results are kept by base commit and command, so later runs on the same base run nothing. A setup step
- * that fails ends the base's run (what follows it is not run there). Never throws: a base that cannot be made or run
+ * sandbox, as background work: at a lower CPU and I/O priority than the run's own checks, which on a busy machine
+ * run at the same time and are what the run waits for — until the run waits for one of its results (a check of the
+ * change failed): it is then raised back to normal priority. Results are kept by base commit and command, so later
+ * runs on the same base run nothing. A setup step that fails ends the base's run (what follows it is not run there). Never throws: a base that cannot be made or run
  * leaves every lookup null, and the change's failures are reflected as they always were.
  */
 export function startBaseline(
@@ -74,6 +80,9 @@ export function startBaseline(
   };
   const stopper = new AbortController();
   const signal = AbortSignal.any([deps.signal, stopper.signal]);
+  // Fired when the run waits for a result still to come: the base's command under way is raised back to normal
+  // priority (where the host allows it) and the rest run at normal priority, as the run has nothing else to do.
+  const urgent = new AbortController();
   let exec: Exec | null = null;
   const done = (async () => {
     if (!wanted.length) return;
@@ -85,14 +94,15 @@ export function startBaseline(
     const cached = await readCache(file);
     for (const spec of wanted) if (cached[cacheKey(spec)]) finish(cacheKey(spec), cached[cacheKey(spec)]!);
     if (!settle.size || signal.aborted) return;
-    await deps.checkoutBase(sha, baseDir);
+    await deps.checkoutBase(sha, baseDir, signal);
     const fresh: Record<string, BaselineResult> = {};
     exec = deps.checkExecFor(baseDir);
+    const background = inBackground(exec, urgent.signal);
     for (const spec of wanted) {
       const key = cacheKey(spec);
       if (!settle.has(key)) continue;
       if (signal.aborted) break;
-      const report = await runCheckCommand(exec, {
+      const report = await runCheckCommand(background, {
         kind: spec.kind,
         command: spec.command,
         cwd: spec.cwd ? path.join(baseDir, spec.cwd) : baseDir,
@@ -123,10 +133,20 @@ export function startBaseline(
       await exec?.close?.().catch((error: unknown) => deps.onError(error));
     });
   return {
-    lookup: (spec) => results.get(cacheKey(spec)) ?? Promise.resolve(null),
+    lookup: (spec) => {
+      if (settle.has(cacheKey(spec))) urgent.abort();
+      return results.get(cacheKey(spec)) ?? Promise.resolve(null);
+    },
     roots,
     stop: () => stopper.abort(),
     done,
+  };
+}
+
+/** `exec` with every request sent as background work until `urgent` fires, then at normal priority. */
+function inBackground(exec: Exec, urgent: AbortSignal): Exec {
+  return {
+    run: (req) => exec.run(urgent.aborted ? req : { ...req, priority: "background", urgent }),
   };
 }
 

@@ -3,6 +3,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, wr
 import os from "node:os";
 import path from "node:path";
 import { compareWithBaseline } from "../../../src/checks/compare-baseline.js";
+import { runCheckCommand } from "../../../src/checks/run-check-command.js";
+import { BACKGROUND_NICE } from "../../../src/exec/priority.js";
 import { startBaseline, type BaselineDeps } from "../../../src/run/prepare/baseline-run.js";
 import { createGit } from "../../../src/workspace/create-git.js";
 import type { CheckCommandSpec } from "../../../src/coder/types.js";
@@ -88,6 +90,52 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     expect(again).toEqual([]);
     expect(made).toHaveLength(1);
   });
+
+  it("runs the base's commands as background work: a lower CPU priority than the change's own run of them", async () => {
+    // The command notes the nice value of a process it starts (field 19 of /proc/self/stat) in its folder.
+    const spec: CheckCommandSpec = {
+      kind: "test",
+      command: "cut -d' ' -f19 /proc/self/stat > niceness",
+      asWritten: true,
+    };
+    const run = startBaseline(checkout, [spec], 10_000, { ...depsOf([], []), checkExecFor: () => exec });
+    // Not asked for while it runs (the run waiting for it would raise it back to normal).
+    await run.done;
+    expect(await run.lookup(spec)).toMatchObject({ ok: true });
+    // The change's run of the same command, as the coder runs its checks.
+    const own = await runCheckCommand(exec, { kind: "test", command: spec.command, cwd: checkout, timeoutMs: 10_000 });
+    expect(own.ok).toBe(true);
+    const onBase = Number(await readFile(path.join(root, "job", "base", "niceness"), "utf8"));
+    const onChange = Number(await readFile(path.join(checkout, "niceness"), "utf8"));
+    expect(onBase).toBe(Math.min(19, onChange + BACKGROUND_NICE));
+  });
+
+  // Raising a priority needs CAP_SYS_NICE: where the tests do not run as root, the app could not either.
+  (process.getuid?.() === 0 ? it : it.skip)(
+    "once the run waits for a result still to come, the base's command under way is raised back to normal priority",
+    async () => {
+      // The base's command waits for the test's word, then notes the nice value of a process it starts.
+      const waiting: CheckCommandSpec = {
+        kind: "test",
+        command: "touch started; while [ ! -e ../go ]; do sleep 0.05; done; cut -d' ' -f19 /proc/self/stat > niceness",
+        asWritten: true,
+      };
+      const run = startBaseline(checkout, [waiting], 60_000, { ...depsOf([], []), checkExecFor: () => exec });
+      const base = path.join(root, "job", "base");
+      await waitUntil(() => existsSync(path.join(base, "started")), "the base's command started");
+      const result = run.lookup(waiting);
+      await writeFile(path.join(root, "job", "go"), "");
+      expect(await result).toMatchObject({ ok: true });
+      await run.done;
+      const own = await runCheckCommand(exec, {
+        kind: "test",
+        command: "cut -d' ' -f19 /proc/self/stat",
+        cwd: checkout,
+        timeoutMs: 10_000,
+      });
+      expect(Number(await readFile(path.join(base, "niceness"), "utf8"))).toBe(Number(own.output.trim()));
+    },
+  );
 
   it("a failing setup step ends the base's run: what follows it is not run there", async () => {
     const ran: string[] = [];
