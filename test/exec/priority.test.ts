@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
@@ -101,8 +101,10 @@ describe("a background command runs at a lower CPU priority, with everything it 
   const asRoot = process.getuid?.() === 0;
   const raised = async (exec: Exec) => {
     const urgent = new AbortController();
+    // The raise reaches the command asynchronously (through the spawn helper, a message): the command waits until its
+    // own shell runs at normal priority again (never, if nothing raises it: the run then times out), then probes.
     const running = exec.run({
-      command: `touch started; while [ ! -e go ]; do sleep 0.05; done; ${PROBE}`,
+      command: `touch started; while [ "$(nice)" != "${myNice}" ]; do sleep 0.05; done; ${PROBE}`,
       shell: true,
       cwd: dir,
       priority: "background",
@@ -111,10 +113,8 @@ describe("a background command runs at a lower CPU priority, with everything it 
     });
     await waitUntil(() => existsSync(path.join(dir, "started")), "the background command started");
     urgent.abort();
-    await writeFile(path.join(dir, "go"), "");
     const r = await running;
     await rm(path.join(dir, "started"));
-    await rm(path.join(dir, "go"));
     expect(r.exitCode).toBe(0);
     const seen = priorityOf(r.stdout);
     expect(seen.nice).toBe(myNice);
