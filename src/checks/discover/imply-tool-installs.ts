@@ -57,8 +57,10 @@ export function implyToolInstalls(plan: CheckPlan): void {
     const version = plan.toolchain[pkg];
     const spec = version && /^\d+(?:\.\d+)*$/.test(version) ? `${pkg}==${version}` : pkg;
     implied.push({
-      // Debian's Python refuses user installs unless told (PEP 668); a user install touches nothing else.
-      command: `${USER_BIN}; command -v ${pkg} >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user ${spec}`,
+      // Debian's Python refuses user installs unless told (PEP 668); a user install touches nothing else. One retry,
+      // not pip's five with back-off: where the index cannot be reached (an egress allowlist without it, a host
+      // offline) pip took ~10 s to give up, on the change's run and on the base's, before a stand-in could run.
+      command: `${USER_BIN}; command -v ${pkg} >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user --retries 1 ${spec}`,
       source: `implied: \`${tool}\` is called by ${cmd.source}; installed when the image lacks it`,
       installsRunners: [pkg],
     });

@@ -213,7 +213,7 @@ describe("tools a setup action gave the CI runner", () => {
     );
     expect(plan.setup[0]).toEqual({
       command:
-        'PATH="$HOME/.local/bin:$PATH"; command -v uv >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user uv==0.5.4',
+        'PATH="$HOME/.local/bin:$PATH"; command -v uv >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user --retries 1 uv==0.5.4',
       source: "implied: `uv` is called by .github/workflows/ci.yml job t, step 2; installed when the image lacks it",
       // Its failure leaves the run to the stand-ins (the sandbox's `python3 -m pytest`).
       installsRunners: ["uv"],
@@ -236,7 +236,7 @@ describe("tools a setup action gave the CI runner", () => {
     const plan = await discoverChecks(
       reader({ "uv.lock": "", "pyproject.toml": "[project]\nname='x'\n[tool.pytest.ini_options]\n" }),
     );
-    expect(plan.setup[0]!.command).toMatch(/command -v uv .*pip install --user uv$/);
+    expect(plan.setup[0]!.command).toMatch(/command -v uv .*pip install --user --retries 1 uv$/);
     expect(plan.setup[1]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv sync');
   });
 
@@ -272,7 +272,7 @@ describe("tools a setup action gave the CI runner", () => {
     expect(poetry.test[0]!.command).toBe(
       "export POETRY_VIRTUALENVS_IN_PROJECT=true VENV=.venv/bin/activate\nsource $VENV\npytest tests",
     );
-    expect(poetry.setup[0]!.command).toMatch(/pip install --user poetry$/);
+    expect(poetry.setup[0]!.command).toMatch(/pip install --user --retries 1 poetry$/);
   });
 });
 
