@@ -27,7 +27,7 @@ export interface RunSettings {
   tests?: string[];
   /** `auto` (the default): commands not configured are discovered from the default branch; `off`: never. */
   checks?: "auto" | "off";
-  /** Run the checks on the base too and tell its failures from the change's (docs/checks.md#baseline); default auto. */
+  /** Run the checks on the base too and tell its failures from the change's (docs/checks.md#baseline-failures-the-default-branch-has-too); default auto. */
   baseline?: "auto" | "off";
   /** Keys `.github/aider.yml` sets to an empty list (`lint: []`): no command of that kind runs, none is discovered. */
   emptied?: CheckBucket[];
