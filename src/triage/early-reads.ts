@@ -42,11 +42,12 @@ export interface EarlyReads {
 
 /**
  * The sender's permission, the pull request and the thread's comments (where the run's status comment is looked for),
- * read beside the config rather than after it, when the event asks for a run under the default command word. Triage reads the config first (its command word says whether the event
- * asks anything), then the permission, then the pull request, then the thread's comments: four GitHub round trips
- * one after another before 👀, the "queued" comment and the run's start; now they overlap. The cost: where the config changes the command word or
- * the event turns out to ask nothing, one or two reads are made for nothing. A failed early read fails only the
- * decision that uses it, as the read it stands in for would have.
+ * read beside the config rather than after it, when the event asks for a run under the default command word. Triage
+ * reads the config first (its command word says whether the event asks anything), then the permission, then the pull
+ * request, then the thread's comments: four GitHub round trips one after another before 👀, the "queued" comment and
+ * the run's start; now they overlap. The cost: where the config changes the command word or the event turns out to
+ * ask nothing, one or two reads are made for nothing. A failed early read fails only the decision that uses it, as
+ * the read it stands in for would have.
  */
 export function startEarlyReads(event: CommandEvent, ports: EarlyReadPorts): EarlyReads {
   const guess = readRequest(event, DEFAULT_TRIGGER);
