@@ -1,7 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
-import { lstat, readFile } from "node:fs/promises";
-import path from "node:path";
+import { createConfinedReader } from "./confined-reader.js";
 import { GitError } from "./git-errors.js";
 import type { GitRun } from "./git-runner.js";
 
@@ -52,7 +51,7 @@ export async function readCommitChanges(
     throw new GitError(`Commit ${sha} has no parent commit to compare it with.`, out.slice(0, 200));
   const entries = parseRawDiff(raw);
   const files = entries.filter((e) => e.status !== "D" && isRegular(e.dstMode));
-  const read = await readFromWorkTree(dir, files, maxBytes);
+  const read = readFromWorkTree(dir, files, maxBytes);
   const rest = files.filter((f) => !read.has(f.dstOid));
   if (rest.length)
     for (const [oid, blob] of readBatch(
@@ -73,26 +72,27 @@ export async function readCommitChanges(
 /**
  * The new files' bytes as the work tree has them, by blob id, for those whose bytes there are the committed blob and
  * UTF-8 text (the only blobs the `cat-file` path could give exactly, so the API is used for the same commits as
- * before). Nothing is read when the files' sizes together are over `maxBytes` (git then gives the exact sizes), and
- * only regular files are opened: a path that is now something else is left to git.
+ * before). The work tree is the repository's and hostile (a script may have swapped a folder for a symlink since the
+ * commit), so each file goes through the confined reader and counts only when it is the path itself, not a link's
+ * target; anything refused is left to git. Nothing is kept once the files together are over `maxBytes` (git then
+ * gives the exact sizes).
  */
-async function readFromWorkTree(
+function readFromWorkTree(
   dir: string,
   files: readonly CommitChangeEntry[],
   maxBytes: number,
-): Promise<Map<string, { size: number; bytes: Buffer | null }>> {
+): Map<string, { size: number; bytes: Buffer | null }> {
   const got = new Map<string, { size: number; bytes: Buffer | null }>();
-  const where = (f: CommitChangeEntry) => path.join(dir, ...f.path.split("/"));
-  const stats = await Promise.all(files.map((f) => lstat(where(f)).catch(() => null)));
-  if (stats.reduce((n, s) => n + (s?.size ?? 0), 0) > maxBytes) return got;
-  await Promise.all(
-    files.map(async (f, i) => {
-      if (!stats[i]?.isFile()) return;
-      const bytes = await readFile(where(f)).catch(() => null);
-      if (bytes && isUtf8(bytes) && blobId(bytes, f.dstOid.length) === f.dstOid)
-        got.set(f.dstOid, { size: bytes.length, bytes });
-    }),
-  );
+  const reader = createConfinedReader(dir, { maxBytes });
+  let total = 0;
+  for (const f of files) {
+    const r = reader.read(f.path);
+    if (!r.ok || r.resolved !== f.path) continue;
+    total += r.content.length;
+    if (total > maxBytes) return new Map();
+    if (isUtf8(r.content) && blobId(r.content, f.dstOid.length) === f.dstOid)
+      got.set(f.dstOid, { size: r.content.length, bytes: r.content });
+  }
   return got;
 }
 

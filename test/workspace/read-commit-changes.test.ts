@@ -85,6 +85,26 @@ describe("readCommitChanges → planApiCommit (real git)", () => {
     expect(commands).toEqual(["diff-tree", "cat-file"]);
   });
 
+  it("reads the work tree only through the confined reader: a folder swapped for a symlink after the commit is asked of git", async () => {
+    dir = await makeRepo({ "sub/a.txt": "one\n" });
+    await writeFiles(dir, { "sub/a.txt": "committed\n" });
+    const sha = await commit("edit");
+    // The same bytes outside the checkout, reached through `sub` once it is a link: its blob id checks, so only the
+    // reader's refusal keeps the app from reading outside the checkout.
+    const outside = `${dir}-outside`;
+    await writeFiles(outside, { "a.txt": "committed\n" });
+    await rm(path.join(dir, "sub"), { recursive: true });
+    await symlink(outside, path.join(dir, "sub"));
+    const commands: string[] = [];
+    try {
+      const changes = await readCommitChanges(countingRun(commands), dir, sha, 1_000_000);
+      expect(changes.contents.get("sub/a.txt")?.toString("utf8")).toBe("committed\n");
+      expect(commands).toEqual(["diff-tree", "cat-file"]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it("reads every text file of one batch exactly, also those after a file that is not UTF-8", async () => {
     dir = await makeRepo({ "keep.txt": "k\n" });
     await writeFile(path.join(dir, "a-bin.dat"), Buffer.from([0xff, 0x0a, 0xfe, 0x80, 0x0a]));
