@@ -296,19 +296,17 @@ function personalize(
   relevance: ReadonlyMap<string, number> | null,
 ): number[] | undefined {
   const unit = 100 / Math.max(1, fileCount);
-  let any = false;
   const values = nodeNames.map((f) => {
     let pers = chat.has(f) ? unit : 0;
     if (mentionedFiles.has(f)) pers = Math.max(pers, unit);
     if (idents.size > 0 && namesPart(f, idents)) pers += unit;
     if (definesMentioned.has(f)) pers += unit;
     if (relevance) pers += RELEVANCE_PERSONALIZATION * unit * (relevance.get(f) ?? 0);
-    if (pers > 0) any = true;
     return pers;
   });
   // Aider passes no personalization when no file earns any, and falls back to none when the files that do are all
   // outside the graph: both come down to plain PageRank.
-  return any ? values : undefined;
+  return values.some((v) => v > 0) ? values : undefined;
 }
 
 /** Whether a path segment of `f`, or its file name without the extension, is one of `idents`. */
