@@ -14,6 +14,7 @@ import {
   type E2E,
   type E2EApp,
 } from "../helpers/e2e-harness.js";
+import { alive } from "../../src/app/sweep-job-dirs.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
 const fix =
@@ -305,13 +306,3 @@ describe("e2e: app flows", () => {
     expect(e2e.fake.gitRequests).toHaveLength(0);
   });
 });
-
-/** Whether a process of this id is running. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -6,6 +6,7 @@ import path from "node:path";
 import { CLI_MAIN } from "../helpers/cli-entry.js";
 import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
 import { waitUntil } from "../helpers/wait-until.js";
+import { alive } from "../../src/app/sweep-job-dirs.js";
 
 // The built module and its built child entry, as a job process runs them (the shared contract with createExec is
 // tested in create-exec.test.ts).
@@ -120,12 +121,3 @@ describe("startSpawnHelper", () => {
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -10,6 +10,7 @@ import { createGit } from "../../../src/workspace/create-git.js";
 import type { CheckCommandSpec } from "../../../src/coder/types.js";
 import { testExec } from "../../helpers/test-exec.js";
 import { waitUntil } from "../../helpers/wait-until.js";
+import { alive } from "../../../src/app/sweep-job-dirs.js";
 
 const exec = testExec({ sourceEnv: process.env });
 const git = createGit(exec, { name: "t", email: "t@example.com" });
@@ -213,16 +214,6 @@ describe("stop(): the job ends its base run before removing the checkout", () =>
     expect(existsSync(path.join(root, "job"))).toBe(false);
   });
 });
-
-/** Whether a process of this id is running. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("the base's cache keeps no output: only what the comparison needs, readable by its owner only", () => {
   let root: string;
