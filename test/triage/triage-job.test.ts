@@ -74,6 +74,14 @@ describe("the triage job with Probot, nock and example payloads", () => {
       .reply(200, [])
       .post(`${REPO}/issues/1/comments`, matches)
       .reply(201, { id: commentId });
+  // 👀 on the PR comment and no earlier status comment on its thread: the start of every accepted PR run.
+  const reactedOnPrComment = () =>
+    nock(API)
+      .post(`${REPO}/issues/comments/492700400/reactions`)
+      .reply(201, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, []);
   const send = (name: string, payload: unknown, id = "d1") => h.triage.receive({ id, name, payload } as never);
 
   it("ignores a comment without a command after reading the command word from the config, writing nothing", async () => {
@@ -509,12 +517,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     prHead();
     let checkRunAsked = false;
     let askedBeforeStatus: boolean | null = null;
-    nock(API)
-      .post(`${REPO}/issues/comments/492700400/reactions`)
-      .reply(201, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
+    reactedOnPrComment()
       // The status comment is answered once the Check Run has been asked for (or after a bounded wait, reported below).
       .post(`${REPO}/issues/1/comments`)
       .reply(async () => {
@@ -593,12 +596,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     authorized("write");
     prHead();
     let completed: { status: string; conclusion: string; output: { summary: string } } | null = null;
-    nock(API)
-      .post(`${REPO}/issues/comments/492700400/reactions`)
-      .reply(201, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
+    reactedOnPrComment()
       .post(`${REPO}/issues/1/comments`)
       .reply(422, { message: "Validation Failed" })
       .post(`${REPO}/check-runs`)
