@@ -211,7 +211,14 @@ function startContainer(session: SessionParts, pullTimeoutMs: number): Promise<s
     if (live.closed) return "the job's container was already removed (the job is ending)";
     if (controlDir) await mkdir(controlDir, { recursive: true, mode: 0o700 });
     const bridge = (session.bridge.current = session.bridge.resolve ? await session.bridge.resolve() : null);
-    const r = await engineRun(runArgs(engine, bridge ? { ...spec, egress: bridge } : spec), 120_000);
+    const args = runArgs(engine, bridge ? { ...spec, egress: bridge } : spec);
+    let r = await engineRun(args, 120_000);
+    // Two containers of one repository starting together (the job's and its base run's) both create its cache
+    // volume; podman refuses the second creation although the volume now exists. Started again, it is only mounted.
+    if (r.exitCode !== 0 && /volume already exists/.test(r.output)) {
+      await engineRun(removeArgs(engine, spec.name), 60_000);
+      r = await engineRun(args, 120_000);
+    }
     if (r.exitCode === 0) return null;
     const said = r.spawnError ?? lastLines(r.output);
     // Half-created containers are removed too.
