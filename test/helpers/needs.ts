@@ -50,6 +50,8 @@ const PROBES: Record<Need, { command: string; args: readonly string[]; timeoutMs
     timeoutMs: 30_000,
     cannotRun: NEEDS.pytest.install,
   },
+  // A stable Rust toolchain: how a check of nightly-only code runs where nightly is not installed.
+  cargo: { command: "cargo", args: ["--version"], timeoutMs: 30_000, cannotRun: NEEDS.cargo.install },
 };
 
 /** Probed once per test file's module registry (jest loads this module afresh for each file), then remembered. */

@@ -1,5 +1,5 @@
 /** Types of skip-note.js (plain JS so that the jest reporter can import it). */
-export type Need = "bubblewrap" | "redis" | "podman" | "docker" | "registry" | "socat" | "pytest";
+export type Need = "bubblewrap" | "redis" | "podman" | "docker" | "registry" | "socat" | "pytest" | "cargo";
 export declare const NEEDS: Record<Need, { tool: string; install: string }>;
 export declare const SKIPPED_SUMMARY: unique symbol;
 export declare function skipTitle(name: string, need: Need, why: string): string;

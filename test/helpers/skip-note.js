@@ -11,6 +11,7 @@ export const NEEDS = {
   registry: { tool: "docker-registry", install: "apt-get install docker-registry" },
   socat: { tool: "socat", install: "apt-get install socat" },
   pytest: { tool: "pytest for python3", install: "apt-get install python3-pytest" },
+  cargo: { tool: "Rust's cargo", install: "apt-get install cargo" },
   docker: {
     tool: "the docker client",
     install: "apt-get install docker.io (only its client is used; no daemon needed)",
@@ -20,7 +21,7 @@ export const NEEDS = {
 /** Where the reporter leaves the run's summary of such skips for the global teardown to print (a global of jest's main process). */
 export const SKIPPED_SUMMARY = Symbol.for("aider-bot.skipped-for-missing-tools");
 
-const MARK = /\[skipped: needs (bubblewrap|redis|podman|docker|registry|socat|pytest): ([^\]]*)\]$/;
+const MARK = /\[skipped: needs (bubblewrap|redis|podman|docker|registry|socat|pytest|cargo): ([^\]]*)\]$/;
 
 /** The title of a test or group skipped because `need` is missing here, `why` said in one line. */
 export function skipTitle(name, need, why) {

@@ -1,5 +1,6 @@
 import { dropCoverageWrappers } from "./drop-coverage-wrappers.js";
 import { implyToolInstalls } from "./imply-tool-installs.js";
+import { bootstrapNightlyRust } from "./nightly-rust.js";
 import { planFromConventions } from "./plan-from-conventions.js";
 import { planFromLegacyCi } from "./plan-from-legacy-ci.js";
 import { planFromWorkflows } from "./plan-from-workflows.js";
@@ -17,6 +18,8 @@ export async function discoverChecks(reader: RepoReader): Promise<CheckPlan> {
   dropCoverageWrappers(plan);
   await planRunnerFallbacks(plan, reader);
   implyToolInstalls(plan);
+  // Last: the passes before read the commands as CI wrote them.
+  bootstrapNightlyRust(plan);
   return plan;
 }
 

@@ -47,6 +47,10 @@ describe("classifyCommand", () => {
     ["just test", "test"],
     ["go vet ./...", "lint"],
     ["cargo test --all-features", "test"],
+    // Builds the benchmarks without running them: a compile check of code no test builds (CI runs it on nightly).
+    ["cargo bench --no-run", "lint"],
+    ["cargo bench --all-features --no-run", "lint"],
+    ["cargo bench", "unknown"],
     ["./gradlew check", "test"],
     ["npm publish", "exclude"],
     ["twine upload dist/*", "exclude"],
