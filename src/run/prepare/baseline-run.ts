@@ -39,6 +39,11 @@ export interface BaselineRun {
   /** The checkout folders (the change's and the base's), removed from outputs before they are compared. */
   roots: readonly string[];
   /**
+   * The change's own checks are running (until the returned release is called): the base starts no command
+   * meanwhile, unless the run waits for one of its results. See {@link startBaseline}.
+   */
+  hold(): () => void;
+  /**
    * Stop the base's run now: its command under way is killed (with its container, in container mode), nothing
    * further is run, and only the results finished before are kept. The job calls it when its phases are over.
    */
@@ -83,6 +88,7 @@ export function startBaseline(
   // Fired when the run waits for a result still to come: the base's command under way is raised back to normal
   // priority (where the host allows it) and the rest run at normal priority, as the run has nothing else to do.
   const urgent = new AbortController();
+  const gate = createGate([urgent.signal, signal]);
   let exec: Exec | null = null;
   const done = (async () => {
     if (!wanted.length) return;
@@ -101,6 +107,7 @@ export function startBaseline(
     for (const spec of wanted) {
       const key = cacheKey(spec);
       if (!settle.has(key)) continue;
+      await gate.turn();
       if (signal.aborted) break;
       const report = await runCheckCommand(background, {
         kind: spec.kind,
@@ -138,8 +145,41 @@ export function startBaseline(
       return results.get(cacheKey(spec)) ?? Promise.resolve(null);
     },
     roots,
+    hold: gate.hold,
     stop: () => stopper.abort(),
     done,
+  };
+}
+
+/**
+ * The base's turn. The change's checks come first: while they run (`hold` until released), the base starts no command
+ * (the one under way goes on, as background work). Both sides' commands at once shared the cores, and the change's are
+ * what the run waits for; the base's turn is while the model writes, and from the moment the run waits for one of its
+ * results (or is stopped: any of `open` fired) for good.
+ */
+function createGate(open: readonly AbortSignal[]): { hold(): () => void; turn(): Promise<void> } {
+  let holds = 0;
+  const waiting = new Set<() => void>();
+  const wake = () => {
+    for (const resume of waiting) resume();
+    waiting.clear();
+  };
+  for (const s of open) s.addEventListener("abort", wake, { once: true });
+  const free = () => holds === 0 || open.some((s) => s.aborted);
+  return {
+    hold: () => {
+      holds++;
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        holds--;
+        wake();
+      };
+    },
+    turn: async () => {
+      while (!free()) await new Promise<void>((resume) => waiting.add(resume));
+    },
   };
 }
 
