@@ -183,10 +183,15 @@ function createGate(open: readonly AbortSignal[]): { hold(): () => void; turn():
   };
 }
 
-/** `exec` with every request sent as background work until `urgent` fires, then at normal priority. */
+/**
+ * `exec` with every request sent as background work until `urgent` fires, then at normal priority — said in so many
+ * words: the base's exec is made for background work (`forCheckout(dir, { priority: "background" })`) and gives a
+ * request that names no priority its own.
+ */
 function inBackground(exec: Exec, urgent: AbortSignal): Exec {
   return {
-    run: (req) => exec.run(urgent.aborted ? req : { ...req, priority: "background", urgent }),
+    run: (req) =>
+      exec.run(urgent.aborted ? { ...req, priority: "normal" } : { ...req, priority: "background", urgent }),
   };
 }
 

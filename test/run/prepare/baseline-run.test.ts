@@ -157,6 +157,20 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     expect(ran).toEqual(["sh setup.sh", "sh test.sh"]);
   });
 
+  it("once the run waits for one of its results, the base's later commands are sent at normal priority", async () => {
+    const sent: (string | undefined)[] = [];
+    const run = startBaseline(checkout, specs, 10_000, {
+      ...depsOf([], []),
+      checkExecFor: () => ({ run: (req) => (sent.push(req.priority), exec.run(req)) }),
+    });
+    const release = run.hold();
+    expect(await run.lookup(specs[2]!)).toMatchObject({ ok: false, exitCode: 1 });
+    release();
+    await run.done;
+    // Not left unsaid: the base's exec gives a request without one its own priority, background.
+    expect(sent).toEqual(["normal", "normal"]);
+  });
+
   it("a held base goes on at once when the run waits for one of its results", async () => {
     const ran: string[] = [];
     const run = startBaseline(checkout, specs, 10_000, depsOf([], ran));
