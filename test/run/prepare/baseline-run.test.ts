@@ -157,18 +157,24 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     expect(ran).toEqual(["sh setup.sh", "sh test.sh"]);
   });
 
-  it("once the run waits for one of its results, the base's later commands are sent at normal priority", async () => {
-    const sent: (string | undefined)[] = [];
-    const run = startBaseline(checkout, specs, 10_000, {
+  it("while the run waits for one of its results, the base's commands run at normal priority; then it is held again", async () => {
+    const sent: string[] = [];
+    const two: CheckCommandSpec[] = [...specs, { kind: "test", command: "echo second", asWritten: true }];
+    const run = startBaseline(checkout, two, 10_000, {
       ...depsOf([], []),
-      checkExecFor: () => ({ run: (req) => (sent.push(req.priority), exec.run(req)) }),
+      checkExecFor: () => ({
+        run: (req) => (sent.push(`${req.command.split("\n").at(-1)} ${req.priority}`), exec.run(req)),
+      }),
     });
     const release = run.hold();
-    expect(await run.lookup(specs[2]!)).toMatchObject({ ok: false, exitCode: 1 });
+    expect(await run.lookup(two[2]!)).toMatchObject({ ok: false, exitCode: 1 });
+    // The change's next command, a real process: the base's next one would have started long before it ends.
+    expect((await exec.run({ command: "true", cwd: checkout })).exitCode).toBe(0);
+    // Said in so many words: the base's exec gives a request without one its own priority, background.
+    expect(sent).toEqual(["sh setup.sh normal", "sh test.sh normal"]);
     release();
     await run.done;
-    // Not left unsaid: the base's exec gives a request without one its own priority, background.
-    expect(sent).toEqual(["normal", "normal"]);
+    expect(sent.at(-1)).toBe("echo second background");
   });
 
   it("a held base goes on at once when the run waits for one of its results", async () => {
