@@ -47,16 +47,23 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
 
   const rig = await startRig({ files: { "README.md": "replay\n" }, permissions: {} });
   const port = await freePort();
-  const proc = await rig.start(["serve"], {
-    PORT: String(port),
-    AIDER_BOT_SANDBOX: sandbox,
-    // AIDER_BOT_SPARE is left at its default, as a deployment runs: a job process is kept started ahead, so a run does
-    // not pay Node's start and the modules' loading (~0.5 s of CPU) before its clone.
-    // Each run's `run finished` line (info, JSON) names the check commands it ran: the judge times them once.
-    ...(process.env.BENCH_LOG_LEVEL ? {} : { LOG_LEVEL: "info", LOG_FORMAT: "json" }),
-    // The rig gives the app a HOME of its own: a rustup install under this user's home is named explicitly.
-    ...rustupHome(),
-  });
+  const proc = await rig.start(
+    ["serve"],
+    {
+      PORT: String(port),
+      AIDER_BOT_SANDBOX: sandbox,
+      // AIDER_BOT_SPARE is left at its default, as a deployment runs: a job process is kept started ahead, so a run does
+      // not pay Node's start and the modules' loading (~0.5 s of CPU) before its clone.
+      // Each run's `run finished` line (info, JSON) names the check commands it ran: the judge times them once.
+      ...(process.env.BENCH_LOG_LEVEL ? {} : { LOG_LEVEL: "info", LOG_FORMAT: "json" }),
+      // The rig gives the app a HOME of its own: a rustup install under this user's home is named explicitly.
+      ...rustupHome(),
+      // REPLAY_APP_MAIN: another build's `dist/cli/main.js` (inside a checkout, so its packages resolve), to compare
+      // two builds in alternating runs on the same machine.
+    },
+    undefined,
+    process.env.REPLAY_APP_MAIN || undefined,
+  );
   const healthz = `http://127.0.0.1:${port}/healthz`;
   const app: ReplayApp = {
     fake: rig.fake,

@@ -114,18 +114,20 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     cacheKey: cwd,
   });
 
+  const runIn = async (req: ExecRequest): Promise<ExecResult> => {
+    const k = await resolveKind();
+    if (k === "bubblewrap") return egress.noted(() => sandboxed.run(req));
+    if (k === "container") {
+      if (closed) return notRun("the job is ending and its container was removed");
+      const s = sessionFor(chosen ?? defaultTarget(req.cwd));
+      return egress.noted(() => s.run(req));
+    }
+    // Callers check sandboxMode() first; this refusal is the backstop so nothing ever runs unsandboxed.
+    return notRun(`the sandbox is ${k}`);
+  };
+
   const self: Exec = {
-    async run(req: ExecRequest): Promise<ExecResult> {
-      const k = await resolveKind();
-      if (k === "bubblewrap") return egress.noted(() => sandboxed.run(req));
-      if (k === "container") {
-        if (closed) return notRun("the job is ending and its container was removed");
-        const s = sessionFor(chosen ?? defaultTarget(req.cwd));
-        return egress.noted(() => s.run(req));
-      }
-      // Callers check sandboxMode() first; this refusal is the backstop so nothing ever runs unsandboxed.
-      return notRun(`the sandbox is ${k}`);
-    },
+    run: (req) => logged(log, "own", req, runIn),
     async sandboxMode(): Promise<SandboxMode> {
       const k = await resolveKind();
       if (k !== "container") return k;
@@ -141,9 +143,10 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
         if (k === "container" && !closed && chosen === target) void sessionFor(target).start();
       });
     },
-    forCheckout: (dir, other) =>
-      otherCheckoutExec(dir, {
-        job: self,
+    forCheckout: (dir, other) => {
+      const exec = otherCheckoutExec(dir, {
+        // Its bubblewrap commands go through the job's sandbox; logged once, below, as the other checkout's.
+        job: { ...self, run: runIn },
         ...(other?.priority ? { priority: other.priority } : {}),
         inContainer: async () => (await resolveKind()) === "container",
         ending: () => closed,
@@ -156,7 +159,10 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
           ),
         noted: (run) => egress.noted(run),
         others: containers.others,
-      }),
+      });
+      // Its priority set here, as otherCheckoutExec would (the log says what the command ran at).
+      return { ...exec, run: (req) => logged(log, "other", { priority: other?.priority, ...req }, exec.run) };
+    },
     egressReport: () => egress.report(),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
     async close(): Promise<void> {
@@ -167,6 +173,34 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     },
   };
   return self;
+}
+
+/**
+ * `run(req)`, and one line per repository command (info): what ran, in which of the job's checkouts (`own`, or
+ * `other`: the base's), at which priority, how long it took and how it ended — where a run's check time went.
+ */
+async function logged(
+  log: Logger,
+  checkout: "own" | "other",
+  req: ExecRequest,
+  run: (req: ExecRequest) => Promise<ExecResult>,
+): Promise<ExecResult> {
+  const started = performance.now();
+  const r = await run(req);
+  if (req.label === undefined) return r;
+  log.info(
+    {
+      command: req.label.slice(0, 300),
+      checkout,
+      priority: req.priority ?? "normal",
+      ms: Math.round(performance.now() - started),
+      exitCode: r.exitCode,
+      ...(r.timedOut ? { timedOut: true } : {}),
+      ...(r.spawnError ? { spawnError: r.spawnError.slice(0, 200) } : {}),
+    },
+    "check command finished",
+  );
+  return r;
 }
 
 /** The job's network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox. */

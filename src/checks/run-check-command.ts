@@ -80,8 +80,8 @@ function runnerIsMissing(report: CheckReport, runner: string): boolean {
 
 /**
  * The repository's command could not run because its Python project runner (uv, tox, hatch, …) is not there — its
- * install failed, or nothing installs it here. When the plan names a stand-in and the sandbox's Python can run it
- * (`python3 -m pytest --version`, `import flake8`), the stand-in runs and its report says what it stood in for; else
+ * install failed, or nothing installs it here. When the plan names a stand-in (`python3 -m pytest tests/`), it runs,
+ * and its report says what it stood in for; when there is none, or the sandbox's Python says it has no such module,
  * the report says the runner is missing and nothing stood in, as an environment error (not the code's fault).
  */
 async function standIn(
@@ -101,16 +101,13 @@ async function standIn(
     output: `${label} could not run: ${what}.${tailOf(original.output)}`,
   });
   if (!fallback.command || !fallback.module) return missing(`${why}, and nothing in the sandbox stands in for it`);
-  const probe =
-    fallback.module === "pytest"
-      ? "python3 -m pytest --version"
-      : `python3 -c ${shellQuote(`import ${fallback.module}`)}`;
-  const probed = await runOnce(exec, { ...cmd, kind: "setup", command: probe, files: [], ciShell: false });
-  if (!probed.ok)
-    return missing(
-      `${why}, and the sandbox's Python cannot run \`${fallback.module}\` in its place (\`${probe}\` failed: install ${fallback.module} for python3 in the image, or let the sandbox reach a package index)`,
-    );
+  // Run straight away, not after a probe (`python3 -m pytest --version`): a Python start and a pytest import more
+  // for every stand-in, on the change and on the base. Python says itself when the module is not there.
   const report = await runOnce(exec, { ...cmd, command: fallback.command, files: [] });
+  if (!report.ok && !cmd.signal?.aborted && moduleIsMissing(report.output, fallback.module))
+    return missing(
+      `${why}, and the sandbox's Python cannot run \`${fallback.module}\` in its place (\`${fallback.command}\`: ${report.output.trim()}): install ${fallback.module} for python3 in the image, or let the sandbox reach a package index`,
+    );
   return { ...report, standIn: { for: line, runner: fallback.runner, why } };
 }
 
@@ -121,6 +118,7 @@ async function runOnce(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
     // Reported as `line`: the shell choice and staging around it are the bot's, not the repository's.
     command: checkShellScript(line, { stopAtFirstFailure: cmd.ciShell === true }),
     shell: true,
+    label: line,
     cwd: cmd.cwd,
     env: CHECK_ENV,
     timeoutMs: cmd.timeoutMs,
@@ -176,6 +174,18 @@ async function runOnce(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   if (r.exitCode === null) return fail(`${label} was killed by a signal (out of memory?).${tailOf(output)}`);
   if (r.exitCode === 0) return { ...base, ok: true, output, locations: [] };
   return { ...base, output, locations: parseLocations(plain, cmd.cwd) };
+}
+
+/**
+ * Whether `python3 -m <module>` failed because the module is not installed: Python's own one-line answer
+ * (`/usr/bin/python3: No module named pytest`, or `… No module named x.__main__; 'x' is a package …` for a package
+ * that cannot run), and nothing else — a test run whose own imports fail prints far more, with the name quoted.
+ */
+export function moduleIsMissing(output: string, module: string): boolean {
+  const text = output.trim();
+  if (text.includes("\n")) return false;
+  const name = module.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^\\S*python[0-9.]*: No module named ${name}(?:$|\\.__main__;)`).test(text);
 }
 
 function tailOf(output: string): string {

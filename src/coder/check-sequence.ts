@@ -41,7 +41,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
 
   const commands = checkCommandsOf(options);
   const wantsCommands = commands.some((c) => c.kind !== "setup");
-  let setupDone = input.setupDone;
+  const setupDone = input.setupDone;
   const record = (spec: CheckCommandSpec, status: CheckRunStatus, note?: string, extra: Partial<CheckRunRecord> = {}) =>
     input.record?.set(checkKey(spec), { ...spec, status, ...(note ? { note } : {}), ...extra });
   // This round's lint and test commands start as "not run"; each one that runs says what it did.
@@ -112,6 +112,23 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     });
     return { ...report, onBase, ...(stops ? {} : { preExisting: true as const }) };
   };
+  // The base's run starts no command of its own while these run (see startBaseline): they are what the run waits for.
+  const release = wantsCommands ? deps.baseline?.hold?.() : undefined;
+  try {
+    return await runCommands(commands, run, input.setupDone);
+  } finally {
+    release?.();
+  }
+}
+
+/** Setup (once), then each lint and test command, stopping at the first failure the change is to fix. */
+async function runCommands(
+  commands: readonly CheckCommandSpec[],
+  run: (spec: CheckCommandSpec) => Promise<CheckReport & { preExisting?: true; goesOn?: true }>,
+  alreadySetUp: boolean,
+): Promise<{ result: ChecksResult; setupDone: boolean }> {
+  const wantsCommands = commands.some((c) => c.kind !== "setup");
+  let setupDone = alreadySetUp;
   if (wantsCommands && !setupDone) {
     setupDone = true;
     for (const spec of commands.filter((c) => c.kind === "setup")) {

@@ -76,7 +76,12 @@ export interface CoderDeps {
    * answer; null when the base was not run for it (no baseline, a cancelled or failed base run). `roots` are the
    * checkouts' folders, removed from outputs before they are compared.
    */
-  baseline?: { lookup(spec: CheckCommandSpec): Promise<BaselineResult | null>; roots: readonly string[] };
+  baseline?: {
+    lookup(spec: CheckCommandSpec): Promise<BaselineResult | null>;
+    roots: readonly string[];
+    /** The change's commands are running: the base starts none until released (or until a lookup waits for it). */
+    hold?(): () => void;
+  };
   /** LLM-facing text for a failed report. */
   renderCheckReflection(report: CheckReport, files: readonly string[]): string;
   repoMap?(req: RepoMapRequest): Promise<{ text: string; rankedFiles: string[] }>;

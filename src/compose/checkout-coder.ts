@@ -58,7 +58,7 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
         onProgress: hooks.onProgress,
         ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
         signal: hooks.signal,
-        ...(base ? { baseline: { lookup: base.lookup, roots: base.roots } } : {}),
+        ...(base ? { baseline: { lookup: base.lookup, roots: base.roots, hold: base.hold } } : {}),
       }),
     );
   };

@@ -26,6 +26,11 @@ export interface ExecRequest {
    * processes are not the app's children).
    */
   urgent?: AbortSignal;
+  /**
+   * What the app's log names the command by (a check's command line as the repository wrote it, not the shell text
+   * around it); never passed to the process.
+   */
+  label?: string;
 }
 
 /** How much of a busy machine a command gets: `normal`, or `background` (what is left after normal work). */

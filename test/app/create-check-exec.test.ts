@@ -85,6 +85,38 @@ describeWith("bubblewrap", "the check exec in bubblewrap: another checkout's com
   });
 });
 
+describeWith("bubblewrap", "the check exec's log of repository commands", () => {
+  it("has one line per labelled command: which checkout, its priority, its time and how it ended", async () => {
+    const dir = await mkdtemp(path.join(process.cwd(), ".check-exec-log-"));
+    const lines: Record<string, unknown>[] = [];
+    const capture = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const checkExec = createCheckExec(
+      readEnv({ AIDER_BOT_SANDBOX: "bubblewrap", AIDER_BOT_WORK_DIR: path.join(dir, "work") }),
+      exec,
+      capture,
+    );
+    const req = { shell: true, cwd: dir, timeoutMs: 30_000 };
+    try {
+      await checkExec.run({ ...req, command: "exit 3", label: "make test" });
+      await checkExec.forCheckout!(dir, { priority: "background" }).run({
+        ...req,
+        command: "true",
+        label: "make lint",
+      });
+      // Not a repository's check (the sandbox's own probes, git): no line.
+      await checkExec.run({ ...req, command: "true" });
+    } finally {
+      await checkExec.close!();
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(lines.filter((l) => l.msg === "check command finished")).toEqual([
+      expect.objectContaining({ command: "make test", checkout: "own", priority: "normal", exitCode: 3 }),
+      expect.objectContaining({ command: "make lint", checkout: "other", priority: "background", exitCode: 0 }),
+    ]);
+    expect(lines.find((l) => l.msg === "check command finished")?.ms).toEqual(expect.any(Number));
+  });
+});
+
 describeWith("podman", "the check exec in container mode (real podman)", () => {
   let dir: string;
   beforeAll(async () => {

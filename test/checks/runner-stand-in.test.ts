@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { runCheckCommand } from "../../src/checks/run-check-command.js";
+import { moduleIsMissing, runCheckCommand } from "../../src/checks/run-check-command.js";
 import { installError, setupMayFail } from "../../src/coder/check-commands.js";
 import { goesOnNote } from "../../src/coder/runner-stand-ins.js";
 import type { CheckCommandSpec, CoderResult } from "../../src/coder/types.js";
@@ -47,6 +47,22 @@ describeWith("pytest", "a Python project runner's stand-in (real processes, the 
     expect(r.standIn).toBeUndefined();
   });
 
+  it("runs the stand-in straight away: the runner's command and the stand-in, no probe between them", async () => {
+    const ran: string[] = [];
+    const recording = {
+      run: (req: Parameters<typeof exec.run>[0]) => (ran.push(req.label ?? req.command), exec.run(req)),
+    };
+    const r = await runCheckCommand(recording, {
+      kind: "test",
+      command: MISSING_UV,
+      cwd: dir,
+      timeoutMs: 60_000,
+      fallback: { runner: "uv", command: "python3 -m pytest tests", module: "pytest" },
+    });
+    expect(r.standIn).toBeDefined();
+    expect(ran).toEqual([MISSING_UV, "python3 -m pytest tests"]);
+  });
+
   it("says the runner is missing when nothing stands in", async () => {
     const r = await run(MISSING_UV, { runner: "uv" });
     expect(r.runnerMissing).toBe("`uv` is not installed here (exit 127), and nothing in the sandbox stands in for it");
@@ -61,6 +77,22 @@ describeWith("pytest", "a Python project runner's stand-in (real processes, the 
     expect(r).toMatchObject({ ok: false, exitCode: 1 });
     expect(r.standIn).toBeUndefined();
     expect(r.runnerMissing).toBeUndefined();
+  });
+});
+
+describe("a stand-in's module that is not installed", () => {
+  it("is Python's own one-line answer, not a test run that failed on an import", () => {
+    expect(moduleIsMissing("/usr/bin/python3: No module named pytest\n", "pytest")).toBe(true);
+    expect(moduleIsMissing("python3.12: No module named flake8", "flake8")).toBe(true);
+    expect(
+      moduleIsMissing(
+        "/usr/bin/python3: No module named x.__main__; 'x' is a package and cannot be directly executed",
+        "x",
+      ),
+    ).toBe(true);
+    expect(moduleIsMissing("/usr/bin/python3: No module named pytest_cov", "pytest")).toBe(false);
+    expect(moduleIsMissing("E   ModuleNotFoundError: No module named 'pytest'", "pytest")).toBe(false);
+    expect(moduleIsMissing("collected 3 items\n/usr/bin/python3: No module named pytest", "pytest")).toBe(false);
   });
 });
 

@@ -192,6 +192,32 @@ describe("runCoder", () => {
     ]);
   });
 
+  it("holds the base's run while its own setup, lint and test commands run, and lets it go once they are over", async () => {
+    const events: string[] = [];
+    const base = fakeDeps({ files, answers: [goodEdit] });
+    const deps: FakeDeps = {
+      ...base,
+      runCheck: async (req) => (events.push(`run ${req.kind}`), base.runCheck(req)),
+      baseline: {
+        lookup: async () => null,
+        roots: [],
+        hold: () => (events.push("hold"), () => void events.push("release")),
+      },
+    };
+    const result = await runCoder(
+      coderOptions({
+        lintCommands: ["eslint"],
+        autoTest: true,
+        testCommand: "make test",
+        setupCommands: ["npm ci"],
+        files: ["src/fetch.ts", "src/util.ts"],
+      }),
+      deps,
+    );
+    expect(result.outcome).toBe("changed");
+    expect(events).toEqual(["hold", "run setup", "run lint", "run test", "release"]);
+  });
+
   it("what the base run saves: a check failing on the base too costs no reflection (3 → 0, 4 model requests → 1)", async () => {
     const goMod = "go: go.mod file not found in current directory or any parent directory";
     const runWith = async (withBase: boolean) => {

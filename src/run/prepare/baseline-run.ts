@@ -39,6 +39,11 @@ export interface BaselineRun {
   /** The checkout folders (the change's and the base's), removed from outputs before they are compared. */
   roots: readonly string[];
   /**
+   * The change's own checks are running (until the returned release is called): the base starts no command
+   * meanwhile, unless the run waits for one of its results. See {@link startBaseline}.
+   */
+  hold(): () => void;
+  /**
    * Stop the base's run now: its command under way is killed (with its container, in container mode), nothing
    * further is run, and only the results finished before are kept. The job calls it when its phases are over.
    */
@@ -54,8 +59,9 @@ export interface BaselineRun {
  * The repository's checks on the base, started with the run (while the model writes its first answer, so it costs
  * no wall time): setup, then each lint and test command, in a checkout of the base beside the run's, through the same
  * sandbox, as background work: at a lower CPU and I/O priority than the run's own checks, which on a busy machine
- * run at the same time and are what the run waits for — until the run waits for one of its results (a check of the
- * change failed): it is then raised back to normal priority. Results are kept by base commit and command, so later
+ * run at the same time and are what the run waits for; while they run, the base starts no command (`hold`). While the
+ * run waits for one of its results (a check of the change failed), the base runs at normal priority, its command under
+ * way raised back to it. Results are kept by base commit and command, so later
  * runs on the same base run nothing. A setup step that fails ends the base's run (what follows it is not run there). Never throws: a base that cannot be made or run
  * leaves every lookup null, and the change's failures are reflected as they always were.
  */
@@ -74,15 +80,20 @@ export function startBaseline(
     if (!results.has(key)) results.set(key, new Promise((resolve) => settle.set(key, resolve)));
   }
   const roots = [checkout, baseDir];
+  const stopper = new AbortController();
+  const signal = AbortSignal.any([deps.signal, stopper.signal]);
+  // The results the run waits for, still to come. While there is one, the base's commands run at normal priority
+  // (the one under way is raised back to it, where the host allows it: `raise`) and are not held back by the change's
+  // checks; once none is left, the base is background work again.
+  const awaited = new Set<string>();
+  let raise = new AbortController();
+  const gate = createGate(() => awaited.size > 0 || signal.aborted);
+  signal.addEventListener("abort", gate.wake, { once: true });
   const finish = (key: string, r: BaselineResult | null) => {
     settle.get(key)?.(r);
     settle.delete(key);
+    awaited.delete(key);
   };
-  const stopper = new AbortController();
-  const signal = AbortSignal.any([deps.signal, stopper.signal]);
-  // Fired when the run waits for a result still to come: the base's command under way is raised back to normal
-  // priority (where the host allows it) and the rest run at normal priority, as the run has nothing else to do.
-  const urgent = new AbortController();
   let exec: Exec | null = null;
   const done = (async () => {
     if (!wanted.length) return;
@@ -97,10 +108,15 @@ export function startBaseline(
     await deps.checkoutBase(sha, baseDir, signal);
     const fresh: Record<string, BaselineResult> = {};
     exec = deps.checkExecFor(baseDir);
-    const background = inBackground(exec, urgent.signal);
+    const background = asBackground(
+      exec,
+      () => awaited.size > 0,
+      (c) => (raise = c),
+    );
     for (const spec of wanted) {
       const key = cacheKey(spec);
       if (!settle.has(key)) continue;
+      await gate.turn();
       if (signal.aborted) break;
       const report = await runCheckCommand(background, {
         kind: spec.kind,
@@ -134,19 +150,65 @@ export function startBaseline(
     });
   return {
     lookup: (spec) => {
-      if (settle.has(cacheKey(spec))) urgent.abort();
+      const key = cacheKey(spec);
+      if (settle.has(key)) {
+        awaited.add(key);
+        raise.abort();
+        gate.wake();
+      }
       return results.get(cacheKey(spec)) ?? Promise.resolve(null);
     },
     roots,
+    hold: gate.hold,
     stop: () => stopper.abort(),
     done,
   };
 }
 
-/** `exec` with every request sent as background work until `urgent` fires, then at normal priority. */
-function inBackground(exec: Exec, urgent: AbortSignal): Exec {
+/**
+ * The base's turn. The change's checks come first: while they run (`hold` until released), the base starts no command
+ * (the one under way goes on, as background work). Both sides' commands at once shared the cores, and the change's are
+ * what the run waits for; the base's turn is while the model writes, and while `open()` says so (the run waits for one
+ * of its results, or the run is stopped); `wake` when that changes.
+ */
+function createGate(open: () => boolean): { hold(): () => void; turn(): Promise<void>; wake(): void } {
+  let holds = 0;
+  const waiting = new Set<() => void>();
+  const wake = () => {
+    for (const resume of waiting) resume();
+    waiting.clear();
+  };
   return {
-    run: (req) => exec.run(urgent.aborted ? req : { ...req, priority: "background", urgent }),
+    hold: () => {
+      holds++;
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        holds--;
+        wake();
+      };
+    },
+    turn: async () => {
+      while (holds > 0 && !open()) await new Promise<void>((resume) => waiting.add(resume));
+    },
+    wake,
+  };
+}
+
+/**
+ * The base's exec: every command as background work with a `raise` of its own (`raising` keeps it, to raise the
+ * command under way when the run starts waiting), or at normal priority while the run waits (`waited()`) — said in so
+ * many words: the base's exec is made for background work and gives a request that names no priority its own.
+ */
+function asBackground(exec: Exec, waited: () => boolean, raising: (raise: AbortController) => void): Exec {
+  return {
+    run: (req) => {
+      if (waited()) return exec.run({ ...req, priority: "normal" });
+      const raise = new AbortController();
+      raising(raise);
+      return exec.run({ ...req, priority: "background", urgent: raise.signal });
+    },
   };
 }
 

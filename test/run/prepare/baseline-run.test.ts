@@ -138,6 +138,55 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     },
   );
 
+  it("while the change's own checks hold it, the base starts no command; it goes on once released", async () => {
+    const ran: string[] = [];
+    let madeBase!: () => void;
+    const checkedOut = new Promise<void>((resolve) => (madeBase = resolve));
+    const deps = depsOf([], ran);
+    const run = startBaseline(checkout, specs, 10_000, {
+      ...deps,
+      checkoutBase: async (sha, dir, signal) => (await deps.checkoutBase(sha, dir, signal), madeBase()),
+    });
+    const release = run.hold();
+    await checkedOut;
+    // The change's own command, a real process: the base's setup would have started long before it ends.
+    expect((await exec.run({ command: "true", cwd: checkout })).exitCode).toBe(0);
+    expect(ran).toEqual([]);
+    release();
+    await run.done;
+    expect(ran).toEqual(["sh setup.sh", "sh test.sh"]);
+  });
+
+  it("while the run waits for one of its results, the base's commands run at normal priority; then it is held again", async () => {
+    const sent: string[] = [];
+    const two: CheckCommandSpec[] = [...specs, { kind: "test", command: "echo second", asWritten: true }];
+    const run = startBaseline(checkout, two, 10_000, {
+      ...depsOf([], []),
+      checkExecFor: () => ({
+        run: (req) => (sent.push(`${req.command.split("\n").at(-1)} ${req.priority}`), exec.run(req)),
+      }),
+    });
+    const release = run.hold();
+    expect(await run.lookup(two[2]!)).toMatchObject({ ok: false, exitCode: 1 });
+    // The change's next command, a real process: the base's next one would have started long before it ends.
+    expect((await exec.run({ command: "true", cwd: checkout })).exitCode).toBe(0);
+    // Said in so many words: the base's exec gives a request without one its own priority, background.
+    expect(sent).toEqual(["sh setup.sh normal", "sh test.sh normal"]);
+    release();
+    await run.done;
+    expect(sent.at(-1)).toBe("echo second background");
+  });
+
+  it("a held base goes on at once when the run waits for one of its results", async () => {
+    const ran: string[] = [];
+    const run = startBaseline(checkout, specs, 10_000, depsOf([], ran));
+    const release = run.hold();
+    expect(await run.lookup(specs[2]!)).toMatchObject({ ok: false, exitCode: 1 });
+    expect(ran).toEqual(["sh setup.sh", "sh test.sh"]);
+    release();
+    await run.done;
+  });
+
   it("a failing setup step ends the base's run: what follows it is not run there", async () => {
     const ran: string[] = [];
     const failing: CheckCommandSpec[] = [{ kind: "setup", command: "exit 3", asWritten: true }, specs[2]!];
