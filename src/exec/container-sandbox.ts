@@ -215,7 +215,8 @@ function startContainer(session: SessionParts, pullTimeoutMs: number): Promise<s
     let r = await engineRun(args, 120_000);
     // Two containers of one repository starting together (the job's and its base run's) both create its cache
     // volume; podman refuses the second creation although the volume now exists. Started again, it is only mounted.
-    if (r.exitCode !== 0 && /volume already exists/.test(r.output)) {
+    // Once: a volume refused twice is not a race any more.
+    if (lostVolumeRace(r)) {
       await engineRun(removeArgs(engine, spec.name), 60_000);
       r = await engineRun(args, 120_000);
     }
@@ -223,6 +224,8 @@ function startContainer(session: SessionParts, pullTimeoutMs: number): Promise<s
     const said = r.spawnError ?? lastLines(r.output);
     // Half-created containers are removed too.
     await engineRun(removeArgs(engine, spec.name), 60_000);
+    if (lostVolumeRace(r) && spec.cacheVolume)
+      return `the cache volume \`${spec.cacheVolume}\` could not be mounted: ${engine.kind} refused to create it twice although it says it exists (${said}). It holds only package managers' caches: remove it (\`${engine.kind} volume rm ${spec.cacheVolume}\`) and run again; if that does not help, check the engine's log`;
     return `a container could not be started from \`${target.image}\` (from ${target.imageSource}): ${said}. The image needs /bin/sh; check the engine's settings (AIDER_BOT_CONTAINER_*) and its log`;
   })();
   const attempt = live.running;
@@ -344,6 +347,11 @@ async function runByEngineExec(session: SessionParts, req: ExecRequest): Promise
     };
   }
   return r;
+}
+
+/** Whether a start failed only because another container created the cache volume first (Podman's answer). */
+function lostVolumeRace(r: ExecResult): boolean {
+  return r.exitCode !== 0 && r.spawnError === undefined && /volume already exists/.test(r.output);
 }
 
 /** Commands run only in the checkout (where the container has it mounted); anything else runs at its root. */
