@@ -28,8 +28,10 @@ export interface BaselineDeps {
   checkExecFor(dir: string): Exec;
   /** `<cache>/baseline/<owner>/<repo>`: one JSON file per base commit, by command. */
   cacheDir: string;
-  /** The job's: a cancelled job stops its base run too. */
+  /** The job's: a cancelled job stops its base run too, at once. */
   signal: AbortSignal;
+  /** How long the command under way at `stop()` may go on to finish (default {@link BASE_FINISH_GRACE_MS}). */
+  finishWithinMs?: number;
   onError(error: unknown): void;
 }
 
@@ -39,8 +41,10 @@ export interface BaselineRun {
   /** The checkout folders (the change's and the base's), removed from outputs before they are compared. */
   roots: readonly string[];
   /**
-   * Stop the base's run now: its command under way is killed (with its container, in container mode), nothing
-   * further is run, and only the results finished before are kept. The job calls it when its phases are over.
+   * End the base's run: nothing further is started; the command under way, raised to normal priority, may finish
+   * within `finishWithinMs` (its result is kept, so the next run on this base does not run it again) and is killed
+   * (with its container, in container mode) after that. A stop before any command runs, or a cancelled job, stops it
+   * at once. Only finished results are kept. The job calls it when its phases are over.
    */
   stop(): void;
   /**
@@ -59,6 +63,14 @@ export interface BaselineRun {
  * runs on the same base run nothing. A setup step that fails ends the base's run (what follows it is not run there). Never throws: a base that cannot be made or run
  * leaves every lookup null, and the change's failures are reflected as they always were.
  */
+/**
+ * How long a base command still running when the run's phases end may go on. The base runs as background work, so a
+ * light check is often still running when the run ends; killed, it never finishes on a base whose runs always end
+ * first (each run started it again). Raised to normal priority it usually needs a few seconds; the job (its slot and
+ * its checkout) waits that long at most, well within the app's shutdown grace (AIDER_BOT_SHUTDOWN_MS, 60 s).
+ */
+export const BASE_FINISH_GRACE_MS = 20_000;
+
 export function startBaseline(
   checkout: string,
   specs: readonly CheckCommandSpec[],
@@ -83,6 +95,10 @@ export function startBaseline(
   // Fired when the run waits for a result still to come: the base's command under way is raised back to normal
   // priority (where the host allows it) and the rest run at normal priority, as the run has nothing else to do.
   const urgent = new AbortController();
+  // Set by stop(): no command starts after it; the one under way (`running`) may finish within the grace.
+  let ending = false;
+  let running = false;
+  let grace: ReturnType<typeof setTimeout> | undefined;
   let exec: Exec | null = null;
   const done = (async () => {
     if (!wanted.length) return;
@@ -101,7 +117,8 @@ export function startBaseline(
     for (const spec of wanted) {
       const key = cacheKey(spec);
       if (!settle.has(key)) continue;
-      if (signal.aborted) break;
+      if (signal.aborted || ending) break;
+      running = true;
       const report = await runCheckCommand(background, {
         kind: spec.kind,
         command: spec.command,
@@ -113,6 +130,7 @@ export function startBaseline(
         ...(spec.fallback ? { fallback: spec.fallback } : {}),
         signal,
       });
+      running = false;
       // A command cut short by the stop says nothing about the base.
       if (signal.aborted) break;
       const result = baselineOf(report, roots);
@@ -129,6 +147,7 @@ export function startBaseline(
       if (!signal.aborted) deps.onError(error);
     })
     .finally(async () => {
+      clearTimeout(grace);
       for (const key of [...settle.keys()]) finish(key, null);
       await exec?.close?.().catch((error: unknown) => deps.onError(error));
     });
@@ -138,7 +157,14 @@ export function startBaseline(
       return results.get(cacheKey(spec)) ?? Promise.resolve(null);
     },
     roots,
-    stop: () => stopper.abort(),
+    stop: () => {
+      if (ending) return;
+      ending = true;
+      if (!running) return stopper.abort();
+      // The run has nothing else to do: the command gets the machine, and a bounded time.
+      urgent.abort();
+      grace = setTimeout(() => stopper.abort(), deps.finishWithinMs ?? BASE_FINISH_GRACE_MS);
+    },
     done,
   };
 }
