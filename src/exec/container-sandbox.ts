@@ -6,10 +6,12 @@ import path from "node:path";
 import {
   CACHE_ENV,
   cacheVolumeName,
+  cpuSharesArgs,
   engineProgram,
   execArgs,
   globalArgs,
   imageExistsArgs,
+  NORMAL_CPU_SHARES,
   probeArgs,
   pullArgs,
   removeArgs,
@@ -116,12 +118,20 @@ export function createContainerSession(
     },
     sandboxMode: async () => `container (image ${target.image}, from ${target.imageSource})`,
     async run(req: ExecRequest): Promise<ExecResult> {
-      const problem = await start();
-      if (problem !== null) return notRun(`not run: ${problem}`);
-      if (req.signal?.aborted) return notRun("not run: the run was cancelled");
-      if (controlDir && options.clientEnv && req.input === undefined)
-        return runThroughRunner(session, req, options.clientEnv, controlDir);
-      return runByEngineExec(session, req);
+      const raise = () => raiseToNormal(session);
+      req.urgent?.addEventListener("abort", raise, { once: true });
+      if (req.urgent?.aborted) raise();
+      try {
+        const problem = await start();
+        if (problem !== null) return notRun(`not run: ${problem}`);
+        if (req.signal?.aborted) return notRun("not run: the run was cancelled");
+        // Awaited here: the raise listens until the command ends.
+        if (controlDir && options.clientEnv && req.input === undefined)
+          return await runThroughRunner(session, req, options.clientEnv, controlDir);
+        return await runByEngineExec(session, req);
+      } finally {
+        req.urgent?.removeEventListener("abort", raise);
+      }
     },
   };
 }
@@ -180,6 +190,22 @@ function sessionParts(exec: Exec, target: ContainerTarget, options: ContainerSan
   };
   const bridge = { ...(options.egress ? { resolve: options.egress } : {}), current: null };
   return { exec, engine, program, base, target, spec, checkout, controlDir, engineRun, live, remove, bridge };
+}
+
+/**
+ * The run now waits for this background container's work (its `urgent` fired): its CPU weight goes back to the
+ * engine's default, for the container running now (`update`) and any started after it. The processes' own priority
+ * inside (their nice value) is left: every process of the container has the same one, so it weighs nothing against
+ * the host's other work, which the container's weight is what decides. A failed update changes nothing else.
+ */
+function raiseToNormal(session: SessionParts): void {
+  if (session.spec.cpuShares === undefined) return;
+  delete session.spec.cpuShares;
+  const { live, engineRun, spec } = session;
+  // A start under way made its arguments already: the update waits for the container to run.
+  void live.running?.then((problem) =>
+    problem === null ? engineRun(cpuSharesArgs(spec.name, NORMAL_CPU_SHARES), 30_000) : undefined,
+  );
 }
 
 /** The image of the session's target, pulled when missing: null when present, else what failed and what to do. */
