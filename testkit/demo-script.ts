@@ -1,9 +1,24 @@
 /**
  * The sample repository and the scripted model answers `aider-bot demo` uses (offline, deterministic). The
- * repository is plain JavaScript tested with Node's own runner (`node --test`), so the demo needs nothing beyond
+ * repository is plain JavaScript tested with Node's own test module (`node:test`), so the demo needs nothing beyond
  * the README's requirements; its test command is named in `.github/aider.yml`.
+ *
+ * The command runs every test file in one process (`test/all.js`), not `node --test`: that starts a process per file
+ * and reads each one's results back over a pipe, and on a loaded machine Node 20's runner can lose the tail of that
+ * stream — the file is then reported as `not ok … 'test failed'` without the failing test's name and error, the
+ * output the demo shows the model being sent.
  */
-export const DEMO_TEST_COMMAND = "node --test";
+export const DEMO_TEST_COMMAND = "node test/all.js";
+
+/** Imports every `*.test.js` beside it, in name order: a test file the pull request adds runs too. */
+const RUN_ALL = [
+  "// Every test file of this folder, in one process (see the demo's DEMO_TEST_COMMAND).",
+  'import { readdirSync } from "node:fs";',
+  "",
+  'const here = new URL(".", import.meta.url);',
+  'for (const name of readdirSync(here).filter((n) => n.endsWith(".test.js")).sort()) await import(new URL(name, here).href);',
+  "",
+].join("\n");
 
 const FETCH_CLIENT = [
   "/**",
@@ -46,6 +61,7 @@ export const DEMO_FILES: Record<string, string> = {
   "src/fetch-client.js": FETCH_CLIENT,
   "src/index.js":
     'import { getText } from "./fetch-client.js";\n\nexport async function main() {\n  console.log(await getText("https://example.com"));\n}\n',
+  "test/all.js": RUN_ALL,
   "test/fetch-client.test.js": testFile(
     "getText returns the body",
     'new Response("hello")',

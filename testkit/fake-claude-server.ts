@@ -89,6 +89,8 @@ export async function startFakeClaudeServer(
     // Reply functions read an OpenAI-shaped request: only the scripted OpenAI-compatible server takes them.
     if (typeof reply === "function")
       return fail(res, 500, "api_error", "fake Claude server: reply functions are not supported");
+    if (typeof reply === "object" && "after" in reply)
+      return fail(res, 500, "api_error", "fake Claude server: waiting replies are not supported");
     if (typeof reply === "object" && "hangMs" in reply) {
       const hang = setTimeout(() => res.destroy(), reply.hangMs);
       res.once("close", () => clearTimeout(hang));

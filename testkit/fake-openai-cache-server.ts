@@ -86,6 +86,8 @@ export async function startFakeOpenAiCacheServer(
       if (reply === undefined) return fail(500, "fake OpenAI server: no reply left in the script");
       // Reply functions are the scripted server's (testkit/scripted-llm-server.ts): this fake answers fixed replies.
       if (typeof reply === "function") return fail(500, "fake OpenAI server: reply functions are not supported");
+      if (typeof reply === "object" && "after" in reply)
+        return fail(500, "fake OpenAI server: waiting replies are not supported");
       if (typeof reply === "object" && "hangMs" in reply) {
         const hang = setTimeout(() => res.destroy(), reply.hangMs);
         res.once("close", () => clearTimeout(hang));

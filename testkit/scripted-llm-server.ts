@@ -16,7 +16,9 @@ export type FixedReply =
       usage?: { prompt_tokens: number; completion_tokens: number } | null;
     }
   | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { hangMs: number };
+  | { hangMs: number }
+  /** The reply once `after` settles: a model still writing while something else happens (a base run starts). */
+  | { after: Promise<unknown>; reply: FixedReply };
 
 /**
  * A reply computed from the request when it is taken: a model whose answer depends on what it was shown (the replay
@@ -130,12 +132,13 @@ export async function startScriptedLlmServer(replies: ScriptedReply[] = []): Pro
         res.end(JSON.stringify({ error: { message: "scripted LLM server: no reply left in the script" } }));
         return;
       }
-      answer(res, reply, {
+      const request = {
         id: `chatcmpl-${requests.length}`,
         body,
         promptChars: raw.length,
         cachedChars: rememberPrompt(cache, body),
-      });
+      };
+      void settled(reply).then((r) => answer(res, r, request));
     });
   });
   const { port, close } = await listenOnLoopback(server);
@@ -188,10 +191,23 @@ export function openAiCachedTokens(promptTokens: number, prefixTokens: number): 
   return CACHE_MIN_TOKENS + Math.floor((prefix - CACHE_MIN_TOKENS) / CACHE_STEP_TOKENS) * CACHE_STEP_TOKENS;
 }
 
+/** The reply to give, once every `after` it waits for has settled (a failed wait answers 500, saying so). */
+async function settled(reply: FixedReply): Promise<Exclude<FixedReply, { after: unknown }>> {
+  while (typeof reply === "object" && "after" in reply) {
+    const failed = await reply.after.then(
+      () => false,
+      () => true,
+    );
+    if (failed) return { status: 500, body: { error: { message: "scripted LLM server: a reply's wait failed" } } };
+    reply = reply.reply;
+  }
+  return reply;
+}
+
 /** Answer a chat completion with a scripted reply: a hang, a raw HTTP error, or a completion (streamed if asked). */
 function answer(
   res: http.ServerResponse,
-  reply: FixedReply,
+  reply: Exclude<FixedReply, { after: unknown }>,
   request: { id: string; body: RecordedRequest["body"]; promptChars: number; cachedChars: number },
 ): void {
   if (typeof reply === "object" && "hangMs" in reply) {

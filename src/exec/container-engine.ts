@@ -178,6 +178,17 @@ export function listArgs(engine: ContainerEngine, labels: { pid: string; host: s
   ];
 }
 
+/** A container's CPU weight when none is given (`--cpu-shares`'s default, cgroup v1's `cpu.shares`). */
+export const NORMAL_CPU_SHARES = 1024;
+
+/** Change a running container's CPU weight (both engines' `update`; Podman 4 does it with cgroupfs on cgroup v1 too). */
+export const cpuSharesArgs = (name: string, shares: number): string[] => [
+  "update",
+  "--cpu-shares",
+  String(shares),
+  name,
+];
+
 /** Remove the container at once, killing every process in it. */
 export const removeArgs = (engine: ContainerEngine, name: string): string[] =>
   engine.kind === "podman" ? ["rm", "--force", "--time", "0", name] : ["rm", "--force", name];

@@ -6,10 +6,12 @@ import path from "node:path";
 import {
   CACHE_ENV,
   cacheVolumeName,
+  cpuSharesArgs,
   engineProgram,
   execArgs,
   globalArgs,
   imageExistsArgs,
+  NORMAL_CPU_SHARES,
   probeArgs,
   pullArgs,
   removeArgs,
@@ -116,12 +118,20 @@ export function createContainerSession(
     },
     sandboxMode: async () => `container (image ${target.image}, from ${target.imageSource})`,
     async run(req: ExecRequest): Promise<ExecResult> {
-      const problem = await start();
-      if (problem !== null) return notRun(`not run: ${problem}`);
-      if (req.signal?.aborted) return notRun("not run: the run was cancelled");
-      if (controlDir && options.clientEnv && req.input === undefined)
-        return runThroughRunner(session, req, options.clientEnv, controlDir);
-      return runByEngineExec(session, req);
+      const raise = () => raiseToNormal(session);
+      req.urgent?.addEventListener("abort", raise, { once: true });
+      if (req.urgent?.aborted) raise();
+      try {
+        const problem = await start();
+        if (problem !== null) return notRun(`not run: ${problem}`);
+        if (req.signal?.aborted) return notRun("not run: the run was cancelled");
+        // Awaited here: the raise listens until the command ends.
+        if (controlDir && options.clientEnv && req.input === undefined)
+          return await runThroughRunner(session, req, options.clientEnv, controlDir);
+        return await runByEngineExec(session, req);
+      } finally {
+        req.urgent?.removeEventListener("abort", raise);
+      }
     },
   };
 }
@@ -182,6 +192,22 @@ function sessionParts(exec: Exec, target: ContainerTarget, options: ContainerSan
   return { exec, engine, program, base, target, spec, checkout, controlDir, engineRun, live, remove, bridge };
 }
 
+/**
+ * The run now waits for this background container's work (its `urgent` fired): its CPU weight goes back to the
+ * engine's default, for the container running now (`update`) and any started after it. The processes' own priority
+ * inside (their nice value) is left: every process of the container has the same one, so it weighs nothing against
+ * the host's other work, which the container's weight is what decides. A failed update changes nothing else.
+ */
+function raiseToNormal(session: SessionParts): void {
+  if (session.spec.cpuShares === undefined) return;
+  delete session.spec.cpuShares;
+  const { live, engineRun, spec } = session;
+  // A start under way made its arguments already: the update waits for the container to run.
+  void live.running?.then((problem) =>
+    problem === null ? engineRun(cpuSharesArgs(spec.name, NORMAL_CPU_SHARES), 30_000) : undefined,
+  );
+}
+
 /** The image of the session's target, pulled when missing: null when present, else what failed and what to do. */
 function ensureImage({ engine, target, engineRun }: SessionParts, pullTimeoutMs: number): Promise<string | null> {
   const key = `${engine.kind} ${engine.socket ?? ""} ${target.image}`;
@@ -215,7 +241,8 @@ function startContainer(session: SessionParts, pullTimeoutMs: number): Promise<s
     let r = await engineRun(args, 120_000);
     // Two containers of one repository starting together (the job's and its base run's) both create its cache
     // volume; podman refuses the second creation although the volume now exists. Started again, it is only mounted.
-    if (r.exitCode !== 0 && /volume already exists/.test(r.output)) {
+    // Once: a volume refused twice is not a race any more.
+    if (lostVolumeRace(r)) {
       await engineRun(removeArgs(engine, spec.name), 60_000);
       r = await engineRun(args, 120_000);
     }
@@ -223,6 +250,8 @@ function startContainer(session: SessionParts, pullTimeoutMs: number): Promise<s
     const said = r.spawnError ?? lastLines(r.output);
     // Half-created containers are removed too.
     await engineRun(removeArgs(engine, spec.name), 60_000);
+    if (lostVolumeRace(r) && spec.cacheVolume)
+      return `the cache volume \`${spec.cacheVolume}\` could not be mounted: ${engine.kind} refused to create it twice although it says it exists (${said}). It holds only package managers' caches: remove it (\`${engine.kind} volume rm ${spec.cacheVolume}\`) and run again; if that does not help, check the engine's log`;
     return `a container could not be started from \`${target.image}\` (from ${target.imageSource}): ${said}. The image needs /bin/sh; check the engine's settings (AIDER_BOT_CONTAINER_*) and its log`;
   })();
   const attempt = live.running;
@@ -344,6 +373,11 @@ async function runByEngineExec(session: SessionParts, req: ExecRequest): Promise
     };
   }
   return r;
+}
+
+/** Whether a start failed only because another container created the cache volume first (Podman's answer). */
+function lostVolumeRace(r: ExecResult): boolean {
+  return r.exitCode !== 0 && r.spawnError === undefined && /volume already exists/.test(r.output);
 }
 
 /** Commands run only in the checkout (where the container has it mounted); anything else runs at its root. */

@@ -22,8 +22,8 @@ export interface ExecRequest {
   /**
    * For a `background` command: when it fires, the command and every process it started are raised back to normal
    * priority, where the host allows it (raising needs CAP_SYS_NICE: an app running as root), and what it starts from
-   * then on runs at normal priority: the run now waits for this command. Host and bubblewrap only (a container's
-   * processes are not the app's children).
+   * then on runs at normal priority: the run now waits for this command. In a container session its container gets
+   * the default CPU weight back instead (its processes are not the app's children).
    */
   urgent?: AbortSignal;
   /**

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { DEMO_TEST_COMMAND } from "../../testkit/demo-script.js";
 import { has } from "../helpers/needs.js";
 import { runCli } from "../helpers/run-cli.js";
 import { WAIT_MS } from "../helpers/timeouts.js";
@@ -33,7 +34,9 @@ describe("aider-bot demo (the README's first command)", () => {
         REDIS_URL: undefined,
       },
     });
-    expect({ code, stderr: code === 0 ? "" : stderr.slice(-2000) }).toEqual({ code: 0, stderr: "" });
+    // A demo that did not show the whole loop says which part is missing on its stdout's last lines.
+    const failed = code === 0 ? {} : { stderr: stderr.slice(-2000), stdout: stdout.slice(-3000) };
+    expect({ code, ...failed }).toEqual({ code: 0 });
     expect(stdout).toMatch(/^commit [0-9a-f]{40}$/m);
     expect(stdout).toMatch(/feat: /);
     expect(stdout).toMatch(/Opened #\d+ from `aider\/issue-/);
@@ -47,16 +50,15 @@ describe("aider-bot demo (the README's first command)", () => {
     const loop = stdout.indexOf("── The edit loop");
     const found = [
       "model   adds a retry loop to getText",
-      "checks  The test command `node --test` failed (exit code 1). The bot sends the failure back to the model:",
+      `checks  The test command \`${DEMO_TEST_COMMAND}\` failed (exit code 1). The bot sends the failure back to the model:`,
       "│ error: 'GET https://example.test/ failed: 503'",
       "model   fixes it: `retries` counts the attempts after the first one",
-      "checks  `node --test` passes: the checks are green, so the bot commits and pushes.",
+      `checks  \`${DEMO_TEST_COMMAND}\` passes: the checks are green, so the bot commits and pushes.`,
       "── Commit pushed to the pull request branch",
     ].map((line) => ({ line, at: stdout.indexOf(line, loop) }));
-    expect({ loop: loop >= 0, missing: found.filter((f) => f.at < 0).map((f) => f.line) }).toEqual({
-      loop: true,
-      missing: [],
-    });
+    const missing = found.filter((f) => f.at < 0).map((f) => f.line);
+    // With what it printed, when a line is missing: what the model was shown is the evidence.
+    expect({ loop: loop >= 0, missing, ...(missing.length ? { stdout } : {}) }).toEqual({ loop: true, missing: [] });
     expect(found.map((f) => f.at)).toEqual(found.map((f) => f.at).sort((a, b) => a - b));
     // The status comment shows the checks ran; nothing says they were skipped.
     expect(stdout).toMatch(/Repository commands ran (in a bubblewrap sandbox|without a sandbox)/);

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { branchLog, fileOnBranch } from "../../testkit/seed-repo.js";
@@ -15,6 +15,7 @@ import {
   type E2EApp,
 } from "../helpers/e2e-harness.js";
 import { alive } from "../../src/app/sweep-job-dirs.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const files = { "src/calc.py": "def add(a, b):\n    return a - b\n", "README.md": "# widgets\n" };
 const fix =
@@ -262,32 +263,56 @@ describe("e2e: app flows", () => {
     expect(status).not.toContain("still fails");
   });
 
-  it("a base run still under way when the job ends is stopped with it: its process gone, the checkout removed, nothing logged", async () => {
+  it("a base command still under way when the job ends finishes (the job waits for it), is kept, and the next run on that base does not run it again", async () => {
     const marks = await mkdtemp(path.join(os.tmpdir(), "base-race-"));
     const pidFile = path.join(marks, "base.pid");
-    // On the base (`a - b`) the test writes its process id and sleeps until killed; on the change (`a + b`) it waits
-    // until the base's is running, then passes: the job ends while the base's command still runs.
-    const test = `if grep -q 'a + b' src/calc.py; then i=0; while [ ! -s ${pidFile} ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; else echo $$ > ${pidFile}; exec sleep 3600; fi`;
-    let pid = 0;
+    const runs = path.join(marks, "base-runs");
+    const go = path.join(marks, "go");
+    // On the base (`a - b`) the test notes each run, then waits for the test's word, given once the run's Check Run
+    // is concluded: the job's phases are over while it still runs. The model's first answer comes once the base's
+    // command is running (the base runs while the model writes; it starts nothing while the change's checks run), and
+    // the change (`a + b`) passes. The second run's first answer (`b + a`) fails it, so that run needs the base's
+    // result (and would run the base's command if it were not kept); its second answer puts `a + b` back (nothing left to push).
+    const wait = (file: string) => `i=0; while [ ! -e ${file} ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done`;
+    const test = [
+      `if grep -q 'a - b' src/calc.py; then echo $$ >> ${runs}; echo $$ > ${pidFile}; ${wait(go)}`,
+      `elif grep -q 'b + a' src/calc.py; then exit 1`,
+      `else true; fi`,
+    ].join("; ");
+    const swap = (from: string, to: string) =>
+      `src/calc.py\n\`\`\`python\n<<<<<<< SEARCH\n    return ${from}\n=======\n    return ${to}\n>>>>>>> REPLACE\n\`\`\`\n`;
     try {
       e2e = await app.scenario({
         files: { ...files, ".github/aider.yml": `test: ${JSON.stringify(test)}\n` },
         permissions: { ann: "write" },
-        replies: [fix],
+        replies: [
+          { after: waitUntil(() => existsSync(pidFile), "the base's command did not start"), reply: fix },
+          "fix: add",
+          swap("a + b", "b + a"),
+          swap("b + a", "a + b"),
+        ],
       });
       const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
       await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+      // The run's Check Run is concluded once its phases are over (the job then ends its base run and waits for it).
+      await waitUntil(
+        () => e2e.repo.checkRuns.some((c) => c.conclusion),
+        () => e2e.logs().slice(-3000),
+      );
+      await writeFile(go, "");
       await e2e.idle();
-      expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
-      expect(existsSync(pidFile)).toBe(true);
-      pid = Number(readFileSync(pidFile, "utf8").trim());
-      expect(pid).toBeGreaterThan(0);
-      // The job has ended: the base's command is no longer running.
+      const pid = Number(readFileSync(pidFile, "utf8").trim());
+      // The job has ended with its base's command, and removed its checkout; nothing went wrong on the way.
       expect(alive(pid)).toBe(false);
       expect(readdirSync(e2e.home).filter((n) => n.startsWith("aider-bot-job-"))).toEqual([]);
       expect(e2e.logs()).not.toMatch(/could not remove the job's checkout|the base's checks could not run|ENOTEMPTY/);
+
+      // The next run on the same base takes the base's result from the cache: the base's command ran once.
+      await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py swap the operands", "ann"));
+      await e2e.idle();
+      expect(e2e.llm.requests.some((r) => /The test command .* failed/.test(JSON.stringify(r.body)))).toBe(true);
+      expect(readFileSync(runs, "utf8").trim().split("\n")).toEqual([String(pid)]);
     } finally {
-      if (pid > 0 && alive(pid)) process.kill(pid, "SIGKILL");
       await rm(marks, { recursive: true, force: true });
     }
   });

@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { runCheckCommand } from "../../src/checks/run-check-command.js";
 import { cacheVolumeName, type ContainerEngine } from "../../src/exec/container-engine.js";
 import { createContainerSession, type ContainerSession } from "../../src/exec/container-sandbox.js";
+import { BACKGROUND_CPU_SHARES } from "../../src/exec/priority.js";
 import { sweepContainers } from "../../src/exec/sweep-containers.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import { baseEnv } from "../../src/exec/base-env.js";
@@ -186,6 +188,40 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     expect(r.exitCode).toBe(3);
     expect((await sh(s, "sleep 300", { timeoutMs: 1_000 })).timedOut).toBe(true);
     expect(containersNamed(s.name)).toBe("");
+  });
+
+  it("background work (the base's container) weighs less, and is raised to the default weight once the run waits for it", async () => {
+    const s = createContainerSession(
+      exec,
+      { image: TEST_IMAGE, imageSource: "the test", checkout, cacheKey: `test/${process.pid}` },
+      { engine, network: false, clientEnv: baseEnv(sourceEnv), priority: "background" },
+    );
+    sessions.push(s);
+    // The container's own CPU weight, as its cgroup says (cgroup v1: the shares; v2: the weight they become).
+    const shares = "cat /sys/fs/cgroup/cpu/cpu.shares 2>/dev/null || cat /sys/fs/cgroup/cpu.weight";
+    const normal = (await sh(open(), shares)).output.trim();
+    const before = (await sh(s, shares)).output.trim();
+    expect({ before, normal }).toEqual(
+      existsSync("/sys/fs/cgroup/cpu/cpu.shares")
+        ? { before: String(BACKGROUND_CPU_SHARES), normal: "1024" }
+        : { before: expect.not.stringMatching(`^${normal}$`), normal },
+    );
+    // The command under way waits until its container's weight changes (at most 30 s), then prints it.
+    const urgent = new AbortController();
+    const waiting = s.run({
+      command: `touch raise-started; i=0; while [ "$(${shares})" = ${before} ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; ${shares}`,
+      shell: true,
+      cwd: checkout,
+      timeoutMs: 60_000,
+      priority: "background",
+      urgent: urgent.signal,
+    });
+    await waitUntil(() => existsSync(path.join(checkout, "raise-started")), "the command did not start");
+    urgent.abort();
+    expect((await waiting).output.trim()).toBe(normal);
+    // The container's later commands (and a fresh container, after a timeout) keep the default weight.
+    expect((await sh(s, "sleep 300", { timeoutMs: 1_000 })).timedOut).toBe(true);
+    expect((await sh(s, shares)).output.trim()).toBe(normal);
   });
 
   it("keeps the package managers' cache volume per repository across containers", async () => {

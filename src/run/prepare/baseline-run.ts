@@ -28,8 +28,10 @@ export interface BaselineDeps {
   checkExecFor(dir: string): Exec;
   /** `<cache>/baseline/<owner>/<repo>`: one JSON file per base commit, by command. */
   cacheDir: string;
-  /** The job's: a cancelled job stops its base run too. */
+  /** The job's: a cancelled job stops its base run too, at once. */
   signal: AbortSignal;
+  /** How long the command under way at `stop()` may go on to finish (default {@link BASE_FINISH_GRACE_MS}). */
+  finishWithinMs?: number;
   onError(error: unknown): void;
 }
 
@@ -44,8 +46,10 @@ export interface BaselineRun {
    */
   hold(): () => void;
   /**
-   * Stop the base's run now: its command under way is killed (with its container, in container mode), nothing
-   * further is run, and only the results finished before are kept. The job calls it when its phases are over.
+   * End the base's run: nothing further is started; the command under way, raised to normal priority, may finish
+   * within `finishWithinMs` (its result is kept, so the next run on this base does not run it again) and is killed
+   * (with its container, in container mode) after that. A stop before any command runs, or a cancelled job, stops it
+   * at once. Only finished results are kept. The job calls it when its phases are over.
    */
   stop(): void;
   /**
@@ -54,6 +58,14 @@ export interface BaselineRun {
    */
   done: Promise<void>;
 }
+
+/**
+ * How long a base command still running when the run's phases end may go on. The base runs as background work, so a
+ * light check is often still running when the run ends; killed, it never finishes on a base whose runs always end
+ * first (each run started it again). Raised to normal priority it usually needs a few seconds; the job (its slot and
+ * its checkout) waits that long at most, well within the app's shutdown grace (AIDER_BOT_SHUTDOWN_MS, 60 s).
+ */
+export const BASE_FINISH_GRACE_MS = 20_000;
 
 /**
  * The repository's checks on the base, started with the run (while the model writes its first answer, so it costs
@@ -73,12 +85,7 @@ export function startBaseline(
 ): BaselineRun {
   const baseDir = path.join(path.dirname(checkout), "base");
   const wanted = specs.filter(comparable);
-  const results = new Map<string, Promise<BaselineResult | null>>();
-  const settle = new Map<string, (r: BaselineResult | null) => void>();
-  for (const spec of wanted) {
-    const key = cacheKey(spec);
-    if (!results.has(key)) results.set(key, new Promise((resolve) => settle.set(key, resolve)));
-  }
+  const { results, settle } = pendingResults(wanted);
   const roots = [checkout, baseDir];
   const stopper = new AbortController();
   const signal = AbortSignal.any([deps.signal, stopper.signal]);
@@ -87,7 +94,11 @@ export function startBaseline(
   // checks; once none is left, the base is background work again.
   const awaited = new Set<string>();
   let raise = new AbortController();
-  const gate = createGate(() => awaited.size > 0 || signal.aborted);
+  // Set by stop(): no command starts after it; the one under way (`running`) may finish within the grace.
+  let ending = false;
+  let running = false;
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const gate = createGate(() => awaited.size > 0 || signal.aborted || ending);
   signal.addEventListener("abort", gate.wake, { once: true });
   const finish = (key: string, r: BaselineResult | null) => {
     settle.get(key)?.(r);
@@ -117,18 +128,10 @@ export function startBaseline(
       const key = cacheKey(spec);
       if (!settle.has(key)) continue;
       await gate.turn();
-      if (signal.aborted) break;
-      const report = await runCheckCommand(background, {
-        kind: spec.kind,
-        command: spec.command,
-        cwd: spec.cwd ? path.join(baseDir, spec.cwd) : baseDir,
-        timeoutMs,
-        files: [],
-        ...(spec.asWritten ? { ciShell: true } : {}),
-        // The same stand-in as the change's run, so the two compare like for like.
-        ...(spec.fallback ? { fallback: spec.fallback } : {}),
-        signal,
-      });
+      if (signal.aborted || ending) break;
+      running = true;
+      const report = await runOnBase(background, spec, baseDir, timeoutMs, signal);
+      running = false;
       // A command cut short by the stop says nothing about the base.
       if (signal.aborted) break;
       const result = baselineOf(report, roots);
@@ -145,6 +148,7 @@ export function startBaseline(
       if (!signal.aborted) deps.onError(error);
     })
     .finally(async () => {
+      clearTimeout(grace);
       for (const key of [...settle.keys()]) finish(key, null);
       await exec?.close?.().catch((error: unknown) => deps.onError(error));
     });
@@ -160,9 +164,46 @@ export function startBaseline(
     },
     roots,
     hold: gate.hold,
-    stop: () => stopper.abort(),
+    stop: () => {
+      if (ending) return;
+      ending = true;
+      gate.wake();
+      if (!running) return stopper.abort();
+      // The run has nothing else to do: the command under way gets the machine back, and a bounded time.
+      raise.abort();
+      grace = setTimeout(() => stopper.abort(), deps.finishWithinMs ?? BASE_FINISH_GRACE_MS);
+    },
     done,
   };
+}
+
+/** A promise per command's result, and how to settle it (one per command, however often it is planned). */
+function pendingResults(wanted: readonly CheckCommandSpec[]): {
+  results: Map<string, Promise<BaselineResult | null>>;
+  settle: Map<string, (r: BaselineResult | null) => void>;
+} {
+  const results = new Map<string, Promise<BaselineResult | null>>();
+  const settle = new Map<string, (r: BaselineResult | null) => void>();
+  for (const spec of wanted) {
+    const key = cacheKey(spec);
+    if (!results.has(key)) results.set(key, new Promise((resolve) => settle.set(key, resolve)));
+  }
+  return { results, settle };
+}
+
+/** One of the run's check commands, run in the base's checkout as the change's run runs it. */
+function runOnBase(exec: Exec, spec: CheckCommandSpec, baseDir: string, timeoutMs: number, signal: AbortSignal) {
+  return runCheckCommand(exec, {
+    kind: spec.kind,
+    command: spec.command,
+    cwd: spec.cwd ? path.join(baseDir, spec.cwd) : baseDir,
+    timeoutMs,
+    files: [],
+    ...(spec.asWritten ? { ciShell: true } : {}),
+    // The same stand-in as the change's run, so the two compare like for like.
+    ...(spec.fallback ? { fallback: spec.fallback } : {}),
+    signal,
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { BACKGROUND_NICE } from "../../../src/exec/priority.js";
 import { startBaseline, type BaselineDeps } from "../../../src/run/prepare/baseline-run.js";
 import { createGit } from "../../../src/workspace/create-git.js";
 import type { CheckCommandSpec } from "../../../src/coder/types.js";
+import type { ExecRequest } from "../../../src/exec/types.js";
 import { testExec } from "../../helpers/test-exec.js";
 import { waitUntil } from "../../helpers/wait-until.js";
 import { alive } from "../../../src/app/sweep-job-dirs.js";
@@ -227,21 +228,85 @@ describe("stop(): the job ends its base run before removing the checkout", () =>
     await rm(root, { recursive: true, force: true });
   });
 
-  it("kills the command under way, keeps only what finished before, reports no error, and the checkout is then removed cleanly", async () => {
-    const cacheDir = path.join(root, "cache");
+  const done: CheckCommandSpec = { kind: "test", command: "true", asWritten: true };
+  const slow: CheckCommandSpec = { kind: "test", command: "sh slow.sh", asWritten: true };
+  const depsOf = (o: { errors: unknown[]; finishWithinMs: number; ran?: string[]; signal?: AbortSignal }) => ({
+    baseSha: () => git.headSha(checkout),
+    checkoutBase: async (sha: string, dir: string) => {
+      await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
+    },
+    // The command as written: the last line of the script the check runner wraps around it.
+    checkExecFor: () => ({
+      run: (req: ExecRequest) => (o.ran?.push(req.command.split("\n").at(-1)!), exec.run(req)),
+    }),
+    cacheDir: path.join(root, "cache"),
+    signal: o.signal ?? new AbortController().signal,
+    finishWithinMs: o.finishWithinMs,
+    onError: (e: unknown) => void o.errors.push(e),
+  });
+  const cachedKeys = async () => {
+    const [file] = await readdir(path.join(root, "cache"));
+    return Object.keys(
+      (JSON.parse(await readFile(path.join(root, "cache", file!), "utf8")) as { results: object }).results,
+    );
+  };
+
+  it("a command still running when the run ends goes on, at normal priority, and is kept: the next run on the same base runs nothing", async () => {
     const errors: unknown[] = [];
-    const done: CheckCommandSpec = { kind: "test", command: "true", asWritten: true };
-    const slow: CheckCommandSpec = { kind: "test", command: "sh slow.sh", asWritten: true };
-    const run = startBaseline(checkout, [done, slow], 600_000, {
-      baseSha: () => git.headSha(checkout),
-      checkoutBase: async (sha, dir) => {
-        await git.run(checkout, ["worktree", "add", "--detach", "--quiet", dir, sha]);
-      },
-      checkExecFor: () => exec,
-      cacheDir,
-      signal: new AbortController().signal,
-      onError: (e) => void errors.push(e),
-    });
+    // The base's command waits for the test's word (given only after the stop), then notes its nice value.
+    const light: CheckCommandSpec = {
+      kind: "test",
+      command: "touch started; while [ ! -e ../go ]; do sleep 0.05; done; cut -d' ' -f19 /proc/self/stat > niceness",
+      asWritten: true,
+    };
+    const ran: string[] = [];
+    const run = startBaseline(checkout, [done, light], 600_000, depsOf({ errors, ran, finishWithinMs: 600_000 }));
+    const base = path.join(root, "job", "base");
+    await waitUntil(() => existsSync(path.join(base, "started")), "the base's command started");
+    run.stop();
+    await writeFile(path.join(root, "job", "go"), "");
+    await run.done;
+    expect(await run.lookup(light)).toMatchObject({ ok: true });
+    expect(errors).toEqual([]);
+    expect(await cachedKeys()).toHaveLength(2);
+    // Raising a priority needs CAP_SYS_NICE: where the tests do not run as root, the app could not either.
+    if (process.getuid?.() === 0) expect(Number(await readFile(path.join(base, "niceness"), "utf8"))).toBe(0);
+
+    const again: string[] = [];
+    const next = startBaseline(checkout, [done, light], 600_000, depsOf({ errors, ran: again, finishWithinMs: 0 }));
+    expect(await next.lookup(light)).toMatchObject({ ok: true });
+    expect(await next.lookup(done)).toMatchObject({ ok: true });
+    await next.done;
+    expect({ first: ran, again }).toEqual({ first: ["true", light.command], again: [] });
+  });
+
+  it("a cancelled job stops the command under way at once, whatever time a finishing command is given", async () => {
+    const errors: unknown[] = [];
+    const job = new AbortController();
+    const run = startBaseline(
+      checkout,
+      [slow],
+      600_000,
+      depsOf({ errors, finishWithinMs: 600_000, signal: job.signal }),
+    );
+    const pidFile = path.join(root, "job", "base", "pid");
+    await waitUntil(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      "the base's command started",
+    );
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    run.stop();
+    expect(alive(pid)).toBe(true);
+    job.abort();
+    await run.done;
+    expect(alive(pid)).toBe(false);
+    expect(await run.lookup(slow)).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
+  it("a command that does not finish in the time it is given is killed; only what finished before is kept, no error is reported, and the checkout is then removed cleanly", async () => {
+    const errors: unknown[] = [];
+    const run = startBaseline(checkout, [done, slow], 600_000, depsOf({ errors, finishWithinMs: 100 }));
     expect(await run.lookup(done)).toMatchObject({ ok: true });
     const pidFile = path.join(root, "job", "base", "pid");
     await waitUntil(
@@ -256,9 +321,7 @@ describe("stop(): the job ends its base run before removing the checkout", () =>
     expect(await run.lookup(slow)).toBeNull();
     expect(errors).toEqual([]);
     // Only the command that finished is kept; the stopped one runs again next time.
-    const [file] = await readdir(cacheDir);
-    const cached = JSON.parse(await readFile(path.join(cacheDir, file!), "utf8")) as { results: object };
-    expect(Object.keys(cached.results)).toHaveLength(1);
+    expect(await cachedKeys()).toHaveLength(1);
     await rm(path.join(root, "job"), { recursive: true });
     expect(existsSync(path.join(root, "job"))).toBe(false);
   });
