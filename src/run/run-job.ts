@@ -179,6 +179,9 @@ async function phases(
   // The check plan is read (from the default branch) while the branch is cloned; resolveChecks never throws.
   const checksP = req.verb === "run" && deps.checkPlan ? deps.checkPlan(req).catch(() => null) : null;
   const prepared = await prepareCheckout(req, deps, dir, stage, () => void contextOf());
+  // Files still being written: the folder is not removed under git's feet, however the run ends.
+  const { pending } = prepared;
+  if (pending) keep({ stop: () => undefined, done: pending.written.catch(() => undefined) });
   if (req.verb === "undo") {
     if (req.target.kind === "issue")
       return end({
@@ -211,6 +214,9 @@ async function phases(
   const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, checks, keep);
   const stopped = stopReasonOf(deps.signal);
   if (stopped) return end({ kind: "cancelled", reason: stopped, result }, checks);
+  // A checkout that could not be written fails the run as a failed clone always did, whatever the coder made of
+  // the files it could not read (an answer may have needed none).
+  if (pending) await pending.written;
   const verdict = verifyResult(req, result);
   if (verdict.kind === "answer" && req.verb === "plan" && result.outcome === "no-changes" && result.answer.trim()) {
     return end({ kind: "planned", result, plan: result.answer, sha: baseOf(prepared) }, checks);
