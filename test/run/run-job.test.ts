@@ -284,6 +284,24 @@ describe("runJob", () => {
     expect(h.calls.slice(0, 4)).toEqual(["clone main", "coder", "branch aider/issue-5-fix-the-thing", "files"]);
   });
 
+  it("asks for the check plan and the context once the clone has started, not before", async () => {
+    const h = harness(async () => changed);
+    const plan: NonNullable<RunOutcome["checks"]> = {
+      origin: "none",
+      plan: { setup: [], lint: [], test: [], toolchain: {}, excluded: [] },
+    };
+    await runJob(request(), {
+      ...h.deps,
+      checkPlan: async () => (h.calls.push("check plan"), plan),
+      prContext: async () => (
+        h.calls.push("context"),
+        { blocks: [], details: "", files: [], autoTest: false, threads: [] }
+      ),
+    });
+    expect(h.calls[0]).toBe("clone feat");
+    expect(h.calls.slice(1, 3).sort()).toEqual(["check plan", "context"]);
+  });
+
   it("posts a patch instead of pushing to a fork", async () => {
     const h = harness(async () => changed);
     const out = await runJob(request({ target: { ...prTarget, isFork: true } }), h.deps);
