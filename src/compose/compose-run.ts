@@ -74,7 +74,7 @@ export function composeRun(input: ComposeRunInput): RunJobDeps {
     git: input.runGit,
     warmWhileCloning: warmWhileCloning(input),
     coder: composeCoder(input, checkPlan),
-    tempDir: tempDirIn(input.workRoot, input.exec),
+    tempDir: tempDirIn(input.workRoot),
     render: {
       stage: renderStage,
       final: (outcome, r) => (input.finalText ?? ((body) => body))(renderFinal(outcome, r), r),
@@ -220,23 +220,14 @@ export async function baselineFor(
   });
 }
 
-/**
- * Private temporary folders under `root`, named with this process's id (the App's start-up sweep reads it). With
- * `exec`, a folder is removed by `rm -rf` in a process of its own: a job's checkout (hundreds of files) is removed
- * while the run's report is written, and Node's own removal cost this thread ~0.1 ms per file, taken from that
- * report. Node's removal follows, for whatever `rm` could not remove (or when it cannot run).
- */
-export function tempDirIn(root: string, exec?: Exec): RunJobDeps["tempDir"] {
+/** Private temporary folders under `root`, named with this process's id (the App's start-up sweep reads it). */
+export function tempDirIn(root: string): RunJobDeps["tempDir"] {
   return {
     // The work dir is created if missing (a fresh volume, a cleaned /tmp): a job must never fail on that.
     create: async (prefix) => {
       await mkdir(root, { recursive: true, mode: 0o700 });
       return mkdtemp(path.join(root, `${prefix}${process.pid}-`));
     },
-    remove: async (dir) => {
-      if (exec && path.isAbsolute(dir))
-        await exec.run({ command: "rm", args: ["-rf", "--", dir], cwd: root, timeoutMs: 300_000 }).catch(() => null);
-      await rm(dir, { recursive: true, force: true });
-    },
+    remove: (dir) => rm(dir, { recursive: true, force: true }),
   };
 }
