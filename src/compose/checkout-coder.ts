@@ -37,11 +37,29 @@ export interface CheckoutCoderInput {
  */
 export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
   let baseline: Promise<BaselineRun | null> | null = null;
+  const roots: string[] = [];
   return async function codeOnCheckout(checkout, options, hooks) {
-    if (input.beforeCoder) await input.beforeCoder(checkout);
-    // Kept by the job: stopped and awaited before the checkout (which holds the base's) is removed.
-    baseline ??= input.baseline(checkout, options, hooks.signal).then((base) => (base && hooks.keep?.(base), base));
-    const base = await baseline;
+    const { pending } = hooks;
+    let ready: Promise<unknown> = Promise.resolve();
+    if (pending) {
+      // The files are still being written. The container's image may come from them (an issue's devcontainer): it
+      // is chosen once they are, while the first round, which needs neither, goes on; commands wait for it.
+      ready = pending.written.then(() => input.beforeCoder?.(checkout));
+      ready.catch(() => undefined); // reaches the run through the steps that wait for it
+    } else if (input.beforeCoder) await input.beforeCoder(checkout);
+    // Started beside the first round, not before it: nothing of the base is needed until a check has failed. Kept
+    // by the job: stopped and awaited before the checkout (which holds the base's) is removed.
+    baseline ??= ready
+      .then(() => input.baseline(checkout, options, hooks.signal))
+      .then((base) => {
+        if (base) {
+          hooks.keep?.(base);
+          roots.push(...base.roots);
+        }
+        return base;
+      });
+    const base = baseline;
+    base.catch(() => undefined); // reaches the run through the lookup and the commit that wait for it
     return runCoder(
       options,
       createCoderDeps({
@@ -58,8 +76,33 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
         onProgress: hooks.onProgress,
         ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
         signal: hooks.signal,
-        ...(base ? { baseline: { lookup: base.lookup, roots: base.roots, hold: base.hold } } : {}),
+        // The base's results when it runs (none: every lookup answers null, as without a base). Its roots are
+        // known once it has started, which a lookup waits for.
+        baseline: { lookup: async (spec) => (await base)?.lookup(spec) ?? null, roots, hold: () => holdOnce(base) },
+        ...(pending ? { pending } : {}),
+        commandsReady: ready,
+        // The base reads the checkout's commit as it starts: the run's own commit must not come first.
+        commitReady: base,
       }),
     );
+  };
+}
+
+/**
+ * Hold the base's run while the change's checks run (see BaselineRun.hold), whether or not it has started yet: held
+ * as soon as it starts, unless released first.
+ */
+function holdOnce(base: Promise<BaselineRun | null>): () => void {
+  let released = false;
+  let release: (() => void) | undefined;
+  void base.then(
+    (b) => {
+      if (!released) release = b?.hold();
+    },
+    () => undefined,
+  );
+  return () => {
+    released = true;
+    release?.();
   };
 }

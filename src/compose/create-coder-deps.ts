@@ -9,9 +9,12 @@ import { getEditFormat, parseAndApply } from "../edits/registry.js";
 import type { Exec } from "../exec/types.js";
 import { generateCommitMessage } from "../coder/generate-commit-message.js";
 import type { LlmClient } from "../llm/types.js";
-import { buildRepoMap } from "../repomap/build-repo-map.js";
+import { buildRepoMap, buildRepoMapFromObjects } from "../repomap/build-repo-map.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
+import type { Workspace } from "../workspace/types.js";
+import { watchPending, type PendingCheckout } from "../workspace/pending-checkout.js";
+import { readBlobs } from "../workspace/read-blobs.js";
 import type { Git } from "../workspace/create-git.js";
 
 // What a spare job process starts before its job (app/ may not reach checks/ itself).
@@ -55,6 +58,15 @@ export interface CoderDepsInput {
   signal?: AbortSignal;
   /** The same commands' results on the base (see run/prepare/baseline-run), to tell the change's failures from the base's. */
   baseline?: CoderDeps["baseline"];
+  /**
+   * The checkout's files are still being written (see PendingCheckout): the file list and the repo map come from
+   * git meanwhile, and whatever reads or writes the files waits for them.
+   */
+  pending?: PendingCheckout;
+  /** Settles once the repository's commands may run in the checkout (files written, container chosen). */
+  commandsReady?: Promise<unknown>;
+  /** Settles once the run's first commit may be made (the base's run has read its commit: it must not be ours). */
+  commitReady?: Promise<unknown>;
 }
 
 /** The folder a check runs in: the checkout, or a folder inside it (a step's working-directory); never outside. */
@@ -68,13 +80,23 @@ function checkCwd(root: string, rel: string | undefined): string {
 
 /** Wire the coder loop to the real edit engine, checks, repo map, workspace, git and model client. */
 export function createCoderDeps(input: CoderDepsInput): CoderDeps {
-  const { root, exec, git, llm, commitModel } = input;
-  const workspace = createFsWorkspace(root, exec, { protectedPaths: input.protectedPaths });
+  const { root, exec, git, llm, commitModel, pending } = input;
+  const workspace = createFsWorkspace(root, exec, {
+    protectedPaths: input.protectedPaths,
+    ...(pending ? { pending } : {}),
+  });
+  // What runs git in the checkout comes after the run's own writes, which wait for the files; said here once more,
+  // so that holds whatever calls it.
+  const filesReady = async () => {
+    if (pending) await pending.written;
+  };
+  const commitReady = async () => {
+    await filesReady();
+    await input.commitReady;
+  };
   // Check output names files (`k.py:2:1: error`) that the repository's scripts may have made into links to
   // `/proc/self/environ` or the App's key: code context is read only through the confined reader.
   const reader = createConfinedReader(root);
-  // Read once per run, beside the first map build: the clone's history does not change while the run edits.
-  let history: Promise<string[][]> | undefined;
   const readIfSafe = (rel: string): string | null => {
     const got = reader.read(rel);
     return got.ok ? got.content.toString("utf8") : null;
@@ -91,6 +113,8 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       }),
     syntaxCheck,
     runCheck: async (req) => {
+      await filesReady();
+      await input.commandsReady;
       try {
         return await runCheckCommand(input.checkExec ?? exec, {
           kind: req.kind,
@@ -118,32 +142,13 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
       }
       return renderCheckReflection(report, contents);
     },
-    repoMap: async (req) => {
-      const wantsHistory = !!req.requestText || (req.hintFiles?.length ?? 0) > 0 || req.chatFiles.length > 0;
-      if (wantsHistory) history ??= git.changeHistory(root).catch(() => []);
-      const [files, ids, changes] = await Promise.all([
-        workspace.listFiles(),
-        input.gitContentIds ? workspace.indexContentIds?.() : undefined,
-        wantsHistory ? history : undefined,
-      ]);
-      const map = await buildRepoMap({
-        root,
-        files,
-        ...(ids ? { contentIds: ids.indexIds, modifiedSinceIds: ids.modified } : {}),
-        chatFiles: req.chatFiles,
-        mentionedFiles: req.mentionedFiles,
-        mentionedIdents: req.mentionedIdents,
-        mapTokens: req.mapTokens,
-        ...(req.requestText !== undefined || req.hintFiles?.length
-          ? { request: { text: req.requestText, hintFiles: req.hintFiles, history: changes } }
-          : {}),
-        cacheDir: input.cacheDir ?? null,
-        ...(input.mapThreads !== undefined ? { threads: input.mapThreads } : {}),
-      });
-      return { text: map.text, rankedFiles: map.rankedFiles };
+    repoMap: repoMapOf(input, workspace),
+    commit: async (req) => {
+      await commitReady();
+      return git.commit(root, req);
     },
-    commit: (req) => git.commit(root, req),
     prepareCommit: async (paths, made) => {
+      await commitReady();
       const ids = made ? await workspace.firstIndexIds?.() : null;
       return git.prepareCommit(
         root,
@@ -152,9 +157,9 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
         made && ids ? { ...made, indexIds: ids } : undefined,
       );
     },
-    diffText: (paths) => git.diffText(root, paths),
+    diffText: async (paths) => (await filesReady(), git.diffText(root, paths)),
     // Untracked new files are counted without touching the user's index.
-    diffStats: (paths) => git.diffStats(root, "HEAD", undefined, paths),
+    diffStats: async (paths) => (await filesReady(), git.diffStats(root, "HEAD", undefined, paths)),
     ...(commitModel
       ? {
           generateCommitMessage: (diff: string, context: string, signal?: AbortSignal) =>
@@ -165,5 +170,59 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     ...(input.onTranscript ? { onTranscript: input.onTranscript } : {}),
     now: () => Date.now(),
     signal: input.signal,
+  };
+}
+
+/**
+ * The run's repo map (its first is built as the first round starts). While the checkout's files are still being
+ * written, the same map is made from git's side of it (the tree's listing, blobs by id: see buildRepoMapFromObjects);
+ * when that cannot be done, it waits for the files.
+ */
+function repoMapOf(input: CoderDepsInput, workspace: Workspace): CoderDeps["repoMap"] {
+  const { root, exec, git, pending } = input;
+  const written = watchPending(pending);
+  // Read once per run, beside the first map build: the clone's history does not change while the run edits.
+  let history: Promise<string[][]> | undefined;
+  return async (req) => {
+    const wantsHistory = !!req.requestText || (req.hintFiles?.length ?? 0) > 0 || req.chatFiles.length > 0;
+    if (wantsHistory) history ??= git.changeHistory(root).catch(() => []);
+    const listed = () =>
+      Promise.all([
+        workspace.listFiles(),
+        input.gitContentIds ? workspace.indexContentIds?.() : undefined,
+        wantsHistory ? history : undefined,
+      ]);
+    const options = (files: string[], changes: string[][] | undefined) => ({
+      root,
+      files,
+      chatFiles: req.chatFiles,
+      mentionedFiles: req.mentionedFiles,
+      mentionedIdents: req.mentionedIdents,
+      mapTokens: req.mapTokens,
+      ...(req.requestText !== undefined || req.hintFiles?.length
+        ? { request: { text: req.requestText, hintFiles: req.hintFiles, history: changes } }
+        : {}),
+      cacheDir: input.cacheDir ?? null,
+      ...(input.mapThreads !== undefined ? { threads: input.mapThreads } : {}),
+    });
+    if (pending && !written()) {
+      // The files are still being written: the same map from git's side of the checkout, if it can be made so.
+      const [files, ids, changes] = await listed();
+      const early = ids
+        ? await buildRepoMapFromObjects({
+            ...options(files, changes),
+            contentIds: ids.indexIds,
+            objects: (wanted) => readBlobs(exec, root, wanted),
+          })
+        : null;
+      if (early) return { text: early.text, rankedFiles: early.rankedFiles };
+      await pending.written;
+    }
+    const [files, ids, changes] = await listed();
+    const map = await buildRepoMap({
+      ...options(files, changes),
+      ...(ids ? { contentIds: ids.indexIds, modifiedSinceIds: ids.modified } : {}),
+    });
+    return { text: map.text, rankedFiles: map.rankedFiles };
   };
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { countTokens, loadTokenizer } from "../llm/count-tokens.js";
 import { createTagExtractor, type TagExtractor } from "./extract-tags.js";
-import { filterIgnored } from "./filter-ignored.js";
+import { filterByIgnoreText, filterIgnored } from "./filter-ignored.js";
 import { fitMeasured } from "./fit-to-budget.js";
 import { loadFileTags, type LoadedTags } from "./load-file-tags.js";
 import { createMapMeasure } from "./map-measure.js";
@@ -38,6 +38,11 @@ export interface BuildRepoMapOptions {
    * modified files when it used any. When an id is not in the cache, the build waits for git instead.
    */
   modifiedSinceIds?: Promise<ReadonlySet<string> | null>;
+  /**
+   * The files are not written yet (see `buildRepoMapFromObjects`): what the cache lacks is read from git's objects by
+   * its id in `contentIds`, never from disk.
+   */
+  objects?: (ids: readonly string[]) => Promise<ReadonlyMap<string, Uint8Array>>;
   /** Read a file's content (default: from disk under root). When given, mtimes are not trusted. */
   readFile?: (relPath: string) => Promise<string | null>;
   /** Reuse parsers across builds (the caller disposes it); a fresh one is made and freed otherwise. */
@@ -111,6 +116,39 @@ export async function buildRepoMap(options: BuildRepoMapOptions): Promise<RepoMa
   }
 }
 
+/**
+ * The map of a checkout whose files git is still writing (see PendingCheckout), from git alone: the commit's tree
+ * gives the files and their ids (`files`, `contentIds`), tags come from the cache by id, and what the cache lacks, and
+ * `.aiderignore`, from git's objects (`objects`). That is the map `buildRepoMap` makes once the files are written
+ * (their tags are cached by the same ids). Null when it cannot be made so — a file git gives no id for (a link), a
+ * blob it does not give back: the caller builds it from the written files.
+ */
+export async function buildRepoMapFromObjects(
+  options: BuildRepoMapOptions & Required<Pick<BuildRepoMapOptions, "contentIds" | "objects">>,
+): Promise<RepoMap | null> {
+  const started = performance.now();
+  const mapTokens = options.mapTokens ?? 1024;
+  if (mapTokens <= 0 || options.readFile) {
+    const { objects: _objects, ...fromFiles } = options;
+    return buildRepoMap(fromFiles);
+  }
+  let ignoreText: string | null = null;
+  if (options.files.includes(".aiderignore")) {
+    const id = options.contentIds.get(".aiderignore");
+    const got = id ? (await options.objects([id])).get(id) : undefined;
+    if (!got) return null;
+    ignoreText = Buffer.from(got.buffer, got.byteOffset, got.byteLength).toString("utf8");
+  }
+  const files = filterByIgnoreText(ignoreText, options.files).filter((f) => !f.startsWith(".aider-bot-cache/"));
+  const cacheDir = options.cacheDir === undefined ? path.join(options.root, DEFAULT_CACHE_SUBDIR) : options.cacheDir;
+  const [cache] = await Promise.all([cacheDir ? openTagCache(cacheDir) : null, loadTokenizer()]);
+  try {
+    return await mapWith(options, files, cache, mapTokens, started, false);
+  } finally {
+    cache?.close();
+  }
+}
+
 /** The map; with `early`, from the cache only and not saved, or null when an id was not in the cache. */
 async function mapWith(
   options: BuildRepoMapOptions,
@@ -135,6 +173,7 @@ async function mapWith(
       readFile: options.readFile,
       contentIds: options.contentIds,
       cachedIdsOnly: early,
+      ...(options.objects ? { objects: options.objects } : {}),
       maxFileBytes: options.maxFileBytes ?? 1_000_000,
       ...(options.threads !== undefined ? { threads: options.threads } : {}),
     });

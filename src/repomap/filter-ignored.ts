@@ -12,7 +12,12 @@ export async function filterIgnored(
 ): Promise<string[]> {
   // A committed `.aiderignore` may be a link out of the checkout; read it like any checkout file.
   const got = createConfinedReader(root).read(ignoreFile);
-  if (!got.ok) return [...files];
-  const ig = ignore().add(got.content.toString("utf8"));
+  return filterByIgnoreText(got.ok ? got.content.toString("utf8") : null, files);
+}
+
+/** The files that an ignore file of this text (gitignore syntax) keeps; null (no such file) keeps all (pure). */
+export function filterByIgnoreText(text: string | null, files: readonly string[]): string[] {
+  if (text === null) return [...files];
+  const ig = ignore().add(text);
   return files.filter((f) => !ig.ignores(f));
 }

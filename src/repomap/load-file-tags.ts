@@ -22,6 +22,12 @@ export interface LoadFileTagsOptions {
   contentIds?: ReadonlyMap<string, string>;
   /** Git has not confirmed `contentIds` yet: give up (null) rather than read a file whose id the cache lacks. */
   cachedIdsOnly?: boolean;
+  /**
+   * The work tree is not written yet: what the cache lacks is read from git's objects by its id (`contentIds`), all
+   * in one call. A file with no id (a link: only the written work tree says what it leads to) or a blob git does not
+   * give back gives up (null); nothing is read from disk.
+   */
+  objects?: (ids: readonly string[]) => Promise<ReadonlyMap<string, Uint8Array>>;
   maxFileBytes: number;
   /** Worker threads for parsing when many files need it (default: cores − 1, at most 7); 0 parses in this thread. */
   threads?: number;
@@ -61,6 +67,9 @@ interface ParseJob {
  * so the ranking built on it does not depend on timing.
  */
 export async function loadFileTags(options: LoadFileTagsOptions & { cachedIdsOnly: true }): Promise<LoadedTags | null>;
+export async function loadFileTags(
+  options: LoadFileTagsOptions & { objects: NonNullable<LoadFileTagsOptions["objects"]> },
+): Promise<LoadedTags | null>;
 export async function loadFileTags(options: LoadFileTagsOptions): Promise<LoadedTags>;
 export async function loadFileTags(options: LoadFileTagsOptions): Promise<LoadedTags | null> {
   const { root, cache, maxFileBytes } = options;
@@ -87,6 +96,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
   try {
     const known = options.readFile ? undefined : options.contentIds;
     let sinceYield = 0;
+    const fromObjects: { index: number; relPath: string; id: string }[] = [];
     for (const [i, rel] of queue.entries()) {
       const id = known?.get(rel);
       const fromId = id && cache ? cache.byHash(rel, id, null) : null;
@@ -96,6 +106,11 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         continue;
       }
       if (id && options.cachedIdsOnly) return null;
+      if (options.objects) {
+        if (!id) return null;
+        fromObjects.push({ index: i, relPath: rel, id });
+        continue;
+      }
       const entry = options.readFile ? null : statOf(`${root}/${rel}`);
       if (!options.readFile && (!entry || (entry !== LINK && entry.size > maxFileBytes))) continue;
       // A committed link keys no cache entry by size and time (its own are not its content's); the confined reader
@@ -126,6 +141,18 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
       if (parser.threads() > 0 && ++sinceYield >= READ_YIELD_EVERY) {
         sinceYield = 0;
         await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    if (options.objects && fromObjects.length) {
+      const blobs = await options.objects(fromObjects.map((f) => f.id));
+      for (const f of fromObjects) {
+        const bytes = blobs.get(f.id);
+        if (!bytes) return null;
+        if (bytes.length > maxFileBytes) continue;
+        const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+        if (content.includes("\0")) continue;
+        // Keyed by git's id, as a file read from a checkout git vouches for is.
+        parser.add({ index: f.index, relPath: f.relPath, content, hash: f.id, stat: null });
       }
     }
     await parser.finish();

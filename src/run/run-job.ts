@@ -176,9 +176,18 @@ async function phases(
   const mayRefuse = req.context !== undefined && req.context.mode.kind !== "plain";
   const context = mayRefuse ? await contextOf() : null;
   if (context?.refuse) return end({ kind: "nothing-to-do", message: context.refuse });
-  // The check plan is read (from the default branch) while the branch is cloned; resolveChecks never throws.
-  const checksP = req.verb === "run" && deps.checkPlan ? deps.checkPlan(req).catch(() => null) : null;
-  const prepared = await prepareCheckout(req, deps, dir, stage, () => void contextOf());
+  // The check plan is read (from the default branch) while the branch is cloned; resolveChecks never throws. Asked
+  // for once the clone has started, as the context is: building its requests first delayed the fetch.
+  let checksP: Promise<ResolvedChecks | null> | null = null;
+  const readChecks = () =>
+    (checksP ??= req.verb === "run" && deps.checkPlan ? deps.checkPlan(req).catch(() => null) : Promise.resolve(null));
+  const prepared = await prepareCheckout(req, deps, dir, stage, () => {
+    void contextOf();
+    void readChecks();
+  });
+  // Files still being written: the folder is not removed under git's feet, however the run ends.
+  const { pending } = prepared;
+  if (pending) keep({ stop: () => undefined, done: pending.written.catch(() => undefined) });
   if (req.verb === "undo") {
     if (req.target.kind === "issue")
       return end({
@@ -207,10 +216,13 @@ async function phases(
       message: `The branch moved since this plan was made: it was made on \`${req.plan.sha.slice(0, 7)}\` and the head is now \`${now.slice(0, 7)}\` (someone pushed). Nothing was changed; ask for a new plan with \`/aider plan …\`.`,
     });
   }
-  const checks = checksP ? await checksP : null;
+  const checks = await readChecks();
   const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, checks, keep);
   const stopped = stopReasonOf(deps.signal);
   if (stopped) return end({ kind: "cancelled", reason: stopped, result }, checks);
+  // A checkout that could not be written fails the run as a failed clone always did, whatever the coder made of
+  // the files it could not read (an answer may have needed none).
+  if (pending) await pending.written;
   const verdict = verifyResult(req, result);
   if (verdict.kind === "answer" && req.verb === "plan" && result.outcome === "no-changes" && result.answer.trim()) {
     return end({ kind: "planned", result, plan: result.answer, sha: baseOf(prepared) }, checks);

@@ -3,6 +3,7 @@ import type { CommitChanges } from "../workspace/read-commit-changes.js";
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
 import type { ApiCommitRequest, ApiCommitResult } from "../github/repo-github.js";
 import type { CheckoutWork } from "./checkout-work.js";
+import type { PendingCheckout } from "../workspace/pending-checkout.js";
 import type { RunRequest } from "./run-request.js";
 
 /** The GitHub writes one run makes, bound to its repository, issue/PR and status comment. */
@@ -53,7 +54,17 @@ export interface RunGitHub {
 
 /** Git operations of one run, on a fresh temporary checkout. */
 export interface RunGit {
-  clone(req: { url: string; branch: string; dir: string; token: string }): Promise<void>;
+  /**
+   * A fresh checkout of the branch. `onTree`: told once the checkout's git has the commit, before its files are
+   * written, by a driver that can (the App's mirror); the result then names that commit if the files written are its.
+   */
+  clone(req: {
+    url: string;
+    branch: string;
+    dir: string;
+    token: string;
+    onTree?(commit: string): void;
+  }): Promise<void | { tree: string | null }>;
   headSha(dir: string): Promise<string>;
   createBranch(dir: string, branch: string): Promise<void>;
   /** Push without force; throws PushRejected-like errors with an actionable message. */
@@ -88,5 +99,7 @@ export type RunCoderPort = (
     onTranscript?: TranscriptSink;
     /** Work the coder starts on the checkout that may still run when it returns (the base's run): see CheckoutWork. */
     keep?(work: CheckoutWork): void;
+    /** The checkout's files are still being written (see PendingCheckout); absent: they are written. */
+    pending?: PendingCheckout;
   },
 ) => Promise<CoderResult>;

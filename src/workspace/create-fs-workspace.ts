@@ -8,6 +8,8 @@ import { listRepoFiles } from "./list-repo-files.js";
 import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 import { listGitFiles, type GitListing } from "./git-listing.js";
+import { listTree } from "./git-tree-listing.js";
+import { watchPending, type PendingCheckout } from "./pending-checkout.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
 import { UnsafePathError } from "./unsafe-path-error.js";
@@ -17,6 +19,11 @@ export interface FsWorkspaceOptions {
   protectedPaths?: readonly string[];
   /** Files larger than this are not edited as text (default 1 MB). */
   maxFileBytes?: number;
+  /**
+   * The checkout's files are still being written: reads and writes wait for them, and the first listing comes from
+   * the commit's tree meanwhile (see `listTree`), dropped if another checkout replaces this one.
+   */
+  pending?: PendingCheckout;
 }
 
 type Problem = { reason: FailureReason; message: string };
@@ -37,17 +44,38 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   // again each round, and each listing costs a process.
   let listing: Promise<GitListing | null> | null = null;
   let first: Promise<GitListing | null> | null = null;
+  const { pending } = options;
+  const written = watchPending(pending);
+  // Until the files are written, the tree's listing (a fresh checkout's own, see listTree); if it fails, git's
+  // listing of the written checkout.
+  const list = (): Promise<GitListing | null> =>
+    pending && !written()
+      ? listTree(exec, root, pending.commit).then(
+          async (got) => got ?? (await pending.written, listGitFiles(exec, root)),
+        )
+      : listGitFiles(exec, root);
   const current = () => {
-    listing ??= listGitFiles(exec, root);
+    listing ??= list();
     first ??= listing;
     return listing;
   };
   const invalidate = () => {
     listing = null;
   };
+  // Another checkout replaced the one whose tree was listed: nothing of that listing holds for it.
+  void pending?.written.then(
+    (same) => {
+      if (!same) listing = first = null;
+    },
+    () => undefined,
+  );
+  const ready = async () => {
+    if (pending) await pending.written;
+  };
   return {
     root,
     async read(paths) {
+      if (paths.length) await ready();
       const files = new Map<string, string>();
       const problems = new Map<string, Problem>();
       for (const rel of new Set(paths)) {
@@ -59,6 +87,7 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
       return { files, problems } satisfies FileSnapshot;
     },
     async write(changes: FileChanges) {
+      await ready();
       // Check every path before writing any, so a refused change does not leave half an edit behind.
       const targets: { rel: string; target: string; content: string | null }[] = [];
       for (const [rel, content] of changes) {
@@ -79,7 +108,7 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
     async listFiles() {
       const got = await current();
       // Not a git checkout: a walk that skips `.git` and applies .gitignore files.
-      return got ? [...got.files] : listRepoFiles(root);
+      return got ? [...got.files] : (await ready(), listRepoFiles(root));
     },
     async indexContentIds() {
       const got = await current();

@@ -104,6 +104,11 @@ function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
      * Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. With
      * `mirror` and depth 1, the checkout is made from the repository's mirror in the cache (see `cloneFromMirror`),
      * and cloned plainly when that cannot be done (`onFallback` says why).
+     *
+     * `onTree(commit)`: a checkout made from the mirror has git's side (objects, HEAD) complete before its files are
+     * written; it is told then, so what needs no work tree can start meanwhile. Resolves, once the files are written,
+     * to the commit it told of, or to null when it told of none or the files written are not that commit's (the
+     * mirror's checkout failed after telling and a plain clone, of the branch's tip by then, replaced it).
      */
     async clone(req: {
       url: string;
@@ -112,20 +117,34 @@ function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
       token?: string;
       depth?: number;
       mirror?: MirrorPlace & { onFallback?(reason: string): void };
-    }): Promise<void> {
+      onTree?(commit: string): void;
+    }): Promise<{ tree: string | null }> {
       const dir = path.resolve(req.dir);
       mkdirSync(path.dirname(dir), { recursive: true }); // synchronous: see cloneFromMirror
       const depth = req.depth ?? 50;
       if (req.mirror && depth === 1) {
+        let told: string | null = null;
         const made = await cloneFromMirror(
           run,
-          { url: req.url, branch: req.branch, dir, ...(req.token ? { token: req.token } : {}) },
+          {
+            url: req.url,
+            branch: req.branch,
+            dir,
+            ...(req.token ? { token: req.token } : {}),
+            onTree: (commit) => {
+              told = commit;
+              // Facts of the checkout's git, true from now on: what it was cloned from, and its one commit.
+              setCloneUrl(dir, req.url);
+              setOnlyCommit(dir, true);
+              req.onTree?.(commit);
+            },
+          },
           req.mirror,
         );
         if (made.ok) {
           setCloneUrl(dir, req.url);
           setOnlyCommit(dir, true);
-          return;
+          return { tree: told };
         }
         req.mirror.onFallback?.(made.reason);
       }
@@ -137,6 +156,7 @@ function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
       );
       setCloneUrl(dir, req.url);
       setOnlyCommit(dir, depth === 1);
+      return { tree: null };
     },
 
     /**

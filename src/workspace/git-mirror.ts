@@ -2,6 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
+  copyFileSync,
+  linkSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -9,9 +11,10 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from "node:fs";
-import { copyFile, link, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, rename, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { writeBareSkeleton } from "./git-clean-dir.js";
@@ -59,7 +62,7 @@ const FETCH_TIMEOUT_MS = 5 * 60_000;
  */
 export async function cloneFromMirror(
   run: GitRun,
-  req: { url: string; branch: string; dir: string; token?: string },
+  req: { url: string; branch: string; dir: string; token?: string; onTree?(commit: string): void },
   place: MirrorPlace,
 ): Promise<MirrorClone> {
   if (/[\0-\x1f\x7f]/.test(req.url + req.branch))
@@ -77,8 +80,15 @@ export async function cloneFromMirror(
   try {
     const cold = await ensureMirror(mirror, place.maxPacks ?? 24);
     const tip = await fetchTip(run, mirror, req);
-    await writeCheckoutGitDir(mirror, path.join(path.resolve(req.dir), ".git"), tip, req);
-    await run(req.dir, ["read-tree", "-u", "--reset", tip]);
+    // Synchronous from the fetch's end to read-tree's start (a few small file operations), for the reason above:
+    // each awaited step let the work queued meanwhile (the pull request's context, read beside the clone) go first.
+    const copying = writeCheckoutGitDir(mirror, path.join(path.resolve(req.dir), ".git"), tip, req);
+    if (copying.length) await Promise.all(copying);
+    const written = run(req.dir, ["read-tree", "-u", "--reset", tip]);
+    // The checkout's git now has the commit (its objects, HEAD, refs): what needs no work tree can start while
+    // read-tree writes the files, the run's longest wait after the fetch.
+    req.onTree?.(tip);
+    await written;
     return { ok: true, cold };
   } catch (error) {
     await rm(req.dir, { recursive: true, force: true });
@@ -128,7 +138,7 @@ async function fetchTip(
     env: { GIT_DIR: mirror },
     timeoutMs: FETCH_TIMEOUT_MS,
   });
-  const fetched = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t/.exec(await readFile(path.join(mirror, "FETCH_HEAD"), "utf8"));
+  const fetched = /^([0-9a-f]{40}(?:[0-9a-f]{24})?)\t/.exec(readFileSync(path.join(mirror, "FETCH_HEAD"), "utf8"));
   if (!fetched?.[1]) throw new Error("the mirror's fetch reported no commit");
   return fetched[1];
 }
@@ -139,32 +149,33 @@ async function fetchTip(
  * `origin` with the clone's refspec. The branch name was accepted by git's fetch as a ref, so it is a valid ref
  * name (no `..`, no leading `/`); it is still checked to stay under `refs/`.
  */
-async function writeCheckoutGitDir(
+function writeCheckoutGitDir(
   mirror: string,
   gitDir: string,
   tip: string,
   req: { url: string; branch: string },
-): Promise<void> {
+): Promise<void>[] {
   const refs = path.join(gitDir, "refs");
   const branchRef = path.join(refs, "heads", req.branch);
   const trackingRef = path.join(refs, "remotes", "origin", req.branch);
   for (const ref of [branchRef, trackingRef])
     if (!ref.startsWith(refs + path.sep)) throw new Error("the branch name leaves refs/");
-  await mkdir(path.join(gitDir, "objects", "pack"), { recursive: true });
-  await mkdir(path.join(gitDir, "objects", "info"));
-  await mkdir(path.join(refs, "tags"), { recursive: true });
+  mkdirSync(path.join(gitDir, "objects", "pack"), { recursive: true });
+  mkdirSync(path.join(gitDir, "objects", "info"));
+  mkdirSync(path.join(refs, "tags"), { recursive: true });
   const objects = path.join(mirror, "objects");
-  const packs = (await readdir(path.join(objects, "pack"))).filter((f) => /^pack-[0-9a-f]+\.(?:pack|idx|rev)$/.test(f));
+  const packs = readdirSync(path.join(objects, "pack")).filter((f) => /^pack-[0-9a-f]+\.(?:pack|idx|rev)$/.test(f));
   // Only packs: the mirror's fetches keep everything packed. A loose object would be missing here, fail read-tree,
   // and have the mirror rebuilt.
-  await Promise.all([
-    ...packs.map((f) => linkOrCopy(path.join(objects, "pack", f), path.join(gitDir, "objects", "pack", f))),
-    copyFile(path.join(mirror, "shallow"), path.join(gitDir, "shallow")),
-    writeRef(branchRef, tip),
-    writeRef(trackingRef, tip),
-    writeFile(path.join(gitDir, "HEAD"), `ref: refs/heads/${req.branch}\n`),
-    writeFile(path.join(gitDir, "config"), checkoutConfig(req.url, req.branch)),
-  ]);
+  const copying = packs.flatMap(
+    (f) => linkOrCopy(path.join(objects, "pack", f), path.join(gitDir, "objects", "pack", f)) ?? [],
+  );
+  copyFileSync(path.join(mirror, "shallow"), path.join(gitDir, "shallow"));
+  writeRef(branchRef, tip);
+  writeRef(trackingRef, tip);
+  writeFileSync(path.join(gitDir, "HEAD"), `ref: refs/heads/${req.branch}\n`);
+  writeFileSync(path.join(gitDir, "config"), checkoutConfig(req.url, req.branch));
+  return copying;
 }
 
 /** The config `git clone --single-branch --no-tags --branch <branch> <url>` writes. */
@@ -187,17 +198,22 @@ export function checkoutConfig(url: string, branch: string): string {
   ].join("\n");
 }
 
-async function writeRef(file: string, sha: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `${sha}\n`);
+function writeRef(file: string, sha: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${sha}\n`);
 }
 
-async function linkOrCopy(from: string, to: string): Promise<void> {
-  await link(from, to).catch(async (error: NodeJS.ErrnoException) => {
+/** A hard link made at once, or the copy under way (another file system; a pack may be large, so not in line). */
+function linkOrCopy(from: string, to: string): Promise<void> | null {
+  try {
+    linkSync(from, to);
+    return null;
+  } catch (error) {
     // Another file system (work dir and cache dir on different volumes): a copy, as cheap as the disk allows.
-    if (error.code !== "EXDEV" && error.code !== "EPERM") throw error;
-    await copyFile(from, to, constants.COPYFILE_FICLONE);
-  });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EXDEV" && code !== "EPERM") throw error;
+    return copyFile(from, to, constants.COPYFILE_FICLONE);
+  }
 }
 
 /** Moved aside first, so a holder racing this one never sees a half-deleted mirror under the mirror's name. */

@@ -164,7 +164,7 @@ function isRegular(mode: string): boolean {
 }
 
 /** Git's id of a blob with these bytes (SHA-1, or SHA-256 for a 64-hex repository). */
-function blobId(buf: Buffer, hexLength: number): string {
+export function blobId(buf: Buffer, hexLength: number): string {
   return createHash(hexLength === 64 ? "sha256" : "sha1")
     .update(`blob ${buf.length}\0`)
     .update(buf)

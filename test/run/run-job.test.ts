@@ -209,6 +209,99 @@ describe("runJob", () => {
     expect(h.calls).toEqual(["react confused", "check failure"]);
   });
 
+  it("starts the coder once git has the commit, while the files are written; the folder is removed only after", async () => {
+    const c = "c".repeat(40);
+    let write!: () => void;
+    const writing = new Promise<void>((resolve) => (write = resolve));
+    const seen: string[] = [];
+    const h = harness(async (_root, _options, hooks) => {
+      seen.push(`coder with ${hooks.pending?.commit.slice(0, 1) ?? "no"} pending`);
+      write();
+      await hooks.pending?.written;
+      seen.push("files written");
+      return changed;
+    });
+    const out = await runJob(request(), {
+      ...h.deps,
+      git: {
+        ...h.deps.git,
+        clone: async (r) => {
+          h.calls.push(`clone ${r.branch}`);
+          r.onTree?.(c);
+          await writing;
+          return { tree: c };
+        },
+      },
+    });
+    expect(out.kind).toBe("pushed");
+    expect(seen).toEqual(["coder with c pending", "files written"]);
+    expect(h.removed).toEqual(["/tmp/fake-job"]);
+  });
+
+  it("a checkout that cannot be written once the coder started fails the run with the clone's error, whatever the coder made", async () => {
+    const h = harness(async (_root, _options, hooks) => {
+      expect(hooks.pending).toBeDefined();
+      return changed;
+    });
+    const out = await runJob(request(), {
+      ...h.deps,
+      git: {
+        ...h.deps.git,
+        clone: async (r) => {
+          r.onTree?.("c".repeat(40));
+          throw new Error("git clone failed: could not read from the remote repository");
+        },
+      },
+    });
+    expect(out).toMatchObject({ kind: "error" });
+    expect(h.statuses.at(-1)).toContain("The run failed: git clone failed: could not read from the remote repository");
+    expect(h.calls).toEqual(["react confused", "check failure"]);
+  });
+
+  it("an issue run's branch is made once the files are written, before the coder's files are read", async () => {
+    let started!: () => void;
+    const coderStarted = new Promise<void>((resolve) => (started = resolve));
+    const h = harness(async (_root, _options, hooks) => {
+      h.calls.push("coder");
+      started();
+      await hooks.pending?.written;
+      h.calls.push("files");
+      return changed;
+    });
+    await runJob(request({ target: { kind: "issue", number: 5, title: "Fix the thing" } }), {
+      ...h.deps,
+      git: {
+        ...h.deps.git,
+        clone: async (r) => {
+          h.calls.push(`clone ${r.branch}`);
+          r.onTree?.("c".repeat(40));
+          // The files are written while the coder has started.
+          await coderStarted;
+          return { tree: "c".repeat(40) };
+        },
+      },
+    });
+    expect(h.calls.slice(0, 4)).toEqual(["clone main", "coder", "branch aider/issue-5-fix-the-thing", "files"]);
+  });
+
+  it("asks for the check plan and the context once the clone has started, not before", async () => {
+    const h = harness(async () => changed);
+    const plan: NonNullable<RunOutcome["checks"]> = {
+      origin: "none",
+      plan: { setup: [], lint: [], test: [], toolchain: {}, excluded: [] },
+    };
+    await runJob(request(), {
+      ...h.deps,
+      checkPlan: async () => (h.calls.push("check plan"), plan),
+      prContext: async () => (
+        h.calls.push("context"),
+        { blocks: [], details: "", files: [], autoTest: false, threads: [] }
+      ),
+    });
+    expect(h.calls[0]).toBe("clone feat");
+    expect(h.calls.slice(1, 3).sort()).toEqual(["check plan", "context"]);
+  });
+
   it("posts a patch instead of pushing to a fork", async () => {
     const h = harness(async () => changed);
     const out = await runJob(request({ target: { ...prTarget, isFork: true } }), h.deps);

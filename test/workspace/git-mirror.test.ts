@@ -4,12 +4,17 @@ import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
 import { checkoutConfig, cloneFromMirror, takeLock, type MirrorPlace } from "../../src/workspace/git-mirror.js";
 import { createGitRunner } from "../../src/workspace/git-runner.js";
+import { listGitFiles } from "../../src/workspace/git-listing.js";
+import { listTree } from "../../src/workspace/git-tree-listing.js";
+import { readBlobs } from "../../src/workspace/read-blobs.js";
 import type { GitHttpServer } from "../../testkit/git-http-server.js";
 import { exec, serveRemote, sh, writeFiles, type ServedRemote } from "./git-fixtures.js";
 
 const TOKEN = "ghs_mirrortoken1234567890";
 const run = createGitRunner(exec);
 const git = createGit(exec, { name: "aider-bot[bot]", email: "bot@example.com" });
+/** What a git process that failed returns through the exec. */
+const failed = { exitCode: 128, stdout: "", stderr: "", output: "", timedOut: false, durationMs: 1 };
 
 describe("checkouts made from a repository's mirror (git over smart HTTP)", () => {
   let remote: ServedRemote;
@@ -204,6 +209,88 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
       reason: "the checkout folder is not empty",
     });
     expect(await readFile(path.join(dir, "keep.txt"), "utf8")).toBe("mine\n");
+  });
+
+  it("tells the commit once the checkout's git has it, before read-tree writes its files; git's side is readable then", async () => {
+    const tip = (await sh(bare, ["rev-parse", "main"])).trim();
+    const dir = dirFor();
+    const seen: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // read-tree waits until the told commit has been looked at: a clone that never tells would hang here.
+    const holding: typeof run = async (cwd, args, options) => {
+      if (args.includes("read-tree")) await held;
+      return run(cwd, args, options);
+    };
+    const made = await cloneFromMirror(
+      holding,
+      {
+        url,
+        branch: "main",
+        dir,
+        token: TOKEN,
+        onTree: (commit) => {
+          seen.push(commit);
+          void (async () => {
+            seen.push(`files: ${(await readdir(dir)).filter((f) => f !== ".git").join(",") || "none"}`);
+            const listing = await listTree(exec, dir, commit);
+            seen.push(`listed: ${listing?.files.join(",")}`);
+            const blobs = await readBlobs(exec, dir, [...(listing?.indexIds.values() ?? [])]);
+            seen.push(
+              `blobs: ${[...blobs.values()]
+                .map((b) => b.toString("utf8").trim())
+                .sort()
+                .join(",")}`,
+            );
+            release();
+          })();
+        },
+      },
+      place,
+    );
+    expect(made.ok).toBe(true);
+    expect(seen).toEqual([tip, "files: none", "listed: a.txt,src/b.txt", "blobs: a,b"]);
+    // The listing of git's side is the one the written checkout gives.
+    expect(await listTree(exec, dir, tip)).toEqual(await listGitFiles(exec, dir));
+  });
+
+  it("names the told commit once written, and none when a plain clone had to replace the mirror's checkout", async () => {
+    const tip = (await sh(bare, ["rev-parse", "main"])).trim();
+    const told: string[] = [];
+    const kept = await git.clone({
+      url,
+      branch: "main",
+      dir: dirFor(),
+      token: TOKEN,
+      depth: 1,
+      mirror: place,
+      onTree: (c) => void told.push(c),
+    });
+    expect(kept).toEqual({ tree: tip });
+    // read-tree fails after the commit was told (a damaged mirror): the plain clone's files are not "that commit's".
+    const failing = createGit(
+      {
+        ...exec,
+        run: (req) =>
+          req.args?.includes("read-tree") ? Promise.resolve({ ...failed, output: "fatal: bad object" }) : exec.run(req),
+      } as typeof exec,
+      { name: "aider-bot[bot]", email: "bot@example.com" },
+    );
+    const fallbacks: string[] = [];
+    const dir = dirFor();
+    const replaced = await failing.clone({
+      url,
+      branch: "main",
+      dir,
+      token: TOKEN,
+      depth: 1,
+      mirror: { ...place, onFallback: (reason) => void fallbacks.push(reason) },
+      onTree: (c) => void told.push(c),
+    });
+    expect(told).toEqual([tip, tip]);
+    expect(replaced).toEqual({ tree: null });
+    expect(fallbacks).toHaveLength(1);
+    expect(await readFile(path.join(dir, "a.txt"), "utf8")).toBe("a\n");
   });
 
   it("is used only for depth-1 clones", async () => {

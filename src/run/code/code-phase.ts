@@ -114,6 +114,7 @@ export function codeOnCheckout(
         onProgress: (p) => stage(STAGE_OF_CODER[p.stage]),
         onTranscript: sink,
         ...(keep ? { keep } : {}),
+        ...(prepared.pending ? { pending: prepared.pending } : {}),
       }),
     transcript,
     ...(plan && tickPlan ? { tick: (done: number[]) => tickPlan(plan.commentId, done) } : {}),

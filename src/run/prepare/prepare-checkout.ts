@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { PendingCheckout } from "../../workspace/pending-checkout.js";
 import { issueBranchName } from "./branch-name.js";
 import type { RunJobDeps, Stage } from "../run-job-deps.js";
 import type { RunRequest } from "../run-request.js";
@@ -16,12 +17,23 @@ export interface PreparedCheckout {
    */
   baseSha: string | null;
   token: string;
+  /**
+   * The checkout's files are still being written (git has its commit): an ordinary run starts its first round
+   * meanwhile (see PendingCheckout). Null: they are written.
+   */
+  pending: PendingCheckout | null;
 }
 
 /**
  * Phase 1: a fresh clone of the branch the run starts from (a re-run after a crash starts here again). The clone is
  * the run's longest wait, so it starts before the status update and `whileCloning` (the PR's context) ask for this
  * process's time: started after them, it waited ~20–40 ms for their requests to be built.
+ *
+ * An ordinary run (`run`, `ask`) returns as soon as the checkout's git has the commit, when the driver's clone says
+ * so (the App's mirror): writing the files is the clone's longest part, and the first round needs none of them (the
+ * file list and the repo map come from git; see PendingCheckout). Anything that reads or writes the files waits for
+ * `pending.written`, which also creates an issue run's branch. Runs that read the commit (undo, plan, a fork's patch)
+ * wait for the whole clone, as every run did.
  */
 export async function prepareCheckout(
   req: RunRequest,
@@ -35,20 +47,34 @@ export async function prepareCheckout(
   const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;
   const token = await deps.github.installationToken();
   const checkout = path.join(dir, "checkout");
-  const cloned = deps.git.clone({ url, branch, dir: checkout, token });
+  const needsBase =
+    req.verb === "undo" || req.verb === "plan" || req.plan !== undefined || (target.kind !== "issue" && target.isFork);
+  let told: (commit: string) => void = () => undefined;
+  const tree = new Promise<string>((resolve) => (told = resolve));
+  const cloned = deps.git.clone({ url, branch, dir: checkout, token, ...(needsBase ? {} : { onTree: told }) });
   stage("cloning");
   whileCloning();
   deps.warmWhileCloning?.(req);
-  await cloned;
-  const needsBase =
-    req.verb === "undo" || req.verb === "plan" || req.plan !== undefined || (target.kind !== "issue" && target.isFork);
-  const baseSha = needsBase ? await deps.git.headSha(checkout) : null;
   const workBranch =
     target.kind === "issue" && req.verb !== "undo"
       ? issueBranchName(req.settings.branchPrefix, target.number, target.title)
       : branch;
-  if (workBranch !== branch) await deps.git.createBranch(checkout, workBranch);
-  return { checkout, branch, workBranch, baseSha, token };
+  const branched = async () => {
+    if (workBranch !== branch) await deps.git.createBranch(checkout, workBranch);
+  };
+  // Whichever comes first: the whole clone (a clone that cannot tell, or fails), or its commit.
+  const early = needsBase ? null : await Promise.race([cloned.then(() => null), tree]);
+  if (early === null) {
+    await cloned;
+    const baseSha = needsBase ? await deps.git.headSha(checkout) : null;
+    await branched();
+    return { checkout, branch, workBranch, baseSha, token, pending: null };
+  }
+  const written = cloned.then(async (made) => {
+    await branched();
+    return !!made && made.tree === early;
+  });
+  return { checkout, branch, workBranch, baseSha: null, token, pending: { commit: early, written } };
 }
 
 /** The commit cloned, which {@link prepareCheckout} reads for the runs that need it (undo, a fork's patch). */

@@ -1,0 +1,66 @@
+import { rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { createFsWorkspace } from "../../src/workspace/create-fs-workspace.js";
+import type { PendingCheckout } from "../../src/workspace/pending-checkout.js";
+import { exec, makeRepo, sh } from "./git-fixtures.js";
+
+/** A pending checkout of `commit` whose writing the test ends (`done(true)`: written; `done(false)`: replaced). */
+function pendingOf(commit: string): PendingCheckout & { done(same: boolean): void; fail(error: Error): void } {
+  let done!: (same: boolean) => void;
+  let fail!: (error: Error) => void;
+  const written = new Promise<boolean>((resolve, reject) => ((done = resolve), (fail = reject)));
+  written.catch(() => undefined);
+  return { commit, written, done, fail };
+}
+
+/** Every macrotask queued so far has run: what the code under test could do without waiting has been done. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("a workspace whose checkout is still being written", () => {
+  let root: string;
+  let head: string;
+  beforeEach(async () => {
+    root = await makeRepo({ "a.txt": "a\n", "src/b.ts": "export const b = 1;\n" });
+    head = (await sh(root, ["rev-parse", "HEAD"])).trim();
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it("lists the commit's tree meanwhile, and reads and writes only once the files are written", async () => {
+    const pending = pendingOf(head);
+    const ws = createFsWorkspace(root, exec, { pending });
+    expect(await ws.listFiles()).toEqual(["a.txt", "src/b.ts"]);
+    expect((await ws.indexContentIds!())!.indexIds.get("a.txt")).toBe(
+      (await sh(root, ["rev-parse", "HEAD:a.txt"])).trim(),
+    );
+    // Nothing to read: no wait.
+    expect((await ws.read([])).files.size).toBe(0);
+    const events: string[] = [];
+    const read = ws.read(["a.txt"]).then((s) => void events.push(`read ${s.files.get("a.txt")?.trim()}`));
+    const write = ws.write(new Map([["c.txt", "c\n"]])).then(() => void events.push("wrote"));
+    await settle();
+    events.push("written");
+    pending.done(true);
+    await Promise.all([read, write]);
+    expect(events).toEqual(["written", "read a", "wrote"]);
+  });
+
+  it("drops the tree's listing when another checkout replaced the one being written", async () => {
+    const pending = pendingOf(head);
+    const ws = createFsWorkspace(root, exec, { pending });
+    expect(await ws.listFiles()).toEqual(["a.txt", "src/b.ts"]);
+    expect(await ws.trackedFiles!()).toEqual(new Set(["a.txt", "src/b.ts"]));
+    // What the replacing checkout holds differs from the tree that was listed.
+    await writeFile(path.join(root, "new.txt"), "new\n");
+    pending.done(false);
+    await pending.written;
+    expect(await ws.listFiles()).toEqual(["a.txt", "new.txt", "src/b.ts"]);
+  });
+
+  it("a checkout that could not be written fails what needs its files, with the clone's error", async () => {
+    const pending = pendingOf(head);
+    const ws = createFsWorkspace(root, exec, { pending });
+    pending.fail(new Error("git clone failed: repository not found"));
+    await expect(ws.read(["a.txt"])).rejects.toThrow("git clone failed: repository not found");
+    await expect(ws.write(new Map([["c.txt", "c\n"]]))).rejects.toThrow("repository not found");
+  });
+});
