@@ -42,14 +42,9 @@ describe("the repo map of a checkout whose files are not written yet (from git's
     const tree = (await listTree(exec, root, head))!;
     const read: string[][] = [];
     const objects = (ids: readonly string[]) => (read.push([...ids]), readBlobs(exec, root, ids));
-    const fromObjects = await buildRepoMapFromObjects({
-      root,
-      files: tree.files,
-      contentIds: tree.indexIds,
-      objects,
-      request,
-      cacheDir,
-    });
+    const fromTree = () =>
+      buildRepoMapFromObjects({ root, files: tree.files, contentIds: tree.indexIds, objects, request, cacheDir });
+    const fromObjects = await fromTree();
     // A second folder's cache: the written files' map, built as a run builds it once they are written.
     const written = (await listGitFiles(exec, root))!;
     const fromFiles = await buildRepoMap({
@@ -70,14 +65,7 @@ describe("the repo map of a checkout whose files are not written yet (from git's
     expect(read).toHaveLength(2);
     // Warm: the tags stored by the first build serve; only `.aiderignore` is read.
     read.length = 0;
-    const warm = await buildRepoMapFromObjects({
-      root,
-      files: tree.files,
-      contentIds: tree.indexIds,
-      objects,
-      request,
-      cacheDir,
-    });
+    const warm = await fromTree();
     expect(warm!.text).toBe(fromFiles.text);
     expect(read).toHaveLength(1);
   });
