@@ -17,7 +17,11 @@ import type { CoderOptions, CoderResult } from "./types.js";
 export async function runCoder(options: CoderOptions, deps: CoderDeps): Promise<CoderResult> {
   const result = await runRounds(options, deps);
   noteBlockedHosts(result, deps);
-  return result;
+  // The sandbox as it ended up: the first round may start while the checkout's files are still being written, before
+  // a container's image is chosen from them (an issue's devcontainer), and the status says what the commands ran in.
+  if (!result.sandbox) return result;
+  const sandbox = await deps.sandboxMode?.();
+  return sandbox ? { ...result, sandbox } : result;
 }
 
 /**

@@ -338,6 +338,38 @@ describe("runCoder", () => {
     expect(result.checksSkipped).toBeUndefined();
   });
 
+  it("records the sandbox as it ended up: a container's image chosen once the files were written", async () => {
+    // The first round starts while the checkout is written; the image is chosen from its files before any command.
+    let chosen = false;
+    const deps: FakeDeps = {
+      ...fakeDeps({ files, answers: [goodEdit] }),
+      sandboxMode: async () =>
+        chosen
+          ? "container (node:20, from .devcontainer/devcontainer.json)"
+          : "container (image not chosen yet; default buildpack-deps:bookworm)",
+      runCheck: async (req) => {
+        chosen = true;
+        return {
+          ok: true,
+          kind: req.kind,
+          command: req.command,
+          exitCode: 0,
+          output: "",
+          locations: [],
+          truncated: false,
+        };
+      },
+    };
+    const result = await runCoder(
+      coderOptions({ autoTest: true, testCommand: "npm test", files: ["src/fetch.ts"] }),
+      deps,
+    );
+    expect(result).toMatchObject({
+      outcome: "changed",
+      sandbox: "container (node:20, from .devcontainer/devcontainer.json)",
+    });
+  });
+
   it("the transcript records what the network policy refused, even when every check passed", async () => {
     const notes: string[] = [];
     const deps: FakeDeps = {
