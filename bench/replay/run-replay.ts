@@ -56,7 +56,10 @@ export interface ReplayResult {
   sourceEqual: boolean;
   /** Model answers the run asked for (commit-message requests not counted). */
   rounds: number;
+  /** POST → idle: the whole job, a base command finishing after the answer included (its slot's cost). */
   botMs: number;
+  /** POST → the run's Check Run concluded: when the user has the answer (the status and push come with it). */
+  answeredMs?: number;
   setupMs: number;
   testMs: number;
   /**
@@ -119,8 +122,19 @@ export async function runReplay(
   const t0 = performance.now();
   const sent = await app.send("issue_comment", commentPayload(app.fake, seeded.repo.owner, name, seeded.pr, body));
   if (sent.status >= 300) throw new Error(`the webhook was answered ${sent.status}`);
-  await app.idle();
+  // The answer's moment, watched while the job runs on (its base may finish a command after it).
+  let answeredMs: number | undefined;
+  const concluded = () => seeded.repo.checkRuns.some((r) => r.conclusion);
+  const watch = setInterval(() => {
+    if (answeredMs === undefined && concluded()) answeredMs = performance.now() - t0;
+  }, 20);
+  try {
+    await app.idle();
+  } finally {
+    clearInterval(watch);
+  }
   const botMs = performance.now() - t0;
+  if (answeredMs === undefined && concluded()) answeredMs = botMs;
   app.llm.clear();
   const status =
     seeded.repo.comments.filter((x) => x.issueNumber === seeded.pr.number && x.user.endsWith("[bot]")).at(-1)?.body ??
@@ -155,6 +169,7 @@ export async function runReplay(
     sourceEqual: judged.sourceEqual,
     rounds,
     botMs,
+    ...(answeredMs !== undefined ? { answeredMs } : {}),
     setupMs: judged.setupMs,
     testMs: judged.testMs,
     ...(ci && checks ? { ci: { ...ci, commands: checks.length } } : {}),

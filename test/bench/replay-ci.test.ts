@@ -123,4 +123,20 @@ describe("the replay judge's second measure: CI's own commands, as the bot ran t
       ["all", 4],
     ]);
   });
+
+  it("the time to the answer is measured apart from the time until the job is idle (a base command may finish after it)", () => {
+    const result = (cache: "cold" | "warm", botMs: number, answeredMs?: number): ReplayResult =>
+      ({ variant: "clean", cache, solved: true, botMs, answeredMs, setupMs: 1000, testMs: 1000 }) as ReplayResult;
+    const results = [result("cold", 24_000, 4000), result("warm", 3000, 3000), result("warm", 5000)];
+    expect(overheadByCache(results, "judge", "answered").map((r) => [r.cache, r.runs, r.median])).toEqual([
+      ["cold", 1, 2],
+      ["warm", 1, 1.5],
+      ["all", 2, 1.5],
+    ]);
+    expect(overheadByCache(results).map((r) => [r.cache, r.median])).toEqual([
+      ["cold", 12],
+      ["warm", 1.5],
+      ["all", 2.5],
+    ]);
+  });
 });
