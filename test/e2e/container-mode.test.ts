@@ -6,6 +6,7 @@ import { startE2EApp, type E2EApp } from "../helpers/e2e-harness.js";
 import { describeWith } from "../helpers/needs.js";
 import { ensureTestImage, TEST_IMAGE } from "../helpers/podman-test-image.js";
 import { TEST_TIMEOUT_MS } from "../helpers/timeouts.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 /**
  * Container mode through the real built app and a real Podman: a Python repository's test command runs
@@ -80,19 +81,27 @@ describeWith("podman", "e2e container mode (real podman)", () => {
     expect(containersOf(e2e.home)).toEqual([]);
   });
 
-  it("a base run still under way when the job ends is stopped with it: its container removed, the checkout removed, nothing cached or logged", async () => {
-    // The two containers share only the repository's package cache: the base's command marks it and sleeps until
-    // killed; the change's (after the fix) waits for the mark, then passes. The job ends while the base's runs.
-    const mark = `/aider-cache/base-started-${process.pid}`;
-    const test = `if grep -q 'a + b' calc.py; then i=0; while [ ! -e ${mark} ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; else touch ${mark}; exec sleep 3600; fi`;
+  it("a base run still under way when the job ends is stopped with it (after its grace): its container removed, the checkout removed, nothing cached or logged", async () => {
+    // The base's command marks its checkout (a folder of the job's, mounted into its container) and sleeps until
+    // killed. The model answers once that mark is there (the base runs while the model writes: it starts nothing
+    // while the change's checks run); the change (after the fix) passes. The job ends while the base's command runs:
+    // it may finish within the grace, and is killed after it.
+    const test = `if grep -q 'a + b' calc.py; then true; else touch base-started; exec sleep 3600; fi`;
+    let home = "";
+    const baseStarted = () =>
+      !!home &&
+      readdirSync(home).some(
+        (n) => n.startsWith("aider-bot-job-") && existsSync(path.join(home, n, "base", "base-started")),
+      );
     const e2e = await app.scenario({
       files: {
         "calc.py": "def add(a, b):\n    return a - b\n",
         ".github/aider.yml": `test: ${JSON.stringify(test)}\nsandbox:\n  image: ${TEST_IMAGE}\n`,
       },
       permissions: { ann: "write" },
-      replies: [fix],
+      replies: [{ after: waitUntil(baseStarted, "the base's command did not start"), reply: fix }],
     });
+    home = e2e.home;
     const issue = e2e.issue({ title: "add is broken", body: "It subtracts.", user: "reporter" });
     await e2e.send("issue_comment", e2e.commentPayload(issue, "/aider --file calc.py fix add", "ann"));
     await e2e.idle();
