@@ -119,12 +119,14 @@ export async function runReplay(
   const files = seeded.existing.map((f) => `--file ${quote(f)}`).join(" ");
   const body = `/aider --edit-format ${format} ${files} ${seeded.subject}`;
   const requestsBefore = app.llm.requests.length;
+  // This run's Check Run is the first one created after the command (a warm run's repository has its earlier runs').
+  const checkRunsBefore = seeded.repo.checkRuns.length;
   const t0 = performance.now();
   const sent = await app.send("issue_comment", commentPayload(app.fake, seeded.repo.owner, name, seeded.pr, body));
   if (sent.status >= 300) throw new Error(`the webhook was answered ${sent.status}`);
   // The answer's moment, watched while the job runs on (its base may finish a command after it).
   let answeredMs: number | undefined;
-  const concluded = () => seeded.repo.checkRuns.some((r) => r.conclusion);
+  const concluded = () => seeded.repo.checkRuns.slice(checkRunsBefore).some((r) => r.conclusion);
   const watch = setInterval(() => {
     if (answeredMs === undefined && concluded()) answeredMs = performance.now() - t0;
   }, 20);
