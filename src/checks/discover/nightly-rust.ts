@@ -6,7 +6,7 @@ const NIGHTLY = /^nightly(?:-\d{4}-\d{2}-\d{2})?$/;
 const RUST_TOOL = /^((?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)*)(cargo|rustc)\b/;
 
 /** Why a command runs with `RUSTC_BOOTSTRAP=1`. */
-export function nightlyNote(channel: string): string {
+function nightlyNote(channel: string): string {
   return `CI builds this with the \`${channel}\` Rust toolchain; the bot sets \`RUSTC_BOOTSTRAP=1\` so that a stable toolchain (what the sandbox has when nightly cannot be installed) builds the nightly-only features (\`#![feature(…)]\`) this code uses too — on a nightly toolchain it changes nothing`;
 }
 
