@@ -85,7 +85,7 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
     `replay: ${cases.length} cases × ${formats.join(", ")} × ${variants.join(", ")}${repeat > 1 ? ` × ${repeat} runs each` : ""}, checks ${sandbox === "off" ? "unsandboxed" : "in bubblewrap"}, ${cold ? "every run a repository of its own (caches cold)" : "runs of one repository share it (caches warm after its first run)"}`,
   );
   console.log(
-    "case                     format       variant cache noise    solved rounds   bot  setup   test     ci  why",
+    "case                     format       variant cache noise    solved rounds   bot  setup   test     ci answer  why",
   );
   const results: ReplayResult[] = [];
   const judgeHome = await mkdtemp(path.join(os.tmpdir(), "replay-judge-home-"));
@@ -107,6 +107,7 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
           secs(r.setupMs).padStart(6),
           secs(r.testMs).padStart(6),
           (r.ci ? `${secs(r.ci.ms)}${r.ci.ok ? "" : "!"}` : "-").padStart(6),
+          (r.answeredMs !== undefined ? secs(r.answeredMs) : "-").padStart(6),
           ` checks: ${r.checks}`,
           r.ci && !r.ci.ok ? ` · ci: ${r.ci.tail}` : "",
           r.why ? ` · ${r.why}` : "",
