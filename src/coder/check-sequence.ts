@@ -68,6 +68,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
       ...(spec.asWritten ? { ciShell: true } : {}),
       ...(spec.fallback ? { fallback: spec.fallback } : {}),
+      ...(spec.tool ? { tool: spec.tool } : {}),
     });
     transcribe(input, spec.kind, report);
     const ran = ranInsteadOf(report, input.record?.values());
