@@ -109,7 +109,7 @@ function toolReport(cmd: CheckCommand, outcome: ToolOutcome): CheckReport {
         ok: false,
         exitCode: null,
         environmentError: true,
-        output: `not tried again: its install failed ${ago} min ago for want of the network (${outcome.error}); next try after ${at} UTC`,
+        output: `not tried again: its install failed ${ago} min ago for want of the network (${outcome.error.slice(0, 60)}); next try after ${at} UTC`,
       };
     }
     case "failed": {
