@@ -64,6 +64,8 @@ export function provideTool(
       },
     }));
     attempts.set(key, attempt);
+    // A long-lived process runs many jobs: the oldest jobs' attempts go (a job asks within its own few minutes).
+    if (attempts.size > 200) attempts.delete(attempts.keys().next().value!);
   }
   return attempt;
 }
