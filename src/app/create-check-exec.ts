@@ -9,7 +9,7 @@ import { cacheVolumeName, type ContainerEngine } from "../exec/container-engine.
 import { containerEngineProblem } from "../exec/container-sandbox.js";
 import { createSandboxedExec, sandboxProblem, type SandboxOptions } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
-import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode } from "../exec/types.js";
+import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode, ToolShelfPlace } from "../exec/types.js";
 import { createEgressSession } from "../egress/egress-session.js";
 import type { LookupAll } from "../egress/egress-decision.js";
 import { recordMetric } from "../metrics/record-metric.js";
@@ -93,7 +93,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     network: open,
     bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
     // Known once the run names its repository (useContainer); commands before that get none.
-    packageCache: async () => (chosen ? packageCacheFolder(env, chosen.cacheKey) : null),
+    packageCache: async () => (chosen ? repositoryFolder(env, "packages", chosen.cacheKey) : null),
   });
   const engine = containerEngineFrom(env);
   const resolveKind = sandboxKind(env, exec, log, options, engine);
@@ -106,13 +106,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     clientEnv: baseEnv(env.source),
   });
   const sessionFor = containers.sessionFor;
-  /** Without a chosen image (a caller that never said), the operator's default image for the request's folder. */
-  const defaultTarget = (cwd: string): ContainerTarget => ({
-    image: env.defaultImage,
-    imageSource: "the operator's default image (AIDER_BOT_DEFAULT_IMAGE)",
-    checkout: cwd,
-    cacheKey: cwd,
-  });
+  const defaultTarget = (cwd: string) => defaultTargetOf(env, cwd);
 
   const runIn = async (req: ExecRequest): Promise<ExecResult> => {
     const k = await resolveKind();
@@ -160,10 +154,13 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
         noted: (run) => egress.noted(run),
         others: containers.others,
       });
-      // Its priority set here, as otherCheckoutExec would (the log says what the command ran at).
-      return { ...exec, run: (req) => logged(log, "other", { priority: other?.priority, ...req }, exec.run) };
+      // Its priority set here, as otherCheckoutExec would (the log says what the command ran at). In bubblewrap the
+      // base's commands share the job's home, and so its tools.
+      const run = (req: ExecRequest) => logged(log, "other", { priority: other?.priority, ...req }, exec.run);
+      return { ...exec, run, toolShelf: self.toolShelf! };
     },
     egressReport: () => egress.report(),
+    toolShelf: jobToolShelf(env, resolveKind, jobDirs, () => (closed ? null : chosen)),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
     async close(): Promise<void> {
       closed = true;
@@ -174,6 +171,14 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
   };
   return self;
 }
+
+/** Without a chosen image (a caller that never said), the operator's default image for the request's folder. */
+const defaultTargetOf = (env: Pick<AppEnv, "defaultImage">, cwd: string): ContainerTarget => ({
+  image: env.defaultImage,
+  imageSource: "the operator's default image (AIDER_BOT_DEFAULT_IMAGE)",
+  checkout: cwd,
+  cacheKey: cwd,
+});
 
 /**
  * `run(req)`, and one line per repository command (info): what ran, in which of the job's checkouts (`own`, or
@@ -201,6 +206,29 @@ async function logged(
     "check command finished",
   );
   return r;
+}
+
+/**
+ * The exec's `toolShelf`: the repository's shelf and the job's home. Bubblewrap only: there the job's home is a host
+ * folder the shelf's tools are copied into (a container's home is inside it; its jobs install as before).
+ */
+function jobToolShelf(
+  env: Pick<AppEnv, "cacheDir" | "toolRetryMinutes">,
+  kind: () => Promise<string>,
+  jobDirs: ReturnType<typeof createJobDirs>,
+  target: () => ContainerTarget | null,
+): () => Promise<ToolShelfPlace | null> {
+  return async () => {
+    const chosen = target();
+    if (!chosen || (await kind()) !== "bubblewrap") return null;
+    const dirs = await jobDirs.make();
+    if (!dirs) return null;
+    return {
+      dir: await repositoryFolder(env, "tools", chosen.cacheKey),
+      home: dirs.home,
+      retryAfterMs: env.toolRetryMinutes * 60_000,
+    };
+  };
 }
 
 /** The job's network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox. */
@@ -250,12 +278,17 @@ function hiddenFolders(env: AppEnv, options: CheckExecOptions): string[] {
 }
 
 /**
- * Bubblewrap's package cache of one repository: `<cache dir>/packages/aider-bot-cache-<owner>-<repo>-<hash>`, named
- * from the same key as the container's volume (a fork's pull request has its own), made on first use. The cache dir
- * is hidden in the sandbox, so only this folder of it is mounted back.
+ * A repository's folder of bubblewrap's: its package cache (`<cache dir>/packages/aider-bot-cache-<owner>-<repo>-<hash>`)
+ * or its tools shelf (`<cache dir>/tools/…`), named from the same key as the container's volume (a fork's pull
+ * request has its own), made on first use. The cache dir is hidden in the sandbox: only the package cache is mounted
+ * back; the shelf never is (its tools are copied into the job's home, see src/checks/tool-shelf.ts).
  */
-async function packageCacheFolder(env: Pick<AppEnv, "cacheDir">, cacheKey: string): Promise<string> {
-  const root = path.join(env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache"), "packages");
+async function repositoryFolder(
+  env: Pick<AppEnv, "cacheDir">,
+  kind: "packages" | "tools",
+  cacheKey: string,
+): Promise<string> {
+  const root = path.join(env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache"), kind);
   const dir = path.join(root, cacheVolumeName(cacheKey, createHash("sha256").update(cacheKey).digest("hex")));
   await mkdir(dir, { recursive: true, mode: 0o700 });
   return dir;

@@ -5,7 +5,8 @@ import { checkShellScript } from "./check-shell.js";
 import { stripAnsi } from "./strip-ansi.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { CheckReport } from "./types.js";
-import type { RunnerFallback } from "./discover/types.js";
+import type { ImpliedTool, RunnerFallback } from "./discover/types.js";
+import { provideTool, type ToolOutcome } from "./tool-shelf.js";
 
 export { shellQuote } from "./shell-quote.js";
 
@@ -31,6 +32,11 @@ export interface CheckCommand {
    * stands in for it with the sandbox's Python (see {@link runCheckCommand}).
    */
   fallback?: RunnerFallback;
+  /**
+   * An implied tool install (`command` is its plain form): where the exec keeps a tools shelf for the repository, the
+   * tool comes from there, or is installed onto it, instead (see {@link runToolInstall}).
+   */
+  tool?: ImpliedTool;
 }
 
 /**
@@ -63,9 +69,65 @@ const CHECK_ENV: Readonly<Record<string, string>> = { PYTHONDONTWRITEBYTECODE: "
  * (an edit can introduce an endless loop), but says so plainly.
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
+  const place = cmd.tool && exec.toolShelf ? await exec.toolShelf() : null;
+  if (cmd.tool && place) return toolReport(cmd, await provideTool(exec, place, cmd.tool));
   const report = await runOnce(exec, cmd);
   if (!cmd.fallback || report.ok || cmd.signal?.aborted || !runnerIsMissing(report, cmd.fallback.runner)) return report;
   return standIn(exec, cmd, cmd.fallback, report);
+}
+
+/**
+ * An implied tool install served from the repository's tools shelf, as the step's report: under the planned command
+ * line (the plan, the status and the base compare by it), saying where the tool came from — or, when an install
+ * failed for want of the network a while ago, that it was not tried again, when it will be, and why.
+ */
+function toolReport(cmd: CheckCommand, outcome: ToolOutcome): CheckReport {
+  const base = { kind: cmd.kind, command: commandLine(cmd), locations: [] };
+  const tool = `\`${cmd.tool!.requirement}\``;
+  switch (outcome.kind) {
+    case "restored":
+      return {
+        ...base,
+        ok: true,
+        exitCode: 0,
+        output: `${tool} copied from this repository's tools shelf (installed by an earlier job, ${outcome.installedAt.toISOString()}).`,
+      };
+    case "installed":
+      return {
+        ...base,
+        ok: true,
+        exitCode: 0,
+        output: `${tool} installed, and kept for this repository's later jobs.`,
+      };
+    case "present":
+      return { ...base, ok: true, exitCode: 0, output: `\`${cmd.tool!.name}\` is installed in the sandbox already.` };
+    case "not-retried": {
+      const ago = Math.max(1, Math.round((Date.now() - outcome.failedAt.getTime()) / 60_000));
+      const at = outcome.retryAt.toISOString().slice(11, 16);
+      return {
+        ...base,
+        ok: false,
+        exitCode: null,
+        environmentError: true,
+        output: `not tried again: its install failed ${ago} min ago for want of the network (${outcome.error.slice(0, 60)}); next try after ${at} UTC`,
+      };
+    }
+    case "failed": {
+      const r = outcome.result;
+      const said = r.timedOut
+        ? "ERROR: the install did not finish in time"
+        : r.spawnError
+          ? `ERROR: ${r.spawnError}`
+          : "";
+      const missing =
+        r.exitCode === 0 ? `ERROR: pip ended well, but no \`${cmd.tool!.name}\` command was installed` : "";
+      const output = truncateOutput(
+        stripAnsi([r.output, said, missing].filter(Boolean).join("\n")),
+        cmd.maxTokens ?? 4_000,
+      );
+      return { ...base, ok: false, exitCode: r.exitCode === 0 ? 1 : r.exitCode, output };
+    }
+  }
 }
 
 /** Whether a command failed because its runner is not installed: exit 127, or the shell saying so. */

@@ -55,12 +55,12 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     for (const c of commands) record(c, "not-run", `the sandbox is unavailable (${why})`);
     return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
   }
-  const run = async (spec: CheckCommandSpec): Promise<CheckReport & { preExisting?: true; goesOn?: true }> => {
+  const execute = (spec: CheckCommandSpec, signal?: AbortSignal): Promise<CheckReport> => {
     progress(
       spec.kind === "setup" ? "test" : spec.kind,
       spec.kind === "setup" ? `setup: ${spec.command}` : spec.command,
     );
-    const report = await deps.runCheck({
+    return deps.runCheck({
       kind: spec.kind,
       command: spec.command,
       files: spec.asWritten ? [] : files,
@@ -68,7 +68,12 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
       ...(spec.cwd ? { cwd: spec.cwd } : {}),
       ...(spec.asWritten ? { ciShell: true } : {}),
       ...(spec.fallback ? { fallback: spec.fallback } : {}),
+      ...(spec.tool ? { tool: spec.tool } : {}),
+      ...(signal ? { signal } : {}),
     });
+  };
+  /** What a command's report means for the run: recorded, and compared with the base when it failed. */
+  const judge = async (spec: CheckCommandSpec, report: CheckReport): Promise<Judged> => {
     transcribe(input, spec.kind, report);
     const ran = ranInsteadOf(report, input.record?.values());
     if (report.ok) {
@@ -115,16 +120,33 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   // The base's run starts no command of its own while these run (see startBaseline): they are what the run waits for.
   const release = wantsCommands ? deps.baseline?.hold?.() : undefined;
   try {
-    return await runCommands(commands, run, input.setupDone);
+    return await runCommands(commands, { execute, judge }, input.setupDone);
   } finally {
     release?.();
   }
 }
 
-/** Setup (once), then each lint and test command, stopping at the first failure the change is to fix. */
+/** A command's report as the run takes it: a failure the base has too, or one that leaves the run going, is marked. */
+type Judged = CheckReport & { preExisting?: true; goesOn?: true };
+
+/** Running one command, and judging its report (see runChecks). */
+interface Steps {
+  execute(spec: CheckCommandSpec, signal?: AbortSignal): Promise<CheckReport>;
+  judge(spec: CheckCommandSpec, report: CheckReport): Promise<Judged>;
+}
+
+/**
+ * Setup (once), then each lint and test command, stopping at the first failure the change is to fix.
+ *
+ * A failed lint or test command is compared with the base's run of it, which may still be running (the run then
+ * waits for it: itoa's clippy, 2.2 s). Meanwhile the next command runs: if the failure is the base's too the run goes
+ * on with that command's result, which it would have waited for next; if it is the change's, that command is stopped
+ * and its result dropped, as if it had never started (it is "not run: an earlier check failed"). The change's own
+ * commands still run one at a time.
+ */
 async function runCommands(
   commands: readonly CheckCommandSpec[],
-  run: (spec: CheckCommandSpec) => Promise<CheckReport & { preExisting?: true; goesOn?: true }>,
+  steps: Steps,
   alreadySetUp: boolean,
 ): Promise<{ result: ChecksResult; setupDone: boolean }> {
   const wantsCommands = commands.some((c) => c.kind !== "setup");
@@ -132,17 +154,49 @@ async function runCommands(
   if (wantsCommands && !setupDone) {
     setupDone = true;
     for (const spec of commands.filter((c) => c.kind === "setup")) {
-      const report = await run(spec);
+      const report = await steps.judge(spec, await steps.execute(spec));
       if (!report.ok && !report.goesOn) return { result: { kind: "setup-failed", report }, setupDone };
     }
   }
-  for (const spec of commands.filter((c) => c.kind !== "setup")) {
-    const report = await run(spec);
+  const checks = commands.filter((c) => c.kind !== "setup");
+  let ahead: { spec: CheckCommandSpec; report: Promise<CheckReport>; stop: AbortController } | null = null;
+  for (const [i, spec] of checks.entries()) {
+    const executed = ahead?.spec === spec ? await ahead.report : await steps.execute(spec);
+    ahead = null;
+    const judging = steps.judge(spec, executed);
+    const next = checks[i + 1];
+    if (!executed.ok && next && !(await settlesAtOnce(judging))) {
+      const stop = new AbortController();
+      ahead = { spec: next, report: steps.execute(next, stop.signal), stop };
+    }
+    const report = await judging.catch(async (error: unknown) => {
+      await stopAhead(ahead);
+      throw error;
+    });
     if (report.ok || report.preExisting || report.goesOn) continue;
+    await stopAhead(ahead);
     // A tool that cannot run is not something an edit fixes: stop instead of looping (docs/behaviour.md#aider-bugs-we-avoid (#16)).
     return { result: { kind: report.environmentError ? "setup-failed" : "failed", report }, setupDone };
   }
   return { result: { kind: "ok" }, setupDone };
+}
+
+/** The command started ahead, no longer wanted: stopped, and its end awaited (nothing of it runs on). */
+async function stopAhead(ahead: { report: Promise<CheckReport>; stop: AbortController } | null): Promise<void> {
+  if (!ahead) return;
+  ahead.stop.abort();
+  await ahead.report.catch(() => undefined);
+}
+
+/** Whether a judgment is ready without waiting for anything outside (a base result already known, or none needed). */
+function settlesAtOnce(judging: Promise<unknown>): Promise<boolean> {
+  return Promise.race([
+    judging.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(() => resolve(false))),
+  ]);
 }
 
 /** The built-in syntax check of each edited file: the first file the run broke, or null. */

@@ -1,4 +1,4 @@
-import type { RunnerFallback } from "../checks/discover/types.js";
+import type { ImpliedTool, RunnerFallback } from "../checks/discover/types.js";
 import type { CheckReport } from "../checks/types.js";
 import type {
   ApplyOptions,
@@ -37,6 +37,10 @@ export interface CheckCommandRequest {
   ciShell?: boolean;
   /** What stands in for it when its Python project runner is not there. */
   fallback?: RunnerFallback;
+  /** An implied tool install: served from the repository's tools shelf where the sandbox keeps one. */
+  tool?: ImpliedTool;
+  /** Stops the command (a test run ahead while a failure's verdict was awaited, no longer wanted). */
+  signal?: AbortSignal;
 }
 
 export interface RepoMapRequest {

@@ -1,4 +1,4 @@
-import type { RunnerFallback } from "../checks/discover/types.js";
+import type { ImpliedTool, RunnerFallback } from "../checks/discover/types.js";
 import type { EditFormatName, EditFailure } from "../edits/types.js";
 import type { CheckReport } from "../checks/types.js";
 import type { EgressReport, SandboxMode } from "../exec/types.js";
@@ -84,6 +84,8 @@ export interface CheckCommandSpec {
   fallback?: RunnerFallback;
   /** A setup line that only installs these Python project runners: its failure leaves the stand-ins to run. */
   installsRunners?: string[];
+  /** An implied tool install, served from the repository's tools shelf where the sandbox keeps one. */
+  tool?: ImpliedTool;
 }
 
 /** What became of one check command in the run (its last attempt). */

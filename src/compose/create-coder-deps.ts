@@ -124,7 +124,8 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
           files: req.files,
           ...(req.ciShell ? { ciShell: true } : {}),
           ...(req.fallback ? { fallback: req.fallback } : {}),
-          ...(input.signal ? { signal: input.signal } : {}),
+          ...(req.tool ? { tool: req.tool } : {}),
+          ...signalOf(input.signal, req.signal),
         });
       } finally {
         // The repository's command may have created, deleted or staged files: the next file list asks git again.
@@ -225,4 +226,10 @@ function repoMapOf(input: CoderDepsInput, workspace: Workspace): CoderDeps["repo
     });
     return { text: map.text, rankedFiles: map.rankedFiles };
   };
+}
+
+/** The job's signal and the request's own (a check run ahead, no longer wanted), either stopping the command. */
+function signalOf(job: AbortSignal | undefined, own: AbortSignal | undefined): { signal?: AbortSignal } {
+  const all = [job, own].filter((s): s is AbortSignal => !!s);
+  return all.length ? { signal: all.length === 1 ? all[0]! : AbortSignal.any(all) } : {};
 }

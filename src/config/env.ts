@@ -147,6 +147,11 @@ const VARIABLES = {
   /** Where repo-map caches live (CLI: outside the checkout). */
   cacheDir: variable("AIDER_BOT_CACHE_DIR", text()),
   /**
+   * How long a tool install that failed for want of the network (no package index reachable) is not tried again on
+   * the repository's later jobs, in minutes (0: every job tries again). See docs/checks.md (tools shelf).
+   */
+  toolRetryMinutes: variable("AIDER_BOT_TOOL_RETRY_MINUTES", number(0, "a number of minutes ≥ 0").default(30)),
+  /**
    * Keep a shallow mirror of each repository in the cache dir and make every depth-1 checkout from it (default on;
    * `0` clones from scratch every run). Off by itself when AIDER_BOT_SANDBOX=off: the repository's commands could
    * then write into the mirror that later runs start from.

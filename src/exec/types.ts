@@ -93,6 +93,22 @@ export interface Exec {
   prepare?(): Promise<void>;
   /** Release what this exec holds for its job (container mode: remove the container). Idempotent. */
   close?(): Promise<void>;
+  /**
+   * Where tools an implied setup step installs (`uv`, `poetry`) are kept for the repository's later jobs, and the
+   * job's home they are copied into (host folders; see src/checks/tool-shelf.ts); null where the sandbox keeps none
+   * (container mode, no sandbox, no job home) or the repository is not known yet.
+   */
+  toolShelf?(): Promise<ToolShelfPlace | null>;
+}
+
+/** A repository's tools shelf and the job's home (host paths), and how long a failed install is not tried again. */
+export interface ToolShelfPlace {
+  /** The repository's shelf (under the cache dir, hidden from every sandbox). */
+  dir: string;
+  /** The job's `$HOME` on the host (mounted as the sandbox's home). */
+  home: string;
+  /** A failed install for want of the network is not tried again for this long (AIDER_BOT_TOOL_RETRY_MINUTES). */
+  retryAfterMs: number;
 }
 
 /**

@@ -29,6 +29,7 @@ const ALLOWED: Record<string, string> = {
   "src/workspace/git-mirror.ts": "the app's git mirrors (FETCH_HEAD, packs, its lock), never a checkout",
   "src/repomap/tag-cache.ts": "the app's tag cache file",
   "src/run/prepare/baseline-run.ts": "the app's base-result cache file, opened without following links",
+  "src/checks/tool-shelf.ts": "the app's tools shelf (a failed install's record), opened without following links",
   "src/exec/kill-tree.ts": "/proc: a process's children",
   "src/exec/raise-priority.ts": "/proc: a process's threads",
   "src/exec/container-runner.ts": "a container command's output file, opened without following links and capped",

@@ -7,6 +7,7 @@ import { coderOptions, fakeDeps, lastUser, type FakeDeps } from "./helpers/fake-
 import type { RepoMapRequest } from "../../src/coder/coder-deps.js";
 import { baselineOf } from "../../src/checks/compare-baseline.js";
 import type { CheckReport } from "../../src/checks/types.js";
+import type { CheckCommandSpec } from "../../src/coder/types.js";
 
 const FETCH =
   "export async function fetchJson(url: string) {\n  const res = await fetch(url);\n  return res.json();\n}\n";
@@ -216,6 +217,124 @@ describe("runCoder", () => {
     );
     expect(result.outcome).toBe("changed");
     expect(events).toEqual(["hold", "run setup", "run lint", "run test", "release"]);
+  });
+
+  /**
+   * A base whose lint result comes once the change's test has started, or after 20 turns of the event loop if it never
+   * does (so the run before the change waited for it, then ran the test): no timing, only the order of events.
+   */
+  const lateBase = (events: string[], lintOnBase: () => ReturnType<typeof baselineOf> | null) => {
+    let testStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (testStarted = resolve));
+    const ticks = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    };
+    return {
+      testStarted: () => testStarted(),
+      baseline: {
+        lookup: async (spec: CheckCommandSpec) => {
+          if (spec.kind !== "lint") return null;
+          await Promise.race([started, ticks()]);
+          events.push("base lint known");
+          return lintOnBase();
+        },
+        roots: [],
+      },
+    };
+  };
+  const lintOut = "src/fetch.ts:1:1 error no-var";
+
+  it("runs the next check while a failed lint waits for the base's result, and keeps it when the failure is the base's too", async () => {
+    const events: string[] = [];
+    const base = fakeDeps({
+      files,
+      answers: [goodEdit],
+      check: (req) => (req.kind === "lint" ? { ok: false, exitCode: 1, output: lintOut } : {}),
+    });
+    const late = lateBase(events, () => baselineOf({ ok: false, exitCode: 1, output: lintOut }, []));
+    const deps: FakeDeps = {
+      ...base,
+      runCheck: async (req) => {
+        events.push(`run ${req.kind}`);
+        if (req.kind === "test") late.testStarted();
+        const r = await base.runCheck(req);
+        events.push(`${req.kind} done`);
+        return r;
+      },
+      baseline: late.baseline,
+    };
+    const result = await runCoder(
+      coderOptions({
+        lintCommands: ["eslint"],
+        autoTest: true,
+        testCommand: "make test",
+        files: ["src/fetch.ts", "src/util.ts"],
+      }),
+      deps,
+    );
+    expect(events.slice(0, 3)).toEqual(["run lint", "lint done", "run test"]);
+    expect(events.indexOf("run test")).toBeLessThan(events.indexOf("base lint known"));
+    expect(events.filter((e) => e === "run test")).toHaveLength(1);
+    expect(result.outcome).toBe("changed");
+    expect(result.checkRuns?.map((r) => `${r.kind}:${r.status}`)).toEqual(["lint:pre-existing", "test:passed"]);
+  });
+
+  it("stops the check run ahead when the failed lint is the change's own, and reflects the lint as before", async () => {
+    const events: string[] = [];
+    const signals: (AbortSignal | undefined)[] = [];
+    const base = fakeDeps({
+      files,
+      answers: [goodEdit, block("src/util.ts", UTIL, `${UTIL}export const retry = <T>(f: () => T) => f();\n`)],
+      check: (req, nth) => (req.kind === "lint" && nth === 1 ? { ok: false, exitCode: 1, output: lintOut } : {}),
+    });
+    const late = lateBase(events, () => null);
+    const deps: FakeDeps = {
+      ...base,
+      runCheck: async (req) => {
+        events.push(`run ${req.kind}`);
+        if (req.kind === "test") {
+          signals.push(req.signal);
+          late.testStarted();
+          // In the first round a test that runs until it is stopped; in the second, one that ends at once.
+          if (base.requests.length === 1)
+            await new Promise<void>((resolve) => req.signal?.addEventListener("abort", () => resolve()));
+        }
+        return base.runCheck(req);
+      },
+      baseline: late.baseline,
+    };
+    const result = await runCoder(
+      coderOptions({
+        lintCommands: ["eslint"],
+        autoTest: true,
+        testCommand: "make test",
+        files: ["src/fetch.ts", "src/util.ts"],
+      }),
+      deps,
+    );
+    expect(signals[0]?.aborted).toBe(true);
+    expect(lastUser(deps.requests[1]!)).toBe(`CHECK FAILED (lint) eslint\n${lintOut}`);
+    expect(result.reflections).toBe(1);
+    expect(result.outcome).toBe("changed");
+  });
+
+  it("starts nothing ahead when the base's result is known at once", async () => {
+    const base = fakeDeps({
+      files,
+      answers: [goodEdit, block("src/util.ts", UTIL, `${UTIL}export const retry = <T>(f: () => T) => f();\n`)],
+      check: (req, nth) => (req.kind === "lint" && nth === 1 ? { ok: false, exitCode: 1, output: lintOut } : {}),
+    });
+    const deps: FakeDeps = { ...base, baseline: { lookup: async () => null, roots: [] } };
+    await runCoder(
+      coderOptions({
+        lintCommands: ["eslint"],
+        autoTest: true,
+        testCommand: "make test",
+        files: ["src/fetch.ts", "src/util.ts"],
+      }),
+      deps,
+    );
+    expect(deps.checkRuns.map((r) => r.kind)).toEqual(["lint", "lint", "test"]);
   });
 
   it("what the base run saves: a check failing on the base too costs no reflection (3 → 0, 4 model requests → 1)", async () => {

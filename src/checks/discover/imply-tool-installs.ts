@@ -63,6 +63,7 @@ export function implyToolInstalls(plan: CheckPlan): void {
       command: `${USER_BIN}; command -v ${pkg} >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user --retries 1 ${spec}`,
       source: `implied: \`${tool}\` is called by ${cmd.source}; installed when the image lacks it`,
       installsRunners: [pkg],
+      tool: { name: pkg, requirement: spec },
     });
   }
   if (!implied.length) return;

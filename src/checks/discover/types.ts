@@ -12,6 +12,18 @@ export interface PlannedCommand {
   fallback?: RunnerFallback;
   /** A setup line that only installs these Python project runners (`pip install hatch`, an implied `uv` install). */
   installsRunners?: string[];
+  /**
+   * An implied setup step that installs a tool CI got from a setup action (`uv`, `poetry`): the tool and the pip
+   * requirement. Where the sandbox keeps a per-repository tools shelf, the step is served from it (see
+   * src/checks/tool-shelf.ts) instead of running `command` in the checkout.
+   */
+  tool?: ImpliedTool;
+}
+
+/** A Python tool an implied setup step installs for the user, and the pip requirement (`uv`, `poetry==1.8.3`). */
+export interface ImpliedTool {
+  name: string;
+  requirement: string;
 }
 
 /**

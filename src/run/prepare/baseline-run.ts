@@ -202,6 +202,7 @@ function runOnBase(exec: Exec, spec: CheckCommandSpec, baseDir: string, timeoutM
     ...(spec.asWritten ? { ciShell: true } : {}),
     // The same stand-in as the change's run, so the two compare like for like.
     ...(spec.fallback ? { fallback: spec.fallback } : {}),
+    ...(spec.tool ? { tool: spec.tool } : {}),
     signal,
   });
 }
@@ -244,6 +245,7 @@ function createGate(open: () => boolean): { hold(): () => void; turn(): Promise<
  */
 function asBackground(exec: Exec, waited: () => boolean, raising: (raise: AbortController) => void): Exec {
   return {
+    ...(exec.toolShelf ? { toolShelf: () => exec.toolShelf!() } : {}),
     run: (req) => {
       if (waited()) return exec.run({ ...req, priority: "normal" });
       const raise = new AbortController();

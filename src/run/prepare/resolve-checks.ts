@@ -91,6 +91,7 @@ export function checkSpecsOf(resolved: ResolvedChecks): CheckCommandSpec[] {
     ...(c.note ? { adapted: c.note } : {}),
     ...(c.fallback ? { fallback: c.fallback } : {}),
     ...(c.installsRunners ? { installsRunners: c.installsRunners } : {}),
+    ...(c.tool ? { tool: c.tool } : {}),
   });
   return [
     ...resolved.plan.setup.map(spec("setup")),

@@ -221,6 +221,8 @@ describe("tools a setup action gave the CI runner", () => {
       source: "implied: `uv` is called by .github/workflows/ci.yml job t, step 2; installed when the image lacks it",
       // Its failure leaves the run to the stand-ins (the sandbox's `python3 -m pytest`).
       installsRunners: ["uv"],
+      // Served from the repository's tools shelf where the sandbox keeps one (src/checks/tool-shelf.ts).
+      tool: { name: "uv", requirement: "uv==0.5.4" },
     });
     expect(plan.setup[1]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv sync');
     expect(plan.test[0]!.command).toBe('PATH="$HOME/.local/bin:$PATH" uv run pytest');

@@ -93,6 +93,27 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     expect(made).toHaveLength(1);
   });
 
+  it("serves the base's implied tool install from the job's tools shelf, as the change's: one install for both", async () => {
+    const implied: CheckCommandSpec = {
+      kind: "setup",
+      command: "exit 3",
+      asWritten: true,
+      installsRunners: ["uv"],
+      tool: { name: "uv", requirement: "uv" },
+    };
+    const asked: string[] = [];
+    // A shelf whose place is under the test's root; the install itself (through `run`) fails at once: no pip here.
+    const shelfExec = {
+      run: (req: ExecRequest) => (asked.push(req.label ?? req.command), exec.run({ ...req, command: "exit 1" })),
+      toolShelf: async () => ({ dir: path.join(root, "shelf"), home: path.join(root, "home"), retryAfterMs: 0 }),
+    };
+    const run = startBaseline(checkout, [implied], 10_000, { ...depsOf([], []), checkExecFor: () => shelfExec });
+    await run.done;
+    // The planned command never ran on the base: the shelf's install did.
+    expect(asked).toEqual(["install uv onto the repository's tools shelf"]);
+    expect(await run.lookup(implied)).toMatchObject({ ok: false, exitCode: 1 });
+  });
+
   it("runs the base's commands as background work: a lower CPU priority than the change's own run of them", async () => {
     // The command notes the nice value of a process it starts (field 19 of /proc/self/stat) in its folder.
     const spec: CheckCommandSpec = {

@@ -1,0 +1,96 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import pino from "pino";
+import { createCheckExec } from "../../src/app/create-check-exec.js";
+import { runCheckCommand } from "../../src/checks/run-check-command.js";
+import { readEnv } from "../../src/config/env.js";
+import { createExec } from "../../src/exec/create-exec.js";
+import type { Exec } from "../../src/exec/types.js";
+import { describeWith } from "../helpers/needs.js";
+
+/** pip's stand-in: installs a `uv` into the user base it is given, which says which install made it. */
+const FAKE_PYTHON = `#!/bin/sh
+id=$(date +%s%N)
+mkdir -p "$PYTHONUSERBASE/bin"
+printf '#!/bin/sh\\necho real uv %s\\n' "$id" > "$PYTHONUSERBASE/bin/uv"; chmod +x "$PYTHONUSERBASE/bin/uv"
+`;
+const IMPLIED = `PATH="$HOME/.local/bin:$PATH"; command -v uv >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --user --retries 1 uv`;
+
+/**
+ * A tool an implied setup step installs lasts across a repository's jobs in bubblewrap: installed once onto the
+ * repository's shelf (under the cache dir), copied into each job's home, and the shelf itself out of every sandbox's
+ * reach, so one job's commands cannot change what the next runs.
+ */
+describeWith("bubblewrap", "the tools shelf of a repository's jobs in bubblewrap (real bubblewrap)", () => {
+  let root: string;
+  const made: Exec[] = [];
+  beforeAll(async () => {
+    // Under the project folder, not /tmp, which the sandbox replaces with a private one.
+    root = await mkdtemp(path.join(process.cwd(), ".tool-shelf-"));
+    await mkdir(path.join(root, "bin"), { recursive: true });
+    await writeFile(path.join(root, "bin", "python3"), FAKE_PYTHON, { mode: 0o755 });
+  });
+  afterAll(async () => {
+    for (const e of made) await e.close?.();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function job(name: string, cacheKey: string) {
+    const checkout = path.join(root, "work", name, "repo");
+    await mkdir(checkout, { recursive: true });
+    const exec = createCheckExec(
+      readEnv({
+        AIDER_BOT_SANDBOX: "bubblewrap",
+        AIDER_BOT_WORK_DIR: path.join(root, "work"),
+        AIDER_BOT_CACHE_DIR: path.join(root, "cache"),
+        AIDER_BOT_SANDBOX_NETWORK: "none",
+      }),
+      createExec({ sourceEnv: { ...process.env, PATH: `${path.join(root, "bin")}:${process.env.PATH ?? ""}` } }),
+      pino({ level: "silent" }),
+      { appDir: path.join(root, "app") },
+    );
+    made.push(exec);
+    exec.useContainer?.({ image: "unused:1", imageSource: "test", checkout, cacheKey });
+    const sh = async (command: string, on: Exec = exec) => {
+      const r = await on.run({ command, shell: true, cwd: checkout, timeoutMs: 60_000 });
+      return `${r.exitCode} ${r.output.trim()}`;
+    };
+    const setup = (on: Exec = exec) =>
+      runCheckCommand(on, {
+        kind: "setup",
+        command: IMPLIED,
+        cwd: checkout,
+        timeoutMs: 60_000,
+        tool: { name: "uv", requirement: "uv" },
+      });
+    return { exec, sh, setup, checkout };
+  }
+
+  it("installs once, copies into each job's home, and a job cannot reach or change the shelf", async () => {
+    const a = await job("job-a", "octo/one");
+    expect(await a.setup()).toMatchObject({
+      ok: true,
+      output: "`uv` installed, and kept for this repository's later jobs.",
+    });
+    const installed = await a.sh('PATH="$HOME/.local/bin:$PATH" uv');
+    expect(installed).toMatch(/^0 real uv \d+$/);
+    // The base's commands (another checkout of the job) find it too, with no second install.
+    const base = a.exec.forCheckout!(path.join(root, "work", "job-a", "base"));
+    await mkdir(path.join(root, "work", "job-a", "base"), { recursive: true });
+    expect(await base.toolShelf!()).not.toBeNull();
+    // A hostile job: it changes its own copy, and looks for the shelf.
+    expect(await a.sh('printf "#!/bin/sh\\necho poisoned\\n" > "$HOME/.local/bin/uv"')).toBe("0 ");
+    expect(await a.sh(`ls -A "${path.join(root, "cache")}"`)).toBe("0 packages");
+    expect(await a.sh(`ls -A "${path.join(root, "cache", "tools")}" 2>&1 | wc -l`)).toBe("0 1");
+
+    const b = await job("job-b", "octo/one");
+    expect(await b.setup()).toMatchObject({ ok: true });
+    // The same install's copy: nothing was installed again, and job A's change did not reach it.
+    expect(await b.sh('PATH="$HOME/.local/bin:$PATH" uv')).toBe(installed);
+
+    // Another repository (or a fork's pull request) has a shelf of its own.
+    const other = await job("job-c", "octo/one#fork-pr-3");
+    expect(await other.setup()).toMatchObject({ ok: true });
+    expect(await other.sh('PATH="$HOME/.local/bin:$PATH" uv')).not.toBe(installed);
+  });
+});
