@@ -10,6 +10,9 @@
  *   home, temp, package cache and environment), with the `open` network policy;
  * - `bot`: the same with the default `registries` policy (the egress proxy between the command and the registry).
  *
+ * `--compare <dir>` adds `bot@other` (and `bot-open@other` when `bot-open` is asked for): the same through another
+ * build's `src/` (a checkout of an earlier commit, say), for a before/after in one run.
+ *
  * Each way has its own caches: `cold` gives every run fresh ones, `warm` keeps them across runs after one unmeasured
  * run (the bot's package cache is one repository's, kept from job to job, its home the job's own). The checkout is
  * reset (`git clean -fdxq`) before every run, as a fresh clone is. Prints each way's median and its ratio to the
@@ -29,7 +32,7 @@ import { bundlePath, readManifest, type ReplayCase } from "./replay/replay-case.
 import { judgeEnv } from "./replay/run-replay.js";
 
 const WAYS = ["host", "bwrap", "bot-open", "bot"] as const;
-type Way = (typeof WAYS)[number];
+type Way = (typeof WAYS)[number] | "bot@other" | "bot-open@other";
 
 interface Args {
   cases: string[];
@@ -37,6 +40,7 @@ interface Args {
   runs: number;
   cache: ("cold" | "warm")[];
   ways: Way[];
+  compare?: string;
 }
 
 export function parseSandboxCostArgs(argv: readonly string[]): Args {
@@ -47,6 +51,7 @@ export function parseSandboxCostArgs(argv: readonly string[]): Args {
     i++;
     if (flag === "--cases") args.cases = value.split(",").filter(Boolean);
     else if (flag === "--command") args.command = value;
+    else if (flag === "--compare") args.compare = path.resolve(value);
     else if (flag === "--runs") args.runs = Math.max(1, Number(value) || 1);
     else if (flag === "--cache") args.cache = value === "both" ? ["cold", "warm"] : [value as "cold" | "warm"];
     else if (flag === "--ways") {
@@ -55,6 +60,10 @@ export function parseSandboxCostArgs(argv: readonly string[]): Args {
       if (bad.length) throw new Error(`--ways: unknown ${bad.join(", ")} (known: ${WAYS.join(", ")})`);
       args.ways = ways as Way[];
     } else throw new Error(`unknown option ${flag}`);
+  }
+  if (args.compare) {
+    if (args.ways.includes("bot-open")) args.ways.push("bot-open@other");
+    if (args.ways.includes("bot")) args.ways.push("bot@other");
   }
   return args;
 }
@@ -124,7 +133,7 @@ async function measureCase(
     for (const way of order) {
       await run(exec, "git", ["clean", "-fdxq"], checkout);
       const dir = await dirsFor(way, round);
-      const ms = await oneRun(way, exec, root, checkout, dir, commands, c);
+      const ms = await oneRun(way, exec, root, checkout, dir, commands, c, args.compare);
       if (round === 0) continue;
       commands.forEach((k, i) => {
         const key = `${k.command}\u0000${way}`;
@@ -157,6 +166,7 @@ async function oneRun(
   cacheDir: string,
   commands: { kind: "setup" | "test"; command: string }[],
   c: ReplayCase,
+  compare: string | undefined,
 ): Promise<number[]> {
   const ms: number[] = [];
   if (way === "host" || way === "bwrap") {
@@ -185,11 +195,12 @@ async function oneRun(
     }
     return ms;
   }
-  const checkExec = createCheckExec(
-    readEnv({
+  const m = way.endsWith("@other") ? await otherBuild(compare!) : { createCheckExec, runCheckCommand, readEnv };
+  const checkExec = m.createCheckExec(
+    m.readEnv({
       PATH: process.env.PATH,
       AIDER_BOT_SANDBOX: "bubblewrap",
-      AIDER_BOT_SANDBOX_NETWORK: way === "bot" ? "registries" : "open",
+      AIDER_BOT_SANDBOX_NETWORK: way.startsWith("bot-open") ? "open" : "registries",
       AIDER_BOT_WORK_DIR: path.join(root, "work"),
       AIDER_BOT_CACHE_DIR: cacheDir,
     }),
@@ -202,7 +213,7 @@ async function oneRun(
     checkExec.useContainer?.({ image: "-", imageSource: "-", checkout, cacheKey: c.repo });
     for (const k of commands) {
       const t = performance.now();
-      const r = await runCheckCommand(checkExec, { ...k, cwd: checkout, timeoutMs: 600_000, ciShell: true });
+      const r = await m.runCheckCommand(checkExec, { ...k, cwd: checkout, timeoutMs: 600_000, ciShell: true });
       ms.push(performance.now() - t);
       if (!r.ok) throw new Error(`${way}: \`${k.command}\` failed:\n${r.output.slice(-2000)}`);
     }
@@ -222,4 +233,18 @@ function median(values: number[]): number {
   if (!s.length) return NaN;
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** The bot's modules from another build's `src/` (`--compare`). */
+async function otherBuild(dir: string): Promise<{
+  createCheckExec: typeof createCheckExec;
+  runCheckCommand: typeof runCheckCommand;
+  readEnv: typeof readEnv;
+}> {
+  const from = async <T>(file: string): Promise<T> => (await import(path.join(dir, "src", file))) as T;
+  return {
+    ...(await from<{ createCheckExec: typeof createCheckExec }>("app/create-check-exec.ts")),
+    ...(await from<{ runCheckCommand: typeof runCheckCommand }>("checks/run-check-command.ts")),
+    ...(await from<{ readEnv: typeof readEnv }>("config/env.ts")),
+  };
 }
