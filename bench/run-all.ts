@@ -41,6 +41,12 @@ if (only === "action-start") {
   const { runActionStartBench } = await import("./action-start-bench.js");
   await runActionStartBench();
 }
+// A repository's own commands in the bot's sandbox against the host, on a replay case's checkout:
+// `npm run bench sandbox-cost [-- --cases clsx-56ab81f --command "npm install" --runs 5 --cache cold|warm|both]`.
+if (only === "sandbox-cost") {
+  const { runSandboxCostBench } = await import("./sandbox-cost-bench.js");
+  await runSandboxCostBench(process.argv.slice(3));
+}
 // The base's run beside the change's checks, at normal priority and as background work: `npm run bench base-priority`.
 if (only === "base-priority") {
   const { runBasePriorityBench } = await import("./base-priority-bench.js");

@@ -37,9 +37,14 @@ export function proxyEnv(internalHosts: readonly string[] = []): Record<string, 
   };
 }
 
-/** socat's arguments for the forwarder: the loopback port, one child per connection, to the mounted socket. */
+/**
+ * socat's arguments for the forwarder: the loopback port, one child per connection, to the mounted socket. `nodelay`
+ * (TCP_NODELAY, inherited by each accepted connection): socat passes on the proxy's answer as it reads it, often in
+ * two writes (a TLS record of headers, then the body's); with Nagle's algorithm the second waited for the client's
+ * delayed ACK, ~40 ms per request on a kept-alive tunnel (1.5–2 ms without). npm's installs make hundreds of requests.
+ */
 export function forwarderArgs(socket: string): string[] {
-  return [`TCP-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr`, `UNIX-CONNECT:${socket}`];
+  return [`TCP-LISTEN:${SANDBOX_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr,nodelay`, `UNIX-CONNECT:${socket}`];
 }
 
 /**

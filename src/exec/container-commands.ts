@@ -8,6 +8,7 @@ import {
   type ContainerSpec,
 } from "./container-engine.js";
 import { RUNNER_SCRIPT, startContainerRunner, type ContainerRunner } from "./container-runner.js";
+import { INSTALL_QUIET_ENV } from "./install-quiet-env.js";
 import { priorityArgv } from "./priority.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult } from "./types.js";
 
@@ -59,7 +60,7 @@ export async function runThroughRunner(
       ...execArgs(spec, {
         argv: ["/bin/sh", "-c", RUNNER_SCRIPT],
         cwd: checkout,
-        env: { ...CACHE_ENV, ...session.bridge.current?.env },
+        env: { ...CACHE_ENV, ...INSTALL_QUIET_ENV, ...session.bridge.current?.env },
         input: true,
       }),
     ];
@@ -125,7 +126,7 @@ export async function runByEngineExec(session: SessionParts, req: ExecRequest): 
       ...execArgs(spec, {
         argv,
         cwd,
-        env: { ...CACHE_ENV, ...req.env, ...bridge?.env },
+        env: { ...CACHE_ENV, ...INSTALL_QUIET_ENV, ...req.env, ...bridge?.env },
         input: req.input !== undefined,
       }),
     ],

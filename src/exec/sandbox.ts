@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { packageCacheEnv } from "./container-engine.js";
+import { INSTALL_QUIET_ENV } from "./install-quiet-env.js";
 import { priorityArgv } from "./priority.js";
 import type { Exec, ExecRequest, SandboxMode } from "./types.js";
 
@@ -136,6 +137,9 @@ export function sandboxRequest(
   args.push("--bind", req.cwd, req.cwd);
   // Repo scripts may build and write in the checkout, but not plant hooks or config in its .git.
   if (options.gitDir) args.push("--ro-bind", options.gitDir, options.gitDir);
+  // No reports around installs that CI never reads (see install-quiet-env); the request's own values win.
+  for (const [name, value] of Object.entries(INSTALL_QUIET_ENV))
+    if (req.env?.[name] === undefined) args.push("--setenv", name, value);
   args.push("--chdir", req.cwd, ...NAMESPACES);
   if (options.network) args.push("--share-net");
   const command = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];

@@ -116,6 +116,8 @@ describeWith("podman", "container sandbox (real podman, an image built from the 
     expect(env).not.toMatch(/AIDER_TEST_SECRET|OPENAI_API_KEY/);
     expect(env).toContain("PIP_CACHE_DIR=/aider-cache/pip");
     expect(env).toContain("npm_config_cache=/aider-cache/npm");
+    expect(env).toContain("npm_config_audit=false");
+    expect(env).toContain("PIP_DISABLE_PIP_VERSION_CHECK=1");
     expect(r.output.split("--- net")[1]!.trim().split(/\s+/)).toEqual(["lo"]);
     const inspect = JSON.parse(podman("inspect", s.name).stdout)[0] as {
       HostConfig: { Memory: number; PidsLimit: number; NanoCpus: number; CapAdd: string[] };

@@ -42,6 +42,23 @@ describe("sandboxRequest isolation flags", () => {
     expect(set("GOCACHE")).toBeUndefined();
   });
 
+  it("turns off the reports around an install (npm's audit, fund and update check, pip's version check), the request's own values winning", () => {
+    const r = sandboxRequest(
+      { command: "npm install", shell: true, cwd: "/work/job/checkout", env: { npm_config_fund: "true" } },
+      { hide: ["/root"], network: false },
+    );
+    const args = r.args ?? [];
+    const set = (name: string) => {
+      const i = args.findIndex((a, j) => a === "--setenv" && args[j + 1] === name);
+      return i < 0 ? undefined : args[i + 2];
+    };
+    expect(set("npm_config_audit")).toBe("false");
+    expect(set("npm_config_update_notifier")).toBe("false");
+    expect(set("PIP_DISABLE_PIP_VERSION_CHECK")).toBe("1");
+    expect(set("npm_config_fund")).toBeUndefined();
+    expect(r.env).toEqual({ npm_config_fund: "true" });
+  });
+
   it("hides a work dir that contains the checkout, then mounts the checkout back; own PID namespace and /proc", () => {
     const r = sandboxRequest(
       { command: "make", shell: true, cwd: "/srv/work/job-1/repo" },
@@ -92,4 +109,16 @@ describe("the sandbox on this machine", () => {
       await expect(readFile(path.join(cwd, ".git", "hooks", "pre-commit"), "utf8")).rejects.toThrow();
     },
   );
+
+  itWith("bubblewrap", "gives npm an install without the audit, funding and update reports", async () => {
+    const sbx = createSandboxedExec(exec, { hide: [os.homedir()], network: false });
+    const r = await sbx.run({
+      command: "npm config get audit fund update-notifier",
+      shell: true,
+      cwd: path.join(base, "checkout"),
+      timeoutMs: 60_000,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^audit=false\nfund=false\nupdate-notifier=false$/m);
+  });
 });
