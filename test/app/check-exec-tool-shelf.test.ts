@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { createCheckExec } from "../../src/app/create-check-exec.js";
@@ -6,6 +6,7 @@ import { runCheckCommand } from "../../src/checks/run-check-command.js";
 import { readEnv } from "../../src/config/env.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import type { Exec } from "../../src/exec/types.js";
+import { dirOutsideTmp } from "../helpers/dir-outside-tmp.js";
 import { describeWith } from "../helpers/needs.js";
 
 /** pip's stand-in: installs a `uv` into the user base it is given, which says which install made it. */
@@ -25,8 +26,8 @@ describeWith("bubblewrap", "the tools shelf of a repository's jobs in bubblewrap
   let root: string;
   const made: Exec[] = [];
   beforeAll(async () => {
-    // Under the project folder, not /tmp, which the sandbox replaces with a private one.
-    root = await mkdtemp(path.join(process.cwd(), ".tool-shelf-"));
+    // Not under /tmp, which the sandbox replaces with a private one.
+    root = await dirOutsideTmp(".tool-shelf-");
     await mkdir(path.join(root, "bin"), { recursive: true });
     await writeFile(path.join(root, "bin", "python3"), FAKE_PYTHON, { mode: 0o755 });
   });

@@ -1,15 +1,16 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { runCheckCommand } from "../../src/checks/run-check-command.js";
 import { installScript, provideTool, wantsNetwork } from "../../src/checks/tool-shelf.js";
 import { goesOnNote } from "../../src/coder/runner-stand-ins.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import type { Exec, ToolShelfPlace } from "../../src/exec/types.js";
+import { dirOutsideTmp } from "../helpers/dir-outside-tmp.js";
 
 /**
  * The tools shelf with real processes and a fake `python3` on PATH standing in for pip (no index is reachable here):
  * what it does depends on a `mode` file beside it, and each call is counted in `calls`. Its folder is outside /tmp
- * and the home, which the install's PATH drops.
+ * and the home, which the install's PATH drops (also when the project was cloned below /tmp).
  */
 const FAKE_PYTHON = `#!/bin/sh
 here=$(dirname "$0")
@@ -39,11 +40,8 @@ describe("the tools shelf (real processes, a fake pip)", () => {
   let bin: string;
   let shelf: string;
   let jobs = 0;
-  beforeAll(async () => {
-    await mkdir(path.resolve("node_modules/.cache"), { recursive: true });
-  });
   beforeEach(async () => {
-    root = await mkdtemp(path.resolve("node_modules/.cache/tool-shelf-"));
+    root = await dirOutsideTmp(".tool-shelf-");
     bin = path.join(root, "bin");
     shelf = path.join(root, "shelf");
     await mkdir(bin);
