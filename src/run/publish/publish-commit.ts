@@ -21,11 +21,15 @@ export async function publishCommit(args: {
   branch: string;
   token: string;
   newBranch?: boolean;
+  /** Called once the commit's request (GitHub's API, or git's push) is under way: the caller's work for the wait. */
+  whileWaiting?: () => void;
 }): Promise<Published> {
   const { deps, dir, branch } = args;
   const api = deps.github.apiCommits;
   const push = async (fallback?: string): Promise<Published> => {
-    await deps.git.push({ dir, branch, token: args.token });
+    const pushing = deps.git.push({ dir, branch, token: args.token });
+    args.whileWaiting?.();
+    await pushing;
     return fallback ? { via: "git", fallback } : { via: "git" };
   };
   if ((args.req.settings.commitSigning ?? "api") === "git" || !api || !deps.git.readCommit) return push();
@@ -34,7 +38,9 @@ export async function publishCommit(args: {
   if (args.newBranch) await api.createBranch(branch, plan.request.expectedHeadOid);
   let made: Awaited<ReturnType<typeof api.create>>;
   try {
-    made = await api.create(plan.request);
+    const making = api.create(plan.request);
+    args.whileWaiting?.();
+    made = await making;
   } catch (error) {
     // A GitHub without the mutation (an older Enterprise answering 404) or one that failed to answer: the green
     // change is still pushed, with git. A moved branch and a refusal are answers, not throws, and end the run below.

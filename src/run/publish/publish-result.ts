@@ -35,6 +35,7 @@ export async function publishResult(
   result: CoderResult,
   commit: "made" | "uncommitted" | "checks-failing",
   stage: Stage,
+  whilePublishing?: () => void,
 ): Promise<RunEnding> {
   const { target } = req;
   const { checkout, workBranch, token } = prepared;
@@ -61,6 +62,7 @@ export async function publishResult(
     branch: workBranch,
     token,
     newBranch: target.kind === "issue",
+    ...(whilePublishing ? { whileWaiting: whilePublishing } : {}),
   });
   const note = signingNote(published);
   const made = published.via === "api" ? published.oid : sha;
