@@ -273,5 +273,5 @@ async function phases(
   }
   if (verdict.kind === "answer") return end({ kind: "answered", result }, checks);
   if (verdict.kind === "keep-local") return end({ kind: "not-pushed", result }, checks);
-  return end(await publishResult(req, deps, prepared, result, verdict.commit, stage, whilePublishing), checks);
+  return end(await publishResult(req, deps, prepared, result, verdict.commit, stage, whilePublishing, keep), checks);
 }

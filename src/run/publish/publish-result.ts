@@ -1,4 +1,5 @@
 import type { CoderResult } from "../../coder/types.js";
+import type { CheckoutWork } from "../checkout-work.js";
 import { checksFailingCommit } from "../../coder/commit-policy.js";
 import { uncheckedReason } from "../../coder/unchecked.js";
 import { baseOf, type PreparedCheckout } from "../prepare/prepare-checkout.js";
@@ -36,6 +37,7 @@ export async function publishResult(
   commit: "made" | "uncommitted" | "checks-failing",
   stage: Stage,
   whilePublishing?: () => void,
+  keep?: (work: CheckoutWork) => void,
 ): Promise<RunEnding> {
   const { target } = req;
   const { checkout, workBranch, token } = prepared;
@@ -63,6 +65,7 @@ export async function publishResult(
     token,
     newBranch: target.kind === "issue",
     ...(whilePublishing ? { whileWaiting: whilePublishing } : {}),
+    ...(keep ? { keep } : {}),
   });
   const note = signingNote(published);
   const made = published.via === "api" ? published.oid : sha;
