@@ -48,6 +48,7 @@ export async function createCommitOnBranch(
   const commit = readCommitInput(ctx.state, input, token);
   if ("error" in commit) return commit.error;
   const { repo, branchName, fullName, expected } = commit;
+  if (repo.commitApiDown) return { status: 502, json: { message: "Server Error" } };
   const bare = ctx.bareDir(repo);
   const git: Git = async (args, env = {}, stdin) =>
     ctx.exec.run({
