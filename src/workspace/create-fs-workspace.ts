@@ -9,6 +9,7 @@ import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 import { listGitFiles, type GitListing } from "./git-listing.js";
 import { listTree } from "./git-tree-listing.js";
+import { readBlobs } from "./read-blobs.js";
 import { watchPending, type PendingCheckout } from "./pending-checkout.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
@@ -75,6 +76,12 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   return {
     root,
     async read(paths) {
+      // The next round's files need not wait for the checkout's others: they come from git while it is written.
+      const early =
+        paths.length && pending && !written()
+          ? await readFromTree(exec, root, await current(), [...new Set(paths)], maxBytes, written)
+          : null;
+      if (early) return early;
       if (paths.length) await ready();
       const files = new Map<string, string>();
       const problems = new Map<string, Problem>();
@@ -124,6 +131,40 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   };
 }
 
+/**
+ * While a checkout's files are written: these paths' contents from git's blobs (one `cat-file --batch`), when each is
+ * a regular file of the commit's tree (`listing`, the tree's) and the tree has no `.gitattributes` (no filter or
+ * line-ending rule of the repository's own can make a written file differ from its blob). Null otherwise, or once the
+ * files are written meanwhile (they are read then, as they are, and a checkout that failed fails the read).
+ */
+async function readFromTree(
+  exec: Exec,
+  root: string,
+  listing: GitListing | null,
+  paths: readonly string[],
+  maxBytes: number,
+  written: () => boolean,
+): Promise<FileSnapshot | null> {
+  if (!listing || written() || listing.files.some(isAttributesFile)) return null;
+  const ids = paths.map((rel) => listing.indexIds.get(rel));
+  if (ids.some((id) => id === undefined)) return null;
+  const blobs = await readBlobs(exec, root, ids as string[]);
+  if (written() || ids.some((id) => !blobs.has(id!))) return null;
+  const files = new Map<string, string>();
+  const problems = new Map<string, Problem>();
+  paths.forEach((rel, i) => {
+    const result = judgeBytes(rel, blobs.get(ids[i]!)!, maxBytes);
+    if (typeof result === "string") files.set(rel, result);
+    else problems.set(rel, result);
+  });
+  return { files, problems };
+}
+
+/** Whether a path is a `.gitattributes` file (at the root or in a folder). */
+function isAttributesFile(rel: string): boolean {
+  return rel === ".gitattributes" || rel.endsWith("/.gitattributes");
+}
+
 /** Content, a problem, or null when the file does not exist. */
 function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string | Problem | null {
   // Reading a protected file for context is fine; the edit engine and `write` refuse changing it.
@@ -144,7 +185,13 @@ function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string 
         return { reason: "unsafe-path", message: got.message };
     }
   }
-  const bytes = got.content;
+  return judgeBytes(rel, got.content, maxBytes);
+}
+
+/** A file's bytes as text, or why they are not edited as text (too large, binary, not UTF-8). */
+function judgeBytes(rel: string, bytes: Buffer, maxBytes: number): string | Problem {
+  if (bytes.length > maxBytes)
+    return { reason: "unreadable", message: `\`${rel}\` is larger than ${maxBytes} bytes; it is not edited as text.` };
   if (bytes.includes(0))
     return { reason: "unreadable", message: `\`${rel}\` is a binary file; it cannot be edited as text.` };
   try {
