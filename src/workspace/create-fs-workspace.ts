@@ -146,6 +146,8 @@ async function readFromTree(
   written: () => boolean,
 ): Promise<FileSnapshot | null> {
   if (!listing || written() || listing.files.some(isAttributesFile)) return null;
+  // A hostile tree may list what git refuses to write (a `.GIT` folder): such a path waits for the confined reader.
+  if (paths.some((rel) => rel.split("/").some((part) => part.toLowerCase() === ".git"))) return null;
   const ids = paths.map((rel) => listing.indexIds.get(rel));
   if (ids.some((id) => id === undefined)) return null;
   const blobs = await readBlobs(exec, root, ids as string[]);
