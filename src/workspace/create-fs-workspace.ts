@@ -73,13 +73,14 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   const ready = async () => {
     if (pending) await pending.written;
   };
+  const blobsOf = blobCache(exec, root);
   return {
     root,
     async read(paths) {
       // The next round's files need not wait for the checkout's others: they come from git while it is written.
       const early =
         paths.length && pending && !written()
-          ? await readFromTree(exec, root, await current(), [...new Set(paths)], maxBytes, written)
+          ? await readFromTree(blobsOf, await current(), [...new Set(paths)], maxBytes, written)
           : null;
       if (early) return early;
       if (paths.length) await ready();
@@ -132,14 +133,13 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
 }
 
 /**
- * While a checkout's files are written: these paths' contents from git's blobs (one `cat-file --batch`), when each is
+ * While a checkout's files are written: these paths' contents from git's blobs (`blobsOf`), when each is
  * a regular file of the commit's tree (`listing`, the tree's) and the tree has no `.gitattributes` (no filter or
  * line-ending rule of the repository's own can make a written file differ from its blob). Null otherwise, or once the
  * files are written meanwhile (they are read then, as they are, and a checkout that failed fails the read).
  */
 async function readFromTree(
-  exec: Exec,
-  root: string,
+  blobsOf: (ids: readonly string[]) => Promise<ReadonlyMap<string, Buffer>>,
   listing: GitListing | null,
   paths: readonly string[],
   maxBytes: number,
@@ -150,7 +150,7 @@ async function readFromTree(
   if (paths.some((rel) => rel.split("/").some((part) => part.toLowerCase() === ".git"))) return null;
   const ids = paths.map((rel) => listing.indexIds.get(rel));
   if (ids.some((id) => id === undefined)) return null;
-  const blobs = await readBlobs(exec, root, ids as string[]);
+  const blobs = await blobsOf(ids as string[]);
   if (written() || ids.some((id) => !blobs.has(id!))) return null;
   const files = new Map<string, string>();
   const problems = new Map<string, Problem>();
@@ -160,6 +160,19 @@ async function readFromTree(
     else problems.set(rel, result);
   });
   return { files, problems };
+}
+
+/**
+ * Blobs read while the files are written, by id: the round that asked for a file, its request and its edit read the
+ * same file, with one git process among them.
+ */
+function blobCache(exec: Exec, root: string): (ids: readonly string[]) => Promise<ReadonlyMap<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  return async (ids) => {
+    const missing = ids.filter((id) => !blobs.has(id));
+    if (missing.length) for (const [id, bytes] of await readBlobs(exec, root, missing)) blobs.set(id, bytes);
+    return blobs;
+  };
 }
 
 /** Whether a path is a `.gitattributes` file (at the root or in a folder). */

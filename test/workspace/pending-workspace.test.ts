@@ -46,12 +46,20 @@ describe("a workspace whose checkout is still being written", () => {
 
   it("reads the next round's files from git's blobs while the files are written; writes still wait for them", async () => {
     const pending = pendingOf(head);
-    const ws = createFsWorkspace(root, exec, { pending });
+    const asked: string[] = [];
+    const recording = {
+      ...exec,
+      run: (req: Parameters<typeof exec.run>[0]) => (asked.push(req.args?.[0] ?? ""), exec.run(req)),
+    };
+    const ws = createFsWorkspace(root, recording, { pending });
     // The work tree says otherwise: what is read meanwhile is the commit's, from git, not a file on disk.
     await writeFile(path.join(root, "a.txt"), "on disk\n");
     const snapshot = await ws.read(["a.txt", "src/b.ts"]);
     expect(snapshot.files.get("a.txt")).toBe("a\n");
     expect(snapshot.files.get("src/b.ts")).toBe("export const b = 1;\n");
+    // Read again (the round's request, then its edit): no more git processes.
+    expect((await ws.read(["a.txt"])).files.get("a.txt")).toBe("a\n");
+    expect(asked).toEqual(["ls-tree", "cat-file"]);
     const events: string[] = [];
     const write = ws.write(new Map([["c.txt", "c\n"]])).then(() => void events.push("wrote"));
     await settle();
