@@ -21,8 +21,9 @@ export interface FsWorkspaceOptions {
   /** Files larger than this are not edited as text (default 1 MB). */
   maxFileBytes?: number;
   /**
-   * The checkout's files are still being written: reads and writes wait for them, and the first listing comes from
-   * the commit's tree meanwhile (see `listTree`), dropped if another checkout replaces this one.
+   * The checkout's files are still being written: writes wait for them, reads of the tree's regular files come from
+   * git's blobs meanwhile where nothing can make a written file differ (see `readFromTree`; others wait), and the
+   * first listing comes from the commit's tree (see `listTree`), dropped if another checkout replaces this one.
    */
   pending?: PendingCheckout;
 }
