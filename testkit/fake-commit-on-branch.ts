@@ -1,4 +1,5 @@
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { isUtf8 } from "node:buffer";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { ProcessRunner } from "./run-process.js";
@@ -24,11 +25,18 @@ export const VERIFIED_FILE = "aider-fake-verified";
 /**
  * GraphQL `createCommitOnBranch` over a bare repository, validated as GitHub does: the branch must exist, the
  * `expectedHeadOid` must be its tip (a compare-and-swap; else "Expected branch to point to …"), paths must be plain
- * relative paths, deletions must exist. The commit is built with plumbing (hash-object, a temporary index,
- * write-tree, commit-tree) and the ref moved with `update-ref <new> <old>`; it is authored by the App's bot and
- * recorded as verified. A fork's branch takes it only when one of its pull requests allows maintainer edits and the
- * fork does not refuse the App (`refuseAppPushes`). With `select.signature` (the query asks for the commit's
- * `signature { isValid }`), the answer carries it as GitHub's does for a commit it signed.
+ * relative paths, deletions must exist. It is authored by the App's bot and recorded as verified. A fork's branch
+ * takes it only when one of its pull requests allows maintainer edits and the fork does not refuse the App
+ * (`refuseAppPushes`). With `select.signature` (the query asks for the commit's `signature { isValid }`), the answer
+ * carries it as GitHub's does for a commit it signed.
+ *
+ * Three git processes when it succeeds, whatever the number of files (GitHub's one service call starts no process
+ * per step): `ls-tree` of the touched paths (modes, what a deletion removes, a file in the way of a new folder), one
+ * `fast-import` writing the blobs, trees and commit on top of the expected head, and one `update-ref` moving the
+ * branch from that head (the compare-and-swap). It used to be eight for one file (rev-parse, read-tree into a
+ * temporary index, then per file hash-object, ls-files and update-index, then write-tree, commit-tree, update-ref),
+ * one API commit of the overhead bench costing several times the floor's `git push` to the same fake. A refusal asks
+ * git again for its reason, in the order GitHub gives them: a missing branch, a moved one, then a refused path.
  */
 export async function createCommitOnBranch(
   ctx: FakeCommitContext,
@@ -40,26 +48,60 @@ export async function createCommitOnBranch(
   const commit = readCommitInput(ctx.state, input, token);
   if ("error" in commit) return commit.error;
   const { repo, branchName, fullName, expected } = commit;
+  if (repo.commitApiDown) return { status: 502, json: { message: "Server Error" } };
   const bare = ctx.bareDir(repo);
   const git: Git = async (args, env = {}, stdin) =>
-    ctx.exec.run({ command: "git", args, cwd: bare, env, ...(stdin === undefined ? {} : { input: stdin }) });
-  const tip = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branchName}^{commit}`]);
-  if (tip.exitCode !== 0)
-    return gqlError(`A ref named "refs/heads/${branchName}" does not exist in ${fullName}.`, "NOT_FOUND");
-  const head = tip.stdout.trim();
-  if (head !== expected) return staleHead(expected);
+    ctx.exec.run({
+      command: "git",
+      args,
+      cwd: bare,
+      env: { GIT_LITERAL_PATHSPECS: "1", ...env },
+      ...(stdin === undefined ? {} : { input: stdin }),
+    });
+  // Why the branch cannot take a commit on `expected` (missing, or moved), or null when it is still there.
+  const branchRefusal = async (): Promise<GraphqlAnswer | null> => {
+    const tip = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branchName}^{commit}`]);
+    if (tip.exitCode !== 0)
+      return gqlError(`A ref named "refs/heads/${branchName}" does not exist in ${fullName}.`, "NOT_FOUND");
+    return tip.stdout.trim() === expected ? null : staleHead(expected);
+  };
+  const tree = await listTouched(git, expected, commit.additions, commit.deletions);
+  if (!tree) return (await branchRefusal()) ?? staleHead(expected);
+  const refused = pathRefusal(tree, commit.additions, commit.deletions, branchName);
+  if (refused) return (await branchRefusal()) ?? refused;
 
   const tmp = await mkdtemp(path.join(os.tmpdir(), "fake-commit-"));
+  const scratch = `refs/fake-api-commits/${path.basename(tmp)}`;
+  let moved = false;
   try {
-    const env = { GIT_INDEX_FILE: path.join(tmp, "index") };
-    await git(["read-tree", head], env);
-    const refused =
-      (await stageDeletions(git, env, head, commit.deletions, branchName)) ??
-      (await stageAdditions(git, env, tmp, commit.additions));
-    if (refused) return refused;
-    const oid = await commitIndex(ctx.state.botLogin, git, env, tmp, head, commit.message);
-    const moved = await git(["update-ref", `refs/heads/${branchName}`, oid, head]);
-    if (moved.exitCode !== 0) return staleHead(expected);
+    const blobs = await binaryBlobs(git, tmp, commit.additions);
+    if ("error" in blobs) return blobs.error;
+    const marks = path.join(tmp, "marks");
+    // unpackLimit 1: the import stays one pack, not loose objects written by one more process (unpack-objects).
+    const imported = await git(
+      [
+        "-c",
+        "fastimport.unpackLimit=1",
+        "fast-import",
+        "--quiet",
+        "--done",
+        "--date-format=now",
+        `--export-marks=${marks}`,
+      ],
+      {},
+      importStream(ctx.state.botLogin, scratch, expected, commit, tree, blobs.ids),
+    );
+    const oid = /^:1 ([0-9a-f]{40}(?:[0-9a-f]{24})?)$/m.exec(await readFile(marks, "utf8").catch(() => ""))?.[1];
+    if (imported.exitCode !== 0 || !oid)
+      return gqlError(`Could not make the commit: ${imported.output.trim()}`, "UNPROCESSABLE");
+    // One transaction: the branch moves only from the expected head, and the scratch ref goes with it.
+    const swapped = await git(
+      ["update-ref", "--stdin"],
+      {},
+      `update refs/heads/${branchName} ${oid} ${expected}\ndelete ${scratch}\n`,
+    );
+    if (swapped.exitCode !== 0) return (await branchRefusal()) ?? staleHead(expected);
+    moved = true;
     ctx.state.verifiedCommits.add(oid);
     await writeFile(path.join(bare, VERIFIED_FILE), `${oid}\n`, { flag: "a" });
     ctx.state.apiCommits.push({ repo: `${repo.owner}/${repo.name}`, branch: branchName, oid });
@@ -67,6 +109,8 @@ export async function createCommitOnBranch(
     const signature = select.signature ? { signature: { isValid: true } } : {};
     return { status: 200, json: { data: { createCommitOnBranch: { commit: { oid, url, ...signature } } } } };
   } finally {
+    // A refused or failed commit leaves no scratch ref behind (a made one deleted it as the branch moved).
+    if (!moved) await git(["update-ref", "-d", scratch]);
     await rm(tmp, { recursive: true, force: true });
   }
 }
@@ -74,6 +118,139 @@ export async function createCommitOnBranch(
 type Git = (args: string[], env?: Record<string, string>, stdin?: string) => ReturnType<ProcessRunner["run"]>;
 type Addition = { path?: unknown; contents?: unknown };
 type Deletion = { path?: unknown };
+/** The expected head's entries at the touched paths and their folders: mode and type by path. */
+type Touched = Map<string, { mode: string; type: string }>;
+
+/** Every folder above a path (`a/b/c` → `a`, `a/b`). */
+function foldersOf(file: string): string[] {
+  const parts = file.split("/");
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/** One `ls-tree` of `head` at the touched paths and their folders; null when git cannot read `head`. */
+async function listTouched(
+  git: Git,
+  head: string,
+  additions: Addition[],
+  deletions: Deletion[],
+): Promise<Touched | null> {
+  const files = [...additions.map((a) => String(a.path)), ...deletions.map((d) => String(d.path))];
+  const paths = [...new Set(files.flatMap((f) => [...foldersOf(f), f]))];
+  const listed = await git(["ls-tree", "-z", "--full-tree", `${head}^{commit}`, "--", ...paths]);
+  if (listed.exitCode !== 0) return null;
+  const touched: Touched = new Map();
+  for (const entry of listed.stdout.split("\0")) {
+    const tab = entry.indexOf("\t");
+    if (tab < 0) continue;
+    const [mode = "", type = ""] = entry.slice(0, tab).split(" ");
+    touched.set(entry.slice(tab + 1), { mode, type });
+  }
+  return touched;
+}
+
+/**
+ * What GitHub refuses of the file changes against the expected head (an error answer), or null: a deletion of a path
+ * that is no file there, an addition where a file stands in the way of its folder or a folder has its name.
+ */
+function pathRefusal(
+  tree: Touched,
+  additions: Addition[],
+  deletions: Deletion[],
+  branchName: string,
+): GraphqlAnswer | null {
+  const deleted = new Set<string>();
+  for (const d of deletions) {
+    const file = String(d.path);
+    const entry = tree.get(file);
+    if (!entry || entry.type === "tree")
+      return gqlError(`The file '${file}' does not exist on '${branchName}' and cannot be deleted.`, "UNPROCESSABLE");
+    deleted.add(file);
+  }
+  for (const a of additions) {
+    const file = String(a.path);
+    const inTheWay =
+      foldersOf(file).find((dir) => !deleted.has(dir) && tree.has(dir) && tree.get(dir)!.type !== "tree") ??
+      (tree.get(file)?.type === "tree" ? file : undefined);
+    if (inTheWay !== undefined)
+      return gqlError(`Could not add '${file}': '${inTheWay}' is in the way.`, "UNPROCESSABLE");
+  }
+  return null;
+}
+
+/**
+ * Added contents that are not UTF-8 text, written as blobs one by one (the stream to fast-import is text), their
+ * ids by the addition's index. Text, the usual case, goes inline in the stream.
+ */
+async function binaryBlobs(
+  git: Git,
+  tmp: string,
+  additions: Addition[],
+): Promise<{ ids: Map<number, string> } | { error: GraphqlAnswer }> {
+  const ids = new Map<number, string>();
+  for (const [i, a] of additions.entries()) {
+    const bytes = Buffer.from(String(a.contents ?? ""), "base64");
+    if (isUtf8(bytes)) continue;
+    const file = path.join(tmp, `blob-${i}`);
+    await writeFile(file, bytes);
+    const written = await git(["hash-object", "-w", "--", file]);
+    if (written.exitCode !== 0)
+      return { error: gqlError(`Could not add '${String(a.path)}': ${written.output.trim()}`, "UNPROCESSABLE") };
+    ids.set(i, written.stdout.trim());
+  }
+  return { ids };
+}
+
+/**
+ * The fast-import stream of the commit (mark :1) on `scratch`, on top of `head`: deletions, then additions (an
+ * existing executable file stays one; anything else becomes a regular file), authored by the App's bot and committed
+ * by GitHub.
+ */
+function importStream(
+  bot: string,
+  scratch: string,
+  head: string,
+  commit: CommitInput,
+  tree: Touched,
+  blobIds: Map<number, string>,
+): string {
+  const data = (text: string) => `data ${Buffer.byteLength(text, "utf8")}\n${text}\n`;
+  const out = [
+    `commit ${scratch}\n`,
+    "mark :1\n",
+    `author ${bot} <${BOT_IDS[bot] ?? 1}+${bot}@users.noreply.github.com> now\n`,
+    "committer GitHub <noreply@github.com> now\n",
+    data(`${commit.message}\n`),
+    `from ${head}\n`,
+  ];
+  for (const d of commit.deletions) out.push(`D ${quotePath(String(d.path))}\n`);
+  for (const [i, a] of commit.additions.entries()) {
+    const file = String(a.path);
+    const mode = tree.get(file)?.mode === "100755" ? "100755" : "100644";
+    const blob = blobIds.get(i);
+    if (blob) out.push(`M ${mode} ${blob} ${quotePath(file)}\n`);
+    else
+      out.push(
+        `M ${mode} inline ${quotePath(file)}\n`,
+        data(Buffer.from(String(a.contents ?? ""), "base64").toString("utf8")),
+      );
+  }
+  out.push("done\n");
+  return out.join("");
+}
+
+/** A path as fast-import reads it: always C-quoted, so spaces, quotes and newlines in names stay exact. */
+function quotePath(file: string): string {
+  const escaped = [...Buffer.from(file, "utf8")]
+    .map((b) => {
+      if (b === 0x22) return '\\"';
+      if (b === 0x5c) return "\\\\";
+      if (b === 0x0a) return "\\n";
+      if (b < 0x20 || b >= 0x7f) return `\\${b.toString(8).padStart(3, "0")}`;
+      return String.fromCharCode(b);
+    })
+    .join("");
+  return `"${escaped}"`;
+}
 
 interface CommitInput {
   repo: FakeRepo;
@@ -121,67 +298,6 @@ function readCommitInput(
     if (!validPath(p)) return { error: gqlError(`Invalid path: '${String(p)}'.`, "UNPROCESSABLE") };
   }
   return { repo, fullName, branchName, expected, message: `${headline}${body}`, additions, deletions };
-}
-
-/** Remove deleted files from the temporary index; an error answer when one is not there. */
-async function stageDeletions(
-  git: Git,
-  env: Record<string, string>,
-  head: string,
-  deletions: Deletion[],
-  branchName: string,
-): Promise<GraphqlAnswer | null> {
-  for (const d of deletions) {
-    const file = String(d.path);
-    const present = await git(["ls-files", "--error-unmatch", "--", file], env);
-    if (present.exitCode !== 0)
-      return gqlError(`The file '${file}' does not exist on '${branchName}' and cannot be deleted.`, "UNPROCESSABLE");
-    // Mode 0 removes the entry (`--force-remove` wants a work tree, which a bare repository has not).
-    const removed = await git(["update-index", "-z", "--index-info"], env, `0 ${"0".repeat(head.length)}\t${file}\0`);
-    if (removed.exitCode !== 0)
-      return gqlError(`Could not delete '${file}': ${removed.output.trim()}`, "UNPROCESSABLE");
-  }
-  return null;
-}
-
-/** Write added files as blobs and stage them (an existing file keeps its mode; a new one is a regular file). */
-async function stageAdditions(
-  git: Git,
-  env: Record<string, string>,
-  tmp: string,
-  additions: Addition[],
-): Promise<GraphqlAnswer | null> {
-  for (const [i, a] of additions.entries()) {
-    const file = path.join(tmp, `blob-${i}`);
-    await writeFile(file, Buffer.from(String(a.contents ?? ""), "base64"));
-    const oid = (await git(["hash-object", "-w", "--", file])).stdout.trim();
-    const staged = (await git(["ls-files", "--stage", "--", String(a.path)], env)).stdout.trim();
-    const mode = /^100755 /.test(staged) ? "100755" : "100644";
-    const r = await git(["update-index", "--add", "--cacheinfo", `${mode},${oid},${String(a.path)}`], env);
-    if (r.exitCode !== 0) return gqlError(`Could not add '${String(a.path)}': ${r.output.trim()}`, "UNPROCESSABLE");
-  }
-  return null;
-}
-
-/** The commit of the temporary index on top of `head`, authored by the App's bot and committed by GitHub. */
-async function commitIndex(
-  bot: string,
-  git: Git,
-  env: Record<string, string>,
-  tmp: string,
-  head: string,
-  message: string,
-): Promise<string> {
-  const tree = (await git(["write-tree"], env)).stdout.trim();
-  const who = {
-    GIT_AUTHOR_NAME: bot,
-    GIT_AUTHOR_EMAIL: `${BOT_IDS[bot] ?? 1}+${bot}@users.noreply.github.com`,
-    GIT_COMMITTER_NAME: "GitHub",
-    GIT_COMMITTER_EMAIL: "noreply@github.com",
-  };
-  const msgFile = path.join(tmp, "message");
-  await writeFile(msgFile, `${message}\n`);
-  return (await git(["commit-tree", tree, "-p", head, "-F", msgFile], who)).stdout.trim();
 }
 
 /** `POST /repos/{o}/{r}/git/refs`: a new branch at a commit the repository has (422 if the ref exists or the sha is unknown). */

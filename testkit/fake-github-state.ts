@@ -65,6 +65,8 @@ export interface FakeRepo {
   checkRuns: FakeCheckRun[];
   /** A fork whose owner refuses the App's commits even where maintainer edits are allowed (GitHub answers 403). */
   refuseAppPushes?: boolean;
+  /** GitHub's commit API failing for this repository (`createCommitOnBranch` answers 502, as GitHub does when down). */
+  commitApiDown?: boolean;
 }
 
 export interface RecordedApiCall {

@@ -26,6 +26,8 @@ import { isDashboardEdit } from "./dashboard/handle-dashboard-edit.js";
 import type { IntakeGate } from "./intake-gate.js";
 import { openSpend, type AppSpend } from "./open-spend.js";
 import { createRunHandler, startJobPool } from "./run-handler.js";
+import { createJobTokenPrefetch } from "./job-token-prefetch.js";
+import { mintJobTokens } from "./mint-repo-token.js";
 import { alive, sweepJobDirs } from "./sweep-job-dirs.js";
 import { createTriageHandler, type TriageData } from "./triage-handler.js";
 import { triageKey } from "./triage-key.js";
@@ -154,6 +156,12 @@ async function loadApp(
   // The shared spend ledger (LMDB under the data dir, or Redis) and the operator's limits.
   const spend = options.work ? await openSpend(env) : null;
   const pool = options.work ? startJobPool(env) : null;
+  // Without Redis this process triages and runs its jobs: triage starts a run's tokens for its handler here. With
+  // Redis another worker may pick the job up, and a pair minted here would only be wasted.
+  const tokens =
+    options.work && !env.redisUrl
+      ? createJobTokenPrefetch((installationId, repo) => mintJobTokens(gh.appApi, installationId, repo))
+      : undefined;
   let triage: JobEngine<TriageData> | null = null;
   const common = {
     redisUrl: env.redisUrl,
@@ -174,6 +182,7 @@ async function loadApp(
             ...(options.gate ? { gate: options.gate } : {}),
             triageQueued: async () => (triage ? (await triage.stats()).queued : 0),
             appApi: gh.appApi,
+            ...(tokens ? { tokens } : {}),
             bot: gh.bot,
             log: app.log,
             pool,
@@ -208,6 +217,7 @@ async function loadApp(
               botLogin: gh.botLogin,
               defaults: runDefaults(env),
               lookups: state.lookups,
+              ...(tokens ? { runTokens: tokens } : {}),
               ...(spend ? { usage: spend.usage } : {}),
             },
             ...(options.gate ? { gate: options.gate } : {}),

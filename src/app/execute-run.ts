@@ -119,6 +119,9 @@ function cloningGit(git: Git, req: RunJobData["req"], mirror: ReturnType<typeof 
     revert: (r) => git.revert(r.dir, r.sha, r.trailers),
     formatPatch: (dir, base) => git.formatPatch(dir, base),
     readCommit: (dir, sha) => git.readCommit(dir, sha),
+    // The job's checkout is removed when the run ends: its files may go as soon as GitHub's API has the commit's.
+    clearWorkTree: (dir) => git.clearWorkTree(dir),
+    restoreWorkTree: (dir) => git.restoreWorkTree(dir),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createInstallationToken } from "../github/installations.js";
 import type { GitHubClient } from "../github/github-client.js";
 import { classifyGitHubError } from "../github/github-error.js";
+import type { JobTokens } from "./job-token-prefetch.js";
 
 /**
  * What a job's git token may do: read and write the repository's contents (clone, fetch, push). Everything else the
@@ -42,6 +43,22 @@ export async function mintRepoToken(
     );
   }
   return token;
+}
+
+/**
+ * A run job's two tokens limited to its repository: the API token (narrowed to what the installation granted:
+ * without `checks` the run goes on and skips its Check Run) and the git token, minted together.
+ */
+export async function mintJobTokens(
+  appApi: () => Promise<GitHubClient>,
+  installationId: number,
+  repo: string,
+): Promise<JobTokens> {
+  const [apiToken, gitToken] = await Promise.all([
+    mintJobApiToken(await appApi(), installationId, repo).then((minted) => minted.token),
+    mintRepoToken(await appApi(), installationId, repo),
+  ]);
+  return { apiToken, gitToken };
 }
 
 /** A token, and the permissions it was minted with. */

@@ -12,7 +12,8 @@ import { countSpendRefusal } from "../metrics/record-metric.js";
 import { answerSpendRequest } from "../spend/spend-ipc.js";
 import type { DashboardService } from "./dashboard/dashboard-service.js";
 import { waitForTriage, type IntakeGate } from "./intake-gate.js";
-import { mintJobApiToken, mintRepoToken } from "./mint-repo-token.js";
+import type { JobTokenPrefetch } from "./job-token-prefetch.js";
+import { mintJobTokens } from "./mint-repo-token.js";
 import type { AppSpend } from "./open-spend.js";
 import { modelSecrets } from "./model-secrets.js";
 import { runTrigger } from "./run-trigger.js";
@@ -38,6 +39,8 @@ export interface RunHandlerDeps {
   /** Triage jobs waiting: a run starts once triage has caught up (see intake-gate). */
   triageQueued(): Promise<number>;
   appApi(): Promise<GitHubClient>;
+  /** Tokens triage started minting for the jobs it queued here (see job-token-prefetch); absent: minted at start. */
+  tokens?: JobTokenPrefetch;
   bot(): Promise<{ login: string; email: string }>;
   log: Logger;
   /** Null in a process that only receives webhooks. */
@@ -86,18 +89,20 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<RunJobData> {
   };
 }
 
-/** Two tokens limited to the job's repository (API writes, git) and the bot's identity. */
+/**
+ * Two tokens limited to the job's repository (API writes, git) and the bot's identity: the pair triage started for
+ * this job when there is one (minted again should that mint have failed, so the job reports its own error), else
+ * minted now.
+ */
 async function jobTokens(
   deps: RunHandlerDeps,
   ctx: RunJobData,
 ): Promise<Pick<RunJobProcessInput, "apiToken" | "gitToken" | "bot">> {
-  const [apiToken, gitToken, bot] = await Promise.all([
-    // Narrowed to what the installation granted: without `checks` the run goes on and skips its Check Run.
-    mintJobApiToken(await deps.appApi(), ctx.req.installationId, ctx.req.repo).then((minted) => minted.token),
-    mintRepoToken(await deps.appApi(), ctx.req.installationId, ctx.req.repo),
-    deps.bot(),
-  ]);
-  return { apiToken, gitToken, bot };
+  const { jobId, installationId, repo } = ctx.req;
+  const mint = () => mintJobTokens(deps.appApi, installationId, repo);
+  const started = deps.tokens?.take({ jobId, installationId, repo });
+  const [tokens, bot] = await Promise.all([started ? started.catch(mint) : mint(), deps.bot()]);
+  return { ...tokens, bot };
 }
 
 /**

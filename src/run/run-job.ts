@@ -22,6 +22,8 @@ import { undoLastRun } from "./publish/undo-last-run.js";
 export const CHECK_RUN_SKIPPED =
   "ℹ️ The Check Run was skipped: this installation has not granted the App `checks: write` (an owner can accept it in the installation's settings). This comment is the whole report.";
 
+type Published = Awaited<ReturnType<typeof publishTranscript>>;
+
 /**
  * One request, start to finish, as named phases: prepare (clone, branch) → code (the coder loop) → verify (is there
  * something to publish?) → publish (commit, push or pull request or patch) → report (final status comment, review
@@ -43,25 +45,7 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
     onError: (error) => log.warn({ err: error }, "status update failed"),
   });
   const { stage, leaveStage } = trackStages(req, deps, log, status);
-  const headSha = req.target.kind === "issue" ? null : req.target.headSha;
-  // Not fatal: without a Check Run the status comment still tells the whole story. Started while the branch is
-  // cloned (nothing before the report needs its id).
-  // Null from the port means GitHub refused for want of `checks: write`; a throw is any other failure.
-  let checkRunNote: string | null = null;
-  const checkRunP: Promise<number | null> =
-    headSha && req.verb === "run"
-      ? deps.github.startCheckRun(headSha).then(
-          (id) => {
-            if (id === null) checkRunNote = CHECK_RUN_SKIPPED;
-            return id;
-          },
-          (error: unknown) => {
-            log.warn({ err: error }, "check run could not be started");
-            checkRunNote = "ℹ️ The Check Run could not be started (see the app's logs); this comment is the report.";
-            return null;
-          },
-        )
-      : Promise.resolve(null);
+  const { checkRunP, checkRunNote } = startCheckRun(req, deps, log);
   // The PR's context is fetched while the branch is cloned (both wait on the network, neither needs the other),
   // started once the clone is (see prepare), or first when the context may refuse the run.
   let contextP: Promise<PreparedContext | null> | null = null;
@@ -79,9 +63,14 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   // once it is gone; what still runs on it (the base's checks) is stopped and awaited first.
   let removed: Promise<unknown> = Promise.resolve();
   const work = createCheckoutWork();
+  const transcriptOut = transcriptPublisher(
+    () =>
+      checkRunP.then((checkRunId) => publishTranscript({ req, deps, checkRunId, events: transcript.events(), log })),
+    () => transcript.events().length,
+  );
   try {
     dir = await deps.tempDir.create("aider-bot-job-");
-    ran = await phases(req, deps, dir, stage, context, transcript, work.keep);
+    ran = await phases(req, deps, dir, stage, context, transcript, work.keep, transcriptOut.whilePublishing);
   } catch (error) {
     log.error({ err: error }, "run failed");
     ran = { ending: { kind: "error", message: error instanceof Error ? error.message : String(error) }, checks: null };
@@ -111,8 +100,8 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
       prContext?.images,
     );
     const checkRunId = await checkRunP;
-    const published = await publishTranscript({ req, deps, checkRunId, events: transcript.events(), log });
-    const notes = [after, prContext?.details, inputs, checkRunNote, published.line].filter((x): x is string => !!x);
+    const published = await transcriptOut.published();
+    const notes = [after, prContext?.details, inputs, checkRunNote(), published.line].filter((x): x is string => !!x);
     // The outcome is made here, once, from the phase that ended the run and what the whole run adds; frozen, so no
     // step after this one (report, the driver) can patch it.
     outcome = Object.freeze({
@@ -127,6 +116,60 @@ export async function runJob(req: RunRequest, deps: RunJobDeps): Promise<RunOutc
   }
   log.info({ outcome: outcome.kind, ms: outcome.elapsedMs, ...checksRan(outcome) }, "run finished");
   return outcome;
+}
+
+/**
+ * The run's Check Run, started while the branch is cloned (nothing before the report needs its id). Not fatal:
+ * without it the status comment still tells the whole story. Null from the port means GitHub refused for want of
+ * `checks: write`; a throw is any other failure. `checkRunNote` is the status comment's line about either.
+ */
+function startCheckRun(
+  req: RunRequest,
+  deps: RunJobDeps,
+  log: Logger,
+): { checkRunP: Promise<number | null>; checkRunNote(): string | null } {
+  const headSha = req.target.kind === "issue" ? null : req.target.headSha;
+  let note: string | null = null;
+  const checkRunP: Promise<number | null> =
+    headSha && req.verb === "run"
+      ? deps.github.startCheckRun(headSha).then(
+          (id) => {
+            if (id === null) note = CHECK_RUN_SKIPPED;
+            return id;
+          },
+          (error: unknown) => {
+            log.warn({ err: error }, "check run could not be started");
+            note = "ℹ️ The Check Run could not be started (see the app's logs); this comment is the report.";
+            return null;
+          },
+        )
+      : Promise.resolve(null);
+  return { checkRunP, checkRunNote: () => note };
+}
+
+/**
+ * The run's transcript, published once. It is whole once the coder has returned, so it is rendered, redacted and
+ * stored while GitHub makes the commit (a round trip this process only waits on; `whilePublishing`, started on the
+ * next turn of the event loop, once the request is out), not on the report's path after it (~10–30 ms of CPU for a
+ * three-round run). `published` gives that result, or publishes now: a run that published nothing, or one whose
+ * transcript got an event since.
+ */
+function transcriptPublisher(
+  publish: () => Promise<Published>,
+  events: () => number,
+): { whilePublishing(): void; published(): Promise<Published> } {
+  let early: { events: number; published: Promise<Published | null> } | null = null;
+  return {
+    whilePublishing() {
+      early ??= {
+        events: events(),
+        published: new Promise((turn) => setImmediate(turn)).then(publish).catch(() => null),
+      };
+    },
+    async published() {
+      return (early && early.events === events() ? await early.published : null) ?? (await publish());
+    },
+  };
 }
 
 /**
@@ -169,6 +212,7 @@ async function phases(
   contextOf: () => Promise<PreparedContext | null>,
   transcript: TranscriptRecorder,
   keep: (work: CheckoutWork) => void,
+  whilePublishing: () => void,
 ): Promise<PhasesEnd> {
   const end = (ending: RunEnding, checks: ResolvedChecks | null = null): PhasesEnd => ({ ending, checks });
   // address-reviews / fix-ci read their context first: with nothing to do they stop before cloning, with the reason.
@@ -229,5 +273,5 @@ async function phases(
   }
   if (verdict.kind === "answer") return end({ kind: "answered", result }, checks);
   if (verdict.kind === "keep-local") return end({ kind: "not-pushed", result }, checks);
-  return end(await publishResult(req, deps, prepared, result, verdict.commit, stage), checks);
+  return end(await publishResult(req, deps, prepared, result, verdict.commit, stage, whilePublishing, keep), checks);
 }

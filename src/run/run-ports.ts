@@ -85,6 +85,13 @@ export interface RunGit {
   formatPatch(dir: string, base: string): Promise<string>;
   /** The commit `sha` as its changes against its parent. Absent: commits are pushed with git. */
   readCommit?(dir: string, sha: string): Promise<CommitChanges>;
+  /**
+   * Remove the checkout's files, keeping its `.git` (only where the checkout dies with the run): started while
+   * GitHub's API makes the commit, whose contents are read by then. Absent: the files stay until the run's end.
+   */
+  clearWorkTree?(dir: string): Promise<void>;
+  /** HEAD's files written again after `clearWorkTree` (git must push after all). */
+  restoreWorkTree?(dir: string): Promise<void>;
   /** After an API commit: make the checkout's HEAD GitHub's commit (only where the checkout outlives the run). */
   adoptRemoteCommit?(req: { dir: string; branch: string; oid: string; token: string }): Promise<void>;
 }

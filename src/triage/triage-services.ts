@@ -19,6 +19,14 @@ export interface AppServices {
   /** The App's own id, when known: comments it made are recognised by `performed_via_github_app` too. */
   botAppId?(): Promise<number | undefined>;
   defaults: { model: string; weakModel?: string; fallbackModels?: string[] };
+  /**
+   * Starts minting a queued run's tokens while triage writes its first feedback, for this process's run handler to
+   * take (see app/job-token-prefetch); absent where runs are picked up by other processes (Redis).
+   */
+  runTokens?: {
+    start(job: { jobId: string; installationId: number; repo: string }): void;
+    drop(jobId: string): void;
+  };
   /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */
   lookups?: LookupCache;
   /** The answer to `/aider usage` (markdown) from the spend ledger; absent where no ledger is open. */

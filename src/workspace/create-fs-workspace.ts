@@ -9,6 +9,7 @@ import { decodeUtf8KeepingBom } from "./bom.js";
 import { createConfinedReader, type ConfinedReader } from "./confined-reader.js";
 import { listGitFiles, type GitListing } from "./git-listing.js";
 import { listTree } from "./git-tree-listing.js";
+import { readBlobs } from "./read-blobs.js";
 import { watchPending, type PendingCheckout } from "./pending-checkout.js";
 import { resolveInside } from "./resolve-inside.js";
 import type { Workspace } from "./types.js";
@@ -20,8 +21,9 @@ export interface FsWorkspaceOptions {
   /** Files larger than this are not edited as text (default 1 MB). */
   maxFileBytes?: number;
   /**
-   * The checkout's files are still being written: reads and writes wait for them, and the first listing comes from
-   * the commit's tree meanwhile (see `listTree`), dropped if another checkout replaces this one.
+   * The checkout's files are still being written: writes wait for them, reads of the tree's regular files come from
+   * git's blobs meanwhile where nothing can make a written file differ (see `readFromTree`; others wait), and the
+   * first listing comes from the commit's tree (see `listTree`), dropped if another checkout replaces this one.
    */
   pending?: PendingCheckout;
 }
@@ -72,9 +74,16 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   const ready = async () => {
     if (pending) await pending.written;
   };
+  const blobsOf = blobCache(exec, root);
   return {
     root,
     async read(paths) {
+      // The next round's files need not wait for the checkout's others: they come from git while it is written.
+      const early =
+        paths.length && pending && !written()
+          ? await readFromTree(blobsOf, await current(), [...new Set(paths)], maxBytes, written)
+          : null;
+      if (early) return early;
       if (paths.length) await ready();
       const files = new Map<string, string>();
       const problems = new Map<string, Problem>();
@@ -124,6 +133,54 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
   };
 }
 
+/**
+ * While a checkout's files are written: these paths' contents from git's blobs (`blobsOf`), when each is
+ * a regular file of the commit's tree (`listing`, the tree's) and the tree has no `.gitattributes` (no filter or
+ * line-ending rule of the repository's own can make a written file differ from its blob). Null otherwise, or once the
+ * files are written meanwhile (they are read then, as they are, and a checkout that failed fails the read).
+ */
+async function readFromTree(
+  blobsOf: (ids: readonly string[]) => Promise<ReadonlyMap<string, Buffer>>,
+  listing: GitListing | null,
+  paths: readonly string[],
+  maxBytes: number,
+  written: () => boolean,
+): Promise<FileSnapshot | null> {
+  if (!listing || written() || listing.files.some(isAttributesFile)) return null;
+  // A hostile tree may list what git refuses to write (a `.GIT` folder): such a path waits for the confined reader.
+  if (paths.some((rel) => rel.split("/").some((part) => part.toLowerCase() === ".git"))) return null;
+  const ids = paths.map((rel) => listing.indexIds.get(rel));
+  if (ids.some((id) => id === undefined)) return null;
+  const blobs = await blobsOf(ids as string[]);
+  if (written() || ids.some((id) => !blobs.has(id!))) return null;
+  const files = new Map<string, string>();
+  const problems = new Map<string, Problem>();
+  paths.forEach((rel, i) => {
+    const result = judgeBytes(rel, blobs.get(ids[i]!)!, maxBytes);
+    if (typeof result === "string") files.set(rel, result);
+    else problems.set(rel, result);
+  });
+  return { files, problems };
+}
+
+/**
+ * Blobs read while the files are written, by id: the round that asked for a file, its request and its edit read the
+ * same file, with one git process among them.
+ */
+function blobCache(exec: Exec, root: string): (ids: readonly string[]) => Promise<ReadonlyMap<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  return async (ids) => {
+    const missing = ids.filter((id) => !blobs.has(id));
+    if (missing.length) for (const [id, bytes] of await readBlobs(exec, root, missing)) blobs.set(id, bytes);
+    return blobs;
+  };
+}
+
+/** Whether a path is a `.gitattributes` file (at the root or in a folder). */
+function isAttributesFile(rel: string): boolean {
+  return rel === ".gitattributes" || rel.endsWith("/.gitattributes");
+}
+
 /** Content, a problem, or null when the file does not exist. */
 function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string | Problem | null {
   // Reading a protected file for context is fine; the edit engine and `write` refuse changing it.
@@ -144,7 +201,13 @@ function readOne(reader: ConfinedReader, rel: string, maxBytes: number): string 
         return { reason: "unsafe-path", message: got.message };
     }
   }
-  const bytes = got.content;
+  return judgeBytes(rel, got.content, maxBytes);
+}
+
+/** A file's bytes as text, or why they are not edited as text (too large, binary, not UTF-8). */
+function judgeBytes(rel: string, bytes: Buffer, maxBytes: number): string | Problem {
+  if (bytes.length > maxBytes)
+    return { reason: "unreadable", message: `\`${rel}\` is larger than ${maxBytes} bytes; it is not edited as text.` };
   if (bytes.includes(0))
     return { reason: "unreadable", message: `\`${rel}\` is a binary file; it cannot be edited as text.` };
   try {

@@ -13,6 +13,7 @@ import { changeHistory } from "./git-change-history.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
 import { revertCommit } from "./git-revert.js";
+import { clearWorkTree, restoreWorkTree } from "./work-tree-files.js";
 import { createSecretRedactor } from "../security/redact-secrets.js";
 import { createGitRunner, type GitRun } from "./git-runner.js";
 import type { CommitRequest, CommitResult } from "./types.js";
@@ -306,6 +307,17 @@ function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyC
           return result;
         },
       };
+    },
+
+    /**
+     * Remove the checkout's files, keeping `.git` (see work-tree-files): once a commit's contents are read for
+     * GitHub's API, the files are not needed unless that fails and git must push instead (then `restoreWorkTree`).
+     */
+    clearWorkTree: (dir: string) => clearWorkTree(dir),
+
+    /** HEAD's files written again after `clearWorkTree`; the HEAD this object made stays known. */
+    async restoreWorkTree(dir: string): Promise<void> {
+      await restoreWorkTree(run, dir);
     },
 
     /** `git revert` one commit as a new commit with these trailers; refuses on a dirty checkout. Returns the new sha. */

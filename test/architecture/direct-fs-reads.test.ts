@@ -27,6 +27,8 @@ const ALLOWED: Record<string, string> = {
   "src/workspace/list-repo-files.ts": "checkout folder listings for the map's file list: names, never content",
   "src/workspace/git-clean-dir.ts": "a checkout's `.git/shallow`, opened without following links or blocking on a FIFO",
   "src/workspace/git-mirror.ts": "the app's git mirrors (FETCH_HEAD, packs, its lock), never a checkout",
+  "src/workspace/work-tree-files.ts":
+    "a job checkout's top-level names, to remove all but `.git`: names, never content",
   "src/repomap/tag-cache.ts": "the app's tag cache file",
   "src/run/prepare/baseline-run.ts": "the app's base-result cache file, opened without following links",
   "src/checks/tool-shelf.ts": "the app's tools shelf (a failed install's record), opened without following links",

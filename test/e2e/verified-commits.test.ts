@@ -180,6 +180,23 @@ describe("e2e: verified commits through GitHub's API, fork branches", () => {
     expect(status()).toContain("not Verified");
   });
 
+  it("when GitHub's commit API fails, the change is still pushed with git (its files written again), and the status says why", async () => {
+    e2e = await app.scenario({ files, permissions: { ann: "write" }, replies: [fix, "fix: add"] });
+    e2e.repo.commitApiDown = true;
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    await e2e.idle();
+    const [head] = await branchLog(e2e.fake, e2e.repo, "feature", 1);
+    expect(head!.subject).toBe("fix: add");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("return a + b");
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "x.md")).toBe("x\n");
+    expect(receivePacks(e2e.repo.owner, e2e.repo.name)).toBeGreaterThan(0);
+    expect(status()).toContain("🚀");
+    expect(status()).toContain(
+      "Pushed with `git push` instead of GitHub's API because GitHub's API could not make the commit",
+    );
+  });
+
   /** A fork of the scenario's repository holding the PR's branch, and the PR pointing at it. */
   async function forkPr(maintainerCanModify: boolean) {
     const pr = await e2e.pr({ title: "x", head: "feature", user: "outsider", files: { "x.md": "x\n" } });

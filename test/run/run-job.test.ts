@@ -542,6 +542,36 @@ describe("runJob: plans and transcripts", () => {
     expect(h.statuses.at(-1)).toContain("📜 [Run transcript](https://x/runs/7)");
     expect(h.statuses.at(-1)).toContain("aider-bot transcript j1");
   });
+  it("the transcript is stored while the change is published (the push under way), and once only", async () => {
+    const h = harness(async (_root, _options, hooks) => {
+      hooks.onTranscript?.({ kind: "reply", round: 1, text: "the answer" });
+      return changed;
+    });
+    // A push takes a few turns of the event loop, as git's process does: the transcript is stored meanwhile.
+    h.deps.git.push = async (r) => {
+      for (let turn = 0; turn < 3; turn++) await new Promise((done) => setImmediate(done));
+      h.calls.push(`push ${r.branch}`);
+    };
+    await runJob(request(), {
+      ...h.deps,
+      transcripts: { save: async (id) => void h.calls.push(`stored ${id}`) },
+    });
+    expect(h.calls).toEqual(["clone feat", "stored j1", "push feat", "react rocket", "check success"]);
+  });
+
+  it("an event recorded after the coder returned still reaches the stored transcript", async () => {
+    let late: ((e: { kind: "reply"; round: number; text: string }) => void) | undefined;
+    const h = harness(async (_root, _options, hooks) => {
+      late = hooks.onTranscript;
+      hooks.onTranscript?.({ kind: "reply", round: 1, text: "first" });
+      return changed;
+    });
+    const stored: string[] = [];
+    h.deps.git.push = async () => late?.({ kind: "reply", round: 2, text: "after the coder" });
+    await runJob(request(), { ...h.deps, transcripts: { save: async (_id, t) => void stored.push(t) } });
+    expect(stored.at(-1)).toContain("after the coder");
+  });
+
   it("a failed setup command is named as setup in the Check Run's title, not as failing checks", async () => {
     const { commit: _c, ...rest } = changed;
     const setupFailed: CoderResult = {

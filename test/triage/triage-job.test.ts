@@ -294,6 +294,35 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(h.queue.jobs).toHaveLength(1);
   });
 
+  it("starts the run's tokens while it writes the first feedback, and drops them when the run is not queued", async () => {
+    const tokens: string[] = [];
+    const fresh = await startProbot({
+      runTokens: {
+        start: (job) => tokens.push(`start ${job.jobId} ${job.installationId} ${job.repo}`),
+        drop: (jobId) => tokens.push(`drop ${jobId}`),
+      },
+    });
+    const sendFresh = (id: string) =>
+      fresh.triage.receive({ id, name: "issue_comment", payload: issueComment("/aider fix it") } as never);
+    authorized("admin");
+    reactedAndQueued(55);
+    await sendFresh("same");
+    expect(tokens).toEqual(["start same 1 Hello-World"]);
+    noConfig();
+    permission("admin");
+    nock(API)
+      .post(/\/reactions$/)
+      .reply(200, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [{ id: 55, body: "<!-- aider-bot:run:same -->\n⏳ queued", user: { login: "aider-bot[bot]" } }])
+      .patch(`${REPO}/issues/comments/55`)
+      .reply(200, { id: 55 });
+    await sendFresh("same");
+    expect(fresh.results.map((r) => r.kind)).toEqual(["enqueued", "ignored"]);
+    expect(tokens).toEqual(["start same 1 Hello-World", "start same 1 Hello-World", "drop same"]);
+  });
+
   it("unauthorized: one polite reply, and no second reply for the next comment", async () => {
     authorized("read");
     let posted = "";

@@ -254,6 +254,42 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect(await listTree(exec, dir, tip)).toEqual(await listGitFiles(exec, dir));
   });
 
+  it("writes the checkout's git folder and links the mirror's earlier packs while the fetch runs", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const before = await packsOf(await mirrorDir());
+    await pushRemote("main", { "c.txt": "c\n" });
+    const dir = dirFor();
+    const gitDir = path.join(dir, ".git");
+    const atFetchEnd: string[] = [];
+    // What the checkout's .git holds the moment the fetch has ended, before anything after it has run.
+    const watching: typeof run = async (cwd, args, options) => {
+      const r = await run(cwd, args, options);
+      if (args.includes("fetch")) {
+        atFetchEnd.push(
+          `config: ${await stat(path.join(gitDir, "config")).then(
+            () => "yes",
+            () => "no",
+          )}`,
+        );
+        atFetchEnd.push(
+          `packs: ${(await readdir(path.join(gitDir, "objects", "pack")).catch(() => []))
+            .filter((f) => f.endsWith(".pack"))
+            .sort()
+            .join(",")}`,
+        );
+      }
+      return r;
+    };
+    expect(await cloneFromMirror(watching, { url, branch: "main", dir, token: TOKEN }, place)).toEqual({
+      ok: true,
+      cold: false,
+    });
+    expect(atFetchEnd).toEqual(["config: yes", `packs: ${[...before].sort().join(",")}`]);
+    // The fetch's new pack is linked after it: the checkout has the new commit's files.
+    expect(await readFile(path.join(dir, "c.txt"), "utf8")).toBe("c\n");
+    expect((await packsOf(gitDir)).length).toBe(before.length + 1);
+  });
+
   it("names the told commit once written, and none when a plain clone had to replace the mirror's checkout", async () => {
     const tip = (await sh(bare, ["rev-parse", "main"])).trim();
     const told: string[] = [];

@@ -44,6 +44,62 @@ describe("a workspace whose checkout is still being written", () => {
     expect(events).toEqual(["written", "read a", "wrote"]);
   });
 
+  it("reads the next round's files from git's blobs while the files are written; writes still wait for them", async () => {
+    const pending = pendingOf(head);
+    const asked: string[] = [];
+    const recording = {
+      ...exec,
+      run: (req: Parameters<typeof exec.run>[0]) => (asked.push(req.args?.[0] ?? ""), exec.run(req)),
+    };
+    const ws = createFsWorkspace(root, recording, { pending });
+    // The work tree says otherwise: what is read meanwhile is the commit's, from git, not a file on disk.
+    await writeFile(path.join(root, "a.txt"), "on disk\n");
+    const snapshot = await ws.read(["a.txt", "src/b.ts"]);
+    expect(snapshot.files.get("a.txt")).toBe("a\n");
+    expect(snapshot.files.get("src/b.ts")).toBe("export const b = 1;\n");
+    // Read again (the round's request, then its edit): no more git processes.
+    expect((await ws.read(["a.txt"])).files.get("a.txt")).toBe("a\n");
+    expect(asked).toEqual(["ls-tree", "cat-file"]);
+    const events: string[] = [];
+    const write = ws.write(new Map([["c.txt", "c\n"]])).then(() => void events.push("wrote"));
+    await settle();
+    events.push("written");
+    pending.done(true);
+    await write;
+    expect(events).toEqual(["written", "wrote"]);
+    // Written: the files are read as they are.
+    expect((await ws.read(["a.txt"])).files.get("a.txt")).toBe("on disk\n");
+  });
+
+  it("waits for the files for a path that is no regular file of the tree, or a tree with .gitattributes", async () => {
+    await writeFile(path.join(root, ".gitattributes"), "*.txt text eol=crlf\n");
+    await sh(root, ["add", ".gitattributes"]);
+    await sh(root, ["commit", "-q", "-m", "attributes"]);
+    const attributed = (await sh(root, ["rev-parse", "HEAD"])).trim();
+    for (const [commit, paths] of [
+      [head, ["a.txt", "missing.txt"]],
+      [attributed, ["a.txt"]],
+    ] as const) {
+      const pending = pendingOf(commit);
+      // No blob is read for them: the read waits for the written files.
+      const asked: string[] = [];
+      const recording = {
+        ...exec,
+        run: (req: Parameters<typeof exec.run>[0]) => (asked.push(req.args?.[0] ?? ""), exec.run(req)),
+      };
+      const ws = createFsWorkspace(root, recording, { pending });
+      const events: string[] = [];
+      const read = ws.read(paths).then(() => void events.push("read"));
+      await ws.listFiles();
+      await settle();
+      events.push("written");
+      pending.done(true);
+      await read;
+      expect(events).toEqual(["written", "read"]);
+      expect(asked).not.toContain("cat-file");
+    }
+  });
+
   it("drops the tree's listing when another checkout replaced the one being written", async () => {
     const pending = pendingOf(head);
     const ws = createFsWorkspace(root, exec, { pending });

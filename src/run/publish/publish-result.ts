@@ -1,4 +1,5 @@
 import type { CoderResult } from "../../coder/types.js";
+import type { CheckoutWork } from "../checkout-work.js";
 import { checksFailingCommit } from "../../coder/commit-policy.js";
 import { uncheckedReason } from "../../coder/unchecked.js";
 import { baseOf, type PreparedCheckout } from "../prepare/prepare-checkout.js";
@@ -35,6 +36,8 @@ export async function publishResult(
   result: CoderResult,
   commit: "made" | "uncommitted" | "checks-failing",
   stage: Stage,
+  whilePublishing?: () => void,
+  keep?: (work: CheckoutWork) => void,
 ): Promise<RunEnding> {
   const { target } = req;
   const { checkout, workBranch, token } = prepared;
@@ -61,6 +64,8 @@ export async function publishResult(
     branch: workBranch,
     token,
     newBranch: target.kind === "issue",
+    ...(whilePublishing ? { whileWaiting: whilePublishing } : {}),
+    ...(keep ? { keep } : {}),
   });
   const note = signingNote(published);
   const made = published.via === "api" ? published.oid : sha;

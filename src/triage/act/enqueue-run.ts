@@ -34,6 +34,8 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   // The Check Run is started beside them (it needs neither), not after: one GitHub round trip less before the job is
   // queued. It never throws (see startTriageCheckRun).
   const checkRunP = startTriageCheckRun(github, request, log);
+  // The job's tokens too: the job, picked up as soon as it is queued, then has them without a round trip of its own.
+  services.runTokens?.start({ jobId: request.jobId, installationId: request.installationId, repo: request.repo });
   let statusCommentId: number;
   try {
     [, statusCommentId] = await Promise.all([
@@ -47,6 +49,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
       }),
     ]);
   } catch (error) {
+    services.runTokens?.drop(request.jobId);
     await closeUnqueuedCheckRun(github, await checkRunP, error, log);
     throw error;
   }
@@ -66,6 +69,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
     kind: request.verb,
     data: context,
   });
+  if (!queued) services.runTokens?.drop(request.jobId);
   log.info({ job: request.jobId, queued, verb: request.verb }, queued ? "job enqueued" : "duplicate delivery ignored");
   return queued
     ? { kind: "enqueued", jobId: request.jobId, context }

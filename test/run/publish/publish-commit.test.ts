@@ -71,6 +71,49 @@ describe("publishCommit: API or git push", () => {
     expect(signingNote(published)).toMatch(/GitHub's API could not make the commit \(.*404.*\)/);
   });
 
+  it("removes the checkout's files while GitHub makes the commit, and hands that work to the run to await", async () => {
+    const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
+    const api = s.deps.github.apiCommits as unknown as { create: () => Promise<ApiCommitResult> };
+    api.create = async () => {
+      s.calls.push("create feature");
+      // GitHub's round trip: a few turns of the event loop.
+      for (let turn = 0; turn < 3; turn++) await new Promise((done) => setImmediate(done));
+      s.calls.push("made");
+      return { kind: "made", oid: "d".repeat(40), verified: true };
+    };
+    s.deps.git.clearWorkTree = async (dir) => void s.calls.push(`clear ${dir}`);
+    s.deps.git.restoreWorkTree = async () => void s.calls.push("restore");
+    const kept: Promise<unknown>[] = [];
+    await publishCommit({ ...args(s.deps), keep: (work) => void kept.push(work.done) });
+    expect(s.calls).toEqual(["create feature", "clear /tmp/x", "made"]);
+    expect(kept).toHaveLength(1);
+  });
+
+  it("when the API fails after the files were removed, they are written again before git pushes", async () => {
+    const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
+    const api = s.deps.github.apiCommits as unknown as { create: () => Promise<never> };
+    api.create = async () => {
+      s.calls.push("create feature");
+      throw Object.assign(new Error("GitHub answered 502"), { status: 502 });
+    };
+    s.deps.git.clearWorkTree = async () => {
+      await new Promise((done) => setImmediate(done));
+      s.calls.push("cleared");
+    };
+    s.deps.git.restoreWorkTree = async () => void s.calls.push("restore");
+    const published = await publishCommit({ ...args(s.deps), keep: () => undefined });
+    expect(s.calls).toEqual(["create feature", "cleared", "restore", "push feature"]);
+    expect(published).toMatchObject({ via: "git" });
+  });
+
+  it("keeps the files where the checkout outlives the run (no way to restore them, or no run to await the removal)", async () => {
+    const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
+    s.deps.git.clearWorkTree = async () => void s.calls.push("clear");
+    await publishCommit({ ...args(s.deps), keep: () => undefined });
+    await publishCommit(args(s.deps));
+    expect(s.calls).toEqual(["create feature", "create feature"]);
+  });
+
   it("a moved branch is today's refused push, and nothing is pushed with git", async () => {
     const s = sides(plain, { kind: "moved", reason: 'Expected branch to point to "aaa" but it did not.' });
     const error = await publishCommit(args(s.deps)).catch((e: unknown) => e);

@@ -1,0 +1,74 @@
+/** A run job's two repository tokens: API writes (status, reactions, Check Run, pull request) and git. */
+export interface JobTokens {
+  apiToken: string;
+  gitToken: string;
+}
+
+/** The job a token pair is minted for: the repository the tokens are limited to, and its installation. */
+export interface TokenJob {
+  jobId: string;
+  installationId: number;
+  repo: string;
+}
+
+/**
+ * A run job's tokens minted while triage writes the requester's first feedback (👀, the queued comment, the Check
+ * Run), so the job, once picked up in this process, does not wait one more round trip to GitHub before it can start.
+ * Held only in this process's memory, never in the queue: the queue's store is on disk (or in Redis) and a token is
+ * a secret. A pair is handed out once, and only while it is young (`maxAgeMs`, default 5 minutes): a job that waited
+ * longer in the queue mints its own, so every run starts with at least 55 of the token's 60 minutes, as before.
+ */
+export interface JobTokenPrefetch {
+  /** Start minting the job's tokens now; a second start for the same job replaces the first. */
+  start(job: TokenJob): void;
+  /**
+   * The tokens started for this job, at most once, or null (none started, too old, or for another repository or
+   * installation): the caller mints them then. The promise rejects when that mint failed.
+   */
+  take(job: TokenJob): Promise<JobTokens> | null;
+  /** Forget a job's tokens (it was not queued). */
+  drop(jobId: string): void;
+}
+
+interface Entry {
+  installationId: number;
+  repo: string;
+  at: number;
+  tokens: Promise<JobTokens>;
+}
+
+export function createJobTokenPrefetch(
+  mint: (installationId: number, repo: string) => Promise<JobTokens>,
+  options: { now?: () => number; maxAgeMs?: number; maxEntries?: number } = {},
+): JobTokenPrefetch {
+  const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? 5 * 60_000;
+  // A burst of runs queued behind one another holds at most this many pairs; the oldest go first.
+  const maxEntries = options.maxEntries ?? 200;
+  const entries = new Map<string, Entry>();
+  const young = (e: Entry) => now() - e.at <= maxAgeMs;
+  // Jobs triaged here but run elsewhere or never (cancelled, a duplicate): their pairs are dropped once old.
+  const purge = () => {
+    for (const [id, e] of entries) if (!young(e)) entries.delete(id);
+    while (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+  };
+  return {
+    start(job) {
+      purge();
+      const tokens = mint(job.installationId, job.repo);
+      // A failed mint is the job's to report (it mints again when it starts), not an unhandled rejection here.
+      tokens.catch(() => undefined);
+      entries.delete(job.jobId);
+      entries.set(job.jobId, { installationId: job.installationId, repo: job.repo, at: now(), tokens });
+    },
+    take(job) {
+      const e = entries.get(job.jobId);
+      if (!e) return null;
+      entries.delete(job.jobId);
+      return young(e) && e.installationId === job.installationId && e.repo === job.repo ? e.tokens : null;
+    },
+    drop(jobId) {
+      entries.delete(jobId);
+    },
+  };
+}
