@@ -219,6 +219,15 @@ describe("runCoder", () => {
     expect(events).toEqual(["hold", "run setup", "run lint", "run test", "release"]);
   });
 
+  /** A run with one lint and one test command, over both files. */
+  const lintThenTest = () =>
+    coderOptions({
+      lintCommands: ["eslint"],
+      autoTest: true,
+      testCommand: "make test",
+      files: ["src/fetch.ts", "src/util.ts"],
+    });
+
   /**
    * A base whose lint result comes once the change's test has started, or after 20 turns of the event loop if it never
    * does (so the run before the change waited for it, then ran the test): no timing, only the order of events.
@@ -263,15 +272,7 @@ describe("runCoder", () => {
       },
       baseline: late.baseline,
     };
-    const result = await runCoder(
-      coderOptions({
-        lintCommands: ["eslint"],
-        autoTest: true,
-        testCommand: "make test",
-        files: ["src/fetch.ts", "src/util.ts"],
-      }),
-      deps,
-    );
+    const result = await runCoder(lintThenTest(), deps);
     expect(events.slice(0, 3)).toEqual(["run lint", "lint done", "run test"]);
     expect(events.indexOf("run test")).toBeLessThan(events.indexOf("base lint known"));
     expect(events.filter((e) => e === "run test")).toHaveLength(1);
@@ -303,15 +304,7 @@ describe("runCoder", () => {
       },
       baseline: late.baseline,
     };
-    const result = await runCoder(
-      coderOptions({
-        lintCommands: ["eslint"],
-        autoTest: true,
-        testCommand: "make test",
-        files: ["src/fetch.ts", "src/util.ts"],
-      }),
-      deps,
-    );
+    const result = await runCoder(lintThenTest(), deps);
     expect(signals[0]?.aborted).toBe(true);
     expect(lastUser(deps.requests[1]!)).toBe(`CHECK FAILED (lint) eslint\n${lintOut}`);
     expect(result.reflections).toBe(1);
@@ -325,15 +318,7 @@ describe("runCoder", () => {
       check: (req, nth) => (req.kind === "lint" && nth === 1 ? { ok: false, exitCode: 1, output: lintOut } : {}),
     });
     const deps: FakeDeps = { ...base, baseline: { lookup: async () => null, roots: [] } };
-    await runCoder(
-      coderOptions({
-        lintCommands: ["eslint"],
-        autoTest: true,
-        testCommand: "make test",
-        files: ["src/fetch.ts", "src/util.ts"],
-      }),
-      deps,
-    );
+    await runCoder(lintThenTest(), deps);
     expect(deps.checkRuns.map((r) => r.kind)).toEqual(["lint", "lint", "test"]);
   });
 
