@@ -66,6 +66,19 @@ describe("the triage job with Probot, nock and example payloads", () => {
       .reply(200, [])
       .post(`${REPO}/issues/1/comments`)
       .reply(201, { id: commentId });
+  // Delivery "same" triaged again: its config and permission read anew, 👀 again, and its status comment 55 found and edited.
+  const redeliveryFindsItsComment = () => {
+    noConfig();
+    permission("admin");
+    nock(API)
+      .post(/\/reactions$/)
+      .reply(200, {})
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [{ id: 55, body: "<!-- aider-bot:run:same -->\n⏳ queued", user: { login: "aider-bot[bot]" } }])
+      .patch(`${REPO}/issues/comments/55`)
+      .reply(200, { id: 55 });
+  };
   // A reply on issue 1 (no earlier one on the thread) whose body `matches`.
   const replies = (commentId: number, matches: (b: Body) => boolean) =>
     nock(API)
@@ -279,16 +292,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     authorized("admin");
     reactedAndQueued(55);
     await send("issue_comment", issueComment("/aider fix it"), "same");
-    noConfig();
-    permission("admin");
-    nock(API)
-      .post(/\/reactions$/)
-      .reply(200, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [{ id: 55, body: "<!-- aider-bot:run:same -->\n⏳ queued", user: { login: "aider-bot[bot]" } }])
-      .patch(`${REPO}/issues/comments/55`)
-      .reply(200, { id: 55 });
+    redeliveryFindsItsComment();
     await send("issue_comment", issueComment("/aider fix it"), "same");
     expect(h.results.map((r) => r.kind)).toEqual(["enqueued", "ignored"]);
     expect(h.queue.jobs).toHaveLength(1);
@@ -308,16 +312,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     reactedAndQueued(55);
     await sendFresh("same");
     expect(tokens).toEqual(["start same 1 Hello-World"]);
-    noConfig();
-    permission("admin");
-    nock(API)
-      .post(/\/reactions$/)
-      .reply(200, {})
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [{ id: 55, body: "<!-- aider-bot:run:same -->\n⏳ queued", user: { login: "aider-bot[bot]" } }])
-      .patch(`${REPO}/issues/comments/55`)
-      .reply(200, { id: 55 });
+    redeliveryFindsItsComment();
     await sendFresh("same");
     expect(fresh.results.map((r) => r.kind)).toEqual(["enqueued", "ignored"]);
     expect(tokens).toEqual(["start same 1 Hello-World", "start same 1 Hello-World", "drop same"]);
