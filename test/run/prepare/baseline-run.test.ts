@@ -137,26 +137,37 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
   (process.getuid?.() === 0 ? it : it.skip)(
     "once the run waits for a result still to come, the base's command under way is raised back to normal priority",
     async () => {
-      // The base's command waits for the test's word, then notes the nice value of a process it starts.
-      const waiting: CheckCommandSpec = {
-        kind: "test",
-        command: "touch started; while [ ! -e ../go ]; do sleep 0.05; done; cut -d' ' -f19 /proc/self/stat > niceness",
-        asWritten: true,
-      };
-      const run = startBaseline(checkout, [waiting], 60_000, { ...depsOf([], []), checkExecFor: () => exec });
-      const base = path.join(root, "job", "base");
-      await waitUntil(() => existsSync(path.join(base, "started")), "the base's command started");
-      const result = run.lookup(waiting);
-      await writeFile(path.join(root, "job", "go"), "");
-      expect(await result).toMatchObject({ ok: true });
-      await run.done;
+      // The change's own priority, as the coder runs its checks.
       const own = await runCheckCommand(exec, {
         kind: "test",
         command: "cut -d' ' -f19 /proc/self/stat",
         cwd: checkout,
         timeoutMs: 10_000,
       });
-      expect(Number(await readFile(path.join(base, "niceness"), "utf8"))).toBe(Number(own.output.trim()));
+      const normal = Number(own.output.trim());
+      // The base's command notes its shell's nice value while it waits for the test's word, then that of a process
+      // it starts. The raise is applied while the command runs, so the word waits until the shell shows it.
+      const waiting: CheckCommandSpec = {
+        kind: "test",
+        command:
+          "touch started; while [ ! -e ../go ]; do cut -d' ' -f19 /proc/$$/stat > now; sleep 0.05; done; cut -d' ' -f19 /proc/self/stat > niceness",
+        asWritten: true,
+      };
+      const run = startBaseline(checkout, [waiting], 60_000, { ...depsOf([], []), checkExecFor: () => exec });
+      const base = path.join(root, "job", "base");
+      await waitUntil(() => existsSync(path.join(base, "started")), "the base's command started");
+      const result = run.lookup(waiting);
+      // An empty read is the file between its truncation and its write, not a nice value of 0.
+      const niceNow = () =>
+        readFile(path.join(base, "now"), "utf8").then(
+          (t) => (t.trim() === "" ? NaN : Number(t)),
+          () => NaN,
+        );
+      await waitUntil(async () => (await niceNow()) === normal, "the base's command raised to the change's priority");
+      await writeFile(path.join(root, "job", "go"), "");
+      expect(await result).toMatchObject({ ok: true });
+      await run.done;
+      expect(Number(await readFile(path.join(base, "niceness"), "utf8"))).toBe(normal);
     },
   );
 
