@@ -1,9 +1,6 @@
+import { bubblewrapJobExec } from "../helpers/bubblewrap-job-exec.js";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import pino from "pino";
-import { createCheckExec } from "../../src/app/create-check-exec.js";
-import { readEnv } from "../../src/config/env.js";
-import { createExec } from "../../src/exec/create-exec.js";
 import type { Exec } from "../../src/exec/types.js";
 import { describeWith } from "../helpers/needs.js";
 
@@ -30,18 +27,7 @@ describeWith("bubblewrap", "the package cache of a repository's jobs in bubblewr
   async function job(name: string, cacheKey: string): Promise<(command: string) => Promise<string>> {
     const checkout = path.join(root, "work", name, "repo");
     await mkdir(checkout, { recursive: true });
-    const exec = createCheckExec(
-      readEnv({
-        AIDER_BOT_SANDBOX: "bubblewrap",
-        AIDER_BOT_WORK_DIR: path.join(root, "work"),
-        AIDER_BOT_CACHE_DIR: path.join(root, "cache"),
-        AIDER_BOT_SANDBOX_NETWORK: "none",
-        PRIVATE_KEY_PATH: path.join(root, "keys", "app.pem"),
-      }),
-      createExec({ sourceEnv: process.env }),
-      pino({ level: "silent" }),
-      { appDir: path.join(root, "app") },
-    );
+    const exec = bubblewrapJobExec(root, process.env, { PRIVATE_KEY_PATH: path.join(root, "keys", "app.pem") });
     made.push(exec);
     exec.useContainer?.({ image: "unused:1", imageSource: "test", checkout, cacheKey });
     return async (command) => {

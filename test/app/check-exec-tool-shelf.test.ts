@@ -1,10 +1,7 @@
+import { bubblewrapJobExec } from "../helpers/bubblewrap-job-exec.js";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import pino from "pino";
-import { createCheckExec } from "../../src/app/create-check-exec.js";
 import { runCheckCommand } from "../../src/checks/run-check-command.js";
-import { readEnv } from "../../src/config/env.js";
-import { createExec } from "../../src/exec/create-exec.js";
 import type { Exec } from "../../src/exec/types.js";
 import { dirOutsideTmp } from "../helpers/dir-outside-tmp.js";
 import { describeWith } from "../helpers/needs.js";
@@ -39,17 +36,10 @@ describeWith("bubblewrap", "the tools shelf of a repository's jobs in bubblewrap
   async function job(name: string, cacheKey: string) {
     const checkout = path.join(root, "work", name, "repo");
     await mkdir(checkout, { recursive: true });
-    const exec = createCheckExec(
-      readEnv({
-        AIDER_BOT_SANDBOX: "bubblewrap",
-        AIDER_BOT_WORK_DIR: path.join(root, "work"),
-        AIDER_BOT_CACHE_DIR: path.join(root, "cache"),
-        AIDER_BOT_SANDBOX_NETWORK: "none",
-      }),
-      createExec({ sourceEnv: { ...process.env, PATH: `${path.join(root, "bin")}:${process.env.PATH ?? ""}` } }),
-      pino({ level: "silent" }),
-      { appDir: path.join(root, "app") },
-    );
+    const exec = bubblewrapJobExec(root, {
+      ...process.env,
+      PATH: `${path.join(root, "bin")}:${process.env.PATH ?? ""}`,
+    });
     made.push(exec);
     exec.useContainer?.({ image: "unused:1", imageSource: "test", checkout, cacheKey });
     const sh = async (command: string, on: Exec = exec) => {
