@@ -13,6 +13,16 @@ function pendingOf(commit: string): PendingCheckout & { done(same: boolean): voi
   return { commit, written, done, fail };
 }
 
+/** The test's exec, noting each git subcommand it runs in `asked`. */
+function recordingExec(): { asked: string[]; recording: typeof exec } {
+  const asked: string[] = [];
+  const recording = {
+    ...exec,
+    run: (req: Parameters<typeof exec.run>[0]) => (asked.push(req.args?.[0] ?? ""), exec.run(req)),
+  };
+  return { asked, recording };
+}
+
 /** Every macrotask queued so far has run: what the code under test could do without waiting has been done. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -48,11 +58,7 @@ describe("a workspace whose checkout is still being written", () => {
 
   it("reads the next round's files from git's blobs while the files are written; writes still wait for them", async () => {
     const pending = pendingOf(head);
-    const asked: string[] = [];
-    const recording = {
-      ...exec,
-      run: (req: Parameters<typeof exec.run>[0]) => (asked.push(req.args?.[0] ?? ""), exec.run(req)),
-    };
+    const { asked, recording } = recordingExec();
     const ws = createFsWorkspace(root, recording, { pending });
     // The work tree says otherwise: what is read meanwhile is the commit's, from git, not a file on disk.
     await writeFile(path.join(root, "a.txt"), "on disk\n");
@@ -84,11 +90,7 @@ describe("a workspace whose checkout is still being written", () => {
     ] as const) {
       const pending = pendingOf(commit);
       // No blob is read for them: the read waits for the written files.
-      const asked: string[] = [];
-      const recording = {
-        ...exec,
-        run: (req: Parameters<typeof exec.run>[0]) => (asked.push(req.args?.[0] ?? ""), exec.run(req)),
-      };
+      const { asked, recording } = recordingExec();
       const ws = createFsWorkspace(root, recording, { pending });
       const events: string[] = [];
       const read = ws.read(paths).then(() => void events.push("read"));
