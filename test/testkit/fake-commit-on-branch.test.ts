@@ -173,30 +173,19 @@ describe("the fake GitHub's createCommitOnBranch, through the gateway", () => {
     });
     const [tip] = await branchLog(fake, repo, "main", 1);
     const api = client("tok-4");
-    await expect(
+    type FileChanges = Parameters<typeof createCommitOnBranch>[2]["fileChanges"];
+    const onMain = (fileChanges: FileChanges) =>
       createCommitOnBranch(
         api,
         { owner: "acme", repo: "refuse" },
-        {
-          branch: "main",
-          expectedHeadOid: tip!.sha,
-          message: { headline: "x", body: "" },
-          fileChanges: { additions: [], deletions: [{ path: "gone.txt" }] },
-        },
-      ),
-    ).rejects.toThrow(/'gone.txt' does not exist on 'main' and cannot be deleted/);
-    await expect(
-      createCommitOnBranch(
-        api,
-        { owner: "acme", repo: "refuse" },
-        {
-          branch: "main",
-          expectedHeadOid: tip!.sha,
-          message: { headline: "x", body: "" },
-          fileChanges: { additions: [{ path: "a.txt/b.txt", contents: "Yg==" }], deletions: [] },
-        },
-      ),
-    ).rejects.toThrow(/Could not add 'a.txt\/b.txt'/);
+        { branch: "main", expectedHeadOid: tip!.sha, message: { headline: "x", body: "" }, fileChanges },
+      );
+    await expect(onMain({ additions: [], deletions: [{ path: "gone.txt" }] })).rejects.toThrow(
+      /'gone.txt' does not exist on 'main' and cannot be deleted/,
+    );
+    await expect(onMain({ additions: [{ path: "a.txt/b.txt", contents: "Yg==" }], deletions: [] })).rejects.toThrow(
+      /Could not add 'a.txt\/b.txt'/,
+    );
     expect((await branchLog(fake, repo, "main", 1))[0]!.sha).toBe(tip!.sha);
     const refs = await fake.exec.run({
       command: "git",
