@@ -108,6 +108,23 @@ describe("the tools shelf (real processes, a fake pip)", () => {
     expect(await calls()).toHaveLength(1);
   });
 
+  it("raises the install to normal priority when a second step of the job joins it (the change waits on the base's)", async () => {
+    const { exec, place } = await job();
+    const urgent: (AbortSignal | undefined)[] = [];
+    const recording: Exec = { run: (req) => (urgent.push(req.urgent), exec.run(req)) };
+    const alone = await job();
+    const aloneUrgent: (AbortSignal | undefined)[] = [];
+    const otherShelf = { ...alone.place, dir: path.join(root, "other-shelf") };
+    await provideTool({ run: (req) => (aloneUrgent.push(req.urgent), alone.exec.run(req)) }, otherShelf, UV);
+    // An install nobody else waits for keeps the priority its exec gives it.
+    expect(aloneUrgent.map((s) => s?.aborted)).toEqual([false]);
+    // The base's run starts it (through its background exec); the change's step then asks for the same tool.
+    const first = provideTool(recording, place, UV);
+    const second = provideTool(exec, place, UV);
+    expect(await Promise.all([first, second])).toEqual([{ kind: "installed" }, { kind: "installed" }]);
+    expect(urgent.map((s) => s?.aborted)).toEqual([true]);
+  });
+
   it("does not try an install that failed for want of the network again until the retry time has passed", async () => {
     await mode("offline");
     const t0 = new Date("2026-11-29T12:00:00Z");

@@ -250,7 +250,10 @@ function asBackground(exec: Exec, waited: () => boolean, raising: (raise: AbortC
       if (waited()) return exec.run({ ...req, priority: "normal" });
       const raise = new AbortController();
       raising(raise);
-      return exec.run({ ...req, priority: "background", urgent: raise.signal });
+      // A request that brings an `urgent` of its own (a tools-shelf install the change's step may join) is raised by
+      // either.
+      const urgent = req.urgent ? AbortSignal.any([raise.signal, req.urgent]) : raise.signal;
+      return exec.run({ ...req, priority: "background", urgent });
     },
   };
 }

@@ -114,6 +114,51 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     expect(await run.lookup(implied)).toMatchObject({ ok: false, exitCode: 1 });
   });
 
+  it("raises the base's tool install, run as background work, when the change's step joins it", async () => {
+    const implied: CheckCommandSpec = {
+      kind: "setup",
+      command: "exit 3",
+      asWritten: true,
+      installsRunners: ["uv"],
+      tool: { name: "uv", requirement: "uv" },
+    };
+    const place = { dir: path.join(root, "shelf"), home: path.join(root, "home"), retryAfterMs: 0 };
+    const seen: ExecRequest[] = [];
+    let installing!: () => void;
+    const started = new Promise<void>((resolve) => (installing = resolve));
+    let finish!: () => void;
+    const held = new Promise<void>((resolve) => (finish = resolve));
+    const baseExec = {
+      run: async (req: ExecRequest) => {
+        seen.push(req);
+        installing();
+        await held;
+        return exec.run({ ...req, command: "exit 1" });
+      },
+      toolShelf: async () => place,
+    };
+    const run = startBaseline(checkout, [implied], 10_000, { ...depsOf([], []), checkExecFor: () => baseExec });
+    await started;
+    expect(seen[0]).toMatchObject({ priority: "background" });
+    expect(seen[0]!.urgent?.aborted).toBe(false);
+    // The change's implied step asks for the same tool in the same job: it waits for the base's install.
+    const change = runCheckCommand(
+      { run: (req) => exec.run(req), toolShelf: async () => place },
+      {
+        kind: "setup",
+        command: "exit 3",
+        tool: { name: "uv", requirement: "uv" },
+        cwd: checkout,
+        timeoutMs: 10_000,
+      },
+    );
+    await waitUntil(() => seen[0]!.urgent?.aborted === true, "the base's install was not raised");
+    finish();
+    expect(await change).toMatchObject({ ok: false });
+    await run.done;
+    expect(seen).toHaveLength(1);
+  });
+
   it("runs the base's commands as background work: a lower CPU priority than the change's own run of them", async () => {
     // The command notes the nice value of a process it starts (field 19 of /proc/self/stat) in its folder.
     const spec: CheckCommandSpec = {
