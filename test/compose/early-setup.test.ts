@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createCheckoutCoder } from "../../src/compose/checkout-coder.js";
+import { createCoderDeps } from "../../src/compose/create-coder-deps.js";
 import type { CheckCommandSpec, CoderResult } from "../../src/coder/types.js";
 import type { Exec, SandboxMode } from "../../src/exec/types.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
@@ -235,6 +236,29 @@ describe("the change's setup starts while the model writes", () => {
     expect(result.outcome).toBe("timed-out");
     expect(alive(pid)).toBe(false);
     expect(f.lines()).not.toContain(`end ${pid}`);
+  });
+
+  it("a command run early leaves the file list the run has read as it was: what it creates reaches no map of this round", async () => {
+    const f = await fixture();
+    server = await startScriptedLlmServer([]);
+    const deps = createCoderDeps({
+      root: f.checkout,
+      exec,
+      checkExec: checkRun(),
+      git,
+      llm: createLlmClient({ baseUrl: server.baseUrl, apiKey: "test", redact: createSecretRedactor().redact }),
+      protectedPaths: [],
+      gitContentIds: false,
+    });
+    const listed = ["package.json", "src/index.js"];
+    expect(await deps.workspace.listFiles()).toEqual(listed);
+    const npmCi = { kind: "setup" as const, command: "npm ci", files: [], timeoutMs: 30_000 };
+    expect(await deps.runCheck({ ...npmCi, keepsListing: true })).toMatchObject({ ok: true });
+    expect(existsSync(path.join(f.checkout, "node_modules/dep/index.js"))).toBe(true);
+    expect(await deps.workspace.listFiles()).toEqual(listed);
+    // Run at the check stage, a command renews the list (node_modules is not ignored in this checkout).
+    expect(await deps.runCheck(npmCi)).toMatchObject({ ok: true });
+    expect(await deps.workspace.listFiles()).toContain("node_modules/dep/index.js");
   });
 
   it("nothing starts early when the sandbox cannot run", async () => {
