@@ -39,7 +39,7 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
   const manifest = await readManifest();
-  const { formats, cases: ids, variants, sandbox, repeat, cold } = parseReplayArgs(args);
+  const { formats, cases: ids, variants, sandbox, repeat, cold, modelLatencyMs } = parseReplayArgs(args);
   const cases = ids ? manifest.cases.filter((c) => ids.includes(c.id)) : manifest.cases;
   const missing = ids?.filter((id) => !manifest.cases.some((c) => c.id === id)) ?? [];
   if (missing.length)
@@ -66,6 +66,7 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
   );
   const healthz = `http://127.0.0.1:${port}/healthz`;
   const app: ReplayApp = {
+    modelLatencyMs,
     fake: rig.fake,
     llm: rig.llm,
     send: (event, payload) =>
@@ -82,7 +83,7 @@ export async function runReplayBench(args: string[]): Promise<ReplayResult[]> {
     },
   };
   console.log(
-    `replay: ${cases.length} cases × ${formats.join(", ")} × ${variants.join(", ")}${repeat > 1 ? ` × ${repeat} runs each` : ""}, checks ${sandbox === "off" ? "unsandboxed" : "in bubblewrap"}, ${cold ? "every run a repository of its own (caches cold)" : "runs of one repository share it (caches warm after its first run)"}`,
+    `replay: ${cases.length} cases × ${formats.join(", ")} × ${variants.join(", ")}${repeat > 1 ? ` × ${repeat} runs each` : ""}, checks ${sandbox === "off" ? "unsandboxed" : "in bubblewrap"}, ${cold ? "every run a repository of its own (caches cold)" : "runs of one repository share it (caches warm after its first run)"}${modelLatencyMs ? `, the model answering ${modelLatencyMs} ms after each request` : ""}`,
   );
   console.log(
     "case                     format       variant cache noise    solved rounds   bot  setup   test     ci answer  why",

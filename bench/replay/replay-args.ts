@@ -2,7 +2,9 @@
  * The replay benchmark's command line, parsed without touching the app: `--format a,b`, `--cases a,b`,
  * `--variant clean,noisy` (each a comma-separated list; `--name value` or `--name=value`), `--unsandboxed`,
  * `--repeat N` (each run N times in a row: the later ones find the repository's caches warm) and `--cold` (every run a
- * repository name of its own, so no run finds a cache; by default the runs of one repository share its name).
+ * repository name of its own, so no run finds a cache; by default the runs of one repository share its name) and
+ * `--model-latency-ms N` (the oracle answers each model request N ms after it came, as a real model takes seconds to
+ * write: what runs beside the model, the base's checks and the change's early setup, shows in the time to the answer).
  */
 import { EDIT_FORMAT_NAMES, type EditFormatName } from "../../src/edits/types.js";
 
@@ -17,6 +19,8 @@ export interface ReplayArgs {
   sandbox: "off" | "bubblewrap";
   repeat: number;
   cold: boolean;
+  /** How long the oracle takes to answer each model request (0: at once). */
+  modelLatencyMs: number;
 }
 
 function option(args: readonly string[], name: string): string | undefined {
@@ -51,6 +55,13 @@ function count(args: readonly string[], name: string): number {
   return Number(value);
 }
 
+function millis(args: readonly string[], name: string): number {
+  const value = option(args, name);
+  if (value === undefined) return 0;
+  if (!/^\d+$/.test(value)) throw new Error(`${name}: give a whole number of milliseconds, 0 or more (got "${value}")`);
+  return Number(value);
+}
+
 export function parseReplayArgs(args: readonly string[]): ReplayArgs {
   const formats = list(args, "--format");
   const variants = list(args, "--variant");
@@ -61,5 +72,6 @@ export function parseReplayArgs(args: readonly string[]): ReplayArgs {
     sandbox: args.includes("--unsandboxed") ? "off" : "bubblewrap",
     repeat: count(args, "--repeat"),
     cold: args.includes("--cold"),
+    modelLatencyMs: millis(args, "--model-latency-ms"),
   };
 }

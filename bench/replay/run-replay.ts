@@ -11,7 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import { createExec } from "../../src/exec/create-exec.js";
 import type { FakeGitHub } from "../../testkit/start-fake-github.js";
-import { isCommitMessageRequest, type ScriptedLlmServer } from "../../testkit/scripted-llm-server.js";
+import {
+  isCommitMessageRequest,
+  type ReplyFunction,
+  type ScriptedLlmServer,
+} from "../../testkit/scripted-llm-server.js";
 import type { EditFormatName } from "../../src/edits/types.js";
 import { noiseFor, type Noise } from "./render-answer.js";
 import { oracleRun } from "./oracle.js";
@@ -33,7 +37,11 @@ export interface ReplayApp {
    * (see ci-commands). Absent: that second measure is not taken.
    */
   appLog?(): string;
+  /** How long the oracle takes to answer each model request (see replay-args' `--model-latency-ms`); absent: 0. */
+  modelLatencyMs?: number;
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export type { Variant } from "./replay-args.js";
 
@@ -115,7 +123,13 @@ export async function runReplay(
   const noise = variant === "noisy" ? noiseFor(format, changes, seed) : null;
   const oracle = oracleRun(format, seeded.wanted, noise);
   app.llm.clear();
-  app.llm.push(...oracle.replies);
+  // A real model takes seconds to write: the oracle's answer comes that long after the request (--model-latency-ms).
+  const latency = app.modelLatencyMs ?? 0;
+  app.llm.push(
+    ...oracle.replies.map((reply): ReplyFunction =>
+      latency > 0 ? (request) => ({ after: delay(latency), reply: reply(request) }) : reply,
+    ),
+  );
   const files = seeded.existing.map((f) => `--file ${quote(f)}`).join(" ");
   const body = `/aider --edit-format ${format} ${files} ${seeded.subject}`;
   const requestsBefore = app.llm.requests.length;

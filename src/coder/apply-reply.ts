@@ -64,6 +64,14 @@ export async function applyReply(input: ApplyReplyInput): Promise<ApplyReplyResu
   const noEdits = round.parse.edits.length === 0 && failures.every((f) => f.reason === "no-edits");
   const realFailures = failures.filter((f) => f.reason !== "no-edits");
 
+  // A setup command started early that reads one of these is killed, and its end awaited, before they change.
+  if (changes.size > 0)
+    await deps.earlySetup?.beforeWrite(
+      [...changes].map(([path, content]) => ({
+        path,
+        ...(content === null ? { deleted: true } : snapshot.files.has(path) ? {} : { created: true }),
+      })),
+    );
   try {
     if (changes.size > 0) await deps.workspace.write(changes);
   } catch (err) {

@@ -1,4 +1,5 @@
 import { compareWithBaseline } from "../checks/compare-baseline.js";
+import type { FileChange } from "../checks/setup-inputs.js";
 import type { CheckReport } from "../checks/types.js";
 import type { CoderDeps } from "./coder-deps.js";
 import { checkCommandsOf, checkKey } from "./check-commands.js";
@@ -17,6 +18,8 @@ export interface RunChecksInput {
   options: CoderOptions;
   /** Files edited by this run that still exist. */
   files: readonly string[];
+  /** Every path this run changed (written, created, deleted): an early setup result that read one is not used. */
+  changed?: readonly FileChange[];
   round: number;
   /** Whether setup commands already ran in this run (they run once, before the first command check). */
   setupDone: boolean;
@@ -32,7 +35,7 @@ export interface RunChecksInput {
  * Lint and test look at every file this run edited, not only this round's, so a file broken earlier stays visible.
  */
 export async function runChecks(input: RunChecksInput): Promise<{ result: ChecksResult; setupDone: boolean }> {
-  const { deps, options, files, round } = input;
+  const { deps, options, round } = input;
   const progress = (stage: CoderStage, detail?: string): void => deps.onProgress?.({ stage, round, detail });
 
   progress("syntax");
@@ -55,23 +58,7 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
     for (const c of commands) record(c, "not-run", `the sandbox is unavailable (${why})`);
     return { result: { kind: "ok", skipped: `the sandbox cannot run on the app's host (${why})` }, setupDone };
   }
-  const execute = (spec: CheckCommandSpec, signal?: AbortSignal): Promise<CheckReport> => {
-    progress(
-      spec.kind === "setup" ? "test" : spec.kind,
-      spec.kind === "setup" ? `setup: ${spec.command}` : spec.command,
-    );
-    return deps.runCheck({
-      kind: spec.kind,
-      command: spec.command,
-      files: spec.asWritten ? [] : files,
-      timeoutMs: options.commandTimeoutMs,
-      ...(spec.cwd ? { cwd: spec.cwd } : {}),
-      ...(spec.asWritten ? { ciShell: true } : {}),
-      ...(spec.fallback ? { fallback: spec.fallback } : {}),
-      ...(spec.tool ? { tool: spec.tool } : {}),
-      ...(signal ? { signal } : {}),
-    });
-  };
+  const { execute, setUp } = commandRunners(input, progress);
   /** What a command's report means for the run: recorded, and compared with the base when it failed. */
   const judge = async (spec: CheckCommandSpec, report: CheckReport): Promise<Judged> => {
     transcribe(input, spec.kind, report);
@@ -120,10 +107,54 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
   // The base's run starts no command of its own while these run (see startBaseline): they are what the run waits for.
   const release = wantsCommands ? deps.baseline?.hold?.() : undefined;
   try {
-    return await runCommands(commands, { execute, judge }, input.setupDone);
+    return await runCommands(commands, { execute, setUp, judge }, input.setupDone);
   } finally {
     release?.();
   }
+}
+
+/**
+ * How the round runs a command (`execute`), and a setup command (`setUp`): the report it got when it ran early,
+ * while the model wrote (awaited if it still runs), when nothing the run changed reaches what it read; else it runs
+ * now. Either way it is judged as a command run here.
+ */
+function commandRunners(
+  input: RunChecksInput,
+  progress: (stage: CoderStage, detail?: string) => void,
+): Pick<Steps, "execute" | "setUp"> {
+  const { deps, options, files } = input;
+  const shown = (spec: CheckCommandSpec) =>
+    progress(
+      spec.kind === "setup" ? "test" : spec.kind,
+      spec.kind === "setup" ? `setup: ${spec.command}` : spec.command,
+    );
+  const run = (spec: CheckCommandSpec, signal?: AbortSignal): Promise<CheckReport> =>
+    deps.runCheck({
+      kind: spec.kind,
+      command: spec.command,
+      files: spec.asWritten ? [] : files,
+      timeoutMs: options.commandTimeoutMs,
+      ...(spec.cwd ? { cwd: spec.cwd } : {}),
+      ...(spec.asWritten ? { ciShell: true } : {}),
+      ...(spec.fallback ? { fallback: spec.fallback } : {}),
+      ...(spec.tool ? { tool: spec.tool } : {}),
+      ...(signal ? { signal } : {}),
+    });
+  const execute = (spec: CheckCommandSpec, signal?: AbortSignal): Promise<CheckReport> => {
+    shown(spec);
+    return run(spec, signal);
+  };
+  const setUp = async (spec: CheckCommandSpec): Promise<CheckReport> => {
+    const early = deps.earlySetup;
+    if (!early) return execute(spec);
+    shown(spec);
+    const report = await early.take(spec, input.changed ?? files.map((path) => ({ path })));
+    if (!report) return run(spec);
+    // What the command created is for the file lists from now on, as after a command run here.
+    deps.workspace.invalidate?.();
+    return report;
+  };
+  return { execute, setUp };
 }
 
 /** A command's report as the run takes it: a failure the base has too, or one that leaves the run going, is marked. */
@@ -132,6 +163,8 @@ type Judged = CheckReport & { preExisting?: true; goesOn?: true };
 /** Running one command, and judging its report (see runChecks). */
 interface Steps {
   execute(spec: CheckCommandSpec, signal?: AbortSignal): Promise<CheckReport>;
+  /** A setup command's report: taken from its early run when that holds, else run now. */
+  setUp(spec: CheckCommandSpec): Promise<CheckReport>;
   judge(spec: CheckCommandSpec, report: CheckReport): Promise<Judged>;
 }
 
@@ -154,7 +187,7 @@ async function runCommands(
   if (wantsCommands && !setupDone) {
     setupDone = true;
     for (const spec of commands.filter((c) => c.kind === "setup")) {
-      const report = await steps.judge(spec, await steps.execute(spec));
+      const report = await steps.judge(spec, await steps.setUp(spec));
       if (!report.ok && !report.goesOn) return { result: { kind: "setup-failed", report }, setupDone };
     }
   }

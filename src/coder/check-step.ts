@@ -20,6 +20,12 @@ export async function checkRound(run: CoderRun, deleted: readonly string[]): Pro
     deps,
     options,
     files: existing,
+    // Created (no original), gone, or written: what an early setup's inputs are checked against.
+    changed: [...state.edited].map((path) => ({
+      path,
+      ...(state.original.get(path) === null ? { created: true } : {}),
+      ...(existing.includes(path) ? {} : { deleted: true }),
+    })),
     round: state.round,
     setupDone: state.setupDone,
     record: state.checkRuns,

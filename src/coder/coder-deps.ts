@@ -13,6 +13,7 @@ import type { LlmClient } from "../llm/types.js";
 import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.js";
 import type { TranscriptSink } from "./transcript/transcript-event.js";
 import type { BaselineResult } from "../checks/compare-baseline.js";
+import type { FileChange } from "../checks/setup-inputs.js";
 import type { CheckCommandSpec, CoderProgress, FileStat } from "./types.js";
 
 /** What the edit registry's `parseAndApply` returns (see `src/edits/registry.ts`). */
@@ -41,6 +42,25 @@ export interface CheckCommandRequest {
   tool?: ImpliedTool;
   /** Stops the command (a test run ahead while a failure's verdict was awaited, no longer wanted). */
   signal?: AbortSignal;
+  /**
+   * The file list the run has read stays as it is (an early setup command, run while the model writes: what it
+   * creates, a `node_modules/`, must not reach this round's map). Absent: the next list asks git again.
+   */
+  keepsListing?: boolean;
+}
+
+/**
+ * The change's setup commands started while the model writes (see startEarlySetup): the apply tells it what it is
+ * about to write, and the check stage takes each command's result from it instead of running it again.
+ */
+export interface EarlySetupPort {
+  /** Before the apply writes these: an early command that reads one is killed, its end awaited, its result dropped. */
+  beforeWrite(changes: readonly FileChange[]): Promise<void>;
+  /**
+   * The command's early report (awaited if it still runs), or null: it did not run early, or `changed` (every path
+   * the run changed) reaches what it read — then it runs now, as before.
+   */
+  take(spec: CheckCommandSpec, changed: readonly FileChange[]): Promise<CheckReport | null>;
 }
 
 export interface RepoMapRequest {
@@ -86,6 +106,8 @@ export interface CoderDeps {
     /** The change's commands are running: the base starts none until released (or until a lookup waits for it). */
     hold?(): () => void;
   };
+  /** The change's setup, started while the model writes (absent: setup runs at the check stage only). */
+  earlySetup?: EarlySetupPort;
   /** LLM-facing text for a failed report. */
   renderCheckReflection(report: CheckReport, files: readonly string[]): string;
   repoMap?(req: RepoMapRequest): Promise<{ text: string; rankedFiles: string[] }>;

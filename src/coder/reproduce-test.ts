@@ -28,13 +28,18 @@ export async function reproduceTest(
     };
   deps.onProgress?.({ stage: "test", round: 0, detail: `reproduce: ${command}` });
   for (const setup of commands.filter((c) => c.kind === "setup")) {
-    const report = await deps.runCheck({
-      kind: "setup",
-      command: setup.command,
-      files: [],
-      timeoutMs: options.commandTimeoutMs,
-      ...(setup.cwd ? { cwd: setup.cwd } : {}),
-    });
+    // Nothing is edited yet: a setup command started with the run is taken as it is.
+    const early = await deps.earlySetup?.take(setup, []);
+    if (early) deps.workspace.invalidate?.();
+    const report =
+      early ??
+      (await deps.runCheck({
+        kind: "setup",
+        command: setup.command,
+        files: [],
+        timeoutMs: options.commandTimeoutMs,
+        ...(setup.cwd ? { cwd: setup.cwd } : {}),
+      }));
     if (!report.ok)
       return {
         note: `The setup command \`${setup.command}\` failed before any change, so the failing tests could not be reproduced here:\n\n${fenced(report.output)}`,

@@ -4,6 +4,8 @@ import type { CoderOptions } from "../coder/types.js";
 import type { Exec } from "../exec/types.js";
 import type { LlmClient } from "../llm/types.js";
 import type { BaselineRun } from "../run/prepare/baseline-run.js";
+import { startEarlySetup, type EarlySetup, type EarlySetupDeps } from "../run/prepare/early-setup.js";
+import { checkCommandsOf } from "../coder/check-commands.js";
 import type { RunCoderPort } from "../run/run-ports.js";
 import type { Git } from "../workspace/create-git.js";
 import { createCoderDeps } from "./create-coder-deps.js";
@@ -28,6 +30,11 @@ export interface CheckoutCoderInput {
   beforeCoder?(checkout: string): void | Promise<void>;
   /** The base's run of the same checks, started once per run as its first coder step starts (null: none). */
   baseline(checkout: string, options: CoderOptions, signal: AbortSignal): Promise<BaselineRun | null>;
+  /**
+   * Start the change's setup commands while the model writes (see startEarlySetup), telling these what starts and
+   * what does not; absent: setup runs at the check stage only.
+   */
+  earlySetup?: Pick<EarlySetupDeps, "onStart" | "onSkip" | "onError">;
 }
 
 /**
@@ -60,32 +67,81 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
       });
     const base = baseline;
     base.catch(() => undefined); // reaches the run through the lookup and the commit that wait for it
-    return runCoder(
-      options,
-      createCoderDeps({
-        root: input.coderRoot ? input.coderRoot(checkout) : checkout,
-        exec: input.exec,
-        checkExec: input.checkExec,
-        git: input.git,
-        llm: input.llm,
-        commitModel: options.weakModel ?? options.model,
-        protectedPaths: options.protectedPaths,
-        cacheDir: path.join(input.cacheRoot, "repomap", input.owner, input.repo),
-        gitContentIds: input.gitContentIds,
-        ...(input.mapThreads !== undefined ? { mapThreads: input.mapThreads } : {}),
-        onProgress: hooks.onProgress,
-        ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
-        signal: hooks.signal,
-        // The base's results when it runs (none: every lookup answers null, as without a base). Its roots are
-        // known once it has started, which a lookup waits for.
-        baseline: { lookup: async (spec) => (await base)?.lookup(spec) ?? null, roots, hold: () => holdOnce(base) },
-        ...(pending ? { pending } : {}),
-        commandsReady: ready,
-        // The base reads the checkout's commit as it starts: the run's own commit must not come first.
-        commitReady: base,
-      }),
-    );
+    const deps = createCoderDeps({
+      root: input.coderRoot ? input.coderRoot(checkout) : checkout,
+      exec: input.exec,
+      checkExec: input.checkExec,
+      git: input.git,
+      llm: input.llm,
+      commitModel: options.weakModel ?? options.model,
+      protectedPaths: options.protectedPaths,
+      cacheDir: path.join(input.cacheRoot, "repomap", input.owner, input.repo),
+      gitContentIds: input.gitContentIds,
+      ...(input.mapThreads !== undefined ? { mapThreads: input.mapThreads } : {}),
+      onProgress: hooks.onProgress,
+      ...(hooks.onTranscript ? { onTranscript: hooks.onTranscript } : {}),
+      signal: hooks.signal,
+      // The base's results when it runs (none: every lookup answers null, as without a base). Its roots are
+      // known once it has started, which a lookup waits for.
+      baseline: { lookup: async (spec) => (await base)?.lookup(spec) ?? null, roots, hold: () => holdOnce(base) },
+      ...(pending ? { pending } : {}),
+      commandsReady: ready,
+      // The base reads the checkout's commit as it starts: the run's own commit must not come first.
+      commitReady: base,
+    });
+    // The step that edits (an architect's plan edits nothing, and its editor's map must not see what setup creates).
+    const early =
+      input.earlySetup && !options.askOnly ? earlySetupOf(input.earlySetup, deps, options, ready, base, hooks) : null;
+    try {
+      return await runCoder(options, early ? { ...deps, earlySetup: early } : deps);
+    } finally {
+      // What the run did not reach (no edit, an error) is not left running until the job ends.
+      early?.stop();
+    }
   };
+}
+
+/**
+ * The change's setup commands, started once its files are written, its check exec is ready and the run's first file
+ * list is read (so nothing setup creates reaches this round's map), through the check stage's own runner.
+ */
+function earlySetupOf(
+  tell: NonNullable<CheckoutCoderInput["earlySetup"]>,
+  deps: ReturnType<typeof createCoderDeps>,
+  options: CoderOptions,
+  ready: Promise<unknown>,
+  base: Promise<BaselineRun | null>,
+  hooks: { signal: AbortSignal; keep?: (work: EarlySetup) => void },
+): EarlySetup | null {
+  const specs = checkCommandsOf(options);
+  // Setup runs only for a run with lint or test commands to run after it.
+  if (!specs.some((s) => s.kind === "setup") || !specs.some((s) => s.kind !== "setup")) return null;
+  const early = startEarlySetup(specs, {
+    ready: ready.then(() => deps.workspace.listFiles()),
+    available: async () => !(await deps.sandboxMode?.())?.startsWith("unavailable: "),
+    read: async (rel) => {
+      const got = await deps.workspace.read([rel]);
+      return got.files.get(rel) ?? (got.problems?.has(rel) ? false : null);
+    },
+    run: (spec, signal) =>
+      deps.runCheck({
+        kind: "setup",
+        command: spec.command,
+        files: [],
+        timeoutMs: options.commandTimeoutMs,
+        ...(spec.cwd ? { cwd: spec.cwd } : {}),
+        ...(spec.asWritten ? { ciShell: true } : {}),
+        ...(spec.fallback ? { fallback: spec.fallback } : {}),
+        ...(spec.tool ? { tool: spec.tool } : {}),
+        signal,
+        keepsListing: true,
+      }),
+    hold: () => holdOnce(base),
+    signal: hooks.signal,
+    ...tell,
+  });
+  hooks.keep?.(early);
+  return early;
 }
 
 /**

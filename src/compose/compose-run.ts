@@ -153,7 +153,18 @@ function composeCoder(input: ComposeRunInput, checkPlan: CheckPlanSource | null)
       ? { beforeCoder: async (checkout: string) => beforeCoder(checkout, checkPlan ? await checkPlan.current() : null) }
       : {}),
     baseline: (checkout, options, signal) => baselineFor(input, checkout, options, signal),
+    // A run that edits runs its checks: their setup starts while the model writes, where that is safe.
+    ...(req.verb === "run" ? { earlySetup: earlySetupLog(input.logger) } : {}),
   });
+}
+
+/** What the job's log says about the change's early setup (see startEarlySetup). */
+function earlySetupLog(log: Logger): NonNullable<Parameters<typeof createCheckoutCoder>[0]["earlySetup"]> {
+  return {
+    onStart: (spec) => log.info({ command: spec.command, cwd: spec.cwd }, "setup started while the model writes"),
+    onSkip: (spec, why) => log.info({ command: spec.command, why }, "setup runs after the edit"),
+    onError: (error) => log.warn({ err: error }, "the early setup failed; setup runs after the edit"),
+  };
 }
 
 /**

@@ -129,7 +129,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
         });
       } finally {
         // The repository's command may have created, deleted or staged files: the next file list asks git again.
-        workspace.invalidate?.();
+        if (!req.keepsListing) workspace.invalidate?.();
       }
     },
     ...(input.checkExec?.sandboxMode ? { sandboxMode: () => input.checkExec!.sandboxMode!() } : {}),

@@ -19,8 +19,15 @@ describe("the replay benchmark's command line", () => {
       sandbox: "bubblewrap",
       repeat: 1,
       cold: false,
+      modelLatencyMs: 0,
     });
     expect(parseReplayArgs(["--unsandboxed"]).sandbox).toBe("off");
+  });
+
+  it("takes the oracle's latency in whole milliseconds", () => {
+    expect(parseReplayArgs(["--model-latency-ms", "3000"]).modelLatencyMs).toBe(3000);
+    expect(parseReplayArgs(["--model-latency-ms=0"]).modelLatencyMs).toBe(0);
+    expect(() => parseReplayArgs(["--model-latency-ms", "3s"])).toThrow(/--model-latency-ms: give a whole number/);
   });
 
   it("refuses an unknown variant or format before any run starts", () => {

@@ -124,9 +124,10 @@ export function startBaseline(
       () => awaited.size > 0,
       (c) => (raise = c),
     );
+    const setUpAgain = needsSetUp(wanted, settle);
     for (const spec of wanted) {
       const key = cacheKey(spec);
-      if (!settle.has(key)) continue;
+      if (!settle.has(key) && !(setUpAgain && spec.kind === "setup")) continue;
       await gate.turn();
       if (signal.aborted || ending) break;
       running = true;
@@ -175,6 +176,15 @@ export function startBaseline(
     },
     done,
   };
+}
+
+/**
+ * Whether the base's new checkout must run its setup steps though their results were kept: an earlier run on this
+ * base ended before a lint or test command that is still to run (else it runs without its node_modules, and its
+ * failure is kept as the base's).
+ */
+function needsSetUp(wanted: readonly CheckCommandSpec[], pending: ReadonlyMap<string, unknown>): boolean {
+  return wanted.some((s) => s.kind !== "setup" && pending.has(cacheKey(s)));
 }
 
 /** A promise per command's result, and how to settle it (one per command, however often it is planned). */

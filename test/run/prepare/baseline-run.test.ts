@@ -93,6 +93,35 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     expect(made).toHaveLength(1);
   });
 
+  it("a later run whose base kept setup's result but not the test's sets its fresh checkout up again before the test", async () => {
+    // Setup waits for the test's word; the first run is stopped while it runs, so only setup's result is kept.
+    await writeFile(
+      path.join(checkout, "setup.sh"),
+      "touch ../setup-started\nwhile [ ! -e ../go ]; do sleep 0.05; done\ntouch installed\n",
+    );
+    await writeFile(path.join(checkout, "test.sh"), "test -e installed\n");
+    await git.run(checkout, ["add", "."]);
+    await git.run(checkout, ["commit", "--quiet", "-m", "needs setup"]);
+    const both = [specs[0]!, specs[2]!];
+    const ran: string[] = [];
+    const first = startBaseline(checkout, both, 600_000, { ...depsOf([], ran), finishWithinMs: 600_000 });
+    await waitUntil(() => existsSync(path.join(root, "job", "setup-started")), "the base's setup started");
+    first.stop();
+    await writeFile(path.join(root, "job", "go"), "");
+    await first.done;
+    expect(ran).toEqual(["sh setup.sh"]);
+    expect(await first.lookup(specs[2]!)).toBeNull();
+
+    // The next run's base is a checkout of its own: without setup the test would fail there, and be kept so.
+    await rm(path.join(root, "job", "base"), { recursive: true, force: true });
+    await git.run(checkout, ["worktree", "prune"]);
+    const again: string[] = [];
+    const second = startBaseline(checkout, both, 600_000, depsOf([], again));
+    expect(await second.lookup(specs[2]!)).toMatchObject({ ok: true });
+    await second.done;
+    expect(again).toEqual(["sh setup.sh", "sh test.sh"]);
+  });
+
   it("serves the base's implied tool install from the job's tools shelf, as the change's: one install for both", async () => {
     const implied: CheckCommandSpec = {
       kind: "setup",
