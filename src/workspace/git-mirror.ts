@@ -79,27 +79,35 @@ export async function cloneFromMirror(
 ): Promise<MirrorClone> {
   if (/[\0-\x1f\x7f]/.test(req.url + req.branch))
     return { ok: false, reason: "the URL or branch name has control characters" };
-  // Held by that fetch until it ends: the checkout takes the mirror's lock after it.
-  const fetched = req.fetched ? await req.fetched.catch(() => null) : null;
   // The steps up to the fetch are synchronous (a few small file operations): the fetch is the run's first wait, and
   // it starts in the turn the run asks for its checkout. Each awaited step had let the run's first GitHub requests
   // (built and parsed on this thread meanwhile) go first: the fetch started 35–50 ms after the call.
   // Never into a folder with something in it: a failed step removes the folder it was making.
   if (listOrNull(req.dir)?.length) return { ok: false, reason: "the checkout folder is not empty" };
   const mirror = mirrorPath(place, req.url);
+  const gitDir = path.join(path.resolve(req.dir), ".git");
+  // A fetch made ahead holds the mirror until it ends, and the checkout takes the mirror's lock after it. Its `.git`
+  // is written meanwhile, as below while a fetch of its own runs (the mirror's finished packs are never changed; a
+  // rebuild after it leaves links to packs nothing needs, and a failed step removes the folder).
+  let early = req.fetched ? earlyGitDir(mirror, gitDir, req) : null;
+  const fetched = req.fetched ? await req.fetched.catch(() => null) : null;
   const lock = takeLock(`${mirror}.lock`);
-  if (!lock) return { ok: false, reason: "another job of this repository is using its mirror" };
+  if (!lock) {
+    if (early) {
+      await Promise.all(early.copying).catch(() => undefined);
+      await rm(req.dir, { recursive: true, force: true });
+    }
+    return { ok: false, reason: "another job of this repository is using its mirror" };
+  }
   try {
     const cold = await ensureMirror(mirror, place.maxPacks ?? 24);
-    const gitDir = path.join(path.resolve(req.dir), ".git");
     const ready = fetched && !cold && mirrorRef(mirror, req.branch) === fetched ? fetched : null;
     const fetching = ready ? Promise.resolve(ready) : fetchTip(run, mirror, req);
     // While the fetch waits on the network: the checkout's `.git` as far as it does not depend on what is fetched
     // (folders, HEAD, config, links to the packs the mirror already had: git never changes a finished pack, and the
     // fetch only adds one). On a busy disk these file operations took 15–30 ms between the fetch and read-tree.
-    let early: ReturnType<typeof prepareCheckoutGitDir>;
     try {
-      early = prepareCheckoutGitDir(mirror, gitDir, req);
+      early ??= prepareCheckoutGitDir(mirror, gitDir, req);
     } catch (error) {
       // The folder and the mirror are thrown away below: not while the fetch still writes into the mirror.
       await fetching.catch(() => undefined);
@@ -150,6 +158,23 @@ export async function fetchIntoMirror(
     return null;
   } finally {
     await lock.release();
+  }
+}
+
+/**
+ * The checkout's `.git` written while a fetch made ahead still holds the mirror (see `fetched`), or null when that
+ * failed (a mirror not made yet, say): the folder is then removed and written again after the fetch, as always.
+ */
+function earlyGitDir(
+  mirror: string,
+  gitDir: string,
+  req: { url: string; branch: string },
+): ReturnType<typeof prepareCheckoutGitDir> | null {
+  try {
+    return prepareCheckoutGitDir(mirror, gitDir, req);
+  } catch {
+    rmSync(path.dirname(gitDir), { recursive: true, force: true });
+    return null;
   }
 }
 

@@ -368,6 +368,39 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     });
   });
 
+  it("writes the checkout's git folder while the fetch ahead still runs; leaves no folder when the mirror is then busy", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const before = await packsOf(await mirrorDir());
+    const tip = await pushRemote("main", { "c.txt": "c\n" });
+    let release: (tip: string | null) => void = () => undefined;
+    const dir = dirFor();
+    const made = cloneFromMirror(
+      run,
+      { url, branch: "main", dir, token: TOKEN, fetched: new Promise((r) => (release = r)) },
+      place,
+    );
+    // The fetch ahead has not ended: the checkout's .git is there already, with the mirror's packs so far.
+    const gitDir = path.join(dir, ".git");
+    expect(await readFile(path.join(gitDir, "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
+    expect((await packsOf(gitDir)).sort()).toEqual([...before].sort());
+    release(await fetchIntoMirror(run, { url, branch: "main", token: TOKEN }, place));
+    expect(await made).toEqual({ ok: true, cold: false });
+    expect((await sh(dir, ["rev-parse", "HEAD"])).trim()).toBe(tip);
+    expect(await readFile(path.join(dir, "c.txt"), "utf8")).toBe("c\n");
+    expect(await sh(dir, ["status", "--porcelain"])).toBe("");
+    // Another job took the mirror first: the early folder goes, for the plain clone that follows.
+    const held = takeLock(`${await mirrorDir()}.lock`)!;
+    const other = dirFor();
+    expect(
+      await cloneFromMirror(run, { url, branch: "main", dir: other, fetched: Promise.resolve(tip) }, place),
+    ).toEqual({
+      ok: false,
+      reason: "another job of this repository is using its mirror",
+    });
+    await expect(stat(other)).rejects.toThrow();
+    await held.release();
+  });
+
   it("fetches itself when the mirror's branch moved since the fetch ahead, when that fetch failed, or found the mirror busy", async () => {
     await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
     const old = await pushRemote("main", { "a.txt": "one\n" });
