@@ -255,8 +255,12 @@ function printTrace(
   }
   for (const c of apiCalls) if (c.at) rows.push([c.at - origin, `api ${c.method} ${c.path}`]);
   for (const line of logLines) {
-    const e = JSON.parse(line) as { time?: number; msg?: string; stage?: string };
-    if (typeof e.time === "number") rows.push([e.time - origin, `log ${e.msg ?? ""}${e.stage ? ` [${e.stage}]` : ""}`]);
+    const e = JSON.parse(line) as { time?: number; msg?: string; stage?: string; ms?: number };
+    if (typeof e.time === "number")
+      rows.push([
+        e.time - origin,
+        `log ${e.msg ?? ""}${e.stage ? ` [${e.stage}]` : ""}${typeof e.ms === "number" ? ` (${e.ms} ms)` : ""}`,
+      ]);
   }
   rows.sort((a, b) => a[0] - b[0]);
   console.log(rows.map(([ms, what]) => `${String(Math.round(ms)).padStart(6)}  ${what}`).join("\n"));

@@ -4,6 +4,7 @@ import type { ApplicationFunction, Probot } from "probot";
 import { runDefaults } from "../compose/run-settings.js";
 import type { AppEnv } from "../config/env.js";
 import { createExec } from "../exec/create-exec.js";
+import { startSpawnHelper } from "../exec/spawn-helper.js";
 import type { ForkPool } from "../exec/fork-worker.js";
 import { sweepContainers } from "../exec/sweep-containers.js";
 import type { RunJobData, RunQueue } from "../run/run-job-data.js";
@@ -26,7 +27,13 @@ import { isDashboardEdit } from "./dashboard/handle-dashboard-edit.js";
 import type { IntakeGate } from "./intake-gate.js";
 import { openSpend, type AppSpend } from "./open-spend.js";
 import { createRunHandler, startJobPool } from "./run-handler.js";
-import { createJobTokenPrefetch } from "./job-token-prefetch.js";
+import { createJobTokenPrefetch, type JobTokenPrefetch } from "./job-token-prefetch.js";
+import { createMirrorPrefetch, type MirrorPrefetch } from "./mirror-prefetch.js";
+import { cacheRootOf, mirrorPlace } from "./execute-run.js";
+import { checkoutSource } from "../run/prepare/prepare-checkout.js";
+import { createGit } from "../workspace/create-git.js";
+import type { AppServices } from "../triage/triage-services.js";
+import type { Logger } from "pino";
 import { mintJobTokens } from "./mint-repo-token.js";
 import { alive, sweepJobDirs } from "./sweep-job-dirs.js";
 import { createTriageHandler, type TriageData } from "./triage-handler.js";
@@ -156,12 +163,7 @@ async function loadApp(
   // The shared spend ledger (LMDB under the data dir, or Redis) and the operator's limits.
   const spend = options.work ? await openSpend(env) : null;
   const pool = options.work ? startJobPool(env) : null;
-  // Without Redis this process triages and runs its jobs: triage starts a run's tokens for its handler here. With
-  // Redis another worker may pick the job up, and a pair minted here would only be wasted.
-  const tokens =
-    options.work && !env.redisUrl
-      ? createJobTokenPrefetch((installationId, repo) => mintJobTokens(gh.appApi, installationId, repo))
-      : undefined;
+  const { tokens, mirrors } = options.work && !env.redisUrl ? jobPrefetches(env, gh, app.log) : {};
   let triage: JobEngine<TriageData> | null = null;
   const common = {
     redisUrl: env.redisUrl,
@@ -183,6 +185,7 @@ async function loadApp(
             triageQueued: async () => (triage ? (await triage.stats()).queued : 0),
             appApi: gh.appApi,
             ...(tokens ? { tokens } : {}),
+            ...(mirrors ? { mirrors: mirrors.prefetch } : {}),
             bot: gh.bot,
             log: app.log,
             pool,
@@ -218,6 +221,7 @@ async function loadApp(
               defaults: runDefaults(env),
               lookups: state.lookups,
               ...(tokens ? { runTokens: tokens } : {}),
+              ...(mirrors ? { runMirror: mirrors.service } : {}),
               ...(spend ? { usage: spend.usage } : {}),
             },
             ...(options.gate ? { gate: options.gate } : {}),
@@ -235,6 +239,49 @@ async function loadApp(
   if (options.work) sweepLeftovers(env, app.log);
   if (env.schedules && options.work) armSchedules(env, gh, firing, triage, app.log);
   return { triage, runs, report, pool, spend, log: app.log };
+}
+
+/**
+ * Without Redis this process triages and runs its jobs: triage starts a run's tokens for its handler here, and with
+ * them the fetch of its branch into the repository's mirror (the job's git token, this process's git). With Redis
+ * another worker may pick the job up, and what was started here would only be wasted.
+ */
+function jobPrefetches(
+  env: AppEnv,
+  gh: AppGitHub,
+  log: Logger,
+): { tokens: JobTokenPrefetch; mirrors: ReturnType<typeof runMirrorPrefetch> } {
+  const tokens = createJobTokenPrefetch((installationId, repo) => mintJobTokens(gh.appApi, installationId, repo));
+  return { tokens, mirrors: runMirrorPrefetch(env, tokens, log) };
+}
+
+/**
+ * The fetches into repositories' mirrors started at triage (see mirror-prefetch): for a queued run whose checkout is
+ * made from a mirror, with the git token minted for its job, by git in this process (through the exec door).
+ */
+function runMirrorPrefetch(
+  env: AppEnv,
+  tokens: JobTokenPrefetch,
+  log: Logger,
+): { prefetch: MirrorPrefetch; service: NonNullable<AppServices["runMirror"]> } {
+  // Its git is started by a spawn helper of this process's (see exec/spawn-helper), made on the first fetch: started
+  // from this process's heap, each fetch blocked triage's thread ~20–30 ms (at load), just before it queued the job.
+  let git: ReturnType<typeof createGit> | null = null;
+  const gitOf = () => (git ??= createGit(startSpawnHelper(env.source).exec({ sourceEnv: env.source })));
+  const prefetch = createMirrorPrefetch((req, place) => gitOf().fetchIntoMirror(req, place));
+  const root = cacheRootOf(env);
+  return {
+    prefetch,
+    service: {
+      start: (req) => {
+        const place = mirrorPlace(req, { env, logger: log }, root);
+        if (place) gitOf();
+        const gitToken = tokens.pending(req.jobId)?.then((t) => t.gitToken) ?? null;
+        prefetch.start(req.jobId, place ? { place, ...checkoutSource(req) } : null, gitToken);
+      },
+      drop: (jobId) => prefetch.drop(jobId),
+    },
+  };
 }
 
 /** Checkouts (and, in container mode, containers) left by job processes that died: removed in the background. */

@@ -44,6 +44,12 @@ export interface ExecuteRunDeps {
    * or published, and so does every commit message.
    */
   redactor: SecretRedactor;
+  /**
+   * The branch's tip the app fetched into the repository's mirror for this job at triage (see app/mirror-prefetch),
+   * asked for once, when the checkout is made; it resolves when that fetch ends (null: it fetched nothing). Absent:
+   * none was started, and the checkout fetches for itself.
+   */
+  mirrorFetched?: () => Promise<string | null>;
 }
 
 /** Where jobs clone: AIDER_BOT_WORK_DIR, or the system's temporary directory. */
@@ -58,7 +64,7 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
   const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email }, { redact: deps.redactor.redact });
-  const cacheRoot = deps.env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
+  const cacheRoot = cacheRootOf(deps.env);
   // Container mode reads the default branch's devcontainer while the branch is cloned (it needs nothing of the
   // checkout), not after: the contents API call was a round trip between the clone and the model's first request.
   let devcontainer: Promise<{ text?: string; note?: string }> | null = null;
@@ -71,7 +77,7 @@ export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise
     exec: deps.exec,
     checkExec: deps.checkExec,
     git,
-    runGit: cloningGit(git, req, mirrorPlace(req, deps, cacheRoot)),
+    runGit: cloningGit(git, req, mirrorPlace(req, deps, cacheRoot), deps.mirrorFetched),
     github: createRunGitHub(deps.api, job, deps.gitToken, deps.logger, deps.bot.login, deps.commitsApi ?? deps.api),
     botLogin: deps.bot.login,
     cacheRoot,
@@ -103,10 +109,20 @@ export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise
 }
 
 /** The App's checkout: a fresh clone per job (from the repository's mirror when it can be). */
-function cloningGit(git: Git, req: RunJobData["req"], mirror: ReturnType<typeof mirrorPlace>): RunGit {
+function cloningGit(
+  git: Git,
+  req: RunJobData["req"],
+  mirror: ReturnType<typeof mirrorPlace>,
+  fetched?: () => Promise<string | null>,
+): RunGit {
   return {
     // Only `undo` looks back (for the bot's last commit); every other run needs the branch's tip alone.
-    clone: (r) => git.clone({ ...r, depth: req.verb === "undo" ? 50 : 1, ...(mirror ? { mirror } : {}) }),
+    clone: (r) =>
+      git.clone({
+        ...r,
+        depth: req.verb === "undo" ? 50 : 1,
+        ...(mirror ? { mirror, ...(fetched ? { fetched: fetched() } : {}) } : {}),
+      }),
     headSha: (dir) => git.headSha(dir),
     createBranch: (dir, branch) => git.createBranch(dir, branch),
     push: (r) => git.push(r),
@@ -158,12 +174,17 @@ function usesContainer(deps: ExecuteRunDeps): boolean {
   return !!deps.checkExec.useContainer && deps.env.defaultImage !== undefined;
 }
 
+/** Where the app's caches live: AIDER_BOT_CACHE_DIR, or a folder in the system's temporary directory. */
+export function cacheRootOf(env: Pick<AppEnv, "cacheDir">): string {
+  return env.cacheDir ?? path.join(os.tmpdir(), "aider-bot-cache");
+}
+
 /**
  * The repository's git mirror for this run's checkout (see `cloneFromMirror`), or null for a plain clone: mirrors
  * off, an `undo` (it clones 50 commits deep), a fork's branch (another repository, cloned as it is), or repository
  * commands running unsandboxed (they could write into the mirror later runs start from).
  */
-export function mirrorPlace(req: RunJobData["req"], deps: ExecuteRunDeps, cacheRoot: string) {
+export function mirrorPlace(req: RunJobData["req"], deps: Pick<ExecuteRunDeps, "env" | "logger">, cacheRoot: string) {
   if (deps.env.gitMirrors === false || deps.env.sandbox === "off" || req.verb === "undo") return null;
   if (req.target.kind !== "issue" && req.target.isFork) return null;
   return {

@@ -26,6 +26,8 @@ export interface JobTokenPrefetch {
    * installation): the caller mints them then. The promise rejects when that mint failed.
    */
   take(job: TokenJob): Promise<JobTokens> | null;
+  /** The tokens started for this job, without handing them out (the fetch into its mirror needs the git token). */
+  pending(jobId: string): Promise<JobTokens> | null;
   /** Forget a job's tokens (it was not queued). */
   drop(jobId: string): void;
 }
@@ -66,6 +68,9 @@ export function createJobTokenPrefetch(
       if (!e) return null;
       entries.delete(job.jobId);
       return young(e) && e.installationId === job.installationId && e.repo === job.repo ? e.tokens : null;
+    },
+    pending(jobId) {
+      return entries.get(jobId)?.tokens ?? null;
     },
     drop(jobId) {
       entries.delete(jobId);

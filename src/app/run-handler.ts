@@ -17,7 +17,13 @@ import { mintJobTokens } from "./mint-repo-token.js";
 import type { AppSpend } from "./open-spend.js";
 import { modelSecrets } from "./model-secrets.js";
 import { runTrigger } from "./run-trigger.js";
-import { secretFingerprints, withoutSecrets, type RunJobProcessInput } from "./run-job-process.js";
+import type { MirrorPrefetch } from "./mirror-prefetch.js";
+import {
+  isMirrorFetchedRequest,
+  secretFingerprints,
+  withoutSecrets,
+  type RunJobProcessInput,
+} from "./run-job-process.js";
 
 /** The job process's module in app/: `.js` when built, `.ts` (run through tsx) from sources; named from the folder above (see fork-worker's childEntry). */
 export function jobModule(): { module: string; execArgv: string[] } {
@@ -41,6 +47,8 @@ export interface RunHandlerDeps {
   appApi(): Promise<GitHubClient>;
   /** Tokens triage started minting for the jobs it queued here (see job-token-prefetch); absent: minted at start. */
   tokens?: JobTokenPrefetch;
+  /** Fetches into the repository's mirror triage started for the jobs it queued here (see mirror-prefetch). */
+  mirrors?: MirrorPrefetch;
   bot(): Promise<{ login: string; email: string }>;
   log: Logger;
   /** Null in a process that only receives webhooks. */
@@ -63,7 +71,16 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<RunJobData> {
     await waitForTriage(deps.triageQueued, { signal });
     const ctx = job.data;
     const log = deps.log.child({ job: ctx.req.jobId, key: job.key, attempt: job.attempt });
-    const input = { ...(await jobTokens(deps, ctx)), job: ctx, fingerprints, ...processInput(deps, ctx) };
+    // The fetch into the repository's mirror triage started for this job (mirror-prefetch): the job's checkout waits
+    // for it over IPC instead of fetching on its own.
+    const fetched = deps.mirrors?.take(ctx.req.jobId) ?? null;
+    const input = {
+      ...(await jobTokens(deps, ctx)),
+      job: ctx,
+      fingerprints,
+      ...processInput(deps, ctx),
+      ...(fetched ? { mirrorFetched: true } : {}),
+    };
     log.info({ attempt: job.attempt }, "job process starting");
     if (!deps.pool) throw new Error("this process only receives webhooks: it does not run jobs");
     // The job's model calls reserve and settle through this process, which holds the ledger.
@@ -80,7 +97,16 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<RunJobData> {
       signal,
       graceMs: 10_000,
       onMessage: (m) => isMetricMessage(m) && deps.metrics.record(m.metric),
-      ...(guard ? { onRequest: (m: unknown) => answerSpendRequest(guard, m) } : {}),
+      ...(guard || fetched
+        ? {
+            onRequest: (m: unknown) =>
+              fetched && isMirrorFetchedRequest(m)
+                ? fetched
+                : guard
+                  ? answerSpendRequest(guard, m)
+                  : Promise.reject(new Error("unknown request from the job process")),
+          }
+        : {}),
     });
     await recordRunEnd(deps, job, outcome, signal, { started, startedAt });
     if (outcome.kind === "done" || signal.aborted) return;

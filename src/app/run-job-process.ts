@@ -44,6 +44,19 @@ export interface RunJobProcessInput {
   fingerprints: SecretFingerprint[];
   /** Model calls reserve and settle their spend through the parent (over IPC), which holds the ledger. */
   spend?: boolean;
+  /**
+   * The parent fetched (or is fetching) the job's branch into the repository's mirror (see mirror-prefetch): the
+   * checkout asks it for the tip over IPC ({@link MIRROR_FETCHED_REQUEST}) instead of fetching on its own.
+   */
+  mirrorFetched?: boolean;
+}
+
+/** A job process's request for the tip its parent fetched into the mirror for it (answered with a sha or null). */
+export const MIRROR_FETCHED_REQUEST = { mirror: "fetched" } as const;
+
+/** Whether a job process's request asks for its mirror fetch (see {@link MIRROR_FETCHED_REQUEST}). */
+export function isMirrorFetchedRequest(message: unknown): boolean {
+  return (message as { mirror?: unknown } | null)?.mirror === MIRROR_FETCHED_REQUEST.mirror;
 }
 
 /** Fingerprints of the app's own secrets (webhook secret, each line of the App's key) for a job process. */
@@ -188,6 +201,15 @@ export async function runChildJob(
     logger: log,
     signal,
     redactor,
+    ...(input.mirrorFetched && request
+      ? {
+          mirrorFetched: () =>
+            request(MIRROR_FETCHED_REQUEST).then(
+              (tip) => (typeof tip === "string" && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(tip) ? tip : null),
+              () => null,
+            ),
+        }
+      : {}),
   }).finally(() => checkExec.close?.());
   // The pull request a run opened, for the schedules dashboard (the parent records it).
   return { outcome: outcome.kind, ...(outcome.kind === "pull-request" ? { pr: outcome.pr.number } : {}) };

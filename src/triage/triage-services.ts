@@ -3,6 +3,7 @@ import type { RepoConfig } from "../config/repo-config.js";
 import type { GitHubClient } from "../github/github-client.js";
 import type { LookupCache } from "./lookup-cache.js";
 import type { RunJobData, RunQueue } from "../run/run-job-data.js";
+import type { RunRequest } from "../run/run-request.js";
 
 /** What triage of one event reads GitHub with: the installation's client, the config loader and a logger. */
 export interface TriageIo {
@@ -25,6 +26,15 @@ export interface AppServices {
    */
   runTokens?: {
     start(job: { jobId: string; installationId: number; repo: string }): void;
+    drop(jobId: string): void;
+  };
+  /**
+   * Starts fetching a queued run's branch into the repository's mirror (with the job's git token, once minted),
+   * for this process's run handler to hand to the job (see app/mirror-prefetch); absent where runs are picked up by
+   * other processes (Redis). Started only for a request triage queues, never before it is authorised.
+   */
+  runMirror?: {
+    start(req: RunRequest): void;
     drop(jobId: string): void;
   };
   /** Config and permission reads shared by the triage of events arriving together (see lookup-cache). */

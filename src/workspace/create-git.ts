@@ -8,7 +8,7 @@ import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
 import { readCommitChanges } from "./read-commit-changes.js";
 import { openCleanGitDir } from "./git-clean-dir.js";
 import { GitError } from "./git-errors.js";
-import { cloneFromMirror, type MirrorPlace } from "./git-mirror.js";
+import { cloneFromMirror, fetchIntoMirror, type MirrorPlace } from "./git-mirror.js";
 import { changeHistory } from "./git-change-history.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
@@ -119,6 +119,8 @@ function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
       depth?: number;
       mirror?: MirrorPlace & { onFallback?(reason: string): void };
       onTree?(commit: string): void;
+      /** A fetch into the mirror made for this clone ahead of it: see `cloneFromMirror`'s `fetched`. */
+      fetched?: Promise<string | null>;
     }): Promise<{ tree: string | null }> {
       const dir = path.resolve(req.dir);
       mkdirSync(path.dirname(dir), { recursive: true }); // synchronous: see cloneFromMirror
@@ -132,6 +134,7 @@ function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
             branch: req.branch,
             dir,
             ...(req.token ? { token: req.token } : {}),
+            ...(req.fetched ? { fetched: req.fetched } : {}),
             onTree: (commit) => {
               told = commit;
               // Facts of the checkout's git, true from now on: what it was cloned from, and its one commit.
@@ -159,6 +162,13 @@ function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
       setOnlyCommit(dir, depth === 1);
       return { tree: null };
     },
+
+    /**
+     * The branch's tip fetched into the repository's mirror for a clone that will follow (see `fetchIntoMirror`):
+     * the tip, or null when nothing was fetched.
+     */
+    fetchIntoMirror: (req: { url: string; branch: string; token?: string }, place: MirrorPlace) =>
+      fetchIntoMirror(run, req, place),
 
     /**
      * Work in an existing checkout of `url` (a GitHub Actions workflow's own checkout) as if it had been cloned here:

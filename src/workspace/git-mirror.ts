@@ -62,7 +62,19 @@ const FETCH_TIMEOUT_MS = 5 * 60_000;
  */
 export async function cloneFromMirror(
   run: GitRun,
-  req: { url: string; branch: string; dir: string; token?: string; onTree?(commit: string): void },
+  req: {
+    url: string;
+    branch: string;
+    dir: string;
+    token?: string;
+    onTree?(commit: string): void;
+    /**
+     * The tip a fetch into this mirror made for this run moments ago (see {@link fetchIntoMirror}), awaited first:
+     * the checkout is made from it, with no fetch of its own, while the mirror's ref of the branch still names it and
+     * the mirror was not rebuilt since. Otherwise (null, another job moved the ref, a rebuild) it fetches as always.
+     */
+    fetched?: Promise<string | null>;
+  },
   place: MirrorPlace,
 ): Promise<MirrorClone> {
   if (/[\0-\x1f\x7f]/.test(req.url + req.branch))
@@ -72,21 +84,30 @@ export async function cloneFromMirror(
   // (built and parsed on this thread meanwhile) go first: the fetch started 35–50 ms after the call.
   // Never into a folder with something in it: a failed step removes the folder it was making.
   if (listOrNull(req.dir)?.length) return { ok: false, reason: "the checkout folder is not empty" };
-  const name = createHash("sha256").update(`${place.scope}\n${req.url}`).digest("hex").slice(0, 32);
-  const mirror = path.join(place.root, `${name}.git`);
-  mkdirSync(place.root, { recursive: true, mode: 0o700 });
+  const mirror = mirrorPath(place, req.url);
+  const gitDir = path.join(path.resolve(req.dir), ".git");
+  // A fetch made ahead holds the mirror until it ends, and the checkout takes the mirror's lock after it. Its `.git`
+  // is written meanwhile, as below while a fetch of its own runs (the mirror's finished packs are never changed; a
+  // rebuild after it leaves links to packs nothing needs, and a failed step removes the folder).
+  let early = req.fetched ? earlyGitDir(mirror, gitDir, req) : null;
+  const fetched = req.fetched ? await req.fetched.catch(() => null) : null;
   const lock = takeLock(`${mirror}.lock`);
-  if (!lock) return { ok: false, reason: "another job of this repository is using its mirror" };
+  if (!lock) {
+    if (early) {
+      await Promise.all(early.copying).catch(() => undefined);
+      await rm(req.dir, { recursive: true, force: true });
+    }
+    return { ok: false, reason: "another job of this repository is using its mirror" };
+  }
   try {
     const cold = await ensureMirror(mirror, place.maxPacks ?? 24);
-    const gitDir = path.join(path.resolve(req.dir), ".git");
-    const fetching = fetchTip(run, mirror, req);
+    const ready = fetched && !cold && mirrorRef(mirror, req.branch) === fetched ? fetched : null;
+    const fetching = ready ? Promise.resolve(ready) : fetchTip(run, mirror, req);
     // While the fetch waits on the network: the checkout's `.git` as far as it does not depend on what is fetched
     // (folders, HEAD, config, links to the packs the mirror already had: git never changes a finished pack, and the
     // fetch only adds one). On a busy disk these file operations took 15–30 ms between the fetch and read-tree.
-    let early: ReturnType<typeof prepareCheckoutGitDir>;
     try {
-      early = prepareCheckoutGitDir(mirror, gitDir, req);
+      early ??= prepareCheckoutGitDir(mirror, gitDir, req);
     } catch (error) {
       // The folder and the mirror are thrown away below: not while the fetch still writes into the mirror.
       await fetching.catch(() => undefined);
@@ -109,6 +130,70 @@ export async function cloneFromMirror(
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   } finally {
     await lock.release();
+  }
+}
+
+/**
+ * The branch's tip fetched into the repository's mirror ahead of the run that will clone from it (the App starts it
+ * at triage, once the request is authorised and the job's git token is minted, while the job is queued and its
+ * process starts); that run's {@link cloneFromMirror} then makes its checkout without a fetch of its own. Resolves
+ * to the tip, or null: the mirror is busy with another job (nothing done), or the fetch failed (the mirror is
+ * thrown away, as a failed checkout would; the run then clones as it would have). Holds the mirror's lock while it
+ * runs and never leaves it held. What it leaves in the mirror is what any run on the branch leaves there.
+ */
+export async function fetchIntoMirror(
+  run: GitRun,
+  req: { url: string; branch: string; token?: string },
+  place: MirrorPlace,
+): Promise<string | null> {
+  if (/[\0-\x1f\x7f]/.test(req.url + req.branch)) return null;
+  const mirror = mirrorPath(place, req.url);
+  const lock = takeLock(`${mirror}.lock`);
+  if (!lock) return null;
+  try {
+    await ensureMirror(mirror, place.maxPacks ?? 24);
+    return await fetchTip(run, mirror, req);
+  } catch {
+    await discard(mirror);
+    return null;
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * The checkout's `.git` written while a fetch made ahead still holds the mirror (see `fetched`), or null when that
+ * failed (a mirror not made yet, say): the folder is then removed and written again after the fetch, as always.
+ */
+function earlyGitDir(
+  mirror: string,
+  gitDir: string,
+  req: { url: string; branch: string },
+): ReturnType<typeof prepareCheckoutGitDir> | null {
+  try {
+    return prepareCheckoutGitDir(mirror, gitDir, req);
+  } catch {
+    rmSync(path.dirname(gitDir), { recursive: true, force: true });
+    return null;
+  }
+}
+
+/** The repository's mirror folder (its root made): named from the installation's scope and the URL. */
+function mirrorPath(place: MirrorPlace, url: string): string {
+  const name = createHash("sha256").update(`${place.scope}\n${url}`).digest("hex").slice(0, 32);
+  mkdirSync(place.root, { recursive: true, mode: 0o700 });
+  return path.join(place.root, `${name}.git`);
+}
+
+/** The commit the mirror's `refs/heads/<branch>` names (as a fetch writes it, loose), or null. */
+function mirrorRef(mirror: string, branch: string): string | null {
+  const heads = path.join(mirror, "refs", "heads");
+  const file = path.join(heads, branch);
+  if (!file.startsWith(heads + path.sep)) return null;
+  try {
+    return readFileSync(file, "utf8").trim() || null;
+  } catch {
+    return null;
   }
 }
 

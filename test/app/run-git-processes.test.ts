@@ -56,4 +56,28 @@ describe("an ordinary pull-request run's git processes", () => {
       throw new Error(`${list.length} git processes (at most ${MAX_GIT_PROCESSES}):\n${list.join("\n")}`);
     expect(list.length).toBeLessThanOrEqual(MAX_GIT_PROCESSES);
   });
+
+  it("with the branch fetched into the mirror ahead of it (at triage), the run starts no fetch of its own", async () => {
+    const { llm } = rig();
+    llm.push(
+      "I need to edit the file:\n\nsrc/a.ts\n",
+      "src/a.ts\n```ts\n<<<<<<< SEARCH\nexport const a = 1;\n=======\nexport const a = 2;\n>>>>>>> REPLACE\n```\n",
+      "feat: a is 2",
+    );
+    const calls: string[][] = [];
+    const ahead: string[][] = [];
+    const outcome = await runAppOnPullRequest(rig(), {
+      files: { "src/a.ts": "export const a = 1;\n" },
+      config: { test: "true", max_reflections: 1, baseline: "off" },
+      message: "make a 2",
+      exec: countingExec(testExec({ sourceEnv: process.env }), calls),
+      checkExec: testExec({ sourceEnv: process.env }),
+      fetchAhead: countingExec(testExec({ sourceEnv: process.env }), ahead),
+    });
+    expect(outcome.kind).toBe("pushed");
+    expect(ahead.map((a) => shown(a).split(" ")[0])).toEqual(["fetch"]);
+    const list = calls.map(shown);
+    expect(list.filter((l) => l.startsWith("fetch") || l.startsWith("clone"))).toEqual([]);
+    expect(list.some((l) => l.startsWith("read-tree"))).toBe(true);
+  });
 });

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { Octokit } from "@octokit/rest";
 import { pino } from "pino";
-import { executeRun } from "../../src/app/execute-run.js";
+import { cacheRootOf, executeRun, mirrorPlace } from "../../src/app/execute-run.js";
+import { createGit } from "../../src/workspace/create-git.js";
 import { driverSettings } from "../../src/compose/run-settings.js";
 import { readEnv } from "../../src/config/env.js";
 import { parseRepoConfig } from "../../src/config/repo-config.js";
@@ -54,6 +55,11 @@ export interface AppPrRunOptions {
   checkExec: Exec;
   /** Environment entries beside the work and cache folders (bubblewrap by default). */
   env?: Record<string, string>;
+  /**
+   * The branch fetched into the repository's mirror ahead of the run, as the App does at triage (app/mirror-prefetch),
+   * through this exec (not the run's): the run's checkout is made from that fetch.
+   */
+  fetchAhead?: Exec;
 }
 
 /**
@@ -96,17 +102,23 @@ export async function runAppOnPullRequest(rig: AppPrRig, o: AppPrRunOptions) {
   });
   const head = (await api.rest.pulls.get({ owner: "acme", repo: "widgets", pull_number: pr.number })).data.head;
   const cloneUrl = `${fake.webUrl}/acme/widgets.git`;
+  const req = runRequest({
+    owner: "acme",
+    repo: "widgets",
+    cloneUrl,
+    target: prTarget({ number: pr.number, headRef: "feature", headSha: head.sha, headCloneUrl: cloneUrl }),
+    message: o.message,
+    requester: { login: "ann", id: 3 },
+    settings: settings.value,
+  });
+  const logger = pino({ level: "silent" });
+  const place = o.fetchAhead ? mirrorPlace(req, { env, logger }, cacheRootOf(env)) : null;
+  const fetched = place
+    ? createGit(o.fetchAhead!).fetchIntoMirror({ url: cloneUrl, branch: "feature", token }, place)
+    : null;
   return executeRun(
     {
-      req: runRequest({
-        owner: "acme",
-        repo: "widgets",
-        cloneUrl,
-        target: prTarget({ number: pr.number, headRef: "feature", headSha: head.sha, headCloneUrl: cloneUrl }),
-        message: o.message,
-        requester: { login: "ann", id: 3 },
-        settings: settings.value,
-      }),
+      req,
       statusCommentId: status.data.id,
       reactTo: { kind: "issue", number: pr.number },
       webUrl: `${fake.webUrl}/acme/widgets`,
@@ -126,9 +138,10 @@ export async function runAppOnPullRequest(rig: AppPrRig, o: AppPrRunOptions) {
       api,
       gitToken: async () => token,
       bot: { login: "aider-bot[bot]", email: "1+aider-bot[bot]@users.noreply.github.com" },
-      logger: pino({ level: "silent" }),
+      logger,
       signal: new AbortController().signal,
       redactor: createSecretRedactor(),
+      ...(fetched ? { mirrorFetched: () => fetched } : {}),
     },
   );
 }

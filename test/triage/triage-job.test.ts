@@ -318,6 +318,48 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(tokens).toEqual(["start same 1 Hello-World", "start same 1 Hello-World", "drop same"]);
   });
 
+  it("starts fetching the run's branch into its mirror beside its tokens, and drops it when the run is not queued", async () => {
+    const events: string[] = [];
+    const fresh = await startProbot({
+      runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
+      runMirror: {
+        start: (req) => events.push(`mirror ${req.jobId} ${req.target.kind}`),
+        drop: (id) => events.push(`drop mirror ${id}`),
+      },
+    });
+    const sendFresh = (id: string) =>
+      fresh.triage.receive({ id, name: "issue_comment", payload: issueComment("/aider fix it") } as never);
+    authorized("admin");
+    reactedAndQueued(55);
+    await sendFresh("same");
+    expect(events).toEqual(["tokens same", "mirror same issue"]);
+    redeliveryFindsItsComment();
+    await sendFresh("same");
+    expect(fresh.results.map((r) => r.kind)).toEqual(["enqueued", "ignored"]);
+    expect(events.slice(2)).toEqual(["tokens same", "mirror same issue", "drop tokens same", "drop mirror same"]);
+  });
+
+  it("a stranger's command starts no fetch (nor tokens): only the polite reply", async () => {
+    const events: string[] = [];
+    const fresh = await startProbot({
+      runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
+      runMirror: { start: (req) => events.push(`mirror ${req.jobId}`), drop: (id) => events.push(`drop mirror ${id}`) },
+    });
+    authorized("read");
+    nock(API)
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .get(`${REPO}/issues/1/comments`)
+      .query(true)
+      .reply(200, [])
+      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body.includes("aider-bot:unauthorized"))
+      .reply(201, { id: 56 });
+    await fresh.triage.receive({ id: "u9", name: "issue_comment", payload: issueComment("/aider fix it") } as never);
+    expect(fresh.results.map((r) => r.kind)).toEqual(["replied"]);
+    expect(events).toEqual([]);
+  });
+
   it("unauthorized: one polite reply, and no second reply for the next comment", async () => {
     authorized("read");
     let posted = "";

@@ -2,7 +2,13 @@ import { readdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
-import { checkoutConfig, cloneFromMirror, takeLock, type MirrorPlace } from "../../src/workspace/git-mirror.js";
+import {
+  checkoutConfig,
+  cloneFromMirror,
+  fetchIntoMirror,
+  takeLock,
+  type MirrorPlace,
+} from "../../src/workspace/git-mirror.js";
 import { createGitRunner } from "../../src/workspace/git-runner.js";
 import { listGitFiles } from "../../src/workspace/git-listing.js";
 import { listTree } from "../../src/workspace/git-tree-listing.js";
@@ -327,6 +333,124 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect(replaced).toEqual({ tree: null });
     expect(fallbacks).toHaveLength(1);
     expect(await readFile(path.join(dir, "a.txt"), "utf8")).toBe("a\n");
+  });
+
+  /** A runner that records each git subcommand it runs (the word after the `-c` options). */
+  const recording = () => {
+    const ran: string[] = [];
+    const rec: typeof run = (cwd, args, options) => {
+      ran.push(args.filter((a, i) => a !== "-c" && args[i - 1] !== "-c")[0] ?? "");
+      return run(cwd, args, options);
+    };
+    return { ran, rec };
+  };
+
+  it("a fetch made ahead for the run: its checkout is made from it with no fetch of its own, and is the branch's tip", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const tip = await pushRemote("main", { "a.txt": "ahead\n" });
+    const ahead = recording();
+    const fetched = fetchIntoMirror(ahead.rec, { url, branch: "main", token: TOKEN }, place);
+    const job = recording();
+    const dir = dirFor();
+    // Asked for while the fetch ahead still holds the mirror: the checkout waits for it, not a plain clone.
+    const made = cloneFromMirror(job.rec, { url, branch: "main", dir, token: TOKEN, fetched }, place);
+    expect(await fetched).toBe(tip);
+    expect(await made).toEqual({ ok: true, cold: false });
+    expect(ahead.ran).toEqual(["fetch"]);
+    expect(job.ran).toEqual(["read-tree"]);
+    expect((await sh(dir, ["rev-parse", "HEAD"])).trim()).toBe(tip);
+    expect(await readFile(path.join(dir, "a.txt"), "utf8")).toBe("ahead\n");
+    expect(await sh(dir, ["status", "--porcelain"])).toBe("");
+    // The lock is released: the next job takes the mirror.
+    expect(await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place)).toEqual({
+      ok: true,
+      cold: false,
+    });
+  });
+
+  it("writes the checkout's git folder while the fetch ahead still runs; leaves no folder when the mirror is then busy", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const before = await packsOf(await mirrorDir());
+    const tip = await pushRemote("main", { "c.txt": "c\n" });
+    let release: (tip: string | null) => void = () => undefined;
+    const dir = dirFor();
+    const made = cloneFromMirror(
+      run,
+      { url, branch: "main", dir, token: TOKEN, fetched: new Promise((r) => (release = r)) },
+      place,
+    );
+    // The fetch ahead has not ended: the checkout's .git is there already, with the mirror's packs so far.
+    const gitDir = path.join(dir, ".git");
+    expect(await readFile(path.join(gitDir, "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
+    expect((await packsOf(gitDir)).sort()).toEqual([...before].sort());
+    release(await fetchIntoMirror(run, { url, branch: "main", token: TOKEN }, place));
+    expect(await made).toEqual({ ok: true, cold: false });
+    expect((await sh(dir, ["rev-parse", "HEAD"])).trim()).toBe(tip);
+    expect(await readFile(path.join(dir, "c.txt"), "utf8")).toBe("c\n");
+    expect(await sh(dir, ["status", "--porcelain"])).toBe("");
+    // Another job took the mirror first: the early folder goes, for the plain clone that follows.
+    const held = takeLock(`${await mirrorDir()}.lock`)!;
+    const other = dirFor();
+    expect(
+      await cloneFromMirror(run, { url, branch: "main", dir: other, fetched: Promise.resolve(tip) }, place),
+    ).toEqual({
+      ok: false,
+      reason: "another job of this repository is using its mirror",
+    });
+    await expect(stat(other)).rejects.toThrow();
+    await held.release();
+  });
+
+  it("fetches itself when the mirror's branch moved since the fetch ahead, when that fetch failed, or found the mirror busy", async () => {
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    const old = await pushRemote("main", { "a.txt": "one\n" });
+    expect(await fetchIntoMirror(run, { url, branch: "main", token: TOKEN }, place)).toBe(old);
+    // Another job fetched the branch again meanwhile (someone pushed): the ref no longer names the tip fetched ahead.
+    await pushRemote("main", { "a.txt": "two\n" });
+    await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
+    await pushRemote("main", { "a.txt": "three\n" });
+    const moved = recording();
+    const dir = dirFor();
+    expect(
+      await cloneFromMirror(
+        moved.rec,
+        { url, branch: "main", dir, token: TOKEN, fetched: Promise.resolve(old) },
+        place,
+      ),
+    ).toEqual({ ok: true, cold: false });
+    expect(moved.ran).toEqual(["fetch", "read-tree"]);
+    expect(await readFile(path.join(dir, "a.txt"), "utf8")).toBe("three\n");
+    // A fetch ahead that failed (null) or was refused: the run fetches as it always did.
+    const failedAhead = recording();
+    const other = dirFor();
+    expect(
+      await cloneFromMirror(
+        failedAhead.rec,
+        { url, branch: "main", dir: other, token: TOKEN, fetched: Promise.resolve(null) },
+        place,
+      ),
+    ).toEqual({ ok: true, cold: false });
+    expect(failedAhead.ran).toEqual(["fetch", "read-tree"]);
+    // While another job holds the mirror, the fetch ahead does nothing and leaves the lock as it found it.
+    const mirror = await mirrorDir();
+    const held = takeLock(`${mirror}.lock`)!;
+    const busy = recording();
+    expect(await fetchIntoMirror(busy.rec, { url, branch: "main", token: TOKEN }, place)).toBeNull();
+    expect(busy.ran).toEqual([]);
+    await expect(stat(`${mirror}.lock`)).resolves.toBeTruthy();
+    await held.release();
+  });
+
+  it("a fetch ahead of a branch that does not exist returns null and leaves no lock behind; the token is never written", async () => {
+    expect(await fetchIntoMirror(run, { url, branch: "no-such-branch", token: TOKEN }, place)).toBeNull();
+    expect((await readdir(place.root)).filter((f) => f.endsWith(".lock"))).toEqual([]);
+    expect(await fetchIntoMirror(run, { url, branch: "main", token: TOKEN }, place)).toBe(
+      (await sh(bare, ["rev-parse", "main"])).trim(),
+    );
+    const mirror = await mirrorDir();
+    for (const f of ["config", "FETCH_HEAD", "HEAD"])
+      expect(await readFile(path.join(mirror, f), "utf8").catch(() => "")).not.toContain(TOKEN);
+    expect(server.seenUrls.every((u) => !u.includes(TOKEN))).toBe(true);
   });
 
   it("is used only for depth-1 clones", async () => {

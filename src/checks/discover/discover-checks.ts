@@ -27,6 +27,10 @@ async function discoverCommands(reader: RepoReader): Promise<CheckPlan> {
   // The legacy CI files are read beside the workflows (in the App, GitHub round trips), and used after them.
   const legacyP = planFromLegacyCi(reader);
   legacyP.catch(() => undefined);
+  // The root's listing too: the conventions (when the workflows name no check) and the runner fallbacks read it after
+  // the workflows, one GitHub round trip more on the run's way to its first round. The reader keeps the answer; where
+  // nothing asks for it again, it was one request for nothing.
+  reader.list("").catch(() => undefined);
   const fromWorkflows = await planFromWorkflows(reader);
   // Travis, CircleCI and GitLab CI fill what the workflows left empty, a bucket at a time (with their setup).
   for (const legacy of await legacyP) {

@@ -43,8 +43,7 @@ export async function prepareCheckout(
   whileCloning: () => void,
 ): Promise<PreparedCheckout> {
   const { target } = req;
-  const branch = target.kind === "issue" ? req.defaultBranch : target.headRef;
-  const url = target.kind === "issue" ? req.cloneUrl : target.headCloneUrl;
+  const { branch, url } = checkoutSource(req);
   const token = await deps.github.installationToken();
   const checkout = path.join(dir, "checkout");
   const needsBase =
@@ -75,6 +74,17 @@ export async function prepareCheckout(
     return !!made && made.tree === early;
   });
   return { checkout, branch, workBranch, baseSha: null, token, pending: { commit: early, written } };
+}
+
+/** The branch a run's checkout is cloned from, and its URL: the PR's head, or an issue's default branch. */
+export function checkoutSource(req: Pick<RunRequest, "target" | "defaultBranch" | "cloneUrl">): {
+  branch: string;
+  url: string;
+} {
+  const { target } = req;
+  return target.kind === "issue"
+    ? { branch: req.defaultBranch, url: req.cloneUrl }
+    : { branch: target.headRef, url: target.headCloneUrl };
 }
 
 /** The commit cloned, which {@link prepareCheckout} reads for the runs that need it (undo, a fork's patch). */

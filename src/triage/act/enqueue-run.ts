@@ -36,6 +36,8 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   const checkRunP = startTriageCheckRun(github, request, log);
   // The job's tokens too: the job, picked up as soon as it is queued, then has them without a round trip of its own.
   services.runTokens?.start({ jobId: request.jobId, installationId: request.installationId, repo: request.repo });
+  // And its branch fetched into the repository's mirror with the git token, while the job is queued and starts.
+  services.runMirror?.start(request);
   let statusCommentId: number;
   try {
     [, statusCommentId] = await Promise.all([
@@ -50,6 +52,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
     ]);
   } catch (error) {
     services.runTokens?.drop(request.jobId);
+    services.runMirror?.drop(request.jobId);
     await closeUnqueuedCheckRun(github, await checkRunP, error, log);
     throw error;
   }
@@ -69,7 +72,10 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
     kind: request.verb,
     data: context,
   });
-  if (!queued) services.runTokens?.drop(request.jobId);
+  if (!queued) {
+    services.runTokens?.drop(request.jobId);
+    services.runMirror?.drop(request.jobId);
+  }
   log.info({ job: request.jobId, queued, verb: request.verb }, queued ? "job enqueued" : "duplicate delivery ignored");
   return queued
     ? { kind: "enqueued", jobId: request.jobId, context }

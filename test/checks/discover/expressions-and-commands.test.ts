@@ -362,6 +362,27 @@ describe("legacy CI files, read after the workflows", () => {
     expect(plan.lint.map((c) => [c.command, c.source])).toEqual([["flake8", ".travis.yml"]]);
   });
 
+  it("the root's listing is asked for beside the workflows: conventions need it when the workflows name no check", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plain = reader({ "package.json": '{"scripts":{"test":"mocha"}}' });
+    const listed: string[] = [];
+    let listedBeforeWorkflows: string[] | null = null;
+    const plan = await discoverChecks({
+      // The workflows' folder is answered once the root has been asked for (or after a bounded wait).
+      list: async (dir) => {
+        listed.push(dir);
+        if (dir === ".github/workflows") {
+          for (let i = 0; i < 1_000 && !listed.includes(""); i++) await new Promise((r) => setTimeout(r, 5));
+          listedBeforeWorkflows ??= [...listed];
+        }
+        return plain.list(dir);
+      },
+      read: plain.read,
+    });
+    expect(listedBeforeWorkflows).toContain("");
+    expect(plan.test.map((c) => c.command)).toEqual(["npm test"]);
+  });
+
   it("the workflow files are read together too, and walked in name order", async () => {
     const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
     const job = (cmd: string) =>
