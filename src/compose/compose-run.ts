@@ -109,7 +109,7 @@ export function warmWhileCloning(
 ): (req: Pick<RunRequest, "verb" | "language">) => void {
   const grammar = warmGrammarWhileCloning(input.logger);
   return (req) => {
-    grammar(req);
+    void grammar(req);
     if (req.verb === "run") void input.checkExec.prepare?.();
   };
 }
