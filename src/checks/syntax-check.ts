@@ -1,5 +1,6 @@
 import { Parser } from "web-tree-sitter";
 import { initTreeSitter, languageForGitHubName, languageForPath, type LanguageId } from "../treesitter/languages.js";
+import { warmSample } from "../treesitter/warm-samples.js";
 import { findSyntaxErrors, type SyntaxProblem } from "./find-syntax-errors.js";
 import { readyLanguage } from "./ready-languages.js";
 import { renderCodeContext } from "./render-code-context.js";
@@ -10,7 +11,7 @@ import type { CheckReport } from "./types.js";
 export const warmSyntaxCheck = (): Promise<void> => initTreeSitter();
 
 /**
- * Load the grammar of the repository's main language (as GitHub names it) and parse a line with it, so the first
+ * Load the grammar of the repository's main language (as GitHub names it) and parse a few lines with it, so the first
  * syntax check of a file in that language pays neither the grammar's load nor V8's first compile of its code
  * (~60 ms of CPU together). A job does it while its branch is cloned, when it waits anyway. Nothing for a language
  * we do not parse; a grammar that fails to load here fails again, with its message, in the check itself.
@@ -23,7 +24,7 @@ export async function warmGrammarFor(githubLanguage: string | null | undefined):
 /** Languages warmed (or being warmed) in this process, each once. */
 const warming = new Map<LanguageId, Promise<void>>();
 
-/** Load a grammar and parse a line with it, once per process (see {@link warmGrammarFor}). */
+/** Load a grammar and parse a few lines of its language with it (see warm-samples), once per process. */
 function warmGrammar(id: LanguageId): Promise<void> {
   let warm = warming.get(id);
   if (!warm) {
@@ -32,7 +33,7 @@ function warmGrammar(id: LanguageId): Promise<void> {
       const parser = new Parser();
       try {
         parser.setLanguage(language);
-        parser.parse("x\n")?.delete();
+        parser.parse(warmSample(id))?.delete();
       } finally {
         parser.delete();
       }

@@ -2,6 +2,7 @@ import { Query, type Parser } from "web-tree-sitter";
 import { createParser, languageForPath, loadLanguage, type LanguageId } from "../treesitter/languages.js";
 import { createContextFinder, lineStarts, type ContextFinder } from "./def-contexts.js";
 import { TAG_QUERIES } from "./tag-queries.js";
+import { warmSample } from "../treesitter/warm-samples.js";
 import type { FileTags, Tag } from "./types.js";
 
 /** Rendered map lines are cut to this many characters, so stored rows need no more. */
@@ -55,15 +56,23 @@ export function compiledTagQueries(): number {
 
 /**
  * Make ready what this thread's first extraction in a language pays for: the grammar, its parser, the compiled tag
- * query, and V8's first compile of the code a parse and a query run (one line parsed and queried). A job does it for
- * the repository's main language while its branch is cloned, so a cold map does not start by compiling.
+ * query, and V8's first compile of the code a parse and a query run — a few lines of ordinary code in that language
+ * (see warm-samples) are extracted. A job does it for the repository's main language while its branch is cloned,
+ * so a cold map does not start by compiling.
  */
 export async function warmTagTools(id: LanguageId): Promise<void> {
+  await extractIn(id, "warm-up", warmSample(id));
+}
+
+/** Tags of `content` as a file of language `id`, with this thread's tools. */
+async function extractIn(id: LanguageId, relPath: string, content: string): Promise<FileTags | null> {
+  // Parsing and querying are synchronous from here on: builds sharing these tools never interleave inside one.
   const { parser, query } = await tagTools(id);
-  const tree = parser.parse("x\n");
-  if (!tree) return;
+  const tree = parser.parse(content);
+  if (!tree) return null;
   try {
-    query.captures(tree.rootNode);
+    const starts = lineStarts(content);
+    return collect(relPath, content, starts, query.captures(tree.rootNode), createContextFinder(tree, starts));
   } finally {
     tree.delete();
   }
@@ -77,17 +86,7 @@ export function createTagExtractor(): TagExtractor {
   return {
     async extract(relPath, content) {
       const id = languageForPath(relPath);
-      if (!id) return null;
-      // Parsing and querying are synchronous from here on: builds sharing these tools never interleave inside one.
-      const { parser, query } = await tagTools(id);
-      const tree = parser.parse(content);
-      if (!tree) return null;
-      try {
-        const starts = lineStarts(content);
-        return collect(relPath, content, starts, query.captures(tree.rootNode), createContextFinder(tree, starts));
-      } finally {
-        tree.delete();
-      }
+      return id ? extractIn(id, relPath, content) : null;
     },
     dispose() {
       // The tools are the thread's (see tagTools): nothing of this extractor's own to free.
