@@ -11,21 +11,22 @@ import type { CheckReport } from "./types.js";
 export const warmSyntaxCheck = (): Promise<void> => initTreeSitter();
 
 /**
- * Load the grammar of the repository's main language (as GitHub names it) and parse a few lines with it, so the first
+ * Load the grammar of the repository's main language (as GitHub names it) and parse a line with it, so the first
  * syntax check of a file in that language pays neither the grammar's load nor V8's first compile of its code
  * (~60 ms of CPU together). A job does it while its branch is cloned, when it waits anyway. Nothing for a language
  * we do not parse; a grammar that fails to load here fails again, with its message, in the check itself.
  */
 export async function warmGrammarFor(githubLanguage: string | null | undefined): Promise<void> {
   const id = languageForGitHubName(githubLanguage);
-  if (id) await warmGrammar(id);
+  // One line: this runs beside the clone, which needs the thread too; the check's file is small.
+  if (id) await warmGrammar(id, "x\n");
 }
 
 /** Languages warmed (or being warmed) in this process, each once. */
 const warming = new Map<LanguageId, Promise<void>>();
 
-/** Load a grammar and parse a few lines of its language with it (see warm-samples), once per process. */
-function warmGrammar(id: LanguageId): Promise<void> {
+/** Load a grammar and parse `text` with it (by default a few lines of its language, see warm-samples), once per process. */
+function warmGrammar(id: LanguageId, text = warmSample(id)): Promise<void> {
   let warm = warming.get(id);
   if (!warm) {
     warm = (async () => {
@@ -33,7 +34,7 @@ function warmGrammar(id: LanguageId): Promise<void> {
       const parser = new Parser();
       try {
         parser.setLanguage(language);
-        parser.parse(warmSample(id))?.delete();
+        parser.parse(text)?.delete();
       } finally {
         parser.delete();
       }

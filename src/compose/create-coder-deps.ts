@@ -11,6 +11,7 @@ import { generateCommitMessage } from "../coder/generate-commit-message.js";
 import type { LlmClient } from "../llm/types.js";
 import { buildRepoMap, buildRepoMapFromObjects } from "../repomap/build-repo-map.js";
 import { warmTagTools } from "../repomap/extract-tags.js";
+import { hasTagCache } from "../repomap/tag-cache.js";
 import { languageForGitHubName } from "../treesitter/languages.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 import { createFsWorkspace } from "../workspace/create-fs-workspace.js";
@@ -24,16 +25,20 @@ export { warmSyntaxCheck } from "../checks/syntax-check.js";
 
 /**
  * run-job's `warmWhileCloning` for the App's and the Action's runs, for the repository's main language: its grammar,
- * so the first syntax check (usually of a file in that language) finds it loaded, and the map's parser and compiled
- * tag query, so a cold map (the repository's first run) does not start by compiling them (20–90 ms of CPU). A
- * failure is only logged: the check and the map meet it again and report it. Settles when both are done (tests).
+ * so the first syntax check (usually of a file in that language) finds it loaded; and, on the repository's first run
+ * (no tag cache in `mapCacheDir`), the map's parser and compiled tag query, warmed on a few lines of that language,
+ * so a cold map does not start by compiling (20–90 ms of CPU for the query, and the grammar's first runs). With a
+ * tag cache the map parses only what changed, and that work would only compete with the clone. A failure is only
+ * logged: the check and the map meet it again and report it. Settles when all is done (tests).
  */
-export function warmGrammarWhileCloning(log: {
-  debug(obj: object, msg: string): void;
-}): (req: { language?: string }) => Promise<void> {
+export function warmGrammarWhileCloning(
+  log: { debug(obj: object, msg: string): void },
+  mapCacheDir?: (req: { owner: string; repo: string }) => string,
+): (req: { language?: string; owner: string; repo: string }) => Promise<void> {
   return (req) => {
     const id = languageForGitHubName(req.language);
-    return Promise.all([warmGrammarFor(req.language), id ? warmTagTools(id) : undefined]).then(
+    const coldMap = !!id && !!mapCacheDir && !hasTagCache(mapCacheDir(req));
+    return Promise.all([warmGrammarFor(req.language), id && coldMap ? warmTagTools(id) : undefined]).then(
       () => undefined,
       (error: unknown) => log.debug({ err: error }, "grammar warm-up failed"),
     );

@@ -7,14 +7,14 @@ import type { LanguageId } from "./languages.js";
  * repository of a few hundred kilobytes took about twice its warm parse time). These cover the common tokens and
  * forms — definitions, calls, strings, numbers, comments, control flow — not the whole language.
  */
-const JS_CORE = `import { readFile } from "node:fs/promises";
+const JS_CORE = `import { fetchText } from "./fetch-text.js";
 // A comment, and a block one
 /* block */
 export const LIMIT = 10, name = 'x', big = 1_000n;
 export async function load(path, { retries = 2 } = {}) {
   for (let i = 0; i < retries; i++) {
     try {
-      const text = await readFile(path, "utf8");
+      const text = await fetchText(path, "utf8");
       return text.split("\\n").map((line) => line.trim()).filter(Boolean);
     } catch (error) {
       if (error?.code === "ENOENT") return null;

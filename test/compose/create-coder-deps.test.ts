@@ -137,7 +137,11 @@ describe("warmGrammarWhileCloning", () => {
   it("loads the grammar of the request's language in the background, and logs nothing when it works", async () => {
     const logged: string[] = [];
     expect(loadedLanguage("ruby")).toBeNull();
-    void warmGrammarWhileCloning({ debug: (_o, msg) => void logged.push(msg) })({ language: "Ruby" });
+    void warmGrammarWhileCloning({ debug: (_o, msg) => void logged.push(msg) })({
+      language: "Ruby",
+      owner: "acme",
+      repo: "widgets",
+    });
     await waitUntil(
       () => loadedLanguage("ruby") !== null,
       () => "the Ruby grammar was never loaded",
@@ -145,12 +149,24 @@ describe("warmGrammarWhileCloning", () => {
     expect(logged).toEqual([]);
   });
 
-  it("also compiles the map's tag query for that language, so the repository's first map does not", async () => {
-    const before = compiledTagQueries();
-    await warmGrammarWhileCloning({ debug: () => undefined })({ language: "Rust" });
-    expect(compiledTagQueries()).toBe(before + 1);
-    await warmGrammarWhileCloning({ debug: () => undefined })({ language: "Rust" });
-    expect(compiledTagQueries()).toBe(before + 1);
+  it("on the repository's first run (no tag cache yet) also compiles the map's tag query for that language", async () => {
+    const cacheRoot = await mkdtemp(path.join(os.tmpdir(), "deps-warm-"));
+    try {
+      const repo = { owner: "acme", repo: "widgets" };
+      const warm = warmGrammarWhileCloning({ debug: () => undefined }, (r) => path.join(cacheRoot, r.owner, r.repo));
+      // A repository with a tag cache: its map parses only what changed, so nothing is compiled beside the clone.
+      await mkdir(path.join(cacheRoot, "acme", "cached"), { recursive: true });
+      await writeFile(path.join(cacheRoot, "acme", "cached", "tags.bin"), "");
+      const before = compiledTagQueries();
+      await warm({ language: "Rust", owner: "acme", repo: "cached" });
+      expect(compiledTagQueries()).toBe(before);
+      await warm({ language: "Rust", ...repo });
+      expect(compiledTagQueries()).toBe(before + 1);
+      await warm({ language: "Rust", ...repo });
+      expect(compiledTagQueries()).toBe(before + 1);
+    } finally {
+      await rm(cacheRoot, { recursive: true, force: true });
+    }
   });
 });
 
