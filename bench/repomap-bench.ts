@@ -146,7 +146,8 @@ const exec = createExec({ sourceEnv: process.env });
 
 /** Commit `files` of `workTree` into a new repository at `gitDir` (the work tree stays as it is); returns gitDir. */
 function commitAll(workTree: string, gitDir: string, files: string[]): string {
-  const git = (...args: string[]) =>
+  // Only `add` reads the list: handed to every command, a list over the pipe's buffer broke the others (EPIPE).
+  const git = (input: string | undefined, ...args: string[]) =>
     execFileSync(
       "git",
       [
@@ -158,14 +159,11 @@ function commitAll(workTree: string, gitDir: string, files: string[]): string {
         "user.email=bench@example.com",
         ...args,
       ],
-      {
-        input: files.join("\0"),
-        maxBuffer: 1 << 28,
-      },
+      { ...(input !== undefined ? { input } : {}), maxBuffer: 1 << 28 },
     );
-  git("init", "-q");
-  git("add", "--pathspec-from-file=-", "--pathspec-file-nul", "-f");
-  git("commit", "-q", "-m", "bench");
+  git(undefined, "init", "-q");
+  git(files.join("\0"), "add", "--pathspec-from-file=-", "--pathspec-file-nul", "-f");
+  git(undefined, "commit", "-q", "-m", "bench");
   return gitDir;
 }
 
