@@ -10,7 +10,7 @@
  * Targets: cold ≤ 2× raw parse, warm ≤ 5 % of cold. Run: `npx tsx bench/repomap-bench.ts`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,7 +38,9 @@ export async function runRepomapBench(): Promise<void> {
       path.join(tmp, "cache-gen"),
       commitAll(generated, path.join(tmp, "generated.git"), genFiles),
     );
-    const real = path.join(HERE, "..", "node_modules");
+    // The folder that holds the packages: in a git worktree whose node_modules is a folder of links to another
+    // checkout's packages, that checkout's (the walk and git do not go through links).
+    const real = path.dirname(await realpath(path.join(HERE, "..", "node_modules", "typescript")));
     const realFiles = await walkCode(real, 3000);
     await benchOne(
       "node_modules .ts/.d.ts",
@@ -144,7 +146,8 @@ const exec = createExec({ sourceEnv: process.env });
 
 /** Commit `files` of `workTree` into a new repository at `gitDir` (the work tree stays as it is); returns gitDir. */
 function commitAll(workTree: string, gitDir: string, files: string[]): string {
-  const git = (...args: string[]) =>
+  // Only `add` reads the list: handed to every command, a list over the pipe's buffer broke the others (EPIPE).
+  const git = (input: string | undefined, ...args: string[]) =>
     execFileSync(
       "git",
       [
@@ -156,14 +159,11 @@ function commitAll(workTree: string, gitDir: string, files: string[]): string {
         "user.email=bench@example.com",
         ...args,
       ],
-      {
-        input: files.join("\0"),
-        maxBuffer: 1 << 28,
-      },
+      { ...(input !== undefined ? { input } : {}), maxBuffer: 1 << 28 },
     );
-  git("init", "-q");
-  git("add", "--pathspec-from-file=-", "--pathspec-file-nul", "-f");
-  git("commit", "-q", "-m", "bench");
+  git(undefined, "init", "-q");
+  git(files.join("\0"), "add", "--pathspec-from-file=-", "--pathspec-file-nul", "-f");
+  git(undefined, "commit", "-q", "-m", "bench");
   return gitDir;
 }
 

@@ -136,7 +136,10 @@ export async function runReplay(
   // This run's Check Run is the first one created after the command (a warm run's repository has its earlier runs').
   const checkRunsBefore = seeded.repo.checkRuns.length;
   const t0 = performance.now();
-  const sent = await app.send("issue_comment", commentPayload(app.fake, seeded.repo.owner, name, seeded.pr, body));
+  const sent = await app.send(
+    "issue_comment",
+    commentPayload(app.fake, seeded.repo.owner, name, seeded.pr, body, GITHUB_LANGUAGE[c.ecosystem]),
+  );
   if (sent.status >= 300) throw new Error(`the webhook was answered ${sent.status}`);
   // The answer's moment, watched while the job runs on (its base may finish a command after it).
   let answeredMs: number | undefined;
@@ -352,6 +355,19 @@ const lastLine = (output: string) =>
     .join(" ⏎ ")
     .slice(0, 200);
 
+/**
+ * The main language GitHub names for a case's repository (`repository.language`, which every real webhook carries and
+ * a run warms its grammar and the map's tag query for while cloning), by the case's ecosystem.
+ */
+const GITHUB_LANGUAGE: Record<ReplayCase["ecosystem"], string> = {
+  node: "JavaScript",
+  python: "Python",
+  go: "Go",
+  rust: "Rust",
+  c: "C",
+  perl: "Perl",
+};
+
 /** An `issue_comment.created` payload for `body` on the pull request, as GitHub sends it. */
 function commentPayload(
   fake: FakeGitHub,
@@ -359,6 +375,7 @@ function commentPayload(
   name: string,
   pr: { number: number; title: string },
   body: string,
+  language: string,
 ) {
   const user = { login: USER, id: 77, type: "User" };
   // One repository, one id across runs (GitHub's is fixed for its life): a shared name is one repository to the app.
@@ -388,7 +405,7 @@ function commentPayload(
       clone_url: `${fake.webUrl}/${owner}/${name}.git`,
       html_url: `${fake.webUrl}/${owner}/${name}`,
       default_branch: "main",
-      language: null,
+      language,
     },
     sender: user,
     installation: { id: 1, node_id: "I_1" },

@@ -11,6 +11,7 @@ import { warmHttpFetch } from "../github/http-fetch.js";
 import type { RunJobData } from "../run/run-job-data.js";
 import { ipcSpendGuard } from "../spend/spend-ipc.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
+import { warmLlmClient } from "../llm/warm-llm-client.js";
 import { warmSyntaxCheck } from "../compose/create-coder-deps.js";
 import type { RunOutcome } from "../run/run-outcome.js";
 import { createRedactingLogger } from "../security/create-redacting-logger.js";
@@ -102,9 +103,9 @@ const spawnHelper = (): SpawnHelper => (helper ??= startSpawnHelper(sourceEnv())
 /**
  * Run by a spare job process before it has a job (see exec/fork-worker's createForkPool): the slow first loads a
  * job would otherwise pay on its own clock: the tokenizer's table (~25 ms), the sandbox probe, tree-sitter's
- * runtime (the syntax check and the map, ~0.1 s), Node's fetch classes (~60 ms, see warmHttpFetch) and the
- * redaction's loop. Numbers are formatted without ICU (see format-number), which would cost every job process
- * 20–30 ms on first use.
+ * runtime (the syntax check and the map, ~0.1 s), Node's fetch classes (~60 ms, see warmHttpFetch), one model
+ * request's code against a local endpoint (see warmLlmClient) and the redaction's loop. Numbers are formatted
+ * without ICU (see format-number), which would cost every job process 20–30 ms on first use.
  */
 export async function preload(): Promise<void> {
   // The spare's environment is the one its job gets (`withoutSecrets` of the app's): probe bubblewrap with it.
@@ -113,7 +114,7 @@ export async function preload(): Promise<void> {
   warmHttpFetch();
   // The redaction's loop, compiled on dummy text: a job's first model request (tens of KB) paid ~10 ms for it.
   redactFingerprinted(" ".repeat(32_000), [fingerprint("w".repeat(64)), fingerprint("w".repeat(20))], "");
-  const [count] = await Promise.all([loadTokenizer(), warmSyntaxCheck()]);
+  const [count] = await Promise.all([loadTokenizer(), warmSyntaxCheck(), warmLlmClient().catch(() => undefined)]);
   count("warm up");
 }
 

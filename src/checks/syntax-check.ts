@@ -1,5 +1,6 @@
 import { Parser } from "web-tree-sitter";
-import { initTreeSitter, languageForGitHubName, languageForPath } from "../treesitter/languages.js";
+import { initTreeSitter, languageForGitHubName, languageForPath, type LanguageId } from "../treesitter/languages.js";
+import { warmSample } from "../treesitter/warm-samples.js";
 import { findSyntaxErrors, type SyntaxProblem } from "./find-syntax-errors.js";
 import { readyLanguage } from "./ready-languages.js";
 import { renderCodeContext } from "./render-code-context.js";
@@ -17,15 +18,61 @@ export const warmSyntaxCheck = (): Promise<void> => initTreeSitter();
  */
 export async function warmGrammarFor(githubLanguage: string | null | undefined): Promise<void> {
   const id = languageForGitHubName(githubLanguage);
-  if (!id) return;
-  const language = await readyLanguage(id);
-  const parser = new Parser();
-  try {
-    parser.setLanguage(language);
-    parser.parse("x\n")?.delete();
-  } finally {
-    parser.delete();
+  // One line: this runs beside the clone, which needs the thread too; the check's file is small.
+  if (id) await warmGrammar(id, "x\n");
+}
+
+/** Languages warmed (or being warmed) in this process, each once. */
+const warming = new Map<LanguageId, Promise<void>>();
+
+/** Load a grammar and parse `text` with it (by default a few lines of its language, see warm-samples), once per process. */
+function warmGrammar(id: LanguageId, text = warmSample(id)): Promise<void> {
+  let warm = warming.get(id);
+  if (!warm) {
+    warm = (async () => {
+      const language = await readyLanguage(id);
+      const parser = new Parser();
+      try {
+        parser.setLanguage(language);
+        parser.parse(text)?.delete();
+      } finally {
+        parser.delete();
+      }
+    })();
+    warming.set(id, warm);
+    // A grammar that failed to load is tried again by the next warm-up (and reported by the check itself).
+    warm.catch(() => {
+      if (warming.get(id) === warm) warming.delete(id);
+    });
   }
+  return warm;
+}
+
+/** Most grammars {@link warmGrammarsOf} loads ahead: each costs a few megabytes and some CPU off the run's path. */
+const MAX_WARMED = 3;
+
+/**
+ * Warm the grammars the run's syntax check is likely to need, from the checkout's files: the languages of
+ * `first` (the files in the chat, those the request names), then the languages with the most files, at most
+ * {@link MAX_WARMED} in all. The repository's main language alone misses files of another one an edit often
+ * touches (a JavaScript package's `.d.ts`, a C++ project's `.c`): their check loaded a grammar on the run's path
+ * (~50 ms for TypeScript). Settles when all have loaded; a grammar that fails is left to the check to report.
+ */
+export function warmGrammarsOf(files: readonly string[], first: readonly string[] = []): Promise<void> {
+  const counts = new Map<LanguageId, number>();
+  for (const f of files) {
+    const id = languageForPath(f);
+    if (id) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const named = first.map(languageForPath).filter((id): id is LanguageId => id !== null);
+  const common = [...counts].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  const chosen = [...new Set([...named, ...common])].slice(0, MAX_WARMED);
+  return Promise.all(chosen.map((id) => warmGrammar(id).catch(() => undefined))).then(() => undefined);
+}
+
+/** The warm-up of a language's grammar when one was started in this process (tests), else null. */
+export function grammarWarming(id: LanguageId): Promise<void> | null {
+  return warming.get(id) ?? null;
 }
 
 export interface SyntaxCheckOptions {

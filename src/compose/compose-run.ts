@@ -105,11 +105,11 @@ export function composeRun(input: ComposeRunInput): RunJobDeps {
  * checks, the check exec's set-up for its first command (see `Exec.prepare`).
  */
 export function warmWhileCloning(
-  input: Pick<ComposeRunInput, "logger" | "checkExec">,
-): (req: Pick<RunRequest, "verb" | "language">) => void {
-  const grammar = warmGrammarWhileCloning(input.logger);
+  input: Pick<ComposeRunInput, "logger" | "checkExec" | "cacheRoot">,
+): (req: Pick<RunRequest, "verb" | "language" | "owner" | "repo">) => void {
+  const grammar = warmGrammarWhileCloning(input.logger, (r) => path.join(input.cacheRoot, "repomap", r.owner, r.repo));
   return (req) => {
-    grammar(req);
+    void grammar(req);
     if (req.verb === "run") void input.checkExec.prepare?.();
   };
 }

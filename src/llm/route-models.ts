@@ -70,6 +70,17 @@ function same(a: ChatMessage, b: ChatMessage): boolean {
 export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient {
   /** The last messages each model answered per cache key (a run's), for the spend estimate's cache pricing. */
   const sent = new Map<string, readonly ChatMessage[]>();
+  // Settling is off the answer's path: each settle is a round trip to the ledger (over IPC from a job process, a
+  // durable write there), 10–30 ms that every round's answer waited for. The next reservation waits for it instead, so
+  // the ledger a decision reads always holds this client's earlier calls as they really cost.
+  let settling: Promise<void> = Promise.resolve();
+  const settle = (hold: { guard: SpendGuard; id: string }, used: { tokens: TokenUsage; costUsd: number | null }) => {
+    settling = settling
+      .then(() => hold.guard.settle(hold.id, used))
+      .catch((error: unknown) =>
+        o.logger?.warn({ err: error }, "could not settle a model call's spend: its reservation stays as estimated"),
+      );
+  };
   return {
     async complete(req: CompletionRequest): Promise<CompletionResult> {
       const models = [...new Set([req.model, ...o.fallbacks])];
@@ -79,6 +90,7 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
         const last = i === models.length - 1;
         const { guard } = o;
         const earlier = req.cacheKey ? (sent.get(sentKey(model)) ?? []) : [];
+        if (guard) await settling;
         const hold = guard ? { guard, id: await reserve(guard, model, req, o, earlier) } : null;
         let result: CompletionResult;
         try {
@@ -89,7 +101,7 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
           });
         } catch (error) {
           // A failed call is settled at nothing: endpoints do not bill an error, and a cancelled stream's usage is unknown.
-          if (hold) await hold.guard.settle(hold.id, { tokens: { prompt: 0, completion: 0 }, costUsd: 0 });
+          if (hold) settle(hold, { tokens: { prompt: 0, completion: 0 }, costUsd: 0 });
           if (!(error instanceof LlmError) || !FALLBACK_KINDS.has(error.kind) || req.signal?.aborted) throw error;
           failures.push({ model, error });
           if (last) throw allFailed(failures, error);
@@ -99,7 +111,7 @@ export function routeModels(client: LlmClient, o: RouteModelsOptions): LlmClient
           );
           continue;
         }
-        if (hold) await hold.guard.settle(hold.id, { tokens: result.usage, costUsd: result.costUsd });
+        if (hold) settle(hold, { tokens: result.usage, costUsd: result.costUsd });
         // What this model's cache now holds for the run: the next round's estimate prices its prefix as reads.
         if (req.cacheKey && req.cache !== false) sent.set(sentKey(model), req.messages);
         return { ...result, model };

@@ -3,7 +3,7 @@ import { languageForPath } from "../treesitter/languages.js";
 import { createConfinedReader } from "../workspace/confined-reader.js";
 import type { TagExtractor } from "./extract-tags.js";
 import { defaultThreads, type ExtractorPool } from "./extractor-pool.js";
-import { leaseExtractorPool, type PoolLease } from "./shared-extractor-pool.js";
+import { leaseExtractorPool, sharedPoolRunning, type PoolLease } from "./shared-extractor-pool.js";
 import { encodeFileTags, lazyFileTags, tagColumns } from "./tag-blob.js";
 import { contentHash, type CachedFile, type FileStat, type TagCache } from "./tag-cache.js";
 import type { FileTags } from "./types.js";
@@ -42,8 +42,17 @@ export interface LoadedTags {
   threads: number;
 }
 
-/** Fewer files than this to parse are not worth starting workers for (each loads its own parsers). */
+/** Fewer files than this to parse are not worth sending to workers (each loads its own parsers). */
 const MIN_PARALLEL = 64;
+/**
+ * With the default thread count and no shared pool running in this process, fewer files than this to parse (as far
+ * as the rest of the list could still bring) are not worth starting one for. A worker's start (its thread, the
+ * tree-sitter runtime, each grammar and query, V8's first compile of their code) costs about as much as parsing
+ * several hundred files; a job process builds its first map with none running, and its own thread is warm (see
+ * warmTagTools). Measured on a 65-file Python repository in a fresh process: 362–406 ms on this thread alone, 491–567
+ * ms with a worker started for it.
+ */
+const MIN_COLD_POOL = 400;
 /** Jobs queued per worker, so none waits for the next one. */
 const WINDOW = 32;
 /** This thread lets worker answers in every this many of its own parses. */
@@ -136,7 +145,7 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
         found[i] = fromHash;
         continue;
       }
-      parser.add({ index: i, relPath: rel, content, hash, stat });
+      parser.add({ index: i, relPath: rel, content, hash, stat }, queue.length - i - 1);
       // Reading is synchronous: without a pause the workers would finish their first files and wait for the rest.
       if (parser.threads() > 0 && ++sinceYield >= READ_YIELD_EVERY) {
         sinceYield = 0;
@@ -145,14 +154,14 @@ export async function loadFileTags(options: LoadFileTagsOptions): Promise<Loaded
     }
     if (options.objects && fromObjects.length) {
       const blobs = await options.objects(fromObjects.map((f) => f.id));
-      for (const f of fromObjects) {
+      for (const [k, f] of fromObjects.entries()) {
         const bytes = blobs.get(f.id);
         if (!bytes) return null;
         if (bytes.length > maxFileBytes) continue;
         const content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
         if (content.includes("\0")) continue;
         // Keyed by git's id, as a file read from a checkout git vouches for is.
-        parser.add({ index: f.index, relPath: f.relPath, content, hash: f.id, stat: null });
+        parser.add({ index: f.index, relPath: f.relPath, content, hash: f.id, stat: null }, fromObjects.length - k - 1);
       }
     }
     await parser.finish();
@@ -213,7 +222,8 @@ function createParseQueue(
     }
   };
   return {
-    add(job: ParseJob): void {
+    /** `later`: how many files after this one may still be added. */
+    add(job: ParseJob, later: number): void {
       const same = copies.get(job.hash);
       if (same) {
         same.push(job);
@@ -223,7 +233,10 @@ function createParseQueue(
       jobs.push(job);
       if (!pool && jobs.length >= MIN_PARALLEL) {
         const threads = options.threads ?? defaultThreads();
-        if (threads > 0) {
+        // Files that may still need parsing: those queued, and every one not looked at yet.
+        const mayParse = jobs.length + later;
+        const worthIt = options.threads !== undefined || sharedPoolRunning(threads) || mayParse >= MIN_COLD_POOL;
+        if (threads > 0 && worthIt) {
           lease = leaseExtractorPool(threads);
           pool = lease.pool;
         }

@@ -64,6 +64,11 @@ export function leaseExtractorPool(threads: number, options: LeaseOptions = {}):
   };
 }
 
+/** Whether this process has a shared pool of `threads` workers running (leased, or idle and not yet stopped). */
+export function sharedPoolRunning(threads: number): boolean {
+  return shared.has(threads);
+}
+
 /** Stop every shared worker now (tests, shutdown); builds still holding a lease get `undefined` answers and parse themselves. */
 export async function closeSharedExtractorPools(): Promise<void> {
   const entries = [...shared.values()];

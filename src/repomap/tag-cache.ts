@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { deserialize, serialize } from "node:v8";
@@ -87,6 +87,18 @@ export function contentStateKey(files: readonly { relPath: string; hash: string 
   return createHash("sha1")
     .update(VERSION + files.map((f) => `${f.relPath}\0${f.hash}\n`).join(""))
     .digest("hex");
+}
+
+/**
+ * Whether `dir` holds a tag cache file (not whether it is current): a repository's first run has none, and then its
+ * map parses every file. Not through a link, as {@link openTagCache} reads it.
+ */
+export function hasTagCache(dir: string): boolean {
+  try {
+    return lstatSync(path.join(dir, FILE_NAME)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Open (or start) the cache in `dir`. A missing, corrupt or outdated file simply means an empty cache. */

@@ -5,6 +5,8 @@ import { testExec } from "../helpers/test-exec.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { createCoderDeps, warmGrammarWhileCloning } from "../../src/compose/create-coder-deps.js";
 import { loadedLanguage } from "../../src/checks/ready-languages.js";
+import { grammarWarming } from "../../src/checks/syntax-check.js";
+import { compiledTagQueries } from "../../src/repomap/extract-tags.js";
 import { waitUntil } from "../helpers/wait-until.js";
 import { createGit } from "../../src/workspace/create-git.js";
 import { createSecretRedactor } from "../../src/security/redact-secrets.js";
@@ -135,11 +137,68 @@ describe("warmGrammarWhileCloning", () => {
   it("loads the grammar of the request's language in the background, and logs nothing when it works", async () => {
     const logged: string[] = [];
     expect(loadedLanguage("ruby")).toBeNull();
-    warmGrammarWhileCloning({ debug: (_o, msg) => void logged.push(msg) })({ language: "Ruby" });
+    void warmGrammarWhileCloning({ debug: (_o, msg) => void logged.push(msg) })({
+      language: "Ruby",
+      owner: "acme",
+      repo: "widgets",
+    });
     await waitUntil(
       () => loadedLanguage("ruby") !== null,
       () => "the Ruby grammar was never loaded",
     );
     expect(logged).toEqual([]);
+  });
+
+  it("on the repository's first run (no tag cache yet) also compiles the map's tag query for that language", async () => {
+    const cacheRoot = await mkdtemp(path.join(os.tmpdir(), "deps-warm-"));
+    try {
+      const repo = { owner: "acme", repo: "widgets" };
+      const warm = warmGrammarWhileCloning({ debug: () => undefined }, (r) => path.join(cacheRoot, r.owner, r.repo));
+      // A repository with a tag cache: its map parses only what changed, so nothing is compiled beside the clone.
+      await mkdir(path.join(cacheRoot, "acme", "cached"), { recursive: true });
+      await writeFile(path.join(cacheRoot, "acme", "cached", "tags.bin"), "");
+      const before = compiledTagQueries();
+      await warm({ language: "Rust", owner: "acme", repo: "cached" });
+      expect(compiledTagQueries()).toBe(before);
+      await warm({ language: "Rust", ...repo });
+      expect(compiledTagQueries()).toBe(before + 1);
+      await warm({ language: "Rust", ...repo });
+      expect(compiledTagQueries()).toBe(before + 1);
+    } finally {
+      await rm(cacheRoot, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("createCoderDeps: grammars for the syntax check, warmed after the run's first map", () => {
+  it("warms the languages of the chat files, then the most common ones, three at most", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "deps-grammars-"));
+    try {
+      const files: Record<string, string> = {
+        "main.c": "int main(void) { return run(); }\n",
+        "util.c": "int run(void) { return 0; }\n",
+        "util.h": "int run(void);\n",
+        "index.php": "<?php\nfunction page() { return 1; }\n",
+        "admin.php": "<?php\nfunction admin() { return page(); }\n",
+        "Main.java": "class Main { void go() {} }\n",
+        "Api.cs": "class Api { void Call() {} }\n",
+      };
+      for (const [name, text] of Object.entries(files)) await writeFile(path.join(root, name), text);
+      await git.run(root, ["init", "-q", "-b", "main"]);
+      await git.run(root, ["add", "-A"]);
+      await git.run(root, ["commit", "-q", "-m", "init"]);
+      for (const id of ["c", "php", "java", "c_sharp"] as const) expect(grammarWarming(id)).toBeNull();
+      const deps = createCoderDeps({ root, exec, git, llm, protectedPaths: [], mapThreads: 0 });
+      await deps.repoMap!({ chatFiles: ["Api.cs"], mentionedFiles: [], mentionedIdents: [], mapTokens: 1024 });
+      for (const id of ["c_sharp", "c", "php"] as const) {
+        await grammarWarming(id);
+        expect(loadedLanguage(id)).not.toBeNull();
+      }
+      expect(grammarWarming("java")).toBeNull();
+      // The check then finds the grammar loaded.
+      expect((await deps.syntaxCheck("Api.cs", "class Api { void Call( {} }\n"))?.ok).toBe(false);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,9 @@
+import os from "node:os";
 import pino from "pino";
 import { warmWhileCloning } from "../../src/compose/compose-run.js";
 import type { Exec } from "../../src/exec/types.js";
+
+const REPO = { owner: "acme", repo: "widgets" };
 
 describe("what a run starts while its branch is cloned", () => {
   function checkExec(): { exec: Exec; prepared: () => number } {
@@ -22,7 +25,10 @@ describe("what a run starts while its branch is cloned", () => {
       ["undo", 0],
     ] as const) {
       const { exec, prepared } = checkExec();
-      warmWhileCloning({ logger: pino({ level: "silent" }), checkExec: exec })({ verb });
+      warmWhileCloning({ logger: pino({ level: "silent" }), checkExec: exec, cacheRoot: os.tmpdir() })({
+        verb,
+        ...REPO,
+      });
       expect([verb, prepared()]).toEqual([verb, expected]);
     }
   });
@@ -30,7 +36,10 @@ describe("what a run starts while its branch is cloned", () => {
   it("a check exec without prepare (a plain exec) is left alone", () => {
     const exec: Exec = { run: () => Promise.reject(new Error("unused")) };
     expect(() =>
-      warmWhileCloning({ logger: pino({ level: "silent" }), checkExec: exec })({ verb: "run" }),
+      warmWhileCloning({ logger: pino({ level: "silent" }), checkExec: exec, cacheRoot: os.tmpdir() })({
+        verb: "run",
+        ...REPO,
+      }),
     ).not.toThrow();
   });
 });

@@ -4,6 +4,7 @@ import { mergePrices } from "../../src/llm/price-table.js";
 import { estimateCall, routeModels } from "../../src/llm/route-models.js";
 import type { SpendDecision, SpendEstimate, SpendGuard } from "../../src/llm/spend-guard.js";
 import type { CompletionRequest, CompletionResult, LlmClient } from "../../src/llm/types.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const answer = (model: string): CompletionResult => ({
   text: `from ${model}`,
@@ -93,6 +94,67 @@ describe("routeModels", () => {
     await routeModels(client, { fallbacks: ["gpt-4o-mini"], settings, prices, guard }).complete(req);
     // Completions are capped at each model's output limit from the settings table.
     expect(log).toEqual(["reserve gpt-4o 16384", "settle h 0", "reserve gpt-4o-mini 16384", "settle h 15"]);
+  });
+
+  it("hands the answer back without waiting for its settle; the next reservation waits for it", async () => {
+    const log: string[] = [];
+    let release = (): void => undefined;
+    const guard: SpendGuard = {
+      async reserve() {
+        log.push("reserve");
+        return { ok: true, id: "h" };
+      },
+      settle() {
+        log.push("settle");
+        return new Promise<void>((resolve) => {
+          release = () => {
+            log.push("settled");
+            resolve();
+          };
+        });
+      },
+    };
+    const client = routeModels(fakeClient({ "gpt-4o": "ok" }), { fallbacks: [], settings, prices, guard });
+    const first = client.complete(req).then(() => "answered");
+    await waitUntil(
+      () => log.includes("settle"),
+      () => "never settled",
+    );
+    const turn = () => new Promise((resolve) => setImmediate(() => resolve("still waiting")));
+    expect(await Promise.race([first, turn()])).toBe("answered");
+    const second = client.complete(req);
+    await turn();
+    expect(log).toEqual(["reserve", "settle"]);
+    release();
+    await second;
+    expect(log).toEqual(["reserve", "settle", "settled", "reserve", "settle"]);
+  });
+
+  it("a settle that fails is logged, and neither fails the answer nor the next call", async () => {
+    const warned: string[] = [];
+    const guard: SpendGuard = {
+      reserve: async () => ({ ok: true, id: "h" }),
+      settle: async () => {
+        throw new Error("ledger unreachable");
+      },
+    };
+    const client = routeModels(fakeClient({ "gpt-4o": "ok" }), {
+      fallbacks: [],
+      settings,
+      prices,
+      guard,
+      logger: { warn: (_o, msg) => void warned.push(msg ?? "") },
+    });
+    await expect(client.complete(req)).resolves.toMatchObject({ text: "from gpt-4o" });
+    await expect(client.complete(req)).resolves.toMatchObject({ text: "from gpt-4o" });
+    await waitUntil(
+      () => warned.length === 2,
+      () => `warned ${warned.length} times`,
+    );
+    expect(warned).toEqual([
+      "could not settle a model call's spend: its reservation stays as estimated",
+      "could not settle a model call's spend: its reservation stays as estimated",
+    ]);
   });
 
   it("a refused reservation makes no call and fails with the guard's message", async () => {
