@@ -1,3 +1,5 @@
+import { createYoungHandoff } from "./young-handoff.js";
+
 /** A run job's two repository tokens: API writes (status, reactions, Check Run, pull request) and git. */
 export interface JobTokens {
   apiToken: string;
@@ -35,7 +37,6 @@ export interface JobTokenPrefetch {
 interface Entry {
   installationId: number;
   repo: string;
-  at: number;
   tokens: Promise<JobTokens>;
 }
 
@@ -43,37 +44,23 @@ export function createJobTokenPrefetch(
   mint: (installationId: number, repo: string) => Promise<JobTokens>,
   options: { now?: () => number; maxAgeMs?: number; maxEntries?: number } = {},
 ): JobTokenPrefetch {
-  const now = options.now ?? Date.now;
-  const maxAgeMs = options.maxAgeMs ?? 5 * 60_000;
-  // A burst of runs queued behind one another holds at most this many pairs; the oldest go first.
-  const maxEntries = options.maxEntries ?? 200;
-  const entries = new Map<string, Entry>();
-  const young = (e: Entry) => now() - e.at <= maxAgeMs;
-  // Jobs triaged here but run elsewhere or never (cancelled, a duplicate): their pairs are dropped once old.
-  const purge = () => {
-    for (const [id, e] of entries) if (!young(e)) entries.delete(id);
-    while (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-  };
+  const held = createYoungHandoff<Entry>({ ...options, maxAgeMs: options.maxAgeMs ?? 5 * 60_000 });
   return {
     start(job) {
-      purge();
       const tokens = mint(job.installationId, job.repo);
       // A failed mint is the job's to report (it mints again when it starts), not an unhandled rejection here.
       tokens.catch(() => undefined);
-      entries.delete(job.jobId);
-      entries.set(job.jobId, { installationId: job.installationId, repo: job.repo, at: now(), tokens });
+      held.put(job.jobId, { installationId: job.installationId, repo: job.repo, tokens });
     },
     take(job) {
-      const e = entries.get(job.jobId);
-      if (!e) return null;
-      entries.delete(job.jobId);
-      return young(e) && e.installationId === job.installationId && e.repo === job.repo ? e.tokens : null;
+      const e = held.take(job.jobId, (e) => e.installationId === job.installationId && e.repo === job.repo);
+      return e?.tokens ?? null;
     },
     pending(jobId) {
-      return entries.get(jobId)?.tokens ?? null;
+      return held.peek(jobId)?.tokens ?? null;
     },
     drop(jobId) {
-      entries.delete(jobId);
+      held.drop(jobId);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { MirrorPlace } from "../workspace/git-mirror.js";
+import { createYoungHandoff } from "./young-handoff.js";
 
 /** What a run's checkout is made from: the repository's mirror, and the branch and URL it fetches. */
 export interface MirrorSource {
@@ -27,44 +28,23 @@ export interface MirrorPrefetch {
   drop(jobId: string): void;
 }
 
-interface Entry {
-  at: number;
-  fetched: Promise<string | null>;
-}
-
 export function createMirrorPrefetch(
   fetch: (req: { url: string; branch: string; token: string }, place: MirrorPlace) => Promise<string | null>,
   options: { now?: () => number; maxAgeMs?: number; maxEntries?: number } = {},
 ): MirrorPrefetch {
-  const now = options.now ?? Date.now;
-  const maxAgeMs = options.maxAgeMs ?? 30_000;
-  const maxEntries = options.maxEntries ?? 200;
-  const entries = new Map<string, Entry>();
-  const young = (e: Entry) => now() - e.at <= maxAgeMs;
-  const purge = () => {
-    for (const [id, e] of entries) if (!young(e)) entries.delete(id);
-    while (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
-  };
+  const held = createYoungHandoff<Promise<string | null>>({ ...options, maxAgeMs: options.maxAgeMs ?? 30_000 });
   return {
     start(jobId, source, gitToken) {
-      purge();
-      entries.delete(jobId);
+      held.drop(jobId);
       if (!source || !gitToken) return;
       // Never rejects: a failed mint or fetch is null, and the job then fetches (and reports) on its own.
       const fetched = gitToken.then(
         (token) => fetch({ url: source.url, branch: source.branch, token }, source.place).catch(() => null),
         () => null,
       );
-      entries.set(jobId, { at: now(), fetched });
+      held.put(jobId, fetched);
     },
-    take(jobId) {
-      const e = entries.get(jobId);
-      if (!e) return null;
-      entries.delete(jobId);
-      return young(e) ? e.fetched : null;
-    },
-    drop(jobId) {
-      entries.delete(jobId);
-    },
+    take: (jobId) => held.take(jobId),
+    drop: (jobId) => held.drop(jobId),
   };
 }

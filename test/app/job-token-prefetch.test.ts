@@ -1,12 +1,8 @@
 import nock from "nock";
-import pino from "pino";
 import { createJobTokenPrefetch, type JobTokens } from "../../src/app/job-token-prefetch.js";
-import { createRunHandler } from "../../src/app/run-handler.js";
 import type { ForkPool } from "../../src/exec/fork-worker.js";
-import type { AppMetrics } from "../../src/metrics/app-metrics.js";
-import type { RunJobData } from "../../src/run/run-job-data.js";
-import { prTarget, runRequest } from "#testkit/builders/run-fixtures.js";
-import { GITHUB_API as API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
+import { handleOneRun } from "../helpers/handle-one-run.js";
+import { GITHUB_API as API, useStrictNock } from "../helpers/test-octokit.js";
 
 const JOB = { jobId: "d1", installationId: 7, repo: "web" };
 
@@ -63,14 +59,6 @@ describe("createJobTokenPrefetch: a run's tokens minted at triage, taken by its 
 describe("the run handler's tokens, over nock", () => {
   useStrictNock(nock);
 
-  const job: RunJobData = {
-    req: runRequest({ jobId: "d1", installationId: 7, repo: "web", target: prTarget() }),
-    statusCommentId: 1,
-    reactTo: { kind: "issue", number: 1 },
-    webUrl: "https://github.com",
-    command: "/aider",
-  };
-
   /** The handler over a pool that records what its job process would have been given. */
   async function handle(tokens?: ReturnType<typeof createJobTokenPrefetch>) {
     const given: unknown[] = [];
@@ -79,22 +67,7 @@ describe("the run handler's tokens, over nock", () => {
       idlePid: () => undefined,
       close: () => undefined,
     };
-    const handler = createRunHandler({
-      env: { source: {}, webhookSecret: "s", privateKey: "k", fallbackModels: [] },
-      triageQueued: async () => 0,
-      appApi: async () => testOctokit(),
-      ...(tokens ? { tokens } : {}),
-      bot: async () => ({ login: "aider-bot[bot]", email: "1+aider-bot[bot]@users.noreply.github.com" }),
-      log: pino({ level: "silent" }),
-      pool,
-      spend: null,
-      metrics: { runEnded: () => undefined, record: () => undefined } as unknown as AppMetrics,
-      dashboard: () => null,
-    });
-    await handler(
-      { id: "d1", key: "acme/web#1", installationId: 7, kind: "run", data: job, attempt: 1 },
-      new AbortController().signal,
-    );
+    await handleOneRun(pool, tokens ? { tokens } : {});
     return given[0] as { apiToken: string; gitToken: string };
   }
 

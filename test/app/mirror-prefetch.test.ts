@@ -1,13 +1,8 @@
-import pino from "pino";
 import { createJobTokenPrefetch } from "../../src/app/job-token-prefetch.js";
 import { createMirrorPrefetch, type MirrorSource } from "../../src/app/mirror-prefetch.js";
-import { createRunHandler } from "../../src/app/run-handler.js";
 import { MIRROR_FETCHED_REQUEST } from "../../src/app/run-job-process.js";
 import type { ForkPool } from "../../src/exec/fork-worker.js";
-import type { AppMetrics } from "../../src/metrics/app-metrics.js";
-import type { RunJobData } from "../../src/run/run-job-data.js";
-import { prTarget, runRequest } from "#testkit/builders/run-fixtures.js";
-import { testOctokit } from "../helpers/test-octokit.js";
+import { handleOneRun } from "../helpers/handle-one-run.js";
 
 const SOURCE: MirrorSource = {
   place: { root: "/cache/git-mirrors", scope: "7" },
@@ -74,14 +69,6 @@ describe("createMirrorPrefetch: a run's branch fetched into its mirror at triage
 });
 
 describe("the run handler hands the fetch to the job process", () => {
-  const job: RunJobData = {
-    req: runRequest({ jobId: "d1", installationId: 7, repo: "web", target: prTarget() }),
-    statusCommentId: 1,
-    reactTo: { kind: "issue", number: 1 },
-    webUrl: "https://github.com",
-    command: "/aider",
-  };
-
   /** The handler over a pool whose job asks its parent for the mirror fetch, as a job process's checkout does. */
   async function handle(mirrors?: ReturnType<typeof createMirrorPrefetch>) {
     const seen: { input?: unknown; answer?: unknown } = {};
@@ -98,23 +85,7 @@ describe("the run handler hands the fetch to the job process", () => {
     };
     const tokens = createJobTokenPrefetch(async () => ({ apiToken: "ghs_api", gitToken: "ghs_git" }));
     tokens.start({ jobId: "d1", installationId: 7, repo: "web" });
-    const handler = createRunHandler({
-      env: { source: {}, webhookSecret: "s", privateKey: "k", fallbackModels: [] },
-      triageQueued: async () => 0,
-      appApi: async () => testOctokit(),
-      tokens,
-      ...(mirrors ? { mirrors } : {}),
-      bot: async () => ({ login: "aider-bot[bot]", email: "1+aider-bot[bot]@users.noreply.github.com" }),
-      log: pino({ level: "silent" }),
-      pool,
-      spend: null,
-      metrics: { runEnded: () => undefined, record: () => undefined } as unknown as AppMetrics,
-      dashboard: () => null,
-    });
-    await handler(
-      { id: "d1", key: "acme/web#1", installationId: 7, kind: "run", data: job, attempt: 1 },
-      new AbortController().signal,
-    );
+    await handleOneRun(pool, { tokens, ...(mirrors ? { mirrors } : {}) });
     return seen as { input: { mirrorFetched?: boolean }; answer: unknown };
   }
 
