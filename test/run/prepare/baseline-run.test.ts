@@ -359,10 +359,12 @@ describe("stop(): the job ends its base run before removing the checkout", () =>
 
   it("a command still running when the run ends goes on, at normal priority, and is kept: the next run on the same base runs nothing", async () => {
     const errors: unknown[] = [];
-    // The base's command waits for the test's word (given only after the stop), then notes its nice value.
+    // The base's command waits for the test's word (given only after the stop), noting its shell's nice value, then
+    // notes that of a process it starts.
     const light: CheckCommandSpec = {
       kind: "test",
-      command: "touch started; while [ ! -e ../go ]; do sleep 0.05; done; cut -d' ' -f19 /proc/self/stat > niceness",
+      command:
+        "touch started; while [ ! -e ../go ]; do cut -d' ' -f19 /proc/$$/stat > now; sleep 0.05; done; cut -d' ' -f19 /proc/self/stat > niceness",
       asWritten: true,
     };
     const ran: string[] = [];
@@ -370,6 +372,13 @@ describe("stop(): the job ends its base run before removing the checkout", () =>
     const base = path.join(root, "job", "base");
     await waitUntil(() => existsSync(path.join(base, "started")), "the base's command started");
     run.stop();
+    // The raise is applied while the command runs (under load, after its next process could start): the word waits
+    // until its shell shows it. An empty read is the file between its truncation and its write, not a nice value.
+    if (process.getuid?.() === 0)
+      await waitUntil(
+        async () => (await readFile(path.join(base, "now"), "utf8").catch(() => "")).trim() === "0",
+        "the base's command raised to normal priority at the stop",
+      );
     await writeFile(path.join(root, "job", "go"), "");
     await run.done;
     expect(await run.lookup(light)).toMatchObject({ ok: true });
