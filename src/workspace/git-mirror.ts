@@ -1,23 +1,18 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
-  closeSync,
   constants,
   copyFileSync,
   linkSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
-  statSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
 import { copyFile, mkdir, rename, rm } from "node:fs/promises";
-import { hostname } from "node:os";
 import path from "node:path";
 import { writeBareSkeleton } from "./git-clean-dir.js";
+import { takeLock } from "./mirror-lock.js";
 import type { GitRun } from "./git-runner.js";
 
 /** Where a repository's mirror lives, and when it is rebuilt instead of growing further. */
@@ -35,8 +30,6 @@ export interface MirrorPlace {
 
 export type MirrorClone = { ok: true; cold: boolean } | { ok: false; reason: string };
 
-/** A crashed holder's lock is taken over after this long even when its process cannot be checked (another host). */
-const LOCK_MAX_AGE_MS = 15 * 60_000;
 /** The fetch into the mirror; longer is left to the plain clone, whose own timeout and errors the user sees. */
 const FETCH_TIMEOUT_MS = 5 * 60_000;
 
@@ -355,61 +348,6 @@ async function discard(mirror: string): Promise<void> {
     )
   )
     await rm(aside, { recursive: true, force: true });
-}
-
-/**
- * An exclusive lock file (`O_EXCL`) naming its holder. A lock whose holder died is taken over: on this host when its
- * process is gone, from another host (a shared cache volume) after {@link LOCK_MAX_AGE_MS}. Not a library's lock:
- * the maintained one (proper-lockfile) installs process-wide signal and exit hooks, which would change how the
- * app's processes end on SIGTERM.
- */
-export function takeLock(file: string): { release(): Promise<void> } | null {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let fd: number | null = null;
-    try {
-      fd = openSync(file, "wx", 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    if (fd !== null) {
-      try {
-        writeSync(fd, `${hostname()} ${process.pid} ${Date.now()}\n`);
-      } finally {
-        closeSync(fd);
-      }
-      return { release: () => rm(file, { force: true }) };
-    }
-    if (attempt > 0 || !isStale(file)) return null;
-    // Two processes taking the same stale lock over at once can both get in. Nothing breaks then (see
-    // cloneFromMirror): the lock saves a wasted fetch, it does not guard the checkout's correctness.
-    try {
-      renameSync(file, `${file}.stale-${process.pid}`);
-    } catch {
-      return null;
-    }
-    rmSync(`${file}.stale-${process.pid}`, { force: true });
-  }
-  return null;
-}
-
-function isStale(file: string): boolean {
-  let text: string;
-  let mtimeMs: number;
-  try {
-    text = readFileSync(file, "utf8");
-    mtimeMs = statSync(file).mtimeMs;
-  } catch {
-    return false; // released meanwhile: the next attempt takes it
-  }
-  const [host, pid] = text.split(" ");
-  if (Date.now() - mtimeMs > LOCK_MAX_AGE_MS) return true;
-  if (host !== hostname() || !pid || !/^\d+$/.test(pid)) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
 }
 
 /** A folder's entries, or null when it cannot be read (missing). */

@@ -26,7 +26,8 @@ const ALLOWED: Record<string, string> = {
   "src/workspace/local-repo-reader.ts": "lists checkout folders after resolving them inside the root (resolve-inside)",
   "src/workspace/list-repo-files.ts": "checkout folder listings for the map's file list: names, never content",
   "src/workspace/git-clean-dir.ts": "a checkout's `.git/shallow`, opened without following links or blocking on a FIFO",
-  "src/workspace/git-mirror.ts": "the app's git mirrors (FETCH_HEAD, packs, its lock), never a checkout",
+  "src/workspace/git-mirror.ts": "the app's git mirrors (FETCH_HEAD, packs), never a checkout",
+  "src/workspace/mirror-lock.ts": "the lock file of an app's git mirror (its holder's host and pid), never a checkout",
   "src/workspace/work-tree-files.ts":
     "a job checkout's top-level names, to remove all but `.git`: names, never content",
   "src/repomap/tag-cache.ts": "the app's tag cache file",

@@ -2,13 +2,8 @@ import { readdir, readFile, stat, truncate, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createGit } from "../../src/workspace/create-git.js";
-import {
-  checkoutConfig,
-  cloneFromMirror,
-  fetchIntoMirror,
-  takeLock,
-  type MirrorPlace,
-} from "../../src/workspace/git-mirror.js";
+import { checkoutConfig, cloneFromMirror, fetchIntoMirror, type MirrorPlace } from "../../src/workspace/git-mirror.js";
+import { takeLock } from "../../src/workspace/mirror-lock.js";
 import { createGitRunner } from "../../src/workspace/git-runner.js";
 import { listGitFiles } from "../../src/workspace/git-listing.js";
 import { listTree } from "../../src/workspace/git-tree-listing.js";
