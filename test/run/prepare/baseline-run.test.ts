@@ -26,19 +26,26 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
     cacheDir = path.join(root, "cache");
     await mkdir(checkout, { recursive: true });
     await git.run(checkout, ["init", "--quiet"]);
-    await writeFile(
-      path.join(checkout, "test.sh"),
-      'echo "go test ./..."\necho "go: go.mod file not found in current directory or any parent directory" >&2\nexit 1\n',
+    await commitScripts(
+      {
+        "test.sh":
+          'echo "go test ./..."\necho "go: go.mod file not found in current directory or any parent directory" >&2\nexit 1\n',
+        "setup.sh": "touch installed\n",
+      },
+      "base",
     );
-    await writeFile(path.join(checkout, "setup.sh"), "touch installed\n");
-    await git.run(checkout, ["add", "."]);
-    await git.run(checkout, ["commit", "--quiet", "-m", "base"]);
     // The change's edit, before the base is made: the base is the commit, not the working tree.
     await writeFile(path.join(checkout, "test.sh"), "exit 0\n");
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
   });
+  /** The checkout's scripts, written and committed: the base a run starts from. */
+  const commitScripts = async (files: Record<string, string>, message: string) => {
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(checkout, name), text);
+    await git.run(checkout, ["add", "."]);
+    await git.run(checkout, ["commit", "--quiet", "-m", message]);
+  };
 
   const specs: CheckCommandSpec[] = [
     { kind: "setup", command: "sh setup.sh", asWritten: true },
@@ -95,13 +102,13 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
 
   it("a later run whose base kept setup's result but not the test's sets its fresh checkout up again before the test", async () => {
     // Setup waits for the test's word; the first run is stopped while it runs, so only setup's result is kept.
-    await writeFile(
-      path.join(checkout, "setup.sh"),
-      "touch ../setup-started\nwhile [ ! -e ../go ]; do sleep 0.05; done\ntouch installed\n",
+    await commitScripts(
+      {
+        "setup.sh": "touch ../setup-started\nwhile [ ! -e ../go ]; do sleep 0.05; done\ntouch installed\n",
+        "test.sh": "test -e installed\n",
+      },
+      "needs setup",
     );
-    await writeFile(path.join(checkout, "test.sh"), "test -e installed\n");
-    await git.run(checkout, ["add", "."]);
-    await git.run(checkout, ["commit", "--quiet", "-m", "needs setup"]);
     const both = [specs[0]!, specs[2]!];
     const ran: string[] = [];
     const first = startBaseline(checkout, both, 600_000, { ...depsOf([], ran), finishWithinMs: 600_000 });
