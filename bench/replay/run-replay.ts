@@ -111,6 +111,7 @@ export async function runReplay(
   format: EditFormatName,
   variant: Variant,
   seed: number,
+  /** The folder of the judges' homes: one per repository name, made here. */
   judgeHome: string,
   /** The repository's name on the fake (see replay-plan); by default one of the run's own, caches cold. */
   repository?: { name: string; cache: CacheState },
@@ -159,10 +160,14 @@ export async function runReplay(
     seeded.repo.comments.filter((x) => x.issueNumber === seeded.pr.number && x.user.endsWith("[bot]")).at(-1)?.body ??
     "";
   const rounds = app.llm.requests.slice(requestsBefore).filter((r) => !isCommitMessageRequest(r.body)).length;
-  const judged = await judge(app.fake, seeded.repo, c, seeded.wanted, judgeHome);
+  // The judge's home is the repository's, as the bot's package caches are: a repository's first run is cold for both
+  // (one home shared by every case let a Go case's judge reuse the standard library another case's judge compiled).
+  const home = path.join(judgeHome, name);
+  await mkdir(home, { recursive: true });
+  const judged = await judge(app.fake, seeded.repo, c, seeded.wanted, home);
   const runId = runIdOf(status);
   const checks = app.appLog && runId ? checksRanIn(app.appLog(), runId) : null;
-  const ci = checks?.length ? await timeCi(app.fake, seeded.repo, c, checks, judgeHome) : null;
+  const ci = checks?.length ? await timeCi(app.fake, seeded.repo, c, checks, home) : null;
   const solved = judged.sourceEqual && judged.testsPass;
   const why = solved
     ? ""
