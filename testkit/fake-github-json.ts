@@ -17,7 +17,7 @@ export function repoJson(ctx: RouteContext, repo: FakeRepo): Shape<"full-reposit
     owner: userJson(repo.owner),
     default_branch: repo.defaultBranch,
     clone_url: `${ctx.webUrl}/${repo.owner}/${repo.name}.git`,
-    private: false,
+    private: repo.private ?? false,
   };
 }
 

@@ -63,6 +63,11 @@ export interface FakeRepo {
   reviewComments: FakeReviewComment[];
   reactions: { subject: string; content: string; user: string }[];
   checkRuns: FakeCheckRun[];
+  /**
+   * A private repository: its contents (files, trees, commits) are read only with a token that may read them — one
+   * minted with `contents` among its permissions, or one without a scope of its own. A public one's are anyone's.
+   */
+  private?: boolean;
   /** A fork whose owner refuses the App's commits even where maintainer edits are allowed (GitHub answers 403). */
   refuseAppPushes?: boolean;
   /** GitHub's commit API failing for this repository (`createCommitOnBranch` answers 502, as GitHub does when down). */

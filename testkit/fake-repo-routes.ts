@@ -1,7 +1,7 @@
 import { commitVerification, createGitRef } from "./fake-commit-on-branch.js";
 import { branchSha, fileAt } from "./fake-git-reads.js";
 import { repoJson, userJson } from "./fake-github-json.js";
-import { notFound, type RepoCall, type Route, type RouteResponse } from "./fake-route-table.js";
+import { bearerToken, notFound, type RepoCall, type Route, type RouteResponse } from "./fake-route-table.js";
 import { answer, failure } from "./github-shapes.js";
 
 /** The fake's routes over a repository's git data and settings: the repo, trees, contents, commits, refs, roles. */
@@ -12,12 +12,29 @@ export const REPO_ROUTES: readonly Route<RepoCall>[] = [
     path: "installation",
     handle: ({ repo }) => answer("apps/get-repo-installation", 200, { id: 1, account: userJson(repo.owner) }),
   },
-  { method: "GET", path: "git/trees/*", handle: tree },
-  { method: "GET", path: "contents/*", handle: contents },
+  { method: "GET", path: "git/trees/*", handle: needsContents(tree) },
+  { method: "GET", path: "contents/*", handle: needsContents(contents) },
   { method: "GET", path: "collaborators/:login/permission", handle: permission },
-  { method: "GET", path: "commits/:ref", handle: commit },
+  { method: "GET", path: "commits/:ref", handle: needsContents(commit) },
   { method: "POST", path: "git/refs", handle: ({ ctx, req, repo }) => createGitRef(ctx, repo, req.body) },
 ];
+
+/**
+ * `handle`, for a private repository only with a token that may read its contents: GitHub answers an installation token
+ * minted without `contents` "Resource not accessible by integration" there (a public repository's contents are
+ * anyone's). A token minted without a scope of its own carries all of its installation's permissions.
+ */
+function needsContents(
+  handle: (call: RepoCall) => RouteResponse | Promise<RouteResponse>,
+): (call: RepoCall) => RouteResponse | Promise<RouteResponse> {
+  return (call) => {
+    if (!call.repo.private) return handle(call);
+    const permissions = call.ctx.state.tokenPermissions(bearerToken(call.req.authorization));
+    if (permissions && permissions.contents !== "read" && permissions.contents !== "write")
+      return failure(403, "Resource not accessible by integration");
+    return handle(call);
+  };
+}
 
 /** The tree of a branch or commit: its top level, or with `recursive` set the whole tree; blobs with their sizes. */
 async function tree({ ctx, req, repo, match }: RepoCall): Promise<RouteResponse> {

@@ -12,12 +12,16 @@ export const GIT_TOKEN_PERMISSIONS = { contents: "write", metadata: "read" } as 
 
 /**
  * What a job process's API token may do: the run's writes on GitHub (status comment, reactions, review replies,
- * pull request, Check Run) in its one repository. The job process never holds the App's key.
+ * pull request, Check Run) in its one repository, and the reads of its contents that build the run (the default
+ * branch's workflows, manifests and instruction files, trees, commits): on a private repository GitHub refuses those
+ * to a token without `contents`. Read only: the job's writes to the repository's contents go through git with its
+ * git token. The job process never holds the App's key.
  */
 export const JOB_API_TOKEN_PERMISSIONS = {
   issues: "write",
   pull_requests: "write",
   checks: "write",
+  contents: "read",
   metadata: "read",
 } as const;
 

@@ -46,7 +46,7 @@ describe("e2e: a job holds only what it needs", () => {
         },
       ]),
     );
-    const gitToken = scoped.find((t) => t.permissions && "contents" in t.permissions)!.token;
+    const gitToken = scoped.find((t) => t.permissions?.contents === "write")!.token;
     // Every git request that carried credentials carried that scoped token, and nothing else.
     const gitTokens = new Set(
       e2e.fake.gitRequests
@@ -92,5 +92,44 @@ describe("e2e: a job holds only what it needs", () => {
     expect(e2e.fake.state.tokenScopes.filter((s) => s.repositories !== undefined)).toEqual(
       expect.arrayContaining([expect.objectContaining({ permissions: withoutChecks })]),
     );
+  }, 90_000);
+
+  it("reads a private repository's workflows and files with its own token: its checks are found and run", async () => {
+    const workflow = [
+      "name: CI",
+      "on: [pull_request]",
+      "jobs:",
+      "  test:",
+      "    runs-on: ubuntu-latest",
+      "    steps:",
+      "      - uses: actions/checkout@v4",
+      "      - run: python3 -m unittest -v",
+      "",
+    ].join("\n");
+    e2e = await startE2E({
+      files: {
+        ...files,
+        ".github/workflows/ci.yml": workflow,
+        "test_calc.py":
+          "import unittest\nfrom src.calc import add\n\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n",
+      },
+      permissions: { ann: "write" },
+      replies: [fix, "fix: add"],
+    });
+    // GitHub answers a token minted without `contents` "Resource not accessible by integration" on a private
+    // repository's contents, trees and commits: the workflow is found only if the job's token may read them.
+    e2e.repo.private = true;
+    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+    await e2e.idle().catch((e: unknown) => {
+      throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
+    });
+    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    expect(status).toContain("🚀 Pushed");
+    expect(status).toContain(".github/workflows/ci.yml job test");
+    expect(status).toContain("`python3 -m unittest -v`");
+    // The job's API token reads contents and writes none.
+    expect(JOB_API_TOKEN_PERMISSIONS).toMatchObject({ contents: "read" });
   }, 90_000);
 });
