@@ -322,7 +322,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     const events: string[] = [];
     const fresh = await startProbot({
       runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
-      runMirror: {
+      runAhead: {
         start: (req) => events.push(`mirror ${req.jobId} ${req.target.kind}`),
         drop: (id) => events.push(`drop mirror ${id}`),
       },
@@ -343,7 +343,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     const events: string[] = [];
     const fresh = await startProbot({
       runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
-      runMirror: { start: (req) => events.push(`mirror ${req.jobId}`), drop: (id) => events.push(`drop mirror ${id}`) },
+      runAhead: { start: (req) => events.push(`mirror ${req.jobId}`), drop: (id) => events.push(`drop mirror ${id}`) },
     });
     authorized("read");
     nock(API)

@@ -36,8 +36,9 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   const checkRunP = startTriageCheckRun(github, request, log);
   // The job's tokens too: the job, picked up as soon as it is queued, then has them without a round trip of its own.
   services.runTokens?.start({ jobId: request.jobId, installationId: request.installationId, repo: request.repo });
-  // And its branch fetched into the repository's mirror with the git token, while the job is queued and starts.
-  services.runMirror?.start(request);
+  // And, while the job is queued and starts, its branch fetched into the repository's mirror (git token) and its first
+  // reads made (API token): the check plan, the context.
+  services.runAhead?.start(request);
   let statusCommentId: number;
   try {
     [, statusCommentId] = await Promise.all([
@@ -52,7 +53,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
     ]);
   } catch (error) {
     services.runTokens?.drop(request.jobId);
-    services.runMirror?.drop(request.jobId);
+    services.runAhead?.drop(request.jobId);
     await closeUnqueuedCheckRun(github, await checkRunP, error, log);
     throw error;
   }
@@ -74,7 +75,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   });
   if (!queued) {
     services.runTokens?.drop(request.jobId);
-    services.runMirror?.drop(request.jobId);
+    services.runAhead?.drop(request.jobId);
   }
   log.info({ job: request.jobId, queued, verb: request.verb }, queued ? "job enqueued" : "duplicate delivery ignored");
   return queued
