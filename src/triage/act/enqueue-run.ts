@@ -19,8 +19,16 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   if (facts.dedupeId && (await github.findComment({ ...where, marker: runMarker(action.jobId), botLogin }))) {
     return { kind: "ignored", reason: "duplicate delivery" };
   }
-  const built = await buildRunRequest(github, action, services.defaults, botLogin);
+  // The job's tokens are minted from here on (the request is authorised), beside the reads that build it: the fetch
+  // into the mirror and the job's first reads start once they are, and started with the first feedback they were
+  // minted one pull request read later. A request that is then refused drops them.
+  services.runTokens?.start({ jobId: action.jobId, installationId: facts.installationId, repo: facts.repo });
+  const built = await buildRunRequest(github, action, services.defaults, botLogin).catch((error: unknown) => {
+    services.runTokens?.drop(action.jobId);
+    throw error;
+  });
   if (!built.ok) {
+    services.runTokens?.drop(action.jobId);
     const marker = replyMarker(action.delivery);
     await github.ensureComment({ ...where, marker, botLogin, body: `${marker}\n😕 ${built.message}` });
     return { kind: "replied", reason: built.message };
@@ -34,9 +42,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   // The Check Run is started beside them (it needs neither), not after: one GitHub round trip less before the job is
   // queued. It never throws (see startTriageCheckRun).
   const checkRunP = startTriageCheckRun(github, request, log);
-  // The job's tokens too: the job, picked up as soon as it is queued, then has them without a round trip of its own.
-  services.runTokens?.start({ jobId: request.jobId, installationId: request.installationId, repo: request.repo });
-  // And, while the job is queued and starts, its branch fetched into the repository's mirror (git token) and its first
+  // While the job is queued and starts, its branch fetched into the repository's mirror (git token) and its first
   // reads made (API token): the check plan, the context.
   services.runAhead?.start(request);
   let statusCommentId: number;
