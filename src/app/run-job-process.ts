@@ -192,10 +192,21 @@ export async function runChildJob(
   const octokit = clients.github(input.apiToken, baseUrl);
   observeRateLimit(octokit, String(input.job.req.installationId));
   // The reads triage made for this job are asked of the parent first, until the coder starts (see reads-prefetch).
-  const readsAhead =
+  let answered = 0;
+  const replay =
     input.readsAhead && request
-      ? replayReads(octokit, (key) => request(readAheadRequest(key)).then(asRecordedRead, () => null))
+      ? replayReads(octokit, async (key) => {
+          const read = await request(readAheadRequest(key)).then(asRecordedRead, () => null);
+          if (read) answered++;
+          return read;
+        })
       : null;
+  const readsAhead = replay && {
+    stop: () => {
+      replay.stop();
+      log.info({ answered }, "reads made at triage answered");
+    },
+  };
   const checkExec = createCheckExec(env, exec, log, {
     // From the default branch's config only (triage reads it there), never the pull request's head.
     ...(input.job.req.settings.networkAllow ? { repositoryAllow: input.job.req.settings.networkAllow } : {}),
