@@ -318,7 +318,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(tokens).toEqual(["start same 1 Hello-World", "start same 1 Hello-World", "drop same"]);
   });
 
-  it("starts fetching the run's branch into its mirror beside its tokens, and drops it when the run is not queued", async () => {
+  it("starts what runs ahead of the job (the fetch into its mirror, its first reads) beside its tokens, and drops it when the run is not queued", async () => {
     const events: string[] = [];
     const fresh = await startProbot({
       runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
@@ -392,7 +392,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(events).toEqual(["tokens p2", "pull answered", "drop tokens p2"]);
   });
 
-  it("a stranger's command starts no fetch (nor tokens): only the polite reply", async () => {
+  it("a stranger's command starts no fetch and no reads ahead (nor tokens): only the polite reply", async () => {
     const events: string[] = [];
     const fresh = await startProbot({
       runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
