@@ -266,7 +266,8 @@ function jobPrefetches(
   let git: ReturnType<typeof createGit> | null = null;
   const gitOf = () => (git ??= createGit(startSpawnHelper(env.source).exec({ sourceEnv: env.source })));
   const mirrors = createMirrorPrefetch((req, place) => gitOf().fetchIntoMirror(req, place));
-  const reads = createReadsPrefetch(readJobInputs(env, gh.botLogin, log));
+  // No more reads made ahead than jobs can start at once (see reads-prefetch).
+  const reads = createReadsPrefetch(readJobInputs(env, gh.botLogin, log), { maxWaiting: env.concurrency });
   const root = cacheRootOf(env);
   const ahead: NonNullable<AppServices["runAhead"]> = {
     start: (req) => {

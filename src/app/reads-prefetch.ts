@@ -15,6 +15,7 @@ export type ReadAnswers = (key: string) => Promise<RecordedRead | null>;
  * Same rules as the tokens and the fetch into the mirror: started only for a request triage has authorised and
  * queues; handed out once, and only while young (`maxAgeMs`, default 10 s: a job that waited longer reads GitHub as
  * it is when it starts, as before); each recorded read answers one request. A job that does not follow is dropped.
+ * At most `maxWaiting` jobs have reads made and not yet taken (the App passes its run concurrency).
  */
 export interface ReadsPrefetch {
   /** Start the job's reads once `apiToken` resolves (nothing without one). */
@@ -34,13 +35,25 @@ export type ReadJobInputs = (
 
 export function createReadsPrefetch(
   read: ReadJobInputs,
-  options: { now?: () => number; maxAgeMs?: number; maxEntries?: number } = {},
+  options: { now?: () => number; maxAgeMs?: number; maxEntries?: number; maxWaiting?: number } = {},
 ): ReadsPrefetch {
-  const held = createYoungHandoff<ReadBook>({ ...options, maxAgeMs: options.maxAgeMs ?? 10_000 });
+  const now = options.now ?? Date.now;
+  const maxAgeMs = options.maxAgeMs ?? 10_000;
+  const held = createYoungHandoff<ReadBook>({ ...options, maxAgeMs });
+  // Jobs whose reads were made and not yet taken: a burst of runs beyond the ones that can start at once would have
+  // its reads made for nothing (each job waits for a slot longer than the reads stay young), so past `maxWaiting`
+  // (the App's run concurrency) triage reads nothing and those jobs read for themselves.
+  const waiting = new Map<string, number>();
+  const busy = () => {
+    for (const [id, at] of waiting) if (now() - at > maxAgeMs) waiting.delete(id);
+    return waiting.size >= (options.maxWaiting ?? Infinity);
+  };
   return {
     start(req, apiToken) {
       held.drop(req.jobId);
-      if (!apiToken) return;
+      waiting.delete(req.jobId);
+      if (!apiToken || busy()) return;
+      waiting.set(req.jobId, now());
       const book = createReadBook();
       // Never rejects: a failed mint or read leaves the book without that answer, and the job reads it itself.
       void apiToken
@@ -49,8 +62,14 @@ export function createReadsPrefetch(
         .finally(book.end);
       held.put(req.jobId, book);
     },
-    take: (jobId) => held.take(jobId)?.answer ?? null,
-    drop: (jobId) => held.drop(jobId),
+    take: (jobId) => {
+      waiting.delete(jobId);
+      return held.take(jobId)?.answer ?? null;
+    },
+    drop: (jobId) => {
+      waiting.delete(jobId);
+      held.drop(jobId);
+    },
   };
 }
 

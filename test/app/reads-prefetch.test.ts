@@ -68,6 +68,23 @@ describe("createReadsPrefetch: a job's first GitHub reads made at triage, taken 
     expect(reads.take("d2")).toBeNull();
   });
 
+  it("reads for no more jobs than can start at once: past that, a queued job reads for itself", async () => {
+    const tokens: string[] = [];
+    let now = 0;
+    const reads = createReadsPrefetch(treeReads(tokens), { now: () => now, maxWaiting: 2 });
+    for (const jobId of ["a", "b", "c"]) reads.start({ ...req, jobId }, Promise.resolve(`ghs_${jobId}`));
+    await turn();
+    expect(tokens).toEqual(["ghs_a", "ghs_b"]);
+    expect(reads.take("c")).toBeNull();
+    // A job taken (or dropped, or too old to be handed out) frees its place.
+    expect(reads.take("a")).not.toBeNull();
+    reads.start({ ...req, jobId: "d" }, Promise.resolve("ghs_d"));
+    now = 10_001;
+    reads.start({ ...req, jobId: "e" }, Promise.resolve("ghs_e"));
+    await turn();
+    expect(tokens).toEqual(["ghs_a", "ghs_b", "ghs_d", "ghs_e"]);
+  });
+
   it("nothing is read ahead for undo or a fork's pull request", () => {
     expect(readsAheadFor(req)).toBe(true);
     expect(readsAheadFor(runRequest({ target: issueTarget() }))).toBe(true);
