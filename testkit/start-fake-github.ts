@@ -33,6 +33,11 @@ export async function startFakeGitHub(options: {
   sourceEnv: Readonly<Record<string, string | undefined>>;
   /** Runs the fake's git commands (tests pass one whose processes a spawn helper starts); default: `localRunner`. */
   exec?: ProcessRunner;
+  /**
+   * Every request (API, GraphQL, git) is handled this long after it arrives: a network's round trip to GitHub, for
+   * benchmarks of what waits on GitHub (default 0: at once).
+   */
+  latencyMs?: number;
 }): Promise<FakeGitHub> {
   const projectRoot = await mkdtemp(path.join(os.tmpdir(), "fake-github-"));
   const state = new FakeGitHubState(options.botLogin ?? "aider-bot[bot]");
@@ -41,7 +46,11 @@ export async function startFakeGitHub(options: {
   const bareDir = (repo: FakeRepo) => path.join(projectRoot, repo.owner, `${repo.name}.git`);
   // The URLs are known once the server listens; requests come only after that.
   const ctx: RouteContext = { state, exec, bareDir, apiUrl: "", webUrl: "" };
-  const server = http.createServer((req, res) => {
+  const latency = options.latencyMs ?? 0;
+  const server = http.createServer((req, res) =>
+    latency > 0 ? void setTimeout(() => handle(req, res), latency) : handle(req, res),
+  );
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith("/api/v3/")) return void handleApi(ctx, req, res, url);
     // Octokit sends GraphQL for a GitHub Enterprise base URL (…/api/v3) to …/api/graphql.
@@ -59,7 +68,7 @@ export async function startFakeGitHub(options: {
       });
     }
     res.writeHead(404).end();
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   ctx.webUrl = `http://127.0.0.1:${port}`;

@@ -82,7 +82,10 @@ export async function startRig(spec: {
 }): Promise<Rig> {
   await ensureBuilt();
   const sourceEnv = process.env;
-  const fake = await startFakeGitHub({ sourceEnv });
+  // BENCH_GITHUB_LATENCY_MS: each request to the fake GitHub (API and git) waits this long first, as a network round
+  // trip to GitHub would (the app's and the floor's alike); default 0.
+  const latencyMs = Number(process.env.BENCH_GITHUB_LATENCY_MS ?? 0) || 0;
+  const fake = await startFakeGitHub({ sourceEnv, ...(latencyMs > 0 ? { latencyMs } : {}) });
   const llm = await startScriptedLlmServer(spec.replies ?? []);
   const repo = await seedRepo(fake, {
     owner: "acme",

@@ -29,6 +29,8 @@ import { openSpend, type AppSpend } from "./open-spend.js";
 import { createRunHandler, startJobPool } from "./run-handler.js";
 import { createJobTokenPrefetch, type JobTokenPrefetch } from "./job-token-prefetch.js";
 import { createMirrorPrefetch, type MirrorPrefetch } from "./mirror-prefetch.js";
+import { createReadsPrefetch, type ReadsPrefetch } from "./reads-prefetch.js";
+import { readJobInputs, readsAheadFor } from "./run-reads.js";
 import { cacheRootOf, mirrorPlace } from "./execute-run.js";
 import { checkoutSource } from "../run/prepare/prepare-checkout.js";
 import { createGit } from "../workspace/create-git.js";
@@ -163,7 +165,7 @@ async function loadApp(
   // The shared spend ledger (LMDB under the data dir, or Redis) and the operator's limits.
   const spend = options.work ? await openSpend(env) : null;
   const pool = options.work ? startJobPool(env) : null;
-  const { tokens, mirrors } = options.work && !env.redisUrl ? jobPrefetches(env, gh, app.log) : {};
+  const { tokens, mirrors, reads, ahead } = options.work && !env.redisUrl ? jobPrefetches(env, gh, app.log) : {};
   let triage: JobEngine<TriageData> | null = null;
   const common = {
     redisUrl: env.redisUrl,
@@ -185,7 +187,8 @@ async function loadApp(
             triageQueued: async () => (triage ? (await triage.stats()).queued : 0),
             appApi: gh.appApi,
             ...(tokens ? { tokens } : {}),
-            ...(mirrors ? { mirrors: mirrors.prefetch } : {}),
+            ...(mirrors ? { mirrors } : {}),
+            ...(reads ? { reads } : {}),
             bot: gh.bot,
             log: app.log,
             pool,
@@ -221,7 +224,7 @@ async function loadApp(
               defaults: runDefaults(env),
               lookups: state.lookups,
               ...(tokens ? { runTokens: tokens } : {}),
-              ...(mirrors ? { runMirror: mirrors.service } : {}),
+              ...(ahead ? { runAhead: ahead } : {}),
               ...(spend ? { usage: spend.usage } : {}),
             },
             ...(options.gate ? { gate: options.gate } : {}),
@@ -243,45 +246,49 @@ async function loadApp(
 
 /**
  * Without Redis this process triages and runs its jobs: triage starts a run's tokens for its handler here, and with
- * them the fetch of its branch into the repository's mirror (the job's git token, this process's git). With Redis
- * another worker may pick the job up, and what was started here would only be wasted.
+ * them the fetch of its branch into the repository's mirror (the job's git token, this process's git) and the job's
+ * first reads (its API token). With Redis another worker may pick the job up, and what was started here would only be
+ * wasted.
  */
 function jobPrefetches(
   env: AppEnv,
   gh: AppGitHub,
   log: Logger,
-): { tokens: JobTokenPrefetch; mirrors: ReturnType<typeof runMirrorPrefetch> } {
+): {
+  tokens: JobTokenPrefetch;
+  mirrors: MirrorPrefetch;
+  reads: ReadsPrefetch;
+  ahead: NonNullable<AppServices["runAhead"]>;
+} {
   const tokens = createJobTokenPrefetch((installationId, repo) => mintJobTokens(gh.appApi, installationId, repo));
-  return { tokens, mirrors: runMirrorPrefetch(env, tokens, log) };
-}
-
-/**
- * The fetches into repositories' mirrors started at triage (see mirror-prefetch): for a queued run whose checkout is
- * made from a mirror, with the git token minted for its job, by git in this process (through the exec door).
- */
-function runMirrorPrefetch(
-  env: AppEnv,
-  tokens: JobTokenPrefetch,
-  log: Logger,
-): { prefetch: MirrorPrefetch; service: NonNullable<AppServices["runMirror"]> } {
   // Its git is started by a spawn helper of this process's (see exec/spawn-helper), made on the first fetch: started
   // from this process's heap, each fetch blocked triage's thread ~20–30 ms (at load), just before it queued the job.
   let git: ReturnType<typeof createGit> | null = null;
   const gitOf = () => (git ??= createGit(startSpawnHelper(env.source).exec({ sourceEnv: env.source })));
-  const prefetch = createMirrorPrefetch((req, place) => gitOf().fetchIntoMirror(req, place));
+  const mirrors = createMirrorPrefetch((req, place) => gitOf().fetchIntoMirror(req, place));
+  // No more reads made ahead than jobs can start at once (see reads-prefetch).
+  const reads = createReadsPrefetch(readJobInputs(env, gh.botLogin, log), { maxWaiting: env.concurrency });
   const root = cacheRootOf(env);
-  return {
-    prefetch,
-    service: {
-      start: (req) => {
-        const place = mirrorPlace(req, { env, logger: log }, root);
-        if (place) gitOf();
-        const gitToken = tokens.pending(req.jobId)?.then((t) => t.gitToken) ?? null;
-        prefetch.start(req.jobId, place ? { place, ...checkoutSource(req) } : null, gitToken);
-      },
-      drop: (jobId) => prefetch.drop(jobId),
+  const ahead: NonNullable<AppServices["runAhead"]> = {
+    start: (req) => {
+      const pending = tokens.pending(req.jobId);
+      // The fetch into the mirror, for a run whose checkout is made from one (see mirror-prefetch).
+      const place = mirrorPlace(req, { env, logger: log }, root);
+      if (place) gitOf();
+      mirrors.start(
+        req.jobId,
+        place ? { place, ...checkoutSource(req) } : null,
+        pending?.then((t) => t.gitToken) ?? null,
+      );
+      // The job's first reads (see reads-prefetch), with its API token.
+      reads.start(req, readsAheadFor(req) ? (pending?.then((t) => t.apiToken) ?? null) : null);
+    },
+    drop: (jobId) => {
+      mirrors.drop(jobId);
+      reads.drop(jobId);
     },
   };
+  return { tokens, mirrors, reads, ahead };
 }
 
 /** Checkouts (and, in container mode, containers) left by job processes that died: removed in the background. */

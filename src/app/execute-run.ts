@@ -50,6 +50,8 @@ export interface ExecuteRunDeps {
    * none was started, and the checkout fetches for itself.
    */
   mirrorFetched?: () => Promise<string | null>;
+  /** Called as the coder starts: the run's first reads (check plan, context) are over (the replay of reads made ahead ends). */
+  onCoderStart?: () => void;
 }
 
 /** Where jobs clone: AIDER_BOT_WORK_DIR, or the system's temporary directory. */
@@ -89,14 +91,16 @@ export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise
     signal: deps.signal,
     redactor: deps.redactor,
     transcripts: createTranscriptStore(transcriptDir(cacheRoot)),
-    beforeCoder: (checkout, plan) =>
-      useContainerFor(
+    beforeCoder: (checkout, plan) => {
+      deps.onCoderStart?.();
+      return useContainerFor(
         req,
         checkout,
         deps,
         plan ? { ...(plan.image ? { workflowImage: plan.image.name } : {}), toolchain: plan.toolchain } : {},
         readDevcontainer,
-      ),
+      );
+    },
   });
   const { warmWhileCloning } = composed;
   return runJob(req, {

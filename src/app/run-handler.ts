@@ -18,8 +18,10 @@ import type { AppSpend } from "./open-spend.js";
 import { modelSecrets } from "./model-secrets.js";
 import { runTrigger } from "./run-trigger.js";
 import type { MirrorPrefetch } from "./mirror-prefetch.js";
+import type { ReadAnswers, ReadsPrefetch } from "./reads-prefetch.js";
 import {
   isMirrorFetchedRequest,
+  readAheadKey,
   secretFingerprints,
   withoutSecrets,
   type RunJobProcessInput,
@@ -49,6 +51,8 @@ export interface RunHandlerDeps {
   tokens?: JobTokenPrefetch;
   /** Fetches into the repository's mirror triage started for the jobs it queued here (see mirror-prefetch). */
   mirrors?: MirrorPrefetch;
+  /** The GitHub reads triage made for the jobs it queued here (see reads-prefetch). */
+  reads?: ReadsPrefetch;
   bot(): Promise<{ login: string; email: string }>;
   log: Logger;
   /** Null in a process that only receives webhooks. */
@@ -74,12 +78,15 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<RunJobData> {
     // The fetch into the repository's mirror triage started for this job (mirror-prefetch): the job's checkout waits
     // for it over IPC instead of fetching on its own.
     const fetched = deps.mirrors?.take(ctx.req.jobId) ?? null;
+    // And the reads it made for the job (reads-prefetch): the job's API client asks for each before asking GitHub.
+    const reads = deps.reads?.take(ctx.req.jobId) ?? null;
     const input = {
       ...(await jobTokens(deps, ctx)),
       job: ctx,
       fingerprints,
       ...processInput(deps, ctx),
       ...(fetched ? { mirrorFetched: true } : {}),
+      ...(reads ? { readsAhead: true } : {}),
     };
     log.info({ attempt: job.attempt }, "job process starting");
     if (!deps.pool) throw new Error("this process only receives webhooks: it does not run jobs");
@@ -97,21 +104,26 @@ export function createRunHandler(deps: RunHandlerDeps): JobHandler<RunJobData> {
       signal,
       graceMs: 10_000,
       onMessage: (m) => isMetricMessage(m) && deps.metrics.record(m.metric),
-      ...(guard || fetched
-        ? {
-            onRequest: (m: unknown) =>
-              fetched && isMirrorFetchedRequest(m)
-                ? fetched
-                : guard
-                  ? answerSpendRequest(guard, m)
-                  : Promise.reject(new Error("unknown request from the job process")),
-          }
-        : {}),
+      ...(guard || fetched || reads ? { onRequest: answerJob(guard, fetched, reads) } : {}),
     });
     await recordRunEnd(deps, job, outcome, signal, { started, startedAt });
     if (outcome.kind === "done" || signal.aborted) return;
     // A throw is a crash: the engine runs the job again from a fresh clone, or past its attempts reports it.
     throw new Error(`the job process ${outcome.kind === "failed" ? "failed" : "crashed"}: ${outcome.message}`);
+  };
+}
+
+/** The job process's requests: its fetch into the mirror, its reads made ahead, its model calls' spend. */
+function answerJob(
+  guard: Parameters<typeof answerSpendRequest>[0] | null | undefined,
+  fetched: Promise<string | null> | null,
+  reads: ReadAnswers | null,
+): (m: unknown) => Promise<unknown> {
+  return (m) => {
+    if (fetched && isMirrorFetchedRequest(m)) return fetched;
+    const key = readAheadKey(m);
+    if (key !== null) return reads ? reads(key) : Promise.resolve(null);
+    return guard ? answerSpendRequest(guard, m) : Promise.reject(new Error("unknown request from the job process"));
   };
 }
 

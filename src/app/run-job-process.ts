@@ -8,6 +8,7 @@ import { startSpawnHelper, type SpawnHelper } from "../exec/spawn-helper.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import { containerEngineProblem } from "../exec/container-sandbox.js";
 import { warmHttpFetch } from "../github/http-fetch.js";
+import { asRecordedRead, replayReads } from "../github/read-ahead.js";
 import type { RunJobData } from "../run/run-job-data.js";
 import { ipcSpendGuard } from "../spend/spend-ipc.js";
 import { loadTokenizer } from "../llm/count-tokens.js";
@@ -50,6 +51,22 @@ export interface RunJobProcessInput {
    * checkout asks it for the tip over IPC ({@link MIRROR_FETCHED_REQUEST}) instead of fetching on its own.
    */
   mirrorFetched?: boolean;
+  /**
+   * The parent read GitHub ahead for this job at triage (or is reading, see reads-prefetch): the job's API client
+   * asks it for each read ({@link readAheadRequest}) before asking GitHub.
+   */
+  readsAhead?: boolean;
+}
+
+/** A job process's request for one read its parent made ahead (see github/read-ahead's `readKey`). */
+export function readAheadRequest(key: string): { readAhead: string } {
+  return { readAhead: key };
+}
+
+/** The key of a job process's request for a read made ahead, or null when it asks something else. */
+export function readAheadKey(message: unknown): string | null {
+  const key = (message as { readAhead?: unknown } | null)?.readAhead;
+  return typeof key === "string" ? key : null;
 }
 
 /** A job process's request for the tip its parent fetched into the mirror for it (answered with a sha or null). */
@@ -174,6 +191,22 @@ export async function runChildJob(
   const baseUrl = env.githubBaseUrl ? { baseUrl: env.githubBaseUrl } : {};
   const octokit = clients.github(input.apiToken, baseUrl);
   observeRateLimit(octokit, String(input.job.req.installationId));
+  // The reads triage made for this job are asked of the parent first, until the coder starts (see reads-prefetch).
+  let answered = 0;
+  const replay =
+    input.readsAhead && request
+      ? replayReads(octokit, async (key) => {
+          const read = await request(readAheadRequest(key)).then(asRecordedRead, () => null);
+          if (read) answered++;
+          return read;
+        })
+      : null;
+  const readsAhead = replay && {
+    stop: () => {
+      replay.stop();
+      log.info({ answered }, "reads made at triage answered");
+    },
+  };
   const checkExec = createCheckExec(env, exec, log, {
     // From the default branch's config only (triage reads it there), never the pull request's head.
     ...(input.job.req.settings.networkAllow ? { repositoryAllow: input.job.req.settings.networkAllow } : {}),
@@ -202,6 +235,7 @@ export async function runChildJob(
     logger: log,
     signal,
     redactor,
+    ...(readsAhead ? { onCoderStart: readsAhead.stop } : {}),
     ...(input.mirrorFetched && request
       ? {
           mirrorFetched: () =>

@@ -29,11 +29,12 @@ export interface AppServices {
     drop(jobId: string): void;
   };
   /**
-   * Starts fetching a queued run's branch into the repository's mirror (with the job's git token, once minted),
-   * for this process's run handler to hand to the job (see app/mirror-prefetch); absent where runs are picked up by
-   * other processes (Redis). Started only for a request triage queues, never before it is authorised.
+   * Starts what a queued run's job would otherwise start on its own, with the job's tokens once minted, for this
+   * process's run handler to hand to the job: the fetch of its branch into the repository's mirror (git token, see
+   * app/mirror-prefetch) and its first GitHub reads (API token, see app/reads-prefetch). Absent where runs are picked
+   * up by other processes (Redis). Started only for a request triage queues, never before it is authorised.
    */
-  runMirror?: {
+  runAhead?: {
     start(req: RunRequest): void;
     drop(jobId: string): void;
   };

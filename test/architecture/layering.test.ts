@@ -20,6 +20,7 @@ const GITHUB_PUBLIC = [
   "token-octokit.ts",
   "http-fetch.ts",
   "guard-github-writes.ts",
+  "read-ahead.ts",
 ];
 
 /** Imports of a per-topic module not yet moved onto the gateway (`file → module`): none are left, and none may come back. */

@@ -113,6 +113,12 @@ describe("e2e: checks discovered without a config", () => {
     expect(status).toContain("🚀 Pushed");
     expect(status).toContain("✅ `npm test`");
     expect(status).toContain('package.json script "test"');
+    // The plan's reads (root listing, package.json) were made at triage with the job's token and answered to the
+    // job: each reached GitHub once, and the job says how many it took.
+    const reads = (path: string) => e2e.fake.state.calls.filter((c) => c.method === "GET" && c.path === path).length;
+    expect(reads(`/repos/${e2e.repo.owner}/${e2e.repo.name}/git/trees/main`)).toBe(1);
+    expect(reads(`/repos/${e2e.repo.owner}/${e2e.repo.name}/contents/package.json?ref=main`)).toBe(1);
+    expect(e2e.logs()).toMatch(/"answered":[1-9]\d*[,}].*"msg":"reads made at triage answered"/);
   });
 
   it("a Makefile repository", async () => {

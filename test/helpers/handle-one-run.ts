@@ -21,7 +21,7 @@ export const RUN_JOB: RunJobData = {
  */
 export async function handleOneRun(
   pool: ForkPool,
-  extra: Partial<Pick<Parameters<typeof createRunHandler>[0], "tokens" | "mirrors">> = {},
+  extra: Partial<Pick<Parameters<typeof createRunHandler>[0], "tokens" | "mirrors" | "reads">> = {},
 ): Promise<void> {
   const handler = createRunHandler({
     env: { source: {}, webhookSecret: "s", privateKey: "k", fallbackModels: [] },

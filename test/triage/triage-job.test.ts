@@ -318,11 +318,11 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(tokens).toEqual(["start same 1 Hello-World", "start same 1 Hello-World", "drop same"]);
   });
 
-  it("starts fetching the run's branch into its mirror beside its tokens, and drops it when the run is not queued", async () => {
+  it("starts what runs ahead of the job (the fetch into its mirror, its first reads) beside its tokens, and drops it when the run is not queued", async () => {
     const events: string[] = [];
     const fresh = await startProbot({
       runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
-      runMirror: {
+      runAhead: {
         start: (req) => events.push(`mirror ${req.jobId} ${req.target.kind}`),
         drop: (id) => events.push(`drop mirror ${id}`),
       },
@@ -339,11 +339,64 @@ describe("the triage job with Probot, nock and example payloads", () => {
     expect(events.slice(2)).toEqual(["tokens same", "mirror same issue", "drop tokens same", "drop mirror same"]);
   });
 
-  it("a stranger's command starts no fetch (nor tokens): only the polite reply", async () => {
+  it("starts minting the job's tokens once the request is authorised, before its pull request's read is answered, and drops them when the request cannot be built", async () => {
+    const events: string[] = [];
+    // The pull request's answer is held until the tokens are started (or, on code that starts them only after it, a
+    // while: the order then shows it).
+    let started: () => void = () => undefined;
+    const fresh = await startProbot({
+      runTokens: {
+        start: (job) => (events.push(`tokens ${job.jobId}`), started()),
+        drop: (id) => events.push(`drop tokens ${id}`),
+      },
+      runAhead: { start: (req) => events.push(`ahead ${req.jobId}`), drop: (id) => events.push(`drop ahead ${id}`) },
+    });
+    const pull = (status: number) => {
+      const tokens = new Promise<void>((resolve) => {
+        started = resolve;
+        setTimeout(resolve, 2_000).unref();
+      });
+      nock(API)
+        .get(`${REPO}/pulls/1`)
+        .reply(async () => {
+          await tokens;
+          events.push("pull answered");
+          return [
+            status,
+            status === 200
+              ? { head: { ref: "feature", sha: "a".repeat(40), repo: { full_name: "Codertocat/Hello-World" } } }
+              : { message: "Not Found" },
+          ];
+        });
+    };
+    authorized("write");
+    pull(200);
+    nock(API)
+      .post(/\/reactions$/)
+      .reply(201, {});
+    queuedStatus(1, 55);
+    await fresh.triage.receive({
+      id: "p1",
+      name: "issue_comment",
+      payload: issueComment("/aider fix it", true),
+    } as never);
+    expect(fresh.results.map((r) => r.kind)).toEqual(["enqueued"]);
+    expect(events).toEqual(["tokens p1", "pull answered", "ahead p1"]);
+    events.length = 0;
+    noConfig();
+    permission("write");
+    pull(404);
+    await expect(
+      fresh.triage.receive({ id: "p2", name: "issue_comment", payload: issueComment("/aider fix it", true) } as never),
+    ).rejects.toThrow(/404/);
+    expect(events).toEqual(["tokens p2", "pull answered", "drop tokens p2"]);
+  });
+
+  it("a stranger's command starts no fetch and no reads ahead (nor tokens): only the polite reply", async () => {
     const events: string[] = [];
     const fresh = await startProbot({
       runTokens: { start: (job) => events.push(`tokens ${job.jobId}`), drop: (id) => events.push(`drop tokens ${id}`) },
-      runMirror: { start: (req) => events.push(`mirror ${req.jobId}`), drop: (id) => events.push(`drop mirror ${id}`) },
+      runAhead: { start: (req) => events.push(`mirror ${req.jobId}`), drop: (id) => events.push(`drop mirror ${id}`) },
     });
     authorized("read");
     nock(API)

@@ -4,7 +4,7 @@ import type { RunRequest } from "../run-request.js";
 import { allocateContext } from "../../context/allocate-context.js";
 import type { CountTokens } from "../../context/build-sources.js";
 import { fixCiRequest } from "../../context/ci-request.js";
-import { collectContext, type CollectedContext } from "../../context/fetch/collect-context.js";
+import { collectContext, type CollectArgs, type CollectedContext } from "../../context/fetch/collect-context.js";
 import type { ReviewThread } from "../../context/pr-data.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../../config/context-budget.js";
 import { renderContextBlocks, renderContextDetails } from "../../context/render-context.js";
@@ -62,28 +62,13 @@ export interface PrepareDeps {
  */
 export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Promise<PreparedContext | null> {
   const spec = req.context;
-  // A run on a branch without a pull request has no thread to read a context from.
-  if (!spec || req.target.kind === "branch") return null;
+  const args = contextArgsOf(req, deps.botLogin, deps.webUrl);
+  if (!spec || !args) return null;
   const mode = spec.mode;
-  const isPullRequest = req.target.kind !== "issue";
+  const isPullRequest = args.isPullRequest;
   let collected: CollectedContext;
   try {
-    collected = await collectContext(
-      deps.github,
-      {
-        number: req.target.number,
-        isPullRequest,
-        ...(req.target.kind !== "issue" ? { headSha: req.target.headSha } : {}),
-        botLogin: deps.botLogin,
-        botAppSlug: deps.botLogin.replace(/\[bot\]$/, ""),
-        preferPaths: req.files,
-        onlyThreads: mode.kind === "address-reviews" ? mode.threads : [],
-        webUrl: deps.webUrl,
-        ...(req.triggerCommentId !== undefined ? { skipCommentIds: [req.triggerCommentId] } : {}),
-        ownJobId: req.jobId,
-      },
-      deps.count,
-    );
+    collected = await collectContext(deps.github, args, deps.count);
   } catch (error) {
     // collectContext guards each source; this is only reached by a bug or an unexpected shape. The run goes on.
     const note = `The ${isPullRequest ? "pull request's" : "issue's"} context could not be read (${error instanceof Error ? error.message : String(error)}); the run went on without it.`;
@@ -149,6 +134,32 @@ export async function preparePrContext(req: RunRequest, deps: PrepareDeps): Prom
     threads,
     ...(refuse !== undefined ? { refuse } : {}),
     ...(images ? { images } : {}),
+  };
+}
+
+/**
+ * What {@link collectContext} reads for this run (pure), or null for a run without a context to read: a schedule's,
+ * or one on a branch without a pull request. The App's triage reads the same ahead of the job (see
+ * app/reads-prefetch), so both must build it here.
+ */
+export function contextArgsOf(
+  req: Pick<RunRequest, "context" | "target" | "files" | "triggerCommentId" | "jobId">,
+  botLogin: string,
+  webUrl: string,
+): CollectArgs | null {
+  const spec = req.context;
+  if (!spec || req.target.kind === "branch") return null;
+  return {
+    number: req.target.number,
+    isPullRequest: req.target.kind !== "issue",
+    ...(req.target.kind !== "issue" ? { headSha: req.target.headSha } : {}),
+    botLogin,
+    botAppSlug: botLogin.replace(/\[bot\]$/, ""),
+    preferPaths: req.files,
+    onlyThreads: spec.mode.kind === "address-reviews" ? spec.mode.threads : [],
+    webUrl,
+    ...(req.triggerCommentId !== undefined ? { skipCommentIds: [req.triggerCommentId] } : {}),
+    ownJobId: req.jobId,
   };
 }
 

@@ -19,8 +19,16 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   if (facts.dedupeId && (await github.findComment({ ...where, marker: runMarker(action.jobId), botLogin }))) {
     return { kind: "ignored", reason: "duplicate delivery" };
   }
-  const built = await buildRunRequest(github, action, services.defaults, botLogin);
+  // The job's tokens are minted from here on (the request is authorised), beside the reads that build it: the fetch
+  // into the mirror and the job's first reads start once they are, and started with the first feedback they were
+  // minted one pull request read later. A request that is then refused drops them.
+  services.runTokens?.start({ jobId: action.jobId, installationId: facts.installationId, repo: facts.repo });
+  const built = await buildRunRequest(github, action, services.defaults, botLogin).catch((error: unknown) => {
+    services.runTokens?.drop(action.jobId);
+    throw error;
+  });
   if (!built.ok) {
+    services.runTokens?.drop(action.jobId);
     const marker = replyMarker(action.delivery);
     await github.ensureComment({ ...where, marker, botLogin, body: `${marker}\n😕 ${built.message}` });
     return { kind: "replied", reason: built.message };
@@ -34,10 +42,9 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   // The Check Run is started beside them (it needs neither), not after: one GitHub round trip less before the job is
   // queued. It never throws (see startTriageCheckRun).
   const checkRunP = startTriageCheckRun(github, request, log);
-  // The job's tokens too: the job, picked up as soon as it is queued, then has them without a round trip of its own.
-  services.runTokens?.start({ jobId: request.jobId, installationId: request.installationId, repo: request.repo });
-  // And its branch fetched into the repository's mirror with the git token, while the job is queued and starts.
-  services.runMirror?.start(request);
+  // While the job is queued and starts, its branch fetched into the repository's mirror (git token) and its first
+  // reads made (API token): the check plan, the context.
+  services.runAhead?.start(request);
   let statusCommentId: number;
   try {
     [, statusCommentId] = await Promise.all([
@@ -52,7 +59,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
     ]);
   } catch (error) {
     services.runTokens?.drop(request.jobId);
-    services.runMirror?.drop(request.jobId);
+    services.runAhead?.drop(request.jobId);
     await closeUnqueuedCheckRun(github, await checkRunP, error, log);
     throw error;
   }
@@ -74,7 +81,7 @@ export const enqueueRun: ActOn<"enqueue"> = async (action, { github, services, b
   });
   if (!queued) {
     services.runTokens?.drop(request.jobId);
-    services.runMirror?.drop(request.jobId);
+    services.runAhead?.drop(request.jobId);
   }
   log.info({ job: request.jobId, queued, verb: request.verb }, queued ? "job enqueued" : "duplicate delivery ignored");
   return queued
