@@ -102,6 +102,8 @@ export function startWaitingProcess(
     discard: () =>
       (discarded ??= (async () => {
         if (handed) return;
+        // Held while it ends: a caller awaiting its end must not see this process exit first.
+        hold(true);
         if (child.process?.pid !== undefined && !child.ended()) killTree(child.process.pid);
         await child.closed;
       })()),

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { createCheckExec } from "../../src/app/create-check-exec.js";
@@ -10,6 +11,7 @@ import { descendants } from "../../src/exec/kill-tree.js";
 import { handoverLine, WAITING_STUB } from "../../src/exec/sandbox-ahead.js";
 import type { Exec } from "../../src/exec/types.js";
 import { bubblewrapJobExec } from "../helpers/bubblewrap-job-exec.js";
+import { CLI_MAIN } from "../helpers/cli-entry.js";
 import { describeWith } from "../helpers/needs.js";
 import { pidsWithArg, survivorsOf, uniqueSleep } from "../helpers/process-probe.js";
 import { pollUntil, waitUntil } from "../helpers/wait-until.js";
@@ -29,6 +31,36 @@ describe("handoverLine", () => {
     const waiting = host.startWaiting!({ command: "/bin/sh", args: ["-c", "exit 0"], cwd: "/" });
     await waiting.discard();
     expect(await waiting.hand("'true'", {})).toBeNull();
+  });
+});
+
+describe("a process waiting ahead", () => {
+  it("does not keep its Node process alive, and one awaiting its discard sees it end first", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "waiting-"));
+    const n = uniqueSleep();
+    const script = path.join(dir, "waits.mjs");
+    // The built module, as a job process runs it (see spawn-helper.test.ts).
+    const built = path.join(path.dirname(CLI_MAIN), "../exec/create-exec.js");
+    await writeFile(
+      script,
+      [
+        `const { createExec } = await import(${JSON.stringify(built)});`,
+        `const exec = createExec({ sourceEnv: { PATH: process.env.PATH } });`,
+        `const unused = exec.startWaiting({ command: "sh", args: ["-c", "read -r l <&3", "${n}"], cwd: "/" });`,
+        `exec.startWaiting({ command: "sh", args: ["-c", "read -r l <&3", "${n}"], cwd: "/" });`,
+        `await unused.discard();`,
+        `console.log("ended");`,
+      ].join("\n"),
+    );
+    try {
+      const r = await host.run({ command: process.execPath, args: [script], cwd: dir, timeoutMs: 60_000 });
+      expect(r.stdout).toBe("ended\n");
+      expect(r.exitCode).toBe(0);
+      // The other one, never discarded, ended with its Node process (no process of its own keeps it).
+      expect(await survivorsOf(n)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
