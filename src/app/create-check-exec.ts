@@ -205,6 +205,7 @@ async function logged(
       exitCode: r.exitCode,
       ...(r.timedOut ? { timedOut: true } : {}),
       ...(r.spawnError ? { spawnError: r.spawnError.slice(0, 200) } : {}),
+      ...(r.ahead ? { ahead: true } : {}),
     },
     "check command finished",
   );

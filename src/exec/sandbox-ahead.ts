@@ -102,7 +102,7 @@ export function createSandboxAhead(exec: Exec): SandboxAhead {
         // The next command's sandbox gets ready while this one runs.
         start(forms);
         const result = await handed;
-        if (result) return result;
+        if (result) return { ...result, ahead: true };
       } else {
         if (entry) void entry.process.discard();
         start(forms);

@@ -46,6 +46,8 @@ export interface ExecResult {
   durationMs: number;
   /** Set when the command could not be started (ENOENT, …). */
   spawnError?: string;
+  /** Set when it ran in a sandbox set up ahead of it (see exec/sandbox-ahead): for the log. */
+  ahead?: true;
 }
 
 /**

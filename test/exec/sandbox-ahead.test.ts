@@ -247,6 +247,10 @@ describeWith("bubblewrap", "sandboxes started ahead of their commands (real bubb
     const r = await e.run({ ...checkRequestShape(checkout), command: SELF_TICKS, priority: "background" });
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim()).not.toBe(stubTicks);
+    expect(r.ahead).toBeUndefined();
     expect(stubs()).toContain(stub);
+    // The run's own check takes it, and says so (the check exec's log line carries it).
+    const own = await e.run({ ...checkRequestShape(checkout), command: SELF_TICKS });
+    expect([own.stdout.trim(), own.ahead]).toEqual([stubTicks, true]);
   });
 });
