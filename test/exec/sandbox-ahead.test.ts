@@ -64,17 +64,36 @@ describe("a process waiting ahead", () => {
   });
 });
 
-/** Host pids of sandboxes' waiting stubs (the shell whose command line is exactly the stub's). */
-const stubs = (): number[] =>
-  pidsWithArg("aider-sandbox-ahead").filter((pid) => {
-    try {
-      return (
-        readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1).join("\0") === WAITING_STUB.join("\0")
-      );
-    } catch {
-      return false;
-    }
-  });
+/** The arguments of a process (empty once it has gone). */
+const argsOf = (pid: number): string[] => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+  } catch {
+    return [];
+  }
+};
+
+/** The parent of a process (0 once it has gone). */
+const parentOf = (pid: number): number => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Host pids of the waiting stubs of sandboxes for `checkout` (the shell whose command line is exactly the stub's,
+ * under a bwrap whose arguments name that folder): other tests' sandboxes are not this test's.
+ */
+const stubs = (checkout: string): number[] =>
+  pidsWithArg("aider-sandbox-ahead").filter(
+    (pid) => argsOf(pid).join("\0") === WAITING_STUB.join("\0") && argsOf(parentOf(pid)).includes(checkout),
+  );
+
+/** Host pids of the bwrap processes of sandboxes for `checkout` set up ahead. */
+const bwrapsFor = (checkout: string): number[] =>
+  pidsWithArg("aider-sandbox-ahead").filter((pid) => argsOf(pid)[0] === "bwrap" && argsOf(pid).includes(checkout));
 
 /** A process's start time since boot (clock ticks; the same in every PID namespace). */
 const startTicks = (pid: number): string => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]!;
@@ -120,15 +139,23 @@ describeWith("bubblewrap", "sandboxes started ahead of their commands (real bubb
     e.prestart!(checkRequestShape(checkout));
     let pid: number | undefined;
     await waitUntil(
-      () => (pid = stubs().find((p) => !others.includes(p))) !== undefined,
+      () => (pid = stubs(checkout).find((p) => !others.includes(p))) !== undefined,
       "a sandbox set up ahead, waiting",
     );
     return pid!;
   };
 
+  let other: Exec;
   beforeAll(async () => {
     // Under the project folder, not /tmp, which the sandbox replaces with a private one.
     root = await mkdtemp(path.join(process.cwd(), ".sandbox-ahead-"));
+    // Another job's sandbox waits beside every test's (as other test files' may): never this test's to take or count.
+    const elsewhere = path.join(root, "elsewhere");
+    await mkdir(path.join(elsewhere, ".git"), { recursive: true });
+    other = bubblewrapJobExec(root, process.env, { AIDER_BOT_SANDBOX_NETWORK: "none" });
+    other.useContainer!({ image: "-", imageSource: "-", checkout: elsewhere, cacheKey: "octo/other" });
+    other.prestart!(checkRequestShape(elsewhere));
+    await waitUntil(() => stubs(elsewhere).length === 1, "another job's sandbox, waiting");
   });
   beforeEach(async () => {
     checkout = path.join(root, `checkout-${Math.random().toString(36).slice(2)}`);
@@ -138,6 +165,7 @@ describeWith("bubblewrap", "sandboxes started ahead of their commands (real bubb
     for (const e of open.splice(0)) await e.close?.();
   });
   afterAll(async () => {
+    await other.close!();
     await rm(root, { recursive: true, force: true });
   });
 
@@ -186,14 +214,14 @@ describeWith("bubblewrap", "sandboxes started ahead of their commands (real bubb
     const first = await readyStub(e);
     const r = await runCheckCommand(e, { kind: "lint", command: "true", cwd: checkout, timeoutMs: 60_000 });
     expect(r.ok).toBe(true);
-    await waitUntil(() => stubs().some((p) => p !== first), "the next sandbox");
-    const bwraps = pidsWithArg("aider-sandbox-ahead");
+    await waitUntil(() => stubs(checkout).some((p) => p !== first), "the next sandbox");
+    const bwraps = bwrapsFor(checkout);
     expect(bwraps.length).toBeGreaterThan(1);
     open.splice(open.indexOf(e), 1);
     await e.close!();
     // Killed, a sandbox's init may be reaped a moment after bwrap's end.
     expect(await pollUntil(() => bwraps.filter(alive).length === 0, 5_000)).toBe(true);
-    expect(stubs()).toEqual([]);
+    expect(stubs(checkout)).toEqual([]);
   });
 
   it("a cancelled command kills the sandbox it was handed to, with everything in it", async () => {
@@ -248,7 +276,7 @@ describeWith("bubblewrap", "sandboxes started ahead of their commands (real bubb
     expect(r.exitCode).toBe(0);
     expect(r.stdout.trim()).not.toBe(stubTicks);
     expect(r.ahead).toBeUndefined();
-    expect(stubs()).toContain(stub);
+    expect(stubs(checkout)).toContain(stub);
     // The run's own check takes it, and says so (the check exec's log line carries it).
     const own = await e.run({ ...checkRequestShape(checkout), command: SELF_TICKS });
     expect([own.stdout.trim(), own.ahead]).toEqual([stubTicks, true]);
