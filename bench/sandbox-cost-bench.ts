@@ -10,6 +10,10 @@
  *   home, temp, package cache and environment), with the `open` network policy;
  * - `bot`: the same with the default `registries` policy (the egress proxy between the command and the registry).
  *
+ * The bot's ways set up the first command's sandbox ahead as a run does (`prestart` once the check exec knows the
+ * repository, see src/exec/sandbox-ahead.ts); `--lead-ms N` waits N ms (not counted) between that and the first
+ * command, as a run's map, model round and apply do (default 0: the command comes at once).
+ *
  * `--compare <dir>` adds `bot@other` (and `bot-open@other` when `bot-open` is asked for): the same through another
  * build's `src/` (a checkout of an earlier commit, say), for a before/after in one run.
  *
@@ -23,7 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { createCheckExec } from "../src/app/create-check-exec.js";
-import { runCheckCommand } from "../src/checks/run-check-command.js";
+import { checkRequestShape, runCheckCommand } from "../src/checks/run-check-command.js";
 import { readEnv } from "../src/config/env.js";
 import { createExec } from "../src/exec/create-exec.js";
 import { sandboxProblem } from "../src/exec/sandbox.js";
@@ -41,10 +45,11 @@ interface Args {
   cache: ("cold" | "warm")[];
   ways: Way[];
   compare?: string;
+  leadMs: number;
 }
 
 export function parseSandboxCostArgs(argv: readonly string[]): Args {
-  const args: Args = { cases: ["clsx-56ab81f"], runs: 5, cache: ["cold", "warm"], ways: [...WAYS] };
+  const args: Args = { cases: ["clsx-56ab81f"], runs: 5, cache: ["cold", "warm"], ways: [...WAYS], leadMs: 0 };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Error(`${flag} needs a value`);
@@ -53,6 +58,7 @@ export function parseSandboxCostArgs(argv: readonly string[]): Args {
     else if (flag === "--command") args.command = value;
     else if (flag === "--compare") args.compare = path.resolve(value);
     else if (flag === "--runs") args.runs = Math.max(1, Number(value) || 1);
+    else if (flag === "--lead-ms") args.leadMs = Math.max(0, Number(value) || 0);
     else if (flag === "--cache") args.cache = value === "both" ? ["cold", "warm"] : [value as "cold" | "warm"];
     else if (flag === "--ways") {
       const ways = value.split(",");
@@ -133,7 +139,7 @@ async function measureCase(
     for (const way of order) {
       await run(exec, "git", ["clean", "-fdxq"], checkout);
       const dir = await dirsFor(way, round);
-      const ms = await oneRun(way, exec, root, checkout, dir, commands, c, args.compare);
+      const ms = await oneRun(way, exec, root, checkout, dir, commands, c, args);
       if (round === 0) continue;
       commands.forEach((k, i) => {
         const key = `${k.command}\u0000${way}`;
@@ -150,8 +156,10 @@ async function measureCase(
       const all = times.get(`${k.command}\u0000${way}`) ?? [];
       const m = median(all);
       const ratio = args.ways.includes("host") && way !== "host" ? `  ${(m / host).toFixed(2)}× host` : "";
+      // Milliseconds where the command is short (`--command true`: the sandbox's start is all there is to see).
+      const fmt = (t: number) => (m < 1000 ? `${Math.round(t)}` : (t / 1000).toFixed(2));
       console.log(
-        `  ${way.padEnd(9)} ${(m / 1000).toFixed(2).padStart(6)} s${ratio.padEnd(13)}  (${all.map((t) => (t / 1000).toFixed(2)).join(", ")})`,
+        `  ${way.padEnd(14)} ${fmt(m).padStart(6)} ${m < 1000 ? "ms" : "s"}${ratio.padEnd(13)}  (${all.map(fmt).join(", ")})`,
       );
     }
   }
@@ -166,7 +174,7 @@ async function oneRun(
   cacheDir: string,
   commands: { kind: "setup" | "test"; command: string }[],
   c: ReplayCase,
-  compare: string | undefined,
+  args: Pick<Args, "compare" | "leadMs">,
 ): Promise<number[]> {
   const ms: number[] = [];
   if (way === "host" || way === "bwrap") {
@@ -195,7 +203,7 @@ async function oneRun(
     }
     return ms;
   }
-  const m = way.endsWith("@other") ? await otherBuild(compare!) : { createCheckExec, runCheckCommand, readEnv };
+  const m = way.endsWith("@other") ? await otherBuild(args.compare!) : { createCheckExec, runCheckCommand, readEnv };
   const checkExec = m.createCheckExec(
     m.readEnv({
       PATH: process.env.PATH,
@@ -211,6 +219,9 @@ async function oneRun(
   try {
     // As a run does once it knows the repository: the package cache is this repository's folder under the cache dir.
     checkExec.useContainer?.({ image: "-", imageSource: "-", checkout, cacheKey: c.repo });
+    // As the run's coder does once the repository is known (a build without it has no `prestart`).
+    checkExec.prestart?.(checkRequestShape(checkout));
+    if (args.leadMs) await new Promise((resolve) => setTimeout(resolve, args.leadMs));
     for (const k of commands) {
       const t = performance.now();
       const r = await m.runCheckCommand(checkExec, { ...k, cwd: checkout, timeoutMs: 600_000, ciShell: true });

@@ -162,8 +162,11 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     egressReport: () => egress.report(),
     toolShelf: jobToolShelf(env, resolveKind, jobDirs, () => (closed ? null : chosen)),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
+    prestart: (shape) => void resolveKind().then((k) => k === "bubblewrap" && !closed && sandboxed.prestart(shape)),
     async close(): Promise<void> {
       closed = true;
+      // The sandboxes started ahead first: their forwarders hold the egress proxy's socket.
+      await sandboxed.close();
       await containers.close();
       await egress.close();
       await jobDirs.remove();
@@ -202,6 +205,7 @@ async function logged(
       exitCode: r.exitCode,
       ...(r.timedOut ? { timedOut: true } : {}),
       ...(r.spawnError ? { spawnError: r.spawnError.slice(0, 200) } : {}),
+      ...(r.ahead ? { ahead: true } : {}),
     },
     "check command finished",
   );
@@ -299,8 +303,8 @@ function lazyBubblewrap(
   exec: Exec,
   jobDirs: ReturnType<typeof createJobDirs>,
   options: Omit<SandboxOptions, "jobDirs">,
-): Exec & { prepare(): Promise<void> } {
-  let sandboxed: Promise<Exec> | null = null;
+): Exec & { prepare(): Promise<void>; prestart(shape: ExecRequest): void; close(): Promise<void> } {
+  let sandboxed: Promise<ReturnType<typeof createSandboxedExec>> | null = null;
   const made = () =>
     (sandboxed ??= jobDirs
       .make()
@@ -309,6 +313,15 @@ function lazyBubblewrap(
     run: async (req: ExecRequest) => (await made()).run(req),
     // A failure stays in the promise: the first command meets it as it would have without this.
     prepare: async () => void (await made()),
+    prestart: (shape) =>
+      void made().then(
+        (s) => s.prestart(shape),
+        () => undefined,
+      ),
+    close: async () => {
+      const s = await sandboxed?.catch(() => null);
+      await s?.close();
+    },
   };
 }
 

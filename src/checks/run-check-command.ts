@@ -1,4 +1,4 @@
-import type { Exec } from "../exec/types.js";
+import type { Exec, ExecRequest } from "../exec/types.js";
 import { parseLocations } from "./parse-locations.js";
 import { shellQuote } from "./shell-quote.js";
 import { checkShellScript } from "./check-shell.js";
@@ -173,18 +173,24 @@ async function standIn(
   return { ...report, standIn: { for: line, runner: fallback.runner, why } };
 }
 
+/**
+ * What every check command's request has in common, whatever its command line: a shell command in `cwd`, with the
+ * check environment and output cap. The check exec starts a sandbox of this shape ahead of the run's first check
+ * (see exec/sandbox-ahead), which serves a command only when its sandbox is exactly this one.
+ */
+export function checkRequestShape(cwd: string): ExecRequest {
+  return { command: "", shell: true, cwd, env: CHECK_ENV, maxOutputBytes: 400_000 };
+}
+
 async function runOnce(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const line = commandLine(cmd);
   const kind = cmd.kind;
   const r = await exec.run({
+    ...checkRequestShape(cmd.cwd),
     // Reported as `line`: the shell choice and staging around it are the bot's, not the repository's.
     command: checkShellScript(line, { stopAtFirstFailure: cmd.ciShell === true }),
-    shell: true,
     label: line,
-    cwd: cmd.cwd,
-    env: CHECK_ENV,
     timeoutMs: cmd.timeoutMs,
-    maxOutputBytes: 400_000,
     ...(cmd.signal ? { signal: cmd.signal } : {}),
   });
   const base = { kind, ok: false, command: line, exitCode: r.exitCode } as const;

@@ -8,6 +8,7 @@ import { startEarlySetup, type EarlySetup, type EarlySetupDeps } from "../run/pr
 import { checkCommandsOf } from "../coder/check-commands.js";
 import type { RunCoderPort } from "../run/run-ports.js";
 import type { Git } from "../workspace/create-git.js";
+import { checkRequestShape } from "../checks/run-check-command.js";
 import { createCoderDeps } from "./create-coder-deps.js";
 
 /** What the coder of one run is built from: the driver's execs, git, model client and caches. */
@@ -67,8 +68,9 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
       });
     const base = baseline;
     base.catch(() => undefined); // reaches the run through the lookup and the commit that wait for it
+    const root = input.coderRoot ? input.coderRoot(checkout) : checkout;
     const deps = createCoderDeps({
-      root: input.coderRoot ? input.coderRoot(checkout) : checkout,
+      root,
       exec: input.exec,
       checkExec: input.checkExec,
       git: input.git,
@@ -89,6 +91,7 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
       // The base reads the checkout's commit as it starts: the run's own commit must not come first.
       commitReady: base,
     });
+    if (input.earlySetup && !options.askOnly) prestartFirstCheck(input.checkExec, root, options, ready);
     // The step that edits (an architect's plan edits nothing, and its editor's map must not see what setup creates).
     const early =
       input.earlySetup && !options.askOnly ? earlySetupOf(input.earlySetup, deps, options, ready, base, hooks) : null;
@@ -99,6 +102,23 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
       early?.stop();
     }
   };
+}
+
+/**
+ * The sandbox of the run's first check command, set up ahead while the model works (see exec/sandbox-ahead): once the
+ * check exec knows the repository (`ready`: its package cache is part of the sandbox), for that command's folder.
+ * Only for a run that edits and has a check command; a sandbox the run does not use ends with the job.
+ */
+function prestartFirstCheck(checkExec: Exec, root: string, options: CoderOptions, ready: Promise<unknown>): void {
+  const first = checkCommandsOf(options)[0];
+  if (!first || !checkExec.prestart) return;
+  const cwd = first.cwd ? path.resolve(root, first.cwd) : root;
+  // Outside the checkout is refused when the command runs; nothing is set up for it.
+  if (cwd !== root && !cwd.startsWith(`${root}${path.sep}`)) return;
+  void ready.then(
+    () => checkExec.prestart!(checkRequestShape(cwd)),
+    () => undefined,
+  );
 }
 
 /**

@@ -82,7 +82,7 @@ export function composeClients(o: {
   let Octokit: ReturnType<typeof tokenOctokit> | null = null;
   return {
     redactor,
-    exec: { run: (req) => helperExec().run(req) },
+    exec: { run: (req) => helperExec().run(req), startWaiting: (req) => helperExec().startWaiting!(req) },
     github: (auth, options = {}) => {
       const gh = o.github;
       if (!gh) throw new Error("this driver was composed without GitHub: it has no GitHub client to give");

@@ -3,6 +3,7 @@ import path from "node:path";
 import { packageCacheEnv } from "./container-engine.js";
 import { INSTALL_QUIET_ENV } from "./install-quiet-env.js";
 import { priorityArgv } from "./priority.js";
+import { createSandboxAhead, servedAhead, WAITING_STUB, type SandboxForms } from "./sandbox-ahead.js";
 import type { Exec, ExecRequest, SandboxMode } from "./types.js";
 
 export interface SandboxOptions {
@@ -103,6 +104,8 @@ export function sandboxRequest(
     bridge?: SandboxBridge | null;
     npmGlobalConfig?: string;
     packageCache?: string | null;
+    /** The sandbox started ahead of its command (see exec/sandbox-ahead): the waiting stub in the command's place. */
+    waiting?: boolean;
   },
 ): ExecRequest {
   const jobDirs = options.jobDirs;
@@ -142,7 +145,11 @@ export function sandboxRequest(
     if (req.env?.[name] === undefined) args.push("--setenv", name, value);
   args.push("--chdir", req.cwd, ...NAMESPACES);
   if (options.network) args.push("--share-net");
-  const command = req.shell ? ["/bin/sh", "-c", req.command] : [req.command, ...(req.args ?? [])];
+  const command = options.waiting
+    ? [...WAITING_STUB]
+    : req.shell
+      ? ["/bin/sh", "-c", req.command]
+      : [req.command, ...(req.args ?? [])];
   // The priority is set inside, after bwrap's `--new-session`: that session (its own autogroup) is where the command
   // and everything it starts run, the egress forwarder included; bwrap itself only waits.
   const { priority, ...rest } = req;
@@ -155,33 +162,55 @@ export function sandboxRequest(
 /**
  * An {@link Exec} that runs every request inside the sandbox. Hidden folders that do not exist are left out (bwrap
  * cannot create a mount point in the read-only root), and symlinks are resolved so the mounts hit the real folders.
+ *
+ * Where the exec below can start a process that waits (`startWaiting`), a command line at normal priority runs in a
+ * sandbox started ahead of it when one is ready for exactly its sandbox (see exec/sandbox-ahead), and the next one is
+ * started as it begins; `prestart` starts one for a shape of request before its first command. `close()` ends those
+ * still waiting.
  */
-export function createSandboxedExec(exec: Exec, options: SandboxOptions): Exec {
+export function createSandboxedExec(
+  exec: Exec,
+  options: SandboxOptions,
+): Exec & { prestart(shape: ExecRequest): void; close(): Promise<void> } {
+  const ahead = createSandboxAhead(exec);
+  const forms = async (req: ExecRequest): Promise<SandboxForms> => {
+    const bridge = options.bridge ? await options.bridge() : null;
+    const packageCache = options.packageCache ? await options.packageCache() : null;
+    const cwd = real(req.cwd);
+    const hide = options.hide
+      .map((d) => path.resolve(d))
+      .filter(existsSync)
+      .map(real);
+    const gitDir = path.join(cwd, ".git");
+    const hasGit = existsSync(gitDir);
+    const sandbox = {
+      hide,
+      network: options.network,
+      bridge,
+      ...(packageCache ? { packageCache: real(packageCache) } : {}),
+      ...(options.jobDirs ? { jobDirs: options.jobDirs } : {}),
+      ...(hasGit ? { gitDir } : {}),
+    };
+    const inside = { ...req, cwd };
+    const waiting =
+      servedAhead(req) && exec.startWaiting ? sandboxRequest(inside, { ...sandbox, waiting: true }) : null;
+    return {
+      run: sandboxRequest(inside, sandbox),
+      waiting: waiting && {
+        command: waiting.command,
+        ...(waiting.args ? { args: waiting.args } : {}),
+        cwd: waiting.cwd,
+        ...(waiting.env ? { env: waiting.env } : {}),
+        ...(waiting.maxOutputBytes !== undefined ? { maxOutputBytes: waiting.maxOutputBytes } : {}),
+      },
+      mounted: hasGit ? [cwd, gitDir] : [cwd],
+    };
+  };
   return {
-    run: async (req) => {
-      const bridge = options.bridge ? await options.bridge() : null;
-      const packageCache = options.packageCache ? await options.packageCache() : null;
-      const cwd = real(req.cwd);
-      const hide = options.hide
-        .map((d) => path.resolve(d))
-        .filter(existsSync)
-        .map(real);
-      const gitDir = path.join(cwd, ".git");
-      return exec.run(
-        sandboxRequest(
-          { ...req, cwd },
-          {
-            hide,
-            network: options.network,
-            bridge,
-            ...(packageCache ? { packageCache: real(packageCache) } : {}),
-            ...(options.jobDirs ? { jobDirs: options.jobDirs } : {}),
-            ...(existsSync(gitDir) ? { gitDir } : {}),
-          },
-        ),
-      );
-    },
+    run: async (req) => ahead.run(await forms(req), req),
     sandboxMode: async () => "bubblewrap" satisfies SandboxMode,
+    prestart: (shape) => void forms(shape).then(ahead.start, () => undefined),
+    close: () => ahead.close(),
   };
 }
 

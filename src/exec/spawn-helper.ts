@@ -2,8 +2,8 @@ import { fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { baseEnv } from "./base-env.js";
-import { createExec, type ExecOptions, type ProcessDefaults } from "./create-exec.js";
-import type { Exec, ExecRequest, ExecResult } from "./types.js";
+import { createExec, startWaitingProcess, type ExecOptions, type ProcessDefaults } from "./create-exec.js";
+import type { Exec, ExecRequest, ExecResult, WaitingProcess } from "./types.js";
 
 /** What the parent sends the helper: a process to run (its env already allow-listed), or a kill of one running. */
 export type HelperRequest =
@@ -14,12 +14,24 @@ export type HelperRequest =
       env: Record<string, string>;
       defaults: ProcessDefaults;
     }
+  /** Start a process that waits on its fd 3 (see exec/waiting-process); nothing is answered until it is handed over or discarded. */
+  | {
+      type: "wait";
+      id: number;
+      req: Omit<ExecRequest, "signal" | "urgent" | "env">;
+      env: Record<string, string>;
+      defaults: ProcessDefaults;
+    }
+  /** Hand the waiting process its line: answered with its result (null: it had ended before). */
+  | { type: "hand"; id: number; line: string; timeoutMs?: number }
+  /** Kill the waiting process unused: answered (null) once it has ended. */
+  | { type: "discard"; id: number }
   | { type: "kill"; id: number }
   /** The request's `urgent` fired: raise the background command back to normal priority. */
   | { type: "urgent"; id: number };
 
 /** What the helper answers, once per run. */
-export type HelperAnswer = { type: "done"; id: number; result: ExecResult };
+export type HelperAnswer = { type: "done"; id: number; result: ExecResult | null };
 
 /** A helper process that starts processes for this one; each {@link SpawnHelper.exec} is an exec over it. */
 export interface SpawnHelper {
@@ -29,6 +41,34 @@ export interface SpawnHelper {
   close(): void;
   /** The helper's pid while it runs (tests, logs). */
   pid(): number | undefined;
+}
+
+/** The parent's side of a process the helper started waiting (`wait`), driven through `ask`. */
+function helperWaiting(
+  id: number,
+  ask: (message: HelperRequest, signals?: Pick<ExecRequest, "signal" | "urgent">) => Promise<ExecResult | null> | null,
+): WaitingProcess {
+  let discarded: Promise<void> | null = null;
+  let handed = false;
+  return {
+    pid: undefined,
+    hand: async (line, opts) => {
+      if (handed || discarded) return null;
+      handed = true;
+      const { signal, urgent } = opts;
+      const message: HelperRequest = {
+        type: "hand",
+        id,
+        line,
+        ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+      };
+      return (await ask(message, { ...(signal ? { signal } : {}), ...(urgent ? { urgent } : {}) })) ?? null;
+    },
+    discard: () =>
+      (discarded ??= (async () => {
+        if (!handed) await ask({ type: "discard", id });
+      })()),
+  };
 }
 
 /** The helper's entry: `.js` when built, `.ts` (through tsx) when run from sources, as fork-worker does. */
@@ -54,7 +94,7 @@ function helperEntry(): { file: string; execArgv: string[] } {
  *   their exec's.
  */
 export function startSpawnHelper(source: Readonly<Record<string, string | undefined>>): SpawnHelper {
-  const pending = new Map<number, (result: ExecResult) => void>();
+  const pending = new Map<number, (result: ExecResult | null) => void>();
   let nextId = 1;
   /** Why the helper can no longer be used (it failed, died or was closed); runs then spawn here. */
   let broken: string | null = null;
@@ -89,15 +129,15 @@ export function startSpawnHelper(source: Readonly<Record<string, string | undefi
   child.unref();
   child.channel?.unref();
 
-  const run = (
-    req: ExecRequest,
-    env: Record<string, string>,
-    defaults: ProcessDefaults,
-  ): Promise<ExecResult> | null => {
+  /** Send `message` and wait for its answer, with the request's cancel and raise passed on; null: the helper is gone. */
+  const ask = (
+    message: HelperRequest,
+    signals: Pick<ExecRequest, "signal" | "urgent"> = {},
+  ): Promise<ExecResult | null> | null => {
     if (broken || !child.connected) return null;
-    const id = nextId++;
-    const { signal, urgent, env: _extra, ...rest } = req;
-    return new Promise<ExecResult>((resolve) => {
+    const { id } = message;
+    const { signal, urgent } = signals;
+    return new Promise<ExecResult | null>((resolve) => {
       const kill = () => {
         if (child.connected) child.send({ type: "kill", id } satisfies HelperRequest);
       };
@@ -110,12 +150,21 @@ export function startSpawnHelper(source: Readonly<Record<string, string | undefi
         resolve(result);
       });
       child.channel?.ref();
-      child.send({ type: "run", id, req: rest, env, defaults } satisfies HelperRequest);
+      child.send(message);
       if (signal?.aborted) kill();
       else signal?.addEventListener("abort", kill, { once: true });
       if (urgent?.aborted) raise();
       else urgent?.addEventListener("abort", raise, { once: true });
     });
+  };
+
+  /** A waiting process started by the helper (see exec/waiting-process), or null when the helper is gone. */
+  const wait = (req: ExecRequest, env: Record<string, string>, defaults: ProcessDefaults): WaitingProcess | null => {
+    if (broken || !child.connected) return null;
+    const id = nextId++;
+    const { signal: _s, urgent: _u, env: _extra, ...rest } = req;
+    child.send({ type: "wait", id, req: rest, env, defaults } satisfies HelperRequest);
+    return helperWaiting(id, ask);
   };
 
   return {
@@ -126,7 +175,16 @@ export function startSpawnHelper(source: Readonly<Record<string, string | undefi
         defaultMaxOutputBytes: options.defaultMaxOutputBytes,
       };
       const local = createExec(options);
-      return { run: (req) => run(req, { ...base, ...req.env }, defaults) ?? local.run(req) };
+      return {
+        run: (req) => {
+          const { signal, urgent, env: _extra, ...rest } = req;
+          const message = { type: "run", id: nextId++, req: rest, env: { ...base, ...req.env }, defaults } as const;
+          // A run is always answered with a result (a failed helper answers with why).
+          return (ask(message, { signal, urgent }) as Promise<ExecResult> | null) ?? local.run(req);
+        },
+        startWaiting: (req) =>
+          wait(req, { ...base, ...req.env }, defaults) ?? startWaitingProcess(req, { ...base, ...req.env }, defaults),
+      };
     },
     close() {
       fail("the process helper was closed");

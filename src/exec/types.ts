@@ -46,6 +46,8 @@ export interface ExecResult {
   durationMs: number;
   /** Set when the command could not be started (ENOENT, …). */
   spawnError?: string;
+  /** Set when it ran in a sandbox set up ahead of it (see exec/sandbox-ahead): for the log. */
+  ahead?: true;
 }
 
 /**
@@ -94,11 +96,35 @@ export interface Exec {
   /** Release what this exec holds for its job (container mode: remove the container). Idempotent. */
   close?(): Promise<void>;
   /**
+   * Start `req`'s process now, with a pipe on its fd 3 that it is expected to wait on (see exec/waiting-process): a
+   * sandbox set up ahead of its command, which is handed over later. Its output is collected from the start.
+   */
+  startWaiting?(req: ExecRequest): WaitingProcess;
+  /**
+   * Get a sandbox ready, ahead, for a later request of this shape (its folder, environment and output cap: the command
+   * itself is not known yet); see exec/sandbox. Never fails: a later request that finds nothing ready starts its own.
+   */
+  prestart?(shape: ExecRequest): void;
+  /**
    * Where tools an implied setup step installs (`uv`, `poetry`) are kept for the repository's later jobs, and the
    * job's home they are copied into (host folders; see src/checks/tool-shelf.ts); null where the sandbox keeps none
    * (container mode, no sandbox, no job home) or the repository is not known yet.
    */
   toolShelf?(): Promise<ToolShelfPlace | null>;
+}
+
+/** A process started ahead, waiting on its fd 3 for one line (see exec/waiting-process). */
+export interface WaitingProcess {
+  /**
+   * Write `line` (and a newline) to its fd 3, close it, and wait for the process to end: the {@link Exec.run} result,
+   * its timeout counted from now. Null when the process had already ended (nothing was handed over): run the request
+   * the ordinary way instead.
+   */
+  hand(line: string, opts: Pick<ExecRequest, "timeoutMs" | "signal" | "urgent">): Promise<ExecResult | null>;
+  /** Kill it, unused, with everything it started; resolves once it has ended. Idempotent. */
+  discard(): Promise<void>;
+  /** The process id while it runs (tests). */
+  readonly pid: number | undefined;
 }
 
 /** A repository's tools shelf and the job's home (host paths), and how long a failed install is not tried again. */

@@ -86,9 +86,14 @@ describe("the change's setup starts while the model writes", () => {
   function coderFor(
     mode: SandboxMode = "off",
     told: { skipped: string[]; started: string[] } = { skipped: [], started: [] },
+    calls?: string[],
   ) {
     const inner = checkRun();
-    const checkExec: Exec = { run: (req) => inner.run(req), sandboxMode: async () => mode };
+    const checkExec: Exec = {
+      run: (req) => (calls?.push(`run ${req.label ?? req.command}`), inner.run(req)),
+      sandboxMode: async () => mode,
+      ...(calls ? { prestart: (shape) => void calls.push(`prestart ${shape.cwd} ${JSON.stringify(shape.env)}`) } : {}),
+    };
     const llm = createLlmClient({ baseUrl: server!.baseUrl, apiKey: "test", redact: createSecretRedactor().redact });
     return createCheckoutCoder({
       owner: "acme",
@@ -177,6 +182,16 @@ describe("the change's setup starts while the model writes", () => {
     const committed = (await git.run(f.checkout, ["show", "--name-only", "--format=", "HEAD"])).stdout.trim();
     expect(committed).toBe("src/index.js");
     for (const r of server.requests) expect(JSON.stringify(r.body)).not.toContain("node_modules");
+  });
+
+  it("asks the check exec for the first check's sandbox ahead, in the checkout's folder, before any command runs", async () => {
+    const f = await fixture();
+    server = await startScriptedLlmServer([editValue(2), "Done."]);
+    const calls: string[] = [];
+    const { result } = await run(coderFor("off", undefined, calls), f.checkout);
+    expect(result.outcome).toBe("changed");
+    expect(calls[0]).toBe(`prestart ${f.checkout} {"PYTHONDONTWRITEBYTECODE":"1"}`);
+    expect(calls.slice(1)).toEqual(["run npm ci", "run true"]);
   });
 
   it("an edit to package.json makes the early result stale: the early run is killed and its end awaited, and setup runs again after the edit", async () => {

@@ -90,6 +90,29 @@ describe("startSpawnHelper", () => {
     expect(await parentOf(exec)).toBe(process.pid);
   });
 
+  it("starts a process that waits from the helper, hands it its line and answers its result; one discarded unused ends", async () => {
+    const helper = startSpawnHelper({ PATH });
+    try {
+      const exec = helper.exec({ sourceEnv: { PATH } });
+      const n = uniqueSleep();
+      const waiting = exec.startWaiting!({
+        command: "sh",
+        args: ["-c", 'IFS= read -r l <&3; echo "got $l from $PPID"; exit 4', n],
+        cwd: "/tmp",
+      });
+      const unused = exec.startWaiting!({ command: "sh", args: ["-c", "read -r l <&3", `${n}-unused`], cwd: "/tmp" });
+      await until(() => pidsWithArg(n).length === 1 && pidsWithArg(`${n}-unused`).length === 1, "both waiting");
+      const r = await waiting.hand("a line", { timeoutMs: 30_000 });
+      expect(r?.exitCode).toBe(4);
+      expect(r?.stdout).toBe(`got a line from ${helper.pid()}\n`);
+      expect(await waiting.hand("again", {})).toBeNull();
+      await unused.discard();
+      expect(pidsWithArg(`${n}-unused`)).toEqual([]);
+    } finally {
+      helper.close();
+    }
+  });
+
   it("kills every process still running when the process that started the helper is killed", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "spawn-helper-"));
     const n = uniqueSleep();
@@ -101,6 +124,8 @@ describe("startSpawnHelper", () => {
         `const helper = startSpawnHelper({ PATH: ${JSON.stringify(PATH)} });`,
         `const exec = helper.exec({ sourceEnv: { PATH: ${JSON.stringify(PATH)} } });`,
         `void exec.run({ command: "sh", args: ["-c", "sleep ${n} & sleep ${n}; wait"], cwd: "/tmp" });`,
+        // One waiting for its line (a sandbox started ahead) ends too.
+        `exec.startWaiting({ command: "sh", args: ["-c", "read -r l <&3", "${n}"], cwd: "/tmp" });`,
         `console.log(helper.pid());`,
         `setInterval(() => {}, 1000);`,
       ].join("\n"),
@@ -109,7 +134,10 @@ describe("startSpawnHelper", () => {
     try {
       let out = "";
       parent.stdout.on("data", (d: Buffer) => (out += d.toString()));
-      await until(() => pidsWithArg(n).length === 2 && out.includes("\n"), "the parent's two sleeps");
+      await until(
+        () => pidsWithArg(n).length === 3 && out.includes("\n"),
+        "the parent's two sleeps and its waiting one",
+      );
       const helperPid = Number(out.trim());
       parent.kill("SIGKILL");
       expect(await survivorsOf(n)).toEqual([]);
