@@ -4,6 +4,7 @@ import {
   type ContainerSandboxOptions,
   type ContainerSession,
 } from "../exec/container-sandbox.js";
+import { notStarted } from "../exec/create-exec.js";
 import type { ContainerTarget, Exec, ExecRequest, ExecResult, ProcessPriority } from "../exec/types.js";
 
 /**
@@ -79,13 +80,5 @@ export function otherCheckoutExec(
 
 /** A command's result when it was not started, and why. */
 export function notRun(why: string): ExecResult {
-  return {
-    exitCode: null,
-    output: "",
-    stdout: "",
-    stderr: "",
-    timedOut: false,
-    durationMs: 0,
-    spawnError: `not run: ${why}`,
-  };
+  return notStarted(Date.now(), `not run: ${why}`);
 }

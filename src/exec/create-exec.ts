@@ -213,8 +213,8 @@ function launch(
   };
 }
 
-/** The result of a process Node refused to start. */
-function notStarted(started: number, spawnError: string): ExecResult {
+/** The result of a process that never started (Node refused it, or it was not run), and why. */
+export function notStarted(started: number, spawnError: string): ExecResult {
   return {
     exitCode: null,
     output: "",

@@ -1,8 +1,7 @@
 import { createJobTokenPrefetch } from "../../src/app/job-token-prefetch.js";
 import { createMirrorPrefetch, type MirrorSource } from "../../src/app/mirror-prefetch.js";
 import { MIRROR_FETCHED_REQUEST } from "../../src/app/run-job-process.js";
-import type { ForkPool } from "../../src/exec/fork-worker.js";
-import { handleOneRun } from "../helpers/handle-one-run.js";
+import { handleOneRun, poolAsking } from "../helpers/handle-one-run.js";
 
 const SOURCE: MirrorSource = {
   place: { root: "/cache/git-mirrors", scope: "7" },
@@ -72,17 +71,7 @@ describe("the run handler hands the fetch to the job process", () => {
   /** The handler over a pool whose job asks its parent for the mirror fetch, as a job process's checkout does. */
   async function handle(mirrors?: ReturnType<typeof createMirrorPrefetch>) {
     const seen: { input?: unknown; answer?: unknown } = {};
-    const pool: ForkPool = {
-      run: async (options) => {
-        seen.input = options.input;
-        seen.answer = options.onRequest
-          ? await options.onRequest(MIRROR_FETCHED_REQUEST).catch((e: Error) => `refused: ${e.message}`)
-          : "no answers";
-        return { kind: "done", result: { outcome: "pushed" } };
-      },
-      idlePid: () => undefined,
-      close: () => undefined,
-    };
+    const pool = poolAsking(MIRROR_FETCHED_REQUEST, seen);
     const tokens = createJobTokenPrefetch(async () => ({ apiToken: "ghs_api", gitToken: "ghs_git" }));
     tokens.start({ jobId: "d1", installationId: 7, repo: "web" });
     await handleOneRun(pool, { tokens, ...(mirrors ? { mirrors } : {}) });

@@ -2,10 +2,9 @@ import { createJobTokenPrefetch } from "../../src/app/job-token-prefetch.js";
 import { createReadBook, createReadsPrefetch, type ReadJobInputs } from "../../src/app/reads-prefetch.js";
 import { readAheadRequest } from "../../src/app/run-job-process.js";
 import { readsAheadFor } from "../../src/app/run-reads.js";
-import type { ForkPool } from "../../src/exec/fork-worker.js";
 import type { RecordedRead } from "../../src/github/read-ahead.js";
 import { issueTarget, prTarget, runRequest } from "#testkit/builders/run-fixtures.js";
-import { handleOneRun, RUN_JOB } from "../helpers/handle-one-run.js";
+import { handleOneRun, poolAsking, RUN_JOB } from "../helpers/handle-one-run.js";
 
 const read = (data: unknown): RecordedRead => ({ status: 200, url: "u", headers: {}, data });
 const turn = () => new Promise((r) => setImmediate(r));
@@ -125,17 +124,7 @@ describe("the run handler hands the reads to the job process", () => {
   /** The handler over a pool whose job asks its parent for one read, as a job process's API client does. */
   async function handle(reads?: ReturnType<typeof createReadsPrefetch>) {
     const seen: { input?: unknown; answer?: unknown } = {};
-    const pool: ForkPool = {
-      run: async (options) => {
-        seen.input = options.input;
-        seen.answer = options.onRequest
-          ? await options.onRequest(readAheadRequest("GET tree")).catch((e: Error) => `refused: ${e.message}`)
-          : "no answers";
-        return { kind: "done", result: { outcome: "pushed" } };
-      },
-      idlePid: () => undefined,
-      close: () => undefined,
-    };
+    const pool = poolAsking(readAheadRequest("GET tree"), seen);
     const tokens = createJobTokenPrefetch(async () => ({ apiToken: "ghs_api", gitToken: "ghs_git" }));
     tokens.start({ jobId: "d1", installationId: 7, repo: "web" });
     await handleOneRun(pool, { tokens, ...(reads ? { reads } : {}) });

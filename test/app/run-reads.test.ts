@@ -1,6 +1,5 @@
 import nock from "nock";
 import pino from "pino";
-import { ProbotOctokit } from "probot";
 import { createReadBook } from "../../src/app/reads-prefetch.js";
 import { readJobInputs } from "../../src/app/run-reads.js";
 import { DEFAULT_CONTEXT_BUDGET } from "../../src/config/context-budget.js";
@@ -11,7 +10,7 @@ import type { LlmClient } from "../../src/llm/types.js";
 import { resolveChecks } from "../../src/run/prepare/resolve-checks.js";
 import type { RunRequest } from "../../src/run/run-request.js";
 import { prTarget, runRequest } from "#testkit/builders/run-fixtures.js";
-import { GITHUB_API } from "../helpers/test-octokit.js";
+import { GITHUB_API, testOctokit } from "../helpers/test-octokit.js";
 
 const REPO = "/repos/acme/web";
 const CI = "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm test\n";
@@ -63,16 +62,7 @@ function fakeGitHub(seen: string[]) {
     });
 }
 
-function jobOctokit(token: string) {
-  const quiet = () => undefined;
-  return new ProbotOctokit({
-    baseUrl: GITHUB_API,
-    auth: { token },
-    retry: { enabled: false },
-    throttle: { enabled: false },
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-  });
-}
+const jobOctokit = (token: string) => testOctokit(GITHUB_API, token);
 
 /** What the job reads as it starts, through its own code: the check plan, and the context (with instructions). */
 async function jobReads(req: RunRequest, api: ReturnType<typeof jobOctokit>) {

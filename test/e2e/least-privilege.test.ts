@@ -9,6 +9,17 @@ const fix =
   "src/calc.py\n```python\n<<<<<<< SEARCH\n    return a - b\n=======\n    return a + b\n>>>>>>> REPLACE\n```\n";
 const bot = "aider-bot[bot]";
 
+/** `/aider … fix add` on a new pull request, run to the end: the fix is on the branch; the last status comment. */
+async function fixOnAPullRequest(e2e: E2E): Promise<string> {
+  const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
+  await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
+  await e2e.idle().catch((e: unknown) => {
+    throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
+  });
+  expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+  return e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+}
+
 describe("e2e: a job holds only what it needs", () => {
   let e2e: E2E;
   afterEach(async () => {
@@ -21,12 +32,7 @@ describe("e2e: a job holds only what it needs", () => {
       permissions: { ann: "write" },
       replies: [fix, "fix: add"],
     });
-    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
-    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
-    await e2e.idle().catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
-    });
-    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
+    const status = await fixOnAPullRequest(e2e);
     const scoped = e2e.fake.state.tokenScopes.filter((s) => s.repositories !== undefined);
     // The job process got two tokens for this repository only: one for its GitHub writes, one (contents only) for git.
     expect(scoped).toHaveLength(2);
@@ -60,7 +66,6 @@ describe("e2e: a job holds only what it needs", () => {
         ),
     );
     expect([...gitTokens]).toEqual([gitToken]);
-    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
     expect(status).toContain("🚀 Pushed");
     // The app's default (AIDER_BOT_SANDBOX=auto): in bubblewrap where it works, and nothing run (said so) where it does not.
     expect(status).toMatch(
@@ -78,13 +83,7 @@ describe("e2e: a job holds only what it needs", () => {
     });
     // As GitHub does for such an installation: no token with `checks`, and no Check Run calls with its tokens.
     delete e2e.fake.state.installations.get(1)!.permissions.checks;
-    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
-    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
-    await e2e.idle().catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
-    });
-    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
-    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    const status = await fixOnAPullRequest(e2e);
     expect(status).toContain("🚀 Pushed");
     expect(status).toContain(CHECK_RUN_SKIPPED);
     expect(e2e.repo.checkRuns).toEqual([]);
@@ -119,13 +118,7 @@ describe("e2e: a job holds only what it needs", () => {
     // GitHub answers a token minted without `contents` "Resource not accessible by integration" on a private
     // repository's contents, trees and commits: the workflow is found only if the job's token may read them.
     e2e.repo.private = true;
-    const pr = await e2e.pr({ title: "x", head: "feature", user: "ann", files: { "x.md": "x\n" } });
-    await e2e.send("issue_comment", e2e.commentPayload(pr, "/aider --file src/calc.py fix add", "ann"));
-    await e2e.idle().catch((e: unknown) => {
-      throw new Error(`${String(e)}\n${e2e.logs().slice(-4000)}`);
-    });
-    expect(await fileOnBranch(e2e.fake, e2e.repo, "feature", "src/calc.py")).toContain("a + b");
-    const status = e2e.repo.comments.filter((c) => c.user === bot).at(-1)!.body;
+    const status = await fixOnAPullRequest(e2e);
     expect(status).toContain("🚀 Pushed");
     expect(status).toContain(".github/workflows/ci.yml job test");
     expect(status).toContain("`python3 -m unittest -v`");

@@ -1,22 +1,12 @@
 import nock from "nock";
-import { ProbotOctokit } from "probot";
 import { createGitHubRepoReader } from "../../src/github/github-repo-reader.js";
 import { asRecordedRead, readKey, recordReads, replayReads, type RecordedRead } from "../../src/github/read-ahead.js";
-import { GITHUB_API, useStrictNock } from "../helpers/test-octokit.js";
+import { GITHUB_API, testOctokit, useStrictNock } from "../helpers/test-octokit.js";
 
 const REPO = "/repos/acme/web";
 const where = { owner: "acme", repo: "web", ref: "main" };
 
-function octokit(token: string) {
-  const quiet = () => undefined;
-  return new ProbotOctokit({
-    baseUrl: GITHUB_API,
-    auth: { token },
-    retry: { enabled: false },
-    throttle: { enabled: false },
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-  });
-}
+const octokit = (token: string) => testOctokit(GITHUB_API, token);
 
 /** An Octokit recording its reads into a map of answers by key (lists: a key read twice has two answers). */
 function recorder(token = "ghs_api") {

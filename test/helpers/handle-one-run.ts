@@ -40,3 +40,21 @@ export async function handleOneRun(
     new AbortController().signal,
   );
 }
+
+/**
+ * A pool whose job asks its parent one thing (`request`), as a job process does over IPC, then ends pushed: `seen`
+ * gets the job's input and the parent's answer ("no answers" when the handler gave the job no way to ask).
+ */
+export function poolAsking(request: unknown, seen: { input?: unknown; answer?: unknown }): ForkPool {
+  return {
+    run: async (options) => {
+      seen.input = options.input;
+      seen.answer = options.onRequest
+        ? await options.onRequest(request).catch((e: Error) => `refused: ${e.message}`)
+        : "no answers";
+      return { kind: "done", result: { outcome: "pushed" } };
+    },
+    idlePid: () => undefined,
+    close: () => undefined,
+  };
+}

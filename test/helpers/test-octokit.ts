@@ -5,13 +5,13 @@ export const GITHUB_API = "https://api.github.com";
 
 /**
  * A real Probot Octokit (typed `rest.*`, `paginate`, hooks) for unit tests against nock, or against the fake GitHub
- * when given its `apiUrl`: a fixed token, no retries or throttling (a 5xx or 403 must reach the code under test at once), and no log output.
+ * when given its `apiUrl`: a fixed token (`token`), no retries or throttling (a 5xx or 403 must reach the code under test at once), and no log output.
  */
-export function testOctokit(baseUrl = GITHUB_API): ProbotOctokit {
+export function testOctokit(baseUrl = GITHUB_API, token = "t"): ProbotOctokit {
   const quiet = () => undefined;
   return new ProbotOctokit({
     baseUrl,
-    auth: { token: "t" },
+    auth: { token },
     retry: { enabled: false },
     throttle: { enabled: false },
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
