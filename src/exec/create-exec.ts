@@ -72,7 +72,7 @@ export function startWaitingProcess(
 ): WaitingProcess {
   const child = launch(req, spawnArgv(req), env, defaults, "ignore", true);
   // Waiting, it must not keep this process alive (a sandbox started ahead and never used dies with this process:
-  // bubblewrap's --die-with-parent); handed over, it does, as any running command.
+  // bubblewrap's --die-with-parent); handed over, it does, as every running command does.
   const hold = (on: boolean) => {
     const p = child.process;
     if (!p) return;
