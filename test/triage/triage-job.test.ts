@@ -87,6 +87,11 @@ describe("the triage job with Probot, nock and example payloads", () => {
       .reply(200, [])
       .post(`${REPO}/issues/1/comments`, matches)
       .reply(201, { id: commentId });
+  // A stranger's command: the thread read twice (for an earlier reply, then before posting), and one polite reply.
+  const politeReply = (matches: (body: string) => boolean) => {
+    nock(API).get(`${REPO}/issues/1/comments`).query(true).reply(200, []);
+    replies(56, (b) => matches(b.body));
+  };
   // 👀 on the PR comment and no earlier status comment on its thread: the start of every accepted PR run.
   const reactedOnPrComment = () =>
     nock(API)
@@ -399,15 +404,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
       runAhead: { start: (req) => events.push(`mirror ${req.jobId}`), drop: (id) => events.push(`drop mirror ${id}`) },
     });
     authorized("read");
-    nock(API)
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`, (b: Body) => b.body.includes("aider-bot:unauthorized"))
-      .reply(201, { id: 56 });
+    politeReply((body) => body.includes("aider-bot:unauthorized"));
     await fresh.triage.receive({ id: "u9", name: "issue_comment", payload: issueComment("/aider fix it") } as never);
     expect(fresh.results.map((r) => r.kind)).toEqual(["replied"]);
     expect(events).toEqual([]);
@@ -416,15 +413,7 @@ describe("the triage job with Probot, nock and example payloads", () => {
   it("unauthorized: one polite reply, and no second reply for the next comment", async () => {
     authorized("read");
     let posted = "";
-    nock(API)
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .get(`${REPO}/issues/1/comments`)
-      .query(true)
-      .reply(200, [])
-      .post(`${REPO}/issues/1/comments`, (b: Body) => ((posted = b.body), true))
-      .reply(201, { id: 56 });
+    politeReply((body) => ((posted = body), true));
     await send("issue_comment", issueComment("/aider fix it"), "u1");
     expect(posted).toContain("<!-- aider-bot:unauthorized:codertocat -->");
     expect(posted).toMatch(/@Codertocat needs `write` permission or higher.*you have `read`/);

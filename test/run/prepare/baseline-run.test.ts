@@ -16,6 +16,15 @@ import { alive } from "../../../src/app/sweep-job-dirs.js";
 const exec = testExec({ sourceEnv: process.env });
 const git = createGit(exec, { name: "t", email: "t@example.com" });
 
+/** A setup step that only installs uv, as an implied tool: served from the tools shelf on the base and the change. */
+const IMPLIED_UV: CheckCommandSpec = {
+  kind: "setup",
+  command: "exit 3",
+  asWritten: true,
+  installsRunners: ["uv"],
+  tool: { name: "uv", requirement: "uv" },
+};
+
 describe("startBaseline: the repository's checks on the base, kept by commit and command", () => {
   let root: string;
   let checkout: string;
@@ -130,13 +139,7 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
   });
 
   it("serves the base's implied tool install from the job's tools shelf, as the change's: one install for both", async () => {
-    const implied: CheckCommandSpec = {
-      kind: "setup",
-      command: "exit 3",
-      asWritten: true,
-      installsRunners: ["uv"],
-      tool: { name: "uv", requirement: "uv" },
-    };
+    const implied = IMPLIED_UV;
     const asked: string[] = [];
     // A shelf whose place is under the test's root; the install itself (through `run`) fails at once: no pip here.
     const shelfExec = {
@@ -151,13 +154,7 @@ describe("startBaseline: the repository's checks on the base, kept by commit and
   });
 
   it("raises the base's tool install, run as background work, when the change's step joins it", async () => {
-    const implied: CheckCommandSpec = {
-      kind: "setup",
-      command: "exit 3",
-      asWritten: true,
-      installsRunners: ["uv"],
-      tool: { name: "uv", requirement: "uv" },
-    };
+    const implied = IMPLIED_UV;
     const place = { dir: path.join(root, "shelf"), home: path.join(root, "home"), retryAfterMs: 0 };
     const seen: ExecRequest[] = [];
     let installing!: () => void;
