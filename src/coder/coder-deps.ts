@@ -14,7 +14,8 @@ import type { CommitRequest, CommitResult, Workspace } from "../workspace/types.
 import type { TranscriptSink } from "./transcript/transcript-event.js";
 import type { BaselineResult } from "../checks/compare-baseline.js";
 import type { FileChange } from "../checks/setup-inputs.js";
-import type { CheckCommandSpec, CoderProgress, FileStat } from "./types.js";
+import type { CheckCommandSpec, CoderProgress, CoderResult, FileStat } from "./types.js";
+import type { CommitChanges } from "../workspace/read-commit-changes.js";
 
 /** What the edit registry's `parseAndApply` returns (see `src/edits/registry.ts`). */
 export interface EditRoundResult {
@@ -123,7 +124,18 @@ export interface CoderDeps {
     paths: readonly string[],
     /** A diff of these paths the coder made itself, from `from` to the files now; used when it is git's own change. */
     made?: { diff: string; from: ReadonlyMap<string, string | null> },
-  ): Promise<{ diff: string; commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult> }>;
+  ): Promise<{
+    diff: string;
+    commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult>;
+    /** The commit `commit(req)` is about to make, read without git; null when git alone may not decide it. */
+    ahead?(req: Omit<CommitRequest, "paths">, maxBytes: number): Promise<CommitChanges | null>;
+  }>;
+  /**
+   * The run's commit published while git makes it (the App, through GitHub's API: run/publish/commit-ahead.ts).
+   * `offer` gets the commit as it will be and the run's result as it will be once the commit is made; it starts the
+   * publication and says true, or says false (the run would not publish that commit so) and sends nothing.
+   */
+  publishAhead?: { maxBytes: number; offer(commit: CommitChanges, result: CoderResult): boolean };
   /** Weak-model commit subject; null when no model answered. `signal` stops a call asked for early (early-subject). */
   generateCommitMessage?(diff: string, context: string, signal?: AbortSignal): Promise<string | null>;
   onProgress?(p: CoderProgress): void;

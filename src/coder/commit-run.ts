@@ -2,7 +2,8 @@ import type { CheckReport } from "../checks/types.js";
 import type { CommitRequest } from "../workspace/types.js";
 import type { CoderDeps } from "./coder-deps.js";
 import { commitSubjectFromRequest, normaliseSubject, requestedChangeBody, runCommitTrailers } from "./commit-policy.js";
-import type { CoderOptions, FileStat } from "./types.js";
+import type { CoderOptions, CoderResult, FileStat } from "./types.js";
+import { numstatOfDiff } from "../workspace/parse-numstat.js";
 
 export type CommitRunResult =
   | { kind: "committed"; editedFiles: FileStat[]; commit: { sha: string; subject: string } | null }
@@ -69,8 +70,9 @@ export async function commitRun(
   paths: readonly string[],
   explanation: string,
   early: EarlyCommit | null = null,
+  resultOf?: ResultOfCommit,
 ): Promise<CommitRunResult> {
-  if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation, early);
+  if (options.commit && deps.prepareCommit) return commitPrepared(deps, options, paths, explanation, early, resultOf);
   const stats = await deps.diffStats(paths);
   if (stats.length === 0) return { kind: "nothing-changed" };
   if (!options.commit) return { kind: "committed", editedFiles: stats, commit: null };
@@ -87,22 +89,43 @@ export async function commitRun(
   }
 }
 
-/** `commitRun` through `prepareCommit`: same outcomes, the stats of a refused commit asked for only then. */
+/** The run's result were this commit made (for `publishAhead`, which publishes only what the run would). */
+export type ResultOfCommit = (commit: { sha: string; subject: string }, editedFiles: FileStat[]) => CoderResult;
+
+/**
+ * `commitRun` through `prepareCommit`: same outcomes, the stats of a refused commit asked for only then. Where the
+ * driver publishes ahead (`publishAhead`: the App through GitHub's API), the commit as git is about to make it is
+ * read from the work tree and offered while git makes it, so the API's round trip starts a `git commit` earlier. A
+ * local commit that then fails (a disk error: no hook can run on that path) does not undo what GitHub was asked to
+ * make: the result says committed, with no local sha.
+ */
 async function commitPrepared(
   deps: CoderDeps,
   options: CoderOptions,
   paths: readonly string[],
   explanation: string,
   early: EarlyCommit | null,
+  resultOf?: ResultOfCommit,
 ): Promise<CommitRunResult> {
   const prepared = await deps.prepareCommit!(paths, early ? { diff: early.diff, from: early.from } : undefined);
   if (prepared.diff === "") return { kind: "nothing-changed" };
   const subject = await chooseSubject(deps, options, prepared.diff, commitContext(options, explanation), early);
   const { paths: _paths, ...req } = buildCommitRequest(options, paths, subject);
+  const stats = () => numstatOfDiff(prepared.diff) ?? paths.map((path) => ({ path, added: 0, removed: 0 }));
+  const ahead = deps.publishAhead;
+  const sent =
+    ahead && prepared.ahead && resultOf
+      ? prepared
+          .ahead(req, ahead.maxBytes)
+          .then((changes) => !!changes && ahead.offer(changes, resultOf({ sha: "", subject }, stats())))
+          .catch(() => false)
+      : Promise.resolve(false);
   try {
     const result = await prepared.commit(req);
+    await sent;
     return { kind: "committed", editedFiles: result.stats, commit: { sha: result.sha, subject: result.subject } };
   } catch (err) {
+    if (await sent) return { kind: "committed", editedFiles: stats(), commit: { sha: "", subject } };
     const output = err instanceof Error ? err.message : String(err);
     const report: CheckReport = { kind: "lint", ok: false, command: "git commit", output, locations: [] };
     // The refusal is what the run reports: a failure to count the lines as well must not replace it.

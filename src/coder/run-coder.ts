@@ -7,7 +7,7 @@ import { commitRun } from "./commit-run.js";
 import { reproduceTest } from "./reproduce-test.js";
 import { deadlineProblem } from "./run-budget.js";
 import { editedContents, editedStats, noChanges, resultBase } from "./run-result.js";
-import type { CoderOptions, CoderResult } from "./types.js";
+import type { CoderOptions, CoderResult, FileStat } from "./types.js";
 
 /**
  * One headless request: prompt → LLM → parse → apply → syntax/lint/test → reflect, at most `maxReflections`
@@ -90,7 +90,13 @@ async function commit(run: CoderRun): Promise<CoderResult> {
   // The subject asked for while the checks ran, and its diff, if the files are still what it was written for.
   const asked = run.early && run.early.matches(await editedContents(run)) ? run.early : null;
   const early = asked ? { subject: asked.subject, diff: asked.diff, from: asked.before } : null;
-  const committed = await commitRun(run.deps, run.options, [...state.edited], state.explanation, early);
+  const resultOf = (commit: { sha: string; subject: string }, editedFiles: FileStat[]): CoderResult => ({
+    ...resultBase(run),
+    outcome: "changed",
+    editedFiles,
+    commit,
+  });
+  const committed = await commitRun(run.deps, run.options, [...state.edited], state.explanation, early, resultOf);
   if (committed.kind === "nothing-changed") return noChanges(run);
   if (committed.kind === "commit-failed") {
     return {

@@ -87,6 +87,7 @@ export function createCheckoutCoder(input: CheckoutCoderInput): RunCoderPort {
       // known once it has started, which a lookup waits for.
       baseline: { lookup: async (spec) => (await base)?.lookup(spec) ?? null, roots, hold: () => holdOnce(base) },
       ...(pending ? { pending } : {}),
+      ...(hooks.publishAhead ? { publishAhead: hooks.publishAhead } : {}),
       commandsReady: ready,
       // The base reads the checkout's commit as it starts: the run's own commit must not come first.
       commitReady: base,

@@ -80,6 +80,8 @@ export interface CoderDepsInput {
   commandsReady?: Promise<unknown>;
   /** Settles once the run's first commit may be made (the base's run has read its commit: it must not be ours). */
   commitReady?: Promise<unknown>;
+  /** The run's commit published while git makes it (see CoderDeps.publishAhead). */
+  publishAhead?: CoderDeps["publishAhead"];
 }
 
 /** The folder a check runs in: the checkout, or a folder inside it (a step's working-directory); never outside. */
@@ -164,11 +166,13 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
     prepareCommit: async (paths, made) => {
       await commitReady();
       const ids = made ? await workspace.firstIndexIds?.() : null;
+      const executables = input.publishAhead ? await workspace.firstExecutables?.() : null;
       return git.prepareCommit(
         root,
         paths,
         (await workspace.trackedFiles?.()) ?? undefined,
         made && ids ? { ...made, indexIds: ids } : undefined,
+        executables ?? undefined,
       );
     },
     diffText: async (paths) => (await filesReady(), git.diffText(root, paths)),
@@ -181,6 +185,7 @@ export function createCoderDeps(input: CoderDepsInput): CoderDeps {
         }
       : {}),
     onProgress: input.onProgress,
+    ...(input.publishAhead ? { publishAhead: input.publishAhead } : {}),
     ...(input.onTranscript ? { onTranscript: input.onTranscript } : {}),
     now: () => Date.now(),
     signal: input.signal,

@@ -5,6 +5,7 @@ import { createCheckoutWork, type CheckoutWork } from "./checkout-work.js";
 import { codeOnCheckout } from "./code/code-phase.js";
 import { baseOf, prepareCheckout } from "./prepare/prepare-checkout.js";
 import type { PreparedContext } from "./prepare/prepare-pr-context.js";
+import { createCommitAhead } from "./publish/commit-ahead.js";
 import { publishResult, verifyResult } from "./publish/publish-result.js";
 import { publishTranscript } from "./report/publish-transcript.js";
 import { reportOutcome } from "./report/report-outcome.js";
@@ -261,17 +262,24 @@ async function phases(
     });
   }
   const checks = await readChecks();
-  const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, checks, keep);
-  const stopped = stopReasonOf(deps.signal);
+  const ahead = createCommitAhead(req, deps, prepared);
+  const result = await codeOnCheckout(req, deps, prepared, stage, late, transcript, checks, keep, ahead?.port);
+  // A commit GitHub was already asked to make is published and reported, even if a stop came meanwhile.
+  const sent = ahead?.sent() ?? null;
+  const stopped = sent ? null : stopReasonOf(deps.signal);
   if (stopped) return end({ kind: "cancelled", reason: stopped, result }, checks);
   // A checkout that could not be written fails the run as a failed clone always did, whatever the coder made of
   // the files it could not read (an answer may have needed none).
   if (pending) await pending.written;
-  const verdict = verifyResult(req, result);
+  // What was sent ahead is the commit made (the offer asked verifyResult the same question on this result).
+  const verdict = sent ? ({ kind: "publish", commit: "made" } as const) : verifyResult(req, result);
   if (verdict.kind === "answer" && req.verb === "plan" && result.outcome === "no-changes" && result.answer.trim()) {
     return end({ kind: "planned", result, plan: result.answer, sha: baseOf(prepared) }, checks);
   }
   if (verdict.kind === "answer") return end({ kind: "answered", result }, checks);
   if (verdict.kind === "keep-local") return end({ kind: "not-pushed", result }, checks);
-  return end(await publishResult(req, deps, prepared, result, verdict.commit, stage, whilePublishing, keep), checks);
+  return end(
+    await publishResult(req, deps, prepared, result, verdict.commit, stage, { whilePublishing, keep, ahead: sent }),
+    checks,
+  );
 }

@@ -1,3 +1,4 @@
+import type { CoderDeps } from "../coder/coder-deps.js";
 import type { TranscriptSink } from "../coder/transcript/transcript-event.js";
 import type { CommitChanges } from "../workspace/read-commit-changes.js";
 import type { CoderOptions, CoderProgress, CoderResult } from "../coder/types.js";
@@ -108,5 +109,7 @@ export type RunCoderPort = (
     keep?(work: CheckoutWork): void;
     /** The checkout's files are still being written (see PendingCheckout); absent: they are written. */
     pending?: PendingCheckout;
+    /** The run's commit published while git makes it (run/publish/commit-ahead.ts). */
+    publishAhead?: CoderDeps["publishAhead"];
   },
 ) => Promise<CoderResult>;

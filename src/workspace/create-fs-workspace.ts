@@ -129,6 +129,9 @@ export function createFsWorkspace(root: string, exec: Exec, options: FsWorkspace
     async firstIndexIds() {
       return (await (first ?? current()))?.indexIds ?? null;
     },
+    async firstExecutables() {
+      return (await (first ?? current()))?.executables ?? null;
+    },
     invalidate,
   };
 }

@@ -268,7 +268,7 @@ function queryOperations({ run, onlyCommit }: GitState) {
 }
 
 /** Branch, commit and revert: each remembers (or forgets) the HEAD this object made, for `push`. */
-function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyCommit, redact }: GitState) {
+function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyCommit, redact, cloneUrl }: GitState) {
   /** A new branch at HEAD: still the same commit, so a depth-1 clone's history stays known to be empty. */
   const branchHere = async (dir: string, branch: string) => {
     const only = onlyCommit(dir);
@@ -305,11 +305,15 @@ function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyC
       paths: readonly string[],
       knownTracked?: ReadonlySet<string>,
       offered?: OfferedDiff,
+      executables?: ReadonlySet<string>,
     ): Promise<PreparedCommit> {
       forgetHead(dir);
-      const prepared = await prepareCommit(run, dir, paths, () => who(dir), redact, knownTracked, offered);
+      // Read ahead only in a clone this object made: its `.git` is the app's (a user's checkout may have hooks).
+      const known = cloneUrl(dir) ? executables : undefined;
+      const prepared = await prepareCommit(run, dir, paths, () => who(dir), redact, knownTracked, offered, known);
       return {
         diff: prepared.diff,
+        ...(prepared.ahead ? { ahead: prepared.ahead } : {}),
         async commit(req) {
           forgetHead(dir);
           const result = await prepared.commit(req);

@@ -10,6 +10,8 @@ export interface GitListing {
   modified: Set<string>;
   /** Every path in the index (any mode or stage, deleted from the work tree or not). */
   tracked: Set<string>;
+  /** Tracked regular files whose mode is executable (100755) at stage 0: a commit of them keeps that mode. */
+  executables: Set<string>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function parseTaggedListing(out: string): GitListing {
   const indexIds = new Map<string, string>();
   const modified = new Set<string>();
   const tracked = new Set<string>();
+  const executables = new Set<string>();
   for (const entry of out.split("\0")) {
     if (entry.length < 3 || entry[1] !== " ") continue;
     const rest = entry.slice(2);
@@ -61,11 +64,12 @@ export function parseTaggedListing(out: string): GitListing {
     const rel = rest.slice(tab + 1);
     files.add(rel);
     tracked.add(rel);
+    if (mode === "100755" && stage === "0") executables.add(rel);
     if (entry[0] === "C") {
       modified.add(rel);
       continue;
     }
     if ((mode === "100644" || mode === "100755") && stage === "0" && id) indexIds.set(rel, id);
   }
-  return { files: [...files].sort(), indexIds, modified, tracked };
+  return { files: [...files].sort(), indexIds, modified, tracked, executables };
 }

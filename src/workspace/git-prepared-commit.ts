@@ -6,6 +6,8 @@ import { authorEnv, committerEnv, type GitIdentity } from "./git-identity.js";
 import type { GitRun } from "./git-runner.js";
 import { numstatOfDiff, parseNumstat, sectionPath } from "./parse-numstat.js";
 import type { CommitRequest, CommitResult } from "./types.js";
+import { readCommitAhead } from "./git-commit-ahead.js";
+import type { CommitChanges } from "./read-commit-changes.js";
 
 /** A run's files, staged as far as needed to diff them, and the one commit that can follow. */
 export interface PreparedCommit {
@@ -13,6 +15,11 @@ export interface PreparedCommit {
   diff: string;
   /** Commit exactly the prepared paths; hooks run (see `commitPaths`). */
   commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult>;
+  /**
+   * The commit `commit(req)` is about to make, read without git while it is made (see `readCommitAhead`), or null
+   * when anything besides git could decide it. Absent where the caller did not say which files are executable.
+   */
+  ahead?(req: Omit<CommitRequest, "paths">, maxBytes: number): Promise<CommitChanges | null>;
 }
 
 /**
@@ -37,6 +44,7 @@ export async function prepareCommit(
   redact: (text: string) => string,
   knownTracked?: ReadonlySet<string>,
   offered?: OfferedDiff,
+  executables?: ReadonlySet<string>,
 ): Promise<PreparedCommit> {
   const known = knownTracked && paths.every((p) => knownTracked.has(p));
   const { tracked, untracked } = known
@@ -64,6 +72,21 @@ export async function prepareCommit(
         : composeDiffText(await diffAgainstHead(run, dir, stage), untracked);
   return {
     diff,
+    ...(executables && diff
+      ? {
+          ahead: async (req: Omit<CommitRequest, "paths">, maxBytes: number) =>
+            readCommitAhead({
+              dir,
+              tracked,
+              untracked,
+              message: redact(composeCommitMessage(req).message),
+              executables,
+              maxBytes,
+              // What git gets (exec/base-env.ts: the job's own environment's HOME, no XDG or GIT_CONFIG_*).
+              home: process.env.HOME,
+            }),
+        }
+      : {}),
     async commit(req) {
       if (!diff) return nothingToCommit(`${listOf(paths)} did not change`);
       await refusePlantedLinks(dir, stage);

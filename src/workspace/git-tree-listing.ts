@@ -27,6 +27,7 @@ export async function listTree(exec: Exec, root: string, commit: string): Promis
 export function parseTreeListing(out: string): GitListing {
   const files = new Set<string>();
   const indexIds = new Map<string, string>();
+  const executables = new Set<string>();
   for (const entry of out.split("\0")) {
     const tab = entry.indexOf("\t");
     if (tab < 0) continue;
@@ -35,6 +36,7 @@ export function parseTreeListing(out: string): GitListing {
     if (!rel) continue;
     files.add(rel);
     if ((mode === "100644" || mode === "100755") && id) indexIds.set(rel, id);
+    if (mode === "100755") executables.add(rel);
   }
-  return { files: [...files].sort(), indexIds, modified: new Set(), tracked: new Set(files) };
+  return { files: [...files].sort(), indexIds, modified: new Set(), tracked: new Set(files), executables };
 }

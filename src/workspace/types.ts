@@ -20,6 +20,8 @@ export interface Workspace {
   trackedFiles?(): Promise<ReadonlySet<string> | null>;
   /** The index's blob ids at that first listing (see `trackedFiles`); null outside git. */
   firstIndexIds?(): Promise<ReadonlyMap<string, string> | null>;
+  /** The tracked regular files that were executable (mode 100755) at that first listing; null outside git. */
+  firstExecutables?(): Promise<ReadonlySet<string> | null>;
   /**
    * Forget what the workspace knows of the checkout (its file list): something else, e.g. a repository's test
    * script, may have created, deleted or staged files.

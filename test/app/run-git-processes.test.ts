@@ -55,6 +55,8 @@ describe("an ordinary pull-request run's git processes", () => {
     if (list.length > MAX_GIT_PROCESSES)
       throw new Error(`${list.length} git processes (at most ${MAX_GIT_PROCESSES}):\n${list.join("\n")}`);
     expect(list.length).toBeLessThanOrEqual(MAX_GIT_PROCESSES);
+    // The commit went to GitHub's API as git made it (commit-ahead): nothing read it back afterwards.
+    expect(list.filter((l) => l.startsWith("diff-tree"))).toEqual([]);
   });
 
   it("with the branch fetched into the mirror ahead of it (at triage), the run starts no fetch of its own", async () => {

@@ -1,4 +1,6 @@
 import { commitRun } from "../../src/coder/commit-run.js";
+import type { CoderResult, FileStat } from "../../src/coder/types.js";
+import type { CommitChanges } from "../../src/workspace/read-commit-changes.js";
 import type { CommitRequest, CommitResult } from "../../src/workspace/types.js";
 import { coderOptions, fakeDeps } from "./helpers/fake-deps.js";
 
@@ -83,5 +85,83 @@ describe("commitRun through prepareCommit", () => {
       commit: null,
     });
     expect(seen.prepared).toHaveLength(0);
+  });
+});
+
+describe("commitRun with a driver that publishes ahead", () => {
+  const diff =
+    "diff --git a/src/fetch.ts b/src/fetch.ts\n--- a/src/fetch.ts\n+++ b/src/fetch.ts\n@@ -1 +1,2 @@\n-old\n+new\n+more\n";
+  const read: CommitChanges = {
+    parent: "a".repeat(40),
+    message: "feat: from the weak model\n",
+    entries: [{ status: "M", srcMode: "100644", dstMode: "100644", dstOid: "b".repeat(40), path: "src/fetch.ts" }],
+    bytes: 9,
+    contents: new Map([["src/fetch.ts", Buffer.from("new\nmore\n")]]),
+  };
+  const aheadOf = (deps: ReturnType<typeof withPrepared>["deps"], refuse = false) => {
+    const order: string[] = [];
+    const offered: { commit: CommitChanges; result: CoderResult }[] = [];
+    const prepare = deps.prepareCommit!;
+    deps.prepareCommit = async (paths, made) => {
+      const prepared = await prepare(paths, made);
+      return {
+        ...prepared,
+        ahead: async (req, maxBytes) => (order.push(`read ${req.subject} ${maxBytes}`), read),
+        async commit(req) {
+          order.push("git commit");
+          if (refuse) throw new Error("fatal: Unable to create '.git/index.lock': No space left on device");
+          return prepared.commit(req);
+        },
+      };
+    };
+    deps.publishAhead = {
+      maxBytes: 1234,
+      offer: (commit, result) => (order.push("offer"), offered.push({ commit, result }), true),
+    };
+    return { order, offered };
+  };
+  const resultOf = (commit: { sha: string; subject: string }, editedFiles: FileStat[]): CoderResult => ({
+    outcome: "changed",
+    editedFiles,
+    commit,
+    reflections: 0,
+    tokens: { prompt: 0, completion: 0 },
+    costUsd: null,
+    explanation: "",
+    shell: [],
+    elapsedMs: 0,
+  });
+
+  it("offers the commit as read ahead, with the run's result were it made, while git makes its own", async () => {
+    const { deps } = withPrepared(diff);
+    const { order, offered } = aheadOf(deps);
+    const result = await commitRun(deps, coderOptions({ coAuthor: undefined }), ["src/fetch.ts"], "", null, resultOf);
+    expect(order).toEqual(["read feat: from the weak model 1234", "git commit", "offer"]);
+    expect(offered[0]!.commit).toBe(read);
+    expect(offered[0]!.result).toMatchObject({
+      outcome: "changed",
+      editedFiles: [{ path: "src/fetch.ts", added: 2, removed: 1 }],
+      commit: { sha: "", subject: "feat: from the weak model" },
+    });
+    expect(result).toMatchObject({ kind: "committed", commit: { sha: "f".repeat(40) } });
+  });
+
+  it("when git then fails to commit, what GitHub was asked to make stands: committed, with no local sha", async () => {
+    const { deps } = withPrepared(diff);
+    aheadOf(deps, true);
+    const result = await commitRun(deps, coderOptions(), ["src/fetch.ts"], "", null, resultOf);
+    expect(result).toEqual({
+      kind: "committed",
+      editedFiles: [{ path: "src/fetch.ts", added: 2, removed: 1 }],
+      commit: { sha: "", subject: "feat: from the weak model" },
+    });
+  });
+
+  it("when nothing was sent (the read found a hook, or the run would not publish it), git's failure is the run's", async () => {
+    const { deps } = withPrepared(diff);
+    aheadOf(deps, true);
+    deps.publishAhead = { maxBytes: 1, offer: () => false };
+    const result = await commitRun(deps, coderOptions(), ["src/fetch.ts"], "", null, resultOf);
+    expect(result.kind).toBe("commit-failed");
   });
 });

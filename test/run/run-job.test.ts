@@ -380,6 +380,46 @@ describe("runJob", () => {
     expect(h.statuses.at(-1)).toContain("Cancelled on request");
   });
 
+  it("a commit GitHub was asked to make while git made it is published and reported, even when a stop came meanwhile", async () => {
+    const controller = new AbortController();
+    const ahead = {
+      parent: "a".repeat(40),
+      message: "fix: it\n",
+      entries: [{ status: "M", srcMode: "100644", dstMode: "100644", dstOid: "b".repeat(40), path: "src/a.ts" }],
+      bytes: 2,
+      contents: new Map([["src/a.ts", Buffer.from("x\n")]]),
+    };
+    const h = harness(async (_root, _options, hooks) => {
+      expect(hooks.publishAhead?.offer(ahead, changed)).toBe(true);
+      controller.abort(new Error("cancelled"));
+      return changed;
+    }, controller);
+    h.deps.github.apiCommits = {
+      create: async (req) => (
+        h.calls.push(`api commit ${req.branch}`),
+        { kind: "made", oid: "9".repeat(40), verified: true }
+      ),
+      createBranch: async () => undefined,
+    };
+    const out = await runJob(request(), h.deps);
+    expect(out).toMatchObject({ kind: "pushed", sha: "9".repeat(40) });
+    expect(h.calls).toEqual(["clone feat", "api commit feat", "react rocket", "check success"]);
+  });
+
+  it("is offered no publication ahead where the run signs with git", async () => {
+    let offered: unknown = "unset";
+    const h = harness(async (_root, _options, hooks) => {
+      offered = hooks.publishAhead;
+      return changed;
+    });
+    h.deps.github.apiCommits = {
+      create: async () => ({ kind: "moved", reason: "x" }),
+      createBranch: async () => undefined,
+    };
+    await runJob(request({ settings: runSettings({ commitSigning: "git" }) }), h.deps);
+    expect(offered).toBeUndefined();
+  });
+
   it("turns an unexpected error into a final comment and still cleans up", async () => {
     const h = harness(async () => {
       throw new Error("disk full");

@@ -1,3 +1,4 @@
+import type { CoderDeps } from "../../coder/coder-deps.js";
 import { sumTokens } from "../../coder/run-budget.js";
 import { editorMessage } from "../../coder/plan/parse-plan.js";
 import type { TranscriptSink } from "../../coder/transcript/transcript-event.js";
@@ -102,6 +103,7 @@ export function codeOnCheckout(
   transcript: TranscriptRecorder,
   checks: ResolvedChecks | null,
   keep?: (work: CheckoutWork) => void,
+  publishAhead?: CoderDeps["publishAhead"],
 ): Promise<CoderResult> {
   const { plan } = req;
   const { tickPlan } = deps.github;
@@ -115,6 +117,7 @@ export function codeOnCheckout(
         onTranscript: sink,
         ...(keep ? { keep } : {}),
         ...(prepared.pending ? { pending: prepared.pending } : {}),
+        ...(publishAhead ? { publishAhead } : {}),
       }),
     transcript,
     ...(plan && tickPlan ? { tick: (done: number[]) => tickPlan(plan.commentId, done) } : {}),

@@ -1,6 +1,7 @@
 import { PushRejectedError } from "../../workspace/git-errors.js";
 import { planApiCommit } from "./plan-api-commit.js";
 import type { CheckoutWork } from "../checkout-work.js";
+import type { ApiCommitResult } from "../../github/repo-github.js";
 import type { RunGit, RunGitHub } from "../run-ports.js";
 import type { RunRequest } from "../run-request.js";
 
@@ -26,6 +27,11 @@ export async function publishCommit(args: {
   whileWaiting?: () => void;
   /** Takes work on the checkout that may outlive this call (the removal of its files), for the run to await. */
   keep?: (work: CheckoutWork) => void;
+  /**
+   * GitHub's answer for this commit, asked for while git made it (see commit-ahead): taken instead of reading the
+   * commit back and asking now. `sha` is "" when git then failed to make it locally: no `git push` can stand in.
+   */
+  ahead?: Promise<ApiCommitResult>;
 }): Promise<Published> {
   const { deps, dir, branch } = args;
   const api = deps.github.apiCommits;
@@ -35,25 +41,33 @@ export async function publishCommit(args: {
     await pushing;
     return fallback ? { via: "git", fallback } : { via: "git" };
   };
-  if ((args.req.settings.commitSigning ?? "api") === "git" || !api || !deps.git.readCommit) return push();
-  const plan = planApiCommit(await deps.git.readCommit(dir, args.sha), branch);
-  if (plan.kind === "git") return push(plan.reason);
-  if (args.newBranch) await api.createBranch(branch, plan.request.expectedHeadOid);
-  let made: Awaited<ReturnType<typeof api.create>>;
-  const making = api.create(plan.request);
+  let making: Promise<ApiCommitResult>;
+  if (args.ahead) making = args.ahead;
+  else {
+    if ((args.req.settings.commitSigning ?? "api") === "git" || !api || !deps.git.readCommit) return push();
+    const plan = planApiCommit(await deps.git.readCommit(dir, args.sha), branch);
+    if (plan.kind === "git") return push(plan.reason);
+    if (args.newBranch) await api.createBranch(branch, plan.request.expectedHeadOid);
+    making = api.create(plan.request);
+  }
+  let made: ApiCommitResult;
   args.whileWaiting?.();
-  const clearing = clearWhileMaking(args);
+  const clearing = args.sha ? clearWhileMaking(args) : null;
   try {
     made = await making;
   } catch (error) {
     // A GitHub without the mutation (an older Enterprise answering 404) or one that failed to answer: the green
     // change is still pushed, with git (the commit's files written again first: a moved branch is rebased on).
     // A moved branch and a refusal are answers, not throws, and end the run below.
+    const why = error instanceof Error ? error.message.slice(0, 300) : String(error);
+    if (!args.sha)
+      throw new Error(
+        `GitHub's API could not make the commit (${why}), and git could not make it here either, so nothing was pushed. Ask again to retry.`,
+      );
     if (clearing) {
       await clearing;
       await deps.git.restoreWorkTree!(dir);
     }
-    const why = error instanceof Error ? error.message.slice(0, 300) : String(error);
     return push(`GitHub's API could not make the commit (${why})`);
   }
   if (made.kind === "moved") throw movedError(branch, made.reason);

@@ -1,5 +1,6 @@
 import type { CoderResult } from "../../coder/types.js";
 import type { CheckoutWork } from "../checkout-work.js";
+import type { ApiCommitResult } from "../../github/repo-github.js";
 import { checksFailingCommit } from "../../coder/commit-policy.js";
 import { uncheckedReason } from "../../coder/unchecked.js";
 import { baseOf, type PreparedCheckout } from "../prepare/prepare-checkout.js";
@@ -36,9 +37,15 @@ export async function publishResult(
   result: CoderResult,
   commit: "made" | "uncommitted" | "checks-failing",
   stage: Stage,
-  whilePublishing?: () => void,
-  keep?: (work: CheckoutWork) => void,
+  hooks: {
+    whilePublishing?: () => void;
+    keep?: (work: CheckoutWork) => void;
+    /** GitHub's answer for the coder's commit, sent while git made it (see commit-ahead); used for `made` only. */
+    ahead?: Promise<ApiCommitResult> | null;
+  } = {},
 ): Promise<RunEnding> {
+  const { whilePublishing, keep } = hooks;
+  const ahead = commit === "made" ? hooks.ahead : null;
   const { target } = req;
   const { checkout, workBranch, token } = prepared;
   const sha =
@@ -66,6 +73,7 @@ export async function publishResult(
     newBranch: target.kind === "issue",
     ...(whilePublishing ? { whileWaiting: whilePublishing } : {}),
     ...(keep ? { keep } : {}),
+    ...(ahead ? { ahead } : {}),
   });
   const note = signingNote(published);
   const made = published.via === "api" ? published.oid : sha;

@@ -150,4 +150,49 @@ describe("publishCommit: API or git push", () => {
       /GitHub refused my commit to `feature`: Resource not accessible by integration/,
     );
   });
+
+  describe("a commit sent while git made it (ahead)", () => {
+    it("takes GitHub's answer without reading the commit back or asking again", async () => {
+      const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
+      s.deps.git.readCommit = async () => {
+        throw new Error("read back");
+      };
+      const ahead = Promise.resolve<ApiCommitResult>({ kind: "made", oid: "e".repeat(40), verified: true });
+      const waited: string[] = [];
+      const published = await publishCommit({ ...args(s.deps), ahead, whileWaiting: () => waited.push("wait") });
+      expect(published).toEqual({ via: "api", oid: "e".repeat(40), verified: true });
+      expect(s.calls).toEqual([]);
+      expect(waited).toEqual(["wait"]);
+    });
+
+    it("a moved branch ends the run as before", async () => {
+      const s = sides(plain, { kind: "made", oid: "d", verified: true });
+      const ahead = Promise.resolve<ApiCommitResult>({ kind: "moved", reason: "Expected branch to point to x" });
+      await expect(publishCommit({ ...args(s.deps), ahead })).rejects.toBeInstanceOf(PushRejectedError);
+      expect(s.calls).toEqual([]);
+    });
+
+    it("when the API fails, the local commit is pushed with git (its files written again first)", async () => {
+      const s = sides(plain, { kind: "made", oid: "d", verified: true });
+      s.deps.git.clearWorkTree = async () => void s.calls.push("cleared");
+      s.deps.git.restoreWorkTree = async () => void s.calls.push("restore");
+      const ahead = Promise.reject<ApiCommitResult>(Object.assign(new Error("GitHub answered 502"), { status: 502 }));
+      const published = await publishCommit({ ...args(s.deps), ahead, keep: () => undefined });
+      expect(s.calls).toEqual(["cleared", "restore", "push feature"]);
+      expect(signingNote(published)).toMatch(/GitHub's API could not make the commit \(GitHub answered 502\)/);
+    });
+
+    it("when the API fails and git could not make the commit either, nothing is pushed and the error says so", async () => {
+      const s = sides(plain, { kind: "made", oid: "d", verified: true });
+      s.deps.git.clearWorkTree = async () => void s.calls.push("cleared");
+      const ahead = Promise.reject<ApiCommitResult>(new Error("GitHub answered 502"));
+      const error = await publishCommit({ ...args(s.deps), sha: "", ahead, keep: () => undefined }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as Error).message).toBe(
+        "GitHub's API could not make the commit (GitHub answered 502), and git could not make it here either, so nothing was pushed. Ask again to retry.",
+      );
+      expect(s.calls).toEqual([]);
+    });
+  });
 });
