@@ -20,7 +20,7 @@ import { createTranscriptStore, transcriptDir } from "./transcript-store.js";
 /** What running one job needs; in a job process, all of it comes from the job's input (no App key, no webhook secret). */
 export interface ExecuteRunDeps {
   env: Pick<AppEnv, "workDir" | "cacheDir"> &
-    Partial<Pick<AppEnv, "mapThreads" | "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages">>;
+    Partial<Pick<AppEnv, "mapThreads" | "gitMirrors" | "sandbox" | "defaultImage" | "toolchainImages" | "source">>;
   /** The run's settings from the environment (compose/run-settings: `driverSettings(env, "app")`). */
   settings: DriverSettings;
   exec: Exec;
@@ -65,7 +65,13 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 /** Run one job's {@link RunJobData} with real git, the coder and GitHub writes, as the composition root builds it. */
 export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
-  const git = createGit(deps.exec, { name: deps.bot.login, email: deps.bot.email }, { redact: deps.redactor.redact });
+  // The run's commit is read as git is about to make it, against the git configuration of the HOME git runs with.
+  const ahead = deps.env.source ? { readsAhead: { home: deps.env.source.HOME } } : {};
+  const git = createGit(
+    deps.exec,
+    { name: deps.bot.login, email: deps.bot.email },
+    { redact: deps.redactor.redact, ...ahead },
+  );
   const cacheRoot = cacheRootOf(deps.env);
   // Container mode reads the default branch's devcontainer while the branch is cloned (it needs nothing of the
   // checkout), not after: the contents API call was a round trip between the clone and the model's first request.

@@ -44,6 +44,8 @@ interface GitState {
   setOnlyCommit(dir: string, only: boolean): void;
   /** Applied to every commit message (the driver's redactor). */
   redact(text: string): string;
+  /** Whether (and against which HOME's git configuration) commits are read ahead: see `createGit`'s options. */
+  readsAhead?: { home: string | undefined };
 }
 
 /**
@@ -54,7 +56,18 @@ interface GitState {
  * shapes every redactor knows are removed.
  * `const git = createGit(exec, { name: "aider-bot[bot]", email: "…" }, { redact }); await git.commit(dir, req)`
  */
-export function createGit(exec: Exec, committer?: GitIdentity, options: { redact?: (text: string) => string } = {}) {
+export function createGit(
+  exec: Exec,
+  committer?: GitIdentity,
+  options: {
+    redact?: (text: string) => string;
+    /**
+     * Commits in the clones this object makes may be read as git is about to make them (see git-commit-ahead),
+     * against the git configuration under `home`: the HOME its processes get (exec/base-env.ts). Absent: never.
+     */
+    readsAhead?: { home: string | undefined };
+  } = {},
+) {
   // With a configured committer, any command (also through `run`) commits as the bot by default.
   const identityArgs = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
   const run = createGitRunner(exec, { GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS }, identityArgs);
@@ -70,6 +83,7 @@ export function createGit(exec: Exec, committer?: GitIdentity, options: { redact
   const state: GitState = {
     run,
     redact: options.redact ?? createSecretRedactor().redact,
+    ...(options.readsAhead ? { readsAhead: options.readsAhead } : {}),
     who: (dir) => resolveIdentity(run, dir, committer),
     cloneUrl: (dir) => cloneUrls.get(path.resolve(dir)),
     setCloneUrl: (dir, url) => void cloneUrls.set(path.resolve(dir), url),
@@ -268,7 +282,8 @@ function queryOperations({ run, onlyCommit }: GitState) {
 }
 
 /** Branch, commit and revert: each remembers (or forgets) the HEAD this object made, for `push`. */
-function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyCommit, redact, cloneUrl }: GitState) {
+function commitOperations(state: GitState) {
+  const { run, who, forgetHead, remember, onlyCommit, setOnlyCommit, redact, cloneUrl, readsAhead } = state;
   /** A new branch at HEAD: still the same commit, so a depth-1 clone's history stays known to be empty. */
   const branchHere = async (dir: string, branch: string) => {
     const only = onlyCommit(dir);
@@ -309,8 +324,8 @@ function commitOperations({ run, who, forgetHead, remember, onlyCommit, setOnlyC
     ): Promise<PreparedCommit> {
       forgetHead(dir);
       // Read ahead only in a clone this object made: its `.git` is the app's (a user's checkout may have hooks).
-      const known = cloneUrl(dir) ? executables : undefined;
-      const prepared = await prepareCommit(run, dir, paths, () => who(dir), redact, knownTracked, offered, known);
+      const ahead = readsAhead && executables && cloneUrl(dir) ? { executables, home: readsAhead.home } : undefined;
+      const prepared = await prepareCommit(run, dir, paths, () => who(dir), redact, knownTracked, offered, ahead);
       return {
         diff: prepared.diff,
         ...(prepared.ahead ? { ahead: prepared.ahead } : {}),

@@ -44,7 +44,8 @@ export async function prepareCommit(
   redact: (text: string) => string,
   knownTracked?: ReadonlySet<string>,
   offered?: OfferedDiff,
-  executables?: ReadonlySet<string>,
+  /** To read the commit ahead (`ahead`): the tracked executables, and the HOME git runs with. Absent: no `ahead`. */
+  readsAhead?: { executables: ReadonlySet<string>; home: string | undefined },
 ): Promise<PreparedCommit> {
   const known = knownTracked && paths.every((p) => knownTracked.has(p));
   const { tracked, untracked } = known
@@ -72,7 +73,7 @@ export async function prepareCommit(
         : composeDiffText(await diffAgainstHead(run, dir, stage), untracked);
   return {
     diff,
-    ...(executables && diff
+    ...(readsAhead && diff
       ? {
           ahead: async (req: Omit<CommitRequest, "paths">, maxBytes: number) =>
             readCommitAhead({
@@ -80,10 +81,9 @@ export async function prepareCommit(
               tracked,
               untracked,
               message: redact(composeCommitMessage(req).message),
-              executables,
+              executables: readsAhead.executables,
               maxBytes,
-              // What git gets (exec/base-env.ts: the job's own environment's HOME, no XDG or GIT_CONFIG_*).
-              home: process.env.HOME,
+              home: readsAhead.home,
             }),
         }
       : {}),

@@ -28,6 +28,8 @@ const ALLOWED: Record<string, string> = {
   "src/workspace/git-clean-dir.ts": "a checkout's `.git/shallow`, opened without following links or blocking on a FIFO",
   "src/workspace/git-mirror.ts": "the app's git mirrors (FETCH_HEAD, packs), never a checkout",
   "src/workspace/mirror-lock.ts": "the lock file of an app's git mirror (its holder's host and pid), never a checkout",
+  "src/workspace/git-commit-ahead.ts":
+    "the app's own clone's `.git` (HEAD, refs, config) and the git configuration of the HOME git runs with, matched for hooks and attributes; the commit's files go through the confined reader",
   "src/workspace/work-tree-files.ts":
     "a job checkout's top-level names, to remove all but `.git`: names, never content",
   "src/repomap/tag-cache.ts": "the app's tag cache file",

@@ -193,9 +193,10 @@ describe("createGit's prepareCommit reads ahead only in a checkout it cloned", (
     remote = null;
   });
 
-  it("offers the commit in its clone, and not in a checkout it did not make", async () => {
+  it("offers the commit in its clone when told the HOME git runs with, and not in a checkout it did not make", async () => {
     remote = await serveRemote("ahead-", token, { "a.txt": "a\n" });
-    const git = createGit(exec, { name: "aider-bot[bot]", email: "bot@example.com" });
+    const home = await mkdtemp(path.join(os.tmpdir(), "ahead-home-"));
+    const git = createGit(exec, { name: "aider-bot[bot]", email: "bot@example.com" }, { readsAhead: { home } });
     const checkout = path.join(remote.tmp, "checkout");
     await git.clone({ url: remote.url, branch: "main", dir: checkout, token });
     await writeFile(path.join(checkout, "a.txt"), "A\n");
@@ -206,6 +207,14 @@ describe("createGit's prepareCommit reads ahead only in a checkout it cloned", (
     const made = await prepared.commit({ subject: "fix: a" });
     expect(read?.parent).toBe((await sh(checkout, ["rev-parse", "HEAD^"])).trim());
     expect(made.sha).toBe((await sh(checkout, ["rev-parse", "HEAD"])).trim());
+
+    // Not told which HOME git runs with (the CLI, the Action): never.
+    await writeFile(path.join(checkout, "a.txt"), "AA\n");
+    const untold = createGit(exec, { name: "aider-bot[bot]", email: "bot@example.com" });
+    expect(
+      (await untold.prepareCommit(checkout, ["a.txt"], new Set(["a.txt"]), undefined, new Set())).ahead,
+    ).toBeUndefined();
+    await rm(home, { recursive: true, force: true });
 
     const own = await makeRepo({ "a.txt": "a\n" });
     try {
