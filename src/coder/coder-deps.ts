@@ -131,11 +131,15 @@ export interface CoderDeps {
     ahead?(req: Omit<CommitRequest, "paths">, maxBytes: number): Promise<CommitChanges | null>;
   }>;
   /**
-   * The run's commit published while git makes it (the App, through GitHub's API: run/publish/commit-ahead.ts).
-   * `offer` gets the commit as it will be and the run's result as it will be once the commit is made; it starts the
-   * publication and says true, or says false (the run would not publish that commit so) and sends nothing.
+   * The run's commit published without a local commit first (the App, through GitHub's API: run/publish/commit-ahead.ts).
+   * `offer` gets the commit as git would make it, the run's result as it will be once it is made, and how to make the
+   * local commit should git have to push after all (its sha; null when git could not); it starts the publication and
+   * says true (the coder then makes no commit of its own), or says false (the run would not publish that commit so).
    */
-  publishAhead?: { maxBytes: number; offer(commit: CommitChanges, result: CoderResult): boolean };
+  publishAhead?: {
+    maxBytes: number;
+    offer(commit: CommitChanges, result: CoderResult, commitLocally: () => Promise<string | null>): boolean;
+  };
   /** Weak-model commit subject; null when no model answered. `signal` stops a call asked for early (early-subject). */
   generateCommitMessage?(diff: string, context: string, signal?: AbortSignal): Promise<string | null>;
   onProgress?(p: CoderProgress): void;

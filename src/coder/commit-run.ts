@@ -1,5 +1,6 @@
 import type { CheckReport } from "../checks/types.js";
 import type { CommitRequest } from "../workspace/types.js";
+import type { CommitChanges } from "../workspace/read-commit-changes.js";
 import type { CoderDeps } from "./coder-deps.js";
 import { commitSubjectFromRequest, normaliseSubject, requestedChangeBody, runCommitTrailers } from "./commit-policy.js";
 import type { CoderOptions, CoderResult, FileStat } from "./types.js";
@@ -94,10 +95,10 @@ export type ResultOfCommit = (commit: { sha: string; subject: string }, editedFi
 
 /**
  * `commitRun` through `prepareCommit`: same outcomes, the stats of a refused commit asked for only then. Where the
- * driver publishes ahead (`publishAhead`: the App through GitHub's API), the commit as git is about to make it is
- * read from the work tree and offered while git makes it, so the API's round trip starts a `git commit` earlier. A
- * local commit that then fails (a disk error: no hook can run on that path) does not undo what GitHub was asked to
- * make: the result says committed, with no local sha.
+ * driver publishes ahead (`publishAhead`: the App through GitHub's API), the commit as git would make it is read from
+ * the work tree and offered; once the driver has sent it, no local commit is made (the commit's stats are the diff's):
+ * the driver makes one with `commitLocally` only if it must push with git after all. Where the diff's stats cannot be
+ * read (a name git quotes), nothing is read ahead.
  */
 async function commitPrepared(
   deps: CoderDeps,
@@ -111,25 +112,44 @@ async function commitPrepared(
   if (prepared.diff === "") return { kind: "nothing-changed" };
   const subject = await chooseSubject(deps, options, prepared.diff, commitContext(options, explanation), early);
   const { paths: _paths, ...req } = buildCommitRequest(options, paths, subject);
-  const stats = () => numstatOfDiff(prepared.diff) ?? paths.map((path) => ({ path, added: 0, removed: 0 }));
   const ahead = deps.publishAhead;
-  const sent =
-    ahead && prepared.ahead && resultOf
-      ? prepared
-          .ahead(req, ahead.maxBytes)
-          .then((changes) => !!changes && ahead.offer(changes, resultOf({ sha: "", subject }, stats())))
-          .catch(() => false)
-      : Promise.resolve(false);
+  const stats = ahead && prepared.ahead && resultOf ? numstatOfDiff(prepared.diff) : null;
+  const changes = stats ? await prepared.ahead!(req, ahead!.maxBytes).catch(() => null) : null;
+  if (changes && stats) {
+    const commitLocally = () => commitAsSent(deps, paths, req, changes);
+    if (ahead!.offer(changes, resultOf!({ sha: "", subject }, stats), commitLocally))
+      return { kind: "committed", editedFiles: stats, commit: { sha: "", subject } };
+  }
   try {
     const result = await prepared.commit(req);
-    await sent;
     return { kind: "committed", editedFiles: result.stats, commit: { sha: result.sha, subject: result.subject } };
   } catch (err) {
-    if (await sent) return { kind: "committed", editedFiles: stats(), commit: { sha: "", subject } };
     const output = err instanceof Error ? err.message : String(err);
     const report: CheckReport = { kind: "lint", ok: false, command: "git commit", output, locations: [] };
     // The refusal is what the run reports: a failure to count the lines as well must not replace it.
     const editedFiles = await deps.diffStats(paths).catch(() => paths.map((path) => ({ path, added: 0, removed: 0 })));
     return { kind: "commit-failed", report, editedFiles };
+  }
+}
+
+/**
+ * The local commit of a commit sent ahead, made only when the driver must push with git after all: the files as they
+ * were sent are written again (the driver may have removed the checkout's files, and restored HEAD's since), then
+ * committed as the commit step would have. Its sha, or null when git could not make it.
+ */
+async function commitAsSent(
+  deps: CoderDeps,
+  paths: readonly string[],
+  req: Omit<CommitRequest, "paths">,
+  sent: CommitChanges,
+): Promise<string | null> {
+  try {
+    const files = new Map<string, string | null>();
+    for (const e of sent.entries)
+      files.set(e.path, e.status === "D" ? null : sent.contents.get(e.path)!.toString("utf8"));
+    await deps.workspace.write(files);
+    return (await (await deps.prepareCommit!(paths)).commit(req)).sha;
+  } catch {
+    return null;
   }
 }

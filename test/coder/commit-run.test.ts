@@ -100,7 +100,7 @@ describe("commitRun with a driver that publishes ahead", () => {
   };
   const aheadOf = (deps: ReturnType<typeof withPrepared>["deps"], refuse = false) => {
     const order: string[] = [];
-    const offered: { commit: CommitChanges; result: CoderResult }[] = [];
+    const offered: { commit: CommitChanges; result: CoderResult; commitLocally: () => Promise<string | null> }[] = [];
     const prepare = deps.prepareCommit!;
     deps.prepareCommit = async (paths, made) => {
       const prepared = await prepare(paths, made);
@@ -116,7 +116,11 @@ describe("commitRun with a driver that publishes ahead", () => {
     };
     deps.publishAhead = {
       maxBytes: 1234,
-      offer: (commit, result) => (order.push("offer"), offered.push({ commit, result }), true),
+      offer: (commit, result, commitLocally) => (
+        order.push("offer"),
+        offered.push({ commit, result, commitLocally }),
+        true
+      ),
     };
     return { order, offered };
   };
@@ -132,29 +136,41 @@ describe("commitRun with a driver that publishes ahead", () => {
     elapsedMs: 0,
   });
 
-  it("offers the commit as read ahead, with the run's result were it made, while git makes its own", async () => {
+  it("offers the commit as read ahead, with the run's result were it made, and makes no local commit once it is sent", async () => {
     const { deps } = withPrepared(diff);
     const { order, offered } = aheadOf(deps);
     const result = await commitRun(deps, coderOptions({ coAuthor: undefined }), ["src/fetch.ts"], "", null, resultOf);
-    expect(order).toEqual(["read feat: from the weak model 1234", "git commit", "offer"]);
+    expect(order).toEqual(["read feat: from the weak model 1234", "offer"]);
     expect(offered[0]!.commit).toBe(read);
     expect(offered[0]!.result).toMatchObject({
       outcome: "changed",
       editedFiles: [{ path: "src/fetch.ts", added: 2, removed: 1 }],
       commit: { sha: "", subject: "feat: from the weak model" },
     });
-    expect(result).toMatchObject({ kind: "committed", commit: { sha: "f".repeat(40) } });
-  });
-
-  it("when git then fails to commit, what GitHub was asked to make stands: committed, with no local sha", async () => {
-    const { deps } = withPrepared(diff);
-    aheadOf(deps, true);
-    const result = await commitRun(deps, coderOptions(), ["src/fetch.ts"], "", null, resultOf);
     expect(result).toEqual({
       kind: "committed",
       editedFiles: [{ path: "src/fetch.ts", added: 2, removed: 1 }],
       commit: { sha: "", subject: "feat: from the weak model" },
     });
+  });
+
+  it("makes the local commit only when the driver asks (git must push after all): the files as sent, then git's commit", async () => {
+    const { deps, seen } = withPrepared(diff);
+    const { order, offered } = aheadOf(deps);
+    await commitRun(deps, coderOptions(), ["src/fetch.ts"], "", null, resultOf);
+    await deps.workspace.write(new Map([["src/fetch.ts", null]]));
+    await expect(offered[0]!.commitLocally()).resolves.toBe("f".repeat(40));
+    expect(order).toEqual(["read feat: from the weak model 1234", "offer", "git commit"]);
+    expect((await deps.workspace.read(["src/fetch.ts"])).files.get("src/fetch.ts")).toBe("new\nmore\n");
+    expect(seen.committed.at(-1)).toMatchObject({ subject: "feat: from the weak model" });
+  });
+
+  it("a local commit git cannot make is null to the driver", async () => {
+    const { deps } = withPrepared(diff);
+    const { offered } = aheadOf(deps, true);
+    const result = await commitRun(deps, coderOptions(), ["src/fetch.ts"], "", null, resultOf);
+    expect(result).toMatchObject({ kind: "committed", commit: { sha: "" } });
+    await expect(offered[0]!.commitLocally()).resolves.toBeNull();
   });
 
   it("when nothing was sent (the read found a hook, or the run would not publish it), git's failure is the run's", async () => {

@@ -390,7 +390,7 @@ describe("runJob", () => {
       contents: new Map([["src/a.ts", Buffer.from("x\n")]]),
     };
     const h = harness(async (_root, _options, hooks) => {
-      expect(hooks.publishAhead?.offer(ahead, changed)).toBe(true);
+      expect(hooks.publishAhead?.offer(ahead, changed, async () => "c".repeat(40))).toBe(true);
       controller.abort(new Error("cancelled"));
       return changed;
     }, controller);

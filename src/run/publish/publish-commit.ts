@@ -5,6 +5,13 @@ import type { ApiCommitResult } from "../../github/repo-github.js";
 import type { RunGit, RunGitHub } from "../run-ports.js";
 import type { RunRequest } from "../run-request.js";
 
+/** A commit sent ahead (see commit-ahead): GitHub's answer to come, and how to make the local commit if git must push after all. */
+export interface SentAhead {
+  made: Promise<ApiCommitResult>;
+  /** The commit made locally, as sent (its sha; null when git could not make it). */
+  commitLocally(): Promise<string | null>;
+}
+
 /** How a commit reached GitHub: made (and signed) by GitHub's API, or pushed with git (with the reason, if it fell back). */
 export type Published = { via: "api"; oid: string; verified: boolean | null } | { via: "git"; fallback?: string };
 
@@ -28,10 +35,11 @@ export async function publishCommit(args: {
   /** Takes work on the checkout that may outlive this call (the removal of its files), for the run to await. */
   keep?: (work: CheckoutWork) => void;
   /**
-   * GitHub's answer for this commit, asked for while git made it (see commit-ahead): taken instead of reading the
-   * commit back and asking now. `sha` is "" when git then failed to make it locally: no `git push` can stand in.
+   * This commit, sent to GitHub before any local commit (see commit-ahead): its answer is taken instead of reading
+   * the commit back and asking now. `sha` is then "": should the API fail, the commit is made locally first
+   * (`ahead.commitLocally`, after HEAD's files are written again), then pushed.
    */
-  ahead?: Promise<ApiCommitResult>;
+  ahead?: SentAhead;
 }): Promise<Published> {
   const { deps, dir, branch } = args;
   const api = deps.github.apiCommits;
@@ -42,7 +50,7 @@ export async function publishCommit(args: {
     return fallback ? { via: "git", fallback } : { via: "git" };
   };
   let making: Promise<ApiCommitResult>;
-  if (args.ahead) making = args.ahead;
+  if (args.ahead) making = args.ahead.made;
   else {
     if ((args.req.settings.commitSigning ?? "api") === "git" || !api || !deps.git.readCommit) return push();
     const plan = planApiCommit(await deps.git.readCommit(dir, args.sha), branch);
@@ -52,7 +60,7 @@ export async function publishCommit(args: {
   }
   let made: ApiCommitResult;
   args.whileWaiting?.();
-  const clearing = args.sha ? clearWhileMaking(args) : null;
+  const clearing = clearWhileMaking(args);
   try {
     made = await making;
   } catch (error) {
@@ -60,14 +68,14 @@ export async function publishCommit(args: {
     // change is still pushed, with git (the commit's files written again first: a moved branch is rebased on).
     // A moved branch and a refusal are answers, not throws, and end the run below.
     const why = error instanceof Error ? error.message.slice(0, 300) : String(error);
-    if (!args.sha)
-      throw new Error(
-        `GitHub's API could not make the commit (${why}), and git could not make it here either, so nothing was pushed. Ask again to retry.`,
-      );
     if (clearing) {
       await clearing;
       await deps.git.restoreWorkTree!(dir);
     }
+    if (args.ahead && !(await args.ahead.commitLocally()))
+      throw new Error(
+        `GitHub's API could not make the commit (${why}), and git could not make it here either, so nothing was pushed. Ask again to retry.`,
+      );
     return push(`GitHub's API could not make the commit (${why})`);
   }
   if (made.kind === "moved") throw movedError(branch, made.reason);

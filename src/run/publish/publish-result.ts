@@ -1,10 +1,10 @@
 import type { CoderResult } from "../../coder/types.js";
 import type { CheckoutWork } from "../checkout-work.js";
-import type { ApiCommitResult } from "../../github/repo-github.js";
+
 import { checksFailingCommit } from "../../coder/commit-policy.js";
 import { uncheckedReason } from "../../coder/unchecked.js";
 import { baseOf, type PreparedCheckout } from "../prepare/prepare-checkout.js";
-import { publishCommit, signingNote } from "./publish-commit.js";
+import { publishCommit, signingNote, type SentAhead } from "./publish-commit.js";
 import { publishToFork } from "./publish-fork.js";
 import type { RunJobDeps, Stage } from "../run-job-deps.js";
 import type { RunEnding } from "../run-outcome.js";
@@ -40,8 +40,8 @@ export async function publishResult(
   hooks: {
     whilePublishing?: () => void;
     keep?: (work: CheckoutWork) => void;
-    /** GitHub's answer for the coder's commit, sent while git made it (see commit-ahead); used for `made` only. */
-    ahead?: Promise<ApiCommitResult> | null;
+    /** The coder's commit, sent to GitHub while git made it (see commit-ahead); used for `made` only. */
+    ahead?: SentAhead | null;
   } = {},
 ): Promise<RunEnding> {
   const { whilePublishing, keep } = hooks;

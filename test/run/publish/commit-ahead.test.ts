@@ -14,6 +14,8 @@ import {
 } from "../../../testkit/builders/run-fixtures.js";
 
 const parent = "a".repeat(40);
+/** The local commit, made only if git must push after all. */
+const local = async () => "c".repeat(40);
 const changes: CommitChanges = {
   parent,
   message: "fix: add\n\nCo-authored-by: ann <ann@example.com>\n",
@@ -53,9 +55,10 @@ describe("createCommitAhead: the commit sent while git makes it", () => {
     const g = github();
     const ahead = setup(runRequest({ target: prTarget() }), g.gh)!;
     expect(ahead.sent()).toBeNull();
-    expect(ahead.port.offer(changes, changedResult())).toBe(true);
-    expect(ahead.port.offer(changes, changedResult())).toBe(false);
-    await expect(ahead.sent()).resolves.toEqual({ kind: "made", oid: "d".repeat(40), verified: true });
+    expect(ahead.port.offer(changes, changedResult(), local)).toBe(true);
+    expect(ahead.port.offer(changes, changedResult(), local)).toBe(false);
+    await expect(ahead.sent()!.made).resolves.toEqual({ kind: "made", oid: "d".repeat(40), verified: true });
+    expect(ahead.sent()!.commitLocally).toBe(local);
     expect(g.calls).toEqual(["create feature"]);
     expect(g.sent[0]).toMatchObject({
       branch: "feature",
@@ -68,8 +71,8 @@ describe("createCommitAhead: the commit sent while git makes it", () => {
   it("creates an issue run's branch at the parent before the commit", async () => {
     const g = github();
     const ahead = setup(runRequest({ target: issueTarget() }), g.gh)!;
-    expect(ahead.port.offer(changes, changedResult())).toBe(true);
-    await ahead.sent();
+    expect(ahead.port.offer(changes, changedResult(), local)).toBe(true);
+    await ahead.sent()!.made;
     expect(g.calls).toEqual(["branch feature@a", "create feature"]);
   });
 
@@ -84,13 +87,13 @@ describe("createCommitAhead: the commit sent while git makes it", () => {
   it("sends nothing for a change the run keeps back, a stopped run, or a commit the API cannot express", () => {
     const g = github();
     const strict = setup(runRequest({ settings: runSettings({ requireGreenChecks: true }) }), g.gh)!;
-    expect(strict.port.offer(changes, unchecked)).toBe(false);
+    expect(strict.port.offer(changes, unchecked, local)).toBe(false);
     expect(strict.sent()).toBeNull();
 
     const controller = new AbortController();
     const stopped = setup(runRequest(), g.gh, controller)!;
     controller.abort();
-    expect(stopped.port.offer(changes, changedResult())).toBe(false);
+    expect(stopped.port.offer(changes, changedResult(), local)).toBe(false);
 
     const link: CommitChanges = {
       ...changes,
@@ -98,7 +101,7 @@ describe("createCommitAhead: the commit sent while git makes it", () => {
       contents: new Map(),
     };
     const plain = setup(runRequest(), g.gh)!;
-    expect(plain.port.offer(link, changedResult())).toBe(false);
+    expect(plain.port.offer(link, changedResult(), local)).toBe(false);
     expect(plain.sent()).toBeNull();
     expect(g.calls).toEqual([]);
   });
@@ -107,6 +110,6 @@ describe("createCommitAhead: the commit sent while git makes it", () => {
     const g = github();
     const strict = setup(runRequest({ settings: runSettings({ requireGreenChecks: true }) }), g.gh)!;
     const judged = changedResult({ checkRuns: [{ kind: "test", command: "make test", status: "passed" }] });
-    expect(strict.port.offer(changes, judged)).toBe(true);
+    expect(strict.port.offer(changes, judged, local)).toBe(true);
   });
 });

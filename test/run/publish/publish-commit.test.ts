@@ -151,13 +151,16 @@ describe("publishCommit: API or git push", () => {
     );
   });
 
-  describe("a commit sent while git made it (ahead)", () => {
+  describe("a commit sent before any local commit (ahead)", () => {
     it("takes GitHub's answer without reading the commit back or asking again", async () => {
       const s = sides(plain, { kind: "made", oid: "d".repeat(40), verified: true });
       s.deps.git.readCommit = async () => {
         throw new Error("read back");
       };
-      const ahead = Promise.resolve<ApiCommitResult>({ kind: "made", oid: "e".repeat(40), verified: true });
+      const ahead = {
+        made: Promise.resolve<ApiCommitResult>({ kind: "made", oid: "e".repeat(40), verified: true }),
+        commitLocally: async () => "c".repeat(40),
+      };
       const waited: string[] = [];
       const published = await publishCommit({ ...args(s.deps), ahead, whileWaiting: () => waited.push("wait") });
       expect(published).toEqual({ via: "api", oid: "e".repeat(40), verified: true });
@@ -167,7 +170,10 @@ describe("publishCommit: API or git push", () => {
 
     it("a moved branch ends the run as before", async () => {
       const s = sides(plain, { kind: "made", oid: "d", verified: true });
-      const ahead = Promise.resolve<ApiCommitResult>({ kind: "moved", reason: "Expected branch to point to x" });
+      const ahead = {
+        made: Promise.resolve<ApiCommitResult>({ kind: "moved", reason: "Expected branch to point to x" }),
+        commitLocally: async () => "c".repeat(40),
+      };
       await expect(publishCommit({ ...args(s.deps), ahead })).rejects.toBeInstanceOf(PushRejectedError);
       expect(s.calls).toEqual([]);
     });
@@ -176,23 +182,49 @@ describe("publishCommit: API or git push", () => {
       const s = sides(plain, { kind: "made", oid: "d", verified: true });
       s.deps.git.clearWorkTree = async () => void s.calls.push("cleared");
       s.deps.git.restoreWorkTree = async () => void s.calls.push("restore");
-      const ahead = Promise.reject<ApiCommitResult>(Object.assign(new Error("GitHub answered 502"), { status: 502 }));
+      const ahead = {
+        made: Promise.reject<ApiCommitResult>(Object.assign(new Error("GitHub answered 502"), { status: 502 })),
+        commitLocally: async () => (s.calls.push("local commit"), "c".repeat(40)),
+      };
       const published = await publishCommit({ ...args(s.deps), ahead, keep: () => undefined });
-      expect(s.calls).toEqual(["cleared", "restore", "push feature"]);
+      expect(s.calls).toEqual(["cleared", "restore", "local commit", "push feature"]);
       expect(signingNote(published)).toMatch(/GitHub's API could not make the commit \(GitHub answered 502\)/);
     });
 
     it("when the API fails and git could not make the commit either, nothing is pushed and the error says so", async () => {
       const s = sides(plain, { kind: "made", oid: "d", verified: true });
       s.deps.git.clearWorkTree = async () => void s.calls.push("cleared");
-      const ahead = Promise.reject<ApiCommitResult>(new Error("GitHub answered 502"));
+      s.deps.git.restoreWorkTree = async () => void s.calls.push("restore");
+      const ahead = {
+        made: Promise.reject<ApiCommitResult>(new Error("GitHub answered 502")),
+        commitLocally: async () => null,
+      };
       const error = await publishCommit({ ...args(s.deps), sha: "", ahead, keep: () => undefined }).catch(
         (e: unknown) => e,
       );
       expect((error as Error).message).toBe(
         "GitHub's API could not make the commit (GitHub answered 502), and git could not make it here either, so nothing was pushed. Ask again to retry.",
       );
-      expect(s.calls).toEqual([]);
+      expect(s.calls).toEqual(["cleared", "restore"]);
+    });
+
+    it("removes the files while GitHub makes the commit, as without it (no git commit is under way)", async () => {
+      const s = sides(plain, { kind: "made", oid: "d", verified: true });
+      s.deps.git.clearWorkTree = async () => void s.calls.push("cleared");
+      s.deps.git.restoreWorkTree = async () => undefined;
+      let answer: (r: ApiCommitResult) => void = () => undefined;
+      const made = new Promise<ApiCommitResult>((resolve) => (answer = resolve));
+      const kept: Promise<unknown>[] = [];
+      const publishing = publishCommit({
+        ...args(s.deps),
+        sha: "",
+        ahead: { made, commitLocally: async () => null },
+        keep: (w) => void kept.push(w.done),
+      });
+      await kept[0];
+      expect(s.calls).toEqual(["cleared"]);
+      answer({ kind: "made", oid: "d".repeat(40), verified: true });
+      await expect(publishing).resolves.toMatchObject({ via: "api", oid: "d".repeat(40) });
     });
   });
 });
