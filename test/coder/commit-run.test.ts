@@ -3,6 +3,7 @@ import type { CoderResult, FileStat } from "../../src/coder/types.js";
 import type { CommitChanges } from "../../src/workspace/read-commit-changes.js";
 import type { CommitRequest, CommitResult } from "../../src/workspace/types.js";
 import { coderOptions, fakeDeps } from "./helpers/fake-deps.js";
+import { changedResult } from "../../testkit/builders/run-fixtures.js";
 
 /** Fake deps whose `prepareCommit` records what it is asked; `refuse` makes its commit throw like a hook would. */
 function withPrepared(diff: string, refuse = false) {
@@ -124,17 +125,8 @@ describe("commitRun with a driver that publishes ahead", () => {
     };
     return { order, offered };
   };
-  const resultOf = (commit: { sha: string; subject: string }, editedFiles: FileStat[]): CoderResult => ({
-    outcome: "changed",
-    editedFiles,
-    commit,
-    reflections: 0,
-    tokens: { prompt: 0, completion: 0 },
-    costUsd: null,
-    explanation: "",
-    shell: [],
-    elapsedMs: 0,
-  });
+  const resultOf = (commit: { sha: string; subject: string }, editedFiles: FileStat[]): CoderResult =>
+    changedResult({ editedFiles, commit });
 
   it("offers the commit as read ahead, with the run's result were it made, and makes no local commit once it is sent", async () => {
     const { deps } = withPrepared(diff);

@@ -9,7 +9,7 @@ import type { MetricEvent } from "../../src/metrics/metric-event.js";
 import { setMetricSink } from "../../src/metrics/record-metric.js";
 import type { RunGit, RunGitHub } from "../../src/run/run-ports.js";
 import type { RunRequest } from "../../src/run/run-request.js";
-import { branchTarget, changedResult, runSettings } from "../../testkit/builders/run-fixtures.js";
+import { branchTarget, changedResult, commitChanges, runSettings } from "../../testkit/builders/run-fixtures.js";
 import { pollUntil } from "../helpers/wait-until.js";
 
 const settings = runSettings();
@@ -382,13 +382,7 @@ describe("runJob", () => {
 
   it("a commit GitHub was asked to make while git made it is published and reported, even when a stop came meanwhile", async () => {
     const controller = new AbortController();
-    const ahead = {
-      parent: "a".repeat(40),
-      message: "fix: it\n",
-      entries: [{ status: "M", srcMode: "100644", dstMode: "100644", dstOid: "b".repeat(40), path: "src/a.ts" }],
-      bytes: 2,
-      contents: new Map([["src/a.ts", Buffer.from("x\n")]]),
-    };
+    const ahead = commitChanges();
     const h = harness(async (_root, _options, hooks) => {
       expect(hooks.publishAhead?.offer(ahead, changed, async () => "c".repeat(40))).toBe(true);
       controller.abort(new Error("cancelled"));

@@ -1,4 +1,5 @@
 import type { CoderResult } from "../../src/coder/types.js";
+import type { CommitChanges } from "../../src/workspace/read-commit-changes.js";
 import type { PullRequestHead, RunRequest, RunTarget } from "../../src/run/run-request.js";
 
 type Changed = Extract<CoderResult, { outcome: "changed" }>;
@@ -101,6 +102,18 @@ export function changedResult(over: Partial<Changed> = {}): Changed {
     explanation: "",
     shell: [],
     elapsedMs: 1,
+    ...over,
+  };
+}
+
+/** A commit as GitHub's API is asked for it (read back from git, or read ahead): one modified file, with its bytes. */
+export function commitChanges(over: Partial<CommitChanges> = {}): CommitChanges {
+  return {
+    parent: "a".repeat(40),
+    message: "fix: add\n\nCo-authored-by: ann <ann@example.com>\n",
+    entries: [{ status: "M", srcMode: "100644", dstMode: "100644", dstOid: "b".repeat(40), path: "src/calc.py" }],
+    bytes: 4,
+    contents: new Map([["src/calc.py", Buffer.from("a+b\n")]]),
     ...over,
   };
 }

@@ -7,6 +7,7 @@ import type { RunRequest } from "../../../src/run/run-request.js";
 import type { CommitChanges } from "../../../src/workspace/read-commit-changes.js";
 import {
   changedResult,
+  commitChanges,
   issueTarget,
   prTarget,
   runRequest,
@@ -16,13 +17,7 @@ import {
 const parent = "a".repeat(40);
 /** The local commit, made only if git must push after all. */
 const local = async () => "c".repeat(40);
-const changes: CommitChanges = {
-  parent,
-  message: "fix: add\n\nCo-authored-by: ann <ann@example.com>\n",
-  entries: [{ status: "M", srcMode: "100644", dstMode: "100644", dstOid: "b".repeat(40), path: "src/calc.py" }],
-  bytes: 4,
-  contents: new Map([["src/calc.py", Buffer.from("a+b\n")]]),
-};
+const changes = commitChanges();
 
 function github(answer: ApiCommitResult = { kind: "made", oid: "d".repeat(40), verified: true }) {
   const calls: string[] = [];

@@ -2,16 +2,11 @@ import { publishCommit, signingNote } from "../../../src/run/publish/publish-com
 import type { ApiCommitRequest, ApiCommitResult } from "../../../src/github/commit-on-branch.js";
 import type { RunGit, RunGitHub } from "../../../src/run/run-ports.js";
 import type { CommitChanges } from "../../../src/workspace/read-commit-changes.js";
+import { commitChanges } from "../../../testkit/builders/run-fixtures.js";
 import { PushRejectedError } from "../../../src/workspace/git-errors.js";
 
 const parent = "a".repeat(40);
-const plain: CommitChanges = {
-  parent,
-  message: "fix: add\n\nCo-authored-by: ann <ann@example.com>\n",
-  entries: [{ status: "M", srcMode: "100644", dstMode: "100644", dstOid: "b".repeat(40), path: "src/calc.py" }],
-  bytes: 4,
-  contents: new Map([["src/calc.py", Buffer.from("a+b\n")]]),
-};
+const plain = commitChanges();
 
 /** A run's git and GitHub sides that record what publishing did. */
 function sides(changes: CommitChanges, answer: ApiCommitResult) {
