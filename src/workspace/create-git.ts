@@ -44,9 +44,11 @@ interface GitState {
   setOnlyCommit(dir: string, only: boolean): void;
   /** Applied to every commit message (the driver's redactor). */
   redact(text: string): string;
-  /** Whether (and against which HOME's git configuration) commits are read ahead: see `createGit`'s options. */
+  /** Commits in this object's clones are read as git would make them (git-commit-ahead); `home`: its processes' HOME. */
   readsAhead?: { home: string | undefined };
 }
+
+type GitOptions = Pick<GitState, "readsAhead"> & { redact?: (text: string) => string };
 
 /**
  * Every git operation the coder and the App need, over the project's single exec door with an explicit
@@ -56,18 +58,7 @@ interface GitState {
  * shapes every redactor knows are removed.
  * `const git = createGit(exec, { name: "aider-bot[bot]", email: "…" }, { redact }); await git.commit(dir, req)`
  */
-export function createGit(
-  exec: Exec,
-  committer?: GitIdentity,
-  options: {
-    redact?: (text: string) => string;
-    /**
-     * Commits in the clones this object makes may be read as git is about to make them (see git-commit-ahead),
-     * against the git configuration under `home`: the HOME its processes get (exec/base-env.ts). Absent: never.
-     */
-    readsAhead?: { home: string | undefined };
-  } = {},
-) {
+export function createGit(exec: Exec, committer?: GitIdentity, options: GitOptions = {}) {
   // With a configured committer, any command (also through `run`) commits as the bot by default.
   const identityArgs = committer ? ["-c", `user.name=${committer.name}`, "-c", `user.email=${committer.email}`] : [];
   const run = createGitRunner(exec, { GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS }, identityArgs);
@@ -323,7 +314,7 @@ function commitOperations(state: GitState) {
       executables?: ReadonlySet<string>,
     ): Promise<PreparedCommit> {
       forgetHead(dir);
-      // Read ahead only in a clone this object made: its `.git` is the app's (a user's checkout may have hooks).
+      // Only in a clone this object made, whose `.git` is the app's (a user's checkout may have hooks).
       const ahead = readsAhead && executables && cloneUrl(dir) ? { executables, home: readsAhead.home } : undefined;
       const prepared = await prepareCommit(run, dir, paths, () => who(dir), redact, knownTracked, offered, ahead);
       return {
