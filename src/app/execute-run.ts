@@ -65,7 +65,7 @@ export const JOB_DIR_PREFIX = "aider-bot-job-";
 /** Run one job's {@link RunJobData} with real git, the coder and GitHub writes, as the composition root builds it. */
 export async function executeRun(job: RunJobData, deps: ExecuteRunDeps): Promise<RunOutcome> {
   const req = job.req;
-  // The run's commit is read as git is about to make it, against the git configuration of the HOME git runs with.
+  // The run's commit is read as git would make it, against the git configuration of the HOME git runs with.
   const ahead = deps.env.source ? { readsAhead: { home: deps.env.source.HOME } } : {};
   const git = createGit(
     deps.exec,

@@ -127,7 +127,7 @@ export interface CoderDeps {
   ): Promise<{
     diff: string;
     commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult>;
-    /** The commit `commit(req)` is about to make, read without git; null when git alone may not decide it. */
+    /** The commit `commit(req)` would make, read without git; null when git alone may not decide it. */
     ahead?(req: Omit<CommitRequest, "paths">, maxBytes: number): Promise<CommitChanges | null>;
   }>;
   /**

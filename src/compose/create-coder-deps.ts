@@ -80,7 +80,7 @@ export interface CoderDepsInput {
   commandsReady?: Promise<unknown>;
   /** Settles once the run's first commit may be made (the base's run has read its commit: it must not be ours). */
   commitReady?: Promise<unknown>;
-  /** The run's commit published while git makes it (see CoderDeps.publishAhead). */
+  /** The run's commit published without a local commit first (see CoderDeps.publishAhead). */
   publishAhead?: CoderDeps["publishAhead"];
 }
 

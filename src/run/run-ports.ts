@@ -109,7 +109,7 @@ export type RunCoderPort = (
     keep?(work: CheckoutWork): void;
     /** The checkout's files are still being written (see PendingCheckout); absent: they are written. */
     pending?: PendingCheckout;
-    /** The run's commit published while git makes it (run/publish/commit-ahead.ts). */
+    /** The run's commit published without a local commit first (run/publish/commit-ahead.ts). */
     publishAhead?: CoderDeps["publishAhead"];
   },
 ) => Promise<CoderResult>;

@@ -27,8 +27,8 @@ export interface CommitAheadInput {
 }
 
 /**
- * The commit `git commit --cleanup=whitespace --only -- <paths>` is about to make, read from the work tree without
- * a git process, so GitHub's API can be asked to make it while git makes its own (see run/publish/commit-ahead.ts):
+ * The commit `git commit --cleanup=whitespace --only -- <paths>` would make, read from the work tree without a git
+ * process, so GitHub's API can be asked to make it with no local commit first (see run/publish/commit-ahead.ts):
  * its parent (HEAD, read from `.git`), its message, and each path's change with its bytes. It is that commit only
  * where nothing but git decides what is committed, so null (git's own commit is then read afterwards, as before)
  * whenever something else could take part:

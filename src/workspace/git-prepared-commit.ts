@@ -16,7 +16,7 @@ export interface PreparedCommit {
   /** Commit exactly the prepared paths; hooks run (see `commitPaths`). */
   commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult>;
   /**
-   * The commit `commit(req)` is about to make, read without git while it is made (see `readCommitAhead`), or null
+   * The commit `commit(req)` would make, read without git (see `readCommitAhead`), or null
    * when anything besides git could decide it. Absent where the caller did not say which files are executable.
    */
   ahead?(req: Omit<CommitRequest, "paths">, maxBytes: number): Promise<CommitChanges | null>;

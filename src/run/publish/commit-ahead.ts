@@ -6,7 +6,7 @@ import { API_COMMIT_MAX_BYTES, planApiCommit } from "./plan-api-commit.js";
 import type { SentAhead } from "./publish-commit.js";
 import { verifyResult } from "./publish-result.js";
 
-/** A run's commit offered to GitHub's API while git makes it locally (see {@link createCommitAhead}). */
+/** A run's commit offered to GitHub's API before any local commit (see {@link createCommitAhead}). */
 export interface CommitAhead {
   /** What the coder is given: its commit step offers the commit here (CoderDeps.publishAhead). */
   port: NonNullable<CoderDeps["publishAhead"]>;
@@ -15,12 +15,12 @@ export interface CommitAhead {
 }
 
 /**
- * Publishing that starts before the local commit is made. The commit GitHub's API makes (`createCommitOnBranch`,
- * `commit.signing: api`) is built from the commit's parent, message and files, and the run used to read all three
- * back from its local commit (`git commit`, then `diff-tree`: 50–80 ms on a 700-file checkout, before the request
- * could leave). Now the coder's commit step reads the commit as git is about to make it (the work tree's bytes,
- * where git alone decides them: workspace/git-commit-ahead.ts) and offers it here while git makes it; the request
- * leaves at once, and no local commit is made unless the API fails and git must push instead (`commitLocally`).
+ * Publishing without a local commit first. The commit GitHub's API makes (`createCommitOnBranch`, `commit.signing:
+ * api`) is built from the commit's parent, message and files, and the run used to read all three back from its local
+ * commit (`git commit`, then `diff-tree`: 50–80 ms on a 700-file checkout, before the request could leave). Now the
+ * coder's commit step reads the commit as git would make it (the work tree's bytes, where git alone decides them:
+ * workspace/git-commit-ahead.ts) and offers it here; the request leaves at once, and no local commit is made unless
+ * the API fails and git must push instead (`commitLocally`).
  *
  * Sent only for what the run would publish through the API anyway: a `run` on its own repository's branch with API
  * signing, not stopped, and a result `verifyResult` publishes as the commit made (a change `require_green_checks`
@@ -48,7 +48,7 @@ export function createCommitAhead(
         const plan = planApiCommit(changes, branch);
         if (plan.kind !== "api") return false;
         const { request } = plan;
-        deps.logger.debug({ files: changes.entries.length }, "commit sent to GitHub while git makes it");
+        deps.logger.debug({ files: changes.entries.length }, "commit sent to GitHub's API, no local commit first");
         const made = (async () => {
           // An issue's branch does not exist yet: it is created at the parent first, as publishCommit does.
           if (target.kind === "issue") await api.createBranch(branch, request.expectedHeadOid);

@@ -1,6 +1,5 @@
 import type { CoderResult } from "../../coder/types.js";
 import type { CheckoutWork } from "../checkout-work.js";
-
 import { checksFailingCommit } from "../../coder/commit-policy.js";
 import { uncheckedReason } from "../../coder/unchecked.js";
 import { baseOf, type PreparedCheckout } from "../prepare/prepare-checkout.js";
@@ -40,7 +39,7 @@ export async function publishResult(
   hooks: {
     whilePublishing?: () => void;
     keep?: (work: CheckoutWork) => void;
-    /** The coder's commit, sent to GitHub while git made it (see commit-ahead); used for `made` only. */
+    /** The coder's commit, sent to GitHub before any local commit (see commit-ahead); used for `made` only. */
     ahead?: SentAhead | null;
   } = {},
 ): Promise<RunEnding> {
