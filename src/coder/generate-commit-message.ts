@@ -45,7 +45,7 @@ export async function generateCommitMessage(llm: LlmClient, input: CommitMessage
     if (result.finishReason === "length") return null;
     return parseCommitSubject(result.text);
   } catch {
-    // The subject is optional: any failure of the call means "use the deterministic subject", as documented above.
+    // The subject is optional, so a failure of the call means "use the deterministic subject", as documented above.
     return null;
   }
 }

@@ -49,7 +49,7 @@ export function forwarderArgs(socket: string): string[] {
 
 /**
  * A POSIX-shell snippet that returns once something listens on 127.0.0.1:{@link SANDBOX_PROXY_PORT} of this
- * namespace (read from /proc/net/tcp with shell builtins only: any image with /bin/sh runs it), or after about 5 s.
+ * namespace (read from /proc/net/tcp with shell builtins only, which every image with /bin/sh runs), or after about 5 s.
  */
 export function waitForForwarder(): string {
   const local = `0100007F:${SANDBOX_PROXY_PORT.toString(16).toUpperCase().padStart(4, "0")}`;

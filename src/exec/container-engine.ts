@@ -143,7 +143,7 @@ export function runArgs(engine: ContainerEngine, spec: ContainerSpec): string[] 
     args.push("--volume", `${spec.egress.socket}:${spec.egress.mount}:rw`);
   }
   args.push("--workdir", spec.checkout, "--entrypoint", "/bin/sh", spec.image);
-  // Idle on the open stdin (`read` is a shell builtin: any image with /bin/sh has it), else sleep.
+  // Idle on the open stdin (`read` is a shell builtin, which every image with /bin/sh has), else sleep.
   const idle = "read _ || exec sleep 2147483647";
   const forwarder = spec.egress
     ? `${spec.egress.forwarder.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(" ")} </dev/null >/dev/null 2>&1 &\n`

@@ -9,7 +9,7 @@ export const CONTROL_MOUNT = "/aider-ctl";
 
 /**
  * The shell loop inside the job's container: for each request id read from its stdin, run that request's script
- * with its output in a file, and answer `id exit-code`. Only POSIX shell builtins: any image with /bin/sh runs it.
+ * with its output in a file, and answer `id exit-code`. Only POSIX shell builtins, so every image with /bin/sh runs it.
  */
 export const RUNNER_SCRIPT = `while read -r id; do /bin/sh ${CONTROL_MOUNT}/$id.sh > ${CONTROL_MOUNT}/$id.out 2>&1 < /dev/null; echo "$id $?"; done`;
 

@@ -1,9 +1,8 @@
 import { isUtf8 } from "node:buffer";
-import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, type Stats } from "node:fs";
 import path from "node:path";
 import { createConfinedReader } from "./confined-reader.js";
-import type { CommitChangeEntry, CommitChanges } from "./read-commit-changes.js";
+import { blobId, type CommitChangeEntry, type CommitChanges } from "./read-commit-changes.js";
 
 /** What {@link readCommitAhead} needs: the paths `git commit --only` is about to commit, sorted as git sorted them. */
 export interface CommitAheadInput {
@@ -114,7 +113,7 @@ export function headCommit(dir: string): string | null {
   return null;
 }
 
-/** Hooks git runs while committing (or moving the branch): any of them may refuse or change the commit. */
+/** Hooks git runs while committing (or moving the branch): each of them may refuse or change the commit. */
 const COMMIT_TIME_HOOKS = [
   "pre-commit",
   "prepare-commit-msg",
@@ -178,12 +177,4 @@ function absent(file: string): boolean {
     const code = (error as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR";
   }
-}
-
-/** Git's blob id of these bytes, sha-1 or sha-256 as the repository's ids are (by their length). */
-function blobId(bytes: Buffer, idLength: number): string {
-  return createHash(idLength === 64 ? "sha256" : "sha1")
-    .update(`blob ${bytes.length}\0`)
-    .update(bytes)
-    .digest("hex");
 }

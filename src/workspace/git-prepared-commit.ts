@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { composeCommitMessage } from "./commit-message.js";
 import { commitFailure, refusePlantedLinks } from "./git-commit.js";
 import { GitError, NothingToCommitError } from "./git-errors.js";
@@ -7,7 +6,7 @@ import type { GitRun } from "./git-runner.js";
 import { numstatOfDiff, parseNumstat, sectionPath } from "./parse-numstat.js";
 import type { CommitRequest, CommitResult } from "./types.js";
 import { readCommitAhead } from "./git-commit-ahead.js";
-import type { CommitChanges } from "./read-commit-changes.js";
+import { blobId, type CommitChanges } from "./read-commit-changes.js";
 
 /** A run's files, staged as far as needed to diff them, and the one commit that can follow. */
 export interface PreparedCommit {
@@ -133,13 +132,7 @@ function fromTheIndex(offered: OfferedDiff, paths: readonly string[]): boolean {
     const content = offered.from.get(path);
     const id = offered.indexIds.get(path);
     if (typeof content !== "string" || id === undefined) return false;
-    const bytes = Buffer.from(content, "utf8");
-    return (
-      createHash(id.length === 64 ? "sha256" : "sha1")
-        .update(`blob ${bytes.length}\0`)
-        .update(bytes)
-        .digest("hex") === id
-    );
+    return blobId(Buffer.from(content, "utf8"), id.length) === id;
   });
 }
 

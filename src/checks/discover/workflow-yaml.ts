@@ -1,7 +1,7 @@
 import { parse } from "yaml";
 import { interpolate, UNKNOWN, type ExprContext, type ExprValue } from "./evaluate-expression.js";
 
-/** A YAML mapping as the workflow reader sees it: any key, values still to be checked. */
+/** A YAML mapping as the workflow reader sees it: keys of every name, values still to be checked. */
 export type Obj = Record<string, unknown>;
 
 /** The value as a mapping, or an empty one when it is not (a workflow may hold anything anywhere). */
