@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Exec } from "../exec/types.js";
 import { commitPaths } from "./git-commit.js";
@@ -8,7 +7,7 @@ import { cleanTransport, pushBranch, type PushRequest } from "./git-push.js";
 import { readCommitChanges } from "./read-commit-changes.js";
 import { openCleanGitDir } from "./git-clean-dir.js";
 import { GitError } from "./git-errors.js";
-import { cloneFromMirror, fetchIntoMirror, type MirrorPlace } from "./git-mirror.js";
+import { cloneOperations } from "./git-clone.js";
 import { changeHistory } from "./git-change-history.js";
 import { currentBranch, defaultRemoteBranch, isAncestor, log, statusPorcelain, symrefHead } from "./git-queries.js";
 import { prepareCommit, type OfferedDiff, type PreparedCommit } from "./git-prepared-commit.js";
@@ -102,88 +101,6 @@ export function createGit(exec: Exec, committer?: GitIdentity, options: GitOptio
 }
 
 export type Git = ReturnType<typeof createGit>;
-
-/** Clone a repository, or adopt a checkout made elsewhere: either way this object then knows its clone URL. */
-function cloneOperations({ run, setCloneUrl, setOnlyCommit }: GitState) {
-  return {
-    /**
-     * Shallow clone of one branch into `dir` (absent or empty). Default depth 50; `depth: 0` clones everything. With
-     * `mirror` and depth 1, the checkout is made from the repository's mirror in the cache (see `cloneFromMirror`),
-     * and cloned plainly when that cannot be done (`onFallback` says why).
-     *
-     * `onTree(commit)`: a checkout made from the mirror has git's side (objects, HEAD) complete before its files are
-     * written; it is told then, so what needs no work tree can start meanwhile. Resolves, once the files are written,
-     * to the commit it told of, or to null when it told of none or the files written are not that commit's (the
-     * mirror's checkout failed after telling and a plain clone, of the branch's tip by then, replaced it).
-     */
-    async clone(req: {
-      url: string;
-      branch: string;
-      dir: string;
-      token?: string;
-      depth?: number;
-      mirror?: MirrorPlace & { onFallback?(reason: string): void };
-      onTree?(commit: string): void;
-      /** A fetch into the mirror made for this clone ahead of it: see `cloneFromMirror`'s `fetched`. */
-      fetched?: Promise<string | null>;
-    }): Promise<{ tree: string | null }> {
-      const dir = path.resolve(req.dir);
-      mkdirSync(path.dirname(dir), { recursive: true }); // synchronous: see cloneFromMirror
-      const depth = req.depth ?? 50;
-      if (req.mirror && depth === 1) {
-        let told: string | null = null;
-        const made = await cloneFromMirror(
-          run,
-          {
-            url: req.url,
-            branch: req.branch,
-            dir,
-            ...(req.token ? { token: req.token } : {}),
-            ...(req.fetched ? { fetched: req.fetched } : {}),
-            onTree: (commit) => {
-              told = commit;
-              // Facts of the checkout's git, true from now on: what it was cloned from, and its one commit.
-              setCloneUrl(dir, req.url);
-              setOnlyCommit(dir, true);
-              req.onTree?.(commit);
-            },
-          },
-          req.mirror,
-        );
-        if (made.ok) {
-          setCloneUrl(dir, req.url);
-          setOnlyCommit(dir, true);
-          return { tree: told };
-        }
-        req.mirror.onFallback?.(made.reason);
-      }
-      const shallow = depth > 0 ? ["--depth", String(depth)] : [];
-      await run(
-        path.dirname(dir),
-        ["clone", "--quiet", ...shallow, "--branch", req.branch, "--single-branch", "--no-tags", "--", req.url, dir],
-        { token: req.token },
-      );
-      setCloneUrl(dir, req.url);
-      setOnlyCommit(dir, depth === 1);
-      return { tree: null };
-    },
-
-    /**
-     * The branch's tip fetched into the repository's mirror for a clone that will follow (see `fetchIntoMirror`):
-     * the tip, or null when nothing was fetched.
-     */
-    fetchIntoMirror: (req: { url: string; branch: string; token?: string }, place: MirrorPlace) =>
-      fetchIntoMirror(run, req, place),
-
-    /**
-     * Work in an existing checkout of `url` (a GitHub Actions workflow's own checkout) as if it had been cloned here:
-     * pushes and fetches go to `url`, from a clean git dir as always. The caller has checked the checkout's origin.
-     */
-    adopt(dir: string, url: string): void {
-      setCloneUrl(dir, url);
-    },
-  };
-}
 
 /** Fetch, push and ask the remote: token-bearing commands go to the clone URL from a clean git dir. */
 function remoteOperations({ run, who, cloneUrl, madeHead, forgetHead }: GitState) {

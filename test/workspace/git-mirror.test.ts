@@ -255,6 +255,74 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect(await listTree(exec, dir, tip)).toEqual(await listGitFiles(exec, dir));
   });
 
+  it("a plain clone asked to tell does too: the commit before read-tree writes the files, then the checkout `git clone` makes", async () => {
+    const tip = (await sh(bare, ["rev-parse", "main"])).trim();
+    const dir = dirFor();
+    const seen: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ran: string[] = [];
+    const holding = createGit(
+      {
+        ...exec,
+        run: async (req) => {
+          ran.push(req.args?.find((a) => ["clone", "read-tree", "ls-files", "fetch"].includes(a)) ?? "other");
+          if (req.args?.includes("read-tree")) await held;
+          return exec.run(req);
+        },
+      } as typeof exec,
+      { name: "aider-bot[bot]", email: "bot@example.com" },
+    );
+    const made = await holding.clone({
+      url,
+      branch: "main",
+      dir,
+      token: TOKEN,
+      depth: 1,
+      onTree: (commit) => {
+        seen.push(commit);
+        // Known as a depth-1 clone when told: the map's history read, asked at once, starts no `git log`.
+        const history = holding.changeHistory(dir);
+        void (async () => {
+          seen.push(`files: ${(await readdir(dir)).filter((f) => f !== ".git").join(",") || "none"}`);
+          const listing = await listTree(exec, dir, commit);
+          seen.push(`listed: ${listing?.files.join(",")}`);
+          seen.push(`history: ${JSON.stringify(await history)}`);
+          release();
+        })();
+      },
+    });
+    expect(made).toEqual({ tree: tip });
+    expect(seen).toEqual([tip, "files: none", "listed: a.txt,src/b.txt", "history: []"]);
+    expect(ran).toEqual(["clone", "read-tree"]);
+    // The same checkout as a plain `git clone` of the branch: files, index, HEAD, nothing to commit.
+    const plain = dirFor();
+    // `git clone` itself: the clone not asked to tell is one `git clone` process (the next test).
+    await git.clone({ url, branch: "main", dir: plain, token: TOKEN, depth: 1 });
+    for (const args of [
+      ["ls-files", "-s"],
+      ["rev-parse", "HEAD", "@{upstream}"],
+      ["status", "--porcelain"],
+    ])
+      expect(await sh(dir, args)).toBe(await sh(plain, args));
+    expect(await readFile(path.join(dir, "src", "b.txt"), "utf8")).toBe("b\n");
+  });
+
+  it("a plain clone not asked to tell is one process, as before", async () => {
+    const ran: string[] = [];
+    const counting = createGit(
+      {
+        ...exec,
+        run: (req) => (ran.push(req.args?.includes("clone") ? "clone" : "other"), exec.run(req)),
+      } as typeof exec,
+      { name: "aider-bot[bot]", email: "bot@example.com" },
+    );
+    expect(await counting.clone({ url, branch: "main", dir: dirFor(), token: TOKEN, depth: 1 })).toEqual({
+      tree: null,
+    });
+    expect(ran).toEqual(["clone"]);
+  });
+
   it("writes the checkout's git folder and links the mirror's earlier packs while the fetch runs", async () => {
     await cloneFromMirror(run, { url, branch: "main", dir: dirFor(), token: TOKEN }, place);
     const before = await packsOf(await mirrorDir());
@@ -291,7 +359,7 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect((await packsOf(gitDir)).length).toBe(before.length + 1);
   });
 
-  it("names the told commit once written, and none when a plain clone had to replace the mirror's checkout", async () => {
+  it("names the told commit once written, and the plain clone's when one had to replace the mirror's checkout", async () => {
     const tip = (await sh(bare, ["rev-parse", "main"])).trim();
     const told: string[] = [];
     const kept = await git.clone({
@@ -304,12 +372,15 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
       onTree: (c) => void told.push(c),
     });
     expect(kept).toEqual({ tree: tip });
-    // read-tree fails after the commit was told (a damaged mirror): the plain clone's files are not "that commit's".
+    // The mirror's read-tree fails after the commit was told (a damaged mirror); the plain clone's own works.
+    let damaged = 1;
     const failing = createGit(
       {
         ...exec,
         run: (req) =>
-          req.args?.includes("read-tree") ? Promise.resolve({ ...failed, output: "fatal: bad object" }) : exec.run(req),
+          req.args?.includes("read-tree") && damaged-- > 0
+            ? Promise.resolve({ ...failed, output: "fatal: bad object" })
+            : exec.run(req),
       } as typeof exec,
       { name: "aider-bot[bot]", email: "bot@example.com" },
     );
@@ -324,8 +395,9 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
       mirror: { ...place, onFallback: (reason) => void fallbacks.push(reason) },
       onTree: (c) => void told.push(c),
     });
+    // Told once by the mirror's checkout, not again by the plain clone: its result says which commit it wrote.
     expect(told).toEqual([tip, tip]);
-    expect(replaced).toEqual({ tree: null });
+    expect(replaced).toEqual({ tree: tip });
     expect(fallbacks).toHaveLength(1);
     expect(await readFile(path.join(dir, "a.txt"), "utf8")).toBe("a\n");
   });
