@@ -212,12 +212,16 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
     expect(await readFile(path.join(dir, "keep.txt"), "utf8")).toBe("mine\n");
   });
 
-  it("tells the commit once the checkout's git has it, before read-tree writes its files; git's side is readable then", async () => {
-    const tip = (await sh(bare, ["rev-parse", "main"])).trim();
-    const dir = dirFor();
-    const seen: string[] = [];
+  /** What a test of telling needs: the branch's tip, a new folder, what was seen, and a gate for read-tree to wait at. */
+  const telling = async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    const tip = (await sh(bare, ["rev-parse", "main"])).trim();
+    return { tip, dir: dirFor(), seen: [] as string[], held, release: () => release() };
+  };
+
+  it("tells the commit once the checkout's git has it, before read-tree writes its files; git's side is readable then", async () => {
+    const { tip, dir, seen, held, release } = await telling();
     // read-tree waits until the told commit has been looked at: a clone that never tells would hang here.
     const holding: typeof run = async (cwd, args, options) => {
       if (args.includes("read-tree")) await held;
@@ -256,11 +260,7 @@ describe("checkouts made from a repository's mirror (git over smart HTTP)", () =
   });
 
   it("a plain clone asked to tell does too: the commit before read-tree writes the files, then the checkout `git clone` makes", async () => {
-    const tip = (await sh(bare, ["rev-parse", "main"])).trim();
-    const dir = dirFor();
-    const seen: string[] = [];
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { tip, dir, seen, held, release } = await telling();
     const ran: string[] = [];
     const holding = createGit(
       {
