@@ -23,9 +23,9 @@ export function cloneOperations({ run, setCloneUrl, setOnlyCommit }: CloneState)
      * `onTree(commit)`: a checkout made from the mirror has git's side (objects, HEAD) complete before its files are
      * written; it is told then, so what needs no work tree can start meanwhile. A plain clone tells too when asked:
      * it clones without writing the files (`--no-checkout`), tells, then writes them with `read-tree -u --reset`, as
-     * `git clone` writes them (one git process more). Resolves, once the files are written,
-     * to the commit it told of, or to null when it told of none or the files written are not that commit's (the
-     * mirror's checkout failed after telling and a plain clone, of the branch's tip by then, replaced it).
+     * `git clone` writes them (one git process more). Resolves, once the files are written, to the commit whose
+     * files were written, or null when none was told. A caller told of one commit compares: when the mirror's
+     * checkout failed after telling, a plain clone of the branch's tip by then replaced it (and tells nothing more).
      */
     async clone(req: {
       url: string;
