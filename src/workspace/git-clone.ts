@@ -41,6 +41,12 @@ export function cloneOperations({ run, setCloneUrl, setOnlyCommit }: CloneState)
       const dir = path.resolve(req.dir);
       mkdirSync(path.dirname(dir), { recursive: true }); // synchronous: see cloneFromMirror
       const depth = req.depth ?? 50;
+      // Facts of the checkout's git, true from the moment the run is told of its commit (before, so that nothing it
+      // starts then reads history a depth-1 clone does not have): what it was cloned from, and its one commit.
+      const known = (only: boolean) => {
+        setCloneUrl(dir, req.url);
+        setOnlyCommit(dir, only);
+      };
       let told: string | null = null;
       if (req.mirror && depth === 1) {
         const made = await cloneFromMirror(
@@ -53,27 +59,19 @@ export function cloneOperations({ run, setCloneUrl, setOnlyCommit }: CloneState)
             ...(req.fetched ? { fetched: req.fetched } : {}),
             onTree: (commit) => {
               told = commit;
-              // Facts of the checkout's git, true from now on: what it was cloned from, and its one commit.
-              setCloneUrl(dir, req.url);
-              setOnlyCommit(dir, true);
+              known(true);
               req.onTree?.(commit);
             },
           },
           req.mirror,
         );
         if (made.ok) {
-          setCloneUrl(dir, req.url);
-          setOnlyCommit(dir, true);
+          known(true);
           return { tree: told };
         }
         req.mirror.onFallback?.(made.reason);
       }
-      // Facts of the checkout's git, set before the run is told of its commit (as the mirror's checkout sets them).
-      const cloned = () => {
-        setCloneUrl(dir, req.url);
-        setOnlyCommit(dir, depth === 1);
-      };
-      return plainClone(run, { ...req, dir, depth }, { tell: told === null, cloned });
+      return plainClone(run, { ...req, dir, depth }, { tell: told === null, cloned: () => known(depth === 1) });
     },
 
     /**

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createConfinedReader } from "./confined-reader.js";
 import { blobId, type CommitChangeEntry, type CommitChanges } from "./read-commit-changes.js";
 
-/** What {@link readCommitAhead} needs: the paths `git commit --only` is about to commit, sorted as git sorted them. */
+/** What {@link readCommitAhead} needs: the paths `git commit --only` would commit, sorted as git sorted them. */
 export interface CommitAheadInput {
   /** The checkout (its `.git` a folder of its own: a clone this app made). */
   dir: string;

@@ -15,8 +15,8 @@ export interface PreparedCommit {
   /** Commit exactly the prepared paths; hooks run (see `commitPaths`). */
   commit(req: Omit<CommitRequest, "paths">): Promise<CommitResult>;
   /**
-   * The commit `commit(req)` would make, read without git (see `readCommitAhead`), or null
-   * when anything besides git could decide it. Absent where the caller did not say which files are executable.
+   * The commit `commit(req)` would make, read without git (see `readCommitAhead`), or null when anything besides
+   * git could decide it. Absent where the caller did not say which files are executable.
    */
   ahead?(req: Omit<CommitRequest, "paths">, maxBytes: number): Promise<CommitChanges | null>;
 }

@@ -32,8 +32,8 @@ export interface PreparedCheckout {
  * An ordinary run (`run`, `ask`) returns as soon as the checkout's git has the commit, when the driver's clone says
  * so (the App's clones, from the mirror or plain): writing the files is the clone's longest part, and the first round
  * needs none of them (the file list and the repo map come from git; see PendingCheckout). Anything that reads or
- * writes the files waits for `pending.written`, which also creates an issue run's branch. Runs that read the commit (undo, plan, a fork's patch)
- * wait for the whole clone, as every run did.
+ * writes the files waits for `pending.written`, which also creates an issue run's branch. Runs that read the commit
+ * (undo, plan, a fork's patch) wait for the whole clone, as every run did.
  */
 export async function prepareCheckout(
   req: RunRequest,
