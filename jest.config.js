@@ -17,6 +17,8 @@ export default {
   // lists them, and the teardown ends the run with what to install.
   reporters: ["default", "<rootDir>/test/helpers/needs-reporter.js"],
   globalTeardown: "<rootDir>/test/helpers/print-skipped.js",
+  // CI's main run notes which test files run the tools its fresh-machine run hides (scripts/tool-trace.mjs).
+  setupFilesAfterEnv: ["<rootDir>/test/helpers/tool-trace-setup.js"],
   // Longer than any harness wait (test/helpers/timeouts.js), so a harness failure shows its own diagnostics.
   testTimeout: TEST_TIMEOUT_MS,
   // jest's default on a 2-core machine is one worker; most of a slow test's time is spent waiting on the processes
