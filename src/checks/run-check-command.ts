@@ -2,6 +2,7 @@ import type { Exec, ExecRequest } from "../exec/types.js";
 import { parseLocations } from "./parse-locations.js";
 import { shellQuote } from "./shell-quote.js";
 import { checkShellScript } from "./check-shell.js";
+import { missingNamedTool } from "./missing-tool.js";
 import { stripAnsi } from "./strip-ansi.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { CheckReport } from "./types.js";
@@ -229,6 +230,13 @@ async function runOnce(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
       ...(cmd.kind === "test" ? {} : { environmentError: true }),
     });
   }
+  // A program the command itself names is not installed here (`CC=clang make` without clang): the sandbox's lack.
+  const missingTool = r.exitCode !== 0 && r.exitCode !== null ? missingNamedTool(line, plain) : null;
+  if (missingTool)
+    return fail(
+      `${label} could not run: \`${missingTool}\`, which it names, is not installed here (exit ${r.exitCode}). Install it in a setup command or an image that has it, or leave the command out in .github/aider.yml.${tailOf(output)}`,
+      { environmentError: true, missingTool },
+    );
   if (r.exitCode === 127 || r.exitCode === 126) {
     const what =
       r.exitCode === 127

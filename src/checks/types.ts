@@ -35,4 +35,6 @@ export interface CheckReport {
   standIn?: { for: string; runner: string; why: string };
   /** The repository's command needs a Python project runner that is not there, and nothing stood in: why. */
   runnerMissing?: string;
+  /** A program the command names is not installed where it ran (see checks/missing-tool): its name. */
+  missingTool?: string;
 }

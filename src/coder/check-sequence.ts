@@ -73,6 +73,12 @@ export async function runChecks(input: RunChecksInput): Promise<{ result: Checks
       record(spec, "could-not-run", goesOn);
       return { ...report, goesOn: true };
     }
+    // A program the command names is not installed here: the sandbox's lack, the same on the base whatever the
+    // change, so the base's run of it is not waited for (checks/missing-tool).
+    if (report.missingTool) {
+      record(spec, "tool-missing", `\`${report.missingTool}\` is not installed here`, ran);
+      return report;
+    }
     // A failure is compared with the same command's run on the base (started with the run, so mostly done by now).
     const base = deps.baseline ? await deps.baseline.lookup(spec) : null;
     const verdict = compareWithBaseline(report, base, deps.baseline?.roots ?? []);

@@ -91,14 +91,40 @@ describe("runCheckCommand (real processes)", () => {
   });
 
   it.each([
-    ["missing", "no-such-linter-xyz --fix", /was not found \(exit 127\)/],
+    ["missing", "no-such-linter-xyz --fix", /`no-such-linter-xyz`, which it names, is not installed here \(exit 127\)/],
     ["not executable", "./script.sh", /could not be executed \(exit 126/],
+    ["missing, in a script it runs,", "sh ./calls.sh", /was not found \(exit 127\)/],
   ])("reports a %s command as an environment error", async (_name, command, message) => {
     await writeFile(path.join(dir, "script.sh"), "#!/bin/sh\necho hi\n", { mode: 0o644 });
+    await writeFile(path.join(dir, "calls.sh"), "no-such-tool-xyz --version\n");
     const r = await runCheckCommand(exec, { kind: "lint", command, cwd: dir, timeoutMs: 5000, files: ["a.py"] });
     expect(r).toMatchObject({ ok: false, environmentError: true, locations: [] });
     expect(r.output).toMatch(message);
     expect(r.output).toMatch(/setup command|\.github\/aider\.yml/);
+  });
+
+  it("names a program the command names that is not installed, when make (exit 2) could not find it", async () => {
+    await writeFile(path.join(dir, "Makefile"), "all:\n\t$(CC) -o x x.c\n");
+    const r = await runCheckCommand(exec, {
+      kind: "test",
+      command: "CC=no-such-cc-xyz make",
+      cwd: dir,
+      timeoutMs: 10_000,
+      ciShell: true,
+    });
+    expect(r).toMatchObject({ ok: false, exitCode: 2, environmentError: true, missingTool: "no-such-cc-xyz" });
+    expect(r.output).toMatch(
+      /^The test command `CC=no-such-cc-xyz make` could not run: `no-such-cc-xyz`, which it names/,
+    );
+    expect(r.output).toContain("make: no-such-cc-xyz: No such file or directory");
+  });
+
+  it("leaves a program the checkout's Makefile calls, unnamed by the command, to the base's comparison", async () => {
+    await writeFile(path.join(dir, "Makefile"), "test:\n\tno-such-runner-xyz tests\n");
+    const r = await runCheckCommand(exec, { kind: "test", command: "make test", cwd: dir, timeoutMs: 10_000 });
+    expect(r).toMatchObject({ ok: false, exitCode: 2 });
+    expect(r.environmentError).toBeUndefined();
+    expect(r.missingTool).toBeUndefined();
   });
 
   it("tests the code as edited even when an edit keeps a file's size within the same second (no stale Python bytecode)", async () => {

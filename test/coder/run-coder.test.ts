@@ -193,6 +193,43 @@ describe("runCoder", () => {
     ]);
   });
 
+  it("a program the command names that is not installed here is not reflected and not compared with the base", async () => {
+    const looked: string[] = [];
+    const deps: FakeDeps = {
+      ...fakeDeps({
+        files,
+        answers: [goodEdit],
+        check: (req) =>
+          req.kind === "test"
+            ? {
+                ok: false,
+                exitCode: 2,
+                environmentError: true,
+                missingTool: "clang",
+                output: "The test command could not run: `clang`, which it names, is not installed here (exit 2).",
+              }
+            : {},
+      }),
+      baseline: {
+        lookup: async (spec) => (looked.push(spec.command), null),
+        roots: [],
+      },
+    };
+    const result = await runCoder(
+      coderOptions({ autoTest: true, testCommand: "CC=clang make -C tests", files: ["src/fetch.ts", "src/util.ts"] }),
+      deps,
+    );
+    expect(deps.requests).toHaveLength(1); // no reflection
+    expect(looked).toEqual([]); // the base's run of it is not waited for
+    expect(result.checkRuns).toEqual([
+      expect.objectContaining({
+        command: "CC=clang make -C tests",
+        status: "tool-missing",
+        note: "`clang` is not installed here",
+      }),
+    ]);
+  });
+
   it("holds the base's run while its own setup, lint and test commands run, and lets it go once they are over", async () => {
     const events: string[] = [];
     const base = fakeDeps({ files, answers: [goodEdit] });
