@@ -312,6 +312,50 @@ describe("runJob", () => {
     expect(h.calls).toContain("patch since b");
   });
 
+  it("a fork's pull request starts its first round while the files are written; its patch starts from that commit", async () => {
+    const c = "c".repeat(40);
+    let write!: () => void;
+    const writing = new Promise<void>((resolve) => (write = resolve));
+    const h = harness(async (_root, _options, hooks) => {
+      h.calls.push(`coder with ${hooks.pending?.commit.slice(0, 1) ?? "no"} pending`);
+      write();
+      return changed;
+    });
+    const out = await runJob(request({ target: { ...prTarget, isFork: true } }), {
+      ...h.deps,
+      git: {
+        ...h.deps.git,
+        clone: async (r) => {
+          h.calls.push(`clone ${r.branch}`);
+          r.onTree?.(c);
+          await writing;
+          return { tree: c };
+        },
+      },
+    });
+    expect(out.kind).toBe("patch");
+    expect(h.calls.slice(0, 2)).toEqual(["clone feat", "coder with c pending"]);
+    // The commit told is the one written: no `rev-parse`, and the patch starts from it.
+    expect(h.calls).not.toContain("rev-parse");
+    expect(h.calls).toContain("patch since c");
+  });
+
+  it("a fork's patch starts from the commit whose files were written, when another checkout replaced the one told", async () => {
+    const h = harness(async () => changed);
+    const out = await runJob(request({ target: { ...prTarget, isFork: true } }), {
+      ...h.deps,
+      git: {
+        ...h.deps.git,
+        clone: async (r) => {
+          r.onTree?.("c".repeat(40));
+          return { tree: "d".repeat(40) };
+        },
+      },
+    });
+    expect(out.kind).toBe("patch");
+    expect(h.calls).toContain("patch since d");
+  });
+
   it("starts the warm-up of the repository's language while the branch is cloned, before the coder", async () => {
     const h = harness(async () => (h.calls.push("coder"), changed));
     await runJob(request({ language: "TypeScript" }), {

@@ -32,8 +32,9 @@ export interface PreparedCheckout {
  * An ordinary run (`run`, `ask`) returns as soon as the checkout's git has the commit, when the driver's clone says
  * so (the App's clones, from the mirror or plain): writing the files is the clone's longest part, and the first round
  * needs none of them (the file list and the repo map come from git; see PendingCheckout). Anything that reads or
- * writes the files waits for `pending.written`, which also creates an issue run's branch. Runs that read the commit
- * (undo, plan, a fork's patch) wait for the whole clone, as every run did.
+ * writes the files waits for `pending.written`, which also creates an issue run's branch and, for a fork's pull
+ * request, reads the commit its patch starts from. Runs that read the commit before any round (undo, plan, an
+ * approved plan) wait for the whole clone, as every run did.
  */
 export async function prepareCheckout(
   req: RunRequest,
@@ -46,8 +47,10 @@ export async function prepareCheckout(
   const { branch, url } = checkoutSource(req);
   const token = await deps.github.installationToken();
   const checkout = path.join(dir, "checkout");
-  const needsBase =
-    req.verb === "undo" || req.verb === "plan" || req.plan !== undefined || (target.kind !== "issue" && target.isFork);
+  // Runs that read the commit before any round (undo checks the branch against it, a plan is made on it, an approved
+  // plan runs only on it) wait for the whole clone. A fork's patch needs it only when published (see below).
+  const needsBase = req.verb === "undo" || req.verb === "plan" || req.plan !== undefined;
+  const fork = target.kind !== "issue" && target.isFork;
   let told: (commit: string) => void = () => undefined;
   const tree = new Promise<string>((resolve) => (told = resolve));
   const cloned = deps.git.clone({ url, branch, dir: checkout, token, ...(needsBase ? {} : { onTree: told }) });
@@ -65,15 +68,20 @@ export async function prepareCheckout(
   const early = needsBase ? null : await Promise.race([cloned.then(() => null), tree]);
   if (early === null) {
     await cloned;
-    const baseSha = needsBase ? await deps.git.headSha(checkout) : null;
+    const baseSha = needsBase || fork ? await deps.git.headSha(checkout) : null;
     await branched();
     return { checkout, branch, workBranch, baseSha, token, pending: null };
   }
+  const prepared: PreparedCheckout = { checkout, branch, workBranch, baseSha: null, token, pending: null };
   const written = cloned.then(async (made) => {
     await branched();
+    // A fork's patch starts from the commit whose files were written, known here, before anything publishes
+    // (publishing waits for the files): the one told, or the one of a checkout that replaced it.
+    if (fork) prepared.baseSha = (made && made.tree) || (await deps.git.headSha(checkout));
     return !!made && made.tree === early;
   });
-  return { checkout, branch, workBranch, baseSha: null, token, pending: { commit: early, written } };
+  prepared.pending = { commit: early, written };
+  return prepared;
 }
 
 /** The branch a run's checkout is cloned from, and its URL: the PR's head, or an issue's default branch. */
