@@ -40,6 +40,19 @@ const request = (over: Partial<RunRequest> = {}): RunRequest => ({
 });
 const changed = changedResult();
 
+/** The harness's git, with a clone that tells `commit` at once and writes its files when `writing` settles. */
+function tellingClone(h: ReturnType<typeof harness>, commit: string, writing: Promise<void>): RunGit {
+  return {
+    ...h.deps.git,
+    clone: async (r) => {
+      h.calls.push(`clone ${r.branch}`);
+      r.onTree?.(commit);
+      await writing;
+      return { tree: commit };
+    },
+  };
+}
+
 function harness(coder: RunJobDeps["coder"], controller = new AbortController(), clock = { now: 0 }) {
   const calls: string[] = [];
   const statuses: string[] = [];
@@ -223,15 +236,7 @@ describe("runJob", () => {
     });
     const out = await runJob(request(), {
       ...h.deps,
-      git: {
-        ...h.deps.git,
-        clone: async (r) => {
-          h.calls.push(`clone ${r.branch}`);
-          r.onTree?.(c);
-          await writing;
-          return { tree: c };
-        },
-      },
+      git: tellingClone(h, c, writing),
     });
     expect(out.kind).toBe("pushed");
     expect(seen).toEqual(["coder with c pending", "files written"]);
@@ -323,15 +328,7 @@ describe("runJob", () => {
     });
     const out = await runJob(request({ target: { ...prTarget, isFork: true } }), {
       ...h.deps,
-      git: {
-        ...h.deps.git,
-        clone: async (r) => {
-          h.calls.push(`clone ${r.branch}`);
-          r.onTree?.(c);
-          await writing;
-          return { tree: c };
-        },
-      },
+      git: tellingClone(h, c, writing),
     });
     expect(out.kind).toBe("patch");
     expect(h.calls.slice(0, 2)).toEqual(["clone feat", "coder with c pending"]);
