@@ -7,8 +7,8 @@
  * Only a name written in the command itself counts (the command comes from the default branch's CI or
  * `.github/aider.yml`, not from the change). A program that a script or Makefile of the checkout calls without
  * the command naming it (`make test` running `pytest`) may be missing because of the change, and is compared with
- * the base as any failure. The not-found line must be the failure's last word (make's own trailer lines aside), so an
- * earlier test failure is never hidden behind a later missing tool.
+ * the base as every other failure is. The not-found line must be the failure's last word (make's own trailer lines
+ * aside), so an earlier test failure is never hidden behind a later missing tool.
  */
 
 /** make's lines after the failure itself: `make[1]: Leaving directory …`, `make: *** [Makefile:3: all] Error 127`. */
