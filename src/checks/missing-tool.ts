@@ -11,8 +11,8 @@
  * aside), so an earlier test failure is never hidden behind a later missing tool.
  */
 
-/** make's lines after the failure itself: `make[1]: Leaving directory …`, `make: *** [Makefile:3: all] Error 127`. */
-const MAKE_TRAILER = /^make(?:\[\d+\])?: (?:\*\*\* |Leaving directory |\*\*\* Waiting for unfinished jobs)/;
+/** make's lines after the failure: `make[1]: Leaving directory …`, `make: *** [Makefile:3: all] Error 127`. */
+const MAKE_TRAILER = /^make(?:\[\d+\])?: (?:\*\*\* |Leaving directory )/;
 
 /** The lines that say a program was not found, each capturing its name. */
 const NOT_FOUND = [
