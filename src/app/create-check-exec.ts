@@ -157,7 +157,13 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       return { ...exec, run, toolShelf: self.toolShelf! };
     },
     egressReport: () => egress.report(),
-    toolShelf: jobToolShelf(env, resolveKind, jobDirs, () => (closed ? null : chosen)),
+    toolShelf: jobToolShelf(
+      env,
+      resolveKind,
+      jobDirs,
+      () => (closed ? null : chosen),
+      networkKey(env, egress, options),
+    ),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
     prestart: (shape) => void resolveKind().then((k) => k === "bubblewrap" && !closed && sandboxed.prestart(shape)),
     async close(): Promise<void> {
@@ -218,6 +224,7 @@ function jobToolShelf(
   kind: () => Promise<string>,
   jobDirs: ReturnType<typeof createJobDirs>,
   target: () => ContainerTarget | null,
+  network: string,
 ): () => Promise<ToolShelfPlace | null> {
   return async () => {
     const chosen = target();
@@ -228,8 +235,25 @@ function jobToolShelf(
       dir: await repositoryFolder(env, "tools", chosen.cacheKey),
       home: dirs.home,
       retryAfterMs: env.toolRetryMinutes * 60_000,
+      network,
     };
   };
+}
+
+/**
+ * What the job's sandbox may reach, as text (the shelf's remembered network failures hold for this alone): the policy
+ * in force and every list that widens it. The allow file is named, not read: an operator who edits it in place waits
+ * out AIDER_BOT_TOOL_RETRY_MINUTES, or sets it to 0.
+ */
+function networkKey(env: AppEnv, egress: { policy: string }, options: CheckExecOptions): string {
+  return JSON.stringify([
+    egress.policy,
+    env.egressAllow ?? [],
+    env.egressAllowFile ?? "",
+    env.egressInternal ?? [],
+    env.egressRepoAllow ? (options.repositoryAllow ?? []) : [],
+    env.hostProxy ? "host proxy" : "",
+  ]);
 }
 
 /** The job's network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox. */

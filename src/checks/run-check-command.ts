@@ -8,6 +8,7 @@ import { truncateOutput } from "./truncate-output.js";
 import type { CheckReport } from "./types.js";
 import type { ImpliedTool, RunnerFallback } from "./discover/types.js";
 import { provideTool, type ToolOutcome } from "./tool-shelf.js";
+import { setupThroughMemory } from "./network-memory.js";
 
 export { shellQuote } from "./shell-quote.js";
 
@@ -70,8 +71,15 @@ const CHECK_ENV: Readonly<Record<string, string>> = { PYTHONDONTWRITEBYTECODE: "
  * (an edit can introduce an endless loop), but says so plainly.
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
-  const place = cmd.tool && exec.toolShelf ? await exec.toolShelf() : null;
+  const place = (cmd.tool || cmd.kind === "setup") && exec.toolShelf ? await exec.toolShelf() : null;
   if (cmd.tool && place) return toolReport(cmd, await provideTool(exec, place, cmd.tool));
+  if (cmd.kind === "setup" && place)
+    return setupThroughMemory(place, commandLine(cmd), () => runWithStandIn(exec, cmd));
+  return runWithStandIn(exec, cmd);
+}
+
+/** The command, and its stand-in when its Python project runner is missing (see {@link standIn}). */
+async function runWithStandIn(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const report = await runOnce(exec, cmd);
   if (!cmd.fallback || report.ok || cmd.signal?.aborted || !runnerIsMissing(report, cmd.fallback.runner)) return report;
   return standIn(exec, cmd, cmd.fallback, report);

@@ -133,8 +133,16 @@ export interface ToolShelfPlace {
   dir: string;
   /** The job's `$HOME` on the host (mounted as the sandbox's home). */
   home: string;
-  /** A failed install for want of the network is not tried again for this long (AIDER_BOT_TOOL_RETRY_MINUTES). */
+  /**
+   * A failed install, or setup command, for want of the network is not tried again for this long
+   * (AIDER_BOT_TOOL_RETRY_MINUTES).
+   */
   retryAfterMs: number;
+  /**
+   * The job's network setting (policy and allow lists), as text: a failure remembered under another setting is not
+   * used (an operator or a repository that allows a host gets a try at once).
+   */
+  network?: string;
 }
 
 /**
