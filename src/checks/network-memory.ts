@@ -168,5 +168,5 @@ export async function setupThroughMemory(
 /** `[aider-bot] not run: it failed at 06:01 UTC for want of the network, tried again after 06:31 UTC; its error: …` */
 function notRunLine(kept: RememberedFailure & { retryAt: Date }): string {
   const hm = (d: Date) => d.toISOString().slice(11, 16);
-  return `[aider-bot] not run: it failed at ${hm(kept.at)} UTC for want of the network, tried again after ${hm(kept.retryAt)} UTC (AIDER_BOT_TOOL_RETRY_MINUTES); its error: ${kept.error.slice(0, 70)}`;
+  return `[aider-bot] not run: it failed at ${hm(kept.at)} UTC for want of the network, tried again after ${hm(kept.retryAt)} UTC; its error: ${kept.error.slice(0, 70)}`;
 }

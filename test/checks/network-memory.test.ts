@@ -137,7 +137,7 @@ esac
     expect(second.output).toContain(ran);
     expect(second.output).toContain("No matching distribution found for hatch");
     expect(second.output.split("\n").at(-1)).toMatch(
-      /^\[aider-bot\] not run: it failed at \d\d:\d\d UTC for want of the network, tried again after \d\d:\d\d UTC \(AIDER_BOT_TOOL_RETRY_MINUTES\); its error: No matching distribution found for hatch$/,
+      /^\[aider-bot\] not run: it failed at \d\d:\d\d UTC for want of the network, tried again after \d\d:\d\d UTC; its error: No matching distribution found for hatch$/,
     );
     // The status's line for a runner's install that failed says it too (the last error line is the bot's).
     expect(installError(second.output)).toMatch(/^\[aider-bot\] not run: it failed at/);
