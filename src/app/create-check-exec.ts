@@ -79,14 +79,14 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     );
     return { run: (req) => exec.run(req), sandboxMode: async () => "off" };
   }
-  const hide = hiddenFolders(env, options);
   const egress = jobEgress(env, exec, log, options);
+  const network = networkKey(env, egress, options);
   const open = egress.policy === "open";
   // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
   const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
   let chosen: ContainerTarget | null = null;
   const sandboxed = lazyBubblewrap(exec, jobDirs, {
-    hide,
+    hide: hiddenFolders(env, options),
     network: open,
     bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
     // Known once the run names its repository (useContainer); commands before that get none.
@@ -157,13 +157,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       return { ...exec, run, toolShelf: self.toolShelf! };
     },
     egressReport: () => egress.report(),
-    toolShelf: jobToolShelf(
-      env,
-      resolveKind,
-      jobDirs,
-      () => (closed ? null : chosen),
-      networkKey(env, egress, options),
-    ),
+    toolShelf: jobToolShelf(env, resolveKind, jobDirs, () => (closed ? null : chosen), network),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
     prestart: (shape) => void resolveKind().then((k) => k === "bubblewrap" && !closed && sandboxed.prestart(shape)),
     async close(): Promise<void> {
