@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { NetworkMemoryPlace } from "../exec/types.js";
 import type { CheckReport } from "./types.js";
 
 /**
@@ -128,13 +129,6 @@ export async function writeFailure(file: string, failure: RememberedFailure): Pr
   await rename(tmp, file);
 }
 
-/** What a setup command's run through {@link setupThroughMemory} needs of the tools shelf. */
-export interface MemoryPlace {
-  dir: string;
-  retryAfterMs: number;
-  network?: string;
-}
-
 /**
  * A repository's setup command, unless it failed for want of the network (a host that did not resolve or refused, see
  * {@link unreachableHost}) less than `retryAfterMs` ago under the same network setting: then it is not run, and its
@@ -143,7 +137,7 @@ export interface MemoryPlace {
  * that way, and forgotten when it passed. One that could not run, timed out or was stopped teaches nothing.
  */
 export async function setupThroughMemory(
-  place: MemoryPlace,
+  place: NetworkMemoryPlace,
   line: string,
   run: () => Promise<CheckReport>,
   now: () => Date = () => new Date(),

@@ -71,10 +71,10 @@ const CHECK_ENV: Readonly<Record<string, string>> = { PYTHONDONTWRITEBYTECODE: "
  * (an edit can introduce an endless loop), but says so plainly.
  */
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
-  const place = (cmd.tool || cmd.kind === "setup") && exec.toolShelf ? await exec.toolShelf() : null;
+  const place = cmd.tool && exec.toolShelf ? await exec.toolShelf() : null;
   if (cmd.tool && place) return toolReport(cmd, await provideTool(exec, place, cmd.tool));
-  if (cmd.kind === "setup" && place)
-    return setupThroughMemory(place, commandLine(cmd), () => runWithStandIn(exec, cmd));
+  const memory = cmd.kind === "setup" && exec.setupMemory ? await exec.setupMemory() : null;
+  if (memory) return setupThroughMemory(memory, commandLine(cmd), () => runWithStandIn(exec, cmd));
   return runWithStandIn(exec, cmd);
 }
 

@@ -12,7 +12,7 @@ import { runCheckCommand } from "../../src/checks/run-check-command.js";
 import type { CheckReport } from "../../src/checks/types.js";
 import { installError } from "../../src/coder/check-commands.js";
 import { createExec } from "../../src/exec/create-exec.js";
-import type { Exec, ToolShelfPlace } from "../../src/exec/types.js";
+import type { Exec, NetworkMemoryPlace } from "../../src/exec/types.js";
 
 /** pip as it fails where the index's name does not resolve (its last lines, after five retries). */
 const PIP_OFFLINE = [
@@ -107,19 +107,18 @@ esac
   const mode = (m: string) => writeFile(path.join(root, "bin", "mode"), m);
   const calls = async () =>
     (await readFile(path.join(root, "bin", "calls"), "utf8").catch(() => "")).split("\n").filter(Boolean).length;
-  const place = (extra: Partial<ToolShelfPlace> = {}): ToolShelfPlace => ({
+  const place = (extra: Partial<NetworkMemoryPlace> = {}): NetworkMemoryPlace => ({
     dir: path.join(root, "shelf"),
-    home: path.join(root, "home"),
     retryAfterMs: 30 * 60_000,
     network: '["registries",[],"",[],[],""]',
     ...extra,
   });
-  /** One job's setup step: an exec whose `toolShelf` is `where` (null: none, as in container mode). */
+  /** One job's setup step: an exec whose `setupMemory` is `where` (null: none, as with no sandbox). */
   const setup = (
-    where: ToolShelfPlace | null = place(),
+    where: NetworkMemoryPlace | null = place(),
     command = "fake-pip install --upgrade pip hatch",
     timeoutMs = 30_000,
-  ) => runCheckCommand({ ...exec, toolShelf: async () => where }, { kind: "setup", command, cwd: root, timeoutMs });
+  ) => runCheckCommand({ ...exec, setupMemory: async () => where }, { kind: "setup", command, cwd: root, timeoutMs });
 
   it("does not run it again in a later job until the retry time, and the report is the failure's, saying so", async () => {
     const first = await setup();
