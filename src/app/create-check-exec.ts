@@ -6,15 +6,7 @@ import type { ContainerEngine } from "../exec/container-engine.js";
 import { containerEngineProblem } from "../exec/container-sandbox.js";
 import { sandboxProblem } from "../exec/sandbox.js";
 import { baseEnv } from "../exec/base-env.js";
-import type {
-  ContainerTarget,
-  Exec,
-  ExecRequest,
-  ExecResult,
-  NetworkMemoryPlace,
-  SandboxMode,
-  ToolShelfPlace,
-} from "../exec/types.js";
+import type { ContainerTarget, Exec, ExecRequest, ExecResult, SandboxMode, ToolShelfPlace } from "../exec/types.js";
 import { createEgressSession } from "../egress/egress-session.js";
 import type { LookupAll } from "../egress/egress-decision.js";
 import { recordMetric } from "../metrics/record-metric.js";
@@ -87,14 +79,14 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     );
     return { run: (req) => exec.run(req), sandboxMode: async () => "off" };
   }
+  const hide = hiddenFolders(env, options);
   const egress = jobEgress(env, exec, log, options);
-  const network = networkKey(env, egress, options);
   const open = egress.policy === "open";
   // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
   const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
   let chosen: ContainerTarget | null = null;
   const sandboxed = lazyBubblewrap(exec, jobDirs, {
-    hide: hiddenFolders(env, options),
+    hide,
     network: open,
     bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
     // Known once the run names its repository (useContainer); commands before that get none.
@@ -162,10 +154,10 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       // Its priority set here, as otherCheckoutExec would (the log says what the command ran at). In bubblewrap the
       // base's commands share the job's home, and so its tools.
       const run = (req: ExecRequest) => logged(log, "other", { priority: other?.priority, ...req }, exec.run);
-      return { ...exec, run, toolShelf: self.toolShelf!, setupMemory: self.setupMemory! };
+      return { ...exec, run, toolShelf: self.toolShelf! };
     },
     egressReport: () => egress.report(),
-    ...jobShelves(env, resolveKind, jobDirs, () => (closed ? null : chosen), network),
+    toolShelf: jobToolShelf(env, resolveKind, jobDirs, () => (closed ? null : chosen)),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
     prestart: (shape) => void resolveKind().then((k) => k === "bubblewrap" && !closed && sandboxed.prestart(shape)),
     async close(): Promise<void> {
@@ -218,57 +210,26 @@ async function logged(
 }
 
 /**
- * The exec's `toolShelf` and `setupMemory`, both on the repository's shelf (known once the run names its repository).
- *
- * - `toolShelf`, with the job's home: bubblewrap only. There the job's home is a host folder the shelf's tools are
- *   copied into (a container's home is inside it; its jobs install as before).
- * - `setupMemory`: bubblewrap and containers. A container's network setting includes its image (an image's own pip or
- *   npm configuration may name a mirror), and the two sandboxes never share a memory.
+ * The exec's `toolShelf`: the repository's shelf and the job's home. Bubblewrap only: there the job's home is a host
+ * folder the shelf's tools are copied into (a container's home is inside it; its jobs install as before).
  */
-function jobShelves(
+function jobToolShelf(
   env: Pick<AppEnv, "cacheDir" | "toolRetryMinutes">,
   kind: () => Promise<string>,
   jobDirs: ReturnType<typeof createJobDirs>,
   target: () => ContainerTarget | null,
-  network: string,
-): Pick<Exec, "toolShelf" | "setupMemory"> {
-  const retryAfterMs = env.toolRetryMinutes * 60_000;
-  return {
-    async toolShelf(): Promise<ToolShelfPlace | null> {
-      const chosen = target();
-      if (!chosen || (await kind()) !== "bubblewrap") return null;
-      const dirs = await jobDirs.make();
-      if (!dirs) return null;
-      return { dir: await repositoryFolder(env, "tools", chosen.cacheKey), home: dirs.home, retryAfterMs, network };
-    },
-    async setupMemory(): Promise<NetworkMemoryPlace | null> {
-      const chosen = target();
-      const k = await kind();
-      if (!chosen || (k !== "bubblewrap" && k !== "container")) return null;
-      const where = k === "container" ? `container ${chosen.image}` : "bubblewrap";
-      return {
-        dir: await repositoryFolder(env, "tools", chosen.cacheKey),
-        retryAfterMs,
-        network: `${where} ${network}`,
-      };
-    },
+): () => Promise<ToolShelfPlace | null> {
+  return async () => {
+    const chosen = target();
+    if (!chosen || (await kind()) !== "bubblewrap") return null;
+    const dirs = await jobDirs.make();
+    if (!dirs) return null;
+    return {
+      dir: await repositoryFolder(env, "tools", chosen.cacheKey),
+      home: dirs.home,
+      retryAfterMs: env.toolRetryMinutes * 60_000,
+    };
   };
-}
-
-/**
- * What the job's sandbox may reach, as text (the shelf's remembered network failures hold for this alone): the policy
- * in force and every list that widens it. The allow file is named, not read: an operator who edits it in place waits
- * out AIDER_BOT_TOOL_RETRY_MINUTES, or sets it to 0.
- */
-function networkKey(env: AppEnv, egress: { policy: string }, options: CheckExecOptions): string {
-  return JSON.stringify([
-    egress.policy,
-    env.egressAllow ?? [],
-    env.egressAllowFile ?? "",
-    env.egressInternal ?? [],
-    env.egressRepoAllow ? (options.repositoryAllow ?? []) : [],
-    env.hostProxy ? "host proxy" : "",
-  ]);
 }
 
 /** The job's network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox. */

@@ -4,8 +4,7 @@ import { stripAnsi } from "./strip-ansi.js";
  * A command's output with what differs between two runs of the same failure removed (pure), so the base's failure
  * and the change's can be compared: ANSI codes, the checkout folders (`roots`, the base's and the change's),
  * temporary paths, hex addresses, durations and timestamps, line and column numbers (a compiler's line-number gutter
- * too), process ids, blank lines, and the bot's own notes on the output (lines starting `[aider-bot] `: a refusal by
- * the network policy, a setup step not run again), which say how the command ran, not how it failed.
+ * too), process ids, and blank lines.
  *
  * @example normaliseOutput("main.go:12:3: x (0.41s) at 0x7ffd1", []) // "main.go:N:N: x (<time>) at <addr>"
  */
@@ -26,7 +25,7 @@ export function normaliseOutput(output: string, roots: readonly string[] = []): 
       .replace(/^(\s*)\d+(\s+\|)/gm, "$1N$2")
       .replace(/[ \t]+$/gm, "")
       .split("\n")
-      .filter((l) => l.trim() && !l.startsWith("[aider-bot] "))
+      .filter((l) => l.trim())
       .join("\n")
   );
 }

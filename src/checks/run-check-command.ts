@@ -8,7 +8,6 @@ import { truncateOutput } from "./truncate-output.js";
 import type { CheckReport } from "./types.js";
 import type { ImpliedTool, RunnerFallback } from "./discover/types.js";
 import { provideTool, type ToolOutcome } from "./tool-shelf.js";
-import { setupThroughMemory } from "./network-memory.js";
 
 export { shellQuote } from "./shell-quote.js";
 
@@ -73,13 +72,6 @@ const CHECK_ENV: Readonly<Record<string, string>> = { PYTHONDONTWRITEBYTECODE: "
 export async function runCheckCommand(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const place = cmd.tool && exec.toolShelf ? await exec.toolShelf() : null;
   if (cmd.tool && place) return toolReport(cmd, await provideTool(exec, place, cmd.tool));
-  const memory = cmd.kind === "setup" && exec.setupMemory ? await exec.setupMemory() : null;
-  if (memory) return setupThroughMemory(memory, commandLine(cmd), () => runWithStandIn(exec, cmd));
-  return runWithStandIn(exec, cmd);
-}
-
-/** The command, and its stand-in when its Python project runner is missing (see {@link standIn}). */
-async function runWithStandIn(exec: Exec, cmd: CheckCommand): Promise<CheckReport> {
   const report = await runOnce(exec, cmd);
   if (!cmd.fallback || report.ok || cmd.signal?.aborted || !runnerIsMissing(report, cmd.fallback.runner)) return report;
   return standIn(exec, cmd, cmd.fallback, report);

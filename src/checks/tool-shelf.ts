@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { cp, mkdir, mkdtemp, rename, rm, stat } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, open, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ImpliedTool } from "./discover/types.js";
-import { gist, readFailure, wantsNetwork, writeFailure } from "./network-memory.js";
 import { shellQuote } from "./shell-quote.js";
 import type { Exec, ExecResult, ToolShelfPlace } from "../exec/types.js";
 
@@ -40,9 +39,8 @@ const attempts = new Map<string, { outcome: Promise<ToolOutcome>; raise: AbortCo
  *   only folder of it the sandbox sees, as its working folder), with its own `HOME`, temp, pip cache and user base
  *   there, `PATH` without the job's home or `/tmp` (where a command could plant a `python3`), Python's path variables
  *   unset — and only when it succeeded is that tree renamed onto the shelf by the app;
- * - a failure whose output says the index could not be reached is remembered on the shelf (`<key>-net<hash>.failed`,
- *   one per network setting: see network-memory.ts), so the repository's jobs do not each spend a second or more on
- *   it; any other failure is not.
+ * - a failure whose output says the index could not be reached is remembered on the shelf (`<key>.failed`), so the
+ *   repository's jobs do not each spend a second or more on it; any other failure is not.
  *
  * Never throws: a shelf that cannot be written is an install that failed, reported as such.
  */
@@ -92,8 +90,7 @@ async function provide(
     await copyIntoHome(stored, place.home);
     return { kind: "restored", installedAt: kept.mtime };
   }
-  const failedFile = path.join(place.dir, `${name}${networkSuffix(place)}.failed`);
-  const failed = await readFailure(failedFile);
+  const failed = await readFailure(path.join(place.dir, `${name}.failed`));
   if (failed && place.retryAfterMs > 0) {
     const retryAt = new Date(failed.at.getTime() + place.retryAfterMs);
     if (retryAt > now() && failed.at <= now())
@@ -116,12 +113,12 @@ async function provide(
     if (result.exitCode === 0 && (await stat(path.join(tree, "bin", tool.name)).catch(() => null))) {
       // Another job may have put it there first: theirs stays, ours goes with the staging folder.
       await rename(tree, stored).catch(() => undefined);
-      await rm(failedFile, { force: true });
+      await rm(path.join(place.dir, `${name}.failed`), { force: true });
       await copyIntoHome(stored, place.home);
       return { kind: "installed" };
     }
     const network = wantsNetwork(result.output);
-    if (network) await writeFailure(failedFile, { at: now(), error: gist(result.output) });
+    if (network) await writeFailure(path.join(place.dir, `${name}.failed`), now(), lastError(result.output));
     return { kind: "failed", result, network };
   } finally {
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
@@ -151,6 +148,23 @@ export function installScript(tool: ImpliedTool): string {
   ].join("\n");
 }
 
+/** Whether pip's output says it could not reach the package index (not: the version does not exist). */
+export function wantsNetwork(output: string): boolean {
+  return /connection broken by|NewConnectionError|Failed to establish a new connection|ProxyError|Tunnel connection failed|Temporary failure in name resolution|Name or service not known|Network is unreachable|Could not fetch URL|ConnectTimeout|Read timed out|SSLError/.test(
+    output,
+  );
+}
+
+/** pip's last `ERROR:` line (else the last line), kept short. */
+function lastError(output: string): string {
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line = [...lines].reverse().find((l) => /^ERROR:/.test(l)) ?? lines.at(-1) ?? "no output";
+  return line.replace(/^ERROR:\s*/, "").slice(0, 120);
+}
+
 /** The shelf's folder name of a requirement: readable, file-name safe, distinct (a short hash of the exact text). */
 function shelfName(tool: ImpliedTool): string {
   const hash = createHash("sha256").update(tool.requirement).digest("hex").slice(0, 8);
@@ -169,7 +183,28 @@ async function copyIntoHome(stored: string, home: string): Promise<void> {
   });
 }
 
-/** The network setting a remembered failure holds for (none: the place names none), as a short file-name suffix. */
-function networkSuffix(place: ToolShelfPlace): string {
-  return place.network ? `-net${createHash("sha256").update(place.network).digest("hex").slice(0, 8)}` : "";
+/** A remembered failure: when, and pip's error. Read only from a regular file of the app's, not through a link. */
+async function readFailure(file: string): Promise<{ at: Date; error: string } | null> {
+  try {
+    const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile() || info.size > 4_096) return null;
+      const data = JSON.parse(await handle.readFile("utf8")) as { at?: unknown; error?: unknown };
+      const at = typeof data.at === "string" ? new Date(data.at) : null;
+      if (!at || Number.isNaN(at.getTime())) return null;
+      return { at, error: typeof data.error === "string" ? data.error.slice(0, 160) : "" };
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+async function writeFailure(file: string, at: Date, error: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await rm(tmp, { force: true });
+  await writeFile(tmp, JSON.stringify({ at: at.toISOString(), error }), { mode: 0o600, flag: "wx" });
+  await rename(tmp, file);
 }

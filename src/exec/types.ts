@@ -111,12 +111,6 @@ export interface Exec {
    * (container mode, no sandbox, no job home) or the repository is not known yet.
    */
   toolShelf?(): Promise<ToolShelfPlace | null>;
-  /**
-   * Where a setup command's failure for want of the network is remembered for the repository's later jobs (see
-   * src/checks/network-memory.ts), in bubblewrap and in containers; null with no sandbox, or before the repository is
-   * known.
-   */
-  setupMemory?(): Promise<NetworkMemoryPlace | null>;
 }
 
 /** A process started ahead, waiting on its fd 3 for one line (see exec/waiting-process). */
@@ -133,29 +127,14 @@ export interface WaitingProcess {
   readonly pid: number | undefined;
 }
 
-/**
- * Where a repository's failures for want of the network are remembered (a host folder, its tools shelf), for how long,
- * and under which network setting (see src/checks/network-memory.ts).
- */
-export interface NetworkMemoryPlace {
+/** A repository's tools shelf and the job's home (host paths), and how long a failed install is not tried again. */
+export interface ToolShelfPlace {
   /** The repository's shelf (under the cache dir, hidden from every sandbox). */
   dir: string;
-  /**
-   * A failed install, or setup command, for want of the network is not tried again for this long
-   * (AIDER_BOT_TOOL_RETRY_MINUTES).
-   */
-  retryAfterMs: number;
-  /**
-   * What the job's commands may reach and where they run (policy, allow lists, sandbox, image), as text: a failure
-   * remembered under another setting is not used (an operator or a repository that allows a host gets a try at once).
-   */
-  network?: string;
-}
-
-/** A repository's tools shelf and the job's home (host paths): see src/checks/tool-shelf.ts. */
-export interface ToolShelfPlace extends NetworkMemoryPlace {
   /** The job's `$HOME` on the host (mounted as the sandbox's home). */
   home: string;
+  /** A failed install for want of the network is not tried again for this long (AIDER_BOT_TOOL_RETRY_MINUTES). */
+  retryAfterMs: number;
 }
 
 /**

@@ -1,11 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { containerTargetFor } from "../../src/app/container-target.js";
 import { createCheckExec } from "../../src/app/create-check-exec.js";
-import { runCheckCommand } from "../../src/checks/run-check-command.js";
 import { readEnv } from "../../src/config/env.js";
 import { cacheVolumeName } from "../../src/exec/container-engine.js";
 import { createExec } from "../../src/exec/create-exec.js";
@@ -240,48 +239,6 @@ describeWith("podman", "the check exec in container mode (real podman)", () => {
       await checkExec.close!();
       spawnSync("podman", ["volume", "rm", "--force", cacheVolumeName(cacheKey, sha256(cacheKey))]);
     }
-  });
-
-  it("remembers a setup command's failure for want of the network across the repository's jobs in containers too", async () => {
-    const env = readEnv({
-      AIDER_BOT_SANDBOX: "container",
-      AIDER_BOT_DEFAULT_IMAGE: "localhost/never-used:1",
-      AIDER_BOT_CACHE_DIR: path.join(dir, "cache"),
-      AIDER_BOT_SANDBOX_NETWORK: "none",
-    });
-    const checkout = path.join(dir, "offline", "checkout");
-    await mkdir(checkout, { recursive: true });
-    // pip where the index's name does not resolve; each run leaves a line in `calls` (the checkout is mounted).
-    await writeFile(
-      path.join(checkout, "fake-pip"),
-      `echo run >> calls\necho "Failed to establish a new connection: [Errno -2] Name or service not known"\necho "ERROR: No matching distribution found for hatch"\nexit 1\n`,
-    );
-    const cacheKey = `acme/offline-${process.pid}`;
-    const setupInAJob = async () => {
-      const checkExec = createCheckExec(env, exec, log);
-      checkExec.useContainer!({ image: TEST_IMAGE, imageSource: "the test", checkout, cacheKey });
-      try {
-        return await runCheckCommand(checkExec, {
-          kind: "setup",
-          command: "sh fake-pip install hatch",
-          cwd: checkout,
-          timeoutMs: 60_000,
-        });
-      } finally {
-        await checkExec.close!();
-      }
-    };
-    try {
-      expect(await setupInAJob()).toMatchObject({ ok: false, exitCode: 1 });
-      const later = await setupInAJob();
-      expect(later).toMatchObject({ ok: false, exitCode: 1 });
-      expect(later.output).toContain("No matching distribution found for hatch");
-      expect(later.output).toMatch(/\[aider-bot\] not run: it failed at .* for want of the network/);
-      expect((await readFile(path.join(checkout, "calls"), "utf8")).trim().split("\n")).toHaveLength(1);
-    } finally {
-      spawnSync("podman", ["volume", "rm", "--force", cacheVolumeName(cacheKey, sha256(cacheKey))]);
-    }
-    expect(ours()).toBe("");
   });
 
   it("`sandbox.image` in .github/aider.yml wins over the devcontainer; a pull request's head is never read for it", () => {

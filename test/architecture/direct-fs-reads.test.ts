@@ -34,8 +34,7 @@ const ALLOWED: Record<string, string> = {
     "a job checkout's top-level names, to remove all but `.git`: names, never content",
   "src/repomap/tag-cache.ts": "the app's tag cache file",
   "src/run/prepare/baseline-run.ts": "the app's base-result cache file, opened without following links",
-  "src/checks/network-memory.ts":
-    "the app's tools shelf (a failed install's or setup command's record), opened without following links",
+  "src/checks/tool-shelf.ts": "the app's tools shelf (a failed install's record), opened without following links",
   "src/exec/kill-tree.ts": "/proc: a process's children",
   "src/exec/raise-priority.ts": "/proc: a process's threads",
   "src/exec/container-runner.ts": "a container command's output file, opened without following links and capped",

@@ -1,8 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { runCheckCommand } from "../../src/checks/run-check-command.js";
-import { wantsNetwork } from "../../src/checks/network-memory.js";
-import { installScript, provideTool } from "../../src/checks/tool-shelf.js";
+import { installScript, provideTool, wantsNetwork } from "../../src/checks/tool-shelf.js";
 import { goesOnNote } from "../../src/coder/runner-stand-ins.js";
 import { createExec } from "../../src/exec/create-exec.js";
 import type { Exec, ToolShelfPlace } from "../../src/exec/types.js";

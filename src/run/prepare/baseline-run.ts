@@ -256,7 +256,6 @@ function createGate(open: () => boolean): { hold(): () => void; turn(): Promise<
 function asBackground(exec: Exec, waited: () => boolean, raising: (raise: AbortController) => void): Exec {
   return {
     ...(exec.toolShelf ? { toolShelf: () => exec.toolShelf!() } : {}),
-    ...(exec.setupMemory ? { setupMemory: () => exec.setupMemory!() } : {}),
     run: (req) => {
       if (waited()) return exec.run({ ...req, priority: "normal" });
       const raise = new AbortController();
