@@ -4,7 +4,8 @@ import { stripAnsi } from "./strip-ansi.js";
  * A command's output with what differs between two runs of the same failure removed (pure), so the base's failure
  * and the change's can be compared: ANSI codes, the checkout folders (`roots`, the base's and the change's),
  * temporary paths, hex addresses, durations and timestamps, line and column numbers (a compiler's line-number gutter
- * too), process ids, and blank lines.
+ * too), process ids, blank lines, and the bot's own notes on the output (lines starting `[aider-bot] `, such as the
+ * network policy's refusals with their counts), which say how the command ran, not how it failed.
  *
  * @example normaliseOutput("main.go:12:3: x (0.41s) at 0x7ffd1", []) // "main.go:N:N: x (<time>) at <addr>"
  */
@@ -25,7 +26,7 @@ export function normaliseOutput(output: string, roots: readonly string[] = []): 
       .replace(/^(\s*)\d+(\s+\|)/gm, "$1N$2")
       .replace(/[ \t]+$/gm, "")
       .split("\n")
-      .filter((l) => l.trim())
+      .filter((l) => l.trim() && !l.startsWith("[aider-bot] "))
       .join("\n")
   );
 }

@@ -1,5 +1,6 @@
 import { baselineOf, compareWithBaseline } from "../../src/checks/compare-baseline.js";
 import { failureLine, normaliseOutput } from "../../src/checks/normalise-output.js";
+import { blockNote } from "../../src/egress/egress-report.js";
 
 const HEAD = "/work/aider-bot-job-1-aaa/checkout";
 const BASE = "/work/aider-bot-job-1-aaa/base";
@@ -9,6 +10,13 @@ const base = (output: string) => baselineOf(failed(output), roots);
 
 const goMod = (root: string, ms: string) =>
   `go test ./...\ngo: go.mod file not found in current directory or any parent directory; see 'go help modules'\nmake: *** [Makefile:4: test] Error 1\n(took ${ms}ms in ${root})`;
+
+/** The note the egress session adds to a failed command's output when the policy refused connections while it ran. */
+const refused = (times: number) =>
+  blockNote(
+    [{ host: "proxy.golang.org", kind: "not-allowed", reason: "not on the allowlist", connections: times }],
+    "registries",
+  );
 
 /** clippy's report of one lint, its source lines numbered from `at` (as rustc and gcc print them). */
 const clippy = (at: number) =>
@@ -132,6 +140,16 @@ describe("compareWithBaseline: is a failure the change's, or did the base have i
       failed(nycCrash(["dist/index.js  825 B  408 B"]).replace("ERR_INVALID_ARG_TYPE", "ERR_REQUIRE_ESM")),
       base(nycCrash(["dist/index.js  825 B  408 B"])),
       { kind: "new" },
+    ],
+    [
+      "the same failure, the sandbox's note on refused connections counting other numbers: pre-existing",
+      failed(`${goMod(HEAD, "12")}${refused(2)}`),
+      base(`${goMod(BASE, "40")}${refused(5)}`),
+      {
+        kind: "pre-existing",
+        summary: "go: go.mod file not found in current directory or any parent directory; see 'go help modules'",
+        tests: [],
+      },
     ],
     [
       "a different error: new",
