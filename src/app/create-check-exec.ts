@@ -79,14 +79,14 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
     );
     return { run: (req) => exec.run(req), sandboxMode: async () => "off" };
   }
-  const hide = hiddenFolders(env, options);
   const egress = jobEgress(env, exec, log, options);
+  const network = networkKey(env, egress, options);
   const open = egress.policy === "open";
   // One $HOME and one temp folder for the job's commands, made on its first command and removed with the job.
   const jobDirs = createJobDirs(env.workDir ?? os.tmpdir());
   let chosen: ContainerTarget | null = null;
   const sandboxed = lazyBubblewrap(exec, jobDirs, {
-    hide,
+    hide: hiddenFolders(env, options),
     network: open,
     bridge: async () => ((await egress.ready()) ? egress.bwrapBridge() : null),
     // Known once the run names its repository (useContainer); commands before that get none.
@@ -157,7 +157,7 @@ export function createCheckExec(env: AppEnv, exec: Exec, log: Logger, options: C
       return { ...exec, run, toolShelf: self.toolShelf! };
     },
     egressReport: () => egress.report(),
-    toolShelf: jobToolShelf(env, resolveKind, jobDirs, () => (closed ? null : chosen)),
+    toolShelf: jobToolShelf(env, resolveKind, jobDirs, () => (closed ? null : chosen), network),
     prepare: () => prepareFirstCommand(resolveKind, () => closed, sandboxed, egress),
     prestart: (shape) => void resolveKind().then((k) => k === "bubblewrap" && !closed && sandboxed.prestart(shape)),
     async close(): Promise<void> {
@@ -218,6 +218,7 @@ function jobToolShelf(
   kind: () => Promise<string>,
   jobDirs: ReturnType<typeof createJobDirs>,
   target: () => ContainerTarget | null,
+  network: string,
 ): () => Promise<ToolShelfPlace | null> {
   return async () => {
     const chosen = target();
@@ -228,8 +229,25 @@ function jobToolShelf(
       dir: await repositoryFolder(env, "tools", chosen.cacheKey),
       home: dirs.home,
       retryAfterMs: env.toolRetryMinutes * 60_000,
+      network,
     };
   };
+}
+
+/**
+ * What the job's sandbox may reach, as text (a tool install's remembered network failure holds for this alone): the
+ * policy in force and every list that widens it. The allow file is named, not read: an operator who edits it in place
+ * waits out AIDER_BOT_TOOL_RETRY_MINUTES, or removes the shelf's `.failed` file.
+ */
+function networkKey(env: AppEnv, egress: { policy: string }, options: CheckExecOptions): string {
+  return JSON.stringify([
+    egress.policy,
+    env.egressAllow ?? [],
+    env.egressAllowFile ?? "",
+    env.egressInternal ?? [],
+    env.egressRepoAllow ? (options.repositoryAllow ?? []) : [],
+    env.hostProxy ? "host proxy" : "",
+  ]);
 }
 
 /** The job's network policy (src/egress/): `registries` bridges the job's filtering proxy into the sandbox. */

@@ -39,8 +39,9 @@ const attempts = new Map<string, { outcome: Promise<ToolOutcome>; raise: AbortCo
  *   only folder of it the sandbox sees, as its working folder), with its own `HOME`, temp, pip cache and user base
  *   there, `PATH` without the job's home or `/tmp` (where a command could plant a `python3`), Python's path variables
  *   unset — and only when it succeeded is that tree renamed onto the shelf by the app;
- * - a failure whose output says the index could not be reached is remembered on the shelf (`<key>.failed`), so the
- *   repository's jobs do not each spend a second or more on it; any other failure is not.
+ * - a failure whose output says the index could not be reached is remembered on the shelf (`<key>-net<hash>.failed`,
+ *   one per network setting), so the repository's jobs do not each spend a second or more on it; any other failure
+ *   is not.
  *
  * Never throws: a shelf that cannot be written is an install that failed, reported as such.
  */
@@ -90,7 +91,8 @@ async function provide(
     await copyIntoHome(stored, place.home);
     return { kind: "restored", installedAt: kept.mtime };
   }
-  const failed = await readFailure(path.join(place.dir, `${name}.failed`));
+  const failedFile = path.join(place.dir, `${name}${networkSuffix(place)}.failed`);
+  const failed = await readFailure(failedFile);
   if (failed && place.retryAfterMs > 0) {
     const retryAt = new Date(failed.at.getTime() + place.retryAfterMs);
     if (retryAt > now() && failed.at <= now())
@@ -113,12 +115,12 @@ async function provide(
     if (result.exitCode === 0 && (await stat(path.join(tree, "bin", tool.name)).catch(() => null))) {
       // Another job may have put it there first: theirs stays, ours goes with the staging folder.
       await rename(tree, stored).catch(() => undefined);
-      await rm(path.join(place.dir, `${name}.failed`), { force: true });
+      await rm(failedFile, { force: true });
       await copyIntoHome(stored, place.home);
       return { kind: "installed" };
     }
     const network = wantsNetwork(result.output);
-    if (network) await writeFailure(path.join(place.dir, `${name}.failed`), now(), lastError(result.output));
+    if (network) await writeFailure(failedFile, now(), lastError(result.output));
     return { kind: "failed", result, network };
   } finally {
     await rm(staging, { recursive: true, force: true }).catch(() => undefined);
@@ -163,6 +165,11 @@ function lastError(output: string): string {
     .filter(Boolean);
   const line = [...lines].reverse().find((l) => /^ERROR:/.test(l)) ?? lines.at(-1) ?? "no output";
   return line.replace(/^ERROR:\s*/, "").slice(0, 120);
+}
+
+/** The network setting a remembered failure holds for, as a short file-name suffix ("" when the place names none). */
+function networkSuffix(place: ToolShelfPlace): string {
+  return place.network ? `-net${createHash("sha256").update(place.network).digest("hex").slice(0, 8)}` : "";
 }
 
 /** The shelf's folder name of a requirement: readable, file-name safe, distinct (a short hash of the exact text). */

@@ -135,6 +135,12 @@ export interface ToolShelfPlace {
   home: string;
   /** A failed install for want of the network is not tried again for this long (AIDER_BOT_TOOL_RETRY_MINUTES). */
   retryAfterMs: number;
+  /**
+   * What the job's sandbox may reach (the policy and every list that widens it), as text: an install's failure
+   * remembered under another setting is not used, so an operator or a repository that allows the index gets a try at
+   * once.
+   */
+  network?: string;
 }
 
 /**

@@ -6,8 +6,16 @@ import type { Exec } from "../../src/exec/types.js";
 import { dirOutsideTmp } from "../helpers/dir-outside-tmp.js";
 import { describeWith } from "../helpers/needs.js";
 
-/** pip's stand-in: installs a `uv` into the user base it is given, which says which install made it. */
+/**
+ * pip's stand-in: installs a `uv` into the user base it is given, which says which install made it; fails as pip does
+ * where no index resolves while an `offline` file is beside it.
+ */
 const FAKE_PYTHON = `#!/bin/sh
+if [ -e "$(dirname "$0")/offline" ]; then
+  echo "WARNING: Retrying after connection broken by 'NewConnectionError(Failed to establish a new connection: [Errno -2] Name or service not known)': /simple/uv/"
+  echo "ERROR: No matching distribution found for uv"
+  exit 1
+fi
 id=$(date +%s%N)
 mkdir -p "$PYTHONUSERBASE/bin"
 printf '#!/bin/sh\\necho real uv %s\\n' "$id" > "$PYTHONUSERBASE/bin/uv"; chmod +x "$PYTHONUSERBASE/bin/uv"
@@ -33,13 +41,14 @@ describeWith("bubblewrap", "the tools shelf of a repository's jobs in bubblewrap
     await rm(root, { recursive: true, force: true });
   });
 
-  async function job(name: string, cacheKey: string) {
+  async function job(name: string, cacheKey: string, env: Record<string, string> = {}) {
     const checkout = path.join(root, "work", name, "repo");
     await mkdir(checkout, { recursive: true });
-    const exec = bubblewrapJobExec(root, {
-      ...process.env,
-      PATH: `${path.join(root, "bin")}:${process.env.PATH ?? ""}`,
-    });
+    const exec = bubblewrapJobExec(
+      root,
+      { ...process.env, PATH: `${path.join(root, "bin")}:${process.env.PATH ?? ""}` },
+      env,
+    );
     made.push(exec);
     exec.useContainer?.({ image: "unused:1", imageSource: "test", checkout, cacheKey });
     const sh = async (command: string, on: Exec = exec) => {
@@ -83,5 +92,24 @@ describeWith("bubblewrap", "the tools shelf of a repository's jobs in bubblewrap
     const other = await job("job-c", "octo/one#fork-pr-3");
     expect(await other.setup()).toMatchObject({ ok: true });
     expect(await other.sh('PATH="$HOME/.local/bin:$PATH" uv')).not.toBe(installed);
+  });
+
+  it("remembers an install that could not reach the index per network setting: a wider one tries again at once", async () => {
+    await writeFile(path.join(root, "bin", "offline"), "");
+    try {
+      const a = await job("job-d", "octo/two");
+      expect((await a.setup()).output).toMatch(/^ERROR: No matching distribution found for uv$/m);
+      const b = await job("job-e", "octo/two");
+      expect((await b.setup()).output).toMatch(
+        /^not tried again: its install failed 1 min ago for want of the network/,
+      );
+      // The operator opens the network: the next job tries (and fails here, again, for want of an index).
+      const c = await job("job-f", "octo/two", { AIDER_BOT_SANDBOX_NETWORK: "open" });
+      const tried = (await c.setup()).output;
+      expect(tried).not.toMatch(/not tried again/);
+      expect(tried).toMatch(/^ERROR: No matching distribution found for uv$/m);
+    } finally {
+      await rm(path.join(root, "bin", "offline"));
+    }
   });
 });

@@ -148,6 +148,25 @@ describe("the tools shelf (real processes, a fake pip)", () => {
     expect(await calls()).toHaveLength(2);
   });
 
+  it("tries again at once under another network setting (an operator or a repository that allows the index)", async () => {
+    await mode("offline");
+    const registries = JSON.stringify(["registries", [], "", [], [], ""]);
+    const first = await job();
+    expect(await provideTool(first.exec, { ...first.place, network: registries }, UV)).toMatchObject({
+      kind: "failed",
+      network: true,
+    });
+    const same = await job();
+    expect(await provideTool(same.exec, { ...same.place, network: registries }, UV)).toMatchObject({
+      kind: "not-retried",
+    });
+    await mode("ok");
+    const allowed = await job();
+    const widened = JSON.stringify(["registries", [], "", [], ["pypi.org"], ""]);
+    expect(await provideTool(allowed.exec, { ...allowed.place, network: widened }, UV)).toEqual({ kind: "installed" });
+    expect(await calls()).toHaveLength(2);
+  });
+
   it("tries again on every job when the retry time is 0, and does not remember a failure that is not the network's", async () => {
     await mode("offline");
     for (let i = 0; i < 2; i++) {
