@@ -1,6 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { runCheckCommand } from "../../src/checks/run-check-command.js";
+import { ciToolInstall } from "../../src/checks/discover/imply-tool-installs.js";
 import { installScript, provideTool, wantsNetwork } from "../../src/checks/tool-shelf.js";
 import { goesOnNote } from "../../src/coder/runner-stand-ins.js";
 import { createExec } from "../../src/exec/create-exec.js";
@@ -219,6 +220,28 @@ describe("the tools shelf (real processes, a fake pip)", () => {
     const ok = await shelved();
     expect(ok).toMatchObject({ ok: true, exitCode: 0, command: IMPLIED });
     expect(ok.output).toBe("`uv` installed, and kept for this repository's later jobs.");
+  });
+
+  it("serves CI's own install of one runner from the shelf: its pip line never runs, and the report keeps it", async () => {
+    const line = "python3 -m pip install --upgrade pip uv";
+    const tool = ciToolInstall(line)!;
+    const shelved = async () => {
+      const j = await job();
+      const exec: Exec = { ...j.exec, toolShelf: async () => j.place };
+      const report = await runCheckCommand(exec, { kind: "setup", command: line, cwd: root, timeoutMs: 60_000, tool });
+      return { report, uv: await uvIn(j.home) };
+    };
+    const first = await shelved();
+    expect(first.report).toMatchObject({ ok: true, command: line });
+    expect(first.report.output).toBe("`uv` installed, and kept for this repository's later jobs.");
+    const second = await shelved();
+    expect(second.report).toMatchObject({ ok: true, command: line });
+    expect(second.report.output).toMatch(/^`uv` copied from this repository's tools shelf/);
+    expect(second.uv).toContain("real uv 0.5");
+    // One install, the shelf's own (`--user --retries 1`, in its folder): CI's `--upgrade pip uv` never ran.
+    const ran = await calls();
+    expect(ran).toHaveLength(1);
+    expect(ran[0]).toMatch(/\|-m pip install --user --retries 1 --no-warn-script-location uv$/);
   });
 
   it("tells a network failure from a version that does not exist", () => {

@@ -1,4 +1,4 @@
-import type { CheckPlan, PlannedCommand } from "./types.js";
+import type { CheckPlan, ImpliedTool, PlannedCommand } from "./types.js";
 
 /** Python tools a plan may call that images often lack, and the package that installs each. */
 const TOOLS: Record<string, string> = {
@@ -66,6 +66,10 @@ export function implyToolInstalls(plan: CheckPlan): void {
       tool: { name: pkg, requirement: spec },
     });
   }
+  plan.setup = plan.setup.map((c) => {
+    const tool = c.tool ? null : ciToolInstall(c.command);
+    return tool ? { ...c, tool } : c;
+  });
   if (!implied.length) return;
   const withPath = (c: PlannedCommand): PlannedCommand => {
     const tool = toolOf(c.command);
@@ -78,4 +82,44 @@ export function implyToolInstalls(plan: CheckPlan): void {
   plan.setup = [...implied, ...plan.setup.map(withPath)];
   plan.lint = plan.lint.map(withPath);
   plan.test = plan.test.map(withPath);
+}
+
+/** pip's options that change nothing of what a runner's install leaves (its output, its cache, where it goes). */
+const PLAIN_OPTIONS = new Set([
+  "--upgrade",
+  "-U",
+  "--user",
+  "-q",
+  "--quiet",
+  "--no-cache-dir",
+  "--disable-pip-version-check",
+  "--no-warn-script-location",
+  "--progress-bar=off",
+]);
+
+/**
+ * A CI setup line that only installs one Python project runner for the commands after it, with pip or pipx
+ * (`python -m pip install --upgrade pip hatch`, `pipx install poetry`, `pip install tox==4.11.0`), as the tools
+ * shelf's requirement; null for anything else: another package beside it, an option that could change what is
+ * installed or from where (`-r`, `-e`, `--index-url`), a version range, shell syntax. Upgrading pip itself is left
+ * out: it only served that install. Where the sandbox keeps a tools shelf the runner then comes from it (installed
+ * once per repository, by a command no job can influence); elsewhere the line runs as CI wrote it.
+ */
+export function ciToolInstall(command: string): ImpliedTool | null {
+  if (/[;&|<>$`\\(){}'"\n#*?]/.test(command)) return null;
+  const words = command.trim().split(/\s+/);
+  const start = /^python(?:3(?:\.\d+)?)?$/.test(words[0] ?? "") && words[1] === "-m" && words[2] === "pip" ? 3 : 1;
+  const pipx = words[0] === "pipx";
+  if (start === 1 && !pipx && !/^pip3?$/.test(words[0] ?? "")) return null;
+  if (words[start] !== "install") return null;
+  const named: string[] = [];
+  for (const word of words.slice(start + 1)) {
+    if (word.startsWith("-")) {
+      if (!PLAIN_OPTIONS.has(word)) return null;
+    } else if (pipx || !/^pip(?:==[\w.]+)?$/i.test(word)) named.push(word);
+  }
+  const only = named.length === 1 ? /^([A-Za-z][\w.-]*)(==\d+(?:\.\d+)*)?$/.exec(named[0]!) : null;
+  const pkg = only?.[1]?.toLowerCase();
+  if (!pkg || !Object.values(TOOLS).includes(pkg)) return null;
+  return { name: pkg, requirement: `${pkg}${only?.[2] ?? ""}` };
 }

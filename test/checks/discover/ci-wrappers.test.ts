@@ -268,6 +268,8 @@ describe("a Python project runner's stand-in", () => {
         command: "python -m pip install --upgrade pip hatch",
         source: ".github/workflows/python-app.yml job test, step 3",
         installsRunners: ["hatch"],
+        // Where the sandbox keeps a tools shelf, hatch comes from it (one install per repository).
+        tool: { name: "hatch", requirement: "hatch" },
       },
     ]);
     expect(plan.lint).toMatchObject([

@@ -235,6 +235,25 @@ describe("tools a setup action gave the CI runner", () => {
     );
     expect(plan.setup.map((c) => c.command)).toEqual(["pip install tox"]);
     expect(plan.test.map((c) => c.command)).toEqual(["tox -e py312"]);
+    // The workflow's own install of a runner comes from the tools shelf where the sandbox keeps one.
+    expect(plan.setup[0]!.tool).toEqual({ name: "tox", requirement: "tox" });
+  });
+
+  it("CI's own install of one runner (`python -m pip install --upgrade pip hatch`) names it for the tools shelf", async () => {
+    const { discoverChecks } = await import("../../../src/checks/discover/discover-checks.js");
+    const plan = await discoverChecks(
+      reader({
+        ".github/workflows/ci.yml": job(
+          "      - run: python -m pip install --upgrade pip hatch",
+          "      - run: pip install -r requirements.txt",
+          "      - run: python -m pytest",
+        ),
+      }),
+    );
+    expect(plan.setup.map((c) => [c.command, c.tool])).toEqual([
+      ["python -m pip install --upgrade pip hatch", { name: "hatch", requirement: "hatch" }],
+      ["pip install -r requirements.txt", undefined],
+    ]);
   });
 
   it("the uv.lock convention (`uv sync`) gets uv too", async () => {
